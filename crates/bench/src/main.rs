@@ -1,0 +1,2 @@
+//! Betula benchmark suite.
+fn main() {}

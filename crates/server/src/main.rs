@@ -1,0 +1,2 @@
+//! The `betula` binary.
+fn main() {}

@@ -1,0 +1,1 @@
+//! Betula SQL layer (see docs/design.md).

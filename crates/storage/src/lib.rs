@@ -1,0 +1,1 @@
+//! Betula storage engine.
