@@ -1,0 +1,141 @@
+//! The contract between the protocol layer and the SQL layer.
+//!
+//! The protocol layer owns the wire: framing, handshake, authentication,
+//! command dispatch, prepared-statement ids and parameter decoding, result
+//! encoding. The SQL layer implements [`Backend`] (one per server) and
+//! [`Session`] (one per connection) and pushes results into a
+//! [`ResultSink`]; it never sees packets.
+//!
+//! Decisions and invariants:
+//! * **Multi-statements are split by the backend.** `Session::query` gets the
+//!   whole COM_QUERY text because only the SQL parser knows where statements
+//!   end (quotes, comments, `DELIMITER`-free procedure bodies). The backend
+//!   runs the statements in order and reports each one's result to the sink
+//!   (`begin_rows`/`row`/`end_rows` or `ok`). If statement k fails it returns
+//!   the error after the results of statements < k; the protocol layer then
+//!   sends them flagged MORE_RESULTS_EXISTS followed by the ERR packet, as
+//!   MySQL does. When `ResultSink::multi_statements()` is false (client did
+//!   not negotiate it or turned it off with COM_SET_OPTION), text containing
+//!   more than one statement must be rejected with a syntax error (1064).
+//! * **Results stream.** Every `row` call encodes and writes one packet
+//!   immediately (through a buffered socket writer); nothing is collected.
+//!   Sink methods return `Err` once the client is gone; the backend should
+//!   stop producing rows and return (any error will do: the protocol layer
+//!   knows the connection is dead and closes it).
+//! * **Status flags.** `Session::status_flags` is read after every command
+//!   and is authoritative for the final OK/EOF of a reply; the `status` in a
+//!   [`Completion`] is used for intermediate results of a multi-statement.
+//!   MORE_RESULTS_EXISTS is managed by the protocol layer only.
+//! * **Statement ids** are allocated by the protocol layer (unique per
+//!   connection, never 0) and passed to `prepare`; the backend keys its plans
+//!   by them. `close_statement` is called for COM_STMT_CLOSE, for every
+//!   statement on COM_RESET_CONNECTION and when the connection ends.
+//! * Backend calls run on the connection's own thread; a panic in a backend
+//!   ends only that connection.
+
+use super::column::ColumnDef;
+use super::error::SqlError;
+pub use super::response::Completion;
+pub use super::statement::StatementId;
+use super::status::StatusFlags;
+use super::value::Value;
+
+/// What a backend stores for mysql_native_password authentication.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserAuth {
+    /// `SHA1(SHA1(password))` (see `auth::hash_password`), or `None` for an
+    /// account without password.
+    pub password_hash: Option<[u8; 20]>,
+}
+
+/// Everything known about a freshly authenticated connection.
+#[derive(Debug, Clone)]
+pub struct SessionContext {
+    pub connection_id: u32,
+    pub user: String,
+    /// The client's IP address, as text.
+    pub client_host: String,
+    /// Database from CONNECT_WITH_DB; `open_session` should fail with
+    /// ER_BAD_DB_ERROR (1049, 42000) if it does not exist.
+    pub database: Option<String>,
+    /// Negotiated capability flags (client ∩ server; see `capabilities`).
+    pub capabilities: u32,
+    /// Client negotiated CLIENT_LOCAL_FILES (LOAD DATA LOCAL may be used).
+    pub local_infile: bool,
+    /// Collation id the client asked for in the handshake.
+    pub charset: u8,
+    /// Connection attributes sent by the client (`_client_name`, ...).
+    pub attributes: Vec<(String, String)>,
+}
+
+/// Result of preparing a statement.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PreparedInfo {
+    /// Number of `?` placeholders.
+    pub param_count: u16,
+    /// Result columns, empty when the statement returns no rows.
+    pub columns: Vec<ColumnDef>,
+}
+
+/// The server-wide SQL engine.
+pub trait Backend: Send + Sync + 'static {
+    /// Looks up an account. `None` means "no such user" (access denied).
+    fn user_auth(&self, user: &str, client_host: &str) -> Option<UserAuth>;
+    /// Opens the session of an authenticated connection.
+    fn open_session(&self, ctx: SessionContext) -> Result<Box<dyn Session>, SqlError>;
+    /// Announced in the handshake, e.g. "8.0.35-betula-0.1.0". Clients parse
+    /// the leading "X.Y.Z" to decide on features, so keep a MySQL-like prefix.
+    fn server_version(&self) -> String {
+        format!("8.0.35-betula-{}", env!("CARGO_PKG_VERSION"))
+    }
+}
+
+/// One connection's SQL state (current database, transaction, plans...).
+pub trait Session: Send {
+    /// Runs the COM_QUERY text (one or more statements, see module docs).
+    fn query(&mut self, sql: &str, out: &mut dyn ResultSink) -> Result<(), SqlError>;
+    /// Prepares `sql` under the protocol-assigned id `stmt`.
+    fn prepare(&mut self, stmt: StatementId, sql: &str) -> Result<PreparedInfo, SqlError>;
+    /// Executes a prepared statement with decoded parameters
+    /// (`params.len() == param_count`). Rows go out in the binary protocol.
+    fn execute(
+        &mut self,
+        stmt: StatementId,
+        params: &[Value],
+        out: &mut dyn ResultSink,
+    ) -> Result<(), SqlError>;
+    /// Forgets a prepared statement. Unknown ids are ignored.
+    fn close_statement(&mut self, stmt: StatementId);
+    /// COM_INIT_DB (`USE db`).
+    fn init_db(&mut self, db: &str) -> Result<(), SqlError>;
+    /// COM_FIELD_LIST: the columns of `table` (optionally filtered by a
+    /// LIKE `wildcard`, empty = all). Set `ColumnDef::default` if known.
+    fn field_list(&mut self, table: &str, wildcard: &str) -> Result<Vec<ColumnDef>, SqlError>;
+    /// Current session status (IN_TRANS, AUTOCOMMIT, ...).
+    fn status_flags(&self) -> StatusFlags;
+    /// COM_RESET_CONNECTION: roll back, drop temporary state, keep the user
+    /// and current database. Prepared statements are closed by the protocol
+    /// layer (via `close_statement`) before this is called.
+    fn reset(&mut self) -> Result<(), SqlError> {
+        Ok(())
+    }
+}
+
+/// Where a backend pushes the results of one command.
+///
+/// Call sequence per statement result: either `ok(..)` once, or
+/// `begin_rows(cols)`, any number of `row(..)` with exactly `cols.len()`
+/// values, then `end_rows(..)`. Several results may follow each other
+/// (multi-statements, procedures). Violations return an error, never panic.
+pub trait ResultSink {
+    /// Starts a result set. `columns` must be non-empty.
+    fn begin_rows(&mut self, columns: &[ColumnDef]) -> Result<(), SqlError>;
+    /// Sends one row (text or binary protocol, as the command dictates).
+    fn row(&mut self, values: &[Value]) -> Result<(), SqlError>;
+    /// Ends the current result set (`warnings` and `status` are used).
+    fn end_rows(&mut self, done: &Completion) -> Result<(), SqlError>;
+    /// Reports a statement that returned no rows.
+    fn ok(&mut self, done: &Completion) -> Result<(), SqlError>;
+    /// Whether the query text may contain several statements.
+    fn multi_statements(&self) -> bool;
+}

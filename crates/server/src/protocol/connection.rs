@@ -1,0 +1,475 @@
+//! One client connection: the connection phase (greeting, authentication,
+//! session opening) and the command loop.
+//!
+//! Invariants:
+//! * every command gets exactly one reply, except COM_QUIT, COM_STMT_CLOSE
+//!   and COM_STMT_SEND_LONG_DATA which get none (per protocol);
+//! * errors in a command's *content* (unknown command, malformed execute,
+//!   unknown statement, backend errors) are answered with ERR and the loop
+//!   continues; framing errors (oversized packet, sequence out of order) are
+//!   answered with ERR and the connection is closed; I/O errors close it;
+//! * the session's prepared statements are closed in the backend when the
+//!   connection ends, however it ends.
+
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::net::TcpStream;
+use std::sync::atomic::Ordering;
+
+use super::auth::{self, NATIVE_PASSWORD_PLUGIN};
+use super::backend::{Backend, PreparedInfo, Session, SessionContext};
+use super::capabilities::*;
+use super::column::{charset, encode_column_def, ColumnDef, ColumnType};
+use super::command::Command;
+use super::error::{codes, ProtocolError, SqlError};
+use super::handshake::{decode_client_hello, encode_auth_switch, encode_greeting, ClientHello};
+use super::packet::PacketStream;
+use super::response::{encode_end, encode_err, encode_ok, Completion, OK_HEADER};
+use super::resultset::ResultWriter;
+use super::server::Shared;
+use super::statement::{PreparedStatement, StatementTable};
+use super::status::StatusFlags;
+use super::wire::{put_u16, put_u32, WireReader};
+
+type Stream = PacketStream<BufReader<TcpStream>, BufWriter<TcpStream>>;
+
+/// An authenticated connection: its session and negotiated capabilities.
+type Established = (Box<dyn Session>, Capabilities);
+
+/// Serves one accepted socket until the client quits or the connection fails.
+pub(crate) fn serve(
+    socket: TcpStream,
+    connection_id: u32,
+    backend: &dyn Backend,
+    shared: &Shared,
+) -> Result<(), ProtocolError> {
+    let _ = socket.set_nodelay(true);
+    let client_host = socket
+        .peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    let reader = BufReader::with_capacity(16 * 1024, socket.try_clone()?);
+    let writer = BufWriter::with_capacity(64 * 1024, socket);
+    let mut stream = PacketStream::new(reader, writer, shared.config.max_packet);
+    let Some((session, caps)) = connect(&mut stream, connection_id, client_host, backend)? else {
+        return Ok(());
+    };
+    let mut conn = Connection {
+        stream,
+        session,
+        caps,
+        multi_statements: caps.has(CLIENT_MULTI_STATEMENTS),
+        stmts: StatementTable::default(),
+        shared,
+        buf: Vec::with_capacity(256),
+    };
+    let result = conn.command_loop();
+    for id in conn.stmts.drain_ids() {
+        conn.session.close_statement(id);
+    }
+    result
+}
+
+fn send_err<R: Read, W: Write>(
+    stream: &mut PacketStream<R, W>,
+    e: &SqlError,
+) -> Result<(), ProtocolError> {
+    let mut buf = Vec::new();
+    encode_err(&mut buf, e);
+    stream.write_packet(&buf)?;
+    stream.flush()
+}
+
+/// The connection phase. `Ok(None)` means the client was refused (an ERR
+/// was sent) and the connection should close.
+fn connect<R: Read, W: Write>(
+    stream: &mut PacketStream<R, W>,
+    connection_id: u32,
+    client_host: String,
+    backend: &dyn Backend,
+) -> Result<Option<Established>, ProtocolError> {
+    let scramble = auth::new_scramble();
+    let mut buf = Vec::new();
+    encode_greeting(
+        &mut buf,
+        &backend.server_version(),
+        connection_id,
+        &scramble,
+        StatusFlags::AUTOCOMMIT,
+    );
+    stream.write_packet(&buf)?;
+    stream.flush()?;
+
+    let hello = match stream.read_packet().and_then(|p| decode_client_hello(&p)) {
+        Ok(h) => h,
+        Err(ProtocolError::Malformed(m)) => {
+            send_err(
+                stream,
+                &SqlError::new(
+                    codes::ER_HANDSHAKE_ERROR,
+                    b"08S01",
+                    format!("Bad handshake: {m}"),
+                ),
+            )?;
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
+    let resp = match hello {
+        ClientHello::SslRequest => {
+            send_err(
+                stream,
+                &SqlError::new(
+                    codes::ER_HANDSHAKE_ERROR,
+                    b"08S01",
+                    "SSL connections are not supported by this server",
+                ),
+            )?;
+            return Ok(None);
+        }
+        ClientHello::Response(r) => r,
+    };
+    let caps = Capabilities::negotiate(resp.capabilities);
+
+    let mut auth_response = resp.auth_response.clone();
+    let client_plugin = resp
+        .auth_plugin
+        .as_deref()
+        .unwrap_or(NATIVE_PASSWORD_PLUGIN);
+    if caps.has(CLIENT_PLUGIN_AUTH) && client_plugin != NATIVE_PASSWORD_PLUGIN {
+        buf.clear();
+        encode_auth_switch(&mut buf, NATIVE_PASSWORD_PLUGIN, &scramble);
+        stream.write_packet(&buf)?;
+        stream.flush()?;
+        auth_response = stream.read_packet()?;
+    }
+    let account = backend.user_auth(&resp.user, &client_host);
+    let authenticated = match &account {
+        Some(a) => auth::verify(a.password_hash.as_ref(), &scramble, &auth_response),
+        None => false,
+    };
+    if !authenticated {
+        let msg = format!(
+            "Access denied for user '{}'@'{}' (using password: {})",
+            resp.user,
+            client_host,
+            if auth_response.is_empty() {
+                "NO"
+            } else {
+                "YES"
+            }
+        );
+        send_err(
+            stream,
+            &SqlError::new(codes::ER_ACCESS_DENIED_ERROR, b"28000", msg),
+        )?;
+        return Ok(None);
+    }
+    let ctx = SessionContext {
+        connection_id,
+        user: resp.user.clone(),
+        client_host,
+        database: resp
+            .database
+            .clone()
+            .filter(|_| caps.has(CLIENT_CONNECT_WITH_DB)),
+        capabilities: caps.0,
+        local_infile: caps.has(CLIENT_LOCAL_FILES),
+        charset: resp.charset,
+        attributes: resp.attributes,
+    };
+    let session = match backend.open_session(ctx) {
+        Ok(s) => s,
+        Err(e) => {
+            send_err(stream, &e)?;
+            return Ok(None);
+        }
+    };
+    buf.clear();
+    encode_ok(
+        &mut buf,
+        &Completion::default(),
+        session.status_flags().session_only(),
+        OK_HEADER,
+    );
+    stream.write_packet(&buf)?;
+    stream.flush()?;
+    Ok(Some((session, caps)))
+}
+
+struct Connection<'s> {
+    stream: Stream,
+    session: Box<dyn Session>,
+    caps: Capabilities,
+    multi_statements: bool,
+    stmts: StatementTable,
+    shared: &'s Shared,
+    buf: Vec<u8>,
+}
+
+/// What to do after a command.
+enum Next {
+    Continue,
+    Close,
+}
+
+impl Connection<'_> {
+    fn command_loop(&mut self) -> Result<(), ProtocolError> {
+        loop {
+            self.stream.reset_seq();
+            let packet = match self.stream.read_packet() {
+                Ok(p) => p,
+                Err(ProtocolError::Closed) => return Ok(()),
+                Err(e) => {
+                    if let Some(err) = e.to_sql_error() {
+                        let _ = send_err(&mut self.stream, &err);
+                    }
+                    return Err(e);
+                }
+            };
+            self.shared.stats.questions.fetch_add(1, Ordering::Relaxed);
+            match self.dispatch(&packet)? {
+                Next::Continue => {}
+                Next::Close => return Ok(()),
+            }
+        }
+    }
+
+    fn status(&self) -> StatusFlags {
+        self.session.status_flags().session_only()
+    }
+
+    fn send_ok(&mut self, c: &Completion) -> Result<(), ProtocolError> {
+        self.buf.clear();
+        let st = self.status();
+        encode_ok(&mut self.buf, c, st, OK_HEADER);
+        self.stream.write_packet(&self.buf)?;
+        self.stream.flush()
+    }
+
+    fn send_end(&mut self) -> Result<(), ProtocolError> {
+        self.buf.clear();
+        let st = self.status();
+        encode_end(&mut self.buf, self.caps.deprecate_eof(), 0, st);
+        self.stream.write_packet(&self.buf)?;
+        self.stream.flush()
+    }
+
+    fn reply(&mut self, r: Result<(), SqlError>) -> Result<(), ProtocolError> {
+        match r {
+            Ok(()) => self.send_ok(&Completion::default()),
+            Err(e) => send_err(&mut self.stream, &e),
+        }
+    }
+
+    fn dispatch(&mut self, packet: &[u8]) -> Result<Next, ProtocolError> {
+        let Some((&cmd, body)) = packet.split_first() else {
+            send_err(
+                &mut self.stream,
+                &SqlError::malformed("empty command packet"),
+            )?;
+            return Ok(Next::Continue);
+        };
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        match Command::from_byte(cmd) {
+            Command::Quit => return Ok(Next::Close),
+            Command::Ping => self.send_ok(&Completion::default())?,
+            Command::InitDb => {
+                let r = self.session.init_db(&text(body));
+                self.reply(r)?;
+            }
+            Command::Query => self.query(&text(body))?,
+            Command::FieldList => self.field_list(body)?,
+            Command::Statistics => {
+                let s = self.shared.stats.summary();
+                self.stream.write_packet(s.as_bytes())?;
+                self.stream.flush()?;
+            }
+            Command::StmtPrepare => self.prepare(&text(body))?,
+            Command::StmtExecute => self.execute(body)?,
+            Command::StmtClose => {
+                if let Ok(id) = WireReader::new(body).u32() {
+                    if self.stmts.remove(id).is_some() {
+                        self.session.close_statement(id);
+                    }
+                }
+            }
+            Command::StmtSendLongData => {
+                let mut r = WireReader::new(body);
+                if let (Ok(id), Ok(param)) = (r.u32(), r.u16()) {
+                    if let Some(s) = self.stmts.get_mut(id) {
+                        s.append_long_data(param, r.rest());
+                    }
+                }
+            }
+            Command::StmtReset => {
+                let r = match WireReader::new(body)
+                    .u32()
+                    .ok()
+                    .and_then(|id| self.stmts.get_mut(id))
+                {
+                    Some(s) => {
+                        s.reset();
+                        Ok(())
+                    }
+                    None => Err(unknown_stmt("mysqld_stmt_reset")),
+                };
+                self.reply(r)?;
+            }
+            Command::SetOption => match WireReader::new(body).u16() {
+                Ok(0) => {
+                    self.multi_statements = true;
+                    self.send_end()?;
+                }
+                Ok(1) => {
+                    self.multi_statements = false;
+                    self.send_end()?;
+                }
+                _ => send_err(
+                    &mut self.stream,
+                    &SqlError::new(codes::ER_UNKNOWN_COM_ERROR, b"08S01", "Unknown command"),
+                )?,
+            },
+            Command::ResetConnection => {
+                for id in self.stmts.drain_ids() {
+                    self.session.close_statement(id);
+                }
+                self.multi_statements = self.caps.has(CLIENT_MULTI_STATEMENTS);
+                let r = self.session.reset();
+                self.reply(r)?;
+            }
+            Command::ChangeUser | Command::StmtFetch | Command::Unknown(_) => {
+                send_err(
+                    &mut self.stream,
+                    &SqlError::new(codes::ER_UNKNOWN_COM_ERROR, b"08S01", "Unknown command"),
+                )?;
+            }
+        }
+        Ok(Next::Continue)
+    }
+
+    fn query(&mut self, sql: &str) -> Result<(), ProtocolError> {
+        let base = self.status();
+        let mut w = ResultWriter::new(
+            &mut self.stream,
+            self.caps,
+            false,
+            self.multi_statements,
+            base,
+        );
+        let r = self.session.query(sql, &mut w);
+        let st = self.session.status_flags();
+        w.finish(r, st)
+    }
+
+    fn field_list(&mut self, body: &[u8]) -> Result<(), ProtocolError> {
+        let mut r = WireReader::new(body);
+        let table = String::from_utf8_lossy(r.nul_bytes()).into_owned();
+        let wildcard = String::from_utf8_lossy(r.rest()).into_owned();
+        match self.session.field_list(&table, &wildcard) {
+            Ok(cols) => {
+                for c in &cols {
+                    self.buf.clear();
+                    encode_column_def(&mut self.buf, c, true);
+                    self.stream.write_packet(&self.buf)?;
+                }
+                self.send_end()
+            }
+            Err(e) => send_err(&mut self.stream, &e),
+        }
+    }
+
+    fn prepare(&mut self, sql: &str) -> Result<(), ProtocolError> {
+        let prepared = self
+            .stmts
+            .next_id()
+            .and_then(|id| self.session.prepare(id, sql).map(|info| (id, info)));
+        let (id, info) = match prepared {
+            Ok(p) => p,
+            Err(e) => return send_err(&mut self.stream, &e),
+        };
+        let PreparedInfo {
+            param_count,
+            columns,
+        } = info;
+        let mut b = Vec::new();
+        b.push(0);
+        put_u32(&mut b, id);
+        put_u16(&mut b, columns.len() as u16);
+        put_u16(&mut b, param_count);
+        b.push(0);
+        put_u16(&mut b, 0);
+        self.stream.write_packet(&b)?;
+        let eof = !self.caps.deprecate_eof();
+        if param_count > 0 {
+            let mut p = ColumnDef::new("?", ColumnType::VAR_STRING);
+            p.charset = charset::BINARY;
+            for _ in 0..param_count {
+                b.clear();
+                encode_column_def(&mut b, &p, false);
+                self.stream.write_packet(&b)?;
+            }
+            if eof {
+                b.clear();
+                encode_end(&mut b, false, 0, self.status());
+                self.stream.write_packet(&b)?;
+            }
+        }
+        if !columns.is_empty() {
+            for c in &columns {
+                b.clear();
+                encode_column_def(&mut b, c, false);
+                self.stream.write_packet(&b)?;
+            }
+            if eof {
+                b.clear();
+                encode_end(&mut b, false, 0, self.status());
+                self.stream.write_packet(&b)?;
+            }
+        }
+        self.stmts
+            .insert(PreparedStatement::new(id, param_count, columns));
+        self.stream.flush()
+    }
+
+    fn execute(&mut self, body: &[u8]) -> Result<(), ProtocolError> {
+        let mut r = WireReader::new(body);
+        let Ok(id) = r.u32() else {
+            return send_err(
+                &mut self.stream,
+                &SqlError::malformed("COM_STMT_EXECUTE too short"),
+            );
+        };
+        let Some(stmt) = self.stmts.get_mut(id) else {
+            return send_err(&mut self.stream, &unknown_stmt("mysqld_stmt_execute"));
+        };
+        let params = match stmt.decode_params(r.rest()) {
+            Ok(p) => p,
+            Err(e) => return send_err(&mut self.stream, &e),
+        };
+        let base = self.status();
+        let mut w = ResultWriter::new(&mut self.stream, self.caps, true, false, base);
+        let r = self.session.execute(id, &params, &mut w);
+        let st = self.session.status_flags();
+        w.finish(r, st)
+    }
+}
+
+fn unknown_stmt(what: &str) -> SqlError {
+    SqlError::new(
+        codes::ER_UNKNOWN_STMT_HANDLER,
+        b"HY000",
+        format!("Unknown prepared statement handler given to {what}"),
+    )
+}
+
+/// Writes the ERR packet sent instead of a greeting when the server is full.
+pub(crate) fn refuse(socket: &mut TcpStream, e: &SqlError) {
+    let mut payload = Vec::new();
+    encode_err(&mut payload, e);
+    let mut frame = Vec::new();
+    put_u32(&mut frame, payload.len() as u32);
+    frame[3] = 0;
+    frame.extend_from_slice(&payload);
+    let _ = socket.write_all(&frame);
+    let _ = socket.flush();
+}
