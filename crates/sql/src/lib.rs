@@ -1,1 +1,13 @@
-//! Betula SQL layer (see docs/design.md).
+//! Betula SQL layer (see docs/design.md): column types, runtime values and their MySQL conversion
+//! and comparison rules, and the key and row codecs that map tables onto the storage engine's
+//! byte-string trees (byte layouts in docs/sql-encoding.md).
+
+pub mod coerce;
+pub mod collation;
+pub mod decimal;
+pub mod error;
+pub mod key_codec;
+pub mod temporal;
+pub mod text_format;
+pub mod types;
+pub mod value;

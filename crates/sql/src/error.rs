@@ -1,0 +1,195 @@
+//! Typed errors and warnings of the SQL value layer, each mapped to a MySQL error number and SQLSTATE.
+//!
+//! Owns: [`SqlError`] (what a conversion, codec or type definition can fail with) and [`Warning`]
+//! (what a non-strict conversion reports instead of failing, as MySQL's `SHOW WARNINGS` rows).
+//!
+//! Invariants: every variant has a fixed `(errno, sqlstate)` pair returned by [`SqlError::code`] and
+//! [`SqlError::sqlstate`]; messages follow MySQL's English message templates so clients and tests that
+//! match on text see what MySQL would print. Codec corruption never panics: it surfaces as
+//! [`SqlError::CorruptKey`] / [`SqlError::CorruptRow`].
+
+use thiserror::Error;
+
+/// Errors raised by type definitions, value coercion and the key / row codecs.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SqlError {
+    /// 1264 / 22003: value outside the column type's range.
+    #[error("Out of range value for column '{column}' at row {row}")]
+    OutOfRange { column: String, row: u64 },
+    /// 1292 / 22007: a temporal value that does not parse or is not a valid calendar value.
+    /// `kind` is `date`, `datetime`, `time`, or `timestamp` as in MySQL's message.
+    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    IncorrectTemporal {
+        kind: &'static str,
+        value: String,
+        column: String,
+        row: u64,
+    },
+    /// 1366 / HY000: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
+    /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
+    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    IncorrectValue {
+        kind: &'static str,
+        value: String,
+        column: String,
+        row: u64,
+    },
+    /// 1406 / 22001: string longer than the column allows (strict mode).
+    #[error("Data too long for column '{column}' at row {row}")]
+    DataTooLong { column: String, row: u64 },
+    /// 1265 / 01000: a number string with trailing garbage, e.g. `'12abc'` (strict mode).
+    #[error("Data truncated for column '{column}' at row {row}")]
+    DataTruncated { column: String, row: u64 },
+    /// 1048 / 23000: NULL into a NOT NULL column.
+    #[error("Column '{column}' cannot be null")]
+    NotNull { column: String },
+    /// 1426 / 42000: DECIMAL precision above the supported maximum.
+    #[error("Too-big precision {precision} specified for '{column}'. Maximum is {max}.")]
+    TooBigPrecision {
+        precision: u32,
+        column: String,
+        max: u32,
+    },
+    /// 1425 / 42000: DECIMAL scale or fractional-seconds precision above the maximum.
+    #[error("Too big scale {scale} specified for column '{column}'. Maximum is {max}.")]
+    TooBigScale {
+        scale: u32,
+        column: String,
+        max: u32,
+    },
+    /// 1427 / 42000: DECIMAL(M,D) with D > M.
+    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{column}').")]
+    ScaleAbovePrecision { column: String },
+    /// 1074 / 42000: CHAR/VARCHAR/BINARY/VARBINARY length above the maximum.
+    #[error("Column length too big for column '{column}' (max = {max}); use BLOB or TEXT instead")]
+    TooBigLength { column: String, max: u64 },
+    /// 1712 / HY000: malformed key bytes, or a value that cannot be put in a key (NaN, wrong type).
+    #[error("Index is corrupted: {0}")]
+    CorruptKey(String),
+    /// 1877 / HY000: malformed row bytes.
+    #[error(
+        "Operation cannot be performed. The table is missing, corrupt or contains bad data: {0}"
+    )]
+    CorruptRow(String),
+    /// 1105 / HY000: a caller broke an API contract (wrong value count, irreversible key column, ...).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl SqlError {
+    /// MySQL error number.
+    pub fn code(&self) -> u16 {
+        match self {
+            SqlError::OutOfRange { .. } => 1264,
+            SqlError::IncorrectTemporal { .. } => 1292,
+            SqlError::IncorrectValue { .. } => 1366,
+            SqlError::DataTooLong { .. } => 1406,
+            SqlError::DataTruncated { .. } => 1265,
+            SqlError::NotNull { .. } => 1048,
+            SqlError::TooBigPrecision { .. } => 1426,
+            SqlError::TooBigScale { .. } => 1425,
+            SqlError::ScaleAbovePrecision { .. } => 1427,
+            SqlError::TooBigLength { .. } => 1074,
+            SqlError::CorruptKey(_) => 1712,
+            SqlError::CorruptRow(_) => 1877,
+            SqlError::Internal(_) => 1105,
+        }
+    }
+
+    /// Five-character SQLSTATE.
+    pub fn sqlstate(&self) -> &'static str {
+        match self {
+            SqlError::OutOfRange { .. } => "22003",
+            SqlError::IncorrectTemporal { .. } => "22007",
+            SqlError::DataTooLong { .. } => "22001",
+            SqlError::DataTruncated { .. } => "01000",
+            SqlError::NotNull { .. } => "23000",
+            SqlError::TooBigPrecision { .. }
+            | SqlError::TooBigScale { .. }
+            | SqlError::ScaleAbovePrecision { .. }
+            | SqlError::TooBigLength { .. } => "42000",
+            SqlError::IncorrectValue { .. }
+            | SqlError::CorruptKey(_)
+            | SqlError::CorruptRow(_)
+            | SqlError::Internal(_) => "HY000",
+        }
+    }
+
+    /// The same condition reported as a warning (non-strict mode), with the same code and message.
+    pub fn to_warning(&self) -> Warning {
+        Warning {
+            level: WarningLevel::Warning,
+            code: self.code(),
+            message: self.to_string(),
+        }
+    }
+}
+
+/// Severity of a [`Warning`], as in `SHOW WARNINGS`' `Level` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningLevel {
+    Note,
+    Warning,
+}
+
+/// One row of `SHOW WARNINGS`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    pub level: WarningLevel,
+    pub code: u16,
+    pub message: String,
+}
+
+impl Warning {
+    /// A note (e.g. 1265 when a DECIMAL is rounded to the column scale).
+    pub fn note(err: &SqlError) -> Warning {
+        Warning {
+            level: WarningLevel::Note,
+            code: err.code(),
+            message: err.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_messages_follow_mysql() {
+        let e = SqlError::OutOfRange {
+            column: "c".into(),
+            row: 1,
+        };
+        assert_eq!((e.code(), e.sqlstate()), (1264, "22003"));
+        assert_eq!(e.to_string(), "Out of range value for column 'c' at row 1");
+        let e = SqlError::IncorrectValue {
+            kind: "integer",
+            value: "abc".into(),
+            column: "i".into(),
+            row: 2,
+        };
+        assert_eq!(e.code(), 1366);
+        assert_eq!(
+            e.to_string(),
+            "Incorrect integer value: 'abc' for column 'i' at row 2"
+        );
+        let e = SqlError::NotNull { column: "x".into() };
+        assert_eq!((e.code(), e.sqlstate()), (1048, "23000"));
+        assert_eq!(
+            SqlError::DataTooLong {
+                column: "s".into(),
+                row: 1
+            }
+            .code(),
+            1406
+        );
+        let w = SqlError::DataTruncated {
+            column: "s".into(),
+            row: 3,
+        }
+        .to_warning();
+        assert_eq!((w.level, w.code), (WarningLevel::Warning, 1265));
+        assert_eq!(w.message, "Data truncated for column 's' at row 3");
+    }
+}
