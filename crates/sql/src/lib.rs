@@ -7,6 +7,7 @@ pub mod collation;
 pub mod decimal;
 pub mod error;
 pub mod key_codec;
+pub mod row_codec;
 pub mod temporal;
 pub mod text_format;
 pub mod types;
