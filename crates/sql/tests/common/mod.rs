@@ -1,0 +1,209 @@
+//! Random column types and values (already coerced to their types) for the property tests.
+#![allow(dead_code)]
+
+use betula_sql::collation::Collation;
+use betula_sql::decimal::Decimal;
+use betula_sql::temporal::{Date, DateTime, Time, MICROS_PER_DAY, TIME_MAX_MICROS};
+use betula_sql::types::{IntWidth, LobSize, SqlType};
+use betula_sql::value::Value;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+pub fn rng(seed: u64) -> SmallRng {
+    SmallRng::seed_from_u64(seed)
+}
+
+const WIDTHS: [IntWidth; 5] = [
+    IntWidth::Tiny,
+    IntWidth::Small,
+    IntWidth::Medium,
+    IntWidth::Int,
+    IntWidth::Big,
+];
+
+pub fn random_type(r: &mut SmallRng) -> SqlType {
+    let fsp = r.gen_range(0..=6);
+    match r.gen_range(0..16) {
+        0..=2 => SqlType::Int {
+            width: *WIDTHS.choose(r).unwrap(),
+            unsigned: r.gen(),
+        },
+        3 => SqlType::Float,
+        4 => SqlType::Double,
+        5 => {
+            let precision = r.gen_range(1..=38);
+            SqlType::Decimal {
+                precision,
+                scale: r.gen_range(0..=precision.min(30)),
+            }
+        }
+        6 => SqlType::Char { len: 8 },
+        7 => SqlType::VarChar { len: 8 },
+        8 => SqlType::Text(LobSize::Regular),
+        9 => SqlType::Binary { len: 4 },
+        10 => SqlType::VarBinary { len: 8 },
+        11 => SqlType::Blob(LobSize::Tiny),
+        12 => SqlType::Date,
+        13 => {
+            if r.gen() {
+                SqlType::DateTime { fsp }
+            } else {
+                SqlType::Timestamp { fsp }
+            }
+        }
+        14 => SqlType::Time { fsp },
+        _ => SqlType::Year,
+    }
+}
+
+pub fn random_collation(r: &mut SmallRng, t: &SqlType) -> Collation {
+    if t.is_binary() || !t.is_text() {
+        return Collation::Binary;
+    }
+    *[
+        Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4Bin,
+        Collation::Utf8mb4_0900AiCi,
+        Collation::Utf8mb4_0900Bin,
+    ]
+    .choose(r)
+    .unwrap()
+}
+
+fn edge_or_uniform_i(r: &mut SmallRng, lo: i64, hi: i64) -> i64 {
+    match r.gen_range(0..6) {
+        0 => lo,
+        1 => hi,
+        2 => 0.clamp(lo, hi),
+        3 => r.gen_range(-3i64..=3).clamp(lo, hi),
+        _ => r.gen_range(lo..=hi),
+    }
+}
+
+const TEXT_CHARS: [char; 12] = [
+    'a', 'A', 'b', 'B', ' ', '\0', 'é', 'É', 'z', 'ß', '\t', '😀',
+];
+const BYTE_CHOICES: [u8; 7] = [0x00, 0x01, 0x20, 0x61, 0x7F, 0xFE, 0xFF];
+
+/// A value of type `t`, as coercion would produce it; `null_pct` percent are NULL.
+pub fn random_value(r: &mut SmallRng, t: &SqlType, null_pct: u32) -> Value {
+    if r.gen_range(0..100) < null_pct {
+        return Value::Null;
+    }
+    match *t {
+        SqlType::Int {
+            width,
+            unsigned: false,
+        } => {
+            let (lo, hi) = width.signed_range();
+            Value::Int(edge_or_uniform_i(r, lo, hi))
+        }
+        SqlType::Int {
+            width,
+            unsigned: true,
+        } => {
+            let hi = width.unsigned_max();
+            Value::UInt(match r.gen_range(0..5) {
+                0 => 0,
+                1 => hi,
+                2 => r.gen_range(0..=3),
+                _ => r.gen_range(0..=hi),
+            })
+        }
+        SqlType::Year => Value::UInt(if r.gen_range(0..10) == 0 {
+            0
+        } else {
+            r.gen_range(1901..=2155)
+        }),
+        SqlType::Float => Value::Float(random_f64(r) as f32),
+        SqlType::Double => Value::Double(random_f64(r)),
+        SqlType::Decimal { precision, scale } => {
+            let max = 10i128.pow(precision as u32) - 1;
+            let m = match r.gen_range(0..5) {
+                0 => max,
+                1 => -max,
+                2 => r.gen_range(-3..=3),
+                _ => r.gen_range(-max..=max),
+            };
+            Value::Decimal(Decimal::new(m, scale).unwrap())
+        }
+        SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => {
+            let n = r.gen_range(0..5);
+            let mut s: String = (0..n).map(|_| *TEXT_CHARS.choose(r).unwrap()).collect();
+            if matches!(t, SqlType::Char { .. }) {
+                s = s.trim_end_matches(' ').to_string();
+            }
+            Value::Text(s)
+        }
+        SqlType::Binary { len } => {
+            Value::Bytes((0..len).map(|_| *BYTE_CHOICES.choose(r).unwrap()).collect())
+        }
+        SqlType::VarBinary { .. } | SqlType::Blob(_) => {
+            let n = r.gen_range(0..5);
+            Value::Bytes((0..n).map(|_| *BYTE_CHOICES.choose(r).unwrap()).collect())
+        }
+        SqlType::Date => Value::Date(random_date(r)),
+        SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => {
+            let unit = 10u64.pow(6 - fsp as u32);
+            let micros = r.gen_range(0..MICROS_PER_DAY / unit) * unit;
+            let micros = if r.gen_range(0..4) == 0 { 0 } else { micros };
+            Value::DateTime(DateTime {
+                date: random_date(r),
+                micros,
+            })
+        }
+        SqlType::Time { fsp } => {
+            let unit = 10i64.pow(6 - fsp as u32);
+            let micros = r.gen_range(-TIME_MAX_MICROS / unit..=TIME_MAX_MICROS / unit) * unit;
+            Value::Time(Time {
+                micros: if r.gen_range(0..4) == 0 {
+                    r.gen_range(-2..=2) * unit
+                } else {
+                    micros
+                },
+            })
+        }
+    }
+}
+
+fn random_date(r: &mut SmallRng) -> Date {
+    if r.gen_range(0..12) == 0 {
+        return Date::ZERO;
+    }
+    let y = if r.gen() {
+        r.gen_range(2020..=2021)
+    } else {
+        r.gen_range(0..=9999)
+    };
+    let m = r.gen_range(1..=12);
+    let d = r.gen_range(1..=betula_sql::temporal::days_in_month(y, m));
+    Date::new(y, m, d).unwrap()
+}
+
+fn random_f64(r: &mut SmallRng) -> f64 {
+    match r.gen_range(0..8) {
+        0 => 0.0,
+        1 => -0.0,
+        2 => *[
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            1e300,
+            -1e300,
+        ]
+        .choose(r)
+        .unwrap(),
+        3 => r.gen_range(-3..=3) as f64 * 0.5,
+        _ => {
+            let bits: u64 = r.gen();
+            let f = f64::from_bits(bits);
+            if f.is_nan() {
+                1.5
+            } else {
+                f
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Property tests of the key codec: bytewise order of encodings equals SQL tuple order, reversible
+//! columns decode back, prefix successors bound prefix scans, and malformed keys are errors.
+
+mod common;
+
+use std::cmp::Ordering;
+
+use betula_sql::key_codec::{decode_key, encode_key, prefix_successor, KeyColumn};
+use betula_sql::value::{cmp_nulls_first, Value};
+use rand::Rng;
+
+fn random_cols(r: &mut rand::rngs::SmallRng) -> Vec<KeyColumn> {
+    let n = r.gen_range(1..=3);
+    (0..n)
+        .map(|_| {
+            let sql_type = common::random_type(r);
+            KeyColumn {
+                sql_type,
+                collation: common::random_collation(r, &sql_type),
+                descending: r.gen_range(0..4) == 0,
+            }
+        })
+        .collect()
+}
+
+fn sql_tuple_cmp(cols: &[KeyColumn], a: &[Value], b: &[Value]) -> Ordering {
+    for ((c, x), y) in cols.iter().zip(a).zip(b) {
+        let o = cmp_nulls_first(x, y, c.collation);
+        let o = if c.descending { o.reverse() } else { o };
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+fn encode(cols: &[KeyColumn], vals: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode_key(cols, vals, &mut out).unwrap_or_else(|e| panic!("{e}: {cols:?} {vals:?}"));
+    out
+}
+
+#[test]
+fn key_order_matches_sql_order() {
+    let mut r = common::rng(0xBE7A);
+    let (mut equal_but_different, mut less, mut compared) = (0, 0, 0);
+    for _ in 0..3000 {
+        let cols = random_cols(&mut r);
+        let tuples: Vec<Vec<Value>> = (0..12)
+            .map(|_| {
+                cols.iter()
+                    .map(|c| common::random_value(&mut r, &c.sql_type, 15))
+                    .collect()
+            })
+            .collect();
+        let keys: Vec<Vec<u8>> = tuples.iter().map(|t| encode(&cols, t)).collect();
+        for i in 0..tuples.len() {
+            for j in 0..tuples.len() {
+                let want = sql_tuple_cmp(&cols, &tuples[i], &tuples[j]);
+                let got = keys[i].cmp(&keys[j]);
+                assert_eq!(
+                    got, want,
+                    "cols {cols:?}\n a {:?}\n b {:?}",
+                    tuples[i], tuples[j]
+                );
+                compared += 1;
+                less += (want == Ordering::Less) as u32;
+                equal_but_different += (want == Ordering::Equal && tuples[i] != tuples[j]) as u32;
+            }
+        }
+    }
+    // The generator must exercise collation / -0.0 equalities and real orderings.
+    assert_eq!(compared, 3000 * 144);
+    assert!(
+        equal_but_different > 50 && less > 100_000,
+        "{equal_but_different} {less}"
+    );
+}
+
+#[test]
+fn reversible_columns_decode_to_the_value() {
+    let mut r = common::rng(7);
+    for _ in 0..5000 {
+        let cols = random_cols(&mut r);
+        let vals: Vec<Value> = cols
+            .iter()
+            .map(|c| common::random_value(&mut r, &c.sql_type, 10))
+            .collect();
+        let key = encode(&cols, &vals);
+        let got = decode_key(&cols, &key).unwrap();
+        for ((c, v), g) in cols.iter().zip(&vals).zip(&got) {
+            match g {
+                Some(g) => assert_eq!(g, v, "{c:?}"),
+                None => assert!(!c.is_reversible() && !v.is_null(), "{c:?} {v:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn prefix_successor_bounds_every_extension() {
+    let mut r = common::rng(11);
+    for _ in 0..3000 {
+        let cols = random_cols(&mut r);
+        let vals: Vec<Value> = cols
+            .iter()
+            .map(|c| common::random_value(&mut r, &c.sql_type, 10))
+            .collect();
+        let key = encode(&cols, &vals);
+        // Prefix = encoding of the first k columns: the full key lies in [prefix, successor).
+        let k = r.gen_range(0..=cols.len());
+        let prefix = encode(&cols[..k], &vals[..k]);
+        assert!(key.starts_with(&prefix));
+        if let Some(s) = prefix_successor(&prefix) {
+            assert!(prefix < s && key < s, "{prefix:?} {s:?} {key:?}");
+        } else {
+            assert!(prefix.iter().all(|&b| b == 0xFF));
+        }
+    }
+}
+
+#[test]
+fn malformed_keys_never_panic() {
+    let mut r = common::rng(13);
+    for _ in 0..5000 {
+        let cols = random_cols(&mut r);
+        let vals: Vec<Value> = cols
+            .iter()
+            .map(|c| common::random_value(&mut r, &c.sql_type, 10))
+            .collect();
+        let key = encode(&cols, &vals);
+        // Every strict prefix is missing bytes: always an error.
+        let cut = r.gen_range(0..key.len());
+        assert!(decode_key(&cols, &key[..cut]).is_err());
+        // Random mutations and garbage: any result, but no panic.
+        let mut m = key.clone();
+        for _ in 0..r.gen_range(1..4) {
+            let i = r.gen_range(0..m.len());
+            m[i] = r.gen();
+        }
+        let _ = decode_key(&cols, &m);
+        let garbage: Vec<u8> = (0..r.gen_range(0..40)).map(|_| r.gen()).collect();
+        let _ = decode_key(&cols, &garbage);
+    }
+}
