@@ -251,7 +251,11 @@ impl Decimal {
             }
             if j > start {
                 i = j;
-                scale -= if eneg { -exp } else { exp };
+                scale = if eneg {
+                    scale.saturating_add(exp)
+                } else {
+                    scale.saturating_sub(exp)
+                };
             }
         }
         if neg {

@@ -424,7 +424,7 @@ impl Time {
             if it.next().is_some() {
                 return None;
             }
-            (days * 24 + h, m, sec)
+            (days.checked_mul(24)?.checked_add(h)?, m, sec)
         };
         if m > 59 || sec > 59 {
             return None;

@@ -306,3 +306,73 @@ fn row_numbers_and_columns_in_messages() {
         "Out of range value for column 'price' at row 42"
     );
 }
+
+#[test]
+fn random_strings_into_every_type_never_panic() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let types = [
+        SqlType::Int {
+            width: IntWidth::Tiny,
+            unsigned: false,
+        },
+        SqlType::Int {
+            width: IntWidth::Big,
+            unsigned: true,
+        },
+        SqlType::Year,
+        SqlType::Float,
+        SqlType::Double,
+        SqlType::Decimal {
+            precision: 38,
+            scale: 10,
+        },
+        SqlType::Decimal {
+            precision: 3,
+            scale: 3,
+        },
+        SqlType::Char { len: 2 },
+        SqlType::VarChar { len: 3 },
+        SqlType::Text(LobSize::Tiny),
+        SqlType::Binary { len: 2 },
+        SqlType::Blob(LobSize::Tiny),
+        SqlType::Date,
+        SqlType::DateTime { fsp: 6 },
+        SqlType::Timestamp { fsp: 2 },
+        SqlType::Time { fsp: 3 },
+    ];
+    let alphabet: Vec<char> = "0123456789999999-+.:eE T/ xé\u{0}".chars().collect();
+    let mut r = SmallRng::seed_from_u64(99);
+    for _ in 0..20_000 {
+        let n = r.gen_range(0..30);
+        let s: String = (0..n)
+            .map(|_| alphabet[r.gen_range(0..alphabet.len())])
+            .collect();
+        let v = match r.gen_range(0..4) {
+            0 => Value::Int(r.gen()),
+            1 => Value::Double(f64::from_bits(r.gen())),
+            2 => Value::Bytes((0..n).map(|_| r.gen()).collect()),
+            _ => Value::Text(s),
+        };
+        for ty in &types {
+            let c = col(*ty);
+            for mode in [STRICT, LAX] {
+                let mut w = Vec::new();
+                match coerce_to_column(&v, &c, 1, mode, &mut w) {
+                    // Whatever comes out must be storable.
+                    Ok(out) => {
+                        let layout = betula_sql::row_codec::RowLayout::new(1, vec![c.clone()]);
+                        let mut buf = Vec::new();
+                        betula_sql::row_codec::encode_row(
+                            &layout,
+                            std::slice::from_ref(&out),
+                            &mut buf,
+                        )
+                        .unwrap_or_else(|e| panic!("{ty:?} {v:?} -> {out:?}: {e}"));
+                    }
+                    Err(e) => assert!(mode.strict, "non-strict error {e} for {ty:?} {v:?}"),
+                }
+            }
+        }
+    }
+}
