@@ -1,1 +1,37 @@
-//! Betula storage engine.
+//! Betula's storage engine: sorted key/value data in write-optimized Bε-trees.
+//!
+//! An [`Env`] is a directory with one write-ahead log, one node-cache budget and many named trees, each in
+//! its own file. Keys and values are byte strings; keys compare bytewise. Every change is a message (put,
+//! delete, upsert, range delete, broadcast) that enters at the root and moves down in batches; reads apply
+//! pending messages on the way. See docs/design.md for the protocols and docs/file-format.md for the bytes.
+//!
+//! ```
+//! use betula_storage::{Env, EnvOptions, UpdateRegistry};
+//! let dir = tempfile::tempdir().unwrap();
+//! let env = Env::open(dir.path(), EnvOptions::default(), UpdateRegistry::new()).unwrap();
+//! let t = env.create_tree("demo", None).unwrap();
+//! t.put(b"k", b"v").unwrap();
+//! assert_eq!(t.get(b"k").unwrap(), Some(b"v".to_vec()));
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod block;
+pub mod cache;
+pub mod compress;
+pub mod encoding;
+pub mod env;
+pub mod error;
+pub mod format;
+pub mod health;
+pub mod tree;
+pub mod vfs;
+pub mod wal;
+
+pub use compress::Codec;
+pub use env::{Durability, Env, EnvOptions, EnvStats, TreeHandle};
+pub use error::{Error, Result};
+pub use tree::cursor::RangeIter;
+pub use tree::message::{Op, UpdateRegistry};
+pub use tree::options::TreeOptions;
+pub use tree::TreeStats;

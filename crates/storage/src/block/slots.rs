@@ -1,0 +1,69 @@
+//! Two alternating checksummed header slots at the start of a file (file-format.md §1 and §3.1).
+//!
+//! A slot is `magic (8) | format version (4) | payload | CRC-32C of everything before it`, zero-padded to
+//! [`HEADER_SLOT_BYTES`]. Writers write the slot `seq % 2`, so the previously valid slot survives a torn
+//! write; readers take the valid slot with the higher sequence number in its payload.
+
+use crate::format::{FORMAT_VERSION, HEADER_SLOT_BYTES};
+use crate::vfs::VfsFile;
+use std::io;
+
+/// Encodes a slot.
+pub fn encode_slot(magic: &[u8; 8], payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_SLOT_BYTES as usize);
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(payload);
+    let crc = crc32c::crc32c(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    assert!(out.len() <= HEADER_SLOT_BYTES as usize);
+    out.resize(HEADER_SLOT_BYTES as usize, 0);
+    out
+}
+
+/// Writes slot `seq % 2` (not synced).
+pub fn write_slot(file: &dyn VfsFile, seq: u64, slot: &[u8]) -> io::Result<()> {
+    file.write_all_at(slot, (seq % 2) * HEADER_SLOT_BYTES)
+}
+
+/// What one slot holds.
+pub enum SlotState {
+    /// Never written (all zero or beyond the end of the file).
+    Empty,
+    /// Magic and checksum check out.
+    Valid { version: u32, payload: Vec<u8> },
+    /// Something is there but it does not check out.
+    Invalid,
+}
+
+/// Reads both slots.
+pub fn read_slots(
+    file: &dyn VfsFile,
+    magic: &[u8; 8],
+    payload_len: usize,
+) -> io::Result<[SlotState; 2]> {
+    let len = file.len()?;
+    let mut out = [SlotState::Empty, SlotState::Empty];
+    for (i, state) in out.iter_mut().enumerate() {
+        let off = i as u64 * HEADER_SLOT_BYTES;
+        if len < off + HEADER_SLOT_BYTES {
+            continue;
+        }
+        let mut buf = vec![0u8; HEADER_SLOT_BYTES as usize];
+        file.read_exact_at(&mut buf, off)?;
+        if buf.iter().all(|&b| b == 0) {
+            continue;
+        }
+        let body = 12 + payload_len;
+        let crc = u32::from_le_bytes(buf[body..body + 4].try_into().unwrap());
+        if &buf[..8] != magic || crc32c::crc32c(&buf[..body]) != crc {
+            *state = SlotState::Invalid;
+            continue;
+        }
+        *state = SlotState::Valid {
+            version: u32::from_le_bytes(buf[8..12].try_into().unwrap()),
+            payload: buf[12..body].to_vec(),
+        };
+    }
+    Ok(out)
+}

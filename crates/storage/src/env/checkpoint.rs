@@ -1,0 +1,133 @@
+//! The checkpoint driver and the background thread (design.md, "Checkpoint protocol", steps 1, 5 and 6).
+//!
+//! Step 1 appends the `Checkpoint` record and snapshots the catalog under the catalog lock, so the catalog and
+//! the log agree on which trees exist at `begin_lsn`. Each tree's capture holds only that tree's lock, for
+//! pointer copies (C7). The log is made durable up to everything captured before any tree header is written
+//! (a tree never gets ahead of the log). The environment header is written after every tree header is durable
+//! (C3), and old log segments and the old catalog are deleted only after it is (C4).
+
+use super::catalog::{catalog_name, EnvHeader};
+use super::recovery::ENV_FILE;
+use super::{Durability, EnvInner};
+use crate::block::slots;
+use crate::error::{Error, Result};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Runs one checkpoint (one at a time).
+pub(crate) fn run(env: &EnvInner) -> Result<()> {
+    let mut ck = env.ckpt.lock();
+    env.check_writable()?;
+    let started = Instant::now();
+    let seq = ck.seq + 1;
+    let log_bytes = env.wal.bytes_appended();
+
+    // Step 1.
+    let (begin_lsn, catalog, trees) = {
+        let trees = env.trees.lock();
+        let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
+        let list: Vec<_> = trees.open.values().cloned().collect();
+        (begin_lsn, trees.catalog.clone(), list)
+    };
+    // Step 2.
+    let captures: Vec<_> = trees.iter().map(|t| t.capture()).collect();
+    env.wal.sync_all()?;
+    // Steps 3 and 4.
+    for (t, cap) in trees.iter().zip(captures) {
+        t.write_capture(cap)?;
+    }
+    // Step 5.
+    let fail = |op: &'static str, path: &std::path::Path, e: std::io::Error| {
+        env.health
+            .fail(Error::io(op, path.display().to_string(), e))
+    };
+    let cat_bytes = catalog.encode();
+    let cat_path = env.dir.join(catalog_name(seq));
+    let cat_file = env
+        .vfs
+        .open(&cat_path, true)
+        .map_err(|e| fail("create", &cat_path, e))?;
+    cat_file
+        .set_len(0)
+        .and_then(|_| cat_file.write_all_at(&cat_bytes, 0))
+        .and_then(|_| cat_file.sync())
+        .map_err(|e| fail("write catalog", &cat_path, e))?;
+    env.vfs
+        .sync_dir(&env.dir)
+        .map_err(|e| fail("fsync directory", &env.dir, e))?;
+    let header = EnvHeader {
+        seq,
+        replay_lsn: begin_lsn,
+        next_lsn: begin_lsn + 1,
+        catalog_len: cat_bytes.len() as u32,
+        catalog_crc: crc32c::crc32c(&cat_bytes),
+    };
+    let env_path = env.dir.join(ENV_FILE);
+    let env_file = env
+        .vfs
+        .open(&env_path, true)
+        .map_err(|e| fail("open", &env_path, e))?;
+    slots::write_slot(&*env_file, seq, &header.encode())
+        .and_then(|_| env_file.sync())
+        .map_err(|e| fail("write environment header", &env_path, e))?;
+    if seq == 1 {
+        env.vfs
+            .sync_dir(&env.dir)
+            .map_err(|e| fail("fsync directory", &env.dir, e))?;
+    }
+    // Step 6.
+    if seq > 1 {
+        let old = env.dir.join(catalog_name(seq - 1));
+        if env.vfs.exists(&old) {
+            env.vfs.remove(&old).map_err(|e| fail("remove", &old, e))?;
+        }
+    }
+    env.wal.delete_before(begin_lsn)?;
+    ck.seq = seq;
+    ck.began = started;
+    ck.log_bytes_at_begin = log_bytes;
+    ck.last_duration_ms = started.elapsed().as_millis() as u64;
+    env.checkpoints_done.fetch_add(1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Periodic log sync and checkpoints, until asked to stop.
+pub(crate) fn background_loop(env: Arc<EnvInner>) {
+    let tick = match env.opts.durability {
+        Durability::Periodic(d) => d.min(Duration::from_millis(200)),
+        _ => Duration::from_millis(200),
+    };
+    let mut last_sync = Instant::now();
+    loop {
+        {
+            let mut stop = env.stop.lock();
+            if *stop {
+                return;
+            }
+            env.wake.wait_for(&mut stop, tick);
+            if *stop {
+                return;
+            }
+        }
+        if env.health.failure().is_some() {
+            continue;
+        }
+        match env.opts.durability {
+            Durability::Periodic(d) if last_sync.elapsed() >= d => {
+                let _ = env.wal.sync_all();
+                last_sync = Instant::now();
+            }
+            _ => {}
+        }
+        let due = {
+            let ck = env.ckpt.lock();
+            ck.began.elapsed() >= env.opts.checkpoint_interval
+                || env.wal.bytes_appended() - ck.log_bytes_at_begin >= env.opts.checkpoint_log_bytes
+        };
+        if due {
+            // A failure latches the environment; writers see it.
+            let _ = run(&env);
+        }
+    }
+}

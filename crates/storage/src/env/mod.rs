@@ -1,0 +1,489 @@
+//! The environment: a directory with one write-ahead log, one node cache budget and many named trees
+//! (design.md, "Storage engine").
+//!
+//! `Env` owns the catalog, the log, the trees and the background thread (periodic log sync, checkpoints).
+//! `TreeHandle` is what callers write and read through: each write appends its log record and applies its
+//! message under the tree's write lock (invariant C5), then waits for durability outside the lock.
+
+mod catalog;
+mod checkpoint;
+mod options;
+mod recovery;
+
+pub use options::{Durability, EnvOptions};
+
+use crate::cache::CacheBudget;
+use crate::error::{Error, Result};
+use crate::health::Health;
+use crate::tree::cursor::RangeIter;
+use crate::tree::message::{Message, Msn, Op, UpdateRegistry};
+use crate::tree::options::TreeOptions;
+use crate::tree::{Tree, TreeStats};
+use crate::vfs::{RealVfs, Vfs};
+use crate::wal::{Record, Wal};
+use catalog::{tree_file_name, Catalog, CatalogEntry};
+use parking_lot::{Condvar, Mutex};
+use std::collections::HashMap;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// Largest key accepted, in bytes.
+pub const MAX_KEY_BYTES: usize = 32 << 10;
+/// Largest value accepted, in bytes.
+pub const MAX_VALUE_BYTES: usize = 64 << 20;
+
+pub(crate) struct Trees {
+    pub catalog: Catalog,
+    pub open: HashMap<u64, Arc<Tree>>,
+}
+
+pub(crate) struct EnvInner {
+    pub vfs: Arc<dyn Vfs>,
+    pub dir: PathBuf,
+    pub opts: EnvOptions,
+    pub wal: Wal,
+    pub trees: Mutex<Trees>,
+    pub budget: Arc<CacheBudget>,
+    pub reg: Arc<UpdateRegistry>,
+    pub health: Arc<Health>,
+    /// One checkpoint at a time; holds the sequence number of the last completed one.
+    pub ckpt: Mutex<CheckpointState>,
+    pub stop: Mutex<bool>,
+    pub wake: Condvar,
+    pub closed: AtomicBool,
+    pub checkpoints_done: AtomicU64,
+    _lock: Box<dyn Send + Sync>,
+}
+
+pub(crate) struct CheckpointState {
+    pub seq: u64,
+    pub began: Instant,
+    pub log_bytes_at_begin: u64,
+    pub last_duration_ms: u64,
+}
+
+/// An open environment. Dropping it stops the background thread without a final checkpoint (the log covers
+/// everything); [`Env::close`] checkpoints first.
+pub struct Env {
+    inner: Arc<EnvInner>,
+    background: Option<JoinHandle<()>>,
+}
+
+/// A handle to one tree; cheap to clone.
+#[derive(Clone)]
+pub struct TreeHandle {
+    env: Arc<EnvInner>,
+    tree: Arc<Tree>,
+    name: String,
+}
+
+/// Environment-wide figures for status output.
+#[derive(Debug, Clone)]
+pub struct EnvStats {
+    pub cache_used_bytes: u64,
+    pub cache_limit_bytes: u64,
+    pub wal_next_lsn: Msn,
+    pub wal_bytes_appended: u64,
+    pub wal_segments: usize,
+    pub checkpoints: u64,
+    pub last_checkpoint_ms: u64,
+    pub node_bytes_written: u64,
+    pub node_reads: u64,
+    pub failure: Option<String>,
+}
+
+impl Env {
+    /// Opens (creating if needed) the environment in `dir` on the real file system, recovering from the log.
+    pub fn open(dir: impl AsRef<Path>, opts: EnvOptions, reg: UpdateRegistry) -> Result<Env> {
+        Env::open_with_vfs(Arc::new(RealVfs), dir.as_ref(), opts, reg)
+    }
+
+    /// Opens the environment through any file system (tests pass a simulated one).
+    pub fn open_with_vfs(
+        vfs: Arc<dyn Vfs>,
+        dir: &Path,
+        opts: EnvOptions,
+        reg: UpdateRegistry,
+    ) -> Result<Env> {
+        opts.default_tree.validate()?;
+        let inner = Arc::new(recovery::open(vfs, dir, opts, reg)?);
+        let background = if inner.opts.background {
+            let bg = inner.clone();
+            Some(
+                std::thread::Builder::new()
+                    .name("betula-maintenance".into())
+                    .spawn(move || checkpoint::background_loop(bg))
+                    .map_err(|e| Error::io("spawn thread", dir.display().to_string(), e))?,
+            )
+        } else {
+            None
+        };
+        Ok(Env { inner, background })
+    }
+
+    /// Creates a tree. Durable when this returns (under `Durability::Sync`).
+    pub fn create_tree(&self, name: &str, options: Option<TreeOptions>) -> Result<TreeHandle> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let options = options.unwrap_or(inner.opts.default_tree);
+        options.validate()?;
+        if name.is_empty() || name.len() > 1024 {
+            return Err(Error::InvalidArgument(format!("bad tree name {name:?}")));
+        }
+        let (lsn, tree) = {
+            let mut trees = inner.trees.lock();
+            if trees.catalog.id_of(name).is_some() {
+                return Err(Error::TreeExists(name.to_string()));
+            }
+            let id = trees.catalog.next_tree_id;
+            let lsn = inner.wal.append(&Record::CreateTree {
+                id,
+                name: name.to_string(),
+                options,
+            })?;
+            let tree = Arc::new(inner.open_tree_file(id, options, true)?);
+            trees.catalog.next_tree_id = id + 1;
+            trees.catalog.trees.insert(
+                id,
+                CatalogEntry {
+                    name: name.to_string(),
+                    options,
+                },
+            );
+            trees.open.insert(id, tree.clone());
+            (lsn, tree)
+        };
+        inner.commit(lsn)?;
+        Ok(TreeHandle {
+            env: inner.clone(),
+            tree,
+            name: name.to_string(),
+        })
+    }
+
+    /// Opens an existing tree.
+    pub fn open_tree(&self, name: &str) -> Result<TreeHandle> {
+        let trees = self.inner.trees.lock();
+        let id = trees
+            .catalog
+            .id_of(name)
+            .ok_or_else(|| Error::NoSuchTree(name.to_string()))?;
+        Ok(TreeHandle {
+            env: self.inner.clone(),
+            tree: trees.open[&id].clone(),
+            name: name.to_string(),
+        })
+    }
+
+    /// Drops a tree: O(1) — the catalog forgets it and its file is removed.
+    pub fn drop_tree(&self, name: &str) -> Result<()> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let (lsn, id) = {
+            let mut trees = inner.trees.lock();
+            let id = trees
+                .catalog
+                .id_of(name)
+                .ok_or_else(|| Error::NoSuchTree(name.to_string()))?;
+            let lsn = inner.wal.append(&Record::DropTree { id })?;
+            trees.catalog.trees.remove(&id);
+            if let Some(t) = trees.open.remove(&id) {
+                t.dropped.store(true, Ordering::SeqCst);
+            }
+            (lsn, id)
+        };
+        inner.commit_always(lsn)?;
+        inner.remove_tree_file(id)
+    }
+
+    /// Renames a tree.
+    pub fn rename_tree(&self, from: &str, to: &str) -> Result<()> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let lsn = {
+            let mut trees = inner.trees.lock();
+            let id = trees
+                .catalog
+                .id_of(from)
+                .ok_or_else(|| Error::NoSuchTree(from.to_string()))?;
+            if trees.catalog.id_of(to).is_some() {
+                return Err(Error::TreeExists(to.to_string()));
+            }
+            let lsn = inner.wal.append(&Record::RenameTree {
+                id,
+                name: to.to_string(),
+            })?;
+            trees.catalog.trees.get_mut(&id).expect("present").name = to.to_string();
+            lsn
+        };
+        inner.commit(lsn)
+    }
+
+    /// Names of all trees, sorted.
+    pub fn tree_names(&self) -> Vec<String> {
+        let trees = self.inner.trees.lock();
+        let mut names: Vec<String> = trees
+            .catalog
+            .trees
+            .values()
+            .map(|e| e.name.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Runs a checkpoint now.
+    pub fn checkpoint(&self) -> Result<()> {
+        checkpoint::run(&self.inner)
+    }
+
+    /// Makes everything written so far durable.
+    pub fn sync(&self) -> Result<()> {
+        self.inner.wal.sync_all()
+    }
+
+    /// Environment-wide figures.
+    pub fn stats(&self) -> EnvStats {
+        let i = &self.inner;
+        let ck = i.ckpt.lock();
+        EnvStats {
+            cache_used_bytes: i.budget.used(),
+            cache_limit_bytes: i.budget.limit(),
+            wal_next_lsn: i.wal.next_lsn(),
+            wal_bytes_appended: i.wal.bytes_appended(),
+            wal_segments: i.wal.segment_count(),
+            checkpoints: i.checkpoints_done.load(Ordering::Relaxed),
+            last_checkpoint_ms: ck.last_duration_ms,
+            node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
+            node_reads: i.budget.node_reads.load(Ordering::Relaxed),
+            failure: i.health.failure(),
+        }
+    }
+
+    /// Checkpoints and closes.
+    pub fn close(mut self) -> Result<()> {
+        self.stop_background();
+        let result = if self.inner.health.failure().is_none() {
+            checkpoint::run(&self.inner)
+        } else {
+            Ok(())
+        };
+        self.inner.closed.store(true, Ordering::SeqCst);
+        result
+    }
+
+    fn stop_background(&mut self) {
+        *self.inner.stop.lock() = true;
+        self.inner.wake.notify_all();
+        if let Some(h) = self.background.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        self.stop_background();
+        self.inner.closed.store(true, Ordering::SeqCst);
+    }
+}
+
+impl EnvInner {
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(Error::Closed);
+        }
+        self.health.check()
+    }
+
+    pub(crate) fn tree_context(&self) -> crate::tree::TreeContextArgs {
+        crate::tree::TreeContextArgs {
+            budget: self.budget.clone(),
+            reg: self.reg.clone(),
+            health: self.health.clone(),
+        }
+    }
+
+    pub(crate) fn open_tree_file(
+        &self,
+        id: u64,
+        options: TreeOptions,
+        reset: bool,
+    ) -> Result<Tree> {
+        let path = self.dir.join(tree_file_name(id));
+        Tree::open_in(&*self.vfs, &path, id, options, self.tree_context(), reset)
+    }
+
+    pub(crate) fn remove_tree_file(&self, id: u64) -> Result<()> {
+        let path = self.dir.join(tree_file_name(id));
+        if self.vfs.exists(&path) {
+            self.vfs.remove(&path).map_err(|e| {
+                self.health
+                    .fail(Error::io("remove", path.display().to_string(), e))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Waits for `lsn` to be durable as the durability mode says.
+    pub(crate) fn commit(&self, lsn: Msn) -> Result<()> {
+        match self.opts.durability {
+            Durability::Sync => self.wal.sync_to(lsn),
+            Durability::Periodic(_) | Durability::NoSync => Ok(()),
+        }
+    }
+
+    /// Waits for `lsn` to be durable whatever the mode (before removing files).
+    pub(crate) fn commit_always(&self, lsn: Msn) -> Result<()> {
+        self.wal.sync_to(lsn)
+    }
+}
+
+impl TreeHandle {
+    /// The tree's name when the handle was made.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Applies a batch of changes to this tree atomically with respect to crashes only in order: each change
+    /// is logged and applied in turn, and the call waits once for durability at the end.
+    pub fn write_batch(&self, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
+        self.write_txn(0, ops)
+    }
+
+    /// Like [`TreeHandle::write_batch`] with a transaction id stamped on every message.
+    pub fn write_txn(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        for (key, op) in &ops {
+            self.validate(key, op)?;
+        }
+        let env = &self.env;
+        env.check_writable()?;
+        let last = {
+            let mut st = self.tree.state.write();
+            if self.tree.dropped.load(Ordering::SeqCst) {
+                return Err(Error::NoSuchTree(self.name.clone()));
+            }
+            let mut last = 0;
+            for (key, op) in ops {
+                let rec = Record::Message {
+                    tree: self.tree.id,
+                    txn,
+                    key,
+                    op,
+                };
+                let lsn = env.wal.append(&rec)?;
+                let Record::Message { txn, key, op, .. } = rec else {
+                    unreachable!()
+                };
+                let msg = Message {
+                    msn: lsn,
+                    txn,
+                    key,
+                    op,
+                };
+                if let Err(e) = self.tree.apply_locked(&mut st, msg) {
+                    // The log now holds a change the tree lacks: only a reopen (replay) can reconcile them.
+                    return Err(env.health.fail(e));
+                }
+                last = lsn;
+            }
+            last
+        };
+        env.commit(last)
+    }
+
+    fn validate(&self, key: &[u8], op: &Op) -> Result<()> {
+        if key.len() > MAX_KEY_BYTES {
+            return Err(Error::InvalidArgument(format!(
+                "key of {} bytes exceeds {MAX_KEY_BYTES}",
+                key.len()
+            )));
+        }
+        match op {
+            Op::Put(v) if v.len() > MAX_VALUE_BYTES => Err(Error::InvalidArgument(format!(
+                "value of {} bytes exceeds {MAX_VALUE_BYTES}",
+                v.len()
+            ))),
+            Op::Upsert { func, arg } | Op::Broadcast { func, arg } => {
+                if !self.env.reg.contains(*func) {
+                    return Err(Error::UnknownFunction(*func));
+                }
+                if arg.len() > MAX_VALUE_BYTES {
+                    return Err(Error::InvalidArgument("argument too large".into()));
+                }
+                Ok(())
+            }
+            Op::RangeDelete { end } if end.as_slice() <= key => Err(Error::InvalidArgument(
+                "range delete with end ≤ start".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Inserts or overwrites.
+    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.write_batch(vec![(key.to_vec(), Op::Put(value.to_vec()))])
+    }
+
+    /// Deletes (no error if absent).
+    pub fn delete(&self, key: &[u8]) -> Result<()> {
+        self.write_batch(vec![(key.to_vec(), Op::Delete)])
+    }
+
+    /// Sends an upsert message: function `func` will be applied to the row with `arg`, without reading now.
+    pub fn upsert(&self, key: &[u8], func: u32, arg: &[u8]) -> Result<()> {
+        self.write_batch(vec![(
+            key.to_vec(),
+            Op::Upsert {
+                func,
+                arg: arg.to_vec(),
+            },
+        )])
+    }
+
+    /// Deletes every key in [start, end).
+    pub fn range_delete(&self, start: &[u8], end: &[u8]) -> Result<()> {
+        self.write_batch(vec![(
+            start.to_vec(),
+            Op::RangeDelete { end: end.to_vec() },
+        )])
+    }
+
+    /// Applies function `func` with `arg` to every row of the tree (lazily, as messages reach the rows).
+    pub fn broadcast(&self, func: u32, arg: &[u8]) -> Result<()> {
+        self.write_batch(vec![(
+            Vec::new(),
+            Op::Broadcast {
+                func,
+                arg: arg.to_vec(),
+            },
+        )])
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.tree.get(key)
+    }
+
+    /// Entries within the bounds, in key order or reverse.
+    pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
+        self.tree.range(lower, upper, reverse)
+    }
+
+    /// Sizes and counts.
+    pub fn stats(&self) -> TreeStats {
+        self.tree.stats()
+    }
+
+    /// Checks the structural invariants of the whole tree (reads every node; for tests).
+    pub fn check_invariants(&self) -> Result<()> {
+        self.tree.check_invariants()
+    }
+}

@@ -1,0 +1,225 @@
+//! Opening an environment: read the header and catalog, open every tree, replay the log
+//! (design.md, "Recovery", steps 1 to 5; invariants R1 to R3).
+
+use super::catalog::{
+    catalog_name, Catalog, CatalogEntry, EnvHeader, ENV_MAGIC, ENV_PAYLOAD_BYTES,
+};
+use super::{CheckpointState, EnvInner, EnvOptions, Trees};
+use crate::block::slots::{self, SlotState};
+use crate::cache::CacheBudget;
+use crate::corruption;
+use crate::error::{Error, Result};
+use crate::format::FORMAT_VERSION;
+use crate::health::Health;
+use crate::tree::message::{Message, UpdateRegistry};
+use crate::vfs::Vfs;
+use crate::wal::reader::scan_and_repair;
+use crate::wal::{Record, Wal};
+use parking_lot::{Condvar, Mutex};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(crate) const ENV_FILE: &str = "betula.env";
+pub(crate) const WAL_DIR: &str = "wal";
+
+/// Reads the newer valid environment header, if any.
+pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<EnvHeader>> {
+    let path = dir.join(ENV_FILE);
+    if !vfs.exists(&path) {
+        return Ok(None);
+    }
+    let pstr = path.display().to_string();
+    let file = vfs
+        .open(&path, false)
+        .map_err(|e| Error::io("open", pstr.clone(), e))?;
+    let slots = slots::read_slots(&*file, ENV_MAGIC, ENV_PAYLOAD_BYTES)
+        .map_err(|e| Error::io("read", pstr.clone(), e))?;
+    let mut best: Option<EnvHeader> = None;
+    let mut invalid = 0;
+    for s in slots {
+        match s {
+            SlotState::Valid { version, payload } => {
+                if version != FORMAT_VERSION {
+                    return Err(Error::UnsupportedVersion {
+                        file: pstr,
+                        found: version,
+                        supported: FORMAT_VERSION,
+                    });
+                }
+                let h = EnvHeader::decode(&payload);
+                if best.is_none_or(|b| h.seq > b.seq) {
+                    best = Some(h);
+                }
+            }
+            SlotState::Invalid => invalid += 1,
+            SlotState::Empty => {}
+        }
+    }
+    if best.is_none() && invalid > 0 {
+        return Err(corruption!(
+            pstr,
+            Some(0),
+            "no valid environment header slot"
+        ));
+    }
+    Ok(best)
+}
+
+pub(crate) fn open(
+    vfs: Arc<dyn Vfs>,
+    dir: &Path,
+    opts: EnvOptions,
+    reg: UpdateRegistry,
+) -> Result<EnvInner> {
+    let dstr = dir.display().to_string();
+    vfs.create_dir_all(dir)
+        .map_err(|e| Error::io("create directory", dstr.clone(), e))?;
+    let wal_dir = dir.join(WAL_DIR);
+    vfs.create_dir_all(&wal_dir)
+        .map_err(|e| Error::io("create directory", wal_dir.display().to_string(), e))?;
+    let lock = vfs.lock(&dir.join("LOCK")).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::WouldBlock {
+            Error::Locked(dstr.clone())
+        } else {
+            Error::io("lock", dstr.clone(), e)
+        }
+    })?;
+
+    // Step 1: header and catalog.
+    let header = read_env_header(&*vfs, dir)?;
+    let (catalog, replay_lsn, seq) = match header {
+        None => (
+            Catalog {
+                next_tree_id: 1,
+                trees: Default::default(),
+            },
+            1,
+            0,
+        ),
+        Some(h) => {
+            let path = dir.join(catalog_name(h.seq));
+            let pstr = path.display().to_string();
+            let file = vfs
+                .open(&path, false)
+                .map_err(|e| Error::io("open", pstr.clone(), e))?;
+            let mut raw = vec![0u8; h.catalog_len as usize];
+            file.read_exact_at(&mut raw, 0)
+                .map_err(|e| Error::io("read", pstr.clone(), e))?;
+            if crc32c::crc32c(&raw) != h.catalog_crc {
+                return Err(corruption!(pstr, Some(0), "catalog checksum mismatch"));
+            }
+            let catalog =
+                Catalog::decode(&raw).map_err(|e| corruption!(pstr, Some(0), "catalog: {e}"))?;
+            (catalog, h.replay_lsn, h.seq)
+        }
+    };
+
+    let health = Arc::new(Health::default());
+    let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
+    let reg = Arc::new(reg);
+    let ctx = || crate::tree::TreeContextArgs {
+        budget: budget.clone(),
+        reg: reg.clone(),
+        health: health.clone(),
+    };
+    let tree_path = |id: u64| dir.join(super::catalog::tree_file_name(id));
+
+    // Step 2: every tree from its own header.
+    let mut trees = Trees {
+        catalog,
+        open: HashMap::new(),
+    };
+    for (id, entry) in &trees.catalog.trees {
+        let t =
+            crate::tree::Tree::open_in(&*vfs, &tree_path(*id), *id, entry.options, ctx(), false)?;
+        trees.open.insert(*id, Arc::new(t));
+    }
+
+    // Steps 3 and 4: replay, truncating the torn tail.
+    let scan = scan_and_repair(&*vfs, &wal_dir, replay_lsn, replay_lsn)?;
+    for (lsn, rec) in scan.records {
+        match rec {
+            Record::Message { tree, txn, key, op } => {
+                let Some(t) = trees.open.get(&tree) else {
+                    continue; // dropped later in the log
+                };
+                let mut st = t.state.write();
+                if lsn <= st.ckpt_msn {
+                    continue;
+                }
+                t.apply_locked(
+                    &mut st,
+                    Message {
+                        msn: lsn,
+                        txn,
+                        key,
+                        op,
+                    },
+                )?;
+            }
+            Record::CreateTree { id, name, options } => {
+                if trees.catalog.trees.contains_key(&id) {
+                    continue;
+                }
+                let t =
+                    crate::tree::Tree::open_in(&*vfs, &tree_path(id), id, options, ctx(), true)?;
+                trees.open.insert(id, Arc::new(t));
+                trees
+                    .catalog
+                    .trees
+                    .insert(id, CatalogEntry { name, options });
+                trees.catalog.next_tree_id = trees.catalog.next_tree_id.max(id + 1);
+            }
+            Record::DropTree { id } => {
+                trees.catalog.trees.remove(&id);
+                trees.open.remove(&id);
+                let p = tree_path(id);
+                if vfs.exists(&p) {
+                    vfs.remove(&p)
+                        .map_err(|e| Error::io("remove", p.display().to_string(), e))?;
+                }
+            }
+            Record::RenameTree { id, name } => {
+                if let Some(e) = trees.catalog.trees.get_mut(&id) {
+                    e.name = name;
+                }
+            }
+            Record::Checkpoint { .. } => {}
+        }
+    }
+
+    // Step 5: continue the log.
+    let wal = Wal::start(
+        vfs.clone(),
+        wal_dir,
+        opts.wal_segment_bytes,
+        health.clone(),
+        scan.next_lsn,
+        scan.segments,
+    )?;
+    let log_bytes = wal.bytes_appended();
+    Ok(EnvInner {
+        vfs,
+        dir: dir.to_path_buf(),
+        opts,
+        wal,
+        trees: Mutex::new(trees),
+        budget,
+        reg,
+        health,
+        ckpt: Mutex::new(CheckpointState {
+            seq,
+            began: Instant::now(),
+            log_bytes_at_begin: log_bytes,
+            last_duration_ms: 0,
+        }),
+        stop: Mutex::new(false),
+        wake: Condvar::new(),
+        closed: AtomicBool::new(false),
+        checkpoints_done: AtomicU64::new(0),
+        _lock: lock,
+    })
+}

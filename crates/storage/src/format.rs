@@ -1,0 +1,17 @@
+//! Format constants shared by every on-disk structure (file-format.md).
+
+/// The on-disk format version this build writes and reads. Bump it (and add a row to the version history in
+/// docs/file-format.md) on any change of layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Alignment of blocks in a tree file, in bytes.
+pub const BLOCK_ALIGN: u64 = 4096;
+
+/// Size of one header slot (environment and tree files), in bytes.
+pub const HEADER_SLOT_BYTES: u64 = 4096;
+
+/// First byte of the block area of a tree file (after two header slots).
+pub const DATA_START: u64 = 2 * HEADER_SLOT_BYTES;
+
+const _: () = assert!(DATA_START % BLOCK_ALIGN == 0);
+const _: () = assert!(HEADER_SLOT_BYTES >= 512);

@@ -1,0 +1,327 @@
+//! Loading, dirtying, writing and evicting this tree's nodes (design.md, "Node cache").
+//!
+//! - `load` returns a node from the cache or reads it (leaves lazily: prefix only, basements on demand).
+//! - `node_mut` makes a node dirty and fully loaded and hands out a mutable reference (copy-on-write against
+//!   any checkpoint holding the old `Arc`). Dirtying releases the node's old place (invariant C1 decides
+//!   whether it is really freed).
+//! - `write_node` serializes a node into a newly allocated place; a failed write latches the environment.
+//! - `evict_if_needed` drops least-recently-used clean nodes, writing dirty ones first.
+
+use super::basement::Basement;
+use super::node::{BlockNum, Node};
+use super::node_codec;
+use super::{Slot, Tree, TreeState};
+use crate::block::BlockLoc;
+use crate::corruption;
+use crate::error::{Error, Result};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+impl Tree {
+    pub(crate) fn read_bytes(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
+        let mut buf = vec![0u8; len];
+        self.file
+            .read_exact_at(&mut buf, offset)
+            .map_err(|e| Error::io("read", self.path.clone(), e))?;
+        Ok(buf)
+    }
+
+    fn location(&self, st: &TreeState, bn: BlockNum) -> Result<BlockLoc> {
+        st.table.get(&bn).copied().ok_or_else(|| {
+            corruption!(
+                self.path,
+                None,
+                "node {bn} has no place in the translation table"
+            )
+        })
+    }
+
+    /// Reads a node from disk: internal nodes whole, leaves prefix only.
+    fn read_node(&self, st: &TreeState, bn: BlockNum) -> Result<Node> {
+        let loc = self.location(st, bn)?;
+        self.budget.node_reads.fetch_add(1, Ordering::Relaxed);
+        let prefix = self.read_bytes(loc.offset, loc.prefix_len as usize)?;
+        let p = node_codec::decode_prefix(&prefix, bn)
+            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
+        if p.height == 0 {
+            Ok(Node::Leaf {
+                pivots: p.pivots,
+                basements: p
+                    .parts
+                    .iter()
+                    .map(|part| super::node::BasementSlot {
+                        loaded: None,
+                        part: Some(*part),
+                    })
+                    .collect(),
+            })
+        } else {
+            let block = self.read_bytes(loc.offset, loc.len as usize)?;
+            node_codec::decode_node(&block, bn, false)
+                .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
+        }
+    }
+
+    /// The node `bn`, from the cache or from disk.
+    pub(crate) fn load(&self, st: &TreeState, bn: BlockNum) -> Result<Arc<Node>> {
+        let tick = self.budget.tick();
+        if let Some(slot) = st.nodes.lock().get_mut(&bn) {
+            slot.last_use = tick;
+            return Ok(slot.node.clone());
+        }
+        let node = Arc::new(self.read_node(st, bn)?);
+        let mut nodes = st.nodes.lock();
+        let slot = nodes.entry(bn).or_insert_with(|| {
+            let bytes = node.mem_bytes();
+            self.budget.add(bytes as i64);
+            Slot {
+                node: node.clone(),
+                dirty: false,
+                gen: 0,
+                last_use: tick,
+                bytes,
+            }
+        });
+        Ok(slot.node.clone())
+    }
+
+    /// Basement `j` of leaf `bn` (whose cached content is `node`), reading it if needed.
+    pub(crate) fn load_basement(
+        &self,
+        st: &TreeState,
+        bn: BlockNum,
+        node: &Node,
+        j: usize,
+    ) -> Result<Arc<Basement>> {
+        let Node::Leaf { basements, .. } = node else {
+            unreachable!("load_basement on an internal node");
+        };
+        let slot = &basements[j];
+        if let Some(b) = &slot.loaded {
+            return Ok(b.clone());
+        }
+        let part = slot
+            .part
+            .ok_or_else(|| corruption!(self.path, None, "node {bn} basement {j} has no place"))?;
+        let loc = self.location(st, bn)?;
+        let stored = self.read_bytes(
+            loc.offset + u64::from(part.offset),
+            part.stored_len as usize,
+        )?;
+        let raw = node_codec::decode_part_bytes(&stored, &part)
+            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn} basement {j}: {e}"))?;
+        let basement = Arc::new(Basement::decode(&raw).map_err(|e| {
+            corruption!(self.path, Some(loc.offset), "node {bn} basement {j}: {e}")
+        })?);
+        let mut nodes = st.nodes.lock();
+        if let Some(cached) = nodes.get_mut(&bn) {
+            if !cached.dirty {
+                let n = Arc::make_mut(&mut cached.node);
+                if let Node::Leaf { basements, .. } = n {
+                    if basements[j].loaded.is_none() && basements[j].part == Some(part) {
+                        basements[j].loaded = Some(basement.clone());
+                        let bytes = n.mem_bytes();
+                        self.budget.add(bytes as i64 - cached.bytes as i64);
+                        cached.bytes = bytes;
+                    }
+                }
+            }
+        }
+        Ok(basement)
+    }
+
+    /// Loads every missing basement of a clean leaf into its cached copy.
+    fn load_all(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+        let node = self.load(st, bn)?;
+        if node.fully_loaded() {
+            return Ok(());
+        }
+        let loc = self.location(st, bn)?;
+        let block = self.read_bytes(loc.offset, loc.len as usize)?;
+        let full = node_codec::decode_node(&block, bn, false)
+            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
+        let slot = st.nodes.get_mut().get_mut(&bn).expect("just loaded");
+        let Node::Leaf { basements, .. } = Arc::make_mut(&mut slot.node) else {
+            unreachable!()
+        };
+        let Node::Leaf {
+            basements: full_basements,
+            ..
+        } = full
+        else {
+            return Err(corruption!(
+                self.path,
+                Some(loc.offset),
+                "node {bn} changed kind"
+            ));
+        };
+        if full_basements.len() != basements.len() {
+            return Err(corruption!(
+                self.path,
+                Some(loc.offset),
+                "node {bn} changed shape"
+            ));
+        }
+        for (b, f) in basements.iter_mut().zip(full_basements) {
+            if b.loaded.is_none() {
+                b.loaded = f.loaded;
+            }
+        }
+        st.touched.push(bn);
+        Ok(())
+    }
+
+    /// Makes node `bn` dirty and fully loaded, and returns it for change.
+    pub(crate) fn node_mut<'a>(&self, st: &'a mut TreeState, bn: BlockNum) -> Result<&'a mut Node> {
+        self.load_all(st, bn)?;
+        let released = {
+            let gen = self.budget.tick();
+            let slot = st.nodes.get_mut().get_mut(&bn).expect("loaded");
+            slot.gen = gen;
+            if slot.dirty {
+                None
+            } else {
+                slot.dirty = true;
+                Some(())
+            }
+        };
+        if released.is_some() {
+            if let Some(loc) = st.table.remove(&bn) {
+                self.space.lock().release(loc);
+            }
+        }
+        st.touched.push(bn);
+        let slot = st.nodes.get_mut().get_mut(&bn).expect("loaded");
+        let node = Arc::make_mut(&mut slot.node);
+        if released.is_some() {
+            node.forget_parts();
+        }
+        Ok(node)
+    }
+
+    /// Adds a new dirty node; returns its number.
+    pub(crate) fn new_node(&self, st: &mut TreeState, node: Node) -> BlockNum {
+        let bn = st.next_bn;
+        st.next_bn += 1;
+        let bytes = node.mem_bytes();
+        self.budget.add(bytes as i64);
+        let tick = self.budget.tick();
+        st.nodes.get_mut().insert(
+            bn,
+            Slot {
+                node: Arc::new(node),
+                dirty: true,
+                gen: tick,
+                last_use: tick,
+                bytes,
+            },
+        );
+        bn
+    }
+
+    /// Removes a node that no parent references any more.
+    pub(crate) fn delete_node(&self, st: &mut TreeState, bn: BlockNum) {
+        if let Some(slot) = st.nodes.get_mut().remove(&bn) {
+            self.budget.add(-(slot.bytes as i64));
+        }
+        if let Some(loc) = st.table.remove(&bn) {
+            self.space.lock().release(loc);
+        }
+    }
+
+    /// Recomputes the budgeted size of the nodes changed by the current operation.
+    pub(crate) fn settle(&self, st: &mut TreeState) {
+        let touched = std::mem::take(&mut st.touched);
+        let nodes = st.nodes.get_mut();
+        for bn in touched {
+            if let Some(slot) = nodes.get_mut(&bn) {
+                let bytes = slot.node.mem_bytes();
+                self.budget.add(bytes as i64 - slot.bytes as i64);
+                slot.bytes = bytes;
+            }
+        }
+    }
+
+    /// Serializes `node` into a newly allocated place of the file (not synced). A failed write latches the
+    /// environment.
+    pub(crate) fn write_node(
+        &self,
+        node: &Node,
+        bn: BlockNum,
+    ) -> Result<(BlockLoc, Vec<super::node::PartLoc>)> {
+        let enc = node_codec::encode(node, bn, self.opts.codec, i32::from(self.opts.level));
+        let loc = self.write_block(&enc.bytes, enc.prefix_len)?;
+        Ok((loc, enc.parts))
+    }
+
+    /// Writes bytes to a newly allocated place (not synced).
+    pub(crate) fn write_block(&self, bytes: &[u8], prefix_len: u32) -> Result<BlockLoc> {
+        self.health.check()?;
+        let offset = self.space.lock().alloc(bytes.len() as u64);
+        if let Err(e) = self.file.write_all_at(bytes, offset) {
+            return Err(self.health.fail(Error::io("write", self.path.clone(), e)));
+        }
+        self.budget
+            .node_bytes_written
+            .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        Ok(BlockLoc {
+            offset,
+            len: bytes.len() as u32,
+            prefix_len,
+        })
+    }
+
+    /// Marks a dirty node clean at `loc` (it was just written there).
+    pub(crate) fn mark_clean(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        loc: BlockLoc,
+        parts: &[super::node::PartLoc],
+    ) {
+        let slot = st.nodes.get_mut().get_mut(&bn).expect("cached");
+        slot.dirty = false;
+        if let Node::Leaf { basements, .. } = Arc::make_mut(&mut slot.node) {
+            for (b, p) in basements.iter_mut().zip(parts) {
+                b.part = Some(*p);
+            }
+        }
+        if let Some(old) = st.table.insert(bn, loc) {
+            self.space.lock().release(old);
+        }
+    }
+
+    /// Evicts least-recently-used nodes of this tree while the environment's cache is over budget. The nodes
+    /// on `keep` (the path just used) stay.
+    pub(crate) fn evict_if_needed(&self, st: &mut TreeState, keep: &[BlockNum]) -> Result<()> {
+        if !self.budget.over() {
+            return Ok(());
+        }
+        let mut candidates: Vec<(u64, BlockNum)> = st
+            .nodes
+            .get_mut()
+            .iter()
+            .filter(|(bn, _)| **bn != st.root && !keep.contains(bn))
+            .map(|(bn, s)| (s.last_use, *bn))
+            .collect();
+        candidates.sort_unstable();
+        let target = self.budget.limit() * 9 / 10;
+        for (_, bn) in candidates {
+            if self.budget.used() <= target {
+                break;
+            }
+            let (dirty, node) = {
+                let slot = &st.nodes.get_mut()[&bn];
+                (slot.dirty, slot.node.clone())
+            };
+            if dirty {
+                let (loc, parts) = self.write_node(&node, bn)?;
+                self.mark_clean(st, bn, loc, &parts);
+            }
+            if let Some(slot) = st.nodes.get_mut().remove(&bn) {
+                self.budget.add(-(slot.bytes as i64));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,381 @@
+//! Serialization of nodes into blocks (file-format.md §3.3).
+//!
+//! A block is a fixed header, a partition directory, a compressed meta chunk (pivots, child numbers) and one
+//! compressed chunk per partition. The prefix (header + directory + meta) is enough to route a search; one
+//! basement can then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
+//! [`DecodeError`] that the caller reports as corruption naming the file and block.
+
+use super::basement::Basement;
+use super::buffer::Buffer;
+use super::node::{BasementSlot, BlockNum, Node, PartLoc};
+use crate::compress::Codec;
+use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::format::FORMAT_VERSION;
+use std::sync::Arc;
+
+const MAGIC: &[u8; 4] = b"BNOD";
+/// Fixed header size in bytes.
+pub const HEADER_BYTES: usize = 48;
+const DIR_ENTRY_BYTES: usize = 16;
+/// Upper bound on partitions per node accepted by the decoder.
+pub const MAX_PARTS: u32 = 1 << 16;
+
+const KIND_LEAF: u8 = 0;
+const KIND_INTERNAL: u8 = 1;
+
+/// A serialized node.
+pub struct EncodedNode {
+    pub bytes: Vec<u8>,
+    pub prefix_len: u32,
+    pub parts: Vec<PartLoc>,
+}
+
+/// What the prefix of a block says.
+#[derive(Debug)]
+pub struct NodePrefix {
+    pub height: u32,
+    pub codec: Codec,
+    pub pivots: Vec<Vec<u8>>,
+    /// Internal nodes only.
+    pub children: Vec<BlockNum>,
+    pub parts: Vec<PartLoc>,
+}
+
+fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
+    let stored = if raw.is_empty() {
+        Vec::new()
+    } else {
+        codec.compress(raw, level)
+    };
+    let crc = crc32c::crc32c(&stored);
+    (stored, crc)
+}
+
+/// Serializes a fully loaded node.
+pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> EncodedNode {
+    let mut meta = Vec::new();
+    for p in node.pivots() {
+        meta.put_bytes(p);
+    }
+    let raw_parts: Vec<Vec<u8>> = match node {
+        Node::Leaf { basements, .. } => basements
+            .iter()
+            .map(|b| {
+                b.loaded
+                    .as_ref()
+                    .expect("encode needs a fully loaded leaf")
+                    .encode()
+            })
+            .collect(),
+        Node::Internal {
+            children, buffers, ..
+        } => {
+            for c in children {
+                meta.put_u64(*c);
+            }
+            buffers.iter().map(|b| b.encode()).collect()
+        }
+    };
+    let n = raw_parts.len();
+    let (meta_stored, meta_crc) = chunk(codec, level, &meta);
+    let stored_parts: Vec<(Vec<u8>, u32, usize)> = raw_parts
+        .iter()
+        .map(|r| {
+            let (s, c) = chunk(codec, level, r);
+            (s, c, r.len())
+        })
+        .collect();
+    let prefix_len = HEADER_BYTES + n * DIR_ENTRY_BYTES + meta_stored.len();
+    let mut parts = Vec::with_capacity(n);
+    let mut off = prefix_len;
+    for (s, c, raw_len) in &stored_parts {
+        parts.push(PartLoc {
+            offset: off as u32,
+            stored_len: s.len() as u32,
+            raw_len: *raw_len as u32,
+            crc: *c,
+            codec,
+        });
+        off += s.len();
+    }
+    let mut out = Vec::with_capacity(off);
+    out.extend_from_slice(MAGIC);
+    out.put_u16(FORMAT_VERSION as u16);
+    out.put_u8(if node.is_leaf() {
+        KIND_LEAF
+    } else {
+        KIND_INTERNAL
+    });
+    out.put_u8(codec as u8);
+    out.put_u32(node.height());
+    out.put_u32(n as u32);
+    out.put_u64(blocknum);
+    out.put_u32(meta_stored.len() as u32);
+    out.put_u32(meta.len() as u32);
+    out.put_u32(meta_crc);
+    out.put_u64(0);
+    for p in &parts {
+        out.put_u32(p.offset);
+        out.put_u32(p.stored_len);
+        out.put_u32(p.raw_len);
+        out.put_u32(p.crc);
+    }
+    let mut crc = crc32c::crc32c(&out[..44]);
+    crc = crc32c::crc32c_append(crc, &out[44..]);
+    out.splice(44..44, crc.to_le_bytes());
+    debug_assert_eq!(out.len(), HEADER_BYTES + n * DIR_ENTRY_BYTES);
+    out.extend_from_slice(&meta_stored);
+    for (s, _, _) in stored_parts {
+        out.extend_from_slice(&s);
+    }
+    EncodedNode {
+        bytes: out,
+        prefix_len: prefix_len as u32,
+        parts,
+    }
+}
+
+fn err(msg: impl Into<String>) -> DecodeError {
+    DecodeError(msg.into())
+}
+
+/// Length of the header + directory, readable from the first [`HEADER_BYTES`] bytes.
+pub fn header_and_dir_len(head: &[u8]) -> Result<usize, DecodeError> {
+    let mut d = Decoder::new(head);
+    d.take(12)?;
+    let n = d.u32()?;
+    if n == 0 || n > MAX_PARTS {
+        return Err(err(format!("bad partition count {n}")));
+    }
+    Ok(HEADER_BYTES + n as usize * DIR_ENTRY_BYTES)
+}
+
+/// Decodes the prefix of a block (at least `prefix_len` bytes of it).
+pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, DecodeError> {
+    let mut d = Decoder::new(buf);
+    if d.take(4)? != MAGIC {
+        return Err(err("bad node magic"));
+    }
+    let version = d.u16()?;
+    if u32::from(version) != FORMAT_VERSION {
+        return Err(err(format!("node format version {version}")));
+    }
+    let kind = d.u8()?;
+    let codec = d.u8()?;
+    let codec = Codec::from_u8(codec).ok_or_else(|| err(format!("unknown codec {codec}")))?;
+    let height = d.u32()?;
+    let n = d.u32()?;
+    if n == 0 || n > MAX_PARTS {
+        return Err(err(format!("bad partition count {n}")));
+    }
+    let stored_bn = d.u64()?;
+    let meta_stored = d.u32()? as usize;
+    let meta_raw = d.u32()? as usize;
+    let meta_crc = d.u32()?;
+    d.u64()?;
+    let header_crc = d.u32()?;
+    let dir_len = n as usize * DIR_ENTRY_BYTES;
+    let dir = d.take(dir_len)?;
+    let mut crc = crc32c::crc32c(&buf[..44]);
+    crc = crc32c::crc32c_append(crc, dir);
+    if crc != header_crc {
+        return Err(err("node header checksum mismatch"));
+    }
+    if stored_bn != blocknum {
+        return Err(err(format!(
+            "block holds node {stored_bn}, expected node {blocknum}"
+        )));
+    }
+    if (kind == KIND_LEAF) != (height == 0) || kind > KIND_INTERNAL {
+        return Err(err(format!("node kind {kind} with height {height}")));
+    }
+    let mut parts = Vec::with_capacity(n as usize);
+    let mut dd = Decoder::new(dir);
+    for _ in 0..n {
+        parts.push(PartLoc {
+            offset: dd.u32()?,
+            stored_len: dd.u32()?,
+            raw_len: dd.u32()?,
+            crc: dd.u32()?,
+            codec,
+        });
+    }
+    let meta_stored_bytes = d.take(meta_stored)?;
+    if crc32c::crc32c(meta_stored_bytes) != meta_crc {
+        return Err(err("node meta chunk checksum mismatch"));
+    }
+    let meta = if meta_raw == 0 {
+        Vec::new()
+    } else {
+        codec
+            .decompress(meta_stored_bytes, meta_raw)
+            .map_err(|e| err(format!("meta chunk: {e}")))?
+    };
+    let mut m = Decoder::new(&meta);
+    let mut pivots = Vec::with_capacity(n as usize - 1);
+    for _ in 1..n {
+        pivots.push(m.bytes()?.to_vec());
+    }
+    if pivots.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(err("pivots not strictly increasing"));
+    }
+    let mut children = Vec::new();
+    if kind == KIND_INTERNAL {
+        for _ in 0..n {
+            children.push(m.u64()?);
+        }
+    }
+    m.finish()?;
+    Ok(NodePrefix {
+        height,
+        codec,
+        pivots,
+        children,
+        parts,
+    })
+}
+
+/// Checks and decompresses one partition, given the bytes at its place.
+pub fn decode_part_bytes(stored: &[u8], loc: &PartLoc) -> Result<Vec<u8>, DecodeError> {
+    if stored.len() != loc.stored_len as usize {
+        return Err(err("partition length mismatch"));
+    }
+    if crc32c::crc32c(stored) != loc.crc {
+        return Err(err(format!(
+            "partition checksum mismatch at offset {}",
+            loc.offset
+        )));
+    }
+    if loc.raw_len == 0 {
+        return Ok(Vec::new());
+    }
+    loc.codec
+        .decompress(stored, loc.raw_len as usize)
+        .map_err(|e| err(format!("partition at offset {}: {e}", loc.offset)))
+}
+
+fn part_slice<'a>(block: &'a [u8], loc: &PartLoc) -> Result<&'a [u8], DecodeError> {
+    let start = loc.offset as usize;
+    let end = start
+        .checked_add(loc.stored_len as usize)
+        .ok_or_else(|| err("partition place overflows"))?;
+    block
+        .get(start..end)
+        .ok_or_else(|| err("partition lies outside the block"))
+}
+
+/// Decodes a basement from the whole block bytes.
+pub fn decode_basement(block: &[u8], loc: &PartLoc) -> Result<Basement, DecodeError> {
+    let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;
+    Basement::decode(&raw)
+}
+
+/// Decodes a whole block into a node. Leaves are decoded with every basement loaded unless `lazy` is set, in
+/// which case no basement is loaded (they are read on demand).
+pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node, DecodeError> {
+    let prefix = decode_prefix(block, blocknum)?;
+    if prefix.height == 0 {
+        let mut basements = Vec::with_capacity(prefix.parts.len());
+        for loc in &prefix.parts {
+            let loaded = if lazy {
+                None
+            } else {
+                Some(Arc::new(decode_basement(block, loc)?))
+            };
+            basements.push(BasementSlot {
+                loaded,
+                part: Some(*loc),
+            });
+        }
+        Ok(Node::Leaf {
+            pivots: prefix.pivots,
+            basements,
+        })
+    } else {
+        let mut buffers = Vec::with_capacity(prefix.parts.len());
+        for loc in &prefix.parts {
+            let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;
+            buffers.push(Arc::new(Buffer::decode(&raw)?));
+        }
+        Ok(Node::Internal {
+            height: prefix.height,
+            pivots: prefix.pivots,
+            children: prefix.children,
+            buffers,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::message::{Message, Op};
+
+    #[test]
+    fn nodes_round_trip_and_every_flipped_bit_is_caught() {
+        let mut b1 = Basement::default();
+        let reg = crate::tree::message::UpdateRegistry::new();
+        for i in 0..50u32 {
+            let m = Message {
+                msn: 1,
+                txn: 0,
+                key: i.to_be_bytes().to_vec(),
+                op: Op::Put(vec![i as u8; 20]),
+            };
+            b1.apply(&m, &reg).unwrap();
+        }
+        let b2 = b1.split_half();
+        let pivot = b2.first_key().unwrap().to_vec();
+        let leaf = Node::Leaf {
+            pivots: vec![pivot.clone()],
+            basements: vec![BasementSlot::new(b1.clone()), BasementSlot::new(b2.clone())],
+        };
+        for codec in [Codec::None, Codec::Zstd, Codec::Lz4] {
+            let enc = encode(&leaf, 9, codec, 0);
+            let back = decode_node(&enc.bytes, 9, false).unwrap();
+            match &back {
+                Node::Leaf { pivots, basements } => {
+                    assert_eq!(pivots, &vec![pivot.clone()]);
+                    assert_eq!(**basements[0].loaded.as_ref().unwrap(), b1);
+                    assert_eq!(**basements[1].loaded.as_ref().unwrap(), b2);
+                    assert_eq!(basements[1].part, Some(enc.parts[1]));
+                }
+                _ => panic!("not a leaf"),
+            }
+            assert!(decode_node(&enc.bytes, 10, false).is_err());
+            let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 9).unwrap();
+            assert_eq!(prefix.parts, enc.parts);
+            for i in 0..enc.bytes.len() {
+                let mut bad = enc.bytes.clone();
+                bad[i] ^= 0x10;
+                assert!(
+                    decode_node(&bad, 9, false).is_err(),
+                    "flip at byte {i} not caught"
+                );
+            }
+        }
+        let mut buf = Buffer::default();
+        buf.push(Message {
+            msn: 5,
+            txn: 1,
+            key: b"x".to_vec(),
+            op: Op::Delete,
+        });
+        let internal = Node::Internal {
+            height: 1,
+            pivots: vec![b"m".to_vec()],
+            children: vec![3, 4],
+            buffers: vec![Arc::new(buf), Arc::new(Buffer::default())],
+        };
+        let enc = encode(&internal, 2, Codec::Zstd, 0);
+        match decode_node(&enc.bytes, 2, false).unwrap() {
+            Node::Internal {
+                children, buffers, ..
+            } => {
+                assert_eq!(children, vec![3, 4]);
+                assert_eq!(buffers[0].count(), 1);
+            }
+            _ => panic!("not internal"),
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Opening a tree file: the newer valid header slot, its translation table, and the free space it implies
+//! (design.md, "Recovery", step 2).
+
+use super::checkpoint::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
+use super::message::UpdateRegistry;
+use super::node::Node;
+use super::options::TreeOptions;
+use super::space::Space;
+use super::{Tree, TreeState};
+use crate::block::slots::{self, SlotState};
+use crate::block::{Allocator, TranslationTable};
+use crate::cache::CacheBudget;
+use crate::corruption;
+use crate::error::{Error, Result};
+use crate::format::FORMAT_VERSION;
+use crate::health::Health;
+use crate::vfs::Vfs;
+use parking_lot::{Mutex, RwLock};
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What a tree needs from its environment.
+pub(crate) struct TreeContextArgs {
+    pub budget: Arc<CacheBudget>,
+    pub reg: Arc<UpdateRegistry>,
+    pub health: Arc<Health>,
+}
+
+impl Tree {
+    /// Opens (or creates, empty) the tree file at `path`. With `reset` the file is emptied first: the tree was
+    /// created after the last checkpoint, so nothing in the file counts.
+    pub(crate) fn open_in(
+        vfs: &dyn Vfs,
+        path: &Path,
+        id: u64,
+        opts: TreeOptions,
+        ctx: TreeContextArgs,
+        reset: bool,
+    ) -> Result<Tree> {
+        let pstr = path.display().to_string();
+        let file = vfs
+            .open(path, true)
+            .map_err(|e| Error::io("open", pstr.clone(), e))?;
+        if reset {
+            file.set_len(0)
+                .map_err(|e| Error::io("truncate", pstr.clone(), e))?;
+        }
+        let slots = slots::read_slots(&*file, TREE_MAGIC, TREE_PAYLOAD_BYTES)
+            .map_err(|e| Error::io("read header", pstr.clone(), e))?;
+        let mut best: Option<TreeHeader> = None;
+        let mut invalid = 0;
+        for s in slots {
+            match s {
+                SlotState::Valid { version, payload } => {
+                    if version != FORMAT_VERSION {
+                        return Err(Error::UnsupportedVersion {
+                            file: pstr,
+                            found: version,
+                            supported: FORMAT_VERSION,
+                        });
+                    }
+                    let h = TreeHeader::decode(&payload);
+                    if best.as_ref().is_none_or(|b| h.seq > b.seq) {
+                        best = Some(h);
+                    }
+                }
+                SlotState::Invalid => invalid += 1,
+                SlotState::Empty => {}
+            }
+        }
+        let file_len = file.len().map_err(|e| Error::io("stat", pstr.clone(), e))?;
+        let state;
+        let space;
+        match best {
+            None if invalid > 0 => {
+                return Err(corruption!(pstr, Some(0), "no valid tree header slot"));
+            }
+            None => {
+                state = TreeState {
+                    root: 1,
+                    next_bn: 1,
+                    nodes: Mutex::new(HashMap::new()),
+                    table: HashMap::new(),
+                    max_msn: 0,
+                    ckpt_msn: 0,
+                    ckpt_seq: 0,
+                    touched: Vec::new(),
+                };
+                space = Space::new(Allocator::with_used([]), HashMap::new());
+            }
+            Some(h) => {
+                if h.tree_id != id {
+                    return Err(corruption!(
+                        pstr,
+                        Some(0),
+                        "header names tree {}, catalog says {id}",
+                        h.tree_id
+                    ));
+                }
+                if h.table_offset + u64::from(h.table_len) > file_len {
+                    return Err(corruption!(
+                        pstr,
+                        Some(h.table_offset),
+                        "translation table lies past the end of the file"
+                    ));
+                }
+                let mut raw = vec![0u8; h.table_len as usize];
+                file.read_exact_at(&mut raw, h.table_offset)
+                    .map_err(|e| Error::io("read", pstr.clone(), e))?;
+                if crc32c::crc32c(&raw) != h.table_crc {
+                    return Err(corruption!(
+                        pstr,
+                        Some(h.table_offset),
+                        "translation table checksum mismatch"
+                    ));
+                }
+                let table = TranslationTable::decode(&raw, file_len).map_err(|e| {
+                    corruption!(pstr, Some(h.table_offset), "translation table: {e}")
+                })?;
+                if !table.map.contains_key(&h.root) {
+                    return Err(corruption!(
+                        pstr,
+                        Some(h.table_offset),
+                        "root node {} has no place",
+                        h.root
+                    ));
+                }
+                let mut used: HashMap<u64, u64> = table
+                    .map
+                    .values()
+                    .map(|l| (l.offset, u64::from(l.len)))
+                    .collect();
+                used.insert(h.table_offset, u64::from(h.table_len));
+                let alloc = Allocator::with_used(used.iter().map(|(o, l)| (*o, *l)));
+                space = Space::new(alloc, used);
+                state = TreeState {
+                    root: h.root,
+                    next_bn: h.next_bn,
+                    nodes: Mutex::new(HashMap::new()),
+                    table: table.map,
+                    max_msn: h.msn,
+                    ckpt_msn: h.msn,
+                    ckpt_seq: h.seq,
+                    touched: Vec::new(),
+                };
+            }
+        }
+        let tree = Tree {
+            id,
+            opts,
+            path: pstr,
+            file,
+            state: RwLock::new(state),
+            space: Mutex::new(space),
+            budget: ctx.budget,
+            reg: ctx.reg,
+            health: ctx.health,
+            dropped: std::sync::atomic::AtomicBool::new(false),
+        };
+        {
+            let mut st = tree.state.write();
+            if st.table.is_empty() {
+                let root = tree.new_node(&mut st, Node::empty_leaf());
+                debug_assert_eq!(root, 1);
+                st.root = root;
+            }
+        }
+        Ok(tree)
+    }
+}

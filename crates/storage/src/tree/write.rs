@@ -1,0 +1,488 @@
+//! Injecting messages, promotion, flushing, splits and merges (design.md, "Trees and messages").
+//!
+//! A message enters at the root. It passes a child whose buffer is empty and which is in memory; it enters a
+//! leaf directly only on the tree's left or right edge (sequential inserts), so random writes collect in the
+//! lowest internal buffers and reach leaves in batches. A node whose buffers exceed the node size flushes the
+//! heaviest child's buffer into that child, recursively. After every change the touched path is rebalanced:
+//! oversized leaves and internal nodes split, small leaves merge with a neighbour, a root with one child and
+//! nothing buffered steps down.
+
+use super::basement::Basement;
+use super::buffer::{clip, Buffer};
+use super::message::Message;
+use super::node::{part_index, BasementSlot, BlockNum, Node};
+use super::{Tree, TreeState};
+use crate::error::Result;
+use std::sync::Arc;
+
+/// Key range of part `i` given a node's pivots: [lo, hi), None = unbounded.
+pub(crate) fn part_range(pivots: &[Vec<u8>], i: usize) -> (Option<&[u8]>, Option<&[u8]>) {
+    let lo = if i == 0 {
+        None
+    } else {
+        Some(pivots[i - 1].as_slice())
+    };
+    let hi = pivots.get(i).map(|p| p.as_slice());
+    (lo, hi)
+}
+
+/// Puts a message into the buffers of an internal node (ranged messages clipped into each child they touch).
+fn push_routed(node: &mut Node, msg: Message) {
+    let Node::Internal {
+        pivots, buffers, ..
+    } = node
+    else {
+        unreachable!("push_routed on a leaf");
+    };
+    if !msg.op.is_ranged() {
+        let i = part_index(pivots, &msg.key);
+        Arc::make_mut(&mut buffers[i]).push(msg);
+        return;
+    }
+    for i in 0..buffers.len() {
+        let (lo, hi) = part_range(pivots, i);
+        if let Some(m) = clip(&msg, lo, hi) {
+            Arc::make_mut(&mut buffers[i]).push(m);
+        }
+    }
+}
+
+impl Tree {
+    /// Applies one message; the caller holds the write lock and the message's MSN exceeds every earlier one.
+    pub(crate) fn apply_locked(&self, st: &mut TreeState, msg: Message) -> Result<()> {
+        let result = self.apply_inner(st, msg);
+        self.settle(st);
+        result
+    }
+
+    fn apply_inner(&self, st: &mut TreeState, msg: Message) -> Result<()> {
+        st.max_msn = st.max_msn.max(msg.msn);
+        let mut path: Vec<(BlockNum, usize)> = Vec::new();
+        let mut bn = st.root;
+        let (mut left_edge, mut right_edge) = (true, true);
+        loop {
+            let node = self.load(st, bn)?;
+            match &*node {
+                Node::Leaf { .. } => {
+                    self.apply_to_leaf(st, bn, vec![msg])?;
+                    break;
+                }
+                Node::Internal {
+                    pivots,
+                    children,
+                    buffers,
+                    ..
+                } => {
+                    if !msg.op.is_ranged() {
+                        let i = part_index(pivots, &msg.key);
+                        left_edge &= i == 0;
+                        right_edge &= i + 1 == children.len();
+                        let child = children[i];
+                        if buffers[i].is_empty()
+                            && self.promotable(st, child, left_edge || right_edge)
+                        {
+                            path.push((bn, i));
+                            bn = child;
+                            continue;
+                        }
+                    }
+                    push_routed(self.node_mut(st, bn)?, msg);
+                    self.flush_if_needed(st, bn)?;
+                    break;
+                }
+            }
+        }
+        for &(parent, idx) in path.iter().rev() {
+            self.fix_child(st, parent, idx)?;
+        }
+        self.fix_root(st)?;
+        let keep: Vec<BlockNum> = path.iter().map(|p| p.0).chain([bn]).collect();
+        self.settle(st);
+        self.evict_if_needed(st, &keep)
+    }
+
+    /// Whether a message may pass down into `child` without buffering above it.
+    fn promotable(&self, st: &TreeState, child: BlockNum, on_edge: bool) -> bool {
+        match st.nodes.lock().get(&child) {
+            Some(slot) => match &*slot.node {
+                Node::Leaf { .. } => on_edge && slot.node.fully_loaded(),
+                Node::Internal { .. } => true,
+            },
+            None => false,
+        }
+    }
+
+    /// Applies messages (in MSN order) to a leaf and splits its oversized basements.
+    pub(crate) fn apply_to_leaf(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        msgs: Vec<Message>,
+    ) -> Result<()> {
+        let basement_max = self.opts.basement_size_bytes as usize;
+        let reg = self.reg.clone();
+        let node = self.node_mut(st, bn)?;
+        let Node::Leaf { pivots, basements } = node else {
+            unreachable!("apply_to_leaf on an internal node");
+        };
+        for msg in &msgs {
+            if !msg.op.is_ranged() {
+                let j = part_index(pivots, &msg.key);
+                basement_mut(&mut basements[j]).apply(msg, &reg)?;
+                continue;
+            }
+            for j in 0..basements.len() {
+                let (lo, hi) = part_range(pivots, j);
+                if let Some(m) = clip(msg, lo, hi) {
+                    basement_mut(&mut basements[j]).apply(&m, &reg)?;
+                }
+            }
+        }
+        // Split oversized basements, drop empty ones (keeping at least one).
+        let mut j = 0;
+        while j < basements.len() {
+            let b = basement_mut(&mut basements[j]);
+            if b.bytes() > basement_max && b.len() > 1 {
+                let right = b.split_half();
+                let pivot = right.first_key().expect("non-empty").to_vec();
+                basements.insert(j + 1, BasementSlot::new(right));
+                pivots.insert(j, pivot);
+                continue;
+            }
+            if b.is_empty() && basements.len() > 1 {
+                basements.remove(j);
+                pivots.remove(if j == 0 { 0 } else { j - 1 });
+                continue;
+            }
+            j += 1;
+        }
+        Ok(())
+    }
+
+    /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size.
+    fn flush_if_needed(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+        let node_max = self.opts.node_size_bytes as usize;
+        loop {
+            let node = self.load(st, bn)?;
+            let Node::Internal { buffers, .. } = &*node else {
+                return Ok(());
+            };
+            let total: usize = buffers.iter().map(|b| b.bytes()).sum();
+            if total <= node_max {
+                return Ok(());
+            }
+            let (idx, heaviest) = buffers
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, b)| b.bytes())
+                .expect("internal nodes have children");
+            if heaviest.is_empty() {
+                return Ok(());
+            }
+            drop(node);
+            self.flush_child(st, bn, idx)?;
+        }
+    }
+
+    /// Moves the whole buffer for child `idx` of `parent` into that child, then rebalances the child.
+    pub(crate) fn flush_child(
+        &self,
+        st: &mut TreeState,
+        parent: BlockNum,
+        idx: usize,
+    ) -> Result<()> {
+        let (msgs, child) = {
+            let Node::Internal {
+                buffers, children, ..
+            } = self.node_mut(st, parent)?
+            else {
+                unreachable!()
+            };
+            (Arc::make_mut(&mut buffers[idx]).drain(), children[idx])
+        };
+        if self.load(st, child)?.is_leaf() {
+            self.apply_to_leaf(st, child, msgs)?;
+        } else {
+            let c = self.node_mut(st, child)?;
+            for m in msgs {
+                push_routed(c, m);
+            }
+            self.flush_if_needed(st, child)?;
+        }
+        self.fix_child(st, parent, idx)
+    }
+
+    /// Splits child `idx` of `parent` if it is too big, or merges it with a neighbour if it is a small leaf.
+    fn fix_child(&self, st: &mut TreeState, parent: BlockNum, idx: usize) -> Result<()> {
+        let child = match &*self.load(st, parent)? {
+            Node::Internal { children, .. } => children[idx],
+            Node::Leaf { .. } => return Ok(()),
+        };
+        let cnode = self.load(st, child)?;
+        if !cnode.fully_loaded() {
+            return Ok(());
+        }
+        if let Some(pieces) = self.split_pieces(&cnode) {
+            drop(cnode);
+            return self.split_child(st, parent, idx, pieces);
+        }
+        let node_max = self.opts.node_size_bytes as usize;
+        if cnode.is_leaf() && cnode.total_bytes() < node_max / 4 {
+            drop(cnode);
+            self.try_merge_leaf(st, parent, idx)?;
+        }
+        Ok(())
+    }
+
+    /// How to cut a node that is too big: the part index where each piece after the first starts.
+    fn split_pieces(&self, node: &Node) -> Option<Vec<usize>> {
+        match node {
+            Node::Leaf { basements, .. } => {
+                let node_max = self.opts.node_size_bytes as usize;
+                let sizes: Vec<usize> = basements
+                    .iter()
+                    .map(|b| b.loaded.as_ref().map_or(0, |b| b.bytes()))
+                    .collect();
+                let total: usize = sizes.iter().sum();
+                if total <= node_max || sizes.len() < 2 {
+                    return None;
+                }
+                let target = node_max / 2;
+                let mut cuts = Vec::new();
+                let mut acc = 0;
+                for (j, s) in sizes.iter().enumerate() {
+                    if acc >= target && j > 0 {
+                        cuts.push(j);
+                        acc = 0;
+                    }
+                    acc += s;
+                }
+                (!cuts.is_empty()).then_some(cuts)
+            }
+            Node::Internal { children, .. } => {
+                let n = children.len();
+                let fanout = self.opts.fanout as usize;
+                if n <= fanout {
+                    return None;
+                }
+                let pieces = n.div_ceil(fanout).max(2);
+                let chunk = n.div_ceil(pieces);
+                Some((1..pieces).map(|p| p * chunk).filter(|&c| c < n).collect())
+            }
+        }
+    }
+
+    /// Cuts `node` at the given part indexes; returns the pieces with the pivot in front of each later piece.
+    fn cut(node: Node, cuts: &[usize]) -> (Node, Vec<(Vec<u8>, Node)>) {
+        match node {
+            Node::Leaf {
+                mut pivots,
+                mut basements,
+            } => {
+                let mut rest = Vec::new();
+                for &c in cuts.iter().rev() {
+                    let b = basements.split_off(c);
+                    let mut p = pivots.split_off(c - 1);
+                    let sep = p.remove(0);
+                    rest.push((
+                        sep,
+                        Node::Leaf {
+                            pivots: p,
+                            basements: b,
+                        },
+                    ));
+                }
+                rest.reverse();
+                (Node::Leaf { pivots, basements }, rest)
+            }
+            Node::Internal {
+                height,
+                mut pivots,
+                mut children,
+                mut buffers,
+            } => {
+                let mut rest = Vec::new();
+                for &c in cuts.iter().rev() {
+                    let ch = children.split_off(c);
+                    let bu = buffers.split_off(c);
+                    let mut p = pivots.split_off(c - 1);
+                    let sep = p.remove(0);
+                    rest.push((
+                        sep,
+                        Node::Internal {
+                            height,
+                            pivots: p,
+                            children: ch,
+                            buffers: bu,
+                        },
+                    ));
+                }
+                rest.reverse();
+                (
+                    Node::Internal {
+                        height,
+                        pivots,
+                        children,
+                        buffers,
+                    },
+                    rest,
+                )
+            }
+        }
+    }
+
+    fn split_child(
+        &self,
+        st: &mut TreeState,
+        parent: BlockNum,
+        idx: usize,
+        cuts: Vec<usize>,
+    ) -> Result<()> {
+        let child = match &*self.load(st, parent)? {
+            Node::Internal { children, .. } => children[idx],
+            Node::Leaf { .. } => unreachable!(),
+        };
+        let whole = std::mem::replace(self.node_mut(st, child)?, Node::empty_leaf());
+        let (first, rest) = Self::cut(whole, &cuts);
+        *self.node_mut(st, child)? = first;
+        let mut new_children = Vec::with_capacity(rest.len());
+        for (sep, piece) in rest {
+            let bn = self.new_node(st, piece);
+            new_children.push((sep, bn));
+        }
+        let Node::Internal {
+            pivots,
+            children,
+            buffers,
+            ..
+        } = self.node_mut(st, parent)?
+        else {
+            unreachable!()
+        };
+        let mut tail_buffers = Vec::new();
+        let buf = Arc::make_mut(&mut buffers[idx]);
+        for (sep, _) in new_children.iter().rev() {
+            tail_buffers.push(buf.split_off(sep));
+        }
+        tail_buffers.reverse();
+        for (k, ((sep, bn), b)) in new_children.into_iter().zip(tail_buffers).enumerate() {
+            pivots.insert(idx + k, sep);
+            children.insert(idx + 1 + k, bn);
+            buffers.insert(idx + 1 + k, Arc::new(b));
+        }
+        Ok(())
+    }
+
+    /// Merges small leaf child `idx` with a neighbour when the two fit comfortably in one node.
+    fn try_merge_leaf(&self, st: &mut TreeState, parent: BlockNum, idx: usize) -> Result<()> {
+        let (l, left, right) = match &*self.load(st, parent)? {
+            Node::Internal { children, .. } if children.len() > 1 => {
+                let l = if idx + 1 < children.len() {
+                    idx
+                } else {
+                    idx - 1
+                };
+                (l, children[l], children[l + 1])
+            }
+            _ => return Ok(()),
+        };
+        let (ln, rn) = (self.load(st, left)?, self.load(st, right)?);
+        if !ln.is_leaf() || !rn.is_leaf() || !ln.fully_loaded() || !rn.fully_loaded() {
+            return Ok(());
+        }
+        if ln.total_bytes() + rn.total_bytes() > self.opts.node_size_bytes as usize * 3 / 4 {
+            return Ok(());
+        }
+        drop((ln, rn));
+        let right_node = std::mem::replace(self.node_mut(st, right)?, Node::empty_leaf());
+        let sep = match &*self.load(st, parent)? {
+            Node::Internal { pivots, .. } => pivots[l].clone(),
+            Node::Leaf { .. } => unreachable!(),
+        };
+        let Node::Leaf {
+            pivots: rp,
+            basements: rb,
+        } = right_node
+        else {
+            unreachable!()
+        };
+        if let Node::Leaf { pivots, basements } = self.node_mut(st, left)? {
+            pivots.push(sep);
+            pivots.extend(rp);
+            basements.extend(rb);
+        }
+        let Node::Internal {
+            pivots,
+            children,
+            buffers,
+            ..
+        } = self.node_mut(st, parent)?
+        else {
+            unreachable!()
+        };
+        pivots.remove(l);
+        children.remove(l + 1);
+        let mut right_buf: Arc<Buffer> = buffers.remove(l + 1);
+        let left_buf = Arc::make_mut(&mut buffers[l]);
+        for m in Arc::make_mut(&mut right_buf).drain() {
+            left_buf.push(m);
+        }
+        self.delete_node(st, right);
+        Ok(())
+    }
+
+    /// Splits an oversized root under a new root, or lets a root with one child and nothing buffered step down.
+    fn fix_root(&self, st: &mut TreeState) -> Result<()> {
+        loop {
+            let root = st.root;
+            let node = self.load(st, root)?;
+            if !node.fully_loaded() {
+                return Ok(());
+            }
+            if let Some(cuts) = self.split_pieces(&node) {
+                let height = node.height() + 1;
+                drop(node);
+                let whole = std::mem::replace(self.node_mut(st, root)?, Node::empty_leaf());
+                let (first, rest) = Self::cut(whole, &cuts);
+                *self.node_mut(st, root)? = first;
+                let mut pivots = Vec::new();
+                let mut children = vec![root];
+                for (sep, piece) in rest {
+                    pivots.push(sep);
+                    children.push(self.new_node(st, piece));
+                }
+                let buffers = children
+                    .iter()
+                    .map(|_| Arc::new(Buffer::default()))
+                    .collect();
+                st.root = self.new_node(
+                    st,
+                    Node::Internal {
+                        height,
+                        pivots,
+                        children,
+                        buffers,
+                    },
+                );
+                continue;
+            }
+            if let Node::Internal {
+                children, buffers, ..
+            } = &*node
+            {
+                if children.len() == 1 && buffers[0].is_empty() {
+                    let only = children[0];
+                    drop(node);
+                    self.delete_node(st, root);
+                    st.root = only;
+                    continue;
+                }
+            }
+            return Ok(());
+        }
+    }
+}
+
+fn basement_mut(slot: &mut BasementSlot) -> &mut Basement {
+    Arc::make_mut(slot.loaded.as_mut().expect("dirty leaves are fully loaded"))
+}

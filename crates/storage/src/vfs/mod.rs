@@ -1,0 +1,57 @@
+//! The file-system seam: every byte the engine reads or writes goes through [`Vfs`] and [`VfsFile`].
+//!
+//! [`RealVfs`] is the only user of `std::fs` in the engine. [`SimVfs`] keeps files in memory, tracks which
+//! bytes were synced, and can crash (drop unsynced writes, tear the last one) or fail I/O on demand: the crash
+//! and fault tests plug in here.
+//!
+//! Contract (the media assumptions of docs/design.md): `sync` makes a file's written bytes durable;
+//! `sync_dir` makes creations, renames and removals in a directory durable.
+
+mod real;
+mod sim;
+
+pub use real::RealVfs;
+pub use sim::{SimCrashPlan, SimVfs};
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An open file.
+pub trait VfsFile: Send + Sync {
+    /// Reads exactly `buf.len()` bytes at `offset`; reading past the end is an error.
+    fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;
+    /// Writes all of `buf` at `offset`, extending the file if needed.
+    fn write_all_at(&self, buf: &[u8], offset: u64) -> io::Result<()>;
+    /// Makes everything written so far durable (fdatasync).
+    fn sync(&self) -> io::Result<()>;
+    /// Current length in bytes.
+    fn len(&self) -> io::Result<u64>;
+    /// Truncates or extends the file.
+    fn set_len(&self, len: u64) -> io::Result<()>;
+}
+
+/// A file system.
+pub trait Vfs: Send + Sync {
+    /// Opens a file for reading and writing, creating it if `create` is set.
+    fn open(&self, path: &Path, create: bool) -> io::Result<Arc<dyn VfsFile>>;
+    /// Whether a file exists.
+    fn exists(&self, path: &Path) -> bool;
+    /// Removes a file.
+    fn remove(&self, path: &Path) -> io::Result<()>;
+    /// Renames a file, replacing the target.
+    fn rename(&self, from: &Path, to: &Path) -> io::Result<()>;
+    /// Creates a directory and its parents.
+    fn create_dir_all(&self, path: &Path) -> io::Result<()>;
+    /// Names (not paths) of the entries of a directory.
+    fn list(&self, dir: &Path) -> io::Result<Vec<String>>;
+    /// Makes creations, renames and removals in `dir` durable.
+    fn sync_dir(&self, dir: &Path) -> io::Result<()>;
+    /// Takes an exclusive advisory lock on `path` for the life of the returned guard, if supported.
+    fn lock(&self, path: &Path) -> io::Result<Box<dyn Send + Sync>>;
+}
+
+/// Joins a directory and a file name.
+pub fn join(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}

@@ -1,0 +1,245 @@
+//! The log writer with group commit (design.md, "Write-ahead log and durability").
+//!
+//! Appends go to an in-memory buffer under a mutex and get dense LSNs. One thread at a time (the leader)
+//! takes the whole buffer, writes it at the end of the current segment and, when asked to, fsyncs; threads
+//! that want durability up to an LSN the leader covers simply wait for it. Segments roll over at the
+//! configured size; a new segment's name is made durable (directory fsync) before anything is written to it.
+//!
+//! A failed write or fsync latches the environment (no fsync retry) and wakes every waiter with the error.
+
+use super::record::Record;
+use super::segment_name;
+use crate::error::{Error, Result};
+use crate::health::Health;
+use crate::tree::message::Msn;
+use crate::vfs::{Vfs, VfsFile};
+use parking_lot::{Condvar, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+struct Segment {
+    file: Arc<dyn VfsFile>,
+    first_lsn: Msn,
+    len: u64,
+}
+
+struct Inner {
+    buf: Vec<u8>,
+    next_lsn: Msn,
+    /// Everything ≤ this is written to the OS.
+    written_lsn: Msn,
+    /// Everything ≤ this is durable.
+    durable_lsn: Msn,
+    /// A leader is writing.
+    busy: bool,
+    seg: Segment,
+    /// First LSNs of all segments on disk, ascending.
+    segments: Vec<Msn>,
+    bytes_appended: u64,
+}
+
+/// The write-ahead log of an environment.
+pub struct Wal {
+    vfs: Arc<dyn Vfs>,
+    dir: PathBuf,
+    segment_bytes: u64,
+    health: Arc<Health>,
+    inner: Mutex<Inner>,
+    cond: Condvar,
+}
+
+/// Buffered bytes above which an append writes the buffer out even without a commit.
+const BUFFER_FLUSH_BYTES: usize = 4 << 20;
+
+impl Wal {
+    /// Starts a log whose next record gets `next_lsn`, in a new segment; `segments` lists the segments that
+    /// already exist (first LSNs, ascending).
+    pub fn start(
+        vfs: Arc<dyn Vfs>,
+        dir: PathBuf,
+        segment_bytes: u64,
+        health: Arc<Health>,
+        next_lsn: Msn,
+        mut segments: Vec<Msn>,
+    ) -> Result<Wal> {
+        let seg = Self::new_segment(&*vfs, &dir, next_lsn)?;
+        if segments.last() != Some(&next_lsn) {
+            segments.push(next_lsn);
+        }
+        Ok(Wal {
+            vfs,
+            dir,
+            segment_bytes,
+            health,
+            inner: Mutex::new(Inner {
+                buf: Vec::with_capacity(1 << 16),
+                next_lsn,
+                written_lsn: next_lsn - 1,
+                durable_lsn: next_lsn - 1,
+                busy: false,
+                seg,
+                segments,
+                bytes_appended: 0,
+            }),
+            cond: Condvar::new(),
+        })
+    }
+
+    fn new_segment(vfs: &dyn Vfs, dir: &std::path::Path, first_lsn: Msn) -> Result<Segment> {
+        let path = dir.join(segment_name(first_lsn));
+        let file = vfs
+            .open(&path, true)
+            .map_err(|e| Error::io("create log segment", path.display().to_string(), e))?;
+        file.set_len(0)
+            .map_err(|e| Error::io("truncate log segment", path.display().to_string(), e))?;
+        vfs.sync_dir(dir)
+            .map_err(|e| Error::io("fsync directory", dir.display().to_string(), e))?;
+        Ok(Segment {
+            file,
+            first_lsn,
+            len: 0,
+        })
+    }
+
+    /// Appends a record; returns its LSN. Not durable until [`Wal::sync_to`] (or a later flush).
+    pub fn append(&self, rec: &Record) -> Result<Msn> {
+        let mut g = self.inner.lock();
+        let lsn = g.next_lsn;
+        g.next_lsn += 1;
+        let before = g.buf.len();
+        rec.encode_framed(lsn, &mut g.buf);
+        g.bytes_appended += (g.buf.len() - before) as u64;
+        let big = g.buf.len() >= BUFFER_FLUSH_BYTES && !g.busy;
+        drop(g);
+        if big {
+            self.flush(lsn, false)?;
+        }
+        Ok(lsn)
+    }
+
+    /// The LSN the next record will get.
+    pub fn next_lsn(&self) -> Msn {
+        self.inner.lock().next_lsn
+    }
+
+    /// Bytes appended since the log was started.
+    pub fn bytes_appended(&self) -> u64 {
+        self.inner.lock().bytes_appended
+    }
+
+    /// Returns once everything up to `lsn` is durable (group commit).
+    pub fn sync_to(&self, lsn: Msn) -> Result<()> {
+        self.flush(lsn, true)
+    }
+
+    /// Makes everything appended so far durable.
+    pub fn sync_all(&self) -> Result<()> {
+        let last = self.inner.lock().next_lsn - 1;
+        self.sync_to(last)
+    }
+
+    /// Writes (and with `durable`, fsyncs) at least up to `lsn`.
+    fn flush(&self, lsn: Msn, durable: bool) -> Result<()> {
+        let mut g = self.inner.lock();
+        loop {
+            self.health.check()?;
+            let done = if durable {
+                g.durable_lsn
+            } else {
+                g.written_lsn
+            };
+            if done >= lsn {
+                return Ok(());
+            }
+            if g.busy {
+                self.cond.wait(&mut g);
+                continue;
+            }
+            // Become the leader for everything buffered now.
+            g.busy = true;
+            let buf = std::mem::take(&mut g.buf);
+            let upto = g.next_lsn - 1;
+            let file = g.seg.file.clone();
+            let offset = g.seg.len;
+            let roll = offset + buf.len() as u64 >= self.segment_bytes;
+            let need_sync = durable || roll;
+            drop(g);
+            let result = self.write_out(&*file, &buf, offset, need_sync);
+            g = self.inner.lock();
+            g.busy = false;
+            match result {
+                Ok(()) => {
+                    g.seg.len += buf.len() as u64;
+                    g.written_lsn = upto;
+                    if need_sync {
+                        g.durable_lsn = upto;
+                    }
+                    if roll {
+                        let first = upto + 1;
+                        match Self::new_segment(&*self.vfs, &self.dir, first) {
+                            Ok(seg) => {
+                                g.seg = seg;
+                                g.segments.push(first);
+                            }
+                            Err(e) => {
+                                self.cond.notify_all();
+                                return Err(self.health.fail(e));
+                            }
+                        }
+                    }
+                    let mut reuse = buf;
+                    reuse.clear();
+                    if g.buf.is_empty() && reuse.capacity() <= 1 << 20 {
+                        g.buf = reuse;
+                    }
+                    self.cond.notify_all();
+                }
+                Err(e) => {
+                    self.cond.notify_all();
+                    return Err(self.health.fail(e));
+                }
+            }
+        }
+    }
+
+    fn write_out(&self, file: &dyn VfsFile, buf: &[u8], offset: u64, sync: bool) -> Result<()> {
+        let name = || self.dir.display().to_string();
+        if !buf.is_empty() {
+            file.write_all_at(buf, offset)
+                .map_err(|e| Error::io("write log", name(), e))?;
+        }
+        if sync {
+            file.sync().map_err(|e| Error::io("fsync log", name(), e))?;
+        }
+        Ok(())
+    }
+
+    /// Deletes segments whose records all precede `lsn` (after a checkpoint with that replay LSN is durable).
+    pub fn delete_before(&self, lsn: Msn) -> Result<()> {
+        let doomed: Vec<Msn> = {
+            let mut g = self.inner.lock();
+            let current = g.seg.first_lsn;
+            let segs = g.segments.clone();
+            let mut doomed = Vec::new();
+            for w in segs.windows(2) {
+                if w[1] <= lsn && w[0] != current {
+                    doomed.push(w[0]);
+                }
+            }
+            g.segments.retain(|s| !doomed.contains(s));
+            doomed
+        };
+        for first in doomed {
+            let path = self.dir.join(segment_name(first));
+            self.vfs
+                .remove(&path)
+                .map_err(|e| Error::io("remove log segment", path.display().to_string(), e))?;
+        }
+        Ok(())
+    }
+
+    /// Number of segment files.
+    pub fn segment_count(&self) -> usize {
+        self.inner.lock().segments.len()
+    }
+}
