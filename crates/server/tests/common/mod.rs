@@ -264,6 +264,10 @@ impl DemoSession {
                 [vec![Value::from("kv")]],
             );
         }
+        if l.starts_with("set ") {
+            // SET NAMES / SET autocommit / ...: accepted and ignored.
+            return out.ok(&self.done());
+        }
         if l == "begin" || l == "start transaction" {
             self.in_trans = true;
             return out.ok(&self.done());
