@@ -411,7 +411,7 @@ impl TreeHandle {
                 "value of {} bytes exceeds {MAX_VALUE_BYTES}",
                 v.len()
             ))),
-            Op::Upsert { func, arg } | Op::Broadcast { func, arg } => {
+            Op::Upsert { func, arg } | Op::Broadcast { func, arg, .. } => {
                 if !self.env.reg.contains(*func) {
                     return Err(Error::UnknownFunction(*func));
                 }
@@ -463,6 +463,7 @@ impl TreeHandle {
             Op::Broadcast {
                 func,
                 arg: arg.to_vec(),
+                end: Vec::new(),
             },
         )])
     }

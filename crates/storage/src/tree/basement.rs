@@ -74,6 +74,11 @@ impl Basement {
                 let old = std::mem::take(&mut self.entries);
                 self.bytes = 0;
                 for (k, v) in old {
+                    if !msg.covers(&k) {
+                        self.bytes += entry_size(&k, &v);
+                        self.entries.push((k, v));
+                        continue;
+                    }
                     if let Some(nv) = reg.apply(&k, Some(v), &msg.op)? {
                         self.bytes += entry_size(&k, &nv);
                         self.entries.push((k, nv));

@@ -20,6 +20,26 @@ pub struct Buffer {
 /// Clips a ranged message to [lo, hi) (None = unbounded); None if nothing is left.
 pub fn clip(msg: &Message, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Option<Message> {
     match &msg.op {
+        Op::Broadcast { func, arg, end } => {
+            let start = match lo {
+                Some(lo) if lo > msg.key.as_slice() => lo.to_vec(),
+                _ => msg.key.clone(),
+            };
+            let end = match hi {
+                Some(hi) if end.is_empty() || hi < end.as_slice() => hi.to_vec(),
+                _ => end.clone(),
+            };
+            (end.is_empty() || start < end).then(|| Message {
+                msn: msg.msn,
+                txn: msg.txn,
+                key: start,
+                op: Op::Broadcast {
+                    func: *func,
+                    arg: arg.clone(),
+                    end,
+                },
+            })
+        }
         Op::RangeDelete { end } => {
             let start = match lo {
                 Some(lo) if lo > msg.key.as_slice() => lo.to_vec(),

@@ -50,8 +50,14 @@ pub enum Op {
     Upsert { func: u32, arg: Vec<u8> },
     /// Remove every row in [key, end).
     RangeDelete { end: Vec<u8> },
-    /// Apply function `func` with `arg` to every existing row.
-    Broadcast { func: u32, arg: Vec<u8> },
+    /// Apply function `func` with `arg` to every existing row in [key, end); an empty `end` means no upper
+    /// bound. (A broadcast copied into several buffers is clipped to each child's range, so merging buffers
+    /// never applies it twice to the same row.)
+    Broadcast {
+        func: u32,
+        arg: Vec<u8>,
+        end: Vec<u8>,
+    },
 }
 
 impl Op {
@@ -73,7 +79,8 @@ impl Op {
         24 + match self {
             Op::Put(v) => v.len(),
             Op::Delete => 0,
-            Op::Upsert { arg, .. } | Op::Broadcast { arg, .. } => arg.len() + 4,
+            Op::Upsert { arg, .. } => arg.len() + 4,
+            Op::Broadcast { arg, end, .. } => arg.len() + end.len() + 4,
             Op::RangeDelete { end } => end.len(),
         }
     }
@@ -97,7 +104,9 @@ impl Message {
     pub fn covers(&self, key: &[u8]) -> bool {
         match &self.op {
             Op::RangeDelete { end } => self.key.as_slice() <= key && key < end.as_slice(),
-            Op::Broadcast { .. } => true,
+            Op::Broadcast { end, .. } => {
+                self.key.as_slice() <= key && (end.is_empty() || key < end.as_slice())
+            }
             _ => self.key == key,
         }
     }
@@ -111,7 +120,12 @@ impl Message {
         match &self.op {
             Op::Put(v) => out.put_bytes(v),
             Op::Delete => {}
-            Op::Upsert { func, arg } | Op::Broadcast { func, arg } => {
+            Op::Upsert { func, arg } => {
+                out.put_u32(*func);
+                out.put_bytes(arg);
+            }
+            Op::Broadcast { func, arg, end } => {
+                out.put_bytes(end);
                 out.put_u32(*func);
                 out.put_bytes(arg);
             }
@@ -135,6 +149,7 @@ impl Message {
                 arg: d.bytes()?.to_vec(),
             },
             MessageKind::Broadcast => Op::Broadcast {
+                end: d.bytes()?.to_vec(),
                 func: d.u32()?,
                 arg: d.bytes()?.to_vec(),
             },
@@ -184,7 +199,7 @@ impl UpdateRegistry {
             Op::Put(v) => Some(v.clone()),
             Op::Delete | Op::RangeDelete { .. } => None,
             Op::Upsert { func, arg } => (self.get(*func)?)(key, old.as_deref(), arg),
-            Op::Broadcast { func, arg } => match old {
+            Op::Broadcast { func, arg, .. } => match old {
                 Some(old) => (self.get(*func)?)(key, Some(&old), arg),
                 None => None,
             },
@@ -209,6 +224,7 @@ mod tests {
             Op::Broadcast {
                 func: 1,
                 arg: vec![],
+                end: vec![],
             },
         ];
         for op in msgs {

@@ -150,6 +150,10 @@ impl Tree {
             Op::Broadcast { .. } => {
                 let old = std::mem::take(map);
                 for (k, v) in old {
+                    if !m.covers(&k) {
+                        map.insert(k, v);
+                        continue;
+                    }
                     if let Some(nv) = self.reg.apply(&k, Some(v), &m.op)? {
                         map.insert(k, nv);
                     }

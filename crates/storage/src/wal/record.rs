@@ -99,7 +99,12 @@ impl Record {
                 match op {
                     Op::Put(v) => out.put_bytes(v),
                     Op::Delete => {}
-                    Op::Upsert { func, arg } | Op::Broadcast { func, arg } => {
+                    Op::Upsert { func, arg } => {
+                        out.put_u32(*func);
+                        out.put_bytes(arg);
+                    }
+                    Op::Broadcast { func, arg, end } => {
+                        out.put_bytes(end);
                         out.put_u32(*func);
                         out.put_bytes(arg);
                     }
@@ -166,6 +171,7 @@ impl Record {
                         arg: d.bytes()?.to_vec(),
                     },
                     MessageKind::Broadcast => Op::Broadcast {
+                        end: d.bytes()?.to_vec(),
                         func: d.u32()?,
                         arg: d.bytes()?.to_vec(),
                     },
