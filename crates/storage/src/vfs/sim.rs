@@ -78,6 +78,11 @@ impl SimVfs {
         self.state.lock().syncs
     }
 
+    /// Number of writes performed so far.
+    pub fn write_count(&self) -> u64 {
+        self.state.lock().writes
+    }
+
     /// Whether the planned crash has happened.
     pub fn is_dead(&self) -> bool {
         self.state.lock().dead
