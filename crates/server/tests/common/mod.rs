@@ -264,6 +264,9 @@ impl DemoSession {
                 [vec![Value::from("kv")]],
             );
         }
+        if l == "panic" {
+            panic!("demo backend asked to panic");
+        }
         if l.starts_with("set ") {
             // SET NAMES / SET autocommit / ...: accepted and ignored.
             return out.ok(&self.done());
@@ -497,4 +500,97 @@ pub fn require_program(names: &[&str], install_hint: &str) -> String {
         }
     }
     panic!("none of {names:?} found on PATH: this test needs a real client; install it with: {install_hint}");
+}
+
+/// A minimal hand-driven client for misbehaviour tests: it speaks just
+/// enough of the protocol (native auth, raw commands) to send anything.
+pub struct RawClient {
+    pub stream:
+        betula_server::protocol::packet::PacketStream<std::net::TcpStream, std::net::TcpStream>,
+}
+
+pub const RAW_CLIENT_CAPS: u32 = {
+    use betula_server::protocol::capabilities::*;
+    CLIENT_PROTOCOL_41
+        | CLIENT_SECURE_CONNECTION
+        | CLIENT_PLUGIN_AUTH
+        | CLIENT_MULTI_RESULTS
+        | CLIENT_DEPRECATE_EOF
+};
+
+impl RawClient {
+    /// Opens a socket and reads the greeting; returns the client and the
+    /// greeting payload.
+    pub fn open(port: u16) -> (RawClient, Vec<u8>) {
+        let sock = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        sock.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .unwrap();
+        sock.set_nodelay(true).unwrap();
+        let mut stream = betula_server::protocol::packet::PacketStream::new(
+            sock.try_clone().unwrap(),
+            sock,
+            1 << 30,
+        );
+        let greeting = stream.read_packet().expect("greeting");
+        (RawClient { stream }, greeting)
+    }
+
+    /// Connects and logs in as `user` with `password`.
+    pub fn login(port: u16, user: &str, password: &[u8]) -> RawClient {
+        let (mut c, greeting) = RawClient::open(port);
+        assert_eq!(greeting[0], 10, "expected a v10 greeting, got {greeting:?}");
+        let scramble = greeting_scramble(&greeting);
+        let auth = if password.is_empty() {
+            vec![]
+        } else {
+            betula_server::protocol::auth::scramble_response(password, &scramble).to_vec()
+        };
+        let mut p = Vec::new();
+        p.extend_from_slice(&RAW_CLIENT_CAPS.to_le_bytes());
+        p.extend_from_slice(&(1u32 << 24).to_le_bytes());
+        p.push(45);
+        p.extend_from_slice(&[0; 23]);
+        p.extend_from_slice(user.as_bytes());
+        p.push(0);
+        p.push(auth.len() as u8);
+        p.extend_from_slice(&auth);
+        p.extend_from_slice(b"mysql_native_password\0");
+        c.stream.write_packet(&p).unwrap();
+        c.stream.flush().unwrap();
+        let ok = c.stream.read_packet().expect("auth reply");
+        assert_eq!(ok[0], 0, "login failed: {}", String::from_utf8_lossy(&ok));
+        c
+    }
+
+    /// Sends one command packet (sequence 0).
+    pub fn send(&mut self, payload: &[u8]) {
+        self.stream.reset_seq();
+        self.stream.write_packet(payload).unwrap();
+        self.stream.flush().unwrap();
+    }
+
+    pub fn read(&mut self) -> Result<Vec<u8>, ProtocolError> {
+        self.stream.read_packet()
+    }
+
+    /// Sends a command and returns its first reply packet.
+    pub fn command(&mut self, payload: &[u8]) -> Vec<u8> {
+        self.send(payload);
+        self.read().expect("reply")
+    }
+
+    /// Error code of an ERR packet.
+    pub fn err_code(p: &[u8]) -> Option<u16> {
+        (p.first() == Some(&0xff) && p.len() >= 3).then(|| u16::from_le_bytes([p[1], p[2]]))
+    }
+}
+
+/// Extracts the 20-byte scramble from a v10 greeting.
+pub fn greeting_scramble(g: &[u8]) -> Vec<u8> {
+    let ver_end = g[1..].iter().position(|&b| b == 0).unwrap() + 1;
+    let p1 = ver_end + 1 + 4;
+    let mut s = g[p1..p1 + 8].to_vec();
+    let p2 = p1 + 8 + 1 + 2 + 1 + 2 + 2 + 1 + 10;
+    s.extend_from_slice(&g[p2..p2 + 12]);
+    s
 }
