@@ -260,3 +260,22 @@ mod tests {
         assert!(decode_client_hello(&trunc).is_err());
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn random_client_hello_never_panics() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for _ in 0..50_000 {
+            let len = rng.gen_range(0..120);
+            let mut b: Vec<u8> = (0..len).map(|_| rng.gen()).collect();
+            if b.len() > 4 && rng.gen_bool(0.7) {
+                b[1] |= (CLIENT_PROTOCOL_41 >> 8) as u8;
+            }
+            let _ = decode_client_hello(&b);
+        }
+    }
+}

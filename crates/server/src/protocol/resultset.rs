@@ -263,3 +263,127 @@ impl<R: Read, W: Write> ResultSink for ResultWriter<'_, R, W> {
         self.multi_statements
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::capabilities::CLIENT_DEPRECATE_EOF;
+    use std::io;
+
+    /// Runs `f` against a writer and returns the payloads it sent.
+    fn capture(
+        caps: u32,
+        binary: bool,
+        f: impl FnOnce(&mut dyn ResultSink) -> Result<(), SqlError>,
+    ) -> Vec<Vec<u8>> {
+        let mut stream = PacketStream::new(io::empty(), Vec::new(), 1 << 20);
+        let mut w = ResultWriter::new(
+            &mut stream,
+            Capabilities(caps),
+            binary,
+            true,
+            StatusFlags::AUTOCOMMIT,
+        );
+        let r = f(&mut w);
+        w.finish(r, StatusFlags::AUTOCOMMIT).unwrap();
+        let bytes = stream.writer_mut().clone();
+        let mut back = PacketStream::new(io::Cursor::new(bytes), io::sink(), 1 << 20);
+        let mut out = Vec::new();
+        while let Ok(p) = back.read_packet() {
+            out.push(p);
+        }
+        out
+    }
+
+    fn status_of_ok(p: &[u8]) -> u16 {
+        // header, 1-byte affected rows, 1-byte insert id (small values here)
+        u16::from_le_bytes([p[3], p[4]])
+    }
+
+    fn status_of_eof(p: &[u8]) -> u16 {
+        u16::from_le_bytes([p[3], p[4]])
+    }
+
+    const MORE: u16 = StatusFlags::MORE_RESULTS_EXISTS.0;
+
+    fn cols() -> Vec<ColumnDef> {
+        vec![ColumnDef::new("a", ColumnType::LONGLONG)]
+    }
+
+    #[test]
+    fn more_results_flag_on_all_but_last() {
+        let p = capture(CLIENT_MULTI_RESULTS, false, |s| {
+            s.ok(&Completion::affected(1))?;
+            s.begin_rows(&cols())?;
+            s.row(&[Value::Int(1)])?;
+            s.end_rows(&Completion::default())?;
+            s.ok(&Completion::affected(2))
+        });
+        // OK, count, coldef, EOF, row, EOF, OK
+        assert_eq!(p.len(), 7);
+        assert_eq!(status_of_ok(&p[0]) & MORE, MORE);
+        assert_eq!(p[5][0], 0xfe);
+        assert_eq!(status_of_eof(&p[5]) & MORE, MORE);
+        assert_eq!(p[6][1], 2);
+        assert_eq!(status_of_ok(&p[6]) & MORE, 0);
+    }
+
+    #[test]
+    fn error_after_results_and_mid_rows() {
+        let p = capture(CLIENT_MULTI_RESULTS, false, |s| {
+            s.ok(&Completion::default())?;
+            Err(SqlError::unknown("boom"))
+        });
+        assert_eq!(p.len(), 2);
+        assert_eq!(status_of_ok(&p[0]) & MORE, MORE);
+        assert_eq!(p[1][0], 0xff);
+        let p = capture(CLIENT_DEPRECATE_EOF, false, |s| {
+            s.begin_rows(&cols())?;
+            s.row(&[Value::Int(1)])?;
+            Err(SqlError::unknown("boom"))
+        });
+        // count, coldef (no EOF with DEPRECATE_EOF), row, ERR
+        assert_eq!(p.len(), 4);
+        assert_eq!(p[3][0], 0xff);
+    }
+
+    #[test]
+    fn second_result_refused_without_multi_results() {
+        let p = capture(0, false, |s| {
+            s.ok(&Completion::default())?;
+            s.ok(&Completion::default())
+        });
+        assert_eq!(
+            p.len(),
+            1,
+            "only the ERR: the client cannot read two results"
+        );
+        assert_eq!(p[0][0], 0xff);
+    }
+
+    #[test]
+    fn sink_misuse_is_an_error_not_a_panic() {
+        let p = capture(0, true, |s| {
+            assert!(s.row(&[Value::Int(1)]).is_err());
+            assert!(s.end_rows(&Completion::default()).is_err());
+            assert!(s.begin_rows(&[]).is_err());
+            s.begin_rows(&cols())?;
+            assert!(s.row(&[]).is_err());
+            assert!(s.row(&[Value::from("nan")]).is_err(), "not an integer");
+            s.row(&[Value::Null])?;
+            Ok(()) // forgot end_rows: finish closes the result set
+        });
+        // count, coldef, EOF, row, EOF
+        assert_eq!(p.len(), 5);
+        assert_eq!(p[3], [0x00, 0b100]);
+        assert_eq!(p[4][0], 0xfe);
+    }
+
+    #[test]
+    fn empty_success_is_an_ok() {
+        let p = capture(0, false, |_| Ok(()));
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0][0], 0x00);
+        assert_eq!(status_of_ok(&p[0]), StatusFlags::AUTOCOMMIT.0);
+    }
+}

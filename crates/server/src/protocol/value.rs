@@ -105,7 +105,13 @@ impl Value {
 }
 
 fn parse_text_number(b: &[u8]) -> Option<f64> {
-    std::str::from_utf8(b).ok()?.trim().parse::<f64>().ok()
+    // Only finite numbers: "nan"/"inf" are not numeric text in SQL.
+    std::str::from_utf8(b)
+        .ok()?
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
 }
 
 impl From<i64> for Value {
