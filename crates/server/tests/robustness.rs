@@ -268,7 +268,11 @@ fn quit_closes_and_statistics_answer() {
     let port = server.local_addr().port();
     let mut c = RawClient::login(port, "root", b"");
     let stats = c.command(&[0x09]);
-    assert!(String::from_utf8_lossy(&stats).starts_with("Uptime: "));
+    let stats = String::from_utf8_lossy(&stats).into_owned();
+    assert!(
+        stats.starts_with("Uptime: ") && stats.contains("Threads: 1 "),
+        "{stats}"
+    );
     c.send(&[0x01]);
     assert!(c.read().is_err());
     eventually("quit connection to end", || server.connections() == 0);

@@ -280,7 +280,7 @@ impl Connection<'_> {
             Command::Query => self.query(&text(body))?,
             Command::FieldList => self.field_list(body)?,
             Command::Statistics => {
-                let s = self.shared.stats.summary();
+                let s = self.shared.stats.summary(self.shared.live_count());
                 self.stream.write_packet(s.as_bytes())?;
                 self.stream.flush()?;
             }

@@ -60,18 +60,22 @@ pub(crate) struct Shared {
 }
 
 impl Stats {
-    pub fn summary(&self) -> String {
+    /// The COM_STATISTICS text, given the number of live connections.
+    pub fn summary(&self, threads: usize) -> String {
         let up = self.started.elapsed().as_secs();
         let q = self.questions.load(Ordering::Relaxed);
         format!(
-            "Uptime: {up}  Threads: {}  Questions: {q}  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: {:.3}",
-            1,
+            "Uptime: {up}  Threads: {threads}  Questions: {q}  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: {:.3}",
             q as f64 / up.max(1) as f64
         )
     }
 }
 
 impl Shared {
+    pub fn live_count(&self) -> usize {
+        self.live().len()
+    }
+
     fn live(&self) -> MutexGuard<'_, HashMap<u32, TcpStream>> {
         // A poisoned registry is still a valid map.
         self.live.lock().unwrap_or_else(|p| p.into_inner())
