@@ -13,5 +13,5 @@ pub const HEADER_SLOT_BYTES: u64 = 4096;
 /// First byte of the block area of a tree file (after two header slots).
 pub const DATA_START: u64 = 2 * HEADER_SLOT_BYTES;
 
-const _: () = assert!(DATA_START % BLOCK_ALIGN == 0);
+const _: () = assert!(DATA_START.is_multiple_of(BLOCK_ALIGN));
 const _: () = assert!(HEADER_SLOT_BYTES >= 512);

@@ -137,10 +137,17 @@ fn crash_during_tree_create_drop_and_rename() {
         let Ok(env) = Env::open_with_vfs(vfs.clone(), Path::new("/db"), opts(), registry()) else {
             return acked;
         };
-        let steps: [(&str, Box<dyn Fn(&Env) -> Result<(), Error>>); 6] = [
-            ("create a", Box::new(|e| e.create_tree("a", None).map(|_| ()))),
+        type Step = Box<dyn Fn(&Env) -> Result<(), Error>>;
+        let steps: [(&str, Step); 6] = [
+            (
+                "create a",
+                Box::new(|e| e.create_tree("a", None).map(|_| ())),
+            ),
             ("put a", Box::new(|e| e.open_tree("a")?.put(b"k", b"v"))),
-            ("create b", Box::new(|e| e.create_tree("b", None).map(|_| ()))),
+            (
+                "create b",
+                Box::new(|e| e.create_tree("b", None).map(|_| ())),
+            ),
             ("checkpoint", Box::new(|e| e.checkpoint())),
             ("rename a c", Box::new(|e| e.rename_tree("a", "c"))),
             ("drop b", Box::new(|e| e.drop_tree("b"))),
@@ -174,11 +181,21 @@ fn crash_during_tree_create_drop_and_rename() {
         if acked.contains(&"rename a c") || acked.len() == 4 {
             // Renamed, or with the rename in flight, under either name.
             let name = if has("c") { "c" } else { "a" };
-            assert!(acked.len() == 4 || name == "c", "crash {crash_at}: {names:?}");
-            assert_eq!(env.open_tree(name).unwrap().get(b"k").unwrap(), Some(b"v".to_vec()));
+            assert!(
+                acked.len() == 4 || name == "c",
+                "crash {crash_at}: {names:?}"
+            );
+            assert_eq!(
+                env.open_tree(name).unwrap().get(b"k").unwrap(),
+                Some(b"v".to_vec())
+            );
         } else if acked.contains(&"put a") && acked.len() < 4 {
             let t = env.open_tree(if has("a") { "a" } else { "c" }).unwrap();
-            assert_eq!(t.get(b"k").unwrap(), Some(b"v".to_vec()), "crash {crash_at}");
+            assert_eq!(
+                t.get(b"k").unwrap(),
+                Some(b"v".to_vec()),
+                "crash {crash_at}"
+            );
         } else if acked.contains(&"create a") {
             assert!(has("a") || has("c"), "crash {crash_at}: {names:?}");
         }

@@ -18,6 +18,9 @@ const CATALOG_MAGIC: &[u8; 8] = b"BETULACT";
 pub struct CatalogEntry {
     pub name: String,
     pub options: TreeOptions,
+    /// The tree's checkpoint sequence written by the checkpoint that wrote this catalog (0: none yet). A tree
+    /// header older than this means the newer header slot was damaged after it was durable.
+    pub ckpt_seq: u64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,6 +46,7 @@ impl Catalog {
             out.put_u64(*id);
             out.put_bytes(e.name.as_bytes());
             encode_options(&e.options, &mut out);
+            out.put_u64(e.ckpt_seq);
         }
         out
     }
@@ -60,12 +64,20 @@ impl Catalog {
             let name = String::from_utf8(d.bytes()?.to_vec())
                 .map_err(|_| DecodeError("tree name is not UTF-8".into()))?;
             let options = decode_options(&mut d)?;
+            let ckpt_seq = d.u64()?;
             if id >= next_tree_id {
                 return Err(DecodeError(format!(
                     "tree id {id} ≥ next id {next_tree_id}"
                 )));
             }
-            trees.insert(id, CatalogEntry { name, options });
+            trees.insert(
+                id,
+                CatalogEntry {
+                    name,
+                    options,
+                    ckpt_seq,
+                },
+            );
         }
         d.finish()?;
         Ok(Catalog {

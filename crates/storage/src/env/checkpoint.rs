@@ -24,7 +24,7 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     let log_bytes = env.wal.bytes_appended();
 
     // Step 1.
-    let (begin_lsn, catalog, trees) = {
+    let (begin_lsn, mut catalog, trees) = {
         let trees = env.trees.lock();
         let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
         let list: Vec<_> = trees.open.values().cloned().collect();
@@ -35,7 +35,11 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     env.wal.sync_all()?;
     // Steps 3 and 4.
     for (t, cap) in trees.iter().zip(captures) {
+        let tree_seq = cap.seq();
         t.write_capture(cap)?;
+        if let Some(e) = catalog.trees.get_mut(&t.id()) {
+            e.ckpt_seq = tree_seq;
+        }
     }
     // Step 5.
     let fail = |op: &'static str, path: &std::path::Path, e: std::io::Error| {

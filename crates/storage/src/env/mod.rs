@@ -152,6 +152,7 @@ impl Env {
                 CatalogEntry {
                     name: name.to_string(),
                     options,
+                    ckpt_seq: 0,
                 },
             );
             trees.open.insert(id, tree.clone());

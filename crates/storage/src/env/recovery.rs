@@ -133,13 +133,29 @@ pub(crate) fn open(
         open: HashMap::new(),
     };
     for (id, entry) in &trees.catalog.trees {
-        let t =
-            crate::tree::Tree::open_in(&*vfs, &tree_path(*id), *id, entry.options, ctx(), false)?;
+        let path = tree_path(*id);
+        let t = crate::tree::Tree::open_in(&*vfs, &path, *id, entry.options, ctx(), false)?;
+        let seq = t.state.read().ckpt_seq;
+        if seq < entry.ckpt_seq {
+            return Err(corruption!(
+                path.display(),
+                Some((entry.ckpt_seq % 2) * crate::format::HEADER_SLOT_BYTES),
+                "tree header for checkpoint {} is damaged (newest valid: {seq})",
+                entry.ckpt_seq
+            ));
+        }
         trees.open.insert(*id, Arc::new(t));
     }
 
     // Steps 3 and 4: replay, truncating the torn tail.
     let scan = scan_and_repair(&*vfs, &wal_dir, replay_lsn, replay_lsn)?;
+    if header.is_some() && scan.records.first().map(|r| r.0) != Some(replay_lsn) {
+        return Err(corruption!(
+            wal_dir.display(),
+            None,
+            "log records from LSN {replay_lsn} (the last checkpoint's) are missing"
+        ));
+    }
     for (lsn, rec) in scan.records {
         match rec {
             Record::Message { tree, txn, key, op } => {
@@ -167,10 +183,14 @@ pub(crate) fn open(
                 let t =
                     crate::tree::Tree::open_in(&*vfs, &tree_path(id), id, options, ctx(), true)?;
                 trees.open.insert(id, Arc::new(t));
-                trees
-                    .catalog
-                    .trees
-                    .insert(id, CatalogEntry { name, options });
+                trees.catalog.trees.insert(
+                    id,
+                    CatalogEntry {
+                        name,
+                        options,
+                        ckpt_seq: 0,
+                    },
+                );
                 trees.catalog.next_tree_id = trees.catalog.next_tree_id.max(id + 1);
             }
             Record::DropTree { id } => {

@@ -49,7 +49,7 @@ pub fn clip(msg: &Message, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Option<Messa
                 Some(hi) if hi < end.as_slice() => hi.to_vec(),
                 _ => end.clone(),
             };
-            (start < end).then(|| Message {
+            (start < end).then_some(Message {
                 msn: msg.msn,
                 txn: msg.txn,
                 key: start,

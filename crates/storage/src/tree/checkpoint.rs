@@ -74,6 +74,13 @@ impl TreeHeader {
     }
 }
 
+impl TreeCapture {
+    /// The tree checkpoint sequence this capture will write.
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+}
+
 impl Tree {
     /// Step 2: copies pointers under the tree lock (shared: it excludes writers, not readers).
     pub fn capture(&self) -> TreeCapture {

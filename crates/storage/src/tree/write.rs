@@ -39,10 +39,10 @@ fn push_routed(node: &mut Node, msg: Message) {
         Arc::make_mut(&mut buffers[i]).push(msg);
         return;
     }
-    for i in 0..buffers.len() {
+    for (i, buffer) in buffers.iter_mut().enumerate() {
         let (lo, hi) = part_range(pivots, i);
         if let Some(m) = clip(&msg, lo, hi) {
-            Arc::make_mut(&mut buffers[i]).push(m);
+            Arc::make_mut(buffer).push(m);
         }
     }
 }
@@ -131,10 +131,10 @@ impl Tree {
                 basement_mut(&mut basements[j]).apply(msg, &reg)?;
                 continue;
             }
-            for j in 0..basements.len() {
+            for (j, slot) in basements.iter_mut().enumerate() {
                 let (lo, hi) = part_range(pivots, j);
                 if let Some(m) = clip(msg, lo, hi) {
-                    basement_mut(&mut basements[j]).apply(&m, &reg)?;
+                    basement_mut(slot).apply(&m, &reg)?;
                 }
             }
         }

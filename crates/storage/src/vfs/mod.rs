@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// An open file.
+#[allow(clippy::len_without_is_empty)]
 pub trait VfsFile: Send + Sync {
     /// Reads exactly `buf.len()` bytes at `offset`; reading past the end is an error.
     fn read_exact_at(&self, buf: &mut [u8], offset: u64) -> io::Result<()>;

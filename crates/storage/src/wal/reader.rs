@@ -6,6 +6,7 @@
 
 use super::record::Record;
 use super::{parse_segment_name, segment_name};
+use crate::corruption;
 use crate::error::{Error, Result};
 use crate::tree::message::Msn;
 use crate::vfs::Vfs;
@@ -19,6 +20,18 @@ pub struct LogScan {
     pub next_lsn: Msn,
     /// Segments (first LSNs) that hold valid records, ascending.
     pub segments: Vec<Msn>,
+}
+
+/// Whether, skipping the (bad) frame at the start of `buf` by its length field, a valid frame with the next
+/// LSN follows: then the bad frame is damage in the middle of the log, not a torn tail.
+fn valid_frame_follows(buf: &[u8], bad_lsn: Msn) -> bool {
+    if buf.len() < 4 {
+        return false;
+    }
+    let len = u32::from_le_bytes(buf[..4].try_into().unwrap()) as usize;
+    let next = 8 + len;
+    next < buf.len()
+        && matches!(Record::decode_framed(&buf[next..]), Ok((lsn, _, _)) if lsn == bad_lsn + 1)
 }
 
 /// Lists the segments in `dir`, ascending.
@@ -75,6 +88,14 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
                     lsn_expected += 1;
                 }
                 _ => {
+                    if i + 1 < segments.len() || valid_frame_follows(&data[pos..], lsn_expected) {
+                        // Not a torn tail: valid records follow the bad one.
+                        return Err(corruption!(
+                            pstr,
+                            Some(pos as u64),
+                            "log record {lsn_expected} is damaged and later records exist"
+                        ));
+                    }
                     broken = true;
                     break;
                 }

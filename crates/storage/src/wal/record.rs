@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_and_torn_frames_fail() {
-        let recs = vec![
+        let recs = [
             Record::Message {
                 tree: 3,
                 txn: 0,
