@@ -71,6 +71,12 @@ pub enum Error {
         found: u32,
         supported: u32,
     },
+    /// A row lock was not granted within the transaction's lock timeout.
+    #[error("lock wait timeout exceeded")]
+    LockTimeout,
+    /// Waiting for a row lock would close a cycle of waiting transactions; this one was chosen to fail.
+    #[error("deadlock found when trying to get lock")]
+    Deadlock,
     /// Another process holds the environment's lock.
     #[error("environment {0} is in use by another process")]
     Locked(String),

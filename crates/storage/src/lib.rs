@@ -25,6 +25,7 @@ pub mod error;
 pub mod format;
 pub mod health;
 pub mod tree;
+pub mod txn;
 pub mod vfs;
 pub mod wal;
 
@@ -35,3 +36,4 @@ pub use tree::cursor::RangeIter;
 pub use tree::message::{Op, UpdateRegistry};
 pub use tree::options::TreeOptions;
 pub use tree::TreeStats;
+pub use txn::{Isolation, Txn, TxnOptions};

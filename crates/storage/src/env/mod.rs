@@ -56,6 +56,8 @@ pub(crate) struct EnvInner {
     pub wake: Condvar,
     pub closed: AtomicBool,
     pub checkpoints_done: AtomicU64,
+    pub locks: crate::txn::locks::LockTable,
+    pub next_txn: AtomicU64,
     _lock: Box<dyn Send + Sync>,
 }
 
@@ -94,6 +96,9 @@ pub struct EnvStats {
     pub node_bytes_written: u64,
     pub node_reads: u64,
     pub failure: Option<String>,
+    /// Row locks held and transactions waiting for one.
+    pub row_locks: usize,
+    pub lock_waiters: usize,
 }
 
 impl Env {
@@ -237,6 +242,11 @@ impl Env {
         names
     }
 
+    /// Starts a transaction.
+    pub fn begin(&self, opts: crate::txn::TxnOptions) -> Result<crate::txn::Txn> {
+        self.inner.begin(opts)
+    }
+
     /// Runs a checkpoint now.
     pub fn checkpoint(&self) -> Result<()> {
         checkpoint::run(&self.inner)
@@ -262,6 +272,8 @@ impl Env {
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
             failure: i.health.failure(),
+            row_locks: i.locks.held(),
+            lock_waiters: i.locks.waiting(),
         }
     }
 
@@ -338,6 +350,44 @@ impl EnvInner {
         }
     }
 
+    /// Logs a committed transaction's changes as one record and applies them under the write locks of all
+    /// the trees involved (taken in id order, so concurrent commits cannot deadlock); returns the LSN.
+    pub(crate) fn apply_batch(&self, txn: u64, ops: Vec<(Arc<Tree>, Vec<u8>, Op)>) -> Result<Msn> {
+        self.check_writable()?;
+        let mut trees: Vec<Arc<Tree>> = ops.iter().map(|(t, _, _)| t.clone()).collect();
+        trees.sort_by_key(|t| t.id());
+        trees.dedup_by_key(|t| t.id());
+        let mut guards: Vec<_> = trees.iter().map(|t| t.state.write()).collect();
+        for t in &trees {
+            if t.dropped.load(Ordering::SeqCst) {
+                return Err(Error::NoSuchTree(format!("tree {}", t.id())));
+            }
+        }
+        let rec = Record::Batch {
+            txn,
+            ops: ops
+                .iter()
+                .map(|(t, k, op)| (t.id(), k.clone(), op.clone()))
+                .collect(),
+        };
+        let lsn = self.wal.append(&rec)?;
+        for (tree, key, op) in ops {
+            let i = trees
+                .binary_search_by_key(&tree.id(), |t| t.id())
+                .expect("locked");
+            let msg = Message {
+                msn: lsn,
+                txn,
+                key,
+                op,
+            };
+            if let Err(e) = tree.apply_locked(&mut guards[i], msg) {
+                return Err(self.health.fail(e));
+            }
+        }
+        Ok(lsn)
+    }
+
     /// Waits for `lsn` to be durable whatever the mode (before removing files).
     pub(crate) fn commit_always(&self, lsn: Msn) -> Result<()> {
         self.wal.sync_to(lsn)
@@ -400,7 +450,11 @@ impl TreeHandle {
         env.commit(last)
     }
 
-    fn validate(&self, key: &[u8], op: &Op) -> Result<()> {
+    pub(crate) fn tree(&self) -> &Arc<Tree> {
+        &self.tree
+    }
+
+    pub(crate) fn validate(&self, key: &[u8], op: &Op) -> Result<()> {
         if key.len() > MAX_KEY_BYTES {
             return Err(Error::InvalidArgument(format!(
                 "key of {} bytes exceeds {MAX_KEY_BYTES}",

@@ -208,6 +208,26 @@ pub(crate) fn open(
                 }
             }
             Record::Checkpoint { .. } => {}
+            Record::Batch { txn, ops } => {
+                for (tree, key, op) in ops {
+                    let Some(t) = trees.open.get(&tree) else {
+                        continue;
+                    };
+                    let mut st = t.state.write();
+                    if lsn <= st.ckpt_msn {
+                        continue;
+                    }
+                    t.apply_locked(
+                        &mut st,
+                        Message {
+                            msn: lsn,
+                            txn,
+                            key,
+                            op,
+                        },
+                    )?;
+                }
+            }
         }
     }
 
@@ -240,6 +260,8 @@ pub(crate) fn open(
         wake: Condvar::new(),
         closed: AtomicBool::new(false),
         checkpoints_done: AtomicU64::new(0),
+        locks: Default::default(),
+        next_txn: AtomicU64::new(1),
         _lock: lock,
     })
 }

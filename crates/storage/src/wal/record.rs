@@ -17,6 +17,7 @@ const KIND_CREATE_TREE: u8 = 32;
 const KIND_DROP_TREE: u8 = 33;
 const KIND_RENAME_TREE: u8 = 34;
 const KIND_CHECKPOINT: u8 = 35;
+const KIND_BATCH: u8 = 36;
 
 /// One log record (without its LSN).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +44,11 @@ pub enum Record {
     /// Marks the begin of checkpoint `seq`.
     Checkpoint {
         seq: u64,
+    },
+    /// A committed transaction's changes, applied atomically: every message gets this record's LSN as MSN.
+    Batch {
+        txn: TxnId,
+        ops: Vec<(u64, Vec<u8>, Op)>,
     },
 }
 
@@ -74,6 +80,42 @@ fn utf8(b: &[u8]) -> Result<String, DecodeError> {
     String::from_utf8(b.to_vec()).map_err(|_| DecodeError("name is not UTF-8".into()))
 }
 
+fn encode_op_body(op: &Op, out: &mut Vec<u8>) {
+    match op {
+        Op::Put(v) => out.put_bytes(v),
+        Op::Delete => {}
+        Op::Upsert { func, arg } => {
+            out.put_u32(*func);
+            out.put_bytes(arg);
+        }
+        Op::Broadcast { func, arg, end } => {
+            out.put_bytes(end);
+            out.put_u32(*func);
+            out.put_bytes(arg);
+        }
+        Op::RangeDelete { end } => out.put_bytes(end),
+    }
+}
+
+fn decode_op_body(kind: MessageKind, d: &mut Decoder<'_>) -> Result<Op, DecodeError> {
+    Ok(match kind {
+        MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
+        MessageKind::Delete => Op::Delete,
+        MessageKind::Upsert => Op::Upsert {
+            func: d.u32()?,
+            arg: d.bytes()?.to_vec(),
+        },
+        MessageKind::Broadcast => Op::Broadcast {
+            end: d.bytes()?.to_vec(),
+            func: d.u32()?,
+            arg: d.bytes()?.to_vec(),
+        },
+        MessageKind::RangeDelete => Op::RangeDelete {
+            end: d.bytes()?.to_vec(),
+        },
+    })
+}
+
 impl Record {
     fn kind(&self) -> u8 {
         match self {
@@ -82,6 +124,7 @@ impl Record {
             Record::DropTree { .. } => KIND_DROP_TREE,
             Record::RenameTree { .. } => KIND_RENAME_TREE,
             Record::Checkpoint { .. } => KIND_CHECKPOINT,
+            Record::Batch { .. } => KIND_BATCH,
         }
     }
 
@@ -96,20 +139,7 @@ impl Record {
                 out.put_varint(*tree);
                 out.put_varint(*txn);
                 out.put_bytes(key);
-                match op {
-                    Op::Put(v) => out.put_bytes(v),
-                    Op::Delete => {}
-                    Op::Upsert { func, arg } => {
-                        out.put_u32(*func);
-                        out.put_bytes(arg);
-                    }
-                    Op::Broadcast { func, arg, end } => {
-                        out.put_bytes(end);
-                        out.put_u32(*func);
-                        out.put_bytes(arg);
-                    }
-                    Op::RangeDelete { end } => out.put_bytes(end),
-                }
+                encode_op_body(op, out);
             }
             Record::CreateTree { id, name, options } => {
                 out.put_u64(*id);
@@ -122,6 +152,16 @@ impl Record {
                 out.put_bytes(name.as_bytes());
             }
             Record::Checkpoint { seq } => out.put_u64(*seq),
+            Record::Batch { txn, ops } => {
+                out.put_varint(*txn);
+                out.put_varint(ops.len() as u64);
+                for (tree, key, op) in ops {
+                    out.put_varint(*tree);
+                    out.put_u8(op.kind() as u8);
+                    out.put_bytes(key);
+                    encode_op_body(op, out);
+                }
+            }
         }
         let body = &out[start + FRAME_PREFIX_BYTES..];
         let len = body.len() as u32;
@@ -157,28 +197,30 @@ impl Record {
                 name: utf8(d.bytes()?)?,
             },
             KIND_CHECKPOINT => Record::Checkpoint { seq: d.u64()? },
+            KIND_BATCH => {
+                let txn = d.varint()?;
+                let n = d.varint()?;
+                if n > body.len() as u64 {
+                    return Err(DecodeError(format!("batch of {n} ops overruns the record")));
+                }
+                let mut ops = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    let tree = d.varint()?;
+                    let k = d.u8()?;
+                    let mk = MessageKind::from_u8(k)
+                        .ok_or_else(|| DecodeError(format!("unknown message kind {k}")))?;
+                    let key = d.bytes()?.to_vec();
+                    ops.push((tree, key, decode_op_body(mk, &mut d)?));
+                }
+                Record::Batch { txn, ops }
+            }
             k => {
                 let mk = MessageKind::from_u8(k)
                     .ok_or_else(|| DecodeError(format!("unknown record kind {k}")))?;
                 let tree = d.varint()?;
                 let txn = d.varint()?;
                 let key = d.bytes()?.to_vec();
-                let op = match mk {
-                    MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
-                    MessageKind::Delete => Op::Delete,
-                    MessageKind::Upsert => Op::Upsert {
-                        func: d.u32()?,
-                        arg: d.bytes()?.to_vec(),
-                    },
-                    MessageKind::Broadcast => Op::Broadcast {
-                        end: d.bytes()?.to_vec(),
-                        func: d.u32()?,
-                        arg: d.bytes()?.to_vec(),
-                    },
-                    MessageKind::RangeDelete => Op::RangeDelete {
-                        end: d.bytes()?.to_vec(),
-                    },
-                };
+                let op = decode_op_body(mk, &mut d)?;
                 Record::Message { tree, txn, key, op }
             }
         };
@@ -217,6 +259,20 @@ mod tests {
                 name: "x".into(),
             },
             Record::Checkpoint { seq: 2 },
+            Record::Batch {
+                txn: 9,
+                ops: vec![
+                    (1, b"a".to_vec(), Op::Put(b"1".to_vec())),
+                    (
+                        2,
+                        b"b".to_vec(),
+                        Op::Upsert {
+                            func: 3,
+                            arg: b"x".to_vec(),
+                        },
+                    ),
+                ],
+            },
         ];
         let mut buf = Vec::new();
         for (i, r) in recs.iter().enumerate() {
