@@ -47,6 +47,13 @@ fn push_routed(node: &mut Node, msg: Message) {
     }
 }
 
+/// What to do with a message at the node it has reached.
+enum Step {
+    Leaf,
+    Descend(BlockNum, usize),
+    Buffer,
+}
+
 impl Tree {
     /// Applies one message; the caller holds the write lock and the message's MSN exceeds every earlier one.
     pub(crate) fn apply_locked(&self, st: &mut TreeState, msg: Message) -> Result<()> {
@@ -61,31 +68,44 @@ impl Tree {
         let mut bn = st.root;
         let (mut left_edge, mut right_edge) = (true, true);
         loop {
-            let node = self.load(st, bn)?;
-            match &*node {
-                Node::Leaf { .. } => {
+            // Decide with a borrowed copy of the node, and drop it before changing the node: a live extra
+            // `Arc` would make the copy-on-write below copy the whole node and the buffer it changes.
+            let step = {
+                let node = self.load(st, bn)?;
+                match &*node {
+                    Node::Leaf { .. } => Step::Leaf,
+                    Node::Internal {
+                        pivots,
+                        children,
+                        buffers,
+                        ..
+                    } => {
+                        let mut step = Step::Buffer;
+                        if !msg.op.is_ranged() {
+                            let i = part_index(pivots, &msg.key);
+                            left_edge &= i == 0;
+                            right_edge &= i + 1 == children.len();
+                            let child = children[i];
+                            if buffers[i].is_empty()
+                                && self.promotable(st, child, left_edge || right_edge)
+                            {
+                                step = Step::Descend(child, i);
+                            }
+                        }
+                        step
+                    }
+                }
+            };
+            match step {
+                Step::Leaf => {
                     self.apply_to_leaf(st, bn, vec![msg])?;
                     break;
                 }
-                Node::Internal {
-                    pivots,
-                    children,
-                    buffers,
-                    ..
-                } => {
-                    if !msg.op.is_ranged() {
-                        let i = part_index(pivots, &msg.key);
-                        left_edge &= i == 0;
-                        right_edge &= i + 1 == children.len();
-                        let child = children[i];
-                        if buffers[i].is_empty()
-                            && self.promotable(st, child, left_edge || right_edge)
-                        {
-                            path.push((bn, i));
-                            bn = child;
-                            continue;
-                        }
-                    }
+                Step::Descend(child, i) => {
+                    path.push((bn, i));
+                    bn = child;
+                }
+                Step::Buffer => {
                     push_routed(self.node_mut(st, bn)?, msg);
                     self.flush_if_needed(st, bn)?;
                     break;
