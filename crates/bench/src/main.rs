@@ -1,2 +1,252 @@
-//! Betula benchmark suite.
-fn main() {}
+//! Betula's benchmark suite.
+//!
+//! - `betula-bench storage`: random then sequential inserts into data several times the cache, settle,
+//!   point reads, range scans — for Betula and (with the `rocksdb` feature) RocksDB, with a markdown report
+//!   and a per-second CSV in bench/results/.
+//! - `betula-bench commit-throughput`: single-row synchronous commits from 1..64 threads (group commit).
+
+mod engine;
+mod io_stats;
+mod machine;
+mod report;
+mod stats;
+mod workload;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use engine::{BenchResult, DurabilityMode, EngineConfig};
+use std::path::PathBuf;
+use std::time::Duration;
+use workload::keys::{KEY_BYTES, VALUE_BYTES};
+
+#[derive(Parser)]
+#[command(name = "betula-bench", about = "Betula's benchmark suite")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Insert/read/scan benchmark of the storage engines, side by side.
+    Storage(StorageArgs),
+    /// Commits per second of single-row synchronous writes at several thread counts.
+    CommitThroughput(CommitArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DurabilityArg {
+    Sync,
+    Periodic,
+    Nosync,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Engines to run, in order (default: every engine this build has).
+    #[arg(long, value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Cache size in MiB (Betula node cache, RocksDB block cache).
+    #[arg(long, default_value_t = 64)]
+    cache_mb: u64,
+    /// Seed of the key/value stream.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Parent directory of the engines' data directories (emptied per engine).
+    #[arg(long)]
+    dir: Option<PathBuf>,
+    /// Where the report goes.
+    #[arg(long, default_value = "bench/results")]
+    out: PathBuf,
+    /// File name stem of the report (default: <date>-storage or <date>-commit-throughput).
+    #[arg(long)]
+    name: Option<String>,
+    /// A note for the report (repeatable), e.g. about other load on the machine.
+    #[arg(long)]
+    note: Vec<String>,
+    /// Print the report instead of writing files.
+    #[arg(long)]
+    no_write: bool,
+}
+
+#[derive(Args)]
+struct StorageArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Rows per insert phase (N random, then N sequential). Default: raw data ≈ 6× the cache.
+    #[arg(long)]
+    rows: Option<u64>,
+    /// Writer (and point-reader) threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Rows per write batch; each batch is one commit.
+    #[arg(long, default_value_t = 100)]
+    batch: usize,
+    #[arg(long, value_enum, default_value = "sync")]
+    durability: DurabilityArg,
+    /// Log sync interval for `--durability periodic`.
+    #[arg(long, default_value_t = 1000)]
+    sync_interval_ms: u64,
+    /// Point reads after the inserts.
+    #[arg(long, default_value_t = 200_000)]
+    reads: u64,
+    /// Range scans after the point reads.
+    #[arg(long, default_value_t = 1000)]
+    scans: u64,
+    /// Rows per range scan.
+    #[arg(long, default_value_t = 100)]
+    scan_rows: usize,
+    /// Keep the data directories.
+    #[arg(long)]
+    keep: bool,
+}
+
+#[derive(Args)]
+struct CommitArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Thread counts to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,4,16,64")]
+    threads: Vec<usize>,
+    /// Seconds per point.
+    #[arg(long, default_value_t = 5.0)]
+    secs: f64,
+}
+
+fn context(common: &Common, dir: &std::path::Path) -> report::RunContext {
+    let (date, time) = machine::now_utc();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    report::RunContext {
+        command: format!("betula-bench {}", args.join(" ")),
+        date,
+        time,
+        revision: machine::git_revision(),
+        cpu: machine::cpu(),
+        memory: machine::memory(),
+        kernel: machine::kernel(),
+        filesystem: machine::filesystem(dir),
+        load_before: machine::loadavg(),
+        load_after: String::new(),
+        proc_io: io_stats::ProcIo::available(),
+        notes: common.note.clone(),
+    }
+}
+
+fn engines(common: &Common) -> Vec<String> {
+    if common.engines.is_empty() {
+        engine::available().into_iter().map(String::from).collect()
+    } else {
+        common.engines.clone()
+    }
+}
+
+fn data_dir(common: &Common) -> BenchResult<PathBuf> {
+    let dir = common
+        .dir
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join("betula-bench"));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+fn write_out(common: &Common, stem: &str, files: &[(&str, String)]) -> BenchResult<()> {
+    if common.no_write {
+        for (_, text) in files {
+            println!("{text}");
+        }
+        return Ok(());
+    }
+    std::fs::create_dir_all(&common.out)?;
+    for (ext, text) in files {
+        let path = common.out.join(format!("{stem}.{ext}"));
+        std::fs::write(&path, text)?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn storage(a: StorageArgs) -> BenchResult<()> {
+    let cache_bytes = a.common.cache_mb << 20;
+    let rows = a
+        .rows
+        .unwrap_or(6 * cache_bytes / (2 * (KEY_BYTES + VALUE_BYTES) as u64));
+    let dir = data_dir(&a.common)?;
+    let p = workload::storage::StorageParams {
+        rows,
+        engine: EngineConfig {
+            cache_bytes,
+            durability: match a.durability {
+                DurabilityArg::Sync => DurabilityMode::Sync,
+                DurabilityArg::Periodic => {
+                    DurabilityMode::Periodic(Duration::from_millis(a.sync_interval_ms))
+                }
+                DurabilityArg::Nosync => DurabilityMode::NoSync,
+            },
+        },
+        threads: a.threads.max(1),
+        batch: a.batch.max(1),
+        seed: a.common.seed,
+        reads: a.reads,
+        scans: a.scans,
+        scan_rows: a.scan_rows,
+        dir: dir.clone(),
+        keep: a.keep,
+    };
+    let mut ctx = context(&a.common, &dir);
+    let mut runs = Vec::new();
+    for name in engines(&a.common) {
+        runs.push(workload::storage::run_engine(&name, &p)?);
+    }
+    ctx.load_after = machine::loadavg();
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-storage", ctx.date));
+    let csv_name = format!("{stem}.csv");
+    let md = report::storage_markdown(&ctx, &p, &runs, &csv_name);
+    let csv = report::storage_csv(&runs);
+    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
+}
+
+fn commit_throughput(a: CommitArgs) -> BenchResult<()> {
+    let dir = data_dir(&a.common)?;
+    let p = workload::commit::CommitParams {
+        thread_counts: a.threads.clone(),
+        secs: a.secs,
+        cache_bytes: a.common.cache_mb << 20,
+        seed: a.common.seed,
+        dir: dir.clone(),
+    };
+    let mut ctx = context(&a.common, &dir);
+    let mut points = Vec::new();
+    for name in engines(&a.common) {
+        for &t in &p.thread_counts {
+            let pt = workload::commit::run_point(&name, t.max(1), &p)?;
+            eprintln!(
+                "[{name}] {t} threads: {:.0} commits/s",
+                pt.commits_per_sec()
+            );
+            points.push(pt);
+        }
+    }
+    ctx.load_after = machine::loadavg();
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-commit-throughput", ctx.date));
+    let md = report::commit_markdown(&ctx, p.secs, &points);
+    write_out(&a.common, &stem, &[("md", md)])
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let r = match cli.cmd {
+        Cmd::Storage(a) => storage(a),
+        Cmd::CommitThroughput(a) => commit_throughput(a),
+    };
+    if let Err(e) = r {
+        eprintln!("betula-bench: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,6 @@
+//! Workloads: what is run against each engine.
+
+pub mod commit;
+pub mod keys;
+pub mod sampler;
+pub mod storage;
