@@ -27,6 +27,13 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     let (begin_lsn, mut catalog, trees) = {
         let trees = env.trees.lock();
         let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
+        // Transactions open now may have changes in the trees this checkpoint captures that the replayed
+        // log will not show: log the keys they wrote so recovery can roll them back (invariant X1).
+        for (txn, keys) in env.mvcc.active_keys() {
+            if !keys.is_empty() {
+                env.wal.append(&crate::wal::Record::TxnKeys { txn, keys })?;
+            }
+        }
         let list: Vec<_> = trees.open.values().cloned().collect();
         (begin_lsn, trees.catalog.clone(), list)
     };

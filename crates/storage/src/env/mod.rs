@@ -57,7 +57,7 @@ pub(crate) struct EnvInner {
     pub closed: AtomicBool,
     pub checkpoints_done: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
-    pub next_txn: AtomicU64,
+    pub mvcc: Arc<crate::tree::mvcc::MvccState>,
     _lock: Box<dyn Send + Sync>,
 }
 
@@ -277,6 +277,14 @@ impl Env {
         }
     }
 
+    /// Transactions active and read views open (status output; a long-open view holds old versions).
+    pub fn mvcc_status(&self) -> (usize, usize) {
+        (
+            self.inner.mvcc.active_count(),
+            self.inner.mvcc.open_views().0,
+        )
+    }
+
     /// Checkpoints and closes.
     pub fn close(mut self) -> Result<()> {
         self.stop_background();
@@ -318,6 +326,7 @@ impl EnvInner {
             budget: self.budget.clone(),
             reg: self.reg.clone(),
             health: self.health.clone(),
+            mvcc: self.mvcc.clone(),
         }
     }
 
@@ -350,44 +359,6 @@ impl EnvInner {
         }
     }
 
-    /// Logs a committed transaction's changes as one record and applies them under the write locks of all
-    /// the trees involved (taken in id order, so concurrent commits cannot deadlock); returns the LSN.
-    pub(crate) fn apply_batch(&self, txn: u64, ops: Vec<(Arc<Tree>, Vec<u8>, Op)>) -> Result<Msn> {
-        self.check_writable()?;
-        let mut trees: Vec<Arc<Tree>> = ops.iter().map(|(t, _, _)| t.clone()).collect();
-        trees.sort_by_key(|t| t.id());
-        trees.dedup_by_key(|t| t.id());
-        let mut guards: Vec<_> = trees.iter().map(|t| t.state.write()).collect();
-        for t in &trees {
-            if t.dropped.load(Ordering::SeqCst) {
-                return Err(Error::NoSuchTree(format!("tree {}", t.id())));
-            }
-        }
-        let rec = Record::Batch {
-            txn,
-            ops: ops
-                .iter()
-                .map(|(t, k, op)| (t.id(), k.clone(), op.clone()))
-                .collect(),
-        };
-        let lsn = self.wal.append(&rec)?;
-        for (tree, key, op) in ops {
-            let i = trees
-                .binary_search_by_key(&tree.id(), |t| t.id())
-                .expect("locked");
-            let msg = Message {
-                msn: lsn,
-                txn,
-                key,
-                op,
-            };
-            if let Err(e) = tree.apply_locked(&mut guards[i], msg) {
-                return Err(self.health.fail(e));
-            }
-        }
-        Ok(lsn)
-    }
-
     /// Waits for `lsn` to be durable whatever the mode (before removing files).
     pub(crate) fn commit_always(&self, lsn: Msn) -> Result<()> {
         self.wal.sync_to(lsn)
@@ -400,19 +371,26 @@ impl TreeHandle {
         &self.name
     }
 
-    /// Applies a batch of changes to this tree atomically with respect to crashes only in order: each change
-    /// is logged and applied in turn, and the call waits once for durability at the end.
+    /// Applies a batch of changes to this tree outside any transaction: each change is logged and applied in
+    /// turn (each is committed at once, with its own MSN), and the call waits once for durability at the end.
     pub fn write_batch(&self, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
-        self.write_txn(0, ops)
-    }
-
-    /// Like [`TreeHandle::write_batch`] with a transaction id stamped on every message.
-    pub fn write_txn(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
-        if ops.is_empty() {
-            return Ok(());
-        }
         for (key, op) in &ops {
             self.validate(key, op)?;
+            if matches!(op, Op::Abort) {
+                return Err(Error::InvalidArgument("abort messages are internal".into()));
+            }
+        }
+        if let Some(last) = self.write_messages(0, ops)? {
+            self.env.commit(last)?;
+        }
+        Ok(())
+    }
+
+    /// Logs and applies messages stamped with transaction `txn` (0: none); returns the last LSN, without
+    /// waiting for durability.
+    pub(crate) fn write_messages(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<Option<Msn>> {
+        if ops.is_empty() {
+            return Ok(None);
         }
         let env = &self.env;
         env.check_writable()?;
@@ -447,7 +425,7 @@ impl TreeHandle {
             }
             last
         };
-        env.commit(last)
+        Ok(Some(last))
     }
 
     pub(crate) fn tree(&self) -> &Arc<Tree> {

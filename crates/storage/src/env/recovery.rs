@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::format::FORMAT_VERSION;
 use crate::health::Health;
 use crate::tree::message::{Message, UpdateRegistry};
+use crate::tree::mvcc::MvccState;
 use crate::vfs::Vfs;
 use crate::wal::reader::scan_and_repair;
 use crate::wal::{Record, Wal};
@@ -120,10 +121,12 @@ pub(crate) fn open(
     let health = Arc::new(Health::default());
     let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
     let reg = Arc::new(reg);
+    let mvcc = Arc::new(MvccState::default());
     let ctx = || crate::tree::TreeContextArgs {
         budget: budget.clone(),
         reg: reg.clone(),
         health: health.clone(),
+        mvcc: mvcc.clone(),
     };
     let tree_path = |id: u64| dir.join(super::catalog::tree_file_name(id));
 
@@ -159,6 +162,13 @@ pub(crate) fn open(
     for (lsn, rec) in scan.records {
         match rec {
             Record::Message { tree, txn, key, op } => {
+                if txn != 0 {
+                    // Until its commit record, the transaction is active: its versions stay apart.
+                    if !mvcc.is_active(txn) {
+                        mvcc.activate(txn);
+                    }
+                    mvcc.note_key(txn, tree, &key);
+                }
                 let Some(t) = trees.open.get(&tree) else {
                     continue; // dropped later in the log
                 };
@@ -208,24 +218,12 @@ pub(crate) fn open(
                 }
             }
             Record::Checkpoint { .. } => {}
-            Record::Batch { txn, ops } => {
-                for (tree, key, op) in ops {
-                    let Some(t) = trees.open.get(&tree) else {
-                        continue;
-                    };
-                    let mut st = t.state.write();
-                    if lsn <= st.ckpt_msn {
-                        continue;
-                    }
-                    t.apply_locked(
-                        &mut st,
-                        Message {
-                            msn: lsn,
-                            txn,
-                            key,
-                            op,
-                        },
-                    )?;
+            Record::TxnBegin => mvcc.activate(lsn),
+            Record::TxnCommit { txn } | Record::TxnAbort { txn } => mvcc.deactivate(txn),
+            Record::TxnKeys { txn, keys } => {
+                mvcc.activate(txn);
+                for (tree, key) in keys {
+                    mvcc.note_key(txn, tree, &key);
                 }
             }
         }
@@ -240,6 +238,34 @@ pub(crate) fn open(
         scan.next_lsn,
         scan.segments,
     )?;
+    // Transactions that never committed: erase their versions (logged, so this is itself recoverable).
+    for txn in mvcc.active_list() {
+        for (tree, key) in mvcc.keys_of(txn) {
+            let Some(t) = trees.open.get(&tree) else {
+                continue;
+            };
+            let mut st = t.state.write();
+            let msg = Record::Message {
+                tree,
+                txn,
+                key: key.clone(),
+                op: crate::tree::message::Op::Abort,
+            };
+            let lsn = wal.append(&msg)?;
+            t.apply_locked(
+                &mut st,
+                Message {
+                    msn: lsn,
+                    txn,
+                    key,
+                    op: crate::tree::message::Op::Abort,
+                },
+            )?;
+        }
+        wal.append(&Record::TxnAbort { txn })?;
+        mvcc.deactivate(txn);
+    }
+    wal.sync_all()?;
     let log_bytes = wal.bytes_appended();
     Ok(EnvInner {
         vfs,
@@ -261,7 +287,7 @@ pub(crate) fn open(
         closed: AtomicBool::new(false),
         checkpoints_done: AtomicU64::new(0),
         locks: Default::default(),
-        next_txn: AtomicU64::new(1),
+        mvcc,
         _lock: lock,
     })
 }

@@ -1,14 +1,14 @@
 //! A basement: a sorted run of a leaf's entries, compressed and read on its own (file-format.md §3.3).
 //!
-//! Invariant: keys strictly increase. Applying a message keeps them so; a message whose function deletes the
-//! row removes the entry.
+//! Each entry is a key and a [`Cell`] (a plain committed value or a stack of versions, see `mvcc`).
+//! Invariant: keys strictly increase. Applying a message keeps them so; an entry whose last version is a
+//! delete below the garbage-collection horizon is removed.
 
-use super::message::{Message, Op, UpdateRegistry};
+use super::message::{Message, Op, TxnId, UpdateRegistry};
+use super::mvcc::{self, Cell};
 use crate::encoding::{DecodeError, Decoder, Encode};
 use crate::error::Result;
 
-/// Entry kind stored before each value (file-format.md §3.3). Never renumber.
-pub const ENTRY_COMMITTED: u8 = 0;
 /// Basement encoding: plain entry list.
 pub const ENCODING_PLAIN: u8 = 0;
 /// Per-entry overhead counted in [`Basement::bytes`].
@@ -16,18 +16,27 @@ pub const ENTRY_OVERHEAD: usize = 8;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Basement {
-    entries: Vec<(Vec<u8>, Vec<u8>)>,
+    entries: Vec<(Vec<u8>, Cell)>,
     bytes: usize,
 }
 
-fn entry_size(k: &[u8], v: &[u8]) -> usize {
-    k.len() + v.len() + ENTRY_OVERHEAD
+fn entry_size(k: &[u8], c: &Cell) -> usize {
+    k.len() + c.size() + ENTRY_OVERHEAD
 }
 
 impl Basement {
-    pub fn from_sorted(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Basement {
-        let bytes = entries.iter().map(|(k, v)| entry_size(k, v)).sum();
+    pub fn from_sorted(entries: Vec<(Vec<u8>, Cell)>) -> Basement {
+        let bytes = entries.iter().map(|(k, c)| entry_size(k, c)).sum();
         Basement { entries, bytes }
+    }
+    /// A basement of plain committed values.
+    pub fn from_plain(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Basement {
+        Basement::from_sorted(
+            entries
+                .into_iter()
+                .map(|(k, v)| (k, Cell::Plain(v)))
+                .collect(),
+        )
     }
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -39,18 +48,18 @@ impl Basement {
     pub fn bytes(&self) -> usize {
         self.bytes
     }
-    pub fn entries(&self) -> &[(Vec<u8>, Vec<u8>)] {
+    pub fn entries(&self) -> &[(Vec<u8>, Cell)] {
         &self.entries
     }
     pub fn first_key(&self) -> Option<&[u8]> {
         self.entries.first().map(|(k, _)| k.as_slice())
     }
 
-    pub fn get(&self, key: &[u8]) -> Option<&[u8]> {
+    pub fn get(&self, key: &[u8]) -> Option<&Cell> {
         self.entries
             .binary_search_by(|(k, _)| k.as_slice().cmp(key))
             .ok()
-            .map(|i| self.entries[i].1.as_slice())
+            .map(|i| &self.entries[i].1)
     }
 
     /// Index of the first entry with key ≥ `key`.
@@ -58,45 +67,46 @@ impl Basement {
         self.entries.partition_point(|(k, _)| k.as_slice() < key)
     }
 
-    /// Applies one message (already clipped to this basement's range, if ranged).
-    pub fn apply(&mut self, msg: &Message, reg: &UpdateRegistry) -> Result<()> {
+    /// Applies one message (already clipped to this basement's range, if ranged), collecting versions below
+    /// `horizon`.
+    pub fn apply(&mut self, msg: &Message, reg: &UpdateRegistry, horizon: TxnId) -> Result<()> {
         match &msg.op {
-            Op::RangeDelete { end } => {
-                let a = self.lower_bound(&msg.key);
-                let b = self.lower_bound(end);
-                if a < b {
-                    for (k, v) in self.entries.drain(a..b) {
-                        self.bytes -= entry_size(&k, &v);
+            Op::RangeDelete { .. } | Op::Broadcast { .. } => {
+                let (a, b) = match &msg.op {
+                    Op::RangeDelete { end } => (self.lower_bound(&msg.key), self.lower_bound(end)),
+                    Op::Broadcast { end, .. } if end.is_empty() => {
+                        (self.lower_bound(&msg.key), self.entries.len())
+                    }
+                    Op::Broadcast { end, .. } => {
+                        (self.lower_bound(&msg.key), self.lower_bound(end))
+                    }
+                    _ => unreachable!(),
+                };
+                if a >= b {
+                    return Ok(());
+                }
+                let tail = self.entries.split_off(b);
+                let range: Vec<(Vec<u8>, Cell)> = self.entries.drain(a..).collect();
+                for (k, c) in range {
+                    self.bytes -= entry_size(&k, &c);
+                    if let Some(nc) = mvcc::apply(&k, Some(c), msg, reg, horizon)? {
+                        self.bytes += entry_size(&k, &nc);
+                        self.entries.push((k, nc));
                     }
                 }
-            }
-            Op::Broadcast { .. } => {
-                let old = std::mem::take(&mut self.entries);
-                self.bytes = 0;
-                for (k, v) in old {
-                    if !msg.covers(&k) {
-                        self.bytes += entry_size(&k, &v);
-                        self.entries.push((k, v));
-                        continue;
-                    }
-                    if let Some(nv) = reg.apply(&k, Some(v), &msg.op)? {
-                        self.bytes += entry_size(&k, &nv);
-                        self.entries.push((k, nv));
-                    }
-                }
+                self.entries.extend(tail);
             }
             _ => match self
                 .entries
                 .binary_search_by(|(k, _)| k.as_slice().cmp(&msg.key))
             {
                 Ok(i) => {
-                    let (k, v) = &mut self.entries[i];
-                    self.bytes -= entry_size(k, v);
-                    let old = std::mem::take(v);
-                    match reg.apply(&msg.key, Some(old), &msg.op)? {
-                        Some(nv) => {
-                            self.bytes += entry_size(&msg.key, &nv);
-                            self.entries[i].1 = nv;
+                    let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
+                    self.bytes -= entry_size(&msg.key, &old);
+                    match mvcc::apply(&msg.key, Some(old), msg, reg, horizon)? {
+                        Some(nc) => {
+                            self.bytes += entry_size(&msg.key, &nc);
+                            self.entries[i].1 = nc;
                         }
                         None => {
                             self.entries.remove(i);
@@ -104,9 +114,9 @@ impl Basement {
                     }
                 }
                 Err(i) => {
-                    if let Some(nv) = reg.apply(&msg.key, None, &msg.op)? {
-                        self.bytes += entry_size(&msg.key, &nv);
-                        self.entries.insert(i, (msg.key.clone(), nv));
+                    if let Some(nc) = mvcc::apply(&msg.key, None, msg, reg, horizon)? {
+                        self.bytes += entry_size(&msg.key, &nc);
+                        self.entries.insert(i, (msg.key.clone(), nc));
                     }
                 }
             },
@@ -118,8 +128,8 @@ impl Basement {
     pub fn split_half(&mut self) -> Basement {
         let mut acc = 0;
         let mut at = self.entries.len() / 2;
-        for (i, (k, v)) in self.entries.iter().enumerate() {
-            acc += entry_size(k, v);
+        for (i, (k, c)) in self.entries.iter().enumerate() {
+            acc += entry_size(k, c);
             if acc >= self.bytes / 2 {
                 at = i + 1;
                 break;
@@ -141,10 +151,9 @@ impl Basement {
         let mut out = Vec::with_capacity(self.bytes + 8);
         out.put_u8(ENCODING_PLAIN);
         out.put_varint(self.entries.len() as u64);
-        for (k, v) in &self.entries {
+        for (k, c) in &self.entries {
             out.put_bytes(k);
-            out.put_u8(ENTRY_COMMITTED);
-            out.put_bytes(v);
+            c.encode(&mut out);
         }
         out
     }
@@ -161,20 +170,16 @@ impl Basement {
                 "entry count {count} exceeds basement size"
             )));
         }
-        let mut entries: Vec<(Vec<u8>, Vec<u8>)> = Vec::with_capacity(count as usize);
+        let mut entries: Vec<(Vec<u8>, Cell)> = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let k = d.bytes()?.to_vec();
-            let kind = d.u8()?;
-            if kind != ENTRY_COMMITTED {
-                return Err(DecodeError(format!("unknown entry kind {kind}")));
-            }
-            let v = d.bytes()?.to_vec();
+            let c = Cell::decode(&mut d)?;
             if let Some((last, _)) = entries.last() {
                 if *last >= k {
                     return Err(DecodeError("keys not strictly increasing".into()));
                 }
             }
-            entries.push((k, v));
+            entries.push((k, c));
         }
         d.finish()?;
         Ok(Basement::from_sorted(entries))
@@ -193,6 +198,7 @@ mod tests {
             v.extend_from_slice(arg);
             Some(v)
         });
+        let all = TxnId::MAX;
         let mut b = Basement::default();
         for i in 0..100u32 {
             let m = Message {
@@ -201,7 +207,7 @@ mod tests {
                 key: format!("k{i:03}").into_bytes(),
                 op: Op::Put(vec![1; 10]),
             };
-            b.apply(&m, &reg).unwrap();
+            b.apply(&m, &reg, all).unwrap();
         }
         let up = Message {
             msn: 200,
@@ -212,8 +218,8 @@ mod tests {
                 arg: vec![2],
             },
         };
-        b.apply(&up, &reg).unwrap();
-        assert_eq!(b.get(b"k005").unwrap().len(), 11);
+        b.apply(&up, &reg, all).unwrap();
+        assert_eq!(b.get(b"k005").unwrap().newest().unwrap().len(), 11);
         let rd = Message {
             msn: 201,
             txn: 0,
@@ -222,8 +228,17 @@ mod tests {
                 end: b"k020".to_vec(),
             },
         };
-        b.apply(&rd, &reg).unwrap();
+        b.apply(&rd, &reg, all).unwrap();
         assert_eq!(b.len(), 90);
+        // A transactional write below no horizon keeps versions.
+        let tx = Message {
+            msn: 300,
+            txn: 250,
+            key: b"k050".to_vec(),
+            op: Op::Put(b"new".to_vec()),
+        };
+        b.apply(&tx, &reg, 100).unwrap();
+        assert!(matches!(b.get(b"k050"), Some(Cell::Versions(v)) if v.len() == 2));
         let back = Basement::decode(&b.encode()).unwrap();
         assert_eq!(back, b);
         let total = b.bytes();

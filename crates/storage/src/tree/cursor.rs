@@ -5,10 +5,12 @@
 //! that races with writers sees every key at most once and in order. (Snapshot-consistent scans come with the
 //! transaction layer's MVCC.)
 
+use super::mvcc::{MvccState, ReadView};
 use super::Tree;
 use crate::error::Result;
 use std::collections::VecDeque;
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// Iterator over the entries of a key range.
 pub struct RangeIter<'t> {
@@ -19,6 +21,26 @@ pub struct RangeIter<'t> {
     batch: VecDeque<(Vec<u8>, Vec<u8>)>,
     /// Where the next batch starts (forward: its lowest key; reverse: keys below it). `None` = done.
     next: Option<Option<Vec<u8>>>,
+    view: ReadView,
+    _guard: Option<ViewGuard>,
+}
+
+/// Keeps a read view registered (holding back garbage collection) while a scan runs.
+pub struct ViewGuard {
+    mvcc: Arc<MvccState>,
+    id: u64,
+}
+
+impl ViewGuard {
+    pub fn new(mvcc: Arc<MvccState>, id: u64) -> ViewGuard {
+        ViewGuard { mvcc, id }
+    }
+}
+
+impl Drop for ViewGuard {
+    fn drop(&mut self) {
+        self.mvcc.release_view(self.id);
+    }
 }
 
 fn above_lower(lower: &Bound<Vec<u8>>, k: &[u8]) -> bool {
@@ -43,6 +65,8 @@ impl<'t> RangeIter<'t> {
         lower: Bound<Vec<u8>>,
         upper: Bound<Vec<u8>>,
         reverse: bool,
+        view: ReadView,
+        guard: Option<ViewGuard>,
     ) -> RangeIter<'t> {
         let start = if reverse {
             match &upper {
@@ -68,6 +92,8 @@ impl<'t> RangeIter<'t> {
             reverse,
             batch: VecDeque::new(),
             next: Some(start),
+            view,
+            _guard: guard,
         }
     }
 
@@ -76,7 +102,9 @@ impl<'t> RangeIter<'t> {
             let Some(pos) = self.next.take() else {
                 return Ok(());
             };
-            let b = self.tree.batch_at(pos.as_deref(), self.reverse)?;
+            let b = self
+                .tree
+                .batch_at(pos.as_deref(), self.reverse, &self.view)?;
             if self.reverse {
                 let mut done = false;
                 for (k, v) in b.entries.into_iter().rev() {
@@ -130,9 +158,39 @@ impl Iterator for RangeIter<'_> {
 }
 
 impl Tree {
-    /// Iterates over the entries within the bounds, in key order (or reverse order).
+    /// Iterates over the entries within the bounds, in key order (or reverse order), as committed when the
+    /// scan starts (a consistent snapshot of this tree).
     pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
-        RangeIter::new(self, tree_bound(lower), tree_bound(upper), reverse)
+        let low_limit = self.state.read().max_msn + 1;
+        let (view, id) = self.mvcc.view(0, low_limit, true);
+        let guard = id.map(|id| ViewGuard::new(self.mvcc.clone(), id));
+        RangeIter::new(
+            self,
+            tree_bound(lower),
+            tree_bound(upper),
+            reverse,
+            view,
+            guard,
+        )
+    }
+
+    /// Iterates as `view` sees the tree; `guard` (if any) is released when the iterator is dropped.
+    pub fn range_with_view(
+        &self,
+        lower: Bound<&[u8]>,
+        upper: Bound<&[u8]>,
+        reverse: bool,
+        view: ReadView,
+        guard: Option<ViewGuard>,
+    ) -> RangeIter<'_> {
+        RangeIter::new(
+            self,
+            tree_bound(lower),
+            tree_bound(upper),
+            reverse,
+            view,
+            guard,
+        )
     }
 }
 

@@ -24,6 +24,7 @@ pub enum MessageKind {
     Upsert = 3,
     RangeDelete = 4,
     Broadcast = 5,
+    Abort = 6,
 }
 
 impl MessageKind {
@@ -34,6 +35,7 @@ impl MessageKind {
             3 => MessageKind::Upsert,
             4 => MessageKind::RangeDelete,
             5 => MessageKind::Broadcast,
+            6 => MessageKind::Abort,
             _ => return None,
         })
     }
@@ -58,6 +60,8 @@ pub enum Op {
         arg: Vec<u8>,
         end: Vec<u8>,
     },
+    /// Erase the versions that the message's transaction wrote to this row (rollback).
+    Abort,
 }
 
 impl Op {
@@ -68,6 +72,7 @@ impl Op {
             Op::Upsert { .. } => MessageKind::Upsert,
             Op::RangeDelete { .. } => MessageKind::RangeDelete,
             Op::Broadcast { .. } => MessageKind::Broadcast,
+            Op::Abort => MessageKind::Abort,
         }
     }
     /// Whether the message concerns a range of keys rather than one key.
@@ -78,7 +83,7 @@ impl Op {
     pub fn size(&self) -> usize {
         24 + match self {
             Op::Put(v) => v.len(),
-            Op::Delete => 0,
+            Op::Delete | Op::Abort => 0,
             Op::Upsert { arg, .. } => arg.len() + 4,
             Op::Broadcast { arg, end, .. } => arg.len() + end.len() + 4,
             Op::RangeDelete { end } => end.len(),
@@ -119,7 +124,7 @@ impl Message {
         out.put_bytes(&self.key);
         match &self.op {
             Op::Put(v) => out.put_bytes(v),
-            Op::Delete => {}
+            Op::Delete | Op::Abort => {}
             Op::Upsert { func, arg } => {
                 out.put_u32(*func);
                 out.put_bytes(arg);
@@ -144,6 +149,7 @@ impl Message {
         let op = match kind {
             MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
             MessageKind::Delete => Op::Delete,
+            MessageKind::Abort => Op::Abort,
             MessageKind::Upsert => Op::Upsert {
                 func: d.u32()?,
                 arg: d.bytes()?.to_vec(),
@@ -198,6 +204,7 @@ impl UpdateRegistry {
         Ok(match op {
             Op::Put(v) => Some(v.clone()),
             Op::Delete | Op::RangeDelete { .. } => None,
+            Op::Abort => old,
             Op::Upsert { func, arg } => (self.get(*func)?)(key, old.as_deref(), arg),
             Op::Broadcast { func, arg, .. } => match old {
                 Some(old) => (self.get(*func)?)(key, Some(&old), arg),

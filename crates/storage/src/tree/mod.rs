@@ -16,6 +16,7 @@ mod checkpoint;
 pub mod cursor;
 mod invariants;
 pub mod message;
+pub mod mvcc;
 pub mod node;
 pub mod node_codec;
 mod open;
@@ -78,6 +79,7 @@ pub struct Tree {
     pub(crate) budget: Arc<CacheBudget>,
     pub(crate) reg: Arc<UpdateRegistry>,
     pub(crate) health: Arc<Health>,
+    pub(crate) mvcc: Arc<mvcc::MvccState>,
     /// Set when the tree is dropped; handles still held refuse writes.
     pub(crate) dropped: std::sync::atomic::AtomicBool,
 }

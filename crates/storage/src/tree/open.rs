@@ -25,6 +25,7 @@ pub(crate) struct TreeContextArgs {
     pub budget: Arc<CacheBudget>,
     pub reg: Arc<UpdateRegistry>,
     pub health: Arc<Health>,
+    pub mvcc: Arc<super::mvcc::MvccState>,
 }
 
 impl Tree {
@@ -156,6 +157,7 @@ impl Tree {
             budget: ctx.budget,
             reg: ctx.reg,
             health: ctx.health,
+            mvcc: ctx.mvcc,
             dropped: std::sync::atomic::AtomicBool::new(false),
         };
         {

@@ -1,10 +1,11 @@
 //! Point reads and basement-at-a-time range materialization (design.md, "Trees and messages").
 //!
 //! A read descends from the root and collects, from each buffer on its path, the messages that concern the
-//! key (or the basement's key range), then applies them oldest first to what the leaf holds. Nothing is
-//! written: pending messages stay where they are.
+//! key (or the basement's key range), then applies them oldest first to the leaf's cells and returns what
+//! the reader's [`ReadView`] sees. Nothing is written: pending messages stay where they are.
 
-use super::message::Message;
+use super::message::{Message, Op, TxnId};
+use super::mvcc::{self, Cell, ReadView};
 use super::node::{part_index, Node};
 use super::write::part_range;
 use super::{Tree, TreeState};
@@ -12,9 +13,12 @@ use crate::error::Result;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+/// Reads never collect garbage (they change nothing).
+const NO_GC: TxnId = 0;
+
 /// One basement's worth of entries, materialized with every pending message applied.
 pub(crate) struct Batch {
-    /// Entries in key order.
+    /// Visible entries in key order.
     pub entries: Vec<(Vec<u8>, Vec<u8>)>,
     /// Start key of the next basement to the right (None: this was the last).
     pub next_lo: Option<Vec<u8>>,
@@ -33,17 +37,33 @@ fn narrow(lo: &mut Option<Vec<u8>>, hi: &mut Option<Vec<u8>>, pivots: &[Vec<u8>]
 }
 
 impl Tree {
-    /// The value of `key`, if any.
+    /// A view of everything committed now (not registered: good for one locked read).
+    pub(crate) fn latest_view(&self) -> ReadView {
+        self.mvcc.view(0, TxnId::MAX, false).0
+    }
+
+    /// The latest committed value of `key`, if any.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let view = self.latest_view();
+        self.get_with_view(key, &view)
+    }
+
+    /// The value of `key` as `view` sees it.
+    pub fn get_with_view(&self, key: &[u8], view: &ReadView) -> Result<Option<Vec<u8>>> {
         let value = {
             let st = self.state.read();
-            self.get_locked(&st, key)?
+            self.get_locked(&st, key, view)?
         };
         self.evict_after_read()?;
         Ok(value)
     }
 
-    pub(crate) fn get_locked(&self, st: &TreeState, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    pub(crate) fn get_locked(
+        &self,
+        st: &TreeState,
+        key: &[u8],
+        view: &ReadView,
+    ) -> Result<Option<Vec<u8>>> {
         let mut msgs: Vec<Message> = Vec::new();
         let mut bn = st.root;
         loop {
@@ -62,12 +82,12 @@ impl Tree {
                 Node::Leaf { pivots, .. } => {
                     let j = part_index(pivots, key);
                     let basement = self.load_basement(st, bn, &node, j)?;
-                    let mut value = basement.get(key).map(|v| v.to_vec());
+                    let mut cell = basement.get(key).cloned();
                     msgs.sort_by_key(|m| m.msn);
                     for m in &msgs {
-                        value = self.reg.apply(key, value, &m.op)?;
+                        cell = mvcc::apply(key, cell, m, &self.reg, NO_GC)?;
                     }
-                    return Ok(value);
+                    return Ok(cell.and_then(|c| c.visible(view).map(|v| v.to_vec())));
                 }
             }
         }
@@ -75,16 +95,27 @@ impl Tree {
 
     /// Materializes the basement that holds `key` (None: the first basement of the tree), or with `before`
     /// set, the basement holding the greatest keys below `key` (None: the last basement).
-    pub(crate) fn batch_at(&self, key: Option<&[u8]>, before: bool) -> Result<Batch> {
+    pub(crate) fn batch_at(
+        &self,
+        key: Option<&[u8]>,
+        before: bool,
+        view: &ReadView,
+    ) -> Result<Batch> {
         let batch = {
             let st = self.state.read();
-            self.batch_locked(&st, key, before)?
+            self.batch_locked(&st, key, before, view)?
         };
         self.evict_after_read()?;
         Ok(batch)
     }
 
-    fn batch_locked(&self, st: &TreeState, key: Option<&[u8]>, before: bool) -> Result<Batch> {
+    fn batch_locked(
+        &self,
+        st: &TreeState,
+        key: Option<&[u8]>,
+        before: bool,
+        view: &ReadView,
+    ) -> Result<Batch> {
         let choose = |pivots: &[Vec<u8>]| match (key, before) {
             (None, false) => 0,
             (None, true) => pivots.len(),
@@ -111,16 +142,23 @@ impl Tree {
                             buffers[*ai].collect_range(lo.as_deref(), hi.as_deref(), &mut msgs);
                         }
                     }
+                    let visible = |(k, c): (&Vec<u8>, &Cell)| {
+                        c.visible(view).map(|v| (k.clone(), v.to_vec()))
+                    };
                     let entries = if msgs.is_empty() {
-                        basement.entries().to_vec()
+                        basement
+                            .entries()
+                            .iter()
+                            .filter_map(|(k, c)| visible((k, c)))
+                            .collect()
                     } else {
-                        let mut map: BTreeMap<Vec<u8>, Vec<u8>> =
+                        let mut map: BTreeMap<Vec<u8>, Cell> =
                             basement.entries().iter().cloned().collect();
                         msgs.sort_by_key(|m| m.msn);
                         for m in msgs {
                             self.apply_to_map(&mut map, m)?;
                         }
-                        map.into_iter().collect()
+                        map.iter().filter_map(visible).collect()
                     };
                     return Ok(Batch {
                         entries,
@@ -132,38 +170,22 @@ impl Tree {
         }
     }
 
-    fn apply_to_map(&self, map: &mut BTreeMap<Vec<u8>, Vec<u8>>, m: Message) -> Result<()> {
-        use super::message::Op;
-        match &m.op {
-            Op::RangeDelete { end } => {
-                let doomed: Vec<Vec<u8>> = map
-                    .range::<[u8], _>((
-                        Bound::Included(m.key.as_slice()),
-                        Bound::Excluded(end.as_slice()),
-                    ))
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                for k in doomed {
-                    map.remove(&k);
-                }
-            }
-            Op::Broadcast { .. } => {
-                let old = std::mem::take(map);
-                for (k, v) in old {
-                    if !m.covers(&k) {
-                        map.insert(k, v);
-                        continue;
-                    }
-                    if let Some(nv) = self.reg.apply(&k, Some(v), &m.op)? {
-                        map.insert(k, nv);
-                    }
-                }
-            }
-            _ => {
-                let old = map.remove(&m.key);
-                if let Some(nv) = self.reg.apply(&m.key, old, &m.op)? {
-                    map.insert(m.key, nv);
-                }
+    fn apply_to_map(&self, map: &mut BTreeMap<Vec<u8>, Cell>, m: Message) -> Result<()> {
+        let keys: Vec<Vec<u8>> = match &m.op {
+            Op::RangeDelete { end } => map
+                .range::<[u8], _>((
+                    Bound::Included(m.key.as_slice()),
+                    Bound::Excluded(end.as_slice()),
+                ))
+                .map(|(k, _)| k.clone())
+                .collect(),
+            Op::Broadcast { .. } => map.keys().filter(|k| m.covers(k)).cloned().collect(),
+            _ => vec![m.key.clone()],
+        };
+        for k in keys {
+            let old = map.remove(&k);
+            if let Some(nc) = mvcc::apply(&k, old, &m, &self.reg, NO_GC)? {
+                map.insert(k, nc);
             }
         }
         Ok(())

@@ -141,6 +141,7 @@ impl Tree {
     ) -> Result<()> {
         let basement_max = self.opts.basement_size_bytes as usize;
         let reg = self.reg.clone();
+        let horizon = self.mvcc.horizon();
         let node = self.node_mut(st, bn)?;
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
@@ -148,13 +149,13 @@ impl Tree {
         for msg in &msgs {
             if !msg.op.is_ranged() {
                 let j = part_index(pivots, &msg.key);
-                basement_mut(&mut basements[j]).apply(msg, &reg)?;
+                basement_mut(&mut basements[j]).apply(msg, &reg, horizon)?;
                 continue;
             }
             for (j, slot) in basements.iter_mut().enumerate() {
                 let (lo, hi) = part_range(pivots, j);
                 if let Some(m) = clip(msg, lo, hi) {
-                    basement_mut(slot).apply(&m, &reg)?;
+                    basement_mut(slot).apply(&m, &reg, horizon)?;
                 }
             }
         }

@@ -1,23 +1,35 @@
-//! Transactions across any number of trees (first version: buffered writes, row locks, atomic commit).
+//! Transactions across any number of trees: multi-version reads, row locks, O(1) commit.
 //!
-//! A transaction buffers its writes and takes an exclusive row lock on every key it writes or reads for
-//! update. Its reads see the latest committed data with its own writes applied on top. Commit logs every
-//! buffered change as ONE `Batch` record and applies them under the write locks of all the trees involved
-//! (taken in tree-id order), so a checkpoint, a reader of one key or a crash sees all of a transaction or
-//! none of it; the commit then waits for durability (group commit) as the environment's mode says. Rollback
-//! drops the buffer. Upserts stay blind: they are buffered as messages and never read the row.
+//! A transaction that writes gets an id: the LSN of its `TxnBegin` record (so ids and MSNs share one
+//! ordered space). Each write takes an exclusive row lock, is logged as a message stamped with the id and
+//! applied to the tree at once, where it becomes a provisional version of the row (`tree::mvcc`). Commit
+//! appends one `TxnCommit` record, waits for durability as the environment's mode says, and only then makes
+//! the transaction non-active, which is what makes its versions visible: commit costs the same whatever the
+//! transaction's size. Rollback sends an `Abort` message for each key written (erasing its versions), then a
+//! `TxnAbort` record. Upserts stay blind: they are messages like any write.
 //!
-//! Known limits of this version (see docs/design.md, "Transactions"): reads are READ COMMITTED even when
-//! REPEATABLE READ is asked for (no multi-version snapshots yet), the write buffer lives in memory, and commit
-//! is proportional to the transaction's size.
+//! Reads use a [`ReadView`]: REPEATABLE READ takes one at begin and keeps it (registered, so garbage
+//! collection keeps the versions it needs); READ COMMITTED takes a fresh one for each read. `get_for_update`
+//! locks the row and reads the latest committed version plus the transaction's own writes.
+//!
+//! Invariants:
+//! - X1. A key is registered in the transaction's key set (which checkpoints log as `TxnKeys`) before its
+//!   first message is logged, so recovery can always roll back a transaction that did not commit.
+//! - X2. A transaction stays active (its versions invisible to others) until its commit record is durable.
+//! - X3. Rows written by a transaction are locked by it until it ends, so per key, versions of different
+//!   transactions are ordered by commit.
+//!
+//! Known limit: the set of keys a transaction wrote is kept in memory (keys only, not values).
 
 pub mod locks;
 
 use crate::env::{EnvInner, TreeHandle};
 use crate::error::{Error, Result};
+use crate::tree::cursor::{RangeIter, ViewGuard};
 use crate::tree::message::{Op, TxnId};
-use crate::tree::Tree;
-use std::collections::{BTreeMap, HashMap};
+use crate::tree::mvcc::ReadView;
+use crate::wal::Record;
+use std::collections::HashMap;
 use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,12 +62,13 @@ impl Default for TxnOptions {
 /// A transaction. Dropping it without commit rolls it back.
 pub struct Txn {
     env: Arc<EnvInner>,
+    /// 0 until the first write.
     id: TxnId,
     opts: TxnOptions,
-    /// Buffered changes in issue order.
-    ops: Vec<(Arc<Tree>, Vec<u8>, Op)>,
-    /// Per tree and key, indexes into `ops` (read-your-writes).
-    by_key: HashMap<u64, BTreeMap<Vec<u8>, Vec<usize>>>,
+    /// REPEATABLE READ: the view taken at begin (registered).
+    view: Option<(ReadView, ViewGuard)>,
+    /// Trees written, by id, and the keys written in each (for rollback).
+    trees: HashMap<u64, TreeHandle>,
     locked: Vec<(u64, Vec<u8>)>,
     finished: bool,
 }
@@ -63,15 +76,20 @@ pub struct Txn {
 impl EnvInner {
     pub(crate) fn begin(self: &Arc<Self>, opts: TxnOptions) -> Result<Txn> {
         self.check_writable()?;
-        let id = self
-            .next_txn
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let view = match opts.isolation {
+            Isolation::RepeatableRead => {
+                let (view, id) = self.mvcc.view(0, self.wal.next_lsn(), true);
+                let guard = ViewGuard::new(self.mvcc.clone(), id.expect("registered"));
+                Some((view, guard))
+            }
+            Isolation::ReadCommitted => None,
+        };
         Ok(Txn {
             env: self.clone(),
-            id,
+            id: 0,
             opts,
-            ops: Vec::new(),
-            by_key: HashMap::new(),
+            view,
+            trees: HashMap::new(),
             locked: Vec::new(),
             finished: false,
         })
@@ -79,7 +97,7 @@ impl EnvInner {
 }
 
 impl Txn {
-    /// The transaction's id (unique while the environment is open).
+    /// The transaction's id (0 until it first writes).
     pub fn id(&self) -> TxnId {
         self.id
     }
@@ -88,50 +106,77 @@ impl Txn {
         self.opts
     }
 
-    /// Number of buffered changes.
-    pub fn pending(&self) -> usize {
-        self.ops.len()
+    /// Whether the transaction has written anything.
+    pub fn has_writes(&self) -> bool {
+        self.id != 0
     }
 
-    fn lock(&mut self, tree: &Arc<Tree>, key: &[u8]) -> Result<()> {
+    /// The owner id used in the lock table before the transaction has an id of its own.
+    fn lock_owner(&mut self) -> Result<TxnId> {
+        self.ensure_id()
+    }
+
+    fn ensure_id(&mut self) -> Result<TxnId> {
+        if self.id == 0 {
+            let wal = &self.env.wal;
+            self.id = self.env.mvcc.begin(|| wal.append(&Record::TxnBegin))?;
+            if let Some((view, _)) = &mut self.view {
+                view.own = self.id;
+            }
+        }
+        Ok(self.id)
+    }
+
+    fn lock(&mut self, tree: u64, key: &[u8]) -> Result<()> {
+        let owner = self.lock_owner()?;
         if self
             .env
             .locks
-            .lock(self.id, tree.id(), key, self.opts.lock_timeout)?
+            .lock(owner, tree, key, self.opts.lock_timeout)?
         {
-            self.locked.push((tree.id(), key.to_vec()));
+            self.locked.push((tree, key.to_vec()));
         }
         Ok(())
     }
 
-    fn buffer(&mut self, t: &TreeHandle, key: &[u8], op: Op) -> Result<()> {
+    /// The view for a plain read now.
+    fn read_view(&self) -> ReadView {
+        match &self.view {
+            Some((v, _)) => v.clone(),
+            None => self.current_view(),
+        }
+    }
+
+    /// The latest committed state plus this transaction's own writes.
+    fn current_view(&self) -> ReadView {
+        self.env.mvcc.view(self.id, TxnId::MAX, false).0
+    }
+
+    fn write(&mut self, t: &TreeHandle, key: &[u8], op: Op) -> Result<()> {
         t.validate(key, &op)?;
-        let tree = t.tree().clone();
-        self.lock(&tree, key)?;
-        let i = self.ops.len();
-        self.by_key
-            .entry(tree.id())
-            .or_default()
-            .entry(key.to_vec())
-            .or_default()
-            .push(i);
-        self.ops.push((tree, key.to_vec(), op));
+        let tree = t.tree().id();
+        self.lock(tree, key)?;
+        let id = self.ensure_id()?;
+        // X1: register the key before logging its message.
+        self.env.mvcc.note_key(id, tree, key);
+        self.trees.entry(tree).or_insert_with(|| t.clone());
+        t.write_messages(id, vec![(key.to_vec(), op)])?;
         Ok(())
     }
 
-    /// Buffers an insert-or-overwrite (locks the row).
+    /// Inserts or overwrites a row (locks it).
     pub fn put(&mut self, t: &TreeHandle, key: &[u8], value: &[u8]) -> Result<()> {
-        self.buffer(t, key, Op::Put(value.to_vec()))
+        self.write(t, key, Op::Put(value.to_vec()))
     }
 
-    /// Buffers a delete (locks the row).
+    /// Deletes a row (locks it).
     pub fn delete(&mut self, t: &TreeHandle, key: &[u8]) -> Result<()> {
-        self.buffer(t, key, Op::Delete)
+        self.write(t, key, Op::Delete)
     }
 
-    /// Buffers a blind upsert (locks the row, never reads it).
+    /// Sends a blind upsert (locks the row, never reads it).
     pub fn upsert(&mut self, t: &TreeHandle, key: &[u8], func: u32, arg: &[u8]) -> Result<()> {
-        self.buffer(
+        self.write(
             t,
             key,
             Op::Upsert {
@@ -141,150 +186,113 @@ impl Txn {
         )
     }
 
-    fn overlay(&self, tree: u64, key: &[u8], base: Option<Vec<u8>>) -> Result<Option<Vec<u8>>> {
-        let Some(idx) = self.by_key.get(&tree).and_then(|m| m.get(key)) else {
-            return Ok(base);
-        };
-        let mut v = base;
-        for &i in idx {
-            v = self.env.reg.apply(key, v, &self.ops[i].2)?;
-        }
-        Ok(v)
-    }
-
-    /// Reads a row: the latest committed value with this transaction's changes applied.
+    /// Reads a row as the transaction's isolation level says.
     pub fn get(&self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let base = t.get(key)?;
-        self.overlay(t.tree().id(), key, base)
+        t.tree().get_with_view(key, &self.read_view())
     }
 
-    /// Locks the row, then reads it as [`Txn::get`] does.
+    /// Locks the row, then reads its latest committed value (with this transaction's own writes).
     pub fn get_for_update(&mut self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let tree = t.tree().clone();
-        self.lock(&tree, key)?;
-        self.get(t, key)
+        self.lock(t.tree().id(), key)?;
+        t.tree().get_with_view(key, &self.current_view())
     }
 
-    /// Entries in a range, with this transaction's changes merged in, streamed in key order (or reverse).
+    /// Entries in a range as the transaction sees them, streamed in key order (or reverse).
     pub fn range<'a>(
-        &'a self,
+        &self,
         t: &'a TreeHandle,
         lower: Bound<&[u8]>,
         upper: Bound<&[u8]>,
         reverse: bool,
-    ) -> TxnRange<'a> {
-        let tree_id = t.tree().id();
-        let mut mine: Vec<Vec<u8>> = self
-            .by_key
-            .get(&tree_id)
-            .map(|m| {
-                m.range::<[u8], _>((lower, upper))
-                    .map(|(k, _)| k.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        if reverse {
-            mine.reverse();
-        }
-        TxnRange {
-            txn: self,
-            tree_id,
-            base: t.range(lower, upper, reverse).peekable(),
-            mine: mine.into_iter().peekable(),
-            reverse,
+    ) -> RangeIter<'a> {
+        match &self.view {
+            Some((v, _)) => t
+                .tree()
+                .range_with_view(lower, upper, reverse, v.clone(), None),
+            None => {
+                let (view, id) = self.env.mvcc.view(self.id, TxnId::MAX, true);
+                let guard = id.map(|id| ViewGuard::new(self.env.mvcc.clone(), id));
+                t.tree().range_with_view(lower, upper, reverse, view, guard)
+            }
         }
     }
 
-    /// Makes the changes visible and durable (as the environment's durability mode says), atomically.
+    /// Commits: one log record, a durability wait (per the environment's mode), then visibility.
     pub fn commit(mut self) -> Result<()> {
-        let ops = std::mem::take(&mut self.ops);
-        let result = if ops.is_empty() {
-            Ok(())
+        let result = if self.id != 0 {
+            let env = self.env.clone();
+            env.wal
+                .append(&Record::TxnCommit { txn: self.id })
+                .and_then(|lsn| env.commit(lsn))
         } else {
-            self.env
-                .apply_batch(self.id, ops)
-                .and_then(|lsn| self.env.commit(lsn))
+            Ok(())
         };
-        self.finish();
+        if result.is_ok() {
+            self.end();
+        }
+        // On failure the environment is latched; the transaction stays active (invisible) until reopen.
+        self.finished = true;
+        self.release();
         result
     }
 
-    /// Discards the changes.
+    /// Rolls back: erases every version the transaction wrote.
     pub fn rollback(mut self) -> Result<()> {
-        self.ops.clear();
-        self.finish();
+        let result = self.abort();
+        self.finished = true;
+        self.release();
+        result
+    }
+
+    fn abort(&mut self) -> Result<()> {
+        if self.id == 0 {
+            return Ok(());
+        }
+        let keys = self.env.mvcc.keys_of(self.id);
+        let mut by_tree: HashMap<u64, Vec<Vec<u8>>> = HashMap::new();
+        for (tree, key) in keys {
+            by_tree.entry(tree).or_default().push(key);
+        }
+        for (tree, keys) in by_tree {
+            if let Some(t) = self.trees.get(&tree) {
+                let ops = keys.into_iter().map(|k| (k, Op::Abort)).collect();
+                match t.write_messages(self.id, ops) {
+                    Ok(_) | Err(Error::NoSuchTree(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        self.env.wal.append(&Record::TxnAbort { txn: self.id })?;
+        self.end();
         Ok(())
     }
 
-    fn finish(&mut self) {
-        if !self.finished {
-            self.finished = true;
-            self.env.locks.release_all(self.id, &self.locked);
-            self.locked.clear();
+    /// The transaction stops being active.
+    fn end(&mut self) {
+        if self.id != 0 {
+            self.env.mvcc.deactivate(self.id);
         }
+    }
+
+    fn release(&mut self) {
+        self.view = None;
+        let owner = self.id;
+        self.env.locks.release_all(owner, &self.locked);
+        self.locked.clear();
     }
 }
 
 impl Drop for Txn {
     fn drop(&mut self) {
-        self.finish();
-    }
-}
-
-/// A range scan inside a transaction: the tree's entries merged with the transaction's own changes.
-pub struct TxnRange<'a> {
-    txn: &'a Txn,
-    tree_id: u64,
-    base: std::iter::Peekable<crate::tree::cursor::RangeIter<'a>>,
-    mine: std::iter::Peekable<std::vec::IntoIter<Vec<u8>>>,
-    reverse: bool,
-}
-
-impl Iterator for TxnRange<'_> {
-    type Item = Result<(Vec<u8>, Vec<u8>)>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let base_key = match self.base.peek() {
-                Some(Ok((k, _))) => Some(k.clone()),
-                Some(Err(_)) => return self.base.next(),
-                None => None,
-            };
-            let take_mine = match (self.mine.peek(), &base_key) {
-                (None, None) => return None,
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (Some(m), Some(b)) => {
-                    if self.reverse {
-                        m >= b
-                    } else {
-                        m <= b
-                    }
-                }
-            };
-            if !take_mine {
-                return self.base.next();
-            }
-            let key = self.mine.next().expect("peeked");
-            let base = if base_key.as_ref() == Some(&key) {
-                match self.base.next() {
-                    Some(Ok((_, v))) => Some(v),
-                    Some(Err(e)) => return Some(Err(e)),
-                    None => None,
-                }
-            } else {
-                None
-            };
-            match self.txn.overlay(self.tree_id, &key, base) {
-                Ok(Some(v)) => return Some(Ok((key, v))),
-                Ok(None) => continue,
-                Err(e) => return Some(Err(e)),
-            }
+        if !self.finished {
+            self.finished = true;
+            let _ = self.abort();
+            self.release();
         }
     }
 }
 
-/// Error helper for callers that map engine errors to SQL codes.
+/// Whether an error is a lock wait timeout or a deadlock (the SQL layer maps them to 1205 and 1213).
 pub fn is_lock_error(e: &Error) -> bool {
     matches!(e, Error::LockTimeout | Error::Deadlock)
 }

@@ -17,7 +17,10 @@ const KIND_CREATE_TREE: u8 = 32;
 const KIND_DROP_TREE: u8 = 33;
 const KIND_RENAME_TREE: u8 = 34;
 const KIND_CHECKPOINT: u8 = 35;
-const KIND_BATCH: u8 = 36;
+const KIND_TXN_BEGIN: u8 = 36;
+const KIND_TXN_COMMIT: u8 = 37;
+const KIND_TXN_ABORT: u8 = 38;
+const KIND_TXN_KEYS: u8 = 39;
 
 /// One log record (without its LSN).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,10 +48,20 @@ pub enum Record {
     Checkpoint {
         seq: u64,
     },
-    /// A committed transaction's changes, applied atomically: every message gets this record's LSN as MSN.
-    Batch {
+    /// A transaction begins; this record's LSN is its id.
+    TxnBegin,
+    /// Transaction `txn` committed.
+    TxnCommit {
         txn: TxnId,
-        ops: Vec<(u64, Vec<u8>, Op)>,
+    },
+    /// Transaction `txn` rolled back; its Abort messages precede this record.
+    TxnAbort {
+        txn: TxnId,
+    },
+    /// Keys (tree, key) transaction `txn` had written when a checkpoint began, so recovery can roll it back.
+    TxnKeys {
+        txn: TxnId,
+        keys: Vec<(u64, Vec<u8>)>,
     },
 }
 
@@ -83,7 +96,7 @@ fn utf8(b: &[u8]) -> Result<String, DecodeError> {
 fn encode_op_body(op: &Op, out: &mut Vec<u8>) {
     match op {
         Op::Put(v) => out.put_bytes(v),
-        Op::Delete => {}
+        Op::Delete | Op::Abort => {}
         Op::Upsert { func, arg } => {
             out.put_u32(*func);
             out.put_bytes(arg);
@@ -101,6 +114,7 @@ fn decode_op_body(kind: MessageKind, d: &mut Decoder<'_>) -> Result<Op, DecodeEr
     Ok(match kind {
         MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
         MessageKind::Delete => Op::Delete,
+        MessageKind::Abort => Op::Abort,
         MessageKind::Upsert => Op::Upsert {
             func: d.u32()?,
             arg: d.bytes()?.to_vec(),
@@ -124,7 +138,10 @@ impl Record {
             Record::DropTree { .. } => KIND_DROP_TREE,
             Record::RenameTree { .. } => KIND_RENAME_TREE,
             Record::Checkpoint { .. } => KIND_CHECKPOINT,
-            Record::Batch { .. } => KIND_BATCH,
+            Record::TxnBegin => KIND_TXN_BEGIN,
+            Record::TxnCommit { .. } => KIND_TXN_COMMIT,
+            Record::TxnAbort { .. } => KIND_TXN_ABORT,
+            Record::TxnKeys { .. } => KIND_TXN_KEYS,
         }
     }
 
@@ -152,14 +169,14 @@ impl Record {
                 out.put_bytes(name.as_bytes());
             }
             Record::Checkpoint { seq } => out.put_u64(*seq),
-            Record::Batch { txn, ops } => {
+            Record::TxnBegin => {}
+            Record::TxnCommit { txn } | Record::TxnAbort { txn } => out.put_varint(*txn),
+            Record::TxnKeys { txn, keys } => {
                 out.put_varint(*txn);
-                out.put_varint(ops.len() as u64);
-                for (tree, key, op) in ops {
+                out.put_varint(keys.len() as u64);
+                for (tree, key) in keys {
                     out.put_varint(*tree);
-                    out.put_u8(op.kind() as u8);
                     out.put_bytes(key);
-                    encode_op_body(op, out);
                 }
             }
         }
@@ -197,22 +214,20 @@ impl Record {
                 name: utf8(d.bytes()?)?,
             },
             KIND_CHECKPOINT => Record::Checkpoint { seq: d.u64()? },
-            KIND_BATCH => {
+            KIND_TXN_BEGIN => Record::TxnBegin,
+            KIND_TXN_COMMIT => Record::TxnCommit { txn: d.varint()? },
+            KIND_TXN_ABORT => Record::TxnAbort { txn: d.varint()? },
+            KIND_TXN_KEYS => {
                 let txn = d.varint()?;
                 let n = d.varint()?;
                 if n > body.len() as u64 {
-                    return Err(DecodeError(format!("batch of {n} ops overruns the record")));
+                    return Err(DecodeError(format!("{n} keys overrun the record")));
                 }
-                let mut ops = Vec::with_capacity(n as usize);
+                let mut keys = Vec::with_capacity(n as usize);
                 for _ in 0..n {
-                    let tree = d.varint()?;
-                    let k = d.u8()?;
-                    let mk = MessageKind::from_u8(k)
-                        .ok_or_else(|| DecodeError(format!("unknown message kind {k}")))?;
-                    let key = d.bytes()?.to_vec();
-                    ops.push((tree, key, decode_op_body(mk, &mut d)?));
+                    keys.push((d.varint()?, d.bytes()?.to_vec()));
                 }
-                Record::Batch { txn, ops }
+                Record::TxnKeys { txn, keys }
             }
             k => {
                 let mk = MessageKind::from_u8(k)
@@ -259,19 +274,18 @@ mod tests {
                 name: "x".into(),
             },
             Record::Checkpoint { seq: 2 },
-            Record::Batch {
+            Record::TxnBegin,
+            Record::TxnCommit { txn: 9 },
+            Record::TxnAbort { txn: 9 },
+            Record::TxnKeys {
                 txn: 9,
-                ops: vec![
-                    (1, b"a".to_vec(), Op::Put(b"1".to_vec())),
-                    (
-                        2,
-                        b"b".to_vec(),
-                        Op::Upsert {
-                            func: 3,
-                            arg: b"x".to_vec(),
-                        },
-                    ),
-                ],
+                keys: vec![(1, b"a".to_vec()), (2, Vec::new())],
+            },
+            Record::Message {
+                tree: 1,
+                txn: 9,
+                key: b"k".to_vec(),
+                op: Op::Abort,
             },
         ];
         let mut buf = Vec::new();

@@ -75,6 +75,7 @@ impl Model {
                     v.extend_from_slice(arg);
                 }
             }
+            Op::Abort => unreachable!("abort messages are internal"),
         }
     }
 }

@@ -1,0 +1,400 @@
+//! Multi-version cells and read views (design.md, "Transactions").
+//!
+//! A leaf entry is a [`Cell`]: a plain committed value, or a stack of versions, oldest first, each stamped
+//! with the transaction that wrote it. Transaction ids and LSNs share one number space: a message outside a
+//! transaction (txn 0) counts as written by "transaction" = its own MSN, committed at once.
+//!
+//! A [`ReadView`] sees version v iff v's txn is its own, or v's txn < `low_limit` and was not active when the
+//! view was made. Every transaction is either active, or committed, or aborted-and-erased (its versions are
+//! removed by `Abort` messages before it stops being active), so "not active" means "committed".
+//!
+//! Garbage collection: versions older than the newest version whose txn is below the horizon (older than
+//! every active transaction and every open view) can never be read again and are dropped; a lone version
+//! below the horizon collapses to a plain value (or vanishes if it is a delete).
+
+use super::message::{Message, Op, TxnId, UpdateRegistry};
+use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::error::Result;
+use parking_lot::Mutex;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// One version of a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    pub txn: TxnId,
+    /// None: the row was deleted by this version.
+    pub value: Option<Vec<u8>>,
+}
+
+/// A leaf entry's content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// A committed value visible to everyone.
+    Plain(Vec<u8>),
+    /// Versions, oldest first (never empty).
+    Versions(Vec<Version>),
+}
+
+impl Cell {
+    /// Approximate bytes.
+    pub fn size(&self) -> usize {
+        match self {
+            Cell::Plain(v) => v.len(),
+            Cell::Versions(vs) => vs
+                .iter()
+                .map(|v| 10 + v.value.as_ref().map_or(0, |x| x.len()))
+                .sum(),
+        }
+    }
+
+    /// The newest value (None: deleted).
+    pub fn newest(&self) -> Option<&[u8]> {
+        match self {
+            Cell::Plain(v) => Some(v),
+            Cell::Versions(vs) => vs.last().and_then(|v| v.value.as_deref()),
+        }
+    }
+
+    /// The value `view` sees.
+    pub fn visible(&self, view: &ReadView) -> Option<&[u8]> {
+        match self {
+            Cell::Plain(v) => Some(v),
+            Cell::Versions(vs) => vs
+                .iter()
+                .rev()
+                .find(|v| view.sees(v.txn))
+                .and_then(|v| v.value.as_deref()),
+        }
+    }
+
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            Cell::Plain(v) => {
+                out.put_u8(ENTRY_COMMITTED);
+                out.put_bytes(v);
+            }
+            Cell::Versions(vs) => {
+                out.put_u8(ENTRY_VERSIONS);
+                out.put_varint(vs.len() as u64);
+                for v in vs {
+                    out.put_varint(v.txn);
+                    match &v.value {
+                        Some(x) => {
+                            out.put_u8(1);
+                            out.put_bytes(x);
+                        }
+                        None => out.put_u8(0),
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn decode(d: &mut Decoder<'_>) -> Result<Cell, DecodeError> {
+        match d.u8()? {
+            ENTRY_COMMITTED => Ok(Cell::Plain(d.bytes()?.to_vec())),
+            ENTRY_VERSIONS => {
+                let n = d.varint()?;
+                if n == 0 || n > d.remaining() as u64 {
+                    return Err(DecodeError(format!("bad version count {n}")));
+                }
+                let mut vs = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    let txn = d.varint()?;
+                    let value = match d.u8()? {
+                        0 => None,
+                        1 => Some(d.bytes()?.to_vec()),
+                        f => return Err(DecodeError(format!("bad version flag {f}"))),
+                    };
+                    vs.push(Version { txn, value });
+                }
+                Ok(Cell::Versions(vs))
+            }
+            k => Err(DecodeError(format!("unknown entry kind {k}"))),
+        }
+    }
+}
+
+/// Entry kinds (file-format.md §3.3). Never renumber.
+pub const ENTRY_COMMITTED: u8 = 0;
+pub const ENTRY_VERSIONS: u8 = 1;
+
+/// The transaction a message's version belongs to.
+pub fn effective_txn(msg: &Message) -> TxnId {
+    if msg.txn == 0 {
+        msg.msn
+    } else {
+        msg.txn
+    }
+}
+
+/// Applies a message to a cell (None = no entry) and collects garbage below `horizon`.
+pub fn apply(
+    key: &[u8],
+    cell: Option<Cell>,
+    msg: &Message,
+    reg: &UpdateRegistry,
+    horizon: TxnId,
+) -> Result<Option<Cell>> {
+    let cell = if let Op::Abort = msg.op {
+        match cell {
+            Some(Cell::Versions(mut vs)) => {
+                vs.retain(|v| v.txn != msg.txn);
+                (!vs.is_empty()).then_some(Cell::Versions(vs))
+            }
+            other => other,
+        }
+    } else {
+        let newest = cell.as_ref().and_then(|c| c.newest()).map(|v| v.to_vec());
+        if matches!(msg.op, Op::Broadcast { .. }) && newest.is_none() {
+            return Ok(cell);
+        }
+        let value = reg.apply(key, newest, &msg.op)?;
+        let version = Version {
+            txn: effective_txn(msg),
+            value,
+        };
+        let mut vs = match cell {
+            None => Vec::with_capacity(1),
+            Some(Cell::Plain(v)) => vec![Version {
+                txn: 0,
+                value: Some(v),
+            }],
+            Some(Cell::Versions(vs)) => vs,
+        };
+        vs.push(version);
+        Some(Cell::Versions(vs))
+    };
+    Ok(cell.and_then(|c| collect(c, horizon)))
+}
+
+/// Drops versions nobody can read any more; collapses to a plain value (or nothing) when possible.
+pub fn collect(cell: Cell, horizon: TxnId) -> Option<Cell> {
+    let Cell::Versions(mut vs) = cell else {
+        return Some(cell);
+    };
+    if let Some(i) = vs.iter().rposition(|v| v.txn < horizon) {
+        vs.drain(..i);
+    }
+    if vs.len() == 1 && vs[0].txn < horizon {
+        return vs.pop().and_then(|v| v.value).map(Cell::Plain);
+    }
+    Some(Cell::Versions(vs))
+}
+
+/// What a reader may see.
+#[derive(Debug, Clone)]
+pub struct ReadView {
+    /// The reader's own transaction (0 = none).
+    pub own: TxnId,
+    /// Transactions (and MSNs) at or above this are invisible.
+    pub low_limit: TxnId,
+    /// Transactions active when the view was made, sorted.
+    pub active: Arc<Vec<TxnId>>,
+}
+
+impl ReadView {
+    pub fn sees(&self, txn: TxnId) -> bool {
+        txn == 0
+            || (self.own != 0 && txn == self.own)
+            || (txn < self.low_limit && self.active.binary_search(&txn).is_err())
+    }
+}
+
+/// The rows (tree id, key) a transaction wrote.
+pub type TxnKeyList = Vec<(u64, Vec<u8>)>;
+
+/// Active transactions and open read views of an environment.
+#[derive(Default)]
+pub struct MvccState {
+    inner: Mutex<MvccInner>,
+    next_view: AtomicU64,
+}
+
+#[derive(Default)]
+struct MvccInner {
+    active: BTreeSet<TxnId>,
+    active_sorted: Arc<Vec<TxnId>>,
+    /// view id → the smallest txn the view cannot see (min of its low limit and its active set).
+    views: BTreeMap<u64, TxnId>,
+    /// Keys (tree, key) each active transaction has written.
+    keys: HashMap<TxnId, HashSet<(u64, Vec<u8>)>>,
+}
+
+impl MvccInner {
+    fn refresh(&mut self) {
+        self.active_sorted = Arc::new(self.active.iter().copied().collect());
+    }
+}
+
+impl MvccState {
+    /// Allocates a transaction id with `allocate` (which appends the Begin record and returns its LSN) and
+    /// registers it as active, atomically with respect to view creation: a view either predates the id
+    /// (its low limit is at most the id) or lists the transaction as active.
+    pub fn begin<E>(&self, allocate: impl FnOnce() -> Result<TxnId, E>) -> Result<TxnId, E> {
+        let mut g = self.inner.lock();
+        let id = allocate()?;
+        g.active.insert(id);
+        g.refresh();
+        Ok(id)
+    }
+
+    /// Registers an active transaction (recovery).
+    pub fn activate(&self, txn: TxnId) {
+        let mut g = self.inner.lock();
+        g.active.insert(txn);
+        g.refresh();
+    }
+
+    /// Unregisters a transaction (committed, or aborted with its versions erased).
+    pub fn deactivate(&self, txn: TxnId) {
+        let mut g = self.inner.lock();
+        g.active.remove(&txn);
+        g.keys.remove(&txn);
+        g.refresh();
+    }
+
+    /// Records that `txn` writes (tree, key) (before its message is logged).
+    pub fn note_key(&self, txn: TxnId, tree: u64, key: &[u8]) {
+        let mut g = self.inner.lock();
+        let set = g.keys.entry(txn).or_default();
+        if !set.contains(&(tree, key.to_vec())) {
+            set.insert((tree, key.to_vec()));
+        }
+    }
+
+    /// The keys `txn` has written.
+    pub fn keys_of(&self, txn: TxnId) -> TxnKeyList {
+        let g = self.inner.lock();
+        g.keys
+            .get(&txn)
+            .map(|s| s.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    /// Every active transaction with the keys it has written (for the checkpoint's `TxnKeys` records).
+    pub fn active_keys(&self) -> Vec<(TxnId, TxnKeyList)> {
+        let g = self.inner.lock();
+        g.keys
+            .iter()
+            .map(|(t, s)| (*t, s.iter().cloned().collect()))
+            .collect()
+    }
+
+    /// Whether a transaction is active.
+    pub fn is_active(&self, txn: TxnId) -> bool {
+        self.inner.lock().active.contains(&txn)
+    }
+
+    /// A view of everything committed before `low_limit`, for transaction `own`. With `register`, the view
+    /// holds back garbage collection until [`MvccState::release_view`].
+    pub fn view(&self, own: TxnId, low_limit: TxnId, register: bool) -> (ReadView, Option<u64>) {
+        let mut g = self.inner.lock();
+        let active = g.active_sorted.clone();
+        let id = register.then(|| {
+            let id = self.next_view.fetch_add(1, Ordering::Relaxed);
+            let bound = active.first().copied().unwrap_or(low_limit).min(low_limit);
+            g.views.insert(id, bound);
+            id
+        });
+        (
+            ReadView {
+                own,
+                low_limit,
+                active,
+            },
+            id,
+        )
+    }
+
+    pub fn release_view(&self, id: u64) {
+        self.inner.lock().views.remove(&id);
+    }
+
+    /// Versions of transactions below this are visible to every present and future reader.
+    pub fn horizon(&self) -> TxnId {
+        let g = self.inner.lock();
+        let a = g.active.first().copied().unwrap_or(TxnId::MAX);
+        let v = g.views.values().min().copied().unwrap_or(TxnId::MAX);
+        a.min(v)
+    }
+
+    /// Open views and the oldest view's bound (status output).
+    pub fn open_views(&self) -> (usize, Option<TxnId>) {
+        let g = self.inner.lock();
+        (g.views.len(), g.views.values().min().copied())
+    }
+
+    /// Active transactions, ascending.
+    pub fn active_list(&self) -> Vec<TxnId> {
+        self.inner.lock().active.iter().copied().collect()
+    }
+
+    pub fn active_count(&self) -> usize {
+        self.inner.lock().active.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(msn: u64, txn: u64, op: Op) -> Message {
+        Message {
+            msn,
+            txn,
+            key: b"k".to_vec(),
+            op,
+        }
+    }
+
+    #[test]
+    fn versions_visibility_abort_and_collection() {
+        let reg = UpdateRegistry::new();
+        let put = |v: &[u8]| Op::Put(v.to_vec());
+        // Committed base (txn 0 at msn 5), then txn 10 writes, viewed by someone who began at 8.
+        let c = apply(b"k", None, &msg(5, 0, put(b"a")), &reg, 0).unwrap();
+        let c = apply(b"k", c, &msg(11, 10, put(b"b")), &reg, 0)
+            .unwrap()
+            .unwrap();
+        let old = ReadView {
+            own: 0,
+            low_limit: 8,
+            active: Arc::new(vec![]),
+        };
+        let mine = ReadView {
+            own: 10,
+            low_limit: 9,
+            active: Arc::new(vec![]),
+        };
+        let later_active = ReadView {
+            own: 0,
+            low_limit: 20,
+            active: Arc::new(vec![10]),
+        };
+        assert_eq!(c.visible(&old), Some(&b"a"[..]));
+        assert_eq!(c.visible(&mine), Some(&b"b"[..]));
+        assert_eq!(c.visible(&later_active), Some(&b"a"[..]));
+        // Abort erases txn 10's version.
+        let aborted = apply(b"k", Some(c.clone()), &msg(12, 10, Op::Abort), &reg, 0)
+            .unwrap()
+            .unwrap();
+        assert_eq!(aborted.newest(), Some(&b"a"[..]));
+        // With everyone past txn 10, the stack collapses to the newest value.
+        assert_eq!(collect(c, 100), Some(Cell::Plain(b"b".to_vec())));
+        let del = apply(
+            b"k",
+            Some(Cell::Plain(b"x".to_vec())),
+            &msg(30, 0, Op::Delete),
+            &reg,
+            100,
+        )
+        .unwrap();
+        assert_eq!(del, None);
+        let mut buf = Vec::new();
+        aborted.encode(&mut buf);
+        assert_eq!(Cell::decode(&mut Decoder::new(&buf)).unwrap(), aborted);
+    }
+}
