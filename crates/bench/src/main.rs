@@ -114,7 +114,19 @@ struct CommitArgs {
 
 fn context(common: &Common, dir: &std::path::Path) -> report::RunContext {
     let (date, time) = machine::now_utc();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Quote arguments the shell would split, so the recorded command can be pasted back.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .map(|a| {
+            if a.is_empty()
+                || a.contains(|c: char| c.is_whitespace() || "'\"$`\\;&|()<>*?".contains(c))
+            {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a
+            }
+        })
+        .collect();
     report::RunContext {
         command: format!("betula-bench {}", args.join(" ")),
         date,
