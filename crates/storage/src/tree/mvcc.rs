@@ -146,6 +146,16 @@ pub fn apply(
             }
             other => other,
         }
+    } else if effective_txn(msg) < horizon && !matches!(cell, Some(Cell::Versions(_))) {
+        // Fast path: nobody can read anything but the newest version, so keep a plain value.
+        let old = match cell {
+            Some(Cell::Plain(v)) => Some(v),
+            _ => None,
+        };
+        if matches!(msg.op, Op::Broadcast { .. }) && old.is_none() {
+            return Ok(None);
+        }
+        return Ok(reg.apply(key, old, &msg.op)?.map(Cell::Plain));
     } else {
         let newest = cell.as_ref().and_then(|c| c.newest()).map(|v| v.to_vec());
         if matches!(msg.op, Op::Broadcast { .. }) && newest.is_none() {

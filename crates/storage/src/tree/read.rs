@@ -82,8 +82,23 @@ impl Tree {
                 Node::Leaf { pivots, .. } => {
                     let j = part_index(pivots, key);
                     let basement = self.load_basement(st, bn, &node, j)?;
-                    let mut cell = basement.get(key).cloned();
                     msgs.sort_by_key(|m| m.msn);
+                    let plain = match basement.get(key) {
+                        None => Some(None),
+                        Some(Cell::Plain(v)) => Some(Some(v)),
+                        Some(Cell::Versions(_)) => None,
+                    };
+                    // Fast path: a plain value and only committed, visible messages on top.
+                    if let Some(base) = plain {
+                        if msgs.iter().all(|m| m.txn == 0 && m.msn < view.low_limit) {
+                            let mut value = base.cloned();
+                            for m in &msgs {
+                                value = self.reg.apply(key, value, &m.op)?;
+                            }
+                            return Ok(value);
+                        }
+                    }
+                    let mut cell = basement.get(key).cloned();
                     for m in &msgs {
                         cell = mvcc::apply(key, cell, m, &self.reg, NO_GC)?;
                     }
