@@ -124,6 +124,41 @@ impl Basement {
         Ok(())
     }
 
+    /// Applies point messages sorted by key (and by MSN within a key) in one merge pass over the entries:
+    /// O(entries + messages) instead of one insertion (and shift) per message.
+    pub fn apply_sorted(
+        &mut self,
+        msgs: &[&Message],
+        reg: &UpdateRegistry,
+        horizon: TxnId,
+    ) -> Result<()> {
+        debug_assert!(msgs.iter().all(|m| !m.op.is_ranged()));
+        let old = std::mem::take(&mut self.entries);
+        let mut out: Vec<(Vec<u8>, Cell)> = Vec::with_capacity(old.len() + msgs.len());
+        let mut old = old.into_iter().peekable();
+        let mut i = 0;
+        while i < msgs.len() {
+            let key = &msgs[i].key;
+            while old.peek().is_some_and(|(k, _)| k < key) {
+                out.push(old.next().expect("peeked"));
+            }
+            let mut cell = match old.peek() {
+                Some((k, _)) if k == key => Some(old.next().expect("peeked").1),
+                _ => None,
+            };
+            while i < msgs.len() && &msgs[i].key == key {
+                cell = mvcc::apply(key, cell, msgs[i], reg, horizon)?;
+                i += 1;
+            }
+            if let Some(c) = cell {
+                out.push((key.clone(), c));
+            }
+        }
+        out.extend(old);
+        *self = Basement::from_sorted(out);
+        Ok(())
+    }
+
     /// Splits off the upper half by bytes; returns the new right basement (its first key is the pivot).
     pub fn split_half(&mut self) -> Basement {
         let mut acc = 0;

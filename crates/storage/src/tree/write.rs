@@ -146,16 +146,33 @@ impl Tree {
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
         };
-        for msg in &msgs {
-            if !msg.op.is_ranged() {
-                let j = part_index(pivots, &msg.key);
-                basement_mut(&mut basements[j]).apply(msg, &reg, horizon)?;
-                continue;
+        if msgs.len() > 8 && msgs.iter().all(|m| !m.op.is_ranged()) {
+            // A flushed batch of point messages: sort by (key, MSN) — stable, so equal keys keep MSN
+            // order — and merge each basement's share in one pass.
+            let mut sorted: Vec<&Message> = msgs.iter().collect();
+            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            let mut start = 0;
+            while start < sorted.len() {
+                let j = part_index(pivots, &sorted[start].key);
+                let end = match pivots.get(j) {
+                    Some(hi) => start + sorted[start..].partition_point(|m| m.key < *hi),
+                    None => sorted.len(),
+                };
+                basement_mut(&mut basements[j]).apply_sorted(&sorted[start..end], &reg, horizon)?;
+                start = end;
             }
-            for (j, slot) in basements.iter_mut().enumerate() {
-                let (lo, hi) = part_range(pivots, j);
-                if let Some(m) = clip(msg, lo, hi) {
-                    basement_mut(slot).apply(&m, &reg, horizon)?;
+        } else {
+            for msg in &msgs {
+                if !msg.op.is_ranged() {
+                    let j = part_index(pivots, &msg.key);
+                    basement_mut(&mut basements[j]).apply(msg, &reg, horizon)?;
+                    continue;
+                }
+                for (j, slot) in basements.iter_mut().enumerate() {
+                    let (lo, hi) = part_range(pivots, j);
+                    if let Some(m) = clip(msg, lo, hi) {
+                        basement_mut(slot).apply(&m, &reg, horizon)?;
+                    }
                 }
             }
         }
