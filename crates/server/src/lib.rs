@@ -1,3 +1,5 @@
-//! Library side of the `betula` binary: the MySQL wire-protocol layer and,
-//! later, the server glue that connects it to the SQL layer.
+//! Library side of the `betula` binary: the MySQL wire-protocol layer, the backend glue that
+//! connects it to the SQL engine, and the `serve` settings.
+pub mod backend;
+pub mod config;
 pub mod protocol;

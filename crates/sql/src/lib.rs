@@ -5,6 +5,7 @@
 pub mod coerce;
 pub mod collation;
 pub mod decimal;
+pub mod engine;
 pub mod error;
 pub mod key_codec;
 pub mod row_codec;

@@ -56,7 +56,8 @@ pub fn days_in_month(y: u32, m: u32) -> u32 {
 }
 
 /// Days since 0000-03-01 for a valid date (civil-calendar arithmetic, year 0 is a leap year).
-fn day_number(d: Date) -> i64 {
+/// Days since 0000-03-01 in the proleptic Gregorian calendar (for date arithmetic).
+pub fn day_number(d: Date) -> i64 {
     let (y, m) = if d.month <= 2 {
         (d.year as i64 - 1, d.month as i64 + 9)
     } else {
@@ -69,7 +70,8 @@ fn day_number(d: Date) -> i64 {
         - 1
 }
 
-fn from_day_number(n: i64) -> Date {
+/// Inverse of [`day_number`].
+pub fn from_day_number(n: i64) -> Date {
     // Inverse of day_number, by 400-year eras of 146097 days.
     let era = n.div_euclid(146_097);
     let doe = n.rem_euclid(146_097);

@@ -8,7 +8,7 @@
 
 use super::error::SqlError;
 use super::status::StatusFlags;
-use super::wire::{put_lenenc_int, put_u16};
+use super::wire::{put_lenenc_bytes, put_lenenc_int, put_u16};
 
 /// The outcome of a statement that produced no rows (or the tail of one that
 /// did): what the OK / EOF packet reports.
@@ -43,7 +43,12 @@ pub fn encode_ok(out: &mut Vec<u8>, c: &Completion, status: StatusFlags, header:
     put_lenenc_int(out, c.last_insert_id);
     put_u16(out, status.0);
     put_u16(out, c.warnings);
-    out.extend_from_slice(c.info.as_bytes());
+    // Info is written length-encoded (as MariaDB servers do): libmariadb (mysql CLI, sysbench)
+    // reads it that way and rejects a bare string; libmysqlclient-style readers take the rest
+    // of the packet and so see one extra leading byte in the info text.
+    if !c.info.is_empty() {
+        put_lenenc_bytes(out, c.info.as_bytes());
+    }
 }
 
 /// A classic EOF packet (protocol 4.1).

@@ -1,0 +1,194 @@
+//! The glue between the protocol layer and the SQL engine: [`SqlBackend`] implements
+//! `protocol::Backend` over a `betula_sql::engine::Engine`, [`SqlSession`] implements
+//! `protocol::Session` over an engine session.
+//!
+//! Invariants: multi-statement text is split here (split.rs in the SQL crate) and each result is
+//! sent in order; the first failing statement's error ends the reply. Results are materialized by
+//! the engine, then streamed row by row to the sink.
+
+mod convert;
+
+use std::sync::Arc;
+
+use betula_sql::engine::split::split_statements;
+use betula_sql::engine::{Engine, Output, Session as EngineSession};
+
+use crate::protocol::{
+    Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
+    StatementId, StatusFlags, UserAuth, Value,
+};
+
+pub use convert::{error, from_protocol, to_protocol};
+
+pub struct SqlBackend {
+    pub engine: Arc<Engine>,
+}
+
+impl Backend for SqlBackend {
+    fn user_auth(&self, user: &str, _client_host: &str) -> Option<UserAuth> {
+        self.engine
+            .user_auth(user)
+            .map(|password_hash| UserAuth { password_hash })
+    }
+
+    fn open_session(&self, ctx: SessionContext) -> Result<Box<dyn Session>, SqlError> {
+        let mut sess = self
+            .engine
+            .session(ctx.connection_id as u64, &ctx.user, &ctx.client_host);
+        if let Some(db) = ctx.database.as_deref().filter(|d| !d.is_empty()) {
+            sess.use_db(db).map_err(error)?;
+        }
+        Ok(Box::new(SqlSession { sess }))
+    }
+}
+
+pub struct SqlSession {
+    sess: EngineSession,
+}
+
+fn send(out: Output, warnings: u16, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+    match out {
+        Output::Rows { cols, rows } => {
+            let defs: Vec<ColumnDef> = cols
+                .iter()
+                .enumerate()
+                .map(|(i, c)| convert::column(c, i, &rows))
+                .collect();
+            sink.begin_rows(&defs)?;
+            let mut buf = Vec::with_capacity(defs.len());
+            for r in &rows {
+                buf.clear();
+                buf.extend(r.iter().map(to_protocol));
+                sink.row(&buf)?;
+            }
+            sink.end_rows(&Completion {
+                warnings,
+                ..Default::default()
+            })
+        }
+        Output::Done {
+            affected,
+            last_insert_id,
+            info,
+        } => sink.ok(&Completion {
+            affected_rows: affected,
+            last_insert_id,
+            warnings,
+            info,
+            ..Default::default()
+        }),
+    }
+}
+
+impl SqlSession {
+    fn warnings(&self) -> u16 {
+        self.sess.warnings.len().min(u16::MAX as usize) as u16
+    }
+}
+
+impl Session for SqlSession {
+    fn query(&mut self, sql: &str, out: &mut dyn ResultSink) -> Result<(), SqlError> {
+        let stmts = split_statements(sql);
+        if stmts.is_empty() {
+            return Err(SqlError::new(1065, b"42000", "Query was empty"));
+        }
+        if stmts.len() > 1 && !out.multi_statements() {
+            return Err(error(betula_sql::engine::DbError::syntax(
+                stmts[1].chars().take(80).collect::<String>(),
+            )));
+        }
+        for s in stmts {
+            let r = self.sess.execute(&s, &[]).map_err(error)?;
+            let w = self.warnings();
+            send(r, w, out)?;
+        }
+        Ok(())
+    }
+
+    fn prepare(&mut self, stmt: StatementId, sql: &str) -> Result<PreparedInfo, SqlError> {
+        let (n, cols) = self.sess.prepare(stmt, sql).map_err(error)?;
+        Ok(PreparedInfo {
+            param_count: n.min(u16::MAX as usize) as u16,
+            columns: cols
+                .iter()
+                .enumerate()
+                .map(|(i, c)| convert::column(c, i, &[]))
+                .collect(),
+        })
+    }
+
+    fn execute(
+        &mut self,
+        stmt: StatementId,
+        params: &[Value],
+        out: &mut dyn ResultSink,
+    ) -> Result<(), SqlError> {
+        let params: Vec<_> = params.iter().map(from_protocol).collect();
+        let r = self.sess.execute_prepared(stmt, &params).map_err(error)?;
+        let w = self.warnings();
+        send(r, w, out)
+    }
+
+    fn close_statement(&mut self, stmt: StatementId) {
+        self.sess.prepared.remove(&stmt);
+    }
+
+    fn init_db(&mut self, db: &str) -> Result<(), SqlError> {
+        self.sess.use_db(db).map_err(error)
+    }
+
+    fn field_list(&mut self, table: &str, wildcard: &str) -> Result<Vec<ColumnDef>, SqlError> {
+        let (db, name) = self
+            .sess
+            .resolve_table_name(&[table.to_string()])
+            .map_err(error)?;
+        let t = self
+            .sess
+            .engine
+            .catalog
+            .get_table(&db, &name)
+            .map_err(error)?;
+        let mut out = Vec::new();
+        for c in &t.columns {
+            if !wildcard.is_empty()
+                && !betula_sql::engine::eval::like_match(&c.name, wildcard, '\\', true)
+            {
+                continue;
+            }
+            let oc = betula_sql::engine::OutCol {
+                name: c.name.clone(),
+                table: t.name.clone(),
+                org_table: t.name.clone(),
+                db: db.clone(),
+                ty: Some(c.sql_type),
+                flags: c.protocol_flags(),
+                collation: c.collation,
+            };
+            let mut d = convert::column(&oc, 0, &[]);
+            d.default = c
+                .default
+                .as_ref()
+                .and_then(|v| v.to_text(Some(&c.sql_type)));
+            out.push(d);
+        }
+        Ok(out)
+    }
+
+    fn status_flags(&self) -> StatusFlags {
+        let mut f = StatusFlags::default();
+        if self.sess.autocommit() {
+            f = f.with(StatusFlags::AUTOCOMMIT, true);
+        }
+        if self.sess.in_transaction() {
+            f = f.with(StatusFlags::IN_TRANS, true);
+        }
+        f
+    }
+
+    fn reset(&mut self) -> Result<(), SqlError> {
+        self.sess.rollback();
+        self.sess.user_vars.clear();
+        self.sess.warnings.clear();
+        Ok(())
+    }
+}

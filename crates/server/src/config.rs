@@ -1,0 +1,141 @@
+//! `betula serve` settings: command-line flags and the optional `--config FILE`
+//! (`key = value` lines, `#` comments; keys: datadir, port, bind, cache_size (bytes, or with a
+//! K/M/G suffix), durability (sync | periodic:<ms> | nosync), compression (a codec or TokuDB
+//! row-format name), max_connections). Flags given on the command line win over the file.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use betula_storage::{Codec, Durability, EnvOptions};
+
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub datadir: PathBuf,
+    pub port: u16,
+    pub bind: String,
+    pub env: EnvOptions,
+    pub max_connections: usize,
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        ServeConfig {
+            datadir: PathBuf::from("./betula-data"),
+            port: 3306,
+            bind: "127.0.0.1".into(),
+            env: EnvOptions::default(),
+            max_connections: 151,
+        }
+    }
+}
+
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mul) = match s.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&s[..s.len() - 1], 1u64 << 10),
+        Some('M') => (&s[..s.len() - 1], 1 << 20),
+        Some('G') => (&s[..s.len() - 1], 1 << 30),
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .map(|n| n.saturating_mul(mul))
+        .map_err(|_| format!("bad size '{s}'"))
+}
+
+pub fn parse_durability(s: &str) -> Result<Durability, String> {
+    let l = s.trim().to_ascii_lowercase();
+    match l.as_str() {
+        "sync" => Ok(Durability::Sync),
+        "nosync" => Ok(Durability::NoSync),
+        _ => match l.strip_prefix("periodic:") {
+            Some(ms) => ms
+                .parse::<u64>()
+                .map(|m| Durability::Periodic(Duration::from_millis(m.max(1))))
+                .map_err(|_| format!("bad durability '{s}'")),
+            None => Err(format!(
+                "bad durability '{s}' (sync | periodic:<ms> | nosync)"
+            )),
+        },
+    }
+}
+
+impl ServeConfig {
+    /// Applies one `key = value` setting.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let v = value.trim().trim_matches('"').trim_matches('\'');
+        match key.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "datadir" => self.datadir = PathBuf::from(v),
+            "port" => self.port = v.parse().map_err(|_| format!("bad port '{v}'"))?,
+            "bind" | "bind_address" => self.bind = v.to_string(),
+            "cache_size" | "cache_bytes" => self.env.cache_bytes = parse_size(v)?,
+            "durability" => self.env.durability = parse_durability(v)?,
+            "compression" => {
+                self.env.default_tree.codec =
+                    Codec::parse(v).ok_or_else(|| format!("unknown compression '{v}'"))?
+            }
+            "max_connections" => {
+                self.max_connections = v
+                    .parse()
+                    .map_err(|_| format!("bad max_connections '{v}'"))?
+            }
+            other => return Err(format!("unknown setting '{other}'")),
+        }
+        Ok(())
+    }
+
+    /// Reads a config file's settings.
+    pub fn load_file(&mut self, text: &str) -> Result<(), String> {
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() || line.starts_with('[') {
+                continue;
+            }
+            let (k, v) = line
+                .split_once('=')
+                .ok_or_else(|| format!("line {}: expected key = value", n + 1))?;
+            self.set(k, v).map_err(|e| format!("line {}: {e}", n + 1))?;
+        }
+        Ok(())
+    }
+}
+
+/// True if `bind` only accepts local connections.
+pub fn is_loopback(bind: &str) -> bool {
+    if bind.eq_ignore_ascii_case("localhost") {
+        return true;
+    }
+    bind.trim_matches(['[', ']'])
+        .parse::<std::net::IpAddr>()
+        .is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_config_file() {
+        let mut c = ServeConfig::default();
+        c.load_file("# comment\ncache_size = 64M\ndurability = periodic:50\ncompression = tokudb_lzma\nport=3307\n")
+            .unwrap();
+        assert_eq!(c.env.cache_bytes, 64 << 20);
+        assert_eq!(
+            c.env.durability,
+            Durability::Periodic(Duration::from_millis(50))
+        );
+        assert_eq!(c.env.default_tree.codec, Codec::Lzma);
+        assert_eq!(c.port, 3307);
+        assert!(c.load_file("nonsense\n").is_err());
+        assert!(c.load_file("durability = sometimes\n").is_err());
+    }
+
+    #[test]
+    fn loopback_detection() {
+        assert!(is_loopback("127.0.0.1"));
+        assert!(is_loopback("::1"));
+        assert!(is_loopback("localhost"));
+        assert!(!is_loopback("0.0.0.0"));
+        assert!(!is_loopback("10.1.2.3"));
+    }
+}

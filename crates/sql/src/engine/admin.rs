@@ -1,0 +1,1444 @@
+//! Statements Betula parses itself (see tokens.rs) and the DDL executors: SHOW ..., USE,
+//! BEGIN/COMMIT/ROLLBACK, CREATE/DROP DATABASE, CREATE TABLE (from sqlparser's AST), DROP,
+//! TRUNCATE, RENAME, CREATE/DROP INDEX, ALTER TABLE ADD/DROP INDEX, users and grants, SET.
+//!
+//! DDL ordering invariants (crash safety): trees are created before the catalog entry that names
+//! them is written, and the catalog entry is removed before its trees are dropped, so the catalog
+//! never names a missing tree. DDL commits the session's open transaction first and holds the
+//! writer lock while it runs.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use betula_storage::TreeOptions;
+use sqlparser::ast::{self as ast};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+
+use super::catalog::{tree_name, IndexDef, TableDef, UserDef};
+use super::dberror::{DbError, DbResult};
+use super::ddl::{check_name, render_create, render_stored, table_from_create};
+use super::eval::{eval, like_match, truth, EvalCtx};
+use super::expr::{object_name_parts, Scope, ScopeCol};
+use super::infoschema;
+use super::rows::{OutCol, Output};
+use super::session::Session;
+use super::tokens::{Cursor, Tok};
+use super::vars;
+use crate::collation::Collation;
+use crate::row_codec::decode_row;
+use crate::value::Value;
+
+const SPECIAL: &[&str] = &[
+    "SHOW",
+    "USE",
+    "BEGIN",
+    "START",
+    "COMMIT",
+    "ROLLBACK",
+    "DESCRIBE",
+    "DESC",
+    "DROP",
+    "TRUNCATE",
+    "RENAME",
+    "ALTER",
+    "GRANT",
+    "REVOKE",
+    "FLUSH",
+    "KILL",
+    "LOCK",
+    "UNLOCK",
+    "ANALYZE",
+    "OPTIMIZE",
+    "CHECK",
+    "SAVEPOINT",
+    "RELEASE",
+    "CHECKPOINT",
+];
+
+/// True if `sql` is handled here rather than by sqlparser.
+pub fn is_special(sql: &str) -> bool {
+    let mut c = Cursor::new(sql);
+    let Some(k) = c.peek_kw().map(String::from) else {
+        return false;
+    };
+    c.pos += 1;
+    if k == "EXPLAIN" {
+        return matches!(c.peek(), Some(Tok::Word { upper, quoted, .. }) if *quoted || !matches!(upper.as_str(), "SELECT" | "FORMAT" | "ANALYZE" | "EXTENDED" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE" | "WITH" | "PARTITIONS"));
+    }
+    if k == "CREATE" {
+        return matches!(
+            c.peek_kw(),
+            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER")
+        );
+    }
+    if k == "SET" {
+        return matches!(c.peek_kw(), Some("PASSWORD"));
+    }
+    SPECIAL.contains(&k.as_str())
+}
+
+/// Runs `sql` if it is one of ours; `None` otherwise.
+pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
+    if !is_special(sql) {
+        return None;
+    }
+    let mut c = Cursor::new(sql);
+    Some(run(sess, &mut c))
+}
+
+fn syntax(c: &Cursor<'_>) -> DbError {
+    DbError::syntax(c.rest().chars().take(80).collect::<String>())
+}
+
+fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
+    if c.at_end() {
+        Ok(())
+    } else {
+        Err(syntax(c))
+    }
+}
+
+fn need_root(sess: &Session, what: &str) -> DbResult<()> {
+    if sess.user == "root" {
+        Ok(())
+    } else {
+        Err(DbError::new(
+            1227,
+            "42000",
+            format!("Access denied; you need (at least one of) the {what} privilege(s) for this operation"),
+        ))
+    }
+}
+
+fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    let k = c.peek_kw().unwrap_or("").to_string();
+    c.pos += 1;
+    match k.as_str() {
+        "SHOW" => show(sess, c),
+        "USE" => {
+            let db = c.name().ok_or_else(|| syntax(c))?;
+            sess.use_db(&db)?;
+            Ok(Output::done(0))
+        }
+        "BEGIN" | "START" => {
+            if k == "START" && !c.kw("TRANSACTION") {
+                return Err(syntax(c));
+            }
+            c.kw("WORK");
+            sess.implicit_commit()?;
+            sess.in_txn = true;
+            Ok(Output::done(0))
+        }
+        "COMMIT" => {
+            sess.commit()?;
+            Ok(Output::done(0))
+        }
+        "ROLLBACK" => {
+            c.kw("WORK");
+            if c.kw("TO") {
+                return Err(DbError::unsupported("ROLLBACK TO SAVEPOINT"));
+            }
+            sess.rollback();
+            Ok(Output::done(0))
+        }
+        "SAVEPOINT" | "RELEASE" => Err(DbError::unsupported("savepoints")),
+        "DESCRIBE" | "DESC" | "EXPLAIN" => {
+            let parts = c.qualified().ok_or_else(|| syntax(c))?;
+            let (db, t) = sess.resolve_table_name(&parts)?;
+            show_columns(sess, &db, &t, false, None)
+        }
+        "CREATE" => {
+            sess.implicit_commit()?;
+            if c.kw("DATABASE") || c.kw("SCHEMA") {
+                let ine = c.kws(&["IF", "NOT", "EXISTS"]);
+                let db = c.name().ok_or_else(|| syntax(c))?;
+                check_name(&db)?;
+                if db.eq_ignore_ascii_case("information_schema") || sess.engine.catalog.has_db(&db)
+                {
+                    if ine {
+                        sess.warn(
+                            1007,
+                            format!("Can't create database '{db}'; database exists"),
+                        );
+                        return Ok(Output::done(0));
+                    }
+                    return Err(DbError::db_exists(&db));
+                }
+                need_root(sess, "CREATE")?;
+                sess.engine.catalog.create_db(&db)?;
+                return Ok(Output::done(1));
+            }
+            if c.kw("USER") {
+                return create_user(sess, c);
+            }
+            let unique = c.kw("UNIQUE");
+            if !c.kw("INDEX") {
+                return Err(syntax(c));
+            }
+            let name = c.name().ok_or_else(|| syntax(c))?;
+            if !c.kw("ON") {
+                return Err(syntax(c));
+            }
+            let parts = c.qualified().ok_or_else(|| syntax(c))?;
+            let cols = index_columns(c)?;
+            let (db, t) = sess.resolve_table_name(&parts)?;
+            add_indexes(sess, &db, &t, vec![(Some(name), cols, unique)])?;
+            Ok(Output::done(0))
+        }
+        "DROP" => {
+            sess.implicit_commit()?;
+            if c.kw("DATABASE") || c.kw("SCHEMA") {
+                let ie = c.kws(&["IF", "EXISTS"]);
+                let db = c.name().ok_or_else(|| syntax(c))?;
+                return drop_database(sess, &db, ie);
+            }
+            if c.kw("USER") {
+                return drop_user(sess, c);
+            }
+            if c.kw("INDEX") {
+                let name = c.name().ok_or_else(|| syntax(c))?;
+                if !c.kw("ON") {
+                    return Err(syntax(c));
+                }
+                let parts = c.qualified().ok_or_else(|| syntax(c))?;
+                let (db, t) = sess.resolve_table_name(&parts)?;
+                drop_index(sess, &db, &t, &name)?;
+                return Ok(Output::done(0));
+            }
+            c.kw("TEMPORARY");
+            if !c.kw("TABLE") && !c.kw("TABLES") {
+                return Err(syntax(c));
+            }
+            let ie = c.kws(&["IF", "EXISTS"]);
+            let mut names = Vec::new();
+            loop {
+                names.push(c.qualified().ok_or_else(|| syntax(c))?);
+                if !c.sym(',') {
+                    break;
+                }
+            }
+            c.kw("RESTRICT");
+            c.kw("CASCADE");
+            expect_end(c)?;
+            drop_tables(sess, &names, ie)
+        }
+        "TRUNCATE" => {
+            sess.implicit_commit()?;
+            c.kw("TABLE");
+            let parts = c.qualified().ok_or_else(|| syntax(c))?;
+            let (db, t) = sess.resolve_table_name(&parts)?;
+            truncate(sess, &db, &t)?;
+            Ok(Output::done(0))
+        }
+        "RENAME" => {
+            sess.implicit_commit()?;
+            if !c.kw("TABLE") {
+                return Err(syntax(c));
+            }
+            loop {
+                let from = c.qualified().ok_or_else(|| syntax(c))?;
+                if !c.kw("TO") {
+                    return Err(syntax(c));
+                }
+                let to = c.qualified().ok_or_else(|| syntax(c))?;
+                let (fdb, ft) = sess.resolve_table_name(&from)?;
+                let (tdb, tt) = sess.resolve_table_name(&to)?;
+                rename_table(sess, &fdb, &ft, &tdb, &tt)?;
+                if !c.sym(',') {
+                    break;
+                }
+            }
+            Ok(Output::done(0))
+        }
+        "ALTER" => {
+            sess.implicit_commit()?;
+            if c.kw("USER") {
+                return alter_user(sess, c);
+            }
+            if !c.kw("TABLE") {
+                return Err(syntax(c));
+            }
+            let parts = c.qualified().ok_or_else(|| syntax(c))?;
+            let (db, t) = sess.resolve_table_name(&parts)?;
+            alter_table(sess, &db, &t, c)
+        }
+        "SET" => {
+            // SET PASSWORD [FOR user] = 'pw'
+            c.kw("PASSWORD");
+            let user = if c.kw("FOR") {
+                c.user().ok_or_else(|| syntax(c))?.0
+            } else {
+                sess.user.clone()
+            };
+            if !c.sym('=') {
+                return Err(syntax(c));
+            }
+            let pw = c.string().ok_or_else(|| syntax(c))?;
+            if user != sess.user {
+                need_root(sess, "CREATE USER")?;
+            }
+            let mut u = sess.engine.catalog.user(&user).ok_or_else(|| {
+                DbError::new(
+                    1133,
+                    "28000",
+                    "Can't find any matching row in the user table",
+                )
+            })?;
+            u.password_hash = hash(sess, &pw);
+            sess.engine.catalog.put_user(u)?;
+            Ok(Output::done(0))
+        }
+        "GRANT" => grant(sess, c, true),
+        "REVOKE" => grant(sess, c, false),
+        "FLUSH" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "LOCK" | "UNLOCK" => {
+            if k == "FLUSH" {
+                sess.engine.store.env().checkpoint()?;
+            }
+            if matches!(k.as_str(), "ANALYZE" | "OPTIMIZE" | "CHECK") {
+                c.kw("NO_WRITE_TO_BINLOG");
+                c.kw("LOCAL");
+                c.kw("TABLE");
+                let parts = c.qualified().ok_or_else(|| syntax(c))?;
+                let (db, t) = sess.resolve_table_name(&parts)?;
+                sess.engine.catalog.get_table(&db, &t)?;
+                let op = k.to_ascii_lowercase();
+                return Ok(Output::text(
+                    &["Table", "Op", "Msg_type", "Msg_text"],
+                    vec![vec![
+                        Value::Text(format!("{db}.{t}")),
+                        Value::Text(op),
+                        Value::Text("status".into()),
+                        Value::Text("OK".into()),
+                    ]],
+                ));
+            }
+            Ok(Output::done(0))
+        }
+        "CHECKPOINT" => {
+            sess.engine.store.env().checkpoint()?;
+            Ok(Output::done(0))
+        }
+        "KILL" => {
+            c.kw("QUERY");
+            c.kw("CONNECTION");
+            let id: u64 = c
+                .name()
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| syntax(c))?;
+            if !sess.engine.processes.lock().contains_key(&id) {
+                return Err(DbError::new(
+                    1094,
+                    "HY000",
+                    format!("Unknown thread id: {id}"),
+                ));
+            }
+            Err(DbError::unsupported("KILL"))
+        }
+        _ => Err(syntax(c)),
+    }
+}
+
+fn hash(sess: &Session, pw: &str) -> Option<[u8; 20]> {
+    if pw.is_empty() {
+        None
+    } else {
+        Some((sess.engine.config.password_hash)(pw.as_bytes()))
+    }
+}
+
+fn index_columns(c: &mut Cursor<'_>) -> DbResult<Vec<String>> {
+    if !c.sym('(') {
+        return Err(syntax(c));
+    }
+    let mut cols = Vec::new();
+    loop {
+        cols.push(c.name().ok_or_else(|| syntax(c))?);
+        if c.sym('(') {
+            // Prefix length: ignored (whole values are indexed).
+            c.name();
+            c.sym(')');
+        }
+        c.kw("ASC");
+        c.kw("DESC");
+        if !c.sym(',') {
+            break;
+        }
+    }
+    if !c.sym(')') {
+        return Err(syntax(c));
+    }
+    c.kw("USING");
+    c.kw("BTREE");
+    c.kw("HASH");
+    Ok(cols)
+}
+
+fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
+    let mut o = sess.engine.config.env.default_tree;
+    if let Some(codec) = t.codec {
+        o.codec = codec;
+    }
+    o
+}
+
+pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Output> {
+    if ct.query.is_some() || ct.like.is_some() || ct.clone.is_some() {
+        return Err(DbError::unsupported("CREATE TABLE ... AS SELECT / LIKE"));
+    }
+    let parts = object_name_parts(&ct.name);
+    let (db, name) = sess.resolve_table_name(&parts)?;
+    if db == "information_schema" {
+        return Err(DbError::access_denied_db(&sess.user, &sess.host, &db));
+    }
+    if !sess.engine.catalog.has_db(&db) {
+        return Err(DbError::bad_db(&db));
+    }
+    sess.check_db_access(&db)?;
+    sess.begin_write()?;
+    if sess.engine.catalog.table(&db, &name).is_some() {
+        if ct.if_not_exists {
+            sess.warnings.push(crate::error::Warning {
+                level: crate::error::WarningLevel::Note,
+                code: 1050,
+                message: format!("Table '{name}' already exists"),
+            });
+            return Ok(Output::done(0));
+        }
+        return Err(DbError::table_exists(&name));
+    }
+    let def = table_from_create(&db, ct)?;
+    def.counters.auto_inc.store(1, Ordering::SeqCst);
+    let opts = tree_opts(sess, &def);
+    for tree in def.all_trees() {
+        // A leftover tree (crash between tree creation and catalog write) is reused empty.
+        sess.engine.store.drop_tree(&tree)?;
+        sess.engine.store.create_tree(&tree, Some(opts))?;
+    }
+    let sql = render_stored(&def);
+    sess.engine.catalog.put_table(def, &sql)?;
+    Ok(Output::done(0))
+}
+
+fn drop_tables(sess: &mut Session, names: &[Vec<String>], if_exists: bool) -> DbResult<Output> {
+    sess.begin_write()?;
+    let mut missing = Vec::new();
+    let mut found = Vec::new();
+    for n in names {
+        let (db, t) = sess.resolve_table_name(n)?;
+        sess.check_db_access(&db)?;
+        match sess.engine.catalog.table(&db, &t) {
+            Some(def) => found.push(def),
+            None => missing.push(format!("{db}.{t}")),
+        }
+    }
+    if !missing.is_empty() && !if_exists {
+        return Err(DbError::new(
+            1051,
+            "42S02",
+            format!("Unknown table '{}'", missing.join(",")),
+        ));
+    }
+    for m in missing {
+        sess.warnings.push(crate::error::Warning {
+            level: crate::error::WarningLevel::Note,
+            code: 1051,
+            message: format!("Unknown table '{m}'"),
+        });
+    }
+    for def in found {
+        sess.engine.catalog.remove_table(&def.db, &def.name)?;
+        for tree in def.all_trees() {
+            sess.engine.store.drop_tree(&tree)?;
+        }
+    }
+    Ok(Output::done(0))
+}
+
+fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Output> {
+    if !sess.engine.catalog.has_db(db) {
+        if if_exists {
+            sess.warn(
+                1008,
+                format!("Can't drop database '{db}'; database doesn't exist"),
+            );
+            return Ok(Output::done(0));
+        }
+        return Err(DbError::db_drop_missing(db));
+    }
+    need_root(sess, "DROP")?;
+    let tables = sess.engine.catalog.tables(db);
+    let names: Vec<Vec<String>> = tables
+        .iter()
+        .map(|t| vec![t.db.clone(), t.name.clone()])
+        .collect();
+    drop_tables(sess, &names, true)?;
+    sess.warnings.clear();
+    sess.engine.catalog.drop_db(db)?;
+    if sess.db.as_deref() == Some(db) {
+        sess.db = None;
+    }
+    Ok(Output::done(names.len() as u64))
+}
+
+fn truncate(sess: &mut Session, db: &str, t: &str) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    let opts = tree_opts(sess, &def);
+    for tree in def.all_trees() {
+        sess.engine.store.drop_tree(&tree)?;
+        sess.engine.store.create_tree(&tree, Some(opts))?;
+    }
+    def.counters.auto_inc.store(1, Ordering::SeqCst);
+    def.counters.row_id.store(1, Ordering::SeqCst);
+    Ok(())
+}
+
+fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {
+    sess.check_db_access(fdb)?;
+    sess.check_db_access(tdb)?;
+    check_name(tt)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(fdb, ft)?;
+    if sess.engine.catalog.table(tdb, tt).is_some() {
+        return Err(DbError::table_exists(tt));
+    }
+    if !sess.engine.catalog.has_db(tdb) {
+        return Err(DbError::bad_db(tdb));
+    }
+    let mut new = (*def).clone();
+    new.db = tdb.into();
+    new.name = tt.into();
+    for (a, b) in def.all_trees().iter().zip(new.all_trees()) {
+        sess.engine.store.rename_tree(a, &b)?;
+    }
+    let sql = render_stored(&new);
+    sess.engine.catalog.remove_table(fdb, ft)?;
+    sess.engine.catalog.put_table(new, &sql)?;
+    Ok(())
+}
+
+/// Adds secondary indexes, building each from a scan of the primary tree.
+fn add_indexes(
+    sess: &mut Session,
+    db: &str,
+    t: &str,
+    specs: Vec<(Option<String>, Vec<String>, bool)>,
+) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    let mut new = (*def).clone();
+    let first_new = new.indexes.len();
+    for (name, cols, unique) in specs {
+        let mut idx = Vec::new();
+        for cname in &cols {
+            idx.push(new.col_index(cname).ok_or_else(|| {
+                DbError::new(
+                    1072,
+                    "42000",
+                    format!("Key column '{cname}' doesn't exist in table"),
+                )
+            })?);
+        }
+        let mut name = name.unwrap_or_else(|| new.columns[idx[0]].name.clone());
+        if name.eq_ignore_ascii_case("PRIMARY") {
+            return Err(DbError::new(
+                1280,
+                "42000",
+                "Incorrect index name 'PRIMARY'",
+            ));
+        }
+        if new
+            .indexes
+            .iter()
+            .any(|i| i.name.eq_ignore_ascii_case(&name))
+        {
+            return Err(DbError::dup_key_name(&name));
+        }
+        check_name(&name)?;
+        name.truncate(64);
+        new.indexes.push(IndexDef {
+            name,
+            columns: idx,
+            unique,
+        });
+    }
+    let opts = tree_opts(sess, &new);
+    let store = &sess.engine.store;
+    for i in first_new..new.indexes.len() {
+        let tree = new.index_tree(i);
+        store.drop_tree(&tree)?;
+        store.create_tree(&tree, Some(opts))?;
+    }
+    // Build: scan committed rows, write index entries in batches.
+    let build = (|| -> DbResult<()> {
+        let primary = store.tree(&new.primary_tree())?;
+        let mut batches: Vec<Vec<(Vec<u8>, betula_storage::Op)>> =
+            vec![Vec::new(); new.indexes.len()];
+        for item in primary.range(
+            std::ops::Bound::Unbounded,
+            std::ops::Bound::Unbounded,
+            false,
+        ) {
+            let (pk, v) = item?;
+            let row = decode_row(&new.layout, &v)?;
+            for (i, batch) in batches.iter_mut().enumerate().skip(first_new) {
+                let k = new.encode_index_key(i, &row, &pk)?;
+                batch.push((k, betula_storage::Op::Put(Vec::new())));
+            }
+            if batches[first_new].len() >= 10_000 {
+                for (i, b) in batches.iter_mut().enumerate().skip(first_new) {
+                    store
+                        .tree(&new.index_tree(i))?
+                        .write_batch(std::mem::take(b))?;
+                }
+            }
+        }
+        for (i, b) in batches.iter_mut().enumerate().skip(first_new) {
+            store
+                .tree(&new.index_tree(i))?
+                .write_batch(std::mem::take(b))?;
+        }
+        // Unique check: adjacent entries with equal index prefix.
+        for i in first_new..new.indexes.len() {
+            if !new.indexes[i].unique {
+                continue;
+            }
+            let kcols = new.index_key_columns(i);
+            let n = new.indexes[i].columns.len();
+            let mut prev: Option<Vec<u8>> = None;
+            for item in store.tree(&new.index_tree(i))?.range(
+                std::ops::Bound::Unbounded,
+                std::ops::Bound::Unbounded,
+                false,
+            ) {
+                let (k, _) = item?;
+                let mut d = crate::key_codec::KeyDecoder::new(&k);
+                let mut has_null = false;
+                for kc in &kcols[..n] {
+                    let before = d.position();
+                    d.next(kc)?;
+                    if k.get(before) == Some(&0) {
+                        has_null = true;
+                    }
+                }
+                let prefix = k[..d.position()].to_vec();
+                if !has_null && prev.as_ref() == Some(&prefix) {
+                    let pk = &k[d.position()..];
+                    let row = store
+                        .tree(&new.primary_tree())?
+                        .get(pk)?
+                        .map(|v| decode_row(&new.layout, &v))
+                        .transpose()?
+                        .unwrap_or_default();
+                    let entry = if row.is_empty() {
+                        "?".into()
+                    } else {
+                        new.dup_entry(&new.indexes[i].columns, &row)
+                    };
+                    return Err(DbError::duplicate(&entry, &new.indexes[i].name));
+                }
+                prev = Some(prefix);
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = build {
+        for i in first_new..new.indexes.len() {
+            let _ = store.drop_tree(&new.index_tree(i));
+        }
+        return Err(e);
+    }
+    let sql = render_stored(&new);
+    sess.engine.catalog.put_table(new, &sql)?;
+    Ok(())
+}
+
+fn drop_index(sess: &mut Session, db: &str, t: &str, name: &str) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    if name.eq_ignore_ascii_case("PRIMARY") {
+        return Err(DbError::unsupported("dropping the primary key"));
+    }
+    let Some(pos) = def
+        .indexes
+        .iter()
+        .position(|i| i.name.eq_ignore_ascii_case(name))
+    else {
+        return Err(DbError::cant_drop_key(name));
+    };
+    let old_tree = def.index_tree(pos);
+    let mut new = (*def).clone();
+    new.indexes.remove(pos);
+    // Later indexes keep their tree names (named by index name, not position).
+    let sql = render_stored(&new);
+    sess.engine.catalog.put_table(new, &sql)?;
+    sess.engine.store.drop_tree(&old_tree)?;
+    Ok(())
+}
+
+fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbResult<Output> {
+    sess.engine.catalog.get_table(db, t)?;
+    let mut adds = Vec::new();
+    let mut drops = Vec::new();
+    let mut rename = None;
+    loop {
+        if c.kw("ADD") {
+            let unique = c.kw("UNIQUE");
+            if !c.kw("INDEX") && !c.kw("KEY") && !unique {
+                return Err(DbError::unsupported("ALTER TABLE ADD (only ADD INDEX/KEY)"));
+            }
+            let name = if matches!(c.peek(), Some(Tok::Sym('('))) {
+                None
+            } else {
+                c.name()
+            };
+            let cols = index_columns(c)?;
+            adds.push((name, cols, unique));
+        } else if c.kw("DROP") {
+            if !(c.kw("INDEX") || c.kw("KEY")) {
+                return Err(DbError::unsupported(
+                    "ALTER TABLE DROP (only DROP INDEX/KEY)",
+                ));
+            }
+            drops.push(c.name().ok_or_else(|| syntax(c))?);
+        } else if c.kw("ENGINE") || c.kw("COMMENT") || c.kw("ROW_FORMAT") || c.kw("COMPRESSION") {
+            // Accepted and ignored: changing the codec of existing trees needs a rebuild.
+            c.sym('=');
+            c.name();
+        } else if c.kw("RENAME") {
+            c.kw("TO");
+            c.kw("AS");
+            rename = Some(c.qualified().ok_or_else(|| syntax(c))?);
+        } else if c.at_end() {
+            break;
+        } else {
+            return Err(DbError::unsupported(format!(
+                "ALTER TABLE {}",
+                c.rest().chars().take(40).collect::<String>()
+            )));
+        }
+        if !c.sym(',') {
+            break;
+        }
+    }
+    expect_end(c)?;
+    for d in drops {
+        drop_index(sess, db, t, &d)?;
+    }
+    if !adds.is_empty() {
+        add_indexes(sess, db, t, adds)?;
+    }
+    if let Some(r) = rename {
+        let (tdb, tt) = sess.resolve_table_name(&r)?;
+        rename_table(sess, db, t, &tdb, &tt)?;
+    }
+    Ok(Output::done(0))
+}
+
+fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(sess, "CREATE USER")?;
+    let ine = c.kws(&["IF", "NOT", "EXISTS"]);
+    loop {
+        let (u, h) = c.user().ok_or_else(|| syntax(c))?;
+        let mut pw = None;
+        if c.kw("IDENTIFIED") {
+            if c.kw("WITH") {
+                c.name();
+            }
+            if c.kw("BY") {
+                pw = Some(c.string().ok_or_else(|| syntax(c))?);
+            }
+        }
+        if sess.engine.catalog.user(&u).is_some() {
+            if !ine {
+                return Err(DbError::new(
+                    1396,
+                    "HY000",
+                    format!("Operation CREATE USER failed for '{u}'@'{h}'"),
+                ));
+            }
+        } else {
+            sess.engine.catalog.put_user(UserDef {
+                name: u,
+                password_hash: pw.as_deref().and_then(|p| hash(sess, p)),
+                grants: vec![],
+            })?;
+        }
+        if !c.sym(',') {
+            break;
+        }
+    }
+    Ok(Output::done(0))
+}
+
+fn drop_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(sess, "CREATE USER")?;
+    let ie = c.kws(&["IF", "EXISTS"]);
+    loop {
+        let (u, h) = c.user().ok_or_else(|| syntax(c))?;
+        if u == "root" {
+            return Err(DbError::new(
+                1396,
+                "HY000",
+                format!("Operation DROP USER failed for '{u}'@'{h}'"),
+            ));
+        }
+        if !sess.engine.catalog.drop_user(&u)? && !ie {
+            return Err(DbError::new(
+                1396,
+                "HY000",
+                format!("Operation DROP USER failed for '{u}'@'{h}'"),
+            ));
+        }
+        if !c.sym(',') {
+            break;
+        }
+    }
+    Ok(Output::done(0))
+}
+
+fn alter_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    c.kws(&["IF", "EXISTS"]);
+    let (u, h) = c.user().ok_or_else(|| syntax(c))?;
+    if u != sess.user {
+        need_root(sess, "CREATE USER")?;
+    }
+    let mut user = sess.engine.catalog.user(&u).ok_or_else(|| {
+        DbError::new(
+            1396,
+            "HY000",
+            format!("Operation ALTER USER failed for '{u}'@'{h}'"),
+        )
+    })?;
+    if c.kw("IDENTIFIED") {
+        if c.kw("WITH") {
+            c.name();
+        }
+        if c.kw("BY") {
+            let pw = c.string().ok_or_else(|| syntax(c))?;
+            user.password_hash = hash(sess, &pw);
+        }
+    }
+    sess.engine.catalog.put_user(user)?;
+    Ok(Output::done(0))
+}
+
+/// GRANT privs ON db.* TO user / REVOKE privs ON db.* FROM user (database level: any
+/// privilege grants use of the database; see docs/mysql-compat.md).
+fn grant(sess: &mut Session, c: &mut Cursor<'_>, give: bool) -> DbResult<Output> {
+    need_root(sess, "GRANT OPTION")?;
+    while !c.at_end() && !c.kw("ON") {
+        c.pos += 1;
+    }
+    c.kw("TABLE");
+    let target = c.qualified().ok_or_else(|| syntax(c))?;
+    let db = match target.as_slice() {
+        [d, t] if t == "*" || t.is_empty() => d.clone(),
+        [_] if c.sym('*') => "*".into(),
+        [d, _] => d.clone(),
+        _ => return Err(syntax(c)),
+    };
+    let db = if db == "*" { "*".to_string() } else { db };
+    if c.sym('.') {
+        c.sym('*');
+    }
+    if !(c.kw("TO") || c.kw("FROM")) {
+        return Err(syntax(c));
+    }
+    let (u, h) = c.user().ok_or_else(|| syntax(c))?;
+    let mut user = sess.engine.catalog.user(&u).ok_or_else(|| {
+        if give {
+            DbError::new(
+                1410,
+                "42000",
+                "You are not allowed to create a user with GRANT",
+            )
+        } else {
+            DbError::new(
+                1141,
+                "42000",
+                format!("There is no such grant defined for user '{u}' on host '{h}'"),
+            )
+        }
+    })?;
+    if give {
+        if !user.grants.contains(&db) {
+            user.grants.push(db);
+        }
+    } else {
+        user.grants.retain(|g| *g != db);
+    }
+    sess.engine.catalog.put_user(user)?;
+    Ok(Output::done(0))
+}
+
+/// SET statements (parsed by sqlparser).
+pub fn set(sess: &mut Session, s: &ast::Set) -> DbResult<Output> {
+    use ast::Set as S;
+    match s {
+        S::SingleAssignment {
+            scope,
+            variable,
+            values,
+            ..
+        } => {
+            let global = matches!(scope, Some(ast::ContextModifier::Global));
+            let v = values.first().ok_or_else(|| DbError::syntax("SET"))?;
+            assign(sess, &object_name_parts(variable), global, v)?;
+        }
+        S::MultipleAssignments { assignments } => {
+            for a in assignments {
+                let global = matches!(a.scope, Some(ast::ContextModifier::Global));
+                assign(sess, &object_name_parts(&a.name), global, &a.value)?;
+            }
+        }
+        S::SetNames { .. } | S::SetNamesDefault {} => {}
+        S::SetTransaction { .. } => {}
+        other => {
+            let text = other.to_string();
+            sess.warn(1235, format!("Ignored: {text}"));
+        }
+    }
+    Ok(Output::done(0))
+}
+
+fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
+    let (var, mut global, user) = match name {
+        [n] if n.starts_with("@@") => (n[2..].to_string(), global, false),
+        [s, n] if s.eq_ignore_ascii_case("@@global") => (n.clone(), true, false),
+        [s, n] if s.eq_ignore_ascii_case("@@session") || s.eq_ignore_ascii_case("@@local") => {
+            (n.clone(), false, false)
+        }
+        [n] if n.starts_with('@') => (n[1..].to_string(), false, true),
+        [n] => (n.clone(), global, false),
+        other => return Err(DbError::syntax(other.join("."))),
+    };
+    let var = var.to_ascii_lowercase();
+    let v = match value {
+        ast::Expr::Identifier(i) if i.quote_style.is_none() && !i.value.starts_with('@') => {
+            if i.value.eq_ignore_ascii_case("DEFAULT") {
+                vars::defaults(0, "")
+                    .get(&var)
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            } else {
+                Value::Text(i.value.clone())
+            }
+        }
+        e => {
+            let ex = sess.compile(&Scope::default(), e, "field list")?;
+            eval(&ex, &EvalCtx::default())?
+        }
+    };
+    if user {
+        sess.user_vars.insert(var, v);
+        return Ok(());
+    }
+    if var == "transaction_isolation" || var == "tx_isolation" || var == "transaction_read_only" {
+        // accepted; Betula has one isolation behaviour (see store.rs)
+    }
+    let known = sess.engine.globals.read().contains_key(&var);
+    if !known {
+        sess.warn(1193, format!("Unknown system variable '{var}' (ignored)"));
+        return Ok(());
+    }
+    if var == "autocommit" {
+        global = false.max(global);
+    }
+    let v = vars::normalize(&var, v);
+    if global {
+        need_root(sess, "SYSTEM_VARIABLES_ADMIN")?;
+        sess.engine.globals.write().insert(var.clone(), v.clone());
+        return Ok(());
+    }
+    if var == "autocommit" && truth(&v) == Some(true) && !sess.autocommit() {
+        // Turning autocommit on commits the open transaction.
+        sess.commit()?;
+    }
+    sess.vars.insert(var, v);
+    Ok(())
+}
+
+// ---------------------------------------------------------------- SHOW
+
+fn like_filter(c: &mut Cursor<'_>) -> DbResult<Option<String>> {
+    if c.kw("LIKE") {
+        return Ok(Some(c.string().ok_or_else(|| syntax(c))?));
+    }
+    Ok(None)
+}
+
+fn matches(pat: &Option<String>, s: &str) -> bool {
+    pat.as_ref().is_none_or(|p| like_match(s, p, '\\', true))
+}
+
+/// Applies `WHERE expr` (text after WHERE) over a result's columns.
+fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output> {
+    let Output::Rows { cols, rows } = out else {
+        return Ok(out);
+    };
+    let e = Parser::new(&MySqlDialect {})
+        .try_with_sql(text)?
+        .parse_expr()?;
+    let scope = Scope {
+        cols: cols
+            .iter()
+            .map(|c| ScopeCol {
+                table: String::new(),
+                db: String::new(),
+                org_table: String::new(),
+                name: c.name.clone(),
+                ty: c.ty,
+                collation: Collation::default(),
+                flags: 0,
+            })
+            .collect(),
+    };
+    let ex = sess.compile(&scope, &e, "where clause")?;
+    let mut kept = Vec::new();
+    for r in rows {
+        if truth(&eval(&ex, &EvalCtx::row(&r))?) == Some(true) {
+            kept.push(r);
+        }
+    }
+    Ok(Output::Rows { cols, rows: kept })
+}
+
+fn t(s: impl Into<String>) -> Value {
+    Value::Text(s.into())
+}
+
+fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    let full = c.kw("FULL");
+    let global = c.kw("GLOBAL");
+    c.kw("SESSION");
+    c.kw("LOCAL");
+    let what = c.peek_kw().unwrap_or("").to_string();
+    c.pos += 1;
+    let mut out = match what.as_str() {
+        "DATABASES" | "SCHEMAS" => {
+            let pat = like_filter(c)?;
+            let mut dbs = vec!["information_schema".to_string()];
+            dbs.extend(sess.engine.catalog.databases());
+            let user = sess.engine.catalog.user(&sess.user);
+            let rows = dbs
+                .into_iter()
+                .filter(|d| matches(&pat, d) && user.as_ref().is_some_and(|u| u.may_use(d)))
+                .map(|d| vec![t(d)])
+                .collect();
+            Output::text(&["Database"], rows)
+        }
+        "TABLES" => {
+            let db = from_db(sess, c)?;
+            let pat = like_filter(c)?;
+            let col = format!("Tables_in_{db}");
+            let names = infoschema::table_names(sess, &db);
+            let rows = names
+                .into_iter()
+                .filter(|n| matches(&pat, n))
+                .map(|n| {
+                    let mut r = vec![t(n)];
+                    if full {
+                        r.push(t(if db == "information_schema" {
+                            "SYSTEM VIEW"
+                        } else {
+                            "BASE TABLE"
+                        }));
+                    }
+                    r
+                })
+                .collect();
+            if full {
+                Output::text(&[&col, "Table_type"], rows)
+            } else {
+                Output::text(&[&col], rows)
+            }
+        }
+        "COLUMNS" | "FIELDS" => {
+            if !(c.kw("FROM") || c.kw("IN")) {
+                return Err(syntax(c));
+            }
+            let mut parts = c.qualified().ok_or_else(|| syntax(c))?;
+            if c.kw("FROM") || c.kw("IN") {
+                let db = c.name().ok_or_else(|| syntax(c))?;
+                parts = vec![db, parts.pop().unwrap_or_default()];
+            }
+            let (db, tn) = sess.resolve_table_name(&parts)?;
+            let pat = like_filter(c)?;
+            show_columns(sess, &db, &tn, full, pat)?
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            if !(c.kw("FROM") || c.kw("IN")) {
+                return Err(syntax(c));
+            }
+            let mut parts = c.qualified().ok_or_else(|| syntax(c))?;
+            if c.kw("FROM") || c.kw("IN") {
+                let db = c.name().ok_or_else(|| syntax(c))?;
+                parts = vec![db, parts.pop().unwrap_or_default()];
+            }
+            let (db, tn) = sess.resolve_table_name(&parts)?;
+            sess.check_db_access(&db)?;
+            let def = sess.engine.catalog.get_table(&db, &tn)?;
+            let (cols, rows) = infoschema::index_rows(&def);
+            let _ = cols;
+            Output::text(
+                &[
+                    "Table",
+                    "Non_unique",
+                    "Key_name",
+                    "Seq_in_index",
+                    "Column_name",
+                    "Collation",
+                    "Cardinality",
+                    "Sub_part",
+                    "Packed",
+                    "Null",
+                    "Index_type",
+                    "Comment",
+                    "Index_comment",
+                    "Visible",
+                    "Expression",
+                ],
+                rows,
+            )
+        }
+        "CREATE" => {
+            if c.kw("DATABASE") || c.kw("SCHEMA") {
+                c.kws(&["IF", "NOT", "EXISTS"]);
+                let db = c.name().ok_or_else(|| syntax(c))?;
+                if !sess.engine.catalog.has_db(&db) {
+                    return Err(DbError::bad_db(&db));
+                }
+                Output::text(
+                    &["Database", "Create Database"],
+                    vec![vec![
+                        t(db.clone()),
+                        t(format!(
+                            "CREATE DATABASE `{db}` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"
+                        )),
+                    ]],
+                )
+            } else if c.kw("TABLE") {
+                let parts = c.qualified().ok_or_else(|| syntax(c))?;
+                let (db, tn) = sess.resolve_table_name(&parts)?;
+                sess.check_db_access(&db)?;
+                let def = sess.engine.catalog.get_table(&db, &tn)?;
+                Output::text(
+                    &["Table", "Create Table"],
+                    vec![vec![t(tn), t(render_create(&def))]],
+                )
+            } else if c.kw("USER") {
+                let (u, h) = c.user().ok_or_else(|| syntax(c))?;
+                Output::text(
+                    &[&format!("CREATE USER for {u}@{h}")],
+                    vec![vec![t(format!(
+                        "CREATE USER '{u}'@'{h}' IDENTIFIED WITH 'mysql_native_password'"
+                    ))]],
+                )
+            } else {
+                return Err(DbError::unsupported("SHOW CREATE of this object"));
+            }
+        }
+        "TABLE" => {
+            if !c.kw("STATUS") {
+                return Err(syntax(c));
+            }
+            let db = from_db(sess, c)?;
+            let pat = like_filter(c)?;
+            let (cols, rows) = infoschema::table_status(sess, &db)?;
+            let rows = rows
+                .into_iter()
+                .filter(|r| matches(&pat, &super::eval::text_of(&r[0]).unwrap_or_default()))
+                .collect();
+            Output::Rows { cols, rows }
+        }
+        "VARIABLES" => {
+            let pat = like_filter(c)?;
+            let src = if global {
+                sess.engine.globals.read().clone()
+            } else {
+                sess.vars.clone()
+            };
+            let mut names: Vec<&String> = src.keys().collect();
+            names.sort();
+            let rows = names
+                .into_iter()
+                .filter(|n| matches(&pat, n))
+                .map(|n| vec![t(n.clone()), t(vars::show_text(n, &src[n]))])
+                .collect();
+            Output::text(&["Variable_name", "Value"], rows)
+        }
+        "STATUS" => {
+            let pat = like_filter(c)?;
+            let rows = infoschema::status(sess)
+                .into_iter()
+                .filter(|(n, _)| matches(&pat, n))
+                .map(|(n, v)| vec![t(n), t(v)])
+                .collect();
+            Output::text(&["Variable_name", "Value"], rows)
+        }
+        "WARNINGS" | "ERRORS" => {
+            let rows = sess
+                .warnings
+                .iter()
+                .filter(|w| what == "WARNINGS" || w.level == crate::error::WarningLevel::Warning)
+                .map(|w| {
+                    vec![
+                        t(match w.level {
+                            crate::error::WarningLevel::Note => "Note",
+                            crate::error::WarningLevel::Warning => "Warning",
+                        }),
+                        Value::Int(w.code as i64),
+                        t(w.message.clone()),
+                    ]
+                })
+                .collect();
+            Output::text(&["Level", "Code", "Message"], rows)
+        }
+        "PROCESSLIST" => {
+            let rows = infoschema::processlist(sess);
+            Output::text(
+                &[
+                    "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
+                ],
+                rows,
+            )
+        }
+        "ENGINES" => {
+            let (_, rows) = infoschema::engines();
+            Output::text(
+                &[
+                    "Engine",
+                    "Support",
+                    "Comment",
+                    "Transactions",
+                    "XA",
+                    "Savepoints",
+                ],
+                rows,
+            )
+        }
+        "ENGINE" => {
+            let name = c.name().unwrap_or_default();
+            c.kw("STATUS");
+            let st = sess.engine.store.env().stats();
+            Output::text(
+                &["Type", "Name", "Status"],
+                vec![vec![t(name), t(""), t(format!("{st:#?}"))]],
+            )
+        }
+        "GRANTS" => {
+            let user = if c.kw("FOR") {
+                c.user().ok_or_else(|| syntax(c))?.0
+            } else {
+                sess.user.clone()
+            };
+            let u = sess.engine.catalog.user(&user).ok_or_else(|| {
+                DbError::new(
+                    1141,
+                    "42000",
+                    format!("There is no such grant defined for user '{user}' on host '%'"),
+                )
+            })?;
+            let mut rows = vec![vec![t(format!("GRANT USAGE ON *.* TO `{user}`@`%`"))]];
+            for g in &u.grants {
+                let on = if g == "*" {
+                    "*.*".to_string()
+                } else {
+                    format!("`{g}`.*")
+                };
+                rows.push(vec![t(format!(
+                    "GRANT ALL PRIVILEGES ON {on} TO `{user}`@`%`"
+                ))]);
+            }
+            Output::text(&[&format!("Grants for {user}@%")], rows)
+        }
+        "COLLATION" => {
+            let pat = like_filter(c)?;
+            let rows = [
+                Collation::Utf8mb4GeneralCi,
+                Collation::Utf8mb4Bin,
+                Collation::Utf8mb4_0900AiCi,
+                Collation::Utf8mb4_0900Bin,
+                Collation::Binary,
+            ]
+            .iter()
+            .filter(|co| matches(&pat, co.name()))
+            .map(|co| {
+                vec![
+                    t(co.name()),
+                    t(co.charset()),
+                    Value::Int(co.id() as i64),
+                    t(if *co == Collation::Utf8mb4GeneralCi {
+                        "Yes"
+                    } else {
+                        ""
+                    }),
+                    t("Yes"),
+                    Value::Int(1),
+                    t(if co.pad_space() {
+                        "PAD SPACE"
+                    } else {
+                        "NO PAD"
+                    }),
+                ]
+            })
+            .collect();
+            Output::text(
+                &[
+                    "Collation",
+                    "Charset",
+                    "Id",
+                    "Default",
+                    "Compiled",
+                    "Sortlen",
+                    "Pad_attribute",
+                ],
+                rows,
+            )
+        }
+        "CHARACTER" | "CHARSET" => {
+            c.kw("SET");
+            let pat = like_filter(c)?;
+            let rows = [
+                ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+                ("binary", "Binary pseudo charset", "binary", 1),
+            ]
+            .iter()
+            .filter(|r| matches(&pat, r.0))
+            .map(|r| vec![t(r.0), t(r.1), t(r.2), Value::Int(r.3)])
+            .collect();
+            Output::text(
+                &["Charset", "Description", "Default collation", "Maxlen"],
+                rows,
+            )
+        }
+        "PLUGINS" => Output::text(&["Name", "Status", "Type", "Library", "License"], vec![]),
+        "MASTER" | "BINARY" | "SLAVE" | "REPLICA" => {
+            while c.name().is_some() {}
+            Output::text(&["File", "Position"], vec![])
+        }
+        "TRIGGERS" | "EVENTS" | "OPEN" => {
+            while !c.at_end() {
+                c.pos += 1;
+            }
+            Output::text(
+                &["Trigger", "Event", "Table", "Statement", "Timing"],
+                vec![],
+            )
+        }
+        "PROCEDURE" | "FUNCTION" => {
+            c.kw("STATUS");
+            Output::text(&["Db", "Name", "Type", "Definer"], vec![])
+        }
+        _ => return Err(syntax(c)),
+    };
+    if c.kw("WHERE") {
+        out = where_filter(sess, out, c.rest())?;
+    } else {
+        expect_end(c)?;
+    }
+    Ok(out)
+}
+
+fn from_db(sess: &Session, c: &mut Cursor<'_>) -> DbResult<String> {
+    if c.kw("FROM") || c.kw("IN") {
+        let db = c.name().ok_or_else(|| syntax(c))?;
+        if !db.eq_ignore_ascii_case("information_schema") && !sess.engine.catalog.has_db(&db) {
+            return Err(DbError::bad_db(&db));
+        }
+        sess.check_db_access(&db)?;
+        return Ok(if db.eq_ignore_ascii_case("information_schema") {
+            "information_schema".into()
+        } else {
+            db
+        });
+    }
+    sess.db.clone().ok_or_else(DbError::no_db)
+}
+
+pub fn show_columns(
+    sess: &mut Session,
+    db: &str,
+    tn: &str,
+    full: bool,
+    pat: Option<String>,
+) -> DbResult<Output> {
+    sess.check_db_access(db)?;
+    if db == "information_schema" {
+        let (cols, _) = infoschema::view(sess, tn)?;
+        let rows = cols
+            .iter()
+            .map(|c| {
+                vec![
+                    t(c.name.clone()),
+                    t("varchar(256)"),
+                    t("YES"),
+                    t(""),
+                    Value::Null,
+                    t(""),
+                ]
+            })
+            .collect();
+        return Ok(Output::text(
+            &["Field", "Type", "Null", "Key", "Default", "Extra"],
+            rows,
+        ));
+    }
+    let def: Arc<TableDef> = sess.engine.catalog.get_table(db, tn)?;
+    let rows = infoschema::column_rows(&def)
+        .into_iter()
+        .filter(|r| matches(&pat, &super::eval::text_of(&r.field).unwrap_or_default()))
+        .map(|r| {
+            if full {
+                vec![
+                    r.field,
+                    r.ty,
+                    r.collation,
+                    r.null,
+                    r.key,
+                    r.default,
+                    r.extra,
+                    t("select,insert,update,references"),
+                    r.comment,
+                ]
+            } else {
+                vec![r.field, r.ty, r.null, r.key, r.default, r.extra]
+            }
+        })
+        .collect();
+    Ok(if full {
+        Output::text(
+            &[
+                "Field",
+                "Type",
+                "Collation",
+                "Null",
+                "Key",
+                "Default",
+                "Extra",
+                "Privileges",
+                "Comment",
+            ],
+            rows,
+        )
+    } else {
+        Output::text(&["Field", "Type", "Null", "Key", "Default", "Extra"], rows)
+    })
+}
+
+pub fn out_cols(names: &[&str]) -> Vec<OutCol> {
+    names
+        .iter()
+        .map(|n| OutCol::named(n, Some(crate::types::SqlType::VarChar { len: 256 })))
+        .collect()
+}
+
+/// Tree name helper re-exported for tests.
+pub fn primary_tree_of(db: &str, t: &str) -> String {
+    tree_name(db, t, "PRIMARY")
+}

@@ -1,0 +1,571 @@
+//! Table definitions from CREATE TABLE, and back to text (`SHOW CREATE TABLE`).
+//!
+//! Owns: [`table_from_create`] (sqlparser's CreateTable → [`TableDef`]), [`parse_type`] (a
+//! MySQL column type as text → [`SqlType`]) and [`render_create`]. The catalog stores
+//! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
+//! round-trip: every property of a `TableDef` appears in the text.
+//! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options,
+//! index types (USING BTREE), column display widths, ZEROFILL. DESC in index columns is ignored.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use betula_storage::Codec;
+use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
+
+use super::catalog::{Counters, IndexDef, TableDef};
+use super::dberror::{DbError, DbResult};
+use super::expr::{object_name_parts, Compiler, Scope};
+use crate::coerce::{coerce_to_column, SqlMode};
+use crate::collation::Collation;
+use crate::row_codec::RowLayout;
+use crate::types::{Column, IntWidth, LobSize, SqlType};
+use crate::value::Value;
+
+/// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...).
+pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
+    let up = text.trim().to_ascii_uppercase();
+    let unsigned = up.contains("UNSIGNED");
+    let (base, args) = match up.find('(') {
+        Some(i) => {
+            let close = up[i..].find(')').map(|j| i + j).unwrap_or(up.len());
+            let args: Vec<u32> = up[i + 1..close]
+                .split(',')
+                .filter_map(|a| a.trim().parse().ok())
+                .collect();
+            (up[..i].trim().to_string(), args)
+        }
+        None => (
+            up.replace("UNSIGNED", "")
+                .replace("SIGNED", "")
+                .replace("ZEROFILL", "")
+                .trim()
+                .to_string(),
+            vec![],
+        ),
+    };
+    let base = base.replace("UNSIGNED", "").trim().to_string();
+    let a0 = args.first().copied();
+    let int = |width| SqlType::Int { width, unsigned };
+    let t = match base.as_str() {
+        "TINYINT" | "INT1" => int(IntWidth::Tiny),
+        "BOOL" | "BOOLEAN" => SqlType::Int {
+            width: IntWidth::Tiny,
+            unsigned: false,
+        },
+        "SMALLINT" | "INT2" => int(IntWidth::Small),
+        "MEDIUMINT" | "INT3" => int(IntWidth::Medium),
+        "INT" | "INTEGER" | "INT4" => int(IntWidth::Int),
+        "BIGINT" | "INT8" => int(IntWidth::Big),
+        "SERIAL" => SqlType::Int {
+            width: IntWidth::Big,
+            unsigned: true,
+        },
+        "FLOAT" | "FLOAT4" => SqlType::Float,
+        "DOUBLE" | "DOUBLE PRECISION" | "REAL" | "FLOAT8" => SqlType::Double,
+        "DECIMAL" | "NUMERIC" | "DEC" | "FIXED" => SqlType::Decimal {
+            precision: a0.unwrap_or(10).min(255) as u8,
+            scale: args.get(1).copied().unwrap_or(0).min(255) as u8,
+        },
+        "CHAR" | "CHARACTER" | "NCHAR" => SqlType::Char {
+            len: a0.unwrap_or(1),
+        },
+        "VARCHAR" | "CHARACTER VARYING" | "NVARCHAR" | "CHAR VARYING" => match a0 {
+            Some(n) => SqlType::VarChar { len: n },
+            None => return Err(DbError::syntax(text)),
+        },
+        "TINYTEXT" => SqlType::Text(LobSize::Tiny),
+        "TEXT" => SqlType::Text(LobSize::Regular),
+        "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
+        "LONGTEXT" => SqlType::Text(LobSize::Long),
+        "BINARY" => SqlType::Binary {
+            len: a0.unwrap_or(1),
+        },
+        "VARBINARY" => match a0 {
+            Some(n) => SqlType::VarBinary { len: n },
+            None => return Err(DbError::syntax(text)),
+        },
+        "TINYBLOB" => SqlType::Blob(LobSize::Tiny),
+        "BLOB" => SqlType::Blob(LobSize::Regular),
+        "MEDIUMBLOB" => SqlType::Blob(LobSize::Medium),
+        "LONGBLOB" => SqlType::Blob(LobSize::Long),
+        "DATE" => SqlType::Date,
+        "DATETIME" => SqlType::DateTime {
+            fsp: a0.unwrap_or(0).min(255) as u8,
+        },
+        "TIMESTAMP" => SqlType::Timestamp {
+            fsp: a0.unwrap_or(0).min(255) as u8,
+        },
+        "TIME" => SqlType::Time {
+            fsp: a0.unwrap_or(0).min(255) as u8,
+        },
+        "YEAR" => SqlType::Year,
+        other => {
+            return Err(DbError::new(
+                1064,
+                "42000",
+                format!("Unsupported or unknown type '{other}' for column '{col}'"),
+            ))
+        }
+    };
+    t.validate(col)?;
+    Ok(t)
+}
+
+fn ident(i: &ast::Ident) -> String {
+    i.value.clone()
+}
+
+fn index_cols(def: &[ast::IndexColumn], cols: &[Column]) -> DbResult<Vec<usize>> {
+    let mut out = Vec::new();
+    for ic in def {
+        let name = match &ic.column.expr {
+            ast::Expr::Identifier(i) => i.value.clone(),
+            ast::Expr::Function(f) => object_name_parts(&f.name).join("."),
+            other => other.to_string(),
+        };
+        let pos = cols
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(&name))
+            .ok_or_else(|| {
+                DbError::new(
+                    1072,
+                    "42000",
+                    format!("Key column '{name}' doesn't exist in table"),
+                )
+            })?;
+        out.push(pos);
+    }
+    Ok(out)
+}
+
+/// Evaluates a constant DEFAULT expression.
+fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
+    struct NoEnv;
+    impl super::expr::CompileEnv for NoEnv {
+        fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
+            Err(DbError::unknown_var(n))
+        }
+        fn user_var(&mut self, _: &str) -> Value {
+            Value::Null
+        }
+        fn param(&mut self, _: usize) -> DbResult<Value> {
+            Err(DbError::syntax("?"))
+        }
+        fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+            Err(DbError::unsupported("subquery in DEFAULT"))
+        }
+        fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
+            None
+        }
+    }
+    let scope = Scope::default();
+    let mut env = NoEnv;
+    let mut c = Compiler {
+        scope: &scope,
+        env: &mut env,
+        aggs: None,
+        insert_scope: None,
+        aliases: &[],
+        place: "field list",
+    };
+    let ex = c.compile(e)?;
+    Ok(Some(super::eval::eval(
+        &ex,
+        &super::eval::EvalCtx::default(),
+    )?))
+}
+
+fn is_now(e: &ast::Expr) -> bool {
+    let s = e.to_string().to_ascii_uppercase();
+    let s = s.split('(').next().unwrap_or("").trim().to_string();
+    matches!(
+        s.as_str(),
+        "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIMESTAMP" | "LOCALTIME"
+    )
+}
+
+fn table_options(
+    opts: &ast::CreateTableOptions,
+) -> (Option<String>, Option<String>, Option<String>) {
+    let list: &[ast::SqlOption] = match opts {
+        ast::CreateTableOptions::None => &[],
+        ast::CreateTableOptions::With(v)
+        | ast::CreateTableOptions::Options(v)
+        | ast::CreateTableOptions::Plain(v)
+        | ast::CreateTableOptions::TableProperties(v) => v,
+    };
+    let (mut compression, mut row_format, mut comment) = (None, None, None);
+    for o in list {
+        match o {
+            ast::SqlOption::KeyValue { key, value } => {
+                let v = match value {
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            s.clone()
+                        }
+                        other => other.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                match key.value.to_ascii_uppercase().as_str() {
+                    "COMPRESSION" => compression = Some(v),
+                    "ROW_FORMAT" => row_format = Some(v),
+                    "COMMENT" => comment = Some(v),
+                    _ => {}
+                }
+            }
+            ast::SqlOption::Comment(c) => {
+                comment = Some(match c {
+                    ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+                })
+            }
+            _ => {}
+        }
+    }
+    (compression, row_format, comment)
+}
+
+/// Builds a table definition from a parsed CREATE TABLE (database already resolved).
+pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
+    let parts = object_name_parts(&ct.name);
+    let name = parts.last().cloned().unwrap_or_default();
+    check_name(&name)?;
+    if ct.columns.is_empty() {
+        return Err(DbError::new(
+            1113,
+            "42000",
+            "A table must have at least 1 column",
+        ));
+    }
+    let mut columns: Vec<Column> = Vec::new();
+    let mut comments = Vec::new();
+    let mut default_now = Vec::new();
+    let mut on_update_now = Vec::new();
+    let mut pk: Vec<usize> = Vec::new();
+    let mut indexes: Vec<IndexDef> = Vec::new();
+    for (i, cd) in ct.columns.iter().enumerate() {
+        let cname = ident(&cd.name);
+        if columns.iter().any(|c| c.name.eq_ignore_ascii_case(&cname)) {
+            return Err(DbError::dup_field(&cname));
+        }
+        let ty = parse_type(&cd.data_type.to_string(), &cname)?;
+        let mut col = Column::new(i as u32, cname.clone(), ty);
+        let mut default_expr = None;
+        let (mut dnow, mut unow, mut comment) = (false, false, None);
+        let mut explicit_null = false;
+        for o in &cd.options {
+            match &o.option {
+                ColumnOption::Null => explicit_null = true,
+                ColumnOption::NotNull => col.nullable = false,
+                ColumnOption::Default(e) => {
+                    if is_now(e) {
+                        dnow = true
+                    } else {
+                        default_expr = Some(e.clone())
+                    }
+                }
+                ColumnOption::OnUpdate(e) if is_now(e) => unow = true,
+                ColumnOption::PrimaryKey(_) => {
+                    pk = vec![i];
+                    col.nullable = false;
+                }
+                ColumnOption::Unique(_) => indexes.push(IndexDef {
+                    name: cname.clone(),
+                    columns: vec![i],
+                    unique: true,
+                }),
+                ColumnOption::Comment(c) => comment = Some(c.clone()),
+                ColumnOption::CharacterSet(_) => {}
+                ColumnOption::Collation(c) => {
+                    let n = object_name_parts(c).join(".");
+                    let coll = Collation::from_name(&n).ok_or_else(|| {
+                        DbError::new(1273, "HY000", format!("Unknown collation: '{n}'"))
+                    })?;
+                    col = col.with_collation(coll);
+                }
+                ColumnOption::DialectSpecific(toks) => {
+                    let s: String = toks
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    if s.to_ascii_uppercase().contains("AUTO_INCREMENT") {
+                        col.auto_increment = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if explicit_null && !col.nullable && pk.contains(&i) {
+            return Err(DbError::new(
+                1171,
+                "42000",
+                "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead",
+            ));
+        }
+        if let Some(e) = default_expr {
+            let v = const_value(&e)?.unwrap_or(Value::Null);
+            if v.is_null() {
+                if !col.nullable {
+                    return Err(DbError::new(
+                        1067,
+                        "42000",
+                        format!("Invalid default value for '{cname}'"),
+                    ));
+                }
+            } else {
+                let mut w = Vec::new();
+                let cv = coerce_to_column(&v, &col, 1, SqlMode { strict: true }, &mut w).map_err(
+                    |_| {
+                        DbError::new(
+                            1067,
+                            "42000",
+                            format!("Invalid default value for '{cname}'"),
+                        )
+                    },
+                )?;
+                col.default = Some(cv);
+            }
+        }
+        if dnow && !matches!(ty, SqlType::Timestamp { .. } | SqlType::DateTime { .. }) {
+            return Err(DbError::new(
+                1067,
+                "42000",
+                format!("Invalid default value for '{cname}'"),
+            ));
+        }
+        columns.push(col);
+        comments.push(comment);
+        default_now.push(dnow);
+        on_update_now.push(unow);
+    }
+    for c in &ct.constraints {
+        match c {
+            TableConstraint::PrimaryKey(p) => {
+                if !pk.is_empty() {
+                    return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                }
+                pk = index_cols(&p.columns, &columns)?;
+            }
+            TableConstraint::Unique(u) => {
+                let cols = index_cols(&u.columns, &columns)?;
+                let name = u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(ident)
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(IndexDef {
+                    name,
+                    columns: cols,
+                    unique: true,
+                });
+            }
+            TableConstraint::Index(ix) => {
+                let cols = index_cols(&ix.columns, &columns)?;
+                let name = ix
+                    .name
+                    .as_ref()
+                    .map(ident)
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                indexes.push(IndexDef {
+                    name,
+                    columns: cols,
+                    unique: false,
+                });
+            }
+            TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
+            other => return Err(DbError::unsupported(format!("constraint {other}"))),
+        }
+    }
+    // Unnamed indexes get MySQL's names: the first column, then _2, _3 ... on clashes.
+    let mut seen: Vec<String> = Vec::new();
+    for ix in indexes.iter_mut() {
+        let base = ix.name.clone();
+        let mut n = 2;
+        while seen.iter().any(|s| s.eq_ignore_ascii_case(&ix.name)) {
+            ix.name = format!("{base}_{n}");
+            n += 1;
+        }
+        if ix.name.eq_ignore_ascii_case("PRIMARY") {
+            return Err(DbError::new(
+                1280,
+                "42000",
+                "Incorrect index name 'PRIMARY'",
+            ));
+        }
+        seen.push(ix.name.clone());
+    }
+    for &p in &pk {
+        columns[p].nullable = false;
+    }
+    let autos: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns[i].auto_increment)
+        .collect();
+    if autos.len() > 1
+        || autos.iter().any(|&a| {
+            !columns[a].sql_type.is_integer()
+                && !matches!(columns[a].sql_type, SqlType::Float | SqlType::Double)
+                || !(pk.first() == Some(&a)
+                    || indexes.iter().any(|ix| ix.columns.first() == Some(&a)))
+        })
+    {
+        return Err(DbError::new(
+            1075,
+            "42000",
+            "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+        ));
+    }
+    let (compression, row_format, comment) = table_options(&ct.table_options);
+    let mut codec = None;
+    for opt in [&row_format, &compression].into_iter().flatten() {
+        match Codec::parse(opt) {
+            Some(c) => codec = Some(c),
+            None if opt.eq_ignore_ascii_case("dynamic")
+                || opt.eq_ignore_ascii_case("compact")
+                || opt.eq_ignore_ascii_case("compressed")
+                || opt.eq_ignore_ascii_case("redundant")
+                || opt.eq_ignore_ascii_case("fixed") => {}
+            None => {
+                return Err(DbError::new(
+                    1210,
+                    "HY000",
+                    format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
+                ))
+            }
+        }
+    }
+    let layout = RowLayout::new(1, columns.clone());
+    Ok(TableDef {
+        db: db.to_string(),
+        name,
+        columns,
+        comments,
+        default_now,
+        on_update_now,
+        pk,
+        indexes,
+        compression,
+        row_format,
+        codec,
+        comment,
+        layout,
+        counters: Arc::new(Counters::default()),
+    })
+}
+
+pub fn check_name(name: &str) -> DbResult<()> {
+    if name.is_empty()
+        || name.len() > 64
+        || name.contains('/')
+        || name.contains('\0')
+        || name.ends_with(' ')
+    {
+        return Err(DbError::new(
+            1103,
+            "42000",
+            format!("Incorrect table name '{name}'"),
+        ));
+    }
+    Ok(())
+}
+
+pub fn quote_ident(s: &str) -> String {
+    format!("`{}`", s.replace('`', "``"))
+}
+
+pub fn quote_str(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+fn default_text(col: &Column) -> Option<String> {
+    match &col.default {
+        Some(v) => {
+            let t = v
+                .to_text(Some(&col.sql_type))
+                .map(|b| String::from_utf8_lossy(&b).into_owned())?;
+            Some(quote_str(&t))
+        }
+        None if col.nullable && !matches!(col.sql_type, SqlType::Text(_) | SqlType::Blob(_)) => {
+            Some("NULL".into())
+        }
+        None => None,
+    }
+}
+
+/// MySQL-style `SHOW CREATE TABLE` text.
+pub fn render_create(t: &TableDef) -> String {
+    let mut lines = Vec::new();
+    for (i, c) in t.columns.iter().enumerate() {
+        let mut s = format!("  {} {}", quote_ident(&c.name), c.sql_type.sql_name());
+        if c.sql_type.is_text() && c.collation != Collation::default() {
+            s.push_str(&format!(" COLLATE {}", c.collation.name()));
+        }
+        if !c.nullable {
+            s.push_str(" NOT NULL");
+        }
+        if c.auto_increment {
+            s.push_str(" AUTO_INCREMENT");
+        } else if t.default_now[i] {
+            s.push_str(" DEFAULT CURRENT_TIMESTAMP");
+        } else if let Some(d) = default_text(c) {
+            s.push_str(&format!(" DEFAULT {d}"));
+        }
+        if t.on_update_now[i] {
+            s.push_str(" ON UPDATE CURRENT_TIMESTAMP");
+        }
+        if let Some(cm) = &t.comments[i] {
+            s.push_str(&format!(" COMMENT {}", quote_str(cm)));
+        }
+        lines.push(s);
+    }
+    let cols = |v: &[usize]| {
+        v.iter()
+            .map(|&i| quote_ident(&t.columns[i].name))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    if !t.pk.is_empty() {
+        lines.push(format!("  PRIMARY KEY ({})", cols(&t.pk)));
+    }
+    for ix in &t.indexes {
+        lines.push(format!(
+            "  {}KEY {} ({})",
+            if ix.unique { "UNIQUE " } else { "" },
+            quote_ident(&ix.name),
+            cols(&ix.columns)
+        ));
+    }
+    let mut s = format!(
+        "CREATE TABLE {} (\n{}\n) ENGINE=Betula",
+        quote_ident(&t.name),
+        lines.join(",\n")
+    );
+    let next = t.counters.auto_inc.load(Ordering::SeqCst);
+    if t.auto_inc_col().is_some() && next > 1 {
+        s.push_str(&format!(" AUTO_INCREMENT={next}"));
+    }
+    s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    if let Some(c) = &t.compression {
+        s.push_str(&format!(" COMPRESSION={}", quote_str(c)));
+    }
+    if let Some(r) = &t.row_format {
+        s.push_str(&format!(" ROW_FORMAT={r}"));
+    }
+    if let Some(c) = &t.comment {
+        s.push_str(&format!(" COMMENT={}", quote_str(c)));
+    }
+    s
+}
+
+/// The stored form (no AUTO_INCREMENT counter: it is recomputed from the data at start-up).
+pub fn render_stored(t: &TableDef) -> String {
+    let saved = t.counters.auto_inc.load(Ordering::SeqCst);
+    let tmp = TableDef {
+        counters: Arc::new(Counters::default()),
+        ..t.clone()
+    };
+    let _ = saved;
+    render_create(&tmp)
+}

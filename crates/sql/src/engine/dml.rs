@@ -1,0 +1,673 @@
+//! INSERT (with IGNORE, REPLACE, ON DUPLICATE KEY UPDATE), UPDATE and DELETE.
+//!
+//! Every change goes through the session's write set (store.rs) after the writer lock is taken.
+//! Per row: coercion to the column types (strict unless IGNORE or non-strict sql_mode), the
+//! AUTO_INCREMENT value, a point read of the primary key to detect duplicates (a known cost: a
+//! Bε-tree insert would not need to read; TokuDB had the same check), a prefix scan of each
+//! UNIQUE index, then blind puts/deletes of the row and of secondary index entries
+//! (index key = index columns ++ primary key, empty value).
+//!
+//! ON DUPLICATE KEY UPDATE is sent as one blind upsert message (no read at all) when the table
+//! has a primary key and no secondary index, no ON UPDATE CURRENT_TIMESTAMP column, and every
+//! assignment targets a non-key column with an expression of the upsert subset (upsert.rs);
+//! otherwise it reads, then updates like UPDATE. The blind path reports 1 affected row per row.
+
+use std::sync::atomic::Ordering;
+
+use sqlparser::ast::{self as ast};
+
+use super::catalog::TableDef;
+use super::dberror::{DbError, DbResult};
+use super::eval::{eval, truth, EvalCtx};
+use super::expr::{object_name_parts, Expr, Scope, ScopeCol};
+use super::range::{choose_access, conjuncts};
+use super::rows::{read_rows, Output};
+use super::select::{cmp_values, run_query};
+use super::session::Session;
+use super::upsert;
+use crate::coerce::coerce_to_column;
+use crate::error::Warning;
+use crate::key_codec::prefix_successor;
+use crate::row_codec::encode_row;
+use crate::value::Value;
+
+type KeyedRow = (Vec<u8>, Vec<Value>);
+
+pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
+    Scope {
+        cols: t
+            .columns
+            .iter()
+            .map(|c| ScopeCol {
+                table: alias.to_string(),
+                db: t.db.clone(),
+                org_table: t.name.clone(),
+                name: c.name.clone(),
+                ty: Some(c.sql_type),
+                collation: c.collation,
+                flags: c.protocol_flags(),
+            })
+            .collect(),
+    }
+}
+
+fn encode(t: &TableDef, row: &[Value]) -> DbResult<Vec<u8>> {
+    let mut out = Vec::new();
+    encode_row(&t.layout, row, &mut out)?;
+    Ok(out)
+}
+
+/// A conflicting existing row: its primary key bytes and the key name.
+struct Conflict {
+    pk: Vec<u8>,
+    key: String,
+    cols: Vec<usize>,
+}
+
+fn find_conflict(
+    sess: &Session,
+    t: &TableDef,
+    row: &[Value],
+    pk: &[u8],
+    check_pk: bool,
+) -> DbResult<Option<Conflict>> {
+    let store = &sess.engine.store;
+    if check_pk && !t.pk.is_empty() && sess.ws.get(store, &t.primary_tree(), pk)?.is_some() {
+        return Ok(Some(Conflict {
+            pk: pk.to_vec(),
+            key: "PRIMARY".into(),
+            cols: t.pk.clone(),
+        }));
+    }
+    for (i, ix) in t.indexes.iter().enumerate() {
+        if !ix.unique || ix.columns.iter().any(|&c| row[c].is_null()) {
+            continue;
+        }
+        let prefix = t.encode_index_prefix(i, row)?;
+        let hi = match prefix_successor(&prefix) {
+            Some(s) => std::ops::Bound::Excluded(s),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut scan = sess.ws.scan(
+            store,
+            &t.index_tree(i),
+            std::ops::Bound::Included(prefix.clone()),
+            hi,
+            false,
+        )?;
+        while let Some((k, _)) = scan.next_entry()? {
+            let other = &k[prefix.len()..];
+            if other != pk {
+                return Ok(Some(Conflict {
+                    pk: other.to_vec(),
+                    key: ix.name.clone(),
+                    cols: ix.columns.clone(),
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+fn load(sess: &Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+    match sess.ws.get(&sess.engine.store, &t.primary_tree(), pk)? {
+        Some(v) => Ok(Some(crate::row_codec::decode_row(&t.layout, &v)?)),
+        None => Ok(None),
+    }
+}
+
+fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    let bytes = encode(t, row)?;
+    sess.ws.put(&t.primary_tree(), pk.to_vec(), bytes);
+    for i in 0..t.indexes.len() {
+        let k = t.encode_index_key(i, row, pk)?;
+        sess.ws.put(&t.index_tree(i), k, Vec::new());
+    }
+    Ok(())
+}
+
+pub fn delete_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    sess.ws.delete(&t.primary_tree(), pk.to_vec());
+    for i in 0..t.indexes.len() {
+        let k = t.encode_index_key(i, row, pk)?;
+        sess.ws.delete(&t.index_tree(i), k);
+    }
+    Ok(())
+}
+
+/// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
+fn update_row(
+    sess: &mut Session,
+    t: &TableDef,
+    old_pk: &[u8],
+    old: &[Value],
+    new: &[Value],
+) -> DbResult<bool> {
+    if old == new {
+        return Ok(false);
+    }
+    let new_pk = if t.pk.is_empty() || t.pk.iter().all(|&c| old[c] == new[c]) {
+        old_pk.to_vec()
+    } else {
+        t.encode_pk(new)?
+    };
+    let pk_changed = new_pk != old_pk;
+    if let Some(c) = find_conflict(sess, t, new, &new_pk, pk_changed)? {
+        return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
+    }
+    if pk_changed {
+        sess.ws.delete(&t.primary_tree(), old_pk.to_vec());
+    }
+    sess.ws
+        .put(&t.primary_tree(), new_pk.clone(), encode(t, new)?);
+    for i in 0..t.indexes.len() {
+        let ok = t.encode_index_key(i, old, old_pk)?;
+        let nk = t.encode_index_key(i, new, &new_pk)?;
+        if ok != nk {
+            sess.ws.delete(&t.index_tree(i), ok);
+            sess.ws.put(&t.index_tree(i), nk, Vec::new());
+        }
+    }
+    Ok(true)
+}
+
+enum Slot {
+    Unset,
+    Default,
+    Val(Value),
+}
+
+fn is_default_kw(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+/// Builds, defaults and coerces one row.
+fn complete_row(
+    sess: &mut Session,
+    t: &TableDef,
+    slots: Vec<Slot>,
+    rownum: u64,
+    strict: bool,
+    first_id: &mut Option<u64>,
+    warnings: &mut Vec<Warning>,
+) -> DbResult<Vec<Value>> {
+    let mode = crate::coerce::SqlMode { strict };
+    let mut row = Vec::with_capacity(t.columns.len());
+    for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
+        let v = match s {
+            Slot::Val(v) if !(c.auto_increment && (v.is_null() || is_zero(&v))) => {
+                let v = coerce_to_column(&v, c, rownum, mode, warnings)?;
+                if c.auto_increment {
+                    let n = match &v {
+                        Value::Int(i) if *i > 0 => *i as u64,
+                        Value::UInt(u) => *u,
+                        _ => 0,
+                    };
+                    t.counters
+                        .auto_inc
+                        .fetch_max(n.saturating_add(1), Ordering::SeqCst);
+                }
+                v
+            }
+            _ if c.auto_increment => {
+                let id = t.counters.auto_inc.fetch_add(1, Ordering::SeqCst).max(1);
+                if first_id.is_none() {
+                    *first_id = Some(id);
+                }
+                coerce_to_column(&Value::UInt(id), c, rownum, mode, warnings)?
+            }
+            _ if t.default_now[i] => {
+                coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
+            }
+            _ => match &c.default {
+                Some(d) => d.clone(),
+                None if c.nullable => Value::Null,
+                None => {
+                    if strict {
+                        return Err(DbError::no_default(&c.name));
+                    }
+                    warnings.push(Warning {
+                        level: crate::error::WarningLevel::Warning,
+                        code: 1364,
+                        message: format!("Field '{}' doesn't have a default value", c.name),
+                    });
+                    crate::types::implicit_default(&c.sql_type)
+                }
+            },
+        };
+        row.push(v);
+    }
+    Ok(row)
+}
+
+fn is_zero(v: &Value) -> bool {
+    matches!(v, Value::Int(0) | Value::UInt(0))
+}
+
+pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
+    let name = match &ins.table {
+        ast::TableObject::TableName(n) => object_name_parts(n),
+        other => return Err(DbError::unsupported(format!("INSERT INTO {other}"))),
+    };
+    let (db, tname) = sess.resolve_table_name(&name)?;
+    sess.check_db_access(&db)?;
+    let t = sess.engine.catalog.get_table(&db, &tname)?;
+    let replace = ins.replace_into || matches!(ins.or, Some(ast::SqliteOnConflict::Replace));
+    let ignore = ins.ignore;
+    let strict = sess.strict() && !ignore;
+    // Target columns.
+    let names: Vec<String> = if !ins.assignments.is_empty() {
+        ins.assignments
+            .iter()
+            .map(|a| match &a.target {
+                ast::AssignmentTarget::ColumnName(n) => {
+                    Ok(object_name_parts(n).last().cloned().unwrap_or_default())
+                }
+                _ => Err(DbError::unsupported("tuple assignment")),
+            })
+            .collect::<DbResult<_>>()?
+    } else {
+        ins.columns
+            .iter()
+            .map(|c| object_name_parts(c).last().cloned().unwrap_or_default())
+            .collect()
+    };
+    let targets: Vec<usize> = if names.is_empty() {
+        (0..t.columns.len()).collect()
+    } else {
+        let mut v = Vec::new();
+        for n in &names {
+            let i = t
+                .col_index(n)
+                .ok_or_else(|| DbError::bad_field(n, "field list"))?;
+            if v.contains(&i) {
+                return Err(DbError::dup_field(n));
+            }
+            v.push(i);
+        }
+        v
+    };
+    // Source rows as slot vectors.
+    let empty = Scope::default();
+    let mut source: Vec<Vec<Slot>> = Vec::new();
+    let mut push_row = |vals: Vec<Slot>, rownum: u64| -> DbResult<()> {
+        if vals.len() != targets.len() {
+            return Err(DbError::value_count(rownum));
+        }
+        let mut slots: Vec<Slot> = (0..t.columns.len()).map(|_| Slot::Unset).collect();
+        for (s, &c) in vals.into_iter().zip(&targets) {
+            slots[c] = s;
+        }
+        source.push(slots);
+        Ok(())
+    };
+    if !ins.assignments.is_empty() {
+        let mut vals = Vec::new();
+        for a in &ins.assignments {
+            vals.push(if is_default_kw(&a.value) {
+                Slot::Default
+            } else {
+                let e = sess.compile(&empty, &a.value, "field list")?;
+                Slot::Val(eval(&e, &EvalCtx::default())?)
+            });
+        }
+        push_row(vals, 1)?;
+    } else if let Some(q) = &ins.source {
+        match &*q.body {
+            ast::SetExpr::Values(v) => {
+                for (n, r) in v.rows.iter().enumerate() {
+                    let mut vals = Vec::with_capacity(r.content.len());
+                    for e in &r.content {
+                        vals.push(if is_default_kw(e) {
+                            Slot::Default
+                        } else {
+                            let c = sess.compile(&empty, e, "field list")?;
+                            Slot::Val(eval(&c, &EvalCtx::default())?)
+                        });
+                    }
+                    if r.content.is_empty() && targets.len() == t.columns.len() && names.is_empty()
+                    {
+                        vals = (0..targets.len()).map(|_| Slot::Default).collect();
+                    }
+                    push_row(vals, n as u64 + 1)?;
+                }
+            }
+            _ => {
+                if let Output::Rows { rows, .. } = run_query(sess, q)? {
+                    for (n, r) in rows.into_iter().enumerate() {
+                        push_row(r.into_iter().map(Slot::Val).collect(), n as u64 + 1)?;
+                    }
+                }
+            }
+        }
+    } else {
+        return Err(DbError::syntax("INSERT without values"));
+    }
+    // ON DUPLICATE KEY UPDATE program.
+    let scope = table_scope(&t, &t.name);
+    let mut program: Vec<(usize, Expr)> = Vec::new();
+    if let Some(ast::OnInsert::DuplicateKeyUpdate(assigns)) = &ins.on {
+        for a in assigns {
+            let n = match &a.target {
+                ast::AssignmentTarget::ColumnName(n) => {
+                    object_name_parts(n).last().cloned().unwrap_or_default()
+                }
+                _ => return Err(DbError::unsupported("tuple assignment")),
+            };
+            let c = t
+                .col_index(&n)
+                .ok_or_else(|| DbError::bad_field(&n, "field list"))?;
+            let e = sess.compile_insert(&scope, &a.value)?;
+            program.push((c, e));
+        }
+    }
+    let blind = !program.is_empty()
+        && !replace
+        && !t.pk.is_empty()
+        && t.indexes.is_empty()
+        && !t.on_update_now.iter().any(|b| *b)
+        && program.iter().all(|(c, _)| !t.pk.contains(c));
+    sess.begin_write()?;
+    let mut warnings = Vec::new();
+    let mut affected = 0u64;
+    let mut first_id = None;
+    for (n, slots) in source.into_iter().enumerate() {
+        let rownum = n as u64 + 1;
+        let row = match complete_row(
+            sess,
+            &t,
+            slots,
+            rownum,
+            strict,
+            &mut first_id,
+            &mut warnings,
+        ) {
+            Ok(r) => r,
+            Err(e) if ignore && e.code != 1364 => {
+                warnings.push(Warning {
+                    level: crate::error::WarningLevel::Warning,
+                    code: e.code,
+                    message: e.message,
+                });
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let pk = t.encode_pk(&row)?;
+        if blind {
+            let bytes = encode(&t, &row)?;
+            if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, &program) {
+                sess.ws.upsert(&t.primary_tree(), pk, arg);
+                affected += 1;
+                continue;
+            }
+        }
+        let mut skip = false;
+        while let Some(c) = find_conflict(sess, &t, &row, &pk, true)? {
+            if replace {
+                match load(sess, &t, &c.pk)? {
+                    Some(old) => {
+                        delete_row(sess, &t, &c.pk, &old)?;
+                        affected += 1;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            skip = true;
+            if !program.is_empty() {
+                let Some(old) = load(sess, &t, &c.pk)? else {
+                    break;
+                };
+                let mut new = old.clone();
+                for (col, e) in &program {
+                    let v = eval(
+                        e,
+                        &EvalCtx {
+                            row: &new,
+                            aggs: &[],
+                            insert: &row,
+                        },
+                    )?;
+                    let mode = crate::coerce::SqlMode { strict };
+                    new[*col] =
+                        coerce_to_column(&v, &t.columns[*col], rownum, mode, &mut warnings)?;
+                }
+                if new != old {
+                    for (i, on) in t.on_update_now.iter().enumerate() {
+                        if *on && !program.iter().any(|(c, _)| *c == i) {
+                            new[i] = Value::DateTime(sess.now);
+                        }
+                    }
+                }
+                if update_row(sess, &t, &c.pk, &old, &new)? {
+                    affected += 2;
+                }
+                break;
+            }
+            let e = DbError::duplicate(&t.dup_entry(&c.cols, &row), &c.key);
+            if ignore {
+                warnings.push(Warning {
+                    level: crate::error::WarningLevel::Warning,
+                    code: 1062,
+                    message: e.message,
+                });
+                break;
+            }
+            return Err(e);
+        }
+        if !skip {
+            put_row(sess, &t, &pk, &row)?;
+            affected += 1;
+        }
+    }
+    if let Some(id) = first_id {
+        sess.last_insert_id = id;
+    }
+    let nwarn = warnings.len();
+    sess.warnings.extend(warnings);
+    let info = if affected > 1 || nwarn > 0 {
+        format!("Records: {affected}  Duplicates: 0  Warnings: {nwarn}")
+    } else {
+        String::new()
+    };
+    Ok(Output::Done {
+        affected,
+        last_insert_id: first_id.unwrap_or(0),
+        info,
+    })
+}
+
+fn single_table(
+    sess: &mut Session,
+    twj: &ast::TableWithJoins,
+) -> DbResult<(std::sync::Arc<TableDef>, String)> {
+    if !twj.joins.is_empty() {
+        return Err(DbError::unsupported("multi-table UPDATE/DELETE"));
+    }
+    match &twj.relation {
+        ast::TableFactor::Table { name, alias, .. } => {
+            let parts = object_name_parts(name);
+            let (db, tname) = sess.resolve_table_name(&parts)?;
+            sess.check_db_access(&db)?;
+            let t = sess.engine.catalog.get_table(&db, &tname)?;
+            let alias = alias
+                .as_ref()
+                .map(|a| a.name.value.clone())
+                .unwrap_or(tname);
+            Ok((t, alias))
+        }
+        other => Err(DbError::unsupported(format!("UPDATE/DELETE of {other}"))),
+    }
+}
+
+/// The rows matching WHERE, ordered and limited: (pk bytes, row).
+fn matching_rows(
+    sess: &mut Session,
+    t: &TableDef,
+    scope: &Scope,
+    selection: Option<&ast::Expr>,
+    order_by: &[ast::OrderByExpr],
+    limit: Option<&ast::Expr>,
+) -> DbResult<Vec<(Vec<u8>, Vec<Value>)>> {
+    let where_c = match selection {
+        Some(w) => Some(sess.compile(scope, w, "where clause")?),
+        None => None,
+    };
+    let mut order = Vec::new();
+    for o in order_by {
+        order.push((
+            sess.compile(scope, &o.expr, "order clause")?,
+            matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+        ));
+    }
+    let limit = match limit {
+        Some(l) => {
+            let e = sess.compile(&Scope::default(), l, "limit")?;
+            match eval(&e, &EvalCtx::default())? {
+                Value::Int(i) if i >= 0 => Some(i as usize),
+                Value::UInt(u) => Some(u as usize),
+                _ => return Err(DbError::syntax(l)),
+            }
+        }
+        None => None,
+    };
+    let mut conj = Vec::new();
+    if let Some(w) = &where_c {
+        conjuncts(w, &mut conj);
+    }
+    let access = choose_access(t, 0, &conj, &|e| e.is_const());
+    let needed = vec![true; t.columns.len()];
+    let mut out = Vec::new();
+    let stop = if order.is_empty() { limit } else { None };
+    let sref: &Session = sess;
+    read_rows(sref, t, &access, &[], &needed, false, &mut |pk, row| {
+        let ok = match &where_c {
+            Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
+            None => true,
+        };
+        if ok {
+            out.push((pk, row));
+        }
+        Ok(stop.is_none_or(|s| out.len() < s))
+    })?;
+    if !order.is_empty() {
+        let mut keyed: Vec<(Vec<Value>, KeyedRow)> = out
+            .into_iter()
+            .map(|r| {
+                let k = order
+                    .iter()
+                    .map(|(e, _)| eval(e, &EvalCtx::row(&r.1)).unwrap_or(Value::Null))
+                    .collect();
+                (k, r)
+            })
+            .collect();
+        keyed.sort_by(|a, b| {
+            for (i, (_, d)) in order.iter().enumerate() {
+                let o = cmp_values(&a.0[i], &b.0[i]);
+                if o != std::cmp::Ordering::Equal {
+                    return if *d { o.reverse() } else { o };
+                }
+            }
+            std::cmp::Ordering::Equal
+        });
+        out = keyed.into_iter().map(|(_, r)| r).collect();
+        if let Some(l) = limit {
+            out.truncate(l);
+        }
+    }
+    Ok(out)
+}
+
+pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
+    if u.from.is_some() {
+        return Err(DbError::unsupported("UPDATE ... FROM"));
+    }
+    let (t, alias) = single_table(sess, &u.table)?;
+    let scope = table_scope(&t, &alias);
+    let mut assigns = Vec::new();
+    for a in &u.assignments {
+        let n = match &a.target {
+            ast::AssignmentTarget::ColumnName(n) => object_name_parts(n),
+            _ => return Err(DbError::unsupported("tuple assignment")),
+        };
+        let col = n.last().cloned().unwrap_or_default();
+        let c = t
+            .col_index(&col)
+            .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
+        let e = if is_default_kw(&a.value) {
+            Expr::Lit(t.columns[c].default_value())
+        } else {
+            sess.compile(&scope, &a.value, "field list")?
+        };
+        assigns.push((c, e));
+    }
+    let rows = matching_rows(
+        sess,
+        &t,
+        &scope,
+        u.selection.as_ref(),
+        &u.order_by,
+        u.limit.as_ref(),
+    )?;
+    sess.begin_write()?;
+    let strict = sess.strict();
+    let mut warnings = Vec::new();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    for (n, (pk, old)) in rows.into_iter().enumerate() {
+        matched += 1;
+        let mut new = old.clone();
+        for (c, e) in &assigns {
+            let v = eval(e, &EvalCtx::row(&new))?;
+            new[*c] = coerce_to_column(
+                &v,
+                &t.columns[*c],
+                n as u64 + 1,
+                crate::coerce::SqlMode { strict },
+                &mut warnings,
+            )?;
+        }
+        if new != old {
+            for (i, on) in t.on_update_now.iter().enumerate() {
+                if *on && !assigns.iter().any(|(c, _)| *c == i) {
+                    new[i] = Value::DateTime(sess.now);
+                }
+            }
+        }
+        if update_row(sess, &t, &pk, &old, &new)? {
+            changed += 1;
+        }
+    }
+    let nwarn = warnings.len();
+    sess.warnings.extend(warnings);
+    Ok(Output::Done {
+        affected: changed,
+        last_insert_id: 0,
+        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {nwarn}"),
+    })
+}
+
+pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
+    let from = match &d.from {
+        ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
+    };
+    if from.len() != 1 || !d.tables.is_empty() || d.using.is_some() {
+        return Err(DbError::unsupported("multi-table DELETE"));
+    }
+    let (t, alias) = single_table(sess, &from[0])?;
+    let scope = table_scope(&t, &alias);
+    let rows = matching_rows(
+        sess,
+        &t,
+        &scope,
+        d.selection.as_ref(),
+        &d.order_by,
+        d.limit.as_ref(),
+    )?;
+    sess.begin_write()?;
+    let n = rows.len() as u64;
+    for (pk, row) in rows {
+        delete_row(sess, &t, &pk, &row)?;
+    }
+    Ok(Output::done(n))
+}

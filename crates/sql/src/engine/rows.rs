@@ -1,0 +1,175 @@
+//! Reading table rows through an access path ([`read_rows`]), and the result types
+//! ([`OutCol`], [`Output`]).
+//!
+//! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
+//! and DELETE); a covering index read fills only the columns the statement uses (others are
+//! NULL), and is chosen only when all those columns decode from the index key.
+
+use std::ops::Bound;
+
+use super::catalog::TableDef;
+use super::dberror::{DbError, DbResult};
+use super::range::Access;
+use super::session::Session;
+use crate::collation::Collation;
+use crate::key_codec::{decode_key, KeyDecoder};
+use crate::row_codec::decode_row;
+use crate::types::SqlType;
+use crate::value::Value;
+
+/// One result column.
+#[derive(Clone, Debug, Default)]
+pub struct OutCol {
+    pub name: String,
+    pub table: String,
+    pub org_table: String,
+    pub db: String,
+    pub ty: Option<SqlType>,
+    pub flags: u16,
+    pub collation: Collation,
+}
+
+impl OutCol {
+    pub fn named(name: &str, ty: Option<SqlType>) -> OutCol {
+        OutCol {
+            name: name.into(),
+            ty,
+            ..Default::default()
+        }
+    }
+}
+
+/// What a statement returns.
+#[derive(Clone, Debug)]
+pub enum Output {
+    Rows {
+        cols: Vec<OutCol>,
+        rows: Vec<Vec<Value>>,
+    },
+    Done {
+        affected: u64,
+        last_insert_id: u64,
+        info: String,
+    },
+}
+
+impl Output {
+    pub fn done(affected: u64) -> Output {
+        Output::Done {
+            affected,
+            last_insert_id: 0,
+            info: String::new(),
+        }
+    }
+    /// A result of text columns.
+    pub fn text(names: &[&str], rows: Vec<Vec<Value>>) -> Output {
+        Output::Rows {
+            cols: names
+                .iter()
+                .map(|n| OutCol::named(n, Some(SqlType::VarChar { len: 256 })))
+                .collect(),
+            rows,
+        }
+    }
+}
+
+/// True if index `ix` can produce every column in `needed` from its keys.
+pub fn covers(t: &TableDef, ix: usize, needed: &[bool]) -> bool {
+    let kcols = t.index_key_columns(ix);
+    let mut cols: Vec<usize> = t.indexes[ix].columns.clone();
+    cols.extend(t.pk.iter().copied());
+    needed.iter().enumerate().all(|(c, &n)| {
+        !n || cols
+            .iter()
+            .position(|&x| x == c)
+            .is_some_and(|p| kcols[p].is_reversible())
+    })
+}
+
+fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
+    decode_row(&t.layout, bytes).map_err(DbError::from)
+}
+
+/// Calls `f(pk_bytes, row)` for each row in the access path's ranges (evaluated against
+/// `outer`), in key order or reverse, until `f` returns `false`.
+pub fn read_rows(
+    sess: &Session,
+    t: &TableDef,
+    access: &Access,
+    outer: &[Value],
+    needed: &[bool],
+    reverse: bool,
+    f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> DbResult<bool>,
+) -> DbResult<()> {
+    let store = &sess.engine.store;
+    let ranges = access.key_ranges(t, outer)?;
+    let primary = t.primary_tree();
+    match access.index {
+        None => {
+            if access.is_point(t) && ranges.len() == 1 {
+                if let Bound::Included(k) = &ranges[0].0 {
+                    if let Some(v) = sess.ws.get(store, &primary, k)? {
+                        f(k.clone(), decode(t, &v)?)?;
+                    }
+                    return Ok(());
+                }
+            }
+            let iter: Box<dyn Iterator<Item = _>> = if reverse {
+                Box::new(ranges.into_iter().rev())
+            } else {
+                Box::new(ranges.into_iter())
+            };
+            for (lo, hi) in iter {
+                let mut scan = sess.ws.scan(store, &primary, lo, hi, reverse)?;
+                while let Some((k, v)) = scan.next_entry()? {
+                    if !f(k, decode(t, &v)?)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Some(ix) => {
+            let tree = t.index_tree(ix);
+            let kcols = t.index_key_columns(ix);
+            let nix = t.indexes[ix].columns.len();
+            let covering = covers(t, ix, needed);
+            let iter: Box<dyn Iterator<Item = _>> = if reverse {
+                Box::new(ranges.into_iter().rev())
+            } else {
+                Box::new(ranges.into_iter())
+            };
+            for (lo, hi) in iter {
+                let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse)?;
+                while let Some((k, _)) = scan.next_entry()? {
+                    let mut d = KeyDecoder::new(&k);
+                    for kc in &kcols[..nix] {
+                        d.next(kc)?;
+                    }
+                    let pk = k[d.position()..].to_vec();
+                    let row = if covering {
+                        let vals = decode_key(&kcols, &k)?;
+                        let mut row = vec![Value::Null; t.columns.len()];
+                        let mut cols = t.indexes[ix].columns.clone();
+                        cols.extend(t.pk.iter().copied());
+                        for (p, c) in cols.iter().enumerate() {
+                            if let Some(Some(v)) = vals.get(p) {
+                                row[*c] = v.clone();
+                            }
+                        }
+                        row
+                    } else {
+                        match sess.ws.get(store, &primary, &pk)? {
+                            Some(v) => decode(t, &v)?,
+                            // Index entry without row (a concurrent delete): skip.
+                            None => continue,
+                        }
+                    };
+                    if !f(pk, row)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,542 @@
+//! One client session: current database, variables, transaction state, warnings, prepared
+//! statements, and the statement loop ([`Session::execute`]).
+//!
+//! Invariants:
+//! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
+//! * In autocommit mode (and outside BEGIN) a statement's changes are committed when it ends
+//!   and the writer lock is released; inside a transaction they wait for COMMIT/ROLLBACK.
+//!   DDL commits the current transaction first, as MySQL does.
+//! * No input panics the session: execution runs under `catch_unwind`; a panic becomes error
+//!   1105 and the statement's changes are dropped.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlparser::ast::{self as ast, Statement};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::parser::Parser;
+use sqlparser::tokenizer::Span;
+
+use super::dberror::{DbError, DbResult};
+use super::expr::{AggSpec, CompileEnv, Compiler, Expr, Scope};
+use super::rows::Output;
+use super::store::WriteSet;
+use super::{admin, dml, select, split, vars, Engine};
+use crate::error::{Warning, WarningLevel};
+use crate::temporal::DateTime;
+use crate::value::Value;
+
+pub struct Prepared {
+    pub sql: String,
+    pub params: usize,
+}
+
+pub struct Session {
+    pub engine: Arc<Engine>,
+    pub id: u64,
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub ws: WriteSet,
+    pub in_txn: bool,
+    holds_lock: bool,
+    pub vars: HashMap<String, Value>,
+    pub user_vars: HashMap<String, Value>,
+    pub warnings: Vec<Warning>,
+    pub last_insert_id: u64,
+    pub now: DateTime,
+    params: Vec<Value>,
+    cur_sql: String,
+    pub prepared: HashMap<u32, Prepared>,
+    /// Plan only (prepare-time metadata): queries return their columns and no rows.
+    pub describe_only: bool,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.ws.clear();
+        self.release_lock();
+        self.engine.processes.lock().remove(&self.id);
+    }
+}
+
+pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
+    Ok(Parser::parse_sql(&MySqlDialect {}, sql)?)
+}
+
+fn now_utc() -> DateTime {
+    let us = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0);
+    super::functions::from_unix_micros(us - us % 1_000_000).unwrap_or(DateTime::ZERO)
+}
+
+impl Session {
+    pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Session {
+        let vars = engine.globals.read().clone();
+        engine.processes.lock().insert(
+            id,
+            super::ProcInfo {
+                user: user.into(),
+                host: host.into(),
+                db: None,
+                info: None,
+                started: std::time::Instant::now(),
+            },
+        );
+        Session {
+            engine,
+            id,
+            user: user.into(),
+            host: host.into(),
+            db: None,
+            ws: WriteSet::default(),
+            in_txn: false,
+            holds_lock: false,
+            vars,
+            user_vars: HashMap::new(),
+            warnings: Vec::new(),
+            last_insert_id: 0,
+            now: now_utc(),
+            params: Vec::new(),
+            cur_sql: String::new(),
+            prepared: HashMap::new(),
+            describe_only: false,
+        }
+    }
+
+    pub fn autocommit(&self) -> bool {
+        self.vars
+            .get("autocommit")
+            .and_then(|v| v.to_f64_lenient())
+            .unwrap_or(1.0)
+            != 0.0
+    }
+    pub fn strict(&self) -> bool {
+        self.vars
+            .get("sql_mode")
+            .and_then(super::eval::text_of)
+            .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
+    }
+    /// IN_TRANS for the status flags.
+    pub fn in_transaction(&self) -> bool {
+        self.in_txn || !self.ws.is_empty()
+    }
+
+    pub fn use_db(&mut self, db: &str) -> DbResult<()> {
+        if !db.eq_ignore_ascii_case("information_schema") && !self.engine.catalog.has_db(db) {
+            return Err(DbError::bad_db(db));
+        }
+        self.check_db_access(db)?;
+        self.db = Some(if db.eq_ignore_ascii_case("information_schema") {
+            "information_schema".into()
+        } else {
+            db.to_string()
+        });
+        if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
+            p.db = self.db.clone();
+        }
+        Ok(())
+    }
+
+    pub fn check_db_access(&self, db: &str) -> DbResult<()> {
+        match self.engine.catalog.user(&self.user) {
+            Some(u) if u.may_use(db) => Ok(()),
+            _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
+        }
+    }
+
+    pub fn resolve_table_name(&self, parts: &[String]) -> DbResult<(String, String)> {
+        match parts {
+            [t] => match &self.db {
+                Some(d) => Ok((d.clone(), t.clone())),
+                None => Err(DbError::no_db()),
+            },
+            [d, t] => {
+                let d = if d.eq_ignore_ascii_case("information_schema") {
+                    "information_schema".to_string()
+                } else {
+                    d.clone()
+                };
+                Ok((d, t.clone()))
+            }
+            _ => Err(DbError::syntax(parts.join("."))),
+        }
+    }
+
+    /// Takes the writer lock (waits up to innodb_lock_wait_timeout, then 1205).
+    pub fn begin_write(&mut self) -> DbResult<()> {
+        if self.holds_lock {
+            return Ok(());
+        }
+        let secs = self
+            .vars
+            .get("innodb_lock_wait_timeout")
+            .and_then(|v| v.to_f64_lenient())
+            .unwrap_or(50.0)
+            .clamp(0.0, 1e6);
+        if !self
+            .engine
+            .store
+            .writer
+            .acquire(self.id, Duration::from_secs_f64(secs))
+        {
+            return Err(DbError::lock_timeout());
+        }
+        self.holds_lock = true;
+        Ok(())
+    }
+    /// SELECT ... FOR UPDATE inside a transaction serializes with writers.
+    pub fn lock_for_update(&mut self) -> DbResult<()> {
+        if self.in_txn || !self.autocommit() {
+            self.begin_write()?;
+        }
+        Ok(())
+    }
+    fn release_lock(&mut self) {
+        if self.holds_lock {
+            self.engine.store.writer.release(self.id);
+            self.holds_lock = false;
+        }
+    }
+
+    pub fn commit(&mut self) -> DbResult<()> {
+        let r = self.ws.flush(&self.engine.store);
+        if r.is_err() {
+            self.ws.clear();
+        }
+        self.in_txn = false;
+        self.release_lock();
+        r
+    }
+    pub fn rollback(&mut self) {
+        self.ws.clear();
+        self.in_txn = false;
+        self.release_lock();
+    }
+
+    /// The original text of a span of the current statement.
+    pub fn source_text(&self, span: Span) -> Option<String> {
+        if span.start.line == 0 {
+            return None;
+        }
+        let offset = |line: u64, col: u64| -> Option<usize> {
+            let mut off = 0usize;
+            for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
+                if i as u64 + 1 == line {
+                    let by: usize = l.chars().take(col as usize - 1).map(char::len_utf8).sum();
+                    return Some(off + by);
+                }
+                off += l.len();
+            }
+            None
+        };
+        let s = offset(span.start.line, span.start.column)?;
+        let e = offset(span.end.line, span.end.column)?;
+        self.cur_sql.get(s..e).map(|x| x.trim().to_string())
+    }
+
+    pub fn compile(&mut self, scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: None,
+            insert_scope: None,
+            aliases: &[],
+            place,
+        };
+        c.compile(e)
+    }
+    pub fn compile_agg(
+        &mut self,
+        scope: &Scope,
+        e: &ast::Expr,
+        aggs: &mut Vec<AggSpec>,
+        aliases: &[(String, Expr)],
+        place: &'static str,
+    ) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: Some(aggs),
+            insert_scope: None,
+            aliases,
+            place,
+        };
+        c.compile(e)
+    }
+    pub fn compile_insert(&mut self, scope: &Scope, e: &ast::Expr) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: None,
+            insert_scope: Some(scope),
+            aliases: &[],
+            place: "field list",
+        };
+        c.compile(e)
+    }
+
+    pub fn warn(&mut self, code: u16, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            level: WarningLevel::Warning,
+            code,
+            message: message.into(),
+        });
+    }
+
+    /// Registers a prepared statement; returns its parameter count and, for queries, the
+    /// result columns (planned with NULL parameters, no row read).
+    pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<super::OutCol>)> {
+        let (numbered, n) = split::number_placeholders(sql.trim().trim_end_matches(';'));
+        if split::split_statements(&numbered).len() > 1 {
+            return Err(DbError::syntax(sql));
+        }
+        // Syntax check now for statements sqlparser handles.
+        let mut cols = Vec::new();
+        if !admin::is_special(&numbered) {
+            let stmts = parse(&numbered)?;
+            if let Some(Statement::Query(q)) = stmts.first() {
+                self.params = vec![Value::Null; n];
+                self.cur_sql = numbered.clone();
+                self.describe_only = true;
+                let r = catch_unwind(AssertUnwindSafe(|| select::run_query(self, q)));
+                self.describe_only = false;
+                if let Ok(Ok(Output::Rows { cols: c, .. })) = r {
+                    cols = c;
+                }
+            }
+        }
+        self.prepared.insert(
+            id,
+            Prepared {
+                sql: numbered,
+                params: n,
+            },
+        );
+        Ok((n, cols))
+    }
+
+    pub fn execute_prepared(&mut self, id: u32, params: &[Value]) -> DbResult<Output> {
+        let Some(p) = self.prepared.get(&id) else {
+            return Err(DbError::new(
+                1243,
+                "HY000",
+                format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"),
+            ));
+        };
+        if p.params != params.len() {
+            return Err(DbError::new(
+                1210,
+                "HY000",
+                "Incorrect arguments to mysqld_stmt_execute",
+            ));
+        }
+        let sql = p.sql.clone();
+        self.execute(&sql, params)
+    }
+
+    /// Runs one statement (text without the trailing `;`).
+    pub fn execute(&mut self, sql: &str, params: &[Value]) -> DbResult<Output> {
+        self.engine
+            .queries
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let is_show_warnings = {
+            let l = sql.trim_start().to_ascii_lowercase();
+            l.starts_with("show warnings")
+                || l.starts_with("show errors")
+                || l.contains("@@warning_count")
+                || l.contains("@@error_count")
+        };
+        if !is_show_warnings {
+            self.warnings.clear();
+        }
+        self.now = now_utc();
+        self.params = params.to_vec();
+        self.cur_sql = sql.to_string();
+        if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
+            p.info = Some(sql.chars().take(100).collect());
+            p.started = std::time::Instant::now();
+        }
+        let mark = self.ws.mark();
+        let result = catch_unwind(AssertUnwindSafe(|| self.dispatch(sql))).unwrap_or_else(|_| {
+            Err(DbError::internal(
+                "internal error while executing the statement (the statement was rolled back)",
+            ))
+        });
+        if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
+            p.info = None;
+        }
+        match result {
+            Ok(out) => {
+                if !self.in_txn && self.autocommit() {
+                    self.commit()?;
+                }
+                Ok(out)
+            }
+            Err(e) => {
+                self.ws.rollback_to(mark);
+                if e.code == 1205 || e.code == 1213 {
+                    // MySQL rolls back the statement on 1205, the transaction on 1213.
+                    if e.code == 1213 {
+                        self.rollback();
+                    }
+                }
+                if !self.in_txn && self.autocommit() {
+                    self.rollback();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn dispatch(&mut self, sql: &str) -> DbResult<Output> {
+        if let Some(r) = admin::special(self, sql) {
+            return r;
+        }
+        let stmts = parse(sql)?;
+        let stmt = match stmts.as_slice() {
+            [s] => s,
+            [] => return Err(DbError::new(1065, "42000", "Query was empty")),
+            _ => return Err(DbError::syntax(sql)),
+        };
+        match stmt {
+            Statement::Query(q) => select::run_query(self, q),
+            Statement::Insert(i) => dml::insert(self, i),
+            Statement::Update(u) => dml::update(self, u),
+            Statement::Delete(d) => dml::delete(self, d),
+            Statement::CreateTable(ct) => {
+                self.implicit_commit()?;
+                admin::create_table(self, ct)
+            }
+            Statement::Explain { statement, .. } => match &**statement {
+                Statement::Query(q) => match &*q.body {
+                    ast::SetExpr::Select(sel) => {
+                        let (limit, offset) = select::limit_of(self, q)?;
+                        select::run_select(self, sel, &[], limit, offset, true)
+                    }
+                    _ => Err(DbError::unsupported("EXPLAIN of this query")),
+                },
+                _ => Err(DbError::unsupported("EXPLAIN of this statement")),
+            },
+            Statement::Set(s) => admin::set(self, s),
+            other => Err(DbError::unsupported(
+                other.to_string().chars().take(60).collect::<String>(),
+            )),
+        }
+    }
+
+    /// DDL and other statements that commit the current transaction first.
+    pub fn implicit_commit(&mut self) -> DbResult<()> {
+        if self.in_transaction() {
+            self.commit()?;
+        }
+        Ok(())
+    }
+
+    fn sysvar_value(&self, name: &str, global: bool) -> Option<Value> {
+        let n = name.to_ascii_lowercase();
+        match n.as_str() {
+            "warning_count" => return Some(Value::Int(self.warnings.len() as i64)),
+            "error_count" => return Some(Value::Int(0)),
+            "last_insert_id" | "identity" => return Some(Value::UInt(self.last_insert_id)),
+            "pseudo_thread_id" => return Some(Value::Int(self.id as i64)),
+            "timestamp" => {
+                return Some(Value::Int(self.now.unix_micros().unwrap_or(0) / 1_000_000))
+            }
+            _ => {}
+        }
+        if global {
+            self.engine.globals.read().get(&n).cloned()
+        } else {
+            self.vars.get(&n).cloned()
+        }
+    }
+}
+
+impl CompileEnv for Session {
+    fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
+        self.sysvar_value(name, global)
+            .ok_or_else(|| DbError::unknown_var(name))
+    }
+    fn user_var(&mut self, name: &str) -> Value {
+        self.user_vars
+            .get(&name.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+    fn param(&mut self, index: usize) -> DbResult<Value> {
+        self.params
+            .get(index)
+            .cloned()
+            .ok_or_else(|| DbError::syntax("?"))
+    }
+    fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+        let saved = std::mem::take(&mut self.cur_sql);
+        let r = select::run_query(self, q);
+        self.cur_sql = saved;
+        match r? {
+            Output::Rows { rows, .. } => Ok(rows),
+            _ => Ok(vec![]),
+        }
+    }
+    fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
+        let t = |s: String| Some(Ok(Value::Text(s)));
+        match (name, args.len()) {
+            ("DATABASE" | "SCHEMA", 0) => {
+                Some(Ok(self.db.clone().map(Value::Text).unwrap_or(Value::Null)))
+            }
+            ("VERSION", 0) => t(vars::version()),
+            ("CONNECTION_ID", 0) => Some(Ok(Value::UInt(self.id))),
+            ("LAST_INSERT_ID", 0) => Some(Ok(Value::UInt(self.last_insert_id))),
+            ("LAST_INSERT_ID", 1) => {
+                let v = args[0].to_f64_lenient().unwrap_or(0.0) as u64;
+                self.last_insert_id = v;
+                Some(Ok(Value::UInt(v)))
+            }
+            ("USER" | "SESSION_USER" | "SYSTEM_USER", 0) => {
+                t(format!("{}@{}", self.user, self.host))
+            }
+            ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
+            (
+                "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
+                | "UTC_TIMESTAMP",
+                0,
+            ) => Some(Ok(Value::DateTime(self.now))),
+            ("NOW" | "CURRENT_TIMESTAMP" | "SYSDATE", 1) => Some(Ok(Value::DateTime(self.now))),
+            ("CURDATE" | "CURRENT_DATE" | "UTC_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
+            ("CURTIME" | "CURRENT_TIME" | "UTC_TIME", 0) => Some(Ok(
+                crate::temporal::Time::from_micros(self.now.micros as i64)
+                    .map(Value::Time)
+                    .unwrap_or(Value::Null),
+            )),
+            ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
+                self.now.unix_micros().unwrap_or(0) / 1_000_000,
+            ))),
+            ("FOUND_ROWS", 0) => Some(Ok(Value::Int(0))),
+            ("ROW_COUNT", 0) => Some(Ok(Value::Int(-1))),
+            ("RAND", _) => {
+                let x = (self
+                    .now
+                    .micros
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(self.id))
+                    >> 11;
+                Some(Ok(Value::Double((x % 1_000_000) as f64 / 1e6)))
+            }
+            ("UUID", 0) => t(format!(
+                "{:08x}-{:04x}-1{:03x}-8000-{:012x}",
+                self.now.micros as u32,
+                self.id as u16,
+                (self.now.micros >> 32) as u16 & 0xfff,
+                self.engine
+                    .queries
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            )),
+            _ => None,
+        }
+    }
+}

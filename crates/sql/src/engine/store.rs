@@ -1,0 +1,386 @@
+//! The only door from the SQL layer to the storage engine: tree handles, the session's write
+//! set, and the writer lock.
+//!
+//! Until the storage engine's own transactions (`betula_storage::txn`) are wired in, a session's
+//! changes are buffered here in a [`WriteSet`] (an overlay of puts, deletes and blind upserts per
+//! tree) that the session's own reads merge over the committed trees; COMMIT writes each tree's
+//! changes with one `write_batch`, ROLLBACK drops them. Statement atomicity comes from an undo
+//! log of overlay entries ([`WriteSet::mark`] / [`WriteSet::rollback_to`]).
+//!
+//! Isolation: one writer at a time. A session takes the [`WriterLock`] at its first change and
+//! holds it until commit or rollback (autocommit: for the statement); others wait up to
+//! `innodb_lock_wait_timeout` and then get error 1205. Readers never wait and see committed data.
+//! Known limits: a commit touching several trees is durable tree by tree (a crash in between can
+//! keep some of them), and readers may see a commit half-applied across trees.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use betula_storage::{Env, EnvOptions, Op, TreeHandle, TreeOptions, UpdateRegistry};
+use parking_lot::{Condvar, Mutex, RwLock};
+
+use super::dberror::{DbError, DbResult};
+use super::upsert;
+
+/// Id under which the generic row upsert function is registered.
+pub const UPSERT_FN: u32 = 1;
+
+/// Serializes writing sessions.
+#[derive(Default)]
+pub struct WriterLock {
+    owner: Mutex<Option<u64>>,
+    cv: Condvar,
+}
+
+impl WriterLock {
+    /// Takes the lock for `session` (re-entrant); `false` after `timeout`.
+    pub fn acquire(&self, session: u64, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut o = self.owner.lock();
+        loop {
+            match *o {
+                None => {
+                    *o = Some(session);
+                    return true;
+                }
+                Some(s) if s == session => return true,
+                Some(_) => {
+                    if self.cv.wait_until(&mut o, deadline).timed_out() && o.is_some() {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    pub fn release(&self, session: u64) {
+        let mut o = self.owner.lock();
+        if *o == Some(session) {
+            *o = None;
+            self.cv.notify_one();
+        }
+    }
+}
+
+pub struct Store {
+    env: Env,
+    trees: RwLock<HashMap<String, TreeHandle>>,
+    pub writer: WriterLock,
+}
+
+impl Store {
+    pub fn open(dir: &Path, opts: EnvOptions) -> DbResult<Store> {
+        let mut reg = UpdateRegistry::new();
+        reg.register(UPSERT_FN, |_key, old, arg| upsert::apply(old, arg));
+        let env = Env::open(dir, opts, reg)?;
+        Ok(Store {
+            env,
+            trees: RwLock::new(HashMap::new()),
+            writer: WriterLock::default(),
+        })
+    }
+    pub fn env(&self) -> &Env {
+        &self.env
+    }
+    pub fn tree(&self, name: &str) -> DbResult<TreeHandle> {
+        if let Some(t) = self.trees.read().get(name) {
+            return Ok(t.clone());
+        }
+        let t = self.env.open_tree(name)?;
+        self.trees.write().insert(name.to_string(), t.clone());
+        Ok(t)
+    }
+    pub fn create_tree(&self, name: &str, opts: Option<TreeOptions>) -> DbResult<()> {
+        let t = self.env.create_tree(name, opts)?;
+        self.trees.write().insert(name.to_string(), t);
+        Ok(())
+    }
+    pub fn drop_tree(&self, name: &str) -> DbResult<()> {
+        self.trees.write().remove(name);
+        if self.env.tree_names().iter().any(|n| n == name) {
+            self.env.drop_tree(name)?;
+        }
+        Ok(())
+    }
+    pub fn rename_tree(&self, from: &str, to: &str) -> DbResult<()> {
+        self.trees.write().remove(from);
+        self.env.rename_tree(from, to)?;
+        Ok(())
+    }
+    /// Bytes on disk of the named trees.
+    pub fn tree_bytes(&self, names: &[String]) -> u64 {
+        names
+            .iter()
+            .filter_map(|n| self.tree(n).ok())
+            .map(|t| t.stats().file_bytes)
+            .sum()
+    }
+}
+
+/// A pending change of one key.
+#[derive(Clone, Debug, PartialEq)]
+enum Pending {
+    /// Known final value (None = deleted).
+    Value(Option<Vec<u8>>),
+    /// Blind upserts over a base value not read yet, oldest first.
+    Upserts(Vec<Vec<u8>>),
+}
+
+impl Pending {
+    fn resolve(&self, base: Option<&[u8]>) -> Option<Vec<u8>> {
+        match self {
+            Pending::Value(v) => v.clone(),
+            Pending::Upserts(args) => {
+                let mut cur = base.map(|b| b.to_vec());
+                for a in args {
+                    cur = upsert::apply(cur.as_deref(), a);
+                }
+                cur
+            }
+        }
+    }
+}
+
+/// A session's uncommitted changes.
+#[derive(Default)]
+pub struct WriteSet {
+    overlay: HashMap<String, BTreeMap<Vec<u8>, Pending>>,
+    undo: Vec<(String, Vec<u8>, Option<Pending>)>,
+}
+
+impl WriteSet {
+    pub fn is_empty(&self) -> bool {
+        self.overlay.values().all(|m| m.is_empty())
+    }
+    pub fn mark(&self) -> usize {
+        self.undo.len()
+    }
+    pub fn rollback_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((tree, key, prev)) = self.undo.pop() else {
+                break;
+            };
+            let m = self.overlay.entry(tree).or_default();
+            match prev {
+                Some(p) => {
+                    m.insert(key, p);
+                }
+                None => {
+                    m.remove(&key);
+                }
+            }
+        }
+    }
+    pub fn clear(&mut self) {
+        self.overlay.clear();
+        self.undo.clear();
+    }
+
+    fn set(&mut self, tree: &str, key: Vec<u8>, p: Pending) {
+        let m = self.overlay.entry(tree.to_string()).or_default();
+        let prev = m.insert(key.clone(), p);
+        self.undo.push((tree.to_string(), key, prev));
+    }
+    pub fn put(&mut self, tree: &str, key: Vec<u8>, value: Vec<u8>) {
+        self.set(tree, key, Pending::Value(Some(value)));
+    }
+    pub fn delete(&mut self, tree: &str, key: Vec<u8>) {
+        self.set(tree, key, Pending::Value(None));
+    }
+    pub fn upsert(&mut self, tree: &str, key: Vec<u8>, arg: Vec<u8>) {
+        let prev = self.overlay.get(tree).and_then(|m| m.get(&key)).cloned();
+        let p = match prev {
+            Some(Pending::Value(v)) => Pending::Value(upsert::apply(v.as_deref(), &arg)),
+            Some(Pending::Upserts(mut a)) => {
+                a.push(arg);
+                Pending::Upserts(a)
+            }
+            None => Pending::Upserts(vec![arg]),
+        };
+        self.set(tree, key, p);
+    }
+
+    /// Reads `key` as this session sees it.
+    pub fn get(&self, store: &Store, tree: &str, key: &[u8]) -> DbResult<Option<Vec<u8>>> {
+        match self.overlay.get(tree).and_then(|m| m.get(key)) {
+            Some(Pending::Value(v)) => Ok(v.clone()),
+            Some(p) => {
+                let base = store.tree(tree)?.get(key)?;
+                Ok(p.resolve(base.as_deref()))
+            }
+            None => Ok(store.tree(tree)?.get(key)?),
+        }
+    }
+
+    /// Scans `[lo, hi)`-style bounds in key order (or reverse), merging this session's changes.
+    pub fn scan(
+        &self,
+        store: &Store,
+        tree: &str,
+        lo: Bound<Vec<u8>>,
+        hi: Bound<Vec<u8>>,
+        reverse: bool,
+    ) -> DbResult<Scan> {
+        let handle = store.tree(tree)?;
+        let mut pending: Vec<(Vec<u8>, Pending)> = match self.overlay.get(tree) {
+            Some(m) => m
+                .range((lo.clone(), hi.clone()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            None => Vec::new(),
+        };
+        if reverse {
+            pending.reverse();
+        }
+        Ok(Scan {
+            handle,
+            lo,
+            hi,
+            reverse,
+            batch: VecDeque::new(),
+            exhausted: false,
+            pending: pending.into(),
+        })
+    }
+
+    /// Writes everything to the trees (one batch per tree) and clears the set.
+    pub fn flush(&mut self, store: &Store) -> DbResult<()> {
+        let mut names: Vec<&String> = self.overlay.keys().collect();
+        names.sort();
+        for name in names {
+            let m = &self.overlay[name];
+            if m.is_empty() {
+                continue;
+            }
+            let mut ops = Vec::with_capacity(m.len());
+            for (k, p) in m {
+                match p {
+                    Pending::Value(Some(v)) => ops.push((k.clone(), Op::Put(v.clone()))),
+                    Pending::Value(None) => ops.push((k.clone(), Op::Delete)),
+                    Pending::Upserts(args) => {
+                        for a in args {
+                            ops.push((
+                                k.clone(),
+                                Op::Upsert {
+                                    func: UPSERT_FN,
+                                    arg: a.clone(),
+                                },
+                            ))
+                        }
+                    }
+                }
+            }
+            match store.tree(name) {
+                Ok(t) => t.write_batch(ops)?,
+                // The table was dropped meanwhile: its changes go with it.
+                Err(_) => continue,
+            }
+        }
+        self.clear();
+        Ok(())
+    }
+}
+
+const BATCH: usize = 256;
+
+/// A merged scan; yields `(key, value)` in order.
+pub struct Scan {
+    handle: TreeHandle,
+    lo: Bound<Vec<u8>>,
+    hi: Bound<Vec<u8>>,
+    reverse: bool,
+    batch: VecDeque<(Vec<u8>, Vec<u8>)>,
+    exhausted: bool,
+    pending: VecDeque<(Vec<u8>, Pending)>,
+}
+
+impl Scan {
+    fn refill(&mut self) -> DbResult<()> {
+        if !self.batch.is_empty() || self.exhausted {
+            return Ok(());
+        }
+        let lo = as_ref(&self.lo);
+        let hi = as_ref(&self.hi);
+        let mut n = 0;
+        for item in self.handle.range(lo, hi, self.reverse) {
+            let (k, v) = item?;
+            self.batch.push_back((k, v));
+            n += 1;
+            if n >= BATCH {
+                break;
+            }
+        }
+        if n < BATCH {
+            self.exhausted = true;
+        }
+        if let Some((last, _)) = self.batch.back() {
+            if self.reverse {
+                self.hi = Bound::Excluded(last.clone());
+            } else {
+                self.lo = Bound::Excluded(last.clone());
+            }
+        }
+        Ok(())
+    }
+
+    fn before(&self, a: &[u8], b: &[u8]) -> bool {
+        if self.reverse {
+            a > b
+        } else {
+            a < b
+        }
+    }
+
+    pub fn next_entry(&mut self) -> DbResult<Option<(Vec<u8>, Vec<u8>)>> {
+        loop {
+            self.refill()?;
+            let take_pending = match (self.pending.front(), self.batch.front()) {
+                (None, None) => return Ok(None),
+                (Some(_), None) => Some(false),
+                (None, Some(_)) => None,
+                (Some((pk, _)), Some((sk, _))) => {
+                    if pk == sk {
+                        Some(true)
+                    } else if self.before(pk, sk) {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                }
+            };
+            match take_pending {
+                None => return Ok(self.batch.pop_front()),
+                Some(same) => {
+                    let Some((k, p)) = self.pending.pop_front() else {
+                        continue;
+                    };
+                    let base = if same {
+                        self.batch.pop_front().map(|(_, v)| v)
+                    } else {
+                        None
+                    };
+                    if let Some(v) = p.resolve(base.as_deref()) {
+                        return Ok(Some((k, v)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+    match b {
+        Bound::Included(v) => Bound::Included(v.as_slice()),
+        Bound::Excluded(v) => Bound::Excluded(v.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+/// Shared handle type used by sessions.
+pub type SharedStore = Arc<Store>;
+
+pub fn lock_timeout_error() -> DbError {
+    DbError::lock_timeout()
+}

@@ -1,0 +1,238 @@
+//! A small lexer and cursor for the statements Betula parses itself (SHOW, USE, transaction
+//! control, database/user/index DDL) because sqlparser does not accept them or loses parts of
+//! them (e.g. the LIKE pattern of SHOW TABLE STATUS).
+//!
+//! Invariant: the lexer accepts any input (unknown bytes become one-character symbols); words
+//! keep their original text, `upper` is for keyword matching; quoted identifiers never match a
+//! keyword.
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Word {
+        text: String,
+        upper: String,
+        quoted: bool,
+    },
+    Str(String),
+    Num(String),
+    Sym(char),
+}
+
+pub fn lex(s: &str) -> Vec<(Tok, usize)> {
+    let b: Vec<char> = s.chars().collect();
+    let mut byte_pos = Vec::with_capacity(b.len() + 1);
+    let mut acc = 0;
+    for c in &b {
+        byte_pos.push(acc);
+        acc += c.len_utf8();
+    }
+    byte_pos.push(acc);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let start = byte_pos[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c == '#' || (c == '-' && b.get(i + 1) == Some(&'-')) {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && b.get(i + 1) == Some(&'*') {
+            i += 2;
+            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
+                i += 1;
+            }
+            i += 2;
+        } else if c == '\'' || c == '"' || c == '`' {
+            let q = c;
+            let mut v = String::new();
+            i += 1;
+            while i < b.len() {
+                if b[i] == '\\' && q != '`' && i + 1 < b.len() {
+                    v.push(match b[i + 1] {
+                        'n' => '\n',
+                        't' => '\t',
+                        '0' => '\0',
+                        'r' => '\r',
+                        o => o,
+                    });
+                    i += 2;
+                } else if b[i] == q {
+                    if b.get(i + 1) == Some(&q) {
+                        v.push(q);
+                        i += 2;
+                    } else {
+                        i += 1;
+                        break;
+                    }
+                } else {
+                    v.push(b[i]);
+                    i += 1;
+                }
+            }
+            out.push((
+                if q == '`' {
+                    Tok::Word {
+                        upper: String::new(),
+                        text: v,
+                        quoted: true,
+                    }
+                } else {
+                    Tok::Str(v)
+                },
+                start,
+            ));
+        } else if c.is_ascii_digit() {
+            let st = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == '.') {
+                i += 1;
+            }
+            out.push((Tok::Num(b[st..i].iter().collect()), start));
+        } else if c.is_alphanumeric() || c == '_' || c == '$' || c == '@' {
+            let st = i;
+            while i < b.len()
+                && (b[i].is_alphanumeric() || b[i] == '_' || b[i] == '$' || b[i] == '@')
+            {
+                i += 1;
+            }
+            let text: String = b[st..i].iter().collect();
+            out.push((
+                Tok::Word {
+                    upper: text.to_ascii_uppercase(),
+                    text,
+                    quoted: false,
+                },
+                start,
+            ));
+        } else {
+            out.push((Tok::Sym(c), start));
+            i += 1;
+        }
+    }
+    out
+}
+
+pub struct Cursor<'a> {
+    pub src: &'a str,
+    toks: Vec<(Tok, usize)>,
+    pub pos: usize,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(src: &'a str) -> Cursor<'a> {
+        Cursor {
+            src,
+            toks: lex(src),
+            pos: 0,
+        }
+    }
+    pub fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|t| &t.0)
+    }
+    pub fn peek_kw(&self) -> Option<&str> {
+        match self.peek() {
+            Some(Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            }) => Some(upper),
+            _ => None,
+        }
+    }
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.toks.len()
+    }
+    /// Consumes `kw` if it is next.
+    pub fn kw(&mut self, kw: &str) -> bool {
+        if self.peek_kw() == Some(kw) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// Consumes the keywords in order if they are all next.
+    pub fn kws(&mut self, kws: &[&str]) -> bool {
+        let save = self.pos;
+        for k in kws {
+            if !self.kw(k) {
+                self.pos = save;
+                return false;
+            }
+        }
+        true
+    }
+    pub fn sym(&mut self, c: char) -> bool {
+        if self.peek() == Some(&Tok::Sym(c)) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    /// An identifier or a string used as a name.
+    pub fn name(&mut self) -> Option<String> {
+        match self.peek()?.clone() {
+            Tok::Word { text, .. } => {
+                self.pos += 1;
+                Some(text)
+            }
+            Tok::Str(s) => {
+                self.pos += 1;
+                Some(s)
+            }
+            Tok::Num(n) => {
+                self.pos += 1;
+                Some(n)
+            }
+            Tok::Sym(_) => None,
+        }
+    }
+    pub fn string(&mut self) -> Option<String> {
+        match self.peek()?.clone() {
+            Tok::Str(s) => {
+                self.pos += 1;
+                Some(s)
+            }
+            _ => None,
+        }
+    }
+    /// `a` or `a.b` as parts.
+    pub fn qualified(&mut self) -> Option<Vec<String>> {
+        let mut v = vec![self.name()?];
+        while self.sym('.') {
+            v.push(self.name()?);
+        }
+        Some(v)
+    }
+    /// `'user'@'host'` (host defaults to `%`).
+    pub fn user(&mut self) -> Option<(String, String)> {
+        let u = self.name()?;
+        if let Some((a, b)) = u.split_once('@') {
+            if !a.is_empty() {
+                return Some((a.to_string(), b.to_string()));
+            }
+        }
+        let host = if self.sym('@') {
+            self.name()?
+        } else if let Some(Tok::Word { text, .. }) = self.peek().cloned() {
+            if let Some(h) = text.strip_prefix('@') {
+                self.pos += 1;
+                h.to_string()
+            } else {
+                "%".into()
+            }
+        } else {
+            "%".into()
+        };
+        Some((u, host))
+    }
+    /// The source text from the current token on.
+    pub fn rest(&self) -> &'a str {
+        match self.toks.get(self.pos) {
+            Some((_, off)) => &self.src[*off..],
+            None => "",
+        }
+    }
+}
