@@ -30,10 +30,11 @@ pub mod vfs;
 pub mod wal;
 
 pub use compress::Codec;
-pub use env::{Durability, Env, EnvOptions, EnvStats, TreeHandle};
+pub use env::{Durability, Env, EnvOptions, EnvStats, SortedRows, TreeHandle};
 pub use error::{Error, Result};
 pub use tree::cursor::RangeIter;
 pub use tree::message::{Op, UpdateRegistry};
 pub use tree::options::TreeOptions;
+pub use tree::BuildStats;
 pub use tree::TreeStats;
 pub use txn::{Isolation, Txn, TxnOptions};

@@ -242,3 +242,33 @@ fn a_failed_write_latches_the_environment_until_reopened() {
 fn vfs_writes_after(vfs: &SimVfs) -> u64 {
     vfs.write_count()
 }
+
+#[test]
+fn a_tree_dropped_after_a_checkpoint_stays_dropped_after_reopen() {
+    let vfs = Arc::new(SimVfs::new());
+    let env = Env::open_with_vfs(vfs.clone(), Path::new("/db"), opts(), registry()).unwrap();
+    env.create_tree("gone", None)
+        .unwrap()
+        .put(b"k", b"v")
+        .unwrap();
+    env.create_tree("kept", None)
+        .unwrap()
+        .put(b"k", b"v")
+        .unwrap();
+    env.checkpoint().unwrap();
+    env.drop_tree("gone").unwrap();
+    drop(env);
+    // The file removal is visible now (as on a real file system once it settles).
+    let env = Env::open_with_vfs(vfs.clone(), Path::new("/db"), opts(), registry()).unwrap();
+    assert_eq!(env.tree_names(), vec!["kept".to_string()]);
+    drop(env);
+    // A catalog tree whose file vanished without a drop in the log is corruption, not silent loss.
+    let env = Env::open_with_vfs(vfs.clone(), Path::new("/db"), opts(), registry()).unwrap();
+    env.checkpoint().unwrap();
+    drop(env);
+    betula_storage::vfs::Vfs::remove(&*vfs, Path::new("/db/tree-2.bt")).unwrap();
+    match Env::open_with_vfs(vfs, Path::new("/db"), opts(), registry()) {
+        Err(Error::Corruption(r)) => assert!(r.what.contains("missing"), "{r}"),
+        other => panic!("expected corruption, got {:?}", other.map(|_| ())),
+    }
+}

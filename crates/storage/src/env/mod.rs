@@ -7,9 +7,11 @@
 
 mod catalog;
 mod checkpoint;
+mod loader;
 mod options;
 mod recovery;
 
+pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
 
 use crate::cache::CacheBudget;
@@ -127,7 +129,9 @@ impl Env {
         } else {
             None
         };
-        Ok(Env { inner, background })
+        let env = Env { inner, background };
+        EnvInner::drop_stale_staging(&env)?;
+        Ok(env)
     }
 
     /// Creates a tree. Durable when this returns (under `Durability::Sync`).
@@ -229,7 +233,7 @@ impl Env {
         inner.commit(lsn)
     }
 
-    /// Names of all trees, sorted.
+    /// Names of all trees, sorted (including staging trees of a bulk load in progress).
     pub fn tree_names(&self) -> Vec<String> {
         let trees = self.inner.trees.lock();
         let mut names: Vec<String> = trees

@@ -135,8 +135,14 @@ pub(crate) fn open(
         catalog,
         open: HashMap::new(),
     };
+    // A tree whose file is gone must be dropped (or replaced) later in the log; checked after replay.
+    let mut missing: std::collections::BTreeSet<u64> = Default::default();
     for (id, entry) in &trees.catalog.trees {
         let path = tree_path(*id);
+        if !vfs.exists(&path) {
+            missing.insert(*id);
+            continue;
+        }
         let t = crate::tree::Tree::open_in(&*vfs, &path, *id, entry.options, ctx(), false)?;
         let seq = t.state.read().ckpt_seq;
         if seq < entry.ckpt_seq {
@@ -204,6 +210,7 @@ pub(crate) fn open(
                 trees.catalog.next_tree_id = trees.catalog.next_tree_id.max(id + 1);
             }
             Record::DropTree { id } => {
+                missing.remove(&id);
                 trees.catalog.trees.remove(&id);
                 trees.open.remove(&id);
                 let p = tree_path(id);
@@ -219,6 +226,24 @@ pub(crate) fn open(
             }
             Record::Checkpoint { .. } => {}
             Record::TxnBegin => mvcc.activate(lsn),
+            Record::ReplaceTrees { pairs } => {
+                for (old, new) in pairs {
+                    missing.remove(&old);
+                    let Some(name) = trees.catalog.trees.get(&old).map(|e| e.name.clone()) else {
+                        continue;
+                    };
+                    trees.catalog.trees.remove(&old);
+                    trees.open.remove(&old);
+                    if let Some(e) = trees.catalog.trees.get_mut(&new) {
+                        e.name = name;
+                    }
+                    let p = tree_path(old);
+                    if vfs.exists(&p) {
+                        vfs.remove(&p)
+                            .map_err(|e| Error::io("remove", p.display().to_string(), e))?;
+                    }
+                }
+            }
             Record::TxnCommit { txn } | Record::TxnAbort { txn } => mvcc.deactivate(txn),
             Record::TxnKeys { txn, keys } => {
                 mvcc.activate(txn);
@@ -227,6 +252,14 @@ pub(crate) fn open(
                 }
             }
         }
+    }
+
+    if let Some(id) = missing.first() {
+        return Err(corruption!(
+            tree_path(*id).display(),
+            None,
+            "the file of tree {id} is missing"
+        ));
     }
 
     // Step 5: continue the log.

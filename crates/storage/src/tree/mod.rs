@@ -11,6 +11,7 @@
 
 pub mod basement;
 pub mod buffer;
+mod build;
 mod cache;
 mod checkpoint;
 pub mod cursor;
@@ -25,6 +26,7 @@ mod read;
 mod space;
 mod write;
 
+pub use build::BuildStats;
 pub use checkpoint::TreeCapture;
 pub(crate) use open::TreeContextArgs;
 

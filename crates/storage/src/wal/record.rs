@@ -21,6 +21,7 @@ const KIND_TXN_BEGIN: u8 = 36;
 const KIND_TXN_COMMIT: u8 = 37;
 const KIND_TXN_ABORT: u8 = 38;
 const KIND_TXN_KEYS: u8 = 39;
+const KIND_REPLACE_TREES: u8 = 40;
 
 /// One log record (without its LSN).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +58,10 @@ pub enum Record {
     /// Transaction `txn` rolled back; its Abort messages precede this record.
     TxnAbort {
         txn: TxnId,
+    },
+    /// Atomically: each `old` tree is dropped and each `new` tree takes its name (bulk load swap-in).
+    ReplaceTrees {
+        pairs: Vec<(u64, u64)>,
     },
     /// Keys (tree, key) transaction `txn` had written when a checkpoint began, so recovery can roll it back.
     TxnKeys {
@@ -142,6 +147,7 @@ impl Record {
             Record::TxnCommit { .. } => KIND_TXN_COMMIT,
             Record::TxnAbort { .. } => KIND_TXN_ABORT,
             Record::TxnKeys { .. } => KIND_TXN_KEYS,
+            Record::ReplaceTrees { .. } => KIND_REPLACE_TREES,
         }
     }
 
@@ -170,6 +176,13 @@ impl Record {
             }
             Record::Checkpoint { seq } => out.put_u64(*seq),
             Record::TxnBegin => {}
+            Record::ReplaceTrees { pairs } => {
+                out.put_varint(pairs.len() as u64);
+                for (old, new) in pairs {
+                    out.put_u64(*old);
+                    out.put_u64(*new);
+                }
+            }
             Record::TxnCommit { txn } | Record::TxnAbort { txn } => out.put_varint(*txn),
             Record::TxnKeys { txn, keys } => {
                 out.put_varint(*txn);
@@ -215,6 +228,17 @@ impl Record {
             },
             KIND_CHECKPOINT => Record::Checkpoint { seq: d.u64()? },
             KIND_TXN_BEGIN => Record::TxnBegin,
+            KIND_REPLACE_TREES => {
+                let n = d.varint()?;
+                if n > body.len() as u64 {
+                    return Err(DecodeError(format!("{n} pairs overrun the record")));
+                }
+                let mut pairs = Vec::with_capacity(n as usize);
+                for _ in 0..n {
+                    pairs.push((d.u64()?, d.u64()?));
+                }
+                Record::ReplaceTrees { pairs }
+            }
             KIND_TXN_COMMIT => Record::TxnCommit { txn: d.varint()? },
             KIND_TXN_ABORT => Record::TxnAbort { txn: d.varint()? },
             KIND_TXN_KEYS => {
@@ -275,6 +299,9 @@ mod tests {
             },
             Record::Checkpoint { seq: 2 },
             Record::TxnBegin,
+            Record::ReplaceTrees {
+                pairs: vec![(1, 7), (2, 8)],
+            },
             Record::TxnCommit { txn: 9 },
             Record::TxnAbort { txn: 9 },
             Record::TxnKeys {
