@@ -5,6 +5,9 @@
 //!   and a per-second CSV in bench/results/.
 //! - `betula-bench commit-throughput`: single-row synchronous commits from 1..64 threads (group commit).
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod engine;
 mod io_stats;
 mod machine;
