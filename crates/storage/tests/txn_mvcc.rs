@@ -34,6 +34,7 @@ fn opts(isolation: Isolation) -> TxnOptions {
     TxnOptions {
         isolation,
         lock_timeout: Duration::from_millis(1),
+        durability: None,
     }
 }
 
@@ -302,6 +303,44 @@ fn interleaved_transactions_match_a_snapshot_model() {
         assert_eq!(got, committed, "seed {seed}: final state");
         t.check_invariants().unwrap();
     }
+}
+
+#[test]
+fn range_locks_keep_rows_from_appearing_and_per_transaction_durability_applies() {
+    let vfs = Arc::new(SimVfs::new());
+    let env = env_on(&vfs, 1 << 20);
+    let t = env.create_tree("t", None).unwrap();
+    let mut reader = env.begin(opts(Isolation::RepeatableRead)).unwrap();
+    reader.lock_range(&t, b"b", Some(b"m")).unwrap();
+    let mut writer = env.begin(opts(Isolation::RepeatableRead)).unwrap();
+    assert!(matches!(
+        writer.put(&t, b"c", b"phantom"),
+        Err(Error::LockTimeout)
+    ));
+    writer.put(&t, b"x", b"outside").unwrap();
+    reader.commit().unwrap();
+    writer.put(&t, b"c", b"now").unwrap();
+    writer.commit().unwrap();
+    assert_eq!(t.get(b"c").unwrap(), Some(b"now".to_vec()));
+    // A NoSync commit in a Sync environment is not fsynced by the commit itself.
+    let before = vfs.sync_count();
+    let mut relaxed = env
+        .begin(TxnOptions {
+            durability: Some(Durability::NoSync),
+            ..TxnOptions::default()
+        })
+        .unwrap();
+    relaxed.put(&t, b"r", b"1").unwrap();
+    relaxed.commit().unwrap();
+    assert_eq!(
+        vfs.sync_count(),
+        before,
+        "a NoSync commit waited for an fsync"
+    );
+    let mut strict = env.begin(TxnOptions::default()).unwrap();
+    strict.put(&t, b"s", b"1").unwrap();
+    strict.commit().unwrap();
+    assert!(vfs.sync_count() > before, "a Sync commit did not fsync");
 }
 
 #[test]

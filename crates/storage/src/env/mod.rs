@@ -357,7 +357,12 @@ impl EnvInner {
 
     /// Waits for `lsn` to be durable as the durability mode says.
     pub(crate) fn commit(&self, lsn: Msn) -> Result<()> {
-        match self.opts.durability {
+        self.commit_with(lsn, None)
+    }
+
+    /// Waits for `lsn` to be durable as `mode` (or the environment's mode) says.
+    pub(crate) fn commit_with(&self, lsn: Msn, mode: Option<Durability>) -> Result<()> {
+        match mode.unwrap_or(self.opts.durability) {
             Durability::Sync => self.wal.sync_to(lsn),
             Durability::Periodic(_) | Durability::NoSync => Ok(()),
         }

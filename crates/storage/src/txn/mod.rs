@@ -48,6 +48,8 @@ pub struct TxnOptions {
     pub isolation: Isolation,
     /// How long a row lock request waits before failing with [`Error::LockTimeout`].
     pub lock_timeout: Duration,
+    /// Durability of this transaction's commit (None: the environment's mode).
+    pub durability: Option<crate::env::Durability>,
 }
 
 impl Default for TxnOptions {
@@ -55,6 +57,7 @@ impl Default for TxnOptions {
         TxnOptions {
             isolation: Isolation::RepeatableRead,
             lock_timeout: Duration::from_secs(50),
+            durability: None,
         }
     }
 }
@@ -69,7 +72,7 @@ pub struct Txn {
     view: Option<(ReadView, ViewGuard)>,
     /// Trees written, by id, and the keys written in each (for rollback).
     trees: HashMap<u64, TreeHandle>,
-    locked: Vec<(u64, Vec<u8>)>,
+    locked: Vec<locks::Held>,
     finished: bool,
 }
 
@@ -129,12 +132,26 @@ impl Txn {
 
     fn lock(&mut self, tree: u64, key: &[u8]) -> Result<()> {
         let owner = self.lock_owner()?;
-        if self
+        if let Some(held) = self
             .env
             .locks
             .lock(owner, tree, key, self.opts.lock_timeout)?
         {
-            self.locked.push((tree, key.to_vec()));
+            self.locked.push(held);
+        }
+        Ok(())
+    }
+
+    /// Locks every key of the tree in [lo, hi) (hi None: to the end), present or not, until the transaction
+    /// ends: other transactions can neither write nor lock keys in it (no phantoms for locking reads).
+    pub fn lock_range(&mut self, t: &TreeHandle, lo: &[u8], hi: Option<&[u8]>) -> Result<()> {
+        let owner = self.lock_owner()?;
+        if let Some(held) =
+            self.env
+                .locks
+                .lock_range(owner, t.tree().id(), lo, hi, self.opts.lock_timeout)?
+        {
+            self.locked.push(held);
         }
         Ok(())
     }
@@ -223,7 +240,7 @@ impl Txn {
             let env = self.env.clone();
             env.wal
                 .append(&Record::TxnCommit { txn: self.id })
-                .and_then(|lsn| env.commit(lsn))
+                .and_then(|lsn| env.commit_with(lsn, self.opts.durability))
         } else {
             Ok(())
         };
