@@ -67,3 +67,43 @@ pub fn read_slots(
     }
     Ok(out)
 }
+
+/// Reads both slots of `file` and returns the newest valid payload (by `seq_of`), None if both slots are
+/// empty, or an error: unsupported version, or slots present but none valid (corruption naming `path`).
+pub fn newest_valid<T>(
+    file: &dyn VfsFile,
+    path: &str,
+    magic: &[u8; 8],
+    payload_len: usize,
+    decode: impl Fn(&[u8]) -> T,
+    seq_of: impl Fn(&T) -> u64,
+) -> crate::error::Result<Option<T>> {
+    use crate::error::Error;
+    let slots = read_slots(file, magic, payload_len)
+        .map_err(|e| Error::io("read header", path.to_string(), e))?;
+    let mut best: Option<T> = None;
+    let mut invalid = 0;
+    for s in slots {
+        match s {
+            SlotState::Valid { version, payload } => {
+                if version != FORMAT_VERSION {
+                    return Err(Error::UnsupportedVersion {
+                        file: path.to_string(),
+                        found: version,
+                        supported: FORMAT_VERSION,
+                    });
+                }
+                let h = decode(&payload);
+                if best.as_ref().is_none_or(|b| seq_of(&h) > seq_of(b)) {
+                    best = Some(h);
+                }
+            }
+            SlotState::Invalid => invalid += 1,
+            SlotState::Empty => {}
+        }
+    }
+    if best.is_none() && invalid > 0 {
+        return Err(crate::corruption!(path, Some(0), "no valid header slot"));
+    }
+    Ok(best)
+}

@@ -5,11 +5,10 @@ use super::catalog::{
     catalog_name, Catalog, CatalogEntry, EnvHeader, ENV_MAGIC, ENV_PAYLOAD_BYTES,
 };
 use super::{CheckpointState, EnvInner, EnvOptions, Trees};
-use crate::block::slots::{self, SlotState};
+use crate::block::slots;
 use crate::cache::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
-use crate::format::FORMAT_VERSION;
 use crate::health::Health;
 use crate::tree::message::{Message, UpdateRegistry};
 use crate::tree::mvcc::MvccState;
@@ -36,37 +35,14 @@ pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<EnvHea
     let file = vfs
         .open(&path, false)
         .map_err(|e| Error::io("open", pstr.clone(), e))?;
-    let slots = slots::read_slots(&*file, ENV_MAGIC, ENV_PAYLOAD_BYTES)
-        .map_err(|e| Error::io("read", pstr.clone(), e))?;
-    let mut best: Option<EnvHeader> = None;
-    let mut invalid = 0;
-    for s in slots {
-        match s {
-            SlotState::Valid { version, payload } => {
-                if version != FORMAT_VERSION {
-                    return Err(Error::UnsupportedVersion {
-                        file: pstr,
-                        found: version,
-                        supported: FORMAT_VERSION,
-                    });
-                }
-                let h = EnvHeader::decode(&payload);
-                if best.is_none_or(|b| h.seq > b.seq) {
-                    best = Some(h);
-                }
-            }
-            SlotState::Invalid => invalid += 1,
-            SlotState::Empty => {}
-        }
-    }
-    if best.is_none() && invalid > 0 {
-        return Err(corruption!(
-            pstr,
-            Some(0),
-            "no valid environment header slot"
-        ));
-    }
-    Ok(best)
+    slots::newest_valid(
+        &*file,
+        &pstr,
+        ENV_MAGIC,
+        ENV_PAYLOAD_BYTES,
+        EnvHeader::decode,
+        |h| h.seq,
+    )
 }
 
 pub(crate) fn open(

@@ -65,6 +65,45 @@ pub enum Op {
 }
 
 impl Op {
+    /// Appends the kind-specific part of a message (what follows the key; file-format.md §3.3 and §4).
+    pub fn encode_body(&self, out: &mut Vec<u8>) {
+        match self {
+            Op::Put(v) => out.put_bytes(v),
+            Op::Delete | Op::Abort => {}
+            Op::Upsert { func, arg } => {
+                out.put_u32(*func);
+                out.put_bytes(arg);
+            }
+            Op::Broadcast { func, arg, end } => {
+                out.put_bytes(end);
+                out.put_u32(*func);
+                out.put_bytes(arg);
+            }
+            Op::RangeDelete { end } => out.put_bytes(end),
+        }
+    }
+
+    /// Reads what [`Op::encode_body`] wrote for a message of `kind`.
+    pub fn decode_body(kind: MessageKind, d: &mut Decoder<'_>) -> Result<Op, DecodeError> {
+        Ok(match kind {
+            MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
+            MessageKind::Delete => Op::Delete,
+            MessageKind::Abort => Op::Abort,
+            MessageKind::Upsert => Op::Upsert {
+                func: d.u32()?,
+                arg: d.bytes()?.to_vec(),
+            },
+            MessageKind::Broadcast => Op::Broadcast {
+                end: d.bytes()?.to_vec(),
+                func: d.u32()?,
+                arg: d.bytes()?.to_vec(),
+            },
+            MessageKind::RangeDelete => Op::RangeDelete {
+                end: d.bytes()?.to_vec(),
+            },
+        })
+    }
+
     pub fn kind(&self) -> MessageKind {
         match self {
             Op::Put(_) => MessageKind::Put,
@@ -122,20 +161,7 @@ impl Message {
         out.put_u64(self.txn);
         out.put_u8(self.op.kind() as u8);
         out.put_bytes(&self.key);
-        match &self.op {
-            Op::Put(v) => out.put_bytes(v),
-            Op::Delete | Op::Abort => {}
-            Op::Upsert { func, arg } => {
-                out.put_u32(*func);
-                out.put_bytes(arg);
-            }
-            Op::Broadcast { func, arg, end } => {
-                out.put_bytes(end);
-                out.put_u32(*func);
-                out.put_bytes(arg);
-            }
-            Op::RangeDelete { end } => out.put_bytes(end),
-        }
+        self.op.encode_body(out);
     }
 
     /// Reads a message written by [`Message::encode`].
@@ -146,23 +172,7 @@ impl Message {
         let kind = MessageKind::from_u8(kind)
             .ok_or_else(|| DecodeError(format!("unknown message kind {kind}")))?;
         let key = d.bytes()?.to_vec();
-        let op = match kind {
-            MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
-            MessageKind::Delete => Op::Delete,
-            MessageKind::Abort => Op::Abort,
-            MessageKind::Upsert => Op::Upsert {
-                func: d.u32()?,
-                arg: d.bytes()?.to_vec(),
-            },
-            MessageKind::Broadcast => Op::Broadcast {
-                end: d.bytes()?.to_vec(),
-                func: d.u32()?,
-                arg: d.bytes()?.to_vec(),
-            },
-            MessageKind::RangeDelete => Op::RangeDelete {
-                end: d.bytes()?.to_vec(),
-            },
-        };
+        let op = Op::decode_body(kind, d)?;
         Ok(Message { msn, txn, key, op })
     }
 }

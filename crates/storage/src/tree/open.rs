@@ -7,12 +7,11 @@ use super::node::Node;
 use super::options::TreeOptions;
 use super::space::Space;
 use super::{Tree, TreeState};
-use crate::block::slots::{self, SlotState};
+use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
 use crate::cache::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
-use crate::format::FORMAT_VERSION;
 use crate::health::Health;
 use crate::vfs::Vfs;
 use parking_lot::{Mutex, RwLock};
@@ -47,36 +46,18 @@ impl Tree {
             file.set_len(0)
                 .map_err(|e| Error::io("truncate", pstr.clone(), e))?;
         }
-        let slots = slots::read_slots(&*file, TREE_MAGIC, TREE_PAYLOAD_BYTES)
-            .map_err(|e| Error::io("read header", pstr.clone(), e))?;
-        let mut best: Option<TreeHeader> = None;
-        let mut invalid = 0;
-        for s in slots {
-            match s {
-                SlotState::Valid { version, payload } => {
-                    if version != FORMAT_VERSION {
-                        return Err(Error::UnsupportedVersion {
-                            file: pstr,
-                            found: version,
-                            supported: FORMAT_VERSION,
-                        });
-                    }
-                    let h = TreeHeader::decode(&payload);
-                    if best.as_ref().is_none_or(|b| h.seq > b.seq) {
-                        best = Some(h);
-                    }
-                }
-                SlotState::Invalid => invalid += 1,
-                SlotState::Empty => {}
-            }
-        }
+        let best = slots::newest_valid(
+            &*file,
+            &pstr,
+            TREE_MAGIC,
+            TREE_PAYLOAD_BYTES,
+            TreeHeader::decode,
+            |h| h.seq,
+        )?;
         let file_len = file.len().map_err(|e| Error::io("stat", pstr.clone(), e))?;
         let state;
         let space;
         match best {
-            None if invalid > 0 => {
-                return Err(corruption!(pstr, Some(0), "no valid tree header slot"));
-            }
             None => {
                 state = TreeState {
                     root: 1,

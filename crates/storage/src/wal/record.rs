@@ -98,43 +98,6 @@ fn utf8(b: &[u8]) -> Result<String, DecodeError> {
     String::from_utf8(b.to_vec()).map_err(|_| DecodeError("name is not UTF-8".into()))
 }
 
-fn encode_op_body(op: &Op, out: &mut Vec<u8>) {
-    match op {
-        Op::Put(v) => out.put_bytes(v),
-        Op::Delete | Op::Abort => {}
-        Op::Upsert { func, arg } => {
-            out.put_u32(*func);
-            out.put_bytes(arg);
-        }
-        Op::Broadcast { func, arg, end } => {
-            out.put_bytes(end);
-            out.put_u32(*func);
-            out.put_bytes(arg);
-        }
-        Op::RangeDelete { end } => out.put_bytes(end),
-    }
-}
-
-fn decode_op_body(kind: MessageKind, d: &mut Decoder<'_>) -> Result<Op, DecodeError> {
-    Ok(match kind {
-        MessageKind::Put => Op::Put(d.bytes()?.to_vec()),
-        MessageKind::Delete => Op::Delete,
-        MessageKind::Abort => Op::Abort,
-        MessageKind::Upsert => Op::Upsert {
-            func: d.u32()?,
-            arg: d.bytes()?.to_vec(),
-        },
-        MessageKind::Broadcast => Op::Broadcast {
-            end: d.bytes()?.to_vec(),
-            func: d.u32()?,
-            arg: d.bytes()?.to_vec(),
-        },
-        MessageKind::RangeDelete => Op::RangeDelete {
-            end: d.bytes()?.to_vec(),
-        },
-    })
-}
-
 impl Record {
     fn kind(&self) -> u8 {
         match self {
@@ -162,7 +125,7 @@ impl Record {
                 out.put_varint(*tree);
                 out.put_varint(*txn);
                 out.put_bytes(key);
-                encode_op_body(op, out);
+                op.encode_body(out);
             }
             Record::CreateTree { id, name, options } => {
                 out.put_u64(*id);
@@ -259,7 +222,7 @@ impl Record {
                 let tree = d.varint()?;
                 let txn = d.varint()?;
                 let key = d.bytes()?.to_vec();
-                let op = decode_op_body(mk, &mut d)?;
+                let op = Op::decode_body(mk, &mut d)?;
                 Record::Message { tree, txn, key, op }
             }
         };
