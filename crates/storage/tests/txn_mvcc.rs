@@ -141,7 +141,8 @@ fn concurrent_transfers_keep_the_sum_for_every_snapshot() {
         let (env, t, stop) = (env.clone(), t.clone(), stop.clone());
         std::thread::spawn(move || {
             let mut checks = 0;
-            while !stop.load(Ordering::Relaxed) {
+            loop {
+                let last_round = stop.load(Ordering::Relaxed);
                 let txn = env.begin(TxnOptions::default()).unwrap();
                 let sum: u64 = txn
                     .range(&t, Bound::Unbounded, Bound::Unbounded, false)
@@ -155,6 +156,9 @@ fn concurrent_transfers_keep_the_sum_for_every_snapshot() {
                 assert_eq!(scan, 100 * N as u64, "a plain scan saw money in flight");
                 txn.commit().unwrap();
                 checks += 1;
+                if last_round {
+                    break;
+                }
             }
             checks
         })

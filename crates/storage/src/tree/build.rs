@@ -11,12 +11,11 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
-use super::node::{BasementSlot, BlockNum, Node};
+use super::node::{BasementSlot, BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
-use std::sync::Arc;
 
 /// Leaves are filled to this share of the node size (room for later inserts before a split).
 const LEAF_FILL_PERCENT: usize = 90;
@@ -120,7 +119,10 @@ impl Builder<'_> {
                     height,
                     pivots: chunk[1..].iter().map(|(k, _)| k.clone()).collect(),
                     children: chunk.iter().map(|(_, bn)| *bn).collect(),
-                    buffers: chunk.iter().map(|_| Arc::new(Buffer::default())).collect(),
+                    buffers: chunk
+                        .iter()
+                        .map(|_| BufferSlot::new(Buffer::default()))
+                        .collect(),
                 };
                 let bn = self.write(&node)?;
                 self.level.push((chunk[0].0.clone(), bn));

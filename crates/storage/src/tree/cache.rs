@@ -8,7 +8,8 @@
 //! - `evict_if_needed` drops least-recently-used clean nodes, writing dirty ones first.
 
 use super::basement::Basement;
-use super::node::{BlockNum, Node};
+use super::buffer::Buffer;
+use super::node::{BlockNum, Node, PartLoc, PartSlot};
 use super::node_codec;
 use super::{Slot, Tree, TreeState};
 use crate::block::BlockLoc;
@@ -36,33 +37,43 @@ impl Tree {
         })
     }
 
-    /// Reads a node from disk: internal nodes whole, leaves prefix only.
+    /// Reads a node's prefix from disk: its partitions are read on demand.
     fn read_node(&self, st: &TreeState, bn: BlockNum) -> Result<Node> {
         let loc = self.location(st, bn)?;
         self.budget.node_reads.fetch_add(1, Ordering::Relaxed);
         let prefix = self.read_bytes(loc.offset, loc.prefix_len as usize)?;
         let p = node_codec::decode_prefix(&prefix, bn)
             .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
-        if p.height == 0 {
-            Ok(Node::Leaf {
+        Ok(if p.height == 0 {
+            Node::Leaf {
                 pivots: p.pivots,
                 basements: p
                     .parts
                     .iter()
-                    .map(|part| super::node::BasementSlot {
+                    .map(|part| PartSlot {
                         loaded: None,
                         part: Some(*part),
                     })
                     .collect(),
-            })
+            }
         } else {
-            let block = self.read_bytes(loc.offset, loc.len as usize)?;
-            node_codec::decode_node(&block, bn, false)
-                .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
-        }
+            Node::Internal {
+                height: p.height,
+                pivots: p.pivots,
+                children: p.children,
+                buffers: p
+                    .parts
+                    .iter()
+                    .map(|part| PartSlot {
+                        loaded: None,
+                        part: Some(*part),
+                    })
+                    .collect(),
+            }
+        })
     }
 
-    /// The node `bn`, from the cache or from disk.
+    /// The node `bn`, from the cache or from disk (partitions possibly not loaded).
     pub(crate) fn load(&self, st: &TreeState, bn: BlockNum) -> Result<Arc<Node>> {
         let tick = self.budget.tick();
         if let Some(slot) = st.nodes.lock().get_mut(&bn) {
@@ -85,6 +96,46 @@ impl Tree {
         Ok(slot.node.clone())
     }
 
+    /// Reads partition `j` of clean node `bn` from its block and remembers it in the cached node.
+    fn load_part<T>(
+        &self,
+        st: &TreeState,
+        bn: BlockNum,
+        j: usize,
+        part: Option<PartLoc>,
+        decode: impl Fn(&[u8]) -> Result<T, crate::encoding::DecodeError>,
+        slot_of: impl Fn(&mut Node) -> Option<&mut PartSlot<T>>,
+    ) -> Result<Arc<T>> {
+        let part = part
+            .ok_or_else(|| corruption!(self.path, None, "node {bn} partition {j} has no place"))?;
+        let loc = self.location(st, bn)?;
+        let stored = self.read_bytes(
+            loc.offset + u64::from(part.offset),
+            part.stored_len as usize,
+        )?;
+        let raw = node_codec::decode_part_bytes(&stored, &part).map_err(|e| {
+            corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
+        })?;
+        let value = Arc::new(decode(&raw).map_err(|e| {
+            corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
+        })?);
+        let mut nodes = st.nodes.lock();
+        if let Some(cached) = nodes.get_mut(&bn) {
+            if !cached.dirty {
+                let n = Arc::make_mut(&mut cached.node);
+                if let Some(s) = slot_of(n) {
+                    if s.loaded.is_none() && s.part == Some(part) {
+                        s.loaded = Some(value.clone());
+                        let bytes = n.mem_bytes();
+                        self.budget.add(bytes as i64 - cached.bytes as i64);
+                        cached.bytes = bytes;
+                    }
+                }
+            }
+        }
+        Ok(value)
+    }
+
     /// Basement `j` of leaf `bn` (whose cached content is `node`), reading it if needed.
     pub(crate) fn load_basement(
         &self,
@@ -96,76 +147,79 @@ impl Tree {
         let Node::Leaf { basements, .. } = node else {
             unreachable!("load_basement on an internal node");
         };
-        let slot = &basements[j];
-        if let Some(b) = &slot.loaded {
+        if let Some(b) = &basements[j].loaded {
             return Ok(b.clone());
         }
-        let part = slot
-            .part
-            .ok_or_else(|| corruption!(self.path, None, "node {bn} basement {j} has no place"))?;
-        let loc = self.location(st, bn)?;
-        let stored = self.read_bytes(
-            loc.offset + u64::from(part.offset),
-            part.stored_len as usize,
-        )?;
-        let raw = node_codec::decode_part_bytes(&stored, &part)
-            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn} basement {j}: {e}"))?;
-        let basement = Arc::new(Basement::decode(&raw).map_err(|e| {
-            corruption!(self.path, Some(loc.offset), "node {bn} basement {j}: {e}")
-        })?);
-        let mut nodes = st.nodes.lock();
-        if let Some(cached) = nodes.get_mut(&bn) {
-            if !cached.dirty {
-                let n = Arc::make_mut(&mut cached.node);
-                if let Node::Leaf { basements, .. } = n {
-                    if basements[j].loaded.is_none() && basements[j].part == Some(part) {
-                        basements[j].loaded = Some(basement.clone());
-                        let bytes = n.mem_bytes();
-                        self.budget.add(bytes as i64 - cached.bytes as i64);
-                        cached.bytes = bytes;
-                    }
-                }
-            }
-        }
-        Ok(basement)
+        self.load_part(
+            st,
+            bn,
+            j,
+            basements[j].part,
+            Basement::decode,
+            |n| match n {
+                Node::Leaf { basements, .. } => basements.get_mut(j),
+                Node::Internal { .. } => None,
+            },
+        )
     }
 
-    /// Loads every missing basement of a clean leaf into its cached copy.
+    /// Message buffer `i` of internal node `bn` (whose cached content is `node`), reading it if needed.
+    pub(crate) fn load_buffer(
+        &self,
+        st: &TreeState,
+        bn: BlockNum,
+        node: &Node,
+        i: usize,
+    ) -> Result<Arc<Buffer>> {
+        let Node::Internal { buffers, .. } = node else {
+            unreachable!("load_buffer on a leaf");
+        };
+        if let Some(b) = &buffers[i].loaded {
+            return Ok(b.clone());
+        }
+        self.load_part(st, bn, i, buffers[i].part, Buffer::decode, |n| match n {
+            Node::Internal { buffers, .. } => buffers.get_mut(i),
+            Node::Leaf { .. } => None,
+        })
+    }
+
+    /// Loads every missing partition of a clean node into its cached copy.
     fn load_all(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
         let node = self.load(st, bn)?;
         if node.fully_loaded() {
             return Ok(());
         }
+        drop(node);
         let loc = self.location(st, bn)?;
         let block = self.read_bytes(loc.offset, loc.len as usize)?;
         let full = node_codec::decode_node(&block, bn, false)
             .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
         let slot = st.nodes.get_mut().get_mut(&bn).expect("just loaded");
-        let Node::Leaf { basements, .. } = Arc::make_mut(&mut slot.node) else {
-            unreachable!()
+        let shape_ok = match (Arc::make_mut(&mut slot.node), full) {
+            (Node::Leaf { basements, .. }, Node::Leaf { basements: f, .. })
+                if basements.len() == f.len() =>
+            {
+                for (b, f) in basements.iter_mut().zip(f) {
+                    b.loaded = b.loaded.take().or(f.loaded);
+                }
+                true
+            }
+            (Node::Internal { buffers, .. }, Node::Internal { buffers: f, .. })
+                if buffers.len() == f.len() =>
+            {
+                for (b, f) in buffers.iter_mut().zip(f) {
+                    b.loaded = b.loaded.take().or(f.loaded);
+                }
+                true
+            }
+            _ => false,
         };
-        let Node::Leaf {
-            basements: full_basements,
-            ..
-        } = full
-        else {
-            return Err(corruption!(
-                self.path,
-                Some(loc.offset),
-                "node {bn} changed kind"
-            ));
-        };
-        if full_basements.len() != basements.len() {
+        if !shape_ok {
             return Err(corruption!(
                 self.path,
                 Some(loc.offset),
                 "node {bn} changed shape"
             ));
-        }
-        for (b, f) in basements.iter_mut().zip(full_basements) {
-            if b.loaded.is_none() {
-                b.loaded = f.loaded;
-            }
         }
         st.touched.push(bn);
         Ok(())
@@ -281,11 +335,7 @@ impl Tree {
     ) {
         let slot = st.nodes.get_mut().get_mut(&bn).expect("cached");
         slot.dirty = false;
-        if let Node::Leaf { basements, .. } = Arc::make_mut(&mut slot.node) {
-            for (b, p) in basements.iter_mut().zip(parts) {
-                b.part = Some(*p);
-            }
-        }
+        Arc::make_mut(&mut slot.node).set_parts(parts);
         if let Some(old) = st.table.insert(bn, loc) {
             self.space.lock().release(old);
         }

@@ -161,8 +161,7 @@ impl Tree {
     /// Iterates over the entries within the bounds, in key order (or reverse order), as committed when the
     /// scan starts (a consistent snapshot of this tree).
     pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
-        let low_limit = self.state.read().max_msn + 1;
-        let (view, id) = self.mvcc.view(0, low_limit, true);
+        let (view, id) = self.mvcc.view(0, || self.state.read().max_msn + 1, true);
         let guard = id.map(|id| ViewGuard::new(self.mvcc.clone(), id));
         RangeIter::new(
             self,

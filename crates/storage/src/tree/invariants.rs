@@ -73,7 +73,8 @@ impl Tree {
                     let (plo, phi) = part_range(pivots, i);
                     let (plo, phi) = (plo.or(lo), phi.or(hi));
                     let mut msgs = Vec::new();
-                    buffers[i].collect_range(None, None, &mut msgs);
+                    self.load_buffer(st, bn, &node, i)?
+                        .collect_range(None, None, &mut msgs);
                     for m in &msgs {
                         if m.msn > max_msn {
                             return bad(format!("message {} newer than an ancestor's", m.msn));

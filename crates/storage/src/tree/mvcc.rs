@@ -298,17 +298,31 @@ impl MvccState {
         self.inner.lock().active.contains(&txn)
     }
 
-    /// A view of everything committed before `low_limit`, for transaction `own`. With `register`, the view
-    /// holds back garbage collection until [`MvccState::release_view`].
-    pub fn view(&self, own: TxnId, low_limit: TxnId, register: bool) -> (ReadView, Option<u64>) {
-        let mut g = self.inner.lock();
-        let active = g.active_sorted.clone();
+    /// A view of everything committed before `low_limit()`, for transaction `own`. With `register`, the
+    /// view holds back garbage collection until [`MvccState::release_view`].
+    ///
+    /// Order matters (invariant X4 and the horizon): a registered view is first entered with bound 0, so no
+    /// garbage collection can run past it while the low limit is read; the active set is snapshotted after
+    /// the low limit is read, so a transaction with a smaller id is either listed as active or finished
+    /// (ids are allocated and activated under this state's mutex).
+    pub fn view(
+        &self,
+        own: TxnId,
+        low_limit: impl FnOnce() -> TxnId,
+        register: bool,
+    ) -> (ReadView, Option<u64>) {
         let id = register.then(|| {
             let id = self.next_view.fetch_add(1, Ordering::Relaxed);
-            let bound = active.first().copied().unwrap_or(low_limit).min(low_limit);
-            g.views.insert(id, bound);
+            self.inner.lock().views.insert(id, 0);
             id
         });
+        let low_limit = low_limit();
+        let mut g = self.inner.lock();
+        let active = g.active_sorted.clone();
+        if let Some(id) = id {
+            let bound = active.first().copied().unwrap_or(low_limit).min(low_limit);
+            g.views.insert(id, bound);
+        }
         (
             ReadView {
                 own,

@@ -26,19 +26,57 @@ pub struct PartLoc {
     pub codec: crate::compress::Codec,
 }
 
-/// A leaf's basement slot.
+/// A partition slot: the partition in memory, and/or where it sits in the node's current block.
 #[derive(Debug, Clone)]
-pub struct BasementSlot {
-    pub loaded: Option<Arc<Basement>>,
+pub struct PartSlot<T> {
+    pub loaded: Option<Arc<T>>,
     /// Place in the node's current block; valid only while the node is clean.
     pub part: Option<PartLoc>,
 }
 
-impl BasementSlot {
-    pub fn new(b: Basement) -> BasementSlot {
-        BasementSlot {
-            loaded: Some(Arc::new(b)),
+/// A leaf's basement slot.
+pub type BasementSlot = PartSlot<Basement>;
+/// An internal node's buffer slot (one per child).
+pub type BufferSlot = PartSlot<Buffer>;
+
+impl<T: Clone> PartSlot<T> {
+    pub fn new(v: T) -> PartSlot<T> {
+        PartSlot {
+            loaded: Some(Arc::new(v)),
             part: None,
+        }
+    }
+    /// The partition; the node must be fully loaded (dirty nodes always are).
+    pub fn get(&self) -> &T {
+        self.loaded
+            .as_ref()
+            .expect("partition of a fully loaded node")
+    }
+    /// The partition for change (copy-on-write); the node must be fully loaded.
+    pub fn get_mut(&mut self) -> &mut T {
+        Arc::make_mut(
+            self.loaded
+                .as_mut()
+                .expect("partition of a fully loaded node"),
+        )
+    }
+}
+
+impl BufferSlot {
+    /// Whether the buffer holds no message (known without loading it: an empty buffer encodes to 1 byte).
+    pub fn is_empty(&self) -> bool {
+        match (&self.loaded, &self.part) {
+            (Some(b), _) => b.is_empty(),
+            (None, Some(p)) => p.raw_len <= 1,
+            (None, None) => true,
+        }
+    }
+    /// Bytes of messages (known without loading it).
+    pub fn bytes(&self) -> usize {
+        match (&self.loaded, &self.part) {
+            (Some(b), _) => b.bytes(),
+            (None, Some(p)) => p.raw_len as usize,
+            (None, None) => 0,
         }
     }
 }
@@ -53,7 +91,7 @@ pub enum Node {
         height: u32,
         pivots: Vec<Vec<u8>>,
         children: Vec<BlockNum>,
-        buffers: Vec<Arc<Buffer>>,
+        buffers: Vec<BufferSlot>,
     },
 }
 
@@ -102,17 +140,18 @@ impl Node {
                     .iter()
                     .map(|b| b.loaded.as_ref().map_or(0, |b| b.bytes() + 64))
                     .sum::<usize>(),
-                Node::Internal { buffers, .. } => {
-                    buffers.iter().map(|b| b.bytes() + 64).sum::<usize>()
-                }
+                Node::Internal { buffers, .. } => buffers
+                    .iter()
+                    .map(|b| b.loaded.as_ref().map_or(0, |b| b.bytes() + 64))
+                    .sum::<usize>(),
             }
     }
 
-    /// Whether every basement is in memory.
+    /// Whether every partition is in memory.
     pub fn fully_loaded(&self) -> bool {
         match self {
             Node::Leaf { basements, .. } => basements.iter().all(|b| b.loaded.is_some()),
-            Node::Internal { .. } => true,
+            Node::Internal { buffers, .. } => buffers.iter().all(|b| b.loaded.is_some()),
         }
     }
 
@@ -121,12 +160,25 @@ impl Node {
         self.mem_bytes()
     }
 
-    /// Forgets the block places of basements (the node is being dirtied).
+    /// Forgets the block places of partitions (the node is being dirtied).
     pub fn forget_parts(&mut self) {
-        if let Node::Leaf { basements, .. } = self {
-            for b in basements {
-                b.part = None;
-            }
+        match self {
+            Node::Leaf { basements, .. } => basements.iter_mut().for_each(|b| b.part = None),
+            Node::Internal { buffers, .. } => buffers.iter_mut().for_each(|b| b.part = None),
+        }
+    }
+
+    /// Records the block places of partitions (the node was just written).
+    pub fn set_parts(&mut self, parts: &[PartLoc]) {
+        match self {
+            Node::Leaf { basements, .. } => basements
+                .iter_mut()
+                .zip(parts)
+                .for_each(|(b, p)| b.part = Some(*p)),
+            Node::Internal { buffers, .. } => buffers
+                .iter_mut()
+                .zip(parts)
+                .for_each(|(b, p)| b.part = Some(*p)),
         }
     }
 }

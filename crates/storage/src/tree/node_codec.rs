@@ -7,7 +7,7 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
-use super::node::{BasementSlot, BlockNum, Node, PartLoc};
+use super::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
 use crate::format::FORMAT_VERSION;
@@ -73,7 +73,7 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
             for c in children {
                 meta.put_u64(*c);
             }
-            buffers.iter().map(|b| b.encode()).collect()
+            buffers.iter().map(|b| b.get().encode()).collect()
         }
     };
     let n = raw_parts.len();
@@ -270,8 +270,14 @@ pub fn decode_basement(block: &[u8], loc: &PartLoc) -> Result<Basement, DecodeEr
     Basement::decode(&raw)
 }
 
-/// Decodes a whole block into a node. Leaves are decoded with every basement loaded unless `lazy` is set, in
-/// which case no basement is loaded (they are read on demand).
+/// Decodes a message buffer from the whole block bytes.
+pub fn decode_buffer(block: &[u8], loc: &PartLoc) -> Result<Buffer, DecodeError> {
+    let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;
+    Buffer::decode(&raw)
+}
+
+/// Decodes a whole block into a node, with every partition loaded unless `lazy` is set, in which case none
+/// is (they are read on demand).
 pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node, DecodeError> {
     let prefix = decode_prefix(block, blocknum)?;
     if prefix.height == 0 {
@@ -294,8 +300,15 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
     } else {
         let mut buffers = Vec::with_capacity(prefix.parts.len());
         for loc in &prefix.parts {
-            let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;
-            buffers.push(Arc::new(Buffer::decode(&raw)?));
+            let loaded = if lazy {
+                None
+            } else {
+                Some(Arc::new(decode_buffer(block, loc)?))
+            };
+            buffers.push(BufferSlot {
+                loaded,
+                part: Some(*loc),
+            });
         }
         Ok(Node::Internal {
             height: prefix.height,
@@ -365,7 +378,7 @@ mod tests {
             height: 1,
             pivots: vec![b"m".to_vec()],
             children: vec![3, 4],
-            buffers: vec![Arc::new(buf), Arc::new(Buffer::default())],
+            buffers: vec![BufferSlot::new(buf), BufferSlot::new(Buffer::default())],
         };
         let enc = encode(&internal, 2, Codec::Zstd, 0);
         match decode_node(&enc.bytes, 2, false).unwrap() {
@@ -373,7 +386,7 @@ mod tests {
                 children, buffers, ..
             } => {
                 assert_eq!(children, vec![3, 4]);
-                assert_eq!(buffers[0].count(), 1);
+                assert_eq!(buffers[0].get().count(), 1);
             }
             _ => panic!("not internal"),
         }

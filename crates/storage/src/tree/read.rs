@@ -39,7 +39,7 @@ fn narrow(lo: &mut Option<Vec<u8>>, hi: &mut Option<Vec<u8>>, pivots: &[Vec<u8>]
 impl Tree {
     /// A view of everything committed now (not registered: good for one locked read).
     pub(crate) fn latest_view(&self) -> ReadView {
-        self.mvcc.view(0, TxnId::MAX, false).0
+        self.mvcc.view(0, || TxnId::MAX, false).0
     }
 
     /// The latest committed value of `key`, if any.
@@ -76,7 +76,10 @@ impl Tree {
                     ..
                 } => {
                     let i = part_index(pivots, key);
-                    buffers[i].collect_for_key(key, &mut msgs);
+                    if !buffers[i].is_empty() {
+                        self.load_buffer(st, bn, &node, i)?
+                            .collect_for_key(key, &mut msgs);
+                    }
                     bn = children[i];
                 }
                 Node::Leaf { pivots, .. } => {
@@ -146,15 +149,21 @@ impl Tree {
             narrow(&mut lo, &mut hi, node.pivots(), i);
             match &*node {
                 Node::Internal { children, .. } => {
+                    path.push((bn, node.clone(), i));
                     bn = children[i];
-                    path.push((node.clone(), i));
                 }
                 Node::Leaf { .. } => {
                     let basement = self.load_basement(st, bn, &node, i)?;
                     let mut msgs = Vec::new();
-                    for (anc, ai) in &path {
+                    for (abn, anc, ai) in &path {
                         if let Node::Internal { buffers, .. } = &**anc {
-                            buffers[*ai].collect_range(lo.as_deref(), hi.as_deref(), &mut msgs);
+                            if !buffers[*ai].is_empty() {
+                                self.load_buffer(st, *abn, anc, *ai)?.collect_range(
+                                    lo.as_deref(),
+                                    hi.as_deref(),
+                                    &mut msgs,
+                                );
+                            }
                         }
                     }
                     let visible = |(k, c): (&Vec<u8>, &Cell)| {

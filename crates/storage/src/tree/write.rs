@@ -10,7 +10,7 @@
 use super::basement::Basement;
 use super::buffer::{clip, Buffer};
 use super::message::Message;
-use super::node::{part_index, BasementSlot, BlockNum, Node};
+use super::node::{part_index, BasementSlot, BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
 use crate::error::Result;
 use std::sync::Arc;
@@ -36,13 +36,13 @@ fn push_routed(node: &mut Node, msg: Message) {
     };
     if !msg.op.is_ranged() {
         let i = part_index(pivots, &msg.key);
-        Arc::make_mut(&mut buffers[i]).push(msg);
+        buffers[i].get_mut().push(msg);
         return;
     }
     for (i, buffer) in buffers.iter_mut().enumerate() {
         let (lo, hi) = part_range(pivots, i);
         if let Some(m) = clip(&msg, lo, hi) {
-            Arc::make_mut(buffer).push(m);
+            buffer.get_mut().push(m);
         }
     }
 }
@@ -236,7 +236,7 @@ impl Tree {
             else {
                 unreachable!()
             };
-            (Arc::make_mut(&mut buffers[idx]).drain(), children[idx])
+            (buffers[idx].get_mut().drain(), children[idx])
         };
         if self.load(st, child)?.is_leaf() {
             self.apply_to_leaf(st, child, msgs)?;
@@ -398,7 +398,7 @@ impl Tree {
             unreachable!()
         };
         let mut tail_buffers = Vec::new();
-        let buf = Arc::make_mut(&mut buffers[idx]);
+        let buf = buffers[idx].get_mut();
         for (sep, _) in new_children.iter().rev() {
             tail_buffers.push(buf.split_off(sep));
         }
@@ -406,7 +406,7 @@ impl Tree {
         for (k, ((sep, bn), b)) in new_children.into_iter().zip(tail_buffers).enumerate() {
             pivots.insert(idx + k, sep);
             children.insert(idx + 1 + k, bn);
-            buffers.insert(idx + 1 + k, Arc::new(b));
+            buffers.insert(idx + 1 + k, BufferSlot::new(b));
         }
         Ok(())
     }
@@ -460,9 +460,9 @@ impl Tree {
         };
         pivots.remove(l);
         children.remove(l + 1);
-        let mut right_buf: Arc<Buffer> = buffers.remove(l + 1);
-        let left_buf = Arc::make_mut(&mut buffers[l]);
-        for m in Arc::make_mut(&mut right_buf).drain() {
+        let mut right_buf = buffers.remove(l + 1);
+        let left_buf = buffers[l].get_mut();
+        for m in right_buf.get_mut().drain() {
             left_buf.push(m);
         }
         self.delete_node(st, right);
@@ -491,7 +491,7 @@ impl Tree {
                 }
                 let buffers = children
                     .iter()
-                    .map(|_| Arc::new(Buffer::default()))
+                    .map(|_| BufferSlot::new(Buffer::default()))
                     .collect();
                 st.root = self.new_node(
                     st,

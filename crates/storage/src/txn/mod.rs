@@ -81,7 +81,7 @@ impl EnvInner {
         self.check_writable()?;
         let view = match opts.isolation {
             Isolation::RepeatableRead => {
-                let (view, id) = self.mvcc.view(0, self.wal.next_lsn(), true);
+                let (view, id) = self.mvcc.view(0, || self.wal.next_lsn(), true);
                 let guard = ViewGuard::new(self.mvcc.clone(), id.expect("registered"));
                 Some((view, guard))
             }
@@ -166,7 +166,7 @@ impl Txn {
 
     /// The latest committed state plus this transaction's own writes.
     fn current_view(&self) -> ReadView {
-        self.env.mvcc.view(self.id, TxnId::MAX, false).0
+        self.env.mvcc.view(self.id, || TxnId::MAX, false).0
     }
 
     fn write(&mut self, t: &TreeHandle, key: &[u8], op: Op) -> Result<()> {
@@ -227,7 +227,7 @@ impl Txn {
                 .tree()
                 .range_with_view(lower, upper, reverse, v.clone(), None),
             None => {
-                let (view, id) = self.env.mvcc.view(self.id, TxnId::MAX, true);
+                let (view, id) = self.env.mvcc.view(self.id, || TxnId::MAX, true);
                 let guard = id.map(|id| ViewGuard::new(self.env.mvcc.clone(), id));
                 t.tree().range_with_view(lower, upper, reverse, view, guard)
             }
