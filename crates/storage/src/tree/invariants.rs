@@ -69,7 +69,7 @@ impl Tree {
                 if children.len() != pivots.len() + 1 || buffers.len() != children.len() {
                     return bad("children, buffers and pivots disagree".into());
                 }
-                for i in 0..children.len() {
+                for (i, &child) in children.iter().enumerate() {
                     let (plo, phi) = part_range(pivots, i);
                     let (plo, phi) = (plo.or(lo), phi.or(hi));
                     let mut msgs = Vec::new();
@@ -97,7 +97,7 @@ impl Tree {
                         .min()
                         .unwrap_or(max_msn)
                         .min(max_msn);
-                    self.check_node(st, children[i], height - 1, plo, phi, bound)?;
+                    self.check_node(st, child, height - 1, plo, phi, bound)?;
                 }
             }
         }
