@@ -76,8 +76,16 @@ fn repeatable_read_keeps_its_snapshot_and_read_committed_does_not() {
     }
     env.checkpoint().unwrap();
     assert_eq!(u(rr.get(&t, b"x").unwrap()), 1);
+    let st = env.stats();
+    assert_eq!(st.open_views, 1, "the REPEATABLE READ snapshot is listed");
+    assert!(
+        st.oldest_view_lag_lsns >= 3000,
+        "lag {}",
+        st.oldest_view_lag_lsns
+    );
     rr.commit().unwrap();
     rc.commit().unwrap();
+    assert_eq!(env.stats().open_views, 0);
 }
 
 #[test]

@@ -101,6 +101,12 @@ pub struct EnvStats {
     /// Row locks held and transactions waiting for one.
     pub row_locks: usize,
     pub lock_waiters: usize,
+    /// Transactions with writes still open.
+    pub active_txns: usize,
+    /// Read views open (transactions' snapshots, scans) and how far behind the log the oldest one is, in
+    /// LSNs: a long-open snapshot keeps old row versions alive.
+    pub open_views: usize,
+    pub oldest_view_lag_lsns: u64,
 }
 
 impl Env {
@@ -278,15 +284,14 @@ impl Env {
             failure: i.health.failure(),
             row_locks: i.locks.held(),
             lock_waiters: i.locks.waiting(),
+            active_txns: i.mvcc.active_count(),
+            open_views: i.mvcc.open_views().0,
+            oldest_view_lag_lsns: i
+                .mvcc
+                .open_views()
+                .1
+                .map_or(0, |bound| i.wal.next_lsn().saturating_sub(bound)),
         }
-    }
-
-    /// Transactions active and read views open (status output; a long-open view holds old versions).
-    pub fn mvcc_status(&self) -> (usize, usize) {
-        (
-            self.inner.mvcc.active_count(),
-            self.inner.mvcc.open_views().0,
-        )
     }
 
     /// Checkpoints and closes.
