@@ -1,4 +1,5 @@
 //! The `betula` binary: `betula serve` runs the MySQL-protocol server.
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -100,7 +101,8 @@ fn serve(
     );
     server.run().map_err(|e| e.to_string())?;
     engine.checkpoint().map_err(|e| e.to_string())?;
-    println!("betula: shut down cleanly");
+    // stdout may be a closed pipe by now: never panic on it.
+    let _ = writeln!(std::io::stdout(), "betula: shut down cleanly");
     Ok(())
 }
 

@@ -835,17 +835,21 @@ fn grant(sess: &mut Session, c: &mut Cursor<'_>, give: bool) -> DbResult<Output>
         c.pos += 1;
     }
     c.kw("TABLE");
-    let target = c.qualified().ok_or_else(|| syntax(c))?;
-    let db = match target.as_slice() {
-        [d, t] if t == "*" || t.is_empty() => d.clone(),
-        [_] if c.sym('*') => "*".into(),
-        [d, _] => d.clone(),
-        _ => return Err(syntax(c)),
+    let first = if c.sym('*') {
+        "*".to_string()
+    } else {
+        c.name().ok_or_else(|| syntax(c))?
     };
-    let db = if db == "*" { "*".to_string() } else { db };
-    if c.sym('.') {
-        c.sym('*');
-    }
+    let db = if c.sym('.') {
+        if !c.sym('*') {
+            c.name().ok_or_else(|| syntax(c))?;
+        }
+        first
+    } else if first == "*" {
+        sess.db.clone().unwrap_or_else(|| "*".into())
+    } else {
+        sess.db.clone().ok_or_else(DbError::no_db)?
+    };
     if !(c.kw("TO") || c.kw("FROM")) {
         return Err(syntax(c));
     }

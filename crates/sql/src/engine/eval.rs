@@ -136,13 +136,9 @@ fn int_result(v: i128, what: &str, unsigned: bool) -> DbResult<Value> {
         }
         return Err(out_of_range(what));
     }
-    if let Ok(i) = i64::try_from(v) {
-        Ok(Value::Int(i))
-    } else if (0..=u64::MAX as i128).contains(&v) {
-        Ok(Value::UInt(v as u64))
-    } else {
-        Err(out_of_range(what))
-    }
+    i64::try_from(v)
+        .map(Value::Int)
+        .map_err(|_| out_of_range(what))
 }
 
 fn dec_align(a: Decimal, b: Decimal) -> Option<(i128, i128, u8)> {
@@ -169,9 +165,9 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
     if let (Num::I(i), Num::I(j)) = (&x, &y) {
         let (i, j) = (*i, *j);
         return match op {
-            BinOp::Add => int_result(i + j, &what, unsigned && i + j >= 0),
-            BinOp::Sub => int_result(i - j, &what, unsigned && i - j >= 0),
-            BinOp::Mul => int_result(i * j, &what, unsigned && i * j >= 0),
+            BinOp::Add => int_result(i + j, &what, unsigned),
+            BinOp::Sub => int_result(i - j, &what, unsigned),
+            BinOp::Mul => int_result(i * j, &what, unsigned),
             BinOp::IntDiv => {
                 if j == 0 {
                     Ok(Value::Null)

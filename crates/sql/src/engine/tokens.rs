@@ -216,12 +216,22 @@ impl<'a> Cursor<'a> {
         }
         let host = if self.sym('@') {
             self.name()?
-        } else if let Some(Tok::Word { text, .. }) = self.peek().cloned() {
-            if let Some(h) = text.strip_prefix('@') {
-                self.pos += 1;
-                h.to_string()
-            } else {
-                "%".into()
+        } else if let Some(Tok::Word {
+            text,
+            quoted: false,
+            ..
+        }) = self.peek().cloned()
+        {
+            match text.strip_prefix('@') {
+                Some("") => {
+                    self.pos += 1;
+                    self.name()?
+                }
+                Some(h) => {
+                    self.pos += 1;
+                    h.to_string()
+                }
+                None => "%".into(),
             }
         } else {
             "%".into()
