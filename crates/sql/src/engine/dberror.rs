@@ -182,7 +182,11 @@ impl From<SqlError> for DbError {
 
 impl From<betula_storage::Error> for DbError {
     fn from(e: betula_storage::Error) -> DbError {
-        DbError::new(1030, "HY000", format!("Got error from storage engine: {e}"))
+        match e {
+            betula_storage::Error::LockTimeout => DbError::lock_timeout(),
+            betula_storage::Error::Deadlock => DbError::deadlock(),
+            e => DbError::new(1030, "HY000", format!("Got error from storage engine: {e}")),
+        }
     }
 }
 

@@ -1,17 +1,17 @@
 //! The only door from the SQL layer to the storage engine: tree handles, the session's write
 //! set, and the writer lock.
 //!
-//! Until the storage engine's own transactions (`betula_storage::txn`) are wired in, a session's
-//! changes are buffered here in a [`WriteSet`] (an overlay of puts, deletes and blind upserts per
-//! tree) that the session's own reads merge over the committed trees; COMMIT writes each tree's
-//! changes with one `write_batch`, ROLLBACK drops them. Statement atomicity comes from an undo
-//! log of overlay entries ([`WriteSet::mark`] / [`WriteSet::rollback_to`]).
+//! A session's changes are buffered here in a [`WriteSet`] (an overlay of puts, deletes and blind
+//! upserts per tree) that the session's own reads merge over the committed trees; COMMIT writes
+//! them through one storage transaction (`betula_storage::Txn`: atomic across trees, durable
+//! when it returns), ROLLBACK drops them. Statement atomicity comes from an undo log of overlay
+//! entries ([`WriteSet::mark`] / [`WriteSet::rollback_to`]).
 //!
 //! Isolation: one writer at a time. A session takes the [`WriterLock`] at its first change and
 //! holds it until commit or rollback (autocommit: for the statement); others wait up to
 //! `innodb_lock_wait_timeout` and then get error 1205. Readers never wait and see committed data.
-//! Known limits: a commit touching several trees is durable tree by tree (a crash in between can
-//! keep some of them), and readers may see a commit half-applied across trees.
+//! Known limits: readers read the latest committed rows (no snapshot per transaction yet), and a
+//! transaction's writes are held in memory until COMMIT.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ops::Bound;
@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use betula_storage::{Env, EnvOptions, Op, TreeHandle, TreeOptions, UpdateRegistry};
+use betula_storage::{Env, EnvOptions, TreeHandle, TreeOptions, TxnOptions, UpdateRegistry};
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use super::dberror::{DbError, DbResult};
@@ -245,39 +245,37 @@ impl WriteSet {
         })
     }
 
-    /// Writes everything to the trees (one batch per tree) and clears the set.
+    /// Commits everything as one storage transaction (atomic across trees: one commit record,
+    /// invisible to readers until durable, rolled back by recovery if the commit record is
+    /// missing) and clears the set. On error nothing is applied.
     pub fn flush(&mut self, store: &Store) -> DbResult<()> {
+        if self.is_empty() {
+            self.clear();
+            return Ok(());
+        }
         let mut names: Vec<&String> = self.overlay.keys().collect();
         names.sort();
+        let mut txn = store.env.begin(TxnOptions::default())?;
         for name in names {
             let m = &self.overlay[name];
             if m.is_empty() {
                 continue;
             }
-            let mut ops = Vec::with_capacity(m.len());
+            // A table dropped meanwhile takes its changes with it.
+            let Ok(t) = store.tree(name) else { continue };
             for (k, p) in m {
                 match p {
-                    Pending::Value(Some(v)) => ops.push((k.clone(), Op::Put(v.clone()))),
-                    Pending::Value(None) => ops.push((k.clone(), Op::Delete)),
+                    Pending::Value(Some(v)) => txn.put(&t, k, v)?,
+                    Pending::Value(None) => txn.delete(&t, k)?,
                     Pending::Upserts(args) => {
                         for a in args {
-                            ops.push((
-                                k.clone(),
-                                Op::Upsert {
-                                    func: UPSERT_FN,
-                                    arg: a.clone(),
-                                },
-                            ))
+                            txn.upsert(&t, k, UPSERT_FN, a)?;
                         }
                     }
                 }
             }
-            match store.tree(name) {
-                Ok(t) => t.write_batch(ops)?,
-                // The table was dropped meanwhile: its changes go with it.
-                Err(_) => continue,
-            }
         }
+        txn.commit()?;
         self.clear();
         Ok(())
     }
