@@ -417,3 +417,30 @@ fn crash_with_a_transaction_open_across_a_checkpoint_rolls_it_back() {
         env.close().unwrap();
     }
 }
+
+#[test]
+fn a_rolled_back_transaction_stays_invisible_after_checkpoints_and_reopen() {
+    let vfs = Arc::new(SimVfs::new());
+    let env = env_on(&vfs, 1 << 20);
+    let t = env.create_tree("t", None).unwrap();
+    t.put(b"x", &1u64.to_le_bytes()).unwrap();
+    let mut a = env.begin(opts(Isolation::RepeatableRead)).unwrap();
+    a.put(&t, b"x", &99u64.to_le_bytes()).unwrap();
+    a.put(&t, b"new", b"row").unwrap();
+    a.upsert(&t, b"x", F_ADD, &1u64.to_le_bytes()).unwrap();
+    a.rollback().unwrap();
+    assert_eq!(u(t.get(b"x").unwrap()), 1);
+    // An upsert after the rollback builds on the committed value, not on the rolled-back one.
+    t.upsert(b"x", F_ADD, &5u64.to_le_bytes()).unwrap();
+    assert_eq!(u(t.get(b"x").unwrap()), 6);
+    env.checkpoint().unwrap();
+    env.checkpoint().unwrap(); // the log with the rollback record is gone now
+    drop(t);
+    drop(env);
+    let env = env_on(&vfs, 1 << 20);
+    let t = env.open_tree("t").unwrap();
+    assert_eq!(u(t.get(b"x").unwrap()), 6);
+    assert_eq!(t.get(b"new").unwrap(), None, "rolled-back row came back");
+    let rows = t.range(Bound::Unbounded, Bound::Unbounded, false).count();
+    assert_eq!(rows, 1);
+}

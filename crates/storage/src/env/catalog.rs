@@ -27,6 +27,8 @@ pub struct CatalogEntry {
 pub struct Catalog {
     pub next_tree_id: u64,
     pub trees: BTreeMap<u64, CatalogEntry>,
+    /// Rolled-back transactions whose versions may remain in the trees (readers skip them).
+    pub aborted: Vec<u64>,
 }
 
 impl Catalog {
@@ -47,6 +49,10 @@ impl Catalog {
             out.put_bytes(e.name.as_bytes());
             encode_options(&e.options, &mut out);
             out.put_u64(e.ckpt_seq);
+        }
+        out.put_varint(self.aborted.len() as u64);
+        for t in &self.aborted {
+            out.put_varint(*t);
         }
         out
     }
@@ -79,10 +85,21 @@ impl Catalog {
                 },
             );
         }
+        let n = d.varint()?;
+        if n > raw.len() as u64 {
+            return Err(DecodeError(format!(
+                "{n} aborted transactions overrun the catalog"
+            )));
+        }
+        let mut aborted = Vec::with_capacity(n as usize);
+        for _ in 0..n {
+            aborted.push(d.varint()?);
+        }
         d.finish()?;
         Ok(Catalog {
             next_tree_id,
             trees,
+            aborted,
         })
     }
 }

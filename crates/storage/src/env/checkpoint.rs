@@ -28,14 +28,16 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
         let trees = env.trees.lock();
         let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
         // Transactions open now may have changes in the trees this checkpoint captures that the replayed
-        // log will not show: log the keys they wrote so recovery can roll them back (invariant X1).
-        for (txn, keys) in env.mvcc.active_keys() {
-            if !keys.is_empty() {
-                env.wal.append(&crate::wal::Record::TxnKeys { txn, keys })?;
-            }
+        // log will not show: name them, so recovery rolls them back if their commit never comes.
+        let open = env.mvcc.active_list();
+        if !open.is_empty() {
+            env.wal
+                .append(&crate::wal::Record::TxnsOpen { txns: open })?;
         }
         let list: Vec<_> = trees.open.values().cloned().collect();
-        (begin_lsn, trees.catalog.clone(), list)
+        let mut catalog = trees.catalog.clone();
+        catalog.aborted = env.mvcc.aborted().to_vec();
+        (begin_lsn, catalog, list)
     };
     // Step 2.
     let captures: Vec<_> = trees.iter().map(|t| t.capture()).collect();

@@ -72,6 +72,7 @@ pub(crate) fn open(
             Catalog {
                 next_tree_id: 1,
                 trees: Default::default(),
+                aborted: Vec::new(),
             },
             1,
             0,
@@ -98,6 +99,7 @@ pub(crate) fn open(
     let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
     let reg = Arc::new(reg);
     let mvcc = Arc::new(MvccState::default());
+    mvcc.load_aborted(&catalog.aborted);
     let ctx = || crate::tree::TreeContextArgs {
         budget: budget.clone(),
         reg: reg.clone(),
@@ -144,12 +146,9 @@ pub(crate) fn open(
     for (lsn, rec) in scan.records {
         match rec {
             Record::Message { tree, txn, key, op } => {
-                if txn != 0 {
+                if txn != 0 && !mvcc.is_active(txn) {
                     // Until its commit record, the transaction is active: its versions stay apart.
-                    if !mvcc.is_active(txn) {
-                        mvcc.activate(txn);
-                    }
-                    mvcc.note_key(txn, tree, &key);
+                    mvcc.activate(txn);
                 }
                 let Some(t) = trees.open.get(&tree) else {
                     continue; // dropped later in the log
@@ -220,11 +219,11 @@ pub(crate) fn open(
                     }
                 }
             }
-            Record::TxnCommit { txn } | Record::TxnAbort { txn } => mvcc.deactivate(txn),
-            Record::TxnKeys { txn, keys } => {
-                mvcc.activate(txn);
-                for (tree, key) in keys {
-                    mvcc.note_key(txn, tree, &key);
+            Record::TxnCommit { txn } => mvcc.deactivate(txn),
+            Record::TxnAbort { txn } => mvcc.abort(txn),
+            Record::TxnsOpen { txns } => {
+                for txn in txns {
+                    mvcc.activate(txn);
                 }
             }
         }
@@ -247,32 +246,10 @@ pub(crate) fn open(
         scan.next_lsn,
         scan.segments,
     )?;
-    // Transactions that never committed: erase their versions (logged, so this is itself recoverable).
+    // Transactions that never committed are rolled back (logged, so this is itself recoverable).
     for txn in mvcc.active_list() {
-        for (tree, key) in mvcc.keys_of(txn) {
-            let Some(t) = trees.open.get(&tree) else {
-                continue;
-            };
-            let mut st = t.state.write();
-            let msg = Record::Message {
-                tree,
-                txn,
-                key: key.clone(),
-                op: crate::tree::message::Op::Abort,
-            };
-            let lsn = wal.append(&msg)?;
-            t.apply_locked(
-                &mut st,
-                Message {
-                    msn: lsn,
-                    txn,
-                    key,
-                    op: crate::tree::message::Op::Abort,
-                },
-            )?;
-        }
         wal.append(&Record::TxnAbort { txn })?;
-        mvcc.deactivate(txn);
+        mvcc.abort(txn);
     }
     wal.sync_all()?;
     let log_bytes = wal.bytes_appended();

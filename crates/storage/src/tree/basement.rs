@@ -69,7 +69,13 @@ impl Basement {
 
     /// Applies one message (already clipped to this basement's range, if ranged), collecting versions below
     /// `horizon`.
-    pub fn apply(&mut self, msg: &Message, reg: &UpdateRegistry, horizon: TxnId) -> Result<()> {
+    pub fn apply(
+        &mut self,
+        msg: &Message,
+        reg: &UpdateRegistry,
+        horizon: TxnId,
+        aborted: &[TxnId],
+    ) -> Result<()> {
         match &msg.op {
             Op::RangeDelete { .. } | Op::Broadcast { .. } => {
                 let (a, b) = match &msg.op {
@@ -89,7 +95,7 @@ impl Basement {
                 let range: Vec<(Vec<u8>, Cell)> = self.entries.drain(a..).collect();
                 for (k, c) in range {
                     self.bytes -= entry_size(&k, &c);
-                    if let Some(nc) = mvcc::apply(&k, Some(c), msg, reg, horizon)? {
+                    if let Some(nc) = mvcc::apply(&k, Some(c), msg, reg, horizon, aborted)? {
                         self.bytes += entry_size(&k, &nc);
                         self.entries.push((k, nc));
                     }
@@ -103,7 +109,7 @@ impl Basement {
                 Ok(i) => {
                     let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
                     self.bytes -= entry_size(&msg.key, &old);
-                    match mvcc::apply(&msg.key, Some(old), msg, reg, horizon)? {
+                    match mvcc::apply(&msg.key, Some(old), msg, reg, horizon, aborted)? {
                         Some(nc) => {
                             self.bytes += entry_size(&msg.key, &nc);
                             self.entries[i].1 = nc;
@@ -114,7 +120,7 @@ impl Basement {
                     }
                 }
                 Err(i) => {
-                    if let Some(nc) = mvcc::apply(&msg.key, None, msg, reg, horizon)? {
+                    if let Some(nc) = mvcc::apply(&msg.key, None, msg, reg, horizon, aborted)? {
                         self.bytes += entry_size(&msg.key, &nc);
                         self.entries.insert(i, (msg.key.clone(), nc));
                     }
@@ -131,6 +137,7 @@ impl Basement {
         msgs: &[&Message],
         reg: &UpdateRegistry,
         horizon: TxnId,
+        aborted: &[TxnId],
     ) -> Result<()> {
         debug_assert!(msgs.iter().all(|m| !m.op.is_ranged()));
         let old = std::mem::take(&mut self.entries);
@@ -147,7 +154,7 @@ impl Basement {
                 _ => None,
             };
             while i < msgs.len() && &msgs[i].key == key {
-                cell = mvcc::apply(key, cell, msgs[i], reg, horizon)?;
+                cell = mvcc::apply(key, cell, msgs[i], reg, horizon, aborted)?;
                 i += 1;
             }
             if let Some(c) = cell {
@@ -242,7 +249,7 @@ mod tests {
                 key: format!("k{i:03}").into_bytes(),
                 op: Op::Put(vec![1; 10]),
             };
-            b.apply(&m, &reg, all).unwrap();
+            b.apply(&m, &reg, all, &[]).unwrap();
         }
         let up = Message {
             msn: 200,
@@ -253,8 +260,8 @@ mod tests {
                 arg: vec![2],
             },
         };
-        b.apply(&up, &reg, all).unwrap();
-        assert_eq!(b.get(b"k005").unwrap().newest().unwrap().len(), 11);
+        b.apply(&up, &reg, all, &[]).unwrap();
+        assert_eq!(b.get(b"k005").unwrap().newest(&[]).unwrap().len(), 11);
         let rd = Message {
             msn: 201,
             txn: 0,
@@ -263,7 +270,7 @@ mod tests {
                 end: b"k020".to_vec(),
             },
         };
-        b.apply(&rd, &reg, all).unwrap();
+        b.apply(&rd, &reg, all, &[]).unwrap();
         assert_eq!(b.len(), 90);
         // A transactional write below no horizon keeps versions.
         let tx = Message {
@@ -272,7 +279,7 @@ mod tests {
             key: b"k050".to_vec(),
             op: Op::Put(b"new".to_vec()),
         };
-        b.apply(&tx, &reg, 100).unwrap();
+        b.apply(&tx, &reg, 100, &[]).unwrap();
         assert!(matches!(b.get(b"k050"), Some(Cell::Versions(v)) if v.len() == 2));
         let back = Basement::decode(&b.encode()).unwrap();
         assert_eq!(back, b);

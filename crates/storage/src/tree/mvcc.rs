@@ -4,9 +4,10 @@
 //! with the transaction that wrote it. Transaction ids and LSNs share one number space: a message outside a
 //! transaction (txn 0) counts as written by "transaction" = its own MSN, committed at once.
 //!
-//! A [`ReadView`] sees version v iff v's txn is its own, or v's txn < `low_limit` and was not active when the
-//! view was made. Every transaction is either active, or committed, or aborted-and-erased (its versions are
-//! removed by `Abort` messages before it stops being active), so "not active" means "committed".
+//! A [`ReadView`] sees version v iff v's txn is its own, or v's txn < `low_limit`, was not active when the
+//! view was made, and is not aborted. Every transaction is active, committed, or aborted; rollback is O(1):
+//! the id joins the aborted set (persisted in the catalog at checkpoints), whose versions every reader skips
+//! and garbage collection drops.
 //!
 //! Garbage collection: versions older than the newest version whose txn is below the horizon (older than
 //! every active transaction and every open view) can never be read again and are dropped; a lone version
@@ -16,7 +17,7 @@ use super::message::{Message, Op, TxnId, UpdateRegistry};
 use crate::encoding::{DecodeError, Decoder, Encode};
 use crate::error::Result;
 use parking_lot::Mutex;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -49,11 +50,15 @@ impl Cell {
         }
     }
 
-    /// The newest value (None: deleted).
-    pub fn newest(&self) -> Option<&[u8]> {
+    /// The newest value not written by an aborted transaction (None: deleted or absent).
+    pub fn newest(&self, aborted: &[TxnId]) -> Option<&[u8]> {
         match self {
             Cell::Plain(v) => Some(v),
-            Cell::Versions(vs) => vs.last().and_then(|v| v.value.as_deref()),
+            Cell::Versions(vs) => vs
+                .iter()
+                .rev()
+                .find(|v| aborted.binary_search(&v.txn).is_err())
+                .and_then(|v| v.value.as_deref()),
         }
     }
 
@@ -137,6 +142,7 @@ pub fn apply(
     msg: &Message,
     reg: &UpdateRegistry,
     horizon: TxnId,
+    aborted: &[TxnId],
 ) -> Result<Option<Cell>> {
     let cell = if let Op::Abort = msg.op {
         match cell {
@@ -157,7 +163,10 @@ pub fn apply(
         }
         return Ok(reg.apply(key, old, &msg.op)?.map(Cell::Plain));
     } else {
-        let newest = cell.as_ref().and_then(|c| c.newest()).map(|v| v.to_vec());
+        let newest = cell
+            .as_ref()
+            .and_then(|c| c.newest(aborted))
+            .map(|v| v.to_vec());
         if matches!(msg.op, Op::Broadcast { .. }) && newest.is_none() {
             return Ok(cell);
         }
@@ -177,14 +186,24 @@ pub fn apply(
         vs.push(version);
         Some(Cell::Versions(vs))
     };
-    Ok(cell.and_then(|c| collect(c, horizon)))
+    Ok(cell.and_then(|c| collect(c, horizon, aborted)))
 }
 
-/// Drops versions nobody can read any more; collapses to a plain value (or nothing) when possible.
-pub fn collect(cell: Cell, horizon: TxnId) -> Option<Cell> {
+/// Drops versions nobody can read any more (aborted ones, and those hidden below the horizon); collapses to
+/// a plain value (or nothing) when possible. A horizon of 0 (a reader's materialization) changes nothing.
+pub fn collect(cell: Cell, horizon: TxnId, aborted: &[TxnId]) -> Option<Cell> {
     let Cell::Versions(mut vs) = cell else {
         return Some(cell);
     };
+    if horizon == 0 {
+        return Some(Cell::Versions(vs));
+    }
+    if !aborted.is_empty() {
+        vs.retain(|v| aborted.binary_search(&v.txn).is_err());
+        if vs.is_empty() {
+            return None;
+        }
+    }
     if let Some(i) = vs.iter().rposition(|v| v.txn < horizon) {
         vs.drain(..i);
     }
@@ -203,20 +222,21 @@ pub struct ReadView {
     pub low_limit: TxnId,
     /// Transactions active when the view was made, sorted.
     pub active: Arc<Vec<TxnId>>,
+    /// Transactions rolled back when the view was made, sorted.
+    pub aborted: Arc<Vec<TxnId>>,
 }
 
 impl ReadView {
     pub fn sees(&self, txn: TxnId) -> bool {
         txn == 0
             || (self.own != 0 && txn == self.own)
-            || (txn < self.low_limit && self.active.binary_search(&txn).is_err())
+            || (txn < self.low_limit
+                && self.active.binary_search(&txn).is_err()
+                && self.aborted.binary_search(&txn).is_err())
     }
 }
 
-/// The rows (tree id, key) a transaction wrote.
-pub type TxnKeyList = Vec<(u64, Vec<u8>)>;
-
-/// Active transactions and open read views of an environment.
+/// Active transactions, rolled-back transactions and open read views of an environment.
 #[derive(Default)]
 pub struct MvccState {
     inner: Mutex<MvccInner>,
@@ -229,8 +249,8 @@ struct MvccInner {
     active_sorted: Arc<Vec<TxnId>>,
     /// view id → the smallest txn the view cannot see (min of its low limit and its active set).
     views: BTreeMap<u64, TxnId>,
-    /// Keys (tree, key) each active transaction has written.
-    keys: HashMap<TxnId, HashSet<(u64, Vec<u8>)>>,
+    /// Rolled-back transactions, sorted (kept: their versions may still sit in the trees).
+    aborted: Arc<Vec<TxnId>>,
 }
 
 impl MvccInner {
@@ -258,39 +278,34 @@ impl MvccState {
         g.refresh();
     }
 
-    /// Unregisters a transaction (committed, or aborted with its versions erased).
+    /// A transaction committed: it stops being active, which makes its versions visible to new views.
     pub fn deactivate(&self, txn: TxnId) {
         let mut g = self.inner.lock();
         g.active.remove(&txn);
-        g.keys.remove(&txn);
         g.refresh();
     }
 
-    /// Records that `txn` writes (tree, key) (before its message is logged).
-    pub fn note_key(&self, txn: TxnId, tree: u64, key: &[u8]) {
+    /// A transaction rolled back: O(1); its versions become invisible to everyone.
+    pub fn abort(&self, txn: TxnId) {
         let mut g = self.inner.lock();
-        let set = g.keys.entry(txn).or_default();
-        if !set.contains(&(tree, key.to_vec())) {
-            set.insert((tree, key.to_vec()));
+        if let Err(i) = g.aborted.binary_search(&txn) {
+            Arc::make_mut(&mut g.aborted).insert(i, txn);
         }
+        g.active.remove(&txn);
+        g.refresh();
     }
 
-    /// The keys `txn` has written.
-    pub fn keys_of(&self, txn: TxnId) -> TxnKeyList {
-        let g = self.inner.lock();
-        g.keys
-            .get(&txn)
-            .map(|s| s.iter().cloned().collect())
-            .unwrap_or_default()
+    /// The aborted set now (for applying messages at leaves, and for the catalog).
+    pub fn aborted(&self) -> Arc<Vec<TxnId>> {
+        self.inner.lock().aborted.clone()
     }
 
-    /// Every active transaction with the keys it has written (for the checkpoint's `TxnKeys` records).
-    pub fn active_keys(&self) -> Vec<(TxnId, TxnKeyList)> {
-        let g = self.inner.lock();
-        g.keys
-            .iter()
-            .map(|(t, s)| (*t, s.iter().cloned().collect()))
-            .collect()
+    /// Installs the aborted set read from the catalog (recovery).
+    pub fn load_aborted(&self, ids: &[TxnId]) {
+        let mut v = ids.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        self.inner.lock().aborted = Arc::new(v);
     }
 
     /// Whether a transaction is active.
@@ -319,6 +334,7 @@ impl MvccState {
         let low_limit = low_limit();
         let mut g = self.inner.lock();
         let active = g.active_sorted.clone();
+        let aborted = g.aborted.clone();
         if let Some(id) = id {
             let bound = active.first().copied().unwrap_or(low_limit).min(low_limit);
             g.views.insert(id, bound);
@@ -328,6 +344,7 @@ impl MvccState {
                 own,
                 low_limit,
                 active,
+                aborted,
             },
             id,
         )
@@ -379,41 +396,59 @@ mod tests {
         let reg = UpdateRegistry::new();
         let put = |v: &[u8]| Op::Put(v.to_vec());
         // Committed base (txn 0 at msn 5), then txn 10 writes, viewed by someone who began at 8.
-        let c = apply(b"k", None, &msg(5, 0, put(b"a")), &reg, 0).unwrap();
-        let c = apply(b"k", c, &msg(11, 10, put(b"b")), &reg, 0)
+        let c = apply(b"k", None, &msg(5, 0, put(b"a")), &reg, 0, &[]).unwrap();
+        let c = apply(b"k", c, &msg(11, 10, put(b"b")), &reg, 0, &[])
             .unwrap()
             .unwrap();
+        let none = Arc::new(vec![]);
         let old = ReadView {
             own: 0,
             low_limit: 8,
-            active: Arc::new(vec![]),
+            active: none.clone(),
+            aborted: none.clone(),
         };
         let mine = ReadView {
             own: 10,
             low_limit: 9,
-            active: Arc::new(vec![]),
+            active: none.clone(),
+            aborted: none.clone(),
         };
         let later_active = ReadView {
             own: 0,
             low_limit: 20,
             active: Arc::new(vec![10]),
+            aborted: none.clone(),
         };
+        let after_rollback = ReadView {
+            own: 0,
+            low_limit: 20,
+            active: none.clone(),
+            aborted: Arc::new(vec![10]),
+        };
+        assert_eq!(c.visible(&after_rollback), Some(&b"a"[..]));
+        assert_eq!(c.newest(&[10]), Some(&b"a"[..]));
         assert_eq!(c.visible(&old), Some(&b"a"[..]));
         assert_eq!(c.visible(&mine), Some(&b"b"[..]));
         assert_eq!(c.visible(&later_active), Some(&b"a"[..]));
         // Abort erases txn 10's version.
-        let aborted = apply(b"k", Some(c.clone()), &msg(12, 10, Op::Abort), &reg, 0)
+        let aborted = apply(b"k", Some(c.clone()), &msg(12, 10, Op::Abort), &reg, 0, &[])
             .unwrap()
             .unwrap();
-        assert_eq!(aborted.newest(), Some(&b"a"[..]));
+        assert_eq!(aborted.newest(&[]), Some(&b"a"[..]));
+        // Garbage collection drops the versions of rolled-back transactions.
+        assert_eq!(
+            collect(c.clone(), 100, &[10]),
+            Some(Cell::Plain(b"a".to_vec()))
+        );
         // With everyone past txn 10, the stack collapses to the newest value.
-        assert_eq!(collect(c, 100), Some(Cell::Plain(b"b".to_vec())));
+        assert_eq!(collect(c, 100, &[]), Some(Cell::Plain(b"b".to_vec())));
         let del = apply(
             b"k",
             Some(Cell::Plain(b"x".to_vec())),
             &msg(30, 0, Op::Delete),
             &reg,
             100,
+            &[],
         )
         .unwrap();
         assert_eq!(del, None);

@@ -335,7 +335,7 @@ mod tests {
                 key: i.to_be_bytes().to_vec(),
                 op: Op::Put(vec![i as u8; 20]),
             };
-            b1.apply(&m, &reg, u64::MAX).unwrap();
+            b1.apply(&m, &reg, u64::MAX, &[]).unwrap();
         }
         let b2 = b1.split_half();
         let pivot = b2.first_key().unwrap().to_vec();

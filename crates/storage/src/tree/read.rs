@@ -103,7 +103,7 @@ impl Tree {
                     }
                     let mut cell = basement.get(key).cloned();
                     for m in &msgs {
-                        cell = mvcc::apply(key, cell, m, &self.reg, NO_GC)?;
+                        cell = mvcc::apply(key, cell, m, &self.reg, NO_GC, &view.aborted)?;
                     }
                     return Ok(cell.and_then(|c| c.visible(view).map(|v| v.to_vec())));
                 }
@@ -180,7 +180,7 @@ impl Tree {
                             basement.entries().iter().cloned().collect();
                         msgs.sort_by_key(|m| m.msn);
                         for m in msgs {
-                            self.apply_to_map(&mut map, m)?;
+                            self.apply_to_map(&mut map, m, &view.aborted)?;
                         }
                         map.iter().filter_map(visible).collect()
                     };
@@ -194,7 +194,12 @@ impl Tree {
         }
     }
 
-    fn apply_to_map(&self, map: &mut BTreeMap<Vec<u8>, Cell>, m: Message) -> Result<()> {
+    fn apply_to_map(
+        &self,
+        map: &mut BTreeMap<Vec<u8>, Cell>,
+        m: Message,
+        aborted: &[TxnId],
+    ) -> Result<()> {
         let keys: Vec<Vec<u8>> = match &m.op {
             Op::RangeDelete { end } => map
                 .range::<[u8], _>((
@@ -208,7 +213,7 @@ impl Tree {
         };
         for k in keys {
             let old = map.remove(&k);
-            if let Some(nc) = mvcc::apply(&k, old, &m, &self.reg, NO_GC)? {
+            if let Some(nc) = mvcc::apply(&k, old, &m, &self.reg, NO_GC, aborted)? {
                 map.insert(k, nc);
             }
         }

@@ -142,6 +142,7 @@ impl Tree {
         let basement_max = self.opts.basement_size_bytes as usize;
         let reg = self.reg.clone();
         let horizon = self.mvcc.horizon();
+        let aborted = self.mvcc.aborted();
         let node = self.node_mut(st, bn)?;
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
@@ -158,20 +159,25 @@ impl Tree {
                     Some(hi) => start + sorted[start..].partition_point(|m| m.key < *hi),
                     None => sorted.len(),
                 };
-                basement_mut(&mut basements[j]).apply_sorted(&sorted[start..end], &reg, horizon)?;
+                basement_mut(&mut basements[j]).apply_sorted(
+                    &sorted[start..end],
+                    &reg,
+                    horizon,
+                    &aborted,
+                )?;
                 start = end;
             }
         } else {
             for msg in &msgs {
                 if !msg.op.is_ranged() {
                     let j = part_index(pivots, &msg.key);
-                    basement_mut(&mut basements[j]).apply(msg, &reg, horizon)?;
+                    basement_mut(&mut basements[j]).apply(msg, &reg, horizon, &aborted)?;
                     continue;
                 }
                 for (j, slot) in basements.iter_mut().enumerate() {
                     let (lo, hi) = part_range(pivots, j);
                     if let Some(m) = clip(msg, lo, hi) {
-                        basement_mut(slot).apply(&m, &reg, horizon)?;
+                        basement_mut(slot).apply(&m, &reg, horizon, &aborted)?;
                     }
                 }
             }

@@ -1,25 +1,20 @@
-//! Transactions across any number of trees: multi-version reads, row locks, O(1) commit.
+//! Transactions across any number of trees: multi-version reads, row and range locks, O(1) commit and
+//! rollback.
 //!
 //! A transaction that writes gets an id: the LSN of its `TxnBegin` record (so ids and MSNs share one
 //! ordered space). Each write takes an exclusive row lock, is logged as a message stamped with the id and
 //! applied to the tree at once, where it becomes a provisional version of the row (`tree::mvcc`). Commit
-//! appends one `TxnCommit` record, waits for durability as the environment's mode says, and only then makes
-//! the transaction non-active, which is what makes its versions visible: commit costs the same whatever the
-//! transaction's size. Rollback sends an `Abort` message for each key written (erasing its versions), then a
-//! `TxnAbort` record. Upserts stay blind: they are messages like any write.
+//! appends one `TxnCommit` record, waits for durability (the transaction's or the environment's mode), and
+//! only then makes the transaction non-active, which is what makes its versions visible. Rollback appends
+//! one `TxnAbort` record and puts the id in the aborted set, whose versions readers skip. Neither keeps
+//! anything per row. Upserts stay blind: they are messages like any write.
 //!
 //! Reads use a [`ReadView`]: REPEATABLE READ takes one at begin and keeps it (registered, so garbage
 //! collection keeps the versions it needs); READ COMMITTED takes a fresh one for each read. `get_for_update`
 //! locks the row and reads the latest committed version plus the transaction's own writes.
 //!
-//! Invariants:
-//! - X1. A key is registered in the transaction's key set (which checkpoints log as `TxnKeys`) before its
-//!   first message is logged, so recovery can always roll back a transaction that did not commit.
-//! - X2. A transaction stays active (its versions invisible to others) until its commit record is durable.
-//! - X3. Rows written by a transaction are locked by it until it ends, so per key, versions of different
-//!   transactions are ordered by commit.
-//!
-//! Known limit: the set of keys a transaction wrote is kept in memory (keys only, not values).
+//! Invariants (docs/design.md, "Transactions and multi-version reads"): X2, a transaction's versions stay
+//! invisible to others until its commit record is durable; X3, rows it wrote stay locked until it ends.
 
 pub mod locks;
 
@@ -29,7 +24,6 @@ use crate::tree::cursor::{RangeIter, ViewGuard};
 use crate::tree::message::{Op, TxnId};
 use crate::tree::mvcc::ReadView;
 use crate::wal::Record;
-use std::collections::HashMap;
 use std::ops::Bound;
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,8 +64,6 @@ pub struct Txn {
     opts: TxnOptions,
     /// REPEATABLE READ: the view taken at begin (registered).
     view: Option<(ReadView, ViewGuard)>,
-    /// Trees written, by id, and the keys written in each (for rollback).
-    trees: HashMap<u64, TreeHandle>,
     locked: Vec<locks::Held>,
     finished: bool,
 }
@@ -92,7 +84,6 @@ impl EnvInner {
             id: 0,
             opts,
             view,
-            trees: HashMap::new(),
             locked: Vec::new(),
             finished: false,
         })
@@ -174,9 +165,6 @@ impl Txn {
         let tree = t.tree().id();
         self.lock(tree, key)?;
         let id = self.ensure_id()?;
-        // X1: register the key before logging its message.
-        self.env.mvcc.note_key(id, tree, key);
-        self.trees.entry(tree).or_insert_with(|| t.clone());
         t.write_messages(id, vec![(key.to_vec(), op)])?;
         Ok(())
     }
@@ -265,23 +253,11 @@ impl Txn {
         if self.id == 0 {
             return Ok(());
         }
-        let keys = self.env.mvcc.keys_of(self.id);
-        let mut by_tree: HashMap<u64, Vec<Vec<u8>>> = HashMap::new();
-        for (tree, key) in keys {
-            by_tree.entry(tree).or_default().push(key);
-        }
-        for (tree, keys) in by_tree {
-            if let Some(t) = self.trees.get(&tree) {
-                let ops = keys.into_iter().map(|k| (k, Op::Abort)).collect();
-                match t.write_messages(self.id, ops) {
-                    Ok(_) | Err(Error::NoSuchTree(_)) => {}
-                    Err(e) => return Err(e),
-                }
-            }
-        }
-        self.env.wal.append(&Record::TxnAbort { txn: self.id })?;
-        self.end();
-        Ok(())
+        // O(1): the id joins the aborted set; readers skip its versions, garbage collection drops them.
+        // (If this record is lost in a crash, recovery rolls the transaction back all the same.)
+        let result = self.env.wal.append(&Record::TxnAbort { txn: self.id });
+        self.env.mvcc.abort(self.id);
+        result.map(|_| ())
     }
 
     /// The transaction stops being active.

@@ -20,7 +20,7 @@ const KIND_CHECKPOINT: u8 = 35;
 const KIND_TXN_BEGIN: u8 = 36;
 const KIND_TXN_COMMIT: u8 = 37;
 const KIND_TXN_ABORT: u8 = 38;
-const KIND_TXN_KEYS: u8 = 39;
+const KIND_TXNS_OPEN: u8 = 39;
 const KIND_REPLACE_TREES: u8 = 40;
 
 /// One log record (without its LSN).
@@ -63,10 +63,10 @@ pub enum Record {
     ReplaceTrees {
         pairs: Vec<(u64, u64)>,
     },
-    /// Keys (tree, key) transaction `txn` had written when a checkpoint began, so recovery can roll it back.
-    TxnKeys {
-        txn: TxnId,
-        keys: Vec<(u64, Vec<u8>)>,
+    /// Transactions open when a checkpoint began (logged right after its `Checkpoint` record), so recovery
+    /// knows to roll them back if their commit never comes.
+    TxnsOpen {
+        txns: Vec<TxnId>,
     },
 }
 
@@ -109,7 +109,7 @@ impl Record {
             Record::TxnBegin => KIND_TXN_BEGIN,
             Record::TxnCommit { .. } => KIND_TXN_COMMIT,
             Record::TxnAbort { .. } => KIND_TXN_ABORT,
-            Record::TxnKeys { .. } => KIND_TXN_KEYS,
+            Record::TxnsOpen { .. } => KIND_TXNS_OPEN,
             Record::ReplaceTrees { .. } => KIND_REPLACE_TREES,
         }
     }
@@ -147,12 +147,10 @@ impl Record {
                 }
             }
             Record::TxnCommit { txn } | Record::TxnAbort { txn } => out.put_varint(*txn),
-            Record::TxnKeys { txn, keys } => {
-                out.put_varint(*txn);
-                out.put_varint(keys.len() as u64);
-                for (tree, key) in keys {
-                    out.put_varint(*tree);
-                    out.put_bytes(key);
+            Record::TxnsOpen { txns } => {
+                out.put_varint(txns.len() as u64);
+                for t in txns {
+                    out.put_varint(*t);
                 }
             }
         }
@@ -204,17 +202,16 @@ impl Record {
             }
             KIND_TXN_COMMIT => Record::TxnCommit { txn: d.varint()? },
             KIND_TXN_ABORT => Record::TxnAbort { txn: d.varint()? },
-            KIND_TXN_KEYS => {
-                let txn = d.varint()?;
+            KIND_TXNS_OPEN => {
                 let n = d.varint()?;
                 if n > body.len() as u64 {
-                    return Err(DecodeError(format!("{n} keys overrun the record")));
+                    return Err(DecodeError(format!("{n} transactions overrun the record")));
                 }
-                let mut keys = Vec::with_capacity(n as usize);
+                let mut txns = Vec::with_capacity(n as usize);
                 for _ in 0..n {
-                    keys.push((d.varint()?, d.bytes()?.to_vec()));
+                    txns.push(d.varint()?);
                 }
-                Record::TxnKeys { txn, keys }
+                Record::TxnsOpen { txns }
             }
             k => {
                 let mk = MessageKind::from_u8(k)
@@ -267,9 +264,8 @@ mod tests {
             },
             Record::TxnCommit { txn: 9 },
             Record::TxnAbort { txn: 9 },
-            Record::TxnKeys {
-                txn: 9,
-                keys: vec![(1, b"a".to_vec()), (2, Vec::new())],
+            Record::TxnsOpen {
+                txns: vec![9, 1 << 40],
             },
             Record::Message {
                 tree: 1,
