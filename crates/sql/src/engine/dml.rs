@@ -602,6 +602,8 @@ pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
         };
         assigns.push((c, e));
     }
+    // Lock before reading: the rows read are the rows changed (no lost updates).
+    sess.begin_write()?;
     let rows = matching_rows(
         sess,
         &t,
@@ -610,7 +612,6 @@ pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
         &u.order_by,
         u.limit.as_ref(),
     )?;
-    sess.begin_write()?;
     let strict = sess.strict();
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
@@ -656,6 +657,7 @@ pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
     }
     let (t, alias) = single_table(sess, &from[0])?;
     let scope = table_scope(&t, &alias);
+    sess.begin_write()?;
     let rows = matching_rows(
         sess,
         &t,
@@ -664,7 +666,6 @@ pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
         &d.order_by,
         d.limit.as_ref(),
     )?;
-    sess.begin_write()?;
     let n = rows.len() as u64;
     for (pk, row) in rows {
         delete_row(sess, &t, &pk, &row)?;

@@ -722,3 +722,111 @@ pub fn micros_per_sec() -> u64 {
 pub fn is_known_function(name: &str) -> bool {
     super::functions::KNOWN.contains(&name) || name.starts_with("__EXTRACT_") || name == "__COLLATE"
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::expr::{CompileEnv, Compiler, Scope};
+    use sqlparser::ast;
+
+    struct Env;
+    impl CompileEnv for Env {
+        fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
+            Err(DbError::unknown_var(n))
+        }
+        fn user_var(&mut self, _: &str) -> Value {
+            Value::Null
+        }
+        fn param(&mut self, i: usize) -> DbResult<Value> {
+            Ok(Value::Int(i as i64 + 100))
+        }
+        fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+            Ok(vec![vec![Value::Int(1)], vec![Value::Int(2)]])
+        }
+        fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
+            None
+        }
+    }
+
+    fn run(sql: &str) -> DbResult<Value> {
+        let e = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+            .try_with_sql(sql)
+            .unwrap()
+            .parse_expr()
+            .unwrap();
+        let scope = Scope::default();
+        let mut env = Env;
+        let mut c = Compiler {
+            scope: &scope,
+            env: &mut env,
+            aggs: None,
+            insert_scope: None,
+            aliases: &[],
+            place: "field list",
+        };
+        let ex = c.compile(&e)?;
+        eval(&ex, &EvalCtx::default())
+    }
+
+    fn text(sql: &str) -> String {
+        match run(sql).unwrap() {
+            Value::Null => "NULL".into(),
+            v => text_of(&v).unwrap(),
+        }
+    }
+
+    #[test]
+    fn arithmetic_follows_mysql_types() {
+        assert_eq!(text("1 + 2 * 3"), "7");
+        assert_eq!(text("7 / 2"), "3.5000");
+        assert_eq!(text("1 / 0"), "NULL");
+        assert_eq!(text("7 DIV 2"), "3");
+        assert_eq!(text("-7 % 3"), "-1");
+        assert_eq!(text("0.1 + 0.2"), "0.3");
+        assert_eq!(text("2.50 * 2"), "5.00");
+        assert_eq!(text("'3abc' + 1"), "4");
+        assert_eq!(run("9223372036854775807 + 1").unwrap_err().code, 1690);
+        assert_eq!(text("-9223372036854775808"), "-9223372036854775808");
+    }
+
+    #[test]
+    fn three_valued_logic_and_comparisons() {
+        assert_eq!(text("NULL AND 0"), "0");
+        assert_eq!(text("NULL AND 1"), "NULL");
+        assert_eq!(text("NULL OR 1"), "1");
+        assert_eq!(text("NOT NULL"), "NULL");
+        assert_eq!(text("NULL <=> NULL"), "1");
+        assert_eq!(text("'abc' = 'ABC'"), "1");
+        assert_eq!(text("2 IN (1, NULL)"), "NULL");
+        assert_eq!(text("2 NOT IN (1, 3)"), "1");
+        assert_eq!(text("5 BETWEEN 1 AND 5"), "1");
+        assert_eq!(text("?1 + ?2"), "201");
+        assert_eq!(text("2 IN (SELECT 1)"), "1");
+    }
+
+    #[test]
+    fn strings_dates_and_like() {
+        assert!(like_match("hello", "h%o", '\\', false));
+        assert!(like_match("h_llo", "h\\_llo", '\\', false));
+        assert!(!like_match("hallo", "h\\_llo", '\\', false));
+        assert!(like_match("ABC", "a%", '\\', true));
+        assert!(!like_match("ABC", "a%", '\\', false));
+        assert_eq!(text("CONCAT('a', 1, 2.5)"), "a12.5");
+        assert_eq!(
+            text("DATE_ADD('2024-02-29', INTERVAL 1 YEAR)"),
+            "2025-02-28"
+        );
+        assert_eq!(
+            text("DATE_SUB('2024-01-01 00:00:00', INTERVAL 1 SECOND)"),
+            "2023-12-31 23:59:59"
+        );
+        assert_eq!(
+            text("DATE_FORMAT('2024-01-02 03:04:05', '%d/%m/%y %H-%i-%s')"),
+            "02/01/24 03-04-05"
+        );
+        assert_eq!(text("FROM_UNIXTIME(0)"), "1970-01-01 00:00:00");
+        assert_eq!(text("CAST('12.6' AS UNSIGNED)"), "13");
+        assert_eq!(text("CASE 2 WHEN 1 THEN 'a' WHEN 2 THEN 'b' END"), "b");
+        assert_eq!(run("NO_SUCH(1)").unwrap_err().code, 1305);
+    }
+}
