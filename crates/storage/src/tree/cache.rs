@@ -19,12 +19,33 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 impl Tree {
-    pub(crate) fn read_bytes(&self, offset: u64, len: usize) -> Result<Vec<u8>> {
-        let mut buf = vec![0u8; len];
-        self.file
-            .read_exact_at(&mut buf, offset)
-            .map_err(|e| Error::io("read", self.path.clone(), e))?;
-        Ok(buf)
+    /// Reads `len` bytes at `offset` into a per-thread scratch buffer and hands them to `f` (block reads are
+    /// decoded into fresh structures at once, so the buffer is reused: no zeroed allocation per read).
+    pub(crate) fn with_bytes<T>(
+        &self,
+        offset: u64,
+        len: usize,
+        f: impl FnOnce(&[u8]) -> Result<T>,
+    ) -> Result<T> {
+        thread_local! {
+            static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        SCRATCH.with(|scratch| {
+            let mut buf = scratch.take();
+            if buf.len() < len {
+                buf.resize(len, 0);
+            }
+            let read = self
+                .file
+                .read_exact_at(&mut buf[..len], offset)
+                .map_err(|e| Error::io("read", self.path.clone(), e));
+            let result = read.and_then(|()| f(&buf[..len]));
+            // Keep at most a node's worth for the next read.
+            if buf.len() <= 16 << 20 {
+                scratch.replace(buf);
+            }
+            result
+        })
     }
 
     fn location(&self, st: &TreeState, bn: BlockNum) -> Result<BlockLoc> {
@@ -41,9 +62,10 @@ impl Tree {
     fn read_node(&self, st: &TreeState, bn: BlockNum) -> Result<Node> {
         let loc = self.location(st, bn)?;
         self.budget.node_reads.fetch_add(1, Ordering::Relaxed);
-        let prefix = self.read_bytes(loc.offset, loc.prefix_len as usize)?;
-        let p = node_codec::decode_prefix(&prefix, bn)
-            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
+        let p = self.with_bytes(loc.offset, loc.prefix_len as usize, |prefix| {
+            node_codec::decode_prefix(prefix, bn)
+                .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
+        })?;
         Ok(if p.height == 0 {
             Node::Leaf {
                 pivots: p.pivots,
@@ -109,13 +131,15 @@ impl Tree {
         let part = part
             .ok_or_else(|| corruption!(self.path, None, "node {bn} partition {j} has no place"))?;
         let loc = self.location(st, bn)?;
-        let stored = self.read_bytes(
+        let raw = self.with_bytes(
             loc.offset + u64::from(part.offset),
             part.stored_len as usize,
+            |stored| {
+                node_codec::decode_part_bytes(stored, &part).map_err(|e| {
+                    corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
+                })
+            },
         )?;
-        let raw = node_codec::decode_part_bytes(&stored, &part).map_err(|e| {
-            corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
-        })?;
         let value = Arc::new(decode(&raw).map_err(|e| {
             corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
         })?);
@@ -191,9 +215,10 @@ impl Tree {
         }
         drop(node);
         let loc = self.location(st, bn)?;
-        let block = self.read_bytes(loc.offset, loc.len as usize)?;
-        let full = node_codec::decode_node(&block, bn, false)
-            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
+        let full = self.with_bytes(loc.offset, loc.len as usize, |block| {
+            node_codec::decode_node(block, bn, false)
+                .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
+        })?;
         let slot = st.nodes.get_mut().get_mut(&bn).expect("just loaded");
         let shape_ok = match (Arc::make_mut(&mut slot.node), full) {
             (Node::Leaf { basements, .. }, Node::Leaf { basements: f, .. })
