@@ -383,8 +383,23 @@ fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
 }
 
 pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Output> {
-    if ct.query.is_some() || ct.like.is_some() || ct.clone.is_some() {
-        return Err(DbError::unsupported("CREATE TABLE ... AS SELECT / LIKE"));
+    if let Some(ast::CreateTableLikeKind::Plain(l) | ast::CreateTableLikeKind::Parenthesized(l)) =
+        &ct.like
+    {
+        // CREATE TABLE new LIKE old: the same definition, empty.
+        let src = sess.resolve_table_name(&object_name_parts(&l.name))?;
+        sess.check_db_access(&src.0)?;
+        let old = sess.engine.catalog.get_table(&src.0, &src.1)?;
+        let text = render_stored(&old);
+        let stmts = super::session::parse(&text)?;
+        if let Some(ast::Statement::CreateTable(mut copy)) = stmts.into_iter().next() {
+            copy.name = ct.name.clone();
+            copy.if_not_exists = ct.if_not_exists;
+            return create_table(sess, &copy);
+        }
+    }
+    if ct.query.is_some() || ct.clone.is_some() {
+        return Err(DbError::unsupported("CREATE TABLE ... AS SELECT"));
     }
     let parts = object_name_parts(&ct.name);
     let (db, name) = sess.resolve_table_name(&parts)?;
@@ -685,8 +700,30 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
     let mut adds = Vec::new();
     let mut drops = Vec::new();
     let mut rename = None;
+    let mut columns: Vec<String> = Vec::new();
     loop {
         if c.kw("ADD") {
+            let is_column = c.kw("COLUMN")
+                || !matches!(
+                    c.peek_kw(),
+                    Some(
+                        "INDEX"
+                            | "KEY"
+                            | "UNIQUE"
+                            | "PRIMARY"
+                            | "CONSTRAINT"
+                            | "FOREIGN"
+                            | "FULLTEXT"
+                            | "SPATIAL"
+                    )
+                );
+            if is_column {
+                columns.push(c.clause().to_string());
+                if !c.sym(',') {
+                    break;
+                }
+                continue;
+            }
             let unique = c.kw("UNIQUE");
             if !c.kw("INDEX") && !c.kw("KEY") && !unique {
                 return Err(DbError::unsupported("ALTER TABLE ADD (only ADD INDEX/KEY)"));
@@ -726,6 +763,9 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         }
     }
     expect_end(c)?;
+    if !columns.is_empty() {
+        add_columns(sess, db, t, &columns)?;
+    }
     for d in drops {
         drop_index(sess, db, t, &d)?;
     }
@@ -737,6 +777,50 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         rename_table(sess, db, t, &tdb, &tt)?;
     }
     Ok(Output::done(0))
+}
+
+/// Instant ADD COLUMN (appended last): rows written before read the new column's default.
+fn add_columns(sess: &mut Session, db: &str, t: &str, defs: &[String]) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    let mut new = (*def).clone();
+    for text in defs {
+        let up = text.to_ascii_uppercase();
+        if up.contains(" FIRST") || up.contains(" AFTER ") {
+            return Err(DbError::unsupported(
+                "ADD COLUMN ... FIRST/AFTER (columns are added last)",
+            ));
+        }
+        let probe = format!("CREATE TABLE __probe ({text})");
+        let stmts = super::session::parse(&probe)?;
+        let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
+            return Err(DbError::syntax(text));
+        };
+        let one = table_from_create(db, ct)?;
+        if !one.pk.is_empty()
+            || !one.indexes.is_empty()
+            || one.columns.iter().any(|c| c.auto_increment)
+        {
+            return Err(DbError::unsupported(
+                "ADD COLUMN with a key or AUTO_INCREMENT",
+            ));
+        }
+        for (i, mut col) in one.columns.into_iter().enumerate() {
+            if new.col_index(&col.name).is_some() {
+                return Err(DbError::dup_field(&col.name));
+            }
+            col.id = new.columns.len() as u32;
+            new.columns.push(col);
+            new.comments.push(one.comments[i].clone());
+            new.default_now.push(one.default_now[i]);
+            new.on_update_now.push(one.on_update_now[i]);
+        }
+    }
+    new.layout = crate::row_codec::RowLayout::new(1, new.columns.clone());
+    let sql = render_stored(&new);
+    sess.engine.catalog.put_table(new, &sql)?;
+    Ok(())
 }
 
 fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {

@@ -238,6 +238,23 @@ impl<'a> Cursor<'a> {
         };
         Some((u, host))
     }
+    /// Consumes tokens up to (not including) a top-level `,` or the end; returns their text.
+    pub fn clause(&mut self) -> &'a str {
+        let start = self.toks.get(self.pos).map_or(self.src.len(), |t| t.1);
+        let mut depth = 0i32;
+        while let Some((t, _)) = self.toks.get(self.pos) {
+            match t {
+                Tok::Sym('(') => depth += 1,
+                Tok::Sym(')') => depth -= 1,
+                Tok::Sym(',') if depth <= 0 => break,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+        let end = self.toks.get(self.pos).map_or(self.src.len(), |t| t.1);
+        &self.src[start..end]
+    }
+
     /// The source text from the current token on.
     pub fn rest(&self) -> &'a str {
         match self.toks.get(self.pos) {
