@@ -43,6 +43,8 @@ pub struct Source {
     pub on_c: Option<Expr>,
     pub access: Access,
     pub needed: Vec<bool>,
+    /// Read the access path in descending key order (ORDER BY ... DESC served by the key).
+    pub reverse: bool,
 }
 
 /// Result of planning FROM.
@@ -90,6 +92,7 @@ fn table_factor(
                     on_c: None,
                     access: Access::full(),
                     needed: vec![],
+                    reverse: false,
                 });
                 return Ok(());
             }
@@ -114,6 +117,7 @@ fn table_factor(
                 alias: alias_s,
                 ncols: t.columns.len(),
                 needed: vec![false; t.columns.len()],
+                reverse: false,
                 kind: SrcKind::Table(t),
                 offset,
                 left,
@@ -157,6 +161,7 @@ fn table_factor(
                 on_c: None,
                 access: Access::full(),
                 needed: vec![],
+                reverse: false,
             });
         }
         ast::TableFactor::NestedJoin {
@@ -359,7 +364,7 @@ fn step(
                     &s.access,
                     &outer,
                     &s.needed,
-                    false,
+                    s.reverse,
                     &mut |_, vals| {
                         let cont = visit(&vals, &mut inner_row)?;
                         if !cont {
@@ -779,6 +784,10 @@ pub fn run_select(
         }
     }
     plan_access(&mut from, &where_conj);
+    let grouped_q = !group.is_empty() || !aggs.is_empty();
+    let distinct_q = matches!(sel.distinct, Some(ast::Distinct::Distinct));
+    // ORDER BY served by the key order of a single table's access path: no sort, early stop.
+    let key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
     if explain {
         return Ok(explain_rows(&from));
     }
@@ -791,7 +800,7 @@ pub fn run_select(
     }
     let grouped = !group.is_empty() || !aggs.is_empty();
     let distinct = matches!(sel.distinct, Some(ast::Distinct::Distinct));
-    let stop_at = if grouped || distinct || !order_c.is_empty() {
+    let stop_at = if grouped || distinct || (!order_c.is_empty() && !key_ordered) {
         None
     } else {
         limit.map(|l| l.saturating_add(offset))
@@ -883,7 +892,7 @@ pub fn run_select(
         let mut seen = HashSet::new();
         out_rows.retain(|(_, v)| seen.insert(group_key(v)));
     }
-    if !order_c.is_empty() {
+    if !order_c.is_empty() && !key_ordered {
         out_rows.sort_by(|a, b| {
             for (i, (_, d)) in order_c.iter().enumerate() {
                 let o = cmp_values(&a.0[i], &b.0[i]);
@@ -901,6 +910,51 @@ pub fn run_select(
     }
     let cols = proj.into_iter().filter_map(|p| p.meta).collect();
     Ok(Output::Rows { cols, rows })
+}
+
+/// True (and the source set to read in that direction) if `order` is a prefix of the single
+/// table's key order after its equality columns, all ascending or all descending.
+fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
+    if order.is_empty() || from.sources.len() != 1 {
+        return false;
+    }
+    let s = &mut from.sources[0];
+    let SrcKind::Table(t) = &s.kind else {
+        return false;
+    };
+    if s.access.in_list.is_some() {
+        return false;
+    }
+    let mut key: Vec<usize> = s.access.key_cols(t);
+    if s.access.index.is_some() {
+        key.extend(t.pk.iter().copied());
+    }
+    let desc = order[0].1;
+    let eq = s.access.eq.len().min(key.len());
+    // Equality columns are constant: ORDER BY may name them or skip them.
+    let mut k = 0;
+    for (e, d) in order {
+        if *d != desc {
+            return false;
+        }
+        let Expr::Col(c) = e else { return false };
+        loop {
+            if k >= key.len() {
+                return false;
+            }
+            if s.offset + key[k] == *c {
+                k += 1;
+                break;
+            }
+            if k < eq {
+                k += 1;
+                continue;
+            }
+            return false;
+        }
+    }
+    s.reverse = desc;
+    true
 }
 
 fn positional(
