@@ -315,3 +315,34 @@ fn mysql_command_line_client() {
     assert!(!ok);
     assert!(err.contains("ERROR 1062 (23000)"), "{err}");
 }
+
+#[test]
+fn result_column_names_are_the_select_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut c = server.conn(Some("test"));
+    c.query_drop("CREATE TABLE t (id INT PRIMARY KEY, v INT)")
+        .unwrap();
+    c.query_drop("INSERT INTO t VALUES (1, 2)").unwrap();
+    let r = c
+        .query_iter("SELECT id, t.v, COUNT(*), DATE_ADD('2024-01-31', INTERVAL 1 MONTH), v IS NOT NULL, 'txt', v + 1 AS w FROM t GROUP BY id")
+        .unwrap();
+    let names: Vec<String> = r
+        .columns()
+        .as_ref()
+        .iter()
+        .map(|c| c.name_str().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "id",
+            "v",
+            "COUNT(*)",
+            "DATE_ADD('2024-01-31', INTERVAL 1 MONTH)",
+            "v IS NOT NULL",
+            "txt",
+            "w"
+        ]
+    );
+}

@@ -64,6 +64,9 @@ fn table_factor(
     match f {
         ast::TableFactor::Table { name, alias, .. } => {
             let parts = object_name_parts(name);
+            if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
+                return Ok(());
+            }
             let (db, tname) = sess.resolve_table_name(&parts)?;
             let alias_s = alias
                 .as_ref()
@@ -619,10 +622,7 @@ fn item_name(sess: &Session, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
-    match sess.source_text(e.span()) {
-        Some(t) if !t.is_empty() && (!matches!(e, ast::Expr::Function(_)) || t.ends_with(')')) => t,
-        _ => e.to_string(),
-    }
+    sess.item_text(e.span()).unwrap_or_else(|| e.to_string())
 }
 
 struct Proj {
