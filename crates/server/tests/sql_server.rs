@@ -205,6 +205,34 @@ fn transactions_and_isolation_between_sessions() {
         .unwrap();
     let v: Option<i64> = a.query_first("SELECT bal FROM acct WHERE id = 1").unwrap();
     assert_eq!(v, Some(5));
+    // REPEATABLE READ: b's transaction keeps reading the snapshot taken at BEGIN...
+    b.query_drop("SET innodb_lock_wait_timeout = 50").unwrap();
+    b.query_drop("BEGIN").unwrap();
+    let v: Option<i64> = b.query_first("SELECT bal FROM acct WHERE id = 1").unwrap();
+    assert_eq!(v, Some(5));
+    a.query_drop("UPDATE acct SET bal = 6 WHERE id = 1")
+        .unwrap();
+    a.query_drop("INSERT INTO acct VALUES (2, 1)").unwrap();
+    let v: Vec<(i64, i64)> = b.query("SELECT id, bal FROM acct ORDER BY id").unwrap();
+    assert_eq!(v, vec![(1, 5)], "snapshot read");
+    // ...while its writes read the latest committed row (no lost update of a's change).
+    b.query_drop("UPDATE acct SET bal = bal + 1 WHERE id = 1")
+        .unwrap();
+    let v: Option<i64> = b.query_first("SELECT bal FROM acct WHERE id = 1").unwrap();
+    assert_eq!(v, Some(7), "own write over the latest committed value");
+    b.query_drop("COMMIT").unwrap();
+    let v: Vec<(i64, i64)> = b.query("SELECT id, bal FROM acct ORDER BY id").unwrap();
+    assert_eq!(v, vec![(1, 7), (2, 1)]);
+    // READ COMMITTED: every read sees the latest commits.
+    b.query_drop("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        .unwrap();
+    b.query_drop("BEGIN").unwrap();
+    a.query_drop("DELETE FROM acct WHERE id = 2").unwrap();
+    let n: Option<i64> = b.query_first("SELECT COUNT(*) FROM acct").unwrap();
+    assert_eq!(n, Some(1));
+    b.query_drop("COMMIT").unwrap();
+    let iso: Option<String> = b.query_first("SELECT @@transaction_isolation").unwrap();
+    assert_eq!(iso.as_deref(), Some("READ-COMMITTED"));
 }
 
 #[test]

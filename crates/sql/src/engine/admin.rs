@@ -126,8 +126,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             c.kw("WORK");
-            sess.implicit_commit()?;
-            sess.in_txn = true;
+            sess.begin()?;
             Ok(Output::done(0))
         }
         "COMMIT" => {
@@ -985,7 +984,21 @@ pub fn set(sess: &mut Session, s: &ast::Set) -> DbResult<Output> {
             }
         }
         S::SetNames { .. } | S::SetNamesDefault {} => {}
-        S::SetTransaction { .. } => {}
+        S::SetTransaction { modes, .. } => {
+            for m in modes {
+                if let ast::TransactionMode::IsolationLevel(l) = m {
+                    let v = match l {
+                        ast::TransactionIsolationLevel::ReadCommitted => "READ-COMMITTED",
+                        ast::TransactionIsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+                        ast::TransactionIsolationLevel::Serializable => "SERIALIZABLE",
+                        _ => "REPEATABLE-READ",
+                    };
+                    for n in ["transaction_isolation", "tx_isolation"] {
+                        sess.vars.insert(n.into(), Value::Text(v.into()));
+                    }
+                }
+            }
+        }
         other => {
             let text = other.to_string();
             sess.warn(1235, format!("Ignored: {text}"));

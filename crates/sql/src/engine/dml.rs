@@ -72,7 +72,7 @@ fn find_conflict(
     check_pk: bool,
 ) -> DbResult<Option<Conflict>> {
     let store = &sess.engine.store;
-    if check_pk && !t.pk.is_empty() && sess.ws.get(store, &t.primary_tree(), pk)?.is_some() {
+    if check_pk && !t.pk.is_empty() && sess.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
         return Ok(Some(Conflict {
             pk: pk.to_vec(),
             key: "PRIMARY".into(),
@@ -94,6 +94,7 @@ fn find_conflict(
             std::ops::Bound::Included(prefix.clone()),
             hi,
             false,
+            None,
         )?;
         while let Some((k, _)) = scan.next_entry()? {
             let other = &k[prefix.len()..];
@@ -110,7 +111,10 @@ fn find_conflict(
 }
 
 fn load(sess: &Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
-    match sess.ws.get(&sess.engine.store, &t.primary_tree(), pk)? {
+    match sess
+        .ws
+        .get(&sess.engine.store, &t.primary_tree(), pk, None)?
+    {
         Some(v) => Ok(Some(crate::row_codec::decode_row(&t.layout, &v)?)),
         None => Ok(None),
     }
@@ -541,16 +545,25 @@ fn matching_rows(
     let mut out = Vec::new();
     let stop = if order.is_empty() { limit } else { None };
     let sref: &Session = sess;
-    read_rows(sref, t, &access, &[], &needed, false, &mut |pk, row| {
-        let ok = match &where_c {
-            Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
-            None => true,
-        };
-        if ok {
-            out.push((pk, row));
-        }
-        Ok(stop.is_none_or(|s| out.len() < s))
-    })?;
+    read_rows(
+        sref,
+        t,
+        &access,
+        &[],
+        &needed,
+        false,
+        None,
+        &mut |pk, row| {
+            let ok = match &where_c {
+                Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
+                None => true,
+            };
+            if ok {
+                out.push((pk, row));
+            }
+            Ok(stop.is_none_or(|s| out.len() < s))
+        },
+    )?;
     if !order.is_empty() {
         let mut keyed: Vec<(Vec<Value>, KeyedRow)> = out
             .into_iter()

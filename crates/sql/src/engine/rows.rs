@@ -91,7 +91,9 @@ fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
 }
 
 /// Calls `f(pk_bytes, row)` for each row in the access path's ranges (evaluated against
-/// `outer`), in key order or reverse, until `f` returns `false`.
+/// `outer`), in key order or reverse, until `f` returns `false`. `snap` is the read view (None:
+/// latest committed).
+#[allow(clippy::too_many_arguments)] // each argument is one independent knob of the read
 pub fn read_rows(
     sess: &Session,
     t: &TableDef,
@@ -99,6 +101,7 @@ pub fn read_rows(
     outer: &[Value],
     needed: &[bool],
     reverse: bool,
+    snap: Option<&betula_storage::Txn>,
     f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> DbResult<bool>,
 ) -> DbResult<()> {
     let store = &sess.engine.store;
@@ -108,7 +111,7 @@ pub fn read_rows(
         None => {
             if access.is_point(t) && ranges.len() == 1 {
                 if let Bound::Included(k) = &ranges[0].0 {
-                    if let Some(v) = sess.ws.get(store, &primary, k)? {
+                    if let Some(v) = sess.ws.get(store, &primary, k, snap)? {
                         f(k.clone(), decode(t, &v)?)?;
                     }
                     return Ok(());
@@ -120,7 +123,7 @@ pub fn read_rows(
                 Box::new(ranges.into_iter())
             };
             for (lo, hi) in iter {
-                let mut scan = sess.ws.scan(store, &primary, lo, hi, reverse)?;
+                let mut scan = sess.ws.scan(store, &primary, lo, hi, reverse, snap)?;
                 while let Some((k, v)) = scan.next_entry()? {
                     if !f(k, decode(t, &v)?)? {
                         return Ok(());
@@ -139,7 +142,7 @@ pub fn read_rows(
                 Box::new(ranges.into_iter())
             };
             for (lo, hi) in iter {
-                let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse)?;
+                let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
                 while let Some((k, _)) = scan.next_entry()? {
                     let mut d = KeyDecoder::new(&k);
                     for kc in &kcols[..nix] {
@@ -158,7 +161,7 @@ pub fn read_rows(
                         }
                         row
                     } else {
-                        match sess.ws.get(store, &primary, &pk)? {
+                        match sess.ws.get(store, &primary, &pk, snap)? {
                             Some(v) => decode(t, &v)?,
                             // Index entry without row (a concurrent delete): skip.
                             None => continue,

@@ -368,6 +368,7 @@ fn step(
                     &outer,
                     &s.needed,
                     s.reverse,
+                    sess.snapshot.as_ref(),
                     &mut |_, vals| {
                         let cont = visit(&vals, &mut inner_row)?;
                         if !cont {

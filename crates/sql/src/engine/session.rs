@@ -52,6 +52,9 @@ pub struct Session {
     pub prepared: HashMap<u32, Prepared>,
     /// Plan only (prepare-time metadata): queries return their columns and no rows.
     pub describe_only: bool,
+    /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
+    /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
+    pub snapshot: Option<betula_storage::Txn>,
 }
 
 impl Drop for Session {
@@ -105,6 +108,7 @@ impl Session {
             cur_sql: String::new(),
             prepared: HashMap::new(),
             describe_only: false,
+            snapshot: None,
         }
     }
 
@@ -203,7 +207,33 @@ impl Session {
         }
     }
 
+    /// Starts an explicit transaction (BEGIN / START TRANSACTION).
+    pub fn begin(&mut self) -> DbResult<()> {
+        self.implicit_commit()?;
+        self.in_txn = true;
+        let rc = self
+            .vars
+            .get("transaction_isolation")
+            .and_then(super::eval::text_of)
+            .is_some_and(|v| v.to_ascii_uppercase().starts_with("READ-"));
+        if !rc {
+            let opts = betula_storage::TxnOptions {
+                isolation: betula_storage::Isolation::RepeatableRead,
+                ..Default::default()
+            };
+            self.snapshot = Some(self.engine.store.env().begin(opts)?);
+        }
+        Ok(())
+    }
+
+    fn end_snapshot(&mut self) {
+        if let Some(t) = self.snapshot.take() {
+            let _ = t.rollback();
+        }
+    }
+
     pub fn commit(&mut self) -> DbResult<()> {
+        self.end_snapshot();
         let r = self.ws.flush(&self.engine.store);
         if r.is_err() {
             self.ws.clear();
@@ -213,6 +243,7 @@ impl Session {
         r
     }
     pub fn rollback(&mut self) {
+        self.end_snapshot();
         self.ws.clear();
         self.in_txn = false;
         self.release_lock();

@@ -10,8 +10,9 @@
 //! Isolation: one writer at a time. A session takes the [`WriterLock`] at its first change and
 //! holds it until commit or rollback (autocommit: for the statement); others wait up to
 //! `innodb_lock_wait_timeout` and then get error 1205. Readers never wait and see committed data.
-//! Known limits: readers read the latest committed rows (no snapshot per transaction yet), and a
-//! transaction's writes are held in memory until COMMIT.
+//! Reads take an optional snapshot (`Option<&Txn>`, the REPEATABLE READ view of an explicit
+//! transaction); without one they see the latest committed rows. Known limit: a transaction's
+//! writes are held in memory until COMMIT.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::ops::Bound;
@@ -19,7 +20,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use betula_storage::{Env, EnvOptions, TreeHandle, TreeOptions, TxnOptions, UpdateRegistry};
+use betula_storage::{
+    Env, EnvOptions, RangeIter, TreeHandle, TreeOptions, Txn, TxnOptions, UpdateRegistry,
+};
 use parking_lot::{Condvar, Mutex, RwLock};
 
 use super::dberror::{DbError, DbResult};
@@ -202,27 +205,39 @@ impl WriteSet {
         self.set(tree, key, p);
     }
 
-    /// Reads `key` as this session sees it.
-    pub fn get(&self, store: &Store, tree: &str, key: &[u8]) -> DbResult<Option<Vec<u8>>> {
+    /// Reads `key` as this session sees it: its own changes over the snapshot `snap` (a
+    /// REPEATABLE READ transaction's view) or, without one, the latest committed value.
+    pub fn get(
+        &self,
+        store: &Store,
+        tree: &str,
+        key: &[u8],
+        snap: Option<&Txn>,
+    ) -> DbResult<Option<Vec<u8>>> {
+        let base = |store: &Store| -> DbResult<Option<Vec<u8>>> {
+            let h = store.tree(tree)?;
+            Ok(match snap {
+                Some(t) => t.get(&h, key)?,
+                None => h.get(key)?,
+            })
+        };
         match self.overlay.get(tree).and_then(|m| m.get(key)) {
             Some(Pending::Value(v)) => Ok(v.clone()),
-            Some(p) => {
-                let base = store.tree(tree)?.get(key)?;
-                Ok(p.resolve(base.as_deref()))
-            }
-            None => Ok(store.tree(tree)?.get(key)?),
+            Some(p) => Ok(p.resolve(base(store)?.as_deref())),
+            None => base(store),
         }
     }
 
     /// Scans `[lo, hi)`-style bounds in key order (or reverse), merging this session's changes.
-    pub fn scan(
+    pub fn scan<'t>(
         &self,
         store: &Store,
         tree: &str,
         lo: Bound<Vec<u8>>,
         hi: Bound<Vec<u8>>,
         reverse: bool,
-    ) -> DbResult<Scan> {
+        snap: Option<&'t Txn>,
+    ) -> DbResult<Scan<'t>> {
         let handle = store.tree(tree)?;
         let mut pending: Vec<(Vec<u8>, Pending)> = match self.overlay.get(tree) {
             Some(m) => m
@@ -235,6 +250,7 @@ impl WriteSet {
             pending.reverse();
         }
         Ok(Scan {
+            snap,
             handle,
             lo,
             hi,
@@ -284,7 +300,8 @@ impl WriteSet {
 const BATCH: usize = 256;
 
 /// A merged scan; yields `(key, value)` in order.
-pub struct Scan {
+pub struct Scan<'t> {
+    snap: Option<&'t Txn>,
     handle: TreeHandle,
     lo: Bound<Vec<u8>>,
     hi: Bound<Vec<u8>>,
@@ -294,7 +311,7 @@ pub struct Scan {
     pending: VecDeque<(Vec<u8>, Pending)>,
 }
 
-impl Scan {
+impl Scan<'_> {
     fn refill(&mut self) -> DbResult<()> {
         if !self.batch.is_empty() || self.exhausted {
             return Ok(());
@@ -302,7 +319,11 @@ impl Scan {
         let lo = as_ref(&self.lo);
         let hi = as_ref(&self.hi);
         let mut n = 0;
-        for item in self.handle.range(lo, hi, self.reverse) {
+        let iter: RangeIter<'_> = match self.snap {
+            Some(t) => t.range(&self.handle, lo, hi, self.reverse),
+            None => self.handle.range(lo, hi, self.reverse),
+        };
+        for item in iter {
             let (k, v) = item?;
             self.batch.push_back((k, v));
             n += 1;
