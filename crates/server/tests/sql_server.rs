@@ -123,6 +123,17 @@ fn errors_keep_the_session_usable() {
     ] {
         assert!(c.query_drop(junk).is_err(), "{junk:?} should fail");
     }
+    // Very long operator chains are refused (1436) instead of overflowing the stack; long but
+    // accepted ones work, as text and as prepared statements.
+    let huge = format!("SELECT {}", vec!["1"; 100_000].join("+"));
+    assert_eq!(code(c.query_drop(&huge)), 1436);
+    assert_eq!(code(c.prep(&huge)), 1436);
+    let long = format!("SELECT {}", vec!["1"; 2500].join("+"));
+    let sum: Option<i64> = c.query_first(&long).unwrap();
+    assert_eq!(sum, Some(2500));
+    let stmt = c.prep(&long).unwrap();
+    let sum: Option<i64> = c.exec_first(&stmt, ()).unwrap();
+    assert_eq!(sum, Some(2500));
     let v: Option<i64> = c.query_first("SELECT v FROM t WHERE id = 1").unwrap();
     assert_eq!(v, Some(1));
 }

@@ -308,6 +308,10 @@ pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
 
 /// Evaluates `e` against `cx`.
 pub fn eval(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, || eval_inner(e, cx))
+}
+
+fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
     Ok(match e {
         Expr::Lit(v) => v.clone(),
         Expr::Col(i) => cx.row.get(*i).cloned().unwrap_or(Value::Null),

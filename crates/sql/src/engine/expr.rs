@@ -456,6 +456,11 @@ impl Compiler<'_> {
     }
 
     pub fn compile(&mut self, e: &ast::Expr) -> DbResult<Expr> {
+        // Deep expressions recurse here: grow the stack on the heap instead of overflowing.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.compile_inner(e))
+    }
+
+    fn compile_inner(&mut self, e: &ast::Expr) -> DbResult<Expr> {
         use ast::Expr as E;
         Ok(match e {
             E::Identifier(id) => {

@@ -28,6 +28,9 @@ use crate::error::{Warning, WarningLevel};
 use crate::temporal::DateTime;
 use crate::value::Value;
 
+/// Largest expression nesting accepted (see split::nesting_cost).
+pub const MAX_NESTING: usize = 3000;
+
 pub struct Prepared {
     pub sql: String,
     pub params: usize,
@@ -392,6 +395,13 @@ impl Session {
     /// Registers a prepared statement; returns its parameter count and, for queries, the
     /// result columns (planned with NULL parameters, no row read).
     pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<super::OutCol>)> {
+        if split::nesting_cost(sql) > MAX_NESTING {
+            return Err(DbError::new(
+                1436,
+                "HY000",
+                "Thread stack overrun: the statement nests expressions too deeply",
+            ));
+        }
         let (numbered, n) = split::number_placeholders(sql.trim().trim_end_matches(';'));
         if split::split_statements(&numbered).len() > 1 {
             return Err(DbError::syntax(sql));
@@ -399,12 +409,14 @@ impl Session {
         // Syntax check now for statements sqlparser handles.
         let mut cols = Vec::new();
         if !admin::is_special(&numbered) {
-            let stmts = parse(&numbered)?;
+            let stmts = stacker::grow(32 << 20, || parse(&numbered))?;
             if let Some(Statement::Query(q)) = stmts.first() {
                 self.params = vec![Value::Null; n];
                 self.cur_sql = numbered.clone();
                 self.describe_only = true;
-                let r = catch_unwind(AssertUnwindSafe(|| select::run_query(self, q)));
+                let r = catch_unwind(AssertUnwindSafe(|| {
+                    stacker::grow(32 << 20, || select::run_query(self, q))
+                }));
                 self.describe_only = false;
                 if let Ok(Ok(Output::Rows { cols: c, .. })) = r {
                     cols = c;
@@ -463,7 +475,12 @@ impl Session {
             p.started = std::time::Instant::now();
         }
         let mark = self.ws.mark();
-        let result = catch_unwind(AssertUnwindSafe(|| self.dispatch(sql))).unwrap_or_else(|_| {
+        // Statements run on their own 32 MiB stack segment (mapped lazily), so deep but accepted
+        // expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            stacker::grow(32 << 20, || self.dispatch(sql))
+        }))
+        .unwrap_or_else(|_| {
             Err(DbError::internal(
                 "internal error while executing the statement (the statement was rolled back)",
             ))
@@ -495,6 +512,13 @@ impl Session {
     }
 
     fn dispatch(&mut self, sql: &str) -> DbResult<Output> {
+        if split::nesting_cost(sql) > MAX_NESTING {
+            return Err(DbError::new(
+                1436,
+                "HY000",
+                format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
+            ));
+        }
         if let Some(r) = admin::special(self, sql) {
             return r;
         }

@@ -137,6 +137,47 @@ pub fn number_placeholders(sql: &str) -> (String, usize) {
     (out, marks.len())
 }
 
+/// A bound on how deeply the statement's expressions can nest: the largest number of operators
+/// in one comma-separated item plus the parenthesis depth there. Parsing, compiling and dropping
+/// an expression recurse once per level, so statements above a limit are refused up front
+/// (a 100,000-term `1+1+...` would otherwise overflow the connection thread's stack).
+pub fn nesting_cost(sql: &str) -> usize {
+    let mut depth = 0usize;
+    let mut seg = 0usize;
+    let mut max = 0usize;
+    let mut word = String::new();
+    let flush_word = |word: &mut String, seg: &mut usize| {
+        if matches!(
+            word.to_ascii_uppercase().as_str(),
+            "AND" | "OR" | "XOR" | "NOT" | "IS" | "LIKE" | "DIV" | "MOD" | "BETWEEN" | "IN"
+        ) {
+            *seg += 1;
+        }
+        word.clear();
+    };
+    scan(sql, |_, c, code| {
+        if code && (c.is_ascii_alphanumeric() || c == b'_') {
+            word.push(c as char);
+            return;
+        }
+        flush_word(&mut word, &mut seg);
+        if !code {
+            return;
+        }
+        match c {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' => seg = 0,
+            b'+' | b'-' | b'*' | b'/' | b'%' | b'=' | b'<' | b'>' | b'&' | b'|' | b'^' | b'!'
+            | b'~' => seg += 1,
+            _ => {}
+        }
+        max = max.max(seg + depth);
+    });
+    flush_word(&mut word, &mut seg);
+    max.max(seg + depth)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,6 +190,17 @@ mod tests {
             vec!["select ';'", "select 2 -- x;y", "select \"a\\\";\""]
         );
         assert!(split_statements("  ; ;").is_empty());
+    }
+
+    #[test]
+    fn nesting_cost_counts_chains_not_lists() {
+        let chain = format!("SELECT {}", vec!["1"; 5000].join("+"));
+        assert!(nesting_cost(&chain) >= 4999);
+        let rows: Vec<String> = (0..5000).map(|i| format!("({i}, -{i}, 'a+b')")).collect();
+        let insert = format!("INSERT INTO t VALUES {}", rows.join(","));
+        assert!(nesting_cost(&insert) < 10);
+        assert!(nesting_cost("SELECT ((((1))))") >= 4);
+        assert_eq!(nesting_cost("SELECT a FROM t WHERE x = 1 AND y < 2 OR z"), 4);
     }
 
     #[test]
