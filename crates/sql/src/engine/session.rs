@@ -475,10 +475,15 @@ impl Session {
             p.started = std::time::Instant::now();
         }
         let mark = self.ws.mark();
-        // Statements run on their own 32 MiB stack segment (mapped lazily), so deep but accepted
-        // expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
+        // Deeply nested statements run on their own 32 MiB stack segment (mapped lazily), so
+        // accepted expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
+        let deep = split::nesting_cost(sql) > 64;
         let result = catch_unwind(AssertUnwindSafe(|| {
-            stacker::grow(32 << 20, || self.dispatch(sql))
+            if deep {
+                stacker::grow(32 << 20, || self.dispatch(sql))
+            } else {
+                self.dispatch(sql)
+            }
         }))
         .unwrap_or_else(|_| {
             Err(DbError::internal(
