@@ -231,6 +231,11 @@ fn transactions_and_isolation_between_sessions() {
         .unwrap();
     let v: Option<i64> = b.query_first("SELECT bal FROM acct WHERE id = 1").unwrap();
     assert_eq!(v, Some(7), "own write over the latest committed value");
+    // A locking read sees the latest commit, not the snapshot.
+    let v: Vec<(i64, i64)> = b
+        .query("SELECT id, bal FROM acct ORDER BY id FOR UPDATE")
+        .unwrap();
+    assert_eq!(v, vec![(1, 7), (2, 1)]);
     b.query_drop("COMMIT").unwrap();
     let v: Vec<(i64, i64)> = b.query("SELECT id, bal FROM acct ORDER BY id").unwrap();
     assert_eq!(v, vec![(1, 7), (2, 1)]);

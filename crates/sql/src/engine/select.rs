@@ -428,7 +428,15 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
         return Err(DbError::unsupported("WITH (common table expressions)"));
     }
     if !q.locks.is_empty() {
+        // A locking read (FOR UPDATE / LOCK IN SHARE MODE) reads the latest committed rows, not
+        // the transaction's snapshot, as InnoDB does; it also takes the writer lock.
         sess.lock_for_update()?;
+        let snap = sess.snapshot.take();
+        let mut q2 = q.clone();
+        q2.locks.clear();
+        let r = run_query(sess, &q2);
+        sess.snapshot = snap;
+        return r;
     }
     let (limit, offset) = limit_of(sess, q)?;
     let order: Vec<ast::OrderByExpr> = match &q.order_by {
