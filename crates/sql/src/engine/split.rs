@@ -200,7 +200,10 @@ mod tests {
         let insert = format!("INSERT INTO t VALUES {}", rows.join(","));
         assert!(nesting_cost(&insert) < 10);
         assert!(nesting_cost("SELECT ((((1))))") >= 4);
-        assert_eq!(nesting_cost("SELECT a FROM t WHERE x = 1 AND y < 2 OR z"), 4);
+        assert_eq!(
+            nesting_cost("SELECT a FROM t WHERE x = 1 AND y < 2 OR z"),
+            4
+        );
     }
 
     #[test]
