@@ -1,4 +1,9 @@
 //! The `betula` binary: `betula serve` runs the MySQL-protocol server.
+
+/// The engine allocates many small keys and values; glibc malloc's consolidation showed up as about a third
+/// of insert time in profiles, mimalloc does not.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
