@@ -272,3 +272,33 @@ fn a_tree_dropped_after_a_checkpoint_stays_dropped_after_reopen() {
         other => panic!("expected corruption, got {:?}", other.map(|_| ())),
     }
 }
+
+#[test]
+fn a_clean_drop_keeps_acknowledged_writes_in_every_durability_mode() {
+    for durability in [
+        Durability::NoSync,
+        Durability::Periodic(std::time::Duration::from_secs(3600)),
+    ] {
+        let vfs = Arc::new(SimVfs::new());
+        let o = EnvOptions {
+            durability,
+            ..opts()
+        };
+        let env = Env::open_with_vfs(vfs.clone(), Path::new("/db"), o.clone(), registry()).unwrap();
+        env.create_tree("t", None).unwrap().put(b"k", b"v").unwrap();
+        drop(env);
+        // Only what is durable survives the crash image: the drop must have synced the log.
+        let env = Env::open_with_vfs(
+            Arc::new(vfs.crash_image(1)),
+            Path::new("/db"),
+            o,
+            registry(),
+        )
+        .unwrap();
+        assert_eq!(
+            env.open_tree("t").unwrap().get(b"k").unwrap(),
+            Some(b"v".to_vec()),
+            "{durability:?}"
+        );
+    }
+}

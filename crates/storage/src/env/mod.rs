@@ -70,8 +70,8 @@ pub(crate) struct CheckpointState {
     pub last_duration_ms: u64,
 }
 
-/// An open environment. Dropping it stops the background thread without a final checkpoint (the log covers
-/// everything); [`Env::close`] checkpoints first.
+/// An open environment. Dropping it stops the background thread and syncs the log, without a final
+/// checkpoint (the log covers everything); [`Env::close`] checkpoints first.
 pub struct Env {
     inner: Arc<EnvInner>,
     background: Option<JoinHandle<()>>,
@@ -318,6 +318,11 @@ impl Env {
 impl Drop for Env {
     fn drop(&mut self) {
         self.stop_background();
+        // A clean drop loses nothing that was acknowledged, whatever the durability mode: write and sync
+        // what the log still buffers (best effort; a latched environment is left alone).
+        if self.inner.health.failure().is_none() && !self.inner.closed.load(Ordering::SeqCst) {
+            let _ = self.inner.wal.sync_all();
+        }
         self.inner.closed.store(true, Ordering::SeqCst);
     }
 }
