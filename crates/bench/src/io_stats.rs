@@ -41,6 +41,13 @@ impl ProcIo {
             .unwrap_or_default()
     }
 
+    /// The counters of another process (a server the suite started); `None` when unreadable.
+    pub fn of_pid(pid: u32) -> Option<ProcIo> {
+        std::fs::read_to_string(format!("/proc/{pid}/io"))
+            .ok()
+            .map(|t| ProcIo::parse(&t))
+    }
+
     pub fn available() -> bool {
         std::fs::read_to_string("/proc/self/io").is_ok()
     }

@@ -4,14 +4,19 @@
 //!   point reads, range scans — for Betula and (with the `rocksdb` feature) RocksDB, with a markdown report
 //!   and a per-second CSV in bench/results/.
 //! - `betula-bench commit-throughput`: single-row synchronous commits from 1..64 threads (group commit).
+//! - `betula-bench sql`: the seed workloads through the MySQL protocol against Betula's server, MariaDB
+//!   InnoDB and MyRocks, each started by the suite (docs/benchmarks.md).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod cpu_time;
 mod engine;
 mod io_stats;
 mod machine;
+mod peer;
 mod report;
+mod sql;
 mod stats;
 mod workload;
 
@@ -34,6 +39,8 @@ enum Cmd {
     Storage(StorageArgs),
     /// Commits per second of single-row synchronous writes at several thread counts.
     CommitThroughput(CommitArgs),
+    /// The seed workloads through the MySQL protocol: Betula's server, MariaDB InnoDB, MyRocks.
+    Sql(SqlArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -113,6 +120,44 @@ struct CommitArgs {
     /// Seconds per point.
     #[arg(long, default_value_t = 5.0)]
     secs: f64,
+}
+
+#[derive(Args)]
+struct SqlArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Workloads, in order: sensor-stream, hot-reads, upsert-rollup (bulk-load, oltp: not implemented yet).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sensor-stream,hot-reads,upsert-rollup"
+    )]
+    workloads: Vec<String>,
+    /// Quick mode (about 15 minutes for three engines): 120 s sensor-stream, 60 s upsert-rollup, 200 runs.
+    /// Without it: 600 s, 300 s, 1000 runs.
+    #[arg(long)]
+    quick: bool,
+    /// Connections of the ingest workloads.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Sensors = rows per INSERT.
+    #[arg(long, default_value_t = 1000)]
+    sensors: usize,
+    /// Seconds of sensor-stream (overrides the mode).
+    #[arg(long)]
+    duration: Option<u64>,
+    /// Seconds of upsert-rollup (overrides the mode).
+    #[arg(long)]
+    upsert_duration: Option<u64>,
+    /// Timed runs per hot-reads query (overrides the mode).
+    #[arg(long)]
+    query_runs: Option<usize>,
+    /// The `betula` binary (default: next to this one, i.e. the same target directory).
+    #[arg(long)]
+    betula_bin: Option<PathBuf>,
+    /// Keep the servers' data directories.
+    #[arg(long)]
+    keep: bool,
 }
 
 fn context(common: &Common, dir: &std::path::Path) -> report::RunContext {
@@ -254,11 +299,87 @@ fn commit_throughput(a: CommitArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md)])
 }
 
+fn sql_suite(a: SqlArgs) -> BenchResult<()> {
+    let engines = if a.common.engines.is_empty() {
+        vec!["betula".to_string(), "innodb".into(), "rocksdb".into()]
+    } else {
+        a.common.engines.clone()
+    };
+    let engines = engines
+        .iter()
+        .map(|e| {
+            peer::EngineKind::parse(e)
+                .ok_or_else(|| format!("unknown engine '{e}' (betula, innodb, rocksdb)"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let workloads = a
+        .workloads
+        .iter()
+        .map(|w| sql::Workload::parse(w).ok_or_else(|| format!("unknown workload '{w}'")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some(h) = workloads.iter().position(|w| *w == sql::Workload::HotReads) {
+        if !workloads[..h].contains(&sql::Workload::SensorStream) {
+            return Err(
+                "hot-reads reads the table sensor-stream fills: list sensor-stream before it"
+                    .into(),
+            );
+        }
+    }
+    let betula_bin = match a.betula_bin.clone() {
+        Some(b) => b,
+        None => std::env::current_exe()?.with_file_name("betula"),
+    };
+    let dir = a
+        .common
+        .dir
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join("betula-bench-sql"));
+    std::fs::create_dir_all(&dir)?;
+    let p = sql::SqlParams {
+        engines,
+        workloads,
+        quick: a.quick,
+        clients: a.clients.max(1),
+        sensors: a.sensors.max(1),
+        stream_secs: a.duration.unwrap_or(if a.quick { 120 } else { 600 }),
+        upsert_secs: a.upsert_duration.unwrap_or(if a.quick { 60 } else { 300 }),
+        query_runs: a.query_runs.unwrap_or(if a.quick { 200 } else { 1000 }),
+        query_warmup: if a.quick { 20 } else { 50 },
+        seed: a.common.seed,
+        dir: dir.clone(),
+        keep: a.keep,
+        start: peer::StartOptions {
+            betula_bin,
+            cache_bytes: if a.common.cache_mb == 64 {
+                1 << 30
+            } else {
+                a.common.cache_mb << 20
+            },
+        },
+    };
+    let mut ctx = context(&a.common, &dir);
+    let mut runs = Vec::new();
+    for &e in &p.engines {
+        runs.push(sql::run_engine(e, &p)?);
+    }
+    ctx.load_after = machine::loadavg();
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-sql", ctx.date));
+    let csv_name = format!("{stem}.csv");
+    let md = sql::report::markdown(&ctx, &p, &runs, &csv_name);
+    let csv = sql::report::csv(&runs);
+    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
+}
+
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Storage(a) => storage(a),
         Cmd::CommitThroughput(a) => commit_throughput(a),
+        Cmd::Sql(a) => sql_suite(a),
     };
     if let Err(e) = r {
         eprintln!("betula-bench: {e}");

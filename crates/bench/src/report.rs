@@ -24,7 +24,7 @@ pub struct RunContext {
 
 const MIB: f64 = 1024.0 * 1024.0;
 
-fn fmt_num(v: f64) -> String {
+pub fn fmt_num(v: f64) -> String {
     if !v.is_finite() {
         "n/a".into()
     } else if v.abs() >= 1000.0 {
@@ -49,7 +49,7 @@ fn fmt_num(v: f64) -> String {
     }
 }
 
-fn fmt_ratio(r: Option<f64>) -> String {
+pub fn fmt_ratio(r: Option<f64>) -> String {
     r.map(|r| format!("{r:.2}")).unwrap_or_else(|| "n/a".into())
 }
 

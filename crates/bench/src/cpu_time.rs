@@ -1,0 +1,65 @@
+//! CPU time this process has used (user + system), from `/proc/self/stat`, so a report can say how much of
+//! the machine the benchmark client itself took.
+
+/// Clock ticks per second of `/proc/*/stat` times. Linux reports them in USER_HZ, which is 100 on every
+/// architecture Linux supports today.
+pub const TICKS_PER_SEC: f64 = 100.0;
+
+/// utime + stime in ticks from the text of a `/proc/<pid>/stat` file. The command name (field 2) is in
+/// parentheses and may itself contain spaces or parentheses, so fields are counted after the last ')'.
+pub fn parse_stat_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    // After the name: state(3) ppid(4) ... utime(14) stime(15); index 0 here is field 3.
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = f.get(11)?.parse().ok()?;
+    let stime: u64 = f.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// CPU seconds used by this process so far (`None` without /proc).
+pub fn self_cpu_secs() -> Option<f64> {
+    let t = std::fs::read_to_string("/proc/self/stat").ok()?;
+    parse_stat_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
+}
+
+/// CPU seconds used by process `pid` so far.
+pub fn pid_cpu_secs(pid: u32) -> Option<f64> {
+    let t = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
+}
+
+/// CPU used over a wall-clock interval as a share of one core, in percent (200 = two cores busy).
+pub fn share_of_one_core(cpu_secs: f64, wall_secs: f64) -> Option<f64> {
+    (wall_secs > 0.0 && cpu_secs >= 0.0).then(|| 100.0 * cpu_secs / wall_secs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_utime_plus_stime() {
+        let s =
+            "1234 (betula-bench) S 1 1234 1234 0 -1 4194560 500 0 0 0 250 37 0 0 20 0 5 0 100 0 0";
+        assert_eq!(parse_stat_ticks(s), Some(287));
+        // A name with spaces and a ')' inside does not shift the fields.
+        let odd = "99 (a) b (c)) R 1 1 1 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 1 0 0";
+        assert_eq!(parse_stat_ticks(odd), Some(10));
+        assert_eq!(parse_stat_ticks("garbage"), None);
+        assert_eq!(parse_stat_ticks("1 (x) S 1 2"), None);
+    }
+
+    #[test]
+    fn own_cpu_is_readable_on_linux() {
+        if std::path::Path::new("/proc/self/stat").exists() {
+            assert!(self_cpu_secs().unwrap() >= 0.0);
+        }
+    }
+
+    #[test]
+    fn share_in_percent_of_one_core() {
+        assert_eq!(share_of_one_core(1.5, 3.0), Some(50.0));
+        assert_eq!(share_of_one_core(4.0, 2.0), Some(200.0));
+        assert_eq!(share_of_one_core(1.0, 0.0), None);
+    }
+}

@@ -1,0 +1,122 @@
+//! The timed multi-client write driver of the ingest workloads: C connections, client i sends batches
+//! i, i+C, i+2C, … (each one autocommitted statement) until the deadline, while the calling thread samples
+//! at every whole second the rows acknowledged and the server's write_bytes.
+
+use super::outcome::{classify, Status};
+use crate::peer::Server;
+use mysql::prelude::Queryable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Builds the statement of batch `b` for one client (each client owns its own builder).
+pub type BatchSql = Box<dyn FnMut(u64) -> String + Send>;
+
+/// What a timed run produced.
+#[derive(Debug, Default)]
+pub struct BatchRun {
+    /// Rows acknowledged by second i+1.
+    pub row_marks: Vec<u64>,
+    /// Server write_bytes since the start, by second i+1 (empty when /proc/PID/io is unreadable).
+    pub write_marks: Vec<u64>,
+    /// Rows acknowledged in all.
+    pub rows: u64,
+    pub secs: f64,
+    /// Batches acknowledged, sorted.
+    pub batches: Vec<u64>,
+    /// The first error any client got (the run stops at it).
+    pub error: Option<Status>,
+    /// Server write_bytes over the whole run.
+    pub server_write_bytes: Option<u64>,
+    /// CPU seconds of this (client) process and of the server process over the run.
+    pub client_cpu_secs: Option<f64>,
+    pub server_cpu_secs: Option<f64>,
+}
+
+pub fn run(
+    server: &Server,
+    builders: Vec<BatchSql>,
+    rows_per_batch: u64,
+    duration: Duration,
+) -> BatchRun {
+    let clients = builders.len() as u64;
+    let rows = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let finished = AtomicU64::new(0);
+    let error: Mutex<Option<Status>> = Mutex::new(None);
+    let batches: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+    let opts = server.opts();
+    let wb0 = server.write_bytes();
+    let ccpu0 = crate::cpu_time::self_cpu_secs();
+    let scpu0 = crate::cpu_time::pid_cpu_secs(server.pid());
+    let mut out = BatchRun::default();
+    let start = Instant::now();
+    std::thread::scope(|s| {
+        for (i, mut build) in builders.into_iter().enumerate() {
+            let (rows, stop, error, batches, finished, opts) =
+                (&rows, &stop, &error, &batches, &finished, opts.clone());
+            s.spawn(move || {
+                let mut mine = Vec::new();
+                let fail = |st: Status| {
+                    let mut e = error.lock().unwrap();
+                    if e.is_none() {
+                        *e = Some(st);
+                    }
+                    stop.store(true, Ordering::Release);
+                };
+                match mysql::Conn::new(opts) {
+                    Ok(mut conn) => {
+                        let mut b = i as u64;
+                        while !stop.load(Ordering::Acquire) && start.elapsed() < duration {
+                            let sql = build(b);
+                            if let Err(e) = conn.query_drop(&sql) {
+                                fail(classify(&e, &sql));
+                                break;
+                            }
+                            rows.fetch_add(rows_per_batch, Ordering::AcqRel);
+                            mine.push(b);
+                            b += clients;
+                        }
+                    }
+                    Err(e) => fail(Status::Failed(format!("connect: {e}"))),
+                }
+                batches.lock().unwrap().extend(mine);
+                finished.fetch_add(1, Ordering::AcqRel);
+            });
+        }
+        // Sampler: at each whole second until every client is done.
+        let mut next = 1u64;
+        while finished.load(Ordering::Acquire) < clients {
+            let due = start + Duration::from_secs(next);
+            let now = Instant::now();
+            if now < due {
+                std::thread::sleep((due - now).min(Duration::from_millis(50)));
+                continue;
+            }
+            out.row_marks.push(rows.load(Ordering::Acquire));
+            if let (Some(w0), Some(w)) = (wb0, server.write_bytes()) {
+                out.write_marks.push(w.saturating_sub(w0));
+            }
+            next += 1;
+        }
+    });
+    out.secs = start.elapsed().as_secs_f64();
+    out.rows = rows.load(Ordering::Acquire);
+    out.error = error.into_inner().unwrap();
+    let mut b = batches.into_inner().unwrap();
+    b.sort_unstable();
+    out.batches = b;
+    out.server_write_bytes = match (wb0, server.write_bytes()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    out.client_cpu_secs = match (ccpu0, crate::cpu_time::self_cpu_secs()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    out.server_cpu_secs = match (scpu0, crate::cpu_time::pid_cpu_secs(server.pid())) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    out
+}

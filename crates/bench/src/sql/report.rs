@@ -1,0 +1,296 @@
+//! Markdown report and per-second CSV of a `betula-bench sql` run: per workload a table of figures per
+//! server and Betula ÷ peer ratios, the state of every cell, checks, and each server's configuration.
+
+use super::{EngineResult, SqlParams, Workload, ALL};
+use crate::peer::EngineKind;
+use crate::report::{fmt_num, fmt_ratio, RunContext};
+use crate::stats;
+use std::fmt::Write as _;
+
+/// The figure names of `w` in first-seen order across engines.
+fn figure_names(w: Workload, runs: &[EngineResult]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for er in runs {
+        for r in er.results.iter().filter(|r| r.workload == w) {
+            for f in &r.figures {
+                if !names.contains(&f.name) {
+                    names.push(f.name.clone());
+                }
+            }
+        }
+    }
+    names
+}
+
+fn value(er: &EngineResult, w: Workload, name: &str) -> Option<f64> {
+    er.results
+        .iter()
+        .find(|r| r.workload == w)?
+        .figures
+        .iter()
+        .find(|f| f.name == name)?
+        .value
+}
+
+fn cell_status(er: &EngineResult, w: Workload) -> String {
+    if let Some(e) = &er.start_error {
+        return format!("server did not start: {}", e.lines().next().unwrap_or(""));
+    }
+    match er.results.iter().find(|r| r.workload == w) {
+        Some(r) => r.status.label(),
+        None => "not run".into(),
+    }
+}
+
+pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# SQL suite: seed workloads, Betula side by side with MariaDB InnoDB and MyRocks\n"
+    );
+    let _ = writeln!(s, "Command (from the repository root, after `cargo build --release -p betula-server -p betula-bench`):\n\n```\n{}\n```\n", ctx.command);
+    let _ = writeln!(s, "- Date: {} {}", ctx.date, ctx.time);
+    let _ = writeln!(s, "- Source revision: {}", ctx.revision);
+    let _ = writeln!(s, "- CPU: {}", ctx.cpu);
+    let _ = writeln!(s, "- Kernel: {}; data on {}", ctx.kernel, ctx.filesystem);
+    let _ = writeln!(s, "- Load average before: `{}`; after: `{}` (the machine is shared: other engineers compile on the same cores)", ctx.load_before, ctx.load_after);
+    for n in &ctx.notes {
+        let _ = writeln!(s, "- Note: {n}");
+    }
+    let _ = writeln!(s, "\nMemory:\n\n```\n{}\n```\n", ctx.memory);
+    let _ = writeln!(s, "## Settings\n");
+    let _ = writeln!(
+        s,
+        "- Mode: {}",
+        if p.quick { "quick (`--quick`)" } else { "full" }
+    );
+    let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
+    let _ = writeln!(s, "- sensor-stream: {} s; upsert-rollup: {} s; hot-reads: {} warm-up + {} timed runs per query", p.stream_secs, p.upsert_secs, p.query_warmup, p.query_runs);
+    let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size)", p.start.cache_bytes >> 20);
+    let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
+    let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
+    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values); its CPU share is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
+    let _ = writeln!(
+        s,
+        "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
+    );
+    let _ = writeln!(s, "## Servers\n");
+    let _ = writeln!(s, "| engine | version | started |");
+    let _ = writeln!(s, "|---|---|---|");
+    for er in runs {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            er.engine.name(),
+            er.version,
+            er.start_error
+                .as_deref()
+                .map(|e| format!("no: {}", e.lines().next().unwrap_or("")))
+                .unwrap_or_else(|| "yes".into())
+        );
+    }
+    let betula = runs.iter().find(|r| r.engine == EngineKind::Betula);
+    let peers: Vec<&EngineResult> = runs
+        .iter()
+        .filter(|r| r.engine != EngineKind::Betula)
+        .collect();
+    for &w in &p.workloads {
+        let _ = writeln!(s, "\n## {}\n\n{}\n", w.name(), w.describe());
+        if !w.implemented() {
+            let _ = writeln!(s, "**Not implemented yet** in this suite (see `shared/bench/peers/README.md` for the peers' figures).");
+            continue;
+        }
+        let mut head = String::from("| figure |");
+        let mut rule = String::from("|---|");
+        for er in runs {
+            let _ = write!(head, " {} |", er.engine.name());
+            rule.push_str("---|");
+        }
+        if betula.is_some() {
+            for pe in &peers {
+                let _ = write!(head, " betula ÷ {} |", pe.engine.name());
+                rule.push_str("---|");
+            }
+        }
+        let _ = writeln!(s, "{head}\n{rule}");
+        let mut status_row = String::from("| state |");
+        for er in runs {
+            let _ = write!(status_row, " {} |", cell_status(er, w).replace('|', "\\|"));
+        }
+        if betula.is_some() {
+            for _ in &peers {
+                status_row.push_str(" |");
+            }
+        }
+        let _ = writeln!(s, "{status_row}");
+        for name in figure_names(w, runs) {
+            let better = runs
+                .iter()
+                .flat_map(|er| er.results.iter())
+                .filter(|r| r.workload == w)
+                .flat_map(|r| r.figures.iter())
+                .find(|f| f.name == name)
+                .map(|f| f.better);
+            let arrow = match better {
+                Some(super::Better::Higher) => " (↑)",
+                Some(super::Better::Lower) => " (↓)",
+                _ => "",
+            };
+            let mut line = format!("| {name}{arrow} |");
+            for er in runs {
+                let _ = write!(
+                    line,
+                    " {} |",
+                    value(er, w, &name)
+                        .map(fmt_num)
+                        .unwrap_or_else(|| "–".into())
+                );
+            }
+            if let Some(b) = betula {
+                for pe in &peers {
+                    let r = match (value(b, w, &name), value(pe, w, &name)) {
+                        (Some(x), Some(y)) => stats::ratio(x, y),
+                        _ => None,
+                    };
+                    let _ = write!(line, " {} |", fmt_ratio(r));
+                }
+            }
+            let _ = writeln!(s, "{line}");
+        }
+        for er in runs {
+            for r in er.results.iter().filter(|r| r.workload == w) {
+                for n in &r.notes {
+                    let _ = writeln!(s, "\n- {}: {n}", er.engine.name());
+                }
+            }
+        }
+    }
+    let not_listed: Vec<&str> = ALL
+        .iter()
+        .filter(|w| !p.workloads.contains(w))
+        .map(|w| w.name())
+        .collect();
+    let not_impl: Vec<&str> = ALL
+        .iter()
+        .filter(|w| !w.implemented())
+        .map(|w| w.name())
+        .collect();
+    let _ = writeln!(s, "\n## Not in this run\n");
+    let _ = writeln!(
+        s,
+        "- Workloads not selected: {}",
+        if not_listed.is_empty() {
+            "none".into()
+        } else {
+            not_listed.join(", ")
+        }
+    );
+    let _ = writeln!(s, "- Workloads not implemented yet in the suite: {} (the peers' figures for them are in shared/bench/peers/README.md)", not_impl.join(", "));
+    let _ = writeln!(
+        s,
+        "\nPer-second rows and server bytes written: `{csv_name}`.\n"
+    );
+    let _ = writeln!(s, "## Server configurations (verbatim)\n");
+    for er in runs {
+        let _ = writeln!(
+            s,
+            "### {}\n\n```\n{}\n```\n",
+            er.engine.name(),
+            er.config.trim_end()
+        );
+    }
+    s
+}
+
+pub fn csv(runs: &[EngineResult]) -> String {
+    let mut s = String::from("engine,workload,second,rows,server_write_bytes\n");
+    for er in runs {
+        for r in &er.results {
+            for &(sec, rows, wb) in &r.series {
+                let _ = writeln!(
+                    s,
+                    "{},{},{sec},{rows},{}",
+                    er.engine.name(),
+                    r.workload.name(),
+                    wb.map(|v| v.to_string()).unwrap_or_default()
+                );
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sql::outcome::Status;
+    use crate::sql::{fig, Better, WorkloadResult};
+
+    fn engine(kind: EngineKind, rows_per_s: Option<f64>, status: Status) -> EngineResult {
+        let mut r = WorkloadResult::new(Workload::SensorStream);
+        r.status = status;
+        if let Some(v) = rows_per_s {
+            r.figures
+                .push(fig("rows/s (average)", Some(v), Better::Higher));
+            r.series = vec![(1, v as u64, Some(10))];
+        }
+        EngineResult {
+            engine: kind,
+            version: "v".into(),
+            config: "cfg".into(),
+            start_error: None,
+            results: vec![r],
+        }
+    }
+
+    #[test]
+    fn ratios_and_states_in_the_table() {
+        let runs = vec![
+            engine(EngineKind::Betula, Some(50_000.0), Status::Ok),
+            engine(EngineKind::Innodb, Some(100_000.0), Status::Ok),
+            engine(EngineKind::Rocksdb, None, Status::NotSupported("x".into())),
+        ];
+        let ctx = RunContext {
+            command: "betula-bench sql --quick".into(),
+            date: "2026-01-01".into(),
+            time: "t".into(),
+            revision: "r".into(),
+            cpu: "c".into(),
+            memory: "m".into(),
+            kernel: "k".into(),
+            filesystem: "f".into(),
+            load_before: "1".into(),
+            load_after: "2".into(),
+            proc_io: true,
+            notes: vec![],
+        };
+        let p = SqlParams {
+            engines: vec![],
+            workloads: vec![Workload::SensorStream, Workload::BulkLoad],
+            quick: true,
+            clients: 4,
+            sensors: 1000,
+            stream_secs: 1,
+            upsert_secs: 1,
+            query_runs: 1,
+            query_warmup: 0,
+            seed: 42,
+            dir: "/tmp".into(),
+            keep: false,
+            start: crate::peer::StartOptions {
+                betula_bin: "/b".into(),
+                cache_bytes: 1 << 30,
+            },
+        };
+        let md = markdown(&ctx, &p, &runs, "x.csv");
+        assert!(
+            md.contains("| rows/s (average) (↑) | 50,000 | 100,000 | – | 0.50 | n/a |"),
+            "{md}"
+        );
+        assert!(md.contains("| state | ok | ok | not supported yet: x |"));
+        assert!(md.contains("## bulk-load"));
+        assert!(md.contains("**Not implemented yet**"));
+        let c = csv(&runs);
+        assert_eq!(c, "engine,workload,second,rows,server_write_bytes\nbetula,sensor-stream,1,50000,10\ninnodb,sensor-stream,1,100000,10\n");
+    }
+}

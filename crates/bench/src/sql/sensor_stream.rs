@@ -1,0 +1,219 @@
+//! sensor-stream (peer W2): concurrent time-series ingest into `sensordata_w2`, PK (sensor_id, ts), with
+//! rows arriving in (ts, sensor_id) order, so every 1000-row INSERT touches 1000 places of the PK.
+//! Figures: rows/s, per-second steadiness, bytes on disk and bytes written by the server; afterwards
+//! COUNT(*) and MAX(ts) are checked against what was acknowledged.
+
+use super::driver::{self, BatchSql};
+use super::outcome::{classify, Status};
+use super::sensor_data::{batch_ts, values_sql, SensorStream};
+use super::{fig, Better, SqlParams, StreamState, Workload, WorkloadResult};
+use crate::cpu_time::share_of_one_core;
+use crate::peer::Server;
+use crate::stats;
+use mysql::prelude::Queryable;
+use std::time::Duration;
+
+pub const TABLE: &str = "sensordata_w2";
+
+pub fn create_sql(table_options: &str) -> String {
+    format!(
+        "CREATE TABLE {TABLE} (ts DATETIME NOT NULL, sensor_id INT NOT NULL, data1 DOUBLE, data2 DOUBLE, \
+         data3 DOUBLE, data4 DOUBLE, data5 DOUBLE, data6 DOUBLE, PRIMARY KEY (sensor_id, ts)){table_options}"
+    )
+}
+
+fn insert_builder(sensors: usize, seed: u64) -> BatchSql {
+    let mut data = SensorStream::new(sensors, seed);
+    Box::new(move |b| {
+        data.skip_to(b);
+        let readings = data.next_step();
+        format!(
+            "INSERT INTO {TABLE} (ts,sensor_id,data1,data2,data3,data4,data5,data6) VALUES {}",
+            values_sql(b, readings)
+        )
+    })
+}
+
+/// Mean of the last `n` per-second values (or of all when fewer).
+pub fn tail_mean(per_sec: &[u64], n: usize) -> Option<f64> {
+    let tail = &per_sec[per_sec.len().saturating_sub(n)..];
+    (!tail.is_empty()).then(|| tail.iter().sum::<u64>() as f64 / tail.len() as f64)
+}
+
+/// Divides, keeping "unknown" unknown.
+pub fn per(a: Option<u64>, b: u64) -> Option<f64> {
+    a.and_then(|a| stats::ratio(a as f64, b as f64))
+}
+
+pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamState>) {
+    let mut r = WorkloadResult::new(Workload::SensorStream);
+    let mut conn = match mysql::Conn::new(server.opts()) {
+        Ok(c) => c,
+        Err(e) => {
+            r.status = Status::Failed(format!("connect: {e}"));
+            return (r, None);
+        }
+    };
+    let create = create_sql(server.kind.table_options());
+    if let Err(e) = conn.query_drop(&create) {
+        r.status = classify(&e, &create);
+        return (r, None);
+    }
+    let du0 = server.datadir_bytes();
+    let builders = (0..p.clients)
+        .map(|_| insert_builder(p.sensors, p.seed))
+        .collect();
+    let run = driver::run(
+        server,
+        builders,
+        p.sensors as u64,
+        Duration::from_secs(p.stream_secs),
+    );
+    let du1 = server.datadir_bytes();
+    let per_sec = stats::per_second(&run.row_marks);
+    let write_per_sec = stats::per_second(&run.write_marks);
+    r.series = per_sec
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
+        .collect();
+    let steady = stats::steadiness(&per_sec);
+    let rows = run.rows;
+    r.figures = vec![
+        fig("rows acknowledged", Some(rows as f64), Better::Higher),
+        fig("seconds", Some(run.secs), Better::Neither),
+        fig(
+            "rows/s (average)",
+            stats::ratio(rows as f64, run.secs),
+            Better::Higher,
+        ),
+        fig(
+            "rows/s, median 1-s window",
+            steady.map(|s| s.median),
+            Better::Higher,
+        ),
+        fig(
+            "rows/s, worst 1-s window",
+            steady.map(|s| s.worst),
+            Better::Higher,
+        ),
+        fig("worst ÷ median", steady.map(|s| s.ratio), Better::Higher),
+        fig("rows/s, last 60 s", tail_mean(&per_sec, 60), Better::Higher),
+        fig(
+            "datadir bytes before (du)",
+            du0.map(|v| v as f64),
+            Better::Lower,
+        ),
+        fig(
+            "datadir bytes after (du)",
+            du1.map(|v| v as f64),
+            Better::Lower,
+        ),
+        fig(
+            "datadir growth, bytes/row",
+            match (du0, du1) {
+                (Some(a), Some(b)) => per(Some(b.saturating_sub(a)), rows),
+                _ => None,
+            },
+            Better::Lower,
+        ),
+        fig(
+            "server bytes written",
+            run.server_write_bytes.map(|v| v as f64),
+            Better::Lower,
+        ),
+        fig(
+            "server bytes written/row",
+            per(run.server_write_bytes, rows),
+            Better::Lower,
+        ),
+        fig(
+            "server CPU, % of one core",
+            run.server_cpu_secs
+                .and_then(|c| share_of_one_core(c, run.secs)),
+            Better::Neither,
+        ),
+        fig(
+            "server CPU µs/row",
+            run.server_cpu_secs
+                .and_then(|c| stats::ratio(c * 1e6, rows as f64)),
+            Better::Lower,
+        ),
+        fig(
+            "client CPU, % of one core",
+            run.client_cpu_secs
+                .and_then(|c| share_of_one_core(c, run.secs)),
+            Better::Neither,
+        ),
+    ];
+    if let Some(st) = run.error {
+        r.status = st;
+        return (r, None);
+    }
+    // Checks: the table holds exactly what was acknowledged.
+    let count_sql = format!("SELECT COUNT(*) FROM {TABLE}");
+    match conn.query_first::<u64, _>(&count_sql) {
+        Ok(Some(n)) if n == rows => r
+            .notes
+            .push(format!("check: COUNT(*) = {n} = rows acknowledged")),
+        Ok(n) => r.notes.push(format!(
+            "CHECK FAILED: COUNT(*) = {n:?}, rows acknowledged = {rows}"
+        )),
+        Err(e) => r.notes.push(format!(
+            "check COUNT(*) not possible: {}",
+            classify(&e, &count_sql).label()
+        )),
+    }
+    let newest = run.batches.last().copied();
+    let max_sql = format!("SELECT CAST(MAX(ts) AS CHAR) FROM {TABLE} WHERE sensor_id = 1");
+    match (conn.query_first::<Option<String>, _>(&max_sql), newest) {
+        (Ok(Some(Some(ts))), Some(b)) if ts == batch_ts(b) => r.notes.push(format!(
+            "check: MAX(ts) of sensor 1 = {ts} = newest batch acknowledged"
+        )),
+        (Ok(got), _) => r.notes.push(format!(
+            "CHECK FAILED: MAX(ts) of sensor 1 = {got:?}, newest batch acknowledged = {:?}",
+            newest.map(batch_ts)
+        )),
+        (Err(e), _) => r.notes.push(format!(
+            "check MAX(ts) not possible: {}",
+            classify(&e, &max_sql).label()
+        )),
+    }
+    (
+        r,
+        Some(StreamState {
+            batches: run.batches,
+        }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_mean_of_last_values() {
+        assert_eq!(tail_mean(&[10, 20, 30, 40], 2), Some(35.0));
+        assert_eq!(tail_mean(&[10, 20], 60), Some(15.0));
+        assert_eq!(tail_mean(&[], 60), None);
+    }
+
+    #[test]
+    fn per_row() {
+        assert_eq!(per(Some(1000), 10), Some(100.0));
+        assert_eq!(per(None, 10), None);
+        assert_eq!(per(Some(5), 0), None);
+    }
+
+    #[test]
+    fn builder_sends_its_batch() {
+        let mut b = insert_builder(3, 42);
+        let s = b(5);
+        assert!(s.starts_with("INSERT INTO sensordata_w2 (ts,sensor_id,"));
+        assert_eq!(s.matches("'2024-01-01 00:00:05'").count(), 3);
+        assert!(s.contains(",3,"));
+        assert!(
+            create_sql(" ENGINE=InnoDB").ends_with("PRIMARY KEY (sensor_id, ts)) ENGINE=InnoDB")
+        );
+    }
+}
