@@ -526,6 +526,30 @@ impl Compiler<'_> {
                     other => return Err(DbError::unsupported(format!("operator {other}"))),
                 }
             }
+            // `date + INTERVAL n unit`, `date - INTERVAL n unit`, `INTERVAL n unit + date`.
+            E::BinaryOp { left, op, right }
+                if matches!(op, ast::BinaryOperator::Plus | ast::BinaryOperator::Minus)
+                    && (matches!(**right, E::Interval(_))
+                        || (matches!(**left, E::Interval(_))
+                            && matches!(op, ast::BinaryOperator::Plus))) =>
+            {
+                let (date, iv) = match (&**left, &**right) {
+                    (d, E::Interval(iv)) => (d, iv),
+                    (E::Interval(iv), d) => (d, iv),
+                    _ => unreachable!("guarded above"),
+                };
+                let sub = matches!(op, ast::BinaryOperator::Minus);
+                let unit = match &iv.leading_field {
+                    Some(f) => interval_unit(f)?,
+                    None => IntervalUnit::Second,
+                };
+                Expr::DateAdd(
+                    Box::new(self.compile(date)?),
+                    Box::new(self.compile(&iv.value)?),
+                    unit,
+                    sub,
+                )
+            }
             E::BinaryOp { left, op, right } => {
                 let a = self.compile(left)?;
                 let b = self.compile(right)?;
