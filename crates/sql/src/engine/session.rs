@@ -237,7 +237,10 @@ impl Session {
 
     pub fn commit(&mut self) -> DbResult<()> {
         self.end_snapshot();
-        let r = self.ws.flush(&self.engine.store);
+        let sync = ["betula_commit_sync", "tokudb_commit_sync"]
+            .iter()
+            .all(|v| !matches!(self.vars.get(*v), Some(crate::value::Value::Int(0))));
+        let r = self.ws.flush(&self.engine.store, sync);
         if r.is_err() {
             self.ws.clear();
         }

@@ -264,14 +264,17 @@ impl WriteSet {
     /// Commits everything as one storage transaction (atomic across trees: one commit record,
     /// invisible to readers until durable, rolled back by recovery if the commit record is
     /// missing) and clears the set. On error nothing is applied.
-    pub fn flush(&mut self, store: &Store) -> DbResult<()> {
+    pub fn flush(&mut self, store: &Store, commit_sync: bool) -> DbResult<()> {
         if self.is_empty() {
             self.clear();
             return Ok(());
         }
         let mut names: Vec<&String> = self.overlay.keys().collect();
         names.sort();
-        let mut txn = store.env.begin(TxnOptions::default())?;
+        let mut txn = store.env.begin(TxnOptions {
+            durability: (!commit_sync).then_some(betula_storage::Durability::NoSync),
+            ..TxnOptions::default()
+        })?;
         for name in names {
             let m = &self.overlay[name];
             if m.is_empty() {

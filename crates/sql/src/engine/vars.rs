@@ -18,6 +18,8 @@ pub fn version() -> String {
 /// Variables whose value is ON/OFF (stored as 0/1).
 pub const BOOLEAN: &[&str] = &[
     "autocommit",
+    "betula_commit_sync",
+    "tokudb_commit_sync",
     "foreign_key_checks",
     "unique_checks",
     "sql_safe_updates",
@@ -34,6 +36,10 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
     let mut m = HashMap::new();
     let list: Vec<(&str, Value)> = vec![
         ("autocommit", i(1)),
+        // ON: a commit returns once its log record is fsynced; OFF: it returns at once and the log is
+        // synced by the next synchronous commit, the periodic sync or a checkpoint (per session).
+        ("betula_commit_sync", i(1)),
+        ("tokudb_commit_sync", i(1)),
         ("auto_increment_increment", i(1)),
         ("auto_increment_offset", i(1)),
         ("character_set_client", t("utf8mb4")),
