@@ -113,6 +113,30 @@ pub fn fig(name: &str, value: Option<f64>, better: Better) -> Figure {
     }
 }
 
+/// The rate figures every ingest workload reports: average rows/s, and the median and worst 1-second
+/// windows with their ratio (the steadiness that checkpoint stalls show up in).
+pub fn rate_figures(rows: u64, secs: f64, per_sec: &[u64]) -> Vec<Figure> {
+    let steady = crate::stats::steadiness(per_sec);
+    vec![
+        fig(
+            "rows/s (average)",
+            crate::stats::ratio(rows as f64, secs),
+            Better::Higher,
+        ),
+        fig(
+            "rows/s, median 1-s window",
+            steady.map(|s| s.median),
+            Better::Higher,
+        ),
+        fig(
+            "rows/s, worst 1-s window",
+            steady.map(|s| s.worst),
+            Better::Higher,
+        ),
+        fig("worst ÷ median", steady.map(|s| s.ratio), Better::Higher),
+    ]
+}
+
 /// One workload on one server.
 #[derive(Debug, Clone)]
 pub struct WorkloadResult {

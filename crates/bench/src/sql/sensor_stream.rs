@@ -6,7 +6,7 @@
 use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::{batch_ts, values_sql, SensorStream};
-use super::{fig, Better, SqlParams, StreamState, Workload, WorkloadResult};
+use super::{fig, rate_figures, Better, SqlParams, StreamState, Workload, WorkloadResult};
 use crate::cpu_time::share_of_one_core;
 use crate::peer::Server;
 use crate::stats;
@@ -77,27 +77,13 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         .enumerate()
         .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
         .collect();
-    let steady = stats::steadiness(&per_sec);
     let rows = run.rows;
     r.figures = vec![
         fig("rows acknowledged", Some(rows as f64), Better::Higher),
         fig("seconds", Some(run.secs), Better::Neither),
-        fig(
-            "rows/s (average)",
-            stats::ratio(rows as f64, run.secs),
-            Better::Higher,
-        ),
-        fig(
-            "rows/s, median 1-s window",
-            steady.map(|s| s.median),
-            Better::Higher,
-        ),
-        fig(
-            "rows/s, worst 1-s window",
-            steady.map(|s| s.worst),
-            Better::Higher,
-        ),
-        fig("worst ÷ median", steady.map(|s| s.ratio), Better::Higher),
+    ];
+    r.figures.extend(rate_figures(rows, run.secs, &per_sec));
+    r.figures.extend([
         fig("rows/s, last 60 s", tail_mean(&per_sec, 60), Better::Higher),
         fig(
             "datadir bytes before (du)",
@@ -145,7 +131,7 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
                 .and_then(|c| share_of_one_core(c, run.secs)),
             Better::Neither,
         ),
-    ];
+    ]);
     if let Some(st) = run.error {
         r.status = st;
         return (r, None);

@@ -7,7 +7,7 @@ use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::{datetime, SensorStream, START_EPOCH};
 use super::sensor_stream::per;
-use super::{fig, Better, SqlParams, Workload, WorkloadResult};
+use super::{fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
 use crate::cpu_time::share_of_one_core;
 use crate::peer::Server;
 use crate::stats;
@@ -78,21 +78,10 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         .enumerate()
         .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
         .collect();
-    let steady = stats::steadiness(&per_sec);
     let rows = run.rows;
-    r.figures = vec![
-        fig("rows upserted", Some(rows as f64), Better::Higher),
-        fig(
-            "rows/s (average)",
-            stats::ratio(rows as f64, run.secs),
-            Better::Higher,
-        ),
-        fig(
-            "rows/s, median 1-s window",
-            steady.map(|s| s.median),
-            Better::Higher,
-        ),
-        fig("worst ÷ median", steady.map(|s| s.ratio), Better::Higher),
+    r.figures = vec![fig("rows upserted", Some(rows as f64), Better::Higher)];
+    r.figures.extend(rate_figures(rows, run.secs, &per_sec));
+    r.figures.extend([
         fig(
             "server bytes written/row",
             per(run.server_write_bytes, rows),
@@ -110,7 +99,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
                 .and_then(|c| share_of_one_core(c, run.secs)),
             Better::Neither,
         ),
-    ];
+    ]);
     if let Some(st) = run.error {
         r.status = st;
         return r;
