@@ -2,51 +2,12 @@
 //! Checks reopen persistence, statement atomicity inside transactions, and that concurrent
 //! sessions' read-modify-write and blind-upsert increments are never lost.
 
+mod sessions;
+
 use std::sync::Arc;
 
-use betula_sql::engine::{Engine, EngineConfig, Output, Session};
-use betula_sql::value::Value;
-use betula_storage::{Durability, EnvOptions};
-
-fn config(dir: &std::path::Path) -> EngineConfig {
-    EngineConfig {
-        datadir: dir.to_path_buf(),
-        env: EnvOptions {
-            durability: Durability::NoSync,
-            cache_bytes: 16 << 20,
-            ..EnvOptions::default()
-        },
-        port: 0,
-        password_hash: |p| {
-            let mut h = [0u8; 20];
-            for (i, b) in p.iter().enumerate() {
-                h[i % 20] ^= b;
-            }
-            h
-        },
-    }
-}
-
-fn exec(s: &mut Session, sql: &str) -> Output {
-    s.execute(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}"))
-}
-
-fn rows(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
-    match exec(s, sql) {
-        Output::Rows { rows, .. } => rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|v| match v {
-                        Value::Null => "NULL".to_string(),
-                        v => String::from_utf8_lossy(&v.to_text(None).unwrap()).into_owned(),
-                    })
-                    .collect()
-            })
-            .collect(),
-        other => panic!("{sql}: no rows: {other:?}"),
-    }
-}
+use betula_sql::engine::Engine;
+use sessions::{config, exec, rows};
 
 #[test]
 fn reopen_keeps_tables_rows_and_counters() {

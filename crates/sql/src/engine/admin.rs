@@ -5,7 +5,7 @@
 //! DDL ordering invariants (crash safety): trees are created before the catalog entry that names
 //! them is written, and the catalog entry is removed before its trees are dropped, so the catalog
 //! never names a missing tree. DDL commits the session's open transaction first and holds the
-//! writer lock while it runs.
+//! schema lock exclusively while it runs (no writing transaction is open meanwhile).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -409,7 +409,7 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         return Err(DbError::bad_db(&db));
     }
     sess.check_db_access(&db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     if sess.engine.catalog.table(&db, &name).is_some() {
         if ct.if_not_exists {
             sess.warnings.push(crate::error::Warning {
@@ -435,7 +435,7 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
 }
 
 fn drop_tables(sess: &mut Session, names: &[Vec<String>], if_exists: bool) -> DbResult<Output> {
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let mut missing = Vec::new();
     let mut found = Vec::new();
     for n in names {
@@ -497,7 +497,7 @@ fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Outp
 
 fn truncate(sess: &mut Session, db: &str, t: &str) -> DbResult<()> {
     sess.check_db_access(db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let opts = tree_opts(sess, &def);
     for tree in def.all_trees() {
@@ -513,7 +513,7 @@ fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) ->
     sess.check_db_access(fdb)?;
     sess.check_db_access(tdb)?;
     check_name(tt)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(fdb, ft)?;
     if sess.engine.catalog.table(tdb, tt).is_some() {
         return Err(DbError::table_exists(tt));
@@ -541,7 +541,7 @@ fn add_indexes(
     specs: Vec<(Option<String>, Vec<String>, bool)>,
 ) -> DbResult<()> {
     sess.check_db_access(db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let mut new = (*def).clone();
     let first_new = new.indexes.len();
@@ -672,7 +672,7 @@ fn add_indexes(
 
 fn drop_index(sess: &mut Session, db: &str, t: &str, name: &str) -> DbResult<()> {
     sess.check_db_access(db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     if name.eq_ignore_ascii_case("PRIMARY") {
         return Err(DbError::unsupported("dropping the primary key"));
@@ -781,7 +781,7 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
 /// Instant ADD COLUMN (appended last): rows written before read the new column's default.
 fn add_columns(sess: &mut Session, db: &str, t: &str, defs: &[String]) -> DbResult<()> {
     sess.check_db_access(db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let mut new = (*def).clone();
     for text in defs {

@@ -1,6 +1,9 @@
 //! INSERT (with IGNORE, REPLACE, ON DUPLICATE KEY UPDATE), UPDATE and DELETE.
 //!
-//! Every change goes through the session's write set (store.rs) after the writer lock is taken.
+//! Every change goes through the session's write set (store.rs), which locks each row it
+//! changes; rows are locked before they are read to decide a change (duplicate checks, UPDATE,
+//! DELETE, REPLACE, ON DUPLICATE KEY UPDATE's read path), so concurrent writers serialize per
+//! row, not per table.
 //! Per row: coercion to the column types (strict unless IGNORE or non-strict sql_mode), the
 //! AUTO_INCREMENT value, a point read of the primary key to detect duplicates (a known cost: a
 //! Bε-tree insert would not need to read; TokuDB had the same check), a prefix scan of each
@@ -65,13 +68,18 @@ struct Conflict {
 }
 
 fn find_conflict(
-    sess: &Session,
+    sess: &mut Session,
     t: &TableDef,
     row: &[Value],
     pk: &[u8],
     check_pk: bool,
 ) -> DbResult<Option<Conflict>> {
-    let store = &sess.engine.store;
+    let engine = sess.engine.clone();
+    let store = &engine.store;
+    // Lock, then read: a concurrent insert of the same key waits for this one to end.
+    if check_pk && !t.pk.is_empty() {
+        sess.ws.lock(store, &t.primary_tree(), pk)?;
+    }
     if check_pk && !t.pk.is_empty() && sess.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
         return Ok(Some(Conflict {
             pk: pk.to_vec(),
@@ -84,6 +92,9 @@ fn find_conflict(
             continue;
         }
         let prefix = t.encode_index_prefix(i, row)?;
+        // The unique value itself is locked (as a key of the index tree), so two sessions
+        // inserting it with different primary keys are serialized.
+        sess.ws.lock(store, &t.index_tree(i), &prefix)?;
         let hi = match prefix_successor(&prefix) {
             Some(s) => std::ops::Bound::Excluded(s),
             None => std::ops::Bound::Unbounded,
@@ -110,7 +121,9 @@ fn find_conflict(
     Ok(None)
 }
 
-fn load(sess: &Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+/// Locks the row at `pk`, then reads its latest committed version (with this session's changes).
+fn load(sess: &mut Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+    sess.ws.lock(&sess.engine.store, &t.primary_tree(), pk)?;
     match sess
         .ws
         .get(&sess.engine.store, &t.primary_tree(), pk, None)?
@@ -122,19 +135,21 @@ fn load(sess: &Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>>
 
 fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
     let bytes = encode(t, row)?;
-    sess.ws.put(&t.primary_tree(), pk.to_vec(), bytes);
+    let store = &sess.engine.store;
+    sess.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
-        sess.ws.put(&t.index_tree(i), k, Vec::new());
+        sess.ws.put(store, &t.index_tree(i), k, Vec::new())?;
     }
     Ok(())
 }
 
 pub fn delete_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
-    sess.ws.delete(&t.primary_tree(), pk.to_vec());
+    let store = &sess.engine.store;
+    sess.ws.delete(store, &t.primary_tree(), pk.to_vec())?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
-        sess.ws.delete(&t.index_tree(i), k);
+        sess.ws.delete(store, &t.index_tree(i), k)?;
     }
     Ok(())
 }
@@ -159,17 +174,18 @@ fn update_row(
     if let Some(c) = find_conflict(sess, t, new, &new_pk, pk_changed)? {
         return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
     }
+    let store = &sess.engine.store;
     if pk_changed {
-        sess.ws.delete(&t.primary_tree(), old_pk.to_vec());
+        sess.ws.delete(store, &t.primary_tree(), old_pk.to_vec())?;
     }
     sess.ws
-        .put(&t.primary_tree(), new_pk.clone(), encode(t, new)?);
+        .put(store, &t.primary_tree(), new_pk.clone(), encode(t, new)?)?;
     for i in 0..t.indexes.len() {
         let ok = t.encode_index_key(i, old, old_pk)?;
         let nk = t.encode_index_key(i, new, &new_pk)?;
         if ok != nk {
-            sess.ws.delete(&t.index_tree(i), ok);
-            sess.ws.put(&t.index_tree(i), nk, Vec::new());
+            sess.ws.delete(store, &t.index_tree(i), ok)?;
+            sess.ws.put(store, &t.index_tree(i), nk, Vec::new())?;
         }
     }
     Ok(true)
@@ -401,7 +417,8 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
         if blind {
             let bytes = encode(&t, &row)?;
             if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, &program) {
-                sess.ws.upsert(&t.primary_tree(), pk, arg);
+                sess.ws
+                    .upsert(&sess.engine.store, &t.primary_tree(), pk, arg)?;
                 affected += 1;
                 continue;
             }
@@ -588,6 +605,34 @@ fn matching_rows(
         if let Some(l) = limit {
             out.truncate(l);
         }
+    }
+    lock_and_recheck(sess, t, where_c.as_ref(), out)
+}
+
+/// Locks each row about to be changed, then reads it again: a row changed by a session that
+/// committed between the scan and the lock is taken in its new version (dropped if it no
+/// longer matches WHERE), so no committed change is overwritten unseen.
+fn lock_and_recheck(
+    sess: &mut Session,
+    t: &TableDef,
+    where_c: Option<&Expr>,
+    rows: Vec<KeyedRow>,
+) -> DbResult<Vec<KeyedRow>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for (pk, row) in rows {
+        let Some(now) = load(sess, t, &pk)? else {
+            continue;
+        };
+        if now != row {
+            let still = match where_c {
+                Some(w) => truth(&eval(w, &EvalCtx::row(&now))?) == Some(true),
+                None => true,
+            };
+            if !still {
+                continue;
+            }
+        }
+        out.push((pk, now));
     }
     Ok(out)
 }

@@ -6,7 +6,7 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | `store` | storage access, the session write set, the writer lock (the only door to storage) |
+//! | `store` | storage access, the session write set and its row locks, the schema lock (the only door to storage) |
 //! | `catalog`, `ddl` | table/index/user definitions, CREATE TABLE ↔ text |
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
 //! | `range`, `rows` | access paths (key ranges), reading rows |

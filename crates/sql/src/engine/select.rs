@@ -422,6 +422,38 @@ pub fn limit_of(sess: &mut Session, q: &ast::Query) -> DbResult<(Option<u64>, u6
     })
 }
 
+/// The primary trees of the tables named in a locking query's FROM clauses (joins included).
+fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<String>> {
+    fn walk(sess: &Session, body: &ast::SetExpr, out: &mut Vec<String>) -> DbResult<()> {
+        match body {
+            ast::SetExpr::Select(sel) => {
+                for twj in &sel.from {
+                    let rels =
+                        std::iter::once(&twj.relation).chain(twj.joins.iter().map(|j| &j.relation));
+                    for rel in rels {
+                        if let ast::TableFactor::Table { name, .. } = rel {
+                            let (db, t) = sess.resolve_table_name(&object_name_parts(name))?;
+                            if let Some(def) = sess.engine.catalog.table(&db, &t) {
+                                out.push(def.primary_tree());
+                            }
+                        }
+                    }
+                }
+            }
+            ast::SetExpr::SetOperation { left, right, .. } => {
+                walk(sess, left, out)?;
+                walk(sess, right, out)?;
+            }
+            ast::SetExpr::Query(q) => walk(sess, &q.body, out)?,
+            _ => {}
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(sess, &q.body, &mut out)?;
+    Ok(out)
+}
+
 /// Runs a full query (SELECT, UNION, VALUES) and returns its result set.
 pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
     if q.with.is_some() {
@@ -429,8 +461,10 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
     }
     if !q.locks.is_empty() {
         // A locking read (FOR UPDATE / LOCK IN SHARE MODE) reads the latest committed rows, not
-        // the transaction's snapshot, as InnoDB does; it also takes the writer lock.
-        sess.lock_for_update()?;
+        // the transaction's snapshot, as InnoDB does, after locking every table it reads from
+        // (coarser than InnoDB's row and gap locks: the whole table, until the transaction ends).
+        let trees = locked_trees(sess, q)?;
+        sess.lock_for_update(&trees)?;
         let snap = sess.snapshot.take();
         let mut q2 = q.clone();
         q2.locks.clear();

@@ -4,7 +4,7 @@
 //! Invariants:
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode (and outside BEGIN) a statement's changes are committed when it ends
-//!   and the writer lock is released; inside a transaction they wait for COMMIT/ROLLBACK.
+//!   and its row locks are released; inside a transaction they wait for COMMIT/ROLLBACK.
 //!   DDL commits the current transaction first, as MySQL does.
 //! * No input panics the session: execution runs under `catch_unwind`; a panic becomes error
 //!   1105 and the statement's changes are dropped.
@@ -22,7 +22,7 @@ use sqlparser::tokenizer::Span;
 use super::dberror::{DbError, DbResult};
 use super::expr::{AggSpec, CompileEnv, Compiler, Expr, Scope};
 use super::rows::Output;
-use super::store::WriteSet;
+use super::store::{LockMode, WriteSet};
 use super::{admin, dml, select, split, vars, Engine};
 use crate::error::{Warning, WarningLevel};
 use crate::temporal::DateTime;
@@ -44,7 +44,7 @@ pub struct Session {
     pub db: Option<String>,
     pub ws: WriteSet,
     pub in_txn: bool,
-    holds_lock: bool,
+    holds_lock: Option<LockMode>,
     pub vars: HashMap<String, Value>,
     pub user_vars: HashMap<String, Value>,
     pub warnings: Vec<Warning>,
@@ -101,7 +101,7 @@ impl Session {
             db: None,
             ws: WriteSet::default(),
             in_txn: false,
-            holds_lock: false,
+            holds_lock: None,
             vars,
             user_vars: HashMap::new(),
             warnings: Vec::new(),
@@ -174,39 +174,60 @@ impl Session {
         }
     }
 
-    /// Takes the writer lock (waits up to innodb_lock_wait_timeout, then 1205).
-    pub fn begin_write(&mut self) -> DbResult<()> {
-        if self.holds_lock {
-            return Ok(());
-        }
+    fn lock_wait_timeout(&self) -> Duration {
         let secs = self
             .vars
             .get("innodb_lock_wait_timeout")
             .and_then(|v| v.to_f64_lenient())
             .unwrap_or(50.0)
             .clamp(0.0, 1e6);
+        Duration::from_secs_f64(secs)
+    }
+
+    fn take_schema_lock(&mut self, mode: LockMode) -> DbResult<()> {
+        if self.holds_lock == Some(LockMode::Exclusive) || self.holds_lock == Some(mode) {
+            return Ok(());
+        }
+        let timeout = self.lock_wait_timeout();
         if !self
             .engine
             .store
-            .writer
-            .acquire(self.id, Duration::from_secs_f64(secs))
+            .schema_lock
+            .acquire(self.id, mode, timeout)
         {
             return Err(DbError::lock_timeout());
         }
-        self.holds_lock = true;
+        self.holds_lock = Some(mode);
         Ok(())
     }
-    /// SELECT ... FOR UPDATE inside a transaction serializes with writers.
-    pub fn lock_for_update(&mut self) -> DbResult<()> {
+
+    /// Prepares to change rows: the schema lock shared (no DDL meanwhile) and the storage
+    /// transaction that takes the row locks (waits up to innodb_lock_wait_timeout, then 1205).
+    pub fn begin_write(&mut self) -> DbResult<()> {
+        self.take_schema_lock(LockMode::Shared)?;
+        let timeout = self.lock_wait_timeout();
+        self.ws.begin(&self.engine.store, timeout)
+    }
+
+    /// Prepares to change a table's definition: the schema lock exclusive (waits for writing
+    /// transactions to end).
+    pub fn begin_ddl(&mut self) -> DbResult<()> {
+        self.take_schema_lock(LockMode::Exclusive)
+    }
+
+    /// SELECT ... FOR UPDATE inside a transaction locks what it reads.
+    pub fn lock_for_update(&mut self, trees: &[String]) -> DbResult<()> {
         if self.in_txn || !self.autocommit() {
             self.begin_write()?;
+            for t in trees {
+                self.ws.lock_tree(&self.engine.store, t)?;
+            }
         }
         Ok(())
     }
     fn release_lock(&mut self) {
-        if self.holds_lock {
-            self.engine.store.writer.release(self.id);
-            self.holds_lock = false;
+        if self.holds_lock.take().is_some() {
+            self.engine.store.schema_lock.release(self.id);
         }
     }
 

@@ -1,5 +1,5 @@
 //! The only door from the SQL layer to the storage engine: tree handles, the session's write
-//! set, and the writer lock.
+//! set with its row locks, and the schema lock.
 //!
 //! A session's changes are buffered here in a [`WriteSet`] (an overlay of puts, deletes and blind
 //! upserts per tree) that the session's own reads merge over the committed trees; COMMIT writes
@@ -7,21 +7,26 @@
 //! when it returns), ROLLBACK drops them. Statement atomicity comes from an undo log of overlay
 //! entries ([`WriteSet::mark`] / [`WriteSet::rollback_to`]).
 //!
-//! Isolation: one writer at a time. A session takes the [`WriterLock`] at its first change and
-//! holds it until commit or rollback (autocommit: for the statement); others wait up to
-//! `innodb_lock_wait_timeout` and then get error 1205. Readers never wait and see committed data.
+//! Isolation: writers lock rows, not tables. The write set owns a storage transaction from the
+//! session's first change; every key put in the overlay is locked through it first (an exclusive
+//! row lock held until commit or rollback), and a row read to check uniqueness or to be updated
+//! is locked before it is read ([`WriteSet::lock`]), so two sessions never both decide from the
+//! same committed row (no lost updates, no duplicate keys). Lock waits end after
+//! `innodb_lock_wait_timeout` (1205) or on a deadlock (1213). DDL takes the [`SchemaLock`]
+//! exclusively, writing sessions hold it shared until their transaction ends.
+//! Readers never wait and see committed data.
 //! Reads take an optional snapshot (`Option<&Txn>`, the REPEATABLE READ view of an explicit
 //! transaction); without one they see the latest committed rows. Known limit: a transaction's
 //! writes are held in memory until COMMIT.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use betula_storage::{
-    Env, EnvOptions, RangeIter, TreeHandle, TreeOptions, Txn, TxnOptions, UpdateRegistry,
+    Env, EnvOptions, Op, RangeIter, TreeHandle, TreeOptions, Txn, TxnOptions, UpdateRegistry,
 };
 use parking_lot::{Condvar, Mutex, RwLock};
 
@@ -31,46 +36,95 @@ use super::upsert;
 /// Id under which the generic row upsert function is registered.
 pub const UPSERT_FN: u32 = 1;
 
-/// Serializes writing sessions.
+/// How a session holds the [`SchemaLock`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockMode {
+    /// Writing rows (many sessions at once).
+    Shared,
+    /// Changing a table's definition (alone).
+    Exclusive,
+}
+
 #[derive(Default)]
-pub struct WriterLock {
-    owner: Mutex<Option<u64>>,
+struct SchemaState {
+    shared: HashSet<u64>,
+    exclusive: Option<u64>,
+    /// Sessions waiting for exclusive access (new shared requests queue behind them).
+    exclusive_waiters: usize,
+}
+
+/// Keeps DDL apart from writing transactions, like MySQL's metadata lock: sessions writing rows
+/// hold it shared until their transaction ends; DDL holds it exclusive for the statement. Waiting
+/// DDL is served before new writers (no starvation). Re-entrant per session.
+#[derive(Default)]
+pub struct SchemaLock {
+    state: Mutex<SchemaState>,
     cv: Condvar,
 }
 
-impl WriterLock {
-    /// Takes the lock for `session` (re-entrant); `false` after `timeout`.
-    pub fn acquire(&self, session: u64, timeout: Duration) -> bool {
+impl SchemaLock {
+    /// Takes the lock for `session` in `mode`; `false` after `timeout`. A session holding it
+    /// shared may upgrade to exclusive once it is the only holder.
+    pub fn acquire(&self, session: u64, mode: LockMode, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;
-        let mut o = self.owner.lock();
-        loop {
-            match *o {
-                None => {
-                    *o = Some(session);
-                    return true;
+        let mut st = self.state.lock();
+        if mode == LockMode::Exclusive {
+            st.exclusive_waiters += 1;
+        }
+        let granted = loop {
+            let free = match mode {
+                LockMode::Shared => {
+                    st.exclusive == Some(session)
+                        || st.shared.contains(&session)
+                        || (st.exclusive.is_none() && st.exclusive_waiters == 0)
                 }
-                Some(s) if s == session => return true,
-                Some(_) => {
-                    if self.cv.wait_until(&mut o, deadline).timed_out() && o.is_some() {
-                        return false;
+                LockMode::Exclusive => {
+                    st.exclusive.is_none_or(|s| s == session)
+                        && st.shared.iter().all(|&s| s == session)
+                }
+            };
+            if free {
+                break true;
+            }
+            if self.cv.wait_until(&mut st, deadline).timed_out() {
+                break false;
+            }
+        };
+        if mode == LockMode::Exclusive {
+            st.exclusive_waiters -= 1;
+        }
+        if granted {
+            match mode {
+                LockMode::Shared => {
+                    if st.exclusive != Some(session) {
+                        st.shared.insert(session);
                     }
                 }
+                LockMode::Exclusive => {
+                    st.shared.remove(&session);
+                    st.exclusive = Some(session);
+                }
             }
+        } else {
+            // A timed-out exclusive waiter may have held back shared requests.
+            self.cv.notify_all();
         }
+        granted
     }
     pub fn release(&self, session: u64) {
-        let mut o = self.owner.lock();
-        if *o == Some(session) {
-            *o = None;
-            self.cv.notify_one();
+        let mut st = self.state.lock();
+        st.shared.remove(&session);
+        if st.exclusive == Some(session) {
+            st.exclusive = None;
         }
+        self.cv.notify_all();
     }
 }
 
 pub struct Store {
     env: Env,
     trees: RwLock<HashMap<String, TreeHandle>>,
-    pub writer: WriterLock,
+    pub schema_lock: SchemaLock,
 }
 
 impl Store {
@@ -81,7 +135,7 @@ impl Store {
         Ok(Store {
             env,
             trees: RwLock::new(HashMap::new()),
-            writer: WriterLock::default(),
+            schema_lock: SchemaLock::default(),
         })
     }
     pub fn env(&self) -> &Env {
@@ -146,11 +200,14 @@ impl Pending {
     }
 }
 
-/// A session's uncommitted changes.
+/// A session's uncommitted changes, and the storage transaction that holds their row locks.
 #[derive(Default)]
 pub struct WriteSet {
     overlay: HashMap<String, BTreeMap<Vec<u8>, Pending>>,
     undo: Vec<(String, Vec<u8>, Option<Pending>)>,
+    /// Holds the row locks of every key in the overlay (and of keys read for a uniqueness check
+    /// or an update); the overlay is written through it at commit.
+    txn: Option<Txn>,
 }
 
 impl WriteSet {
@@ -176,23 +233,69 @@ impl WriteSet {
             }
         }
     }
+    /// Drops the changes and ends the transaction (releasing its row locks).
     pub fn clear(&mut self) {
         self.overlay.clear();
         self.undo.clear();
+        if let Some(t) = self.txn.take() {
+            let _ = t.rollback();
+        }
     }
 
-    fn set(&mut self, tree: &str, key: Vec<u8>, p: Pending) {
+    /// Starts the storage transaction that will hold this session's row locks, if none is open.
+    pub fn begin(&mut self, store: &Store, lock_timeout: Duration) -> DbResult<()> {
+        if self.txn.is_none() {
+            self.txn = Some(store.env.begin(TxnOptions {
+                isolation: betula_storage::Isolation::ReadCommitted,
+                lock_timeout,
+                durability: None,
+            })?);
+        }
+        Ok(())
+    }
+
+    /// Locks `key` of `tree` for this session until it commits or rolls back (waits for another
+    /// session holding it: 1205 after the lock wait timeout, 1213 on a deadlock). Callers lock a
+    /// row before reading it to check uniqueness or to change it.
+    pub fn lock(&mut self, store: &Store, tree: &str, key: &[u8]) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_key(&h, key)?;
+        }
+        Ok(())
+    }
+
+    /// Locks every key of `tree`, present or future, until the transaction ends.
+    pub fn lock_tree(&mut self, store: &Store, tree: &str) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_range(&h, &[], None)?;
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
+        self.lock(store, tree, &key)?;
         let m = self.overlay.entry(tree.to_string()).or_default();
         let prev = m.insert(key.clone(), p);
         self.undo.push((tree.to_string(), key, prev));
+        Ok(())
     }
-    pub fn put(&mut self, tree: &str, key: Vec<u8>, value: Vec<u8>) {
-        self.set(tree, key, Pending::Value(Some(value)));
+    pub fn put(&mut self, store: &Store, tree: &str, key: Vec<u8>, value: Vec<u8>) -> DbResult<()> {
+        self.set(store, tree, key, Pending::Value(Some(value)))
     }
-    pub fn delete(&mut self, tree: &str, key: Vec<u8>) {
-        self.set(tree, key, Pending::Value(None));
+    pub fn delete(&mut self, store: &Store, tree: &str, key: Vec<u8>) -> DbResult<()> {
+        self.set(store, tree, key, Pending::Value(None))
     }
-    pub fn upsert(&mut self, tree: &str, key: Vec<u8>, arg: Vec<u8>) {
+    pub fn upsert(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        key: Vec<u8>,
+        arg: Vec<u8>,
+    ) -> DbResult<()> {
         let prev = self.overlay.get(tree).and_then(|m| m.get(&key)).cloned();
         let p = match prev {
             Some(Pending::Value(v)) => Pending::Value(upsert::apply(v.as_deref(), &arg)),
@@ -202,7 +305,7 @@ impl WriteSet {
             }
             None => Pending::Upserts(vec![arg]),
         };
-        self.set(tree, key, p);
+        self.set(store, tree, key, p)
     }
 
     /// Reads `key` as this session sees it: its own changes over the snapshot `snap` (a
@@ -269,30 +372,41 @@ impl WriteSet {
             self.clear();
             return Ok(());
         }
-        let mut names: Vec<&String> = self.overlay.keys().collect();
-        names.sort();
-        let mut txn = store.env.begin(TxnOptions {
-            durability: (!commit_sync).then_some(betula_storage::Durability::NoSync),
-            ..TxnOptions::default()
-        })?;
-        for name in names {
-            let m = &self.overlay[name];
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let Some(mut txn) = self.txn.take() else {
+            return Err(DbError::internal("write set without a transaction"));
+        };
+        txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
+        // The changes leave the set whatever happens (on failure the transaction rolls back).
+        let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> =
+            std::mem::take(&mut self.overlay).into_iter().collect();
+        self.undo.clear();
+        trees.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, m) in trees {
             if m.is_empty() {
                 continue;
             }
             // A table dropped meanwhile takes its changes with it.
-            let Ok(t) = store.tree(name) else { continue };
+            let Ok(t) = store.tree(&name) else { continue };
+            let mut ops = Vec::with_capacity(m.len());
             for (k, p) in m {
                 match p {
-                    Pending::Value(Some(v)) => txn.put(&t, k, v)?,
-                    Pending::Value(None) => txn.delete(&t, k)?,
+                    Pending::Value(Some(v)) => ops.push((k, Op::Put(v))),
+                    Pending::Value(None) => ops.push((k, Op::Delete)),
                     Pending::Upserts(args) => {
-                        for a in args {
-                            txn.upsert(&t, k, UPSERT_FN, a)?;
+                        for arg in args {
+                            ops.push((
+                                k.clone(),
+                                Op::Upsert {
+                                    func: UPSERT_FN,
+                                    arg,
+                                },
+                            ));
                         }
                     }
                 }
             }
+            txn.write_batch(&t, ops)?;
         }
         txn.commit()?;
         self.clear();

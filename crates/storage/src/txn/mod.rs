@@ -65,6 +65,8 @@ pub struct Txn {
     /// REPEATABLE READ: the view taken at begin (registered).
     view: Option<(ReadView, ViewGuard)>,
     locked: Vec<locks::Held>,
+    /// Whether a message was written (a transaction may hold locks only).
+    wrote: bool,
     finished: bool,
 }
 
@@ -85,6 +87,7 @@ impl EnvInner {
             opts,
             view,
             locked: Vec::new(),
+            wrote: false,
             finished: false,
         })
     }
@@ -102,7 +105,18 @@ impl Txn {
 
     /// Whether the transaction has written anything.
     pub fn has_writes(&self) -> bool {
-        self.id != 0
+        self.wrote
+    }
+
+    /// Changes the durability of this transaction's commit (None: the environment's mode).
+    pub fn set_durability(&mut self, durability: Option<crate::env::Durability>) {
+        self.opts.durability = durability;
+    }
+
+    /// Takes the exclusive row lock on `key` without writing (until the transaction ends): a caller
+    /// that buffers its writes locks each row before reading it for a uniqueness check or an update.
+    pub fn lock_key(&mut self, t: &TreeHandle, key: &[u8]) -> Result<()> {
+        self.lock(t.tree().id(), key)
     }
 
     /// The owner id used in the lock table before the transaction has an id of its own.
@@ -165,7 +179,22 @@ impl Txn {
         let tree = t.tree().id();
         self.lock(tree, key)?;
         let id = self.ensure_id()?;
+        self.wrote = true;
         t.write_messages(id, vec![(key.to_vec(), op)])?;
+        Ok(())
+    }
+
+    /// Writes many rows of one tree at once (locks each; one pass under the tree's lock): what a
+    /// caller that buffered its changes sends at commit.
+    pub fn write_batch(&mut self, t: &TreeHandle, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
+        let tree = t.tree().id();
+        for (key, op) in &ops {
+            t.validate(key, op)?;
+            self.lock(tree, key)?;
+        }
+        let id = self.ensure_id()?;
+        self.wrote |= !ops.is_empty();
+        t.write_messages(id, ops)?;
         Ok(())
     }
 
@@ -224,13 +253,13 @@ impl Txn {
 
     /// Commits: one log record, a durability wait (per the environment's mode), then visibility.
     pub fn commit(mut self) -> Result<()> {
-        let result = if self.id != 0 {
+        let result = if self.wrote {
             let env = self.env.clone();
             env.wal
                 .append(&Record::TxnCommit { txn: self.id })
                 .and_then(|lsn| env.commit_with(lsn, self.opts.durability))
         } else {
-            Ok(())
+            self.end_lock_only()
         };
         if result.is_ok() {
             self.end();
@@ -253,11 +282,29 @@ impl Txn {
         if self.id == 0 {
             return Ok(());
         }
+        if !self.wrote {
+            let result = self.end_lock_only();
+            self.env.mvcc.deactivate(self.id);
+            return result;
+        }
         // O(1): the id joins the aborted set; readers skip its versions, garbage collection drops them.
         // (If this record is lost in a crash, recovery rolls the transaction back all the same.)
         let result = self.env.wal.append(&Record::TxnAbort { txn: self.id });
         self.env.mvcc.abort(self.id);
         result.map(|_| ())
+    }
+
+    /// Ends a transaction that took locks (and so an id) but wrote nothing: a commit record with no
+    /// versions behind it, not waited for (if a crash loses it, recovery rolls back nothing), and
+    /// the id stays out of the aborted set.
+    fn end_lock_only(&mut self) -> Result<()> {
+        if self.id == 0 {
+            return Ok(());
+        }
+        self.env
+            .wal
+            .append(&Record::TxnCommit { txn: self.id })
+            .map(|_| ())
     }
 
     /// The transaction stops being active.

@@ -1,0 +1,56 @@
+//! Engine and session helpers shared by the engine-level tests: an engine over a temporary data
+//! directory (no sync, small cache), statement execution that fails the test with the SQL, and
+//! result rows as text.
+#![allow(dead_code)]
+
+use betula_sql::engine::{EngineConfig, Output, Session};
+use betula_sql::value::Value;
+use betula_storage::{Durability, EnvOptions};
+
+pub fn config(dir: &std::path::Path) -> EngineConfig {
+    EngineConfig {
+        datadir: dir.to_path_buf(),
+        env: EnvOptions {
+            durability: Durability::NoSync,
+            cache_bytes: 16 << 20,
+            ..EnvOptions::default()
+        },
+        port: 0,
+        password_hash: |p| {
+            let mut h = [0u8; 20];
+            for (i, b) in p.iter().enumerate() {
+                h[i % 20] ^= b;
+            }
+            h
+        },
+    }
+}
+
+pub fn exec(s: &mut Session, sql: &str) -> Output {
+    s.execute(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// The MySQL error code of a statement that must fail.
+pub fn err_code(s: &mut Session, sql: &str) -> u16 {
+    match s.execute(sql, &[]) {
+        Ok(o) => panic!("{sql}: expected an error, got {o:?}"),
+        Err(e) => e.code,
+    }
+}
+
+pub fn rows(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
+    match exec(s, sql) {
+        Output::Rows { rows, .. } => rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|v| match v {
+                        Value::Null => "NULL".to_string(),
+                        v => String::from_utf8_lossy(&v.to_text(None).unwrap()).into_owned(),
+                    })
+                    .collect()
+            })
+            .collect(),
+        other => panic!("{sql}: no rows: {other:?}"),
+    }
+}
