@@ -248,3 +248,45 @@ fn crash_during_multi_tree_transactions_is_all_or_nothing() {
         assert_eq!(count, na, "crash {crash_at}: upsert count disagrees");
     }
 }
+
+#[test]
+fn a_lock_without_a_write_blocks_writers_and_ends_without_a_trace() {
+    let vfs = Arc::new(SimVfs::new());
+    let env = env_on(&vfs);
+    let a = env.create_tree("a", None).unwrap();
+    a.put(b"k", b"v0").unwrap();
+    let mut holder = env.begin(quick()).unwrap();
+    holder.lock_key(&a, b"k").unwrap();
+    assert!(!holder.has_writes());
+    assert_eq!(env.stats().row_locks, 1);
+    let mut other = env.begin(quick()).unwrap();
+    assert!(matches!(
+        other.put(&a, b"k", b"v1"),
+        Err(Error::LockTimeout)
+    ));
+    // Another key is free; a batch locks and writes every key it carries.
+    other
+        .write_batch(
+            &a,
+            vec![
+                (b"m1".to_vec(), betula_storage::Op::Put(b"x".to_vec())),
+                (b"m2".to_vec(), betula_storage::Op::Delete),
+            ],
+        )
+        .unwrap();
+    assert!(other.has_writes());
+    holder.rollback().unwrap();
+    other.put(&a, b"k", b"v1").unwrap();
+    other.commit().unwrap();
+    assert_eq!(env.stats().row_locks, 0);
+    assert_eq!(env.stats().active_txns, 0);
+    assert_eq!(a.get(b"k").unwrap(), Some(b"v1".to_vec()));
+    assert_eq!(a.get(b"m1").unwrap(), Some(b"x".to_vec()));
+    // The lock-only transaction left nothing to recover: reopen sees the same rows.
+    drop(a);
+    drop(env);
+    let env = env_on(&vfs);
+    let a = env.open_tree("a").unwrap();
+    assert_eq!(a.get(b"k").unwrap(), Some(b"v1".to_vec()));
+    assert_eq!(a.get(b"m2").unwrap(), None);
+}
