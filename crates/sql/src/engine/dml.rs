@@ -191,10 +191,33 @@ fn update_row(
     Ok(true)
 }
 
-enum Slot {
+/// One value of an inserted row before defaults and coercion.
+pub enum Slot {
     Unset,
     Default,
     Val(Value),
+}
+
+/// Where an INSERT's rows come from.
+pub enum InsertSource<'a> {
+    /// VALUES rows (or the SET form as one row) as expressions, compiled per row.
+    Exprs(Vec<Vec<&'a ast::Expr>>),
+    /// VALUES rows already reduced to values (the fast INSERT parser's output).
+    Values(Vec<Vec<Slot>>),
+    /// INSERT ... SELECT.
+    Query(&'a ast::Query),
+}
+
+/// An INSERT or REPLACE statement, from sqlparser's AST or from the fast parser.
+pub struct InsertSpec<'a> {
+    pub table: Vec<String>,
+    pub replace: bool,
+    pub ignore: bool,
+    /// Target column names (empty: every column in order).
+    pub columns: Vec<String>,
+    pub source: InsertSource<'a>,
+    /// ON DUPLICATE KEY UPDATE assignments.
+    pub on_duplicate: &'a [ast::Assignment],
 }
 
 fn is_default_kw(e: &ast::Expr) -> bool {
@@ -265,18 +288,11 @@ fn is_zero(v: &Value) -> bool {
 }
 
 pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
-    let name = match &ins.table {
+    let table = match &ins.table {
         ast::TableObject::TableName(n) => object_name_parts(n),
         other => return Err(DbError::unsupported(format!("INSERT INTO {other}"))),
     };
-    let (db, tname) = sess.resolve_table_name(&name)?;
-    sess.check_db_access(&db)?;
-    let t = sess.engine.catalog.get_table(&db, &tname)?;
-    let replace = ins.replace_into || matches!(ins.or, Some(ast::SqliteOnConflict::Replace));
-    let ignore = ins.ignore;
-    let strict = sess.strict() && !ignore;
-    // Target columns.
-    let names: Vec<String> = if !ins.assignments.is_empty() {
+    let columns: Vec<String> = if !ins.assignments.is_empty() {
         ins.assignments
             .iter()
             .map(|a| match &a.target {
@@ -292,6 +308,44 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
             .map(|c| object_name_parts(c).last().cloned().unwrap_or_default())
             .collect()
     };
+    let source = if !ins.assignments.is_empty() {
+        InsertSource::Exprs(vec![ins.assignments.iter().map(|a| &a.value).collect()])
+    } else if let Some(q) = &ins.source {
+        match &*q.body {
+            ast::SetExpr::Values(v) => {
+                InsertSource::Exprs(v.rows.iter().map(|r| r.content.iter().collect()).collect())
+            }
+            _ => InsertSource::Query(q),
+        }
+    } else {
+        return Err(DbError::syntax("INSERT without values"));
+    };
+    let on_duplicate: &[ast::Assignment] = match &ins.on {
+        Some(ast::OnInsert::DuplicateKeyUpdate(assigns)) => assigns,
+        _ => &[],
+    };
+    run_insert(
+        sess,
+        InsertSpec {
+            table,
+            replace: ins.replace_into || matches!(ins.or, Some(ast::SqliteOnConflict::Replace)),
+            ignore: ins.ignore,
+            columns,
+            source,
+            on_duplicate,
+        },
+    )
+}
+
+/// Runs an INSERT/REPLACE however it was parsed.
+pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> {
+    let (db, tname) = sess.resolve_table_name(&spec.table)?;
+    sess.check_db_access(&db)?;
+    let t = sess.engine.catalog.get_table(&db, &tname)?;
+    let replace = spec.replace;
+    let ignore = spec.ignore;
+    let strict = sess.strict() && !ignore;
+    let names = spec.columns;
     let targets: Vec<usize> = if names.is_empty() {
         (0..t.columns.len()).collect()
     } else {
@@ -321,53 +375,45 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
         source.push(slots);
         Ok(())
     };
-    if !ins.assignments.is_empty() {
-        let mut vals = Vec::new();
-        for a in &ins.assignments {
-            vals.push(if is_default_kw(&a.value) {
-                Slot::Default
-            } else {
-                let e = sess.compile(&empty, &a.value, "field list")?;
-                Slot::Val(eval(&e, &EvalCtx::default())?)
-            });
-        }
-        push_row(vals, 1)?;
-    } else if let Some(q) = &ins.source {
-        match &*q.body {
-            ast::SetExpr::Values(v) => {
-                for (n, r) in v.rows.iter().enumerate() {
-                    let mut vals = Vec::with_capacity(r.content.len());
-                    for e in &r.content {
-                        vals.push(if is_default_kw(e) {
-                            Slot::Default
-                        } else {
-                            let c = sess.compile(&empty, e, "field list")?;
-                            Slot::Val(eval(&c, &EvalCtx::default())?)
-                        });
-                    }
-                    if r.content.is_empty() && targets.len() == t.columns.len() && names.is_empty()
-                    {
-                        vals = (0..targets.len()).map(|_| Slot::Default).collect();
-                    }
-                    push_row(vals, n as u64 + 1)?;
+    match spec.source {
+        InsertSource::Exprs(rows) => {
+            for (n, r) in rows.iter().enumerate() {
+                let mut vals = Vec::with_capacity(r.len());
+                for e in r {
+                    vals.push(if is_default_kw(e) {
+                        Slot::Default
+                    } else {
+                        let c = sess.compile(&empty, e, "field list")?;
+                        Slot::Val(eval(&c, &EvalCtx::default())?)
+                    });
                 }
+                if r.is_empty() && targets.len() == t.columns.len() && names.is_empty() {
+                    vals = (0..targets.len()).map(|_| Slot::Default).collect();
+                }
+                push_row(vals, n as u64 + 1)?;
             }
-            _ => {
-                if let Output::Rows { rows, .. } = run_query(sess, q)? {
-                    for (n, r) in rows.into_iter().enumerate() {
-                        push_row(r.into_iter().map(Slot::Val).collect(), n as u64 + 1)?;
-                    }
+        }
+        InsertSource::Values(rows) => {
+            for (n, mut vals) in rows.into_iter().enumerate() {
+                if vals.is_empty() && targets.len() == t.columns.len() && names.is_empty() {
+                    vals = (0..targets.len()).map(|_| Slot::Default).collect();
+                }
+                push_row(vals, n as u64 + 1)?;
+            }
+        }
+        InsertSource::Query(q) => {
+            if let Output::Rows { rows, .. } = run_query(sess, q)? {
+                for (n, r) in rows.into_iter().enumerate() {
+                    push_row(r.into_iter().map(Slot::Val).collect(), n as u64 + 1)?;
                 }
             }
         }
-    } else {
-        return Err(DbError::syntax("INSERT without values"));
     }
     // ON DUPLICATE KEY UPDATE program.
     let scope = table_scope(&t, &t.name);
     let mut program: Vec<(usize, Expr)> = Vec::new();
-    if let Some(ast::OnInsert::DuplicateKeyUpdate(assigns)) = &ins.on {
-        for a in assigns {
+    {
+        for a in spec.on_duplicate {
             let n = match &a.target {
                 ast::AssignmentTarget::ColumnName(n) => {
                     object_name_parts(n).last().cloned().unwrap_or_default()

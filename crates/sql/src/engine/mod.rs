@@ -11,7 +11,7 @@
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
 //! | `range`, `rows` | access paths (key ranges), reading rows |
 //! | `select`, `group` | queries, joins, grouping |
-//! | `dml`, `upsert` | INSERT/REPLACE/UPDATE/DELETE, blind upserts |
+//! | `dml`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
 
 pub mod admin;
@@ -21,6 +21,7 @@ pub mod ddl;
 pub mod dml;
 pub mod eval;
 pub mod expr;
+pub mod fast_insert;
 pub mod functions;
 pub mod group;
 pub mod infoschema;

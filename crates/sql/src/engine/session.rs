@@ -548,6 +548,19 @@ impl Session {
                 format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
             ));
         }
+        if let Some(f) = super::fast_insert::parse(sql) {
+            return dml::run_insert(
+                self,
+                dml::InsertSpec {
+                    table: f.table,
+                    replace: f.replace,
+                    ignore: f.ignore,
+                    columns: f.columns,
+                    source: dml::InsertSource::Values(f.rows),
+                    on_duplicate: &f.on_duplicate,
+                },
+            );
+        }
         if let Some(r) = admin::special(self, sql) {
             return r;
         }
