@@ -4,6 +4,7 @@
 //! Invariant: keys strictly increase. Applying a message keeps them so; an entry whose last version is a
 //! delete below the garbage-collection horizon is removed.
 
+use super::key_index::KeyIndex;
 use super::message::{Message, Op, TxnId, UpdateRegistry};
 use super::mvcc::{self, Cell};
 use crate::encoding::{DecodeError, Decoder, Encode};
@@ -14,11 +15,20 @@ pub const ENCODING_PLAIN: u8 = 0;
 /// Per-entry overhead counted in [`Basement::bytes`].
 pub const ENTRY_OVERHEAD: usize = 8;
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Basement {
     entries: Vec<(Vec<u8>, Cell)>,
     bytes: usize,
+    /// Search summary of the keys (kept in step with `entries`).
+    index: KeyIndex,
 }
+
+impl PartialEq for Basement {
+    fn eq(&self, other: &Basement) -> bool {
+        self.entries == other.entries
+    }
+}
+impl Eq for Basement {}
 
 fn entry_size(k: &[u8], c: &Cell) -> usize {
     k.len() + c.size() + ENTRY_OVERHEAD
@@ -27,7 +37,12 @@ fn entry_size(k: &[u8], c: &Cell) -> usize {
 impl Basement {
     pub fn from_sorted(entries: Vec<(Vec<u8>, Cell)>) -> Basement {
         let bytes = entries.iter().map(|(k, c)| entry_size(k, c)).sum();
-        Basement { entries, bytes }
+        let index = KeyIndex::build_from(|i| entries[i].0.as_slice(), entries.len());
+        Basement {
+            entries,
+            bytes,
+            index,
+        }
     }
     /// A basement of plain committed values.
     pub fn from_plain(entries: Vec<(Vec<u8>, Vec<u8>)>) -> Basement {
@@ -55,16 +70,27 @@ impl Basement {
         self.entries.first().map(|(k, _)| k.as_slice())
     }
 
+    /// The index of the first entry with key ≥ `key`, and whether its key equals `key`.
+    fn search(&self, key: &[u8]) -> (usize, bool) {
+        let entries = &self.entries;
+        self.index.search(key, |i| entries[i].0.as_slice())
+    }
+
     pub fn get(&self, key: &[u8]) -> Option<&Cell> {
-        self.entries
-            .binary_search_by(|(k, _)| k.as_slice().cmp(key))
-            .ok()
-            .map(|i| &self.entries[i].1)
+        match self.search(key) {
+            (i, true) => Some(&self.entries[i].1),
+            _ => None,
+        }
     }
 
     /// Index of the first entry with key ≥ `key`.
     pub fn lower_bound(&self, key: &[u8]) -> usize {
-        self.entries.partition_point(|(k, _)| k.as_slice() < key)
+        self.search(key).0
+    }
+
+    fn reindex(&mut self) {
+        let entries = &self.entries;
+        self.index = KeyIndex::build_from(|i| entries[i].0.as_slice(), entries.len());
     }
 
     /// Applies one message (already clipped to this basement's range, if ranged), collecting versions below
@@ -101,12 +127,10 @@ impl Basement {
                     }
                 }
                 self.entries.extend(tail);
+                self.reindex();
             }
-            _ => match self
-                .entries
-                .binary_search_by(|(k, _)| k.as_slice().cmp(&msg.key))
-            {
-                Ok(i) => {
+            _ => match self.search(&msg.key) {
+                (i, true) => {
                     let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
                     self.bytes -= entry_size(&msg.key, &old);
                     match mvcc::apply(&msg.key, Some(old), msg, reg, horizon, aborted)? {
@@ -116,13 +140,17 @@ impl Basement {
                         }
                         None => {
                             self.entries.remove(i);
+                            self.index.remove(i);
                         }
                     }
                 }
-                Err(i) => {
+                (i, false) => {
                     if let Some(nc) = mvcc::apply(&msg.key, None, msg, reg, horizon, aborted)? {
                         self.bytes += entry_size(&msg.key, &nc);
                         self.entries.insert(i, (msg.key.clone(), nc));
+                        let entries = &self.entries;
+                        self.index
+                            .insert(i, &msg.key, |j| entries[j].0.as_slice(), entries.len());
                     }
                 }
             },
@@ -180,6 +208,7 @@ impl Basement {
         let at = at.clamp(1, self.entries.len().saturating_sub(1).max(1));
         let right = Basement::from_sorted(self.entries.split_off(at));
         self.bytes -= right.bytes;
+        self.reindex();
         right
     }
 
@@ -187,6 +216,7 @@ impl Basement {
     pub fn append(&mut self, mut other: Basement) {
         self.bytes += other.bytes;
         self.entries.append(&mut other.entries);
+        self.reindex();
     }
 
     pub fn encode(&self) -> Vec<u8> {

@@ -54,7 +54,12 @@ impl Tree {
                             return bad(format!("basement {j} keys out of order"));
                         }
                     }
-                    for (k, _) in b.entries() {
+                    for (i, (k, _)) in b.entries().iter().enumerate() {
+                        if b.lower_bound(k) != i || b.get(k).is_none() {
+                            return bad(format!(
+                                "basement {j} search summary disagrees at entry {i}"
+                            ));
+                        }
                         if plo.is_some_and(|l| k.as_slice() < l)
                             || phi.is_some_and(|h| k.as_slice() >= h)
                         {

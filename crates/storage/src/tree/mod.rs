@@ -16,6 +16,7 @@ mod cache;
 mod checkpoint;
 pub mod cursor;
 mod invariants;
+pub mod key_index;
 pub mod message;
 pub mod mvcc;
 pub mod node;
