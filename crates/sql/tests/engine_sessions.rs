@@ -105,3 +105,56 @@ fn concurrent_increments_are_not_lost() {
     );
     assert_eq!(rows(&mut s, "SELECT n FROM blind"), vec![vec!["200"]]);
 }
+
+#[test]
+fn savepoints_undo_later_changes_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = Engine::open(config(dir.path())).unwrap();
+    let mut s = e.session(1, "root", "localhost");
+    exec(&mut s, "USE test");
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, v INT, KEY kv (v))",
+    );
+    exec(&mut s, "BEGIN");
+    exec(&mut s, "INSERT INTO t VALUES (1, 10)");
+    exec(&mut s, "SAVEPOINT a");
+    exec(&mut s, "INSERT INTO t VALUES (2, 20)");
+    exec(&mut s, "UPDATE t SET v = 11 WHERE id = 1");
+    exec(&mut s, "SAVEPOINT b");
+    exec(&mut s, "DELETE FROM t WHERE id = 1");
+    exec(&mut s, "ROLLBACK TO SAVEPOINT b");
+    assert_eq!(
+        rows(&mut s, "SELECT id, v FROM t ORDER BY id"),
+        vec![vec!["1", "11"], vec!["2", "20"]]
+    );
+    exec(&mut s, "ROLLBACK WORK TO a");
+    assert_eq!(
+        rows(&mut s, "SELECT id, v FROM t ORDER BY id"),
+        vec![vec!["1", "10"]]
+    );
+    // b came after a: gone. a stays until released.
+    assert_eq!(s.execute("ROLLBACK TO b", &[]).unwrap_err().code, 1305);
+    exec(&mut s, "INSERT INTO t VALUES (3, 30)");
+    exec(&mut s, "RELEASE SAVEPOINT a");
+    assert_eq!(
+        s.execute("RELEASE SAVEPOINT a", &[]).unwrap_err().code,
+        1305
+    );
+    exec(&mut s, "COMMIT");
+    assert_eq!(
+        rows(&mut s, "SELECT id, v FROM t ORDER BY id"),
+        vec![vec!["1", "10"], vec!["3", "30"]]
+    );
+    // The index agrees with the rows.
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM t WHERE v = 20"),
+        Vec::<Vec<String>>::new()
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT id FROM t WHERE v = 30"),
+        vec![vec!["3"]]
+    );
+    // COMMIT forgets savepoints.
+    assert_eq!(s.execute("ROLLBACK TO a", &[]).unwrap_err().code, 1305);
+}

@@ -136,12 +136,27 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "ROLLBACK" => {
             c.kw("WORK");
             if c.kw("TO") {
-                return Err(DbError::unsupported("ROLLBACK TO SAVEPOINT"));
+                c.kw("SAVEPOINT");
+                let name = c.name().ok_or_else(|| syntax(c))?;
+                sess.rollback_to_savepoint(&name)?;
+                return Ok(Output::done(0));
             }
             sess.rollback();
             Ok(Output::done(0))
         }
-        "SAVEPOINT" | "RELEASE" => Err(DbError::unsupported("savepoints")),
+        "SAVEPOINT" => {
+            let name = c.name().ok_or_else(|| syntax(c))?;
+            sess.savepoint(&name);
+            Ok(Output::done(0))
+        }
+        "RELEASE" => {
+            if !c.kw("SAVEPOINT") {
+                return Err(syntax(c));
+            }
+            let name = c.name().ok_or_else(|| syntax(c))?;
+            sess.release_savepoint(&name)?;
+            Ok(Output::done(0))
+        }
         "DESCRIBE" | "DESC" | "EXPLAIN" => {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let (db, t) = sess.resolve_table_name(&parts)?;

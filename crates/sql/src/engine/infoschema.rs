@@ -340,7 +340,7 @@ pub fn engines() -> (Vec<OutCol>, Vec<Vec<Value>>) {
             t("Write-optimized B-epsilon tree storage with compression"),
             t("YES"),
             t("NO"),
-            t("NO"),
+            t("YES"),
         ],
         vec![
             t("InnoDB"),

@@ -58,6 +58,8 @@ pub struct Session {
     /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
     /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
     pub snapshot: Option<betula_storage::Txn>,
+    /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
+    savepoints: Vec<(String, usize)>,
 }
 
 impl Drop for Session {
@@ -112,6 +114,7 @@ impl Session {
             prepared: HashMap::new(),
             describe_only: false,
             snapshot: None,
+            savepoints: Vec::new(),
         }
     }
 
@@ -257,6 +260,7 @@ impl Session {
     }
 
     pub fn commit(&mut self) -> DbResult<()> {
+        self.savepoints.clear();
         self.end_snapshot();
         let sync = ["betula_commit_sync", "tokudb_commit_sync"]
             .iter()
@@ -269,7 +273,39 @@ impl Session {
         self.release_lock();
         r
     }
+    /// SAVEPOINT: marks the transaction's changes so far (a savepoint of the same name moves here).
+    pub fn savepoint(&mut self, name: &str) {
+        self.savepoints
+            .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        self.savepoints.push((name.to_string(), self.ws.mark()));
+    }
+
+    fn find_savepoint(&self, name: &str) -> DbResult<usize> {
+        self.savepoints
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| DbError::new(1305, "42000", format!("SAVEPOINT {name} does not exist")))
+    }
+
+    /// ROLLBACK TO SAVEPOINT: undoes the changes made after it and forgets later savepoints. As in
+    /// InnoDB, row locks taken after the savepoint stay held until the transaction ends.
+    pub fn rollback_to_savepoint(&mut self, name: &str) -> DbResult<()> {
+        let i = self.find_savepoint(name)?;
+        let mark = self.savepoints[i].1;
+        self.savepoints.truncate(i + 1);
+        self.ws.rollback_to(mark);
+        Ok(())
+    }
+
+    /// RELEASE SAVEPOINT: forgets it and every later one (the changes stay).
+    pub fn release_savepoint(&mut self, name: &str) -> DbResult<()> {
+        let i = self.find_savepoint(name)?;
+        self.savepoints.truncate(i);
+        Ok(())
+    }
+
     pub fn rollback(&mut self) {
+        self.savepoints.clear();
         self.end_snapshot();
         self.ws.clear();
         self.in_txn = false;
