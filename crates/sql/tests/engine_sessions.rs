@@ -7,7 +7,7 @@ mod sessions;
 use std::sync::Arc;
 
 use betula_sql::engine::Engine;
-use sessions::{config, exec, rows};
+use sessions::{config, exec, open, rows};
 
 #[test]
 fn reopen_keeps_tables_rows_and_counters() {
@@ -109,12 +109,9 @@ fn concurrent_increments_are_not_lost() {
 #[test]
 fn savepoints_undo_later_changes_only() {
     let dir = tempfile::tempdir().unwrap();
-    let e = Engine::open(config(dir.path())).unwrap();
-    let mut s = e.session(1, "root", "localhost");
-    exec(&mut s, "USE test");
-    exec(
-        &mut s,
-        "CREATE TABLE t (id INT PRIMARY KEY, v INT, KEY kv (v))",
+    let (_e, mut s) = open(
+        dir.path(),
+        &["CREATE TABLE t (id INT PRIMARY KEY, v INT, KEY kv (v))"],
     );
     exec(&mut s, "BEGIN");
     exec(&mut s, "INSERT INTO t VALUES (1, 10)");

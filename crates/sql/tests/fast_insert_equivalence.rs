@@ -5,10 +5,10 @@
 
 mod sessions;
 
-use betula_sql::engine::{fast_insert, Engine};
+use betula_sql::engine::fast_insert;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use sessions::{config, exec, rows};
+use sessions::{exec, open, rows};
 
 fn literal(r: &mut SmallRng) -> String {
     match r.gen_range(0..14) {
@@ -66,9 +66,7 @@ fn literal(r: &mut SmallRng) -> String {
 #[test]
 fn fast_and_general_parsers_store_the_same_rows_and_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let e = Engine::open(config(dir.path())).unwrap();
-    let mut s = e.session(1, "root", "localhost");
-    exec(&mut s, "USE test");
+    let (_e, mut s) = open(dir.path(), &[]);
     for t in ["fast", "general"] {
         exec(
             &mut s,

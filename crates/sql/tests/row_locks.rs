@@ -10,18 +10,17 @@ use std::thread;
 use std::time::Duration;
 
 use betula_sql::engine::{Engine, Session};
-use sessions::{config, err_code, exec, rows};
+use sessions::{err_code, exec, open, rows};
 
 fn engine() -> (tempfile::TempDir, Arc<Engine>) {
     let dir = tempfile::tempdir().unwrap();
-    let e = Engine::open(config(dir.path())).unwrap();
-    let mut s = e.session(1, "root", "localhost");
-    exec(&mut s, "USE test");
-    exec(
-        &mut s,
-        "CREATE TABLE t (id INT PRIMARY KEY, v INT, u VARCHAR(10), UNIQUE KEY uu (u))",
+    let (e, _) = open(
+        dir.path(),
+        &[
+            "CREATE TABLE t (id INT PRIMARY KEY, v INT, u VARCHAR(10), UNIQUE KEY uu (u))",
+            "INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b')",
+        ],
     );
-    exec(&mut s, "INSERT INTO t VALUES (1, 10, 'a'), (2, 20, 'b')");
     (dir, e)
 }
 
@@ -33,6 +32,15 @@ fn session(e: &Arc<Engine>, id: u64, lock_wait_secs: u32) -> Session {
         &format!("SET SESSION innodb_lock_wait_timeout = {lock_wait_secs}"),
     );
     s
+}
+
+/// Runs `sql` on session `s` in another thread (it may wait for a lock); join for the session
+/// and the statement's outcome (Ok or the MySQL error code).
+fn in_thread(mut s: Session, sql: &'static str) -> thread::JoinHandle<(Session, Result<(), u16>)> {
+    thread::spawn(move || {
+        let r = s.execute(sql, &[]).map(|_| ()).map_err(|e| e.code);
+        (s, r)
+    })
 }
 
 #[test]
@@ -122,13 +130,10 @@ fn concurrent_inserts_of_one_key_admit_exactly_one() {
     for a_commits in [true, false] {
         let (_d, e) = engine();
         let mut a = session(&e, 10, 30);
-        let mut b = session(&e, 11, 30);
+        let b = session(&e, 11, 30);
         exec(&mut a, "BEGIN");
         exec(&mut a, "INSERT INTO t VALUES (5, 50, 'e')");
-        let waiter = thread::spawn(move || {
-            let r = b.execute("INSERT INTO t VALUES (5, 51, 'f')", &[]);
-            (b, r.map(|_| ()).map_err(|e| e.code))
-        });
+        let waiter = in_thread(b, "INSERT INTO t VALUES (5, 51, 'f')");
         thread::sleep(Duration::from_millis(200));
         if a_commits {
             exec(&mut a, "COMMIT");
@@ -156,13 +161,10 @@ fn concurrent_inserts_of_one_key_admit_exactly_one() {
 fn concurrent_inserts_of_one_unique_value_admit_exactly_one() {
     let (_d, e) = engine();
     let mut a = session(&e, 10, 30);
-    let mut b = session(&e, 11, 30);
+    let b = session(&e, 11, 30);
     exec(&mut a, "BEGIN");
     exec(&mut a, "INSERT INTO t VALUES (5, 50, 'same')");
-    let waiter = thread::spawn(move || {
-        let r = b.execute("INSERT INTO t VALUES (6, 60, 'same')", &[]);
-        (b, r.map(|_| ()).map_err(|e| e.code))
-    });
+    let waiter = in_thread(b, "INSERT INTO t VALUES (6, 60, 'same')");
     thread::sleep(Duration::from_millis(200));
     exec(&mut a, "COMMIT");
     let (mut b, r) = waiter.join().unwrap();
@@ -182,10 +184,7 @@ fn a_deadlock_rolls_back_one_transaction_and_lets_the_other_finish() {
     exec(&mut b, "BEGIN");
     exec(&mut a, "UPDATE t SET v = 100 WHERE id = 1");
     exec(&mut b, "UPDATE t SET v = 200 WHERE id = 2");
-    let waiter = thread::spawn(move || {
-        let r = a.execute("UPDATE t SET v = 101 WHERE id = 2", &[]);
-        (a, r.map(|_| ()).map_err(|e| e.code))
-    });
+    let waiter = in_thread(a, "UPDATE t SET v = 101 WHERE id = 2");
     thread::sleep(Duration::from_millis(200));
     let rb = b
         .execute("UPDATE t SET v = 201 WHERE id = 1", &[])

@@ -3,7 +3,9 @@
 //! result rows as text.
 #![allow(dead_code)]
 
-use betula_sql::engine::{EngineConfig, Output, Session};
+use std::sync::Arc;
+
+use betula_sql::engine::{Engine, EngineConfig, Output, Session};
 use betula_sql::value::Value;
 use betula_storage::{Durability, EnvOptions};
 
@@ -24,6 +26,17 @@ pub fn config(dir: &std::path::Path) -> EngineConfig {
             h
         },
     }
+}
+
+/// An engine over `dir` and a root session using database `test`, after running `setup`.
+pub fn open(dir: &std::path::Path, setup: &[&str]) -> (Arc<Engine>, Session) {
+    let e = Engine::open(config(dir)).unwrap();
+    let mut s = e.session(1, "root", "localhost");
+    exec(&mut s, "USE test");
+    for sql in setup {
+        exec(&mut s, sql);
+    }
+    (e, s)
 }
 
 pub fn exec(s: &mut Session, sql: &str) -> Output {
