@@ -124,3 +124,48 @@ fn writers_readers_and_checkpoints_run_together() {
     let env = Env::open(dir.path(), opts(), registry()).unwrap();
     check(&env);
 }
+
+#[test]
+fn the_flusher_thread_takes_flushes_off_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut o = opts();
+    o.durability = Durability::NoSync;
+    o.cache_bytes = 4 << 20;
+    let env = Arc::new(Env::open(dir.path(), o.clone(), registry()).unwrap());
+    let t = env.create_tree("t", None).unwrap();
+    let writers: Vec<_> = (0..3u64)
+        .map(|w| {
+            let t = t.clone();
+            std::thread::spawn(move || {
+                // Scattered keys: messages collect in internal buffers, which must be flushed.
+                for i in 0..4000u64 {
+                    let k = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ w).to_be_bytes();
+                    t.put(&k, &i.to_le_bytes()).unwrap();
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    assert!(env.stats().background_flushes > 0, "the flusher never ran");
+    let expect = |t: &betula_storage::TreeHandle| {
+        for w in 0..3u64 {
+            for i in (0..4000u64).step_by(37) {
+                let k = (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ w).to_be_bytes();
+                assert_eq!(t.get(&k).unwrap(), Some(i.to_le_bytes().to_vec()));
+            }
+        }
+        assert_eq!(
+            t.range(Bound::Unbounded, Bound::Unbounded, false).count(),
+            12_000
+        );
+        t.check_invariants().unwrap();
+    };
+    expect(&t);
+    drop(t);
+    let env = Arc::try_unwrap(env).ok().expect("no other references");
+    env.close().unwrap();
+    let env = Env::open(dir.path(), o, registry()).unwrap();
+    expect(&env.open_tree("t").unwrap());
+}

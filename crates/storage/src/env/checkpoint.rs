@@ -1,4 +1,5 @@
-//! The checkpoint driver and the background thread (design.md, "Checkpoint protocol", steps 1, 5 and 6).
+//! The checkpoint driver and the background threads: maintenance (periodic log sync, checkpoints; design.md,
+//! "Checkpoint protocol", steps 1, 5 and 6) and the flusher (`tree::flusher`).
 //!
 //! Step 1 appends the `Checkpoint` record and snapshots the catalog under the catalog lock, so the catalog and
 //! the log agree on which trees exist at `begin_lsn`. Each tree's capture holds only that tree's lock, for
@@ -103,6 +104,24 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     ck.last_duration_ms = started.elapsed().as_millis() as u64;
     env.checkpoints_done.fetch_add(1, Ordering::Relaxed);
     Ok(())
+}
+
+/// Flushes the trees writers left over-full, until the flush queue is stopped.
+pub(crate) fn flusher_loop(env: Arc<EnvInner>) {
+    while env.flushq.is_active() {
+        for id in env.flushq.take(Duration::from_millis(200)) {
+            if env.health.failure().is_some() {
+                break;
+            }
+            let tree = env.trees.lock().open.get(&id).cloned();
+            if let Some(t) = tree {
+                if let Err(e) = t.flush_pending() {
+                    // A failed write latches the environment (writers see it); nothing else to do here.
+                    let _ = env.health.fail(e);
+                }
+            }
+        }
+    }
 }
 
 /// Periodic log sync and checkpoints, until asked to stop.

@@ -60,6 +60,7 @@ pub(crate) struct EnvInner {
     pub checkpoints_done: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
     pub mvcc: Arc<crate::tree::mvcc::MvccState>,
+    pub flushq: Arc<crate::tree::flusher::FlushQueue>,
     _lock: Box<dyn Send + Sync>,
 }
 
@@ -75,6 +76,7 @@ pub(crate) struct CheckpointState {
 pub struct Env {
     inner: Arc<EnvInner>,
     background: Option<JoinHandle<()>>,
+    flusher: Option<JoinHandle<()>>,
 }
 
 /// A handle to one tree; cheap to clone.
@@ -107,6 +109,8 @@ pub struct EnvStats {
     /// LSNs: a long-open snapshot keeps old row versions alive.
     pub open_views: usize,
     pub oldest_view_lag_lsns: u64,
+    /// Flushes of over-full internal nodes done by the flusher thread (not by writers).
+    pub background_flushes: u64,
 }
 
 impl Env {
@@ -135,7 +139,23 @@ impl Env {
         } else {
             None
         };
-        let env = Env { inner, background };
+        let flusher = if inner.opts.background {
+            inner.flushq.set_active(true);
+            let bg = inner.clone();
+            Some(
+                std::thread::Builder::new()
+                    .name("betula-flusher".into())
+                    .spawn(move || checkpoint::flusher_loop(bg))
+                    .map_err(|e| Error::io("spawn thread", dir.display().to_string(), e))?,
+            )
+        } else {
+            None
+        };
+        let env = Env {
+            inner,
+            background,
+            flusher,
+        };
         EnvInner::drop_stale_staging(&env)?;
         Ok(env)
     }
@@ -286,6 +306,7 @@ impl Env {
             lock_waiters: i.locks.waiting(),
             active_txns: i.mvcc.active_count(),
             open_views: i.mvcc.open_views().0,
+            background_flushes: i.flushq.flushes(),
             oldest_view_lag_lsns: i
                 .mvcc
                 .open_views()
@@ -310,6 +331,10 @@ impl Env {
         *self.inner.stop.lock() = true;
         self.inner.wake.notify_all();
         if let Some(h) = self.background.take() {
+            let _ = h.join();
+        }
+        self.inner.flushq.set_active(false);
+        if let Some(h) = self.flusher.take() {
             let _ = h.join();
         }
     }
@@ -341,6 +366,7 @@ impl EnvInner {
             reg: self.reg.clone(),
             health: self.health.clone(),
             mvcc: self.mvcc.clone(),
+            flushq: self.flushq.clone(),
         }
     }
 

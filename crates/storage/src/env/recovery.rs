@@ -100,11 +100,13 @@ pub(crate) fn open(
     let reg = Arc::new(reg);
     let mvcc = Arc::new(MvccState::default());
     mvcc.load_aborted(&catalog.aborted);
+    let flushq = Arc::new(crate::tree::flusher::FlushQueue::default());
     let ctx = || crate::tree::TreeContextArgs {
         budget: budget.clone(),
         reg: reg.clone(),
         health: health.clone(),
         mvcc: mvcc.clone(),
+        flushq: flushq.clone(),
     };
     let tree_path = |id: u64| dir.join(super::catalog::tree_file_name(id));
 
@@ -274,6 +276,7 @@ pub(crate) fn open(
         checkpoints_done: AtomicU64::new(0),
         locks: Default::default(),
         mvcc,
+        flushq,
         _lock: lock,
     })
 }

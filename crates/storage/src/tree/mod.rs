@@ -15,6 +15,7 @@ mod build;
 mod cache;
 mod checkpoint;
 pub mod cursor;
+pub mod flusher;
 mod invariants;
 pub mod key_index;
 pub mod message;
@@ -83,6 +84,8 @@ pub struct Tree {
     pub(crate) reg: Arc<UpdateRegistry>,
     pub(crate) health: Arc<Health>,
     pub(crate) mvcc: Arc<mvcc::MvccState>,
+    /// Where writes leave flushes for the environment's flusher thread.
+    pub(crate) flushq: Arc<flusher::FlushQueue>,
     /// Set when the tree is dropped; handles still held refuse writes.
     pub(crate) dropped: std::sync::atomic::AtomicBool,
 }

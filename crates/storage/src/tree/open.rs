@@ -25,6 +25,7 @@ pub(crate) struct TreeContextArgs {
     pub reg: Arc<UpdateRegistry>,
     pub health: Arc<Health>,
     pub mvcc: Arc<super::mvcc::MvccState>,
+    pub flushq: Arc<super::flusher::FlushQueue>,
 }
 
 impl Tree {
@@ -139,6 +140,7 @@ impl Tree {
             reg: ctx.reg,
             health: ctx.health,
             mvcc: ctx.mvcc,
+            flushq: ctx.flushq,
             dropped: std::sync::atomic::AtomicBool::new(false),
         };
         {

@@ -106,8 +106,15 @@ impl Tree {
                     bn = child;
                 }
                 Step::Buffer => {
-                    push_routed(self.node_mut(st, bn)?, msg);
-                    self.flush_if_needed(st, bn)?;
+                    let node = self.node_mut(st, bn)?;
+                    push_routed(node, msg);
+                    let total = match &*node {
+                        Node::Internal { buffers, .. } => buffers.iter().map(|b| b.bytes()).sum(),
+                        Node::Leaf { .. } => 0,
+                    };
+                    if self.flush_inline(total) {
+                        self.flush_if_needed(st, bn)?;
+                    }
                     break;
                 }
             }
@@ -204,7 +211,7 @@ impl Tree {
     }
 
     /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size.
-    fn flush_if_needed(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+    pub(super) fn flush_if_needed(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
         let node_max = self.opts.node_size_bytes as usize;
         loop {
             let node = self.load(st, bn)?;
@@ -257,7 +264,7 @@ impl Tree {
     }
 
     /// Splits child `idx` of `parent` if it is too big, or merges it with a neighbour if it is a small leaf.
-    fn fix_child(&self, st: &mut TreeState, parent: BlockNum, idx: usize) -> Result<()> {
+    pub(super) fn fix_child(&self, st: &mut TreeState, parent: BlockNum, idx: usize) -> Result<()> {
         let child = match &*self.load(st, parent)? {
             Node::Internal { children, .. } => children[idx],
             Node::Leaf { .. } => return Ok(()),
@@ -476,7 +483,7 @@ impl Tree {
     }
 
     /// Splits an oversized root under a new root, or lets a root with one child and nothing buffered step down.
-    fn fix_root(&self, st: &mut TreeState) -> Result<()> {
+    pub(super) fn fix_root(&self, st: &mut TreeState) -> Result<()> {
         loop {
             let root = st.root;
             let node = self.load(st, root)?;

@@ -1,0 +1,125 @@
+//! Background flushing of internal nodes (design.md, "Trees and messages").
+//!
+//! A writer whose message leaves an internal node's buffers above the node size does not flush them
+//! itself while a flusher thread runs: it asks for a flush of the tree ([`FlushQueue::request`]) and
+//! returns. The flusher takes the tree's write lock and walks the internal nodes in memory, flushing every
+//! node over the node size into its heaviest children, then splits what grew too big. A writer flushes
+//! inline only when a node reaches twice the node size (back-pressure), or when no flusher runs (tests
+//! that drive the tree step by step, recovery).
+//!
+//! Invariants: a flush is the same operation whichever thread runs it, under the same lock, so the tree
+//! invariants hold between any two operations; buffers stay below twice the node size whenever the
+//! write lock is free.
+
+use super::node::{BlockNum, Node};
+use super::{Tree, TreeState};
+use crate::error::Result;
+use parking_lot::{Condvar, Mutex};
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Trees waiting for the flusher, shared by an environment's trees and its flusher thread.
+#[derive(Default)]
+pub struct FlushQueue {
+    pending: Mutex<BTreeSet<u64>>,
+    cv: Condvar,
+    /// A flusher thread is running (writers may leave flushes to it).
+    active: AtomicBool,
+    /// Tree flushes the flusher has done.
+    done: AtomicU64,
+}
+
+impl FlushQueue {
+    /// Marks the flusher running (`true`) or stopped; stopping wakes it so it can exit.
+    pub fn set_active(&self, on: bool) {
+        self.active.store(on, Ordering::SeqCst);
+        let _g = self.pending.lock();
+        self.cv.notify_all();
+    }
+
+    /// How many tree flushes the flusher has done.
+    pub fn flushes(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.active.load(Ordering::SeqCst)
+    }
+
+    /// Asks for a flush of tree `id`; `false` if no flusher runs (the caller flushes itself).
+    pub fn request(&self, id: u64) -> bool {
+        if !self.is_active() {
+            return false;
+        }
+        let mut p = self.pending.lock();
+        if p.insert(id) {
+            self.cv.notify_one();
+        }
+        true
+    }
+
+    /// The trees waiting, after waiting up to `timeout` for one; empty when stopped or timed out.
+    pub fn take(&self, timeout: Duration) -> Vec<u64> {
+        let mut p = self.pending.lock();
+        if p.is_empty() && self.is_active() {
+            self.cv.wait_for(&mut p, timeout);
+        }
+        std::mem::take(&mut *p).into_iter().collect()
+    }
+}
+
+impl Tree {
+    /// Whether internal node `bn`'s buffers, after a write, call for a flush now (inline) — `false` when
+    /// they fit or when the flusher took the request.
+    pub(crate) fn flush_inline(&self, total: usize) -> bool {
+        let node_max = self.opts.node_size_bytes as usize;
+        if total <= node_max {
+            return false;
+        }
+        total > 2 * node_max || !self.flushq.request(self.id)
+    }
+
+    /// Flushes every internal node in memory that is over the node size (the flusher thread's work).
+    pub(crate) fn flush_pending(&self) -> Result<()> {
+        let mut st = self.state.write();
+        if self.dropped.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let root = st.root;
+        self.flushq.done.fetch_add(1, Ordering::Relaxed);
+        self.flush_walk(&mut st, root)?;
+        self.fix_root(&mut st)?;
+        self.settle(&mut st);
+        let keep = [st.root];
+        self.evict_if_needed(&mut st, &keep)
+    }
+
+    fn flush_walk(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+        if self.load(st, bn)?.is_leaf() {
+            return Ok(());
+        }
+        self.flush_if_needed(st, bn)?;
+        // Children from the last: a split of child i inserts at i + 1 and leaves 0..i where they were.
+        let n = match &*self.load(st, bn)? {
+            Node::Internal { children, .. } => children.len(),
+            Node::Leaf { .. } => return Ok(()),
+        };
+        for i in (0..n).rev() {
+            let child = match &*self.load(st, bn)? {
+                Node::Internal { children, .. } => children[i],
+                Node::Leaf { .. } => return Ok(()),
+            };
+            let cached_internal = st
+                .nodes
+                .lock()
+                .get(&child)
+                .is_some_and(|slot| !slot.node.is_leaf());
+            if cached_internal {
+                self.flush_walk(st, child)?;
+                self.fix_child(st, bn, i)?;
+            }
+        }
+        Ok(())
+    }
+}
