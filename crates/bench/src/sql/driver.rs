@@ -39,6 +39,28 @@ pub fn run(
     rows_per_batch: u64,
     duration: Duration,
 ) -> BatchRun {
+    run_limited(server, builders, rows_per_batch, duration, u64::MAX)
+}
+
+/// One client sending batches 0..n in order (no deadline).
+pub fn run_batches(server: &Server, builder: BatchSql, rows_per_batch: u64, n: u64) -> BatchRun {
+    run_limited(
+        server,
+        vec![builder],
+        rows_per_batch,
+        Duration::from_secs(u64::MAX / 4),
+        n,
+    )
+}
+
+/// `run`, with every client also stopping before batch `limit`.
+pub fn run_limited(
+    server: &Server,
+    builders: Vec<BatchSql>,
+    rows_per_batch: u64,
+    duration: Duration,
+    limit: u64,
+) -> BatchRun {
     let clients = builders.len() as u64;
     let rows = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -67,7 +89,8 @@ pub fn run(
                 match mysql::Conn::new(opts) {
                     Ok(mut conn) => {
                         let mut b = i as u64;
-                        while !stop.load(Ordering::Acquire) && start.elapsed() < duration {
+                        while !stop.load(Ordering::Acquire) && b < limit && start.elapsed() < duration
+                        {
                             let sql = build(b);
                             if let Err(e) = conn.query_drop(&sql) {
                                 fail(classify(&e, &sql));

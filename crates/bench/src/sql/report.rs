@@ -42,13 +42,19 @@ fn cell_status(er: &EngineResult, w: Workload) -> String {
     }
 }
 
-pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name: &str) -> String {
+pub fn markdown(
+    ctx: &RunContext,
+    p: &SqlParams,
+    runs: &[EngineResult],
+    csv_name: &str,
+    plots: &Result<Vec<super::plots::Plot>, String>,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# SQL suite: seed workloads, Betula side by side with MariaDB InnoDB and MyRocks\n"
     );
-    let _ = writeln!(s, "Command (from the repository root, after `cargo build --release -p betula-server -p betula-bench`):\n\n```\n{}\n```\n", ctx.command);
+    let _ = writeln!(s, "Command (from the repository root, after `cargo build --release -p betula-server -p betula-bench --features betula-bench/plots`):\n\n```\n{}\n```\n", ctx.command);
     let _ = writeln!(s, "- Date: {} {}", ctx.date, ctx.time);
     let _ = writeln!(s, "- Source revision: {}", ctx.revision);
     let _ = writeln!(s, "- CPU: {}", ctx.cpu);
@@ -62,11 +68,16 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
     let _ = writeln!(
         s,
         "- Mode: {}",
-        if p.quick { "quick (`--quick`)" } else { "full" }
+        if p.quick {
+            "quick (`--quick`)"
+        } else {
+            "full (data several times the cache)"
+        }
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
-    let _ = writeln!(s, "- sensor-stream: {} s; upsert-rollup: {} s; hot-reads: {} warm-up + {} timed runs per query", p.stream_secs, p.upsert_secs, p.query_warmup, p.query_runs);
-    let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size)", p.start.cache_bytes >> 20);
+    let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
+    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows);
+    let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
     let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values); its CPU share is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
@@ -96,10 +107,6 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
         .collect();
     for &w in &p.workloads {
         let _ = writeln!(s, "\n## {}\n\n{}\n", w.name(), w.describe());
-        if !w.implemented() {
-            let _ = writeln!(s, "**Not implemented yet** in this suite (see `shared/bench/peers/README.md` for the peers' figures).");
-            continue;
-        }
         let mut head = String::from("| figure |");
         let mut rule = String::from("|---|");
         for er in runs {
@@ -170,11 +177,6 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
         .filter(|w| !p.workloads.contains(w))
         .map(|w| w.name())
         .collect();
-    let not_impl: Vec<&str> = ALL
-        .iter()
-        .filter(|w| !w.implemented())
-        .map(|w| w.name())
-        .collect();
     let _ = writeln!(s, "\n## Not in this run\n");
     let _ = writeln!(
         s,
@@ -185,7 +187,20 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
             not_listed.join(", ")
         }
     );
-    let _ = writeln!(s, "- Workloads not implemented yet in the suite: {} (the peers' figures for them are in shared/bench/peers/README.md)", not_impl.join(", "));
+    let _ = writeln!(s, "\n## Plots\n");
+    match plots {
+        Ok(v) if v.is_empty() => {
+            let _ = writeln!(s, "No plot: no workload produced a series, latency or size.");
+        }
+        Ok(v) => {
+            for (file, caption) in v {
+                let _ = writeln!(s, "{caption}:\n\n![{caption}]({file})\n");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(s, "No plots drawn: {why}.");
+        }
+    }
     let _ = writeln!(
         s,
         "\nPer-second rows and server bytes written: `{csv_name}`.\n"
@@ -266,7 +281,7 @@ mod tests {
         };
         let p = SqlParams {
             engines: vec![],
-            workloads: vec![Workload::SensorStream, Workload::BulkLoad],
+            workloads: vec![Workload::SensorStream, Workload::SensorLoad],
             quick: true,
             clients: 4,
             sensors: 1000,
@@ -274,6 +289,14 @@ mod tests {
             upsert_secs: 1,
             query_runs: 1,
             query_warmup: 0,
+            load_rows: 1,
+            sysbench_rows: 1,
+            sysbench_secs: 1,
+            sysbench_threads: vec![1],
+            iibench_secs: 1,
+            retention_secs: 1,
+            retention_keep: 1,
+            compression_rows: 1,
             seed: 42,
             dir: "/tmp".into(),
             keep: false,
@@ -282,14 +305,15 @@ mod tests {
                 cache_bytes: 1 << 30,
             },
         };
-        let md = markdown(&ctx, &p, &runs, "x.csv");
+        let md = markdown(&ctx, &p, &runs, "x.csv", &Err("test".into()));
         assert!(
             md.contains("| rows/s (average) (↑) | 50,000 | 100,000 | – | 0.50 | n/a |"),
             "{md}"
         );
         assert!(md.contains("| state | ok | ok | not supported yet: x |"));
-        assert!(md.contains("## bulk-load"));
-        assert!(md.contains("**Not implemented yet**"));
+        assert!(md.contains("## sensor-load"));
+        assert!(md.contains("| state | not run | not run | not run |"), "{md}");
+        assert!(md.contains("No plots drawn: test."));
         let c = csv(&runs);
         assert_eq!(c, "engine,workload,second,rows,server_write_bytes\nbetula,sensor-stream,1,50000,10\ninnodb,sensor-stream,1,100000,10\n");
     }
