@@ -372,7 +372,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         query_warmup: if a.quick { 20 } else { 50 },
         load_rows: a
             .load_rows
-            .unwrap_or(if a.quick { 1_000_000 } else { 10_000_000 }),
+            .unwrap_or(if a.quick { 1_000_000 } else { 12_000_000 }),
         sysbench_rows: a
             .sysbench_rows
             .unwrap_or(if a.quick { 100_000 } else { 2_000_000 }),

@@ -1,6 +1,8 @@
 //! The timed multi-client write driver of the ingest workloads: C connections, client i sends batches
 //! i, i+C, i+2C, … (each one autocommitted statement) until the deadline, while the calling thread samples
-//! at every whole second the rows acknowledged and the server's write_bytes.
+//! at every whole second the rows acknowledged and the server's write_bytes. A batch is one autocommitted
+//! statement, or (`run_tx`) several statements in one explicit transaction, retried from BEGIN when the
+//! server reports a deadlock (1213) or a lock wait timeout (1205).
 
 use super::outcome::{classify, Status};
 use crate::peer::Server;
@@ -11,6 +13,12 @@ use std::time::{Duration, Instant};
 
 /// Builds the statement of batch `b` for one client (each client owns its own builder).
 pub type BatchSql = Box<dyn FnMut(u64) -> String + Send>;
+
+/// Builds the statements of transaction `b` for one client.
+pub type TxSql = Box<dyn FnMut(u64) -> Vec<String> + Send>;
+
+/// Attempts of one transaction before its error counts.
+const TX_ATTEMPTS: u32 = 20;
 
 /// What a timed run produced.
 #[derive(Debug, Default)]
@@ -31,6 +39,8 @@ pub struct BatchRun {
     /// CPU seconds of this (client) process and of the server process over the run.
     pub client_cpu_secs: Option<f64>,
     pub server_cpu_secs: Option<f64>,
+    /// Transactions retried after a deadlock or lock wait timeout.
+    pub retries: u64,
 }
 
 pub fn run(
@@ -61,6 +71,65 @@ pub fn run_limited(
     duration: Duration,
     limit: u64,
 ) -> BatchRun {
+    let txs = builders
+        .into_iter()
+        .map(|mut f| Box::new(move |b| vec![f(b)]) as TxSql)
+        .collect();
+    run_tx(server, txs, rows_per_batch, duration, limit)
+}
+
+/// Runs one batch: a single autocommitted statement, or BEGIN, the statements, COMMIT (retried from the
+/// start on 1213/1205). Returns the failing statement and error, after counting retries.
+fn exec_batch(
+    conn: &mut mysql::Conn,
+    stmts: &[String],
+    retries: &AtomicU64,
+) -> Result<(), (String, mysql::Error)> {
+    if stmts.len() == 1 {
+        return conn
+            .query_drop(&stmts[0])
+            .map_err(|e| (stmts[0].clone(), e));
+    }
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut res = conn
+            .query_drop("BEGIN")
+            .map_err(|e| ("BEGIN".to_string(), e));
+        for sql in stmts {
+            if res.is_err() {
+                break;
+            }
+            res = conn.query_drop(sql).map_err(|e| (sql.clone(), e));
+        }
+        if res.is_ok() {
+            res = conn
+                .query_drop("COMMIT")
+                .map_err(|e| ("COMMIT".to_string(), e));
+        }
+        match res {
+            Ok(()) => return Ok(()),
+            Err((sql, e)) => {
+                let _ = conn.query_drop("ROLLBACK");
+                let retryable = matches!(&e, mysql::Error::MySqlError(m) if m.code == 1213 || m.code == 1205);
+                if !retryable || attempt >= TX_ATTEMPTS {
+                    return Err((sql, e));
+                }
+                retries.fetch_add(1, Ordering::AcqRel);
+            }
+        }
+    }
+}
+
+/// The general driver: every client's batch `b` is the statement list its builder returns.
+pub fn run_tx(
+    server: &Server,
+    builders: Vec<TxSql>,
+    rows_per_batch: u64,
+    duration: Duration,
+    limit: u64,
+) -> BatchRun {
+    let retries = AtomicU64::new(0);
     let clients = builders.len() as u64;
     let rows = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -75,8 +144,15 @@ pub fn run_limited(
     let start = Instant::now();
     std::thread::scope(|s| {
         for (i, mut build) in builders.into_iter().enumerate() {
-            let (rows, stop, error, batches, finished, opts) =
-                (&rows, &stop, &error, &batches, &finished, opts.clone());
+            let (rows, stop, error, batches, finished, opts, retries) = (
+                &rows,
+                &stop,
+                &error,
+                &batches,
+                &finished,
+                opts.clone(),
+                &retries,
+            );
             s.spawn(move || {
                 let mut mine = Vec::new();
                 let fail = |st: Status| {
@@ -91,8 +167,8 @@ pub fn run_limited(
                         let mut b = i as u64;
                         while !stop.load(Ordering::Acquire) && b < limit && start.elapsed() < duration
                         {
-                            let sql = build(b);
-                            if let Err(e) = conn.query_drop(&sql) {
+                            let stmts = build(b);
+                            if let Err((sql, e)) = exec_batch(&mut conn, &stmts, retries) {
                                 fail(classify(&e, &sql));
                                 break;
                             }
@@ -124,6 +200,7 @@ pub fn run_limited(
         }
     });
     out.secs = start.elapsed().as_secs_f64();
+    out.retries = retries.load(Ordering::Acquire);
     out.rows = rows.load(Ordering::Acquire);
     out.error = error.into_inner().unwrap();
     let mut b = batches.into_inner().unwrap();

@@ -94,7 +94,7 @@ pub fn write(dir: &Path, stem: &str, runs: &[EngineResult]) -> Result<Vec<Plot>,
         draw::throughput(&dir.join(&file), w, runs).map_err(|e| format!("{file}: {e}"))?;
         out.push((
             file,
-            format!("{}: rows (sysbench: transactions) per second, per engine", w.name()),
+            format!("{}: {} per second, per engine", w.name(), if w == super::Workload::Sysbench { "transactions" } else { "rows" }),
         ));
     }
     if !data::latency_labels(runs).is_empty() {

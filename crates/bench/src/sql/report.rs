@@ -10,7 +10,18 @@ use std::fmt::Write as _;
 /// The figure names of `w` in first-seen order across engines.
 fn figure_names(w: Workload, runs: &[EngineResult]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for er in runs {
+    // The engine with the most figures first, so its order wins (engines may lack some figures).
+    let mut by_count: Vec<&EngineResult> = runs.iter().collect();
+    by_count.sort_by_key(|er| {
+        std::cmp::Reverse(
+            er.results
+                .iter()
+                .filter(|r| r.workload == w)
+                .map(|r| r.figures.len())
+                .sum::<usize>(),
+        )
+    });
+    for er in by_count {
         for r in er.results.iter().filter(|r| r.workload == w) {
             for f in &r.figures {
                 if !names.contains(&f.name) {

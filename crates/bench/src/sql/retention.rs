@@ -146,14 +146,21 @@ impl Keeper {
     }
 }
 
-fn run_variant(server: &Server, p: &SqlParams, v: Variant) -> Result<Vec<Figure>, (Status, Vec<Figure>)> {
+/// Figures of one variant, and its per-second rows inserted.
+type VariantOut = (Vec<Figure>, Vec<u64>);
+
+fn run_variant(
+    server: &Server,
+    p: &SqlParams,
+    v: Variant,
+) -> Result<VariantOut, (Status, VariantOut)> {
     let (keep_secs, part_secs) = geometry(p.retention_keep, p.sensors);
     let table = v.table();
     let mut conn = mysql::Conn::new(server.opts())
-        .map_err(|e| (Status::Failed(format!("connect: {e}")), vec![]))?;
+        .map_err(|e| (Status::Failed(format!("connect: {e}")), (vec![], vec![])))?;
     let create = create_sql(v, server.kind.table_options(), part_secs);
     conn.query_drop(&create)
-        .map_err(|e| (classify(&e, &create), vec![]))?;
+        .map_err(|e| (classify(&e, &create), (vec![], vec![])))?;
     let newest = Arc::new(AtomicU64::new(0));
     let builders: Vec<BatchSql> = (0..p.clients)
         .map(|_| {
@@ -217,7 +224,6 @@ fn run_variant(server: &Server, p: &SqlParams, v: Variant) -> Result<Vec<Figure>
         fig(&format!("{l}: maintenance statements"), Some(keeper.statements as f64), Better::Neither),
         fig(&format!("{l}: maintenance statement p50 ms"), lat.map(|l| l.p50_us / 1000.0), Better::Lower),
         fig(&format!("{l}: maintenance statement p99 ms"), lat.map(|l| l.p99_us / 1000.0), Better::Lower),
-        fig(&format!("{l}: datadir bytes at the end (du)"), server.datadir_bytes().map(|v| v as f64), Better::Lower),
         fig(&format!("{l}: server bytes written/row inserted"), per(run.server_write_bytes, rows), Better::Lower),
         fig(
             &format!("{l}: server CPU µs/row inserted"),
@@ -233,20 +239,20 @@ fn run_variant(server: &Server, p: &SqlParams, v: Variant) -> Result<Vec<Figure>
         ));
     }
     if let Some(e) = run.error.or(keep_err) {
-        return Err((e, figs));
+        return Err((e, (figs, per_sec)));
     }
     // One last step for the newest batch acknowledged, then the table holds exactly the batches at or
     // after the oldest kept second.
     let newest_acked = run.batches.last().copied().unwrap_or(0);
     if let Err(e) = keeper.step(&mut conn, newest_acked) {
-        return Err((e, figs));
+        return Err((e, (figs, per_sec)));
     }
     let oldest = keeper.oldest_kept();
     let expect = run.batches.iter().filter(|&&b| b >= oldest).count() as u64 * p.sensors as u64;
     let count_sql = format!("SELECT COUNT(*) FROM {table}");
     let got = conn
         .query_first::<u64, _>(&count_sql)
-        .map_err(|e| (classify(&e, &count_sql), figs.clone()))?;
+        .map_err(|e| (classify(&e, &count_sql), (figs.clone(), per_sec.clone())))?;
     figs.push(fig(&format!("{l}: rows in the table at the end"), got.map(|v| v as f64), Better::Neither));
     figs.push(fig(&format!("{l}: rows kept (N)"), Some(p.retention_keep as f64), Better::Neither));
     if got != Some(expect) {
@@ -255,11 +261,24 @@ fn run_variant(server: &Server, p: &SqlParams, v: Variant) -> Result<Vec<Figure>
                 "CHECK FAILED: {l}: COUNT(*) = {got:?}, expected {expect} (acknowledged batches from {})",
                 batch_ts(oldest)
             )),
-            figs,
+            (figs, per_sec),
         ));
     }
+    // The table's size with what retention left behind (deleted rows not yet purged or compacted away).
+    match super::table_size::measure(&mut conn, server.kind, table, None) {
+        Ok(sz) => figs.push(fig(
+            &format!("{l}: table bytes at the end (DATA_LENGTH+INDEX_LENGTH)"),
+            sz.bytes.map(|v| v as f64),
+            Better::Lower,
+        )),
+        Err(st) => figs.push(fig(
+            &format!("{l}: table bytes at the end: {}", st.label()),
+            None,
+            Better::Lower,
+        )),
+    }
     let _ = conn.query_drop(format!("DROP TABLE {table}"));
-    Ok(figs)
+    Ok((figs, per_sec))
 }
 
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
@@ -269,14 +288,29 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         "N = {} rows = {keep_secs} s of {} sensors; partitions of {part_secs} s; {} s per variant",
         p.retention_keep, p.sensors, p.retention_secs
     ));
+    r.notes.push(
+        "per-second series (CSV, plot): rows inserted under the DELETE variant, then under the DROP PARTITION variant"
+            .into(),
+    );
     for v in [Variant::Delete, Variant::Partition] {
         eprintln!("[{}] retention: {}", server.kind.name(), v.label());
-        match run_variant(server, p, v) {
-            Ok(f) => {
+        let res = run_variant(server, p, v);
+        let per_sec = match &res {
+            Ok((_, s)) | Err((_, (_, s))) => s.clone(),
+        };
+        let t0 = r.series.len() as u64;
+        r.series.extend(
+            per_sec
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| (t0 + i as u64 + 1, n, None)),
+        );
+        match res {
+            Ok((f, _)) => {
                 r.figures.extend(f);
                 r.notes.push(format!("{}: check: COUNT(*) = acknowledged rows newer than the cutoff", v.label()));
             }
-            Err((st, f)) => {
+            Err((st, (f, _))) => {
                 r.figures.extend(f);
                 r.notes.push(format!("{}: {}", v.label(), st.label()));
                 if r.status == Status::Ok {
