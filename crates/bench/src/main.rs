@@ -379,7 +379,9 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         sysbench_secs: a.sysbench_secs.unwrap_or(if a.quick { 8 } else { 30 }),
         sysbench_threads: a.sysbench_threads.clone(),
         iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 45 } else { 300 }),
-        retention_secs: a.retention_duration.unwrap_or(if a.quick { 20 } else { 60 }),
+        retention_secs: a
+            .retention_duration
+            .unwrap_or(if a.quick { 20 } else { 60 }),
         retention_keep: a
             .retention_keep
             .unwrap_or(if a.quick { 200_000 } else { 2_000_000 }),

@@ -84,9 +84,10 @@ pub fn create_sql(table: &str, s: &Setting) -> String {
 /// Whether MyRocks' `rocksdb_supported_compression_types` (e.g. "Snappy,Zlib,LZ4,LZ4HC,ZSTD") lists `codec`.
 pub fn rocks_supports(supported: &str, codec: &str) -> bool {
     codec == "none"
-        || supported
-            .split(',')
-            .any(|s| s.trim().eq_ignore_ascii_case(codec) || (codec == "zstd" && s.trim().eq_ignore_ascii_case("ZSTDNotFinal")))
+        || supported.split(',').any(|s| {
+            s.trim().eq_ignore_ascii_case(codec)
+                || (codec == "zstd" && s.trim().eq_ignore_ascii_case("ZSTDNotFinal"))
+        })
 }
 
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
@@ -100,18 +101,27 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     };
     let supported = if server.kind == EngineKind::Rocksdb {
         let q = "SELECT @@rocksdb_supported_compression_types";
-        let v = conn.query_first::<String, _>(q).ok().flatten().unwrap_or_default();
-        r.notes.push(format!("rocksdb_supported_compression_types = {v}"));
+        let v = conn
+            .query_first::<String, _>(q)
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        r.notes
+            .push(format!("rocksdb_supported_compression_types = {v}"));
         v
     } else {
         String::new()
     };
     let batches = (p.compression_rows / p.sensors as u64).max(1);
     let rows = batches * p.sensors as u64;
-    r.notes.push(format!("{rows} rows per setting ({batches} batches of {})", p.sensors));
+    r.notes.push(format!(
+        "{rows} rows per setting ({batches} batches of {})",
+        p.sensors
+    ));
     for s in settings(server.kind) {
         if server.kind == EngineKind::Rocksdb && !rocks_supports(&supported, s.codec) {
-            r.notes.push(format!("{}: not supported by this MyRocks build", s.codec));
+            r.notes
+                .push(format!("{}: not supported by this MyRocks build", s.codec));
             continue;
         }
         let table = format!("sensor_c_{}", s.codec);
@@ -148,28 +158,54 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         let size = match table_size::measure(&mut conn, server.kind, &table, s.cf.as_deref()) {
             Ok(sz) => sz,
             Err(st) => {
-                r.notes.push(format!("{}: size not measured: {}", s.codec, st.label()));
+                r.notes
+                    .push(format!("{}: size not measured: {}", s.codec, st.label()));
                 table_size::TableSize::default()
             }
         };
         // Betula compresses when it writes nodes (checkpoint, eviction), MyRocks when it flushes and
         // compacts: CPU and bytes written count the flush step too.
-        let written = wb0.zip(server.write_bytes()).map(|(a, b)| b.saturating_sub(a));
+        let written = wb0
+            .zip(server.write_bytes())
+            .map(|(a, b)| b.saturating_sub(a));
         let cpu = cpu0
             .zip(crate::cpu_time::pid_cpu_secs(server.pid()))
             .map(|(a, b)| b - a);
         let c = s.codec;
         r.figures.extend([
             fig(&format!("{c}: load seconds"), Some(run.secs), Better::Lower),
-            fig(&format!("{c}: rows/s"), stats::ratio(run.rows as f64, run.secs), Better::Higher),
-            fig(&format!("{c}: flush seconds"), Some(size.flush_secs), Better::Lower),
-            fig(&format!("{c}: server CPU seconds, load + flush"), cpu, Better::Lower),
-            fig(&format!("{c}: server bytes written/row, load + flush"), per(written, run.rows), Better::Lower),
-            fig(&format!("{c}: table bytes/row"), per(size.bytes, run.rows), Better::Lower),
+            fig(
+                &format!("{c}: rows/s"),
+                stats::ratio(run.rows as f64, run.secs),
+                Better::Higher,
+            ),
+            fig(
+                &format!("{c}: flush seconds"),
+                Some(size.flush_secs),
+                Better::Lower,
+            ),
+            fig(
+                &format!("{c}: server CPU seconds, load + flush"),
+                cpu,
+                Better::Lower,
+            ),
+            fig(
+                &format!("{c}: server bytes written/row, load + flush"),
+                per(written, run.rows),
+                Better::Lower,
+            ),
+            fig(
+                &format!("{c}: table bytes/row"),
+                per(size.bytes, run.rows),
+                Better::Lower,
+            ),
         ]);
         r.notes.push(format!(
             "{c}: `…{}{}`; size: {}",
-            s.pk_comment.as_ref().map(|c| format!(" PRIMARY KEY (sensor_id, ts) COMMENT '{c}')")).unwrap_or_else(|| ")".into()),
+            s.pk_comment
+                .as_ref()
+                .map(|c| format!(" PRIMARY KEY (sensor_id, ts) COMMENT '{c}')"))
+                .unwrap_or_else(|| ")".into()),
             s.table_options,
             size.how
         ));

@@ -111,7 +111,8 @@ fn exec_batch(
             Ok(()) => return Ok(()),
             Err((sql, e)) => {
                 let _ = conn.query_drop("ROLLBACK");
-                let retryable = matches!(&e, mysql::Error::MySqlError(m) if m.code == 1213 || m.code == 1205);
+                let retryable =
+                    matches!(&e, mysql::Error::MySqlError(m) if m.code == 1213 || m.code == 1205);
                 if !retryable || attempt >= TX_ATTEMPTS {
                     return Err((sql, e));
                 }
@@ -165,7 +166,9 @@ pub fn run_tx(
                 match mysql::Conn::new(opts) {
                     Ok(mut conn) => {
                         let mut b = i as u64;
-                        while !stop.load(Ordering::Acquire) && b < limit && start.elapsed() < duration
+                        while !stop.load(Ordering::Acquire)
+                            && b < limit
+                            && start.elapsed() < duration
                         {
                             let stmts = build(b);
                             if let Err((sql, e)) = exec_batch(&mut conn, &stmts, retries) {

@@ -147,15 +147,16 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     // The secondary index pdc must hold every row too: count through a range on its first column.
     let idx_sql = format!("SELECT COUNT(*) FROM {TABLE} WHERE price >= 0");
     match conn.query_first::<u64, _>(&idx_sql) {
-        Ok(Some(n)) if n == rows => r
-            .notes
-            .push(format!("check: `{idx_sql}` = {n} (a range on the indexes' first column)")),
-        Ok(n) => r
-            .notes
-            .push(format!("CHECK FAILED: `{idx_sql}` = {n:?}, rows acknowledged = {rows}")),
-        Err(e) => r
-            .notes
-            .push(format!("check not possible: {}", classify(&e, &idx_sql).label())),
+        Ok(Some(n)) if n == rows => r.notes.push(format!(
+            "check: `{idx_sql}` = {n} (a range on the indexes' first column)"
+        )),
+        Ok(n) => r.notes.push(format!(
+            "CHECK FAILED: `{idx_sql}` = {n:?}, rows acknowledged = {rows}"
+        )),
+        Err(e) => r.notes.push(format!(
+            "check not possible: {}",
+            classify(&e, &idx_sql).label()
+        )),
     }
     r
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 pub type Plot = (String, String);
 
 /// The data of a chart, independent of the drawing library (unit-tested).
+#[cfg_attr(not(feature = "plots"), allow(dead_code))]
 pub mod data {
     use super::super::{EngineResult, Workload};
 
@@ -66,6 +67,7 @@ pub mod data {
 }
 
 /// Where the font comes from (DejaVu Sans, Debian's fonts-dejavu-core), or BETULA_BENCH_FONT.
+#[cfg_attr(not(feature = "plots"), allow(dead_code))]
 pub fn font_path() -> Option<std::path::PathBuf> {
     if let Ok(p) = std::env::var("BETULA_BENCH_FONT") {
         return Some(p.into());
@@ -94,13 +96,24 @@ pub fn write(dir: &Path, stem: &str, runs: &[EngineResult]) -> Result<Vec<Plot>,
         draw::throughput(&dir.join(&file), w, runs).map_err(|e| format!("{file}: {e}"))?;
         out.push((
             file,
-            format!("{}: {} per second, per engine", w.name(), if w == super::Workload::Sysbench { "transactions" } else { "rows" }),
+            format!(
+                "{}: {} per second, per engine",
+                w.name(),
+                if w == super::Workload::Sysbench {
+                    "transactions"
+                } else {
+                    "rows"
+                }
+            ),
         ));
     }
     if !data::latency_labels(runs).is_empty() {
         let file = format!("{stem}-latency.png");
         draw::latency(&dir.join(&file), runs).map_err(|e| format!("{file}: {e}"))?;
-        out.push((file, "latency p50 (circle) and p99 (triangle), ms, log scale".into()));
+        out.push((
+            file,
+            "latency p50 (circle) and p99 (triangle), ms, log scale".into(),
+        ));
     }
     if !data::size_workloads(runs).is_empty() {
         let file = format!("{stem}-datadir.png");
@@ -112,8 +125,8 @@ pub fn write(dir: &Path, stem: &str, runs: &[EngineResult]) -> Result<Vec<Plot>,
 
 #[cfg(feature = "plots")]
 mod draw {
-    use super::data;
     use super::super::{EngineResult, Workload};
+    use super::data;
     use plotters::prelude::*;
     use std::path::Path;
 
@@ -151,12 +164,25 @@ mod draw {
                 (er.engine.name(), s)
             })
             .collect();
-        let max_t = series.iter().flat_map(|s| s.1.iter().map(|p| p.0)).max().unwrap_or(1).max(1);
-        let max_y = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).max().unwrap_or(1).max(1);
+        let max_t = series
+            .iter()
+            .flat_map(|s| s.1.iter().map(|p| p.0))
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let max_y = series
+            .iter()
+            .flat_map(|s| s.1.iter().map(|p| p.1))
+            .max()
+            .unwrap_or(1)
+            .max(1);
         let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{}: throughput over time", w.name()), ("sans-serif", 22))
+            .caption(
+                format!("{}: throughput over time", w.name()),
+                ("sans-serif", 22),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(80)
@@ -164,7 +190,11 @@ mod draw {
         chart
             .configure_mesh()
             .x_desc("seconds")
-            .y_desc(if w == Workload::Sysbench { "transactions/s" } else { "rows/s" })
+            .y_desc(if w == Workload::Sysbench {
+                "transactions/s"
+            } else {
+                "rows/s"
+            })
             .label_style(("sans-serif", 14))
             .draw()?;
         for (i, (name, pts)) in series.into_iter().enumerate() {
@@ -175,7 +205,9 @@ mod draw {
             chart
                 .draw_series(LineSeries::new(pts, c.stroke_width(2)))?
                 .label(name)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(3))
+                });
         }
         chart
             .configure_series_labels()
@@ -231,11 +263,19 @@ mod draw {
                 .filter_map(|(i, l)| data::latency_of(er, l).map(|(a, b)| (i, a, b)))
                 .collect();
             chart.draw_series(pts.iter().map(|&(i, a, b)| {
-                PathElement::new(vec![(a.max(lo), i as f64 + off), (b.max(lo), i as f64 + off)], c.stroke_width(1))
+                PathElement::new(
+                    vec![(a.max(lo), i as f64 + off), (b.max(lo), i as f64 + off)],
+                    c.stroke_width(1),
+                )
             }))?;
-            chart.draw_series(pts.iter().map(|&(i, _, b)| TriangleMarker::new((b.max(lo), i as f64 + off), 5, c.filled())))?;
+            chart.draw_series(pts.iter().map(|&(i, _, b)| {
+                TriangleMarker::new((b.max(lo), i as f64 + off), 5, c.filled())
+            }))?;
             chart
-                .draw_series(pts.iter().map(|&(i, a, _)| Circle::new((a.max(lo), i as f64 + off), 4, c.filled())))?
+                .draw_series(
+                    pts.iter()
+                        .map(|&(i, a, _)| Circle::new((a.max(lo), i as f64 + off), 4, c.filled())),
+                )?
                 .label(er.engine.name())
                 .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
         }
@@ -261,7 +301,10 @@ mod draw {
         let root = BitMapBackend::new(path, (1000, 500)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption("bytes on disk: data directory after each workload", ("sans-serif", 22))
+            .caption(
+                "bytes on disk: data directory after each workload",
+                ("sans-serif", 22),
+            )
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(80)
@@ -274,7 +317,10 @@ mod draw {
             .x_label_formatter(&|x| {
                 let i = x.round();
                 if (x - i).abs() < 0.01 && i >= 0.0 {
-                    names.get(i as usize).map(|s| s.to_string()).unwrap_or_default()
+                    names
+                        .get(i as usize)
+                        .map(|s| s.to_string())
+                        .unwrap_or_default()
                 } else {
                     String::new()
                 }
@@ -295,7 +341,10 @@ mod draw {
                 })
                 .collect();
             chart
-                .draw_series(bars.into_iter().map(|(x, v)| Rectangle::new([(x, 0.0), (x + width * 0.9, v)], c.filled())))?
+                .draw_series(
+                    bars.into_iter()
+                        .map(|(x, v)| Rectangle::new([(x, 0.0), (x + width * 0.9, v)], c.filled())),
+                )?
                 .label(er.engine.name())
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], c.filled()));
         }
@@ -335,8 +384,14 @@ mod tests {
     fn chart_data() {
         let runs = vec![er(EngineKind::Betula), er(EngineKind::Innodb)];
         assert_eq!(data::series_workloads(&runs), vec![Workload::SensorStream]);
-        assert_eq!(data::latency_labels(&runs), vec!["hot-reads: q1".to_string()]);
-        assert_eq!(data::latency_of(&runs[1], "hot-reads: q1"), Some((1.0, 2.0)));
+        assert_eq!(
+            data::latency_labels(&runs),
+            vec!["hot-reads: q1".to_string()]
+        );
+        assert_eq!(
+            data::latency_of(&runs[1], "hot-reads: q1"),
+            Some((1.0, 2.0))
+        );
         assert_eq!(data::latency_of(&runs[1], "nope"), None);
         assert_eq!(data::size_workloads(&runs), vec![Workload::SensorStream]);
     }

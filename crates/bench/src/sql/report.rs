@@ -53,6 +53,94 @@ fn cell_status(er: &EngineResult, w: Workload) -> String {
     }
 }
 
+/// The headline figures of each workload for the summary table (names as the workloads report them).
+pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
+    let t = if p.sysbench_threads.contains(&8) {
+        8
+    } else {
+        p.sysbench_threads.first().copied().unwrap_or(1)
+    };
+    match w {
+        Workload::SensorLoad => vec!["rows/s".into(), "table bytes/row".into()],
+        Workload::SensorStream => vec![
+            "rows/s (average)".into(),
+            "worst ÷ median".into(),
+            "datadir growth, bytes/row".into(),
+            "server bytes written/row".into(),
+        ],
+        Workload::HotReads => vec![
+            "last 60 s, one sensor (SELECT *): p99 ms".into(),
+            "last hour AVG+MAX, one sensor: p99 ms".into(),
+        ],
+        Workload::Sysbench => super::sysbench::TESTS
+            .iter()
+            .map(|x| format!("{x} {t} thr: TPS"))
+            .collect(),
+        Workload::UpsertRollup => vec![
+            "rows/s (average)".into(),
+            "events tx: transactions/s".into(),
+        ],
+        Workload::Iibench => vec!["rows/s (average)".into(), "rows/s, last 60 s".into()],
+        Workload::Retention => vec![
+            "DELETE: inserted rows/s (average)".into(),
+            "DROP PARTITION: inserted rows/s (average)".into(),
+        ],
+        Workload::Compression => vec![
+            "zstd: table bytes/row".into(),
+            "zlib: table bytes/row".into(),
+            "none: table bytes/row".into(),
+        ],
+    }
+}
+
+/// One table of every workload's headline figures, per engine, with Betula ÷ peer ratios ("–" where an
+/// engine has no such figure: see the workload's state below).
+pub fn summary(p: &SqlParams, runs: &[EngineResult]) -> String {
+    let mut s = String::from("| workload | figure |");
+    let mut rule = String::from("|---|---|");
+    for er in runs {
+        let _ = write!(s, " {} |", er.engine.name());
+        rule.push_str("---|");
+    }
+    let betula = runs.iter().find(|r| r.engine == EngineKind::Betula);
+    let peers: Vec<&EngineResult> = runs
+        .iter()
+        .filter(|r| r.engine != EngineKind::Betula)
+        .collect();
+    if betula.is_some() {
+        for pe in &peers {
+            let _ = write!(s, " betula ÷ {} |", pe.engine.name());
+            rule.push_str("---|");
+        }
+    }
+    let _ = writeln!(s, "\n{rule}");
+    for &w in &p.workloads {
+        for name in headline(w, p) {
+            let _ = write!(s, "| {} | {name} |", w.name());
+            for er in runs {
+                let _ = write!(
+                    s,
+                    " {} |",
+                    value(er, w, &name)
+                        .map(fmt_num)
+                        .unwrap_or_else(|| "–".into())
+                );
+            }
+            if let Some(b) = betula {
+                for pe in &peers {
+                    let r = match (value(b, w, &name), value(pe, w, &name)) {
+                        (Some(x), Some(y)) => stats::ratio(x, y),
+                        _ => None,
+                    };
+                    let _ = write!(s, " {} |", fmt_ratio(r));
+                }
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
+
 pub fn markdown(
     ctx: &RunContext,
     p: &SqlParams,
@@ -96,6 +184,8 @@ pub fn markdown(
         s,
         "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
     );
+    let _ = writeln!(s, "## Summary\n\nHeadline figures (every figure, state and check is in the workload's section below):\n");
+    let _ = writeln!(s, "{}", summary(p, runs));
     let _ = writeln!(s, "## Servers\n");
     let _ = writeln!(s, "| engine | version | started |");
     let _ = writeln!(s, "|---|---|---|");
@@ -201,7 +291,10 @@ pub fn markdown(
     let _ = writeln!(s, "\n## Plots\n");
     match plots {
         Ok(v) if v.is_empty() => {
-            let _ = writeln!(s, "No plot: no workload produced a series, latency or size.");
+            let _ = writeln!(
+                s,
+                "No plot: no workload produced a series, latency or size."
+            );
         }
         Ok(v) => {
             for (file, caption) in v {
@@ -323,8 +416,15 @@ mod tests {
         );
         assert!(md.contains("| state | ok | ok | not supported yet: x |"));
         assert!(md.contains("## sensor-load"));
-        assert!(md.contains("| state | not run | not run | not run |"), "{md}");
+        assert!(
+            md.contains("| state | not run | not run | not run |"),
+            "{md}"
+        );
         assert!(md.contains("No plots drawn: test."));
+        assert!(
+            md.contains("| sensor-stream | rows/s (average) | 50,000 | 100,000 | – | 0.50 | n/a |"),
+            "{md}"
+        );
         let c = csv(&runs);
         assert_eq!(c, "engine,workload,second,rows,server_write_bytes\nbetula,sensor-stream,1,50000,10\ninnodb,sensor-stream,1,100000,10\n");
     }

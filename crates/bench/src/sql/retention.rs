@@ -206,7 +206,9 @@ fn run_variant(
             Duration::from_secs(p.retention_secs),
         );
         stop.store(true, Ordering::Release);
-        keep_err = h.join().unwrap_or(Some(Status::Failed("maintenance thread panicked".into())));
+        keep_err = h
+            .join()
+            .unwrap_or(Some(Status::Failed("maintenance thread panicked".into())));
         run
     });
     let per_sec = stats::per_second(&run.row_marks);
@@ -221,13 +223,30 @@ fn run_variant(
         .collect();
     let lat = stats::latency(&mut keeper.nanos);
     figs.extend([
-        fig(&format!("{l}: maintenance statements"), Some(keeper.statements as f64), Better::Neither),
-        fig(&format!("{l}: maintenance statement p50 ms"), lat.map(|l| l.p50_us / 1000.0), Better::Lower),
-        fig(&format!("{l}: maintenance statement p99 ms"), lat.map(|l| l.p99_us / 1000.0), Better::Lower),
-        fig(&format!("{l}: server bytes written/row inserted"), per(run.server_write_bytes, rows), Better::Lower),
+        fig(
+            &format!("{l}: maintenance statements"),
+            Some(keeper.statements as f64),
+            Better::Neither,
+        ),
+        fig(
+            &format!("{l}: maintenance statement p50 ms"),
+            lat.map(|l| l.p50_us / 1000.0),
+            Better::Lower,
+        ),
+        fig(
+            &format!("{l}: maintenance statement p99 ms"),
+            lat.map(|l| l.p99_us / 1000.0),
+            Better::Lower,
+        ),
+        fig(
+            &format!("{l}: server bytes written/row inserted"),
+            per(run.server_write_bytes, rows),
+            Better::Lower,
+        ),
         fig(
             &format!("{l}: server CPU µs/row inserted"),
-            run.server_cpu_secs.and_then(|c| stats::ratio(c * 1e6, rows as f64)),
+            run.server_cpu_secs
+                .and_then(|c| stats::ratio(c * 1e6, rows as f64)),
             Better::Lower,
         ),
     ]);
@@ -253,8 +272,16 @@ fn run_variant(
     let got = conn
         .query_first::<u64, _>(&count_sql)
         .map_err(|e| (classify(&e, &count_sql), (figs.clone(), per_sec.clone())))?;
-    figs.push(fig(&format!("{l}: rows in the table at the end"), got.map(|v| v as f64), Better::Neither));
-    figs.push(fig(&format!("{l}: rows kept (N)"), Some(p.retention_keep as f64), Better::Neither));
+    figs.push(fig(
+        &format!("{l}: rows in the table at the end"),
+        got.map(|v| v as f64),
+        Better::Neither,
+    ));
+    figs.push(fig(
+        &format!("{l}: rows kept (N)"),
+        Some(p.retention_keep as f64),
+        Better::Neither,
+    ));
     if got != Some(expect) {
         return Err((
             Status::Failed(format!(
@@ -308,14 +335,19 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         match res {
             Ok((f, _)) => {
                 r.figures.extend(f);
-                r.notes.push(format!("{}: check: COUNT(*) = acknowledged rows newer than the cutoff", v.label()));
+                r.notes.push(format!(
+                    "{}: check: COUNT(*) = acknowledged rows newer than the cutoff",
+                    v.label()
+                ));
             }
             Err((st, (f, _))) => {
                 r.figures.extend(f);
                 r.notes.push(format!("{}: {}", v.label(), st.label()));
                 if r.status == Status::Ok {
                     r.status = match st {
-                        Status::NotSupported(m) => Status::NotSupported(format!("{} variant: {m}", v.label())),
+                        Status::NotSupported(m) => {
+                            Status::NotSupported(format!("{} variant: {m}", v.label()))
+                        }
                         Status::Failed(m) => Status::Failed(format!("{} variant: {m}", v.label())),
                         other => other,
                     };

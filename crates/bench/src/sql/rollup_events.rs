@@ -52,7 +52,9 @@ pub fn tx_sql(seed: u64, t: u64) -> Vec<String> {
     let mut out: Vec<String> = rows
         .iter()
         .map(|(h, m, id, v)| {
-            format!("INSERT INTO events (hid, mid, id, ts, val) VALUES ({h},{m},{id},'{ts}',{v:.2})")
+            format!(
+                "INSERT INTO events (hid, mid, id, ts, val) VALUES ({h},{m},{id},'{ts}',{v:.2})"
+            )
         })
         .collect();
     rows.sort_by_key(|r| r.0);
@@ -81,7 +83,14 @@ pub fn run(server: &Server, p: &SqlParams) -> (Vec<Figure>, Vec<u64>, Vec<String
     let mut notes = Vec::new();
     let mut conn = match mysql::Conn::new(server.opts()) {
         Ok(c) => c,
-        Err(e) => return (vec![], vec![], notes, Status::Failed(format!("connect: {e}"))),
+        Err(e) => {
+            return (
+                vec![],
+                vec![],
+                notes,
+                Status::Failed(format!("connect: {e}")),
+            )
+        }
     };
     for sql in create_sql(server.kind.table_options()) {
         if let Err(e) = conn.query_drop(&sql) {
@@ -112,11 +121,20 @@ pub fn run(server: &Server, p: &SqlParams) -> (Vec<Figure>, Vec<u64>, Vec<String
     ))];
     figs.extend(rate_figures(rows, run.secs, &per_sec).into_iter().map(pre));
     figs.extend([
-        pre(fig("transactions retried (deadlock, lock wait)", Some(run.retries as f64), Better::Lower)),
-        pre(fig("server bytes written/row", per(run.server_write_bytes, rows), Better::Lower)),
+        pre(fig(
+            "transactions retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        )),
+        pre(fig(
+            "server bytes written/row",
+            per(run.server_write_bytes, rows),
+            Better::Lower,
+        )),
         pre(fig(
             "server CPU µs/row",
-            run.server_cpu_secs.and_then(|c| stats::ratio(c * 1e6, rows as f64)),
+            run.server_cpu_secs
+                .and_then(|c| stats::ratio(c * 1e6, rows as f64)),
             Better::Lower,
         )),
     ]);
@@ -154,6 +172,11 @@ mod tests {
         assert!(t[4].ends_with("total = total + VALUES(total)"));
         assert!(t[5].starts_with("INSERT INTO rollup_metric"));
         assert_eq!(t[5].matches("),(").count(), 3);
-        assert_eq!(create_sql("")[0].matches("PRIMARY KEY (hid, mid, id)").count(), 1);
+        assert_eq!(
+            create_sql("")[0]
+                .matches("PRIMARY KEY (hid, mid, id)")
+                .count(),
+            1
+        );
     }
 }

@@ -24,11 +24,7 @@ pub const TABLE: &str = "sensordata_w1";
 pub const DESCRIPTION: &str = "W1: `LOAD DATA LOCAL INFILE` of the sensor CSV (gen_csv.py's model and arrival order, 1000 sensors, no header) into sensordata_w1 (PK (sensor_id, ts)), one statement, streamed by the client; MyRocks uses its bulk loader (`rocksdb_bulk_load_allow_unsorted=1`, `rocksdb_bulk_load=1`) as the peers' baseline did. Size = DATA_LENGTH + INDEX_LENGTH after each engine's flush step (MyRocks: memtable flush + manual compaction)";
 
 pub fn create_sql(table_options: &str) -> String {
-    super::sensor_stream::create_sql(table_options).replacen(
-        super::sensor_stream::TABLE,
-        TABLE,
-        1,
-    )
+    super::sensor_stream::create_sql(table_options).replacen(super::sensor_stream::TABLE, TABLE, 1)
 }
 
 /// The CSV of `rows` rows (rounded down to whole seconds of all sensors), created if missing.
@@ -37,7 +33,12 @@ pub fn csv_file(dir: &Path, sensors: usize, rows: u64, seed: u64) -> io::Result<
     let path = dir.join(format!("sensors-{sensors}x{secs}-seed{seed}.csv"));
     if !path.exists() {
         let tmp = path.with_extension("csv.tmp");
-        write_csv(&mut BufWriter::new(File::create(&tmp)?), sensors, secs, seed)?;
+        write_csv(
+            &mut BufWriter::new(File::create(&tmp)?),
+            sensors,
+            secs,
+            seed,
+        )?;
         std::fs::rename(&tmp, &path)?;
     }
     Ok((path, secs * sensors as u64))
@@ -115,8 +116,7 @@ pub fn load(
     table: &str,
     create: &str,
 ) -> Result<(mysql::Conn, Load), Status> {
-    let mut conn =
-        infile_conn(server, csv).map_err(|e| Status::Failed(format!("connect: {e}")))?;
+    let mut conn = infile_conn(server, csv).map_err(|e| Status::Failed(format!("connect: {e}")))?;
     conn.query_drop(create).map_err(|e| classify(&e, create))?;
     let (pre, post) = session_sql(server.kind);
     for s in &pre {
@@ -171,15 +171,11 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             return r;
         }
     };
-    let size = match table_size::measure(
-        &mut conn,
-        server.kind,
-        TABLE,
-        Some("default"),
-    ) {
+    let size = match table_size::measure(&mut conn, server.kind, TABLE, Some("default")) {
         Ok(s) => s,
         Err(st) => {
-            r.notes.push(format!("table size not measured: {}", st.label()));
+            r.notes
+                .push(format!("table size not measured: {}", st.label()));
             table_size::TableSize::default()
         }
     };
@@ -191,11 +187,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     r.figures = vec![
         fig("rows", Some(rows as f64), Better::Neither),
         fig("load seconds", Some(l.secs), Better::Lower),
-        fig(
-            "rows/s",
-            stats::ratio(rows as f64, l.secs),
-            Better::Higher,
-        ),
+        fig("rows/s", stats::ratio(rows as f64, l.secs), Better::Higher),
         fig(
             "server bytes written during the load",
             l.server_write_bytes.map(|v| v as f64),
@@ -224,14 +216,11 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         fig("table bytes/row", per(size.bytes, rows), Better::Lower),
         fig(
             "datadir growth, bytes/row",
-            du0.zip(du1).and_then(|(a, b)| per(Some(b.saturating_sub(a)), rows)),
+            du0.zip(du1)
+                .and_then(|(a, b)| per(Some(b.saturating_sub(a)), rows)),
             Better::Lower,
         ),
-        fig(
-            "server CPU seconds",
-            l.server_cpu_secs,
-            Better::Lower,
-        ),
+        fig("server CPU seconds", l.server_cpu_secs, Better::Lower),
         fig(
             "client CPU, % of one core",
             l.client_cpu_secs.and_then(|c| share_of_one_core(c, l.secs)),
@@ -243,10 +232,12 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     }
     let count_sql = format!("SELECT COUNT(*) FROM {TABLE}");
     match conn.query_first::<u64, _>(&count_sql) {
-        Ok(Some(n)) if n == rows => r.notes.push(format!("check: COUNT(*) = {n} = rows in the CSV")),
-        Ok(n) => r
+        Ok(Some(n)) if n == rows => r
             .notes
-            .push(format!("CHECK FAILED: COUNT(*) = {n:?}, rows in the CSV = {rows}")),
+            .push(format!("check: COUNT(*) = {n} = rows in the CSV")),
+        Ok(n) => r.notes.push(format!(
+            "CHECK FAILED: COUNT(*) = {n:?}, rows in the CSV = {rows}"
+        )),
         Err(e) => r.notes.push(format!(
             "check COUNT(*) not possible: {}",
             classify(&e, &count_sql).label()

@@ -203,9 +203,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             let t = Instant::now();
             let res = sysbench(&a);
             let wall = t.elapsed().as_secs_f64();
-            let cpu = cpu0
-                .zip(cpu_time::children_cpu_secs())
-                .map(|(a, b)| b - a);
+            let cpu = cpu0.zip(cpu_time::children_cpu_secs()).map(|(a, b)| b - a);
             let label = format!("{test} {threads} thr");
             let out = match res {
                 Ok((true, out)) => out,
@@ -223,7 +221,8 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
                 }
             };
             let s = parse_output(&out);
-            r.figures.push(fig(&format!("{label}: TPS"), s.tps, Better::Higher));
+            r.figures
+                .push(fig(&format!("{label}: TPS"), s.tps, Better::Higher));
             r.figures
                 .push(fig(&format!("{label}: p50 ms"), s.p50_ms, Better::Lower));
             r.figures

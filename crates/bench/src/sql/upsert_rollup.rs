@@ -129,7 +129,12 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     r.notes.extend(notes);
     r.notes.push("per-second series (CSV, plot): rows upserted by the 1000-row upserts, then events rows of the transactions".into());
     let t0 = r.series.len() as u64;
-    r.series.extend(per_sec.iter().enumerate().map(|(i, &n)| (t0 + i as u64 + 1, n, None)));
+    r.series.extend(
+        per_sec
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (t0 + i as u64 + 1, n, None)),
+    );
     if st != Status::Ok {
         r.status = match st {
             Status::NotSupported(m) => Status::NotSupported(format!("events tx: {m}")),
