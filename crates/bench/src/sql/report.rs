@@ -67,6 +67,7 @@ pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
             "worst ÷ median".into(),
             "datadir growth, bytes/row".into(),
             "server bytes written/row".into(),
+            "during the stream: last 60 s, one sensor: p99 ms".into(),
         ],
         Workload::HotReads => vec![
             "last 60 s, one sensor (SELECT *): p99 ms".into(),
