@@ -367,7 +367,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         clients: a.clients.max(1),
         sensors: a.sensors.max(1),
         stream_secs: a.duration.unwrap_or(if a.quick { 60 } else { 300 }),
-        upsert_secs: a.upsert_duration.unwrap_or(if a.quick { 30 } else { 120 }),
+        upsert_secs: a.upsert_duration.unwrap_or(if a.quick { 20 } else { 120 }),
         query_runs: a.query_runs.unwrap_or(if a.quick { 200 } else { 1000 }),
         query_warmup: if a.quick { 20 } else { 50 },
         load_rows: a
@@ -376,18 +376,18 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         sysbench_rows: a
             .sysbench_rows
             .unwrap_or(if a.quick { 100_000 } else { 2_000_000 }),
-        sysbench_secs: a.sysbench_secs.unwrap_or(if a.quick { 8 } else { 30 }),
+        sysbench_secs: a.sysbench_secs.unwrap_or(if a.quick { 6 } else { 30 }),
         sysbench_threads: a.sysbench_threads.clone(),
-        iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 45 } else { 300 }),
+        iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 30 } else { 300 }),
         retention_secs: a
             .retention_duration
-            .unwrap_or(if a.quick { 20 } else { 60 }),
+            .unwrap_or(if a.quick { 15 } else { 60 }),
         retention_keep: a
             .retention_keep
             .unwrap_or(if a.quick { 200_000 } else { 2_000_000 }),
         compression_rows: a
             .compression_rows
-            .unwrap_or(if a.quick { 200_000 } else { 1_000_000 }),
+            .unwrap_or(if a.quick { 100_000 } else { 500_000 }),
         seed: a.common.seed,
         dir: dir.clone(),
         keep: a.keep,
