@@ -308,7 +308,7 @@ mod draw {
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(80)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..max * 1.1)?;
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..max * 1.35)?;
         let names: Vec<&str> = ws.iter().map(|w| w.name()).collect();
         chart
             .configure_mesh()
@@ -350,6 +350,7 @@ mod draw {
         }
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .label_font(("sans-serif", 14))

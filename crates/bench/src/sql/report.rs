@@ -94,6 +94,24 @@ pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
     }
 }
 
+/// What a summary cell without a value says: the state when the workload did not succeed.
+fn missing(er: &EngineResult, w: Workload) -> String {
+    if er.start_error.is_some() {
+        return "server did not start".into();
+    }
+    match er
+        .results
+        .iter()
+        .find(|r| r.workload == w)
+        .map(|r| &r.status)
+    {
+        Some(super::outcome::Status::NotSupported(_)) => "not supported yet".into(),
+        Some(super::outcome::Status::Failed(_)) => "failed".into(),
+        Some(super::outcome::Status::Ok) => "–".into(),
+        None => "not run".into(),
+    }
+}
+
 /// One table of every workload's headline figures, per engine, with Betula ÷ peer ratios ("–" where an
 /// engine has no such figure: see the workload's state below).
 pub fn summary(p: &SqlParams, runs: &[EngineResult]) -> String {
@@ -124,7 +142,7 @@ pub fn summary(p: &SqlParams, runs: &[EngineResult]) -> String {
                     " {} |",
                     value(er, w, &name)
                         .map(fmt_num)
-                        .unwrap_or_else(|| "–".into())
+                        .unwrap_or_else(|| missing(er, w))
                 );
             }
             if let Some(b) = betula {
@@ -180,7 +198,7 @@ pub fn markdown(
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
-    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values); its CPU share is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
+    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values; sysbench 1.0 for the sysbench workload); its CPU share (sysbench's for W3) is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
     let _ = writeln!(
         s,
         "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
@@ -423,7 +441,7 @@ mod tests {
         );
         assert!(md.contains("No plots drawn: test."));
         assert!(
-            md.contains("| sensor-stream | rows/s (average) | 50,000 | 100,000 | – | 0.50 | n/a |"),
+            md.contains("| sensor-stream | rows/s (average) | 50,000 | 100,000 | not supported yet | 0.50 | n/a |"),
             "{md}"
         );
         let c = csv(&runs);
