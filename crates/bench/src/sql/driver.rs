@@ -1,8 +1,8 @@
 //! The timed multi-client write driver of the ingest workloads: C connections, client i sends batches
 //! i, i+C, i+2C, … (each one autocommitted statement) until the deadline, while the calling thread samples
 //! at every whole second the rows acknowledged and the server's write_bytes. A batch is one autocommitted
-//! statement, or (`run_tx`) several statements in one explicit transaction, retried from BEGIN when the
-//! server reports a deadlock (1213) or a lock wait timeout (1205).
+//! statement, or (`run_tx`) several statements in one explicit transaction; either is retried (and counted)
+//! when the server reports a deadlock (1213) or a lock wait timeout (1205).
 
 use super::outcome::{classify, Status};
 use crate::peer::Server;
@@ -39,7 +39,7 @@ pub struct BatchRun {
     /// CPU seconds of this (client) process and of the server process over the run.
     pub client_cpu_secs: Option<f64>,
     pub server_cpu_secs: Option<f64>,
-    /// Transactions retried after a deadlock or lock wait timeout.
+    /// Batches retried after a deadlock or lock wait timeout.
     pub retries: u64,
 }
 
@@ -78,42 +78,49 @@ pub fn run_limited(
     run_tx(server, txs, rows_per_batch, duration, limit)
 }
 
-/// Runs one batch: a single autocommitted statement, or BEGIN, the statements, COMMIT (retried from the
-/// start on 1213/1205). Returns the failing statement and error, after counting retries.
+/// A deadlock (1213) or lock wait timeout (1205): the server rolled the statement or transaction back and
+/// an application would retry it.
+fn retryable(e: &mysql::Error) -> bool {
+    matches!(e, mysql::Error::MySqlError(m) if m.code == 1213 || m.code == 1205)
+}
+
+/// Runs one batch: a single autocommitted statement, or BEGIN, the statements, COMMIT; either is retried
+/// from the start on 1213/1205, up to TX_ATTEMPTS times. Returns the failing statement and error.
 fn exec_batch(
     conn: &mut mysql::Conn,
     stmts: &[String],
     retries: &AtomicU64,
 ) -> Result<(), (String, mysql::Error)> {
-    if stmts.len() == 1 {
-        return conn
-            .query_drop(&stmts[0])
-            .map_err(|e| (stmts[0].clone(), e));
-    }
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let mut res = conn
-            .query_drop("BEGIN")
-            .map_err(|e| ("BEGIN".to_string(), e));
-        for sql in stmts {
-            if res.is_err() {
-                break;
+        let res = if stmts.len() == 1 {
+            conn.query_drop(&stmts[0])
+                .map_err(|e| (stmts[0].clone(), e))
+        } else {
+            let mut res = conn
+                .query_drop("BEGIN")
+                .map_err(|e| ("BEGIN".to_string(), e));
+            for sql in stmts {
+                if res.is_err() {
+                    break;
+                }
+                res = conn.query_drop(sql).map_err(|e| (sql.clone(), e));
             }
-            res = conn.query_drop(sql).map_err(|e| (sql.clone(), e));
-        }
-        if res.is_ok() {
-            res = conn
-                .query_drop("COMMIT")
-                .map_err(|e| ("COMMIT".to_string(), e));
-        }
+            if res.is_ok() {
+                res = conn
+                    .query_drop("COMMIT")
+                    .map_err(|e| ("COMMIT".to_string(), e));
+            }
+            if res.is_err() {
+                let _ = conn.query_drop("ROLLBACK");
+            }
+            res
+        };
         match res {
             Ok(()) => return Ok(()),
             Err((sql, e)) => {
-                let _ = conn.query_drop("ROLLBACK");
-                let retryable =
-                    matches!(&e, mysql::Error::MySqlError(m) if m.code == 1213 || m.code == 1205);
-                if !retryable || attempt >= TX_ATTEMPTS {
+                if !retryable(&e) || attempt >= TX_ATTEMPTS {
                     return Err((sql, e));
                 }
                 retries.fetch_add(1, Ordering::AcqRel);

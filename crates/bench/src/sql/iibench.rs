@@ -110,6 +110,11 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             Better::Lower,
         ),
         fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
             "server bytes written/row",
             per(run.server_write_bytes, rows),
             Better::Lower,

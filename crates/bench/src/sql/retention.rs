@@ -251,6 +251,11 @@ fn run_variant(
             Better::Lower,
         ),
     ]);
+    figs.push(fig(
+        &format!("{l}: insert statements retried (deadlock, lock wait)"),
+        Some(run.retries as f64),
+        Better::Lower,
+    ));
     if v == Variant::Delete {
         figs.push(fig(
             &format!("{l}: rows deleted"),

@@ -126,6 +126,11 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             Better::Lower,
         ),
         fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
             "server CPU, % of one core",
             run.server_cpu_secs
                 .and_then(|c| share_of_one_core(c, run.secs)),

@@ -84,6 +84,11 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     r.figures.extend(rate_figures(rows, run.secs, &per_sec));
     r.figures.extend([
         fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
             "server bytes written/row",
             per(run.server_write_bytes, rows),
             Better::Lower,
