@@ -165,9 +165,12 @@ struct SqlArgs {
     /// sysbench thread counts.
     #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
     sysbench_threads: Vec<usize>,
-    /// Seconds of iibench (overrides the mode).
+    /// iibench's time cap in seconds (overrides the mode).
     #[arg(long)]
     iibench_duration: Option<u64>,
+    /// iibench runs until the datadir has grown by this many times the cache (or the time cap).
+    #[arg(long, default_value_t = 10)]
+    iibench_cache_factor: u64,
     /// Seconds per retention variant (overrides the mode).
     #[arg(long)]
     retention_duration: Option<u64>,
@@ -378,7 +381,8 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
             .unwrap_or(if a.quick { 100_000 } else { 2_000_000 }),
         sysbench_secs: a.sysbench_secs.unwrap_or(if a.quick { 6 } else { 30 }),
         sysbench_threads: a.sysbench_threads.clone(),
-        iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 30 } else { 300 }),
+        iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 30 } else { 600 }),
+        iibench_cache_factor: a.iibench_cache_factor,
         retention_secs: a
             .retention_duration
             .unwrap_or(if a.quick { 15 } else { 60 }),

@@ -41,6 +41,8 @@ pub struct BatchRun {
     pub server_cpu_secs: Option<f64>,
     /// Batches retried after a deadlock or lock wait timeout.
     pub retries: u64,
+    /// Whether `run_until`'s condition ended the run before the deadline.
+    pub stopped_early: bool,
 }
 
 pub fn run(
@@ -137,6 +139,18 @@ pub fn run_tx(
     duration: Duration,
     limit: u64,
 ) -> BatchRun {
+    run_until(server, builders, rows_per_batch, duration, limit, &|| false)
+}
+
+/// `run_tx`, also stopping every client once `done()` (asked once a second) says so.
+pub fn run_until(
+    server: &Server,
+    builders: Vec<TxSql>,
+    rows_per_batch: u64,
+    duration: Duration,
+    limit: u64,
+    done: &(dyn Fn() -> bool + Sync),
+) -> BatchRun {
     let retries = AtomicU64::new(0);
     let clients = builders.len() as u64;
     let rows = AtomicU64::new(0);
@@ -205,6 +219,10 @@ pub fn run_tx(
             out.row_marks.push(rows.load(Ordering::Acquire));
             if let (Some(w0), Some(w)) = (wb0, server.write_bytes()) {
                 out.write_marks.push(w.saturating_sub(w0));
+            }
+            if !out.stopped_early && done() {
+                out.stopped_early = true;
+                stop.store(true, Ordering::Release);
             }
             next += 1;
         }

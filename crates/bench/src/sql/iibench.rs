@@ -2,10 +2,12 @@
 //! AUTO_INCREMENT primary key plus 3 secondary indexes on random columns, so every row changes three
 //! random places; run long enough (full mode) for the indexes to outgrow the cache. Values as iibench.py:
 //! cashregisterid 0..1000, customerid 0..100000, productid 0..10000, price 0..500, a 10-character data
-//! string; each batch's values come from an RNG seeded by (seed, batch) so a run is reproducible.
+//! string; each batch's values come from an RNG seeded by (seed, batch) so a run is reproducible. It runs
+//! until the data directory has grown by `--iibench-cache-factor` (10) × the cache, or for
+//! `--iibench-duration` s.
 //! Figures: rows/s over time (first vs last minute), worst 1-s window, bytes written, datadir growth.
 
-use super::driver::{self, BatchSql};
+use super::driver::{self, TxSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::batch_ts;
 use super::sensor_stream::{per, tail_mean};
@@ -22,7 +24,7 @@ use std::time::Duration;
 pub const TABLE: &str = "purchases_index";
 pub const ROWS_PER_BATCH: u64 = 1000;
 
-pub const DESCRIPTION: &str = "iibench: `purchases_index` (transactionid BIGINT AUTO_INCREMENT PRIMARY KEY, dateandtime, cashregisterid, customerid, productid, price, data VARCHAR(4000)) with iibench's 3 secondary indexes marketsegment (price, customerid), registersegment (cashregisterid, price, customerid), pdc (price, dateandtime, customerid); C clients send 1000-row INSERTs of random values (iibench.py's ranges, RNG seeded per batch), autocommit, for a fixed duration; no concurrent queries";
+pub const DESCRIPTION: &str = "iibench: `purchases_index` (transactionid BIGINT AUTO_INCREMENT PRIMARY KEY, dateandtime, cashregisterid, customerid, productid, price, data VARCHAR(4000)) with iibench's 3 secondary indexes marketsegment (price, customerid), registersegment (cashregisterid, price, customerid), pdc (price, dateandtime, customerid); C clients send 1000-row INSERTs of random values (iibench.py's ranges, RNG seeded per batch), autocommit, until the datadir has grown by 10× the cache (or a time cap); no concurrent queries";
 
 pub fn create_sql(table_options: &str) -> String {
     format!(
@@ -76,15 +78,34 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     }
     let du0 = server.datadir_bytes();
     let seed = p.seed;
-    let builders: Vec<BatchSql> = (0..p.clients)
-        .map(|_| Box::new(move |b| batch_sql(seed, b)) as BatchSql)
+    let builders: Vec<TxSql> = (0..p.clients)
+        .map(|_| Box::new(move |b| vec![batch_sql(seed, b)]) as TxSql)
         .collect();
-    let run = driver::run(
+    // Until the data directory has grown by `iibench_cache_factor` × the cache, or the time cap.
+    let target = p.start.cache_bytes.saturating_mul(p.iibench_cache_factor);
+    let run = driver::run_until(
         server,
         builders,
         ROWS_PER_BATCH,
         Duration::from_secs(p.iibench_secs),
+        u64::MAX,
+        &|| {
+            server
+                .datadir_bytes()
+                .is_some_and(|d| d.saturating_sub(du0.unwrap_or(0)) >= target)
+        },
     );
+    r.notes.push(if run.stopped_early {
+        format!(
+            "stopped when the datadir had grown by {}× the cache ({} bytes), after {:.0} s",
+            p.iibench_cache_factor, target, run.secs
+        )
+    } else {
+        format!(
+            "stopped at the time cap ({} s) before the datadir had grown by {}× the cache",
+            p.iibench_secs, p.iibench_cache_factor
+        )
+    });
     let du1 = server.datadir_bytes();
     let per_sec = stats::per_second(&run.row_marks);
     let write_per_sec = stats::per_second(&run.write_marks);

@@ -110,8 +110,9 @@ pub struct SqlParams {
     pub sysbench_rows: u64,
     pub sysbench_secs: u64,
     pub sysbench_threads: Vec<usize>,
-    /// iibench: seconds of inserts.
+    /// iibench: time cap in seconds, and the datadir ÷ cache it runs to.
     pub iibench_secs: u64,
+    pub iibench_cache_factor: u64,
     /// retention: seconds per variant, rows kept.
     pub retention_secs: u64,
     pub retention_keep: u64,

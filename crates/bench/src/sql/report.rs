@@ -194,7 +194,7 @@ pub fn markdown(
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
     let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
-    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows);
+    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows);
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
@@ -417,6 +417,7 @@ mod tests {
             sysbench_secs: 1,
             sysbench_threads: vec![1],
             iibench_secs: 1,
+            iibench_cache_factor: 10,
             retention_secs: 1,
             retention_keep: 1,
             compression_rows: 1,
