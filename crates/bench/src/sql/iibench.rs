@@ -24,7 +24,7 @@ use std::time::Duration;
 pub const TABLE: &str = "purchases_index";
 pub const ROWS_PER_BATCH: u64 = 1000;
 
-pub const DESCRIPTION: &str = "iibench: `purchases_index` (transactionid BIGINT AUTO_INCREMENT PRIMARY KEY, dateandtime, cashregisterid, customerid, productid, price, data VARCHAR(4000)) with iibench's 3 secondary indexes marketsegment (price, customerid), registersegment (cashregisterid, price, customerid), pdc (price, dateandtime, customerid); C clients send 1000-row INSERTs of random values (iibench.py's ranges, RNG seeded per batch), autocommit, until the datadir has grown by 10× the cache (or a time cap); no concurrent queries";
+pub const DESCRIPTION: &str = "iibench: `purchases_index` (transactionid BIGINT AUTO_INCREMENT PRIMARY KEY, dateandtime, cashregisterid, customerid, productid, price, data VARCHAR(4000)) with iibench's 3 secondary indexes marketsegment (price, customerid), registersegment (cashregisterid, price, customerid), pdc (price, dateandtime, customerid); C clients send 1000-row INSERTs of random values (iibench.py's ranges, RNG seeded per batch), autocommit, until the datadir has grown by `--iibench-cache-factor` (10) × the cache or for at most `--iibench-duration` s (the note says which); no concurrent queries";
 
 pub fn create_sql(table_options: &str) -> String {
     format!(
