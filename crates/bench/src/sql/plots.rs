@@ -236,7 +236,7 @@ mod draw {
             .caption("latency percentiles (p50 ●, p99 ▲)", ("sans-serif", 22))
             .margin(12)
             .x_label_area_size(40)
-            .y_label_area_size(330)
+            .y_label_area_size(360)
             .build_cartesian_2d((lo..hi).log_scale(), -0.5f64..(n as f64 - 0.5))?;
         let labels2 = labels.clone();
         chart
