@@ -16,6 +16,21 @@ pub fn parse_stat_ticks(stat: &str) -> Option<u64> {
     Some(utime + stime)
 }
 
+/// cutime + cstime in ticks (CPU of waited-for children, e.g. sysbench) from a `/proc/<pid>/stat` text.
+pub fn parse_stat_child_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let cutime: u64 = f.get(13)?.parse().ok()?;
+    let cstime: u64 = f.get(14)?.parse().ok()?;
+    Some(cutime + cstime)
+}
+
+/// CPU seconds of this process's children that have been waited for.
+pub fn children_cpu_secs() -> Option<f64> {
+    let t = std::fs::read_to_string("/proc/self/stat").ok()?;
+    parse_stat_child_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
+}
+
 /// CPU seconds used by this process so far (`None` without /proc).
 pub fn self_cpu_secs() -> Option<f64> {
     let t = std::fs::read_to_string("/proc/self/stat").ok()?;
@@ -42,6 +57,9 @@ mod tests {
         let s =
             "1234 (betula-bench) S 1 1234 1234 0 -1 4194560 500 0 0 0 250 37 0 0 20 0 5 0 100 0 0";
         assert_eq!(parse_stat_ticks(s), Some(287));
+        assert_eq!(parse_stat_child_ticks(s), Some(0));
+        let kids = "1 (x) S 1 1 1 0 -1 0 0 0 0 0 250 37 40 2 20 0 5 0 100 0 0";
+        assert_eq!(parse_stat_child_ticks(kids), Some(42));
         // A name with spaces and a ')' inside does not shift the fields.
         let odd = "99 (a) b (c)) R 1 1 1 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 1 0 0";
         assert_eq!(parse_stat_ticks(odd), Some(10));

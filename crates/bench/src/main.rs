@@ -126,15 +126,16 @@ struct CommitArgs {
 struct SqlArgs {
     #[command(flatten)]
     common: Common,
-    /// Workloads, in order: sensor-stream, hot-reads, upsert-rollup (bulk-load, oltp: not implemented yet).
+    /// Workloads, in order: sensor-load, sensor-stream, hot-reads (after sensor-stream), sysbench,
+    /// upsert-rollup, iibench, retention, compression.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "sensor-stream,hot-reads,upsert-rollup"
+        default_value = "sensor-load,sensor-stream,hot-reads,sysbench,upsert-rollup,iibench,retention,compression"
     )]
     workloads: Vec<String>,
-    /// Quick mode (about 15 minutes for three engines): 120 s sensor-stream, 60 s upsert-rollup, 200 runs.
-    /// Without it: 600 s, 300 s, 1000 runs.
+    /// Quick mode (about 15 minutes for three engines, 1 GiB caches). Without it: full mode (64 MiB caches,
+    /// data ≥ 10× the cache, about an hour). docs/benchmarks.md lists every size of both modes.
     #[arg(long)]
     quick: bool,
     /// Connections of the ingest workloads.
@@ -152,6 +153,33 @@ struct SqlArgs {
     /// Timed runs per hot-reads query (overrides the mode).
     #[arg(long)]
     query_runs: Option<usize>,
+    /// Rows of the sensor-load CSV (overrides the mode).
+    #[arg(long)]
+    load_rows: Option<u64>,
+    /// Rows sysbench prepares (overrides the mode).
+    #[arg(long)]
+    sysbench_rows: Option<u64>,
+    /// Seconds per sysbench run (overrides the mode).
+    #[arg(long)]
+    sysbench_secs: Option<u64>,
+    /// sysbench thread counts.
+    #[arg(long, value_delimiter = ',', default_value = "1,8,32")]
+    sysbench_threads: Vec<usize>,
+    /// iibench's time cap in seconds (overrides the mode).
+    #[arg(long)]
+    iibench_duration: Option<u64>,
+    /// iibench runs until the datadir has grown by this many times the cache (or the time cap).
+    #[arg(long, default_value_t = 10)]
+    iibench_cache_factor: u64,
+    /// Seconds per retention variant (overrides the mode).
+    #[arg(long)]
+    retention_duration: Option<u64>,
+    /// Rows retention keeps (overrides the mode).
+    #[arg(long)]
+    retention_keep: Option<u64>,
+    /// Rows per compression setting (overrides the mode).
+    #[arg(long)]
+    compression_rows: Option<u64>,
     /// The `betula` binary (default: next to this one, i.e. the same target directory).
     #[arg(long)]
     betula_bin: Option<PathBuf>,
@@ -341,19 +369,38 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         quick: a.quick,
         clients: a.clients.max(1),
         sensors: a.sensors.max(1),
-        stream_secs: a.duration.unwrap_or(if a.quick { 120 } else { 600 }),
-        upsert_secs: a.upsert_duration.unwrap_or(if a.quick { 60 } else { 300 }),
+        stream_secs: a.duration.unwrap_or(if a.quick { 60 } else { 300 }),
+        upsert_secs: a.upsert_duration.unwrap_or(if a.quick { 20 } else { 120 }),
         query_runs: a.query_runs.unwrap_or(if a.quick { 200 } else { 1000 }),
         query_warmup: if a.quick { 20 } else { 50 },
+        load_rows: a
+            .load_rows
+            .unwrap_or(if a.quick { 1_000_000 } else { 12_000_000 }),
+        sysbench_rows: a
+            .sysbench_rows
+            .unwrap_or(if a.quick { 100_000 } else { 2_000_000 }),
+        sysbench_secs: a.sysbench_secs.unwrap_or(if a.quick { 6 } else { 30 }),
+        sysbench_threads: a.sysbench_threads.clone(),
+        iibench_secs: a.iibench_duration.unwrap_or(if a.quick { 30 } else { 600 }),
+        iibench_cache_factor: a.iibench_cache_factor,
+        retention_secs: a
+            .retention_duration
+            .unwrap_or(if a.quick { 15 } else { 60 }),
+        retention_keep: a
+            .retention_keep
+            .unwrap_or(if a.quick { 200_000 } else { 2_000_000 }),
+        compression_rows: a
+            .compression_rows
+            .unwrap_or(if a.quick { 100_000 } else { 500_000 }),
         seed: a.common.seed,
         dir: dir.clone(),
         keep: a.keep,
         start: peer::StartOptions {
             betula_bin,
-            cache_bytes: if a.common.cache_mb == 64 {
-                1 << 30
-            } else {
-                a.common.cache_mb << 20
+            // --cache-mb's default (64, shared with the other subcommands) means "the mode's cache" here.
+            cache_bytes: match (a.common.cache_mb, a.quick) {
+                (64, true) => 1 << 30,
+                (mb, _) => mb << 20,
             },
         },
     };
@@ -369,7 +416,13 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         .clone()
         .unwrap_or_else(|| format!("{}-sql", ctx.date));
     let csv_name = format!("{stem}.csv");
-    let md = sql::report::markdown(&ctx, &p, &runs, &csv_name);
+    let plots = if a.common.no_write {
+        Err("--no-write".to_string())
+    } else {
+        std::fs::create_dir_all(&a.common.out)?;
+        sql::plots::write(&a.common.out, &stem, &runs)
+    };
+    let md = sql::report::markdown(&ctx, &p, &runs, &csv_name, &plots);
     let csv = sql::report::csv(&runs);
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }

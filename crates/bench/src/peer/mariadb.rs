@@ -28,16 +28,23 @@ skip-name-resolve
 max_connections               = 200
 skip-log-bin
 performance_schema            = OFF
+local-infile                  = 1
 innodb_buffer_pool_size        = {mb}M
 innodb_flush_log_at_trx_commit = 1
 plugin-load-add                       = ha_rocksdb.so
 loose-rocksdb_block_cache_size        = {mb}M
 loose-rocksdb_flush_log_at_trx_commit = 1
+{cfs}
 ",
+        cfs = ROCKS_CF_OPTIONS,
         datadir = datadir.display(),
         root = root.display(),
     )
 }
+
+/// MyRocks column families with one codec each, for the compression matrix (tables opt in with
+/// `PRIMARY KEY (...) COMMENT 'cf_x'`; everything else stays in `default`, RocksDB's Snappy).
+pub const ROCKS_CF_OPTIONS: &str = "loose-rocksdb_override_cf_options     = cf_none={compression=kNoCompression;bottommost_compression=kNoCompression};cf_snappy={compression=kSnappyCompression;bottommost_compression=kSnappyCompression};cf_lz4={compression=kLZ4Compression;bottommost_compression=kLZ4Compression};cf_zlib={compression=kZlibCompression;bottommost_compression=kZlibCompression};cf_zstd={compression=kZSTD;bottommost_compression=kZSTD}";
 
 const INIT_SQL: &str = "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1' IDENTIFIED BY '';
 GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;

@@ -109,6 +109,10 @@ pub fn run(server: &Server, p: &SqlParams, stream: Option<&StreamState>) -> Work
             l.map(|l| l.p99_us / 1000.0),
             Better::Lower,
         ));
+        if let Some(l) = l {
+            r.latencies
+                .push((q.name.to_string(), l.p50_us / 1000.0, l.p99_us / 1000.0));
+        }
         let expect = q.expect_rows.unwrap_or(0);
         if wrong == 0 {
             r.notes.push(format!(

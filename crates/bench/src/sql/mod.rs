@@ -1,12 +1,21 @@
 //! `betula-bench sql`: the seed workloads (shared/bench/peers) run through the MySQL protocol against
 //! servers the suite starts itself — Betula, MariaDB InnoDB, MariaDB MyRocks — with one report.
 
+pub mod compression;
 pub mod driver;
 pub mod hot_reads;
+pub mod iibench;
 pub mod outcome;
+pub mod plots;
+pub mod reads_during;
 pub mod report;
+pub mod retention;
+pub mod rollup_events;
 pub mod sensor_data;
+pub mod sensor_load;
 pub mod sensor_stream;
+pub mod sysbench;
+pub mod table_size;
 pub mod upsert_rollup;
 
 use crate::engine::BenchResult;
@@ -15,58 +24,70 @@ use outcome::Status;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The workloads of the peer baselines (W1..W4) and the roll-up one; not all are implemented yet.
+/// The workloads of issue 6 (the peer baselines' W1..W4 and the write-optimized ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workload {
+    /// W1: LOAD DATA LOCAL INFILE of the sensor CSV.
+    SensorLoad,
     /// W2: 4 clients × 1000-row INSERTs in arrival order.
     SensorStream,
     /// W4: per-sensor queries on recent data of the sensor-stream table.
     HotReads,
+    /// W3: sysbench oltp_insert / oltp_point_select / oltp_read_write at several thread counts.
+    Sysbench,
     /// Per-minute roll-up with INSERT ... ON DUPLICATE KEY UPDATE.
     UpsertRollup,
-    /// W1: LOAD DATA of the 20M-row CSV.
-    BulkLoad,
-    /// W3: sysbench-like OLTP.
-    Oltp,
+    /// iibench: inserts into a table with 3 secondary indexes.
+    Iibench,
+    /// Retention: insert at full speed while keeping the newest N rows (DELETE vs DROP PARTITION).
+    Retention,
+    /// The sensor load once per compression codec of each engine.
+    Compression,
 }
 
-pub const ALL: [Workload; 5] = [
+pub const ALL: [Workload; 8] = [
+    Workload::SensorLoad,
     Workload::SensorStream,
     Workload::HotReads,
+    Workload::Sysbench,
     Workload::UpsertRollup,
-    Workload::BulkLoad,
-    Workload::Oltp,
+    Workload::Iibench,
+    Workload::Retention,
+    Workload::Compression,
 ];
 
 impl Workload {
     pub fn name(self) -> &'static str {
         match self {
+            Workload::SensorLoad => "sensor-load",
             Workload::SensorStream => "sensor-stream",
             Workload::HotReads => "hot-reads",
+            Workload::Sysbench => "sysbench",
             Workload::UpsertRollup => "upsert-rollup",
-            Workload::BulkLoad => "bulk-load",
-            Workload::Oltp => "oltp",
+            Workload::Iibench => "iibench",
+            Workload::Retention => "retention",
+            Workload::Compression => "compression",
         }
     }
 
     pub fn parse(s: &str) -> Option<Workload> {
-        ALL.into_iter().find(|w| w.name() == s.trim())
-    }
-
-    pub fn implemented(self) -> bool {
-        matches!(
-            self,
-            Workload::SensorStream | Workload::HotReads | Workload::UpsertRollup
-        )
+        match s.trim() {
+            "bulk-load" => Some(Workload::SensorLoad),
+            "oltp" => Some(Workload::Sysbench),
+            t => ALL.into_iter().find(|w| w.name() == t),
+        }
     }
 
     pub fn describe(self) -> &'static str {
         match self {
-            Workload::SensorStream => "W2: CREATE TABLE sensordata_w2 (PK (sensor_id, ts)); C clients each send 1000-row multi-row INSERTs in arrival order (one ts across 1000 sensors per INSERT, client i sends batches i, i+C, …), autocommit, for a fixed duration",
-            Workload::HotReads => "W4 on the sensor-stream table, one connection: `SELECT * … WHERE sensor_id=? AND ts > NOW - INTERVAL 60 SECOND` and `SELECT AVG(data1), MAX(data1) … WHERE sensor_id=? AND ts >= NOW - INTERVAL 1 HOUR`, NOW = newest ts, random sensor per run (seed 7), warm-up runs first",
-            Workload::UpsertRollup => "per-minute roll-up table sensor_rollup (PK (sensor_id, minute)); C clients each send 1000-row `INSERT … ON DUPLICATE KEY UPDATE cnt = cnt + VALUES(cnt), sum1 = sum1 + VALUES(sum1)` (one second of readings of all sensors into its minute), autocommit, for a fixed duration",
-            Workload::BulkLoad => "W1: LOAD DATA of the 20M-row sensor CSV",
-            Workload::Oltp => "W3: sysbench oltp_insert / point_select / read_write",
+            Workload::SensorLoad => sensor_load::DESCRIPTION,
+            Workload::SensorStream => "W2: CREATE TABLE sensordata_w2 (PK (sensor_id, ts)); C clients each send 1000-row multi-row INSERTs in arrival order (one ts across 1000 sensors per INSERT, client i sends batches i, i+C, …), autocommit, for a fixed duration; meanwhile one more connection runs W4's two queries (alternately, every 100 ms, random sensor, NOW = newest second being written): the \"during the stream\" latencies",
+            Workload::HotReads => "W4 on the sensor-stream table right after sensor-stream, one connection: `SELECT * … WHERE sensor_id=? AND ts > NOW - INTERVAL 60 SECOND` and `SELECT AVG(data1), MAX(data1) … WHERE sensor_id=? AND ts >= NOW - INTERVAL 1 HOUR`, NOW = newest ts, random sensor per run (seed 7), warm-up runs first",
+            Workload::Sysbench => sysbench::DESCRIPTION,
+            Workload::UpsertRollup => "(1) per-minute roll-up table sensor_rollup (PK (sensor_id, minute)); C clients each send 1000-row `INSERT … ON DUPLICATE KEY UPDATE cnt = cnt + VALUES(cnt), sum1 = sum1 + VALUES(sum1)` (one second of readings of all sensors into its minute), autocommit, for a fixed duration; (2) \"events tx\": the event schema events (PK (hid, mid, id)), C clients run transactions of 4 single-row INSERTs plus 2 roll-up upserts (per (hid, hour) and per (hid, mid), `cnt = cnt + VALUES(cnt)`), deadlocks retried, for the same duration",
+            Workload::Iibench => iibench::DESCRIPTION,
+            Workload::Retention => retention::DESCRIPTION,
+            Workload::Compression => compression::DESCRIPTION,
         }
     }
 }
@@ -83,6 +104,20 @@ pub struct SqlParams {
     pub upsert_secs: u64,
     pub query_runs: usize,
     pub query_warmup: usize,
+    /// sensor-load: rows of the CSV (sensors × seconds).
+    pub load_rows: u64,
+    /// sysbench: rows prepared, seconds per test, thread counts.
+    pub sysbench_rows: u64,
+    pub sysbench_secs: u64,
+    pub sysbench_threads: Vec<usize>,
+    /// iibench: time cap in seconds, and the datadir ÷ cache it runs to.
+    pub iibench_secs: u64,
+    pub iibench_cache_factor: u64,
+    /// retention: seconds per variant, rows kept.
+    pub retention_secs: u64,
+    pub retention_keep: u64,
+    /// compression: rows loaded per codec.
+    pub compression_rows: u64,
     pub seed: u64,
     pub dir: PathBuf,
     pub keep: bool,
@@ -145,6 +180,10 @@ pub struct WorkloadResult {
     pub figures: Vec<Figure>,
     /// Per-second samples: (second, rows in that second, server bytes written in that second).
     pub series: Vec<(u64, u64, Option<u64>)>,
+    /// Latency percentiles for the plot: (what, p50 ms, p99 ms).
+    pub latencies: Vec<(String, f64, f64)>,
+    /// Allocated bytes of the server's data directory right after the workload.
+    pub datadir_after: Option<u64>,
     pub notes: Vec<String>,
 }
 
@@ -155,6 +194,8 @@ impl WorkloadResult {
             status: Status::Ok,
             figures: Vec::new(),
             series: Vec::new(),
+            latencies: Vec::new(),
+            datadir_after: None,
             notes: Vec::new(),
         }
     }
@@ -208,12 +249,20 @@ pub fn run_engine(kind: EngineKind, p: &SqlParams) -> BenchResult<EngineResult> 
             }
             Workload::HotReads => hot_reads::run(&server, p, stream.as_ref()),
             Workload::UpsertRollup => upsert_rollup::run(&server, p),
-            other => {
-                let mut r = WorkloadResult::new(other);
-                r.status = Status::NotImplemented;
-                r
-            }
+            Workload::SensorLoad => sensor_load::run(&server, p),
+            Workload::Sysbench => sysbench::run(&server, p),
+            Workload::Iibench => iibench::run(&server, p),
+            Workload::Retention => retention::run(&server, p),
+            Workload::Compression => compression::run(&server, p),
         };
+        let mut r = r;
+        r.datadir_after = server.datadir_bytes();
+        r.figures.push(fig(
+            "datadir after the workload ÷ cache",
+            r.datadir_after
+                .and_then(|d| crate::stats::ratio(d as f64, p.start.cache_bytes as f64)),
+            Better::Neither,
+        ));
         eprintln!("[{}] {}: {}", kind.name(), w.name(), r.status.label());
         er.results.push(r);
     }
@@ -234,7 +283,10 @@ mod tests {
             assert_eq!(Workload::parse(w.name()), Some(w));
         }
         assert_eq!(Workload::parse("nope"), None);
-        assert!(Workload::SensorStream.implemented());
-        assert!(!Workload::BulkLoad.implemented());
+        assert_eq!(Workload::parse("bulk-load"), Some(Workload::SensorLoad));
+        assert_eq!(Workload::parse("oltp"), Some(Workload::Sysbench));
+        for w in ALL {
+            assert!(!w.describe().is_empty());
+        }
     }
 }

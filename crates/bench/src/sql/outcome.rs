@@ -1,6 +1,6 @@
 //! What became of one workload on one server: measured figures, or why not — "not supported yet" when the
 //! server rejects a statement the workload needs as unknown syntax or an unsupported feature, "failed"
-//! for any other error, "not implemented yet" for a workload the suite does not have yet. Never a silent skip.
+//! for any other error. Never a silent skip.
 
 /// The state of a report cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -8,7 +8,6 @@ pub enum Status {
     Ok,
     NotSupported(String),
     Failed(String),
-    NotImplemented,
 }
 
 impl Status {
@@ -17,15 +16,19 @@ impl Status {
             Status::Ok => "ok".into(),
             Status::NotSupported(why) => format!("not supported yet: {why}"),
             Status::Failed(why) => format!("failed: {why}"),
-            Status::NotImplemented => "not implemented yet".into(),
         }
     }
 }
 
 /// MySQL error codes that mean "this server does not have that yet": ER_PARSE_ERROR (1064),
 /// ER_NOT_SUPPORTED_YET (1235), ER_UNKNOWN_STORAGE_ENGINE (1286), ER_FEATURE_DISABLED (1289),
-/// ER_SP_DOES_NOT_EXIST for a function (1305).
-const UNSUPPORTED_CODES: [u16; 5] = [1064, 1235, 1286, 1289, 1305];
+/// ER_SP_DOES_NOT_EXIST for a function (1305), ER_NOT_ALLOWED_COMMAND (1148: e.g. LOAD DATA LOCAL).
+const UNSUPPORTED_CODES: [u16; 6] = [1064, 1148, 1235, 1286, 1289, 1305];
+
+/// Whether MySQL error `code` means "this server does not have that yet".
+pub fn is_unsupported_code(code: u16) -> bool {
+    UNSUPPORTED_CODES.contains(&code)
+}
 
 /// The first `max` characters of a statement, for messages.
 pub fn excerpt(sql: &str, max: usize) -> String {
@@ -80,7 +83,6 @@ mod tests {
         let f = classify(&server_error(1213), "UPDATE t SET a=1");
         assert!(matches!(&f, Status::Failed(m) if m.contains("ERROR 1213")));
         assert!(f.label().starts_with("failed: "));
-        assert_eq!(Status::NotImplemented.label(), "not implemented yet");
     }
 
     #[test]

@@ -10,7 +10,18 @@ use std::fmt::Write as _;
 /// The figure names of `w` in first-seen order across engines.
 fn figure_names(w: Workload, runs: &[EngineResult]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
-    for er in runs {
+    // The engine with the most figures first, so its order wins (engines may lack some figures).
+    let mut by_count: Vec<&EngineResult> = runs.iter().collect();
+    by_count.sort_by_key(|er| {
+        std::cmp::Reverse(
+            er.results
+                .iter()
+                .filter(|r| r.workload == w)
+                .map(|r| r.figures.len())
+                .sum::<usize>(),
+        )
+    });
+    for er in by_count {
         for r in er.results.iter().filter(|r| r.workload == w) {
             for f in &r.figures {
                 if !names.contains(&f.name) {
@@ -42,13 +53,126 @@ fn cell_status(er: &EngineResult, w: Workload) -> String {
     }
 }
 
-pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name: &str) -> String {
+/// The headline figures of each workload for the summary table (names as the workloads report them).
+pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
+    let t = if p.sysbench_threads.contains(&8) {
+        8
+    } else {
+        p.sysbench_threads.first().copied().unwrap_or(1)
+    };
+    match w {
+        Workload::SensorLoad => vec!["rows/s".into(), "table bytes/row".into()],
+        Workload::SensorStream => vec![
+            "rows/s (average)".into(),
+            "worst ÷ median".into(),
+            "datadir growth, bytes/row".into(),
+            "server bytes written/row".into(),
+            "during the stream: last 60 s, one sensor: p99 ms".into(),
+        ],
+        Workload::HotReads => vec![
+            "last 60 s, one sensor (SELECT *): p99 ms".into(),
+            "last hour AVG+MAX, one sensor: p99 ms".into(),
+        ],
+        Workload::Sysbench => super::sysbench::TESTS
+            .iter()
+            .map(|x| format!("{x} {t} thr: TPS"))
+            .collect(),
+        Workload::UpsertRollup => vec![
+            "rows/s (average)".into(),
+            "events tx: transactions/s".into(),
+        ],
+        Workload::Iibench => vec!["rows/s (average)".into(), "rows/s, last 60 s".into()],
+        Workload::Retention => vec![
+            "DELETE: inserted rows/s (average)".into(),
+            "DROP PARTITION: inserted rows/s (average)".into(),
+        ],
+        Workload::Compression => vec![
+            "zstd: table bytes/row".into(),
+            "zlib: table bytes/row".into(),
+            "none: table bytes/row".into(),
+        ],
+    }
+}
+
+/// What a summary cell without a value says: the state when the workload did not succeed.
+fn missing(er: &EngineResult, w: Workload) -> String {
+    if er.start_error.is_some() {
+        return "server did not start".into();
+    }
+    match er
+        .results
+        .iter()
+        .find(|r| r.workload == w)
+        .map(|r| &r.status)
+    {
+        Some(super::outcome::Status::NotSupported(_)) => "not supported yet".into(),
+        Some(super::outcome::Status::Failed(_)) => "failed".into(),
+        Some(super::outcome::Status::Ok) => "–".into(),
+        None => "not run".into(),
+    }
+}
+
+/// One table of every workload's headline figures, per engine, with Betula ÷ peer ratios ("–" where an
+/// engine has no such figure: see the workload's state below).
+pub fn summary(p: &SqlParams, runs: &[EngineResult]) -> String {
+    let mut s = String::from("| workload | figure |");
+    let mut rule = String::from("|---|---|");
+    for er in runs {
+        let _ = write!(s, " {} |", er.engine.name());
+        rule.push_str("---|");
+    }
+    let betula = runs.iter().find(|r| r.engine == EngineKind::Betula);
+    let peers: Vec<&EngineResult> = runs
+        .iter()
+        .filter(|r| r.engine != EngineKind::Betula)
+        .collect();
+    if betula.is_some() {
+        for pe in &peers {
+            let _ = write!(s, " betula ÷ {} |", pe.engine.name());
+            rule.push_str("---|");
+        }
+    }
+    let _ = writeln!(s, "\n{rule}");
+    for &w in &p.workloads {
+        for name in headline(w, p) {
+            let _ = write!(s, "| {} | {name} |", w.name());
+            for er in runs {
+                let _ = write!(
+                    s,
+                    " {} |",
+                    value(er, w, &name)
+                        .map(fmt_num)
+                        .unwrap_or_else(|| missing(er, w))
+                );
+            }
+            if let Some(b) = betula {
+                for pe in &peers {
+                    let r = match (value(b, w, &name), value(pe, w, &name)) {
+                        (Some(x), Some(y)) => stats::ratio(x, y),
+                        _ => None,
+                    };
+                    let _ = write!(s, " {} |", fmt_ratio(r));
+                }
+            }
+            s.push('\n');
+        }
+    }
+    s
+}
+
+pub fn markdown(
+    ctx: &RunContext,
+    p: &SqlParams,
+    runs: &[EngineResult],
+    csv_name: &str,
+    plots: &Result<Vec<super::plots::Plot>, String>,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# SQL suite: seed workloads, Betula side by side with MariaDB InnoDB and MyRocks\n"
     );
-    let _ = writeln!(s, "Command (from the repository root, after `cargo build --release -p betula-server -p betula-bench`):\n\n```\n{}\n```\n", ctx.command);
+    let _ = writeln!(s, "Command (from the repository root, after `cargo build --release -p betula-server -p betula-bench --features betula-bench/plots`):\n\n```\n{}\n```\n", ctx.command);
     let _ = writeln!(s, "- Date: {} {}", ctx.date, ctx.time);
     let _ = writeln!(s, "- Source revision: {}", ctx.revision);
     let _ = writeln!(s, "- CPU: {}", ctx.cpu);
@@ -62,18 +186,25 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
     let _ = writeln!(
         s,
         "- Mode: {}",
-        if p.quick { "quick (`--quick`)" } else { "full" }
+        if p.quick {
+            "quick (`--quick`)"
+        } else {
+            "full (data several times the cache)"
+        }
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
-    let _ = writeln!(s, "- sensor-stream: {} s; upsert-rollup: {} s; hot-reads: {} warm-up + {} timed runs per query", p.stream_secs, p.upsert_secs, p.query_warmup, p.query_runs);
-    let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size)", p.start.cache_bytes >> 20);
+    let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
+    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows);
+    let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
-    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values); its CPU share is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
+    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values; sysbench 1.0 for the sysbench workload); its CPU share (sysbench's for W3) is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
     let _ = writeln!(
         s,
         "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
     );
+    let _ = writeln!(s, "## Summary\n\nHeadline figures (every figure, state and check is in the workload's section below):\n");
+    let _ = writeln!(s, "{}", summary(p, runs));
     let _ = writeln!(s, "## Servers\n");
     let _ = writeln!(s, "| engine | version | started |");
     let _ = writeln!(s, "|---|---|---|");
@@ -96,10 +227,6 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
         .collect();
     for &w in &p.workloads {
         let _ = writeln!(s, "\n## {}\n\n{}\n", w.name(), w.describe());
-        if !w.implemented() {
-            let _ = writeln!(s, "**Not implemented yet** in this suite (see `shared/bench/peers/README.md` for the peers' figures).");
-            continue;
-        }
         let mut head = String::from("| figure |");
         let mut rule = String::from("|---|");
         for er in runs {
@@ -170,11 +297,6 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
         .filter(|w| !p.workloads.contains(w))
         .map(|w| w.name())
         .collect();
-    let not_impl: Vec<&str> = ALL
-        .iter()
-        .filter(|w| !w.implemented())
-        .map(|w| w.name())
-        .collect();
     let _ = writeln!(s, "\n## Not in this run\n");
     let _ = writeln!(
         s,
@@ -185,7 +307,23 @@ pub fn markdown(ctx: &RunContext, p: &SqlParams, runs: &[EngineResult], csv_name
             not_listed.join(", ")
         }
     );
-    let _ = writeln!(s, "- Workloads not implemented yet in the suite: {} (the peers' figures for them are in shared/bench/peers/README.md)", not_impl.join(", "));
+    let _ = writeln!(s, "\n## Plots\n");
+    match plots {
+        Ok(v) if v.is_empty() => {
+            let _ = writeln!(
+                s,
+                "No plot: no workload produced a series, latency or size."
+            );
+        }
+        Ok(v) => {
+            for (file, caption) in v {
+                let _ = writeln!(s, "{caption}:\n\n![{caption}]({file})\n");
+            }
+        }
+        Err(why) => {
+            let _ = writeln!(s, "No plots drawn: {why}.");
+        }
+    }
     let _ = writeln!(
         s,
         "\nPer-second rows and server bytes written: `{csv_name}`.\n"
@@ -266,7 +404,7 @@ mod tests {
         };
         let p = SqlParams {
             engines: vec![],
-            workloads: vec![Workload::SensorStream, Workload::BulkLoad],
+            workloads: vec![Workload::SensorStream, Workload::SensorLoad],
             quick: true,
             clients: 4,
             sensors: 1000,
@@ -274,6 +412,15 @@ mod tests {
             upsert_secs: 1,
             query_runs: 1,
             query_warmup: 0,
+            load_rows: 1,
+            sysbench_rows: 1,
+            sysbench_secs: 1,
+            sysbench_threads: vec![1],
+            iibench_secs: 1,
+            iibench_cache_factor: 10,
+            retention_secs: 1,
+            retention_keep: 1,
+            compression_rows: 1,
             seed: 42,
             dir: "/tmp".into(),
             keep: false,
@@ -282,14 +429,22 @@ mod tests {
                 cache_bytes: 1 << 30,
             },
         };
-        let md = markdown(&ctx, &p, &runs, "x.csv");
+        let md = markdown(&ctx, &p, &runs, "x.csv", &Err("test".into()));
         assert!(
             md.contains("| rows/s (average) (↑) | 50,000 | 100,000 | – | 0.50 | n/a |"),
             "{md}"
         );
         assert!(md.contains("| state | ok | ok | not supported yet: x |"));
-        assert!(md.contains("## bulk-load"));
-        assert!(md.contains("**Not implemented yet**"));
+        assert!(md.contains("## sensor-load"));
+        assert!(
+            md.contains("| state | not run | not run | not run |"),
+            "{md}"
+        );
+        assert!(md.contains("No plots drawn: test."));
+        assert!(
+            md.contains("| sensor-stream | rows/s (average) | 50,000 | 100,000 | not supported yet | 0.50 | n/a |"),
+            "{md}"
+        );
         let c = csv(&runs);
         assert_eq!(c, "engine,workload,second,rows,server_write_bytes\nbetula,sensor-stream,1,50000,10\ninnodb,sensor-stream,1,100000,10\n");
     }

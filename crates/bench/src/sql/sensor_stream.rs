@@ -1,7 +1,8 @@
 //! sensor-stream (peer W2): concurrent time-series ingest into `sensordata_w2`, PK (sensor_id, ts), with
 //! rows arriving in (ts, sensor_id) order, so every 1000-row INSERT touches 1000 places of the PK.
 //! Figures: rows/s, per-second steadiness, bytes on disk and bytes written by the server; afterwards
-//! COUNT(*) and MAX(ts) are checked against what was acknowledged.
+//! COUNT(*) and MAX(ts) are checked against what was acknowledged. While the clients write, one more
+//! connection times W4's queries on the newest data (`reads_during`).
 
 use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
@@ -11,6 +12,8 @@ use crate::cpu_time::share_of_one_core;
 use crate::peer::Server;
 use crate::stats;
 use mysql::prelude::Queryable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub const TABLE: &str = "sensordata_w2";
@@ -22,9 +25,10 @@ pub fn create_sql(table_options: &str) -> String {
     )
 }
 
-fn insert_builder(sensors: usize, seed: u64) -> BatchSql {
+fn insert_builder(sensors: usize, seed: u64, newest: Arc<AtomicU64>) -> BatchSql {
     let mut data = SensorStream::new(sensors, seed);
     Box::new(move |b| {
+        newest.fetch_max(b, Ordering::AcqRel);
         data.skip_to(b);
         let readings = data.next_step();
         format!(
@@ -60,15 +64,23 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         return (r, None);
     }
     let du0 = server.datadir_bytes();
+    let newest = Arc::new(AtomicU64::new(0));
     let builders = (0..p.clients)
-        .map(|_| insert_builder(p.sensors, p.seed))
+        .map(|_| insert_builder(p.sensors, p.seed, newest.clone()))
         .collect();
-    let run = driver::run(
-        server,
-        builders,
-        p.sensors as u64,
-        Duration::from_secs(p.stream_secs),
-    );
+    let stop = AtomicBool::new(false);
+    let (run, mut reads) = std::thread::scope(|s| {
+        let reader = s.spawn(|| super::reads_during::read_loop(server, p.sensors, &newest, &stop));
+        let run = driver::run(
+            server,
+            builders,
+            p.sensors as u64,
+            Duration::from_secs(p.stream_secs),
+        );
+        stop.store(true, Ordering::Release);
+        let reads = reader.join().unwrap_or_default();
+        (run, reads)
+    });
     let du1 = server.datadir_bytes();
     let per_sec = stats::per_second(&run.row_marks);
     let write_per_sec = stats::per_second(&run.write_marks);
@@ -114,6 +126,11 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             Better::Lower,
         ),
         fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
             "server CPU, % of one core",
             run.server_cpu_secs
                 .and_then(|c| share_of_one_core(c, run.secs)),
@@ -132,6 +149,30 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             Better::Neither,
         ),
     ]);
+    for (name, l) in reads.summary() {
+        r.figures.push(fig(
+            &format!("{name}: p50 ms"),
+            l.map(|l| l.p50_us / 1000.0),
+            Better::Lower,
+        ));
+        r.figures.push(fig(
+            &format!("{name}: p99 ms"),
+            l.map(|l| l.p99_us / 1000.0),
+            Better::Lower,
+        ));
+        if let Some(l) = l {
+            // Plot label: the workload name already says "sensor-stream".
+            let short = name.replace("during the stream: ", "during: ");
+            r.latencies
+                .push((short, l.p50_us / 1000.0, l.p99_us / 1000.0));
+            r.notes
+                .push(format!("{name}: {} queries, one every 100 ms", l.count));
+        }
+    }
+    if let Some(e) = &reads.error {
+        r.notes
+            .push(format!("reads during the stream stopped: {e}"));
+    }
     if let Some(st) = run.error {
         r.status = st;
         return (r, None);
@@ -193,11 +234,13 @@ mod tests {
 
     #[test]
     fn builder_sends_its_batch() {
-        let mut b = insert_builder(3, 42);
+        let newest = Arc::new(AtomicU64::new(0));
+        let mut b = insert_builder(3, 42, newest.clone());
         let s = b(5);
         assert!(s.starts_with("INSERT INTO sensordata_w2 (ts,sensor_id,"));
         assert_eq!(s.matches("'2024-01-01 00:00:05'").count(), 3);
         assert!(s.contains(",3,"));
+        assert_eq!(newest.load(Ordering::Acquire), 5);
         assert!(
             create_sql(" ENGINE=InnoDB").ends_with("PRIMARY KEY (sensor_id, ts)) ENGINE=InnoDB")
         );

@@ -1,7 +1,8 @@
 //! upsert-rollup: a per-minute roll-up table kept by `INSERT … ON DUPLICATE KEY UPDATE`. Each statement
 //! carries one second of readings of every sensor (cnt 1, sum1 = data1) into that second's minute, so the
 //! first statement of a minute inserts and the other 59 update the same rows — from C clients at once.
-//! Afterwards SUM(cnt) is checked against the rows acknowledged.
+//! Afterwards SUM(cnt) is checked against the rows acknowledged. Then the second half runs (the seed's
+//! event schema with 4-insert transactions and two roll-ups, `rollup_events`), its figures prefixed.
 
 use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
@@ -83,6 +84,11 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     r.figures.extend(rate_figures(rows, run.secs, &per_sec));
     r.figures.extend([
         fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
             "server bytes written/row",
             per(run.server_write_bytes, rows),
             Better::Lower,
@@ -121,6 +127,25 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             minutes * p.sensors
         )),
         Err(e) => r.notes.push(format!("check SUM(cnt) not possible: {}", classify(&e, &sum_sql).label())),
+    }
+    eprintln!("[{}] upsert-rollup: events tx", server.kind.name());
+    let (figs, per_sec, notes, st) = super::rollup_events::run(server, p);
+    r.figures.extend(figs);
+    r.notes.extend(notes);
+    r.notes.push("per-second series (CSV, plot): rows upserted by the 1000-row upserts, then events rows of the transactions".into());
+    let t0 = r.series.len() as u64;
+    r.series.extend(
+        per_sec
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (t0 + i as u64 + 1, n, None)),
+    );
+    if st != Status::Ok {
+        r.status = match st {
+            Status::NotSupported(m) => Status::NotSupported(format!("events tx: {m}")),
+            Status::Failed(m) => Status::Failed(format!("events tx: {m}")),
+            Status::Ok => Status::Ok,
+        };
     }
     r
 }
