@@ -17,7 +17,7 @@ use sqlparser::parser::Parser;
 
 use super::catalog::{tree_name, IndexDef, TableDef, UserDef};
 use super::dberror::{DbError, DbResult};
-use super::ddl::{check_name, render_create, render_stored, table_from_create};
+use super::ddl::{self, check_name, render_create, render_stored, table_from_create};
 use super::eval::{eval, like_match, truth, EvalCtx};
 use super::expr::{object_name_parts, Scope, ScopeCol};
 use super::infoschema;
@@ -592,6 +592,7 @@ fn add_indexes(
             name,
             columns: idx,
             unique,
+            comment: None,
         });
     }
     let opts = tree_opts(sess, &new);
@@ -715,6 +716,7 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
     let mut drops = Vec::new();
     let mut rename = None;
     let mut columns: Vec<String> = Vec::new();
+    let mut options: Vec<(String, String)> = Vec::new();
     loop {
         if c.kw("ADD") {
             let is_column = c.kw("COLUMN")
@@ -756,10 +758,21 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
                 ));
             }
             drops.push(c.name().ok_or_else(|| syntax(c))?);
-        } else if c.kw("ENGINE") || c.kw("COMMENT") || c.kw("ROW_FORMAT") || c.kw("COMPRESSION") {
-            // Accepted and ignored: changing the codec of existing trees needs a rebuild.
+        } else if let Some(opt) = table_option(c) {
             c.sym('=');
-            c.name();
+            let value = if c.sym('(') {
+                // UNION = (t1, t2): MERGE tables only, accepted and ignored
+                while !c.at_end() && !c.sym(')') {
+                    c.pos += 1;
+                }
+                String::new()
+            } else {
+                c.name().ok_or_else(|| syntax(c))?
+            };
+            options.push((opt, value));
+            if table_option_next(c) {
+                continue;
+            }
         } else if c.kw("RENAME") {
             c.kw("TO");
             c.kw("AS");
@@ -777,6 +790,9 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         }
     }
     expect_end(c)?;
+    if !options.is_empty() {
+        alter_options(sess, db, t, &options)?;
+    }
     if !columns.is_empty() {
         add_columns(sess, db, t, &columns)?;
     }
@@ -791,6 +807,89 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         rename_table(sess, db, t, &tdb, &tt)?;
     }
     Ok(Output::done(0))
+}
+
+/// The table option keyword at the cursor (consumed), as its canonical upper-case name.
+fn table_option(c: &mut Cursor<'_>) -> Option<String> {
+    const NAMES: &[&str] = &[
+        "ENGINE",
+        "COMMENT",
+        "ROW_FORMAT",
+        "COMPRESSION",
+        "AUTO_INCREMENT",
+        "PASSWORD",
+        "INSERT_METHOD",
+        "UNION",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "CHARSET",
+        "COLLATE",
+    ];
+    let save = c.pos;
+    let default = c.kw("DEFAULT");
+    if c.kws(&["CHARACTER", "SET"]) {
+        return Some("CHARSET".into());
+    }
+    let k = c.peek_kw().map(str::to_string);
+    match k {
+        Some(k) if NAMES.contains(&k.as_str()) || ddl::SHOWN_OPTIONS.contains(&k.as_str()) => {
+            c.pos += 1;
+            Some(k)
+        }
+        _ => {
+            let _ = default;
+            c.pos = save;
+            None
+        }
+    }
+}
+
+/// True if another table option follows without a comma (`ENGINE=x COMMENT='y'`).
+fn table_option_next(c: &mut Cursor<'_>) -> bool {
+    let save = c.pos;
+    let more = table_option(c).is_some();
+    c.pos = save;
+    more
+}
+
+/// ALTER TABLE's table options: COMMENT, ROW_FORMAT (InnoDB's formats; a codec change of existing
+/// trees is not done), AUTO_INCREMENT (raises the counter), the shown options; ENGINE, CHARSET,
+/// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
+fn alter_options(sess: &mut Session, db: &str, t: &str, opts: &[(String, String)]) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_write()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    let mut new = (*def).clone();
+    let mut shown = ddl::TableOptions {
+        shown: new.options.clone(),
+        ..Default::default()
+    };
+    for (k, v) in opts {
+        match k.as_str() {
+            "COMMENT" => new.comment = Some(v.clone()),
+            "ROW_FORMAT" | "COMPRESSION" => {
+                if ddl::option_codec(v)? == new.codec {
+                    if k == "ROW_FORMAT" {
+                        new.row_format = Some(v.clone());
+                    } else {
+                        new.compression = Some(v.clone());
+                    }
+                }
+            }
+            "AUTO_INCREMENT" => {
+                let n: u64 = v.parse().map_err(|_| DbError::syntax(v))?;
+                if new.auto_inc_col().is_some() {
+                    new.counters.auto_inc.fetch_max(n, Ordering::SeqCst);
+                }
+            }
+            _ => shown.set(k, v.clone()),
+        }
+    }
+    new.options = shown.shown;
+    let sql = render_stored(&new);
+    sess.engine.catalog.put_table(new, &sql)?;
+    Ok(())
 }
 
 /// Instant ADD COLUMN (appended last): rows written before read the new column's default.
@@ -1216,10 +1315,16 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     "Index_type",
                     "Comment",
                     "Index_comment",
-                    "Visible",
-                    "Expression",
+                    "Ignored",
                 ],
-                rows,
+                rows.into_iter()
+                    .map(|mut r| {
+                        // MariaDB's form: Ignored instead of MySQL 8's Visible, Expression
+                        r.truncate(13);
+                        r.push(t("NO"));
+                        r
+                    })
+                    .collect(),
             )
         }
         "CREATE" => {
