@@ -160,7 +160,10 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            show_columns(sess, &db, &t, false, None)
+            // DESCRIBE t col_or_pattern: a column name or a LIKE pattern
+            let pat = c.name();
+            expect_end(c)?;
+            show_columns(sess, &db, &t, false, pat)
         }
         "CREATE" => {
             sess.implicit_commit()?;
@@ -197,7 +200,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let cols = index_columns(c)?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            add_indexes(sess, &db, &t, vec![(Some(name), cols, unique)])?;
+            add_indexes(sess, &db, &t, vec![(Some(name), cols.0, unique, cols.1)])?;
             Ok(Output::done(0))
         }
         "DROP" => {
@@ -312,20 +315,32 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if matches!(k.as_str(), "ANALYZE" | "OPTIMIZE" | "CHECK") {
                 c.kw("NO_WRITE_TO_BINLOG");
                 c.kw("LOCAL");
-                c.kw("TABLE");
-                let parts = c.qualified().ok_or_else(|| syntax(c))?;
-                let (db, t) = sess.resolve_table_name(&parts)?;
-                sess.engine.catalog.get_table(&db, &t)?;
+                if !c.kw("TABLE") && !c.kw("TABLES") {
+                    return Err(syntax(c));
+                }
                 let op = k.to_ascii_lowercase();
-                return Ok(Output::text(
-                    &["Table", "Op", "Msg_type", "Msg_text"],
-                    vec![vec![
-                        Value::Text(format!("{db}.{t}")),
-                        Value::Text(op),
-                        Value::Text("status".into()),
-                        Value::Text("OK".into()),
-                    ]],
-                ));
+                let mut rows = Vec::new();
+                loop {
+                    let parts = c.qualified().ok_or_else(|| syntax(c))?;
+                    let (db, t) = sess.resolve_table_name(&parts)?;
+                    let name = Value::Text(format!("{db}.{t}"));
+                    let op = Value::Text(op.clone());
+                    // As MySQL: a missing table is a row of the result, not an error.
+                    match sess.engine.catalog.get_table(&db, &t) {
+                        Ok(_) => rows.push(vec![name, op, t_("status"), t_("OK")]),
+                        Err(e) => {
+                            let msg = Value::Text(e.message.clone());
+                            rows.push(vec![name.clone(), op.clone(), t_("Error"), msg]);
+                            rows.push(vec![name, op, t_("status"), t_("Operation failed")]);
+                        }
+                    }
+                    if !c.sym(',') {
+                        break;
+                    }
+                }
+                // CHECK's options (FOR UPGRADE, QUICK, FAST, MEDIUM, EXTENDED, CHANGED) and
+                // ANALYZE's PERSISTENT FOR ... change nothing here.
+                return Ok(Output::text(&["Table", "Op", "Msg_type", "Msg_text"], rows));
             }
             Ok(Output::done(0))
         }
@@ -361,7 +376,12 @@ fn hash(sess: &Session, pw: &str) -> Option<[u8; 20]> {
     }
 }
 
-fn index_columns(c: &mut Cursor<'_>) -> DbResult<Vec<String>> {
+/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the column names and the
+/// COMMENT; USING, KEY_BLOCK_SIZE, VISIBLE and prefix lengths are accepted and ignored.
+fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String>)> {
+    if c.kw("USING") && !(c.kw("BTREE") || c.kw("HASH")) {
+        return Err(syntax(c));
+    }
     if !c.sym('(') {
         return Err(syntax(c));
     }
@@ -382,10 +402,22 @@ fn index_columns(c: &mut Cursor<'_>) -> DbResult<Vec<String>> {
     if !c.sym(')') {
         return Err(syntax(c));
     }
-    c.kw("USING");
-    c.kw("BTREE");
-    c.kw("HASH");
-    Ok(cols)
+    let mut comment = None;
+    loop {
+        if c.kw("USING") {
+            if !(c.kw("BTREE") || c.kw("HASH")) {
+                return Err(syntax(c));
+            }
+        } else if c.kw("COMMENT") {
+            comment = Some(c.string().ok_or_else(|| syntax(c))?);
+        } else if c.kw("KEY_BLOCK_SIZE") {
+            c.sym('=');
+            c.name().ok_or_else(|| syntax(c))?;
+        } else if !(c.kw("VISIBLE") || c.kw("INVISIBLE")) {
+            break;
+        }
+    }
+    Ok((cols, comment))
 }
 
 fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
@@ -553,14 +585,14 @@ fn add_indexes(
     sess: &mut Session,
     db: &str,
     t: &str,
-    specs: Vec<(Option<String>, Vec<String>, bool)>,
+    specs: Vec<(Option<String>, Vec<String>, bool, Option<String>)>,
 ) -> DbResult<()> {
     sess.check_db_access(db)?;
     sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let mut new = (*def).clone();
     let first_new = new.indexes.len();
-    for (name, cols, unique) in specs {
+    for (name, cols, unique, comment) in specs {
         let mut idx = Vec::new();
         for cname in &cols {
             idx.push(new.col_index(cname).ok_or_else(|| {
@@ -592,7 +624,7 @@ fn add_indexes(
             name,
             columns: idx,
             unique,
-            comment: None,
+            comment,
         });
     }
     let opts = tree_opts(sess, &new);
@@ -744,13 +776,13 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
             if !c.kw("INDEX") && !c.kw("KEY") && !unique {
                 return Err(DbError::unsupported("ALTER TABLE ADD (only ADD INDEX/KEY)"));
             }
-            let name = if matches!(c.peek(), Some(Tok::Sym('('))) {
+            let name = if matches!(c.peek(), Some(Tok::Sym('('))) || c.peek_kw() == Some("USING") {
                 None
             } else {
                 c.name()
             };
-            let cols = index_columns(c)?;
-            adds.push((name, cols, unique));
+            let (cols, comment) = index_columns(c)?;
+            adds.push((name, cols, unique, comment));
         } else if c.kw("DROP") {
             if !(c.kw("INDEX") || c.kw("KEY")) {
                 return Err(DbError::unsupported(
@@ -1221,6 +1253,10 @@ fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output>
         }
     }
     Ok(Output::Rows { cols, rows: kept })
+}
+
+fn t_(s: &str) -> Value {
+    Value::Text(s.to_string())
 }
 
 fn t(s: impl Into<String>) -> Value {

@@ -23,6 +23,16 @@ use crate::row_codec::RowLayout;
 use crate::types::{Column, IntWidth, LobSize, SqlType};
 use crate::value::Value;
 
+/// TEXT(n) / BLOB(n): the smallest size class holding n bytes (as MySQL picks it).
+fn lob_for_length(n: Option<u32>) -> LobSize {
+    match n {
+        Some(n) if n < 256 && n > 0 => LobSize::Tiny,
+        None | Some(0..=65_535) => LobSize::Regular,
+        Some(65_536..=16_777_215) => LobSize::Medium,
+        Some(_) => LobSize::Long,
+    }
+}
+
 /// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...).
 pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     let up = text.trim().to_ascii_uppercase();
@@ -76,7 +86,7 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYTEXT" => SqlType::Text(LobSize::Tiny),
-        "TEXT" => SqlType::Text(LobSize::Regular),
+        "TEXT" => SqlType::Text(lob_for_length(a0)),
         "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
         "LONGTEXT" => SqlType::Text(LobSize::Long),
         "BINARY" => SqlType::Binary {
@@ -87,7 +97,7 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYBLOB" => SqlType::Blob(LobSize::Tiny),
-        "BLOB" => SqlType::Blob(LobSize::Regular),
+        "BLOB" => SqlType::Blob(lob_for_length(a0)),
         "MEDIUMBLOB" => SqlType::Blob(LobSize::Medium),
         "LONGBLOB" => SqlType::Blob(LobSize::Long),
         "DATE" => SqlType::Date,
@@ -264,8 +274,8 @@ impl TableOptions {
             "COMMENT" => self.comment = Some(value),
             n if SHOWN_OPTIONS.contains(&n) => {
                 self.shown.retain(|(k, _)| *k != up);
-                // MariaDB omits an option set to its default (0 / DEFAULT).
-                if value == "0" || value.eq_ignore_ascii_case("DEFAULT") {
+                // MariaDB omits an option set to its default (0 / DEFAULT; PACK_KEYS=0 is shown).
+                if (value == "0" && up != "PACK_KEYS") || value.eq_ignore_ascii_case("DEFAULT") {
                     return;
                 }
                 let v = if up == "CONNECTION" {
@@ -359,6 +369,9 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                 }
                 ColumnOption::OnUpdate(e) if is_now(e) => unow = true,
                 ColumnOption::PrimaryKey(_) => {
+                    if !pk.is_empty() {
+                        return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                    }
                     pk = vec![i];
                     col.nullable = false;
                 }

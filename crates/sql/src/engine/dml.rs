@@ -409,6 +409,19 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
             }
         }
     }
+    // A single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode (as in
+    // MySQL/MariaDB); multi-row inserts, INSERT ... SELECT and IGNORE store the implicit default.
+    let from_select = matches!(&ins.source, Some(q) if !matches!(&*q.body, ast::SetExpr::Values(_)));
+    if !ignore && !from_select && source.len() == 1 {
+        for (c, s) in t.columns.iter().zip(&source[0]) {
+            if matches!(s, Slot::Val(v) if v.is_null()) && !c.nullable && !c.auto_increment {
+                return Err(crate::error::SqlError::NotNull {
+                    column: c.name.clone(),
+                }
+                .into());
+            }
+        }
+    }
     // ON DUPLICATE KEY UPDATE program.
     let scope = table_scope(&t, &t.name);
     let mut program: Vec<(usize, Expr)> = Vec::new();

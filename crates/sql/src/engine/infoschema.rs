@@ -210,12 +210,16 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
         "Checksum",
         "Create_options",
         "Comment",
+        // MariaDB's last two columns
+        "Max_index_length",
+        "Temporary",
     ];
     let cols: Vec<OutCol> = names
         .iter()
         .map(|n| match *n {
             "Version" | "Rows" | "Avg_row_length" | "Data_length" | "Max_data_length"
-            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum" => ic(n),
+            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum"
+            | "Max_index_length" => ic(n),
             _ => vc(n),
         })
         .collect();
@@ -257,6 +261,8 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
             Value::Null,
             t(opts),
             t(tdef.comment.clone().unwrap_or_default()),
+            Value::UInt(0),
+            t("N"),
         ]);
     }
     Ok((cols, rows))
@@ -459,7 +465,8 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                 }
                 for st in table_status(sess, db)?.1 {
                     let mut r = vec![t("def"), t(db.clone()), st[0].clone(), t("BASE TABLE")];
-                    r.extend(st[1..].iter().cloned());
+                    // without SHOW TABLE STATUS's Max_index_length, Temporary
+                    r.extend(st[1..st.len() - 2].iter().cloned());
                     rows.push(r);
                 }
             }
