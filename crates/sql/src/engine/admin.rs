@@ -469,7 +469,11 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         return Err(DbError::table_exists(&name));
     }
     let def = table_from_create(&db, ct)?;
-    def.counters.auto_inc.store(1, Ordering::SeqCst);
+    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
+    def.counters.auto_inc.store(
+        ddl::create_auto_increment(ct).unwrap_or(1).max(1),
+        Ordering::SeqCst,
+    );
     let opts = tree_opts(sess, &def);
     for tree in def.all_trees() {
         // A leftover tree (crash between tree creation and catalog write) is reused empty.

@@ -40,10 +40,18 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     let (base, args) = match up.find('(') {
         Some(i) => {
             let close = up[i..].find(')').map(|j| i + j).unwrap_or(up.len());
-            let args: Vec<u32> = up[i + 1..close]
+            let wide: Vec<u64> = up[i + 1..close]
                 .split(',')
                 .filter_map(|a| a.trim().parse().ok())
                 .collect();
+            if wide.iter().any(|&a| a > u32::MAX as u64) {
+                return Err(DbError::new(
+                    1439,
+                    "42000",
+                    format!("Display width out of range for '{col}' (max = 4294967295)"),
+                ));
+            }
+            let args: Vec<u32> = wide.into_iter().map(|a| a as u32).collect();
             (up[..i].trim().to_string(), args)
         }
         None => (
@@ -86,7 +94,8 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYTEXT" => SqlType::Text(LobSize::Tiny),
-        "TEXT" => SqlType::Text(lob_for_length(a0)),
+        // TEXT(n) counts characters: 4 bytes each in utf8mb4
+        "TEXT" => SqlType::Text(lob_for_length(a0.map(|n| n.saturating_mul(4)))),
         "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
         "LONGTEXT" => SqlType::Text(LobSize::Long),
         "BINARY" => SqlType::Binary {
@@ -292,6 +301,23 @@ impl TableOptions {
     }
 }
 
+/// The `AUTO_INCREMENT = n` table option of a CREATE TABLE, if any.
+pub fn create_auto_increment(ct: &CreateTable) -> Option<u64> {
+    let list: &[ast::SqlOption] = match &ct.table_options {
+        ast::CreateTableOptions::With(v)
+        | ast::CreateTableOptions::Options(v)
+        | ast::CreateTableOptions::Plain(v)
+        | ast::CreateTableOptions::TableProperties(v) => v,
+        ast::CreateTableOptions::None => &[],
+    };
+    list.iter().find_map(|o| match o {
+        ast::SqlOption::KeyValue { key, value } if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+            value.to_string().trim_matches('\'').parse().ok()
+        }
+        _ => None,
+    })
+}
+
 fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
     let list: &[ast::SqlOption] = match opts {
         ast::CreateTableOptions::None => &[],
@@ -398,6 +424,8 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                         .join(" ");
                     if s.to_ascii_uppercase().contains("AUTO_INCREMENT") {
                         col.auto_increment = true;
+                        // AUTO_INCREMENT implies NOT NULL (as in MySQL)
+                        col.nullable = false;
                     }
                 }
                 _ => {}
@@ -453,6 +481,9 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                     return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
                 }
                 pk = index_cols(&p.columns, &columns)?;
+                for &i in &pk {
+                    columns[i].nullable = false;
+                }
             }
             TableConstraint::Unique(u) => {
                 let cols = index_cols(&u.columns, &columns)?;

@@ -131,6 +131,20 @@ impl Session {
             .and_then(super::eval::text_of)
             .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
     }
+    /// True if `sql_mode` contains `mode` (e.g. NO_AUTO_VALUE_ON_ZERO).
+    pub fn sql_mode_has(&self, mode: &str) -> bool {
+        self.vars
+            .get("sql_mode")
+            .and_then(super::eval::text_of)
+            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
+    }
+    /// A numeric session variable (0 if unset or not a number).
+    pub fn int_var(&self, name: &str) -> u64 {
+        self.vars
+            .get(name)
+            .and_then(|v| v.to_f64_lenient())
+            .map_or(0, |f| f.max(0.0) as u64)
+    }
     /// IN_TRANS for the status flags.
     pub fn in_transaction(&self) -> bool {
         self.in_txn || !self.ws.is_empty()
