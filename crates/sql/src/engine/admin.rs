@@ -1443,9 +1443,12 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             Output::text(&["Variable_name", "Value"], rows)
         }
         "WARNINGS" | "ERRORS" => {
+            // At most max_error_count are listed; @@warning_count still counts them all.
+            let max = sess.int_var("max_error_count") as usize;
             let rows = sess
                 .warnings
                 .iter()
+                .take(max)
                 .filter(|w| what == "WARNINGS" || w.level == crate::error::WarningLevel::Warning)
                 .map(|w| {
                     vec![

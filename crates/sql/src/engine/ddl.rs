@@ -128,6 +128,13 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             ))
         }
     };
+    if matches!(t, SqlType::Int { .. }) && a0.is_some_and(|w| w > 255) {
+        return Err(DbError::new(
+            1439,
+            "42000",
+            format!("Display width out of range for '{col}' (max = 255)"),
+        ));
+    }
     t.validate(col)?;
     Ok(t)
 }
