@@ -468,7 +468,9 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         }
         return Err(DbError::table_exists(&name));
     }
-    let def = table_from_create(&db, ct)?;
+    let mut notes = Vec::new();
+    let def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    sess.warnings.extend(notes);
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
     def.counters.auto_inc.store(
         ddl::create_auto_increment(ct).unwrap_or(1).max(1),
@@ -946,7 +948,9 @@ fn add_columns(sess: &mut Session, db: &str, t: &str, defs: &[String]) -> DbResu
         let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
             return Err(DbError::syntax(text));
         };
-        let one = table_from_create(db, ct)?;
+        let mut notes = Vec::new();
+        let one = ddl::table_from_create_mode(db, ct, sess.strict(), &mut notes)?;
+        sess.warnings.extend(notes);
         if !one.pk.is_empty()
             || !one.indexes.is_empty()
             || one.columns.iter().any(|c| c.auto_increment)

@@ -361,6 +361,51 @@ fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
 
 /// Builds a table definition from a parsed CREATE TABLE (database already resolved).
 pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
+    table_from_create_mode(db, ct, true, &mut Vec::new())
+}
+
+/// In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than the row allows becomes
+/// the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL does); strict mode
+/// refuses it with 1074.
+pub fn lenient_type(
+    type_text: &str,
+    col: &str,
+    strict: bool,
+    notes: &mut Vec<crate::error::Warning>,
+) -> DbResult<SqlType> {
+    match parse_type(type_text, col) {
+        Err(e) if e.code == 1074 && !strict => {
+            let up = type_text.trim().to_ascii_uppercase();
+            let n: Option<u32> = up
+                .split_once('(')
+                .and_then(|(_, r)| r.split(')').next())
+                .and_then(|n| n.trim().parse().ok());
+            let (t, from, to) = if up.starts_with("VARBINARY") {
+                (SqlType::Blob(lob_for_length(n)), "VARBINARY", "BLOB")
+            } else if up.starts_with("VARCHAR") {
+                let bytes = n.map(|n| n.saturating_mul(4));
+                (SqlType::Text(lob_for_length(bytes)), "VARCHAR", "TEXT")
+            } else {
+                return Err(e);
+            };
+            notes.push(crate::error::Warning {
+                level: crate::error::WarningLevel::Note,
+                code: 1246,
+                message: format!("Converting column '{col}' from {from} to {to}"),
+            });
+            Ok(t)
+        }
+        r => r,
+    }
+}
+
+/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+pub fn table_from_create_mode(
+    db: &str,
+    ct: &CreateTable,
+    strict: bool,
+    notes: &mut Vec<crate::error::Warning>,
+) -> DbResult<TableDef> {
     let parts = object_name_parts(&ct.name);
     let name = parts.last().cloned().unwrap_or_default();
     check_name(&name)?;
@@ -383,7 +428,7 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
             return Err(DbError::dup_field(&cname));
         }
         let type_text = cd.data_type.to_string();
-        let ty = parse_type(&type_text, &cname)?;
+        let ty = lenient_type(&type_text, &cname, strict, notes)?;
         let mut col = Column::new(i as u32, cname.clone(), ty);
         col.display_width = declared_width(&type_text, &ty);
         let mut default_expr = None;
