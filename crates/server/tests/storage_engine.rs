@@ -15,7 +15,10 @@ use std::process::Command;
 fn storage_engine_suite_keeps_its_passing_tests() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let suite = Path::new("/usr/share/mysql/mysql-test/suite/storage_engine");
-    let have_mtr = Command::new("mariadb-test").arg("--version").output().is_ok();
+    let have_mtr = Command::new("mariadb-test")
+        .arg("--version")
+        .output()
+        .is_ok();
     assert!(
         have_mtr && suite.is_dir(),
         "storage_engine suite needs `apt-get install mariadb-test mariadb-test-data` \

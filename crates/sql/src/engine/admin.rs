@@ -17,7 +17,7 @@ use sqlparser::parser::Parser;
 
 use super::catalog::{tree_name, IndexDef, TableDef, UserDef};
 use super::dberror::{DbError, DbResult};
-use super::ddl::{self, check_name, render_create, render_stored, table_from_create};
+use super::ddl::{self, check_name, render_create, render_stored};
 use super::eval::{eval, like_match, truth, EvalCtx};
 use super::expr::{object_name_parts, Scope, ScopeCol};
 use super::infoschema;
@@ -587,12 +587,10 @@ fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) ->
 }
 
 /// Adds secondary indexes, building each from a scan of the primary tree.
-fn add_indexes(
-    sess: &mut Session,
-    db: &str,
-    t: &str,
-    specs: Vec<(Option<String>, Vec<String>, bool, Option<String>)>,
-) -> DbResult<()> {
+/// An index to add: name (None = from the first column), columns, UNIQUE, COMMENT.
+type IndexSpec = (Option<String>, Vec<String>, bool, Option<String>);
+
+fn add_indexes(sess: &mut Session, db: &str, t: &str, specs: Vec<IndexSpec>) -> DbResult<()> {
     sess.check_db_access(db)?;
     sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;

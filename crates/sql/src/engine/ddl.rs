@@ -318,7 +318,9 @@ pub fn create_auto_increment(ct: &CreateTable) -> Option<u64> {
         ast::CreateTableOptions::None => &[],
     };
     list.iter().find_map(|o| match o {
-        ast::SqlOption::KeyValue { key, value } if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") => {
+        ast::SqlOption::KeyValue { key, value }
+            if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") =>
+        {
             value.to_string().trim_matches('\'').parse().ok()
         }
         _ => None,
@@ -737,7 +739,11 @@ pub fn render_create(t: &TableDef) -> String {
     }
     s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
     let shown = |s: &mut String, names: &[&str]| {
-        for (k, v) in t.options.iter().filter(|(k, _)| names.contains(&k.as_str())) {
+        for (k, v) in t
+            .options
+            .iter()
+            .filter(|(k, _)| names.contains(&k.as_str()))
+        {
             s.push_str(&format!(" {k}={v}"));
         }
     };

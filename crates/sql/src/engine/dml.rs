@@ -256,7 +256,10 @@ fn complete_row(
                 v
             }
             _ if c.auto_increment => {
-                let (inc, off) = (sess.int_var("auto_increment_increment"), sess.int_var("auto_increment_offset"));
+                let (inc, off) = (
+                    sess.int_var("auto_increment_increment"),
+                    sess.int_var("auto_increment_offset"),
+                );
                 let id = next_auto_id(&t.counters.auto_inc, inc, off);
                 if first_id.is_none() {
                     *first_id = Some(id);
@@ -301,7 +304,12 @@ fn next_auto_id(counter: &AtomicU64, inc: u64, off: u64) -> u64 {
         } else {
             off.saturating_add((from - off).div_ceil(inc).saturating_mul(inc))
         };
-        match counter.compare_exchange(cur, id.saturating_add(1), Ordering::SeqCst, Ordering::SeqCst) {
+        match counter.compare_exchange(
+            cur,
+            id.saturating_add(1),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
             Ok(_) => return id,
             Err(now) => cur = now,
         }
@@ -436,7 +444,8 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
     }
     // A single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode (as in
     // MySQL/MariaDB); multi-row inserts, INSERT ... SELECT and IGNORE store the implicit default.
-    let from_select = matches!(&ins.source, Some(q) if !matches!(&*q.body, ast::SetExpr::Values(_)));
+    let from_select =
+        matches!(&ins.source, Some(q) if !matches!(&*q.body, ast::SetExpr::Values(_)));
     if !ignore && !from_select && source.len() == 1 {
         for (c, s) in t.columns.iter().zip(&source[0]) {
             if matches!(s, Slot::Val(v) if v.is_null()) && !c.nullable && !c.auto_increment {

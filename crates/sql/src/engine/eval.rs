@@ -715,8 +715,7 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 .and_then(|s| {
                     // a datetime string casts to its time of day (as in MySQL)
                     Time::parse(s.trim()).or_else(|| {
-                        DateTime::parse(s.trim())
-                            .and_then(|d| Time::from_micros(d.micros as i64))
+                        DateTime::parse(s.trim()).and_then(|d| Time::from_micros(d.micros as i64))
                     })
                 })
                 .map(Value::Time)

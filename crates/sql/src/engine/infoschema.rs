@@ -218,8 +218,9 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
         .iter()
         .map(|n| match *n {
             "Version" | "Rows" | "Avg_row_length" | "Data_length" | "Max_data_length"
-            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum"
-            | "Max_index_length" => ic(n),
+            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum" | "Max_index_length" => {
+                ic(n)
+            }
             _ => vc(n),
         })
         .collect();
