@@ -894,7 +894,7 @@ fn table_option_next(c: &mut Cursor<'_>) -> bool {
 /// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
 fn alter_options(sess: &mut Session, db: &str, t: &str, opts: &[(String, String)]) -> DbResult<()> {
     sess.check_db_access(db)?;
-    sess.begin_write()?;
+    sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let mut new = (*def).clone();
     let mut shown = ddl::TableOptions {

@@ -408,6 +408,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
         source.push(slots);
         Ok(())
     };
+    let from_select = matches!(spec.source, InsertSource::Query(_));
     match spec.source {
         InsertSource::Exprs(rows) => {
             for (n, r) in rows.iter().enumerate() {
@@ -444,8 +445,6 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
     }
     // A single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode (as in
     // MySQL/MariaDB); multi-row inserts, INSERT ... SELECT and IGNORE store the implicit default.
-    let from_select =
-        matches!(&ins.source, Some(q) if !matches!(&*q.body, ast::SetExpr::Values(_)));
     if !ignore && !from_select && source.len() == 1 {
         for (c, s) in t.columns.iter().zip(&source[0]) {
             if matches!(s, Slot::Val(v) if v.is_null()) && !c.nullable && !c.auto_increment {
