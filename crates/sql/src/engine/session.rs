@@ -71,7 +71,15 @@ impl Drop for Session {
 }
 
 pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
-    Ok(Parser::parse_sql(&MySqlDialect {}, sql)?)
+    match Parser::parse_sql(&MySqlDialect {}, sql) {
+        Ok(s) => Ok(s),
+        // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`);
+        // the type is ignored anyway, so retry without it.
+        Err(e) => match super::tokens::without_index_type_before_columns(sql) {
+            Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
+            None => Err(e.into()),
+        },
+    }
 }
 
 fn now_utc() -> DateTime {
