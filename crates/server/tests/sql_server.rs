@@ -390,3 +390,47 @@ fn result_column_names_are_the_select_text() {
         ]
     );
 }
+
+/// The MariaDB-style definition (display widths, kept table options, index comments, TEXT(n) size
+/// class) is stored as SHOW CREATE TABLE text and must parse again at start-up unchanged.
+#[test]
+fn mariadb_style_definition_survives_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let create = "CREATE TABLE test.o (a INT, b BOOL, c INT(5) UNSIGNED, t TEXT(10), \
+                  v VARCHAR(65000), KEY ka (a) COMMENT 'x''y', UNIQUE KEY kb (b) COMMENT 'z') \
+                  MIN_ROWS=1 MAX_ROWS=100 AVG_ROW_LENGTH=30 PACK_KEYS=0 CHECKSUM=1 DELAY_KEY_WRITE=1 \
+                  KEY_BLOCK_SIZE=8 COMMENT='c' CONNECTION='srv' ROW_FORMAT=COMPACT";
+    let before = {
+        let server = BetulaServer::start(dir.path());
+        let mut c = server.conn(None);
+        c.query_drop("SET SESSION sql_mode = ''").unwrap();
+        c.query_drop(create).unwrap();
+        c.query_drop("ALTER TABLE test.o MAX_ROWS=5 COMMENT='d'")
+            .unwrap();
+        c.query_drop("INSERT INTO test.o (a, b) VALUES (1, 1)")
+            .unwrap();
+        let ddl: Vec<(String, String)> = c.query("SHOW CREATE TABLE test.o").unwrap();
+        drop(c);
+        assert!(server.stop().success(), "clean shutdown");
+        ddl[0].1.clone()
+    };
+    for part in [
+        "`a` int(11) DEFAULT NULL",
+        "`b` tinyint(1) DEFAULT NULL",
+        "`c` int(5) unsigned DEFAULT NULL",
+        "`t` tinytext",
+        "`v` mediumtext",
+        "KEY `ka` (`a`) COMMENT 'x''y'",
+        "UNIQUE KEY `kb` (`b`) COMMENT 'z'",
+        "MIN_ROWS=1 MAX_ROWS=5 AVG_ROW_LENGTH=30 PACK_KEYS=0 CHECKSUM=1 DELAY_KEY_WRITE=1 \
+         ROW_FORMAT=COMPACT KEY_BLOCK_SIZE=8 COMMENT='d' CONNECTION='srv'",
+    ] {
+        assert!(before.contains(part), "missing {part:?} in {before}");
+    }
+    let server = BetulaServer::start(dir.path());
+    let mut c = server.conn(Some("test"));
+    let after: Vec<(String, String)> = c.query("SHOW CREATE TABLE o").unwrap();
+    assert_eq!(after[0].1, before, "definition changed across a restart");
+    let rows: Vec<(i64, i64)> = c.query("SELECT a, b FROM o").unwrap();
+    assert_eq!(rows, vec![(1, 1)]);
+}

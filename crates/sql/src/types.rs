@@ -324,6 +324,38 @@ impl SqlType {
         }
     }
 
+    /// Default display width of an integer type as MariaDB (and MySQL 5.7) show it: `int(11)`,
+    /// `int(10) unsigned`, `bigint(20)`, ...; YEAR is `year(4)`.
+    pub fn default_display_width(&self) -> Option<u32> {
+        match *self {
+            SqlType::Int { width, unsigned } => Some(match (width, unsigned) {
+                (IntWidth::Tiny, false) => 4,
+                (IntWidth::Tiny, true) => 3,
+                (IntWidth::Small, false) => 6,
+                (IntWidth::Small, true) => 5,
+                (IntWidth::Medium, false) => 9,
+                (IntWidth::Medium, true) => 8,
+                (IntWidth::Int, false) => 11,
+                (IntWidth::Int, true) => 10,
+                (IntWidth::Big, _) => 20,
+            }),
+            SqlType::Year => Some(4),
+            _ => None,
+        }
+    }
+
+    /// The column type as SHOW CREATE TABLE / SHOW COLUMNS print it (MariaDB's form): integers
+    /// with their display width, `declared` or the default (`int(11)`, `tinyint(1)` for BOOL).
+    pub fn column_type(&self, declared: Option<u32>) -> String {
+        let Some(w) = declared.or(self.default_display_width()) else {
+            return self.sql_name();
+        };
+        match self.sql_name().split_once(' ') {
+            Some((base, rest)) => format!("{base}({w}) {rest}"),
+            None => format!("{}({w})", self.sql_name()),
+        }
+    }
+
     /// SQL spelling, e.g. `int unsigned`, `decimal(10,2)`, `varchar(20)`, `datetime(3)`.
     pub fn sql_name(&self) -> String {
         let lob = |s: LobSize, base: &str| match s {
@@ -384,6 +416,9 @@ pub struct Column {
     pub default: Option<Value>,
     pub auto_increment: bool,
     pub collation: Collation,
+    /// Declared display width of an integer type (`INT(5)`, BOOL = 1); `None` = the type's
+    /// default width. Shown by SHOW CREATE TABLE / SHOW COLUMNS, no effect on values.
+    pub display_width: Option<u32>,
 }
 
 impl Column {
@@ -403,7 +438,12 @@ impl Column {
             default: None,
             auto_increment: false,
             collation,
+            display_width: None,
         }
+    }
+    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`.
+    pub fn column_type(&self) -> String {
+        self.sql_type.column_type(self.display_width)
     }
     pub fn not_null(mut self) -> Column {
         self.nullable = false;

@@ -17,7 +17,7 @@ use sqlparser::parser::Parser;
 
 use super::catalog::{tree_name, IndexDef, TableDef, UserDef};
 use super::dberror::{DbError, DbResult};
-use super::ddl::{check_name, render_create, render_stored, table_from_create};
+use super::ddl::{self, check_name, render_create, render_stored};
 use super::eval::{eval, like_match, truth, EvalCtx};
 use super::expr::{object_name_parts, Scope, ScopeCol};
 use super::infoschema;
@@ -160,7 +160,10 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            show_columns(sess, &db, &t, false, None)
+            // DESCRIBE t col_or_pattern: a column name or a LIKE pattern
+            let pat = c.name();
+            expect_end(c)?;
+            show_columns(sess, &db, &t, false, pat)
         }
         "CREATE" => {
             sess.implicit_commit()?;
@@ -197,7 +200,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let cols = index_columns(c)?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            add_indexes(sess, &db, &t, vec![(Some(name), cols, unique)])?;
+            add_indexes(sess, &db, &t, vec![(Some(name), cols.0, unique, cols.1)])?;
             Ok(Output::done(0))
         }
         "DROP" => {
@@ -312,20 +315,32 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if matches!(k.as_str(), "ANALYZE" | "OPTIMIZE" | "CHECK") {
                 c.kw("NO_WRITE_TO_BINLOG");
                 c.kw("LOCAL");
-                c.kw("TABLE");
-                let parts = c.qualified().ok_or_else(|| syntax(c))?;
-                let (db, t) = sess.resolve_table_name(&parts)?;
-                sess.engine.catalog.get_table(&db, &t)?;
+                if !c.kw("TABLE") && !c.kw("TABLES") {
+                    return Err(syntax(c));
+                }
                 let op = k.to_ascii_lowercase();
-                return Ok(Output::text(
-                    &["Table", "Op", "Msg_type", "Msg_text"],
-                    vec![vec![
-                        Value::Text(format!("{db}.{t}")),
-                        Value::Text(op),
-                        Value::Text("status".into()),
-                        Value::Text("OK".into()),
-                    ]],
-                ));
+                let mut rows = Vec::new();
+                loop {
+                    let parts = c.qualified().ok_or_else(|| syntax(c))?;
+                    let (db, t) = sess.resolve_table_name(&parts)?;
+                    let name = Value::Text(format!("{db}.{t}"));
+                    let op = Value::Text(op.clone());
+                    // As MySQL: a missing table is a row of the result, not an error.
+                    match sess.engine.catalog.get_table(&db, &t) {
+                        Ok(_) => rows.push(vec![name, op, t_("status"), t_("OK")]),
+                        Err(e) => {
+                            let msg = Value::Text(e.message.clone());
+                            rows.push(vec![name.clone(), op.clone(), t_("Error"), msg]);
+                            rows.push(vec![name, op, t_("status"), t_("Operation failed")]);
+                        }
+                    }
+                    if !c.sym(',') {
+                        break;
+                    }
+                }
+                // CHECK's options (FOR UPGRADE, QUICK, FAST, MEDIUM, EXTENDED, CHANGED) and
+                // ANALYZE's PERSISTENT FOR ... change nothing here.
+                return Ok(Output::text(&["Table", "Op", "Msg_type", "Msg_text"], rows));
             }
             Ok(Output::done(0))
         }
@@ -361,7 +376,12 @@ fn hash(sess: &Session, pw: &str) -> Option<[u8; 20]> {
     }
 }
 
-fn index_columns(c: &mut Cursor<'_>) -> DbResult<Vec<String>> {
+/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the column names and the
+/// COMMENT; USING, KEY_BLOCK_SIZE, VISIBLE and prefix lengths are accepted and ignored.
+fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String>)> {
+    if c.kw("USING") && !(c.kw("BTREE") || c.kw("HASH")) {
+        return Err(syntax(c));
+    }
     if !c.sym('(') {
         return Err(syntax(c));
     }
@@ -382,10 +402,22 @@ fn index_columns(c: &mut Cursor<'_>) -> DbResult<Vec<String>> {
     if !c.sym(')') {
         return Err(syntax(c));
     }
-    c.kw("USING");
-    c.kw("BTREE");
-    c.kw("HASH");
-    Ok(cols)
+    let mut comment = None;
+    loop {
+        if c.kw("USING") {
+            if !(c.kw("BTREE") || c.kw("HASH")) {
+                return Err(syntax(c));
+            }
+        } else if c.kw("COMMENT") {
+            comment = Some(c.string().ok_or_else(|| syntax(c))?);
+        } else if c.kw("KEY_BLOCK_SIZE") {
+            c.sym('=');
+            c.name().ok_or_else(|| syntax(c))?;
+        } else if !(c.kw("VISIBLE") || c.kw("INVISIBLE")) {
+            break;
+        }
+    }
+    Ok((cols, comment))
 }
 
 fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
@@ -436,8 +468,14 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         }
         return Err(DbError::table_exists(&name));
     }
-    let def = table_from_create(&db, ct)?;
-    def.counters.auto_inc.store(1, Ordering::SeqCst);
+    let mut notes = Vec::new();
+    let def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    sess.warnings.extend(notes);
+    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
+    def.counters.auto_inc.store(
+        ddl::create_auto_increment(ct).unwrap_or(1).max(1),
+        Ordering::SeqCst,
+    );
     let opts = tree_opts(sess, &def);
     for tree in def.all_trees() {
         // A leftover tree (crash between tree creation and catalog write) is reused empty.
@@ -549,18 +587,16 @@ fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) ->
 }
 
 /// Adds secondary indexes, building each from a scan of the primary tree.
-fn add_indexes(
-    sess: &mut Session,
-    db: &str,
-    t: &str,
-    specs: Vec<(Option<String>, Vec<String>, bool)>,
-) -> DbResult<()> {
+/// An index to add: name (None = from the first column), columns, UNIQUE, COMMENT.
+type IndexSpec = (Option<String>, Vec<String>, bool, Option<String>);
+
+fn add_indexes(sess: &mut Session, db: &str, t: &str, specs: Vec<IndexSpec>) -> DbResult<()> {
     sess.check_db_access(db)?;
     sess.begin_ddl()?;
     let def = sess.engine.catalog.get_table(db, t)?;
     let mut new = (*def).clone();
     let first_new = new.indexes.len();
-    for (name, cols, unique) in specs {
+    for (name, cols, unique, comment) in specs {
         let mut idx = Vec::new();
         for cname in &cols {
             idx.push(new.col_index(cname).ok_or_else(|| {
@@ -592,6 +628,7 @@ fn add_indexes(
             name,
             columns: idx,
             unique,
+            comment,
         });
     }
     let opts = tree_opts(sess, &new);
@@ -715,6 +752,7 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
     let mut drops = Vec::new();
     let mut rename = None;
     let mut columns: Vec<String> = Vec::new();
+    let mut options: Vec<(String, String)> = Vec::new();
     loop {
         if c.kw("ADD") {
             let is_column = c.kw("COLUMN")
@@ -742,13 +780,13 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
             if !c.kw("INDEX") && !c.kw("KEY") && !unique {
                 return Err(DbError::unsupported("ALTER TABLE ADD (only ADD INDEX/KEY)"));
             }
-            let name = if matches!(c.peek(), Some(Tok::Sym('('))) {
+            let name = if matches!(c.peek(), Some(Tok::Sym('('))) || c.peek_kw() == Some("USING") {
                 None
             } else {
                 c.name()
             };
-            let cols = index_columns(c)?;
-            adds.push((name, cols, unique));
+            let (cols, comment) = index_columns(c)?;
+            adds.push((name, cols, unique, comment));
         } else if c.kw("DROP") {
             if !(c.kw("INDEX") || c.kw("KEY")) {
                 return Err(DbError::unsupported(
@@ -756,10 +794,21 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
                 ));
             }
             drops.push(c.name().ok_or_else(|| syntax(c))?);
-        } else if c.kw("ENGINE") || c.kw("COMMENT") || c.kw("ROW_FORMAT") || c.kw("COMPRESSION") {
-            // Accepted and ignored: changing the codec of existing trees needs a rebuild.
+        } else if let Some(opt) = table_option(c) {
             c.sym('=');
-            c.name();
+            let value = if c.sym('(') {
+                // UNION = (t1, t2): MERGE tables only, accepted and ignored
+                while !c.at_end() && !c.sym(')') {
+                    c.pos += 1;
+                }
+                String::new()
+            } else {
+                c.name().ok_or_else(|| syntax(c))?
+            };
+            options.push((opt, value));
+            if table_option_next(c) {
+                continue;
+            }
         } else if c.kw("RENAME") {
             c.kw("TO");
             c.kw("AS");
@@ -777,6 +826,9 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         }
     }
     expect_end(c)?;
+    if !options.is_empty() {
+        alter_options(sess, db, t, &options)?;
+    }
     if !columns.is_empty() {
         add_columns(sess, db, t, &columns)?;
     }
@@ -791,6 +843,89 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
         rename_table(sess, db, t, &tdb, &tt)?;
     }
     Ok(Output::done(0))
+}
+
+/// The table option keyword at the cursor (consumed), as its canonical upper-case name.
+fn table_option(c: &mut Cursor<'_>) -> Option<String> {
+    const NAMES: &[&str] = &[
+        "ENGINE",
+        "COMMENT",
+        "ROW_FORMAT",
+        "COMPRESSION",
+        "AUTO_INCREMENT",
+        "PASSWORD",
+        "INSERT_METHOD",
+        "UNION",
+        "STATS_PERSISTENT",
+        "STATS_AUTO_RECALC",
+        "STATS_SAMPLE_PAGES",
+        "CHARSET",
+        "COLLATE",
+    ];
+    let save = c.pos;
+    let default = c.kw("DEFAULT");
+    if c.kws(&["CHARACTER", "SET"]) {
+        return Some("CHARSET".into());
+    }
+    let k = c.peek_kw().map(str::to_string);
+    match k {
+        Some(k) if NAMES.contains(&k.as_str()) || ddl::SHOWN_OPTIONS.contains(&k.as_str()) => {
+            c.pos += 1;
+            Some(k)
+        }
+        _ => {
+            let _ = default;
+            c.pos = save;
+            None
+        }
+    }
+}
+
+/// True if another table option follows without a comma (`ENGINE=x COMMENT='y'`).
+fn table_option_next(c: &mut Cursor<'_>) -> bool {
+    let save = c.pos;
+    let more = table_option(c).is_some();
+    c.pos = save;
+    more
+}
+
+/// ALTER TABLE's table options: COMMENT, ROW_FORMAT (InnoDB's formats; a codec change of existing
+/// trees is not done), AUTO_INCREMENT (raises the counter), the shown options; ENGINE, CHARSET,
+/// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
+fn alter_options(sess: &mut Session, db: &str, t: &str, opts: &[(String, String)]) -> DbResult<()> {
+    sess.check_db_access(db)?;
+    sess.begin_ddl()?;
+    let def = sess.engine.catalog.get_table(db, t)?;
+    let mut new = (*def).clone();
+    let mut shown = ddl::TableOptions {
+        shown: new.options.clone(),
+        ..Default::default()
+    };
+    for (k, v) in opts {
+        match k.as_str() {
+            "COMMENT" => new.comment = Some(v.clone()),
+            "ROW_FORMAT" | "COMPRESSION" => {
+                if ddl::option_codec(v)? == new.codec {
+                    if k == "ROW_FORMAT" {
+                        new.row_format = Some(v.clone());
+                    } else {
+                        new.compression = Some(v.clone());
+                    }
+                }
+            }
+            "AUTO_INCREMENT" => {
+                let n: u64 = v.parse().map_err(|_| DbError::syntax(v))?;
+                if new.auto_inc_col().is_some() {
+                    new.counters.auto_inc.fetch_max(n, Ordering::SeqCst);
+                }
+            }
+            _ => shown.set(k, v.clone()),
+        }
+    }
+    new.options = shown.shown;
+    let sql = render_stored(&new);
+    sess.engine.catalog.put_table(new, &sql)?;
+    Ok(())
 }
 
 /// Instant ADD COLUMN (appended last): rows written before read the new column's default.
@@ -811,7 +946,9 @@ fn add_columns(sess: &mut Session, db: &str, t: &str, defs: &[String]) -> DbResu
         let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
             return Err(DbError::syntax(text));
         };
-        let one = table_from_create(db, ct)?;
+        let mut notes = Vec::new();
+        let one = ddl::table_from_create_mode(db, ct, sess.strict(), &mut notes)?;
+        sess.warnings.extend(notes);
         if !one.pk.is_empty()
             || !one.indexes.is_empty()
             || one.columns.iter().any(|c| c.auto_increment)
@@ -1124,6 +1261,10 @@ fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output>
     Ok(Output::Rows { cols, rows: kept })
 }
 
+fn t_(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
 fn t(s: impl Into<String>) -> Value {
     Value::Text(s.into())
 }
@@ -1216,10 +1357,16 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     "Index_type",
                     "Comment",
                     "Index_comment",
-                    "Visible",
-                    "Expression",
+                    "Ignored",
                 ],
-                rows,
+                rows.into_iter()
+                    .map(|mut r| {
+                        // MariaDB's form: Ignored instead of MySQL 8's Visible, Expression
+                        r.truncate(13);
+                        r.push(t("NO"));
+                        r
+                    })
+                    .collect(),
             )
         }
         "CREATE" => {
@@ -1298,9 +1445,12 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             Output::text(&["Variable_name", "Value"], rows)
         }
         "WARNINGS" | "ERRORS" => {
+            // At most max_error_count are listed; @@warning_count still counts them all.
+            let max = sess.int_var("max_error_count") as usize;
             let rows = sess
                 .warnings
                 .iter()
+                .take(max)
                 .filter(|w| what == "WARNINGS" || w.level == crate::error::WarningLevel::Warning)
                 .map(|w| {
                     vec![

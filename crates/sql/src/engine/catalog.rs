@@ -30,6 +30,8 @@ pub struct IndexDef {
     pub name: String,
     pub columns: Vec<usize>,
     pub unique: bool,
+    /// `COMMENT '...'` of the index (SHOW INDEX's Index_comment).
+    pub comment: Option<String>,
 }
 
 #[derive(Debug, Default)]
@@ -58,6 +60,10 @@ pub struct TableDef {
     pub row_format: Option<String>,
     pub codec: Option<Codec>,
     pub comment: Option<String>,
+    /// Table options kept only to be shown again (MIN_ROWS, MAX_ROWS, AVG_ROW_LENGTH, PACK_KEYS,
+    /// CHECKSUM, DELAY_KEY_WRITE, KEY_BLOCK_SIZE, CONNECTION): upper-case name and the value as
+    /// SHOW CREATE TABLE prints it, in MariaDB's order (see `ddl::SHOWN_OPTIONS`).
+    pub options: Vec<(String, String)>,
     pub layout: RowLayout,
     pub counters: Arc<Counters>,
 }

@@ -5,7 +5,8 @@
 //! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
 //! round-trip: every property of a `TableDef` appears in the text.
 //! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options,
-//! index types (USING BTREE), column display widths, ZEROFILL. DESC in index columns is ignored.
+//! index types (USING BTREE), ZEROFILL. Integer display widths are kept for display only
+//! (`Column::display_width`; SHOW CREATE TABLE prints `int(11)` as MariaDB does). DESC in index columns is ignored.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -22,6 +23,16 @@ use crate::row_codec::RowLayout;
 use crate::types::{Column, IntWidth, LobSize, SqlType};
 use crate::value::Value;
 
+/// TEXT(n) / BLOB(n): the smallest size class holding n bytes (as MySQL picks it).
+fn lob_for_length(n: Option<u32>) -> LobSize {
+    match n {
+        Some(n) if n < 256 && n > 0 => LobSize::Tiny,
+        None | Some(0..=65_535) => LobSize::Regular,
+        Some(65_536..=16_777_215) => LobSize::Medium,
+        Some(_) => LobSize::Long,
+    }
+}
+
 /// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...).
 pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     let up = text.trim().to_ascii_uppercase();
@@ -29,10 +40,18 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     let (base, args) = match up.find('(') {
         Some(i) => {
             let close = up[i..].find(')').map(|j| i + j).unwrap_or(up.len());
-            let args: Vec<u32> = up[i + 1..close]
+            let wide: Vec<u64> = up[i + 1..close]
                 .split(',')
                 .filter_map(|a| a.trim().parse().ok())
                 .collect();
+            if wide.iter().any(|&a| a > u32::MAX as u64) {
+                return Err(DbError::new(
+                    1439,
+                    "42000",
+                    format!("Display width out of range for '{col}' (max = 4294967295)"),
+                ));
+            }
+            let args: Vec<u32> = wide.into_iter().map(|a| a as u32).collect();
             (up[..i].trim().to_string(), args)
         }
         None => (
@@ -75,7 +94,8 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYTEXT" => SqlType::Text(LobSize::Tiny),
-        "TEXT" => SqlType::Text(LobSize::Regular),
+        // TEXT(n) counts characters: 4 bytes each in utf8mb4
+        "TEXT" => SqlType::Text(lob_for_length(a0.map(|n| n.saturating_mul(4)))),
         "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
         "LONGTEXT" => SqlType::Text(LobSize::Long),
         "BINARY" => SqlType::Binary {
@@ -86,7 +106,7 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYBLOB" => SqlType::Blob(LobSize::Tiny),
-        "BLOB" => SqlType::Blob(LobSize::Regular),
+        "BLOB" => SqlType::Blob(lob_for_length(a0)),
         "MEDIUMBLOB" => SqlType::Blob(LobSize::Medium),
         "LONGBLOB" => SqlType::Blob(LobSize::Long),
         "DATE" => SqlType::Date,
@@ -108,8 +128,39 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             ))
         }
     };
+    if matches!(t, SqlType::Int { .. }) && a0.is_some_and(|w| w > 255) {
+        return Err(DbError::new(
+            1439,
+            "42000",
+            format!("Display width out of range for '{col}' (max = 255)"),
+        ));
+    }
     t.validate(col)?;
     Ok(t)
+}
+
+/// The display width written in an integer type (`INT(5)` → 5; BOOL/BOOLEAN → 1), when it
+/// differs from the type's default.
+fn declared_width(text: &str, ty: &SqlType) -> Option<u32> {
+    if !matches!(ty, SqlType::Int { .. }) {
+        return None;
+    }
+    let up = text.trim().to_ascii_uppercase();
+    let w = if up.starts_with("BOOL") {
+        Some(1)
+    } else {
+        let open = up.find('(')?;
+        let close = up[open..].find(')')? + open;
+        up[open + 1..close].trim().parse::<u32>().ok()
+    };
+    w.filter(|&w| (1..=255).contains(&w) && Some(w) != ty.default_display_width())
+}
+
+fn index_comment(opts: &[ast::IndexOption]) -> Option<String> {
+    opts.iter().find_map(|o| match o {
+        ast::IndexOption::Comment(c) => Some(c.clone()),
+        _ => None,
+    })
 }
 
 fn ident(i: &ast::Ident) -> String {
@@ -185,9 +236,98 @@ fn is_now(e: &ast::Expr) -> bool {
     )
 }
 
-fn table_options(
-    opts: &ast::CreateTableOptions,
-) -> (Option<String>, Option<String>, Option<String>) {
+/// The codec a COMPRESSION / ROW_FORMAT value selects: `None` for InnoDB's row formats (the
+/// default codec), 1478 for MyISAM/Aria's FIXED and PAGE (as InnoDB refuses them), 1210 for
+/// anything else unknown.
+pub fn option_codec(opt: &str) -> DbResult<Option<Codec>> {
+    if let Some(c) = Codec::parse(opt) {
+        return Ok(Some(c));
+    }
+    match opt.to_ascii_uppercase().as_str() {
+        "DEFAULT" | "DYNAMIC" | "COMPACT" | "COMPRESSED" | "REDUNDANT" => Ok(None),
+        "FIXED" | "PAGE" => Err(DbError::new(
+            1478,
+            "HY000",
+            "Table storage engine 'Betula' does not support the create option 'ROW_TYPE'",
+        )),
+        _ => Err(DbError::new(
+            1210,
+            "HY000",
+            format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
+        )),
+    }
+}
+
+/// Table options that are accepted, have no effect on Betula's storage and are shown again by
+/// SHOW CREATE TABLE, in the order MariaDB prints them.
+pub const SHOWN_OPTIONS: &[&str] = &[
+    "MIN_ROWS",
+    "MAX_ROWS",
+    "AVG_ROW_LENGTH",
+    "PACK_KEYS",
+    "CHECKSUM",
+    "DELAY_KEY_WRITE",
+    "KEY_BLOCK_SIZE",
+    "CONNECTION",
+];
+
+/// Table options as written: COMPRESSION, ROW_FORMAT, COMMENT and the [`SHOWN_OPTIONS`].
+#[derive(Default)]
+pub struct TableOptions {
+    pub compression: Option<String>,
+    pub row_format: Option<String>,
+    pub comment: Option<String>,
+    pub shown: Vec<(String, String)>,
+}
+
+impl TableOptions {
+    /// Records one `name = value` (value unquoted); other names are ignored.
+    pub fn set(&mut self, name: &str, value: String) {
+        let up = name.to_ascii_uppercase();
+        match up.as_str() {
+            "COMPRESSION" => self.compression = Some(value),
+            "ROW_FORMAT" => self.row_format = Some(value),
+            "COMMENT" => self.comment = Some(value),
+            n if SHOWN_OPTIONS.contains(&n) => {
+                self.shown.retain(|(k, _)| *k != up);
+                // MariaDB omits an option set to its default (0 / DEFAULT; PACK_KEYS=0 is shown).
+                if (value == "0" && up != "PACK_KEYS") || value.eq_ignore_ascii_case("DEFAULT") {
+                    return;
+                }
+                let v = if up == "CONNECTION" {
+                    quote_str(&value)
+                } else {
+                    value.to_ascii_uppercase()
+                };
+                self.shown.push((up, v));
+                let order = |k: &str| SHOWN_OPTIONS.iter().position(|o| *o == k);
+                self.shown.sort_by_key(|(k, _)| order(k));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `AUTO_INCREMENT = n` table option of a CREATE TABLE, if any.
+pub fn create_auto_increment(ct: &CreateTable) -> Option<u64> {
+    let list: &[ast::SqlOption] = match &ct.table_options {
+        ast::CreateTableOptions::With(v)
+        | ast::CreateTableOptions::Options(v)
+        | ast::CreateTableOptions::Plain(v)
+        | ast::CreateTableOptions::TableProperties(v) => v,
+        ast::CreateTableOptions::None => &[],
+    };
+    list.iter().find_map(|o| match o {
+        ast::SqlOption::KeyValue { key, value }
+            if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") =>
+        {
+            value.to_string().trim_matches('\'').parse().ok()
+        }
+        _ => None,
+    })
+}
+
+fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
     let list: &[ast::SqlOption] = match opts {
         ast::CreateTableOptions::None => &[],
         ast::CreateTableOptions::With(v)
@@ -195,7 +335,7 @@ fn table_options(
         | ast::CreateTableOptions::Plain(v)
         | ast::CreateTableOptions::TableProperties(v) => v,
     };
-    let (mut compression, mut row_format, mut comment) = (None, None, None);
+    let mut out = TableOptions::default();
     for o in list {
         match o {
             ast::SqlOption::KeyValue { key, value } => {
@@ -208,26 +348,66 @@ fn table_options(
                     },
                     other => other.to_string(),
                 };
-                match key.value.to_ascii_uppercase().as_str() {
-                    "COMPRESSION" => compression = Some(v),
-                    "ROW_FORMAT" => row_format = Some(v),
-                    "COMMENT" => comment = Some(v),
-                    _ => {}
-                }
+                out.set(&key.value, v);
             }
             ast::SqlOption::Comment(c) => {
-                comment = Some(match c {
+                out.comment = Some(match c {
                     ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
                 })
             }
             _ => {}
         }
     }
-    (compression, row_format, comment)
+    out
 }
 
 /// Builds a table definition from a parsed CREATE TABLE (database already resolved).
 pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
+    table_from_create_mode(db, ct, true, &mut Vec::new())
+}
+
+/// In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than the row allows becomes
+/// the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL does); strict mode
+/// refuses it with 1074.
+pub fn lenient_type(
+    type_text: &str,
+    col: &str,
+    strict: bool,
+    notes: &mut Vec<crate::error::Warning>,
+) -> DbResult<SqlType> {
+    match parse_type(type_text, col) {
+        Err(e) if e.code == 1074 && !strict => {
+            let up = type_text.trim().to_ascii_uppercase();
+            let n: Option<u32> = up
+                .split_once('(')
+                .and_then(|(_, r)| r.split(')').next())
+                .and_then(|n| n.trim().parse().ok());
+            let (t, from, to) = if up.starts_with("VARBINARY") {
+                (SqlType::Blob(lob_for_length(n)), "VARBINARY", "BLOB")
+            } else if up.starts_with("VARCHAR") {
+                let bytes = n.map(|n| n.saturating_mul(4));
+                (SqlType::Text(lob_for_length(bytes)), "VARCHAR", "TEXT")
+            } else {
+                return Err(e);
+            };
+            notes.push(crate::error::Warning {
+                level: crate::error::WarningLevel::Note,
+                code: 1246,
+                message: format!("Converting column '{col}' from {from} to {to}"),
+            });
+            Ok(t)
+        }
+        r => r,
+    }
+}
+
+/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+pub fn table_from_create_mode(
+    db: &str,
+    ct: &CreateTable,
+    strict: bool,
+    notes: &mut Vec<crate::error::Warning>,
+) -> DbResult<TableDef> {
     let parts = object_name_parts(&ct.name);
     let name = parts.last().cloned().unwrap_or_default();
     check_name(&name)?;
@@ -249,8 +429,10 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
         if columns.iter().any(|c| c.name.eq_ignore_ascii_case(&cname)) {
             return Err(DbError::dup_field(&cname));
         }
-        let ty = parse_type(&cd.data_type.to_string(), &cname)?;
+        let type_text = cd.data_type.to_string();
+        let ty = lenient_type(&type_text, &cname, strict, notes)?;
         let mut col = Column::new(i as u32, cname.clone(), ty);
+        col.display_width = declared_width(&type_text, &ty);
         let mut default_expr = None;
         let (mut dnow, mut unow, mut comment) = (false, false, None);
         let mut explicit_null = false;
@@ -267,6 +449,9 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                 }
                 ColumnOption::OnUpdate(e) if is_now(e) => unow = true,
                 ColumnOption::PrimaryKey(_) => {
+                    if !pk.is_empty() {
+                        return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                    }
                     pk = vec![i];
                     col.nullable = false;
                 }
@@ -274,6 +459,7 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                     name: cname.clone(),
                     columns: vec![i],
                     unique: true,
+                    comment: None,
                 }),
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
                 ColumnOption::CharacterSet(_) => {}
@@ -292,6 +478,8 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                         .join(" ");
                     if s.to_ascii_uppercase().contains("AUTO_INCREMENT") {
                         col.auto_increment = true;
+                        // AUTO_INCREMENT implies NOT NULL (as in MySQL)
+                        col.nullable = false;
                     }
                 }
                 _ => {}
@@ -347,6 +535,9 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                     return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
                 }
                 pk = index_cols(&p.columns, &columns)?;
+                for &i in &pk {
+                    columns[i].nullable = false;
+                }
             }
             TableConstraint::Unique(u) => {
                 let cols = index_cols(&u.columns, &columns)?;
@@ -360,6 +551,7 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                     name,
                     columns: cols,
                     unique: true,
+                    comment: index_comment(&u.index_options),
                 });
             }
             TableConstraint::Index(ix) => {
@@ -373,6 +565,7 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
                     name,
                     columns: cols,
                     unique: false,
+                    comment: index_comment(&ix.index_options),
                 });
             }
             TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
@@ -417,23 +610,16 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
-    let (compression, row_format, comment) = table_options(&ct.table_options);
+    let TableOptions {
+        compression,
+        row_format,
+        comment,
+        shown: options,
+    } = table_options(&ct.table_options);
     let mut codec = None;
     for opt in [&row_format, &compression].into_iter().flatten() {
-        match Codec::parse(opt) {
-            Some(c) => codec = Some(c),
-            None if opt.eq_ignore_ascii_case("dynamic")
-                || opt.eq_ignore_ascii_case("compact")
-                || opt.eq_ignore_ascii_case("compressed")
-                || opt.eq_ignore_ascii_case("redundant")
-                || opt.eq_ignore_ascii_case("fixed") => {}
-            None => {
-                return Err(DbError::new(
-                    1210,
-                    "HY000",
-                    format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
-                ))
-            }
+        if let Some(c) = option_codec(opt)? {
+            codec = Some(c);
         }
     }
     let layout = RowLayout::new(1, columns.clone());
@@ -450,6 +636,7 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
         row_format,
         codec,
         comment,
+        options,
         layout,
         counters: Arc::new(Counters::default()),
     })
@@ -498,7 +685,7 @@ fn default_text(col: &Column) -> Option<String> {
 pub fn render_create(t: &TableDef) -> String {
     let mut lines = Vec::new();
     for (i, c) in t.columns.iter().enumerate() {
-        let mut s = format!("  {} {}", quote_ident(&c.name), c.sql_type.sql_name());
+        let mut s = format!("  {} {}", quote_ident(&c.name), c.column_type());
         if c.sql_type.is_text() && c.collation != Collation::default() {
             s.push_str(&format!(" COLLATE {}", c.collation.name()));
         }
@@ -531,10 +718,14 @@ pub fn render_create(t: &TableDef) -> String {
     }
     for ix in &t.indexes {
         lines.push(format!(
-            "  {}KEY {} ({})",
+            "  {}KEY {} ({}){}",
             if ix.unique { "UNIQUE " } else { "" },
             quote_ident(&ix.name),
-            cols(&ix.columns)
+            cols(&ix.columns),
+            ix.comment
+                .as_ref()
+                .map(|c| format!(" COMMENT {}", quote_str(c)))
+                .unwrap_or_default()
         ));
     }
     let mut s = format!(
@@ -547,15 +738,27 @@ pub fn render_create(t: &TableDef) -> String {
         s.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
     s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    let shown = |s: &mut String, names: &[&str]| {
+        for (k, v) in t
+            .options
+            .iter()
+            .filter(|(k, _)| names.contains(&k.as_str()))
+        {
+            s.push_str(&format!(" {k}={v}"));
+        }
+    };
+    shown(&mut s, &SHOWN_OPTIONS[..6]);
     if let Some(c) = &t.compression {
         s.push_str(&format!(" COMPRESSION={}", quote_str(c)));
     }
     if let Some(r) = &t.row_format {
         s.push_str(&format!(" ROW_FORMAT={r}"));
     }
+    shown(&mut s, &["KEY_BLOCK_SIZE"]);
     if let Some(c) = &t.comment {
         s.push_str(&format!(" COMMENT={}", quote_str(c)));
     }
+    shown(&mut s, &["CONNECTION"]);
     s
 }
 

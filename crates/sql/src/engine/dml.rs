@@ -15,7 +15,7 @@
 //! assignment targets a non-key column with an expression of the upsert subset (upsert.rs);
 //! otherwise it reads, then updates like UPDATE. The blind path reports 1 affected row per row.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use sqlparser::ast::{self as ast};
 
@@ -236,9 +236,12 @@ fn complete_row(
 ) -> DbResult<Vec<Value>> {
     let mode = crate::coerce::SqlMode { strict };
     let mut row = Vec::with_capacity(t.columns.len());
+    let zero_is_value = sess.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
         let v = match s {
-            Slot::Val(v) if !(c.auto_increment && (v.is_null() || is_zero(&v))) => {
+            Slot::Val(v)
+                if !(c.auto_increment && (v.is_null() || (is_zero(&v) && !zero_is_value))) =>
+            {
                 let v = coerce_to_column(&v, c, rownum, mode, warnings)?;
                 if c.auto_increment {
                     let n = match &v {
@@ -253,7 +256,11 @@ fn complete_row(
                 v
             }
             _ if c.auto_increment => {
-                let id = t.counters.auto_inc.fetch_add(1, Ordering::SeqCst).max(1);
+                let (inc, off) = (
+                    sess.int_var("auto_increment_increment"),
+                    sess.int_var("auto_increment_offset"),
+                );
+                let id = next_auto_id(&t.counters.auto_inc, inc, off);
                 if first_id.is_none() {
                     *first_id = Some(id);
                 }
@@ -281,6 +288,32 @@ fn complete_row(
         row.push(v);
     }
     Ok(row)
+}
+
+/// The next AUTO_INCREMENT value: the smallest `offset + k * increment` at or above the counter
+/// (MySQL's auto_increment_increment / _offset; an offset above the increment counts as 1); the
+/// counter moves past it.
+fn next_auto_id(counter: &AtomicU64, inc: u64, off: u64) -> u64 {
+    let inc = inc.clamp(1, 65_535);
+    let off = if off == 0 || off > inc { 1 } else { off };
+    let mut cur = counter.load(Ordering::SeqCst);
+    loop {
+        let from = cur.max(1);
+        let id = if from <= off {
+            off
+        } else {
+            off.saturating_add((from - off).div_ceil(inc).saturating_mul(inc))
+        };
+        match counter.compare_exchange(
+            cur,
+            id.saturating_add(1),
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        ) {
+            Ok(_) => return id,
+            Err(now) => cur = now,
+        }
+    }
 }
 
 fn is_zero(v: &Value) -> bool {
@@ -375,6 +408,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
         source.push(slots);
         Ok(())
     };
+    let from_select = matches!(spec.source, InsertSource::Query(_));
     match spec.source {
         InsertSource::Exprs(rows) => {
             for (n, r) in rows.iter().enumerate() {
@@ -406,6 +440,18 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
                 for (n, r) in rows.into_iter().enumerate() {
                     push_row(r.into_iter().map(Slot::Val).collect(), n as u64 + 1)?;
                 }
+            }
+        }
+    }
+    // A single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode (as in
+    // MySQL/MariaDB); multi-row inserts, INSERT ... SELECT and IGNORE store the implicit default.
+    if !ignore && !from_select && source.len() == 1 {
+        for (c, s) in t.columns.iter().zip(&source[0]) {
+            if matches!(s, Slot::Val(v) if v.is_null()) && !c.nullable && !c.auto_increment {
+                return Err(crate::error::SqlError::NotNull {
+                    column: c.name.clone(),
+                }
+                .into());
             }
         }
     }

@@ -712,7 +712,12 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 .map(Value::Time)
                 .unwrap_or(Value::Null),
             other => text_of(other)
-                .and_then(|s| Time::parse(s.trim()))
+                .and_then(|s| {
+                    // a datetime string casts to its time of day (as in MySQL)
+                    Time::parse(s.trim()).or_else(|| {
+                        DateTime::parse(s.trim()).and_then(|d| Time::from_micros(d.micros as i64))
+                    })
+                })
                 .map(Value::Time)
                 .unwrap_or(Value::Null),
         },

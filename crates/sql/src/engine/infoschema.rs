@@ -141,7 +141,7 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
             }
             ColRow {
                 field: t(c.name.clone()),
-                ty: t(c.sql_type.sql_name()),
+                ty: t(c.column_type()),
                 collation: if c.sql_type.is_text() {
                     t(c.collation.name())
                 } else {
@@ -160,7 +160,7 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
 /// SHOW INDEX rows (also information_schema.STATISTICS without the leading columns).
 pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
     let mut rows = Vec::new();
-    let mut add = |name: &str, unique: bool, cols: &[usize]| {
+    let mut add = |name: &str, unique: bool, cols: &[usize], comment: &Option<String>| {
         for (seq, &c) in cols.iter().enumerate() {
             rows.push(vec![
                 t(tdef.name.clone()),
@@ -175,17 +175,17 @@ pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
                 t(if tdef.columns[c].nullable { "YES" } else { "" }),
                 t("BTREE"),
                 t(""),
-                t(""),
+                t(comment.clone().unwrap_or_default()),
                 t("YES"),
                 Value::Null,
             ]);
         }
     };
     if !tdef.pk.is_empty() {
-        add("PRIMARY", true, &tdef.pk);
+        add("PRIMARY", true, &tdef.pk, &None);
     }
     for ix in &tdef.indexes {
-        add(&ix.name, ix.unique, &ix.columns);
+        add(&ix.name, ix.unique, &ix.columns, &ix.comment);
     }
     (vec![], rows)
 }
@@ -210,12 +210,17 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
         "Checksum",
         "Create_options",
         "Comment",
+        // MariaDB's last two columns
+        "Max_index_length",
+        "Temporary",
     ];
     let cols: Vec<OutCol> = names
         .iter()
         .map(|n| match *n {
             "Version" | "Rows" | "Avg_row_length" | "Data_length" | "Max_data_length"
-            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum" => ic(n),
+            | "Index_length" | "Data_free" | "Auto_increment" | "Checksum" | "Max_index_length" => {
+                ic(n)
+            }
             _ => vc(n),
         })
         .collect();
@@ -257,6 +262,8 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
             Value::Null,
             t(opts),
             t(tdef.comment.clone().unwrap_or_default()),
+            Value::UInt(0),
+            t("N"),
         ]);
     }
     Ok((cols, rows))
@@ -459,7 +466,8 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                 }
                 for st in table_status(sess, db)?.1 {
                     let mut r = vec![t("def"), t(db.clone()), st[0].clone(), t("BASE TABLE")];
-                    r.extend(st[1..].iter().cloned());
+                    // without SHOW TABLE STATUS's Max_index_length, Temporary
+                    r.extend(st[1..st.len() - 2].iter().cloned());
                     rows.push(r);
                 }
             }
@@ -492,7 +500,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
             for td in tables() {
                 for (i, (c, r)) in td.columns.iter().zip(column_rows(&td)).enumerate() {
                     let ty = c.sql_type;
-                    let full = ty.sql_name();
+                    let full = c.column_type();
                     let data_type = full.split(['(', ' ']).next().unwrap_or("").to_string();
                     let (clen, olen) = match ty {
                         SqlType::Char { len } | SqlType::VarChar { len } => {

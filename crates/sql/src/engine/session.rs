@@ -71,7 +71,15 @@ impl Drop for Session {
 }
 
 pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
-    Ok(Parser::parse_sql(&MySqlDialect {}, sql)?)
+    match Parser::parse_sql(&MySqlDialect {}, sql) {
+        Ok(s) => Ok(s),
+        // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`);
+        // the type is ignored anyway, so retry without it.
+        Err(e) => match super::tokens::without_index_type_before_columns(sql) {
+            Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
+            None => Err(e.into()),
+        },
+    }
 }
 
 fn now_utc() -> DateTime {
@@ -130,6 +138,20 @@ impl Session {
             .get("sql_mode")
             .and_then(super::eval::text_of)
             .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
+    }
+    /// True if `sql_mode` contains `mode` (e.g. NO_AUTO_VALUE_ON_ZERO).
+    pub fn sql_mode_has(&self, mode: &str) -> bool {
+        self.vars
+            .get("sql_mode")
+            .and_then(super::eval::text_of)
+            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
+    }
+    /// A numeric session variable (0 if unset or not a number).
+    pub fn int_var(&self, name: &str) -> u64 {
+        self.vars
+            .get(name)
+            .and_then(|v| v.to_f64_lenient())
+            .map_or(0, |f| f.max(0.0) as u64)
     }
     /// IN_TRANS for the status flags.
     pub fn in_transaction(&self) -> bool {

@@ -4,7 +4,7 @@
 //!
 //! Invariant: the lexer accepts any input (unknown bytes become one-character symbols); words
 //! keep their original text, `upper` is for keyword matching; quoted identifiers never match a
-//! keyword.
+//! keyword. Executable comments `/*! ... */` are lexed as statement text, other comments skipped.
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -29,6 +29,7 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
     byte_pos.push(acc);
     let mut out = Vec::new();
     let mut i = 0;
+    let mut exec_comments = 0;
     while i < b.len() {
         let c = b[i];
         let start = byte_pos[i];
@@ -38,6 +39,16 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
             while i < b.len() && b[i] != '\n' {
                 i += 1;
             }
+        } else if c == '/' && b.get(i + 1) == Some(&'*') && b.get(i + 2) == Some(&'!') {
+            // MySQL's executable comment `/*!NNNNN text */`: its text is part of the statement
+            i += 3;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            exec_comments += 1;
+        } else if exec_comments > 0 && c == '*' && b.get(i + 1) == Some(&'/') {
+            i += 2;
+            exec_comments -= 1;
         } else if c == '/' && b.get(i + 1) == Some(&'*') {
             i += 2;
             while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
@@ -111,6 +122,34 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
         }
     }
     out
+}
+
+/// `sql` without each `USING BTREE|HASH` that directly precedes a `(` (an index type written before an
+/// index's column list), or `None` if there is none.
+pub fn without_index_type_before_columns(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut cut = Vec::new();
+    for w in toks.windows(3) {
+        let kw =
+            |t: &Tok, k: &str| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == k);
+        if kw(&w[0].0, "USING")
+            && (kw(&w[1].0, "BTREE") || kw(&w[1].0, "HASH"))
+            && w[2].0 == Tok::Sym('(')
+        {
+            cut.push((w[0].1, w[2].1));
+        }
+    }
+    if cut.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut from = 0;
+    for (a, b) in cut {
+        out.push_str(&sql[from..a]);
+        from = b;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
 }
 
 pub struct Cursor<'a> {

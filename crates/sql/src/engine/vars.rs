@@ -74,6 +74,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("lower_case_table_names", i(0)),
         ("max_allowed_packet", i(67_108_864)),
         ("max_connections", i(151)),
+        // MariaDB's default (MySQL 8.0: 1024): SHOW WARNINGS lists at most this many
+        ("max_error_count", i(64)),
         ("max_execution_time", i(0)),
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
