@@ -16,6 +16,7 @@
 //! Invariants (docs/design.md, "Transactions and multi-version reads"): X2, a transaction's versions stay
 //! invisible to others until its commit record is durable; X3, rows it wrote stay locked until it ends.
 
+pub mod bulk;
 pub mod locks;
 
 use crate::env::{EnvInner, TreeHandle};
@@ -67,6 +68,8 @@ pub struct Txn {
     locked: Vec<locks::Held>,
     /// Whether a message was written (a transaction may hold locks only).
     wrote: bool,
+    /// Trees this transaction holds a whole-tree lock on (`bulk.rs`).
+    whole_trees: Vec<u64>,
     finished: bool,
 }
 
@@ -88,6 +91,7 @@ impl EnvInner {
             view,
             locked: Vec::new(),
             wrote: false,
+            whole_trees: Vec::new(),
             finished: false,
         })
     }
