@@ -54,20 +54,20 @@ pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
     }
 }
 
-fn encode(t: &TableDef, row: &[Value]) -> DbResult<Vec<u8>> {
+pub(crate) fn encode(t: &TableDef, row: &[Value]) -> DbResult<Vec<u8>> {
     let mut out = Vec::new();
     encode_row(&t.layout, row, &mut out)?;
     Ok(out)
 }
 
 /// A conflicting existing row: its primary key bytes and the key name.
-struct Conflict {
-    pk: Vec<u8>,
-    key: String,
-    cols: Vec<usize>,
+pub(crate) struct Conflict {
+    pub pk: Vec<u8>,
+    pub key: String,
+    pub cols: Vec<usize>,
 }
 
-fn find_conflict(
+pub(crate) fn find_conflict(
     sess: &mut Session,
     t: &TableDef,
     row: &[Value],
@@ -122,7 +122,7 @@ fn find_conflict(
 }
 
 /// Locks the row at `pk`, then reads its latest committed version (with this session's changes).
-fn load(sess: &mut Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+pub(crate) fn load(sess: &mut Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
     sess.ws.lock(&sess.engine.store, &t.primary_tree(), pk)?;
     match sess
         .ws
@@ -133,7 +133,7 @@ fn load(sess: &mut Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Valu
     }
 }
 
-fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+pub(crate) fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
     let bytes = encode(t, row)?;
     let store = &sess.engine.store;
     sess.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
@@ -225,7 +225,7 @@ fn is_default_kw(e: &ast::Expr) -> bool {
 }
 
 /// Builds, defaults and coerces one row.
-fn complete_row(
+pub(crate) fn complete_row(
     sess: &mut Session,
     t: &TableDef,
     slots: Vec<Slot>,

@@ -12,6 +12,7 @@
 //! | `range`, `rows` | access paths (key ranges), reading rows |
 //! | `select`, `group` | queries, joins, grouping |
 //! | `dml`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
+//! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
 //! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
 
 pub mod admin;
@@ -25,6 +26,7 @@ pub mod fast_insert;
 pub mod functions;
 pub mod group;
 pub mod infoschema;
+pub mod load;
 pub mod range;
 pub mod rows;
 pub mod select;
@@ -80,6 +82,8 @@ pub struct Engine {
     pub config: EngineConfig,
     pub started: Instant,
     pub queries: AtomicU64,
+    /// Directory server-side LOAD DATA INFILE may read (None: refused). Set at start, never by SQL.
+    pub secure_file_priv: RwLock<Option<PathBuf>>,
 }
 
 impl Engine {
@@ -115,7 +119,9 @@ impl Engine {
             config,
             started: Instant::now(),
             queries: AtomicU64::new(0),
+            secure_file_priv: RwLock::new(None),
         };
+        load::sorter::clean_stale(&engine.config.datadir);
         for t in engine.catalog.all_tables() {
             for tree in t.all_trees() {
                 if engine.store.tree(&tree).is_err() {
@@ -169,6 +175,18 @@ impl Engine {
             t.counters.auto_inc.store(max + 1, Ordering::SeqCst);
         }
         Ok(())
+    }
+
+    /// Lets server-side LOAD DATA INFILE read files under `dir` (MySQL's `secure_file_priv`).
+    pub fn set_secure_file_priv(&self, dir: Option<PathBuf>) {
+        let shown = dir
+            .as_ref()
+            .map(|d| Value::Text(d.display().to_string()))
+            .unwrap_or(Value::Null);
+        self.globals
+            .write()
+            .insert("secure_file_priv".into(), shown);
+        *self.secure_file_priv.write() = dir;
     }
 
     /// A new session for an authenticated connection.

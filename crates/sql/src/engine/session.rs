@@ -536,6 +536,16 @@ impl Session {
 
     /// Runs one statement (text without the trailing `;`).
     pub fn execute(&mut self, sql: &str, params: &[Value]) -> DbResult<Output> {
+        self.execute_with_input(sql, params, None)
+    }
+
+    /// Runs one statement; `input` is the client's file for LOAD DATA LOCAL INFILE.
+    pub fn execute_with_input(
+        &mut self,
+        sql: &str,
+        params: &[Value],
+        input: Option<&mut dyn std::io::Read>,
+    ) -> DbResult<Output> {
         self.engine
             .queries
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -562,9 +572,9 @@ impl Session {
         let deep = split::nesting_cost(sql) > 64;
         let result = catch_unwind(AssertUnwindSafe(|| {
             if deep {
-                stacker::grow(32 << 20, || self.dispatch(sql))
+                stacker::grow(32 << 20, || self.dispatch(sql, input))
             } else {
-                self.dispatch(sql)
+                self.dispatch(sql, input)
             }
         }))
         .unwrap_or_else(|_| {
@@ -598,13 +608,16 @@ impl Session {
         }
     }
 
-    fn dispatch(&mut self, sql: &str) -> DbResult<Output> {
+    fn dispatch(&mut self, sql: &str, input: Option<&mut dyn std::io::Read>) -> DbResult<Output> {
         if split::nesting_cost(sql) > MAX_NESTING {
             return Err(DbError::new(
                 1436,
                 "HY000",
                 format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
             ));
+        }
+        if super::load::parse::is_load(sql) {
+            return super::load::run(self, sql, input);
         }
         if let Some(f) = super::fast_insert::parse(sql) {
             return dml::run_insert(

@@ -166,6 +166,20 @@ impl Store {
         self.env.rename_tree(from, to)?;
         Ok(())
     }
+    /// Replaces the named trees' contents from sorted streams, atomically (`Env::bulk_replace`),
+    /// and forgets the cached handles of the replaced trees.
+    pub fn bulk_replace(
+        &self,
+        loads: Vec<(String, betula_storage::SortedRows<'_>)>,
+    ) -> betula_storage::Result<Vec<betula_storage::BuildStats>> {
+        let names: Vec<String> = loads.iter().map(|(n, _)| n.clone()).collect();
+        let r = self.env.bulk_replace(loads);
+        let mut cache = self.trees.write();
+        for n in names {
+            cache.remove(&n);
+        }
+        r
+    }
     /// Bytes on disk of the named trees.
     pub fn tree_bytes(&self, names: &[String]) -> u64 {
         names

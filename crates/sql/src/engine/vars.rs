@@ -28,6 +28,7 @@ pub const BOOLEAN: &[&str] = &[
     "sql_log_bin",
     "big_tables",
     "sql_quote_show_create",
+    "local_infile",
 ];
 
 pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
@@ -39,6 +40,12 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         // ON: a commit returns once its log record is fsynced; OFF: it returns at once and the log is
         // synced by the next synchronous commit, the periodic sync or a checkpoint (per session).
         ("betula_commit_sync", i(1)),
+        // LOAD DATA: sort memory per statement (bytes) before runs spill to compressed temp files.
+        ("betula_load_memory", i(256 << 20)),
+        // LOAD DATA LOCAL allowed (the client must opt in too).
+        ("local_infile", i(1)),
+        // Shown only; the directory is set at server start (`--secure-file-priv`), never by SET.
+        ("secure_file_priv", Value::Null),
         ("tokudb_commit_sync", i(1)),
         ("auto_increment_increment", i(1)),
         ("auto_increment_offset", i(1)),

@@ -1,0 +1,524 @@
+//! LOAD DATA through the engine (no network): the options matrix on small files with known
+//! contents, malformed input, atomicity on errors and on a client that goes away, and loads into
+//! empty and non-empty tables with secondary indexes compared with row-by-row INSERTs.
+
+use std::io::{Cursor, Read};
+use std::sync::Arc;
+
+use betula_sql::engine::{DbError, Engine, EngineConfig, Output, Session};
+use betula_sql::value::Value;
+use betula_storage::{Durability, EnvOptions};
+
+fn config(dir: &std::path::Path) -> EngineConfig {
+    EngineConfig {
+        datadir: dir.to_path_buf(),
+        env: EnvOptions {
+            durability: Durability::NoSync,
+            cache_bytes: 32 << 20,
+            ..EnvOptions::default()
+        },
+        port: 0,
+        password_hash: |_| [0u8; 20],
+    }
+}
+
+fn engine(dir: &std::path::Path) -> (Arc<Engine>, Session) {
+    let e = Engine::open(config(dir)).unwrap();
+    let mut s = e.session(1, "root", "localhost");
+    exec(&mut s, "CREATE DATABASE IF NOT EXISTS d");
+    exec(&mut s, "USE d");
+    (e, s)
+}
+
+fn exec(s: &mut Session, sql: &str) -> Output {
+    s.execute(sql, &[]).unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
+/// LOAD DATA LOCAL with `data` as the client's file.
+fn local(s: &mut Session, sql: &str, data: &[u8]) -> Result<Output, DbError> {
+    let mut c = Cursor::new(data.to_vec());
+    s.execute_with_input(sql, &[], Some(&mut c))
+}
+
+fn info(o: &Output) -> String {
+    match o {
+        Output::Done { info, .. } => info.clone(),
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+fn rows(s: &mut Session, sql: &str) -> Vec<String> {
+    match exec(s, sql) {
+        Output::Rows { rows, .. } => rows
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|v| match v {
+                        Value::Null => "NULL".to_string(),
+                        v => String::from_utf8_lossy(&v.to_text(None).unwrap()).into_owned(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect(),
+        other => panic!("{sql}: no rows: {other:?}"),
+    }
+}
+
+fn warnings(s: &mut Session) -> Vec<String> {
+    rows(s, "SHOW WARNINGS")
+}
+
+#[test]
+fn options_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = engine(dir.path());
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(8,2), d DATE)",
+    );
+    // Defaults: tab-separated, backslash escapes, \N is NULL.
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'a.tsv' INTO TABLE t",
+        b"1\tone\t1.50\t2024-01-02\n2\ttab\\there\t\\N\t\\N\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 2  Deleted: 0  Skipped: 0  Warnings: 0");
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM t ORDER BY id"),
+        vec!["1|one|1.50|2024-01-02", "2|tab\there|NULL|NULL"]
+    );
+    // CSV with quotes, CRLF, a header line, a column list, a variable and SET.
+    exec(&mut s, "DELETE FROM t");
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'b.csv' INTO TABLE t FIELDS TERMINATED BY ',' \
+         OPTIONALLY ENCLOSED BY '\"' LINES TERMINATED BY '\\r\\n' IGNORE 1 LINES \
+         (id, @n, d) SET name = UPPER(@n), amount = id * 10",
+        b"id,name,d\r\n10,\"a, b\",2020-05-06\r\n11,\"say \"\"x\"\"\",NULL\r\n12,\"two\r\nlines\",\"NULL\"\r\n",
+    )
+    .unwrap();
+    assert!(info(&o).starts_with("Records: 3"), "{}", info(&o));
+    assert_eq!(
+        rows(&mut s, "SELECT id, name, amount, d FROM t ORDER BY id"),
+        vec![
+            "10|A, B|100.00|2020-05-06",
+            "11|SAY \"X\"|110.00|NULL",
+            "12|TWO\r\nLINES|120.00|0000-00-00"
+        ]
+    );
+    assert_eq!(rows(&mut s, "SELECT @n"), vec!["two\r\nlines"]);
+    // LINES STARTING BY, a two-byte field terminator, no escapes, latin1.
+    exec(&mut s, "DELETE FROM t");
+    local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'c' INTO TABLE t CHARACTER SET latin1 \
+         FIELDS TERMINATED BY '::' ESCAPED BY '' LINES STARTING BY '>' (id, name)",
+        b"skip me\n>1::caf\xe9\\N\nxx>2::b\n",
+    )
+    .unwrap();
+    assert_eq!(
+        rows(&mut s, "SELECT id, name FROM t ORDER BY id"),
+        vec!["1|caf\u{e9}\\N", "2|b"]
+    );
+    // REPLACE and IGNORE on duplicates, in the file and against the table.
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'r' REPLACE INTO TABLE t (id, name)",
+        b"1\tnew1\n3\tthree\n3\tthree-again\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 3  Deleted: 2  Skipped: 0  Warnings: 0");
+    assert_eq!(
+        rows(&mut s, "SELECT id, name FROM t ORDER BY id"),
+        vec!["1|new1", "2|b", "3|three-again"]
+    );
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'i' IGNORE INTO TABLE t (id, name)",
+        b"2\tnot-me\n4\tfour\n4\tnot-me\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 3  Deleted: 0  Skipped: 2  Warnings: 2");
+    let w = warnings(&mut s);
+    assert_eq!(w.len(), 2);
+    assert!(w[0].starts_with("Warning|1062|Duplicate entry"), "{w:?}");
+    assert_eq!(
+        rows(&mut s, "SELECT id, name FROM t ORDER BY id"),
+        vec!["1|new1", "2|b", "3|three-again", "4|four"]
+    );
+}
+
+#[test]
+fn server_side_files_need_secure_file_priv() {
+    let dir = tempfile::tempdir().unwrap();
+    let top = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir_in(top.path()).unwrap();
+    let (e, mut s) = engine(dir.path());
+    exec(&mut s, "CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+    std::fs::write(files.path().join("ok.txt"), "1\t10\n2\t20\n").unwrap();
+    let sql = format!(
+        "LOAD DATA INFILE '{}' INTO TABLE t",
+        files.path().join("ok.txt").display()
+    );
+    assert_eq!(s.execute(&sql, &[]).unwrap_err().code, 1290);
+    e.set_secure_file_priv(Some(files.path().to_path_buf()));
+    exec(&mut s, &sql);
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t"), vec!["2"]);
+    // Relative names resolve in the directory; escaping it is refused; missing files are 29.
+    exec(&mut s, "LOAD DATA INFILE 'ok.txt' REPLACE INTO TABLE t");
+    let outside = top.path().join("x.txt");
+    std::fs::write(&outside, "9\t9\n").unwrap();
+    let err = s
+        .execute(
+            &format!("LOAD DATA INFILE '{}' INTO TABLE t", outside.display()),
+            &[],
+        )
+        .unwrap_err();
+    assert_eq!(err.code, 1290);
+    let err = s
+        .execute("LOAD DATA INFILE '../x.txt' INTO TABLE t", &[])
+        .unwrap_err();
+    assert_eq!(err.code, 1290);
+    let err = s
+        .execute("LOAD DATA INFILE 'nope.txt' INTO TABLE t", &[])
+        .unwrap_err();
+    assert_eq!(err.code, 29);
+    // Server-side duplicates are errors (no LOCAL): nothing of the file is kept.
+    std::fs::write(files.path().join("dup.txt"), "5\t5\n1\t1\n").unwrap();
+    let err = s
+        .execute("LOAD DATA INFILE 'dup.txt' INTO TABLE t", &[])
+        .unwrap_err();
+    assert_eq!(err.code, 1062);
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t"), vec!["2"]);
+    // LOCAL without a client stream (client did not opt in) or with local_infile OFF.
+    assert_eq!(
+        s.execute("LOAD DATA LOCAL INFILE 'x' INTO TABLE t", &[])
+            .unwrap_err()
+            .code,
+        3948
+    );
+    exec(&mut s, "SET local_infile = 0");
+    assert_eq!(
+        local(&mut s, "LOAD DATA LOCAL INFILE 'x' INTO TABLE t", b"7\t7\n")
+            .unwrap_err()
+            .code,
+        3948
+    );
+}
+
+#[test]
+fn malformed_input_errors_in_strict_mode_and_warns_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = engine(dir.path());
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, n INT, d DATE, c VARCHAR(10))",
+    );
+    exec(
+        &mut s,
+        "INSERT INTO t VALUES (100, 1, '2000-01-01', 'keep')",
+    );
+    let cases: &[(&[u8], u16, &str)] = &[
+        (
+            b"1\t1\t2024-01-01\tok\n2\tabc\t2024-01-01\tx\n",
+            1366,
+            "line 2",
+        ),
+        (b"1\t1\t2024-02-30\tok\n", 1292, "line 1"),
+        (b"1\t1\t2024-01-01\n", 1261, "line 1"),
+        (b"1\t1\t2024-01-01\tok\textra\n", 1262, "line 1"),
+        (b"1\t1\t2024-01-01\tbad\xff\xfe\n", 1366, "line 1"),
+        (b"1\t99999999999\t2024-01-01\tok\n", 1264, "line 1"),
+    ];
+    for (data, code, line) in cases {
+        // Server-side semantics (strict): through LOAD DATA ... REPLACE so that LOCAL's implied
+        // IGNORE does not apply.
+        let err = local(
+            &mut s,
+            "LOAD DATA LOCAL INFILE 'bad.tsv' REPLACE INTO TABLE t",
+            data,
+        )
+        .unwrap_err();
+        assert_eq!(err.code, *code, "{err}");
+        assert!(
+            err.message.contains("file 'bad.tsv'") && err.message.contains(line),
+            "{err}"
+        );
+        assert_eq!(rows(&mut s, "SELECT id, c FROM t"), vec!["100|keep"]);
+    }
+    // Bad quoting: the open quote runs to the end, the row lacks columns.
+    let ok = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'q.csv' REPLACE INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '\"'",
+        b"1,2,2024-01-01,\"op\n2,\n",
+    );
+    assert!(
+        ok.is_ok(),
+        "an unterminated quote at the end is data, as MySQL reads it"
+    );
+    assert_eq!(
+        rows(&mut s, "SELECT c FROM t WHERE id = 1"),
+        vec!["op\n2,\n"]
+    );
+    exec(&mut s, "DELETE FROM t WHERE id = 1");
+    let err = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'q.csv' REPLACE INTO TABLE t FIELDS TERMINATED BY ',' ENCLOSED BY '\"'",
+        b"1,2,\"2024-01-01\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.code, 1261);
+    // Non-strict (LOCAL implies IGNORE): the same rows load with MySQL's warnings.
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'w.tsv' INTO TABLE t",
+        b"1\tabc\t2024-01-01\tok\n2\t1\t2024-02-30\tx\n3\t1\n4\t1\t2024-01-01\tok\textra\n5\t1\t2024-01-01\tbad\xff\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 5  Deleted: 0  Skipped: 0  Warnings: 5");
+    let codes: Vec<String> = warnings(&mut s)
+        .iter()
+        .map(|w| w.split('|').nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(codes, ["1366", "1265", "1261", "1262", "1366"]);
+    assert_eq!(
+        rows(&mut s, "SELECT id, n, d, c FROM t ORDER BY id"),
+        vec![
+            "1|0|2024-01-01|ok",
+            "2|1|0000-00-00|x",
+            "3|1|NULL|NULL",
+            "4|1|2024-01-01|ok",
+            "5|1|2024-01-01|bad",
+            "100|1|2000-01-01|keep"
+        ]
+    );
+}
+
+/// A client stream that fails after `n` bytes (a client that went away mid-load).
+struct Broken {
+    data: Cursor<Vec<u8>>,
+    left: usize,
+}
+impl Read for Broken {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::ConnectionReset,
+                "client gone",
+            ));
+        }
+        let n = buf.len().min(self.left);
+        let got = self.data.read(&mut buf[..n])?;
+        self.left -= got;
+        Ok(got)
+    }
+}
+
+fn tsv(lo: u64, hi: u64) -> Vec<u8> {
+    let mut v = Vec::new();
+    for i in lo..hi {
+        v.extend_from_slice(format!("{i}\t{}\tname{}\n", i % 97, i % 13).as_bytes());
+    }
+    v
+}
+
+#[test]
+fn failed_or_cancelled_loads_leave_the_table_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = engine(dir.path());
+    exec(
+        &mut s,
+        "CREATE TABLE t (id BIGINT PRIMARY KEY, k INT, c VARCHAR(20), KEY k (k))",
+    );
+    // Empty table (bulk build path) and non-empty table (transaction path).
+    for round in 0..2 {
+        let before = rows(&mut s, "SELECT * FROM t ORDER BY id");
+        let before_k = rows(&mut s, "SELECT k, id FROM t WHERE k = 5 ORDER BY id");
+        let data = tsv(1000, 30_000);
+        let mut broken = Broken {
+            left: data.len() / 2,
+            data: Cursor::new(data),
+        };
+        let err = s
+            .execute_with_input(
+                "LOAD DATA LOCAL INFILE 'big' INTO TABLE t",
+                &[],
+                Some(&mut broken),
+            )
+            .unwrap_err();
+        assert_eq!(err.code, 1158, "{err}");
+        let mut bad = tsv(1000, 20_000);
+        bad.extend_from_slice(b"x\ty\tz\n");
+        let err = local(
+            &mut s,
+            "LOAD DATA LOCAL INFILE 'b' REPLACE INTO TABLE t",
+            &bad,
+        )
+        .unwrap_err();
+        assert_eq!(err.code, 1366);
+        assert_eq!(rows(&mut s, "SELECT * FROM t ORDER BY id"), before);
+        assert_eq!(
+            rows(&mut s, "SELECT k, id FROM t WHERE k = 5 ORDER BY id"),
+            before_k
+        );
+        if round == 0 {
+            local(
+                &mut s,
+                "LOAD DATA LOCAL INFILE 'ok' INTO TABLE t",
+                &tsv(0, 500),
+            )
+            .unwrap();
+            assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t"), vec!["500"]);
+        }
+    }
+}
+
+/// Every way of loading gives the rows and index entries that INSERTs give.
+#[test]
+fn loads_match_row_by_row_inserts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = engine(dir.path());
+    let ddl = |name: &str| {
+        format!(
+            "CREATE TABLE {name} (id INT NOT NULL, ts DATETIME NOT NULL, v DOUBLE, tag VARCHAR(8), \
+             PRIMARY KEY (id, ts), KEY by_tag (tag, v), KEY by_v (v))"
+        )
+    };
+    for t in ["ins", "bulk", "txn", "spill"] {
+        exec(&mut s, &ddl(t));
+    }
+    let mut day1 = Vec::new();
+    let mut day2 = Vec::new();
+    let mut inserts = Vec::new();
+    for i in 0..6000u32 {
+        let id = i % 50;
+        let line = format!(
+            "{id}\t2024-01-{:02} {:02}:{:02}:{:02}\t{}\t{}\n",
+            1 + i / 3000,
+            (i / 3600) % 24,
+            (i / 60) % 60,
+            i % 60,
+            (i * 7 % 1000) as f64 / 8.0,
+            if i % 5 == 0 {
+                "\\N".to_string()
+            } else {
+                format!("t{}", i % 11)
+            }
+        );
+        let f: Vec<&str> = line.trim_end().split('\t').collect();
+        let q = |x: &str| {
+            if x == "\\N" {
+                "NULL".to_string()
+            } else {
+                format!("'{x}'")
+            }
+        };
+        inserts.push(format!(
+            "INSERT INTO ins VALUES ({}, {}, {}, {})",
+            f[0],
+            q(f[1]),
+            q(f[2]),
+            q(f[3])
+        ));
+        if i < 3000 {
+            day1.extend_from_slice(line.as_bytes());
+        } else {
+            day2.extend_from_slice(line.as_bytes());
+        }
+    }
+    // Shuffle day 2 so the non-empty merge sees unsorted input.
+    let mut lines: Vec<&[u8]> = day2.split_inclusive(|b| *b == b'\n').collect();
+    lines.reverse();
+    let day2: Vec<u8> = lines.concat();
+    exec(&mut s, "BEGIN");
+    for q in &inserts {
+        exec(&mut s, q);
+    }
+    exec(&mut s, "COMMIT");
+    for t in ["bulk", "spill"] {
+        if t == "spill" {
+            exec(&mut s, "SET betula_load_memory = 1");
+        }
+        local(
+            &mut s,
+            &format!("LOAD DATA LOCAL INFILE 'd1' INTO TABLE {t}"),
+            &day1,
+        )
+        .unwrap();
+        local(
+            &mut s,
+            &format!("LOAD DATA LOCAL INFILE 'd2' INTO TABLE {t}"),
+            &day2,
+        )
+        .unwrap();
+    }
+    // Inside a transaction: through the write set.
+    exec(&mut s, "BEGIN");
+    local(&mut s, "LOAD DATA LOCAL INFILE 'd1' INTO TABLE txn", &day1).unwrap();
+    local(&mut s, "LOAD DATA LOCAL INFILE 'd2' INTO TABLE txn", &day2).unwrap();
+    exec(&mut s, "COMMIT");
+    let queries = [
+        "SELECT * FROM {} ORDER BY id, ts",
+        "SELECT tag, v, id, ts FROM {} WHERE tag = 't3' ORDER BY tag, v, id, ts",
+        "SELECT v, id FROM {} WHERE v BETWEEN 10 AND 20 ORDER BY v, id, ts",
+        "SELECT COUNT(*), SUM(v) FROM {} WHERE tag IS NULL",
+    ];
+    for q in queries {
+        let want = rows(&mut s, &q.replace("{}", "ins"));
+        assert!(!want.is_empty());
+        for t in ["bulk", "txn", "spill"] {
+            assert_eq!(rows(&mut s, &q.replace("{}", t)), want, "{t}: {q}");
+        }
+    }
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM bulk"), vec!["6000"]);
+}
+
+#[test]
+fn reopen_after_load_keeps_rows_and_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let (_e, mut s) = engine(dir.path());
+        exec(
+            &mut s,
+            "CREATE TABLE a (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(5))",
+        );
+        exec(&mut s, "CREATE TABLE h (v INT, KEY kv (v))");
+        let o = local(
+            &mut s,
+            "LOAD DATA LOCAL INFILE 'x' INTO TABLE a (v)",
+            b"a\nb\nc\n",
+        )
+        .unwrap();
+        match o {
+            Output::Done {
+                affected,
+                last_insert_id,
+                ..
+            } => assert_eq!((affected, last_insert_id), (3, 1)),
+            _ => unreachable!(),
+        }
+        local(
+            &mut s,
+            "LOAD DATA LOCAL INFILE 'y' INTO TABLE h",
+            b"3\n1\n2\n1\n",
+        )
+        .unwrap();
+    }
+    let (_e, mut s) = engine(dir.path());
+    exec(&mut s, "INSERT INTO a (v) VALUES ('d')");
+    assert_eq!(
+        rows(&mut s, "SELECT id, v FROM a ORDER BY id"),
+        vec!["1|a", "2|b", "3|c", "4|d"]
+    );
+    exec(&mut s, "INSERT INTO h VALUES (0)");
+    assert_eq!(
+        rows(&mut s, "SELECT v FROM h WHERE v >= 0 ORDER BY v"),
+        vec!["0", "1", "1", "2", "3"]
+    );
+    assert!(std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .all(|e| !e.file_name().to_string_lossy().starts_with("#load-tmp")));
+}
