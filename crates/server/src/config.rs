@@ -15,6 +15,8 @@ pub struct ServeConfig {
     pub bind: String,
     pub env: EnvOptions,
     pub max_connections: usize,
+    /// Directory server-side LOAD DATA INFILE may read (None: refused).
+    pub secure_file_priv: Option<PathBuf>,
 }
 
 impl Default for ServeConfig {
@@ -25,6 +27,7 @@ impl Default for ServeConfig {
             bind: "127.0.0.1".into(),
             env: EnvOptions::default(),
             max_connections: 151,
+            secure_file_priv: None,
         }
     }
 }
@@ -68,6 +71,7 @@ impl ServeConfig {
             "datadir" => self.datadir = PathBuf::from(v),
             "port" => self.port = v.parse().map_err(|_| format!("bad port '{v}'"))?,
             "bind" | "bind_address" => self.bind = v.to_string(),
+            "secure_file_priv" => self.secure_file_priv = Some(PathBuf::from(v)),
             "cache_size" | "cache_bytes" => self.env.cache_bytes = parse_size(v)?,
             "durability" => self.env.durability = parse_durability(v)?,
             "compression" => {

@@ -1,4 +1,5 @@
-//! The `betula` binary: `betula serve` runs the MySQL-protocol server.
+//! The `betula` binary: `betula serve` runs the MySQL-protocol server; `betula import` bulk-loads
+//! CSV/TSV files into a table of a data directory (server stopped).
 
 /// The engine allocates many small keys and values; glibc malloc's consolidation showed up as about a third
 /// of insert time in profiles, mimalloc does not.
@@ -42,6 +43,55 @@ enum Cmd {
         /// Settings file (key = value lines: cache_size, durability, compression, ...)
         #[arg(long)]
         config: Option<PathBuf>,
+        /// Directory server-side LOAD DATA INFILE may read (default: refused)
+        #[arg(long)]
+        secure_file_priv: Option<PathBuf>,
+    },
+    /// Bulk-load CSV/TSV files into a table (opens the data directory: stop the server first;
+    /// use LOAD DATA LOCAL INFILE or mysqlimport --local against a running server).
+    Import {
+        /// Files to load, in order (each is one transaction)
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Target table as db.table
+        #[arg(long)]
+        table: String,
+        /// Data directory [default: ./betula-data]
+        #[arg(long)]
+        datadir: Option<PathBuf>,
+        /// Settings file (as for serve: cache_size, compression, ...)
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// csv or tsv [default: from the file extension, .csv = csv, else tsv]
+        #[arg(long)]
+        format: Option<String>,
+        /// FIELDS TERMINATED BY (escapes \t \n \r allowed)
+        #[arg(long)]
+        fields_terminated_by: Option<String>,
+        /// FIELDS ENCLOSED BY (one character, or empty)
+        #[arg(long)]
+        fields_enclosed_by: Option<String>,
+        /// FIELDS ESCAPED BY (one character, or empty)
+        #[arg(long)]
+        fields_escaped_by: Option<String>,
+        /// LINES TERMINATED BY
+        #[arg(long)]
+        lines_terminated_by: Option<String>,
+        /// Header lines to skip in each file
+        #[arg(long, default_value_t = 0)]
+        ignore_lines: u64,
+        /// Column list, e.g. id,ts,@skip,value
+        #[arg(long)]
+        columns: Option<String>,
+        /// Rows with an existing key replace it
+        #[arg(long)]
+        replace: bool,
+        /// Rows with an existing key are skipped; bad values become warnings
+        #[arg(long)]
+        ignore: bool,
+        /// No progress bar
+        #[arg(long)]
+        quiet: bool,
     },
 }
 
@@ -50,13 +100,11 @@ fn serve(
     port: Option<u16>,
     bind: Option<String>,
     config: Option<PathBuf>,
+    secure_file_priv: Option<PathBuf>,
 ) -> Result<(), String> {
-    let mut cfg = ServeConfig::default();
-    if let Some(path) = config {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        cfg.load_file(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut cfg = load_config(config)?;
+    if let Some(d) = secure_file_priv {
+        cfg.secure_file_priv = Some(d);
     }
     if let Some(d) = datadir {
         cfg.datadir = d;
@@ -74,6 +122,7 @@ fn serve(
         password_hash: auth::hash_password,
     })
     .map_err(|e| format!("cannot open {}: {e}", cfg.datadir.display()))?;
+    engine.set_secure_file_priv(cfg.secure_file_priv.clone());
     if !is_loopback(&cfg.bind) && engine.user_auth("root").flatten().is_none() {
         return Err(format!(
             "refusing to listen on {} while root has no password: start on 127.0.0.1 and run \
@@ -111,6 +160,17 @@ fn serve(
     Ok(())
 }
 
+fn load_config(config: Option<PathBuf>) -> Result<ServeConfig, String> {
+    let mut cfg = ServeConfig::default();
+    if let Some(path) = config {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        cfg.load_file(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(cfg)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
@@ -119,7 +179,46 @@ fn main() -> ExitCode {
             port,
             bind,
             config,
-        } => serve(datadir, port, bind, config),
+            secure_file_priv,
+        } => serve(datadir, port, bind, config, secure_file_priv),
+        Cmd::Import {
+            files,
+            table,
+            datadir,
+            config,
+            format,
+            fields_terminated_by,
+            fields_enclosed_by,
+            fields_escaped_by,
+            lines_terminated_by,
+            ignore_lines,
+            columns,
+            replace,
+            ignore,
+            quiet,
+        } => load_config(config).and_then(|cfg| {
+            let summary = betula_server::import::run(
+                betula_server::import::ImportArgs {
+                    files,
+                    table,
+                    datadir: datadir.unwrap_or(cfg.datadir),
+                    env: cfg.env,
+                    format,
+                    fields_terminated_by,
+                    enclosed_by: fields_enclosed_by,
+                    escaped_by: fields_escaped_by,
+                    lines_terminated_by,
+                    ignore_lines,
+                    columns,
+                    replace,
+                    ignore,
+                    progress: !quiet,
+                },
+                auth::hash_password,
+            )?;
+            let _ = writeln!(std::io::stdout(), "betula import: {summary}");
+            Ok(())
+        }),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

@@ -88,6 +88,14 @@ impl SqlSession {
 
 impl Session for SqlSession {
     fn query(&mut self, sql: &str, out: &mut dyn ResultSink) -> Result<(), SqlError> {
+        // Executable comments (`/*!40101 ... */`) are statements, not comments, for the splitter.
+        let expanded;
+        let sql = if sql.contains("/*!") {
+            expanded = betula_sql::engine::versioned::expand(sql);
+            expanded.as_str()
+        } else {
+            sql
+        };
         let stmts = split_statements(sql);
         if stmts.is_empty() {
             return Err(SqlError::new(1065, b"42000", "Query was empty"));
@@ -98,7 +106,21 @@ impl Session for SqlSession {
             )));
         }
         for s in stmts {
-            let r = self.sess.execute(&s, &[]).map_err(error)?;
+            let r = match betula_sql::engine::load::local_request(&self.sess, &s) {
+                // LOAD DATA LOCAL: the client's file streams in through the sink.
+                Some(file) => {
+                    let mut input = out.local_infile(&file);
+                    let r = self.sess.execute_with_input(
+                        &s,
+                        &[],
+                        input.as_mut().map(|b| &mut **b as &mut dyn std::io::Read),
+                    );
+                    drop(input);
+                    r
+                }
+                None => self.sess.execute(&s, &[]),
+            }
+            .map_err(error)?;
             let w = self.warnings();
             send(r, w, out)?;
         }

@@ -138,4 +138,10 @@ pub trait ResultSink {
     fn ok(&mut self, done: &Completion) -> Result<(), SqlError>;
     /// Whether the query text may contain several statements.
     fn multi_statements(&self) -> bool;
+    /// LOAD DATA LOCAL INFILE: asks the client for `filename` and returns its contents as a
+    /// stream (see `local_infile`). `None` when the client did not negotiate CLIENT_LOCAL_FILES.
+    /// Drop the reader before reporting the statement's result.
+    fn local_infile(&mut self, _filename: &str) -> Option<Box<dyn std::io::Read + '_>> {
+        None
+    }
 }

@@ -4,7 +4,7 @@
 //! Layering, bottom up: [`wire`] (primitive encodings) → [`packet`]
 //! (framing) → [`handshake`]/[`auth`] (connection phase) →
 //! [`response`]/[`column`]/[`row`]/[`binary_value`]/[`resultset`] (replies) and
-//! [`statement`] (prepared statements) → [`connection`] (command loop) →
+//! [`statement`] (prepared statements), [`local_infile`] (LOAD DATA LOCAL) → [`connection`] (command loop) →
 //! [`server`] (listener and threads). The SQL layer plugs in through the
 //! traits in [`backend`]. See docs/protocol.md for what is supported.
 //!
@@ -20,6 +20,7 @@ pub mod command;
 mod connection;
 pub mod error;
 pub mod handshake;
+pub mod local_infile;
 pub mod packet;
 pub mod response;
 pub mod resultset;

@@ -17,9 +17,12 @@
 use std::io::{Read, Write};
 
 use super::backend::ResultSink;
-use super::capabilities::{Capabilities, CLIENT_MULTI_RESULTS, CLIENT_PS_MULTI_RESULTS};
+use super::capabilities::{
+    Capabilities, CLIENT_LOCAL_FILES, CLIENT_MULTI_RESULTS, CLIENT_PS_MULTI_RESULTS,
+};
 use super::column::{encode_column_def, ColumnDef, ColumnType};
 use super::error::{ProtocolError, SqlError};
+use super::local_infile::LocalFile;
 use super::packet::PacketStream;
 use super::response::{encode_end, encode_err, encode_ok, Completion, OK_HEADER};
 use super::row::{encode_binary_row, encode_text_row};
@@ -261,6 +264,17 @@ impl<R: Read, W: Write> ResultSink for ResultWriter<'_, R, W> {
 
     fn multi_statements(&self) -> bool {
         self.multi_statements
+    }
+
+    fn local_infile(&mut self, filename: &str) -> Option<Box<dyn Read + '_>> {
+        if !self.caps.has(CLIENT_LOCAL_FILES) || self.open.is_some() {
+            return None;
+        }
+        if self.pending.is_some() && self.next_result().is_err() {
+            return None;
+        }
+        LocalFile::request(self.stream, &mut self.failed, filename)
+            .map(|f| Box::new(f) as Box<dyn Read + '_>)
     }
 }
 

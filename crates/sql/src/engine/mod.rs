@@ -36,6 +36,7 @@ pub mod store;
 pub mod tokens;
 pub mod upsert;
 pub mod vars;
+pub mod versioned;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

@@ -546,6 +546,13 @@ impl Session {
         params: &[Value],
         input: Option<&mut dyn std::io::Read>,
     ) -> DbResult<Output> {
+        let expanded;
+        let sql = if sql.contains("/*!") || sql.contains("/*M!") {
+            expanded = super::versioned::expand(sql);
+            expanded.as_str()
+        } else {
+            sql
+        };
         self.engine
             .queries
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);

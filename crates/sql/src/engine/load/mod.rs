@@ -144,6 +144,29 @@ impl RowSource<'_> {
     }
 }
 
+/// For the protocol layer: the file name to request from the client when `sql` is a LOAD DATA
+/// LOCAL that can run (local_infile ON, table present and accessible); None otherwise (the
+/// statement then runs without a stream and reports its own error).
+pub fn local_request(sess: &Session, sql: &str) -> Option<String> {
+    if !parse::is_load(sql) {
+        return None;
+    }
+    let stmt = parse::parse(sql).ok()?;
+    let enabled = sess
+        .vars
+        .get("local_infile")
+        .and_then(|v| v.to_f64_lenient())
+        .unwrap_or(1.0)
+        != 0.0;
+    if !stmt.local || !enabled {
+        return None;
+    }
+    let (db, name) = sess.resolve_table_name(&stmt.table).ok()?;
+    sess.check_db_access(&db).ok()?;
+    sess.engine.catalog.get_table(&db, &name).ok()?;
+    Some(stmt.file)
+}
+
 /// Opens a server-side file after the `secure_file_priv` and privilege checks.
 fn open_server_file(sess: &Session, name: &str) -> DbResult<std::fs::File> {
     let refused = || {
