@@ -522,3 +522,53 @@ fn reopen_after_load_keeps_rows_and_counters() {
         .flatten()
         .all(|e| !e.file_name().to_string_lossy().starts_with("#load-tmp")));
 }
+
+#[test]
+fn unique_secondary_indexes_replace_ignore_and_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let (e, mut s) = engine(dir.path());
+    e.set_secure_file_priv(Some(files.path().to_path_buf()));
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, u VARCHAR(5), v INT, UNIQUE KEY uu (u), KEY kv (v))",
+    );
+    exec(&mut s, "INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20)");
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'r' REPLACE INTO TABLE t",
+        b"3\ta\t30\n4\tc\t40\n2\tz\t21\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 3  Deleted: 2  Skipped: 0  Warnings: 0");
+    assert_eq!(
+        rows(&mut s, "SELECT id, u, v FROM t ORDER BY id"),
+        vec!["2|z|21", "3|a|30", "4|c|40"]
+    );
+    let o = local(
+        &mut s,
+        "LOAD DATA LOCAL INFILE 'i' INTO TABLE t",
+        b"5\tz\t50\n6\td\t60\n",
+    )
+    .unwrap();
+    assert_eq!(info(&o), "Records: 2  Deleted: 0  Skipped: 1  Warnings: 1");
+    assert!(warnings(&mut s)[0].contains("for key 'uu'"));
+    std::fs::write(files.path().join("e.tsv"), "7\tq\t70\n8\td\t80\n").unwrap();
+    let err = s
+        .execute("LOAD DATA INFILE 'e.tsv' INTO TABLE t", &[])
+        .unwrap_err();
+    assert_eq!(err.code, 1062);
+    let want = vec!["2|z|21", "3|a|30", "4|c|40", "6|d|60"];
+    assert_eq!(rows(&mut s, "SELECT id, u, v FROM t ORDER BY id"), want);
+    assert_eq!(
+        rows(&mut s, "SELECT id, u, v FROM t WHERE u >= 'a' ORDER BY u"),
+        vec!["3|a|30", "4|c|40", "6|d|60", "2|z|21"]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT id FROM t WHERE v BETWEEN 0 AND 100 ORDER BY v"
+        ),
+        vec!["2", "3", "4", "6"]
+    );
+}

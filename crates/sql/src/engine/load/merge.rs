@@ -25,6 +25,23 @@ use crate::key_codec::prefix_successor;
 use crate::row_codec::decode_row;
 use crate::value::Value;
 
+/// One row of a batch.
+#[derive(Default)]
+struct Row {
+    pk: Vec<u8>,
+    seq: u64,
+    enc: Vec<u8>,
+    ikeys: Vec<Vec<u8>>,
+    /// The values, only when UNIQUE secondary indexes are checked.
+    row: Option<Vec<Value>>,
+}
+
+/// Duplicate-key error for the row encoded as `enc` (decoded only for the message).
+fn pk_duplicate(t: &TableDef, enc: &[u8]) -> DbResult<DbError> {
+    let row = decode_row(&t.layout, enc)?;
+    Ok(DbError::duplicate(&t.dup_entry(&t.pk, &row), "PRIMARY"))
+}
+
 /// Rows per batch at most (the byte budget usually ends a batch first).
 const BATCH_ROWS_MAX: usize = 1 << 20;
 
@@ -35,6 +52,9 @@ struct Writer<'a> {
     indexes: Vec<TreeHandle>,
     prim_ops: Vec<(Vec<u8>, Op)>,
     index_ops: Vec<Vec<(Vec<u8>, Op)>>,
+    /// The smallest key present in the primary tree at or after the last probe (`Some(None)`: no
+    /// key after it); keys below it are known absent. Valid while probes ascend (one batch).
+    bound: Option<Option<Vec<u8>>>,
 }
 
 impl Writer<'_> {
@@ -63,6 +83,36 @@ impl Writer<'_> {
             self.index_ops[i].push((k, Op::Delete));
         }
         Ok(())
+    }
+
+    /// The existing row at `pk` (probes ascend within a batch): one seek per gap between present
+    /// keys instead of one point read per row, so appending after existing keys costs a seek per
+    /// run of new keys.
+    fn probe(&mut self, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+        match &self.bound {
+            Some(None) => return Ok(None),
+            Some(Some(b)) if pk < b.as_slice() => return Ok(None),
+            _ => {}
+        }
+        let first = self
+            .txn
+            .range(&self.primary, Bound::Included(pk), Bound::Unbounded, false)
+            .next()
+            .transpose()?;
+        match first {
+            None => {
+                self.bound = Some(None);
+                Ok(None)
+            }
+            Some((k, v)) if k == pk => {
+                self.bound = None;
+                Ok(Some(decode_row(&self.t.layout, &v)?))
+            }
+            Some((k, _)) => {
+                self.bound = Some(Some(k));
+                Ok(None)
+            }
+        }
     }
 
     fn get_row(&self, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
@@ -133,13 +183,14 @@ pub fn load(
             .collect::<DbResult<_>>()?,
         prim_ops: Vec::new(),
         index_ops: vec![Vec::new(); t.indexes.len()],
+        bound: None,
     };
     let has_unique = t.indexes.iter().any(|ix| ix.unique);
     let mut c = Counts::default();
     let mut seq = 0u64;
     loop {
-        // One batch: (pk, seq, row, row bytes).
-        let mut batch: Vec<(Vec<u8>, u64, Vec<Value>, Vec<u8>)> = Vec::new();
+        // One batch; rows are kept decoded only when UNIQUE indexes need them.
+        let mut batch: Vec<Row> = Vec::new();
         let mut bytes = 0usize;
         while bytes < budget && batch.len() < BATCH_ROWS_MAX {
             let Some((_, row)) = src.next_row(sess)? else {
@@ -147,20 +198,30 @@ pub fn load(
             };
             let pk = t.encode_pk(&row)?;
             let enc = encode(t, &row)?;
-            bytes += pk.len() + enc.len() * 3 + 64;
-            batch.push((pk, seq, row, enc));
+            let ikeys = (0..t.indexes.len())
+                .map(|ix| t.encode_index_key(ix, &row, &pk))
+                .collect::<DbResult<Vec<_>>>()?;
+            bytes += pk.len() + enc.len() + ikeys.iter().map(|k| k.len() + 24).sum::<usize>() + 96;
+            batch.push(Row {
+                pk,
+                seq,
+                enc,
+                ikeys,
+                row: has_unique.then_some(row),
+            });
             seq += 1;
         }
         if batch.is_empty() {
             break;
         }
         c.records += batch.len() as u64;
-        batch.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+        batch.sort_by(|a, b| a.pk.cmp(&b.pk).then(a.seq.cmp(&b.seq)));
+        w.bound = None;
         let mut i = 0;
         while i < batch.len() {
             // The group of rows with this primary key, in file order.
             let mut j = i + 1;
-            while j < batch.len() && batch[j].0 == batch[i].0 {
+            while j < batch.len() && batch[j].pk == batch[i].pk {
                 j += 1;
             }
             let pick = match on_dup {
@@ -170,37 +231,42 @@ pub fn load(
                 }
                 OnDuplicate::Ignore => {
                     for r in &batch[i + 1..j] {
-                        let e = DbError::duplicate(&t.dup_entry(&t.pk, &r.2), "PRIMARY");
-                        src.warn(&e);
+                        src.warn(&pk_duplicate(t, &r.enc)?);
                     }
                     c.skipped += (j - i - 1) as u64;
                     i
                 }
                 OnDuplicate::Error if j - i > 1 => {
                     let r = &batch[i + 1];
-                    let e = DbError::duplicate(&t.dup_entry(&t.pk, &r.2), "PRIMARY");
+                    let e = pk_duplicate(t, &r.enc)?;
                     return Err(DbError {
-                        message: format!("{} (file row {})", e.message, r.1 + 1),
+                        message: format!("{} (file row {})", e.message, r.seq + 1),
                         ..e
                     });
                 }
                 OnDuplicate::Error => i,
             };
-            let (pk, rseq, row, enc) = std::mem::take(&mut batch[pick]);
+            let Row {
+                pk,
+                seq: rseq,
+                enc,
+                ikeys,
+                row,
+            } = std::mem::take(&mut batch[pick]);
             i = j;
-            if let Some(old) = w.get_row(&pk)? {
+            if let Some(old) = w.probe(&pk)? {
                 match on_dup {
                     OnDuplicate::Replace => {
                         w.delete_row(&pk, &old)?;
                         c.deleted += 1;
                     }
                     OnDuplicate::Ignore => {
-                        src.warn(&DbError::duplicate(&t.dup_entry(&t.pk, &row), "PRIMARY"));
+                        src.warn(&pk_duplicate(t, &enc)?);
                         c.skipped += 1;
                         continue;
                     }
                     OnDuplicate::Error => {
-                        let e = DbError::duplicate(&t.dup_entry(&t.pk, &row), "PRIMARY");
+                        let e = pk_duplicate(t, &enc)?;
                         return Err(DbError {
                             message: format!("{} (file row {})", e.message, rseq + 1),
                             ..e
@@ -208,16 +274,17 @@ pub fn load(
                     }
                 }
             }
-            if has_unique {
+            if let Some(row) = row.as_deref() {
                 let mut skip = false;
-                while let Some((other, key, cols)) = w.unique_conflict(&row, &pk)? {
-                    let e = DbError::duplicate(&t.dup_entry(&cols, &row), &key);
+                while let Some((other, key, cols)) = w.unique_conflict(row, &pk)? {
+                    let e = DbError::duplicate(&t.dup_entry(&cols, row), &key);
                     match on_dup {
                         OnDuplicate::Replace => {
                             let Some(old) = w.get_row(&other)? else { break };
                             w.delete_row(&other, &old)?;
                             w.prim_ops.push((other.clone(), Op::Delete));
                             w.flush()?;
+                            w.bound = None;
                             c.deleted += 1;
                         }
                         OnDuplicate::Ignore => {
@@ -238,8 +305,7 @@ pub fn load(
                     continue;
                 }
             }
-            for ix in 0..t.indexes.len() {
-                let k = t.encode_index_key(ix, &row, &pk)?;
+            for (ix, k) in ikeys.into_iter().enumerate() {
                 w.index_ops[ix].push((k, Op::Put(Vec::new())));
             }
             w.prim_ops.push((pk, Op::Put(enc)));
