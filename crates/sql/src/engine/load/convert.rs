@@ -213,15 +213,7 @@ impl Converter {
                 };
             }
         }
-        Ok(complete_row(
-            sess,
-            t,
-            slots,
-            rownum,
-            self.strict,
-            first_id,
-            warnings,
-        )?)
+        complete_row(sess, t, slots, rownum, self.strict, first_id, warnings)
     }
 }
 

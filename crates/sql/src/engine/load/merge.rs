@@ -25,6 +25,9 @@ use crate::key_codec::prefix_successor;
 use crate::row_codec::decode_row;
 use crate::value::Value;
 
+/// A row holding the same UNIQUE index values: (its primary key, key name, key columns).
+type UniqueConflict = (Vec<u8>, String, Vec<usize>);
+
 /// One row of a batch.
 #[derive(Default)]
 struct Row {
@@ -123,11 +126,7 @@ impl Writer<'_> {
     }
 
     /// Another row with the same values in a UNIQUE index: (its primary key, key name, columns).
-    fn unique_conflict(
-        &self,
-        row: &[Value],
-        pk: &[u8],
-    ) -> DbResult<Option<(Vec<u8>, String, Vec<usize>)>> {
+    fn unique_conflict(&self, row: &[Value], pk: &[u8]) -> DbResult<Option<UniqueConflict>> {
         for (i, ix) in self.t.indexes.iter().enumerate() {
             if !ix.unique || ix.columns.iter().any(|&c| row[c].is_null()) {
                 continue;

@@ -80,7 +80,7 @@ pub enum Target {
 #[derive(Debug, Clone)]
 pub enum SetValue {
     Default,
-    Expr(ast::Expr),
+    Expr(Box<ast::Expr>),
 }
 
 #[derive(Debug, Clone)]
@@ -234,22 +234,20 @@ pub fn parse(sql: &str) -> DbResult<LoadStmt> {
         }
         stmt.ignore_lines = n;
     }
-    if c.sym('(') {
-        if !c.sym(')') {
-            loop {
-                let tok = c.peek().cloned();
-                let name = c.name().ok_or_else(|| syntax(&c))?;
-                let quoted = matches!(tok, Some(Tok::Word { quoted: true, .. }));
-                stmt.targets.push(match name.strip_prefix('@') {
-                    Some(v) if !quoted && !v.is_empty() => Target::Var(v.to_ascii_lowercase()),
-                    _ => Target::Column(name),
-                });
-                if c.sym(')') {
-                    break;
-                }
-                if !c.sym(',') {
-                    return Err(syntax(&c));
-                }
+    if c.sym('(') && !c.sym(')') {
+        loop {
+            let tok = c.peek().cloned();
+            let name = c.name().ok_or_else(|| syntax(&c))?;
+            let quoted = matches!(tok, Some(Tok::Word { quoted: true, .. }));
+            stmt.targets.push(match name.strip_prefix('@') {
+                Some(v) if !quoted && !v.is_empty() => Target::Var(v.to_ascii_lowercase()),
+                _ => Target::Column(name),
+            });
+            if c.sym(')') {
+                break;
+            }
+            if !c.sym(',') {
+                return Err(syntax(&c));
             }
         }
     }
@@ -293,7 +291,7 @@ fn parse_set(text: &str) -> DbResult<Vec<(String, SetValue)>> {
             {
                 SetValue::Default
             }
-            e => SetValue::Expr(e.clone()),
+            e => SetValue::Expr(Box::new(e.clone())),
         };
         out.push((name, v));
     }
