@@ -572,3 +572,100 @@ fn unique_secondary_indexes_replace_ignore_and_fail() {
         vec!["2", "3", "4", "6"]
     );
 }
+
+/// A client file that arrives in chunks; tells when the loader first asks for bytes (by then the
+/// load holds its locks).
+struct Chunks {
+    rx: std::sync::mpsc::Receiver<Vec<u8>>,
+    started: Option<std::sync::mpsc::Sender<()>>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+impl Read for Chunks {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(s) = self.started.take() {
+            let _ = s.send(());
+        }
+        if self.pos == self.buf.len() {
+            match self.rx.recv() {
+                Ok(b) => {
+                    self.buf = b;
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = out.len().min(self.buf.len() - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn writers_of_the_table_wait_for_a_running_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let (e, mut s) = engine(dir.path());
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, v INT, KEY kv (v))",
+    );
+    exec(&mut s, "CREATE TABLE other (id INT PRIMARY KEY)");
+    exec(&mut s, "SET innodb_lock_wait_timeout = 1");
+    // Round 0: empty table (bulk build); round 1: non-empty (merge).
+    for round in 0..2u32 {
+        let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+        let (started_tx, started_rx) = std::sync::mpsc::channel::<()>();
+        let e2 = e.clone();
+        let loader = std::thread::spawn(move || {
+            let mut s1 = e2.session(2, "root", "localhost");
+            s1.execute("USE d", &[]).unwrap();
+            let mut input = Chunks {
+                rx,
+                started: Some(started_tx),
+                buf: Vec::new(),
+                pos: 0,
+            };
+            s1.execute_with_input(
+                "LOAD DATA LOCAL INFILE 'chunks' INTO TABLE t",
+                &[],
+                Some(&mut input),
+            )
+            .map(|o| info(&o))
+        });
+        started_rx.recv().unwrap();
+        let base = round * 1000;
+        tx.send(tsv_rows(base, base + 500)).unwrap();
+        // Another writer of the table waits (and times out); other tables are not blocked;
+        // readers see the table as it was.
+        let err = s
+            .execute(&format!("INSERT INTO t VALUES ({}, 1)", base + 999), &[])
+            .unwrap_err();
+        assert_eq!(err.code, 1205, "{err}");
+        exec(&mut s, &format!("INSERT INTO other VALUES ({round})"));
+        assert_eq!(
+            rows(&mut s, "SELECT COUNT(*) FROM t"),
+            vec![(round * 901).to_string()]
+        );
+        tx.send(tsv_rows(base + 500, base + 900)).unwrap();
+        drop(tx);
+        let done = loader.join().unwrap().unwrap();
+        assert!(done.starts_with("Records: 900"), "{done}");
+        exec(&mut s, &format!("INSERT INTO t VALUES ({}, 1)", base + 999));
+        assert_eq!(
+            rows(&mut s, "SELECT COUNT(*) FROM t"),
+            vec![(round * 901 + 901).to_string()]
+        );
+        assert_eq!(
+            rows(&mut s, "SELECT COUNT(*) FROM t WHERE v >= 0"),
+            vec![(round * 901 + 901).to_string()]
+        );
+    }
+}
+
+fn tsv_rows(lo: u32, hi: u32) -> Vec<u8> {
+    (lo..hi)
+        .map(|i| format!("{i}\t{}\n", i % 10))
+        .collect::<String>()
+        .into_bytes()
+}

@@ -20,6 +20,17 @@ use crate::error::{Error, Result};
 use crate::tree::message::Op;
 
 impl Txn {
+    /// Takes the whole-tree lock on `t` (once per transaction): other transactions can neither write
+    /// nor lock any key of the tree until this one ends.
+    pub fn lock_whole_tree(&mut self, t: &TreeHandle) -> Result<()> {
+        let tree = t.tree().id();
+        if !self.whole_trees.contains(&tree) {
+            self.lock_range(t, b"", None)?;
+            self.whole_trees.push(tree);
+        }
+        Ok(())
+    }
+
     /// Writes a batch of changes sorted by strictly increasing key to `t` under a whole-tree lock.
     pub fn write_sorted(&mut self, t: &TreeHandle, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
         for (i, (key, op)) in ops.iter().enumerate() {
@@ -36,11 +47,7 @@ impl Txn {
         if ops.is_empty() {
             return Ok(());
         }
-        let tree = t.tree().id();
-        if !self.whole_trees.contains(&tree) {
-            self.lock_range(t, b"", None)?;
-            self.whole_trees.push(tree);
-        }
+        self.lock_whole_tree(t)?;
         let id = self.ensure_id()?;
         self.wrote = true;
         t.write_messages(id, ops)?;

@@ -11,7 +11,7 @@
 //! The sequence numbers of dropped rows are collected while the primary stream is consumed
 //! (bulk_replace builds the trees in order, primary first) and their index entries are skipped.
 //!
-//! Eligibility (checked under the writer lock): no UNIQUE secondary index (their conflicts need
+//! Eligibility (checked under the whole-tree locks of the load's transaction, `merge::begin_locked`): no UNIQUE secondary index (their conflicts need
 //! per-row checks, done by `merge`), and no visible row in the primary tree.
 
 use std::cell::RefCell;
@@ -27,13 +27,16 @@ use super::sorter::{Entry, Merge, Sorter, TempDir};
 use super::{Counts, RowSource};
 use crate::row_codec::decode_row;
 
-pub fn eligible(sess: &Session, t: &TableDef) -> DbResult<bool> {
+/// Whether the bulk build applies; `txn` holds the whole-tree locks of the table's trees (so no
+/// other writer can add a row between this check and the swap).
+pub fn eligible(sess: &Session, t: &TableDef, txn: &betula_storage::Txn) -> DbResult<bool> {
     if t.indexes.iter().any(|ix| ix.unique) {
         return Ok(false);
     }
     let tree = sess.engine.store.tree(&t.primary_tree())?;
-    let first = tree
+    let first = txn
         .range(
+            &tree,
             std::ops::Bound::Unbounded,
             std::ops::Bound::Unbounded,
             false,

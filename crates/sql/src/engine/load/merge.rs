@@ -154,13 +154,9 @@ impl Writer<'_> {
     }
 }
 
-pub fn load(
-    sess: &mut Session,
-    t: &TableDef,
-    src: &mut RowSource<'_>,
-    on_dup: OnDuplicate,
-    budget: usize,
-) -> DbResult<Counts> {
+/// Starts the load's storage transaction and takes the whole-tree lock of every tree of the table
+/// (concurrent writers of the table wait until the load ends; readers do not).
+pub fn begin_locked(sess: &Session, t: &TableDef) -> DbResult<Txn> {
     let store = &sess.engine.store;
     let timeout = sess
         .vars
@@ -168,11 +164,26 @@ pub fn load(
         .and_then(|v| v.to_f64_lenient())
         .unwrap_or(50.0)
         .clamp(0.0, 1e6);
-    let txn = store.env().begin(TxnOptions {
+    let mut txn = store.env().begin(TxnOptions {
         isolation: Isolation::ReadCommitted,
         lock_timeout: std::time::Duration::from_secs_f64(timeout),
         durability: commit_durability(sess),
     })?;
+    for name in t.all_trees() {
+        txn.lock_whole_tree(&store.tree(&name)?)?;
+    }
+    Ok(txn)
+}
+
+pub fn load(
+    sess: &mut Session,
+    t: &TableDef,
+    src: &mut RowSource<'_>,
+    on_dup: OnDuplicate,
+    budget: usize,
+    txn: Txn,
+) -> DbResult<Counts> {
+    let store = &sess.engine.store;
     let mut w = Writer {
         t,
         txn,

@@ -17,8 +17,10 @@
 //!
 //! Invariants: a load is atomic: an error of any kind (bad row in strict mode, duplicate key,
 //! client gone, temp disk full) leaves the table exactly as it was, and a crash mid-load does
-//! too (bulk_replace's swap record / the transaction's missing commit record). The writer lock
-//! is held for the whole load. Server-side files are read only under the directory configured at
+//! too (bulk_replace's swap record / the transaction's missing commit record). Outside an
+//! explicit transaction the load's storage transaction holds the whole-tree lock of every tree
+//! of the table from before the emptiness check to the end (other writers of the table wait;
+//! readers do not), and the session holds the schema lock shared (no DDL meanwhile). Server-side files are read only under the directory configured at
 //! start (`secure_file_priv`) and only by root (MySQL's FILE privilege); LOCAL needs the client's
 //! opt-in (the protocol layer supplies the stream) and `local_infile` ON.
 //!
@@ -283,10 +285,15 @@ pub fn execute(
     let in_txn = sess.in_txn || !sess.autocommit();
     let counts = if in_txn {
         through_write_set(sess, &t, &mut src, stmt.on_duplicate)?
-    } else if build::eligible(sess, &t)? {
-        build::load(sess, &t, &mut src, stmt.on_duplicate, budget)?
     } else {
-        merge::load(sess, &t, &mut src, stmt.on_duplicate, budget)?
+        let txn = merge::begin_locked(sess, &t)?;
+        if build::eligible(sess, &t, &txn)? {
+            let counts = build::load(sess, &t, &mut src, stmt.on_duplicate, budget)?;
+            txn.commit()?; // wrote nothing: releases the tree locks
+            counts
+        } else {
+            merge::load(sess, &t, &mut src, stmt.on_duplicate, budget, txn)?
+        }
     };
     for (name, v) in src.conv.var_names().iter().zip(src.vars.iter()) {
         sess.user_vars.insert(name.clone(), v.clone());
