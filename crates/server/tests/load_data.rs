@@ -337,3 +337,31 @@ fn betula_import_loads_a_stopped_servers_table() {
         .unwrap();
     assert_eq!(n, Some((0..3000).filter(|i| i % 7 == 3).count() as u64));
 }
+
+/// The Rust `mysql` crate's local-infile handler (the benchmark suite's sensor-load client).
+#[test]
+fn rust_client_local_infile_handler() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    setup(&server);
+    let handler = mysql::LocalInfileHandler::new(|name, writer| {
+        assert_eq!(name, b"whatever.csv");
+        writer.write_all(lines(0, 20_000).as_bytes())?;
+        Ok(())
+    });
+    let opts = mysql::OptsBuilder::new()
+        .ip_or_hostname(Some("127.0.0.1"))
+        .tcp_port(server.port)
+        .user(Some("root"))
+        .db_name(Some("d"))
+        .prefer_socket(false)
+        .local_infile_handler(Some(handler));
+    let mut c = mysql::Conn::new(opts).unwrap();
+    c.query_drop("LOAD DATA LOCAL INFILE 'whatever.csv' INTO TABLE t FIELDS TERMINATED BY ','")
+        .unwrap();
+    assert_eq!(c.affected_rows(), 20_000);
+    let n: Option<u64> = c
+        .query_first("SELECT COUNT(*) FROM t WHERE s = 's0'")
+        .unwrap();
+    assert_eq!(n, Some((0..20_000).filter(|i| i % 7 == 0).count() as u64));
+}
