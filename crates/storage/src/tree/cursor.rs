@@ -161,7 +161,12 @@ impl Tree {
     /// Iterates over the entries within the bounds, in key order (or reverse order), as committed when the
     /// scan starts (a consistent snapshot of this tree).
     pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
-        let (view, id) = self.mvcc.view(0, || self.state.read().max_msn + 1, true);
+        // The tree's lock first, then the view (writers take them in that order too): the low limit and the
+        // active set are read at one instant, with no write of this tree in between.
+        let (view, id) = {
+            let st = self.state.read();
+            self.mvcc.view(0, || st.max_msn + 1, true)
+        };
         let guard = id.map(|id| ViewGuard::new(self.mvcc.clone(), id));
         RangeIter::new(
             self,

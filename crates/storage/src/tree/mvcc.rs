@@ -316,29 +316,28 @@ impl MvccState {
     /// A view of everything committed before `low_limit()`, for transaction `own`. With `register`, the
     /// view holds back garbage collection until [`MvccState::release_view`].
     ///
-    /// Order matters (invariant X4 and the horizon): a registered view is first entered with bound 0, so no
-    /// garbage collection can run past it while the low limit is read; the active set is snapshotted after
-    /// the low limit is read, so a transaction with a smaller id is either listed as active or finished
-    /// (ids are allocated and activated under this state's mutex).
+    /// Atomic (invariant X4): the low limit is read, the active set snapshotted and the view registered under
+    /// this state's mutex, under which ids are also allocated and activated, transactions deactivated and the
+    /// horizon computed. So every transaction with a smaller id is either listed as active or finished before
+    /// the view, and no transaction that began after the view is visible: a visible transaction never depends
+    /// on an invisible one. `low_limit` runs under the mutex and must not take a lock that is held while this
+    /// mutex is requested (the log's is fine; a tree's lock must be taken before calling).
     pub fn view(
         &self,
         own: TxnId,
         low_limit: impl FnOnce() -> TxnId,
         register: bool,
     ) -> (ReadView, Option<u64>) {
-        let id = register.then(|| {
-            let id = self.next_view.fetch_add(1, Ordering::Relaxed);
-            self.inner.lock().views.insert(id, 0);
-            id
-        });
-        let low_limit = low_limit();
         let mut g = self.inner.lock();
+        let low_limit = low_limit();
         let active = g.active_sorted.clone();
         let aborted = g.aborted.clone();
-        if let Some(id) = id {
+        let id = register.then(|| {
+            let id = self.next_view.fetch_add(1, Ordering::Relaxed);
             let bound = active.first().copied().unwrap_or(low_limit).min(low_limit);
             g.views.insert(id, bound);
-        }
+            id
+        });
         (
             ReadView {
                 own,
