@@ -277,14 +277,14 @@ impl Connection<'_> {
                 let r = self.session.init_db(&text(body));
                 self.reply(r)?;
             }
-            Command::Query => self.query(&text(body))?,
+            Command::Query => self.query(&super::query_text::decode(body))?,
             Command::FieldList => self.field_list(body)?,
             Command::Statistics => {
                 let s = self.shared.stats.summary(self.shared.live_count());
                 self.stream.write_packet(s.as_bytes())?;
                 self.stream.flush()?;
             }
-            Command::StmtPrepare => self.prepare(&text(body))?,
+            Command::StmtPrepare => self.prepare(&super::query_text::decode(body))?,
             Command::StmtExecute => self.execute(body)?,
             Command::StmtClose => {
                 if let Ok(id) = WireReader::new(body).u32() {

@@ -508,6 +508,33 @@ impl Compiler<'_> {
                 Expr::Cast(Box::new(Expr::Lit(Value::Text(s))), to)
             }
             E::Nested(inner) => self.compile(inner)?,
+            // A character set introducer (`_binary 'x'`, `_utf8mb4 'x'`, `_latin1 X'..'`), as
+            // JDBC drivers send bytes in client-side prepared statements: `_binary` makes a byte
+            // string, a text character set a text string.
+            E::Prefixed { prefix, value } if prefix.quote_style.is_none() => {
+                let charset = prefix.value.to_ascii_lowercase();
+                let lit = self.compile(value)?;
+                match (charset.as_str(), lit) {
+                    ("_binary", Expr::Lit(Value::Text(s))) => {
+                        Expr::Lit(Value::Bytes(s.into_bytes()))
+                    }
+                    ("_binary", lit) => lit,
+                    (
+                        "_utf8mb4" | "_utf8mb3" | "_utf8" | "_latin1" | "_ascii",
+                        Expr::Lit(Value::Bytes(b)),
+                    ) => Expr::Lit(match String::from_utf8(b) {
+                        Ok(s) => Value::Text(s),
+                        Err(e) => Value::Bytes(e.into_bytes()),
+                    }),
+                    ("_utf8mb4" | "_utf8mb3" | "_utf8" | "_latin1" | "_ascii", lit) => lit,
+                    _ => {
+                        return Err(DbError::unsupported(format!(
+                            "character set introducer {}",
+                            prefix.value
+                        )))
+                    }
+                }
+            }
             E::UnaryOp { op, expr } => {
                 let a = self.sub(expr)?;
                 match op {

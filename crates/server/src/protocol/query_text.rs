@@ -1,0 +1,177 @@
+//! Decodes the bytes of a COM_QUERY / COM_STMT_PREPARE into SQL text.
+//!
+//! The SQL layer takes `&str`, and valid UTF-8 (the session character set) passes through
+//! unchanged. Clients that send binary values inline write them as `_binary '...'` literals
+//! with raw bytes, escaping only quotes, backslashes and NUL (JDBC drivers with client-side
+//! prepared statements, mysqldump with --hex-blob off): such a query is not UTF-8. Invariant:
+//! every `_binary` string literal of a non-UTF-8 query is rewritten to a hex literal
+//! (`_binary X'00FF'`) holding exactly the bytes the quoted text denotes (MySQL's backslash
+//! escapes and doubled quotes undone), so binary data arrives intact; any other invalid byte
+//! (outside a `_binary` literal) becomes U+FFFD as before.
+
+use std::borrow::Cow;
+
+/// The SQL text of a query packet body (see the module header).
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(&hex_binary_literals(bytes)).into_owned()),
+    }
+}
+
+/// Copies `sql`, replacing the quoted part of each `_binary '...'` literal by `X'..'`.
+/// Other string literals, quoted identifiers and comments are copied verbatim (a `_binary`
+/// inside them is not a literal).
+fn hex_binary_literals(sql: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(sql.len() * 2);
+    let mut i = 0;
+    while i < sql.len() {
+        let c = sql[i];
+        match c {
+            b'\'' | b'"' => {
+                let (end, value) = string_literal(sql, i);
+                if follows_binary_introducer(&out) {
+                    if !out.last().is_some_and(u8::is_ascii_whitespace) {
+                        out.push(b' ');
+                    }
+                    out.extend_from_slice(b"X'");
+                    for b in value {
+                        out.extend_from_slice(format!("{b:02X}").as_bytes());
+                    }
+                    out.push(b'\'');
+                } else {
+                    out.extend_from_slice(&sql[i..end]);
+                }
+                i = end;
+            }
+            b'`' => {
+                let end = sql[i + 1..]
+                    .iter()
+                    .position(|&b| b == b'`')
+                    .map_or(sql.len(), |p| i + 2 + p);
+                out.extend_from_slice(&sql[i..end]);
+                i = end;
+            }
+            b'#' => i = copy_to_line_end(sql, i, &mut out),
+            b'-' if sql.get(i + 1) == Some(&b'-')
+                && sql.get(i + 2).is_none_or(|b| b.is_ascii_whitespace()) =>
+            {
+                i = copy_to_line_end(sql, i, &mut out)
+            }
+            // Executable comments (`/*! ... */`) hold SQL: only their delimiters are skipped.
+            b'/' if sql.get(i + 1) == Some(&b'*') && sql.get(i + 2) != Some(&b'!') => {
+                let end = sql[i + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(sql.len(), |p| i + 4 + p);
+                out.extend_from_slice(&sql[i..end]);
+                i = end;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+fn copy_to_line_end(sql: &[u8], start: usize, out: &mut Vec<u8>) -> usize {
+    let end = sql[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(sql.len(), |p| start + p);
+    out.extend_from_slice(&sql[start..end]);
+    end
+}
+
+/// The literal starting at the quote `sql[start]`: the index after its closing quote and the
+/// bytes it denotes. An unterminated literal runs to the end (the parser then reports it).
+fn string_literal(sql: &[u8], start: usize) -> (usize, Vec<u8>) {
+    let quote = sql[start];
+    let mut value = Vec::new();
+    let mut i = start + 1;
+    while i < sql.len() {
+        let c = sql[i];
+        if c == b'\\' && i + 1 < sql.len() {
+            let e = sql[i + 1];
+            match e {
+                b'0' => value.push(0),
+                b'b' => value.push(8),
+                b'n' => value.push(b'\n'),
+                b'r' => value.push(b'\r'),
+                b't' => value.push(b'\t'),
+                b'Z' => value.push(26),
+                // LIKE wildcards keep their backslash, as in MySQL.
+                b'%' | b'_' => value.extend_from_slice(&[b'\\', e]),
+                other => value.push(other),
+            }
+            i += 2;
+        } else if c == quote {
+            if sql.get(i + 1) == Some(&quote) {
+                value.push(quote);
+                i += 2;
+            } else {
+                return (i + 1, value);
+            }
+        } else {
+            value.push(c);
+            i += 1;
+        }
+    }
+    (sql.len(), value)
+}
+
+/// Whether `out` ends with the word `_binary` (any case), optionally followed by whitespace.
+fn follows_binary_introducer(out: &[u8]) -> bool {
+    let trimmed = out.trim_ascii_end();
+    let Some(at) = trimmed.len().checked_sub(7) else {
+        return false;
+    };
+    trimmed[at..].eq_ignore_ascii_case(b"_binary") && (at == 0 || !is_word_byte(trimmed[at - 1]))
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf8_passes_through() {
+        assert!(matches!(
+            decode(b"SELECT 'h\xc3\xa9'"),
+            Cow::Borrowed("SELECT 'hé'")
+        ));
+    }
+
+    #[test]
+    fn binary_literals_become_hex() {
+        let q = b"INSERT INTO t VALUES (_binary '\\0\x01\xff\\'\\\\''x', 'a\\'b', _BINARY\"\xfe\")";
+        assert_eq!(
+            decode(q),
+            "INSERT INTO t VALUES (_binary X'0001FF275C2778', 'a\\'b', _BINARY X'FE')"
+        );
+    }
+
+    #[test]
+    fn other_invalid_bytes_are_replaced() {
+        assert_eq!(decode(b"SELECT 'a\xff'"), "SELECT 'a\u{fffd}'");
+        // A `_binary` inside another literal, identifier or comment is not an introducer.
+        assert_eq!(
+            decode(b"SELECT '_binary', `_binary` '\xff' /* _binary '\xff' */"),
+            "SELECT '_binary', `_binary` '\u{fffd}' /* _binary '\u{fffd}' */"
+        );
+        assert_eq!(
+            decode(b"SELECT my_binary '\xff'"),
+            "SELECT my_binary '\u{fffd}'"
+        );
+    }
+
+    #[test]
+    fn unterminated_literal_does_not_panic() {
+        assert_eq!(decode(b"SELECT _binary '\xff\\"), "SELECT _binary X'FF5C'");
+    }
+}
