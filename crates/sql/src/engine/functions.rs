@@ -575,6 +575,8 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         }
         "HEX" => match &a[0] {
             Value::Int(_) | Value::UInt(_) => text(format!("{:X}", int(&a[0]).unwrap_or(0))),
+            // Byte strings are hexed as they are (text_of would replace non-UTF-8 bytes).
+            Value::Bytes(b) => text(b.iter().map(|b| format!("{b:02X}")).collect()),
             v => text(
                 text_of(v)
                     .unwrap_or_default()
