@@ -11,8 +11,7 @@ use super::driver::{self, TxSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::batch_ts;
 use super::sensor_stream::{per, tail_mean};
-use super::{fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
-use crate::cpu_time::share_of_one_core;
+use super::{cost_figures, fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
 use crate::peer::Server;
 use crate::stats;
 use mysql::prelude::Queryable;
@@ -130,29 +129,8 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
                 .and_then(|(a, b)| per(Some(b.saturating_sub(a)), rows)),
             Better::Lower,
         ),
-        fig(
-            "statements retried (deadlock, lock wait)",
-            Some(run.retries as f64),
-            Better::Lower,
-        ),
-        fig(
-            "server bytes written/row",
-            per(run.server_write_bytes, rows),
-            Better::Lower,
-        ),
-        fig(
-            "server CPU µs/row",
-            run.server_cpu_secs
-                .and_then(|c| stats::ratio(c * 1e6, rows as f64)),
-            Better::Lower,
-        ),
-        fig(
-            "client CPU, % of one core",
-            run.client_cpu_secs
-                .and_then(|c| share_of_one_core(c, run.secs)),
-            Better::Neither,
-        ),
     ]);
+    r.figures.extend(cost_figures(&run, rows));
     if let Some(st) = run.error {
         r.status = st;
         return r;

@@ -172,6 +172,34 @@ pub fn rate_figures(rows: u64, secs: f64, per_sec: &[u64]) -> Vec<Figure> {
     ]
 }
 
+/// The cost figures of a timed ingest run: retries, server bytes written and CPU per row, the client's CPU.
+pub fn cost_figures(run: &driver::BatchRun, rows: u64) -> Vec<Figure> {
+    vec![
+        fig(
+            "statements retried (deadlock, lock wait)",
+            Some(run.retries as f64),
+            Better::Lower,
+        ),
+        fig(
+            "server bytes written/row",
+            sensor_stream::per(run.server_write_bytes, rows),
+            Better::Lower,
+        ),
+        fig(
+            "server CPU µs/row",
+            run.server_cpu_secs
+                .and_then(|c| crate::stats::ratio(c * 1e6, rows as f64)),
+            Better::Lower,
+        ),
+        fig(
+            "client CPU, % of one core",
+            run.client_cpu_secs
+                .and_then(|c| crate::cpu_time::share_of_one_core(c, run.secs)),
+            Better::Neither,
+        ),
+    ]
+}
+
 /// One workload on one server.
 #[derive(Debug, Clone)]
 pub struct WorkloadResult {

@@ -7,9 +7,7 @@
 use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::{datetime, SensorStream, START_EPOCH};
-use super::sensor_stream::per;
-use super::{fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
-use crate::cpu_time::share_of_one_core;
+use super::{cost_figures, fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
 use crate::peer::Server;
 use crate::stats;
 use mysql::prelude::Queryable;
@@ -82,30 +80,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let rows = run.rows;
     r.figures = vec![fig("rows upserted", Some(rows as f64), Better::Higher)];
     r.figures.extend(rate_figures(rows, run.secs, &per_sec));
-    r.figures.extend([
-        fig(
-            "statements retried (deadlock, lock wait)",
-            Some(run.retries as f64),
-            Better::Lower,
-        ),
-        fig(
-            "server bytes written/row",
-            per(run.server_write_bytes, rows),
-            Better::Lower,
-        ),
-        fig(
-            "server CPU µs/row",
-            run.server_cpu_secs
-                .and_then(|c| stats::ratio(c * 1e6, rows as f64)),
-            Better::Lower,
-        ),
-        fig(
-            "client CPU, % of one core",
-            run.client_cpu_secs
-                .and_then(|c| share_of_one_core(c, run.secs)),
-            Better::Neither,
-        ),
-    ]);
+    r.figures.extend(cost_figures(&run, rows));
     if let Some(st) = run.error {
         r.status = st;
         return r;
