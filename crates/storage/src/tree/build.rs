@@ -1,7 +1,8 @@
 //! Bottom-up construction of a tree from a sorted stream (the bulk loader's engine half).
 //!
 //! Entries fill basements up to the basement size and leaves up to a fill factor of the node size; each
-//! finished leaf is compressed and written at once, so memory stays at about one node per level. Internal
+//! finished node is handed to a pool of compressor threads (one per core), which compress and write it
+//! while the caller goes on producing rows, so memory stays at a few nodes per core. Internal
 //! levels are then built over the first keys of the level below, up to `fanout` children each, until one
 //! node (the root) remains. The result replaces the tree's (empty) contents in memory: every node is clean
 //! and on disk, and becomes durable with the next checkpoint of the tree.
@@ -16,6 +17,12 @@ use super::{Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::Mutex;
+
+/// A finished node for the compressor threads, or its written place.
+type Job = (BlockNum, Node);
+type Done = Result<(BlockNum, BlockLoc)>;
 
 /// Leaves are filled to this share of the node size (room for later inserts before a split).
 const LEAF_FILL_PERCENT: usize = 90;
@@ -31,6 +38,8 @@ pub struct BuildStats {
 
 struct Builder<'t> {
     tree: &'t Tree,
+    jobs: Option<SyncSender<Job>>,
+    done: Receiver<Done>,
     next_bn: BlockNum,
     table: HashMap<BlockNum, BlockLoc>,
     /// (first key, block) of each finished node of the level being built.
@@ -43,13 +52,44 @@ struct Builder<'t> {
 }
 
 impl Builder<'_> {
-    fn write(&mut self, node: &Node) -> Result<BlockNum> {
+    /// Numbers `node` and hands it to the compressor threads (or, without them, writes it here).
+    fn write(&mut self, node: Node) -> Result<BlockNum> {
         let bn = self.next_bn;
         self.next_bn += 1;
-        let (loc, _) = self.tree.write_node(node, bn)?;
+        match &self.jobs {
+            Some(jobs) => {
+                if jobs.send((bn, node)).is_err() {
+                    return Err(Error::InvalidArgument(
+                        "bulk build: compressor threads stopped".into(),
+                    ));
+                }
+            }
+            None => {
+                let (loc, _) = self.tree.write_node(&node, bn)?;
+                self.record(bn, loc);
+            }
+        }
+        // Surface a failed write early.
+        while let Ok(done) = self.done.try_recv() {
+            let (bn, loc) = done?;
+            self.record(bn, loc);
+        }
+        Ok(bn)
+    }
+
+    fn record(&mut self, bn: BlockNum, loc: BlockLoc) {
         self.stats.written_bytes += u64::from(loc.len);
         self.table.insert(bn, loc);
-        Ok(bn)
+    }
+
+    /// Waits for every handed-over node to be written.
+    fn drain(&mut self) -> Result<()> {
+        self.jobs = None;
+        while let Ok(done) = self.done.recv() {
+            let (bn, loc) = done?;
+            self.record(bn, loc);
+        }
+        Ok(())
     }
 
     fn close_basement(&mut self) {
@@ -76,7 +116,7 @@ impl Builder<'_> {
             pivots,
             basements: basements.into_iter().map(BasementSlot::new).collect(),
         };
-        let bn = self.write(&node)?;
+        let bn = self.write(node)?;
         self.level.push((first, bn));
         self.leaf_bytes = 0;
         self.stats.leaves += 1;
@@ -103,7 +143,7 @@ impl Builder<'_> {
     fn finish(&mut self) -> Result<(BlockNum, u32)> {
         self.close_leaf()?;
         if self.level.is_empty() {
-            let bn = self.write(&Node::empty_leaf())?;
+            let bn = self.write(Node::empty_leaf())?;
             return Ok((bn, 0));
         }
         let fanout = self.tree.opts.fanout as usize;
@@ -124,7 +164,7 @@ impl Builder<'_> {
                         .map(|_| BufferSlot::new(Buffer::default()))
                         .collect(),
                 };
-                let bn = self.write(&node)?;
+                let bn = self.write(node)?;
                 self.level.push((chunk[0].0.clone(), bn));
             }
         }
@@ -144,8 +184,43 @@ impl Tree {
                 "bulk build needs an empty tree".into(),
             ));
         }
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let (jobs_tx, jobs_rx) = mpsc::sync_channel::<Job>(threads * 2);
+        let (done_tx, done_rx) = mpsc::channel::<Done>();
+        let jobs_rx = Mutex::new(jobs_rx);
+        let tree: &Tree = self;
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let (jobs_rx, done_tx): (&Mutex<Receiver<Job>>, Sender<Done>) =
+                    (&jobs_rx, done_tx.clone());
+                scope.spawn(move || loop {
+                    let job = jobs_rx
+                        .lock()
+                        .map_err(|_| ())
+                        .and_then(|rx| rx.recv().map_err(|_| ()));
+                    let Ok((bn, node)) = job else { return };
+                    let done = tree.write_node(&node, bn).map(|(loc, _)| (bn, loc));
+                    if done_tx.send(done).is_err() {
+                        return;
+                    }
+                });
+            }
+            drop(done_tx);
+            tree.build_with(&mut st, rows, Some(jobs_tx), done_rx)
+        })
+    }
+
+    fn build_with(
+        &self,
+        st: &mut TreeState,
+        rows: &mut dyn Iterator<Item = Result<(Vec<u8>, Vec<u8>)>>,
+        jobs: Option<SyncSender<Job>>,
+        done: Receiver<Done>,
+    ) -> Result<BuildStats> {
         let mut b = Builder {
             tree: self,
+            jobs,
+            done,
             next_bn: st.next_bn,
             table: HashMap::new(),
             level: Vec::new(),
@@ -165,10 +240,15 @@ impl Tree {
                 )));
             }
             last = Some(k.clone());
-            b.push(k, v)?;
+            if let Err(e) = b.push(k, v) {
+                let _ = b.drain();
+                return Err(e);
+            }
         }
-        let (root, _height) = b.finish()?;
-        self.install(&mut st, root, b.next_bn, b.table);
+        let finished = b.finish();
+        b.drain()?;
+        let (root, _height) = finished?;
+        self.install(st, root, b.next_bn, b.table);
         Ok(b.stats)
     }
 
