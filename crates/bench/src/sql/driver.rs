@@ -45,6 +45,29 @@ pub struct BatchRun {
     pub stopped_early: bool,
 }
 
+/// Connects and creates the workload's table; a failure comes back as the workload's status.
+pub fn open_table(server: &Server, create: &str) -> Result<mysql::Conn, Status> {
+    let mut conn =
+        mysql::Conn::new(server.opts()).map_err(|e| Status::Failed(format!("connect: {e}")))?;
+    conn.query_drop(create).map_err(|e| classify(&e, create))?;
+    Ok(conn)
+}
+
+/// One point of a report's series: second, rows in it, server bytes written in it.
+pub type SeriesPoint = (u64, u64, Option<u64>);
+
+/// Rows acknowledged per second, and the report's series.
+pub fn per_second_series(run: &BatchRun) -> (Vec<u64>, Vec<SeriesPoint>) {
+    let per_sec = crate::stats::per_second(&run.row_marks);
+    let write_per_sec = crate::stats::per_second(&run.write_marks);
+    let series = per_sec
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
+        .collect();
+    (per_sec, series)
+}
+
 pub fn run(
     server: &Server,
     builders: Vec<BatchSql>,

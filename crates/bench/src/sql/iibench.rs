@@ -8,12 +8,11 @@
 //! Figures: rows/s over time (first vs last minute), worst 1-s window, bytes written, datadir growth.
 
 use super::driver::{self, TxSql};
-use super::outcome::{classify, Status};
+use super::outcome::classify;
 use super::sensor_data::batch_ts;
 use super::sensor_stream::{per, tail_mean};
 use super::{cost_figures, fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
 use crate::peer::Server;
-use crate::stats;
 use mysql::prelude::Queryable;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -63,18 +62,14 @@ pub fn batch_sql(seed: u64, b: u64) -> String {
 
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let mut r = WorkloadResult::new(Workload::Iibench);
-    let mut conn = match mysql::Conn::new(server.opts()) {
+    let create = create_sql(server.kind.table_options());
+    let mut conn = match driver::open_table(server, &create) {
         Ok(c) => c,
-        Err(e) => {
-            r.status = Status::Failed(format!("connect: {e}"));
+        Err(st) => {
+            r.status = st;
             return r;
         }
     };
-    let create = create_sql(server.kind.table_options());
-    if let Err(e) = conn.query_drop(&create) {
-        r.status = classify(&e, &create);
-        return r;
-    }
     let du0 = server.datadir_bytes();
     let seed = p.seed;
     let builders: Vec<TxSql> = (0..p.clients)
@@ -106,13 +101,8 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         )
     });
     let du1 = server.datadir_bytes();
-    let per_sec = stats::per_second(&run.row_marks);
-    let write_per_sec = stats::per_second(&run.write_marks);
-    r.series = per_sec
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
-        .collect();
+    let (per_sec, series) = driver::per_second_series(&run);
+    r.series = series;
     let rows = run.rows;
     r.figures = vec![
         fig("rows inserted", Some(rows as f64), Better::Higher),

@@ -5,7 +5,7 @@
 //! connection times W4's queries on the newest data (`reads_during`).
 
 use super::driver::{self, BatchSql};
-use super::outcome::{classify, Status};
+use super::outcome::classify;
 use super::sensor_data::{batch_ts, values_sql, SensorStream};
 use super::{fig, rate_figures, Better, SqlParams, StreamState, Workload, WorkloadResult};
 use crate::cpu_time::share_of_one_core;
@@ -51,18 +51,14 @@ pub fn per(a: Option<u64>, b: u64) -> Option<f64> {
 
 pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamState>) {
     let mut r = WorkloadResult::new(Workload::SensorStream);
-    let mut conn = match mysql::Conn::new(server.opts()) {
+    let create = create_sql(server.kind.table_options());
+    let mut conn = match driver::open_table(server, &create) {
         Ok(c) => c,
-        Err(e) => {
-            r.status = Status::Failed(format!("connect: {e}"));
+        Err(st) => {
+            r.status = st;
             return (r, None);
         }
     };
-    let create = create_sql(server.kind.table_options());
-    if let Err(e) = conn.query_drop(&create) {
-        r.status = classify(&e, &create);
-        return (r, None);
-    }
     let du0 = server.datadir_bytes();
     let newest = Arc::new(AtomicU64::new(0));
     let builders = (0..p.clients)
@@ -82,13 +78,8 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         (run, reads)
     });
     let du1 = server.datadir_bytes();
-    let per_sec = stats::per_second(&run.row_marks);
-    let write_per_sec = stats::per_second(&run.write_marks);
-    r.series = per_sec
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
-        .collect();
+    let (per_sec, series) = driver::per_second_series(&run);
+    r.series = series;
     let rows = run.rows;
     r.figures = vec![
         fig("rows acknowledged", Some(rows as f64), Better::Higher),

@@ -9,7 +9,6 @@ use super::outcome::{classify, Status};
 use super::sensor_data::{datetime, SensorStream, START_EPOCH};
 use super::{cost_figures, fig, rate_figures, Better, SqlParams, Workload, WorkloadResult};
 use crate::peer::Server;
-use crate::stats;
 use mysql::prelude::Queryable;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -51,18 +50,14 @@ fn builder(sensors: usize, seed: u64) -> BatchSql {
 
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let mut r = WorkloadResult::new(Workload::UpsertRollup);
-    let mut conn = match mysql::Conn::new(server.opts()) {
+    let create = create_sql(server.kind.table_options());
+    let mut conn = match driver::open_table(server, &create) {
         Ok(c) => c,
-        Err(e) => {
-            r.status = Status::Failed(format!("connect: {e}"));
+        Err(st) => {
+            r.status = st;
             return r;
         }
     };
-    let create = create_sql(server.kind.table_options());
-    if let Err(e) = conn.query_drop(&create) {
-        r.status = classify(&e, &create);
-        return r;
-    }
     let builders = (0..p.clients).map(|_| builder(p.sensors, p.seed)).collect();
     let run = driver::run(
         server,
@@ -70,13 +65,8 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         p.sensors as u64,
         Duration::from_secs(p.upsert_secs),
     );
-    let per_sec = stats::per_second(&run.row_marks);
-    let write_per_sec = stats::per_second(&run.write_marks);
-    r.series = per_sec
-        .iter()
-        .enumerate()
-        .map(|(i, &n)| (i as u64 + 1, n, write_per_sec.get(i).copied()))
-        .collect();
+    let (per_sec, series) = driver::per_second_series(&run);
+    r.series = series;
     let rows = run.rows;
     r.figures = vec![fig("rows upserted", Some(rows as f64), Better::Higher)];
     r.figures.extend(rate_figures(rows, run.secs, &per_sec));

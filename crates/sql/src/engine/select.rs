@@ -47,6 +47,31 @@ pub struct Source {
     pub reverse: bool,
 }
 
+impl Source {
+    /// A source of rows already materialized (a derived table, VALUES, an information_schema table).
+    fn rows(
+        alias: String,
+        rows: Vec<Vec<Value>>,
+        offset: usize,
+        ncols: usize,
+        left: bool,
+        on: Option<ast::Expr>,
+    ) -> Source {
+        Source {
+            alias,
+            kind: SrcKind::Rows(rows),
+            offset,
+            ncols,
+            left,
+            on,
+            on_c: None,
+            access: Access::full(),
+            needed: vec![],
+            reverse: false,
+        }
+    }
+}
+
 /// Result of planning FROM.
 pub struct From {
     pub sources: Vec<Source>,
@@ -85,18 +110,8 @@ fn table_factor(
                         flags: 0,
                     });
                 }
-                from.sources.push(Source {
-                    alias: alias_s,
-                    kind: SrcKind::Rows(rows),
-                    offset,
-                    ncols: cols.len(),
-                    left,
-                    on,
-                    on_c: None,
-                    access: Access::full(),
-                    needed: vec![],
-                    reverse: false,
-                });
+                from.sources
+                    .push(Source::rows(alias_s, rows, offset, cols.len(), left, on));
                 return Ok(());
             }
             sess.check_db_access(&db)?;
@@ -154,18 +169,14 @@ fn table_factor(
                     flags: 0,
                 });
             }
-            from.sources.push(Source {
-                alias: alias.name.value.clone(),
-                kind: SrcKind::Rows(rows),
+            from.sources.push(Source::rows(
+                alias.name.value.clone(),
+                rows,
                 offset,
-                ncols: cols.len(),
+                cols.len(),
                 left,
                 on,
-                on_c: None,
-                access: Access::full(),
-                needed: vec![],
-                reverse: false,
-            });
+            ));
         }
         ast::TableFactor::NestedJoin {
             table_with_joins, ..
