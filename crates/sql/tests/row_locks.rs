@@ -260,3 +260,70 @@ fn many_sessions_insert_distinct_rows_at_once() {
         vec![vec!["2000"]]
     );
 }
+
+#[test]
+fn select_for_update_by_primary_key_locks_its_rows_and_range_only() {
+    let (_d, e) = engine();
+    let mut a = session(&e, 10, 1);
+    let mut b = session(&e, 11, 1);
+    exec(&mut a, "BEGIN");
+    assert_eq!(
+        rows(&mut a, "SELECT v FROM t WHERE id = 1 FOR UPDATE"),
+        vec![vec!["10"]]
+    );
+    assert_eq!(
+        rows(
+            &mut a,
+            "SELECT id FROM t WHERE id BETWEEN 5 AND 9 FOR UPDATE"
+        ),
+        Vec::<Vec<String>>::new()
+    );
+    // Rows and keys outside what A read are free.
+    exec(&mut b, "UPDATE t SET v = 21 WHERE id = 2");
+    exec(&mut b, "INSERT INTO t VALUES (4, 40, 'd'), (10, 100, 'j')");
+    // The row A read is locked, and so is every key of the range it read (no phantoms).
+    assert_eq!(err_code(&mut b, "UPDATE t SET v = 12 WHERE id = 1"), 1205);
+    assert_eq!(err_code(&mut b, "INSERT INTO t VALUES (7, 70, 'g')"), 1205);
+    assert_eq!(
+        rows(
+            &mut a,
+            "SELECT id FROM t WHERE id BETWEEN 5 AND 9 FOR UPDATE"
+        ),
+        Vec::<Vec<String>>::new()
+    );
+    exec(&mut a, "COMMIT");
+    exec(&mut b, "INSERT INTO t VALUES (7, 70, 'g')");
+    exec(&mut b, "UPDATE t SET v = 12 WHERE id = 1");
+    assert_eq!(
+        rows(&mut b, "SELECT id, v FROM t ORDER BY id"),
+        vec![
+            vec!["1", "12"],
+            vec!["2", "21"],
+            vec!["4", "40"],
+            vec!["7", "70"],
+            vec!["10", "100"]
+        ]
+    );
+}
+
+#[test]
+fn select_for_update_without_a_primary_key_range_locks_the_table_and_autocommit_locks_nothing() {
+    let (_d, e) = engine();
+    let mut a = session(&e, 10, 1);
+    let mut b = session(&e, 11, 1);
+    // In autocommit mode the statement's locks end with it.
+    assert_eq!(
+        rows(&mut a, "SELECT v FROM t WHERE id = 1 FOR UPDATE"),
+        vec![vec!["10"]]
+    );
+    exec(&mut b, "UPDATE t SET v = 11 WHERE id = 1");
+    // Read through a secondary index: the whole table is locked.
+    exec(&mut a, "BEGIN");
+    assert_eq!(
+        rows(&mut a, "SELECT id FROM t WHERE u = 'b' FOR UPDATE"),
+        vec![vec!["2"]]
+    );
+    assert_eq!(err_code(&mut b, "INSERT INTO t VALUES (9, 90, 'i')"), 1205);
+    exec(&mut a, "ROLLBACK");
+    exec(&mut b, "INSERT INTO t VALUES (9, 90, 'i')");
+}

@@ -27,6 +27,7 @@ pub mod functions;
 pub mod group;
 pub mod infoschema;
 pub mod load;
+pub mod locking_read;
 pub mod range;
 pub mod rows;
 pub mod select;

@@ -434,7 +434,7 @@ pub fn limit_of(sess: &mut Session, q: &ast::Query) -> DbResult<(Option<u64>, u6
 }
 
 /// The primary trees of the tables named in a locking query's FROM clauses (joins included).
-fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<String>> {
+pub(super) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<String>> {
     fn walk(sess: &Session, body: &ast::SetExpr, out: &mut Vec<String>) -> DbResult<()> {
         match body {
             ast::SetExpr::Select(sel) => {
@@ -472,10 +472,8 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
     }
     if !q.locks.is_empty() {
         // A locking read (FOR UPDATE / LOCK IN SHARE MODE) reads the latest committed rows, not
-        // the transaction's snapshot, as InnoDB does, after locking every table it reads from
-        // (coarser than InnoDB's row and gap locks: the whole table, until the transaction ends).
-        let trees = locked_trees(sess, q)?;
-        sess.lock_for_update(&trees)?;
+        // the transaction's snapshot, as InnoDB does, after locking what it may return.
+        super::locking_read::lock_for_query(sess, q)?;
         let snap = sess.snapshot.take();
         let mut q2 = q.clone();
         q2.locks.clear();

@@ -240,13 +240,31 @@ impl Session {
         self.take_schema_lock(LockMode::Exclusive)
     }
 
-    /// SELECT ... FOR UPDATE inside a transaction locks what it reads.
-    pub fn lock_for_update(&mut self, trees: &[String]) -> DbResult<()> {
-        if self.in_txn || !self.autocommit() {
-            self.begin_write()?;
-            for t in trees {
-                self.ws.lock_tree(&self.engine.store, t)?;
-            }
+    /// Whether statements run inside a transaction (BEGIN, or autocommit off).
+    pub fn in_explicit_or_implicit_txn(&self) -> bool {
+        self.in_txn || !self.autocommit()
+    }
+
+    /// Locks every key of each tree, present or future, until the transaction ends (a locking
+    /// read that no narrower lock covers: locking_read.rs).
+    pub fn lock_trees(&mut self, trees: &[String]) -> DbResult<()> {
+        self.begin_write()?;
+        for t in trees {
+            self.ws.lock_tree(&self.engine.store, t)?;
+        }
+        Ok(())
+    }
+
+    /// Locks the key ranges `[lo, hi)` (hi None: to the end) of `tree` until the transaction ends.
+    pub fn lock_key_ranges(
+        &mut self,
+        tree: &str,
+        ranges: &[(Vec<u8>, Option<Vec<u8>>)],
+    ) -> DbResult<()> {
+        self.begin_write()?;
+        for (lo, hi) in ranges {
+            self.ws
+                .lock_range(&self.engine.store, tree, lo, hi.as_deref())?;
         }
         Ok(())
     }

@@ -290,6 +290,23 @@ impl WriteSet {
         Ok(())
     }
 
+    /// Locks the keys `[lo, hi)` of `tree` (hi None: to the end), present or future, until the
+    /// transaction ends.
+    pub fn lock_range(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        lo: &[u8],
+        hi: Option<&[u8]>,
+    ) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_range(&h, lo, hi)?;
+        }
+        Ok(())
+    }
+
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
         self.lock(store, tree, &key)?;
         let m = self.overlay.entry(tree.to_string()).or_default();
