@@ -3,15 +3,19 @@
 //! `protocol::Session` over an engine session.
 //!
 //! Invariants: multi-statement text is split here (split.rs in the SQL crate) and each result is
-//! sent in order; the first failing statement's error ends the reply. Results are materialized by
-//! the engine, then streamed row by row to the sink.
+//! sent in order; the first failing statement's error ends the reply (after rows already sent, as
+//! an ERR in place of the end of the result set). Plain queries send their rows to the client as
+//! the engine reads them ([`Stream`]); results that need every row first (sorting, grouping) are
+//! materialized by the engine, then sent row by row.
 
 mod convert;
 
 use std::sync::Arc;
 
 use betula_sql::engine::split::split_statements;
-use betula_sql::engine::{Engine, Output, Session as EngineSession};
+use betula_sql::engine::{
+    DbError, DbResult, Engine, OutCol, Output, RowSink, Session as EngineSession,
+};
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
@@ -46,8 +50,49 @@ pub struct SqlSession {
     sess: EngineSession,
 }
 
+/// The engine's row sink over the client's result set: rows go out as the query reads them.
+struct Stream<'a> {
+    out: &'a mut dyn ResultSink,
+    buf: Vec<Value>,
+}
+
+impl<'a> Stream<'a> {
+    fn new(out: &'a mut dyn ResultSink) -> Stream<'a> {
+        Stream {
+            out,
+            buf: Vec::new(),
+        }
+    }
+}
+
+/// A failure to send part of a result set (the client went away): the statement ends with it.
+fn write_error(e: SqlError) -> DbError {
+    DbError::new(e.code, "08S01", e.message)
+}
+
+impl RowSink for Stream<'_> {
+    fn columns(&mut self, cols: &[OutCol]) -> DbResult<()> {
+        let defs: Vec<ColumnDef> = cols
+            .iter()
+            .enumerate()
+            .map(|(i, c)| convert::column(c, i, &[]))
+            .collect();
+        self.out.begin_rows(&defs).map_err(write_error)
+    }
+
+    fn row(&mut self, row: &[betula_sql::value::Value]) -> DbResult<()> {
+        self.buf.clear();
+        self.buf.extend(row.iter().map(to_protocol));
+        self.out.row(&self.buf).map_err(write_error)
+    }
+}
+
 fn send(out: Output, warnings: u16, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
     match out {
+        Output::Sent { .. } => sink.end_rows(&Completion {
+            warnings,
+            ..Default::default()
+        }),
         Output::Rows { cols, rows } => {
             let defs: Vec<ColumnDef> = cols
                 .iter()
@@ -118,7 +163,7 @@ impl Session for SqlSession {
                     drop(input);
                     r
                 }
-                None => self.sess.execute(&s, &[]),
+                None => self.sess.execute_to(&s, &[], &mut Stream::new(out)),
             }
             .map_err(error)?;
             let w = self.warnings();
@@ -146,7 +191,10 @@ impl Session for SqlSession {
         out: &mut dyn ResultSink,
     ) -> Result<(), SqlError> {
         let params: Vec<_> = params.iter().map(from_protocol).collect();
-        let r = self.sess.execute_prepared(stmt, &params).map_err(error)?;
+        let r = self
+            .sess
+            .execute_prepared_to(stmt, &params, Some(&mut Stream::new(out)))
+            .map_err(error)?;
         let w = self.warnings();
         send(r, w, out)
     }

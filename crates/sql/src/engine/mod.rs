@@ -49,7 +49,7 @@ use betula_storage::EnvOptions;
 use parking_lot::{Mutex, RwLock};
 
 pub use dberror::{DbError, DbResult};
-pub use rows::{OutCol, Output};
+pub use rows::{OutCol, Output, RowSink};
 pub use session::Session;
 
 use crate::key_codec::decode_key;

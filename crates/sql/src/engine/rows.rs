@@ -1,5 +1,5 @@
 //! Reading table rows through an access path ([`read_rows`]), and the result types
-//! ([`OutCol`], [`Output`]).
+//! ([`OutCol`], [`Output`], [`RowSink`]).
 //!
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
 //! and DELETE); a covering index read fills only the columns the statement uses (others are
@@ -51,6 +51,17 @@ pub enum Output {
         last_insert_id: u64,
         info: String,
     },
+    /// A result set already sent, row by row, to the statement's [`RowSink`]; the caller ends it.
+    Sent { rows: u64 },
+}
+
+/// Where a query sends its result set as it reads it, instead of building it in memory
+/// (`Session::execute_to`). Queries whose rows must all be seen first (sorting, grouping,
+/// DISTINCT, columns whose type is known only from the values) still return [`Output::Rows`].
+/// After `columns`, an error ends the statement with some rows already sent.
+pub trait RowSink {
+    fn columns(&mut self, cols: &[OutCol]) -> DbResult<()>;
+    fn row(&mut self, row: &[Value]) -> DbResult<()>;
 }
 
 impl Output {

@@ -23,7 +23,7 @@ use super::eval::{eval, truth, EvalCtx};
 use super::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope, ScopeCol};
 use super::group::{group_key, Accumulator};
 use super::range::{choose_access, conjuncts, Access};
-use super::rows::{read_rows, OutCol, Output};
+use super::rows::{read_rows, OutCol, Output, RowSink};
 use super::session::Session;
 use crate::collation::Collation;
 use crate::value::{sql_cmp, Value};
@@ -465,6 +465,29 @@ pub(super) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<Strin
     Ok(out)
 }
 
+/// Runs a full query; a plain SELECT whose rows need no sorting, grouping or de-duplication
+/// sends them to `sink` as it reads them ([`Output::Sent`]).
+pub fn run_query_to(
+    sess: &mut Session,
+    q: &ast::Query,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    match (&*q.body, sink) {
+        (ast::SetExpr::Select(sel), Some(sink)) if q.with.is_none() && q.locks.is_empty() => {
+            let (limit, offset) = limit_of(sess, q)?;
+            let order: Vec<ast::OrderByExpr> = match &q.order_by {
+                Some(ob) => match &ob.kind {
+                    ast::OrderByKind::Expressions(v) => v.clone(),
+                    ast::OrderByKind::All(_) => return Err(DbError::unsupported("ORDER BY ALL")),
+                },
+                None => vec![],
+            };
+            run_select_to(sess, sel, &order, limit, offset, false, Some(sink))
+        }
+        _ => run_query(sess, q),
+    }
+}
+
 /// Runs a full query (SELECT, UNION, VALUES) and returns its result set.
 pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
     if q.with.is_some() {
@@ -692,6 +715,19 @@ pub fn run_select(
     offset: u64,
     explain: bool,
 ) -> DbResult<Output> {
+    run_select_to(sess, sel, order, limit, offset, explain, None)
+}
+
+/// [`run_select`], sending the rows to `sink` as they are read when nothing needs them all first.
+fn run_select_to(
+    sess: &mut Session,
+    sel: &ast::Select,
+    order: &[ast::OrderByExpr],
+    limit: Option<u64>,
+    offset: u64,
+    explain: bool,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
     if sel.into.is_some() {
         return Err(DbError::unsupported("SELECT ... INTO"));
     }
@@ -857,6 +893,18 @@ pub fn run_select(
     } else {
         limit.map(|l| l.saturating_add(offset))
     };
+    if let Some(sink) = sink {
+        let streamable =
+            !grouped && !distinct && having.is_none() && (order_c.is_empty() || key_ordered);
+        let cols: Vec<OutCol> = proj
+            .iter()
+            .map(|p| column_meta(&from.scope, p, &aggs))
+            .collect();
+        if streamable && cols.iter().all(|c| c.ty.is_some()) {
+            sink.columns(&cols)?;
+            return stream_rows(sess, &from, where_c.as_ref(), &proj, limit, offset, sink);
+        }
+    }
     // Scan.
     let mut out_rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new(); // (sort keys, projected)
     if grouped {
@@ -962,6 +1010,40 @@ pub fn run_select(
     }
     let cols = proj.into_iter().filter_map(|p| p.meta).collect();
     Ok(Output::Rows { cols, rows })
+}
+
+/// Sends the projected rows the nested loop produces to `sink`, skipping `offset` and stopping
+/// after `limit` (the rows arrive in the order the result needs).
+fn stream_rows(
+    sess: &Session,
+    from: &From,
+    where_c: Option<&Expr>,
+    proj: &[Proj],
+    limit: Option<u64>,
+    offset: u64,
+    sink: &mut dyn RowSink,
+) -> DbResult<Output> {
+    let mut sent = 0u64;
+    if limit == Some(0) {
+        return Ok(Output::Sent { rows: 0 });
+    }
+    let mut skipped = 0u64;
+    let mut vals = Vec::with_capacity(proj.len());
+    nested_loop(sess, from, where_c, &mut |row| {
+        if skipped < offset {
+            skipped += 1;
+            return Ok(true);
+        }
+        let cx = EvalCtx::row(row);
+        vals.clear();
+        for p in proj {
+            vals.push(eval(&p.expr, &cx)?);
+        }
+        sink.row(&vals)?;
+        sent += 1;
+        Ok(limit.is_none_or(|l| sent < l))
+    })?;
+    Ok(Output::Sent { rows: sent })
 }
 
 /// True (and the source set to read in that direction) if `order` is a prefix of the single

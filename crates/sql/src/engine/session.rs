@@ -21,7 +21,7 @@ use sqlparser::tokenizer::Span;
 
 use super::dberror::{DbError, DbResult};
 use super::expr::{AggSpec, CompileEnv, Compiler, Expr, Scope};
-use super::rows::Output;
+use super::rows::{Output, RowSink};
 use super::store::{LockMode, WriteSet};
 use super::{admin, dml, select, split, vars, Engine};
 use crate::error::{Warning, WarningLevel};
@@ -534,6 +534,17 @@ impl Session {
     }
 
     pub fn execute_prepared(&mut self, id: u32, params: &[Value]) -> DbResult<Output> {
+        self.execute_prepared_to(id, params, None)
+    }
+
+    /// Runs a prepared statement; a query may send its rows to `sink` as it reads them
+    /// ([`Output::Sent`]).
+    pub fn execute_prepared_to(
+        &mut self,
+        id: u32,
+        params: &[Value],
+        sink: Option<&mut dyn RowSink>,
+    ) -> DbResult<Output> {
         let Some(p) = self.prepared.get(&id) else {
             return Err(DbError::new(
                 1243,
@@ -549,7 +560,7 @@ impl Session {
             ));
         }
         let sql = p.sql.clone();
-        self.execute(&sql, params)
+        self.execute_inner(&sql, params, None, sink)
     }
 
     /// Runs one statement (text without the trailing `;`).
@@ -563,6 +574,27 @@ impl Session {
         sql: &str,
         params: &[Value],
         input: Option<&mut dyn std::io::Read>,
+    ) -> DbResult<Output> {
+        self.execute_inner(sql, params, input, None)
+    }
+
+    /// Runs one statement; a query may send its rows to `sink` as it reads them instead of
+    /// returning them ([`Output::Sent`]), so a large result never sits in memory.
+    pub fn execute_to(
+        &mut self,
+        sql: &str,
+        params: &[Value],
+        sink: &mut dyn RowSink,
+    ) -> DbResult<Output> {
+        self.execute_inner(sql, params, None, Some(sink))
+    }
+
+    fn execute_inner(
+        &mut self,
+        sql: &str,
+        params: &[Value],
+        input: Option<&mut dyn std::io::Read>,
+        sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
         let expanded;
         let sql = if sql.contains("/*!") || sql.contains("/*M!") {
@@ -597,9 +629,9 @@ impl Session {
         let deep = split::nesting_cost(sql) > 64;
         let result = catch_unwind(AssertUnwindSafe(|| {
             if deep {
-                stacker::grow(32 << 20, || self.dispatch(sql, input))
+                stacker::grow(32 << 20, || self.dispatch(sql, input, sink))
             } else {
-                self.dispatch(sql, input)
+                self.dispatch(sql, input, sink)
             }
         }))
         .unwrap_or_else(|_| {
@@ -633,7 +665,12 @@ impl Session {
         }
     }
 
-    fn dispatch(&mut self, sql: &str, input: Option<&mut dyn std::io::Read>) -> DbResult<Output> {
+    fn dispatch(
+        &mut self,
+        sql: &str,
+        input: Option<&mut dyn std::io::Read>,
+        sink: Option<&mut dyn RowSink>,
+    ) -> DbResult<Output> {
         if split::nesting_cost(sql) > MAX_NESTING {
             return Err(DbError::new(
                 1436,
@@ -667,7 +704,7 @@ impl Session {
             _ => return Err(DbError::syntax(sql)),
         };
         match stmt {
-            Statement::Query(q) => select::run_query(self, q),
+            Statement::Query(q) => select::run_query_to(self, q, sink),
             Statement::Insert(i) => dml::insert(self, i),
             Statement::Update(u) => dml::update(self, u),
             Statement::Delete(d) => dml::delete(self, d),
