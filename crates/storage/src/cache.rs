@@ -1,10 +1,21 @@
 //! The node cache's byte budget, shared by every tree of an environment.
 //!
 //! Each tree keeps its own map of cached nodes (see `tree::cache`) and reports the bytes it holds here.
-//! When the total exceeds the budget, the tree being written evicts least-recently-used nodes (writing dirty
-//! ones first) until the total is back under the budget or it has nothing left to evict.
+//! When the total exceeds the budget, the tree being written evicts the least-recently-used nodes of the
+//! whole cache (writing dirty ones first): its own and those of every other open tree whose lock is free at
+//! that instant (`try_write`: eviction never waits for another tree, so it cannot deadlock), until the
+//! total is back under the budget or nothing is left to evict. The budget keeps the list of open trees for
+//! that ([`CacheBudget::register`]).
+//!
+//! Invariant: `last_use` values come from one clock ([`CacheBudget::tick`]), so recency compares across
+//! trees; a tree nobody touches cannot keep the cache from the trees in use.
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+
+use parking_lot::Mutex;
+
+use crate::tree::Tree;
 
 pub struct CacheBudget {
     limit_bytes: u64,
@@ -14,6 +25,8 @@ pub struct CacheBudget {
     pub node_bytes_written: AtomicU64,
     /// Node blocks read from disk (statistics).
     pub node_reads: AtomicU64,
+    /// The environment's open trees (eviction picks across all of them).
+    members: Mutex<Vec<Weak<Tree>>>,
 }
 
 impl CacheBudget {
@@ -24,7 +37,20 @@ impl CacheBudget {
             clock: AtomicU64::new(1),
             node_bytes_written: AtomicU64::new(0),
             node_reads: AtomicU64::new(0),
+            members: Mutex::new(Vec::new()),
         }
+    }
+    /// Adds an open tree to the set eviction picks from (dropped trees leave it by themselves).
+    pub(crate) fn register(&self, tree: &Arc<Tree>) {
+        let mut m = self.members.lock();
+        m.retain(|w| w.strong_count() > 0);
+        m.push(Arc::downgrade(tree));
+    }
+    /// The registered trees still open.
+    pub(crate) fn members(&self) -> Vec<Arc<Tree>> {
+        let mut m = self.members.lock();
+        m.retain(|w| w.strong_count() > 0);
+        m.iter().filter_map(Weak::upgrade).collect()
     }
     pub fn limit(&self) -> u64 {
         self.limit_bytes

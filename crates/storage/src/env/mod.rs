@@ -190,6 +190,7 @@ impl Env {
                     ckpt_seq: 0,
                 },
             );
+            inner.budget.register(&tree);
             trees.open.insert(id, tree.clone());
             (lsn, tree)
         };

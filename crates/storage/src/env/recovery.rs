@@ -133,7 +133,9 @@ pub(crate) fn open(
                 entry.ckpt_seq
             ));
         }
-        trees.open.insert(*id, Arc::new(t));
+        let t = Arc::new(t);
+        budget.register(&t);
+        trees.open.insert(*id, t);
     }
 
     // Steps 3 and 4: replay, truncating the torn tail.
@@ -175,7 +177,9 @@ pub(crate) fn open(
                 }
                 let t =
                     crate::tree::Tree::open_in(&*vfs, &tree_path(id), id, options, ctx(), true)?;
-                trees.open.insert(id, Arc::new(t));
+                let t = Arc::new(t);
+                budget.register(&t);
+                trees.open.insert(id, t);
                 trees.catalog.trees.insert(
                     id,
                     CatalogEntry {

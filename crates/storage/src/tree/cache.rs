@@ -5,7 +5,8 @@
 //!   any checkpoint holding the old `Arc`). Dirtying releases the node's old place (invariant C1 decides
 //!   whether it is really freed).
 //! - `write_node` serializes a node into a newly allocated place; a failed write latches the environment.
-//! - `evict_if_needed` drops least-recently-used clean nodes, writing dirty ones first.
+//! - `evict_if_needed` drops the least-recently-used nodes of the whole cache (this tree's and those of other
+//!   trees whose lock is free), writing dirty ones first.
 
 use super::basement::Basement;
 use super::buffer::Buffer;
@@ -366,36 +367,71 @@ impl Tree {
         }
     }
 
-    /// Evicts least-recently-used nodes of this tree while the environment's cache is over budget. The nodes
-    /// on `keep` (the path just used) stay.
+    /// Evicts the least-recently-used nodes of the cache while it is over budget: this tree's and those of
+    /// every other open tree whose lock is free now (see crate::cache). The roots and this tree's nodes on
+    /// `keep` (the path just used) stay.
     pub(crate) fn evict_if_needed(&self, st: &mut TreeState, keep: &[BlockNum]) -> Result<()> {
         if !self.budget.over() {
             return Ok(());
         }
-        let mut candidates: Vec<(u64, BlockNum)> = st
+        // Every other open tree whose lock is free now: `try_write` never waits, so no lock cycle.
+        let others: Vec<Arc<Tree>> = self
+            .budget
+            .members()
+            .into_iter()
+            .filter(|t| !std::ptr::eq(&**t, self) && !t.dropped.load(Ordering::SeqCst))
+            .collect();
+        let mut locked: Vec<(&Tree, parking_lot::RwLockWriteGuard<'_, TreeState>)> = others
+            .iter()
+            .filter_map(|t| t.state.try_write().map(|g| (&**t, g)))
+            .collect();
+        // (last use, whose: 0 = this tree, i + 1 = locked[i], block)
+        let mut candidates: Vec<(u64, usize, BlockNum)> = st
             .nodes
             .get_mut()
             .iter()
             .filter(|(bn, _)| **bn != st.root && !keep.contains(bn))
-            .map(|(bn, s)| (s.last_use, *bn))
+            .map(|(bn, s)| (s.last_use, 0, *bn))
             .collect();
+        for (i, (_, g)) in locked.iter_mut().enumerate() {
+            let root = g.root;
+            candidates.extend(
+                g.nodes
+                    .get_mut()
+                    .iter()
+                    .filter(|(bn, _)| **bn != root)
+                    .map(|(bn, s)| (s.last_use, i + 1, *bn)),
+            );
+        }
         candidates.sort_unstable();
         let target = self.budget.limit() * 9 / 10;
-        for (_, bn) in candidates {
+        for (_, whose, bn) in candidates {
             if self.budget.used() <= target {
                 break;
             }
-            let (dirty, node) = {
-                let slot = &st.nodes.get_mut()[&bn];
-                (slot.dirty, slot.node.clone())
-            };
-            if dirty {
-                let (loc, parts) = self.write_node(&node, bn)?;
-                self.mark_clean(st, bn, loc, &parts);
+            match whose {
+                0 => self.evict_node(st, bn)?,
+                i => {
+                    let (t, g) = &mut locked[i - 1];
+                    t.evict_node(g, bn)?;
+                }
             }
-            if let Some(slot) = st.nodes.get_mut().remove(&bn) {
-                self.budget.add(-(slot.bytes as i64));
-            }
+        }
+        Ok(())
+    }
+
+    /// Drops node `bn` from the cache, writing it first if it is dirty.
+    fn evict_node(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+        let (dirty, node) = {
+            let slot = &st.nodes.get_mut()[&bn];
+            (slot.dirty, slot.node.clone())
+        };
+        if dirty {
+            let (loc, parts) = self.write_node(&node, bn)?;
+            self.mark_clean(st, bn, loc, &parts);
+        }
+        if let Some(slot) = st.nodes.get_mut().remove(&bn) {
+            self.budget.add(-(slot.bytes as i64));
         }
         Ok(())
     }
