@@ -111,13 +111,19 @@ fn check_all(t: &betula_storage::TreeHandle, model: &Model, rng: &mut Rng, space
         } else {
             Bound::Excluded(hi.as_slice())
         };
+        // An excluded lower bound too (not on an empty range: BTreeMap rejects (x, x) exclusive).
+        let lower = if lo != hi && rng.chance(50) {
+            Bound::Excluded(lo.as_slice())
+        } else {
+            Bound::Included(lo.as_slice())
+        };
         let got: Vec<_> = t
-            .range(Bound::Included(lo.as_slice()), upper, reverse)
+            .range(lower, upper, reverse)
             .collect::<Result<Vec<_>, _>>()
             .unwrap();
         let mut want: Vec<_> = model
             .map
-            .range::<[u8], _>((Bound::Included(lo.as_slice()), upper))
+            .range::<[u8], _>((lower, upper))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if reverse {

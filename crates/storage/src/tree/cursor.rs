@@ -43,6 +43,22 @@ impl Drop for ViewGuard {
     }
 }
 
+/// The smallest key a lower bound admits can be no smaller than this (a superset for `Excluded`).
+fn start_of(lower: &Bound<Vec<u8>>) -> Option<&[u8]> {
+    match lower {
+        Bound::Unbounded => None,
+        Bound::Included(k) | Bound::Excluded(k) => Some(k),
+    }
+}
+
+/// Keys an upper bound admits are below this, for `Excluded` (`Included` is handled by the caller).
+fn end_of(upper: &Bound<Vec<u8>>) -> Option<&[u8]> {
+    match upper {
+        Bound::Excluded(k) => Some(k),
+        Bound::Unbounded | Bound::Included(_) => None,
+    }
+}
+
 fn above_lower(lower: &Bound<Vec<u8>>, k: &[u8]) -> bool {
     match lower {
         Bound::Unbounded => true,
@@ -102,9 +118,27 @@ impl<'t> RangeIter<'t> {
             let Some(pos) = self.next.take() else {
                 return Ok(());
             };
+            // Only the keys still wanted: from the position to the far bound (a superset of them).
+            let window = if self.reverse {
+                (start_of(&self.lower), pos.as_deref())
+            } else {
+                (
+                    pos.as_deref().or(start_of(&self.lower)),
+                    end_of(&self.upper),
+                )
+            };
+            let end_buf;
+            let window = match (&self.upper, self.reverse) {
+                (Bound::Included(u), false) => {
+                    // Keys ≤ u: stop before u's successor.
+                    end_buf = [u.as_slice(), &[0]].concat();
+                    (window.0, Some(end_buf.as_slice()))
+                }
+                _ => window,
+            };
             let b = self
                 .tree
-                .batch_at(pos.as_deref(), self.reverse, &self.view)?;
+                .batch_at(pos.as_deref(), self.reverse, &self.view, window)?;
             if self.reverse {
                 let mut done = false;
                 for (k, v) in b.entries.into_iter().rev() {

@@ -112,16 +112,19 @@ impl Tree {
     }
 
     /// Materializes the basement that holds `key` (None: the first basement of the tree), or with `before`
-    /// set, the basement holding the greatest keys below `key` (None: the last basement).
+    /// set, the basement holding the greatest keys below `key` (None: the last basement). Only the entries
+    /// inside `window` ([lo, hi), None = unbounded: the keys the caller still needs) are materialized, and
+    /// only the pending messages for them are applied; the batch's bounds are the basement's all the same.
     pub(crate) fn batch_at(
         &self,
         key: Option<&[u8]>,
         before: bool,
         view: &ReadView,
+        window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
         let batch = {
             let st = self.state.read();
-            self.batch_locked(&st, key, before, view)?
+            self.batch_locked(&st, key, before, view, window)?
         };
         self.evict_after_read()?;
         Ok(batch)
@@ -133,6 +136,7 @@ impl Tree {
         key: Option<&[u8]>,
         before: bool,
         view: &ReadView,
+        window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
         let choose = |pivots: &[Vec<u8>]| match (key, before) {
             (None, false) => 0,
@@ -154,30 +158,37 @@ impl Tree {
                 }
                 Node::Leaf { .. } => {
                     let basement = self.load_basement(st, bn, &node, i)?;
+                    // The keys to materialize: the basement's range cut to the caller's window.
+                    let wlo = match (lo.as_deref(), window.0) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        (a, b) => a.or(b),
+                    };
+                    let whi = match (hi.as_deref(), window.1) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
                     let mut msgs = Vec::new();
                     for (abn, anc, ai) in &path {
                         if let Node::Internal { buffers, .. } = &**anc {
                             if !buffers[*ai].is_empty() {
-                                self.load_buffer(st, *abn, anc, *ai)?.collect_range(
-                                    lo.as_deref(),
-                                    hi.as_deref(),
-                                    &mut msgs,
-                                );
+                                self.load_buffer(st, *abn, anc, *ai)?
+                                    .collect_range(wlo, whi, &mut msgs);
                             }
                         }
                     }
+                    let all = basement.entries();
+                    let from = wlo.map_or(0, |w| all.partition_point(|(k, _)| k.as_slice() < w));
+                    let to = whi.map_or(all.len(), |w| {
+                        all.partition_point(|(k, _)| k.as_slice() < w)
+                    });
+                    let part = &all[from..to.max(from)];
                     let visible = |(k, c): (&Vec<u8>, &Cell)| {
                         c.visible(view).map(|v| (k.clone(), v.to_vec()))
                     };
                     let entries = if msgs.is_empty() {
-                        basement
-                            .entries()
-                            .iter()
-                            .filter_map(|(k, c)| visible((k, c)))
-                            .collect()
+                        part.iter().filter_map(|(k, c)| visible((k, c))).collect()
                     } else {
-                        let mut map: BTreeMap<Vec<u8>, Cell> =
-                            basement.entries().iter().cloned().collect();
+                        let mut map: BTreeMap<Vec<u8>, Cell> = part.iter().cloned().collect();
                         msgs.sort_by_key(|m| m.msn);
                         for m in msgs {
                             self.apply_to_map(&mut map, m, &view.aborted)?;
