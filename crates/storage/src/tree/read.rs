@@ -185,8 +185,12 @@ impl Tree {
                     let visible = |(k, c): (&Vec<u8>, &Cell)| {
                         c.visible(view).map(|v| (k.clone(), v.to_vec()))
                     };
+                    let ranged =
+                        |m: &Message| matches!(m.op, Op::RangeDelete { .. } | Op::Broadcast { .. });
                     let entries = if msgs.is_empty() {
                         part.iter().filter_map(|(k, c)| visible((k, c))).collect()
+                    } else if !msgs.iter().any(ranged) {
+                        self.merge_point_messages(part, msgs, view)?
                     } else {
                         let mut map: BTreeMap<Vec<u8>, Cell> = part.iter().cloned().collect();
                         msgs.sort_by_key(|m| m.msn);
@@ -203,6 +207,47 @@ impl Tree {
                 }
             }
         }
+    }
+
+    /// Merges a basement's sorted entries with point messages (no range messages): each key with messages
+    /// gets them applied in MSN order; keys without any are read in place, never copied into a map.
+    fn merge_point_messages(
+        &self,
+        part: &[(Vec<u8>, Cell)],
+        mut msgs: Vec<Message>,
+        view: &ReadView,
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        msgs.sort_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
+        let mut out = Vec::with_capacity(part.len() + msgs.len());
+        let mut entries = part.iter().peekable();
+        let mut msgs = msgs.into_iter().peekable();
+        loop {
+            let next_is_entry = match (entries.peek(), msgs.peek()) {
+                (None, None) => break,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((k, _)), Some(m)) => k.as_slice() < m.key.as_slice(),
+            };
+            if next_is_entry {
+                let (k, c) = entries.next().expect("peeked");
+                if let Some(v) = c.visible(view) {
+                    out.push((k.clone(), v.to_vec()));
+                }
+                continue;
+            }
+            let key = msgs.peek().expect("peeked").key.clone();
+            let mut cell = match entries.peek() {
+                Some((k, _)) if *k == key => entries.next().map(|(_, c)| c.clone()),
+                _ => None,
+            };
+            while let Some(m) = msgs.next_if(|m| m.key == key) {
+                cell = mvcc::apply(&key, cell, &m, &self.reg, NO_GC, &view.aborted)?;
+            }
+            if let Some(v) = cell.as_ref().and_then(|c| c.visible(view)) {
+                out.push((key, v.to_vec()));
+            }
+        }
+        Ok(out)
     }
 
     fn apply_to_map(
