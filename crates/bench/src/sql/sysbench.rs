@@ -154,12 +154,26 @@ pub fn args(server: &Server, p: &SqlParams, test: &str, threads: usize, cmd: &st
     ]
 }
 
-fn sysbench(args: &[String]) -> Result<(bool, String), Status> {
-    let out = Command::new("sysbench").args(args).output().map_err(|e| {
-        Status::Failed(format!(
-            "sysbench not runnable ({e}): apt-get install -y sysbench"
-        ))
-    })?;
+/// Runs sysbench, killed after `limit_secs` (coreutils `timeout`) so a stalled server cannot hold the
+/// whole suite: the cell then fails with "timed out".
+fn sysbench(args: &[String], limit_secs: u64) -> Result<(bool, String), Status> {
+    let out = Command::new("timeout")
+        .arg("--signal=KILL")
+        .arg(format!("{limit_secs}s"))
+        .arg("sysbench")
+        .args(args)
+        .output()
+        .map_err(|e| {
+            Status::Failed(format!(
+                "sysbench not runnable ({e}): apt-get install -y sysbench"
+            ))
+        })?;
+    if matches!(out.status.code(), Some(124) | Some(137) | None) {
+        return Err(Status::Failed(format!(
+            "timed out: sysbench {} was stopped after {limit_secs} s",
+            args.last().map_or("", |s| s.as_str())
+        )));
+    }
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -168,9 +182,15 @@ fn sysbench(args: &[String]) -> Result<(bool, String), Status> {
     Ok((out.status.success(), text))
 }
 
+/// Time limit of `sysbench prepare`: far above what any engine needs (MariaDB prepares 2M rows in about a
+/// minute here), so only a stall reaches it.
+const PREPARE_LIMIT_SECS: u64 = 1800;
+/// Time beyond `--time` a run may take before it is stopped.
+const RUN_GRACE_SECS: u64 = 300;
+
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let mut r = WorkloadResult::new(Workload::Sysbench);
-    let version = sysbench(&["--version".to_string()])
+    let version = sysbench(&["--version".to_string()], 60)
         .map(|(_, v)| v.trim().to_string())
         .unwrap_or_else(|_| "?".into());
     let prepare = args(server, p, "oltp_insert", 1, "prepare");
@@ -179,7 +199,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         prepare.join(" ")
     ));
     let t = Instant::now();
-    match sysbench(&prepare) {
+    match sysbench(&prepare, PREPARE_LIMIT_SECS) {
         Ok((true, _)) => {}
         Ok((false, out)) => {
             r.status = failure("prepare", &out);
@@ -201,7 +221,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             let a = args(server, p, test, threads, "run");
             let cpu0 = cpu_time::children_cpu_secs();
             let t = Instant::now();
-            let res = sysbench(&a);
+            let res = sysbench(&a, p.sysbench_secs + RUN_GRACE_SECS);
             let wall = t.elapsed().as_secs_f64();
             let cpu = cpu0.zip(cpu_time::children_cpu_secs()).map(|(a, b)| b - a);
             let label = format!("{test} {threads} thr");
