@@ -11,7 +11,7 @@
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
 //! | `range`, `rows` | access paths (key ranges), reading rows |
 //! | `select`, `group` | queries, joins, grouping |
-//! | `dml`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
+//! | `dml`, `multi_table`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, multi-table UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
 //! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
 
@@ -28,6 +28,7 @@ pub mod group;
 pub mod infoschema;
 pub mod load;
 pub mod locking_read;
+pub mod multi_table;
 pub mod range;
 pub mod rows;
 pub mod select;

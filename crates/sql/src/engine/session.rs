@@ -697,6 +697,9 @@ impl Session {
         if let Some(r) = admin::special(self, sql) {
             return r;
         }
+        if let Some(r) = super::multi_table::special(self, sql) {
+            return r;
+        }
         let stmts = parse(sql)?;
         let stmt = match stmts.as_slice() {
             [s] => s,
