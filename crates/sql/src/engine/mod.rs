@@ -10,7 +10,7 @@
 //! | `catalog`, `ddl` | table/index/user definitions, CREATE TABLE ↔ text |
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
 //! | `range`, `rows` | access paths (key ranges), reading rows |
-//! | `select`, `group` | queries, joins, grouping |
+//! | `select`, `group`, `explain` | queries, joins, grouping, EXPLAIN |
 //! | `dml`, `multi_table`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, multi-table UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
 //! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
@@ -21,6 +21,7 @@ pub mod dberror;
 pub mod ddl;
 pub mod dml;
 pub mod eval;
+pub mod explain;
 pub mod expr;
 pub mod fast_insert;
 pub mod functions;

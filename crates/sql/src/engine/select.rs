@@ -876,8 +876,16 @@ fn run_select_to(
     let distinct_q = matches!(sel.distinct, Some(ast::Distinct::Distinct));
     // ORDER BY served by the key order of a single table's access path: no sort, early stop.
     let key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
+    super::explain::prefer_covering_index(&mut from, key_ordered);
     if explain {
-        return Ok(explain_rows(&from));
+        let shape = super::explain::Shape {
+            where_conj: &where_conj,
+            grouped: grouped_q,
+            distinct: distinct_q,
+            sorted: !order_c.is_empty() && !key_ordered,
+            key_ordered,
+        };
+        return Ok(super::explain::rows(sess, &from, &shape));
     }
     if sess.describe_only {
         for p in &mut proj {
@@ -1159,89 +1167,3 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
     }
 }
 
-fn explain_rows(from: &From) -> Output {
-    let names = [
-        "id",
-        "select_type",
-        "table",
-        "partitions",
-        "type",
-        "possible_keys",
-        "key",
-        "key_len",
-        "ref",
-        "rows",
-        "filtered",
-        "Extra",
-    ];
-    let mut rows = Vec::new();
-    let t = |s: &str| Value::Text(s.to_string());
-    if from.sources.is_empty() {
-        let mut r = vec![Value::Int(1), t("SIMPLE")];
-        r.extend(vec![Value::Null; 9]);
-        r.push(t("No tables used"));
-        rows.push(r);
-    }
-    for s in &from.sources {
-        let (kind, key, possible, extra) = match &s.kind {
-            SrcKind::Rows(_) => ("ALL".to_string(), None, None, String::new()),
-            SrcKind::Table(td) => {
-                let a = &s.access;
-                let key = if a.is_full_scan() {
-                    None
-                } else {
-                    Some(match a.index {
-                        None => "PRIMARY".to_string(),
-                        Some(i) => td.indexes[i].name.clone(),
-                    })
-                };
-                let covering = a
-                    .index
-                    .is_some_and(|i| super::rows::covers(td, i, &s.needed));
-                let mut extra = Vec::new();
-                if covering {
-                    extra.push("Using index".to_string());
-                }
-                if !a.is_full_scan() {
-                    let cols = a.key_cols(td);
-                    let mut parts: Vec<String> = cols[..a.eq.len()]
-                        .iter()
-                        .map(|&c| format!("{} = ?", td.columns[c].name))
-                        .collect();
-                    if a.in_list.is_some() {
-                        parts.push(format!("{} IN (...)", td.columns[cols[a.eq.len()]].name));
-                    }
-                    if a.lower.is_some() || a.upper.is_some() {
-                        let c = &td.columns[cols[a.eq.len()]].name;
-                        parts.push(format!(
-                            "{}{c}{}",
-                            if a.lower.is_some() { "? <= " } else { "" },
-                            if a.upper.is_some() { " <= ?" } else { "" }
-                        ));
-                    }
-                    extra.push(format!("Range: {}", parts.join(" AND ")));
-                }
-                (a.kind(td).to_string(), key.clone(), key, extra.join("; "))
-            }
-        };
-        rows.push(vec![
-            Value::Int(1),
-            t("SIMPLE"),
-            t(&s.alias),
-            Value::Null,
-            t(&kind),
-            possible.map(|k| t(&k)).unwrap_or(Value::Null),
-            key.map(|k| t(&k)).unwrap_or(Value::Null),
-            Value::Null,
-            Value::Null,
-            Value::Int(1),
-            Value::Double(100.0),
-            if extra.is_empty() {
-                Value::Null
-            } else {
-                t(&extra)
-            },
-        ]);
-    }
-    Output::text(&names, rows)
-}
