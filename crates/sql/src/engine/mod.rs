@@ -9,7 +9,7 @@
 //! | `store` | storage access, the session write set and its row locks, the schema lock (the only door to storage) |
 //! | `catalog`, `ddl` | table/index/user definitions, CREATE TABLE ↔ text |
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
-//! | `range`, `rows` | access paths (key ranges), reading rows |
+//! | `range`, `rows`, `hints` | access paths (key ranges, index hints), reading rows |
 //! | `select`, `group`, `explain` | queries, joins, grouping, EXPLAIN |
 //! | `dml`, `multi_table`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, multi-table UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
@@ -25,6 +25,7 @@ pub mod explain;
 pub mod expr;
 pub mod fast_insert;
 pub mod functions;
+pub mod hints;
 pub mod group;
 pub mod infoschema;
 pub mod load;

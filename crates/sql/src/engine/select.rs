@@ -22,7 +22,7 @@ use super::dberror::{DbError, DbResult};
 use super::eval::{eval, truth, EvalCtx};
 use super::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope, ScopeCol};
 use super::group::{group_key, Accumulator};
-use super::range::{choose_access, conjuncts, Access};
+use super::range::{choose_access_among, conjuncts, Access};
 use super::rows::{read_rows, OutCol, Output, RowSink};
 use super::session::Session;
 use crate::collation::Collation;
@@ -45,6 +45,8 @@ pub struct Source {
     pub needed: Vec<bool>,
     /// Read the access path in descending key order (ORDER BY ... DESC served by the key).
     pub reverse: bool,
+    /// USE / IGNORE / FORCE INDEX of the table reference.
+    pub hints: super::hints::IndexHints,
 }
 
 impl Source {
@@ -68,6 +70,7 @@ impl Source {
             access: Access::full(),
             needed: vec![],
             reverse: false,
+            hints: Default::default(),
         }
     }
 }
@@ -87,7 +90,12 @@ fn table_factor(
 ) -> DbResult<()> {
     let offset = from.scope.cols.len();
     match f {
-        ast::TableFactor::Table { name, alias, .. } => {
+        ast::TableFactor::Table {
+            name,
+            alias,
+            index_hints,
+            ..
+        } => {
             let parts = object_name_parts(name);
             if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
                 return Ok(());
@@ -131,7 +139,9 @@ fn table_factor(
                     flags,
                 });
             }
+            let hints = super::hints::IndexHints::from_ast(&t, index_hints)?;
             from.sources.push(Source {
+                hints,
                 alias: alias_s,
                 ncols: t.columns.len(),
                 needed: vec![false; t.columns.len()],
@@ -299,7 +309,12 @@ pub fn plan_access(from: &mut From, where_conj: &[Expr]) {
             ok
         };
         if let SrcKind::Table(t) = &s.kind {
-            let a = choose_access(t, offset, &conj, &usable);
+            let mut a = choose_access_among(t, offset, &conj, &usable, &|k| s.hints.allows(k));
+            if a.is_full_scan() {
+                if let Some(Some(ix)) = s.hints.forced_scan() {
+                    a.index = Some(ix);
+                }
+            }
             from.sources[i].access = a;
         }
     }
@@ -875,8 +890,10 @@ fn run_select_to(
     let grouped_q = !group.is_empty() || !aggs.is_empty();
     let distinct_q = matches!(sel.distinct, Some(ast::Distinct::Distinct));
     // ORDER BY served by the key order of a single table's access path: no sort, early stop.
-    let key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
-    super::explain::prefer_covering_index(&mut from, key_ordered);
+    let mut key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
+    if super::explain::prefer_covering_index(&mut from, key_ordered) && !grouped_q && !distinct_q {
+        key_ordered = key_order(&mut from, &order_c);
+    }
     if explain {
         let shape = super::explain::Shape {
             where_conj: &where_conj,
@@ -1064,7 +1081,7 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
     let SrcKind::Table(t) = &s.kind else {
         return false;
     };
-    if s.access.in_list.is_some() {
+    if s.access.in_list.is_some() || (s.access.index.is_none() && !s.hints.allows(None)) {
         return false;
     }
     let mut key: Vec<usize> = s.access.key_cols(t);

@@ -719,7 +719,11 @@ impl Session {
                 Statement::Query(q) => match &*q.body {
                     ast::SetExpr::Select(sel) => {
                         let (limit, offset) = select::limit_of(self, q)?;
-                        select::run_select(self, sel, &[], limit, offset, true)
+                        let order = match q.order_by.as_ref().map(|o| &o.kind) {
+                            Some(ast::OrderByKind::Expressions(v)) => v.as_slice(),
+                            _ => &[],
+                        };
+                        select::run_select(self, sel, order, limit, offset, true)
                     }
                     _ => Err(DbError::unsupported("EXPLAIN of this query")),
                 },
