@@ -13,7 +13,7 @@
 //! | `select`, `group`, `explain` | queries, joins, grouping, EXPLAIN |
 //! | `dml`, `multi_table`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, multi-table UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
-//! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
+//! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema`, `handler` | statements, SHOW/SET/DDL, variables, HANDLER cursors |
 
 pub mod admin;
 pub mod catalog;
@@ -25,6 +25,7 @@ pub mod explain;
 pub mod expr;
 pub mod fast_insert;
 pub mod functions;
+pub mod handler;
 pub mod hints;
 pub mod group;
 pub mod infoschema;

@@ -60,6 +60,8 @@ pub struct Session {
     pub snapshot: Option<betula_storage::Txn>,
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
     savepoints: Vec<(String, usize)>,
+    /// Open HANDLER cursors (handler.rs).
+    pub handlers: super::handler::Handlers,
 }
 
 impl Drop for Session {
@@ -123,6 +125,7 @@ impl Session {
             describe_only: false,
             snapshot: None,
             savepoints: Vec::new(),
+            handlers: Default::default(),
         }
     }
 
@@ -693,6 +696,9 @@ impl Session {
                     on_duplicate: &f.on_duplicate,
                 },
             );
+        }
+        if let Some(r) = super::handler::special(self, sql) {
+            return r;
         }
         if let Some(r) = admin::special(self, sql) {
             return r;
