@@ -11,8 +11,10 @@ use std::thread;
 use betula_sql::engine::{Engine, Output, Session};
 use sessions::{err_code, exec, open, rows};
 
+type Rows = Vec<(i64, i64, i64)>;
+
 /// t1(id, a, b) and t2(id, c, d) with several t2 rows per join value.
-fn data() -> (Vec<(i64, i64, i64)>, Vec<(i64, i64, i64)>) {
+fn data() -> (Rows, Rows) {
     let t1 = (1..=40).map(|i| (i, i % 7, i * 10)).collect();
     let t2 = (1..=30).map(|i| (i, (i * 3) % 11, i)).collect();
     (t1, t2)
@@ -38,7 +40,7 @@ fn engine(secondary: bool) -> (tempfile::TempDir, Arc<Engine>, Session) {
     (dir, e, s)
 }
 
-fn table(s: &mut Session, t: &str) -> Vec<(i64, i64, i64)> {
+fn table(s: &mut Session, t: &str) -> Rows {
     rows(s, &format!("SELECT * FROM {t} ORDER BY id"))
         .into_iter()
         .map(|r| {
@@ -76,7 +78,10 @@ fn update_join_changes_each_matching_row_once() {
         match out {
             Output::Done { affected, info, .. } => {
                 assert_eq!(affected, changed as u64);
-                assert!(info.starts_with(&format!("Rows matched: {changed}")), "{info}");
+                assert!(
+                    info.starts_with(&format!("Rows matched: {changed}")),
+                    "{info}"
+                );
             }
             other => panic!("{other:?}"),
         }
@@ -153,7 +158,10 @@ fn order_by_limit_and_unknown_targets_are_errors() {
 fn ignore_keeps_rows_that_would_duplicate_a_key() {
     let (_d, _e, mut s) = engine(false);
     // Every t1 row matching t2.id = 1 would get id 1000: the first succeeds, the rest warn.
-    exec(&mut s, "UPDATE IGNORE t1, t2 SET t1.id = 1000 WHERE t2.id = 1 AND t1.id <= 3");
+    exec(
+        &mut s,
+        "UPDATE IGNORE t1, t2 SET t1.id = 1000 WHERE t2.id = 1 AND t1.id <= 3",
+    );
     assert_eq!(
         rows(&mut s, "SHOW WARNINGS")
             .iter()
@@ -162,11 +170,17 @@ fn ignore_keeps_rows_that_would_duplicate_a_key() {
         2
     );
     assert_eq!(
-        rows(&mut s, "SELECT id FROM t1 WHERE id <= 3 OR id = 1000 ORDER BY id"),
+        rows(
+            &mut s,
+            "SELECT id FROM t1 WHERE id <= 3 OR id = 1000 ORDER BY id"
+        ),
         vec![vec!["2"], vec!["3"], vec!["1000"]]
     );
     assert_eq!(
-        err_code(&mut s, "UPDATE t1, t2 SET t1.id = 2 WHERE t2.id = 1 AND t1.id = 3"),
+        err_code(
+            &mut s,
+            "UPDATE t1, t2 SET t1.id = 2 WHERE t2.id = 1 AND t1.id = 3"
+        ),
         1062
     );
 }
@@ -187,20 +201,29 @@ fn joined_rows_are_locked_and_rechecked() {
     exec(&mut a, "UPDATE t2 SET c = 99 WHERE id = 1");
     let mut b = session(&e, 11);
     assert_eq!(
-        err_code(&mut b, "DELETE t2 FROM t1, t2 WHERE t1.a = t2.c AND t2.id = 1"),
+        err_code(
+            &mut b,
+            "DELETE t2 FROM t1, t2 WHERE t1.a = t2.c AND t2.id = 1"
+        ),
         1205
     );
     // Rows of t1 are not held by A: changing them through the join does not wait.
-    exec(&mut b, "UPDATE t1, t2 SET t1.b = 0 WHERE t1.a = t2.c AND t2.id = 2");
+    exec(
+        &mut b,
+        "UPDATE t1, t2 SET t1.b = 0 WHERE t1.a = t2.c AND t2.id = 2",
+    );
     // B waits for A; A commits c = 99, which no longer joins: B re-checks and deletes nothing.
     let h = thread::spawn(move || {
         let mut b = b;
         exec(&mut b, "SET SESSION innodb_lock_wait_timeout = 30");
         let r = b.execute("DELETE t2 FROM t1, t2 WHERE t1.a = t2.c AND t2.id = 1", &[]);
-        (b, r.map(|o| match o {
-            Output::Done { affected, .. } => affected,
-            _ => u64::MAX,
-        }))
+        (
+            b,
+            r.map(|o| match o {
+                Output::Done { affected, .. } => affected,
+                _ => u64::MAX,
+            }),
+        )
     });
     thread::sleep(std::time::Duration::from_millis(200));
     exec(&mut a, "COMMIT");

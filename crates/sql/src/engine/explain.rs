@@ -153,11 +153,17 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
             SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, r.len() as u64),
             SrcKind::Table(t) => {
                 let a = &s.access;
-                let scan_index = a.is_full_scan() && (a.index.is_some() || (i == 0 && shape.key_ordered && !t.pk.is_empty()));
+                let scan_index = a.is_full_scan()
+                    && (a.index.is_some() || (i == 0 && shape.key_ordered && !t.pk.is_empty()));
                 let kind = if scan_index {
                     "index".to_string()
                 } else if a.is_point(t) {
-                    if a.eq.iter().all(Expr::is_const) { "const" } else { "eq_ref" }.to_string()
+                    if a.eq.iter().all(Expr::is_const) {
+                        "const"
+                    } else {
+                        "eq_ref"
+                    }
+                    .to_string()
                 } else {
                     a.kind(t).to_string()
                 };
@@ -193,7 +199,10 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
                     Some(ix) => covers(t, ix, &s.needed),
                     None => {
                         !t.pk.is_empty()
-                            && s.needed.iter().enumerate().all(|(c, &n)| !n || t.pk.contains(&c))
+                            && s.needed
+                                .iter()
+                                .enumerate()
+                                .all(|(c, &n)| !n || t.pk.contains(&c))
                     }
                 };
                 if conds > consumed(a) || (a.is_full_scan() && conds > 0) {

@@ -58,11 +58,7 @@ enum Dir {
 }
 
 fn unknown(alias: &str) -> DbError {
-    DbError::new(
-        1109,
-        "42S02",
-        format!("Unknown table '{alias}' in HANDLER"),
-    )
+    DbError::new(1109, "42S02", format!("Unknown table '{alias}' in HANDLER"))
 }
 
 /// Runs `sql` if it is a HANDLER statement; closes this session's handlers of a table that
@@ -204,7 +200,10 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     for kc in &kcols[..t.indexes[ix].columns.len()] {
                         d.next(kc)?;
                     }
-                    match sess.ws.get(store, &t.primary_tree(), &k[d.position()..], snap)? {
+                    match sess
+                        .ws
+                        .get(store, &t.primary_tree(), &k[d.position()..], snap)?
+                    {
                         Some(v) => crate::row_codec::decode_row(&t.layout, &v)?,
                         None => continue,
                     }
@@ -308,7 +307,10 @@ fn tail(sess: &mut Session, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
     if rest.trim().is_empty() {
         return Ok((None, 1));
     }
-    let q = match parse(&format!("SELECT 1 FROM dual {rest}"))?.into_iter().next() {
+    let q = match parse(&format!("SELECT 1 FROM dual {rest}"))?
+        .into_iter()
+        .next()
+    {
         Some(ast::Statement::Query(q)) => q,
         _ => return Err(DbError::syntax(rest)),
     };
@@ -340,7 +342,7 @@ fn bounds(
         Pos::At(k) if forward => Some((Excluded(k.clone()), Unbounded)),
         Pos::At(k) => Some((Unbounded, Excluded(k.clone()))),
         // Off the end in this direction: nothing more.
-        Pos::End(f) if *f == forward => return None,
+        Pos::End(f) if *f == forward => None,
         _ => Some((Unbounded, Unbounded)),
     };
     Ok(Some(match dir {
@@ -359,7 +361,10 @@ fn bounds(
                 return Err(DbError::new(
                     1070,
                     "42000",
-                    format!("Too many key parts specified; max {} parts allowed", cols.len()),
+                    format!(
+                        "Too many key parts specified; max {} parts allowed",
+                        cols.len()
+                    ),
                 ));
             }
             let mut prefix = Vec::new();

@@ -79,20 +79,19 @@ fn key_named(t: &TableDef, name: &str) -> DbResult<Key> {
     }
     // As MariaDB (find_type): a unique prefix of a key name names that key.
     let lower = name.to_ascii_lowercase();
-    let mut by_prefix = t
-        .indexes
-        .iter()
-        .enumerate()
-        .filter(|(_, ix)| !lower.is_empty() && ix.name.to_ascii_lowercase().starts_with(&lower));
+    let mut by_prefix =
+        t.indexes.iter().enumerate().filter(|(_, ix)| {
+            !lower.is_empty() && ix.name.to_ascii_lowercase().starts_with(&lower)
+        });
     match (by_prefix.next(), by_prefix.next()) {
         (Some((i, _)), None) => Some(Some(i)),
         _ => None,
     }
     .ok_or_else(|| {
-            DbError::new(
-                1176,
-                "42000",
-                format!("Key '{name}' doesn't exist in table '{}'", t.name),
-            )
-        })
+        DbError::new(
+            1176,
+            "42000",
+            format!("Key '{name}' doesn't exist in table '{}'", t.name),
+        )
+    })
 }

@@ -1183,4 +1183,3 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
         _ => OutCol::named(&p.name, None),
     }
 }
-
