@@ -234,3 +234,30 @@ fn joined_rows_are_locked_and_rechecked() {
         vec![vec!["99"]]
     );
 }
+
+#[test]
+fn prepared_multi_table_statements_take_parameters() {
+    let (_d, _e, mut s) = engine(false);
+    let (n, _) = s
+        .prepare(
+            1,
+            "UPDATE IGNORE t1, t2 SET t1.b = ? WHERE t1.a = t2.c AND t2.id = ?",
+        )
+        .unwrap();
+    assert_eq!(n, 2);
+    s.execute_prepared(
+        1,
+        &[
+            betula_sql::value::Value::Int(-1),
+            betula_sql::value::Value::Int(1),
+        ],
+    )
+    .unwrap();
+    // t2 row 1 has c = 3: the t1 rows with a = 3 changed.
+    let (t1, _) = data();
+    let want: Vec<_> = t1
+        .iter()
+        .map(|&(id, a, b)| (id, a, if a == 3 { -1 } else { b }))
+        .collect();
+    assert_eq!(table(&mut s, "t1"), want);
+}

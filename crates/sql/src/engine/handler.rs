@@ -61,6 +61,11 @@ fn unknown(alias: &str) -> DbError {
     DbError::new(1109, "42S02", format!("Unknown table '{alias}' in HANDLER"))
 }
 
+/// True if `sql` is a HANDLER statement (sqlparser does not read them).
+pub fn is_special(sql: &str) -> bool {
+    Cursor::new(sql).peek_kw() == Some("HANDLER")
+}
+
 /// Runs `sql` if it is a HANDLER statement; closes this session's handlers of a table that
 /// `sql` truncates, drops, alters or renames (and returns None: the statement runs as usual).
 pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
@@ -278,8 +283,11 @@ fn values(c: &mut Cursor<'_>) -> DbResult<Vec<ast::Expr>> {
         }
     }
     let end = end.ok_or_else(|| DbError::syntax(rest))?;
-    let inner = rest[..end].trim();
-    let inner = &inner[1..inner.len() - 1];
+    let inner = rest[..end]
+        .trim()
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .ok_or_else(|| DbError::syntax(rest))?;
     let q = match parse(&format!("SELECT {inner}"))?.into_iter().next() {
         Some(ast::Statement::Query(q)) => q,
         _ => return Err(DbError::syntax(inner)),

@@ -169,6 +169,11 @@ fn classify(sql: &str) -> Option<Plan> {
     })
 }
 
+/// True if `sql` is a statement of this module (sqlparser alone would not read it).
+pub fn is_special(sql: &str) -> bool {
+    classify(sql).is_some()
+}
+
 /// Runs `sql` if it is a statement of this module.
 pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
     let plan = classify(sql)?;

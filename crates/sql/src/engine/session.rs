@@ -511,7 +511,10 @@ impl Session {
         }
         // Syntax check now for statements sqlparser handles.
         let mut cols = Vec::new();
-        if !admin::is_special(&numbered) {
+        if !admin::is_special(&numbered)
+            && !super::multi_table::is_special(&numbered)
+            && !super::handler::is_special(&numbered)
+        {
             let stmts = stacker::grow(32 << 20, || parse(&numbered))?;
             if let Some(Statement::Query(q)) = stmts.first() {
                 self.params = vec![Value::Null; n];
