@@ -155,7 +155,7 @@ pub fn delete_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) ->
 }
 
 /// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
-fn update_row(
+pub(crate) fn update_row(
     sess: &mut Session,
     t: &TableDef,
     old_pk: &[u8],
@@ -730,6 +730,12 @@ fn lock_and_recheck(
 }
 
 pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
+    update_with(sess, u, false)
+}
+
+/// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings
+/// and the row is left as it was.
+pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResult<Output> {
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
@@ -762,21 +768,33 @@ pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
         &u.order_by,
         u.limit.as_ref(),
     )?;
-    let strict = sess.strict();
+    let strict = sess.strict() && !ignore;
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
-    for (n, (pk, old)) in rows.into_iter().enumerate() {
+    'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
         matched += 1;
         let mut new = old.clone();
         for (c, e) in &assigns {
             let v = eval(e, &EvalCtx::row(&new))?;
-            new[*c] = coerce_to_column(
+            new[*c] = match coerce_to_column(
                 &v,
                 &t.columns[*c],
                 n as u64 + 1,
                 crate::coerce::SqlMode { strict },
                 &mut warnings,
-            )?;
+            ) {
+                Ok(v) => v,
+                Err(e) if ignore => {
+                    let e = DbError::from(e);
+                    warnings.push(Warning {
+                        level: crate::error::WarningLevel::Warning,
+                        code: e.code,
+                        message: e.message,
+                    });
+                    continue 'rows;
+                }
+                Err(e) => return Err(e.into()),
+            };
         }
         if new != old {
             for (i, on) in t.on_update_now.iter().enumerate() {
@@ -785,8 +803,15 @@ pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
                 }
             }
         }
-        if update_row(sess, &t, &pk, &old, &new)? {
-            changed += 1;
+        match update_row(sess, &t, &pk, &old, &new) {
+            Ok(true) => changed += 1,
+            Ok(false) => {}
+            Err(e) if ignore && e.code == 1062 => warnings.push(Warning {
+                level: crate::error::WarningLevel::Warning,
+                code: e.code,
+                message: e.message,
+            }),
+            Err(e) => return Err(e),
         }
     }
     let nwarn = warnings.len();

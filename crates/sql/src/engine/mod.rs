@@ -9,11 +9,11 @@
 //! | `store` | storage access, the session write set and its row locks, the schema lock (the only door to storage) |
 //! | `catalog`, `ddl` | table/index/user definitions, CREATE TABLE ↔ text |
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
-//! | `range`, `rows` | access paths (key ranges), reading rows |
-//! | `select`, `group` | queries, joins, grouping |
-//! | `dml`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
+//! | `range`, `rows`, `hints` | access paths (key ranges, index hints), reading rows |
+//! | `select`, `group`, `explain` | queries, joins, grouping, EXPLAIN |
+//! | `dml`, `multi_table`, `upsert`, `fast_insert` | INSERT/REPLACE/UPDATE/DELETE, multi-table UPDATE/DELETE, blind upserts, the literal-only INSERT parser |
 //! | `load` | LOAD DATA [LOCAL] INFILE: parsing, field splitting, bulk build, sorted merges |
-//! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema` | statements, SHOW/SET/DDL, variables |
+//! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema`, `handler` | statements, SHOW/SET/DDL, variables, HANDLER cursors |
 
 pub mod admin;
 pub mod catalog;
@@ -21,13 +21,17 @@ pub mod dberror;
 pub mod ddl;
 pub mod dml;
 pub mod eval;
+pub mod explain;
 pub mod expr;
 pub mod fast_insert;
 pub mod functions;
 pub mod group;
+pub mod handler;
+pub mod hints;
 pub mod infoschema;
 pub mod load;
 pub mod locking_read;
+pub mod multi_table;
 pub mod range;
 pub mod rows;
 pub mod select;

@@ -289,6 +289,17 @@ pub fn choose_access(
     conj: &[Expr],
     usable: &dyn Fn(&Expr) -> bool,
 ) -> Access {
+    choose_access_among(t, offset, conj, usable, &|_| true)
+}
+
+/// [`choose_access`] among the keys `allowed` accepts (`None` = the primary key).
+pub fn choose_access_among(
+    t: &TableDef,
+    offset: usize,
+    conj: &[Expr],
+    usable: &dyn Fn(&Expr) -> bool,
+    allowed: &dyn Fn(Option<usize>) -> bool,
+) -> Access {
     let mut best = Access::full();
     let mut best_score = 0;
     let mut candidates: Vec<(Option<usize>, Vec<usize>)> = Vec::new();
@@ -299,6 +310,9 @@ pub fn choose_access(
         candidates.push((Some(i), ix.columns.clone()));
     }
     for (index, cols) in candidates {
+        if !allowed(index) {
+            continue;
+        }
         let mut a = Access {
             index,
             ..Access::full()

@@ -22,7 +22,7 @@ use super::dberror::{DbError, DbResult};
 use super::eval::{eval, truth, EvalCtx};
 use super::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope, ScopeCol};
 use super::group::{group_key, Accumulator};
-use super::range::{choose_access, conjuncts, Access};
+use super::range::{choose_access_among, conjuncts, Access};
 use super::rows::{read_rows, OutCol, Output, RowSink};
 use super::session::Session;
 use crate::collation::Collation;
@@ -45,6 +45,8 @@ pub struct Source {
     pub needed: Vec<bool>,
     /// Read the access path in descending key order (ORDER BY ... DESC served by the key).
     pub reverse: bool,
+    /// USE / IGNORE / FORCE INDEX of the table reference.
+    pub hints: super::hints::IndexHints,
 }
 
 impl Source {
@@ -68,6 +70,7 @@ impl Source {
             access: Access::full(),
             needed: vec![],
             reverse: false,
+            hints: Default::default(),
         }
     }
 }
@@ -87,7 +90,12 @@ fn table_factor(
 ) -> DbResult<()> {
     let offset = from.scope.cols.len();
     match f {
-        ast::TableFactor::Table { name, alias, .. } => {
+        ast::TableFactor::Table {
+            name,
+            alias,
+            index_hints,
+            ..
+        } => {
             let parts = object_name_parts(name);
             if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
                 return Ok(());
@@ -131,7 +139,9 @@ fn table_factor(
                     flags,
                 });
             }
+            let hints = super::hints::IndexHints::from_ast(&t, index_hints)?;
             from.sources.push(Source {
+                hints,
                 alias: alias_s,
                 ncols: t.columns.len(),
                 needed: vec![false; t.columns.len()],
@@ -299,7 +309,12 @@ pub fn plan_access(from: &mut From, where_conj: &[Expr]) {
             ok
         };
         if let SrcKind::Table(t) = &s.kind {
-            let a = choose_access(t, offset, &conj, &usable);
+            let mut a = choose_access_among(t, offset, &conj, &usable, &|k| s.hints.allows(k));
+            if a.is_full_scan() {
+                if let Some(Some(ix)) = s.hints.forced_scan() {
+                    a.index = Some(ix);
+                }
+            }
             from.sources[i].access = a;
         }
     }
@@ -875,9 +890,19 @@ fn run_select_to(
     let grouped_q = !group.is_empty() || !aggs.is_empty();
     let distinct_q = matches!(sel.distinct, Some(ast::Distinct::Distinct));
     // ORDER BY served by the key order of a single table's access path: no sort, early stop.
-    let key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
+    let mut key_ordered = !grouped_q && !distinct_q && key_order(&mut from, &order_c);
+    if super::explain::prefer_covering_index(&mut from, key_ordered) && !grouped_q && !distinct_q {
+        key_ordered = key_order(&mut from, &order_c);
+    }
     if explain {
-        return Ok(explain_rows(&from));
+        let shape = super::explain::Shape {
+            where_conj: &where_conj,
+            grouped: grouped_q,
+            distinct: distinct_q,
+            sorted: !order_c.is_empty() && !key_ordered,
+            key_ordered,
+        };
+        return Ok(super::explain::rows(sess, &from, &shape));
     }
     if sess.describe_only {
         for p in &mut proj {
@@ -1056,7 +1081,7 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
     let SrcKind::Table(t) = &s.kind else {
         return false;
     };
-    if s.access.in_list.is_some() {
+    if s.access.in_list.is_some() || (s.access.index.is_none() && !s.hints.allows(None)) {
         return false;
     }
     let mut key: Vec<usize> = s.access.key_cols(t);
@@ -1157,91 +1182,4 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
         }
         _ => OutCol::named(&p.name, None),
     }
-}
-
-fn explain_rows(from: &From) -> Output {
-    let names = [
-        "id",
-        "select_type",
-        "table",
-        "partitions",
-        "type",
-        "possible_keys",
-        "key",
-        "key_len",
-        "ref",
-        "rows",
-        "filtered",
-        "Extra",
-    ];
-    let mut rows = Vec::new();
-    let t = |s: &str| Value::Text(s.to_string());
-    if from.sources.is_empty() {
-        let mut r = vec![Value::Int(1), t("SIMPLE")];
-        r.extend(vec![Value::Null; 9]);
-        r.push(t("No tables used"));
-        rows.push(r);
-    }
-    for s in &from.sources {
-        let (kind, key, possible, extra) = match &s.kind {
-            SrcKind::Rows(_) => ("ALL".to_string(), None, None, String::new()),
-            SrcKind::Table(td) => {
-                let a = &s.access;
-                let key = if a.is_full_scan() {
-                    None
-                } else {
-                    Some(match a.index {
-                        None => "PRIMARY".to_string(),
-                        Some(i) => td.indexes[i].name.clone(),
-                    })
-                };
-                let covering = a
-                    .index
-                    .is_some_and(|i| super::rows::covers(td, i, &s.needed));
-                let mut extra = Vec::new();
-                if covering {
-                    extra.push("Using index".to_string());
-                }
-                if !a.is_full_scan() {
-                    let cols = a.key_cols(td);
-                    let mut parts: Vec<String> = cols[..a.eq.len()]
-                        .iter()
-                        .map(|&c| format!("{} = ?", td.columns[c].name))
-                        .collect();
-                    if a.in_list.is_some() {
-                        parts.push(format!("{} IN (...)", td.columns[cols[a.eq.len()]].name));
-                    }
-                    if a.lower.is_some() || a.upper.is_some() {
-                        let c = &td.columns[cols[a.eq.len()]].name;
-                        parts.push(format!(
-                            "{}{c}{}",
-                            if a.lower.is_some() { "? <= " } else { "" },
-                            if a.upper.is_some() { " <= ?" } else { "" }
-                        ));
-                    }
-                    extra.push(format!("Range: {}", parts.join(" AND ")));
-                }
-                (a.kind(td).to_string(), key.clone(), key, extra.join("; "))
-            }
-        };
-        rows.push(vec![
-            Value::Int(1),
-            t("SIMPLE"),
-            t(&s.alias),
-            Value::Null,
-            t(&kind),
-            possible.map(|k| t(&k)).unwrap_or(Value::Null),
-            key.map(|k| t(&k)).unwrap_or(Value::Null),
-            Value::Null,
-            Value::Null,
-            Value::Int(1),
-            Value::Double(100.0),
-            if extra.is_empty() {
-                Value::Null
-            } else {
-                t(&extra)
-            },
-        ]);
-    }
-    Output::text(&names, rows)
 }

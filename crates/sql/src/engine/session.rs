@@ -60,6 +60,8 @@ pub struct Session {
     pub snapshot: Option<betula_storage::Txn>,
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
     savepoints: Vec<(String, usize)>,
+    /// Open HANDLER cursors (handler.rs).
+    pub handlers: super::handler::Handlers,
 }
 
 impl Drop for Session {
@@ -123,6 +125,7 @@ impl Session {
             describe_only: false,
             snapshot: None,
             savepoints: Vec::new(),
+            handlers: Default::default(),
         }
     }
 
@@ -508,7 +511,10 @@ impl Session {
         }
         // Syntax check now for statements sqlparser handles.
         let mut cols = Vec::new();
-        if !admin::is_special(&numbered) {
+        if !admin::is_special(&numbered)
+            && !super::multi_table::is_special(&numbered)
+            && !super::handler::is_special(&numbered)
+        {
             let stmts = stacker::grow(32 << 20, || parse(&numbered))?;
             if let Some(Statement::Query(q)) = stmts.first() {
                 self.params = vec![Value::Null; n];
@@ -694,7 +700,13 @@ impl Session {
                 },
             );
         }
+        if let Some(r) = super::handler::special(self, sql) {
+            return r;
+        }
         if let Some(r) = admin::special(self, sql) {
+            return r;
+        }
+        if let Some(r) = super::multi_table::special(self, sql) {
             return r;
         }
         let stmts = parse(sql)?;
@@ -716,7 +728,11 @@ impl Session {
                 Statement::Query(q) => match &*q.body {
                     ast::SetExpr::Select(sel) => {
                         let (limit, offset) = select::limit_of(self, q)?;
-                        select::run_select(self, sel, &[], limit, offset, true)
+                        let order = match q.order_by.as_ref().map(|o| &o.kind) {
+                            Some(ast::OrderByKind::Expressions(v)) => v.as_slice(),
+                            _ => &[],
+                        };
+                        select::run_select(self, sel, order, limit, offset, true)
                     }
                     _ => Err(DbError::unsupported("EXPLAIN of this query")),
                 },
