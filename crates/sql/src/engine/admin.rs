@@ -813,6 +813,26 @@ fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbR
             c.kw("TO");
             c.kw("AS");
             rename = Some(c.qualified().ok_or_else(|| syntax(c))?);
+        } else if c.kw("DISABLE") || c.kw("ENABLE") {
+            // MyISAM's deferred index maintenance: Betula's indexes are always maintained (as InnoDB's).
+            if !c.kw("KEYS") {
+                return Err(syntax(c));
+            }
+            // Only non-unique indexes are concerned; without any, MariaDB says nothing either.
+            let def = sess.engine.catalog.get_table(db, t)?;
+            if def.indexes.iter().all(|ix| ix.unique) {
+                if !c.sym(',') {
+                    break;
+                }
+                continue;
+            }
+            sess.warnings.push(crate::error::Warning {
+                level: crate::error::WarningLevel::Note,
+                code: 1031,
+                message: format!(
+                    "Storage engine Betula of the table `{db}`.`{t}` doesn't have this option"
+                ),
+            });
         } else if c.at_end() {
             break;
         } else {
