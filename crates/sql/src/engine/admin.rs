@@ -444,8 +444,11 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
             return create_table(sess, &copy);
         }
     }
-    if ct.query.is_some() || ct.clone.is_some() {
-        return Err(DbError::unsupported("CREATE TABLE ... AS SELECT"));
+    if let Some(q) = &ct.query {
+        return super::create_select::create_table_as(sess, ct, q);
+    }
+    if ct.clone.is_some() {
+        return Err(DbError::unsupported("CREATE TABLE ... CLONE"));
     }
     let parts = object_name_parts(&ct.name);
     let (db, name) = sess.resolve_table_name(&parts)?;
@@ -485,6 +488,11 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
     let sql = render_stored(&def);
     sess.engine.catalog.put_table(def, &sql)?;
     Ok(Output::done(0))
+}
+
+/// Drops one table if it exists (undoing a CREATE TABLE ... SELECT whose rows failed).
+pub fn drop_table_named(sess: &mut Session, name: &ast::ObjectName) -> DbResult<Output> {
+    drop_tables(sess, &[object_name_parts(name)], true)
 }
 
 fn drop_tables(sess: &mut Session, names: &[Vec<String>], if_exists: bool) -> DbResult<Output> {

@@ -17,6 +17,7 @@
 
 pub mod admin;
 pub mod catalog;
+pub mod create_select;
 pub mod dberror;
 pub mod ddl;
 pub mod dml;
