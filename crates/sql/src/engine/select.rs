@@ -480,6 +480,17 @@ pub(super) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<Strin
     Ok(out)
 }
 
+/// The query's ORDER BY items.
+fn order_of(q: &ast::Query) -> DbResult<Vec<ast::OrderByExpr>> {
+    Ok(match &q.order_by {
+        Some(ob) => match &ob.kind {
+            ast::OrderByKind::Expressions(v) => v.clone(),
+            ast::OrderByKind::All(_) => return Err(DbError::unsupported("ORDER BY ALL")),
+        },
+        None => vec![],
+    })
+}
+
 /// Runs a full query; a plain SELECT whose rows need no sorting, grouping or de-duplication
 /// sends them to `sink` as it reads them ([`Output::Sent`]).
 pub fn run_query_to(
@@ -490,13 +501,7 @@ pub fn run_query_to(
     match (&*q.body, sink) {
         (ast::SetExpr::Select(sel), Some(sink)) if q.with.is_none() && q.locks.is_empty() => {
             let (limit, offset) = limit_of(sess, q)?;
-            let order: Vec<ast::OrderByExpr> = match &q.order_by {
-                Some(ob) => match &ob.kind {
-                    ast::OrderByKind::Expressions(v) => v.clone(),
-                    ast::OrderByKind::All(_) => return Err(DbError::unsupported("ORDER BY ALL")),
-                },
-                None => vec![],
-            };
+            let order = order_of(q)?;
             run_select_to(sess, sel, &order, limit, offset, false, Some(sink))
         }
         _ => run_query(sess, q),
@@ -520,13 +525,7 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
         return r;
     }
     let (limit, offset) = limit_of(sess, q)?;
-    let order: Vec<ast::OrderByExpr> = match &q.order_by {
-        Some(ob) => match &ob.kind {
-            ast::OrderByKind::Expressions(v) => v.clone(),
-            ast::OrderByKind::All(_) => return Err(DbError::unsupported("ORDER BY ALL")),
-        },
-        None => vec![],
-    };
+    let order = order_of(q)?;
     match &*q.body {
         ast::SetExpr::Select(sel) => run_select(sess, sel, &order, limit, offset, false),
         ast::SetExpr::Query(inner) => {
