@@ -108,6 +108,12 @@ struct StorageArgs {
     /// Keep the data directories.
     #[arg(long)]
     keep: bool,
+    /// Betula basement size in KiB (default: the engine's default tree options).
+    #[arg(long)]
+    betula_basement_kib: Option<u32>,
+    /// Betula node codec (none, lz4, snappy, zlib, zstd, lzma; default: the engine's default).
+    #[arg(long)]
+    betula_codec: Option<String>,
 }
 
 #[derive(Args)]
@@ -252,6 +258,25 @@ fn write_out(common: &Common, stem: &str, files: &[(&str, String)]) -> BenchResu
     Ok(())
 }
 
+/// Betula tree options from the storage command's overrides (None: the engine's defaults).
+fn betula_tree_options(
+    basement_kib: Option<u32>,
+    codec: Option<&str>,
+) -> BenchResult<Option<betula_storage::TreeOptions>> {
+    if basement_kib.is_none() && codec.is_none() {
+        return Ok(None);
+    }
+    let mut t = betula_storage::TreeOptions::default();
+    if let Some(kib) = basement_kib {
+        t.basement_size_bytes = kib << 10;
+    }
+    if let Some(name) = codec {
+        t.codec =
+            betula_storage::Codec::parse(name).ok_or_else(|| format!("unknown codec {name:?}"))?;
+    }
+    Ok(Some(t))
+}
+
 fn storage(a: StorageArgs) -> BenchResult<()> {
     let cache_bytes = a.common.cache_mb << 20;
     let rows = a
@@ -269,6 +294,7 @@ fn storage(a: StorageArgs) -> BenchResult<()> {
                 }
                 DurabilityArg::Nosync => DurabilityMode::NoSync,
             },
+            betula_tree: betula_tree_options(a.betula_basement_kib, a.betula_codec.as_deref())?,
         },
         threads: a.threads.max(1),
         batch: a.batch.max(1),

@@ -25,6 +25,8 @@ pub struct CacheBudget {
     pub node_bytes_written: AtomicU64,
     /// Node blocks read from disk (statistics).
     pub node_reads: AtomicU64,
+    /// Partitions (basements, buffers) read from disk and decompressed (statistics).
+    pub part_reads: AtomicU64,
     /// The environment's open trees (eviction picks across all of them).
     members: Mutex<Vec<Weak<Tree>>>,
 }
@@ -37,6 +39,7 @@ impl CacheBudget {
             clock: AtomicU64::new(1),
             node_bytes_written: AtomicU64::new(0),
             node_reads: AtomicU64::new(0),
+            part_reads: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),
         }
     }

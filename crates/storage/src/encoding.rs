@@ -104,6 +104,13 @@ impl<'a> Decoder<'a> {
         Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap()))
     }
     pub fn varint(&mut self) -> Result<u64, DecodeError> {
+        // Fast path: most varints (lengths, counts) fit one byte.
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(b));
+            }
+        }
         let mut v: u64 = 0;
         for i in 0..10 {
             let b = self.u8()?;

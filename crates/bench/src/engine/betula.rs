@@ -21,6 +21,7 @@ impl BetulaEngine {
                 DurabilityMode::Periodic(d) => Durability::Periodic(d),
                 DurabilityMode::NoSync => Durability::NoSync,
             },
+            default_tree: cfg.betula_tree.unwrap_or_default(),
             ..EnvOptions::default()
         };
         let env = Env::open(dir, opts.clone(), UpdateRegistry::new())?;

@@ -36,6 +36,8 @@ impl std::fmt::Display for DurabilityMode {
 pub struct EngineConfig {
     pub cache_bytes: u64,
     pub durability: DurabilityMode,
+    /// Betula's tree options (None: the engine's defaults).
+    pub betula_tree: Option<betula_storage::TreeOptions>,
 }
 
 /// One open key/value store.

@@ -43,6 +43,7 @@ pub fn run_point(name: &str, threads: usize, p: &CommitParams) -> BenchResult<Co
     let cfg = EngineConfig {
         cache_bytes: p.cache_bytes,
         durability: DurabilityMode::Sync,
+        betula_tree: None,
     };
     let eng = engine::open(name, &dir, &cfg)?;
     let ks = KeyStream::new(p.seed);

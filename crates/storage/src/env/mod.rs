@@ -99,6 +99,8 @@ pub struct EnvStats {
     pub last_checkpoint_ms: u64,
     pub node_bytes_written: u64,
     pub node_reads: u64,
+    /// Basements and message buffers read from disk and decompressed (a cached one is never read again).
+    pub part_reads: u64,
     pub failure: Option<String>,
     /// Row locks held and transactions waiting for one.
     pub row_locks: usize,
@@ -302,6 +304,7 @@ impl Env {
             last_checkpoint_ms: ck.last_duration_ms,
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
+            part_reads: i.budget.part_reads.load(Ordering::Relaxed),
             failure: i.health.failure(),
             row_locks: i.locks.held(),
             lock_waiters: i.locks.waiting(),

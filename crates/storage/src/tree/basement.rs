@@ -6,9 +6,11 @@
 
 use super::key_index::KeyIndex;
 use super::message::{Message, Op, TxnId, UpdateRegistry};
-use super::mvcc::{self, Cell};
-use crate::encoding::{DecodeError, Decoder, Encode};
+use super::mvcc::{self, Cell, ReadView};
+use super::packed::Packed;
+use crate::encoding::{DecodeError, Encode};
 use crate::error::Result;
+use std::borrow::Cow;
 
 /// Basement encoding: plain entry list.
 pub const ENCODING_PLAIN: u8 = 0;
@@ -17,15 +19,18 @@ pub const ENTRY_OVERHEAD: usize = 8;
 
 #[derive(Debug, Clone, Default)]
 pub struct Basement {
+    /// Owned entries; empty while `packed` holds them.
     entries: Vec<(Vec<u8>, Cell)>,
+    /// The entries in their encoded form, as read from disk and not changed since (see `packed`).
+    packed: Option<Packed>,
     bytes: usize,
-    /// Search summary of the keys (kept in step with `entries`).
+    /// Search summary of the keys (kept in step with the entries).
     index: KeyIndex,
 }
 
 impl PartialEq for Basement {
     fn eq(&self, other: &Basement) -> bool {
-        self.entries == other.entries
+        *self.entries() == *other.entries()
     }
 }
 impl Eq for Basement {}
@@ -40,6 +45,7 @@ impl Basement {
         let index = KeyIndex::build_from(|i| entries[i].0.as_slice(), entries.len());
         Basement {
             entries,
+            packed: None,
             bytes,
             index,
         }
@@ -54,32 +60,97 @@ impl Basement {
         )
     }
     pub fn len(&self) -> usize {
-        self.entries.len()
+        match &self.packed {
+            Some(p) => p.len(),
+            None => self.entries.len(),
+        }
     }
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
     /// Serialized size estimate in bytes.
     pub fn bytes(&self) -> usize {
         self.bytes
     }
-    pub fn entries(&self) -> &[(Vec<u8>, Cell)] {
-        &self.entries
+    /// Whether the entries are held in their encoded form (read from disk, unchanged).
+    pub fn is_packed(&self) -> bool {
+        self.packed.is_some()
+    }
+    /// The entries (decoded into a fresh vector when packed: prefer `get`/`visible_entries` on read paths).
+    pub fn entries(&self) -> Cow<'_, [(Vec<u8>, Cell)]> {
+        match &self.packed {
+            Some(p) => Cow::Owned(p.entries()),
+            None => Cow::Borrowed(&self.entries),
+        }
+    }
+    /// Key of entry `i`.
+    fn key(&self, i: usize) -> &[u8] {
+        match &self.packed {
+            Some(p) => p.key(i),
+            None => &self.entries[i].0,
+        }
     }
     pub fn first_key(&self) -> Option<&[u8]> {
-        self.entries.first().map(|(k, _)| k.as_slice())
+        (!self.is_empty()).then(|| self.key(0))
     }
 
     /// The index of the first entry with key ≥ `key`, and whether its key equals `key`.
     fn search(&self, key: &[u8]) -> (usize, bool) {
-        let entries = &self.entries;
-        self.index.search(key, |i| entries[i].0.as_slice())
+        self.index.search(key, |i| self.key(i))
     }
 
-    pub fn get(&self, key: &[u8]) -> Option<&Cell> {
+    /// The cell of `key`, if present (borrowed, or decoded alone from a packed basement).
+    pub fn get(&self, key: &[u8]) -> Option<Cow<'_, Cell>> {
         match self.search(key) {
-            (i, true) => Some(&self.entries[i].1),
+            (i, true) => Some(match &self.packed {
+                Some(p) => Cow::Owned(p.cell(i)),
+                None => Cow::Borrowed(&self.entries[i].1),
+            }),
             _ => None,
+        }
+    }
+
+    /// Keys and values `view` sees, in key order (copies; packed plain cells are not decoded into cells).
+    pub fn visible_entries(&self, view: &ReadView) -> Vec<(Vec<u8>, Vec<u8>)> {
+        self.visible_range(view, 0, self.len())
+    }
+
+    /// Keys and values `view` sees among entries `from..to`, in key order.
+    pub fn visible_range(
+        &self,
+        view: &ReadView,
+        from: usize,
+        to: usize,
+    ) -> Vec<(Vec<u8>, Vec<u8>)> {
+        match &self.packed {
+            Some(p) => (from..to)
+                .filter_map(|i| match p.plain(i) {
+                    Some((k, v)) => Some((k.to_vec(), v.to_vec())),
+                    None => p
+                        .cell(i)
+                        .visible(view)
+                        .map(|v| (p.key(i).to_vec(), v.to_vec())),
+                })
+                .collect(),
+            None => self.entries[from..to]
+                .iter()
+                .filter_map(|(k, c)| c.visible(view).map(|v| (k.clone(), v.to_vec())))
+                .collect(),
+        }
+    }
+
+    /// Entries `from..to` (only those decoded when packed).
+    pub fn entries_range(&self, from: usize, to: usize) -> Cow<'_, [(Vec<u8>, Cell)]> {
+        match &self.packed {
+            Some(p) => Cow::Owned((from..to).map(|i| (p.key(i).to_vec(), p.cell(i))).collect()),
+            None => Cow::Borrowed(&self.entries[from..to]),
+        }
+    }
+
+    /// Turns a packed basement into owned entries (before any change).
+    fn unpack(&mut self) {
+        if let Some(p) = self.packed.take() {
+            self.entries = p.entries();
         }
     }
 
@@ -102,6 +173,7 @@ impl Basement {
         horizon: TxnId,
         aborted: &[TxnId],
     ) -> Result<()> {
+        self.unpack();
         match &msg.op {
             Op::RangeDelete { .. } | Op::Broadcast { .. } => {
                 let (a, b) = match &msg.op {
@@ -168,6 +240,7 @@ impl Basement {
         aborted: &[TxnId],
     ) -> Result<()> {
         debug_assert!(msgs.iter().all(|m| !m.op.is_ranged()));
+        self.unpack();
         let old = std::mem::take(&mut self.entries);
         let mut out: Vec<(Vec<u8>, Cell)> = Vec::with_capacity(old.len() + msgs.len());
         let mut old = old.into_iter().peekable();
@@ -196,6 +269,7 @@ impl Basement {
 
     /// Splits off the upper half by bytes; returns the new right basement (its first key is the pivot).
     pub fn split_half(&mut self) -> Basement {
+        self.unpack();
         let mut acc = 0;
         let mut at = self.entries.len() / 2;
         for (i, (k, c)) in self.entries.iter().enumerate() {
@@ -214,12 +288,17 @@ impl Basement {
 
     /// Appends `other`, whose keys are all greater.
     pub fn append(&mut self, mut other: Basement) {
+        self.unpack();
+        other.unpack();
         self.bytes += other.bytes;
         self.entries.append(&mut other.entries);
         self.reindex();
     }
 
     pub fn encode(&self) -> Vec<u8> {
+        if let Some(p) = &self.packed {
+            return p.raw().to_vec();
+        }
         let mut out = Vec::with_capacity(self.bytes + 8);
         out.put_u8(ENCODING_PLAIN);
         out.put_varint(self.entries.len() as u64);
@@ -230,31 +309,16 @@ impl Basement {
         out
     }
 
+    /// Reads an encoded basement, keeping it packed (entries are decoded when asked for).
     pub fn decode(raw: &[u8]) -> Result<Basement, DecodeError> {
-        let mut d = Decoder::new(raw);
-        let encoding = d.u8()?;
-        if encoding != ENCODING_PLAIN {
-            return Err(DecodeError(format!("unknown basement encoding {encoding}")));
-        }
-        let count = d.varint()?;
-        if count > raw.len() as u64 {
-            return Err(DecodeError(format!(
-                "entry count {count} exceeds basement size"
-            )));
-        }
-        let mut entries: Vec<(Vec<u8>, Cell)> = Vec::with_capacity(count as usize);
-        for _ in 0..count {
-            let k = d.bytes()?.to_vec();
-            let c = Cell::decode(&mut d)?;
-            if let Some((last, _)) = entries.last() {
-                if *last >= k {
-                    return Err(DecodeError("keys not strictly increasing".into()));
-                }
-            }
-            entries.push((k, c));
-        }
-        d.finish()?;
-        Ok(Basement::from_sorted(entries))
+        let p = Packed::parse(raw, ENCODING_PLAIN, ENTRY_OVERHEAD)?;
+        let index = KeyIndex::build_from(|i| p.key(i), p.len());
+        Ok(Basement {
+            entries: Vec::new(),
+            bytes: p.bytes(),
+            packed: Some(p),
+            index,
+        })
     }
 }
 
@@ -310,7 +374,7 @@ mod tests {
             op: Op::Put(b"new".to_vec()),
         };
         b.apply(&tx, &reg, 100, &[]).unwrap();
-        assert!(matches!(b.get(b"k050"), Some(Cell::Versions(v)) if v.len() == 2));
+        assert!(matches!(b.get(b"k050").as_deref(), Some(Cell::Versions(v)) if v.len() == 2));
         let back = Basement::decode(&b.encode()).unwrap();
         assert_eq!(back, b);
         let total = b.bytes();
@@ -320,6 +384,141 @@ mod tests {
         let enc = right.encode();
         for cut in 0..enc.len() {
             assert!(Basement::decode(&enc[..cut]).is_err());
+        }
+    }
+}
+
+#[cfg(test)]
+mod packed_tests {
+    use super::*;
+    use crate::tree::mvcc::Version;
+    use std::sync::Arc;
+
+    fn view_below(low_limit: TxnId) -> ReadView {
+        ReadView {
+            own: 0,
+            low_limit,
+            active: Arc::new(Vec::new()),
+            aborted: Arc::new(Vec::new()),
+        }
+    }
+
+    /// Entries mixing plain values, version stacks and a deleted version, keys with a shared prefix.
+    fn sample() -> Basement {
+        let mut entries = Vec::new();
+        for i in 0..300u32 {
+            let k = format!("user/{:05}", i * 3).into_bytes();
+            let c = match i % 5 {
+                0 => Cell::Versions(vec![
+                    Version {
+                        txn: 0,
+                        value: Some(vec![i as u8; 3]),
+                    },
+                    Version {
+                        txn: 50 + u64::from(i),
+                        value: if i % 2 == 0 {
+                            None
+                        } else {
+                            Some(b"new".to_vec())
+                        },
+                    },
+                ]),
+                _ => Cell::Plain(vec![(i % 256) as u8; (i % 40) as usize]),
+            };
+            entries.push((k, c));
+        }
+        Basement::from_sorted(entries)
+    }
+
+    #[test]
+    fn a_packed_basement_reads_like_the_decoded_one() {
+        let owned = sample();
+        let packed = Basement::decode(&owned.encode()).unwrap();
+        assert!(packed.is_packed() && !owned.is_packed());
+        assert_eq!(packed, owned);
+        assert_eq!(packed.len(), owned.len());
+        assert_eq!(packed.bytes(), owned.bytes());
+        assert_eq!(packed.first_key(), owned.first_key());
+        assert_eq!(packed.encode(), owned.encode());
+        for i in 0..950u32 {
+            let k = format!("user/{i:05}").into_bytes();
+            assert_eq!(packed.get(&k), owned.get(&k), "key {i}");
+            assert_eq!(packed.lower_bound(&k), owned.lower_bound(&k), "key {i}");
+        }
+        for probe in [&b""[..], b"a", b"user/", b"user/99999", b"zzz"] {
+            assert_eq!(packed.get(probe), owned.get(probe));
+            assert_eq!(packed.lower_bound(probe), owned.lower_bound(probe));
+        }
+        for sees in [0u64, 100, TxnId::MAX] {
+            let view = view_below(sees);
+            assert_eq!(packed.visible_entries(&view), owned.visible_entries(&view));
+        }
+    }
+
+    #[test]
+    fn a_packed_basement_unpacks_before_it_changes() {
+        let reg = UpdateRegistry::new();
+        let mut owned = sample();
+        let mut packed = Basement::decode(&owned.encode()).unwrap();
+        let msgs = [
+            Message {
+                msn: 1,
+                txn: 0,
+                key: b"user/00003".to_vec(),
+                op: Op::Put(b"x".to_vec()),
+            },
+            Message {
+                msn: 2,
+                txn: 0,
+                key: b"user/00004".to_vec(),
+                op: Op::Put(b"y".to_vec()),
+            },
+            Message {
+                msn: 3,
+                txn: 0,
+                key: b"user/00100".to_vec(),
+                op: Op::RangeDelete {
+                    end: b"user/00200".to_vec(),
+                },
+            },
+        ];
+        for m in &msgs {
+            owned.apply(m, &reg, TxnId::MAX, &[]).unwrap();
+            packed.apply(m, &reg, TxnId::MAX, &[]).unwrap();
+            assert!(!packed.is_packed());
+            assert_eq!(packed, owned);
+            assert_eq!(packed.bytes(), owned.bytes());
+        }
+        let mut p2 = Basement::decode(&owned.encode()).unwrap();
+        let (r1, r2) = (owned.split_half(), p2.split_half());
+        assert_eq!((&p2, &r2), (&owned, &r1));
+        let mut p3 = Basement::decode(&owned.encode()).unwrap();
+        p3.append(Basement::decode(&r1.encode()).unwrap());
+        owned.append(r1);
+        assert_eq!(p3, owned);
+        assert_eq!(p3.bytes(), owned.bytes());
+    }
+
+    #[test]
+    fn damaged_bytes_fail_to_parse_or_read_consistently() {
+        let enc = sample().encode();
+        for cut in 0..enc.len() {
+            assert!(Basement::decode(&enc[..cut]).is_err(), "cut at {cut}");
+        }
+        // Any single damaged byte either fails to parse or yields a basement every accessor can read.
+        for at in 0..enc.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut bad = enc.clone();
+                bad[at] ^= flip;
+                if let Ok(b) = Basement::decode(&bad) {
+                    let all = b.entries().into_owned();
+                    assert_eq!(all.len(), b.len());
+                    for (k, c) in &all {
+                        assert_eq!(b.get(k).as_deref(), Some(c));
+                    }
+                    b.visible_entries(&view_below(TxnId::MAX));
+                }
+            }
         }
     }
 }

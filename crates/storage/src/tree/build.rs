@@ -256,7 +256,7 @@ impl Tree {
         let root = self.load(st, st.root)?;
         Ok(match &*root {
             Node::Leaf { basements, .. } => {
-                basements.len() == 1 && self.load_basement(st, st.root, &root, 0)?.is_empty()
+                basements.len() == 1 && self.load_basement(st, st.root, root.clone(), 0)?.is_empty()
             }
             Node::Internal { .. } => false,
         })

@@ -132,6 +132,7 @@ impl Tree {
         let part = part
             .ok_or_else(|| corruption!(self.path, None, "node {bn} partition {j} has no place"))?;
         let loc = self.location(st, bn)?;
+        self.budget.part_reads.fetch_add(1, Ordering::Relaxed);
         let raw = self.with_bytes(
             loc.offset + u64::from(part.offset),
             part.stored_len as usize,
@@ -162,47 +163,50 @@ impl Tree {
     }
 
     /// Basement `j` of leaf `bn` (whose cached content is `node`), reading it if needed.
+    ///
+    /// Takes the caller's `Arc` of the node and drops it before remembering a partition it read, so the
+    /// cached node is usually not shared then and is changed in place (a shared one is copied whole,
+    /// pivots included: with small basements that copy cost more than the read; callgrind, see
+    /// docs/design.md "Node cache").
     pub(crate) fn load_basement(
         &self,
         st: &TreeState,
         bn: BlockNum,
-        node: &Node,
+        node: Arc<Node>,
         j: usize,
     ) -> Result<Arc<Basement>> {
-        let Node::Leaf { basements, .. } = node else {
+        let Node::Leaf { basements, .. } = &*node else {
             unreachable!("load_basement on an internal node");
         };
         if let Some(b) = &basements[j].loaded {
             return Ok(b.clone());
         }
-        self.load_part(
-            st,
-            bn,
-            j,
-            basements[j].part,
-            Basement::decode,
-            |n| match n {
-                Node::Leaf { basements, .. } => basements.get_mut(j),
-                Node::Internal { .. } => None,
-            },
-        )
+        let part = basements[j].part;
+        drop(node);
+        self.load_part(st, bn, j, part, Basement::decode, |n| match n {
+            Node::Leaf { basements, .. } => basements.get_mut(j),
+            Node::Internal { .. } => None,
+        })
     }
 
-    /// Message buffer `i` of internal node `bn` (whose cached content is `node`), reading it if needed.
+    /// Message buffer `i` of internal node `bn` (whose cached content is `node`), reading it if needed
+    /// (drops `node` first, as `load_basement` does).
     pub(crate) fn load_buffer(
         &self,
         st: &TreeState,
         bn: BlockNum,
-        node: &Node,
+        node: Arc<Node>,
         i: usize,
     ) -> Result<Arc<Buffer>> {
-        let Node::Internal { buffers, .. } = node else {
+        let Node::Internal { buffers, .. } = &*node else {
             unreachable!("load_buffer on a leaf");
         };
         if let Some(b) = &buffers[i].loaded {
             return Ok(b.clone());
         }
-        self.load_part(st, bn, i, buffers[i].part, Buffer::decode, |n| match n {
+        let part = buffers[i].part;
+        drop(node);
+        self.load_part(st, bn, i, part, Buffer::decode, |n| match n {
             Node::Internal { buffers, .. } => buffers.get_mut(i),
             Node::Leaf { .. } => None,
         })

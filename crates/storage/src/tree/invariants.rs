@@ -46,7 +46,7 @@ impl Tree {
         match &*node {
             Node::Leaf { basements, .. } => {
                 for j in 0..basements.len() {
-                    let b = self.load_basement(st, bn, &node, j)?;
+                    let b = self.load_basement(st, bn, node.clone(), j)?;
                     let (plo, phi) = part_range(pivots, j);
                     let (plo, phi) = (plo.or(lo), phi.or(hi));
                     for w in b.entries().windows(2) {
@@ -78,7 +78,7 @@ impl Tree {
                     let (plo, phi) = part_range(pivots, i);
                     let (plo, phi) = (plo.or(lo), phi.or(hi));
                     let mut msgs = Vec::new();
-                    self.load_buffer(st, bn, &node, i)?
+                    self.load_buffer(st, bn, node.clone(), i)?
                         .collect_range(None, None, &mut msgs);
                     for m in &msgs {
                         if m.msn > max_msn {

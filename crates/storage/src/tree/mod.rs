@@ -24,6 +24,7 @@ pub mod node;
 pub mod node_codec;
 mod open;
 pub mod options;
+pub mod packed;
 mod read;
 mod space;
 mod write;

@@ -97,6 +97,39 @@ impl Cell {
         }
     }
 
+    /// Checks and steps over one encoded cell without allocating; returns what [`Cell::size`] would.
+    pub fn skip(d: &mut Decoder<'_>) -> Result<usize, DecodeError> {
+        match d.u8()? {
+            ENTRY_COMMITTED => Ok(d.bytes()?.len()),
+            ENTRY_VERSIONS => {
+                let n = d.varint()?;
+                if n == 0 || n > d.remaining() as u64 {
+                    return Err(DecodeError(format!("bad version count {n}")));
+                }
+                let mut size = 0;
+                for _ in 0..n {
+                    d.varint()?;
+                    size += 10
+                        + match d.u8()? {
+                            0 => 0,
+                            1 => d.bytes()?.len(),
+                            f => return Err(DecodeError(format!("bad version flag {f}"))),
+                        };
+                }
+                Ok(size)
+            }
+            k => Err(DecodeError(format!("unknown entry kind {k}"))),
+        }
+    }
+
+    /// The value of an encoded plain committed cell, borrowed (None: a version stack or bad bytes).
+    pub fn plain_value<'a>(d: &mut Decoder<'a>) -> Option<&'a [u8]> {
+        match d.u8().ok()? {
+            ENTRY_COMMITTED => d.bytes().ok(),
+            _ => None,
+        }
+    }
+
     pub fn decode(d: &mut Decoder<'_>) -> Result<Cell, DecodeError> {
         match d.u8()? {
             ENTRY_COMMITTED => Ok(Cell::Plain(d.bytes()?.to_vec())),

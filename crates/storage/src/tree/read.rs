@@ -10,6 +10,7 @@ use super::node::{part_index, Node};
 use super::write::part_range;
 use super::{Tree, TreeState};
 use crate::error::Result;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
@@ -68,7 +69,7 @@ impl Tree {
         let mut bn = st.root;
         loop {
             let node = self.load(st, bn)?;
-            match &*node {
+            let (i, next) = match &*node {
                 Node::Internal {
                     pivots,
                     children,
@@ -76,32 +77,36 @@ impl Tree {
                     ..
                 } => {
                     let i = part_index(pivots, key);
-                    if !buffers[i].is_empty() {
-                        self.load_buffer(st, bn, &node, i)?
+                    (i, Some((children[i], !buffers[i].is_empty())))
+                }
+                Node::Leaf { pivots, .. } => (part_index(pivots, key), None),
+            };
+            match next {
+                Some((child, has_msgs)) => {
+                    if has_msgs {
+                        self.load_buffer(st, bn, node, i)?
                             .collect_for_key(key, &mut msgs);
                     }
-                    bn = children[i];
+                    bn = child;
                 }
-                Node::Leaf { pivots, .. } => {
-                    let j = part_index(pivots, key);
-                    let basement = self.load_basement(st, bn, &node, j)?;
+                None => {
+                    let basement = self.load_basement(st, bn, node, i)?;
                     msgs.sort_by_key(|m| m.msn);
-                    let plain = match basement.get(key) {
-                        None => Some(None),
-                        Some(Cell::Plain(v)) => Some(Some(v)),
-                        Some(Cell::Versions(_)) => None,
-                    };
-                    // Fast path: a plain value and only committed, visible messages on top.
-                    if let Some(base) = plain {
-                        if msgs.iter().all(|m| m.txn == 0 && m.msn < view.low_limit) {
-                            let mut value = base.cloned();
-                            for m in &msgs {
-                                value = self.reg.apply(key, value, &m.op)?;
-                            }
-                            return Ok(value);
+                    let mut cell = basement.get(key).map(Cow::into_owned);
+                    drop(basement);
+                    // Fast path: a plain value (or none) and only committed, visible messages on top.
+                    if matches!(cell, None | Some(Cell::Plain(_)))
+                        && msgs.iter().all(|m| m.txn == 0 && m.msn < view.low_limit)
+                    {
+                        let mut value = match cell {
+                            Some(Cell::Plain(v)) => Some(v),
+                            _ => None,
+                        };
+                        for m in &msgs {
+                            value = self.reg.apply(key, value, &m.op)?;
                         }
+                        return Ok(value);
                     }
-                    let mut cell = basement.get(key).cloned();
                     for m in &msgs {
                         cell = mvcc::apply(key, cell, m, &self.reg, NO_GC, &view.aborted)?;
                     }
@@ -157,7 +162,7 @@ impl Tree {
                     bn = children[i];
                 }
                 Node::Leaf { .. } => {
-                    let basement = self.load_basement(st, bn, &node, i)?;
+                    let basement = self.load_basement(st, bn, node, i)?;
                     // The keys to materialize: the basement's range cut to the caller's window.
                     let wlo = match (lo.as_deref(), window.0) {
                         (Some(a), Some(b)) => Some(a.max(b)),
@@ -168,31 +173,33 @@ impl Tree {
                         (a, b) => a.or(b),
                     };
                     let mut msgs = Vec::new();
-                    for (abn, anc, ai) in &path {
-                        if let Node::Internal { buffers, .. } = &**anc {
-                            if !buffers[*ai].is_empty() {
-                                self.load_buffer(st, *abn, anc, *ai)?
+                    for (abn, anc, ai) in path {
+                        if let Node::Internal { buffers, .. } = &*anc {
+                            if !buffers[ai].is_empty() {
+                                self.load_buffer(st, abn, anc, ai)?
                                     .collect_range(wlo, whi, &mut msgs);
                             }
                         }
                     }
-                    let all = basement.entries();
-                    let from = wlo.map_or(0, |w| all.partition_point(|(k, _)| k.as_slice() < w));
-                    let to = whi.map_or(all.len(), |w| {
-                        all.partition_point(|(k, _)| k.as_slice() < w)
-                    });
-                    let part = &all[from..to.max(from)];
+                    let from = wlo.map_or(0, |w| basement.lower_bound(w));
+                    let to = whi
+                        .map_or(basement.len(), |w| basement.lower_bound(w))
+                        .max(from);
                     let visible = |(k, c): (&Vec<u8>, &Cell)| {
                         c.visible(view).map(|v| (k.clone(), v.to_vec()))
                     };
                     let ranged =
                         |m: &Message| matches!(m.op, Op::RangeDelete { .. } | Op::Broadcast { .. });
                     let entries = if msgs.is_empty() {
-                        part.iter().filter_map(|(k, c)| visible((k, c))).collect()
+                        basement.visible_range(view, from, to)
                     } else if !msgs.iter().any(ranged) {
-                        self.merge_point_messages(part, msgs, view)?
+                        self.merge_point_messages(&basement.entries_range(from, to), msgs, view)?
                     } else {
-                        let mut map: BTreeMap<Vec<u8>, Cell> = part.iter().cloned().collect();
+                        let mut map: BTreeMap<Vec<u8>, Cell> = basement
+                            .entries_range(from, to)
+                            .into_owned()
+                            .into_iter()
+                            .collect();
                         msgs.sort_by_key(|m| m.msn);
                         for m in msgs {
                             self.apply_to_map(&mut map, m, &view.aborted)?;
