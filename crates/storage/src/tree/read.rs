@@ -45,8 +45,25 @@ impl Tree {
 
     /// The latest committed value of `key`, if any.
     pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let view = self.latest_view();
-        self.get_with_view(key, &view)
+        self.get_with_fresh_view(key, || self.latest_view())
+    }
+
+    /// The value of `key` as a view made by `make_view` sees it. The view is made under the tree's read
+    /// lock (invariant X4): an unregistered view does not hold back garbage collection, so one made
+    /// before the lock could find the versions it needs collapsed by a flush that ran in between (a
+    /// committed row read as absent).
+    pub fn get_with_fresh_view(
+        &self,
+        key: &[u8],
+        make_view: impl FnOnce() -> ReadView,
+    ) -> Result<Option<Vec<u8>>> {
+        let value = {
+            let st = self.state.read();
+            let view = make_view();
+            self.get_locked(&st, key, &view)?
+        };
+        self.evict_after_read()?;
+        Ok(value)
     }
 
     /// The value of `key` as `view` sees it.

@@ -165,14 +165,6 @@ impl Txn {
         Ok(())
     }
 
-    /// The view for a plain read now.
-    fn read_view(&self) -> ReadView {
-        match &self.view {
-            Some((v, _)) => v.clone(),
-            None => self.current_view(),
-        }
-    }
-
     /// The latest committed state plus this transaction's own writes.
     fn current_view(&self) -> ReadView {
         self.env.mvcc.view(self.id, || TxnId::MAX, false).0
@@ -226,13 +218,17 @@ impl Txn {
 
     /// Reads a row as the transaction's isolation level says.
     pub fn get(&self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        t.tree().get_with_view(key, &self.read_view())
+        match &self.view {
+            Some((v, _)) => t.tree().get_with_view(key, v),
+            // A view per read: made under the tree lock (X4).
+            None => t.tree().get_with_fresh_view(key, || self.current_view()),
+        }
     }
 
     /// Locks the row, then reads its latest committed value (with this transaction's own writes).
     pub fn get_for_update(&mut self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lock(t.tree().id(), key)?;
-        t.tree().get_with_view(key, &self.current_view())
+        t.tree().get_with_fresh_view(key, || self.current_view())
     }
 
     /// Entries in a range as the transaction sees them, streamed in key order (or reverse).
