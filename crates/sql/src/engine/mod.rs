@@ -25,6 +25,7 @@ pub mod eval;
 pub mod explain;
 pub mod expr;
 pub mod fast_insert;
+pub mod fold;
 pub mod functions;
 pub mod group;
 pub mod handler;

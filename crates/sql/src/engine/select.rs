@@ -754,8 +754,13 @@ fn run_select_to(
             from.sources[i].on_c = Some(c);
         }
     }
+    // Constant parts evaluated once, not per row (fold.rs).
     let where_c = match &sel.selection {
-        Some(w) => Some(sess.compile(&from.scope, w, "where clause")?),
+        Some(w) => Some(super::fold::fold_constants(sess.compile(
+            &from.scope,
+            w,
+            "where clause",
+        )?)),
         None => None,
     };
     let mut where_conj = Vec::new();
