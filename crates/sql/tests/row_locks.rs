@@ -327,3 +327,43 @@ fn select_for_update_without_a_primary_key_range_locks_the_table_and_autocommit_
     exec(&mut a, "ROLLBACK");
     exec(&mut b, "INSERT INTO t VALUES (9, 90, 'i')");
 }
+
+#[test]
+fn an_update_of_a_primary_key_range_in_a_transaction_keeps_others_out_of_the_range() {
+    let (_d, e) = engine();
+    let mut a = session(&e, 10, 1);
+    let mut b = session(&e, 11, 1);
+    exec(&mut a, "BEGIN");
+    exec(&mut a, "UPDATE t SET v = v + 1 WHERE id BETWEEN 5 AND 9");
+    exec(&mut a, "DELETE FROM t WHERE id > 20 AND id < 30");
+    // Inserting into either range waits for A (no phantoms); outside them B goes on.
+    assert_eq!(err_code(&mut b, "INSERT INTO t VALUES (7, 70, 'g')"), 1205);
+    assert_eq!(
+        err_code(&mut b, "INSERT INTO t VALUES (25, 250, 'y')"),
+        1205
+    );
+    exec(
+        &mut b,
+        "INSERT INTO t VALUES (10, 100, 'j'), (30, 300, 'z')",
+    );
+    exec(&mut a, "COMMIT");
+    exec(&mut b, "INSERT INTO t VALUES (7, 70, 'g'), (25, 250, 'y')");
+    // Outside a transaction the statement locks no range.
+    exec(&mut a, "UPDATE t SET v = v + 1 WHERE id BETWEEN 5 AND 9");
+    exec(&mut b, "BEGIN");
+    exec(&mut b, "INSERT INTO t VALUES (8, 80, 'h')");
+    exec(&mut b, "COMMIT");
+    assert_eq!(
+        rows(
+            &mut b,
+            "SELECT id, v FROM t WHERE id BETWEEN 5 AND 30 ORDER BY id"
+        ),
+        vec![
+            vec!["7", "71"],
+            vec!["8", "80"],
+            vec!["10", "100"],
+            vec!["25", "250"],
+            vec!["30", "300"]
+        ]
+    );
+}

@@ -650,6 +650,17 @@ fn matching_rows(
         conjuncts(w, &mut conj);
     }
     let access = choose_access(t, 0, &conj, &|e| e.is_const());
+    // Inside a transaction, a primary-key range is locked before it is read, gaps included: no
+    // other session can insert into it until this transaction ends (design.md S5).
+    // (A point key is locked as its row is; ranges of a secondary index or full scans are not.)
+    if sess.in_explicit_or_implicit_txn()
+        && access.index.is_none()
+        && !access.is_full_scan()
+        && !access.is_point(t)
+    {
+        let ranges = access.key_ranges(t, &[])?;
+        super::locking_read::lock_primary_ranges(sess, t, &ranges)?;
+    }
     let needed = vec![true; t.columns.len()];
     let mut out = Vec::new();
     let stop = if order.is_empty() { limit } else { None };

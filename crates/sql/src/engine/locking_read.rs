@@ -19,6 +19,7 @@ use std::ops::Bound;
 
 use sqlparser::ast;
 
+use super::catalog::TableDef;
 use super::dberror::DbResult;
 use super::range::{conjuncts, KeyRange};
 use super::select::{locked_trees, plan_access, plan_from, SrcKind};
@@ -40,6 +41,13 @@ pub fn lock_for_query(sess: &mut Session, q: &ast::Query) -> DbResult<()> {
             sess.lock_trees(&trees)
         }
     }
+}
+
+/// Locks `ranges` of `t`'s primary tree, gaps included, until the transaction ends (UPDATE and
+/// DELETE inside a transaction, design.md S5).
+pub fn lock_primary_ranges(sess: &mut Session, t: &TableDef, ranges: &[KeyRange]) -> DbResult<()> {
+    let bounds: Vec<(Vec<u8>, Option<Vec<u8>>)> = ranges.iter().map(half_open).collect();
+    sess.lock_key_ranges(&t.primary_tree(), &bounds)
 }
 
 /// The primary tree and key ranges a single-table query reads through its primary key; None when
