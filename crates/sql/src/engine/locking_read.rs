@@ -16,6 +16,7 @@
 //!   stricter than InnoDB's, never weaker.
 
 use std::ops::Bound;
+use std::sync::Arc;
 
 use sqlparser::ast;
 
@@ -32,10 +33,7 @@ pub fn lock_for_query(sess: &mut Session, q: &ast::Query) -> DbResult<()> {
         return Ok(());
     }
     match primary_ranges(sess, q)? {
-        Some((tree, ranges)) => {
-            let bounds: Vec<(Vec<u8>, Option<Vec<u8>>)> = ranges.iter().map(half_open).collect();
-            sess.lock_key_ranges(&tree, &bounds)
-        }
+        Some((t, ranges)) => lock_primary_ranges(sess, &t, &ranges),
         None => {
             let trees = locked_trees(sess, q)?;
             sess.lock_trees(&trees)
@@ -50,9 +48,12 @@ pub fn lock_primary_ranges(sess: &mut Session, t: &TableDef, ranges: &[KeyRange]
     sess.lock_key_ranges(&t.primary_tree(), &bounds)
 }
 
-/// The primary tree and key ranges a single-table query reads through its primary key; None when
+/// The table and key ranges a single-table query reads through its primary key; None when
 /// the query reads anything else (joins, unions, derived tables, secondary indexes, full scans).
-fn primary_ranges(sess: &mut Session, q: &ast::Query) -> DbResult<Option<(String, Vec<KeyRange>)>> {
+fn primary_ranges(
+    sess: &mut Session,
+    q: &ast::Query,
+) -> DbResult<Option<(Arc<TableDef>, Vec<KeyRange>)>> {
     let ast::SetExpr::Select(sel) = &*q.body else {
         return Ok(None);
     };
@@ -83,7 +84,7 @@ fn primary_ranges(sess: &mut Session, q: &ast::Query) -> DbResult<Option<(String
     // The bounds of the first source's access path read no columns (nothing comes before it).
     let outer = vec![Value::Null; from.scope.cols.len()];
     let ranges = src.access.key_ranges(t, &outer)?;
-    Ok(Some((t.primary_tree(), ranges)))
+    Ok(Some((t.clone(), ranges)))
 }
 
 /// A byte range as the lock table takes it: [lo, hi), hi None = to the end of the tree.
