@@ -15,7 +15,8 @@ use sqlparser::ast::{self as ast};
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
-use super::catalog::{tree_name, IndexDef, TableDef, UserDef};
+use super::alter;
+use super::catalog::{TableDef, UserDef};
 use super::dberror::{DbError, DbResult};
 use super::ddl::{self, check_name, render_create, render_stored};
 use super::eval::{eval, like_match, truth, EvalCtx};
@@ -26,7 +27,6 @@ use super::session::Session;
 use super::tokens::{Cursor, Tok};
 use super::vars;
 use crate::collation::Collation;
-use crate::row_codec::decode_row;
 use crate::value::Value;
 
 const SPECIAL: &[&str] = &[
@@ -198,9 +198,18 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
-            let cols = index_columns(c)?;
+            let (columns, comment) = alter::index_columns(c)?;
+            expect_end(c)?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            add_indexes(sess, &db, &t, vec![(Some(name), cols.0, unique, cols.1)])?;
+            sess.engine.catalog.get_table(&db, &t)?;
+            let op = alter::AlterOp::AddIndex {
+                name: Some(name),
+                columns,
+                unique,
+                comment,
+                if_not_exists: false,
+            };
+            alter::execute(sess, &db, &t, vec![op], false)?;
             Ok(Output::done(0))
         }
         "DROP" => {
@@ -220,7 +229,12 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 }
                 let parts = c.qualified().ok_or_else(|| syntax(c))?;
                 let (db, t) = sess.resolve_table_name(&parts)?;
-                drop_index(sess, &db, &t, &name)?;
+                sess.engine.catalog.get_table(&db, &t)?;
+                let op = alter::AlterOp::DropIndex {
+                    name,
+                    if_exists: false,
+                };
+                alter::execute(sess, &db, &t, vec![op], false)?;
                 return Ok(Output::done(0));
             }
             c.kw("TEMPORARY");
@@ -273,12 +287,14 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if c.kw("USER") {
                 return alter_user(sess, c);
             }
+            let online = c.kw("ONLINE");
+            c.kw("IGNORE");
             if !c.kw("TABLE") {
                 return Err(syntax(c));
             }
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            alter_table(sess, &db, &t, c)
+            alter::alter_table(sess, &db, &t, c, online)
         }
         "SET" => {
             // SET PASSWORD [FOR user] = 'pw'
@@ -376,51 +392,7 @@ fn hash(sess: &Session, pw: &str) -> Option<[u8; 20]> {
     }
 }
 
-/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the column names and the
-/// COMMENT; USING, KEY_BLOCK_SIZE, VISIBLE and prefix lengths are accepted and ignored.
-fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String>)> {
-    if c.kw("USING") && !(c.kw("BTREE") || c.kw("HASH")) {
-        return Err(syntax(c));
-    }
-    if !c.sym('(') {
-        return Err(syntax(c));
-    }
-    let mut cols = Vec::new();
-    loop {
-        cols.push(c.name().ok_or_else(|| syntax(c))?);
-        if c.sym('(') {
-            // Prefix length: ignored (whole values are indexed).
-            c.name();
-            c.sym(')');
-        }
-        c.kw("ASC");
-        c.kw("DESC");
-        if !c.sym(',') {
-            break;
-        }
-    }
-    if !c.sym(')') {
-        return Err(syntax(c));
-    }
-    let mut comment = None;
-    loop {
-        if c.kw("USING") {
-            if !(c.kw("BTREE") || c.kw("HASH")) {
-                return Err(syntax(c));
-            }
-        } else if c.kw("COMMENT") {
-            comment = Some(c.string().ok_or_else(|| syntax(c))?);
-        } else if c.kw("KEY_BLOCK_SIZE") {
-            c.sym('=');
-            c.name().ok_or_else(|| syntax(c))?;
-        } else if !(c.kw("VISIBLE") || c.kw("INVISIBLE")) {
-            break;
-        }
-    }
-    Ok((cols, comment))
-}
-
-fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
+pub fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
     let mut o = sess.engine.config.env.default_tree;
     if let Some(codec) = t.codec {
         o.codec = codec;
@@ -570,7 +542,7 @@ fn truncate(sess: &mut Session, db: &str, t: &str) -> DbResult<()> {
     Ok(())
 }
 
-fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {
+pub fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {
     sess.check_db_access(fdb)?;
     sess.check_db_access(tdb)?;
     check_name(tt)?;
@@ -590,414 +562,6 @@ fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) ->
     }
     let sql = render_stored(&new);
     sess.engine.catalog.remove_table(fdb, ft)?;
-    sess.engine.catalog.put_table(new, &sql)?;
-    Ok(())
-}
-
-/// Adds secondary indexes, building each from a scan of the primary tree.
-/// An index to add: name (None = from the first column), columns, UNIQUE, COMMENT.
-type IndexSpec = (Option<String>, Vec<String>, bool, Option<String>);
-
-fn add_indexes(sess: &mut Session, db: &str, t: &str, specs: Vec<IndexSpec>) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(db, t)?;
-    let mut new = (*def).clone();
-    let first_new = new.indexes.len();
-    for (name, cols, unique, comment) in specs {
-        let mut idx = Vec::new();
-        for cname in &cols {
-            idx.push(new.col_index(cname).ok_or_else(|| {
-                DbError::new(
-                    1072,
-                    "42000",
-                    format!("Key column '{cname}' doesn't exist in table"),
-                )
-            })?);
-        }
-        let mut name = name.unwrap_or_else(|| new.columns[idx[0]].name.clone());
-        if name.eq_ignore_ascii_case("PRIMARY") {
-            return Err(DbError::new(
-                1280,
-                "42000",
-                "Incorrect index name 'PRIMARY'",
-            ));
-        }
-        if new
-            .indexes
-            .iter()
-            .any(|i| i.name.eq_ignore_ascii_case(&name))
-        {
-            return Err(DbError::dup_key_name(&name));
-        }
-        check_name(&name)?;
-        name.truncate(64);
-        new.indexes.push(IndexDef {
-            name,
-            columns: idx,
-            unique,
-            comment,
-        });
-    }
-    let opts = tree_opts(sess, &new);
-    let store = &sess.engine.store;
-    for i in first_new..new.indexes.len() {
-        let tree = new.index_tree(i);
-        store.drop_tree(&tree)?;
-        store.create_tree(&tree, Some(opts))?;
-    }
-    // Build: scan committed rows, write index entries in batches.
-    let build = (|| -> DbResult<()> {
-        let primary = store.tree(&new.primary_tree())?;
-        let mut batches: Vec<Vec<(Vec<u8>, betula_storage::Op)>> =
-            vec![Vec::new(); new.indexes.len()];
-        for item in primary.range(
-            std::ops::Bound::Unbounded,
-            std::ops::Bound::Unbounded,
-            false,
-        ) {
-            let (pk, v) = item?;
-            let row = decode_row(&new.layout, &v)?;
-            for (i, batch) in batches.iter_mut().enumerate().skip(first_new) {
-                let k = new.encode_index_key(i, &row, &pk)?;
-                batch.push((k, betula_storage::Op::Put(Vec::new())));
-            }
-            if batches[first_new].len() >= 10_000 {
-                for (i, b) in batches.iter_mut().enumerate().skip(first_new) {
-                    store
-                        .tree(&new.index_tree(i))?
-                        .write_batch(std::mem::take(b))?;
-                }
-            }
-        }
-        for (i, b) in batches.iter_mut().enumerate().skip(first_new) {
-            store
-                .tree(&new.index_tree(i))?
-                .write_batch(std::mem::take(b))?;
-        }
-        // Unique check: adjacent entries with equal index prefix.
-        for i in first_new..new.indexes.len() {
-            if !new.indexes[i].unique {
-                continue;
-            }
-            let kcols = new.index_key_columns(i);
-            let n = new.indexes[i].columns.len();
-            let mut prev: Option<Vec<u8>> = None;
-            for item in store.tree(&new.index_tree(i))?.range(
-                std::ops::Bound::Unbounded,
-                std::ops::Bound::Unbounded,
-                false,
-            ) {
-                let (k, _) = item?;
-                let mut d = crate::key_codec::KeyDecoder::new(&k);
-                let mut has_null = false;
-                for kc in &kcols[..n] {
-                    let before = d.position();
-                    d.next(kc)?;
-                    if k.get(before) == Some(&0) {
-                        has_null = true;
-                    }
-                }
-                let prefix = k[..d.position()].to_vec();
-                if !has_null && prev.as_ref() == Some(&prefix) {
-                    let pk = &k[d.position()..];
-                    let row = store
-                        .tree(&new.primary_tree())?
-                        .get(pk)?
-                        .map(|v| decode_row(&new.layout, &v))
-                        .transpose()?
-                        .unwrap_or_default();
-                    let entry = if row.is_empty() {
-                        "?".into()
-                    } else {
-                        new.dup_entry(&new.indexes[i].columns, &row)
-                    };
-                    return Err(DbError::duplicate(&entry, &new.indexes[i].name));
-                }
-                prev = Some(prefix);
-            }
-        }
-        Ok(())
-    })();
-    if let Err(e) = build {
-        for i in first_new..new.indexes.len() {
-            let _ = store.drop_tree(&new.index_tree(i));
-        }
-        return Err(e);
-    }
-    let sql = render_stored(&new);
-    sess.engine.catalog.put_table(new, &sql)?;
-    Ok(())
-}
-
-fn drop_index(sess: &mut Session, db: &str, t: &str, name: &str) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(db, t)?;
-    if name.eq_ignore_ascii_case("PRIMARY") {
-        return Err(DbError::unsupported("dropping the primary key"));
-    }
-    let Some(pos) = def
-        .indexes
-        .iter()
-        .position(|i| i.name.eq_ignore_ascii_case(name))
-    else {
-        return Err(DbError::cant_drop_key(name));
-    };
-    let old_tree = def.index_tree(pos);
-    let mut new = (*def).clone();
-    new.indexes.remove(pos);
-    // Later indexes keep their tree names (named by index name, not position).
-    let sql = render_stored(&new);
-    sess.engine.catalog.put_table(new, &sql)?;
-    sess.engine.store.drop_tree(&old_tree)?;
-    Ok(())
-}
-
-fn alter_table(sess: &mut Session, db: &str, t: &str, c: &mut Cursor<'_>) -> DbResult<Output> {
-    sess.engine.catalog.get_table(db, t)?;
-    let mut adds = Vec::new();
-    let mut drops = Vec::new();
-    let mut rename = None;
-    let mut columns: Vec<String> = Vec::new();
-    let mut options: Vec<(String, String)> = Vec::new();
-    loop {
-        if c.kw("ADD") {
-            let is_column = c.kw("COLUMN")
-                || !matches!(
-                    c.peek_kw(),
-                    Some(
-                        "INDEX"
-                            | "KEY"
-                            | "UNIQUE"
-                            | "PRIMARY"
-                            | "CONSTRAINT"
-                            | "FOREIGN"
-                            | "FULLTEXT"
-                            | "SPATIAL"
-                    )
-                );
-            if is_column {
-                columns.push(c.clause().to_string());
-                if !c.sym(',') {
-                    break;
-                }
-                continue;
-            }
-            let unique = c.kw("UNIQUE");
-            if !c.kw("INDEX") && !c.kw("KEY") && !unique {
-                return Err(DbError::unsupported("ALTER TABLE ADD (only ADD INDEX/KEY)"));
-            }
-            let name = if matches!(c.peek(), Some(Tok::Sym('('))) || c.peek_kw() == Some("USING") {
-                None
-            } else {
-                c.name()
-            };
-            let (cols, comment) = index_columns(c)?;
-            adds.push((name, cols, unique, comment));
-        } else if c.kw("DROP") {
-            if !(c.kw("INDEX") || c.kw("KEY")) {
-                return Err(DbError::unsupported(
-                    "ALTER TABLE DROP (only DROP INDEX/KEY)",
-                ));
-            }
-            drops.push(c.name().ok_or_else(|| syntax(c))?);
-        } else if let Some(opt) = table_option(c) {
-            c.sym('=');
-            let value = if c.sym('(') {
-                // UNION = (t1, t2): MERGE tables only, accepted and ignored
-                while !c.at_end() && !c.sym(')') {
-                    c.pos += 1;
-                }
-                String::new()
-            } else {
-                c.name().ok_or_else(|| syntax(c))?
-            };
-            options.push((opt, value));
-            if table_option_next(c) {
-                continue;
-            }
-        } else if c.kw("RENAME") {
-            c.kw("TO");
-            c.kw("AS");
-            rename = Some(c.qualified().ok_or_else(|| syntax(c))?);
-        } else if c.kw("DISABLE") || c.kw("ENABLE") {
-            // MyISAM's deferred index maintenance: Betula's indexes are always maintained (as InnoDB's).
-            if !c.kw("KEYS") {
-                return Err(syntax(c));
-            }
-            // Only non-unique indexes are concerned; without any, MariaDB says nothing either.
-            let def = sess.engine.catalog.get_table(db, t)?;
-            if def.indexes.iter().all(|ix| ix.unique) {
-                if !c.sym(',') {
-                    break;
-                }
-                continue;
-            }
-            sess.warnings.push(crate::error::Warning {
-                level: crate::error::WarningLevel::Note,
-                code: 1031,
-                message: format!(
-                    "Storage engine Betula of the table `{db}`.`{t}` doesn't have this option"
-                ),
-            });
-        } else if c.at_end() {
-            break;
-        } else {
-            return Err(DbError::unsupported(format!(
-                "ALTER TABLE {}",
-                c.rest().chars().take(40).collect::<String>()
-            )));
-        }
-        if !c.sym(',') {
-            break;
-        }
-    }
-    expect_end(c)?;
-    if !options.is_empty() {
-        alter_options(sess, db, t, &options)?;
-    }
-    if !columns.is_empty() {
-        add_columns(sess, db, t, &columns)?;
-    }
-    for d in drops {
-        drop_index(sess, db, t, &d)?;
-    }
-    if !adds.is_empty() {
-        add_indexes(sess, db, t, adds)?;
-    }
-    if let Some(r) = rename {
-        let (tdb, tt) = sess.resolve_table_name(&r)?;
-        rename_table(sess, db, t, &tdb, &tt)?;
-    }
-    Ok(Output::done(0))
-}
-
-/// The table option keyword at the cursor (consumed), as its canonical upper-case name.
-fn table_option(c: &mut Cursor<'_>) -> Option<String> {
-    const NAMES: &[&str] = &[
-        "ENGINE",
-        "COMMENT",
-        "ROW_FORMAT",
-        "COMPRESSION",
-        "AUTO_INCREMENT",
-        "PASSWORD",
-        "INSERT_METHOD",
-        "UNION",
-        "STATS_PERSISTENT",
-        "STATS_AUTO_RECALC",
-        "STATS_SAMPLE_PAGES",
-        "CHARSET",
-        "COLLATE",
-    ];
-    let save = c.pos;
-    let default = c.kw("DEFAULT");
-    if c.kws(&["CHARACTER", "SET"]) {
-        return Some("CHARSET".into());
-    }
-    let k = c.peek_kw().map(str::to_string);
-    match k {
-        Some(k) if NAMES.contains(&k.as_str()) || ddl::SHOWN_OPTIONS.contains(&k.as_str()) => {
-            c.pos += 1;
-            Some(k)
-        }
-        _ => {
-            let _ = default;
-            c.pos = save;
-            None
-        }
-    }
-}
-
-/// True if another table option follows without a comma (`ENGINE=x COMMENT='y'`).
-fn table_option_next(c: &mut Cursor<'_>) -> bool {
-    let save = c.pos;
-    let more = table_option(c).is_some();
-    c.pos = save;
-    more
-}
-
-/// ALTER TABLE's table options: COMMENT, ROW_FORMAT (InnoDB's formats; a codec change of existing
-/// trees is not done), AUTO_INCREMENT (raises the counter), the shown options; ENGINE, CHARSET,
-/// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
-fn alter_options(sess: &mut Session, db: &str, t: &str, opts: &[(String, String)]) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(db, t)?;
-    let mut new = (*def).clone();
-    let mut shown = ddl::TableOptions {
-        shown: new.options.clone(),
-        ..Default::default()
-    };
-    for (k, v) in opts {
-        match k.as_str() {
-            "COMMENT" => new.comment = Some(v.clone()),
-            "ROW_FORMAT" | "COMPRESSION" => {
-                if ddl::option_codec(v)? == new.codec {
-                    if k == "ROW_FORMAT" {
-                        new.row_format = Some(v.clone());
-                    } else {
-                        new.compression = Some(v.clone());
-                    }
-                }
-            }
-            "AUTO_INCREMENT" => {
-                let n: u64 = v.parse().map_err(|_| DbError::syntax(v))?;
-                if new.auto_inc_col().is_some() {
-                    new.counters.auto_inc.fetch_max(n, Ordering::SeqCst);
-                }
-            }
-            _ => shown.set(k, v.clone()),
-        }
-    }
-    new.options = shown.shown;
-    let sql = render_stored(&new);
-    sess.engine.catalog.put_table(new, &sql)?;
-    Ok(())
-}
-
-/// Instant ADD COLUMN (appended last): rows written before read the new column's default.
-fn add_columns(sess: &mut Session, db: &str, t: &str, defs: &[String]) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(db, t)?;
-    let mut new = (*def).clone();
-    for text in defs {
-        let up = text.to_ascii_uppercase();
-        if up.contains(" FIRST") || up.contains(" AFTER ") {
-            return Err(DbError::unsupported(
-                "ADD COLUMN ... FIRST/AFTER (columns are added last)",
-            ));
-        }
-        let probe = format!("CREATE TABLE __probe ({text})");
-        let stmts = super::session::parse(&probe)?;
-        let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
-            return Err(DbError::syntax(text));
-        };
-        let mut notes = Vec::new();
-        let one = ddl::table_from_create_mode(db, ct, sess.strict(), &mut notes)?;
-        sess.warnings.extend(notes);
-        if !one.pk.is_empty()
-            || !one.indexes.is_empty()
-            || one.columns.iter().any(|c| c.auto_increment)
-        {
-            return Err(DbError::unsupported(
-                "ADD COLUMN with a key or AUTO_INCREMENT",
-            ));
-        }
-        for (i, mut col) in one.columns.into_iter().enumerate() {
-            if new.col_index(&col.name).is_some() {
-                return Err(DbError::dup_field(&col.name));
-            }
-            col.id = new.columns.len() as u32;
-            new.columns.push(col);
-            new.comments.push(one.comments[i].clone());
-            new.default_now.push(one.default_now[i]);
-            new.on_update_now.push(one.on_update_now[i]);
-        }
-    }
-    new.layout = crate::row_codec::RowLayout::new(1, new.columns.clone());
-    let sql = render_stored(&new);
     sess.engine.catalog.put_table(new, &sql)?;
     Ok(())
 }
@@ -1730,9 +1294,4 @@ pub fn out_cols(names: &[&str]) -> Vec<OutCol> {
         .iter()
         .map(|n| OutCol::named(n, Some(crate::types::SqlType::VarChar { len: 256 })))
         .collect()
-}
-
-/// Tree name helper re-exported for tests.
-pub fn primary_tree_of(db: &str, t: &str) -> String {
-    tree_name(db, t, "PRIMARY")
 }

@@ -3,12 +3,19 @@
 //!
 //! Persistence: key `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's
 //! `SHOW CREATE TABLE` text, parsed again at start-up by the same code as user DDL, so the stored
-//! form is the one users see; `U\0<user>` → `<hex SHA1(SHA1(pw)) or empty>\n<db grant>\n...`.
+//! form is the one users see, preceded by the line `#generation <n>\n` when the table's trees
+//! are of generation n > 0 (see below); `U\0<user>` → `<hex SHA1(SHA1(pw)) or empty>\n<db
+//! grant>\n...`.
 //!
 //! Trees: the primary tree of table `t` in `db` is `db/t/PRIMARY`, a secondary index `k` is
-//! `db/t/k`. Invariants: a `TableDef` is immutable once published (DDL builds a new one and
-//! swaps the `Arc`); its trees exist whenever it is in the catalog; the AUTO_INCREMENT and hidden
-//! row-id counters are shared by every version of the definition (they live in `Counters`).
+//! `db/t/k` (generation 0). A table rebuild (rebuild.rs) writes its rows into trees of the next
+//! generation n, `db/t/@n/PRIMARY` and `db/t/@n/k` (4 parts: no name of generation 0 can be
+//! one, as names never contain `/`), then switches by writing the catalog entry once.
+//! Invariants: a `TableDef` is immutable once published (DDL builds a new one and swaps the
+//! `Arc`); its trees exist whenever it is in the catalog; the AUTO_INCREMENT and hidden row-id
+//! counters are shared by every version of the definition (they live in `Counters`); a tree
+//! whose name looks like a table's (`db/...`) but that no catalog entry names is garbage left by
+//! a crash in the middle of DDL, and is dropped at start-up ([`Catalog::orphan_trees`]).
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,10 +73,68 @@ pub struct TableDef {
     pub options: Vec<(String, String)>,
     pub layout: RowLayout,
     pub counters: Arc<Counters>,
+    /// Generation of the table's trees (0 for a table never rebuilt).
+    pub generation: u64,
+    /// Every row of the primary tree stores at least this many columns. Columns after them were
+    /// added in place (instant ADD COLUMN): older rows lack them and read their current default,
+    /// so changing such a column's default needs a rebuild.
+    pub full_columns: usize,
 }
 
 pub fn tree_name(db: &str, table: &str, index: &str) -> String {
     format!("{db}/{table}/{index}")
+}
+
+/// The tree of `index` (`PRIMARY` or a secondary index name) in generation `generation`.
+pub fn tree_name_gen(db: &str, table: &str, generation: u64, index: &str) -> String {
+    if generation == 0 {
+        tree_name(db, table, index)
+    } else {
+        format!("{db}/{table}/@{generation}/{index}")
+    }
+}
+
+/// Whether a tree name has the shape of a table's tree (`db/t/index` or `db/t/@n/index`), as
+/// opposed to the catalog and the storage layer's own trees.
+pub fn is_table_tree(name: &str) -> bool {
+    !name.starts_with('\0') && name.split('/').count() >= 3
+}
+
+const HEADER: &str = "#betula ";
+
+/// The stored value of a table entry: a header line when the generation is not 0 or some
+/// columns are missing from old rows (`#betula generation=N full_columns=K`), then the CREATE
+/// TABLE text.
+fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
+    if t.generation == 0 && t.full_columns == t.columns.len() {
+        sql.as_bytes().to_vec()
+    } else {
+        format!(
+            "{HEADER}generation={} full_columns={}\n{sql}",
+            t.generation, t.full_columns
+        )
+        .into_bytes()
+    }
+}
+
+/// The header of a stored table entry (generation, full columns if given) and its CREATE TABLE
+/// text. Unknown `key=value` pairs of the header are ignored (written by a newer version).
+fn decode_table_entry(v: &str) -> DbResult<(u64, Option<usize>, &str)> {
+    let Some(rest) = v.strip_prefix(HEADER) else {
+        return Ok((0, None, v));
+    };
+    let bad = || DbError::internal(format!("bad catalog entry: {}", &v[..v.len().min(60)]));
+    let (head, sql) = rest.split_once('\n').ok_or_else(bad)?;
+    let (mut generation, mut full) = (0, None);
+    for pair in head.split(' ') {
+        let (k, n) = pair.split_once('=').ok_or_else(bad)?;
+        match k {
+            "generation" => generation = n.parse().map_err(|_| bad())?,
+            "full_columns" => full = Some(n.parse().map_err(|_| bad())?),
+            _ => {}
+        }
+    }
+    Ok((generation, full, sql))
 }
 
 fn row_id_column() -> KeyColumn {
@@ -90,10 +155,10 @@ impl TableDef {
             .position(|c| c.name.eq_ignore_ascii_case(name))
     }
     pub fn primary_tree(&self) -> String {
-        tree_name(&self.db, &self.name, "PRIMARY")
+        tree_name_gen(&self.db, &self.name, self.generation, "PRIMARY")
     }
     pub fn index_tree(&self, i: usize) -> String {
-        tree_name(&self.db, &self.name, &self.indexes[i].name)
+        tree_name_gen(&self.db, &self.name, self.generation, &self.indexes[i].name)
     }
     pub fn all_trees(&self) -> Vec<String> {
         let mut v = vec![self.primary_tree()];
@@ -164,6 +229,37 @@ impl TableDef {
             })
             .collect::<Vec<_>>()
             .join("-")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_entries_round_trip_their_header() {
+        let mut t = crate::engine::test_table();
+        let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
+        assert_eq!(encode_table_entry(&t, sql), sql.as_bytes());
+        assert_eq!(decode_table_entry(sql).unwrap(), (0, None, sql));
+        t.generation = 7;
+        t.full_columns = 2;
+        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        assert_eq!(decode_table_entry(&v).unwrap(), (7, Some(2), sql));
+        let newer = format!("#betula generation=3 future=x full_columns=1\n{sql}");
+        assert_eq!(decode_table_entry(&newer).unwrap(), (3, Some(1), sql));
+        assert!(decode_table_entry("#betula generation=x\nCREATE").is_err());
+        assert!(decode_table_entry("#betula generation=3").is_err());
+    }
+
+    #[test]
+    fn generation_trees_never_collide_with_generation_zero() {
+        assert_eq!(tree_name_gen("d", "t", 0, "PRIMARY"), "d/t/PRIMARY");
+        assert_eq!(tree_name_gen("d", "t", 2, "k"), "d/t/@2/k");
+        // a table named `t` with an index named `@2` cannot exist ('/' is not allowed in names),
+        // and generation 0 names have exactly three parts
+        assert!(is_table_tree("d/t/PRIMARY") && is_table_tree("d/t/@2/k"));
+        assert!(!is_table_tree("__catalog") && !is_table_tree("\u{0}load/5/d/t/PRIMARY"));
     }
 }
 
@@ -280,8 +376,11 @@ impl Catalog {
                         st.dbs.insert(db.clone(), ());
                     }
                     (Some(b'T'), [db, _t]) => {
-                        let sql = String::from_utf8_lossy(&v);
-                        let def = parse_table(db, &sql)?;
+                        let text = String::from_utf8_lossy(&v);
+                        let (generation, full, sql) = decode_table_entry(&text)?;
+                        let mut def = parse_table(db, sql)?;
+                        def.generation = generation;
+                        def.full_columns = full.unwrap_or(def.columns.len());
                         st.tables
                             .insert((def.db.clone(), def.name.clone()), Arc::new(def));
                     }
@@ -336,8 +435,10 @@ impl Catalog {
     }
     /// Stores (creates or replaces) a table definition with its CREATE TABLE text.
     pub fn put_table(&self, def: TableDef, sql: &str) -> DbResult<Arc<TableDef>> {
-        self.tree
-            .put(&key(b'T', &[&def.db, &def.name]), sql.as_bytes())?;
+        self.tree.put(
+            &key(b'T', &[&def.db, &def.name]),
+            &encode_table_entry(&def, sql),
+        )?;
         let def = Arc::new(def);
         self.state
             .write()
@@ -352,6 +453,19 @@ impl Catalog {
             .tables
             .remove(&(db.to_string(), name.to_string()));
         Ok(())
+    }
+    /// Trees of `names` that look like a table's but that no table of the catalog owns.
+    pub fn orphan_trees(&self, names: &[String]) -> Vec<String> {
+        let owned: std::collections::HashSet<String> = self
+            .all_tables()
+            .iter()
+            .flat_map(|t| t.all_trees())
+            .collect();
+        names
+            .iter()
+            .filter(|n| is_table_tree(n) && !owned.contains(*n))
+            .cloned()
+            .collect()
     }
     pub fn user(&self, name: &str) -> Option<UserDef> {
         self.state.read().users.get(name).cloned()

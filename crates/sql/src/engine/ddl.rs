@@ -623,6 +623,7 @@ pub fn table_from_create_mode(
         }
     }
     let layout = RowLayout::new(1, columns.clone());
+    let full_columns = columns.len();
     Ok(TableDef {
         db: db.to_string(),
         name,
@@ -639,6 +640,8 @@ pub fn table_from_create_mode(
         options,
         layout,
         counters: Arc::new(Counters::default()),
+        generation: 0,
+        full_columns,
     })
 }
 
@@ -672,7 +675,12 @@ fn default_text(col: &Column) -> Option<String> {
             let t = v
                 .to_text(Some(&col.sql_type))
                 .map(|b| String::from_utf8_lossy(&b).into_owned())?;
-            Some(quote_str(&t))
+            // MariaDB shows a number's default as a number literal.
+            let numeric = matches!(
+                col.sql_type,
+                SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Float | SqlType::Double
+            );
+            Some(if numeric { t } else { quote_str(&t) })
         }
         None if col.nullable && !matches!(col.sql_type, SqlType::Text(_) | SqlType::Blob(_)) => {
             Some("NULL".into())

@@ -16,6 +16,7 @@
 //! | `session`, `admin`, `tokens`, `split`, `vars`, `infoschema`, `handler` | statements, SHOW/SET/DDL, variables, HANDLER cursors |
 
 pub mod admin;
+pub mod alter;
 pub mod catalog;
 pub mod create_select;
 pub mod dberror;
@@ -35,11 +36,13 @@ pub mod load;
 pub mod locking_read;
 pub mod multi_table;
 pub mod range;
+pub mod rebuild;
 pub mod rows;
 pub mod select;
 pub mod session;
 pub mod split;
 pub mod store;
+pub mod table_draft;
 pub mod tokens;
 pub mod upsert;
 pub mod vars;
@@ -130,6 +133,13 @@ impl Engine {
             secure_file_priv: RwLock::new(None),
         };
         load::sorter::clean_stale(&engine.config.datadir);
+        // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
+        for tree in engine
+            .catalog
+            .orphan_trees(&engine.store.env().tree_names())
+        {
+            engine.store.drop_tree(&tree)?;
+        }
         for t in engine.catalog.all_tables() {
             for tree in t.all_trees() {
                 if engine.store.tree(&tree).is_err() {

@@ -294,6 +294,26 @@ impl<'a> Cursor<'a> {
         &self.src[start..end]
     }
 
+    /// Byte offset of the current token in `src` (its length at the end).
+    pub fn offset(&self) -> usize {
+        self.toks.get(self.pos).map_or(self.src.len(), |t| t.1)
+    }
+
+    /// The keyword `n` tokens before the current one (upper case), if it is an unquoted word.
+    pub fn toks_back(&self, n: usize) -> Option<&str> {
+        match self.toks.get(self.pos.checked_sub(n)?) {
+            Some((
+                Tok::Word {
+                    upper,
+                    quoted: false,
+                    ..
+                },
+                _,
+            )) => Some(upper),
+            _ => None,
+        }
+    }
+
     /// The source text from the current token on.
     pub fn rest(&self) -> &'a str {
         match self.toks.get(self.pos) {

@@ -1,0 +1,421 @@
+//! A table definition under ALTER TABLE: the old definition's columns and keys, edited by name,
+//! remembering where each column's values come from.
+//!
+//! Owns: [`Draft`] (columns with their origin, the primary key and the secondary indexes by
+//! column name), the edits ALTER TABLE makes to it, and [`Draft::finish`], which turns it into a
+//! new [`TableDef`] validated by the same code as CREATE TABLE (the draft is rendered as CREATE
+//! TABLE text and parsed again), plus the column origins and the indexes that keep their tree.
+//!
+//! Invariants: `origin` of a column is the old column whose values it takes (converted to the
+//! new type), or `None` for a column the statement adds (its rows get its default); column names
+//! are unique (case-insensitively) at every step; an index whose columns all disappear is
+//! dropped, one that loses some keeps the others (MySQL's rule); keys refer to columns by name,
+//! so reordering and renaming columns keeps them right.
+
+use super::catalog::{IndexDef, TableDef};
+use super::dberror::{DbError, DbResult};
+use super::ddl::{self, render_create};
+use super::session::Session;
+use crate::types::Column;
+use crate::value::Value;
+use sqlparser::ast;
+
+/// Where ALTER TABLE puts a column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    Last,
+    First,
+    After(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct DraftColumn {
+    pub col: Column,
+    pub comment: Option<String>,
+    pub default_now: bool,
+    pub on_update_now: bool,
+    pub origin: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct DraftIndex {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub unique: bool,
+    pub comment: Option<String>,
+    /// The old index this one is, unchanged (its tree can be kept).
+    pub origin: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Draft {
+    /// The table's name, for error messages.
+    pub table: String,
+    pub columns: Vec<DraftColumn>,
+    pub pk: Vec<String>,
+    pub indexes: Vec<DraftIndex>,
+}
+
+/// The new definition and how it relates to the old one.
+pub struct Finished {
+    pub def: TableDef,
+    /// Per new column: the old column it takes its values from.
+    pub origin: Vec<Option<usize>>,
+    /// Per new index: the old index whose tree it keeps.
+    pub index_origin: Vec<Option<usize>>,
+}
+
+fn eq(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+/// A column definition parsed alone (`name type options`), with what it declares inline.
+pub struct ParsedColumn {
+    pub column: DraftColumn,
+    pub primary: bool,
+    pub unique: bool,
+}
+
+/// Parses one column definition as CREATE TABLE would.
+pub fn parse_column(sess: &mut Session, db: &str, text: &str) -> DbResult<ParsedColumn> {
+    let probe = format!("CREATE TABLE __probe ({text})");
+    let stmts = super::session::parse(&probe)?;
+    let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
+        return Err(DbError::syntax(text));
+    };
+    if ct.columns.len() != 1 || !ct.constraints.is_empty() {
+        return Err(DbError::syntax(text));
+    }
+    let mut notes = Vec::new();
+    let one = ddl::table_from_create_mode(db, ct, sess.strict(), &mut notes)?;
+    sess.warnings.extend(notes);
+    let mut col = one.columns[0].clone();
+    col.id = 0;
+    Ok(ParsedColumn {
+        column: DraftColumn {
+            col,
+            comment: one.comments[0].clone(),
+            default_now: one.default_now[0],
+            on_update_now: one.on_update_now[0],
+            origin: None,
+        },
+        primary: !one.pk.is_empty(),
+        unique: one.indexes.iter().any(|i| i.unique),
+    })
+}
+
+impl Draft {
+    pub fn of(t: &TableDef) -> Draft {
+        let name = |i: &usize| t.columns[*i].name.clone();
+        Draft {
+            table: t.name.clone(),
+            columns: t
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| DraftColumn {
+                    col: c.clone(),
+                    comment: t.comments[i].clone(),
+                    default_now: t.default_now[i],
+                    on_update_now: t.on_update_now[i],
+                    origin: Some(i),
+                })
+                .collect(),
+            pk: t.pk.iter().map(name).collect(),
+            indexes: t
+                .indexes
+                .iter()
+                .enumerate()
+                .map(|(i, ix)| DraftIndex {
+                    name: ix.name.clone(),
+                    columns: ix.columns.iter().map(name).collect(),
+                    unique: ix.unique,
+                    comment: ix.comment.clone(),
+                    origin: Some(i),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| eq(&c.col.name, name))
+    }
+
+    fn find(&self, name: &str) -> DbResult<usize> {
+        self.position(name)
+            .ok_or_else(|| DbError::bad_field(name, &self.table))
+    }
+
+    fn column_mut(&mut self, name: &str) -> DbResult<&mut DraftColumn> {
+        let i = self.find(name)?;
+        Ok(&mut self.columns[i])
+    }
+
+    fn insert_at(&mut self, c: DraftColumn, place: &Place) -> DbResult<()> {
+        let at = match place {
+            Place::Last => self.columns.len(),
+            Place::First => 0,
+            Place::After(a) => self.find(a)? + 1,
+        };
+        self.columns.insert(at, c);
+        Ok(())
+    }
+
+    /// ADD COLUMN.
+    pub fn add_column(&mut self, p: ParsedColumn, place: &Place) -> DbResult<()> {
+        let name = p.column.col.name.clone();
+        if self.position(&name).is_some() {
+            return Err(DbError::dup_field(&name));
+        }
+        self.insert_at(p.column, place)?;
+        self.inline_keys(&name, p.primary, p.unique)
+    }
+
+    fn inline_keys(&mut self, name: &str, primary: bool, unique: bool) -> DbResult<()> {
+        if primary {
+            self.add_primary(vec![name.to_string()])?;
+        }
+        if unique {
+            self.add_index(None, vec![name.to_string()], true, None)?;
+        }
+        Ok(())
+    }
+
+    /// CHANGE old new-definition / MODIFY definition: the column keeps its values (converted).
+    pub fn change_column(&mut self, old: &str, p: ParsedColumn, place: &Place) -> DbResult<()> {
+        let i = self.find(old)?;
+        let new_name = p.column.col.name.clone();
+        if !eq(old, &new_name) && self.position(&new_name).is_some() {
+            return Err(DbError::dup_field(&new_name));
+        }
+        let mut c = self.columns.remove(i);
+        let origin = c.origin;
+        c = DraftColumn { origin, ..p.column };
+        if *place == Place::Last {
+            self.columns.insert(i, c);
+        } else {
+            self.insert_at(c, place)?;
+        }
+        self.rename_in_keys(old, &new_name);
+        self.inline_keys(&new_name, p.primary, p.unique)
+    }
+
+    fn rename_in_keys(&mut self, old: &str, new: &str) {
+        for n in self
+            .pk
+            .iter_mut()
+            .chain(self.indexes.iter_mut().flat_map(|ix| ix.columns.iter_mut()))
+        {
+            if eq(n, old) {
+                *n = new.to_string();
+            }
+        }
+    }
+
+    /// RENAME COLUMN a TO b.
+    pub fn rename_column(&mut self, from: &str, to: &str) -> DbResult<()> {
+        if !eq(from, to) && self.position(to).is_some() {
+            return Err(DbError::dup_field(to));
+        }
+        self.column_mut(from)?.col.name = to.to_string();
+        self.rename_in_keys(from, to);
+        Ok(())
+    }
+
+    /// DROP COLUMN: also removes it from every key; a key left without columns goes.
+    /// `Ok(false)`: no such column (the caller decides between IF EXISTS's note and error 1091).
+    pub fn drop_column(&mut self, name: &str) -> DbResult<bool> {
+        let Some(i) = self.position(name) else {
+            return Ok(false);
+        };
+        if self.columns.len() == 1 {
+            return Err(DbError::new(
+                1090,
+                "42000",
+                "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+            ));
+        }
+        self.columns.remove(i);
+        self.pk.retain(|c| !eq(c, name));
+        for ix in &mut self.indexes {
+            if ix.columns.iter().any(|c| eq(c, name)) {
+                ix.columns.retain(|c| !eq(c, name));
+                ix.origin = None;
+            }
+        }
+        self.indexes.retain(|ix| !ix.columns.is_empty());
+        Ok(true)
+    }
+
+    /// ALTER COLUMN c SET DEFAULT v / DROP DEFAULT (`value` None); `now`: DEFAULT CURRENT_TIMESTAMP.
+    pub fn set_default(&mut self, name: &str, value: Option<Value>, now: bool) -> DbResult<()> {
+        let c = self.column_mut(name)?;
+        c.col.default = value;
+        c.default_now = now;
+        Ok(())
+    }
+
+    pub fn add_primary(&mut self, cols: Vec<String>) -> DbResult<()> {
+        if !self.pk.is_empty() {
+            return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+        }
+        for c in &cols {
+            self.known(c)?;
+        }
+        self.pk = cols;
+        Ok(())
+    }
+
+    fn known(&self, c: &str) -> DbResult<()> {
+        if self.position(c).is_none() {
+            return Err(DbError::new(
+                1072,
+                "42000",
+                format!("Key column '{c}' doesn't exist in table"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn drop_primary(&mut self) -> DbResult<()> {
+        if self.pk.is_empty() {
+            return Err(DbError::cant_drop_key("PRIMARY"));
+        }
+        self.pk.clear();
+        Ok(())
+    }
+
+    /// ADD [UNIQUE] INDEX: an unnamed index is named after its first column (`_2`, `_3` on
+    /// clashes, as MySQL does).
+    pub fn add_index(
+        &mut self,
+        name: Option<String>,
+        cols: Vec<String>,
+        unique: bool,
+        comment: Option<String>,
+    ) -> DbResult<()> {
+        for c in &cols {
+            self.known(c)?;
+        }
+        let taken = |n: &str, d: &Draft| d.indexes.iter().any(|ix| eq(&ix.name, n));
+        let name = match name {
+            Some(n) => {
+                if eq(&n, "PRIMARY") {
+                    return Err(DbError::new(
+                        1280,
+                        "42000",
+                        "Incorrect index name 'PRIMARY'",
+                    ));
+                }
+                if taken(&n, self) {
+                    return Err(DbError::dup_key_name(&n));
+                }
+                ddl::check_name(&n)?;
+                n
+            }
+            None => {
+                let base = self.columns[self.position(&cols[0]).unwrap_or(0)]
+                    .col
+                    .name
+                    .clone();
+                let mut n = base.clone();
+                let mut k = 2;
+                while taken(&n, self) || eq(&n, "PRIMARY") {
+                    n = format!("{base}_{k}");
+                    k += 1;
+                }
+                n
+            }
+        };
+        self.indexes.push(DraftIndex {
+            name,
+            columns: cols,
+            unique,
+            comment,
+            origin: None,
+        });
+        Ok(())
+    }
+
+    pub fn drop_index(&mut self, name: &str) -> DbResult<()> {
+        let Some(i) = self.indexes.iter().position(|ix| eq(&ix.name, name)) else {
+            return Err(DbError::cant_drop_key(name));
+        };
+        self.indexes.remove(i);
+        Ok(())
+    }
+
+    /// RENAME INDEX: the index is rebuilt under its new name (trees are named by index).
+    pub fn rename_index(&mut self, from: &str, to: &str) -> DbResult<()> {
+        if !eq(from, to) && self.has_index(to) {
+            return Err(DbError::dup_key_name(to));
+        }
+        ddl::check_name(to)?;
+        let Some(ix) = self.indexes.iter_mut().find(|ix| eq(&ix.name, from)) else {
+            return Err(DbError::new(
+                1176,
+                "42000",
+                format!("Key '{from}' doesn't exist in table '{}'", self.table),
+            ));
+        };
+        if ix.name != to {
+            ix.name = to.to_string();
+            ix.origin = None;
+        }
+        Ok(())
+    }
+
+    pub fn has_index(&self, name: &str) -> bool {
+        self.indexes.iter().any(|ix| eq(&ix.name, name))
+    }
+
+    /// The new definition: `old`'s table-level fields with the draft's columns and keys, checked
+    /// by parsing its CREATE TABLE text like a user's.
+    pub fn finish(self, old: &TableDef) -> DbResult<Finished> {
+        let pos = |n: &String| self.position(n).expect("keys name existing columns");
+        let mut def = TableDef {
+            columns: self.columns.iter().map(|c| c.col.clone()).collect(),
+            comments: self.columns.iter().map(|c| c.comment.clone()).collect(),
+            default_now: self.columns.iter().map(|c| c.default_now).collect(),
+            on_update_now: self.columns.iter().map(|c| c.on_update_now).collect(),
+            pk: self.pk.iter().map(pos).collect(),
+            indexes: self
+                .indexes
+                .iter()
+                .map(|ix| IndexDef {
+                    name: ix.name.clone(),
+                    columns: ix.columns.iter().map(pos).collect(),
+                    unique: ix.unique,
+                    comment: ix.comment.clone(),
+                })
+                .collect(),
+            ..old.clone()
+        };
+        for (i, c) in def.columns.iter_mut().enumerate() {
+            c.id = i as u32;
+        }
+        // Validate (AUTO_INCREMENT must be a key, PRIMARY KEY columns NOT NULL, ...) as CREATE
+        // TABLE does; the parsed definition is the one kept.
+        let text = render_create(&def);
+        let stmts = super::session::parse(&text)?;
+        let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
+            return Err(DbError::internal(format!(
+                "unparsable ALTER result: {text}"
+            )));
+        };
+        let mut notes = Vec::new();
+        let parsed = ddl::table_from_create_mode(&old.db, ct, true, &mut notes)?;
+        let def = TableDef {
+            db: old.db.clone(),
+            name: old.name.clone(),
+            counters: old.counters.clone(),
+            generation: old.generation,
+            ..parsed
+        };
+        Ok(Finished {
+            origin: self.columns.iter().map(|c| c.origin).collect(),
+            index_origin: self.indexes.iter().map(|ix| ix.origin).collect(),
+            def,
+        })
+    }
+}
