@@ -2,7 +2,7 @@
 //!
 //! Each tree keeps its own map of cached nodes (see `tree::cache`) and reports the bytes it holds here.
 //! When the total exceeds the budget, the tree being written evicts the least-recently-used nodes of the
-//! whole cache (writing dirty ones first): its own and those of every other open tree whose lock is free at
+//! whole cache (writing dirty ones first; their partitions first, then whole nodes): its own and those of every other open tree whose lock is free at
 //! that instant (`try_write`: eviction never waits for another tree, so it cannot deadlock), until the
 //! total is back under the budget or nothing is left to evict. The budget keeps the list of open trees for
 //! that ([`CacheBudget::register`]).
@@ -17,9 +17,14 @@ use parking_lot::Mutex;
 
 use crate::tree::Tree;
 
+/// Internal nodes may hold up to 1/INTERNAL_SHARE of the budget before their buffers are flushed down.
+pub const INTERNAL_SHARE: u64 = 2;
+
 pub struct CacheBudget {
     limit_bytes: u64,
     used_bytes: AtomicI64,
+    /// The part of `used_bytes` held by internal nodes.
+    internal_bytes: AtomicI64,
     clock: AtomicU64,
     /// Bytes written by eviction and checkpoints (statistics).
     pub node_bytes_written: AtomicU64,
@@ -27,6 +32,8 @@ pub struct CacheBudget {
     pub node_reads: AtomicU64,
     /// Partitions (basements, buffers) read from disk and decompressed (statistics).
     pub part_reads: AtomicU64,
+    /// Partition reads that a key filter made unnecessary (statistics).
+    pub filter_skips: AtomicU64,
     /// The environment's open trees (eviction picks across all of them).
     members: Mutex<Vec<Weak<Tree>>>,
 }
@@ -36,10 +43,12 @@ impl CacheBudget {
         CacheBudget {
             limit_bytes,
             used_bytes: AtomicI64::new(0),
+            internal_bytes: AtomicI64::new(0),
             clock: AtomicU64::new(1),
             node_bytes_written: AtomicU64::new(0),
             node_reads: AtomicU64::new(0),
             part_reads: AtomicU64::new(0),
+            filter_skips: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),
         }
     }
@@ -61,8 +70,21 @@ impl CacheBudget {
     pub fn used(&self) -> u64 {
         self.used_bytes.load(Ordering::Relaxed).max(0) as u64
     }
-    pub fn add(&self, delta: i64) {
+    /// Counts `delta` more bytes of a cached node (`internal`: an internal node's).
+    pub fn add(&self, delta: i64, internal: bool) {
         self.used_bytes.fetch_add(delta, Ordering::Relaxed);
+        if internal {
+            self.internal_bytes.fetch_add(delta, Ordering::Relaxed);
+        }
+    }
+    /// Bytes held by internal nodes (their buffers, mostly).
+    pub fn internal_used(&self) -> u64 {
+        self.internal_bytes.load(Ordering::Relaxed).max(0) as u64
+    }
+    /// Whether internal nodes hold more than their share of the budget ([`INTERNAL_SHARE`]): their
+    /// buffers are then flushed down rather than evicted (design.md, "Node cache").
+    pub fn internal_over(&self) -> bool {
+        self.internal_used() > self.limit_bytes / INTERNAL_SHARE
     }
     pub fn over(&self) -> bool {
         self.used() > self.limit_bytes

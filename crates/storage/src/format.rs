@@ -2,7 +2,16 @@
 
 /// The on-disk format version this build writes and reads. Bump it (and add a row to the version history in
 /// docs/file-format.md) on any change of layout.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+
+/// The oldest format version this build still reads (version 1 node blocks have no filter chunk; nothing else
+/// changed).
+pub const OLDEST_READABLE_VERSION: u32 = 1;
+
+/// Whether this build reads structures written in format `version`.
+pub fn readable(version: u32) -> bool {
+    (OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version)
+}
 
 /// Alignment of blocks in a tree file, in bytes.
 pub const BLOCK_ALIGN: u64 = 4096;

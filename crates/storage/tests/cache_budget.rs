@@ -137,3 +137,37 @@ fn cached_basements_are_read_once_and_reads_match_after_eviction() {
         assert_eq!((k.as_slice(), v), (mk.as_slice(), mv));
     }
 }
+
+/// A lookup of a key the tree lacks is answered by the key filters of the partitions not in memory
+/// (design.md F1–F2): in a tree six times the cache, almost no such lookup reads a basement or buffer, and
+/// every present key is still found.
+#[test]
+fn key_filters_answer_absent_keys_without_reading_partitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = Env::open(dir.path(), opts(), registry()).unwrap();
+    let t = env.create_tree("t", None).unwrap();
+    for i in 0..60_000u64 {
+        t.put(&key(i), &[7u8; 100]).unwrap();
+    }
+    env.checkpoint().unwrap();
+    t.check_invariants().unwrap();
+    let (reads0, skips0) = (env.stats().part_reads, env.stats().filter_skips);
+    let lookups = 20_000u64;
+    for i in 1_000_000..1_000_000 + lookups {
+        assert_eq!(t.get(&key(i)).unwrap(), None);
+    }
+    let s = env.stats();
+    let (reads, skips) = (s.part_reads - reads0, s.filter_skips - skips0);
+    assert!(
+        reads < lookups / 10,
+        "{reads} partitions read for {lookups} absent keys"
+    );
+    assert!(
+        skips > lookups / 2,
+        "only {skips} lookups of {lookups} answered by a filter"
+    );
+    for i in (0..60_000u64).step_by(101) {
+        assert_eq!(t.get(&key(i)).unwrap(), Some(vec![7u8; 100]));
+    }
+    assert!(s.cache_used_bytes <= CACHE + CACHE / 4);
+}

@@ -306,6 +306,8 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
             st.node_bytes_written.to_string(),
         ),
         ("Betula_node_reads".into(), st.node_reads.to_string()),
+        ("Betula_part_reads".into(), st.part_reads.to_string()),
+        ("Betula_filter_skips".into(), st.filter_skips.to_string()),
     ]
 }
 

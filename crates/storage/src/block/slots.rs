@@ -86,7 +86,7 @@ pub fn newest_valid<T>(
     for s in slots {
         match s {
             SlotState::Valid { version, payload } => {
-                if version != FORMAT_VERSION {
+                if !crate::format::readable(version) {
                     return Err(Error::UnsupportedVersion {
                         file: path.to_string(),
                         found: version,

@@ -4,6 +4,7 @@
 //! Invariant: keys strictly increase. Applying a message keeps them so; an entry whose last version is a
 //! delete below the garbage-collection horizon is removed.
 
+use super::key_filter::KeyFilter;
 use super::key_index::KeyIndex;
 use super::message::{Message, Op, TxnId, UpdateRegistry};
 use super::mvcc::{self, Cell, ReadView};
@@ -89,6 +90,10 @@ impl Basement {
             Some(p) => p.key(i),
             None => &self.entries[i].0,
         }
+    }
+    /// The key filter of this basement as it stands (design.md F2): every entry's key.
+    pub fn key_filter(&self) -> KeyFilter {
+        KeyFilter::build((0..self.len()).map(|i| self.key(i)), self.len())
     }
     pub fn first_key(&self) -> Option<&[u8]> {
         (!self.is_empty()).then(|| self.key(0))

@@ -4,6 +4,7 @@
 //! kept in MSN order beside them. Invariant: every message concerns only keys in the child's key range
 //! (design.md, tree invariant 2); [`Buffer::split_off`] keeps that true when the child splits.
 
+use super::key_filter::KeyFilter;
 use super::message::{Message, Msn, Op, TxnId};
 use crate::encoding::{DecodeError, Decoder, Encode};
 use std::collections::BTreeMap;
@@ -74,6 +75,13 @@ impl Buffer {
     /// Whether any range delete or broadcast is pending.
     pub fn has_ranged(&self) -> bool {
         !self.ranged.is_empty()
+    }
+
+    /// The key filter of this buffer as it stands (design.md F2): its point messages' keys; None when a
+    /// range delete or broadcast is pending (no key can be ruled out).
+    pub fn key_filter(&self) -> Option<KeyFilter> {
+        (!self.has_ranged())
+            .then(|| KeyFilter::build(self.points.keys().map(|k| k.as_slice()), self.points.len()))
     }
 
     /// Adds a message; its MSN must exceed every MSN already here for the same keys.
@@ -182,14 +190,24 @@ impl Buffer {
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.bytes + 8);
         out.put_varint(self.count as u64);
-        for m in self.drain_clone() {
-            m.encode(&mut out);
+        // Messages in MSN order, by reference (cloning the map to drain it cost a third of eviction's CPU).
+        let mut order: Vec<(Msn, TxnId, &[u8], &Op)> = Vec::with_capacity(self.count);
+        for (key, list) in &self.points {
+            order.extend(
+                list.iter()
+                    .map(|(msn, txn, op)| (*msn, *txn, key.as_slice(), op)),
+            );
+        }
+        order.extend(
+            self.ranged
+                .iter()
+                .map(|m| (m.msn, m.txn, m.key.as_slice(), &m.op)),
+        );
+        order.sort_by_key(|m| m.0);
+        for (msn, txn, key, op) in order {
+            Message::encode_parts(msn, txn, key, op, &mut out);
         }
         out
-    }
-
-    fn drain_clone(&self) -> Vec<Message> {
-        self.clone().drain()
     }
 
     pub fn decode(raw: &[u8]) -> Result<Buffer, DecodeError> {

@@ -10,7 +10,7 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
-use super::node::{BlockNum, Node, PartLoc, PartSlot};
+use super::node::{BlockNum, Node, PartLoc, PartPlaces, PartSlot};
 use super::node_codec;
 use super::{Slot, Tree, TreeState};
 use crate::block::BlockLoc;
@@ -18,6 +18,36 @@ use crate::corruption;
 use crate::error::{Error, Result};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// How many times more slowly an internal node ages in the cache than a leaf.
+const INTERNAL_AGING: u64 = 8;
+
+/// Eviction's ranking of a cached node: the clock ticks since its last use, divided by
+/// [`INTERNAL_AGING`] for internal nodes (design.md, "Node cache"). Every lookup passes through the internal
+/// nodes above its leaf, and reloading one decodes whole message buffers; when lookups sweep the key space
+/// (one row per sensor per batch), plain recency evicted them as often as the leaves. Idle trees' internal
+/// nodes still go: their staleness grows without bound.
+fn staleness(now: u64, slot: &Slot) -> std::cmp::Reverse<u64> {
+    let age = now.saturating_sub(slot.last_use);
+    std::cmp::Reverse(if slot.node.is_leaf() {
+        age
+    } else {
+        age / INTERNAL_AGING
+    })
+}
+
+/// Slots for the partitions a prefix describes, none loaded.
+fn slots_of<T>(p: &node_codec::NodePrefix) -> Vec<PartSlot<T>> {
+    p.parts
+        .iter()
+        .zip(&p.filters)
+        .map(|(part, filter)| PartSlot {
+            loaded: None,
+            part: Some(*part),
+            filter: filter.clone(),
+        })
+        .collect()
+}
 
 impl Tree {
     /// Reads `len` bytes at `offset` into a per-thread scratch buffer and hands them to `f` (block reads are
@@ -69,29 +99,15 @@ impl Tree {
         })?;
         Ok(if p.height == 0 {
             Node::Leaf {
+                basements: slots_of(&p),
                 pivots: p.pivots,
-                basements: p
-                    .parts
-                    .iter()
-                    .map(|part| PartSlot {
-                        loaded: None,
-                        part: Some(*part),
-                    })
-                    .collect(),
             }
         } else {
             Node::Internal {
                 height: p.height,
+                buffers: slots_of(&p),
                 pivots: p.pivots,
                 children: p.children,
-                buffers: p
-                    .parts
-                    .iter()
-                    .map(|part| PartSlot {
-                        loaded: None,
-                        part: Some(*part),
-                    })
-                    .collect(),
             }
         })
     }
@@ -107,7 +123,7 @@ impl Tree {
         let mut nodes = st.nodes.lock();
         let slot = nodes.entry(bn).or_insert_with(|| {
             let bytes = node.mem_bytes();
-            self.budget.add(bytes as i64);
+            self.budget.add(bytes as i64, !node.is_leaf());
             Slot {
                 node: node.clone(),
                 dirty: false,
@@ -153,7 +169,8 @@ impl Tree {
                     if s.loaded.is_none() && s.part == Some(part) {
                         s.loaded = Some(value.clone());
                         let bytes = n.mem_bytes();
-                        self.budget.add(bytes as i64 - cached.bytes as i64);
+                        self.budget
+                            .add(bytes as i64 - cached.bytes as i64, !n.is_leaf());
                         cached.bytes = bytes;
                     }
                 }
@@ -288,7 +305,7 @@ impl Tree {
         let bn = st.next_bn;
         st.next_bn += 1;
         let bytes = node.mem_bytes();
-        self.budget.add(bytes as i64);
+        self.budget.add(bytes as i64, !node.is_leaf());
         let tick = self.budget.tick();
         st.nodes.get_mut().insert(
             bn,
@@ -306,7 +323,7 @@ impl Tree {
     /// Removes a node that no parent references any more.
     pub(crate) fn delete_node(&self, st: &mut TreeState, bn: BlockNum) {
         if let Some(slot) = st.nodes.get_mut().remove(&bn) {
-            self.budget.add(-(slot.bytes as i64));
+            self.budget.add(-(slot.bytes as i64), !slot.node.is_leaf());
         }
         if let Some(loc) = st.table.remove(&bn) {
             self.space.lock().release(loc);
@@ -320,7 +337,8 @@ impl Tree {
         for bn in touched {
             if let Some(slot) = nodes.get_mut(&bn) {
                 let bytes = slot.node.mem_bytes();
-                self.budget.add(bytes as i64 - slot.bytes as i64);
+                self.budget
+                    .add(bytes as i64 - slot.bytes as i64, !slot.node.is_leaf());
                 slot.bytes = bytes;
             }
         }
@@ -328,14 +346,16 @@ impl Tree {
 
     /// Serializes `node` into a newly allocated place of the file (not synced). A failed write latches the
     /// environment.
-    pub(crate) fn write_node(
-        &self,
-        node: &Node,
-        bn: BlockNum,
-    ) -> Result<(BlockLoc, Vec<super::node::PartLoc>)> {
+    pub(crate) fn write_node(&self, node: &Node, bn: BlockNum) -> Result<(BlockLoc, PartPlaces)> {
         let enc = node_codec::encode(node, bn, self.opts.codec, i32::from(self.opts.level));
         let loc = self.write_block(&enc.bytes, enc.prefix_len)?;
-        Ok((loc, enc.parts))
+        Ok((
+            loc,
+            PartPlaces {
+                parts: enc.parts,
+                filters: enc.filters,
+            },
+        ))
     }
 
     /// Writes bytes to a newly allocated place (not synced).
@@ -361,11 +381,15 @@ impl Tree {
         st: &mut TreeState,
         bn: BlockNum,
         loc: BlockLoc,
-        parts: &[super::node::PartLoc],
+        places: &PartPlaces,
     ) {
         let slot = st.nodes.get_mut().get_mut(&bn).expect("cached");
         slot.dirty = false;
-        Arc::make_mut(&mut slot.node).set_parts(parts);
+        Arc::make_mut(&mut slot.node).set_parts(places);
+        let bytes = slot.node.mem_bytes();
+        self.budget
+            .add(bytes as i64 - slot.bytes as i64, !slot.node.is_leaf());
+        slot.bytes = bytes;
         if let Some(old) = st.table.insert(bn, loc) {
             self.space.lock().release(old);
         }
@@ -389,13 +413,14 @@ impl Tree {
             .iter()
             .filter_map(|t| t.state.try_write().map(|g| (&**t, g)))
             .collect();
-        // (last use, whose: 0 = this tree, i + 1 = locked[i], block)
-        let mut candidates: Vec<(u64, usize, BlockNum)> = st
+        // (how stale, whose: 0 = this tree, i + 1 = locked[i], block), stalest first.
+        let now = self.budget.tick();
+        let mut candidates: Vec<(std::cmp::Reverse<u64>, usize, BlockNum)> = st
             .nodes
             .get_mut()
             .iter()
             .filter(|(bn, _)| **bn != st.root && !keep.contains(bn))
-            .map(|(bn, s)| (s.last_use, 0, *bn))
+            .map(|(bn, s)| (staleness(now, s), 0, *bn))
             .collect();
         for (i, (_, g)) in locked.iter_mut().enumerate() {
             let root = g.root;
@@ -404,38 +429,56 @@ impl Tree {
                     .get_mut()
                     .iter()
                     .filter(|(bn, _)| **bn != root)
-                    .map(|(bn, s)| (s.last_use, i + 1, *bn)),
+                    .map(|(bn, s)| (staleness(now, s), i + 1, *bn)),
             );
         }
         candidates.sort_unstable();
         let target = self.budget.limit() * 9 / 10;
-        for (_, whose, bn) in candidates {
-            if self.budget.used() <= target {
-                break;
-            }
-            match whose {
-                0 => self.evict_node(st, bn)?,
-                i => {
-                    let (t, g) = &mut locked[i - 1];
-                    t.evict_node(g, bn)?;
+        // Pass 1 sheds partitions and keeps prefixes; pass 2 drops whole nodes (design.md, "Node cache").
+        for whole in [false, true] {
+            for &(_, whose, bn) in &candidates {
+                if self.budget.used() <= target {
+                    return Ok(());
+                }
+                match whose {
+                    0 => self.evict_node(st, bn, whole)?,
+                    i => {
+                        let (t, g) = &mut locked[i - 1];
+                        t.evict_node(g, bn, whole)?;
+                    }
                 }
             }
         }
         Ok(())
     }
 
-    /// Drops node `bn` from the cache, writing it first if it is dirty.
-    fn evict_node(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
-        let (dirty, node) = {
-            let slot = &st.nodes.get_mut()[&bn];
-            (slot.dirty, slot.node.clone())
+    /// Sheds node `bn`'s partitions (`whole`: drops the node from the cache), writing it first if it is
+    /// dirty.
+    fn evict_node(&self, st: &mut TreeState, bn: BlockNum, whole: bool) -> Result<()> {
+        let Some(slot) = st.nodes.get_mut().get(&bn) else {
+            return Ok(());
         };
-        if dirty {
-            let (loc, parts) = self.write_node(&node, bn)?;
-            self.mark_clean(st, bn, loc, &parts);
+        let (dirty, node) = (slot.dirty, slot.node.clone());
+        if !whole && !node.any_loaded() {
+            return Ok(());
         }
-        if let Some(slot) = st.nodes.get_mut().remove(&bn) {
-            self.budget.add(-(slot.bytes as i64));
+        if dirty {
+            let (loc, places) = self.write_node(&node, bn)?;
+            drop(node);
+            self.mark_clean(st, bn, loc, &places);
+        } else {
+            drop(node);
+        }
+        if whole {
+            if let Some(slot) = st.nodes.get_mut().remove(&bn) {
+                self.budget.add(-(slot.bytes as i64), !slot.node.is_leaf());
+            }
+        } else if let Some(slot) = st.nodes.get_mut().get_mut(&bn) {
+            Arc::make_mut(&mut slot.node).shed_parts();
+            let bytes = slot.node.mem_bytes();
+            self.budget
+                .add(bytes as i64 - slot.bytes as i64, !slot.node.is_leaf());
+            slot.bytes = bytes;
         }
         Ok(())
     }

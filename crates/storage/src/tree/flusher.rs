@@ -7,12 +7,20 @@
 //! inline only when a node reaches twice the node size (back-pressure), or when no flusher runs (tests
 //! that drive the tree step by step, recovery).
 //!
+//! Cache pressure is a second reason to flush: when the internal nodes in memory hold more than their share
+//! of the cache budget (`CacheBudget::internal_over`), the flusher flushes the heaviest buffer of each
+//! height-1 node into its leaf until they are back under 4/5 of that share (a writer does it inline when the
+//! share is exceeded by half again, or when no flusher runs). Evicting a dirty internal node instead costs
+//! re-encoding and re-decoding all its buffers for the next message routed through it: with the internal
+//! level larger than the cache (a table ten times the cache), inserts fell to a thousandth of their rate.
+//!
 //! Invariants: a flush is the same operation whichever thread runs it, under the same lock, so the tree
 //! invariants hold between any two operations; buffers stay below twice the node size whenever the
 //! write lock is free.
 
 use super::node::{BlockNum, Node};
 use super::{Tree, TreeState};
+use crate::cache::INTERNAL_SHARE;
 use crate::error::Result;
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeSet;
@@ -90,6 +98,7 @@ impl Tree {
         self.flushq.done.fetch_add(1, Ordering::Relaxed);
         self.flush_walk(&mut st, root)?;
         self.fix_root(&mut st)?;
+        self.relieve_pressure(&mut st)?;
         self.settle(&mut st);
         let keep = [st.root];
         self.evict_if_needed(&mut st, &keep)
@@ -121,5 +130,85 @@ impl Tree {
             }
         }
         Ok(())
+    }
+
+    /// Whether the internal nodes' share of the cache calls for flushing now, inline — `false` when it is
+    /// within bounds or the flusher took the request.
+    pub(crate) fn relieve_inline(&self) -> bool {
+        if !self.budget.internal_over() {
+            return false;
+        }
+        let critical = self.budget.internal_used() > self.budget.limit() / INTERNAL_SHARE * 3 / 2;
+        critical || !self.flushq.request(self.id)
+    }
+
+    /// Flushes buffers of height-1 nodes down into leaves until the internal nodes in memory are back under
+    /// 4/5 of their share of the cache (or nothing is left to flush).
+    pub(crate) fn relieve_pressure(&self, st: &mut TreeState) -> Result<()> {
+        let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
+        for _ in 0..16 {
+            if self.budget.internal_used() <= target {
+                break;
+            }
+            let root = st.root;
+            let flushed = self.pressure_walk(st, root, target)?;
+            self.fix_root(st)?;
+            self.settle(st);
+            if !flushed {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// One round below `bn`: each height-1 node in memory flushes its heaviest buffer into its child;
+    /// whether anything was flushed.
+    fn pressure_walk(&self, st: &mut TreeState, bn: BlockNum, target: u64) -> Result<bool> {
+        let node = self.load(st, bn)?;
+        let Node::Internal {
+            height,
+            buffers,
+            children,
+            ..
+        } = &*node
+        else {
+            return Ok(false);
+        };
+        if *height == 1 {
+            let (i, heaviest) = buffers
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, b)| b.bytes())
+                .expect("internal nodes have children");
+            if heaviest.is_empty() {
+                return Ok(false);
+            }
+            drop(node);
+            self.flush_child(st, bn, i)?;
+            self.settle(st);
+            return Ok(true);
+        }
+        let n = children.len();
+        drop(node);
+        let mut flushed = false;
+        for i in (0..n).rev() {
+            if self.budget.internal_used() <= target {
+                break;
+            }
+            let child = match &*self.load(st, bn)? {
+                Node::Internal { children, .. } => children[i],
+                Node::Leaf { .. } => break,
+            };
+            let cached_internal = st
+                .nodes
+                .lock()
+                .get(&child)
+                .is_some_and(|slot| !slot.node.is_leaf());
+            if cached_internal {
+                flushed |= self.pressure_walk(st, child, target)?;
+                self.fix_child(st, bn, i)?;
+            }
+        }
+        Ok(flushed)
     }
 }

@@ -1,4 +1,4 @@
-//! Whole-tree structural checks (design.md, tree invariants 1 to 4), for tests.
+//! Whole-tree structural checks (design.md, tree invariants 1 to 4, and the key filters' F2), for tests.
 
 use super::message::Msn;
 use super::node::{BlockNum, Node};
@@ -45,7 +45,7 @@ impl Tree {
         }
         match &*node {
             Node::Leaf { basements, .. } => {
-                for j in 0..basements.len() {
+                for (j, slot) in basements.iter().enumerate() {
                     let b = self.load_basement(st, bn, node.clone(), j)?;
                     let (plo, phi) = part_range(pivots, j);
                     let (plo, phi) = (plo.or(lo), phi.or(hi));
@@ -54,7 +54,11 @@ impl Tree {
                             return bad(format!("basement {j} keys out of order"));
                         }
                     }
+                    let filter = slot.filter.as_ref();
                     for (i, (k, _)) in b.entries().iter().enumerate() {
+                        if filter.is_some_and(|f| !f.may_contain(k)) {
+                            return bad(format!("basement {j} key filter lacks entry {i}"));
+                        }
                         if b.lower_bound(k) != i || b.get(k).is_none() {
                             return bad(format!(
                                 "basement {j} search summary disagrees at entry {i}"
@@ -80,6 +84,14 @@ impl Tree {
                     let mut msgs = Vec::new();
                     self.load_buffer(st, bn, node.clone(), i)?
                         .collect_range(None, None, &mut msgs);
+                    if let Some(f) = &buffers[i].filter {
+                        if msgs
+                            .iter()
+                            .any(|m| m.op.is_ranged() || !f.may_contain(&m.key))
+                        {
+                            return bad(format!("buffer {i} key filter lacks a message"));
+                        }
+                    }
                     for m in &msgs {
                         if m.msn > max_msn {
                             return bad(format!("message {} newer than an ancestor's", m.msn));

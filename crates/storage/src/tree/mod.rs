@@ -17,6 +17,7 @@ mod checkpoint;
 pub mod cursor;
 pub mod flusher;
 mod invariants;
+pub mod key_filter;
 pub mod key_index;
 pub mod message;
 pub mod mvcc;
@@ -141,7 +142,8 @@ impl Tree {
 impl Drop for Tree {
     fn drop(&mut self) {
         let st = self.state.get_mut();
-        let bytes: usize = st.nodes.get_mut().values().map(|s| s.bytes).sum();
-        self.budget.add(-(bytes as i64));
+        for slot in st.nodes.get_mut().values() {
+            self.budget.add(-(slot.bytes as i64), !slot.node.is_leaf());
+        }
     }
 }

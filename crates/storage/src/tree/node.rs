@@ -5,10 +5,12 @@
 //!
 //! Invariants: `pivots.len() + 1 == parts` (basements or children); child *i* holds keys in
 //! [pivots[i-1], pivots[i]); a leaf's basement is unloaded (`loaded == None`) only while the node is clean, and
-//! then `part` says where it sits in the node's current block (design.md, tree invariant 5).
+//! then `part` says where it sits in the node's current block (design.md, tree invariant 5). A partition's key
+//! filter is known exactly while its `part` is (design.md, invariant F1).
 
 use super::basement::Basement;
 use super::buffer::Buffer;
+use super::key_filter::KeyFilter;
 use std::sync::Arc;
 
 /// A node's stable number within its tree (what parents store; mapped to a file place by the translation
@@ -26,12 +28,32 @@ pub struct PartLoc {
     pub codec: crate::compress::Codec,
 }
 
+/// Where a just-written node's partitions sit in its block, and the key filters written with them.
+#[derive(Debug, Clone, Default)]
+pub struct PartPlaces {
+    pub parts: Vec<PartLoc>,
+    pub filters: Vec<Option<Arc<KeyFilter>>>,
+}
+
 /// A partition slot: the partition in memory, and/or where it sits in the node's current block.
 #[derive(Debug, Clone)]
 pub struct PartSlot<T> {
     pub loaded: Option<Arc<T>>,
     /// Place in the node's current block; valid only while the node is clean.
     pub part: Option<PartLoc>,
+    /// The key filter written with the node's current block (None: none written, or the node is dirty).
+    pub filter: Option<Arc<KeyFilter>>,
+}
+
+impl<T> PartSlot<T> {
+    /// Whether the partition, not in memory, certainly holds nothing for `key` (its filter says so).
+    pub fn surely_lacks(&self, key: &[u8]) -> bool {
+        self.loaded.is_none() && self.filter.as_ref().is_some_and(|f| !f.may_contain(key))
+    }
+
+    fn filter_bytes(&self) -> usize {
+        self.filter.as_ref().map_or(0, |f| f.mem_bytes())
+    }
 }
 
 /// A leaf's basement slot.
@@ -44,6 +66,7 @@ impl<T: Clone> PartSlot<T> {
         PartSlot {
             loaded: Some(Arc::new(v)),
             part: None,
+            filter: None,
         }
     }
     /// The partition; the node must be fully loaded (dirty nodes always are).
@@ -138,11 +161,11 @@ impl Node {
             + match self {
                 Node::Leaf { basements, .. } => basements
                     .iter()
-                    .map(|b| b.loaded.as_ref().map_or(0, |b| b.bytes() + 64))
+                    .map(|b| b.loaded.as_ref().map_or(0, |l| l.bytes() + 64) + b.filter_bytes())
                     .sum::<usize>(),
                 Node::Internal { buffers, .. } => buffers
                     .iter()
-                    .map(|b| b.loaded.as_ref().map_or(0, |b| b.bytes() + 64))
+                    .map(|b| b.loaded.as_ref().map_or(0, |l| l.bytes() + 64) + b.filter_bytes())
                     .sum::<usize>(),
             }
     }
@@ -160,25 +183,64 @@ impl Node {
         self.mem_bytes()
     }
 
-    /// Forgets the block places of partitions (the node is being dirtied).
+    /// Forgets the block places and filters of partitions (the node is being dirtied).
     pub fn forget_parts(&mut self) {
         match self {
-            Node::Leaf { basements, .. } => basements.iter_mut().for_each(|b| b.part = None),
-            Node::Internal { buffers, .. } => buffers.iter_mut().for_each(|b| b.part = None),
+            Node::Leaf { basements, .. } => basements.iter_mut().for_each(|b| {
+                b.part = None;
+                b.filter = None;
+            }),
+            Node::Internal { buffers, .. } => buffers.iter_mut().for_each(|b| {
+                b.part = None;
+                b.filter = None;
+            }),
         }
     }
 
-    /// Records the block places of partitions (the node was just written).
-    pub fn set_parts(&mut self, parts: &[PartLoc]) {
+    /// Records the block places and filters of partitions (the node was just written).
+    pub fn set_parts(&mut self, places: &PartPlaces) {
+        let (parts, filters) = (&places.parts[..], &places.filters[..]);
+        fn set<T>(
+            slots: &mut [PartSlot<T>],
+            parts: &[PartLoc],
+            filters: &[Option<Arc<KeyFilter>>],
+        ) {
+            for (i, s) in slots.iter_mut().enumerate() {
+                s.part = parts.get(i).copied();
+                s.filter = filters.get(i).cloned().flatten();
+            }
+        }
         match self {
-            Node::Leaf { basements, .. } => basements
+            Node::Leaf { basements, .. } => set(basements, parts, filters),
+            Node::Internal { buffers, .. } => set(buffers, parts, filters),
+        }
+    }
+
+    /// Drops every loaded partition that its block can give back (a clean node's), keeping the prefix;
+    /// returns how many were dropped. Partitions without a place (a dirty node's) stay.
+    pub fn shed_parts(&mut self) -> usize {
+        fn shed<T>(slots: &mut [PartSlot<T>]) -> usize {
+            let mut n = 0;
+            for s in slots
                 .iter_mut()
-                .zip(parts)
-                .for_each(|(b, p)| b.part = Some(*p)),
-            Node::Internal { buffers, .. } => buffers
-                .iter_mut()
-                .zip(parts)
-                .for_each(|(b, p)| b.part = Some(*p)),
+                .filter(|s| s.part.is_some() && s.loaded.is_some())
+            {
+                s.loaded = None;
+                n += 1;
+            }
+            n
+        }
+        match self {
+            Node::Leaf { basements, .. } => shed(basements),
+            Node::Internal { buffers, .. } => shed(buffers),
+        }
+    }
+
+    /// Whether any partition is in memory.
+    pub fn any_loaded(&self) -> bool {
+        match self {
+            Node::Leaf { basements, .. } => basements.iter().any(|b| b.loaded.is_some()),
+            Node::Internal { buffers, .. } => buffers.iter().any(|b| b.loaded.is_some()),
         }
     }
 }

@@ -1,16 +1,18 @@
 //! Serialization of nodes into blocks (file-format.md §3.3).
 //!
-//! A block is a fixed header, a partition directory, a compressed meta chunk (pivots, child numbers) and one
-//! compressed chunk per partition. The prefix (header + directory + meta) is enough to route a search; one
-//! basement can then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
+//! A block is a fixed header, a partition directory, a compressed meta chunk (pivots, child numbers), a filter
+//! chunk (one key filter per partition) and one compressed chunk per partition. The prefix (header, directory,
+//! meta and filters) is enough to route a search and to rule out partitions that lack a key; one basement can
+//! then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
 //! [`DecodeError`] that the caller reports as corruption naming the file and block.
 
 use super::basement::Basement;
 use super::buffer::Buffer;
+use super::key_filter::KeyFilter;
 use super::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
-use crate::format::FORMAT_VERSION;
+use crate::format::{readable, FORMAT_VERSION};
 use std::sync::Arc;
 
 const MAGIC: &[u8; 4] = b"BNOD";
@@ -28,6 +30,8 @@ pub struct EncodedNode {
     pub bytes: Vec<u8>,
     pub prefix_len: u32,
     pub parts: Vec<PartLoc>,
+    /// The key filter written for each partition.
+    pub filters: Vec<Option<Arc<KeyFilter>>>,
 }
 
 /// What the prefix of a block says.
@@ -39,6 +43,8 @@ pub struct NodePrefix {
     /// Internal nodes only.
     pub children: Vec<BlockNum>,
     pub parts: Vec<PartLoc>,
+    /// One per partition (all None in a version 1 block).
+    pub filters: Vec<Option<Arc<KeyFilter>>>,
 }
 
 fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
@@ -57,25 +63,31 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
     for p in node.pivots() {
         meta.put_bytes(p);
     }
-    let raw_parts: Vec<Vec<u8>> = match node {
+    let (raw_parts, filters): (Vec<Vec<u8>>, Vec<Option<Arc<KeyFilter>>>) = match node {
         Node::Leaf { basements, .. } => basements
             .iter()
             .map(|b| {
-                b.loaded
-                    .as_ref()
-                    .expect("encode needs a fully loaded leaf")
-                    .encode()
+                let b = b.loaded.as_ref().expect("encode needs a fully loaded leaf");
+                (b.encode(), Some(Arc::new(b.key_filter())))
             })
-            .collect(),
+            .unzip(),
         Node::Internal {
             children, buffers, ..
         } => {
             for c in children {
                 meta.put_u64(*c);
             }
-            buffers.iter().map(|b| b.get().encode()).collect()
+            buffers
+                .iter()
+                .map(|b| (b.get().encode(), b.get().key_filter().map(Arc::new)))
+                .unzip()
         }
     };
+    let mut filter_chunk = Vec::new();
+    for f in &filters {
+        filter_chunk.put_bytes(&f.as_ref().map_or_else(Vec::new, |f| f.encode()));
+    }
+    let filter_crc = crc32c::crc32c(&filter_chunk);
     let n = raw_parts.len();
     let (meta_stored, meta_crc) = chunk(codec, level, &meta);
     let stored_parts: Vec<(Vec<u8>, u32, usize)> = raw_parts
@@ -85,7 +97,7 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
             (s, c, r.len())
         })
         .collect();
-    let prefix_len = HEADER_BYTES + n * DIR_ENTRY_BYTES + meta_stored.len();
+    let prefix_len = HEADER_BYTES + n * DIR_ENTRY_BYTES + meta_stored.len() + filter_chunk.len();
     let mut parts = Vec::with_capacity(n);
     let mut off = prefix_len;
     for (s, c, raw_len) in &stored_parts {
@@ -113,7 +125,8 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
     out.put_u32(meta_stored.len() as u32);
     out.put_u32(meta.len() as u32);
     out.put_u32(meta_crc);
-    out.put_u64(0);
+    out.put_u32(filter_chunk.len() as u32);
+    out.put_u32(filter_crc);
     for p in &parts {
         out.put_u32(p.offset);
         out.put_u32(p.stored_len);
@@ -125,6 +138,7 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
     out.splice(44..44, crc.to_le_bytes());
     debug_assert_eq!(out.len(), HEADER_BYTES + n * DIR_ENTRY_BYTES);
     out.extend_from_slice(&meta_stored);
+    out.extend_from_slice(&filter_chunk);
     for (s, _, _) in stored_parts {
         out.extend_from_slice(&s);
     }
@@ -132,6 +146,7 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
         bytes: out,
         prefix_len: prefix_len as u32,
         parts,
+        filters,
     }
 }
 
@@ -157,7 +172,7 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
         return Err(err("bad node magic"));
     }
     let version = d.u16()?;
-    if u32::from(version) != FORMAT_VERSION {
+    if !readable(u32::from(version)) {
         return Err(err(format!("node format version {version}")));
     }
     let kind = d.u8()?;
@@ -172,7 +187,8 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
     let meta_stored = d.u32()? as usize;
     let meta_raw = d.u32()? as usize;
     let meta_crc = d.u32()?;
-    d.u64()?;
+    let filters_len = d.u32()? as usize;
+    let filters_crc = d.u32()?;
     let header_crc = d.u32()?;
     let dir_len = n as usize * DIR_ENTRY_BYTES;
     let dir = d.take(dir_len)?;
@@ -226,13 +242,41 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
         }
     }
     m.finish()?;
+    let filters = decode_filters(d.take(filters_len)?, filters_crc, n as usize)?;
     Ok(NodePrefix {
         height,
         codec,
         pivots,
         children,
         parts,
+        filters,
     })
+}
+
+/// Decodes the filter chunk: `n` entries (an empty chunk, as version 1 blocks have: no filters).
+fn decode_filters(
+    chunk: &[u8],
+    crc: u32,
+    n: usize,
+) -> Result<Vec<Option<Arc<KeyFilter>>>, DecodeError> {
+    if crc32c::crc32c(chunk) != crc {
+        return Err(err("node filter chunk checksum mismatch"));
+    }
+    if chunk.is_empty() {
+        return Ok(vec![None; n]);
+    }
+    let mut d = Decoder::new(chunk);
+    let mut filters = Vec::with_capacity(n);
+    for _ in 0..n {
+        let raw = d.bytes()?;
+        filters.push(if raw.is_empty() {
+            None
+        } else {
+            Some(Arc::new(KeyFilter::decode(raw)?))
+        });
+    }
+    d.finish()?;
+    Ok(filters)
 }
 
 /// Checks and decompresses one partition, given the bytes at its place.
@@ -282,7 +326,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
     let prefix = decode_prefix(block, blocknum)?;
     if prefix.height == 0 {
         let mut basements = Vec::with_capacity(prefix.parts.len());
-        for loc in &prefix.parts {
+        for (loc, filter) in prefix.parts.iter().zip(&prefix.filters) {
             let loaded = if lazy {
                 None
             } else {
@@ -291,6 +335,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
             basements.push(BasementSlot {
                 loaded,
                 part: Some(*loc),
+                filter: filter.clone(),
             });
         }
         Ok(Node::Leaf {
@@ -299,7 +344,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
         })
     } else {
         let mut buffers = Vec::with_capacity(prefix.parts.len());
-        for loc in &prefix.parts {
+        for (loc, filter) in prefix.parts.iter().zip(&prefix.filters) {
             let loaded = if lazy {
                 None
             } else {
@@ -308,6 +353,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
             buffers.push(BufferSlot {
                 loaded,
                 part: Some(*loc),
+                filter: filter.clone(),
             });
         }
         Ok(Node::Internal {
@@ -367,6 +413,14 @@ mod tests {
                 );
             }
         }
+        // Filters: every basement key is in its basement's filter, and they survive the round trip.
+        let enc = encode(&leaf, 9, Codec::Zstd, 0);
+        let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 9).unwrap();
+        assert_eq!(prefix.filters, enc.filters);
+        for (b, f) in [(&b1, &prefix.filters[0]), (&b2, &prefix.filters[1])] {
+            let f = f.as_ref().expect("a basement always has a filter");
+            assert!(b.entries().iter().all(|(k, _)| f.may_contain(k)));
+        }
         let mut buf = Buffer::default();
         buf.push(Message {
             msn: 5,
@@ -390,5 +444,60 @@ mod tests {
             }
             _ => panic!("not internal"),
         }
+    }
+
+    /// A version 1 block (no filter chunk: header bytes 36..44 zero) made from a version 2 one.
+    fn as_version_1(enc: &EncodedNode) -> Vec<u8> {
+        let b = &enc.bytes;
+        let n = u32::from_le_bytes(b[12..16].try_into().unwrap()) as usize;
+        let meta_len = u32::from_le_bytes(b[24..28].try_into().unwrap()) as usize;
+        let filters_len = u32::from_le_bytes(b[36..40].try_into().unwrap()) as usize;
+        let dir_end = HEADER_BYTES + n * DIR_ENTRY_BYTES;
+        let mut out = b[..dir_end].to_vec();
+        out[4..6].copy_from_slice(&1u16.to_le_bytes());
+        out[36..44].fill(0);
+        for i in 0..n {
+            let at = HEADER_BYTES + i * DIR_ENTRY_BYTES;
+            let off = u32::from_le_bytes(out[at..at + 4].try_into().unwrap());
+            out[at..at + 4].copy_from_slice(&(off - filters_len as u32).to_le_bytes());
+        }
+        let crc = crc32c::crc32c_append(crc32c::crc32c(&out[..44]), &out[48..dir_end]);
+        out[44..48].copy_from_slice(&crc.to_le_bytes());
+        out.extend_from_slice(&b[dir_end..dir_end + meta_len]);
+        out.extend_from_slice(&b[dir_end + meta_len + filters_len..]);
+        out
+    }
+
+    #[test]
+    fn version_1_blocks_read_as_blocks_without_filters() {
+        let reg = crate::tree::message::UpdateRegistry::new();
+        let mut b = Basement::default();
+        for i in 0..40u32 {
+            let m = Message {
+                msn: 1,
+                txn: 0,
+                key: i.to_be_bytes().to_vec(),
+                op: Op::Put(vec![1; 10]),
+            };
+            b.apply(&m, &reg, u64::MAX, &[]).unwrap();
+        }
+        let leaf = Node::Leaf {
+            pivots: vec![],
+            basements: vec![BasementSlot::new(b.clone())],
+        };
+        let enc = encode(&leaf, 4, Codec::Lz4, 0);
+        let v1 = as_version_1(&enc);
+        assert!(v1.len() < enc.bytes.len());
+        match decode_node(&v1, 4, false).unwrap() {
+            Node::Leaf { basements, .. } => {
+                assert_eq!(**basements[0].loaded.as_ref().unwrap(), b);
+                assert!(basements[0].filter.is_none());
+            }
+            _ => panic!("not a leaf"),
+        }
+        // A version this build does not know is refused.
+        let mut v9 = enc.bytes.clone();
+        v9[4..6].copy_from_slice(&9u16.to_le_bytes());
+        assert!(decode_node(&v9, 4, false).is_err());
     }
 }

@@ -13,6 +13,7 @@ use crate::error::Result;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::atomic::Ordering;
 
 /// Reads never collect garbage (they change nothing).
 const NO_GC: TxnId = 0;
@@ -94,7 +95,13 @@ impl Tree {
                     ..
                 } => {
                     let i = part_index(pivots, key);
-                    (i, Some((children[i], !buffers[i].is_empty())))
+                    // A buffer not in memory whose filter rules the key out is not read (design.md F2).
+                    let lacks = buffers[i].surely_lacks(key);
+                    if lacks && !buffers[i].is_empty() {
+                        self.budget.filter_skips.fetch_add(1, Ordering::Relaxed);
+                    }
+                    let has_msgs = !buffers[i].is_empty() && !lacks;
+                    (i, Some((children[i], has_msgs)))
                 }
                 Node::Leaf { pivots, .. } => (part_index(pivots, key), None),
             };
@@ -107,10 +114,19 @@ impl Tree {
                     bn = child;
                 }
                 None => {
-                    let basement = self.load_basement(st, bn, node, i)?;
+                    let lacks = match &*node {
+                        Node::Leaf { basements, .. } => basements[i].surely_lacks(key),
+                        Node::Internal { .. } => false,
+                    };
                     msgs.sort_by_key(|m| m.msn);
-                    let mut cell = basement.get(key).map(Cow::into_owned);
-                    drop(basement);
+                    let mut cell = if lacks {
+                        self.budget.filter_skips.fetch_add(1, Ordering::Relaxed);
+                        None
+                    } else {
+                        let basement = self.load_basement(st, bn, node, i)?;
+                        let cell = basement.get(key).map(Cow::into_owned);
+                        cell
+                    };
                     // Fast path: a plain value (or none) and only committed, visible messages on top.
                     if matches!(cell, None | Some(Cell::Plain(_)))
                         && msgs.iter().all(|m| m.txn == 0 && m.msn < view.low_limit)

@@ -125,6 +125,9 @@ impl Tree {
         self.fix_root(st)?;
         let keep: Vec<BlockNum> = path.iter().map(|p| p.0).chain([bn]).collect();
         self.settle(st);
+        if self.relieve_inline() {
+            self.relieve_pressure(st)?;
+        }
         self.evict_if_needed(st, &keep)
     }
 
