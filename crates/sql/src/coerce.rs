@@ -33,13 +33,14 @@
 //!   otherwise. Fractions round to the column's fsp. A DATE loses a non-zero time part with a Note
 //!   1265. TIMESTAMP outside 1970-01-01 00:00:01 ..= 2038-01-19 03:14:07.999999 (UTC) [1292] → zero
 //!   with warning 1264.
+//! * ENUM, SET, BIT: `coerce_members.rs`.
 //! * TIME: `[-][D ]HH:MM:SS[.f]` or `HHMMSS`; beyond ±838:59:59 [1292] → clamped with warning 1264.
 
 use crate::collation::Collation;
 use crate::decimal::{Decimal, DecimalParseError};
 use crate::error::{SqlError, Warning};
 use crate::temporal::{Date, DateTime, Time, MICROS_PER_SEC, TIME_MAX_MICROS};
-use crate::types::{implicit_default, Column, IntWidth, SqlType};
+use crate::types::{Column, IntWidth, SqlType};
 use crate::value::{numeric_prefix_len, str_to_f64_prefix, Value};
 
 /// The parts of MySQL's `sql_mode` that coercion honours.
@@ -56,8 +57,8 @@ impl Default for SqlMode {
     }
 }
 
-struct Ctx<'a> {
-    col: &'a Column,
+pub(crate) struct Ctx<'a> {
+    pub(crate) col: &'a Column,
     row: u64,
     strict: bool,
     warnings: &'a mut Vec<Warning>,
@@ -67,13 +68,13 @@ impl Ctx<'_> {
     fn name(&self) -> String {
         self.col.name.clone()
     }
-    fn out_of_range(&self) -> SqlError {
+    pub(crate) fn out_of_range(&self) -> SqlError {
         SqlError::OutOfRange {
             column: self.name(),
             row: self.row,
         }
     }
-    fn truncated(&self) -> SqlError {
+    pub(crate) fn truncated(&self) -> SqlError {
         SqlError::DataTruncated {
             column: self.name(),
             row: self.row,
@@ -96,7 +97,7 @@ impl Ctx<'_> {
         }
     }
     /// Strict: `Err(err)`. Otherwise records `err` as a warning and returns `fallback`.
-    fn fail_or<T>(&mut self, err: SqlError, fallback: T) -> Result<T, SqlError> {
+    pub(crate) fn fail_or<T>(&mut self, err: SqlError, fallback: T) -> Result<T, SqlError> {
         if self.strict {
             Err(err)
         } else {
@@ -168,7 +169,7 @@ pub fn coerce_to_column(
         let err = SqlError::NotNull {
             column: col.name.clone(),
         };
-        return cx.fail_or(err, implicit_default(&col.sql_type));
+        return cx.fail_or(err, col.implicit_value());
     }
     match col.sql_type {
         SqlType::Int { width, unsigned } => to_int(&mut cx, v, width, unsigned),
@@ -190,6 +191,9 @@ pub fn coerce_to_column(
         SqlType::DateTime { fsp } => to_datetime(&mut cx, v, fsp, false),
         SqlType::Timestamp { fsp } => to_datetime(&mut cx, v, fsp, true),
         SqlType::Time { fsp } => to_time(&mut cx, v, fsp),
+        SqlType::Enum { .. } => crate::coerce_members::to_enum(&mut cx, v),
+        SqlType::Set { .. } => crate::coerce_members::to_set(&mut cx, v),
+        SqlType::Bit { len } => crate::coerce_members::to_bit(&mut cx, v, len),
     }
 }
 

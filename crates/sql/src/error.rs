@@ -63,6 +63,9 @@ pub enum SqlError {
     /// 1074 / 42000: CHAR/VARCHAR/BINARY/VARBINARY length above the maximum.
     #[error("Column length too big for column '{column}' (max = {max}); use BLOB or TEXT instead")]
     TooBigLength { column: String, max: u64 },
+    /// 1439 / 42000: a display width (or BIT length) above the type's maximum.
+    #[error("Display width out of range for '{column}' (max = {max})")]
+    TooBigDisplayWidth { column: String, max: u64 },
     /// 1712 / HY000: malformed key bytes, or a value that cannot be put in a key (NaN, wrong type).
     #[error("Index is corrupted: {0}")]
     CorruptKey(String),
@@ -90,6 +93,7 @@ impl SqlError {
             SqlError::TooBigScale { .. } => 1425,
             SqlError::ScaleAbovePrecision { .. } => 1427,
             SqlError::TooBigLength { .. } => 1074,
+            SqlError::TooBigDisplayWidth { .. } => 1439,
             SqlError::CorruptKey(_) => 1712,
             SqlError::CorruptRow(_) => 1877,
             SqlError::Internal(_) => 1105,
@@ -107,7 +111,8 @@ impl SqlError {
             SqlError::TooBigPrecision { .. }
             | SqlError::TooBigScale { .. }
             | SqlError::ScaleAbovePrecision { .. }
-            | SqlError::TooBigLength { .. } => "42000",
+            | SqlError::TooBigLength { .. }
+            | SqlError::TooBigDisplayWidth { .. } => "42000",
             SqlError::IncorrectValue { .. }
             | SqlError::CorruptKey(_)
             | SqlError::CorruptRow(_)

@@ -17,6 +17,7 @@
 //!   UTF-8 for `_ci`, trailing spaces dropped for PAD SPACE) with every `0x00` written as
 //!   `0x00 0xFF`, terminated by `0x00 0x01`. This preserves order and is prefix-free: a string that
 //!   is a prefix of another ends with `0x00 0x01`, which is below both `0x00 0xFF` and any byte >= 1.
+//! * ENUM / SET: their text, as strings. BIT: 8 bytes big-endian.
 //! * DATE: `Date::packed` in 3 bytes; DATETIME/TIMESTAMP: `DateTime::packed_for_fsp` (5 bytes of
 //!   packed seconds for fsp 0, else 8 bytes of packed microseconds); TIME: `micros + 2^47` in 6 bytes.
 //! * DESC columns: every byte of the column's encoding (marker included) is inverted, which reverses
@@ -199,7 +200,11 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             let m = decimal_mantissa(d, precision, scale).ok_or_else(mismatch)?;
             put_signed(out, m, decimal_width(precision));
         }
-        SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => {
+        SqlType::Char { .. }
+        | SqlType::VarChar { .. }
+        | SqlType::Text(_)
+        | SqlType::Enum { .. }
+        | SqlType::Set { .. } => {
             let s = v.str_bytes().ok_or_else(mismatch)?;
             escape_into(out, &col.collation.sort_key(s));
         }
@@ -229,6 +234,13 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
                 _ => return Err(mismatch()),
             };
             put_be(out, (t.micros + TIME_OFFSET) as u128, 6);
+        }
+        SqlType::Bit { .. } => {
+            let n = int_of(v).ok_or_else(mismatch)?;
+            if n < 0 || n > u64::MAX as i128 {
+                return Err(mismatch());
+            }
+            put_be(out, n as u128, 8);
         }
     }
     Ok(())
@@ -376,7 +388,11 @@ impl<'a> KeyDecoder<'a> {
                     Decimal::new(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?,
                 )
             }
-            SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => {
+            SqlType::Char { .. }
+            | SqlType::VarChar { .. }
+            | SqlType::Text(_)
+            | SqlType::Enum { .. }
+            | SqlType::Set { .. } => {
                 let b = self.unescape(flip)?;
                 if !col.is_reversible() {
                     return Ok(None);
@@ -402,6 +418,7 @@ impl<'a> KeyDecoder<'a> {
                 let micros = self.be(6, flip)? as i64 - TIME_OFFSET;
                 Value::Time(Time::from_micros(micros).ok_or_else(|| corrupt("invalid time", at))?)
             }
+            SqlType::Bit { .. } => Value::UInt(self.be(8, flip)? as u64),
         };
         Ok(Some(v))
     }

@@ -3,6 +3,7 @@
 //! byte-string trees (byte layouts in docs/sql-encoding.md).
 
 pub mod coerce;
+mod coerce_members;
 pub mod collation;
 pub mod decimal;
 pub mod engine;

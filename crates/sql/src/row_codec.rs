@@ -17,6 +17,9 @@
 //!            DATE 3 bytes (Date::packed)        TIME 6 bytes (micros + 2^47)
 //!            DATETIME/TIMESTAMP DateTime::packed_for_fsp: 5 bytes (fsp 0) or 8 bytes
 //!            strings and binary: varint byte length, then the bytes (text is UTF-8)
+//!            ENUM the member's index (1-based; 0 = the error value '') in 1 byte (<= 255
+//!              members) or 2        SET the members' bitmask (bit i = member i+1) in ceil(n/8)
+//!              bytes        BIT(M) the value in ceil(M/8) bytes
 //! ```
 //!
 //! Schema evolution without rewriting rows: slots are append-only and keep their type forever.
@@ -27,7 +30,7 @@
 //!
 //! Invariants: decoding validates everything (version, varint lengths, slot count against the
 //! layout, bitmap padding bits, every fixed width and length prefix against the remaining bytes,
-//! UTF-8 of text, calendar validity of temporal values, decimal precision, no trailing bytes) and
+//! UTF-8 of text, ENUM indexes and SET/BIT bits within the column, calendar validity of temporal values, decimal precision, no trailing bytes) and
 //! returns [`SqlError::CorruptRow`] on any violation; it never panics or reads out of bounds.
 //! A time-series row (DATETIME, INT, six DOUBLEs) takes 4 + 5 + 4 + 48 = 61 bytes.
 
@@ -227,8 +230,80 @@ fn encode_value(col: &Column, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlErr
             Value::Time(t) => put_le(out, (t.micros + TIME_OFFSET) as u128, 6),
             _ => return Err(mismatch()),
         },
+        SqlType::Enum { count } => match v {
+            Value::Text(s) => {
+                let i = col.member_index(s);
+                if i == 0 && !s.is_empty() {
+                    return Err(mismatch());
+                }
+                put_le(out, i as u128, enum_width(count));
+            }
+            _ => return Err(mismatch()),
+        },
+        SqlType::Set { count } => match v {
+            Value::Text(s) => {
+                let bits = set_bits(col, s).ok_or_else(mismatch)?;
+                put_le(out, bits as u128, set_width(count));
+            }
+            _ => return Err(mismatch()),
+        },
+        SqlType::Bit { len } => match v {
+            Value::UInt(u) if len >= 64 || *u >> len == 0 => {
+                put_le(out, *u as u128, bit_width(len))
+            }
+            _ => return Err(mismatch()),
+        },
     }
     Ok(())
+}
+
+/// Bytes of an ENUM's member index: 1 for up to 255 members, else 2.
+pub fn enum_width(count: u16) -> usize {
+    if count <= 255 {
+        1
+    } else {
+        2
+    }
+}
+
+/// Bytes of a SET's bitmask: one per 8 members.
+pub fn set_width(count: u8) -> usize {
+    (count as usize).div_ceil(8).max(1)
+}
+
+/// Bytes of a BIT(M) value: (M+7)/8.
+pub fn bit_width(len: u8) -> usize {
+    (len as usize).div_ceil(8).max(1)
+}
+
+/// The bitmask of SET value `s` (members joined by `,`); `None` if a part is not a member.
+pub fn set_bits(col: &Column, s: &str) -> Option<u64> {
+    if s.is_empty() {
+        return Some(0);
+    }
+    let mut bits = 0u64;
+    for part in s.split(',') {
+        let i = col.member_index(part);
+        if i == 0 {
+            return None;
+        }
+        bits |= 1 << (i - 1);
+    }
+    Some(bits)
+}
+
+/// The SET value of bitmask `bits`: the members whose bit is set, joined by `,`.
+pub fn set_text(col: &Column, bits: u64) -> String {
+    let mut out = String::new();
+    for (i, m) in col.members.iter().enumerate().take(64) {
+        if bits >> i & 1 == 1 {
+            if !out.is_empty() {
+                out.push(',');
+            }
+            out.push_str(m);
+        }
+    }
+    out
 }
 
 /// Bounds-checked reader over row bytes.
@@ -322,7 +397,7 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
         } else if bitmap[i / 8] >> (i % 8) & 1 == 1 {
             Value::Null
         } else {
-            decode_value(&slot.column.sql_type, &mut r)?
+            decode_value(&slot.column, &mut r)?
         };
         if !slot.dropped {
             out.push(v);
@@ -334,8 +409,9 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
     Ok(out)
 }
 
-fn decode_value(t: &SqlType, r: &mut Reader<'_>) -> Result<Value, SqlError> {
+fn decode_value(col: &Column, r: &mut Reader<'_>) -> Result<Value, SqlError> {
     let at = r.pos;
+    let t = &col.sql_type;
     let bytes = |r: &mut Reader<'_>| -> Result<Vec<u8>, SqlError> {
         let len = r.varint(10)?;
         let len = usize::try_from(len).map_err(|_| corrupt("length overflow", at))?;
@@ -382,6 +458,29 @@ fn decode_value(t: &SqlType, r: &mut Reader<'_>) -> Result<Value, SqlError> {
         SqlType::Time { .. } => {
             let micros = r.le(6)? as i64 - TIME_OFFSET;
             Value::Time(Time::from_micros(micros).ok_or_else(|| corrupt("invalid time", at))?)
+        }
+        SqlType::Enum { count } => match r.le(enum_width(count))? as usize {
+            0 => Value::Text(String::new()),
+            i => Value::Text(
+                col.members
+                    .get(i - 1)
+                    .cloned()
+                    .ok_or_else(|| corrupt("ENUM index past the last member", at))?,
+            ),
+        },
+        SqlType::Set { count } => {
+            let bits = r.le(set_width(count))? as u64;
+            if count < 64 && bits >> count != 0 {
+                return Err(corrupt("SET bits past the last member", at));
+            }
+            Value::Text(set_text(col, bits))
+        }
+        SqlType::Bit { len } => {
+            let u = r.le(bit_width(len))? as u64;
+            if len < 64 && u >> len != 0 {
+                return Err(corrupt("BIT value wider than its column", at));
+            }
+            Value::UInt(u)
         }
     })
 }
@@ -434,6 +533,62 @@ mod tests {
                 column_count: 8
             }
         );
+    }
+
+    #[test]
+    fn enum_set_and_bit_store_numbers_and_reject_bad_bytes() {
+        let m = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let layout = RowLayout::new(
+            1,
+            vec![
+                Column::new(1, "e", SqlType::Enum { count: 3 }).with_members(m(&["a", "b", "c"])),
+                Column::new(2, "s", SqlType::Set { count: 9 })
+                    .with_members(m(&["1", "2", "3", "4", "5", "6", "7", "8", "9"])),
+                Column::new(3, "b", SqlType::Bit { len: 12 }),
+            ],
+        );
+        let row = vec![
+            Value::Text("c".into()),
+            Value::Text("1,9".into()),
+            Value::UInt(4095),
+        ];
+        let mut buf = Vec::new();
+        encode_row(&layout, &row, &mut buf).unwrap();
+        // header 4 bytes (version, schema, count, bitmap), ENUM 1, SET 2, BIT 2
+        assert_eq!(buf.len(), 4 + 1 + 2 + 2);
+        assert_eq!(&buf[4..], &[3, 0x01, 0x01, 0xFF, 0x0F]);
+        assert_eq!(decode_row(&layout, &buf).unwrap(), row);
+        // the error value '' is index 0
+        let mut zero = Vec::new();
+        let empty = vec![
+            Value::Text(String::new()),
+            Value::Text(String::new()),
+            Value::UInt(0),
+        ];
+        encode_row(&layout, &empty, &mut zero).unwrap();
+        assert_eq!(decode_row(&layout, &zero).unwrap(), empty);
+        // values outside the members or the bits are refused, and so are such bytes
+        let mut out = Vec::new();
+        assert!(encode_row(
+            &layout,
+            &[Value::Text("d".into()), Value::Null, Value::Null],
+            &mut out
+        )
+        .is_err());
+        assert!(encode_row(
+            &layout,
+            &[Value::Null, Value::Null, Value::UInt(4096)],
+            &mut out
+        )
+        .is_err());
+        for (at, byte) in [(4, 4u8), (6, 0x02), (8, 0x10)] {
+            let mut bad = buf.clone();
+            bad[at] = byte;
+            assert!(
+                matches!(decode_row(&layout, &bad), Err(SqlError::CorruptRow(_))),
+                "{at}"
+            );
+        }
     }
 
     #[test]

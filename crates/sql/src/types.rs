@@ -118,6 +118,21 @@ pub enum SqlType {
         fsp: u8,
     },
     Year,
+    /// ENUM('a','b',...): one of the column's `members` (at most 65535). The value is the member's
+    /// text; `''` is also the "error value" (index 0) that a bad value becomes in non-strict mode.
+    Enum {
+        count: u16,
+    },
+    /// SET('a','b',...): any subset of the column's `members` (at most 64). The value is the
+    /// chosen members' text joined by `,` in declaration order.
+    Set {
+        count: u8,
+    },
+    /// BIT(M), 1 <= M <= 64: an unsigned integer of M bits, sent to clients as (M+7)/8 bytes
+    /// big-endian.
+    Bit {
+        len: u8,
+    },
 }
 
 /// MySQL protocol column type codes (`enum_field_types`).
@@ -135,6 +150,7 @@ pub mod type_code {
     pub const TIME: u8 = 11;
     pub const DATETIME: u8 = 12;
     pub const YEAR: u8 = 13;
+    pub const BIT: u8 = 16;
     pub const NEWDECIMAL: u8 = 246;
     pub const BLOB: u8 = 252;
     pub const VAR_STRING: u8 = 253;
@@ -151,7 +167,9 @@ pub mod column_flag {
     pub const UNSIGNED: u16 = 32;
     pub const BINARY: u16 = 128;
     pub const AUTO_INCREMENT: u16 = 512;
+    pub const ENUM: u16 = 256;
     pub const TIMESTAMP: u16 = 1024;
+    pub const SET: u16 = 2048;
     pub const NO_DEFAULT_VALUE: u16 = 4096;
     pub const NUM: u16 = 32768;
 }
@@ -173,12 +191,20 @@ impl SqlType {
                 | SqlType::Year
         )
     }
-    /// CHAR, VARCHAR and TEXT (character strings with a text collation).
+    /// CHAR, VARCHAR, TEXT, ENUM and SET (character strings with a text collation).
     pub fn is_text(&self) -> bool {
         matches!(
             self,
-            SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_)
+            SqlType::Char { .. }
+                | SqlType::VarChar { .. }
+                | SqlType::Text(_)
+                | SqlType::Enum { .. }
+                | SqlType::Set { .. }
         )
+    }
+    /// ENUM and SET (values chosen from the column's `members`).
+    pub fn has_members(&self) -> bool {
+        matches!(self, SqlType::Enum { .. } | SqlType::Set { .. })
     }
     /// BINARY, VARBINARY and BLOB.
     pub fn is_binary(&self) -> bool {
@@ -246,6 +272,12 @@ impl SqlType {
             }
             SqlType::VarChar { len } if len > 16_383 => return Err(len_err(16_383)),
             SqlType::VarBinary { len } if len > 65_535 => return Err(len_err(65_535)),
+            SqlType::Bit { len } if !(1..=64).contains(&len) => {
+                return Err(SqlError::TooBigDisplayWidth {
+                    column: column.into(),
+                    max: 64,
+                })
+            }
             _ => {}
         }
         Ok(())
@@ -274,6 +306,8 @@ impl SqlType {
             SqlType::Timestamp { .. } => TIMESTAMP,
             SqlType::Time { .. } => TIME,
             SqlType::Year => YEAR,
+            SqlType::Enum { .. } | SqlType::Set { .. } => STRING,
+            SqlType::Bit { .. } => BIT,
         }
     }
 
@@ -311,6 +345,10 @@ impl SqlType {
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } => 19 + frac(fsp),
             SqlType::Time { fsp } => 10 + frac(fsp),
             SqlType::Year => 4,
+            // the longest member (ENUM) or all members with commas (SET) need the members:
+            // `Column::display_length`
+            SqlType::Enum { .. } | SqlType::Set { .. } => 0,
+            SqlType::Bit { len } => len as u32,
         }
     }
 
@@ -400,8 +438,20 @@ impl SqlType {
             SqlType::Timestamp { fsp: f } => fsp("timestamp", f),
             SqlType::Time { fsp: f } => fsp("time", f),
             SqlType::Year => "year".into(),
+            SqlType::Enum { .. } => "enum".into(),
+            SqlType::Set { .. } => "set".into(),
+            SqlType::Bit { len } => format!("bit({len})"),
         }
     }
+}
+
+/// `'a','b'` of an ENUM or SET definition: each member single-quoted, `'` doubled.
+pub fn quote_members(members: &[String]) -> String {
+    members
+        .iter()
+        .map(|m| format!("'{}'", m.replace('\\', "\\\\").replace('\'', "''")))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// One column of a table as the catalog stores it.
@@ -419,6 +469,8 @@ pub struct Column {
     /// Declared display width of an integer type (`INT(5)`, BOOL = 1); `None` = the type's
     /// default width. Shown by SHOW CREATE TABLE / SHOW COLUMNS, no effect on values.
     pub display_width: Option<u32>,
+    /// The members of an ENUM or SET in declaration order (empty for other types).
+    pub members: Vec<String>,
 }
 
 impl Column {
@@ -439,11 +491,45 @@ impl Column {
             auto_increment: false,
             collation,
             display_width: None,
+            members: Vec::new(),
         }
     }
-    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`.
+    /// An ENUM or SET column of `members` (count checked by the caller).
+    pub fn with_members(mut self, members: Vec<String>) -> Column {
+        self.members = members;
+        self
+    }
+    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`, `enum('a','b')`.
     pub fn column_type(&self) -> String {
+        if self.sql_type.has_members() {
+            return format!(
+                "{}({})",
+                self.sql_type.sql_name(),
+                quote_members(&self.members)
+            );
+        }
         self.sql_type.column_type(self.display_width)
+    }
+    /// Display length of result columns ([`SqlType::display_length`], with ENUM and SET
+    /// measured from their members).
+    pub fn display_length(&self) -> u32 {
+        let mb = self.collation.max_bytes_per_char() as usize;
+        let chars = |m: &String| m.chars().count();
+        match self.sql_type {
+            SqlType::Enum { .. } => (self.members.iter().map(chars).max().unwrap_or(0) * mb) as u32,
+            SqlType::Set { .. } => {
+                let total: usize = self.members.iter().map(chars).sum();
+                ((total + self.members.len().saturating_sub(1)) * mb) as u32
+            }
+            t => t.display_length(self.collation),
+        }
+    }
+    /// Index (1-based) of the member whose text is exactly `s`, or 0.
+    pub fn member_index(&self, s: &str) -> usize {
+        self.members
+            .iter()
+            .position(|m| m == s)
+            .map_or(0, |i| i + 1)
     }
     pub fn not_null(mut self) -> Column {
         self.nullable = false;
@@ -471,7 +557,16 @@ impl Column {
         match &self.default {
             Some(v) => v.clone(),
             None if self.nullable => Value::Null,
-            None => implicit_default(&self.sql_type),
+            None => self.implicit_value(),
+        }
+    }
+
+    /// MySQL's implicit default of the column when NOT NULL: [`implicit_default`] of its type,
+    /// except that an ENUM's is its first member.
+    pub fn implicit_value(&self) -> Value {
+        match self.sql_type {
+            SqlType::Enum { .. } => Value::Text(self.members.first().cloned().unwrap_or_default()),
+            t => implicit_default(&t),
         }
     }
 
@@ -493,6 +588,9 @@ impl Column {
             SqlType::Blob(_) => f |= BLOB | BINARY,
             SqlType::Binary { .. } | SqlType::VarBinary { .. } => f |= BINARY,
             SqlType::Timestamp { .. } => f |= TIMESTAMP | BINARY,
+            SqlType::Enum { .. } => f |= ENUM,
+            SqlType::Set { .. } => f |= SET,
+            SqlType::Bit { .. } => f |= UNSIGNED,
             t if t.is_temporal() => f |= BINARY,
             _ => {}
         }
@@ -524,6 +622,9 @@ pub fn implicit_default(t: &SqlType) -> Value {
         SqlType::Date => Value::Date(Date::ZERO),
         SqlType::DateTime { .. } | SqlType::Timestamp { .. } => Value::DateTime(DateTime::ZERO),
         SqlType::Time { .. } => Value::Time(Time { micros: 0 }),
+        // An ENUM's is its first member: `Column::default_value` handles it.
+        SqlType::Enum { .. } | SqlType::Set { .. } => Value::Text(String::new()),
+        SqlType::Bit { .. } => Value::UInt(0),
     }
 }
 

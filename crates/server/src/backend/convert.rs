@@ -30,6 +30,18 @@ fn pdate(d: &Date) -> PDate {
     }
 }
 
+/// [`to_protocol`] for a value of a result column of type `ty`: a BIT(M) value goes out as its
+/// (M+7)/8 bytes big-endian, as MySQL sends it.
+pub fn to_protocol_typed(v: &SqlValue, ty: Option<SqlType>) -> Value {
+    match (v, ty) {
+        (SqlValue::UInt(u), Some(SqlType::Bit { len })) => {
+            let n = betula_sql::row_codec::bit_width(len);
+            Value::Bytes(u.to_be_bytes()[8 - n..].to_vec())
+        }
+        _ => to_protocol(v),
+    }
+}
+
 pub fn to_protocol(v: &SqlValue) -> Value {
     match v {
         SqlValue::Null => Value::Null,
@@ -135,7 +147,11 @@ pub fn column(c: &OutCol, i: usize, rows: &[Vec<SqlValue>]) -> ColumnDef {
     let mut def = match &c.ty {
         Some(t) => {
             let mut d = ColumnDef::new(c.name.clone(), ColumnType(t.protocol_type()));
-            d.length = t.display_length(c.collation);
+            d.length = if c.length > 0 {
+                c.length
+            } else {
+                t.display_length(c.collation)
+            };
             d.decimals = t.protocol_decimals();
             d.charset = if t.is_text() {
                 c.collation.id()

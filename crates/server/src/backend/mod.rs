@@ -16,13 +16,14 @@ use betula_sql::engine::split::split_statements;
 use betula_sql::engine::{
     DbError, DbResult, Engine, OutCol, Output, RowSink, Session as EngineSession,
 };
+use betula_sql::types::SqlType;
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
     StatementId, StatusFlags, UserAuth, Value,
 };
 
-pub use convert::{error, from_protocol, to_protocol};
+pub use convert::{error, from_protocol, to_protocol, to_protocol_typed};
 
 pub struct SqlBackend {
     pub engine: Arc<Engine>,
@@ -54,6 +55,8 @@ pub struct SqlSession {
 struct Stream<'a> {
     out: &'a mut dyn ResultSink,
     buf: Vec<Value>,
+    /// The result columns' SQL types (how BIT values are sent).
+    types: Vec<Option<SqlType>>,
 }
 
 impl<'a> Stream<'a> {
@@ -61,6 +64,7 @@ impl<'a> Stream<'a> {
         Stream {
             out,
             buf: Vec::new(),
+            types: Vec::new(),
         }
     }
 }
@@ -77,12 +81,18 @@ impl RowSink for Stream<'_> {
             .enumerate()
             .map(|(i, c)| convert::column(c, i, &[]))
             .collect();
+        self.types = cols.iter().map(|c| c.ty).collect();
         self.out.begin_rows(&defs).map_err(write_error)
     }
 
     fn row(&mut self, row: &[betula_sql::value::Value]) -> DbResult<()> {
         self.buf.clear();
-        self.buf.extend(row.iter().map(to_protocol));
+        let types = &self.types;
+        self.buf.extend(
+            row.iter()
+                .enumerate()
+                .map(|(i, v)| to_protocol_typed(v, types.get(i).copied().flatten())),
+        );
         self.out.row(&self.buf).map_err(write_error)
     }
 }
@@ -103,7 +113,7 @@ fn send(out: Output, warnings: u16, sink: &mut dyn ResultSink) -> Result<(), Sql
             let mut buf = Vec::with_capacity(defs.len());
             for r in &rows {
                 buf.clear();
-                buf.extend(r.iter().map(to_protocol));
+                buf.extend(r.iter().zip(&cols).map(|(v, c)| to_protocol_typed(v, c.ty)));
                 sink.row(&buf)?;
             }
             sink.end_rows(&Completion {
@@ -233,6 +243,7 @@ impl Session for SqlSession {
                 ty: Some(c.sql_type),
                 flags: c.protocol_flags(),
                 collation: c.collation,
+                length: c.display_length(),
             };
             let mut d = convert::column(&oc, 0, &[]);
             d.default = c

@@ -592,6 +592,7 @@ pub fn execute(
     let type_change = fin.origin.iter().enumerate().any(|(i, o)| {
         o.is_some_and(|j| {
             old.columns[j].sql_type != new.columns[i].sql_type
+                || old.columns[j].members != new.columns[i].members
                 || old.columns[j].collation != new.columns[i].collation
         })
     });
@@ -709,7 +710,9 @@ fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bo
                 let o = &old.columns[j];
                 let default_changed =
                     o.default != c.default || old.default_now[j] != new.default_now[i];
+                // ENUM/SET rows hold member numbers: new members mean new numbers
                 if o.sql_type != c.sql_type
+                    || o.members != c.members
                     || o.collation != c.collation
                     || (o.nullable && !c.nullable)
                     || (c.auto_increment && !o.auto_increment)

@@ -120,6 +120,17 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             fsp: a0.unwrap_or(0).min(255) as u8,
         },
         "YEAR" => SqlType::Year,
+        "BIT" => match a0.unwrap_or(1) {
+            0 => SqlType::Bit { len: 1 },
+            n if n <= 64 => SqlType::Bit { len: n as u8 },
+            _ => {
+                return Err(DbError::new(
+                    1439,
+                    "42000",
+                    format!("Display width out of range for '{col}' (max = 64)"),
+                ))
+            }
+        },
         other => {
             return Err(DbError::new(
                 1064,
@@ -137,6 +148,82 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     }
     t.validate(col)?;
     Ok(t)
+}
+
+/// ENUM(...) and SET(...): the type and its members, with trailing spaces removed as MySQL does;
+/// a member equal to an earlier one (case-insensitively) gets note 1291. `None` for other types.
+fn member_type(
+    t: &ast::DataType,
+    col: &str,
+    notes: &mut Vec<crate::error::Warning>,
+) -> DbResult<Option<(SqlType, Vec<String>)>> {
+    let (kind, raw): (&str, Vec<String>) = match t {
+        ast::DataType::Enum(m, None) => (
+            "ENUM",
+            m.iter()
+                .map(|m| match m {
+                    ast::EnumMember::Name(s) | ast::EnumMember::NamedValue(s, _) => s.clone(),
+                })
+                .collect(),
+        ),
+        ast::DataType::Set(m) => ("SET", m.clone()),
+        _ => return Ok(None),
+    };
+    let members: Vec<String> = raw
+        .iter()
+        .map(|m| m.trim_end_matches(' ').to_string())
+        .collect();
+    for (i, m) in members.iter().enumerate() {
+        if let Some(p) = members[..i].iter().find(|p| {
+            Collation::default()
+                .compare(p.as_bytes(), m.as_bytes())
+                .is_eq()
+        }) {
+            notes.push(crate::error::Warning {
+                level: crate::error::WarningLevel::Note,
+                code: 1291,
+                message: format!("Column '{col}' has duplicated value '{p}' in {kind}"),
+            });
+        }
+        if m.chars().count() > 255 {
+            return Err(DbError::new(
+                1097,
+                "HY000",
+                format!("Too long value for column '{col}' in {kind}"),
+            ));
+        }
+    }
+    let ty = if kind == "ENUM" {
+        if members.len() > 65_535 {
+            return Err(DbError::new(
+                1097,
+                "HY000",
+                format!("Too many strings for column {col} and ENUM"),
+            ));
+        }
+        SqlType::Enum {
+            count: members.len() as u16,
+        }
+    } else {
+        if members.len() > 64 {
+            return Err(DbError::new(
+                1097,
+                "HY000",
+                format!("Too many strings for column {col} and SET"),
+            ));
+        }
+        if let Some(m) = members.iter().find(|m| m.contains(',')) {
+            return Err(DbError::new(
+                1367,
+                "HY000",
+                format!("Illegal set '{m}' value found during parsing"),
+            ));
+        }
+        SqlType::Set {
+            count: members.len() as u8,
+        }
+    };
+    Ok(Some((ty, members)))
 }
 
 /// The display width written in an integer type (`INT(5)` → 5; BOOL/BOOLEAN → 1), when it
@@ -430,8 +517,11 @@ pub fn table_from_create_mode(
             return Err(DbError::dup_field(&cname));
         }
         let type_text = cd.data_type.to_string();
-        let ty = lenient_type(&type_text, &cname, strict, notes)?;
-        let mut col = Column::new(i as u32, cname.clone(), ty);
+        let (ty, members) = match member_type(&cd.data_type, &cname, notes)? {
+            Some(m) => m,
+            None => (lenient_type(&type_text, &cname, strict, notes)?, Vec::new()),
+        };
+        let mut col = Column::new(i as u32, cname.clone(), ty).with_members(members);
         col.display_width = declared_width(&type_text, &ty);
         let mut default_expr = None;
         let (mut dnow, mut unow, mut comment) = (false, false, None);

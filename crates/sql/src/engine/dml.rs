@@ -49,6 +49,7 @@ pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
                 ty: Some(c.sql_type),
                 collation: c.collation,
                 flags: c.protocol_flags(),
+                length: c.display_length(),
             })
             .collect(),
     }
@@ -281,7 +282,7 @@ pub(crate) fn complete_row(
                         code: 1364,
                         message: format!("Field '{}' doesn't have a default value", c.name),
                     });
-                    crate::types::implicit_default(&c.sql_type)
+                    c.implicit_value()
                 }
             },
         };

@@ -214,6 +214,9 @@ pub struct ScopeCol {
     pub ty: Option<SqlType>,
     pub collation: Collation,
     pub flags: u16,
+    /// Display length for result metadata when the type alone does not give it (ENUM, SET);
+    /// 0 = the type's.
+    pub length: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -796,6 +799,18 @@ impl Compiler<'_> {
             | V::EscapedStringLiteral(s)
             | V::TripleSingleQuotedString(s)
             | V::TripleDoubleQuotedString(s) => Value::Text(s.clone()),
+            // MySQL's b'0101' is a bit-value literal: the bits as bytes, big-endian.
+            V::SingleQuotedByteStringLiteral(s) | V::DoubleQuotedByteStringLiteral(s)
+                if s.bytes().all(|b| b == b'0' || b == b'1') =>
+            {
+                let pad = (8 - s.len() % 8) % 8;
+                let bits: Vec<u8> = std::iter::repeat_n(b'0', pad).chain(s.bytes()).collect();
+                Value::Bytes(
+                    bits.chunks(8)
+                        .map(|c| c.iter().fold(0u8, |acc, b| acc << 1 | (b - b'0')))
+                        .collect(),
+                )
+            }
             V::SingleQuotedByteStringLiteral(s) | V::DoubleQuotedByteStringLiteral(s) => {
                 Value::Bytes(s.as_bytes().to_vec())
             }

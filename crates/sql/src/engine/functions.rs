@@ -56,6 +56,9 @@ pub const KNOWN: &[&str] = &[
     "POWER",
     "SQRT",
     "HEX",
+    "BIN",
+    "OCT",
+    "FIND_IN_SET",
     "UNIX_TIMESTAMP",
     "FROM_UNIXTIME",
     "DATE_FORMAT",
@@ -572,6 +575,30 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             } else {
                 Value::Null
             }
+        }
+        "BIN" | "OCT" => {
+            need(name, a, 1, 1)?;
+            let n = match &a[0] {
+                Value::UInt(u) => *u,
+                v => int(v).unwrap_or(0) as u64,
+            };
+            text(if name == "BIN" {
+                format!("{n:b}")
+            } else {
+                format!("{n:o}")
+            })
+        }
+        "FIND_IN_SET" => {
+            need(name, a, 2, 2)?;
+            let (s, list) = (t(0).unwrap_or_default(), t(1).unwrap_or_default());
+            let c = Collation::default();
+            let pos = if s.contains(',') || list.is_empty() {
+                None
+            } else {
+                list.split(',')
+                    .position(|m| c.compare(m.as_bytes(), s.as_bytes()).is_eq())
+            };
+            Value::Int(pos.map_or(0, |p| p as i64 + 1))
         }
         "HEX" => match &a[0] {
             Value::Int(_) | Value::UInt(_) => text(format!("{:X}", int(&a[0]).unwrap_or(0))),

@@ -27,6 +27,8 @@ pub struct OutCol {
     pub ty: Option<SqlType>,
     pub flags: u16,
     pub collation: Collation,
+    /// Display length when the type alone does not give it (ENUM, SET); 0 = the type's.
+    pub length: u32,
 }
 
 impl OutCol {

@@ -116,6 +116,7 @@ fn table_factor(
                         ty: c.ty,
                         collation: Collation::default(),
                         flags: 0,
+                        length: 0,
                     });
                 }
                 from.sources
@@ -137,6 +138,7 @@ fn table_factor(
                     ty: Some(c.sql_type),
                     collation: c.collation,
                     flags,
+                    length: c.display_length(),
                 });
             }
             let hints = super::hints::IndexHints::from_ast(&t, index_hints)?;
@@ -177,6 +179,7 @@ fn table_factor(
                     ty: c.ty,
                     collation: c.collation,
                     flags: 0,
+                    length: c.length,
                 });
             }
             from.sources.push(Source::rows(
@@ -631,6 +634,7 @@ fn finish_set(
                     ty: c.ty,
                     collation: c.collation,
                     flags: 0,
+                    length: c.length,
                 })
                 .collect(),
         };
@@ -1162,6 +1166,7 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
                 ty: c.ty,
                 flags: c.flags,
                 collation: c.collation,
+                length: c.length,
             }
         }
         Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Count | AggFunc::CountStar) => {

@@ -9,6 +9,8 @@
 //! varint len + encoded row to insert when the key is absent
 //! varint m; m × (varint column, expression)
 //! ```
+//! A column type is a tag byte and its parameters; ENUM (15) and SET (16) carry their members
+//! (varint count, then varint length + UTF-8 each), BIT (17) its length.
 //! Expressions use a subset of [`Expr`]: literals, the old row's columns (`Col`), the inserted
 //! row's columns (`InsertValue`, i.e. `VALUES(col)`), unary/binary operators, IS NULL, CASE,
 //! CAST and deterministic scalar functions. Assignments run left to right, each seeing the
@@ -132,8 +134,8 @@ const WIDTHS: [IntWidth; 5] = [
     IntWidth::Big,
 ];
 
-fn put_type(out: &mut Vec<u8>, t: &SqlType) {
-    match *t {
+fn put_type(out: &mut Vec<u8>, c: &Column) {
+    match c.sql_type {
         SqlType::Int { width, unsigned } => {
             out.push(0);
             out.push(WIDTHS.iter().position(|w| *w == width).unwrap_or(4) as u8);
@@ -165,42 +167,91 @@ fn put_type(out: &mut Vec<u8>, t: &SqlType) {
         SqlType::Timestamp { fsp } => out.extend([12, fsp]),
         SqlType::Time { fsp } => out.extend([13, fsp]),
         SqlType::Year => out.push(14),
+        SqlType::Enum { .. } | SqlType::Set { .. } => {
+            out.push(if matches!(c.sql_type, SqlType::Enum { .. }) {
+                15
+            } else {
+                16
+            });
+            put_varint(out, c.members.len() as u64);
+            for m in &c.members {
+                put_varint(out, m.len() as u64);
+                out.extend_from_slice(m.as_bytes());
+            }
+        }
+        SqlType::Bit { len } => out.extend([17, len]),
     }
 }
 
-fn read_type(r: &mut Rd<'_>) -> Option<SqlType> {
-    Some(match r.u8()? {
-        0 => SqlType::Int {
-            width: *WIDTHS.get(r.u8()? as usize)?,
-            unsigned: r.u8()? != 0,
+/// The members of an ENUM (tag 15) or SET (tag 16) written by [`put_type`].
+fn read_members(r: &mut Rd<'_>, max: usize) -> Option<Vec<String>> {
+    let n = r.varint()? as usize;
+    if n > max {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = r.varint()? as usize;
+        out.push(String::from_utf8(r.take(len)?.to_vec()).ok()?);
+    }
+    Some(out)
+}
+
+fn read_type(r: &mut Rd<'_>) -> Option<(SqlType, Vec<String>)> {
+    Some((
+        match r.u8()? {
+            0 => SqlType::Int {
+                width: *WIDTHS.get(r.u8()? as usize)?,
+                unsigned: r.u8()? != 0,
+            },
+            1 => SqlType::Float,
+            2 => SqlType::Double,
+            3 => SqlType::Decimal {
+                precision: r.u8()?,
+                scale: r.u8()?,
+            },
+            4 => SqlType::Char {
+                len: r.varint()? as u32,
+            },
+            5 => SqlType::VarChar {
+                len: r.varint()? as u32,
+            },
+            6 => SqlType::Text(lob_of(r.u8()?)?),
+            7 => SqlType::Binary {
+                len: r.varint()? as u32,
+            },
+            8 => SqlType::VarBinary {
+                len: r.varint()? as u32,
+            },
+            9 => SqlType::Blob(lob_of(r.u8()?)?),
+            10 => SqlType::Date,
+            11 => SqlType::DateTime { fsp: r.u8()? },
+            12 => SqlType::Timestamp { fsp: r.u8()? },
+            13 => SqlType::Time { fsp: r.u8()? },
+            14 => SqlType::Year,
+            15 => {
+                let m = read_members(r, 65_535)?;
+                return Some((
+                    SqlType::Enum {
+                        count: m.len() as u16,
+                    },
+                    m,
+                ));
+            }
+            16 => {
+                let m = read_members(r, 64)?;
+                return Some((
+                    SqlType::Set {
+                        count: m.len() as u8,
+                    },
+                    m,
+                ));
+            }
+            17 => SqlType::Bit { len: r.u8()? },
+            _ => return None,
         },
-        1 => SqlType::Float,
-        2 => SqlType::Double,
-        3 => SqlType::Decimal {
-            precision: r.u8()?,
-            scale: r.u8()?,
-        },
-        4 => SqlType::Char {
-            len: r.varint()? as u32,
-        },
-        5 => SqlType::VarChar {
-            len: r.varint()? as u32,
-        },
-        6 => SqlType::Text(lob_of(r.u8()?)?),
-        7 => SqlType::Binary {
-            len: r.varint()? as u32,
-        },
-        8 => SqlType::VarBinary {
-            len: r.varint()? as u32,
-        },
-        9 => SqlType::Blob(lob_of(r.u8()?)?),
-        10 => SqlType::Date,
-        11 => SqlType::DateTime { fsp: r.u8()? },
-        12 => SqlType::Timestamp { fsp: r.u8()? },
-        13 => SqlType::Time { fsp: r.u8()? },
-        14 => SqlType::Year,
-        _ => return None,
-    })
+        Vec::new(),
+    ))
 }
 
 fn put_value(out: &mut Vec<u8>, v: &Value) {
@@ -443,7 +494,7 @@ pub fn encode_arg(
     let cols: Vec<&Column> = layout.live_columns().collect();
     put_varint(&mut out, cols.len() as u64);
     for c in cols {
-        put_type(&mut out, &c.sql_type);
+        put_type(&mut out, c);
         out.push(c.nullable as u8);
         out.push(COLLATIONS.iter().position(|x| *x == c.collation)? as u8);
     }
@@ -476,10 +527,12 @@ fn decode_arg(arg: &[u8]) -> Option<Decoded> {
     }
     let mut columns = Vec::with_capacity(n);
     for i in 0..n {
-        let t = read_type(&mut r)?;
+        let (t, members) = read_type(&mut r)?;
         let nullable = r.u8()? != 0;
         let coll = *COLLATIONS.get(r.u8()? as usize)?;
-        let mut c = Column::new(i as u32, format!("c{i}"), t).with_collation(coll);
+        let mut c = Column::new(i as u32, format!("c{i}"), t)
+            .with_collation(coll)
+            .with_members(members);
         c.nullable = nullable;
         columns.push(c);
     }
@@ -536,7 +589,7 @@ fn run(d: &Decoded, old: &[u8]) -> Option<Vec<u8>> {
             Err(_) => c.default_value(),
         };
         let v = if v.is_null() && !c.nullable {
-            crate::types::implicit_default(&c.sql_type)
+            c.implicit_value()
         } else {
             v
         };

@@ -24,7 +24,7 @@ const WIDTHS: [IntWidth; 5] = [
 
 pub fn random_type(r: &mut SmallRng) -> SqlType {
     let fsp = r.gen_range(0..=6);
-    match r.gen_range(0..16) {
+    match r.gen_range(0..17) {
         0..=2 => SqlType::Int {
             width: *WIDTHS.choose(r).unwrap(),
             unsigned: r.gen(),
@@ -53,6 +53,9 @@ pub fn random_type(r: &mut SmallRng) -> SqlType {
             }
         }
         14 => SqlType::Time { fsp },
+        15 => SqlType::Bit {
+            len: r.gen_range(1..=64),
+        },
         _ => SqlType::Year,
     }
 }
@@ -92,6 +95,12 @@ pub fn random_value(r: &mut SmallRng, t: &SqlType, null_pct: u32) -> Value {
         return Value::Null;
     }
     match *t {
+        SqlType::Bit { len } => {
+            let v: u64 = r.gen();
+            Value::UInt(if len == 64 { v } else { v >> (64 - len) })
+        }
+        // never drawn by random_type (they need members); '' is valid for any member list
+        SqlType::Enum { .. } | SqlType::Set { .. } => Value::Text(String::new()),
         SqlType::Int {
             width,
             unsigned: false,

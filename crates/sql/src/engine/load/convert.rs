@@ -93,6 +93,7 @@ impl Converter {
                 ty: None,
                 collation: crate::collation::Collation::default(),
                 flags: 0,
+                length: 0,
             });
         }
         for (name, v) in &stmt.set {
