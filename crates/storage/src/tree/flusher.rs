@@ -119,12 +119,7 @@ impl Tree {
                 Node::Internal { children, .. } => children[i],
                 Node::Leaf { .. } => return Ok(()),
             };
-            let cached_internal = st
-                .nodes
-                .lock()
-                .get(&child)
-                .is_some_and(|slot| !slot.node.is_leaf());
-            if cached_internal {
+            if cached_internal(st, child) {
                 self.flush_walk(st, child)?;
                 self.fix_child(st, bn, i)?;
             }
@@ -199,16 +194,20 @@ impl Tree {
                 Node::Internal { children, .. } => children[i],
                 Node::Leaf { .. } => break,
             };
-            let cached_internal = st
-                .nodes
-                .lock()
-                .get(&child)
-                .is_some_and(|slot| !slot.node.is_leaf());
-            if cached_internal {
+            if cached_internal(st, child) {
                 flushed |= self.pressure_walk(st, child, target)?;
                 self.fix_child(st, bn, i)?;
             }
         }
         Ok(flushed)
     }
+}
+
+/// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
+/// that is not in memory has not grown since it was written, so it has nothing to flush.
+fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
+    st.nodes
+        .lock()
+        .get(&child)
+        .is_some_and(|slot| !slot.node.is_leaf())
 }
