@@ -247,7 +247,10 @@ fn read_type(r: &mut Rd<'_>) -> Option<(SqlType, Vec<String>)> {
                     m,
                 ));
             }
-            17 => SqlType::Bit { len: r.u8()? },
+            17 => match r.u8()? {
+                len @ 1..=64 => SqlType::Bit { len },
+                _ => return None,
+            },
             _ => return None,
         },
         Vec::new(),
