@@ -170,14 +170,9 @@ impl Tree {
             return Ok(false);
         };
         if *height == 1 {
-            let (i, heaviest) = buffers
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, b)| b.bytes())
-                .expect("internal nodes have children");
-            if heaviest.is_empty() {
+            let Some(i) = super::node::BufferSlot::heaviest(buffers) else {
                 return Ok(false);
-            }
+            };
             drop(node);
             self.flush_child(st, bn, i)?;
             self.settle(st);

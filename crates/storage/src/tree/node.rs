@@ -86,6 +86,16 @@ impl<T: Clone> PartSlot<T> {
 }
 
 impl BufferSlot {
+    /// The index of the heaviest of an internal node's buffers (by bytes), if any holds messages:
+    /// the child a flush moves messages into.
+    pub fn heaviest(buffers: &[BufferSlot]) -> Option<usize> {
+        buffers
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, b)| b.bytes())
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(i, _)| i)
+    }
     /// Whether the buffer holds no message (known without loading it: an empty buffer encodes to 1 byte).
     pub fn is_empty(&self) -> bool {
         match (&self.loaded, &self.part) {

@@ -225,14 +225,9 @@ impl Tree {
             if total <= node_max {
                 return Ok(());
             }
-            let (idx, heaviest) = buffers
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, b)| b.bytes())
-                .expect("internal nodes have children");
-            if heaviest.is_empty() {
+            let Some(idx) = super::node::BufferSlot::heaviest(buffers) else {
                 return Ok(());
-            }
+            };
             drop(node);
             self.flush_child(st, bn, idx)?;
         }
