@@ -187,9 +187,9 @@ fn member_type(
         }
         if m.chars().count() > 255 {
             return Err(DbError::new(
-                1097,
+                3504,
                 "HY000",
-                format!("Too long value for column '{col}' in {kind}"),
+                format!("Too long enumeration/set value for column {col}."),
             ));
         }
     }
