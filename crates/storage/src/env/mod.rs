@@ -77,6 +77,7 @@ pub struct Env {
     inner: Arc<EnvInner>,
     background: Option<JoinHandle<()>>,
     flusher: Option<JoinHandle<()>>,
+    syncer: Option<JoinHandle<()>>,
 }
 
 /// A handle to one tree; cheap to clone.
@@ -155,10 +156,24 @@ impl Env {
         } else {
             None
         };
+        // The log syncer starts fsyncs early for writers outside transactions (wal/syncer.rs, W1).
+        let syncer = if inner.opts.background && inner.opts.durability == Durability::Sync {
+            inner.wal.syncer.set_active(true);
+            let bg = inner.clone();
+            Some(
+                std::thread::Builder::new()
+                    .name("betula-log-syncer".into())
+                    .spawn(move || bg.wal.run_syncer())
+                    .map_err(|e| Error::io("spawn thread", dir.display().to_string(), e))?,
+            )
+        } else {
+            None
+        };
         let env = Env {
             inner,
             background,
             flusher,
+            syncer,
         };
         EnvInner::drop_stale_staging(&env)?;
         Ok(env)
@@ -344,6 +359,10 @@ impl Env {
         if let Some(h) = self.flusher.take() {
             let _ = h.join();
         }
+        self.inner.wal.syncer.set_active(false);
+        if let Some(h) = self.syncer.take() {
+            let _ = h.join();
+        }
     }
 }
 
@@ -439,7 +458,10 @@ impl TreeHandle {
     }
 
     /// Logs and applies messages stamped with transaction `txn` (0: none); returns the last LSN, without
-    /// waiting for durability.
+    /// waiting for durability. All of the batch's records are appended before any is applied, so that a
+    /// writer outside a transaction (`txn` 0, which commits with this call) can have the log syncer start
+    /// their fsync while it applies them (invariant W1); both happen under the tree's write lock, so the
+    /// tree sees the messages in LSN order as before.
     pub(crate) fn write_messages(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<Option<Msn>> {
         if ops.is_empty() {
             return Ok(None);
@@ -451,7 +473,7 @@ impl TreeHandle {
             if self.tree.dropped.load(Ordering::SeqCst) {
                 return Err(Error::NoSuchTree(self.name.clone()));
             }
-            let mut last = 0;
+            let mut msgs = Vec::with_capacity(ops.len());
             for (key, op) in ops {
                 let rec = Record::Message {
                     tree: self.tree.id,
@@ -463,17 +485,22 @@ impl TreeHandle {
                 let Record::Message { txn, key, op, .. } = rec else {
                     unreachable!()
                 };
-                let msg = Message {
+                msgs.push(Message {
                     msn: lsn,
                     txn,
                     key,
                     op,
-                };
+                });
+            }
+            let last = msgs.last().map_or(0, |m| m.msn);
+            if txn == 0 {
+                env.wal.syncer.request(last);
+            }
+            for msg in msgs {
                 if let Err(e) = self.tree.apply_locked(&mut st, msg) {
                     // The log now holds a change the tree lacks: only a reopen (replay) can reconcile them.
                     return Err(env.health.fail(e));
                 }
-                last = lsn;
             }
             last
         };

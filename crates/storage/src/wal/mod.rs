@@ -2,6 +2,7 @@
 
 pub mod reader;
 pub mod record;
+pub mod syncer;
 pub mod writer;
 
 pub use record::Record;

@@ -9,6 +9,7 @@
 
 use super::record::Record;
 use super::segment_name;
+use super::syncer::SyncRequests;
 use crate::error::{Error, Result};
 use crate::health::Health;
 use crate::tree::message::Msn;
@@ -46,6 +47,8 @@ pub struct Wal {
     health: Arc<Health>,
     inner: Mutex<Inner>,
     cond: Condvar,
+    /// Early-sync requests served by the environment's log syncer thread (wal/syncer.rs).
+    pub syncer: SyncRequests,
 }
 
 /// Buffered bytes above which an append writes the buffer out even without a commit.
@@ -82,6 +85,7 @@ impl Wal {
                 bytes_appended: 0,
             }),
             cond: Condvar::new(),
+            syncer: SyncRequests::default(),
         })
     }
 
@@ -130,6 +134,16 @@ impl Wal {
     /// Returns once everything up to `lsn` is durable (group commit).
     pub fn sync_to(&self, lsn: Msn) -> Result<()> {
         self.flush(lsn, true)
+    }
+
+    /// The log syncer thread's loop: serves early-sync requests until the syncer is stopped. A failed
+    /// fsync latches the environment inside `sync_to`; the loop then waits for the next request.
+    pub fn run_syncer(&self) {
+        let mut done = 0;
+        while let Some(lsn) = self.syncer.next(done) {
+            let _ = self.sync_to(lsn);
+            done = lsn;
+        }
     }
 
     /// Makes everything appended so far durable.
