@@ -88,6 +88,11 @@ impl Allocator {
         self.end
     }
 
+    /// Free extents inside the used area, (offset, length) in offset order.
+    pub fn free_extents(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.free.iter().map(|(o, l)| (*o, *l))
+    }
+
     /// Free bytes inside the used area.
     pub fn free_bytes(&self) -> u64 {
         self.free.values().sum()

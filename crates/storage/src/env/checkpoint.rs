@@ -24,7 +24,10 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     let seq = ck.seq + 1;
     let log_bytes = env.wal.bytes_appended();
 
-    // Step 1.
+    // Step 1. Roll the log first, so the segments before this checkpoint's records can all be deleted in
+    // step 6 (without the roll, the current segment, up to `wal_segment_bytes` of records the checkpoint
+    // makes unnecessary, would stay on disk until it filled).
+    env.wal.roll()?;
     let (begin_lsn, mut catalog, trees) = {
         let trees = env.trees.lock();
         let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;

@@ -163,6 +163,8 @@ impl Tree {
         st.ckpt_msn = cap.msn;
         let live: std::collections::HashSet<u64> = st.table.values().map(|l| l.offset).collect();
         self.space.lock().promote_pending(|off| live.contains(&off));
+        drop(st);
+        self.reclaim_space();
         Ok(())
     }
 

@@ -27,6 +27,7 @@ mod open;
 pub mod options;
 pub mod packed;
 mod read;
+mod reclaim;
 mod space;
 mod write;
 

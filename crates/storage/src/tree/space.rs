@@ -62,4 +62,8 @@ impl Space {
     pub fn free_bytes(&self) -> u64 {
         self.alloc.free_bytes()
     }
+    /// Free extents of at least `min` bytes.
+    pub fn large_free(&self, min: u64) -> Vec<(u64, u64)> {
+        self.alloc.free_extents().filter(|e| e.1 >= min).collect()
+    }
 }

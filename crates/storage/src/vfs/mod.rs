@@ -30,6 +30,13 @@ pub trait VfsFile: Send + Sync {
     fn len(&self) -> io::Result<u64>;
     /// Truncates or extends the file.
     fn set_len(&self, len: u64) -> io::Result<()>;
+    /// Gives the disk blocks of `len` bytes at `offset` back to the file system, keeping the file's length:
+    /// the range's content is no longer needed and reads of it may return zeros or old bytes afterwards.
+    /// Advisory: a file system that cannot punch holes leaves the range as it is.
+    fn punch_hole(&self, offset: u64, len: u64) -> io::Result<()> {
+        let _ = (offset, len);
+        Ok(())
+    }
 }
 
 /// A file system.

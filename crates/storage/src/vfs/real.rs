@@ -29,6 +29,20 @@ impl VfsFile for RealFile {
     fn set_len(&self, len: u64) -> io::Result<()> {
         self.0.set_len(len)
     }
+    fn punch_hole(&self, offset: u64, len: u64) -> io::Result<()> {
+        use rustix::fs::{fallocate, FallocateFlags};
+        match fallocate(
+            &self.0,
+            FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE,
+            offset,
+            len,
+        ) {
+            Ok(()) => Ok(()),
+            // File systems without hole punching keep the bytes (the call is advisory).
+            Err(e) if e == rustix::io::Errno::OPNOTSUPP || e == rustix::io::Errno::NOSYS => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
 }
 
 struct LockGuard(#[allow(dead_code)] File);

@@ -246,6 +246,21 @@ impl VfsFile for SimFile {
         data.unsynced.push(Pending::SetLen(len));
         Ok(())
     }
+
+    /// A punched range reads as zeros at once; like a write, the zeros reach the durable image only with
+    /// a later sync (so a crash may leave the old bytes or the zeros, as on a real disk).
+    fn punch_hole(&self, offset: u64, len: u64) -> io::Result<()> {
+        self.check_alive()?;
+        let mut data = self.data.lock();
+        let end = (offset.saturating_add(len)).min(data.current.len() as u64);
+        if end <= offset {
+            return Ok(());
+        }
+        let zeros = vec![0u8; (end - offset) as usize];
+        apply_write(&mut data.current, offset, &zeros);
+        data.unsynced.push(Pending::Write(offset, zeros));
+        Ok(())
+    }
 }
 
 impl Vfs for SimVfs {

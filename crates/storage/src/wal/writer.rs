@@ -152,8 +152,22 @@ impl Wal {
         self.sync_to(last)
     }
 
+    /// Makes everything appended so far durable and starts a new segment for what comes next (unless the
+    /// current one is still empty). A checkpoint rolls the log right before its `Checkpoint` record, so
+    /// every segment before the new one ends before the checkpoint's begin LSN and is deleted once the
+    /// checkpoint is durable: the log on disk after a checkpoint holds only what came after its begin.
+    pub fn roll(&self) -> Result<()> {
+        self.flush_with(0, true, true)
+    }
+
     /// Writes (and with `durable`, fsyncs) at least up to `lsn`.
     fn flush(&self, lsn: Msn, durable: bool) -> Result<()> {
+        self.flush_with(lsn, durable, false)
+    }
+
+    /// `flush`; with `roll`, also leads once itself (whatever is already durable) and starts a new
+    /// segment after writing everything buffered.
+    fn flush_with(&self, lsn: Msn, durable: bool, mut roll_now: bool) -> Result<()> {
         let mut g = self.inner.lock();
         loop {
             self.health.check()?;
@@ -162,7 +176,7 @@ impl Wal {
             } else {
                 g.written_lsn
             };
-            if done >= lsn {
+            if done >= lsn && !roll_now {
                 return Ok(());
             }
             if g.busy {
@@ -175,7 +189,9 @@ impl Wal {
             let upto = g.next_lsn - 1;
             let file = g.seg.file.clone();
             let offset = g.seg.len;
-            let roll = offset + buf.len() as u64 >= self.segment_bytes;
+            let roll = offset + buf.len() as u64 >= self.segment_bytes
+                || (roll_now && offset + buf.len() as u64 > 0);
+            roll_now = false;
             let need_sync = durable || roll;
             drop(g);
             let result = self.write_out(&*file, &buf, offset, need_sync);
