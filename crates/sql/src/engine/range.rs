@@ -19,7 +19,7 @@ use super::dberror::DbResult;
 use super::eval::{eval, EvalCtx};
 use super::expr::{BinOp, Expr};
 use crate::coerce::{coerce_to_column, SqlMode};
-use crate::key_codec::{encode_key_value, prefix_successor, KeyColumn};
+use crate::key_codec::{encode_key_value, prefix_successor};
 use crate::types::Column;
 use crate::value::{sql_cmp, Value};
 
@@ -89,7 +89,7 @@ impl Access {
         for (i, e) in self.eq.iter().enumerate() {
             let c = &t.columns[cols[i]];
             match exact(c, &eval(e, &cx)?) {
-                Some(v) => encode_key_value(&KeyColumn::from_column(c), &v, &mut prefix)?,
+                Some(v) => encode_key_value(&t.key_column(self.index, i), &v, &mut prefix)?,
                 None => return Ok(vec![]),
             }
         }
@@ -100,7 +100,7 @@ impl Access {
             for e in list {
                 if let Some(v) = exact(c, &eval(e, &cx)?) {
                     let mut k = prefix.clone();
-                    encode_key_value(&KeyColumn::from_column(c), &v, &mut k)?;
+                    encode_key_value(&t.key_column(self.index, n), &v, &mut k)?;
                     keys.push(k);
                 }
             }
@@ -115,12 +115,15 @@ impl Access {
         };
         if n < cols.len() {
             let c = &t.columns[cols[n]];
-            let kc = KeyColumn::from_column(c);
+            let kc = t.key_column(self.index, n);
+            // A prefix key holds truncated values: `col > 'abcd'` holds for keys equal to
+            // the bound's prefix, so its bounds are inclusive (rows are re-checked).
+            let prefixed = kc.prefix.is_some();
             if let Some((e, incl)) = &self.lower {
                 if let Some(v) = exact(c, &eval(e, &cx)?) {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
-                    lo = if *incl {
+                    lo = if *incl || prefixed {
                         Bound::Included(k)
                     } else {
                         match prefix_successor(&k) {
@@ -141,7 +144,7 @@ impl Access {
                 if let Some(v) = exact(c, &eval(e, &cx)?) {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
-                    hi = if *incl {
+                    hi = if *incl || prefixed {
                         match prefix_successor(&k) {
                             Some(s) => Bound::Excluded(s),
                             None => hi,
