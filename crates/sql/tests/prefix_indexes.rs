@@ -107,13 +107,19 @@ fn bad_prefixes_are_mariadb_errors() {
     ] {
         assert_eq!(err_code(&mut s, sql), code, "{sql}");
     }
-    exec(&mut s, "CREATE TABLE ok1 (v VARCHAR(4), t TEXT, KEY (v(4)), KEY (t(10)))");
+    exec(
+        &mut s,
+        "CREATE TABLE ok1 (v VARCHAR(4), t TEXT, KEY (v(4)), KEY (t(10)))",
+    );
     let idx = rows(&mut s, "SHOW INDEX FROM ok1");
     // a prefix as long as the column is the whole column (Sub_part NULL), as in MariaDB
     assert_eq!(idx[0][7], "NULL");
     assert_eq!(idx[1][7], "10");
     assert_eq!(err_code(&mut s, "ALTER TABLE ok1 ADD KEY (t)"), 1170);
-    exec(&mut s, "ALTER TABLE ok1 ADD KEY kt2 (t(5)) KEY_BLOCK_SIZE=8");
+    exec(
+        &mut s,
+        "ALTER TABLE ok1 ADD KEY kt2 (t(5)) KEY_BLOCK_SIZE=8",
+    );
     assert_eq!(rows(&mut s, "SHOW INDEX FROM ok1")[2][7], "5");
 }
 

@@ -206,7 +206,9 @@ impl TableDef {
         if self.pk.is_empty() {
             vec![row_id_column()]
         } else {
-            (0..self.pk.len()).map(|p| self.key_column(None, p)).collect()
+            (0..self.pk.len())
+                .map(|p| self.key_column(None, p))
+                .collect()
         }
     }
     /// Key column `pos` of the primary key (`None`) or of secondary index `ix`, with its prefix.
@@ -248,7 +250,9 @@ impl TableDef {
     /// The index-column prefix of secondary index `i` for `row`.
     pub fn encode_index_prefix(&self, i: usize, row: &[Value]) -> DbResult<Vec<u8>> {
         let cols = &self.indexes[i].columns;
-        let kc: Vec<KeyColumn> = (0..cols.len()).map(|p| self.key_column(Some(i), p)).collect();
+        let kc: Vec<KeyColumn> = (0..cols.len())
+            .map(|p| self.key_column(Some(i), p))
+            .collect();
         let vals: Vec<Value> = cols.iter().map(|&c| row[c].clone()).collect();
         let mut out = Vec::new();
         encode_key(&kc, &vals, &mut out)?;

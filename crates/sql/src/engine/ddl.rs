@@ -16,9 +16,9 @@ use betula_storage::Codec;
 use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
 
 use super::catalog::{Counters, IndexDef, TableDef};
-use super::key_parts::{key_parts, render_parts};
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
+use super::key_parts::{key_parts, render_parts};
 use crate::coerce::{coerce_to_column, SqlMode};
 use crate::collation::Collation;
 use crate::row_codec::RowLayout;
@@ -536,7 +536,9 @@ pub fn table_from_create_mode(
                     pk_prefix = vec![None];
                     col.nullable = false;
                 }
-                ColumnOption::Unique(_) => indexes.push(IndexDef::new(cname.clone(), vec![i], true)),
+                ColumnOption::Unique(_) => {
+                    indexes.push(IndexDef::new(cname.clone(), vec![i], true))
+                }
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
                 ColumnOption::CharacterSet(_) => {}
                 ColumnOption::Collation(c) => {

@@ -49,7 +49,10 @@ pub fn rewrite(sql: &str) -> Option<String> {
             if toks.get(j).map(|x| &x.0) == Some(&Tok::Sym('=')) {
                 j += 1;
             }
-            if matches!(toks.get(j).map(|x| &x.0), Some(Tok::Num(_) | Tok::Word { .. })) {
+            if matches!(
+                toks.get(j).map(|x| &x.0),
+                Some(Tok::Num(_) | Tok::Word { .. })
+            ) {
                 let end = toks.get(j + 1).map_or(sql.len(), |x| x.1);
                 edits.push((*at, end, " ".into()));
                 i = j + 1;
@@ -105,8 +108,10 @@ mod tests {
             "CREATE TABLE t (a INT, UNIQUE INDEX (a) USING HASH)"
         );
         assert_eq!(
-            rewrite("CREATE TABLE t (a INT, KEY (a) KEY_BLOCK_SIZE=8 COMMENT 'x') KEY_BLOCK_SIZE=4")
-                .unwrap(),
+            rewrite(
+                "CREATE TABLE t (a INT, KEY (a) KEY_BLOCK_SIZE=8 COMMENT 'x') KEY_BLOCK_SIZE=4"
+            )
+            .unwrap(),
             "CREATE TABLE t (a INT, KEY (a)  COMMENT 'x') KEY_BLOCK_SIZE=4"
         );
         assert_eq!(rewrite("SELECT 1"), None);

@@ -119,8 +119,11 @@ impl Access {
             // A prefix key holds truncated values: `col > 'abcd'` holds for keys equal to
             // the bound's prefix, so its bounds are inclusive (rows are re-checked).
             let prefixed = kc.prefix.is_some();
+            let bound = |e: &Expr| -> DbResult<Option<Value>> {
+                Ok(exact(c, &eval(e, &cx)?).filter(|v| !pad_unordered(&kc, v)))
+            };
             if let Some((e, incl)) = &self.lower {
-                if let Some(v) = exact(c, &eval(e, &cx)?) {
+                if let Some(v) = bound(e)? {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
                     lo = if *incl || prefixed {
@@ -141,7 +144,7 @@ impl Access {
                 }
             }
             if let Some((e, incl)) = &self.upper {
-                if let Some(v) = exact(c, &eval(e, &cx)?) {
+                if let Some(v) = bound(e)? {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
                     hi = if *incl || prefixed {
@@ -165,6 +168,18 @@ impl Access {
         }
         Ok(vec![(lo, hi)])
     }
+}
+
+/// True when a bound's prefix key may be out of order with the rows' prefix keys: under a PAD
+/// SPACE collation, sort keys drop trailing spaces instead of padding (collation.rs), so a
+/// truncated value ending in spaces can sort after one continuing with a control character.
+/// Such a bound is not used (the range widens); without spaces or control characters in the
+/// bound's prefix, truncation keeps the order.
+fn pad_unordered(kc: &crate::key_codec::KeyColumn, v: &Value) -> bool {
+    let (Some(n), Value::Text(s)) = (kc.prefix, v) else {
+        return false;
+    };
+    kc.collation.pad_space() && s.chars().take(n as usize).any(|ch| ch <= ' ')
 }
 
 fn point_range(k: &[u8]) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {

@@ -86,7 +86,12 @@ mod tests {
         // (NULL, 4): unknown against (3, 4), false against the others → NULL.
         assert_eq!(run(&[Value::Null, i(4)], rows.clone(), false), Value::Null);
         assert_eq!(run(&[i(1)], vec![], false), i(0));
-        let e = row_in(vec![Expr::Lit(i(1))], vec![Collation::default()], rows, false);
+        let e = row_in(
+            vec![Expr::Lit(i(1))],
+            vec![Collation::default()],
+            rows,
+            false,
+        );
         assert_eq!(e.unwrap_err().code, 1241);
     }
 }

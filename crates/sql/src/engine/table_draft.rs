@@ -333,7 +333,12 @@ impl Draft {
 
     /// ADD [UNIQUE] INDEX: an unnamed index is named after its first column (`_2`, `_3` on
     /// clashes, as MySQL does).
-    pub fn add_index(&mut self, name: Option<String>, spec: IndexSpec, unique: bool) -> DbResult<()> {
+    pub fn add_index(
+        &mut self,
+        name: Option<String>,
+        spec: IndexSpec,
+        unique: bool,
+    ) -> DbResult<()> {
         let cols = spec.columns;
         for (p, c) in cols.iter().enumerate() {
             self.known(c)?;
