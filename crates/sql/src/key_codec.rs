@@ -18,6 +18,10 @@
 //!   `0x00 0xFF`, terminated by `0x00 0x01`. This preserves order and is prefix-free: a string that
 //!   is a prefix of another ends with `0x00 0x01`, which is below both `0x00 0xFF` and any byte >= 1.
 //! * ENUM / SET: their text, as strings. BIT: 8 bytes big-endian.
+//! * prefix columns (`KEY (c(n))`, [`KeyColumn::prefix`]): the same encoding of the value's first
+//!   n characters (text; bytes for binary types). Truncation keeps order non-strictly
+//!   (`a <= b` implies `key(a) <= key(b)`), so range bounds on such a column must be inclusive and
+//!   every row read re-checked; the key does not decode (`None`).
 //! * DATE: `Date::packed` in 3 bytes; DATETIME/TIMESTAMP: `DateTime::packed_for_fsp` (5 bytes of
 //!   packed seconds for fsp 0, else 8 bytes of packed microseconds); TIME: `micros + 2^47` in 6 bytes.
 //! * DESC columns: every byte of the column's encoding (marker included) is inverted, which reverses
@@ -46,6 +50,10 @@ pub struct KeyColumn {
     pub sql_type: SqlType,
     pub collation: Collation,
     pub descending: bool,
+    /// Index prefix length (`KEY (c(10))`): only the first n characters (text) or bytes
+    /// (binary) of the value are encoded. Such a key holds a prefix, so it is not reversible and
+    /// equal keys do not mean equal values.
+    pub prefix: Option<u32>,
 }
 
 impl KeyColumn {
@@ -55,11 +63,16 @@ impl KeyColumn {
             sql_type: c.sql_type,
             collation: c.collation,
             descending: false,
+            prefix: None,
         }
     }
-    /// True if [`KeyDecoder::next`] returns this column's value (not a sort key).
+    /// The same column keyed on its first `n` characters (bytes for binary types).
+    pub fn with_prefix(self, n: Option<u32>) -> KeyColumn {
+        KeyColumn { prefix: n, ..self }
+    }
+    /// True if [`KeyDecoder::next`] returns this column's value (not a sort key or a prefix).
     pub fn is_reversible(&self) -> bool {
-        !self.sql_type.is_text() || self.collation.key_is_reversible()
+        self.prefix.is_none() && (!self.sql_type.is_text() || self.collation.key_is_reversible())
     }
 }
 
@@ -105,6 +118,21 @@ fn escape_into(out: &mut Vec<u8>, bytes: &[u8]) {
         }
     }
     out.extend_from_slice(&[0x00, 0x01]);
+}
+
+/// The first `n` characters of UTF-8 text `s` (bytes that are not UTF-8 count one a character).
+pub fn char_prefix(s: &[u8], n: u32) -> &[u8] {
+    let mut chars = 0u32;
+    for (i, &b) in s.iter().enumerate() {
+        // A character starts at every byte that is not a UTF-8 continuation byte.
+        if b & 0xC0 != 0x80 {
+            if chars == n {
+                return &s[..i];
+            }
+            chars += 1;
+        }
+    }
+    s
 }
 
 /// Appends one column's encoding (marker included).
@@ -206,10 +234,18 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
         | SqlType::Enum { .. }
         | SqlType::Set { .. } => {
             let s = v.str_bytes().ok_or_else(mismatch)?;
+            let s = match col.prefix {
+                Some(n) => char_prefix(s, n),
+                None => s,
+            };
             escape_into(out, &col.collation.sort_key(s));
         }
         SqlType::Binary { .. } | SqlType::VarBinary { .. } | SqlType::Blob(_) => {
             let s = v.str_bytes().ok_or_else(mismatch)?;
+            let s = match col.prefix {
+                Some(n) => &s[..s.len().min(n as usize)],
+                None => s,
+            };
             escape_into(out, s);
         }
         SqlType::Date => {
@@ -400,7 +436,11 @@ impl<'a> KeyDecoder<'a> {
                 Value::Text(String::from_utf8(b).map_err(|_| corrupt("invalid UTF-8", at))?)
             }
             SqlType::Binary { .. } | SqlType::VarBinary { .. } | SqlType::Blob(_) => {
-                Value::Bytes(self.unescape(flip)?)
+                let b = self.unescape(flip)?;
+                if !col.is_reversible() {
+                    return Ok(None);
+                }
+                Value::Bytes(b)
             }
             SqlType::Date => {
                 let p = self.be(3, flip)? as u32;
@@ -452,6 +492,7 @@ mod tests {
             sql_type: t,
             collation,
             descending: false,
+            prefix: None,
         }
     }
     fn enc(c: &KeyColumn, v: Value) -> Vec<u8> {

@@ -198,15 +198,14 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
-            let (columns, comment) = alter::index_columns(c)?;
+            let spec = alter::index_columns(c)?;
             expect_end(c)?;
             let (db, t) = sess.resolve_table_name(&parts)?;
             sess.engine.catalog.get_table(&db, &t)?;
             let op = alter::AlterOp::AddIndex {
                 name: Some(name),
-                columns,
+                spec,
                 unique,
-                comment,
                 if_not_exists: false,
             };
             alter::execute(sess, &db, &t, vec![op], false)?;
@@ -466,6 +465,7 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
     }
     let mut notes = Vec::new();
     let def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    super::key_parts::check_lob_keys(&def)?;
     sess.warnings.extend(notes);
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
     def.counters.auto_inc.store(

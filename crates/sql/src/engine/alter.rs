@@ -23,7 +23,7 @@ use super::ddl;
 use super::rebuild::{self, Plan};
 use super::rows::Output;
 use super::session::Session;
-use super::table_draft::{parse_column, Draft, Place};
+use super::table_draft::{parse_column, Draft, IndexSpec, Place};
 use super::tokens::{Cursor, Tok};
 use crate::error::{Warning, WarningLevel};
 use crate::row_codec::RowLayout;
@@ -58,14 +58,13 @@ pub enum AlterOp {
     },
     AddIndex {
         name: Option<String>,
-        columns: Vec<String>,
+        spec: IndexSpec,
         unique: bool,
-        comment: Option<String>,
         if_not_exists: bool,
     },
     AddPrimary {
         name: Option<String>,
-        columns: Vec<String>,
+        spec: IndexSpec,
     },
     DropIndex {
         name: String,
@@ -91,23 +90,38 @@ fn syntax(c: &Cursor<'_>) -> DbError {
     DbError::syntax(c.rest().chars().take(80).collect::<String>())
 }
 
-/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the column names and the
-/// COMMENT; USING, KEY_BLOCK_SIZE, VISIBLE and prefix lengths are accepted and ignored.
-pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String>)> {
-    if c.kw("USING") && !(c.kw("BTREE") || c.kw("HASH")) {
-        return Err(syntax(c));
+/// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).
+fn index_type(c: &mut Cursor<'_>) -> DbResult<String> {
+    for t in ["BTREE", "HASH"] {
+        if c.kw(t) {
+            return Ok(t.to_string());
+        }
+    }
+    Err(syntax(c))
+}
+
+/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the key parts (columns and
+/// prefix lengths), COMMENT and the index type; KEY_BLOCK_SIZE, VISIBLE and ASC/DESC are
+/// accepted and ignored.
+pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<IndexSpec> {
+    let mut spec = IndexSpec::default();
+    if c.kw("USING") {
+        spec.using = Some(index_type(c)?);
     }
     if !c.sym('(') {
         return Err(syntax(c));
     }
-    let mut cols = Vec::new();
     loop {
-        cols.push(c.name().ok_or_else(|| syntax(c))?);
+        spec.columns.push(c.name().ok_or_else(|| syntax(c))?);
+        let mut prefix = None;
         if c.sym('(') {
-            // Prefix length: ignored (whole values are indexed).
-            c.name();
-            c.sym(')');
+            let n = c.name().ok_or_else(|| syntax(c))?;
+            prefix = Some(n.parse::<u32>().map_err(|_| syntax(c))?);
+            if !c.sym(')') {
+                return Err(syntax(c));
+            }
         }
+        spec.prefix.push(prefix);
         c.kw("ASC");
         c.kw("DESC");
         if !c.sym(',') {
@@ -117,14 +131,11 @@ pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String
     if !c.sym(')') {
         return Err(syntax(c));
     }
-    let mut comment = None;
     loop {
         if c.kw("USING") {
-            if !(c.kw("BTREE") || c.kw("HASH")) {
-                return Err(syntax(c));
-            }
+            spec.using = Some(index_type(c)?);
         } else if c.kw("COMMENT") {
-            comment = Some(c.string().ok_or_else(|| syntax(c))?);
+            spec.comment = Some(c.string().ok_or_else(|| syntax(c))?);
         } else if c.kw("KEY_BLOCK_SIZE") {
             c.sym('=');
             c.name().ok_or_else(|| syntax(c))?;
@@ -132,7 +143,7 @@ pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<(Vec<String>, Option<String
             break;
         }
     }
-    Ok((cols, comment))
+    Ok(spec)
 }
 
 /// A column definition up to a top-level `,` or the end, and FIRST / AFTER col after it.
@@ -196,8 +207,8 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
         } else {
             c.name()
         };
-        let (columns, _) = index_columns(c)?;
-        ops.push(AlterOp::AddPrimary { name, columns });
+        let spec = index_columns(c)?;
+        ops.push(AlterOp::AddPrimary { name, spec });
         return Ok(());
     }
     let unique = c.kw("UNIQUE");
@@ -222,12 +233,11 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
         } else {
             c.name()
         };
-        let (columns, comment) = index_columns(c)?;
+        let spec = index_columns(c)?;
         ops.push(AlterOp::AddIndex {
             name,
-            columns,
+            spec,
             unique,
-            comment,
             if_not_exists: ine,
         });
         return Ok(());
@@ -804,9 +814,8 @@ fn apply(
         AlterOp::RenameColumn { from, to } => draft.rename_column(&from, &to),
         AlterOp::AddIndex {
             name,
-            columns,
+            spec,
             unique,
-            comment,
             if_not_exists,
         } => {
             if let (true, Some(n)) = (if_not_exists, &name) {
@@ -815,13 +824,13 @@ fn apply(
                     return Ok(());
                 }
             }
-            draft.add_index(name, columns, unique, comment)
+            draft.add_index(name, spec, unique)
         }
-        AlterOp::AddPrimary { name, columns } => {
+        AlterOp::AddPrimary { name, spec } => {
             if let Some(n) = name.filter(|n| !n.eq_ignore_ascii_case("PRIMARY")) {
                 sess.warn(1280, format!("Name '{n}' ignored for PRIMARY key."));
             }
-            draft.add_primary(columns)
+            draft.add_primary(spec.columns, spec.prefix)
         }
         AlterOp::DropIndex { name, if_exists } => {
             let r = if name.eq_ignore_ascii_case("PRIMARY") {

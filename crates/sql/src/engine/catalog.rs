@@ -36,9 +36,40 @@ pub const CATALOG_TREE: &str = "__catalog";
 pub struct IndexDef {
     pub name: String,
     pub columns: Vec<usize>,
+    /// Prefix length of each column (`KEY (c(10))`, SHOW INDEX's Sub_part), parallel to
+    /// `columns`: characters for text, bytes for binary types; `None` = the whole value.
+    pub prefix: Vec<Option<u32>>,
     pub unique: bool,
     /// `COMMENT '...'` of the index (SHOW INDEX's Index_comment).
     pub comment: Option<String>,
+    /// The index type as declared (`USING HASH` → `HASH`), kept for SHOW CREATE TABLE and
+    /// SHOW INDEX ([`IndexDef::index_type`]). Every index is a B-tree whatever it says
+    /// (docs/mysql-compat.md).
+    pub using: Option<String>,
+}
+
+impl IndexDef {
+    /// A secondary index over whole column values, of the default type.
+    pub fn new(name: impl Into<String>, columns: Vec<usize>, unique: bool) -> IndexDef {
+        let prefix = vec![None; columns.len()];
+        IndexDef {
+            name: name.into(),
+            columns,
+            prefix,
+            unique,
+            comment: None,
+            using: None,
+        }
+    }
+    /// SHOW INDEX's Index_type, as MariaDB's InnoDB shows it: HASH for a UNIQUE key declared
+    /// USING HASH (MariaDB's hash-based unique key), BTREE otherwise (InnoDB turns a non-unique
+    /// HASH index into a B-tree).
+    pub fn index_type(&self) -> &str {
+        match self.using.as_deref() {
+            Some("HASH") if self.unique => "HASH",
+            _ => "BTREE",
+        }
+    }
 }
 
 #[derive(Debug, Default)]
@@ -61,6 +92,8 @@ pub struct TableDef {
     pub on_update_now: Vec<bool>,
     /// Primary key columns; empty = hidden row id.
     pub pk: Vec<usize>,
+    /// Prefix lengths of the primary key columns, parallel to `pk` (as [`IndexDef::prefix`]).
+    pub pk_prefix: Vec<Option<u32>>,
     pub indexes: Vec<IndexDef>,
     /// COMPRESSION / ROW_FORMAT as written, and the codec it maps to.
     pub compression: Option<String>,
@@ -173,17 +206,31 @@ impl TableDef {
         if self.pk.is_empty() {
             vec![row_id_column()]
         } else {
-            self.pk
-                .iter()
-                .map(|&i| KeyColumn::from_column(&self.columns[i]))
+            (0..self.pk.len())
+                .map(|p| self.key_column(None, p))
                 .collect()
         }
     }
+    /// Key column `pos` of the primary key (`None`) or of secondary index `ix`, with its prefix.
+    pub fn key_column(&self, ix: Option<usize>, pos: usize) -> KeyColumn {
+        let (cols, prefix) = match ix {
+            None => (&self.pk, &self.pk_prefix),
+            Some(i) => (&self.indexes[i].columns, &self.indexes[i].prefix),
+        };
+        KeyColumn::from_column(&self.columns[cols[pos]])
+            .with_prefix(prefix.get(pos).copied().flatten())
+    }
+    /// Whether some column of the key (`None` = primary) is indexed on a prefix only.
+    pub fn has_prefix(&self, ix: Option<usize>) -> bool {
+        let prefix = match ix {
+            None => &self.pk_prefix,
+            Some(i) => &self.indexes[i].prefix,
+        };
+        prefix.iter().any(Option::is_some)
+    }
     pub fn index_key_columns(&self, i: usize) -> Vec<KeyColumn> {
-        let mut v: Vec<KeyColumn> = self.indexes[i]
-            .columns
-            .iter()
-            .map(|&c| KeyColumn::from_column(&self.columns[c]))
+        let mut v: Vec<KeyColumn> = (0..self.indexes[i].columns.len())
+            .map(|p| self.key_column(Some(i), p))
             .collect();
         v.extend(self.pk_key_columns());
         v
@@ -203,9 +250,8 @@ impl TableDef {
     /// The index-column prefix of secondary index `i` for `row`.
     pub fn encode_index_prefix(&self, i: usize, row: &[Value]) -> DbResult<Vec<u8>> {
         let cols = &self.indexes[i].columns;
-        let kc: Vec<KeyColumn> = cols
-            .iter()
-            .map(|&c| KeyColumn::from_column(&self.columns[c]))
+        let kc: Vec<KeyColumn> = (0..cols.len())
+            .map(|p| self.key_column(Some(i), p))
             .collect();
         let vals: Vec<Value> = cols.iter().map(|&c| row[c].clone()).collect();
         let mut out = Vec::new();

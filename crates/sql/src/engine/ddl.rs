@@ -4,8 +4,9 @@
 //! MySQL column type as text → [`SqlType`]) and [`render_create`]. The catalog stores
 //! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
 //! round-trip: every property of a `TableDef` appears in the text.
-//! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options,
-//! index types (USING BTREE), ZEROFILL. Integer display widths are kept for display only
+//! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options (an
+//! index's KEY_BLOCK_SIZE too), ZEROFILL. Index prefix lengths and types (USING HASH) are kept
+//! (key_parts.rs; every index is a B-tree whatever its declared type). Integer display widths are kept for display only
 //! (`Column::display_width`; SHOW CREATE TABLE prints `int(11)` as MariaDB does). DESC in index columns is ignored.
 
 use std::sync::atomic::Ordering;
@@ -17,6 +18,7 @@ use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
 use super::catalog::{Counters, IndexDef, TableDef};
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
+use super::key_parts::{key_parts, render_parts};
 use crate::coerce::{coerce_to_column, SqlMode};
 use crate::collation::Collation;
 use crate::row_codec::RowLayout;
@@ -250,31 +252,18 @@ fn index_comment(opts: &[ast::IndexOption]) -> Option<String> {
     })
 }
 
-fn ident(i: &ast::Ident) -> String {
-    i.value.clone()
+/// The index type declared before the columns or as an option (`USING HASH` → `HASH`).
+fn index_using(before: &Option<ast::IndexType>, opts: &[ast::IndexOption]) -> Option<String> {
+    let opt = opts.iter().find_map(|o| match o {
+        ast::IndexOption::Using(t) => Some(t),
+        _ => None,
+    });
+    opt.or(before.as_ref())
+        .map(|t| t.to_string().to_ascii_uppercase())
 }
 
-fn index_cols(def: &[ast::IndexColumn], cols: &[Column]) -> DbResult<Vec<usize>> {
-    let mut out = Vec::new();
-    for ic in def {
-        let name = match &ic.column.expr {
-            ast::Expr::Identifier(i) => i.value.clone(),
-            ast::Expr::Function(f) => object_name_parts(&f.name).join("."),
-            other => other.to_string(),
-        };
-        let pos = cols
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(&name))
-            .ok_or_else(|| {
-                DbError::new(
-                    1072,
-                    "42000",
-                    format!("Key column '{name}' doesn't exist in table"),
-                )
-            })?;
-        out.push(pos);
-    }
-    Ok(out)
+fn ident(i: &ast::Ident) -> String {
+    i.value.clone()
 }
 
 /// Evaluates a constant DEFAULT expression.
@@ -510,6 +499,7 @@ pub fn table_from_create_mode(
     let mut default_now = Vec::new();
     let mut on_update_now = Vec::new();
     let mut pk: Vec<usize> = Vec::new();
+    let mut pk_prefix: Vec<Option<u32>> = Vec::new();
     let mut indexes: Vec<IndexDef> = Vec::new();
     for (i, cd) in ct.columns.iter().enumerate() {
         let cname = ident(&cd.name);
@@ -543,14 +533,12 @@ pub fn table_from_create_mode(
                         return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
                     }
                     pk = vec![i];
+                    pk_prefix = vec![None];
                     col.nullable = false;
                 }
-                ColumnOption::Unique(_) => indexes.push(IndexDef {
-                    name: cname.clone(),
-                    columns: vec![i],
-                    unique: true,
-                    comment: None,
-                }),
+                ColumnOption::Unique(_) => {
+                    indexes.push(IndexDef::new(cname.clone(), vec![i], true))
+                }
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
                 ColumnOption::CharacterSet(_) => {}
                 ColumnOption::Collation(c) => {
@@ -624,13 +612,22 @@ pub fn table_from_create_mode(
                 if !pk.is_empty() {
                     return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
                 }
-                pk = index_cols(&p.columns, &columns)?;
+                (pk, pk_prefix) = key_parts(&p.columns, &columns)?;
                 for &i in &pk {
                     columns[i].nullable = false;
                 }
+                if let Some(n) = p.index_name.as_ref().or(p.name.as_ref()) {
+                    if !n.value.eq_ignore_ascii_case("PRIMARY") {
+                        notes.push(crate::error::Warning {
+                            level: crate::error::WarningLevel::Warning,
+                            code: 1280,
+                            message: format!("Name '{}' ignored for PRIMARY key.", n.value),
+                        });
+                    }
+                }
             }
             TableConstraint::Unique(u) => {
-                let cols = index_cols(&u.columns, &columns)?;
+                let (cols, prefix) = key_parts(&u.columns, &columns)?;
                 let name = u
                     .index_name
                     .as_ref()
@@ -640,12 +637,14 @@ pub fn table_from_create_mode(
                 indexes.push(IndexDef {
                     name,
                     columns: cols,
+                    prefix,
                     unique: true,
                     comment: index_comment(&u.index_options),
+                    using: index_using(&u.index_type, &u.index_options),
                 });
             }
             TableConstraint::Index(ix) => {
-                let cols = index_cols(&ix.columns, &columns)?;
+                let (cols, prefix) = key_parts(&ix.columns, &columns)?;
                 let name = ix
                     .name
                     .as_ref()
@@ -654,8 +653,10 @@ pub fn table_from_create_mode(
                 indexes.push(IndexDef {
                     name,
                     columns: cols,
+                    prefix,
                     unique: false,
                     comment: index_comment(&ix.index_options),
+                    using: index_using(&ix.index_type, &ix.index_options),
                 });
             }
             TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
@@ -722,6 +723,7 @@ pub fn table_from_create_mode(
         default_now,
         on_update_now,
         pk,
+        pk_prefix,
         indexes,
         compression,
         row_format,
@@ -805,21 +807,22 @@ pub fn render_create(t: &TableDef) -> String {
         }
         lines.push(s);
     }
-    let cols = |v: &[usize]| {
-        v.iter()
-            .map(|&i| quote_ident(&t.columns[i].name))
-            .collect::<Vec<_>>()
-            .join(",")
-    };
     if !t.pk.is_empty() {
-        lines.push(format!("  PRIMARY KEY ({})", cols(&t.pk)));
+        lines.push(format!(
+            "  PRIMARY KEY ({})",
+            render_parts(t, &t.pk, &t.pk_prefix)
+        ));
     }
     for ix in &t.indexes {
         lines.push(format!(
-            "  {}KEY {} ({}){}",
+            "  {}KEY {} ({}){}{}",
             if ix.unique { "UNIQUE " } else { "" },
             quote_ident(&ix.name),
-            cols(&ix.columns),
+            render_parts(t, &ix.columns, &ix.prefix),
+            ix.using
+                .as_ref()
+                .map(|u| format!(" USING {u}"))
+                .unwrap_or_default(),
             ix.comment
                 .as_ref()
                 .map(|c| format!(" COMMENT {}", quote_str(c)))

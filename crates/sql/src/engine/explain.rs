@@ -16,7 +16,7 @@
 //!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
 
 use super::catalog::TableDef;
-use super::expr::Expr;
+use super::expr::{BinOp, Expr};
 use super::range::Access;
 use super::rows::{covers, Output};
 use super::select::{From, SrcKind};
@@ -149,6 +149,7 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
             super::range::conjuncts(on, &mut v);
             conds += v.len();
         }
+        let mut possible = None;
         let (kind, key, key_len, refs, nrows) = match &s.kind {
             SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, r.len() as u64),
             SrcKind::Table(t) => {
@@ -216,6 +217,9 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
                 } else {
                     super::infoschema::row_count(sess, t)
                 };
+                let chosen = key.clone().filter(|_| kind != "index");
+                let conj: Vec<&Expr> = shape.where_conj.iter().filter(|e| mine(e)).collect();
+                possible = possible_keys(t, s, a, chosen, &conj);
                 (kind, key, key_len, refs, nrows)
             }
         };
@@ -233,7 +237,7 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
             text("SIMPLE"),
             text(&s.alias),
             text(&kind),
-            opt(key.clone().filter(|_| kind != "index")),
+            opt(possible),
             opt(key),
             opt(key_len.map(|n| n.to_string())),
             opt(refs),
@@ -246,6 +250,48 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
         ]);
     }
     Output::text(&names, out)
+}
+
+/// EXPLAIN's possible_keys: the key read (unless the whole index is scanned), and the keys
+/// MariaDB's range analysis also finds for `first_col NOT IN (...)` / `first_col <> const`
+/// (ranges around the excluded values; Betula reads no ranges for them, the key is only a
+/// candidate), in the table's key order.
+fn possible_keys(
+    t: &TableDef,
+    s: &super::select::Source,
+    a: &Access,
+    chosen: Option<String>,
+    conj: &[&Expr],
+) -> Option<String> {
+    let excluding = |col: usize| {
+        conj.iter().any(|e| match e {
+            Expr::InList(x, list, true, _) => {
+                matches!(&**x, Expr::Col(c) if *c == s.offset + col)
+                    && list.iter().all(Expr::is_const)
+            }
+            Expr::Binary(BinOp::Ne, x, y, _) => {
+                matches!((&**x, &**y), (Expr::Col(c), o) | (o, Expr::Col(c))
+                    if *c == s.offset + col && o.is_const())
+            }
+            _ => false,
+        })
+    };
+    let mut keys: Vec<(Option<usize>, String, &[usize])> = Vec::new();
+    if !t.pk.is_empty() {
+        keys.push((None, "PRIMARY".into(), &t.pk));
+    }
+    for (i, ix) in t.indexes.iter().enumerate() {
+        keys.push((Some(i), ix.name.clone(), &ix.columns));
+    }
+    let names: Vec<String> = keys
+        .into_iter()
+        .filter(|(ix, name, cols)| {
+            (chosen.as_deref() == Some(name.as_str()) && a.index == *ix)
+                || (s.hints.allows(*ix) && cols.first().is_some_and(|&c| excluding(c)))
+        })
+        .map(|(_, name, _)| name)
+        .collect();
+    (!names.is_empty()).then(|| names.join(","))
 }
 
 #[cfg(test)]

@@ -625,6 +625,17 @@ impl Compiler<'_> {
                 subquery,
                 negated,
             } => {
+                if let E::Tuple(items) = &**expr {
+                    let mut cs = Vec::with_capacity(items.len());
+                    let mut colls = Vec::with_capacity(items.len());
+                    for it in items {
+                        let c = self.compile(it)?;
+                        colls.push(c.text_collation(self.scope).unwrap_or_default());
+                        cs.push(c);
+                    }
+                    let rows = self.env.subquery(subquery)?;
+                    return super::row_in::row_in(cs, colls, rows, *negated);
+                }
                 let a = self.compile(expr)?;
                 let coll = a.text_collation(self.scope).unwrap_or_default();
                 let rows = self.env.subquery(subquery)?;

@@ -25,7 +25,7 @@ use super::range::exact;
 use super::rows::{OutCol, Output};
 use super::session::{parse, Session};
 use super::tokens::{lex, Cursor, Tok};
-use crate::key_codec::{encode_key_value, prefix_successor, KeyColumn, KeyDecoder};
+use crate::key_codec::{encode_key_value, prefix_successor, KeyDecoder};
 use crate::value::Value;
 
 /// Open handlers of a session, by lower-cased alias.
@@ -376,10 +376,10 @@ fn bounds(
                 ));
             }
             let mut prefix = Vec::new();
-            for (v, &c) in vals.iter().zip(&cols) {
+            for (p, (v, &c)) in vals.iter().zip(&cols).enumerate() {
                 let col = &t.columns[c];
                 match exact(col, v) {
-                    Some(v) => encode_key_value(&KeyColumn::from_column(col), &v, &mut prefix)?,
+                    Some(v) => encode_key_value(&t.key_column(key.flatten(), p), &v, &mut prefix)?,
                     // A value no key entry can hold: nothing to read.
                     None => return Ok(None),
                 }

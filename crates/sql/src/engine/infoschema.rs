@@ -160,7 +160,12 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
 /// SHOW INDEX rows (also information_schema.STATISTICS without the leading columns).
 pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
     let mut rows = Vec::new();
-    let mut add = |name: &str, unique: bool, cols: &[usize], comment: &Option<String>| {
+    let mut add = |name: &str,
+                   unique: bool,
+                   cols: &[usize],
+                   prefix: &[Option<u32>],
+                   kind: &str,
+                   comment: &Option<String>| {
         for (seq, &c) in cols.iter().enumerate() {
             rows.push(vec![
                 t(tdef.name.clone()),
@@ -170,10 +175,14 @@ pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
                 t(tdef.columns[c].name.clone()),
                 t("A"),
                 Value::Int(0),
-                Value::Null,
+                prefix
+                    .get(seq)
+                    .copied()
+                    .flatten()
+                    .map_or(Value::Null, |n| Value::Int(n.into())),
                 Value::Null,
                 t(if tdef.columns[c].nullable { "YES" } else { "" }),
-                t("BTREE"),
+                t(kind),
                 t(""),
                 t(comment.clone().unwrap_or_default()),
                 t("YES"),
@@ -182,10 +191,17 @@ pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
         }
     };
     if !tdef.pk.is_empty() {
-        add("PRIMARY", true, &tdef.pk, &None);
+        add("PRIMARY", true, &tdef.pk, &tdef.pk_prefix, "BTREE", &None);
     }
     for ix in &tdef.indexes {
-        add(&ix.name, ix.unique, &ix.columns, &ix.comment);
+        add(
+            &ix.name,
+            ix.unique,
+            &ix.columns,
+            &ix.prefix,
+            ix.index_type(),
+            &ix.comment,
+        );
     }
     (vec![], rows)
 }

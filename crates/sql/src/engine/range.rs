@@ -19,7 +19,7 @@ use super::dberror::DbResult;
 use super::eval::{eval, EvalCtx};
 use super::expr::{BinOp, Expr};
 use crate::coerce::{coerce_to_column, SqlMode};
-use crate::key_codec::{encode_key_value, prefix_successor, KeyColumn};
+use crate::key_codec::{encode_key_value, prefix_successor};
 use crate::types::Column;
 use crate::value::{sql_cmp, Value};
 
@@ -89,7 +89,7 @@ impl Access {
         for (i, e) in self.eq.iter().enumerate() {
             let c = &t.columns[cols[i]];
             match exact(c, &eval(e, &cx)?) {
-                Some(v) => encode_key_value(&KeyColumn::from_column(c), &v, &mut prefix)?,
+                Some(v) => encode_key_value(&t.key_column(self.index, i), &v, &mut prefix)?,
                 None => return Ok(vec![]),
             }
         }
@@ -100,7 +100,7 @@ impl Access {
             for e in list {
                 if let Some(v) = exact(c, &eval(e, &cx)?) {
                     let mut k = prefix.clone();
-                    encode_key_value(&KeyColumn::from_column(c), &v, &mut k)?;
+                    encode_key_value(&t.key_column(self.index, n), &v, &mut k)?;
                     keys.push(k);
                 }
             }
@@ -115,12 +115,18 @@ impl Access {
         };
         if n < cols.len() {
             let c = &t.columns[cols[n]];
-            let kc = KeyColumn::from_column(c);
+            let kc = t.key_column(self.index, n);
+            // A prefix key holds truncated values: `col > 'abcd'` holds for keys equal to
+            // the bound's prefix, so its bounds are inclusive (rows are re-checked).
+            let prefixed = kc.prefix.is_some();
+            let bound = |e: &Expr| -> DbResult<Option<Value>> {
+                Ok(exact(c, &eval(e, &cx)?).filter(|v| !pad_unordered(&kc, v)))
+            };
             if let Some((e, incl)) = &self.lower {
-                if let Some(v) = exact(c, &eval(e, &cx)?) {
+                if let Some(v) = bound(e)? {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
-                    lo = if *incl {
+                    lo = if *incl || prefixed {
                         Bound::Included(k)
                     } else {
                         match prefix_successor(&k) {
@@ -138,10 +144,10 @@ impl Access {
                 }
             }
             if let Some((e, incl)) = &self.upper {
-                if let Some(v) = exact(c, &eval(e, &cx)?) {
+                if let Some(v) = bound(e)? {
                     let mut k = prefix.clone();
                     encode_key_value(&kc, &v, &mut k)?;
-                    hi = if *incl {
+                    hi = if *incl || prefixed {
                         match prefix_successor(&k) {
                             Some(s) => Bound::Excluded(s),
                             None => hi,
@@ -162,6 +168,18 @@ impl Access {
         }
         Ok(vec![(lo, hi)])
     }
+}
+
+/// True when a bound's prefix key may be out of order with the rows' prefix keys: under a PAD
+/// SPACE collation, sort keys drop trailing spaces instead of padding (collation.rs), so a
+/// truncated value ending in spaces can sort after one continuing with a control character.
+/// Such a bound is not used (the range widens); without spaces or control characters in the
+/// bound's prefix, truncation keeps the order.
+fn pad_unordered(kc: &crate::key_codec::KeyColumn, v: &Value) -> bool {
+    let (Some(n), Value::Text(s)) = (kc.prefix, v) else {
+        return false;
+    };
+    kc.collation.pad_space() && s.chars().take(n as usize).any(|ch| ch <= ' ')
 }
 
 fn point_range(k: &[u8]) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {

@@ -715,6 +715,11 @@ fn item_name(sess: &Session, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
+    if let ast::Expr::Substring { .. } = e {
+        if let Some(t) = sess.call_text(e.span()) {
+            return t;
+        }
+    }
     sess.item_text(e.span()).unwrap_or_else(|| e.to_string())
 }
 
@@ -1093,8 +1098,13 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
         return false;
     }
     let mut key: Vec<usize> = s.access.key_cols(t);
+    // Whether each key part holds the whole value (a prefix part does not give its order).
+    let mut whole: Vec<bool> = (0..key.len())
+        .map(|p| t.key_column(s.access.index, p).prefix.is_none())
+        .collect();
     if s.access.index.is_some() {
         key.extend(t.pk.iter().copied());
+        whole.extend((0..t.pk.len()).map(|p| t.key_column(None, p).prefix.is_none()));
     }
     let desc = order[0].1;
     let eq = s.access.eq.len().min(key.len());
@@ -1110,6 +1120,9 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
                 return false;
             }
             if s.offset + key[k] == *c {
+                if !whole[k] {
+                    return false;
+                }
                 k += 1;
                 break;
             }

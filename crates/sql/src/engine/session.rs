@@ -75,9 +75,9 @@ impl Drop for Session {
 pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
-        // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`);
-        // the type is ignored anyway, so retry without it.
-        Err(e) => match super::tokens::without_index_type_before_columns(sql) {
+        // sqlparser rejects some MariaDB index syntax (`UNIQUE INDEX USING BTREE (a)`, an
+        // index's KEY_BLOCK_SIZE): retry in a form it accepts (index_syntax.rs).
+        Err(e) => match super::index_syntax::rewrite(sql) {
             Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
             None => Err(e.into()),
         },
@@ -379,6 +379,16 @@ impl Session {
     /// The text of a select item starting at `span.start`: up to the next top-level `,`, `)`
     /// closing an enclosing parenthesis, or clause keyword (FROM, AS, WHERE, ...).
     pub fn item_text(&self, span: Span) -> Option<String> {
+        self.item_text_at(span, false)
+    }
+
+    /// [`Session::item_text`] of a call whose span starts at its first argument (sqlparser's
+    /// `SUBSTRING(s, 1, 2)` spans from `s`): the text from the function name before `(`.
+    pub fn call_text(&self, span: Span) -> Option<String> {
+        self.item_text_at(span, true)
+    }
+
+    fn item_text_at(&self, span: Span, from_call: bool) -> Option<String> {
         if span.start.line == 0 {
             return None;
         }
@@ -393,6 +403,19 @@ impl Session {
                 break;
             }
             off += l.len();
+        }
+        if from_call {
+            let head = self.cur_sql.get(..off)?.trim_end();
+            let head = head.strip_suffix('(')?.trim_end();
+            let word = head
+                .bytes()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            if word == 0 {
+                return None;
+            }
+            off = head.len() - word;
         }
         let text = self.cur_sql.get(off..)?;
         const STOP: &[&str] = &[

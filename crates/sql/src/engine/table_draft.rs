@@ -15,6 +15,7 @@
 use super::catalog::{IndexDef, TableDef};
 use super::dberror::{DbError, DbResult};
 use super::ddl::{self, render_create};
+use super::key_parts;
 use super::session::Session;
 use crate::types::Column;
 use crate::value::Value;
@@ -41,8 +42,12 @@ pub struct DraftColumn {
 pub struct DraftIndex {
     pub name: String,
     pub columns: Vec<String>,
+    /// Prefix lengths, parallel to `columns` (as [`IndexDef::prefix`]).
+    pub prefix: Vec<Option<u32>>,
     pub unique: bool,
     pub comment: Option<String>,
+    /// USING BTREE / HASH as declared.
+    pub using: Option<String>,
     /// The old index this one is, unchanged (its tree can be kept).
     pub origin: Option<usize>,
 }
@@ -53,6 +58,8 @@ pub struct Draft {
     pub table: String,
     pub columns: Vec<DraftColumn>,
     pub pk: Vec<String>,
+    /// Prefix lengths of the primary key columns, parallel to `pk`.
+    pub pk_prefix: Vec<Option<u32>>,
     pub indexes: Vec<DraftIndex>,
 }
 
@@ -67,6 +74,38 @@ pub struct Finished {
 
 fn eq(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b)
+}
+
+/// Removes column `name` from a key's columns and their parallel prefix lengths.
+fn remove_part(cols: &mut Vec<String>, prefix: &mut Vec<Option<u32>>, name: &str) {
+    prefix.resize(cols.len(), None);
+    let keep: Vec<bool> = cols.iter().map(|c| !eq(c, name)).collect();
+    let mut k = keep.iter();
+    cols.retain(|_| *k.next().unwrap_or(&true));
+    let mut k = keep.iter();
+    prefix.retain(|_| *k.next().unwrap_or(&true));
+}
+
+/// The key parts and options of an index as written in ALTER TABLE ADD INDEX / CREATE INDEX.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IndexSpec {
+    pub columns: Vec<String>,
+    /// Prefix lengths, parallel to `columns`.
+    pub prefix: Vec<Option<u32>>,
+    pub comment: Option<String>,
+    pub using: Option<String>,
+}
+
+impl IndexSpec {
+    /// Whole columns, no options.
+    pub fn of(columns: Vec<String>) -> IndexSpec {
+        let prefix = vec![None; columns.len()];
+        IndexSpec {
+            columns,
+            prefix,
+            ..IndexSpec::default()
+        }
+    }
 }
 
 /// A column definition parsed alone (`name type options`), with what it declares inline.
@@ -122,6 +161,7 @@ impl Draft {
                 })
                 .collect(),
             pk: t.pk.iter().map(name).collect(),
+            pk_prefix: t.pk_prefix.clone(),
             indexes: t
                 .indexes
                 .iter()
@@ -129,8 +169,10 @@ impl Draft {
                 .map(|(i, ix)| DraftIndex {
                     name: ix.name.clone(),
                     columns: ix.columns.iter().map(name).collect(),
+                    prefix: ix.prefix.clone(),
                     unique: ix.unique,
                     comment: ix.comment.clone(),
+                    using: ix.using.clone(),
                     origin: Some(i),
                 })
                 .collect(),
@@ -173,10 +215,10 @@ impl Draft {
 
     fn inline_keys(&mut self, name: &str, primary: bool, unique: bool) -> DbResult<()> {
         if primary {
-            self.add_primary(vec![name.to_string()])?;
+            self.add_primary(vec![name.to_string()], vec![None])?;
         }
         if unique {
-            self.add_index(None, vec![name.to_string()], true, None)?;
+            self.add_index(None, IndexSpec::of(vec![name.to_string()]), true)?;
         }
         Ok(())
     }
@@ -236,10 +278,10 @@ impl Draft {
             ));
         }
         self.columns.remove(i);
-        self.pk.retain(|c| !eq(c, name));
+        remove_part(&mut self.pk, &mut self.pk_prefix, name);
         for ix in &mut self.indexes {
             if ix.columns.iter().any(|c| eq(c, name)) {
-                ix.columns.retain(|c| !eq(c, name));
+                remove_part(&mut ix.columns, &mut ix.prefix, name);
                 ix.origin = None;
             }
         }
@@ -255,14 +297,17 @@ impl Draft {
         Ok(())
     }
 
-    pub fn add_primary(&mut self, cols: Vec<String>) -> DbResult<()> {
+    pub fn add_primary(&mut self, cols: Vec<String>, prefix: Vec<Option<u32>>) -> DbResult<()> {
         if !self.pk.is_empty() {
             return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
         }
-        for c in &cols {
+        for (p, c) in cols.iter().enumerate() {
             self.known(c)?;
+            let col = &self.columns[self.find(c)?].col;
+            key_parts::check_lob_part(col, prefix.get(p).copied().flatten())?;
         }
         self.pk = cols;
+        self.pk_prefix = prefix;
         Ok(())
     }
 
@@ -282,6 +327,7 @@ impl Draft {
             return Err(DbError::cant_drop_key("PRIMARY"));
         }
         self.pk.clear();
+        self.pk_prefix.clear();
         Ok(())
     }
 
@@ -290,12 +336,16 @@ impl Draft {
     pub fn add_index(
         &mut self,
         name: Option<String>,
-        cols: Vec<String>,
+        spec: IndexSpec,
         unique: bool,
-        comment: Option<String>,
     ) -> DbResult<()> {
-        for c in &cols {
+        let cols = spec.columns;
+        for (p, c) in cols.iter().enumerate() {
             self.known(c)?;
+            if !unique {
+                let col = &self.columns[self.find(c)?].col;
+                key_parts::check_lob_part(col, spec.prefix.get(p).copied().flatten())?;
+            }
         }
         let taken = |n: &str, d: &Draft| d.indexes.iter().any(|ix| eq(&ix.name, n));
         let name = match name {
@@ -330,8 +380,10 @@ impl Draft {
         self.indexes.push(DraftIndex {
             name,
             columns: cols,
+            prefix: spec.prefix,
             unique,
-            comment,
+            comment: spec.comment,
+            using: spec.using,
             origin: None,
         });
         Ok(())
@@ -379,14 +431,17 @@ impl Draft {
             default_now: self.columns.iter().map(|c| c.default_now).collect(),
             on_update_now: self.columns.iter().map(|c| c.on_update_now).collect(),
             pk: self.pk.iter().map(pos).collect(),
+            pk_prefix: self.pk_prefix.clone(),
             indexes: self
                 .indexes
                 .iter()
                 .map(|ix| IndexDef {
                     name: ix.name.clone(),
                     columns: ix.columns.iter().map(pos).collect(),
+                    prefix: ix.prefix.clone(),
                     unique: ix.unique,
                     comment: ix.comment.clone(),
+                    using: ix.using.clone(),
                 })
                 .collect(),
             ..old.clone()

@@ -124,34 +124,6 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
     out
 }
 
-/// `sql` without each `USING BTREE|HASH` that directly precedes a `(` (an index type written before an
-/// index's column list), or `None` if there is none.
-pub fn without_index_type_before_columns(sql: &str) -> Option<String> {
-    let toks = lex(sql);
-    let mut cut = Vec::new();
-    for w in toks.windows(3) {
-        let kw =
-            |t: &Tok, k: &str| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == k);
-        if kw(&w[0].0, "USING")
-            && (kw(&w[1].0, "BTREE") || kw(&w[1].0, "HASH"))
-            && w[2].0 == Tok::Sym('(')
-        {
-            cut.push((w[0].1, w[2].1));
-        }
-    }
-    if cut.is_empty() {
-        return None;
-    }
-    let mut out = String::with_capacity(sql.len());
-    let mut from = 0;
-    for (a, b) in cut {
-        out.push_str(&sql[from..a]);
-        from = b;
-    }
-    out.push_str(&sql[from..]);
-    Some(out)
-}
-
 pub struct Cursor<'a> {
     pub src: &'a str,
     toks: Vec<(Tok, usize)>,
