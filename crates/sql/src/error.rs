@@ -43,22 +43,23 @@ pub enum SqlError {
     /// 1048 / 23000: NULL into a NOT NULL column.
     #[error("Column '{column}' cannot be null")]
     NotNull { column: String },
-    /// 1426 / 42000: DECIMAL precision above the supported maximum.
-    #[error("Too-big precision {precision} specified for '{column}'. Maximum is {max}.")]
+    /// 1426 / 42000: DECIMAL precision above the supported maximum (MariaDB's text).
+    #[error("Too big precision specified for '{column}'. Maximum is {max}")]
     TooBigPrecision {
         precision: u32,
         column: String,
         max: u32,
     },
-    /// 1425 / 42000: DECIMAL scale or fractional-seconds precision above the maximum.
-    #[error("Too big scale {scale} specified for column '{column}'. Maximum is {max}.")]
+    /// 1425 / 42000: DECIMAL / FLOAT(M,D) scale or fractional-seconds precision above the maximum
+    /// (MariaDB's text).
+    #[error("Too big scale specified for '{column}'. Maximum is {max}")]
     TooBigScale {
         scale: u32,
         column: String,
         max: u32,
     },
-    /// 1427 / 42000: DECIMAL(M,D) with D > M.
-    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{column}').")]
+    /// 1427 / 42000: DECIMAL(M,D) / FLOAT(M,D) / DOUBLE(M,D) with D > M (MariaDB's text).
+    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{column}')")]
     ScaleAbovePrecision { column: String },
     /// 1074 / 42000: CHAR/VARCHAR/BINARY/VARBINARY length above the maximum.
     #[error("Column length too big for column '{column}' (max = {max}); use BLOB or TEXT instead")]

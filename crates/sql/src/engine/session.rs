@@ -75,12 +75,18 @@ impl Drop for Session {
 pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
-        // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`);
-        // the type is ignored anyway, so retry without it.
-        Err(e) => match super::tokens::without_index_type_before_columns(sql) {
-            Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
-            None => Err(e.into()),
-        },
+        // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`;
+        // the type is ignored anyway) and `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
+        // `DOUBLE(M,D)`), so retry without them.
+        Err(e) => {
+            let alt = super::tokens::without_index_type_before_columns(sql);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = super::tokens::with_double_for_real_digits(cur).or(alt);
+            match alt {
+                Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
+                None => Err(e.into()),
+            }
+        }
     }
 }
 

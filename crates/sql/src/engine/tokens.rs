@@ -152,6 +152,37 @@ pub fn without_index_type_before_columns(sql: &str) -> Option<String> {
     Some(out)
 }
 
+/// `sql` with `REAL (M,D)` and `DOUBLE PRECISION (M,D)` written as `DOUBLE (M,D)` (MariaDB's
+/// synonyms, which sqlparser accepts only without the digits), or `None` if there is none.
+pub fn with_double_for_real_digits(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let kw = |i: usize, k: &str| {
+        matches!(toks.get(i), Some((Tok::Word { upper, quoted: false, .. }, _)) if upper == k)
+    };
+    let open = |i: usize| matches!(toks.get(i), Some((Tok::Sym('('), _)));
+    // (start byte, end byte) of the words to replace by DOUBLE
+    let mut cut = Vec::new();
+    for i in 0..toks.len() {
+        if kw(i, "REAL") && open(i + 1) {
+            cut.push((toks[i].1, toks[i + 1].1));
+        } else if kw(i, "DOUBLE") && kw(i + 1, "PRECISION") && open(i + 2) {
+            cut.push((toks[i].1, toks[i + 2].1));
+        }
+    }
+    if cut.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut from = 0;
+    for (a, b) in cut {
+        out.push_str(&sql[from..a]);
+        out.push_str("DOUBLE");
+        from = b;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
+}
+
 pub struct Cursor<'a> {
     pub src: &'a str,
     toks: Vec<(Tok, usize)>,
