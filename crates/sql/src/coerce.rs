@@ -58,6 +58,8 @@ impl Default for SqlMode {
 
 pub(crate) struct Ctx<'a> {
     pub(crate) col: &'a Column,
+    /// Database and table of the column, for MariaDB's `db`.`t`.`col` in message 1366.
+    table: Option<(&'a str, &'a str)>,
     row: u64,
     strict: bool,
     warnings: &'a mut Vec<Warning>,
@@ -80,10 +82,14 @@ impl Ctx<'_> {
         }
     }
     fn incorrect(&self, kind: &'static str, v: &Value) -> SqlError {
+        let column = match self.table {
+            Some((db, t)) => format!("`{db}`.`{t}`.`{}`", self.col.name),
+            None => format!("'{}'", self.col.name),
+        };
         SqlError::IncorrectValue {
             kind,
             value: display(v),
-            column: self.name(),
+            column,
             row: self.row,
         }
     }
@@ -155,8 +161,33 @@ pub fn coerce_to_column(
     mode: SqlMode,
     warnings: &mut Vec<Warning>,
 ) -> Result<Value, SqlError> {
+    coerce_in_table(v, col, None, row, mode, warnings)
+}
+
+/// [`coerce_to_column`] for a column of table `table` of database `db`: message 1366 names the
+/// column `db`.`table`.`col`, as MariaDB does.
+pub fn coerce_to_table_column(
+    v: &Value,
+    col: &Column,
+    (db, table): (&str, &str),
+    row: u64,
+    mode: SqlMode,
+    warnings: &mut Vec<Warning>,
+) -> Result<Value, SqlError> {
+    coerce_in_table(v, col, Some((db, table)), row, mode, warnings)
+}
+
+fn coerce_in_table(
+    v: &Value,
+    col: &Column,
+    table: Option<(&str, &str)>,
+    row: u64,
+    mode: SqlMode,
+    warnings: &mut Vec<Warning>,
+) -> Result<Value, SqlError> {
     let mut cx = Ctx {
         col,
+        table,
         row,
         strict: mode.strict,
         warnings,

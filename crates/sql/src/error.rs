@@ -18,7 +18,8 @@ pub enum SqlError {
     OutOfRange { column: String, row: u64 },
     /// 1292 / 22007: a temporal value that does not parse or is not a valid calendar value.
     /// `kind` is `date`, `datetime`, `time`, or `timestamp` as in MySQL's message.
-    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
+    #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
     IncorrectTemporal {
         kind: &'static str,
         value: String,
@@ -27,7 +28,8 @@ pub enum SqlError {
     },
     /// 1366 / HY000: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
     /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
-    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
+    #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
     IncorrectValue {
         kind: &'static str,
         value: String,

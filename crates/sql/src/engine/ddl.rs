@@ -417,8 +417,10 @@ pub fn table_from_create_mode(
                     ));
                 }
             } else {
+                // MariaDB reports a default's conversion notes (e.g. 1265 for DECIMAL DEFAULT 1.1)
+                // "at row 0"
                 let mut w = Vec::new();
-                let cv = coerce_to_column(&v, &col, 1, SqlMode { strict: true }, &mut w).map_err(
+                let cv = coerce_to_column(&v, &col, 0, SqlMode { strict: true }, &mut w).map_err(
                     |_| {
                         DbError::new(
                             1067,
@@ -428,6 +430,10 @@ pub fn table_from_create_mode(
                     },
                 )?;
                 col.default = Some(cv);
+                notes.extend(
+                    w.into_iter()
+                        .filter(|w| w.level == crate::error::WarningLevel::Note),
+                );
             }
         }
         if dnow && !matches!(ty, SqlType::Timestamp { .. } | SqlType::DateTime { .. }) {
@@ -587,6 +593,9 @@ fn default_text(col: &Column) -> Option<String> {
     match &col.default {
         Some(Value::UInt(b)) if matches!(col.sql_type, SqlType::Bit { .. }) => {
             Some(crate::text_format::bit_literal(*b))
+        }
+        Some(Value::UInt(y)) if col.sql_type == SqlType::Year && col.display_width == Some(2) => {
+            Some(quote_str(&format!("{:02}", y % 100)))
         }
         Some(v) => {
             let t = v

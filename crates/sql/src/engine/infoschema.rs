@@ -125,6 +125,12 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
                     Some(Value::UInt(b)) if matches!(c.sql_type, SqlType::Bit { .. }) => {
                         t(crate::text_format::bit_literal(*b))
                     }
+                    // YEAR(2) shows its default with 2 digits, as its values
+                    Some(Value::UInt(y))
+                        if c.sql_type == SqlType::Year && c.display_width == Some(2) =>
+                    {
+                        t(format!("{:02}", y % 100))
+                    }
                     Some(v) => v
                         .to_text(Some(&c.sql_type))
                         .map(|b| t(String::from_utf8_lossy(&b)))

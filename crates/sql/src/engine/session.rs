@@ -76,15 +76,18 @@ pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects an index type before the column list (`UNIQUE INDEX USING BTREE (a)`;
-        // the type is ignored anyway) and `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
-        // `DOUBLE(M,D)`), so retry without them.
+        // the type is ignored anyway), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
+        // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, so retry with them rewritten.
         Err(e) => {
             let alt = super::tokens::without_index_type_before_columns(sql);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = super::tokens::with_double_for_real_digits(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = super::tokens::with_numeric_modifiers_as_types(cur).or(alt);
             match alt {
-                Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
-                None => Err(e.into()),
+                Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
+                    .map_err(|_| DbError::parse_error(sql, e)),
+                None => Err(DbError::parse_error(sql, e)),
             }
         }
     }
@@ -780,6 +783,9 @@ impl Session {
 }
 
 impl CompileEnv for Session {
+    fn warn(&mut self, w: Warning) {
+        self.warnings.push(w);
+    }
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
         self.sysvar_value(name, global)
             .ok_or_else(|| DbError::unknown_var(name))

@@ -78,6 +78,8 @@ fn real_type(double: bool, args: &[u32], unsigned: bool, col: &str) -> DbResult<
 pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     let up = text.trim().to_ascii_uppercase();
     let unsigned = up.contains("UNSIGNED") || is_zerofill(&up);
+    // `ZEROFILL_INT(5)`: how `tokens::with_numeric_modifiers_as_types` hands ZEROFILL to sqlparser
+    let up = up.replace("ZEROFILL_", "");
     let (base, args) = match up.find('(') {
         Some(i) => {
             let close = up[i..].find(')').map(|j| i + j).unwrap_or(up.len());
@@ -290,6 +292,8 @@ mod tests {
         assert!(is_zerofill("int(10) unsigned zerofill"));
         assert!(!is_zerofill("int(10) unsigned"));
         assert_eq!(t("INT ZEROFILL"), t("INT UNSIGNED"));
+        assert_eq!(t("ZEROFILL_DECIMAL(10,2)").sql_name(), "decimal(10,2) unsigned");
+        assert!(is_zerofill("ZEROFILL_INT(5)"));
         assert_eq!(code("DECIMAL(66,66)"), 1425);
         assert_eq!(code("DECIMAL(66,6)"), 1426);
         assert_eq!(declared_width("YEAR(2)", &SqlType::Year), Some(2));
