@@ -18,8 +18,7 @@ pub enum SqlError {
     OutOfRange { column: String, row: u64 },
     /// 1292 / 22007: a temporal value that does not parse or is not a valid calendar value.
     /// `kind` is `date`, `datetime`, `time`, or `timestamp` as in MySQL's message.
-    /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
-    #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
+    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
     IncorrectTemporal {
         kind: &'static str,
         value: String,
@@ -174,13 +173,13 @@ mod tests {
         let e = SqlError::IncorrectValue {
             kind: "integer",
             value: "abc".into(),
-            column: "i".into(),
+            column: "`db`.`t`.`i`".into(),
             row: 2,
         };
         assert_eq!(e.code(), 1366);
         assert_eq!(
             e.to_string(),
-            "Incorrect integer value: 'abc' for column 'i' at row 2"
+            "Incorrect integer value: 'abc' for column `db`.`t`.`i` at row 2"
         );
         let e = SqlError::NotNull { column: "x".into() };
         assert_eq!((e.code(), e.sqlstate()), (1048, "23000"));

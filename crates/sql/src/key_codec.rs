@@ -12,7 +12,7 @@
 //! * FLOAT / DOUBLE: IEEE bits big-endian; non-negative: sign bit set; negative: all bits inverted.
 //!   `-0.0` is encoded as `0.0`; NaN is rejected.
 //! * DECIMAL(p,s): the mantissa at scale `s` as a signed integer of 1 (p<=2), 2 (p<=4), 4 (p<=9),
-//!   8 (p<=18) or 16 bytes, offset like signed integers.
+//!   8 (p<=18), 16 (p<=38) or 32 bytes (p<=65), offset like signed integers (`decimal_codec.rs`).
 //! * strings: the collation's sort key (collation.rs: bytes for `binary` and `_bin`, case-folded
 //!   UTF-8 for `_ci`, trailing spaces dropped for PAD SPACE) with every `0x00` written as
 //!   `0x00 0xFF`, terminated by `0x00 0x01`. This preserves order and is prefix-free: a string that

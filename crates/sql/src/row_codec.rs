@@ -13,7 +13,7 @@
 //! values   for each non-NULL slot in slot order:
 //!            TINYINT..BIGINT 1/2/3/4/8 bytes (two's complement, or unsigned)
 //!            YEAR 1 byte (0, or year - 1900)    FLOAT 4 bytes   DOUBLE 8 bytes (IEEE bits)
-//!            DECIMAL(p,s) mantissa at scale s in 1/2/4/8/16 bytes (p <= 2/4/9/18/38)
+//!            DECIMAL(p,s) mantissa at scale s in 1/2/4/8/16/32 bytes (p <= 2/4/9/18/38/65)
 //!            DATE 3 bytes (Date::packed)        TIME 6 bytes (micros + 2^47)
 //!            DATETIME/TIMESTAMP DateTime::packed_for_fsp: 5 bytes (fsp 0) or 8 bytes
 //!            strings and binary: varint byte length, then the bytes (text is UTF-8)

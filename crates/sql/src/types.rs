@@ -861,12 +861,40 @@ mod tests {
     #[test]
     fn validation_and_columns() {
         assert_eq!(
-            SqlType::decimal(39, 0)
+            SqlType::decimal(66, 0).validate("d").unwrap_err().code(),
+            1426
+        );
+        assert!(SqlType::decimal(65, 38).validate("d").is_ok());
+        assert_eq!(
+            SqlType::decimal(66, 39).validate("d").unwrap_err().code(),
+            1425
+        );
+        assert_eq!(
+            SqlType::Double {
+                digits: Some((5, 6)),
+                unsigned: false
+            }
             .validate("d")
             .unwrap_err()
             .code(),
-            1426
+            1427
         );
+        let z = Column {
+            zerofill: true,
+            display_width: Some(5),
+            ..Column::new(9, "z", SqlType::Int {
+                width: IntWidth::Int,
+                unsigned: true,
+            })
+        };
+        assert_eq!(z.column_type(), "int(5) unsigned zerofill");
+        assert_eq!(z.display_length(), 5);
+        assert!(z.protocol_flags() & column_flag::ZEROFILL != 0);
+        let y2 = Column {
+            display_width: Some(2),
+            ..Column::new(10, "y", SqlType::Year)
+        };
+        assert_eq!((y2.column_type(), y2.display_length()), ("year(2)".into(), 2));
         assert_eq!(
             SqlType::decimal(5, 6)
             .validate("d")
