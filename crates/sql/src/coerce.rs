@@ -361,13 +361,7 @@ fn to_decimal(
     unsigned: bool,
 ) -> Result<Value, SqlError> {
     let max = Decimal::max_for(precision, scale);
-    let clamp = |neg: bool| {
-        Value::Decimal(if neg {
-            max.neg()
-        } else {
-            max
-        })
-    };
+    let clamp = |neg: bool| Value::Decimal(if neg { max.neg() } else { max });
     let d = match v {
         Value::Int(i) => Decimal::from_i64(*i),
         Value::UInt(u) => Decimal::from_u64(*u),

@@ -115,7 +115,7 @@ mod tests {
         // FLOAT(20,3): rounded to 3 decimals, then narrowed to f32
         assert_eq!(
             store(fixed(true, 20, 3, false), Value::Double(56789.987)),
-            (Value::Float(56789.987), vec![])
+            (Value::Float(56789.987_f64 as f32), vec![])
         );
         // DOUBLE(53,10): 10^43 − 10^-10 is 1e43 as a double
         assert_eq!(
@@ -150,7 +150,13 @@ mod tests {
             (Value::Double(1.5), vec![1265])
         );
         let col = Column::new(1, "c", fixed(false, 1, 1, false));
-        let err = coerce_to_column(&Value::Double(5.0), &col, 1, SqlMode::default(), &mut vec![]);
+        let err = coerce_to_column(
+            &Value::Double(5.0),
+            &col,
+            1,
+            SqlMode::default(),
+            &mut vec![],
+        );
         assert_eq!(err.unwrap_err().code(), 1264);
     }
 }

@@ -448,7 +448,10 @@ mod tests {
             (d(&format!("{}.1111", "9".repeat(61))), true)
         );
         assert!(w.fits(65, 4) && !w.fits(64, 4));
-        assert_eq!(Decimal::max_for(65, 4).to_string(), format!("{}.9999", "9".repeat(61)));
+        assert_eq!(
+            Decimal::max_for(65, 4).to_string(),
+            format!("{}.9999", "9".repeat(61))
+        );
         assert_eq!(w.round_to_i128(), i128::MAX);
     }
 

@@ -32,11 +32,11 @@
 use crate::collation::Collation;
 use crate::decimal::Decimal;
 use crate::decimal_codec;
-use crate::wide_int::WideInt;
 use crate::error::SqlError;
 use crate::temporal::{Date, DateTime, Time};
 use crate::types::{Column, SqlType};
 use crate::value::Value;
+use crate::wide_int::WideInt;
 
 const NULL_MARK: u8 = 0x00;
 const VALUE_MARK: u8 = 0x01;
@@ -372,8 +372,8 @@ impl<'a> KeyDecoder<'a> {
                 Value::Double(f)
             }
             SqlType::Decimal {
-            precision, scale, ..
-        } => {
+                precision, scale, ..
+            } => {
                 let width = decimal_width(precision);
                 let m = if width <= 16 {
                     WideInt::from_i128(self.signed(width, flip)?)

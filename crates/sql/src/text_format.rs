@@ -188,8 +188,14 @@ mod tests {
     fn fixed_decimals_like_mariadb() {
         assert_eq!(format_fixed(56789.98828125, 3), "56789.988");
         assert_eq!(format_fixed(1e17f32 as f64, 3), "99999998430674940.000");
-        assert_eq!(format_fixed(1234566789123456789.0, 0), "1234566789123456800");
-        assert_eq!(format_fixed(1e43, 10), format!("1{}.0000000000", "0".repeat(43)));
+        assert_eq!(
+            format_fixed(1234566789123456789.0, 0),
+            "1234566789123456800"
+        );
+        assert_eq!(
+            format_fixed(1e43, 10),
+            format!("1{}.0000000000", "0".repeat(43))
+        );
         assert_eq!(format_fixed(0.0123456789, 10), "0.0123456789");
         assert_eq!(format_fixed(-0.9, 1), "-0.9");
         assert_eq!(format_fixed(0.0, 1), "0.0");

@@ -882,10 +882,14 @@ mod tests {
         let z = Column {
             zerofill: true,
             display_width: Some(5),
-            ..Column::new(9, "z", SqlType::Int {
-                width: IntWidth::Int,
-                unsigned: true,
-            })
+            ..Column::new(
+                9,
+                "z",
+                SqlType::Int {
+                    width: IntWidth::Int,
+                    unsigned: true,
+                },
+            )
         };
         assert_eq!(z.column_type(), "int(5) unsigned zerofill");
         assert_eq!(z.display_length(), 5);
@@ -894,12 +898,12 @@ mod tests {
             display_width: Some(2),
             ..Column::new(10, "y", SqlType::Year)
         };
-        assert_eq!((y2.column_type(), y2.display_length()), ("year(2)".into(), 2));
         assert_eq!(
-            SqlType::decimal(5, 6)
-            .validate("d")
-            .unwrap_err()
-            .code(),
+            (y2.column_type(), y2.display_length()),
+            ("year(2)".into(), 2)
+        );
+        assert_eq!(
+            SqlType::decimal(5, 6).validate("d").unwrap_err().code(),
             1427
         );
         assert_eq!(

@@ -178,7 +178,10 @@ impl WideInt {
         self.checked_add(&o.neg())
     }
     pub fn checked_mul(&self, o: &WideInt) -> Option<WideInt> {
-        Some(WideInt::make(self.neg != o.neg, mag_mul(&self.mag, &o.mag)?))
+        Some(WideInt::make(
+            self.neg != o.neg,
+            mag_mul(&self.mag, &o.mag)?,
+        ))
     }
 
     /// Truncating division by `10^n`: the quotient (rounded toward zero), whether the dropped
@@ -220,8 +223,7 @@ impl WideInt {
     /// The value as `bytes` little-endian two's-complement bytes, `None` if it does not fit.
     pub fn to_le_bytes(&self, bytes: usize) -> Option<Vec<u8>> {
         let mut raw: Vec<u8> = self.mag.iter().flat_map(|l| l.to_le_bytes()).collect();
-        if raw[bytes..].iter().any(|&b| b != 0) || raw.get(bytes - 1).is_some_and(|&b| b >= 0x80)
-        {
+        if raw[bytes..].iter().any(|&b| b != 0) || raw.get(bytes - 1).is_some_and(|&b| b >= 0x80) {
             // the magnitude needs the sign bit: only -2^(8*bytes-1) would fit, never used
             return None;
         }
@@ -342,10 +344,7 @@ mod tests {
             assert_eq!(WideInt::from_le_bytes(&b), w(v));
         }
         let big = WideInt::pow10(65).unwrap().neg();
-        assert_eq!(
-            WideInt::from_le_bytes(&big.to_le_bytes(32).unwrap()),
-            big
-        );
+        assert_eq!(WideInt::from_le_bytes(&big.to_le_bytes(32).unwrap()), big);
         assert!(WideInt::pow10(77).unwrap().to_le_bytes(32).is_none());
     }
 }

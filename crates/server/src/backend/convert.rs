@@ -68,11 +68,10 @@ pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
         }
         (SqlValue::UInt(y), Some(SqlType::Year)) if col.length == 2 => format!("{:02}", y % 100),
         (SqlValue::UInt(y), Some(SqlType::Year)) => format!("{y:04}"),
-        (SqlValue::Float(_) | SqlValue::Double(_), Some(t)) if t.float_decimals().is_some() => {
-            v.to_text(Some(&t))
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-                .unwrap_or_default()
-        }
+        (SqlValue::Float(_) | SqlValue::Double(_), Some(t)) if t.float_decimals().is_some() => v
+            .to_text(Some(&t))
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
         (SqlValue::Null, _) => return Value::Null,
         _ if col.zerofill => v
             .to_text(col.ty.as_ref())

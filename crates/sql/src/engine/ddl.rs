@@ -18,10 +18,10 @@ use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
 use super::catalog::{Counters, IndexDef, TableDef};
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
+use super::type_text::{declared_width, is_zerofill, lenient_type};
 use crate::coerce::{coerce_to_column, SqlMode};
 use crate::collation::Collation;
 use crate::row_codec::RowLayout;
-use super::type_text::{declared_width, is_zerofill, lenient_type};
 use crate::types::{Column, SqlType};
 use crate::value::Value;
 
@@ -519,7 +519,10 @@ pub fn table_from_create_mode(
     if autos.len() > 1
         || autos.iter().any(|&a| {
             !columns[a].sql_type.is_integer()
-                && !matches!(columns[a].sql_type, SqlType::Float { .. } | SqlType::Double { .. })
+                && !matches!(
+                    columns[a].sql_type,
+                    SqlType::Float { .. } | SqlType::Double { .. }
+                )
                 || !(pk.first() == Some(&a)
                     || indexes.iter().any(|ix| ix.columns.first() == Some(&a)))
         })
@@ -604,7 +607,10 @@ fn default_text(col: &Column) -> Option<String> {
             // MariaDB shows a number's default as a number literal.
             let numeric = matches!(
                 col.sql_type,
-                SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Float { .. } | SqlType::Double { .. }
+                SqlType::Int { .. }
+                    | SqlType::Decimal { .. }
+                    | SqlType::Float { .. }
+                    | SqlType::Double { .. }
             );
             Some(if numeric { t } else { quote_str(&t) })
         }

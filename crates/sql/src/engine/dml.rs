@@ -242,7 +242,9 @@ pub(crate) fn complete_row(
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
         let v = match s {
             // MariaDB: NULL into a TIMESTAMP NOT NULL column stores the current time
-            Slot::Val(Value::Null) if !c.nullable && matches!(c.sql_type, SqlType::Timestamp { .. }) => {
+            Slot::Val(Value::Null)
+                if !c.nullable && matches!(c.sql_type, SqlType::Timestamp { .. }) =>
+            {
                 coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
             }
             Slot::Val(v)
@@ -454,9 +456,8 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
     // A TIMESTAMP NOT NULL column takes NULL as the current time (`complete_row`).
     if !ignore && !from_select && source.len() == 1 {
         for (c, s) in t.columns.iter().zip(&source[0]) {
-            let takes_null = c.nullable
-                || c.auto_increment
-                || matches!(c.sql_type, SqlType::Timestamp { .. });
+            let takes_null =
+                c.nullable || c.auto_increment || matches!(c.sql_type, SqlType::Timestamp { .. });
             if matches!(s, Slot::Val(v) if v.is_null()) && !takes_null {
                 return Err(crate::error::SqlError::NotNull {
                     column: c.name.clone(),
@@ -554,8 +555,14 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
                     )?;
                     let mode = crate::coerce::SqlMode { strict };
                     let c = &t.columns[*col];
-                    new[*col] =
-                        coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, &mut warnings)?;
+                    new[*col] = coerce_to_table_column(
+                        &v,
+                        c,
+                        (&t.db, &t.name),
+                        rownum,
+                        mode,
+                        &mut warnings,
+                    )?;
                 }
                 if new != old {
                     for (i, on) in t.on_update_now.iter().enumerate() {

@@ -143,8 +143,12 @@ fn int_result(v: i128, what: &str, unsigned: bool) -> DbResult<Value> {
 
 fn dec_align(a: Decimal, b: Decimal) -> Option<(i128, i128, u8)> {
     let s = a.scale().max(b.scale());
-    let am = a.small_mantissa()?.checked_mul(pow10((s - a.scale()) as u32))?;
-    let bm = b.small_mantissa()?.checked_mul(pow10((s - b.scale()) as u32))?;
+    let am = a
+        .small_mantissa()?
+        .checked_mul(pow10((s - a.scale()) as u32))?;
+    let bm = b
+        .small_mantissa()?
+        .checked_mul(pow10((s - b.scale()) as u32))?;
     Some((am, bm, s))
 }
 

@@ -393,8 +393,17 @@ pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
                 .filter(|x| !x.is_empty())
                 .filter_map(|x| x.parse().ok())
                 .collect();
-            let p = nums.first().copied().unwrap_or(10).clamp(1, 38);
-            let sc = nums.get(1).copied().unwrap_or(0).min(p);
+            let p = nums
+                .first()
+                .copied()
+                .unwrap_or(10)
+                .clamp(1, crate::decimal::MAX_PRECISION);
+            let sc = nums
+                .get(1)
+                .copied()
+                .unwrap_or(0)
+                .min(p)
+                .min(crate::decimal::MAX_SCALE);
             CastTo::Decimal(p, sc)
         }
         "DOUBLE" | "FLOAT" | "REAL" => CastTo::Double,

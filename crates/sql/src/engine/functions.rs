@@ -626,9 +626,7 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "ABS" => match &a[0] {
             Value::Int(i) => Value::Int(i.checked_abs().unwrap_or(i64::MAX)),
             Value::UInt(u) => Value::UInt(*u),
-            Value::Decimal(d) => {
-                Value::Decimal(d.abs())
-            }
+            Value::Decimal(d) => Value::Decimal(d.abs()),
             v => Value::Double(v.to_f64_lenient().unwrap_or(0.0).abs()),
         },
         "SIGN" => Value::Int(match a[0].to_f64_lenient().unwrap_or(0.0) {

@@ -538,10 +538,16 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                             (Value::UInt(p), Value::UInt(0))
                         }
                         SqlType::Decimal {
-            precision, scale, ..
-        } => {
-                            (Value::UInt(precision as u64), Value::UInt(scale as u64))
+                            precision, scale, ..
+                        } => (Value::UInt(precision as u64), Value::UInt(scale as u64)),
+                        SqlType::Float {
+                            digits: Some((m, d)),
+                            ..
                         }
+                        | SqlType::Double {
+                            digits: Some((m, d)),
+                            ..
+                        } => (Value::UInt(m as u64), Value::UInt(d as u64)),
                         SqlType::Float { .. } => (Value::UInt(12), Value::Null),
                         SqlType::Double { .. } => (Value::UInt(22), Value::Null),
                         _ => (Value::Null, Value::Null),

@@ -156,9 +156,7 @@ pub fn without_index_type_before_columns(sql: &str) -> Option<String> {
 /// synonyms, which sqlparser accepts only without the digits), or `None` if there is none.
 pub fn with_double_for_real_digits(sql: &str) -> Option<String> {
     let toks = lex(sql);
-    let kw = |i: usize, k: &str| {
-        matches!(toks.get(i), Some((Tok::Word { upper, quoted: false, .. }, _)) if upper == k)
-    };
+    let kw = |i: usize, k: &str| matches!(toks.get(i), Some((Tok::Word { upper, quoted: false, .. }, _)) if upper == k);
     let open = |i: usize| matches!(toks.get(i), Some((Tok::Sym('('), _)));
     // (start byte, end byte) of the words to replace by DOUBLE
     let mut cut = Vec::new();
@@ -185,8 +183,24 @@ pub fn with_double_for_real_digits(sql: &str) -> Option<String> {
 
 /// Numeric type names that take UNSIGNED / ZEROFILL (BOOL does not: MariaDB refuses it).
 const NUMERIC_TYPES: [&str; 18] = [
-    "TINYINT", "SMALLINT", "MEDIUMINT", "INT", "INTEGER", "BIGINT", "INT1", "INT2", "INT3", "INT4",
-    "INT8", "FLOAT", "DOUBLE", "REAL", "DECIMAL", "DEC", "NUMERIC", "FIXED",
+    "TINYINT",
+    "SMALLINT",
+    "MEDIUMINT",
+    "INT",
+    "INTEGER",
+    "BIGINT",
+    "INT1",
+    "INT2",
+    "INT3",
+    "INT4",
+    "INT8",
+    "FLOAT",
+    "DOUBLE",
+    "REAL",
+    "DECIMAL",
+    "DEC",
+    "NUMERIC",
+    "FIXED",
 ];
 
 /// `sql` with the numeric type modifiers sqlparser does not accept rewritten into types it does:

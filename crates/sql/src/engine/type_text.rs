@@ -120,9 +120,7 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             unsigned: true,
         },
         "FLOAT" | "FLOAT4" => real_type(false, &args, unsigned, col)?,
-        "DOUBLE" | "DOUBLE PRECISION" | "REAL" | "FLOAT8" => {
-            real_type(true, &args, unsigned, col)?
-        }
+        "DOUBLE" | "DOUBLE PRECISION" | "REAL" | "FLOAT8" => real_type(true, &args, unsigned, col)?,
         "DECIMAL" | "NUMERIC" | "DEC" | "FIXED" => {
             let (p, s) = match (a0.unwrap_or(10), args.get(1).copied().unwrap_or(0)) {
                 (0, 0) => (10, 0),
@@ -277,7 +275,10 @@ mod tests {
         assert_eq!(code("FLOAT(54)"), 1063);
         assert_eq!(t("DOUBLE(0,0)"), SqlType::DOUBLE);
         assert_eq!(t("FLOAT(20,3)").sql_name(), "float(20,3)");
-        assert_eq!(t("DOUBLE(53,10) UNSIGNED").sql_name(), "double(53,10) unsigned");
+        assert_eq!(
+            t("DOUBLE(53,10) UNSIGNED").sql_name(),
+            "double(53,10) unsigned"
+        );
         assert_eq!(code("DOUBLE(256,1)"), 1439);
         assert_eq!(code("DOUBLE(5,6)"), 1427);
         assert_eq!(code("FLOAT(40,31)"), 1425);
@@ -288,11 +289,17 @@ mod tests {
         assert_eq!(t("DECIMAL(0)"), SqlType::decimal(10, 0));
         assert_eq!(t("NUMERIC(0,0)"), SqlType::decimal(10, 0));
         assert_eq!(t("DECIMAL"), SqlType::decimal(10, 0));
-        assert_eq!(t("DECIMAL(10,2) ZEROFILL").sql_name(), "decimal(10,2) unsigned");
+        assert_eq!(
+            t("DECIMAL(10,2) ZEROFILL").sql_name(),
+            "decimal(10,2) unsigned"
+        );
         assert!(is_zerofill("int(10) unsigned zerofill"));
         assert!(!is_zerofill("int(10) unsigned"));
         assert_eq!(t("INT ZEROFILL"), t("INT UNSIGNED"));
-        assert_eq!(t("ZEROFILL_DECIMAL(10,2)").sql_name(), "decimal(10,2) unsigned");
+        assert_eq!(
+            t("ZEROFILL_DECIMAL(10,2)").sql_name(),
+            "decimal(10,2) unsigned"
+        );
         assert!(is_zerofill("ZEROFILL_INT(5)"));
         assert_eq!(code("DECIMAL(66,66)"), 1425);
         assert_eq!(code("DECIMAL(66,6)"), 1426);

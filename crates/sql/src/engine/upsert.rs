@@ -321,7 +321,10 @@ fn put_value(out: &mut Vec<u8>, v: &Value) {
             None => {
                 out.push(11);
                 // at most 77 digits: always fits 32 bytes
-                let bytes = d.wide_mantissa().to_le_bytes(32).unwrap_or_else(|| vec![0; 32]);
+                let bytes = d
+                    .wide_mantissa()
+                    .to_le_bytes(32)
+                    .unwrap_or_else(|| vec![0; 32]);
                 out.extend(bytes);
                 out.push(d.scale())
             }

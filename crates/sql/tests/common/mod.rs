@@ -139,7 +139,9 @@ pub fn random_value(r: &mut SmallRng, t: &SqlType, null_pct: u32) -> Value {
                 2 => r.gen_range(0..=3).to_string(),
                 _ => {
                     let n = r.gen_range(1..=p);
-                    (0..n).map(|_| char::from(b'0' + r.gen_range(0..10u8))).collect()
+                    (0..n)
+                        .map(|_| char::from(b'0' + r.gen_range(0..10u8)))
+                        .collect()
                 }
             };
             let sign = if r.gen() { "-" } else { "" };
