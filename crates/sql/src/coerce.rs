@@ -15,11 +15,10 @@
 //!   type's limit (`300` into TINYINT → 127).
 //! * YEAR: 1..=69 → 2001..=2069, 70..=99 → 1970..=1999, number 0 → 0000, string `'0'`/`'00'` → 2000,
 //!   1901..=2155 as is, else [1264] → 0.
-//! * DECIMAL(p,s): rounded half away from zero to `s` digits (a Note 1265 when digits are lost, in
+//! * DECIMAL(p,s) [UNSIGNED: a negative value [1264] → 0]: rounded half away from zero to `s` digits (a Note 1265 when digits are lost, in
 //!   both modes); more than `p - s` integer digits [1264] → ±999.99-style maximum; not a number
 //!   [1366] → 0; trailing garbage [1265].
-//! * FLOAT/DOUBLE: strings by numeric prefix; not a number or trailing garbage [1265] → prefix value
-//!   (0); FLOAT beyond ±3.402823466e38 [1264] → clamped; NaN/inf [1264].
+//! * FLOAT/DOUBLE: `coerce_real.rs`.
 //! * CHAR/VARCHAR(n): longer than n characters (TEXT: than its byte limit) [1406]; non-strict
 //!   truncates to n characters (at a character boundary for TEXT) with warning 1265. When only
 //!   spaces are cut, it is never an error: a Note 1265. CHAR values are stored without trailing
@@ -59,6 +58,8 @@ impl Default for SqlMode {
 
 pub(crate) struct Ctx<'a> {
     pub(crate) col: &'a Column,
+    /// Database and table of the column, for MariaDB's `db`.`t`.`col` in message 1366.
+    table: Option<(&'a str, &'a str)>,
     row: u64,
     strict: bool,
     warnings: &'a mut Vec<Warning>,
@@ -81,10 +82,14 @@ impl Ctx<'_> {
         }
     }
     fn incorrect(&self, kind: &'static str, v: &Value) -> SqlError {
+        let column = match self.table {
+            Some((db, t)) => format!("`{db}`.`{t}`.`{}`", self.col.name),
+            None => format!("'{}'", self.col.name),
+        };
         SqlError::IncorrectValue {
             kind,
             value: display(v),
-            column: self.name(),
+            column,
             row: self.row,
         }
     }
@@ -156,8 +161,33 @@ pub fn coerce_to_column(
     mode: SqlMode,
     warnings: &mut Vec<Warning>,
 ) -> Result<Value, SqlError> {
+    coerce_in_table(v, col, None, row, mode, warnings)
+}
+
+/// [`coerce_to_column`] for a column of table `table` of database `db`: message 1366 names the
+/// column `db`.`table`.`col`, as MariaDB does.
+pub fn coerce_to_table_column(
+    v: &Value,
+    col: &Column,
+    (db, table): (&str, &str),
+    row: u64,
+    mode: SqlMode,
+    warnings: &mut Vec<Warning>,
+) -> Result<Value, SqlError> {
+    coerce_in_table(v, col, Some((db, table)), row, mode, warnings)
+}
+
+fn coerce_in_table(
+    v: &Value,
+    col: &Column,
+    table: Option<(&str, &str)>,
+    row: u64,
+    mode: SqlMode,
+    warnings: &mut Vec<Warning>,
+) -> Result<Value, SqlError> {
     let mut cx = Ctx {
         col,
+        table,
         row,
         strict: mode.strict,
         warnings,
@@ -174,9 +204,18 @@ pub fn coerce_to_column(
     match col.sql_type {
         SqlType::Int { width, unsigned } => to_int(&mut cx, v, width, unsigned),
         SqlType::Year => to_year(&mut cx, v),
-        SqlType::Decimal { precision, scale } => to_decimal(&mut cx, v, precision, scale),
-        SqlType::Float => to_double(&mut cx, v, true).map(|d| Value::Float(d as f32)),
-        SqlType::Double => to_double(&mut cx, v, false).map(Value::Double),
+        SqlType::Decimal {
+            precision,
+            scale,
+            unsigned,
+        } => to_decimal(&mut cx, v, precision, scale, unsigned),
+        SqlType::Float { digits, unsigned } => {
+            crate::coerce_real::to_real(&mut cx, v, true, digits, unsigned)
+                .map(|d| Value::Float(d as f32))
+        }
+        SqlType::Double { digits, unsigned } => {
+            crate::coerce_real::to_real(&mut cx, v, false, digits, unsigned).map(Value::Double)
+        }
         SqlType::Char { len } => to_text(&mut cx, v, Limit::Chars(len as u64))
             .map(|s| Value::Text(s.trim_end_matches(' ').to_string())),
         SqlType::VarChar { len } => to_text(&mut cx, v, Limit::Chars(len as u64)).map(Value::Text),
@@ -314,15 +353,15 @@ fn to_year(cx: &mut Ctx<'_>, v: &Value) -> Result<Value, SqlError> {
     Ok(Value::UInt(y as u64))
 }
 
-fn to_decimal(cx: &mut Ctx<'_>, v: &Value, precision: u8, scale: u8) -> Result<Value, SqlError> {
+fn to_decimal(
+    cx: &mut Ctx<'_>,
+    v: &Value,
+    precision: u8,
+    scale: u8,
+    unsigned: bool,
+) -> Result<Value, SqlError> {
     let max = Decimal::max_for(precision, scale);
-    let clamp = |neg: bool| {
-        Value::Decimal(if neg {
-            Decimal::new(-max.mantissa(), scale).unwrap_or(max)
-        } else {
-            max
-        })
-    };
+    let clamp = |neg: bool| Value::Decimal(if neg { max.neg() } else { max });
     let d = match v {
         Value::Int(i) => Decimal::from_i64(*i),
         Value::UInt(u) => Decimal::from_u64(*u),
@@ -353,8 +392,13 @@ fn to_decimal(cx: &mut Ctx<'_>, v: &Value, precision: u8, scale: u8) -> Result<V
         Value::Null => Decimal::ZERO,
     };
     let neg = d.is_negative();
+    if unsigned && neg {
+        let err = cx.out_of_range();
+        let zero = Decimal::new(0, scale).unwrap_or(Decimal::ZERO);
+        return cx.fail_or(err, Value::Decimal(zero));
+    }
     match d.rescale(scale) {
-        Some((r, _)) if r.mantissa().unsigned_abs() > max.mantissa().unsigned_abs() => {
+        Some((r, _)) if r.abs() > max => {
             let err = cx.out_of_range();
             cx.fail_or(err, clamp(neg))
         }
@@ -370,27 +414,6 @@ fn to_decimal(cx: &mut Ctx<'_>, v: &Value, precision: u8, scale: u8) -> Result<V
             cx.fail_or(err, clamp(neg))
         }
     }
-}
-
-fn to_double(cx: &mut Ctx<'_>, v: &Value, float: bool) -> Result<f64, SqlError> {
-    let f = match v {
-        Value::Text(_) | Value::Bytes(_) => {
-            let (f, whole) = str_to_f64_prefix(v.str_bytes().unwrap_or_default());
-            if !whole {
-                let err = cx.truncated();
-                cx.fail_or(err, ())?;
-            }
-            f
-        }
-        _ => v.to_f64_lenient().unwrap_or(0.0),
-    };
-    let limit = if float { f32::MAX as f64 } else { f64::MAX };
-    if f.is_nan() || f.abs() > limit {
-        let err = cx.out_of_range();
-        let fallback = if f.is_nan() { 0.0 } else { limit.copysign(f) };
-        return cx.fail_or(err, fallback);
-    }
-    Ok(f)
 }
 
 enum Limit {
@@ -483,9 +506,9 @@ fn parse_datetime_value(v: &Value) -> Option<DateTime> {
         Value::Int(i) => number_as_datetime(u64::try_from(*i).ok()?),
         Value::UInt(u) => number_as_datetime(*u),
         Value::Decimal(d) => {
-            let int = u64::try_from(d.rescale(0)?.0.mantissa()).ok()?;
-            let frac =
-                d.mantissa().unsigned_abs() % crate::decimal::pow10(d.scale() as u32) as u128;
+            let int = u64::try_from(d.rescale(0)?.0.small_mantissa()?).ok()?;
+            let m = d.small_mantissa()?;
+            let frac = m.unsigned_abs() % crate::decimal::pow10(d.scale() as u32) as u128;
             let mut dt = number_as_datetime(int)?;
             let us = frac as f64 / crate::decimal::pow10(d.scale() as u32) as f64 * 1e6;
             if int >= 100_000_000 {

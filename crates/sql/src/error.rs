@@ -27,7 +27,8 @@ pub enum SqlError {
     },
     /// 1366 / HY000: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
     /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
-    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
+    #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
     IncorrectValue {
         kind: &'static str,
         value: String,
@@ -43,22 +44,23 @@ pub enum SqlError {
     /// 1048 / 23000: NULL into a NOT NULL column.
     #[error("Column '{column}' cannot be null")]
     NotNull { column: String },
-    /// 1426 / 42000: DECIMAL precision above the supported maximum.
-    #[error("Too-big precision {precision} specified for '{column}'. Maximum is {max}.")]
+    /// 1426 / 42000: DECIMAL precision above the supported maximum (MariaDB's text).
+    #[error("Too big precision specified for '{column}'. Maximum is {max}")]
     TooBigPrecision {
         precision: u32,
         column: String,
         max: u32,
     },
-    /// 1425 / 42000: DECIMAL scale or fractional-seconds precision above the maximum.
-    #[error("Too big scale {scale} specified for column '{column}'. Maximum is {max}.")]
+    /// 1425 / 42000: DECIMAL / FLOAT(M,D) scale or fractional-seconds precision above the maximum
+    /// (MariaDB's text).
+    #[error("Too big scale specified for '{column}'. Maximum is {max}")]
     TooBigScale {
         scale: u32,
         column: String,
         max: u32,
     },
-    /// 1427 / 42000: DECIMAL(M,D) with D > M.
-    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{column}').")]
+    /// 1427 / 42000: DECIMAL(M,D) / FLOAT(M,D) / DOUBLE(M,D) with D > M (MariaDB's text).
+    #[error("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{column}')")]
     ScaleAbovePrecision { column: String },
     /// 1074 / 42000: CHAR/VARCHAR/BINARY/VARBINARY length above the maximum.
     #[error("Column length too big for column '{column}' (max = {max}); use BLOB or TEXT instead")]
@@ -171,13 +173,13 @@ mod tests {
         let e = SqlError::IncorrectValue {
             kind: "integer",
             value: "abc".into(),
-            column: "i".into(),
+            column: "`db`.`t`.`i`".into(),
             row: 2,
         };
         assert_eq!(e.code(), 1366);
         assert_eq!(
             e.to_string(),
-            "Incorrect integer value: 'abc' for column 'i' at row 2"
+            "Incorrect integer value: 'abc' for column `db`.`t`.`i` at row 2"
         );
         let e = SqlError::NotNull { column: "x".into() };
         assert_eq!((e.code(), e.sqlstate()), (1048, "23000"));

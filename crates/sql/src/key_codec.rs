@@ -12,7 +12,7 @@
 //! * FLOAT / DOUBLE: IEEE bits big-endian; non-negative: sign bit set; negative: all bits inverted.
 //!   `-0.0` is encoded as `0.0`; NaN is rejected.
 //! * DECIMAL(p,s): the mantissa at scale `s` as a signed integer of 1 (p<=2), 2 (p<=4), 4 (p<=9),
-//!   8 (p<=18) or 16 bytes, offset like signed integers.
+//!   8 (p<=18), 16 (p<=38) or 32 bytes (p<=65), offset like signed integers (`decimal_codec.rs`).
 //! * strings: the collation's sort key (collation.rs: bytes for `binary` and `_bin`, case-folded
 //!   UTF-8 for `_ci`, trailing spaces dropped for PAD SPACE) with every `0x00` written as
 //!   `0x00 0xFF`, terminated by `0x00 0x01`. This preserves order and is prefix-free: a string that
@@ -35,10 +35,12 @@
 
 use crate::collation::Collation;
 use crate::decimal::Decimal;
+use crate::decimal_codec;
 use crate::error::SqlError;
 use crate::temporal::{Date, DateTime, Time};
 use crate::types::{Column, SqlType};
 use crate::value::Value;
+use crate::wide_int::WideInt;
 
 const NULL_MARK: u8 = 0x00;
 const VALUE_MARK: u8 = 0x01;
@@ -80,16 +82,7 @@ fn bad(what: impl Into<String>) -> SqlError {
     SqlError::Internal(what.into())
 }
 
-/// Width in bytes of DECIMAL(p, _) keys and rows.
-pub fn decimal_width(precision: u8) -> usize {
-    match precision {
-        0..=2 => 1,
-        3..=4 => 2,
-        5..=9 => 4,
-        10..=18 => 8,
-        _ => 16,
-    }
-}
+pub use crate::decimal_codec::{decimal_mantissa, decimal_width};
 
 /// Appends the low `width` bytes of `v` big-endian.
 fn put_be(out: &mut Vec<u8>, v: u128, width: usize) {
@@ -185,7 +178,7 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             };
             out.push(b);
         }
-        SqlType::Float => {
+        SqlType::Float { .. } => {
             let f = match v {
                 Value::Float(f) => *f,
                 _ => return Err(mismatch()),
@@ -201,7 +194,7 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             };
             out.extend_from_slice(&k.to_be_bytes());
         }
-        SqlType::Double => {
+        SqlType::Double { .. } => {
             let f = match v {
                 Value::Double(f) => *f,
                 Value::Float(f) => *f as f64,
@@ -218,7 +211,9 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             };
             out.extend_from_slice(&k.to_be_bytes());
         }
-        SqlType::Decimal { precision, scale } => {
+        SqlType::Decimal {
+            precision, scale, ..
+        } => {
             let d = match v {
                 Value::Decimal(d) => *d,
                 Value::Int(i) => Decimal::from_i64(*i),
@@ -226,7 +221,11 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
                 _ => return Err(mismatch()),
             };
             let m = decimal_mantissa(d, precision, scale).ok_or_else(mismatch)?;
-            put_signed(out, m, decimal_width(precision));
+            let width = decimal_width(precision);
+            match m.to_i128() {
+                Some(m) if width <= 16 => put_signed(out, m, width),
+                _ => out.extend(decimal_codec::key_bytes(&m, width).ok_or_else(mismatch)?),
+            }
         }
         SqlType::Char { .. }
         | SqlType::VarChar { .. }
@@ -280,13 +279,6 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
         }
     }
     Ok(())
-}
-
-/// The mantissa of `d` at `scale` if it is exact and fits DECIMAL(precision, scale).
-pub fn decimal_mantissa(d: Decimal, precision: u8, scale: u8) -> Option<i128> {
-    let (r, inexact) = d.rescale(scale)?;
-    let fits = r.mantissa().unsigned_abs() < crate::decimal::pow10(precision as u32) as u128;
-    (!inexact && fits).then_some(r.mantissa())
 }
 
 /// Encodes `values` (one per column, or fewer: a prefix for range bounds) and appends the bytes.
@@ -397,7 +389,7 @@ impl<'a> KeyDecoder<'a> {
                 0 => Value::UInt(0),
                 b => Value::UInt(1900 + b as u64),
             },
-            SqlType::Float => {
+            SqlType::Float { .. } => {
                 let k = self.be(4, flip)? as u32;
                 let bits = if k >> 31 == 1 { k & !(1 << 31) } else { !k };
                 let f = f32::from_bits(bits);
@@ -406,7 +398,7 @@ impl<'a> KeyDecoder<'a> {
                 }
                 Value::Float(f)
             }
-            SqlType::Double => {
+            SqlType::Double { .. } => {
                 let k = self.be(8, flip)? as u64;
                 let bits = if k >> 63 == 1 { k & !(1 << 63) } else { !k };
                 let f = f64::from_bits(bits);
@@ -415,13 +407,23 @@ impl<'a> KeyDecoder<'a> {
                 }
                 Value::Double(f)
             }
-            SqlType::Decimal { precision, scale } => {
-                let m = self.signed(decimal_width(precision), flip)?;
-                if m.unsigned_abs() >= crate::decimal::pow10(precision.min(38) as u32) as u128 {
+            SqlType::Decimal {
+                precision, scale, ..
+            } => {
+                let width = decimal_width(precision);
+                let m = if width <= 16 {
+                    WideInt::from_i128(self.signed(width, flip)?)
+                } else {
+                    let b: Vec<u8> = (0..width)
+                        .map(|_| self.byte(flip))
+                        .collect::<Result<_, _>>()?;
+                    decimal_codec::from_key_bytes(&b)
+                };
+                if !decimal_codec::within_precision(&m, precision) {
                     return Err(corrupt("decimal out of range", at));
                 }
                 Value::Decimal(
-                    Decimal::new(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?,
+                    Decimal::from_wide(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?,
                 )
             }
             SqlType::Char { .. }
@@ -517,7 +519,7 @@ mod tests {
         );
         let t = col(SqlType::VarChar { len: 10 });
         assert_eq!(enc(&t, Value::Text("Ab  ".into())), [1, b'A', b'B', 0, 1]);
-        let d = col(SqlType::Double);
+        let d = col(SqlType::DOUBLE);
         assert_eq!(enc(&d, Value::Double(-0.0)), enc(&d, Value::Double(0.0)));
         assert!(enc(&d, Value::Double(-1.0)) < enc(&d, Value::Double(-0.5)));
         let mut out = Vec::new();
@@ -551,10 +553,7 @@ mod tests {
     fn decode_round_trip_and_skip() {
         let cols = [
             col(SqlType::VarChar { len: 5 }),
-            col(SqlType::Decimal {
-                precision: 10,
-                scale: 2,
-            }),
+            col(SqlType::decimal(10, 2)),
             col(SqlType::DateTime { fsp: 0 }),
             col(SqlType::Time { fsp: 6 }),
         ];

@@ -4,8 +4,10 @@
 
 pub mod coerce;
 mod coerce_members;
+mod coerce_real;
 pub mod collation;
 pub mod decimal;
+pub mod decimal_codec;
 pub mod engine;
 pub mod error;
 pub mod key_codec;
@@ -14,3 +16,4 @@ pub mod temporal;
 pub mod text_format;
 pub mod types;
 pub mod value;
+pub mod wide_int;

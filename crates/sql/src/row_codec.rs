@@ -13,7 +13,7 @@
 //! values   for each non-NULL slot in slot order:
 //!            TINYINT..BIGINT 1/2/3/4/8 bytes (two's complement, or unsigned)
 //!            YEAR 1 byte (0, or year - 1900)    FLOAT 4 bytes   DOUBLE 8 bytes (IEEE bits)
-//!            DECIMAL(p,s) mantissa at scale s in 1/2/4/8/16 bytes (p <= 2/4/9/18/38)
+//!            DECIMAL(p,s) mantissa at scale s in 1/2/4/8/16/32 bytes (p <= 2/4/9/18/38/65)
 //!            DATE 3 bytes (Date::packed)        TIME 6 bytes (micros + 2^47)
 //!            DATETIME/TIMESTAMP DateTime::packed_for_fsp: 5 bytes (fsp 0) or 8 bytes
 //!            strings and binary: varint byte length, then the bytes (text is UTF-8)
@@ -34,7 +34,7 @@
 //! returns [`SqlError::CorruptRow`] on any violation; it never panics or reads out of bounds.
 //! A time-series row (DATETIME, INT, six DOUBLEs) takes 4 + 5 + 4 + 48 = 61 bytes.
 
-use crate::decimal::{pow10, Decimal};
+use crate::decimal::Decimal;
 use crate::error::SqlError;
 use crate::key_codec::{decimal_mantissa, decimal_width};
 use crate::temporal::{Date, DateTime, Time};
@@ -187,21 +187,24 @@ fn encode_value(col: &Column, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlErr
             Some(y @ 1901..=2155) => out.push((y - 1900) as u8),
             _ => return Err(mismatch()),
         },
-        SqlType::Float => match v {
+        SqlType::Float { .. } => match v {
             Value::Float(f) => out.extend_from_slice(&f.to_bits().to_le_bytes()),
             _ => return Err(mismatch()),
         },
-        SqlType::Double => match v {
+        SqlType::Double { .. } => match v {
             Value::Double(f) => out.extend_from_slice(&f.to_bits().to_le_bytes()),
             _ => return Err(mismatch()),
         },
-        SqlType::Decimal { precision, scale } => {
+        SqlType::Decimal {
+            precision, scale, ..
+        } => {
             let d = match v {
                 Value::Decimal(d) => *d,
                 _ => return Err(mismatch()),
             };
             let m = decimal_mantissa(d, precision, scale).ok_or_else(mismatch)?;
-            put_le(out, m as u128, decimal_width(precision));
+            let bytes = crate::decimal_codec::row_bytes(&m, decimal_width(precision));
+            out.extend_from_slice(&bytes.ok_or_else(mismatch)?);
         }
         SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => match v {
             Value::Text(s) => {
@@ -430,14 +433,18 @@ fn decode_value(col: &Column, r: &mut Reader<'_>) -> Result<Value, SqlError> {
             0 => Value::UInt(0),
             b => Value::UInt(1900 + b as u64),
         },
-        SqlType::Float => Value::Float(f32::from_bits(r.le(4)? as u32)),
-        SqlType::Double => Value::Double(f64::from_bits(r.le(8)? as u64)),
-        SqlType::Decimal { precision, scale } => {
-            let m = r.le_signed(decimal_width(precision))?;
-            if m.unsigned_abs() >= pow10(precision.min(38) as u32) as u128 {
+        SqlType::Float { .. } => Value::Float(f32::from_bits(r.le(4)? as u32)),
+        SqlType::Double { .. } => Value::Double(f64::from_bits(r.le(8)? as u64)),
+        SqlType::Decimal {
+            precision, scale, ..
+        } => {
+            let m = crate::decimal_codec::from_row_bytes(r.take(decimal_width(precision))?);
+            if !crate::decimal_codec::within_precision(&m, precision) {
                 return Err(corrupt("decimal exceeds its precision", at));
             }
-            Value::Decimal(Decimal::new(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?)
+            Value::Decimal(
+                Decimal::from_wide(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?,
+            )
         }
         SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => {
             Value::Text(String::from_utf8(bytes(r)?).map_err(|_| corrupt("invalid UTF-8", at))?)
@@ -504,7 +511,7 @@ mod tests {
             .not_null(),
         ];
         for i in 0..6 {
-            cols.push(Column::new(3 + i, format!("v{i}"), SqlType::Double));
+            cols.push(Column::new(3 + i, format!("v{i}"), SqlType::DOUBLE));
         }
         RowLayout::new(1, cols)
     }

@@ -1,6 +1,7 @@
 //! The MySQL text protocol form of values (what `SELECT` sends in a text result set).
 //!
-//! Owns: [`format_double`], [`format_float`] and [`Value::to_text`].
+//! Owns: [`format_double`], [`format_float`], [`format_fixed`], [`bit_literal`] and
+//! [`Value::to_text`].
 //!
 //! Rules (MySQL 8, columns without a fixed scale):
 //! * DOUBLE: the shortest digit string that reads back as the same double; printed in plain
@@ -11,6 +12,10 @@
 //!   DOUBLE columns in MySQL because their buffer is wider than the longest plain form.
 //! * FLOAT: the same layout with the value rounded to 6 significant digits (FLT_DIG), e.g.
 //!   `123456789` prints `123457000`, `2.7182817` prints `2.71828`.
+//! * FLOAT(M,D) / DOUBLE(M,D): exactly D decimals ([`format_fixed`], MariaDB's `my_fcvt`): the
+//!   shortest digits that read back as the double when they have at most D decimals (a FLOAT is
+//!   widened to double first, so FLOAT(20,3) 1e17 prints `99999998430674940.000`), else the value
+//!   correctly rounded to D decimals.
 //! * DECIMAL: exactly the scale of the value (`DECIMAL(5,2)` 1.5 → `1.50`).
 //! * DATE `YYYY-MM-DD`; DATETIME/TIMESTAMP `YYYY-MM-DD HH:MM:SS` plus `.` and fsp digits when the
 //!   column's fsp > 0; TIME `[-]HH:MM:SS[.f]`; YEAR as 4 digits (`0000` for the zero year).
@@ -89,6 +94,59 @@ pub fn format_float(v: f32) -> String {
     layout(neg, &digits, decpt)
 }
 
+/// A FLOAT(M,D) / DOUBLE(M,D) value with exactly `dec` decimals (see the module doc).
+pub fn format_fixed(v: f64, dec: u8) -> String {
+    let dec = dec as usize;
+    if !v.is_finite() || v == 0.0 {
+        return if dec == 0 {
+            "0".into()
+        } else {
+            format!("0.{}", "0".repeat(dec))
+        };
+    }
+    let (neg, digits, decpt) = split_exp(&format!("{v:e}"));
+    let len = digits.len() as i32;
+    if len - decpt > dec as i32 {
+        // more digits than decimals: the value correctly rounded (Rust formats the exact binary
+        // value); a result of zero loses its sign
+        let s = format!("{v:.dec$}");
+        return match s.strip_prefix('-') {
+            Some(r) if r.bytes().all(|b| b == b'0' || b == b'.') => r.to_string(),
+            _ => s,
+        };
+    }
+    let mut out = String::with_capacity(digits.len() + dec + 4);
+    if neg {
+        out.push('-');
+    }
+    if decpt <= 0 {
+        out.push('0');
+    } else if decpt >= len {
+        out.push_str(&digits);
+        out.extend(std::iter::repeat_n('0', (decpt - len) as usize));
+    } else {
+        out.push_str(&digits[..decpt as usize]);
+    }
+    if dec > 0 {
+        out.push('.');
+        let mut frac = String::new();
+        if decpt < 0 {
+            frac.extend(std::iter::repeat_n('0', (-decpt) as usize));
+        }
+        if decpt < len {
+            frac.push_str(&digits[decpt.max(0) as usize..]);
+        }
+        out.push_str(&frac);
+        out.extend(std::iter::repeat_n('0', dec - frac.len()));
+    }
+    out
+}
+
+/// A BIT value as MariaDB shows a BIT column's default: `b'101'` (no leading zeros; `b'0'`).
+pub fn bit_literal(v: u64) -> String {
+    format!("b'{v:b}'")
+}
+
 impl Value {
     /// The text protocol bytes of this value (`None` for NULL). `ty` is the column type when known: it
     /// gives DATETIME/TIME their fsp and YEAR its 4-digit form; without it, fractions print only
@@ -99,8 +157,14 @@ impl Value {
             Value::Int(i) => i.to_string(),
             Value::UInt(u) if ty == Some(&SqlType::Year) => format!("{u:04}"),
             Value::UInt(u) => u.to_string(),
-            Value::Float(f) => format_float(*f),
-            Value::Double(d) => format_double(*d),
+            Value::Float(f) => match ty.and_then(|t| t.float_decimals()) {
+                Some(dec) => format_fixed(*f as f64, dec),
+                None => format_float(*f),
+            },
+            Value::Double(d) => match ty.and_then(|t| t.float_decimals()) {
+                Some(dec) => format_fixed(*d, dec),
+                None => format_double(*d),
+            },
             Value::Decimal(d) => d.to_string(),
             Value::Text(s) => return Some(s.as_bytes().to_vec()),
             Value::Bytes(b) => return Some(b.clone()),
@@ -119,6 +183,34 @@ mod tests {
     use super::*;
     use crate::decimal::Decimal;
     use crate::temporal::{DateTime, Time};
+
+    #[test]
+    fn fixed_decimals_like_mariadb() {
+        assert_eq!(format_fixed(56789.98828125, 3), "56789.988");
+        assert_eq!(format_fixed(1e17f32 as f64, 3), "99999998430674940.000");
+        assert_eq!(
+            format_fixed(1234566789123456789.0, 0),
+            "1234566789123456800"
+        );
+        assert_eq!(
+            format_fixed(1e43, 10),
+            format!("1{}.0000000000", "0".repeat(43))
+        );
+        assert_eq!(format_fixed(0.0123456789, 10), "0.0123456789");
+        assert_eq!(format_fixed(-0.9, 1), "-0.9");
+        assert_eq!(format_fixed(0.0, 1), "0.0");
+        assert_eq!(format_fixed(8.0, 0), "8");
+        assert_eq!(format_fixed(0.00001, 2), "0.00");
+        assert_eq!(format_fixed(-0.001, 2), "0.00");
+        assert_eq!(format_fixed(2.5, 3), "2.500");
+        assert_eq!(bit_literal(1), "b'1'");
+        assert_eq!(bit_literal(0), "b'0'");
+        let t = SqlType::Double {
+            digits: Some((10, 2)),
+            unsigned: false,
+        };
+        assert_eq!(Value::Double(1.5).to_text(Some(&t)).unwrap(), b"1.50");
+    }
 
     #[test]
     fn doubles_like_mysql() {

@@ -5,7 +5,9 @@
 //! needs for result-set column definitions: type code, display length, flags and decimals.
 //!
 //! Invariants (enforced by [`SqlType::validate`], which DDL must call):
-//! * DECIMAL(p,s): 1 <= p <= 38 (MySQL: 65), s <= 30, s <= p.
+//! * DECIMAL(p,s): 1 <= p <= 65, s <= 38, s <= p (MariaDB's limits; checked in MariaDB's order:
+//!   scale 1425, precision 1426, M >= D 1427).
+//! * FLOAT(M,D) / DOUBLE(M,D): D <= M, D <= 30; M <= 255 is checked by the parser (1439).
 //! * fsp of DATETIME/TIMESTAMP/TIME <= 6.
 //! * CHAR(n) n <= 255, BINARY(n) n <= 255, VARCHAR(n) n <= 16383 characters (utf8mb4 under MySQL's
 //!   65535-byte row limit), VARBINARY(n) n <= 65535 bytes.
@@ -13,7 +15,10 @@
 //!   ([`Column::new`] sets it).
 
 use crate::collation::Collation;
-use crate::decimal::MAX_PRECISION;
+use crate::decimal::{MAX_PRECISION, MAX_SCALE};
+
+/// Largest D of FLOAT(M,D) / DOUBLE(M,D) (MariaDB: FLOATING_POINT_DECIMALS - 1).
+pub const MAX_FLOAT_SCALE: u8 = 30;
 use crate::error::SqlError;
 use crate::value::Value;
 
@@ -83,11 +88,21 @@ pub enum SqlType {
         width: IntWidth,
         unsigned: bool,
     },
-    Float,
-    Double,
+    /// FLOAT; `digits` = `Some((M, D))` for FLOAT(M,D): stored values are rounded to D decimals and
+    /// limited to M digits, and print with exactly D decimals. UNSIGNED refuses negatives.
+    Float {
+        digits: Option<(u8, u8)>,
+        unsigned: bool,
+    },
+    /// DOUBLE, DOUBLE(M,D) / REAL(M,D): as FLOAT.
+    Double {
+        digits: Option<(u8, u8)>,
+        unsigned: bool,
+    },
     Decimal {
         precision: u8,
         scale: u8,
+        unsigned: bool,
     },
     /// CHAR(n): n characters, stored without trailing spaces (as MySQL returns them).
     Char {
@@ -165,6 +180,7 @@ pub mod column_flag {
     pub const MULTIPLE_KEY: u16 = 8;
     pub const BLOB: u16 = 16;
     pub const UNSIGNED: u16 = 32;
+    pub const ZEROFILL: u16 = 64;
     pub const BINARY: u16 = 128;
     pub const AUTO_INCREMENT: u16 = 512;
     pub const ENUM: u16 = 256;
@@ -178,6 +194,73 @@ pub mod column_flag {
 pub const NOT_FIXED_DEC: u8 = 31;
 
 impl SqlType {
+    /// Plain FLOAT (no (M,D), signed).
+    pub const FLOAT: SqlType = SqlType::Float {
+        digits: None,
+        unsigned: false,
+    };
+    /// Plain DOUBLE (no (M,D), signed).
+    pub const DOUBLE: SqlType = SqlType::Double {
+        digits: None,
+        unsigned: false,
+    };
+    /// DECIMAL(p,s), signed.
+    pub const fn decimal(precision: u8, scale: u8) -> SqlType {
+        SqlType::Decimal {
+            precision,
+            scale,
+            unsigned: false,
+        }
+    }
+    /// UNSIGNED of any numeric type (integers, FLOAT, DOUBLE, DECIMAL).
+    pub fn is_unsigned(&self) -> bool {
+        matches!(
+            self,
+            SqlType::Int { unsigned: true, .. }
+                | SqlType::Float { unsigned: true, .. }
+                | SqlType::Double { unsigned: true, .. }
+                | SqlType::Decimal { unsigned: true, .. }
+        )
+    }
+    /// The type with UNSIGNED set (numeric types; others unchanged).
+    pub fn with_unsigned(self) -> SqlType {
+        match self {
+            SqlType::Int { width, .. } => SqlType::Int {
+                width,
+                unsigned: true,
+            },
+            SqlType::Float { digits, .. } => SqlType::Float {
+                digits,
+                unsigned: true,
+            },
+            SqlType::Double { digits, .. } => SqlType::Double {
+                digits,
+                unsigned: true,
+            },
+            SqlType::Decimal {
+                precision, scale, ..
+            } => SqlType::Decimal {
+                precision,
+                scale,
+                unsigned: true,
+            },
+            t => t,
+        }
+    }
+    /// The fixed number of decimals of FLOAT(M,D) / DOUBLE(M,D).
+    pub fn float_decimals(&self) -> Option<u8> {
+        match self {
+            SqlType::Float {
+                digits: Some((_, d)),
+                ..
+            }
+            | SqlType::Double {
+                digits: Some((_, d)),
+                ..
+            } => Some(*d),
+            _ => None,
+        }
+    }
     pub fn is_integer(&self) -> bool {
         matches!(self, SqlType::Int { .. })
     }
@@ -185,8 +268,8 @@ impl SqlType {
         matches!(
             self,
             SqlType::Int { .. }
-                | SqlType::Float
-                | SqlType::Double
+                | SqlType::Float { .. }
+                | SqlType::Double { .. }
                 | SqlType::Decimal { .. }
                 | SqlType::Year
         )
@@ -237,7 +320,17 @@ impl SqlType {
             max,
         };
         match *self {
-            SqlType::Decimal { precision, scale } => {
+            SqlType::Decimal {
+                precision, scale, ..
+            } => {
+                // MariaDB's order: the scale first, then the precision, then M >= D.
+                if scale > MAX_SCALE {
+                    return Err(SqlError::TooBigScale {
+                        scale: scale as u32,
+                        column: column.into(),
+                        max: MAX_SCALE as u32,
+                    });
+                }
                 if precision == 0 || precision > MAX_PRECISION {
                     return Err(SqlError::TooBigPrecision {
                         precision: precision as u32,
@@ -245,16 +338,30 @@ impl SqlType {
                         max: MAX_PRECISION as u32,
                     });
                 }
-                if scale > 30 {
-                    return Err(SqlError::TooBigScale {
-                        scale: scale as u32,
-                        column: column.into(),
-                        max: 30,
-                    });
-                }
                 if scale > precision {
                     return Err(SqlError::ScaleAbovePrecision {
                         column: column.into(),
+                    });
+                }
+            }
+            SqlType::Float {
+                digits: Some((m, d)),
+                ..
+            }
+            | SqlType::Double {
+                digits: Some((m, d)),
+                ..
+            } => {
+                if m < d {
+                    return Err(SqlError::ScaleAbovePrecision {
+                        column: column.into(),
+                    });
+                }
+                if d > MAX_FLOAT_SCALE {
+                    return Err(SqlError::TooBigScale {
+                        scale: d as u32,
+                        column: column.into(),
+                        max: MAX_FLOAT_SCALE as u32,
                     });
                 }
             }
@@ -294,8 +401,8 @@ impl SqlType {
                 IntWidth::Int => LONG,
                 IntWidth::Big => LONGLONG,
             },
-            SqlType::Float => FLOAT,
-            SqlType::Double => DOUBLE,
+            SqlType::Float { .. } => FLOAT,
+            SqlType::Double { .. } => DOUBLE,
             SqlType::Decimal { .. } => NEWDECIMAL,
             SqlType::Char { .. } | SqlType::Binary { .. } => STRING,
             SqlType::VarChar { .. } | SqlType::VarBinary { .. } => VAR_STRING,
@@ -332,9 +439,21 @@ impl SqlType {
                     digits + 1
                 }
             }
-            SqlType::Float => 12,
-            SqlType::Double => 22,
-            SqlType::Decimal { precision, scale } => precision as u32 + (scale > 0) as u32 + 1,
+            SqlType::Float {
+                digits: Some((m, _)),
+                ..
+            }
+            | SqlType::Double {
+                digits: Some((m, _)),
+                ..
+            } => m as u32,
+            SqlType::Float { .. } => 12,
+            SqlType::Double { .. } => 22,
+            SqlType::Decimal {
+                precision,
+                scale,
+                unsigned,
+            } => precision as u32 + (scale > 0) as u32 + (!unsigned) as u32,
             SqlType::Char { len } | SqlType::VarChar { len } => {
                 (len as u64 * mb).min(u32::MAX as u64) as u32
             }
@@ -355,7 +474,9 @@ impl SqlType {
     /// `decimals` of the column definition: scale, fsp, 31 for FLOAT/DOUBLE, else 0.
     pub fn protocol_decimals(&self) -> u8 {
         match *self {
-            SqlType::Float | SqlType::Double => NOT_FIXED_DEC,
+            SqlType::Float { .. } | SqlType::Double { .. } => {
+                self.float_decimals().unwrap_or(NOT_FIXED_DEC)
+            }
             SqlType::Decimal { scale, .. } => scale,
             SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } | SqlType::Time { fsp } => fsp,
             _ => 0,
@@ -424,9 +545,24 @@ impl SqlType {
                     n.to_string()
                 }
             }
-            SqlType::Float => "float".into(),
-            SqlType::Double => "double".into(),
-            SqlType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+            SqlType::Float { digits, unsigned } | SqlType::Double { digits, unsigned } => {
+                let base = if matches!(self, SqlType::Float { .. }) {
+                    "float"
+                } else {
+                    "double"
+                };
+                let md = digits.map_or(String::new(), |(m, d)| format!("({m},{d})"));
+                let u = if unsigned { " unsigned" } else { "" };
+                format!("{base}{md}{u}")
+            }
+            SqlType::Decimal {
+                precision,
+                scale,
+                unsigned,
+            } => {
+                let u = if unsigned { " unsigned" } else { "" };
+                format!("decimal({precision},{scale}){u}")
+            }
             SqlType::Char { len } => format!("char({len})"),
             SqlType::VarChar { len } => format!("varchar({len})"),
             SqlType::Text(s) => lob(s, "text"),
@@ -471,6 +607,9 @@ pub struct Column {
     pub display_width: Option<u32>,
     /// The members of an ENUM or SET in declaration order (empty for other types).
     pub members: Vec<String>,
+    /// ZEROFILL (numeric types, which are then UNSIGNED): values are shown left-padded with `0`
+    /// to the display length.
+    pub zerofill: bool,
 }
 
 impl Column {
@@ -492,6 +631,7 @@ impl Column {
             collation,
             display_width: None,
             members: Vec::new(),
+            zerofill: false,
         }
     }
     /// An ENUM or SET column of `members` (count checked by the caller).
@@ -499,7 +639,8 @@ impl Column {
         self.members = members;
         self
     }
-    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`, `enum('a','b')`.
+    /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`, `enum('a','b')`,
+    /// `int(10) unsigned zerofill`, `year(2)`.
     pub fn column_type(&self) -> String {
         if self.sql_type.has_members() {
             return format!(
@@ -508,11 +649,22 @@ impl Column {
                 quote_members(&self.members)
             );
         }
-        self.sql_type.column_type(self.display_width)
+        let t = self.sql_type.column_type(self.display_width);
+        if self.zerofill {
+            format!("{t} zerofill")
+        } else {
+            t
+        }
     }
     /// Display length of result columns ([`SqlType::display_length`], with ENUM and SET
-    /// measured from their members).
+    /// measured from their members, and the display width of integers and YEAR: `int(5)` is 5,
+    /// `year(2)` 2). A ZEROFILL column's values are padded to it.
     pub fn display_length(&self) -> u32 {
+        if matches!(self.sql_type, SqlType::Int { .. } | SqlType::Year) {
+            if let Some(w) = self.display_width.or(self.sql_type.default_display_width()) {
+                return w;
+            }
+        }
         let mb = self.collation.max_bytes_per_char() as usize;
         let chars = |m: &String| m.chars().count();
         match self.sql_type {
@@ -580,8 +732,11 @@ impl Column {
         if self.auto_increment {
             f |= AUTO_INCREMENT;
         }
+        if self.zerofill {
+            f |= ZEROFILL | UNSIGNED;
+        }
         match self.sql_type {
-            SqlType::Int { unsigned: true, .. } => f |= UNSIGNED | NUM,
+            t if t.is_unsigned() => f |= UNSIGNED | NUM,
             SqlType::Year => f |= UNSIGNED | NUM,
             t if t.is_numeric() => f |= NUM,
             SqlType::Text(_) => f |= BLOB,
@@ -609,8 +764,8 @@ pub fn implicit_default(t: &SqlType) -> Value {
             unsigned: false, ..
         } => Value::Int(0),
         SqlType::Int { unsigned: true, .. } | SqlType::Year => Value::UInt(0),
-        SqlType::Float => Value::Float(0.0),
-        SqlType::Double => Value::Double(0.0),
+        SqlType::Float { .. } => Value::Float(0.0),
+        SqlType::Double { .. } => Value::Double(0.0),
         SqlType::Decimal { scale, .. } => Value::Decimal(
             crate::decimal::Decimal::new(0, scale).unwrap_or(crate::decimal::Decimal::ZERO),
         ),
@@ -672,10 +827,7 @@ mod tests {
             20
         );
         assert_eq!(int(IntWidth::Medium, false).protocol_type(), 9);
-        let d = SqlType::Decimal {
-            precision: 10,
-            scale: 2,
-        };
+        let d = SqlType::decimal(10, 2);
         assert_eq!(
             (
                 d.protocol_type(),
@@ -701,7 +853,7 @@ mod tests {
             SqlType::DateTime { fsp: 3 }.display_length(Collation::Binary),
             23
         );
-        assert_eq!(SqlType::Double.protocol_decimals(), 31);
+        assert_eq!(SqlType::DOUBLE.protocol_decimals(), 31);
         assert_eq!(SqlType::Blob(LobSize::Medium).protocol_type(), 252);
         assert_eq!(d.sql_name(), "decimal(10,2)");
     }
@@ -709,23 +861,49 @@ mod tests {
     #[test]
     fn validation_and_columns() {
         assert_eq!(
-            SqlType::Decimal {
-                precision: 39,
-                scale: 0
-            }
-            .validate("d")
-            .unwrap_err()
-            .code(),
+            SqlType::decimal(66, 0).validate("d").unwrap_err().code(),
             1426
         );
+        assert!(SqlType::decimal(65, 38).validate("d").is_ok());
         assert_eq!(
-            SqlType::Decimal {
-                precision: 5,
-                scale: 6
+            SqlType::decimal(66, 39).validate("d").unwrap_err().code(),
+            1425
+        );
+        assert_eq!(
+            SqlType::Double {
+                digits: Some((5, 6)),
+                unsigned: false
             }
             .validate("d")
             .unwrap_err()
             .code(),
+            1427
+        );
+        let z = Column {
+            zerofill: true,
+            display_width: Some(5),
+            ..Column::new(
+                9,
+                "z",
+                SqlType::Int {
+                    width: IntWidth::Int,
+                    unsigned: true,
+                },
+            )
+        };
+        assert_eq!(z.column_type(), "int(5) unsigned zerofill");
+        assert_eq!(z.display_length(), 5);
+        assert!(z.protocol_flags() & column_flag::ZEROFILL != 0);
+        let y2 = Column {
+            display_width: Some(2),
+            ..Column::new(10, "y", SqlType::Year)
+        };
+        assert_eq!(
+            (y2.column_type(), y2.display_length()),
+            ("year(2)".into(), 2)
+        );
+        assert_eq!(
+            SqlType::decimal(5, 6).validate("d").unwrap_err().code(),
             1427
         );
         assert_eq!(

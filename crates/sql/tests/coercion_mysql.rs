@@ -118,10 +118,7 @@ fn nulls() {
 
 #[test]
 fn decimals() {
-    let c = col(SqlType::Decimal {
-        precision: 5,
-        scale: 2,
-    });
+    let c = col(SqlType::decimal(5, 2));
     assert_eq!(ok(t("1.5"), &c, STRICT).to_text(None).unwrap(), b"1.50");
     // Rounding to the scale is a note, not an error, even in strict mode.
     let (v, w) = run(t("1.005"), &c, STRICT).unwrap();
@@ -141,11 +138,11 @@ fn decimals() {
 
 #[test]
 fn floats() {
-    let d = col(SqlType::Double);
+    let d = col(SqlType::DOUBLE);
     assert_eq!(ok(t("1.5e3"), &d, STRICT), Value::Double(1500.0));
     assert_eq!(err_code(t("1.5x"), &d), 1265);
     assert_eq!(lax(t("x"), &d), (Value::Double(0.0), 1265));
-    let f = col(SqlType::Float);
+    let f = col(SqlType::FLOAT);
     assert_eq!(err_code(Value::Double(1e39), &f), 1264);
     assert_eq!(
         lax(Value::Double(-1e39), &f),
@@ -321,16 +318,10 @@ fn random_strings_into_every_type_never_panic() {
             unsigned: true,
         },
         SqlType::Year,
-        SqlType::Float,
-        SqlType::Double,
-        SqlType::Decimal {
-            precision: 38,
-            scale: 10,
-        },
-        SqlType::Decimal {
-            precision: 3,
-            scale: 3,
-        },
+        SqlType::FLOAT,
+        SqlType::DOUBLE,
+        SqlType::decimal(38, 10),
+        SqlType::decimal(3, 3),
         SqlType::Char { len: 2 },
         SqlType::VarChar { len: 3 },
         SqlType::Text(LobSize::Tiny),

@@ -105,13 +105,15 @@ fn fast_and_general_parsers_store_the_same_rows_and_errors() {
             let sql = format!("INSERT {ignore}INTO {t} VALUES {}{tail}", vals.join(", "));
             assert_eq!(fast_insert::parse(&sql).is_some(), tail.is_empty(), "{sql}");
             let res = s.execute(&sql, &[]);
+            // messages name the column `db`.`table`.`col`: compare them without the table name
+            let anon = |m: &str| m.replace(&format!("`{t}`"), "`T`");
             let warns: Vec<String> = rows(&mut s, "SHOW WARNINGS")
                 .into_iter()
-                .map(|w| w.join(" "))
+                .map(|w| anon(&w.join(" ")))
                 .collect();
             outcome.push((
                 res.map(|o| format!("{o:?}"))
-                    .map_err(|e| format!("{} {}", e.code, e.message)),
+                    .map_err(|e| format!("{} {}", e.code, anon(&e.message))),
                 warns,
             ));
         }

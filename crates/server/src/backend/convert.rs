@@ -30,15 +30,60 @@ fn pdate(d: &Date) -> PDate {
     }
 }
 
-/// [`to_protocol`] for a value of a result column of type `ty`: a BIT(M) value goes out as its
-/// (M+7)/8 bytes big-endian, as MySQL sends it.
-pub fn to_protocol_typed(v: &SqlValue, ty: Option<SqlType>) -> Value {
-    match (v, ty) {
+/// What the text of a result column's values depends on besides the value: the column's SQL type
+/// (BIT width, FLOAT(M,D) decimals, YEAR) and, for ZEROFILL columns, the width to pad to.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ColumnText {
+    pub ty: Option<SqlType>,
+    /// Display length of the column (YEAR(2): 2).
+    pub length: u32,
+    pub zerofill: bool,
+}
+
+impl ColumnText {
+    pub fn of(c: &OutCol) -> ColumnText {
+        let length = match c.ty {
+            _ if c.length > 0 => c.length,
+            Some(t) => t.display_length(c.collation),
+            None => 0,
+        };
+        ColumnText {
+            ty: c.ty,
+            length,
+            zerofill: c.flags & betula_sql::types::column_flag::ZEROFILL != 0,
+        }
+    }
+}
+
+/// [`to_protocol`] for a value of a result column described by `col`, as MariaDB sends it: a
+/// BIT(M) value as its (M+7)/8 bytes big-endian, a YEAR as 4 digits (YEAR(2): 2), a FLOAT(M,D) /
+/// DOUBLE(M,D) with exactly D decimals, and a ZEROFILL column's value left-padded with `0` to the
+/// column's display length. (Text values of numeric columns still convert to numbers in the binary
+/// protocol.)
+pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
+    let text = match (v, col.ty) {
         (SqlValue::UInt(u), Some(SqlType::Bit { len })) => {
             let n = betula_sql::row_codec::bit_width(len);
-            Value::Bytes(u.to_be_bytes()[8 - n..].to_vec())
+            return Value::Bytes(u.to_be_bytes()[8 - n..].to_vec());
         }
-        _ => to_protocol(v),
+        (SqlValue::UInt(y), Some(SqlType::Year)) if col.length == 2 => format!("{:02}", y % 100),
+        (SqlValue::UInt(y), Some(SqlType::Year)) => format!("{y:04}"),
+        (SqlValue::Float(_) | SqlValue::Double(_), Some(t)) if t.float_decimals().is_some() => v
+            .to_text(Some(&t))
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
+        (SqlValue::Null, _) => return Value::Null,
+        _ if col.zerofill => v
+            .to_text(col.ty.as_ref())
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
+        _ => return to_protocol(v),
+    };
+    let pad = (col.length as usize).saturating_sub(text.len());
+    if col.zerofill && pad > 0 {
+        Value::Bytes(format!("{}{text}", "0".repeat(pad)).into_bytes())
+    } else {
+        Value::Bytes(text.into_bytes())
     }
 }
 

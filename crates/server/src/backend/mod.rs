@@ -16,14 +16,13 @@ use betula_sql::engine::split::split_statements;
 use betula_sql::engine::{
     DbError, DbResult, Engine, OutCol, Output, RowSink, Session as EngineSession,
 };
-use betula_sql::types::SqlType;
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
     StatementId, StatusFlags, UserAuth, Value,
 };
 
-pub use convert::{error, from_protocol, to_protocol, to_protocol_typed};
+pub use convert::{error, from_protocol, to_protocol, to_protocol_typed, ColumnText};
 
 pub struct SqlBackend {
     pub engine: Arc<Engine>,
@@ -56,7 +55,7 @@ struct Stream<'a> {
     out: &'a mut dyn ResultSink,
     buf: Vec<Value>,
     /// The result columns' SQL types (how BIT values are sent).
-    types: Vec<Option<SqlType>>,
+    types: Vec<ColumnText>,
 }
 
 impl<'a> Stream<'a> {
@@ -81,7 +80,7 @@ impl RowSink for Stream<'_> {
             .enumerate()
             .map(|(i, c)| convert::column(c, i, &[]))
             .collect();
-        self.types = cols.iter().map(|c| c.ty).collect();
+        self.types = cols.iter().map(ColumnText::of).collect();
         self.out.begin_rows(&defs).map_err(write_error)
     }
 
@@ -91,7 +90,7 @@ impl RowSink for Stream<'_> {
         self.buf.extend(
             row.iter()
                 .enumerate()
-                .map(|(i, v)| to_protocol_typed(v, types.get(i).copied().flatten())),
+                .map(|(i, v)| to_protocol_typed(v, &types.get(i).copied().unwrap_or_default())),
         );
         self.out.row(&self.buf).map_err(write_error)
     }
@@ -111,9 +110,10 @@ fn send(out: Output, warnings: u16, sink: &mut dyn ResultSink) -> Result<(), Sql
                 .collect();
             sink.begin_rows(&defs)?;
             let mut buf = Vec::with_capacity(defs.len());
+            let texts: Vec<ColumnText> = cols.iter().map(ColumnText::of).collect();
             for r in &rows {
                 buf.clear();
-                buf.extend(r.iter().zip(&cols).map(|(v, c)| to_protocol_typed(v, c.ty)));
+                buf.extend(r.iter().zip(&texts).map(|(v, c)| to_protocol_typed(v, c)));
                 sink.row(&buf)?;
             }
             sink.end_rows(&Completion {

@@ -84,7 +84,13 @@ impl Value {
             Value::Decimal(s) => parse_text_number(s.as_bytes()).map(|f| f as i64),
             Value::Bytes(b) => std::str::from_utf8(b)
                 .ok()
-                .and_then(|s| s.trim().parse::<i64>().ok())
+                .and_then(|s| {
+                    let s = s.trim();
+                    // an unsigned BIGINT above i64::MAX keeps its bits, as Value::UInt does
+                    s.parse::<i64>()
+                        .ok()
+                        .or_else(|| s.parse::<u64>().ok().map(|u| u as i64))
+                })
                 .or_else(|| parse_text_number(b).map(|f| f as i64)),
             _ => None,
         }
@@ -161,10 +167,12 @@ fn format_float(v: f64, single: bool) -> String {
             "-inf".into()
         };
     }
+    // MySQL's layout: 6 significant digits for FLOAT, the shortest round-trip digits for DOUBLE,
+    // exponent form for very large / small magnitudes (`1e38`, `1.5e-20`).
     if single {
-        format!("{}", v as f32)
+        betula_sql::text_format::format_float(v as f32)
     } else {
-        format!("{v}")
+        betula_sql::text_format::format_double(v)
     }
 }
 

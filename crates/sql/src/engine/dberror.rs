@@ -202,3 +202,63 @@ impl From<sqlparser::parser::ParserError> for DbError {
         DbError::syntax(msg)
     }
 }
+
+impl DbError {
+    /// 1064 for a statement sqlparser refused, in MariaDB's form: `near '<the statement from the
+    /// offending token on, at most 80 characters>' at line N`. Without a position in sqlparser's
+    /// message, its text is the `near` part.
+    pub fn parse_error(sql: &str, e: sqlparser::parser::ParserError) -> DbError {
+        let plain = DbError::from(e);
+        let Some((line, col)) = parser_position(&plain.message) else {
+            return plain;
+        };
+        let line_start: usize = sql
+            .split_inclusive('\n')
+            .take(line.saturating_sub(1))
+            .map(str::len)
+            .sum();
+        let rest = sql.get(line_start..).unwrap_or("");
+        let at = rest
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(rest.len(), |(i, _)| i);
+        let near: String = rest[at..]
+            .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
+            .chars()
+            .take(80)
+            .collect();
+        DbError::new(
+            1064,
+            "42000",
+            format!(
+                "You have an error in your SQL syntax; check the manual that corresponds to your \
+                 MariaDB server version for the right syntax to use near '{near}' at line {line}"
+            ),
+        )
+    }
+}
+
+/// `(line, column)` of sqlparser's `... at Line: L, Column: C` (1-based).
+fn parser_position(msg: &str) -> Option<(usize, usize)> {
+    let (_, tail) = msg.rsplit_once("at Line: ")?;
+    let (l, c) = tail.split_once(", Column: ")?;
+    let c: String = c.chars().take_while(|c| c.is_ascii_digit()).collect();
+    Some((l.trim().parse().ok()?, c.parse().ok()?))
+}
+
+#[cfg(test)]
+mod parse_error_tests {
+    #[test]
+    fn parse_errors_name_the_rest_of_the_statement() {
+        let sql = "ALTER TABLE t1 ADD COLUMN b3 BOOLEAN UNSIGNED";
+        let e = crate::engine::session::parse(sql).unwrap_err();
+        assert_eq!(e.code, 1064);
+        assert!(
+            e.message.ends_with("near 'UNSIGNED' at line 1"),
+            "{}",
+            e.message
+        );
+        let e = crate::engine::session::parse("SELECT 1;\nSELEC 2").unwrap_err();
+        assert!(e.message.ends_with("at line 2"), "{}", e.message);
+    }
+}

@@ -1,13 +1,14 @@
 //! Table definitions from CREATE TABLE, and back to text (`SHOW CREATE TABLE`).
 //!
-//! Owns: [`table_from_create`] (sqlparser's CreateTable → [`TableDef`]), [`parse_type`] (a
-//! MySQL column type as text → [`SqlType`]) and [`render_create`]. The catalog stores
+//! Owns: [`table_from_create`] (sqlparser's CreateTable → [`TableDef`]) and [`render_create`]
+//! (column type text: `type_text.rs`). The catalog stores
 //! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
 //! round-trip: every property of a `TableDef` appears in the text.
 //! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options (an
-//! index's KEY_BLOCK_SIZE too), ZEROFILL. Index prefix lengths and types (USING HASH) are kept
-//! (key_parts.rs; every index is a B-tree whatever its declared type). Integer display widths are kept for display only
-//! (`Column::display_width`; SHOW CREATE TABLE prints `int(11)` as MariaDB does). DESC in index columns is ignored.
+//! index's KEY_BLOCK_SIZE too). Index prefix lengths and types (USING HASH) are kept (key_parts.rs;
+//! every index is a B-tree whatever its declared type). Integer and YEAR display widths and ZEROFILL
+//! are kept for display only (`Column::display_width`, `Column::zerofill`; SHOW CREATE TABLE prints
+//! `int(11)` as MariaDB does). DESC in index columns is ignored.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -19,138 +20,12 @@ use super::catalog::{Counters, IndexDef, TableDef};
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
 use super::key_parts::{key_parts, render_parts};
+use super::type_text::{declared_width, is_zerofill, lenient_type};
 use crate::coerce::{coerce_to_column, SqlMode};
 use crate::collation::Collation;
 use crate::row_codec::RowLayout;
-use crate::types::{Column, IntWidth, LobSize, SqlType};
+use crate::types::{Column, SqlType};
 use crate::value::Value;
-
-/// TEXT(n) / BLOB(n): the smallest size class holding n bytes (as MySQL picks it).
-fn lob_for_length(n: Option<u32>) -> LobSize {
-    match n {
-        Some(n) if n < 256 && n > 0 => LobSize::Tiny,
-        None | Some(0..=65_535) => LobSize::Regular,
-        Some(65_536..=16_777_215) => LobSize::Medium,
-        Some(_) => LobSize::Long,
-    }
-}
-
-/// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...).
-pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
-    let up = text.trim().to_ascii_uppercase();
-    let unsigned = up.contains("UNSIGNED");
-    let (base, args) = match up.find('(') {
-        Some(i) => {
-            let close = up[i..].find(')').map(|j| i + j).unwrap_or(up.len());
-            let wide: Vec<u64> = up[i + 1..close]
-                .split(',')
-                .filter_map(|a| a.trim().parse().ok())
-                .collect();
-            if wide.iter().any(|&a| a > u32::MAX as u64) {
-                return Err(DbError::new(
-                    1439,
-                    "42000",
-                    format!("Display width out of range for '{col}' (max = 4294967295)"),
-                ));
-            }
-            let args: Vec<u32> = wide.into_iter().map(|a| a as u32).collect();
-            (up[..i].trim().to_string(), args)
-        }
-        None => (
-            up.replace("UNSIGNED", "")
-                .replace("SIGNED", "")
-                .replace("ZEROFILL", "")
-                .trim()
-                .to_string(),
-            vec![],
-        ),
-    };
-    let base = base.replace("UNSIGNED", "").trim().to_string();
-    let a0 = args.first().copied();
-    let int = |width| SqlType::Int { width, unsigned };
-    let t = match base.as_str() {
-        "TINYINT" | "INT1" => int(IntWidth::Tiny),
-        "BOOL" | "BOOLEAN" => SqlType::Int {
-            width: IntWidth::Tiny,
-            unsigned: false,
-        },
-        "SMALLINT" | "INT2" => int(IntWidth::Small),
-        "MEDIUMINT" | "INT3" => int(IntWidth::Medium),
-        "INT" | "INTEGER" | "INT4" => int(IntWidth::Int),
-        "BIGINT" | "INT8" => int(IntWidth::Big),
-        "SERIAL" => SqlType::Int {
-            width: IntWidth::Big,
-            unsigned: true,
-        },
-        "FLOAT" | "FLOAT4" => SqlType::Float,
-        "DOUBLE" | "DOUBLE PRECISION" | "REAL" | "FLOAT8" => SqlType::Double,
-        "DECIMAL" | "NUMERIC" | "DEC" | "FIXED" => SqlType::Decimal {
-            precision: a0.unwrap_or(10).min(255) as u8,
-            scale: args.get(1).copied().unwrap_or(0).min(255) as u8,
-        },
-        "CHAR" | "CHARACTER" | "NCHAR" => SqlType::Char {
-            len: a0.unwrap_or(1),
-        },
-        "VARCHAR" | "CHARACTER VARYING" | "NVARCHAR" | "CHAR VARYING" => match a0 {
-            Some(n) => SqlType::VarChar { len: n },
-            None => return Err(DbError::syntax(text)),
-        },
-        "TINYTEXT" => SqlType::Text(LobSize::Tiny),
-        // TEXT(n) counts characters: 4 bytes each in utf8mb4
-        "TEXT" => SqlType::Text(lob_for_length(a0.map(|n| n.saturating_mul(4)))),
-        "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
-        "LONGTEXT" => SqlType::Text(LobSize::Long),
-        "BINARY" => SqlType::Binary {
-            len: a0.unwrap_or(1),
-        },
-        "VARBINARY" => match a0 {
-            Some(n) => SqlType::VarBinary { len: n },
-            None => return Err(DbError::syntax(text)),
-        },
-        "TINYBLOB" => SqlType::Blob(LobSize::Tiny),
-        "BLOB" => SqlType::Blob(lob_for_length(a0)),
-        "MEDIUMBLOB" => SqlType::Blob(LobSize::Medium),
-        "LONGBLOB" => SqlType::Blob(LobSize::Long),
-        "DATE" => SqlType::Date,
-        "DATETIME" => SqlType::DateTime {
-            fsp: a0.unwrap_or(0).min(255) as u8,
-        },
-        "TIMESTAMP" => SqlType::Timestamp {
-            fsp: a0.unwrap_or(0).min(255) as u8,
-        },
-        "TIME" => SqlType::Time {
-            fsp: a0.unwrap_or(0).min(255) as u8,
-        },
-        "YEAR" => SqlType::Year,
-        "BIT" => match a0.unwrap_or(1) {
-            0 => SqlType::Bit { len: 1 },
-            n if n <= 64 => SqlType::Bit { len: n as u8 },
-            _ => {
-                return Err(DbError::new(
-                    1439,
-                    "42000",
-                    format!("Display width out of range for '{col}' (max = 64)"),
-                ))
-            }
-        },
-        other => {
-            return Err(DbError::new(
-                1064,
-                "42000",
-                format!("Unsupported or unknown type '{other}' for column '{col}'"),
-            ))
-        }
-    };
-    if matches!(t, SqlType::Int { .. }) && a0.is_some_and(|w| w > 255) {
-        return Err(DbError::new(
-            1439,
-            "42000",
-            format!("Display width out of range for '{col}' (max = 255)"),
-        ));
-    }
-    t.validate(col)?;
-    Ok(t)
-}
 
 /// ENUM(...) and SET(...): the type and its members, with trailing spaces removed as MySQL does;
 /// a member equal to an earlier one (case-insensitively) gets note 1291. `None` for other types.
@@ -226,23 +101,6 @@ fn member_type(
         }
     };
     Ok(Some((ty, members)))
-}
-
-/// The display width written in an integer type (`INT(5)` → 5; BOOL/BOOLEAN → 1), when it
-/// differs from the type's default.
-fn declared_width(text: &str, ty: &SqlType) -> Option<u32> {
-    if !matches!(ty, SqlType::Int { .. }) {
-        return None;
-    }
-    let up = text.trim().to_ascii_uppercase();
-    let w = if up.starts_with("BOOL") {
-        Some(1)
-    } else {
-        let open = up.find('(')?;
-        let close = up[open..].find(')')? + open;
-        up[open + 1..close].trim().parse::<u32>().ok()
-    };
-    w.filter(|&w| (1..=255).contains(&w) && Some(w) != ty.default_display_width())
 }
 
 fn index_comment(opts: &[ast::IndexOption]) -> Option<String> {
@@ -442,41 +300,6 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
     table_from_create_mode(db, ct, true, &mut Vec::new())
 }
 
-/// In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than the row allows becomes
-/// the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL does); strict mode
-/// refuses it with 1074.
-pub fn lenient_type(
-    type_text: &str,
-    col: &str,
-    strict: bool,
-    notes: &mut Vec<crate::error::Warning>,
-) -> DbResult<SqlType> {
-    match parse_type(type_text, col) {
-        Err(e) if e.code == 1074 && !strict => {
-            let up = type_text.trim().to_ascii_uppercase();
-            let n: Option<u32> = up
-                .split_once('(')
-                .and_then(|(_, r)| r.split(')').next())
-                .and_then(|n| n.trim().parse().ok());
-            let (t, from, to) = if up.starts_with("VARBINARY") {
-                (SqlType::Blob(lob_for_length(n)), "VARBINARY", "BLOB")
-            } else if up.starts_with("VARCHAR") {
-                let bytes = n.map(|n| n.saturating_mul(4));
-                (SqlType::Text(lob_for_length(bytes)), "VARCHAR", "TEXT")
-            } else {
-                return Err(e);
-            };
-            notes.push(crate::error::Warning {
-                level: crate::error::WarningLevel::Note,
-                code: 1246,
-                message: format!("Converting column '{col}' from {from} to {to}"),
-            });
-            Ok(t)
-        }
-        r => r,
-    }
-}
-
 /// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
 pub fn table_from_create_mode(
     db: &str,
@@ -513,6 +336,7 @@ pub fn table_from_create_mode(
         };
         let mut col = Column::new(i as u32, cname.clone(), ty).with_members(members);
         col.display_width = declared_width(&type_text, &ty);
+        col.zerofill = ty.is_numeric() && is_zerofill(&type_text);
         let mut default_expr = None;
         let (mut dnow, mut unow, mut comment) = (false, false, None);
         let mut explicit_null = false;
@@ -581,8 +405,10 @@ pub fn table_from_create_mode(
                     ));
                 }
             } else {
+                // MariaDB reports a default's conversion notes (e.g. 1265 for DECIMAL DEFAULT 1.1)
+                // "at row 0"
                 let mut w = Vec::new();
-                let cv = coerce_to_column(&v, &col, 1, SqlMode { strict: true }, &mut w).map_err(
+                let cv = coerce_to_column(&v, &col, 0, SqlMode { strict: true }, &mut w).map_err(
                     |_| {
                         DbError::new(
                             1067,
@@ -592,6 +418,10 @@ pub fn table_from_create_mode(
                     },
                 )?;
                 col.default = Some(cv);
+                notes.extend(
+                    w.into_iter()
+                        .filter(|w| w.level == crate::error::WarningLevel::Note),
+                );
             }
         }
         if dnow && !matches!(ty, SqlType::Timestamp { .. } | SqlType::DateTime { .. }) {
@@ -690,7 +520,10 @@ pub fn table_from_create_mode(
     if autos.len() > 1
         || autos.iter().any(|&a| {
             !columns[a].sql_type.is_integer()
-                && !matches!(columns[a].sql_type, SqlType::Float | SqlType::Double)
+                && !matches!(
+                    columns[a].sql_type,
+                    SqlType::Float { .. } | SqlType::Double { .. }
+                )
                 || !(pk.first() == Some(&a)
                     || indexes.iter().any(|ix| ix.columns.first() == Some(&a)))
         })
@@ -763,6 +596,12 @@ pub fn quote_str(s: &str) -> String {
 
 fn default_text(col: &Column) -> Option<String> {
     match &col.default {
+        Some(Value::UInt(b)) if matches!(col.sql_type, SqlType::Bit { .. }) => {
+            Some(crate::text_format::bit_literal(*b))
+        }
+        Some(Value::UInt(y)) if col.sql_type == SqlType::Year && col.display_width == Some(2) => {
+            Some(quote_str(&format!("{:02}", y % 100)))
+        }
         Some(v) => {
             let t = v
                 .to_text(Some(&col.sql_type))
@@ -770,7 +609,10 @@ fn default_text(col: &Column) -> Option<String> {
             // MariaDB shows a number's default as a number literal.
             let numeric = matches!(
                 col.sql_type,
-                SqlType::Int { .. } | SqlType::Decimal { .. } | SqlType::Float | SqlType::Double
+                SqlType::Int { .. }
+                    | SqlType::Decimal { .. }
+                    | SqlType::Float { .. }
+                    | SqlType::Double { .. }
             );
             Some(if numeric { t } else { quote_str(&t) })
         }

@@ -28,10 +28,11 @@ use super::rows::{read_rows, Output};
 use super::select::{cmp_values, run_query};
 use super::session::Session;
 use super::upsert;
-use crate::coerce::coerce_to_column;
+use crate::coerce::{coerce_to_column, coerce_to_table_column};
 use crate::error::Warning;
 use crate::key_codec::prefix_successor;
 use crate::row_codec::encode_row;
+use crate::types::SqlType;
 use crate::value::Value;
 
 type KeyedRow = (Vec<u8>, Vec<Value>);
@@ -240,10 +241,16 @@ pub(crate) fn complete_row(
     let zero_is_value = sess.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
         let v = match s {
+            // MariaDB: NULL into a TIMESTAMP NOT NULL column stores the current time
+            Slot::Val(Value::Null)
+                if !c.nullable && matches!(c.sql_type, SqlType::Timestamp { .. }) =>
+            {
+                coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
+            }
             Slot::Val(v)
                 if !(c.auto_increment && (v.is_null() || (is_zero(&v) && !zero_is_value))) =>
             {
-                let v = coerce_to_column(&v, c, rownum, mode, warnings)?;
+                let v = coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, warnings)?;
                 if c.auto_increment {
                     let n = match &v {
                         Value::Int(i) if *i > 0 => *i as u64,
@@ -446,9 +453,12 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
     }
     // A single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode (as in
     // MySQL/MariaDB); multi-row inserts, INSERT ... SELECT and IGNORE store the implicit default.
+    // A TIMESTAMP NOT NULL column takes NULL as the current time (`complete_row`).
     if !ignore && !from_select && source.len() == 1 {
         for (c, s) in t.columns.iter().zip(&source[0]) {
-            if matches!(s, Slot::Val(v) if v.is_null()) && !c.nullable && !c.auto_increment {
+            let takes_null =
+                c.nullable || c.auto_increment || matches!(c.sql_type, SqlType::Timestamp { .. });
+            if matches!(s, Slot::Val(v) if v.is_null()) && !takes_null {
                 return Err(crate::error::SqlError::NotNull {
                     column: c.name.clone(),
                 }
@@ -544,8 +554,15 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
                         },
                     )?;
                     let mode = crate::coerce::SqlMode { strict };
-                    new[*col] =
-                        coerce_to_column(&v, &t.columns[*col], rownum, mode, &mut warnings)?;
+                    let c = &t.columns[*col];
+                    new[*col] = coerce_to_table_column(
+                        &v,
+                        c,
+                        (&t.db, &t.name),
+                        rownum,
+                        mode,
+                        &mut warnings,
+                    )?;
                 }
                 if new != old {
                     for (i, on) in t.on_update_now.iter().enumerate() {
@@ -788,9 +805,10 @@ pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResul
         let mut new = old.clone();
         for (c, e) in &assigns {
             let v = eval(e, &EvalCtx::row(&new))?;
-            new[*c] = match coerce_to_column(
+            new[*c] = match coerce_to_table_column(
                 &v,
                 &t.columns[*c],
+                (&t.db, &t.name),
                 n as u64 + 1,
                 crate::coerce::SqlMode { strict },
                 &mut warnings,

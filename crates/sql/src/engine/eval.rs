@@ -41,7 +41,7 @@ pub fn negate_literal(v: &Value) -> Option<Value> {
         },
         Value::UInt(u) if *u == 1u64 << 63 => Value::Int(i64::MIN),
         Value::UInt(u) => Value::Decimal(Decimal::new(-(*u as i128), 0)?),
-        Value::Decimal(d) => Value::Decimal(Decimal::new(-d.mantissa(), d.scale())?),
+        Value::Decimal(d) => Value::Decimal(d.neg()),
         Value::Double(d) => Value::Double(-d),
         _ => return None,
     })
@@ -53,7 +53,7 @@ pub fn truth(v: &Value) -> Option<bool> {
         Value::Null => None,
         Value::Int(i) => Some(*i != 0),
         Value::UInt(u) => Some(*u != 0),
-        Value::Decimal(d) => Some(d.mantissa() != 0),
+        Value::Decimal(d) => Some(!d.is_zero()),
         other => other.to_f64_lenient().map(|f| f != 0.0),
     }
 }
@@ -143,8 +143,12 @@ fn int_result(v: i128, what: &str, unsigned: bool) -> DbResult<Value> {
 
 fn dec_align(a: Decimal, b: Decimal) -> Option<(i128, i128, u8)> {
     let s = a.scale().max(b.scale());
-    let am = a.mantissa().checked_mul(pow10((s - a.scale()) as u32))?;
-    let bm = b.mantissa().checked_mul(pow10((s - b.scale()) as u32))?;
+    let am = a
+        .small_mantissa()?
+        .checked_mul(pow10((s - a.scale()) as u32))?;
+    let bm = b
+        .small_mantissa()?
+        .checked_mul(pow10((s - b.scale()) as u32))?;
     Some((am, bm, s))
 }
 
@@ -211,27 +215,28 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
                     if s > 30 {
                         return None;
                     }
-                    Decimal::new(da.mantissa().checked_mul(db.mantissa())?, s).map(Value::Decimal)
+                    let m = da.small_mantissa()?.checked_mul(db.small_mantissa()?)?;
+                    Decimal::new(m, s).map(Value::Decimal)
                 }
                 BinOp::Div => {
-                    if db.mantissa() == 0 {
+                    if db.is_zero() {
                         return Some(Value::Null);
                     }
                     let s = (da.scale() + 4).min(30);
                     // a/b at scale s: a.m * 10^(s - a.s + b.s) / b.m
                     let shift = s as u32 + db.scale() as u32 - da.scale() as u32;
-                    let num = da.mantissa().checked_mul(pow10(shift))?;
-                    Decimal::new(div_round(num, db.mantissa()), s).map(Value::Decimal)
+                    let num = da.small_mantissa()?.checked_mul(pow10(shift))?;
+                    Decimal::new(div_round(num, db.small_mantissa()?), s).map(Value::Decimal)
                 }
                 BinOp::Mod => {
-                    if db.mantissa() == 0 {
+                    if db.is_zero() {
                         return Some(Value::Null);
                     }
                     let (am, bm, s) = dec_align(da, db)?;
                     Decimal::new(am % bm, s).map(Value::Decimal)
                 }
                 BinOp::IntDiv => {
-                    if db.mantissa() == 0 {
+                    if db.is_zero() {
                         return Some(Value::Null);
                     }
                     let (am, bm, _) = dec_align(da, db)?;
@@ -695,7 +700,7 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
             match d.and_then(|d| d.rescale(s)) {
                 Some((d, _)) if d.fits(p, s) => Value::Decimal(d),
                 Some((d, _)) => Value::Decimal(if d.is_negative() {
-                    Decimal::new(-Decimal::max_for(p, s).mantissa(), s).unwrap_or(d)
+                    Decimal::max_for(p, s).neg()
                 } else {
                     Decimal::max_for(p, s)
                 }),

@@ -66,9 +66,11 @@ fn key_part_len(c: &Column) -> u64 {
     #[allow(unreachable_patterns)] // column types added later fall back to their display size
     let n = match c.sql_type {
         SqlType::Int { width, .. } => width.bytes() as u64,
-        SqlType::Float => 4,
-        SqlType::Double => 8,
-        SqlType::Decimal { precision, scale } => decimal_bytes(precision, scale),
+        SqlType::Float { .. } => 4,
+        SqlType::Double { .. } => 8,
+        SqlType::Decimal {
+            precision, scale, ..
+        } => decimal_bytes(precision, scale),
         SqlType::Char { len } => u64::from(len) * mb,
         SqlType::VarChar { len } => u64::from(len) * mb + 2,
         SqlType::Binary { len } => u64::from(len),

@@ -259,6 +259,9 @@ pub trait CompileEnv {
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>>;
     /// `DATABASE()`, `NOW()`, `USER()`, ... (functions of the session, folded to constants).
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>>;
+    /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
+    /// where there is no session.
+    fn warn(&mut self, _w: crate::error::Warning) {}
 }
 
 pub struct Compiler<'a> {
@@ -285,6 +288,20 @@ pub fn object_name_parts(n: &ast::ObjectName) -> Vec<String> {
             other => other.to_string(),
         })
         .collect()
+}
+
+/// MariaDB computes decimals with at most 81 digits: a literal with more (and no exponent) is
+/// "truncated" to the largest DECIMAL (65 nines) with warning 1916.
+const MAX_LITERAL_DIGITS: usize = 81;
+
+/// True if the literal `s` has more than 81 significant digits and no exponent.
+pub fn literal_overflows(s: &str) -> bool {
+    !s.contains(['e', 'E'])
+        && s.trim_start_matches(['-', '+', '0'])
+            .bytes()
+            .filter(u8::is_ascii_digit)
+            .count()
+            > MAX_LITERAL_DIGITS
 }
 
 /// A numeric literal as MySQL types it: integer, DECIMAL or DOUBLE (with exponent).
@@ -376,8 +393,17 @@ pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
                 .filter(|x| !x.is_empty())
                 .filter_map(|x| x.parse().ok())
                 .collect();
-            let p = nums.first().copied().unwrap_or(10).clamp(1, 38);
-            let sc = nums.get(1).copied().unwrap_or(0).min(p);
+            let p = nums
+                .first()
+                .copied()
+                .unwrap_or(10)
+                .clamp(1, crate::decimal::MAX_PRECISION);
+            let sc = nums
+                .get(1)
+                .copied()
+                .unwrap_or(0)
+                .min(p)
+                .min(crate::decimal::MAX_SCALE);
             CastTo::Decimal(p, sc)
         }
         "DOUBLE" | "FLOAT" | "REAL" => CastTo::Double,
@@ -803,6 +829,15 @@ impl Compiler<'_> {
     fn literal(&mut self, v: &ast::Value) -> DbResult<Expr> {
         use ast::Value as V;
         Ok(Expr::Lit(match v {
+            V::Number(s, _) if literal_overflows(s) => {
+                self.env.warn(crate::error::Warning {
+                    level: crate::error::WarningLevel::Warning,
+                    code: 1916,
+                    message: "Got overflow when converting '' to DECIMAL. Value truncated".into(),
+                });
+                let max = Decimal::max_for(crate::decimal::MAX_PRECISION, 0);
+                Value::Decimal(if s.starts_with('-') { max.neg() } else { max })
+            }
             V::Number(s, _) => number_literal(s)?,
             V::SingleQuotedString(s)
             | V::DoubleQuotedString(s)

@@ -17,7 +17,7 @@ use sqlparser::ast;
 
 use super::dml::Slot;
 use super::eval::negate_literal;
-use super::expr::number_literal;
+use super::expr::{literal_overflows, number_literal};
 use crate::value::Value;
 
 /// An INSERT statement read by the fast parser.
@@ -278,6 +278,10 @@ impl Cursor<'_> {
             return None;
         }
         let text = std::str::from_utf8(&self.s[start..self.i]).ok()?;
+        // a literal with a warning (1916) takes the general path
+        if literal_overflows(text) {
+            return None;
+        }
         number_literal(text).ok()
     }
 

@@ -166,17 +166,7 @@ fn round_value(v: &Value, d: i64, truncate: bool) -> Value {
             if d >= 0 {
                 let s = d as u8;
                 if truncate {
-                    let m = dec.mantissa();
-                    let diff = dec.scale() as i32 - s as i32;
-                    let nm = if diff > 0 {
-                        m / crate::decimal::pow10(diff as u32)
-                    } else {
-                        m
-                    };
-                    match Decimal::new(nm, s.min(dec.scale())) {
-                        Some(x) => return Value::Decimal(x),
-                        None => return Value::Null,
-                    }
+                    return Value::Decimal(dec.truncate_to(s));
                 }
                 match dec.rescale(s.min(dec.scale().max(s))) {
                     Some((x, _)) => Value::Decimal(x),
@@ -636,9 +626,7 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "ABS" => match &a[0] {
             Value::Int(i) => Value::Int(i.checked_abs().unwrap_or(i64::MAX)),
             Value::UInt(u) => Value::UInt(*u),
-            Value::Decimal(d) => {
-                Value::Decimal(Decimal::new(d.mantissa().abs(), d.scale()).unwrap_or(*d))
-            }
+            Value::Decimal(d) => Value::Decimal(d.abs()),
             v => Value::Double(v.to_f64_lenient().unwrap_or(0.0).abs()),
         },
         "SIGN" => Value::Int(match a[0].to_f64_lenient().unwrap_or(0.0) {

@@ -30,13 +30,15 @@ pub fn group_key(vals: &[Value]) -> Vec<u8> {
                     _ => Decimal::from_i64(0),
                 };
                 // Normalize scale: strip trailing zeros.
-                let (mut m, mut s) = (d.mantissa(), d.scale());
-                while s > 0 && m % 10 == 0 {
-                    m /= 10;
-                    s -= 1;
+                let mut d = d;
+                while d.scale() > 0 && d.truncate_to(d.scale() - 1) == d {
+                    d = d.truncate_to(d.scale() - 1);
                 }
-                out.extend(m.to_le_bytes());
-                out.push(s);
+                match d.small_mantissa() {
+                    Some(m) => out.extend(m.to_le_bytes()),
+                    None => out.extend(d.wide_mantissa().to_le_bytes(32).unwrap_or_default()),
+                }
+                out.push(d.scale());
             }
             Value::Float(f) => {
                 out.push(2);
@@ -208,8 +210,8 @@ impl Accumulator {
                         let scale = (d.scale() + 4).min(30);
                         let shift = (scale - d.scale()) as u32;
                         match d
-                            .mantissa()
-                            .checked_mul(crate::decimal::pow10(shift))
+                            .small_mantissa()
+                            .and_then(|m| m.checked_mul(crate::decimal::pow10(shift)))
                             .and_then(|m| {
                                 let q = m / n as i128;
                                 let r = m % n as i128;

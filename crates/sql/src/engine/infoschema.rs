@@ -122,6 +122,15 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
                 t("CURRENT_TIMESTAMP")
             } else {
                 match &c.default {
+                    Some(Value::UInt(b)) if matches!(c.sql_type, SqlType::Bit { .. }) => {
+                        t(crate::text_format::bit_literal(*b))
+                    }
+                    // YEAR(2) shows its default with 2 digits, as its values
+                    Some(Value::UInt(y))
+                        if c.sql_type == SqlType::Year && c.display_width == Some(2) =>
+                    {
+                        t(format!("{:02}", y % 100))
+                    }
                     Some(v) => v
                         .to_text(Some(&c.sql_type))
                         .map(|b| t(String::from_utf8_lossy(&b)))
@@ -544,11 +553,19 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                             };
                             (Value::UInt(p), Value::UInt(0))
                         }
-                        SqlType::Decimal { precision, scale } => {
-                            (Value::UInt(precision as u64), Value::UInt(scale as u64))
+                        SqlType::Decimal {
+                            precision, scale, ..
+                        } => (Value::UInt(precision as u64), Value::UInt(scale as u64)),
+                        SqlType::Float {
+                            digits: Some((m, d)),
+                            ..
                         }
-                        SqlType::Float => (Value::UInt(12), Value::Null),
-                        SqlType::Double => (Value::UInt(22), Value::Null),
+                        | SqlType::Double {
+                            digits: Some((m, d)),
+                            ..
+                        } => (Value::UInt(m as u64), Value::UInt(d as u64)),
+                        SqlType::Float { .. } => (Value::UInt(12), Value::Null),
+                        SqlType::Double { .. } => (Value::UInt(22), Value::Null),
                         _ => (Value::Null, Value::Null),
                     };
                     let dp = if ty.is_temporal() && ty != SqlType::Date && ty != SqlType::Year {

@@ -47,6 +47,7 @@ pub mod split;
 pub mod store;
 pub mod table_draft;
 pub mod tokens;
+pub mod type_text;
 pub mod upsert;
 pub mod vars;
 pub mod versioned;

@@ -29,7 +29,7 @@ use super::rows::{read_rows, Output};
 use super::select::{plan_access, plan_from, run_query, From, SrcKind};
 use super::session::{parse, Session};
 use super::tokens::{lex, Tok};
-use crate::coerce::coerce_to_column;
+use crate::coerce::coerce_to_table_column;
 use crate::error::{Warning, WarningLevel};
 use crate::value::Value;
 
@@ -518,9 +518,10 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
             for (g, e) in assigns {
                 let v = eval(e, &EvalCtx::row(&row))?;
                 let c = g - s.offset;
-                row[*g] = match coerce_to_column(
+                row[*g] = match coerce_to_table_column(
                     &v,
                     &t.columns[c],
+                    (&t.db, &t.name),
                     n as u64 + 1,
                     crate::coerce::SqlMode { strict },
                     &mut warnings,

@@ -217,7 +217,7 @@ fn as_copy_warnings(from: &Value, to: &SqlType, new: &mut [Warning]) {
     let kind = match to {
         SqlType::Int { .. } | SqlType::Year => "INTEGER",
         SqlType::Decimal { .. } => "DECIMAL",
-        SqlType::Float | SqlType::Double => "DOUBLE",
+        SqlType::Float { .. } | SqlType::Double { .. } => "DOUBLE",
         _ => return,
     };
     let Value::Text(s) = from else { return };

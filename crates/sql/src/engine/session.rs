@@ -75,12 +75,21 @@ impl Drop for Session {
 pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
-        // sqlparser rejects some MariaDB index syntax (`UNIQUE INDEX USING BTREE (a)`, an
-        // index's KEY_BLOCK_SIZE): retry in a form it accepts (index_syntax.rs).
-        Err(e) => match super::index_syntax::rewrite(sql) {
-            Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt).map_err(|_| e.into()),
-            None => Err(e.into()),
-        },
+        // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
+        // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
+        // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`; retry with them rewritten.
+        Err(e) => {
+            let alt = super::index_syntax::rewrite(sql);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = super::tokens::with_double_for_real_digits(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = super::tokens::with_numeric_modifiers_as_types(cur).or(alt);
+            match alt {
+                Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
+                    .map_err(|_| DbError::parse_error(sql, e)),
+                None => Err(DbError::parse_error(sql, e)),
+            }
+        }
     }
 }
 
@@ -797,6 +806,9 @@ impl Session {
 }
 
 impl CompileEnv for Session {
+    fn warn(&mut self, w: Warning) {
+        self.warnings.push(w);
+    }
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
         self.sysvar_value(name, global)
             .ok_or_else(|| DbError::unknown_var(name))

@@ -118,7 +118,13 @@ pub struct ParsedColumn {
 /// Parses one column definition as CREATE TABLE would.
 pub fn parse_column(sess: &mut Session, db: &str, text: &str) -> DbResult<ParsedColumn> {
     let probe = format!("CREATE TABLE __probe ({text})");
-    let stmts = super::session::parse(&probe)?;
+    let stmts = super::session::parse(&probe).map_err(|mut e| {
+        // the `near '...'` text ends with the probe's closing parenthesis, not the user's
+        if e.code == 1064 {
+            e.message = e.message.replace(")' at line ", "' at line ");
+        }
+        e
+    })?;
     let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
         return Err(DbError::syntax(text));
     };

@@ -124,6 +124,131 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
     out
 }
 
+/// `sql` with `REAL (M,D)` and `DOUBLE PRECISION (M,D)` written as `DOUBLE (M,D)` (MariaDB's
+/// synonyms, which sqlparser accepts only without the digits), or `None` if there is none.
+pub fn with_double_for_real_digits(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let kw = |i: usize, k: &str| matches!(toks.get(i), Some((Tok::Word { upper, quoted: false, .. }, _)) if upper == k);
+    let open = |i: usize| matches!(toks.get(i), Some((Tok::Sym('('), _)));
+    // (start byte, end byte) of the words to replace by DOUBLE
+    let mut cut = Vec::new();
+    for i in 0..toks.len() {
+        if kw(i, "REAL") && open(i + 1) {
+            cut.push((toks[i].1, toks[i + 1].1));
+        } else if kw(i, "DOUBLE") && kw(i + 1, "PRECISION") && open(i + 2) {
+            cut.push((toks[i].1, toks[i + 2].1));
+        }
+    }
+    if cut.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut from = 0;
+    for (a, b) in cut {
+        out.push_str(&sql[from..a]);
+        out.push_str("DOUBLE");
+        from = b;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
+}
+
+/// Numeric type names that take UNSIGNED / ZEROFILL (BOOL does not: MariaDB refuses it).
+const NUMERIC_TYPES: [&str; 18] = [
+    "TINYINT",
+    "SMALLINT",
+    "MEDIUMINT",
+    "INT",
+    "INTEGER",
+    "BIGINT",
+    "INT1",
+    "INT2",
+    "INT3",
+    "INT4",
+    "INT8",
+    "FLOAT",
+    "DOUBLE",
+    "REAL",
+    "DECIMAL",
+    "DEC",
+    "NUMERIC",
+    "FIXED",
+];
+
+/// `sql` with the numeric type modifiers sqlparser does not accept rewritten into types it does:
+/// `<type>[(..)] [UNSIGNED|SIGNED]... ZEROFILL ...` becomes the custom type `ZEROFILL_<type>[(..)]`
+/// (ZEROFILL implies UNSIGNED; `type_text::parse_type` reads it back), and `NUMERIC|FIXED[(..)]
+/// UNSIGNED` becomes `DECIMAL[(..)] UNSIGNED`. `None` if nothing changed.
+pub fn with_numeric_modifiers_as_types(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let word = |i: usize| match toks.get(i) {
+        Some((
+            Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            },
+            _,
+        )) => Some(upper.as_str()),
+        _ => None,
+    };
+    let start_of = |i: usize| toks.get(i).map_or(sql.len(), |t| t.1);
+    // (start byte, end byte, replacement)
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let Some(name) = word(i).filter(|w| NUMERIC_TYPES.contains(w)) else {
+            i += 1;
+            continue;
+        };
+        let mut j = i + 1;
+        let mut name = name.to_string();
+        if name == "DOUBLE" && word(j) == Some("PRECISION") {
+            j += 1;
+        }
+        // the parenthesized digits, kept as written
+        let mut args = String::new();
+        if matches!(toks.get(j), Some((Tok::Sym('('), _))) {
+            let open = j;
+            while j < toks.len() && !matches!(toks[j].0, Tok::Sym(')')) {
+                j += 1;
+            }
+            j = (j + 1).min(toks.len());
+            args = sql[start_of(open)..start_of(j).min(sql.len())]
+                .trim_end()
+                .to_string();
+        }
+        let mods_start = j;
+        let (mut zerofill, mut unsigned) = (false, false);
+        while let Some(m @ ("UNSIGNED" | "SIGNED" | "ZEROFILL")) = word(j) {
+            zerofill |= m == "ZEROFILL";
+            unsigned |= m == "UNSIGNED";
+            j += 1;
+        }
+        if name == "REAL" || name == "DOUBLE" {
+            name = "DOUBLE".into();
+        }
+        if zerofill {
+            edits.push((start_of(i), start_of(j), format!("ZEROFILL_{name}{args} ")));
+        } else if unsigned && (name == "NUMERIC" || name == "FIXED") {
+            edits.push((start_of(i), start_of(j), format!("DECIMAL{args} UNSIGNED ")));
+        }
+        i = j.max(mods_start).max(i + 1);
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut from = 0;
+    for (a, b, r) in edits {
+        out.push_str(&sql[from..a]);
+        out.push_str(&r);
+        from = b;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
+}
+
 pub struct Cursor<'a> {
     pub src: &'a str,
     toks: Vec<(Tok, usize)>,
@@ -292,5 +417,32 @@ impl<'a> Cursor<'a> {
             Some((_, off)) => &self.src[*off..],
             None => "",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_modifiers_become_parseable_types() {
+        let r = with_numeric_modifiers_as_types(
+            "CREATE TABLE t (a INT(5) UNSIGNED ZEROFILL NOT NULL, b NUMERIC(10,2) UNSIGNED, c INT)",
+        )
+        .unwrap();
+        assert_eq!(
+            r,
+            "CREATE TABLE t (a ZEROFILL_INT(5) NOT NULL, b DECIMAL(10,2) UNSIGNED , c INT)"
+        );
+        assert_eq!(
+            with_numeric_modifiers_as_types("x DOUBLE PRECISION ZEROFILL").unwrap(),
+            "x ZEROFILL_DOUBLE "
+        );
+        assert!(with_numeric_modifiers_as_types("SELECT CAST(a AS DECIMAL(5,2))").is_none());
+        assert!(with_numeric_modifiers_as_types("b BOOL ZEROFILL").is_none());
+        assert_eq!(
+            with_double_for_real_digits("r REAL(1,1), d DOUBLE PRECISION (10,10)").unwrap(),
+            "r DOUBLE(1,1), d DOUBLE(10,10)"
+        );
     }
 }

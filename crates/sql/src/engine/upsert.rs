@@ -10,7 +10,11 @@
 //! varint m; m × (varint column, expression)
 //! ```
 //! A column type is a tag byte and its parameters; ENUM (15) and SET (16) carry their members
-//! (varint count, then varint length + UTF-8 each), BIT (17) its length.
+//! (varint count, then varint length + UTF-8 each), BIT (17) its length. FLOAT (1) and DOUBLE (2)
+//! are the plain signed types; FLOAT(M,D) / DOUBLE(M,D) / UNSIGNED are 18 / 19 followed by
+//! `u8 flags (1 = has M,D; 2 = unsigned), u8 M, u8 D`; DECIMAL UNSIGNED is 20 with `u8 p, u8 s`
+//! (DECIMAL is 3). A DECIMAL value (tag 5) is an i128 mantissa; one beyond i128 (more than 38
+//! digits) is tag 11 with 32 bytes of two's complement, then the scale.
 //! Expressions use a subset of [`Expr`]: literals, the old row's columns (`Col`), the inserted
 //! row's columns (`InsertValue`, i.e. `VALUES(col)`), unary/binary operators, IS NULL, CASE,
 //! CAST and deterministic scalar functions. Assignments run left to right, each seeing the
@@ -141,9 +145,29 @@ fn put_type(out: &mut Vec<u8>, c: &Column) {
             out.push(WIDTHS.iter().position(|w| *w == width).unwrap_or(4) as u8);
             out.push(unsigned as u8);
         }
-        SqlType::Float => out.push(1),
-        SqlType::Double => out.push(2),
-        SqlType::Decimal { precision, scale } => out.extend([3, precision, scale]),
+        SqlType::Float {
+            digits: None,
+            unsigned: false,
+        } => out.push(1),
+        SqlType::Double {
+            digits: None,
+            unsigned: false,
+        } => out.push(2),
+        SqlType::Float { digits, unsigned } | SqlType::Double { digits, unsigned } => {
+            let tag = if matches!(c.sql_type, SqlType::Float { .. }) {
+                18
+            } else {
+                19
+            };
+            let (m, d) = digits.unwrap_or((0, 0));
+            let flags = digits.is_some() as u8 | (unsigned as u8) << 1;
+            out.extend([tag, flags, m, d]);
+        }
+        SqlType::Decimal {
+            precision,
+            scale,
+            unsigned,
+        } => out.extend([if unsigned { 20 } else { 3 }, precision, scale]),
         SqlType::Char { len } => {
             out.push(4);
             put_varint(out, len as u64)
@@ -204,12 +228,9 @@ fn read_type(r: &mut Rd<'_>) -> Option<(SqlType, Vec<String>)> {
                 width: *WIDTHS.get(r.u8()? as usize)?,
                 unsigned: r.u8()? != 0,
             },
-            1 => SqlType::Float,
-            2 => SqlType::Double,
-            3 => SqlType::Decimal {
-                precision: r.u8()?,
-                scale: r.u8()?,
-            },
+            1 => SqlType::FLOAT,
+            2 => SqlType::DOUBLE,
+            3 => SqlType::decimal(r.u8()?, r.u8()?),
             4 => SqlType::Char {
                 len: r.varint()? as u32,
             },
@@ -251,6 +272,21 @@ fn read_type(r: &mut Rd<'_>) -> Option<(SqlType, Vec<String>)> {
                 len @ 1..=64 => SqlType::Bit { len },
                 _ => return None,
             },
+            tag @ (18 | 19) => {
+                let (flags, m, d) = (r.u8()?, r.u8()?, r.u8()?);
+                let digits = (flags & 1 != 0).then_some((m, d));
+                let unsigned = flags & 2 != 0;
+                if tag == 18 {
+                    SqlType::Float { digits, unsigned }
+                } else {
+                    SqlType::Double { digits, unsigned }
+                }
+            }
+            20 => SqlType::Decimal {
+                precision: r.u8()?,
+                scale: r.u8()?,
+                unsigned: true,
+            },
             _ => return None,
         },
         Vec::new(),
@@ -276,11 +312,23 @@ fn put_value(out: &mut Vec<u8>, v: &Value) {
             out.push(4);
             out.extend(f.to_le_bytes())
         }
-        Value::Decimal(d) => {
-            out.push(5);
-            out.extend(d.mantissa().to_le_bytes());
-            out.push(d.scale())
-        }
+        Value::Decimal(d) => match d.small_mantissa() {
+            Some(m) => {
+                out.push(5);
+                out.extend(m.to_le_bytes());
+                out.push(d.scale())
+            }
+            None => {
+                out.push(11);
+                // at most 77 digits: always fits 32 bytes
+                let bytes = d
+                    .wide_mantissa()
+                    .to_le_bytes(32)
+                    .unwrap_or_else(|| vec![0; 32]);
+                out.extend(bytes);
+                out.push(d.scale())
+            }
+        },
         Value::Text(s) => {
             out.push(6);
             put_varint(out, s.len() as u64);
@@ -316,6 +364,10 @@ fn read_value(r: &mut Rd<'_>) -> Option<Value> {
         5 => {
             let m = i128::from_le_bytes(r.arr()?);
             Value::Decimal(Decimal::new(m, r.u8()?)?)
+        }
+        11 => {
+            let m = crate::wide_int::WideInt::from_le_bytes(r.take(32)?);
+            Value::Decimal(Decimal::from_wide(m, r.u8()?)?)
         }
         6 => {
             let n = r.varint()? as usize;

@@ -29,13 +29,15 @@ pub fn random_type(r: &mut SmallRng) -> SqlType {
             width: *WIDTHS.choose(r).unwrap(),
             unsigned: r.gen(),
         },
-        3 => SqlType::Float,
-        4 => SqlType::Double,
+        3 => SqlType::FLOAT,
+        4 => SqlType::DOUBLE,
         5 => {
-            let precision = r.gen_range(1..=38);
+            // up to 38 digits: i128 mantissas; 39..=65: MariaDB's wide DECIMALs
+            let precision = r.gen_range(1..=65);
             SqlType::Decimal {
                 precision,
-                scale: r.gen_range(0..=precision.min(30)),
+                scale: r.gen_range(0..=precision.min(38)),
+                unsigned: r.gen_range(0..4) == 0,
             }
         }
         6 => SqlType::Char { len: 8 },
@@ -125,17 +127,26 @@ pub fn random_value(r: &mut SmallRng, t: &SqlType, null_pct: u32) -> Value {
         } else {
             r.gen_range(1901..=2155)
         }),
-        SqlType::Float => Value::Float(random_f64(r) as f32),
-        SqlType::Double => Value::Double(random_f64(r)),
-        SqlType::Decimal { precision, scale } => {
-            let max = 10i128.pow(precision as u32) - 1;
-            let m = match r.gen_range(0..5) {
-                0 => max,
-                1 => -max,
-                2 => r.gen_range(-3..=3),
-                _ => r.gen_range(-max..=max),
+        SqlType::Float { .. } => Value::Float(random_f64(r) as f32),
+        SqlType::Double { .. } => Value::Double(random_f64(r)),
+        SqlType::Decimal {
+            precision, scale, ..
+        } => {
+            // the mantissa as digits: all nines (the extremes), tiny, or random of any length
+            let p = precision as usize;
+            let digits: String = match r.gen_range(0..5) {
+                0 | 1 => "9".repeat(p),
+                2 => r.gen_range(0..=3).to_string(),
+                _ => {
+                    let n = r.gen_range(1..=p);
+                    (0..n)
+                        .map(|_| char::from(b'0' + r.gen_range(0..10u8)))
+                        .collect()
+                }
             };
-            Value::Decimal(Decimal::new(m, scale).unwrap())
+            let sign = if r.gen() { "-" } else { "" };
+            let m = Decimal::parse(&format!("{sign}{digits}")).unwrap();
+            Value::Decimal(Decimal::from_wide(m.wide_mantissa(), scale).unwrap())
         }
         SqlType::Char { .. } | SqlType::VarChar { .. } | SqlType::Text(_) => {
             let n = r.gen_range(0..5);
