@@ -63,7 +63,11 @@ pub fn create_table_as(
     }
     let existed = {
         let (db, name) = sess.resolve_table_name(&object_name_parts(&ct.name))?;
-        sess.engine.catalog.table(&db, &name).is_some()
+        if ct.temporary {
+            sess.temp.get(&db, &name).is_some()
+        } else {
+            sess.engine.catalog.table(&db, &name).is_some()
+        }
     };
     create_table(sess, &def)?;
     if existed {

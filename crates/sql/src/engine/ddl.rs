@@ -4,7 +4,9 @@
 //! MySQL column type as text → [`SqlType`]) and [`render_create`]. The catalog stores
 //! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
 //! round-trip: every property of a `TableDef` appears in the text.
-//! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options,
+//! Character sets and collations of the table and its text columns are kept (charset_clause.rs);
+//! ENGINE is kept when it names an engine of [`OTHER_ENGINES`] (shown again, stored as Betula).
+//! Accepted and ignored: other ENGINE names, KEY_BLOCK_SIZE and other table options,
 //! index types (USING BTREE), ZEROFILL. Integer display widths are kept for display only
 //! (`Column::display_width`; SHOW CREATE TABLE prints `int(11)` as MariaDB does). DESC in index columns is ignored.
 
@@ -15,6 +17,7 @@ use betula_storage::Codec;
 use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
 
 use super::catalog::{Counters, IndexDef, TableDef};
+use super::charset_clause;
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
 use crate::coerce::{coerce_to_column, SqlMode};
@@ -365,6 +368,11 @@ pub struct TableOptions {
     pub row_format: Option<String>,
     pub comment: Option<String>,
     pub shown: Vec<(String, String)>,
+    /// `[DEFAULT] CHARACTER SET` / `CHARSET` and `[DEFAULT] COLLATE` as written.
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    /// `ENGINE=` as written.
+    pub engine: Option<String>,
 }
 
 impl TableOptions {
@@ -375,6 +383,11 @@ impl TableOptions {
             "COMPRESSION" => self.compression = Some(value),
             "ROW_FORMAT" => self.row_format = Some(value),
             "COMMENT" => self.comment = Some(value),
+            "CHARSET" | "CHARACTER SET" | "DEFAULT CHARSET" | "DEFAULT CHARACTER SET" => {
+                self.charset = Some(value)
+            }
+            "COLLATE" | "DEFAULT COLLATE" => self.collate = Some(value),
+            "ENGINE" => self.engine = Some(value),
             n if SHOWN_OPTIONS.contains(&n) => {
                 self.shown.retain(|(k, _)| *k != up);
                 // MariaDB omits an option set to its default (0 / DEFAULT; PACK_KEYS=0 is shown).
@@ -436,6 +449,11 @@ fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
                     other => other.to_string(),
                 };
                 out.set(&key.value, v);
+            }
+            ast::SqlOption::NamedParenthesizedList(l) if l.key.value == "ENGINE" => {
+                if let Some(n) = &l.name {
+                    out.set("ENGINE", n.value.clone());
+                }
             }
             ast::SqlOption::Comment(c) => {
                 out.comment = Some(match c {
@@ -505,6 +523,17 @@ pub fn table_from_create_mode(
             "A table must have at least 1 column",
         ));
     }
+    let TableOptions {
+        compression,
+        row_format,
+        comment,
+        shown: options,
+        charset,
+        collate,
+        engine,
+    } = table_options(&ct.table_options);
+    let table_collation =
+        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
     let mut columns: Vec<Column> = Vec::new();
     let mut comments = Vec::new();
     let mut default_now = Vec::new();
@@ -526,6 +555,7 @@ pub fn table_from_create_mode(
         let mut default_expr = None;
         let (mut dnow, mut unow, mut comment) = (false, false, None);
         let mut explicit_null = false;
+        let (mut col_charset, mut col_collate) = (None, None);
         for o in &cd.options {
             match &o.option {
                 ColumnOption::Null => explicit_null = true,
@@ -552,13 +582,11 @@ pub fn table_from_create_mode(
                     comment: None,
                 }),
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
-                ColumnOption::CharacterSet(_) => {}
+                ColumnOption::CharacterSet(c) => {
+                    col_charset = Some(object_name_parts(c).join("."));
+                }
                 ColumnOption::Collation(c) => {
-                    let n = object_name_parts(c).join(".");
-                    let coll = Collation::from_name(&n).ok_or_else(|| {
-                        DbError::new(1273, "HY000", format!("Unknown collation: '{n}'"))
-                    })?;
-                    col = col.with_collation(coll);
+                    col_collate = Some(object_name_parts(c).join("."));
                 }
                 ColumnOption::DialectSpecific(toks) => {
                     let s: String = toks
@@ -574,6 +602,14 @@ pub fn table_from_create_mode(
                 }
                 _ => {}
             }
+        }
+        if col.sql_type.is_text() {
+            let coll = charset_clause::resolve(
+                col_charset.as_deref(),
+                col_collate.as_deref(),
+                table_collation,
+            )?;
+            col = col.with_collation(coll);
         }
         if explicit_null && !col.nullable && pk.contains(&i) {
             return Err(DbError::new(
@@ -700,12 +736,6 @@ pub fn table_from_create_mode(
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
-    let TableOptions {
-        compression,
-        row_format,
-        comment,
-        shown: options,
-    } = table_options(&ct.table_options);
     let mut codec = None;
     for opt in [&row_format, &compression].into_iter().flatten() {
         if let Some(c) = option_codec(opt)? {
@@ -732,7 +762,28 @@ pub fn table_from_create_mode(
         counters: Arc::new(Counters::default()),
         generation: 0,
         full_columns,
+        collation: table_collation,
+        engine: engine.as_deref().and_then(shown_engine),
+        temporary: None,
     })
+}
+
+/// Engines Betula stands in for whose name SHOW CREATE TABLE keeps (canonical spelling), as
+/// listed in information_schema.ENGINES. Betula and InnoDB (and unknown names) are Betula.
+pub const OTHER_ENGINES: &[&str] = &["Aria", "MEMORY", "MyISAM"];
+
+/// The engine name kept for `ENGINE=name` (`None` = Betula).
+pub fn shown_engine(name: &str) -> Option<String> {
+    let name = name.trim_matches(|c| c == '\'' || c == '`' || c == '"');
+    let name = if name.eq_ignore_ascii_case("HEAP") {
+        "MEMORY"
+    } else {
+        name
+    };
+    OTHER_ENGINES
+        .iter()
+        .find(|e| e.eq_ignore_ascii_case(name))
+        .map(|e| e.to_string())
 }
 
 pub fn check_name(name: &str) -> DbResult<()> {
@@ -784,8 +835,8 @@ pub fn render_create(t: &TableDef) -> String {
     let mut lines = Vec::new();
     for (i, c) in t.columns.iter().enumerate() {
         let mut s = format!("  {} {}", quote_ident(&c.name), c.column_type());
-        if c.sql_type.is_text() && c.collation != Collation::default() {
-            s.push_str(&format!(" COLLATE {}", c.collation.name()));
+        if c.sql_type.is_text() {
+            s.push_str(&charset_clause::column_clause(c.collation, t.collation));
         }
         if !c.nullable {
             s.push_str(" NOT NULL");
@@ -827,15 +878,22 @@ pub fn render_create(t: &TableDef) -> String {
         ));
     }
     let mut s = format!(
-        "CREATE TABLE {} (\n{}\n) ENGINE=Betula",
+        "CREATE {}TABLE {} (\n{}\n) ENGINE={}",
+        if t.temporary.is_some() {
+            "TEMPORARY "
+        } else {
+            ""
+        },
         quote_ident(&t.name),
-        lines.join(",\n")
+        lines.join(",\n"),
+        t.engine.as_deref().unwrap_or("Betula")
     );
     let next = t.counters.auto_inc.load(Ordering::SeqCst);
     if t.auto_inc_col().is_some() && next > 1 {
         s.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
-    s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    s.push(' ');
+    s.push_str(&charset_clause::table_clause(t.collation));
     let shown = |s: &mut String, names: &[&str]| {
         for (k, v) in t
             .options

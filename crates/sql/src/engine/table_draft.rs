@@ -16,6 +16,7 @@ use super::catalog::{IndexDef, TableDef};
 use super::dberror::{DbError, DbResult};
 use super::ddl::{self, render_create};
 use super::session::Session;
+use crate::collation::Collation;
 use crate::types::Column;
 use crate::value::Value;
 use sqlparser::ast;
@@ -76,9 +77,18 @@ pub struct ParsedColumn {
     pub unique: bool,
 }
 
-/// Parses one column definition as CREATE TABLE would.
-pub fn parse_column(sess: &mut Session, db: &str, text: &str) -> DbResult<ParsedColumn> {
-    let probe = format!("CREATE TABLE __probe ({text})");
+/// Parses one column definition as CREATE TABLE would in a table whose default collation is
+/// `collation` (a text column without CHARACTER SET / COLLATE takes it).
+pub fn parse_column(
+    sess: &mut Session,
+    db: &str,
+    text: &str,
+    collation: Collation,
+) -> DbResult<ParsedColumn> {
+    let probe = format!(
+        "CREATE TABLE __probe ({text}) {}",
+        super::charset_clause::table_clause(collation)
+    );
     let stmts = super::session::parse(&probe)?;
     let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
         return Err(DbError::syntax(text));
@@ -410,6 +420,7 @@ impl Draft {
             name: old.name.clone(),
             counters: old.counters.clone(),
             generation: old.generation,
+            temporary: old.temporary,
             ..parsed
         };
         Ok(Finished {
