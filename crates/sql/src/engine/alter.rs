@@ -589,6 +589,10 @@ pub fn execute(
     for op in ops {
         apply(sess, db, &old, &mut draft, &mut ex, op)?;
     }
+    if old.temporary.is_some() {
+        // No other session can use a temporary table: any ALTER is "online" (as in MariaDB).
+        ex.no_lock = false;
+    }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
     apply_options(&mut new, &ex.options)?;
