@@ -133,6 +133,33 @@ impl Charset {
     }
 }
 
+/// MariaDB's rendering of an unconvertible string in error 1366: the bytes from `pos` on, at
+/// most 6, printable ASCII as is and others as `\xHH`, then `...` if more bytes follow.
+pub fn bad_bytes_text(s: &str, pos: usize) -> String {
+    let b = &s.as_bytes()[pos..];
+    let mut out = String::new();
+    for &x in b.iter().take(6) {
+        if (0x20..0x7F).contains(&x) {
+            out.push(x as char);
+        } else {
+            out.push_str(&format!("\\x{x:02X}"));
+        }
+    }
+    if b.len() > 6 {
+        out.push_str("...");
+    }
+    out
+}
+
+impl Charset {
+    /// `s` with every character outside the repertoire replaced by `?` (MariaDB's conversion).
+    pub fn replace_unrepresentable(self, s: &str) -> String {
+        s.chars()
+            .map(|c| if self.contains(c) { c } else { '?' })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +187,9 @@ mod tests {
         assert_eq!(Charset::Latin1.fits("ab😀c"), Err(2));
         assert_eq!(Charset::Utf8mb3.fits("ĀĀ😀"), Err(4));
         assert_eq!(Charset::Latin1.encoded_len("é€"), 2);
+        assert_eq!(Charset::Latin1.replace_unrepresentable("a😀Āé"), "a??é");
+        assert_eq!(bad_bytes_text("a😀", 1), "\\xF0\\x9F\\x98\\x80");
+        assert_eq!(bad_bytes_text("😀abcd", 0), "\\xF0\\x9F\\x98\\x80ab...");
         assert_eq!(Charset::Utf8mb3.encoded_len("é€"), 5);
     }
 }

@@ -156,6 +156,17 @@ impl Collation {
     pub fn is_default(self) -> bool {
         self.charset().default_collation() == self
     }
+    /// The collation of the text clients receive for a column of this collation: the server
+    /// sends every text as UTF-8 (the connection's utf8mb4, as MariaDB converts results to
+    /// `character_set_results`), so a latin1, utf8mb3 or ascii column is announced as utf8mb4
+    /// (`_bin` collations as utf8mb4_bin), with a length of 4 bytes per character.
+    pub fn as_sent(self) -> Collation {
+        match self.charset() {
+            Charset::Binary | Charset::Utf8mb4 => self,
+            _ if self.case_insensitive() => Collation::Utf8mb4GeneralCi,
+            _ => Collation::Utf8mb4Bin,
+        }
+    }
     /// Maximum bytes per character (for display lengths).
     pub fn max_bytes_per_char(self) -> u32 {
         self.charset().max_bytes()

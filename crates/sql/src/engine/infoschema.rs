@@ -518,7 +518,8 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                     let data_type = full.split(['(', ' ']).next().unwrap_or("").to_string();
                     let (clen, olen) = match ty {
                         SqlType::Char { len } | SqlType::VarChar { len } => {
-                            (Value::UInt(len as u64), Value::UInt(len as u64 * 4))
+                            let mb = c.collation.max_bytes_per_char() as u64;
+                            (Value::UInt(len as u64), Value::UInt(len as u64 * mb))
                         }
                         SqlType::Binary { len } | SqlType::VarBinary { len } => {
                             (Value::UInt(len as u64), Value::UInt(len as u64))
