@@ -1190,9 +1190,11 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "CHARACTER" | "CHARSET" => {
             c.kw("SET");
             let pat = like_filter(c)?;
+            // information_schema's column order is name, default collation, description, maxlen
             let rows = infoschema::charset_rows()
                 .into_iter()
                 .filter(|r| matches(&pat, &super::eval::text_of(&r[0]).unwrap_or_default()))
+                .map(|r| vec![r[0].clone(), r[2].clone(), r[1].clone(), r[3].clone()])
                 .collect();
             Output::text(
                 &["Charset", "Description", "Default collation", "Maxlen"],

@@ -16,6 +16,9 @@
 //! counters are shared by every version of the definition (they live in `Counters`); a tree
 //! whose name looks like a table's (`db/...`) but that no catalog entry names is garbage left by
 //! a crash in the middle of DDL, and is dropped at start-up ([`Catalog::orphan_trees`]).
+//! Temporary tables never have an entry here: a session keeps them (temp_tables.rs), their trees
+//! are named `\0temp/<id>/...` ([`TableDef::temporary`]) and are not table trees in the sense
+//! above.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
