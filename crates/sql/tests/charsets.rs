@@ -154,3 +154,47 @@ fn bad_character_set_clauses_are_mariadb_errors() {
         1115
     );
 }
+
+#[test]
+fn varchar_length_limits_follow_the_character_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(
+        dir.path(),
+        &[
+            "CREATE TABLE v (a VARCHAR(65532), b VARCHAR(21844) CHARACTER SET utf8, \
+           c VARCHAR(16383) CHARACTER SET utf8mb4) CHARACTER SET latin1",
+        ],
+    );
+    assert_eq!(
+        rows(&mut s, "SHOW COLUMNS FROM v")
+            .into_iter()
+            .map(|r| r[1].clone())
+            .collect::<Vec<_>>(),
+        vec!["varchar(65532)", "varchar(21844)", "varchar(16383)"]
+    );
+    let e = s
+        .execute("CREATE TABLE w (a VARCHAR(21845) CHARACTER SET utf8)", &[])
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (
+            1074,
+            "Column length too big for column 'a' (max = 21844); use BLOB or TEXT instead"
+        )
+    );
+    assert_eq!(
+        err_code(
+            &mut s,
+            "CREATE TABLE w (a VARCHAR(65533)) CHARACTER SET latin1"
+        ),
+        1074
+    );
+    // non-strict: too long becomes TEXT with note 1246, sized for the character set's bytes
+    exec(&mut s, "SET sql_mode = ''");
+    exec(
+        &mut s,
+        "CREATE TABLE w (a VARCHAR(70000)) CHARACTER SET latin1",
+    );
+    assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1246");
+    assert_eq!(rows(&mut s, "SHOW COLUMNS FROM w")[0][1], "mediumtext");
+}

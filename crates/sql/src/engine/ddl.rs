@@ -471,26 +471,52 @@ pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
     table_from_create_mode(db, ct, true, &mut Vec::new())
 }
 
+/// The longest VARCHAR, in characters, of a character set of `max_bytes` bytes per character:
+/// MariaDB's 65532 bytes of a row divided by it (utf8mb4 16383, utf8mb3 21844, latin1 65532).
+pub fn max_varchar(max_bytes: u32) -> u32 {
+    65_532 / max_bytes.max(1)
+}
+
 /// In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than the row allows becomes
 /// the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL does); strict mode
-/// refuses it with 1074.
+/// refuses it with 1074. `max_bytes` is the column's bytes per character (its character set):
+/// the VARCHAR limit is [`max_varchar`] of it.
 pub fn lenient_type(
     type_text: &str,
     col: &str,
     strict: bool,
+    max_bytes: u32,
     notes: &mut Vec<crate::error::Warning>,
 ) -> DbResult<SqlType> {
     match parse_type(type_text, col) {
-        Err(e) if e.code == 1074 && !strict => {
+        Err(e) if e.code == 1074 => {
             let up = type_text.trim().to_ascii_uppercase();
             let n: Option<u32> = up
                 .split_once('(')
                 .and_then(|(_, r)| r.split(')').next())
                 .and_then(|n| n.trim().parse().ok());
+            let varchar = up.starts_with("VARCHAR");
+            let limit = max_varchar(max_bytes);
+            if let (true, Some(n)) = (varchar, n) {
+                if n <= limit {
+                    return Ok(SqlType::VarChar { len: n });
+                }
+            }
+            if strict {
+                return Err(if varchar {
+                    crate::error::SqlError::TooBigLength {
+                        column: col.into(),
+                        max: limit as u64,
+                    }
+                    .into()
+                } else {
+                    e
+                });
+            }
             let (t, from, to) = if up.starts_with("VARBINARY") {
                 (SqlType::Blob(lob_for_length(n)), "VARBINARY", "BLOB")
-            } else if up.starts_with("VARCHAR") {
-                let bytes = n.map(|n| n.saturating_mul(4));
+            } else if varchar {
+                let bytes = n.map(|n| n.saturating_mul(max_bytes));
                 (SqlType::Text(lob_for_length(bytes)), "VARCHAR", "TEXT")
             } else {
                 return Err(e);
@@ -546,16 +572,33 @@ pub fn table_from_create_mode(
             return Err(DbError::dup_field(&cname));
         }
         let type_text = cd.data_type.to_string();
+        // The column's collation first: its character set bounds a VARCHAR's length.
+        let (mut col_charset, mut col_collate) = (None, None);
+        for o in &cd.options {
+            match &o.option {
+                ColumnOption::CharacterSet(c) => col_charset = Some(object_name_parts(c).join(".")),
+                ColumnOption::Collation(c) => col_collate = Some(object_name_parts(c).join(".")),
+                _ => {}
+            }
+        }
+        let collation = charset_clause::resolve(
+            col_charset.as_deref(),
+            col_collate.as_deref(),
+            table_collation,
+        )?;
+        let mb = collation.max_bytes_per_char();
         let (ty, members) = match member_type(&cd.data_type, &cname, notes)? {
             Some(m) => m,
-            None => (lenient_type(&type_text, &cname, strict, notes)?, Vec::new()),
+            None => (
+                lenient_type(&type_text, &cname, strict, mb, notes)?,
+                Vec::new(),
+            ),
         };
         let mut col = Column::new(i as u32, cname.clone(), ty).with_members(members);
         col.display_width = declared_width(&type_text, &ty);
         let mut default_expr = None;
         let (mut dnow, mut unow, mut comment) = (false, false, None);
         let mut explicit_null = false;
-        let (mut col_charset, mut col_collate) = (None, None);
         for o in &cd.options {
             match &o.option {
                 ColumnOption::Null => explicit_null = true,
@@ -582,12 +625,6 @@ pub fn table_from_create_mode(
                     comment: None,
                 }),
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
-                ColumnOption::CharacterSet(c) => {
-                    col_charset = Some(object_name_parts(c).join("."));
-                }
-                ColumnOption::Collation(c) => {
-                    col_collate = Some(object_name_parts(c).join("."));
-                }
                 ColumnOption::DialectSpecific(toks) => {
                     let s: String = toks
                         .iter()
@@ -604,12 +641,7 @@ pub fn table_from_create_mode(
             }
         }
         if col.sql_type.is_text() {
-            let coll = charset_clause::resolve(
-                col_charset.as_deref(),
-                col_collate.as_deref(),
-                table_collation,
-            )?;
-            col = col.with_collation(coll);
+            col = col.with_collation(collation);
         }
         if explicit_null && !col.nullable && pk.contains(&i) {
             return Err(DbError::new(
