@@ -23,7 +23,9 @@
 //!   truncates to n characters (at a character boundary for TEXT) with warning 1265. When only
 //!   spaces are cut, it is never an error: a Note 1265. CHAR values are stored without trailing
 //!   spaces. Binary strings into text columns must be valid UTF-8 [1366 "Incorrect string value"];
-//!   non-strict keeps the valid prefix. Numbers and temporal values are converted to their text form.
+//!   non-strict keeps the valid prefix. A character the column's character set lacks (latin1,
+//!   utf8mb3, ascii: charset.rs) [1366 "Incorrect string value: '\xF0\x9F...'"]; non-strict
+//!   stores `?` in its place. TEXT limits count the character set's bytes. Numbers and temporal values are converted to their text form.
 //! * BINARY/VARBINARY/BLOB: byte limits, same error/truncation rules (no space exception); BINARY(n)
 //!   is right-padded with 0x00 to n bytes.
 //! * DATE/DATETIME/TIMESTAMP: strings per `DateTime::parse`, numbers as `YYMMDD[HHMMSS]` /
@@ -437,6 +439,12 @@ fn to_text(cx: &mut Ctx<'_>, v: &Value, limit: Limit) -> Result<String, SqlError
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default(),
     };
+    let s = in_repertoire(cx, s)?;
+    // A TEXT type's byte limit counts bytes of the column's character set (latin1: characters).
+    let limit = match limit {
+        Limit::Bytes(n) if cx.col.collation.max_bytes_per_char() == 1 => Limit::Chars(n),
+        l => l,
+    };
     let cut = match limit {
         Limit::Chars(n) => s.char_indices().nth(n as usize).map(|(i, _)| i),
         Limit::Bytes(n) if s.len() as u64 > n => {
@@ -464,6 +472,23 @@ fn to_text(cx: &mut Ctx<'_>, v: &Value, limit: Limit) -> Result<String, SqlError
             cx.fail_or_warn(err, warn, s[..i].to_string())
         }
     }
+}
+
+/// `s` if the column's character set holds every character of it; otherwise 1366 "Incorrect
+/// string value" (strict) or, with that warning, `s` with those characters replaced by `?`.
+fn in_repertoire(cx: &mut Ctx<'_>, s: String) -> Result<String, SqlError> {
+    let cs = cx.col.collation.charset();
+    let Err(pos) = cs.fits(&s) else {
+        return Ok(s);
+    };
+    let err = SqlError::IncorrectValue {
+        kind: "string",
+        value: crate::charset::bad_bytes_text(&s, pos),
+        column: cx.name(),
+        row: cx.row,
+    };
+    let replaced = cs.replace_unrepresentable(&s);
+    cx.fail_or(err, replaced)
 }
 
 fn to_bytes(cx: &mut Ctx<'_>, v: &Value, max: u64) -> Result<Vec<u8>, SqlError> {

@@ -19,6 +19,19 @@
 //!   no accent insensitivity and no UCA multi-level weights (MySQL orders by DUCET weights, e.g.
 //!   punctuation before digits before letters; we order folded code points).
 //!
+//! * utf8mb3 collations (`utf8mb3_general_ci`, `utf8mb3_bin`, `utf8mb3_unicode_ci`; `utf8_*` are
+//!   their aliases) sort exactly as their utf8mb4 namesakes (a utf8mb3 value holds only BMP
+//!   characters, where the two agree); `utf8mb4_unicode_ci` and `utf8mb3_unicode_ci` fold case as
+//!   general_ci does (divergence: no UCA weights).
+//! * latin1 collations: `latin1_swedish_ci` (latin1's default) and `latin1_general_ci` fold case as
+//!   general_ci; `latin1_general_cs` and `latin1_bin` compare by code point. All PAD SPACE.
+//!   Divergences from MariaDB: order by Unicode code point, not by latin1 byte (they differ only for
+//!   the Windows-1252 characters at 0x80..=0x9F, e.g. `€`, `Š`), no accent folding under
+//!   swedish_ci, and `latin1_general_cs` does not interleave cases (MariaDB: `A < a < B`).
+//! * ascii collations: `ascii_general_ci` (case folding) and `ascii_bin`, PAD SPACE.
+//!
+//! Which characters a column may hold is its collation's [`Charset`]'s business (charset.rs).
+//!
 //! PAD SPACE is implemented by dropping trailing U+0020 before comparing. Divergence from MySQL,
 //! which pads the shorter string with spaces: a string that continues with a character below U+0020
 //! (a control character) where the other one ends sorts after it here (`'a\t' > 'a'`), before it in
@@ -30,6 +43,8 @@
 
 use std::borrow::Cow;
 
+use crate::charset::Charset;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Collation {
     /// The `binary` character set: bytes, no padding.
@@ -39,10 +54,39 @@ pub enum Collation {
     Utf8mb4GeneralCi,
     Utf8mb4_0900AiCi,
     Utf8mb4_0900Bin,
+    Utf8mb4UnicodeCi,
+    Utf8mb3GeneralCi,
+    Utf8mb3Bin,
+    Utf8mb3UnicodeCi,
+    Latin1SwedishCi,
+    Latin1GeneralCi,
+    Latin1GeneralCs,
+    Latin1Bin,
+    AsciiGeneralCi,
+    AsciiBin,
 }
 
 impl Collation {
-    /// MySQL collation id, as sent in result-set column definitions.
+    /// Every collation, in SHOW COLLATION's order (by character set, then name).
+    pub const ALL: [Collation; 15] = [
+        Collation::AsciiGeneralCi,
+        Collation::AsciiBin,
+        Collation::Binary,
+        Collation::Latin1SwedishCi,
+        Collation::Latin1GeneralCi,
+        Collation::Latin1GeneralCs,
+        Collation::Latin1Bin,
+        Collation::Utf8mb3GeneralCi,
+        Collation::Utf8mb3Bin,
+        Collation::Utf8mb3UnicodeCi,
+        Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4Bin,
+        Collation::Utf8mb4UnicodeCi,
+        Collation::Utf8mb4_0900AiCi,
+        Collation::Utf8mb4_0900Bin,
+    ];
+
+    /// MariaDB's collation id (MySQL's for the 0900 collations).
     pub fn id(self) -> u16 {
         match self {
             Collation::Binary => 63,
@@ -50,6 +94,16 @@ impl Collation {
             Collation::Utf8mb4Bin => 46,
             Collation::Utf8mb4_0900AiCi => 255,
             Collation::Utf8mb4_0900Bin => 309,
+            Collation::Utf8mb4UnicodeCi => 224,
+            Collation::Utf8mb3GeneralCi => 33,
+            Collation::Utf8mb3Bin => 83,
+            Collation::Utf8mb3UnicodeCi => 192,
+            Collation::Latin1SwedishCi => 8,
+            Collation::Latin1GeneralCi => 48,
+            Collation::Latin1GeneralCs => 49,
+            Collation::Latin1Bin => 47,
+            Collation::AsciiGeneralCi => 11,
+            Collation::AsciiBin => 65,
         }
     }
     pub fn name(self) -> &'static str {
@@ -59,46 +113,84 @@ impl Collation {
             Collation::Utf8mb4Bin => "utf8mb4_bin",
             Collation::Utf8mb4_0900AiCi => "utf8mb4_0900_ai_ci",
             Collation::Utf8mb4_0900Bin => "utf8mb4_0900_bin",
+            Collation::Utf8mb4UnicodeCi => "utf8mb4_unicode_ci",
+            Collation::Utf8mb3GeneralCi => "utf8mb3_general_ci",
+            Collation::Utf8mb3Bin => "utf8mb3_bin",
+            Collation::Utf8mb3UnicodeCi => "utf8mb3_unicode_ci",
+            Collation::Latin1SwedishCi => "latin1_swedish_ci",
+            Collation::Latin1GeneralCi => "latin1_general_ci",
+            Collation::Latin1GeneralCs => "latin1_general_cs",
+            Collation::Latin1Bin => "latin1_bin",
+            Collation::AsciiGeneralCi => "ascii_general_ci",
+            Collation::AsciiBin => "ascii_bin",
         }
     }
+    /// The collation a name denotes (case-insensitive; `utf8_x` is `utf8mb3_x`).
     pub fn from_name(name: &str) -> Option<Collation> {
-        let n = name.to_ascii_lowercase();
-        [
-            Collation::Binary,
-            Collation::Utf8mb4GeneralCi,
-            Collation::Utf8mb4Bin,
-            Collation::Utf8mb4_0900AiCi,
-            Collation::Utf8mb4_0900Bin,
-        ]
-        .into_iter()
-        .find(|c| c.name() == n)
+        let mut n = name.to_ascii_lowercase();
+        if let Some(rest) = n.strip_prefix("utf8_") {
+            n = format!("utf8mb3_{rest}");
+        }
+        Collation::ALL.into_iter().find(|c| c.name() == n)
     }
-    /// Character set name (`binary` or `utf8mb4`).
-    pub fn charset(self) -> &'static str {
-        if self == Collation::Binary {
-            "binary"
-        } else {
-            "utf8mb4"
+    /// The character set this collation belongs to.
+    pub fn charset(self) -> Charset {
+        match self {
+            Collation::Binary => Charset::Binary,
+            Collation::Utf8mb4GeneralCi
+            | Collation::Utf8mb4Bin
+            | Collation::Utf8mb4_0900AiCi
+            | Collation::Utf8mb4_0900Bin
+            | Collation::Utf8mb4UnicodeCi => Charset::Utf8mb4,
+            Collation::Utf8mb3GeneralCi | Collation::Utf8mb3Bin | Collation::Utf8mb3UnicodeCi => {
+                Charset::Utf8mb3
+            }
+            Collation::Latin1SwedishCi
+            | Collation::Latin1GeneralCi
+            | Collation::Latin1GeneralCs
+            | Collation::Latin1Bin => Charset::Latin1,
+            Collation::AsciiGeneralCi | Collation::AsciiBin => Charset::Ascii,
+        }
+    }
+    /// Whether this is its character set's default collation (SHOW COLLATION's Default).
+    pub fn is_default(self) -> bool {
+        self.charset().default_collation() == self
+    }
+    /// The collation of the text clients receive for a column of this collation: the server
+    /// sends every text as UTF-8 (the connection's utf8mb4, as MariaDB converts results to
+    /// `character_set_results`), so a latin1, utf8mb3 or ascii column is announced as utf8mb4
+    /// (`_bin` collations as utf8mb4_bin), with a length of 4 bytes per character.
+    pub fn as_sent(self) -> Collation {
+        match self.charset() {
+            Charset::Binary | Charset::Utf8mb4 => self,
+            _ if self.case_insensitive() => Collation::Utf8mb4GeneralCi,
+            _ => Collation::Utf8mb4Bin,
         }
     }
     /// Maximum bytes per character (for display lengths).
     pub fn max_bytes_per_char(self) -> u32 {
-        if self == Collation::Binary {
-            1
-        } else {
-            4
-        }
+        self.charset().max_bytes()
     }
     pub fn is_binary_charset(self) -> bool {
         self == Collation::Binary
     }
     pub fn pad_space(self) -> bool {
-        matches!(self, Collation::Utf8mb4Bin | Collation::Utf8mb4GeneralCi)
+        !matches!(
+            self,
+            Collation::Binary | Collation::Utf8mb4_0900AiCi | Collation::Utf8mb4_0900Bin
+        )
     }
     pub fn case_insensitive(self) -> bool {
         matches!(
             self,
-            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4_0900AiCi
+            Collation::Utf8mb4GeneralCi
+                | Collation::Utf8mb4_0900AiCi
+                | Collation::Utf8mb4UnicodeCi
+                | Collation::Utf8mb3GeneralCi
+                | Collation::Utf8mb3UnicodeCi
+                | Collation::Latin1SwedishCi
+                | Collation::Latin1GeneralCi
+                | Collation::AsciiGeneralCi
         )
     }
     /// True if a value can be rebuilt from its sort key (binary and NO PAD `_bin` collations).

@@ -2,6 +2,7 @@
 //! and comparison rules, and the key and row codecs that map tables onto the storage engine's
 //! byte-string trees (byte layouts in docs/sql-encoding.md).
 
+pub mod charset;
 pub mod coerce;
 mod coerce_members;
 mod coerce_real;

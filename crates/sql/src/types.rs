@@ -10,7 +10,8 @@
 //! * FLOAT(M,D) / DOUBLE(M,D): D <= M, D <= 30; M <= 255 is checked by the parser (1439).
 //! * fsp of DATETIME/TIMESTAMP/TIME <= 6.
 //! * CHAR(n) n <= 255, BINARY(n) n <= 255, VARCHAR(n) n <= 16383 characters (utf8mb4 under MySQL's
-//!   65535-byte row limit), VARBINARY(n) n <= 65535 bytes.
+//!   65535-byte row limit; DDL allows up to 65532 / bytes per character for the narrower
+//!   character sets: `ddl::lenient_type`), VARBINARY(n) n <= 65535 bytes.
 //! * A text type's `collation` is never `Collation::Binary`; a binary type's is always `Binary`
 //!   ([`Column::new`] sets it).
 

@@ -192,14 +192,15 @@ pub fn column(c: &OutCol, i: usize, rows: &[Vec<SqlValue>]) -> ColumnDef {
     let mut def = match &c.ty {
         Some(t) => {
             let mut d = ColumnDef::new(c.name.clone(), ColumnType(t.protocol_type()));
+            let sent = c.collation.as_sent();
             d.length = if c.length > 0 {
                 c.length
             } else {
-                t.display_length(c.collation)
+                t.display_length(sent)
             };
             d.decimals = t.protocol_decimals();
             d.charset = if t.is_text() {
-                c.collation.id()
+                sent.id()
             } else {
                 charset::BINARY
             };

@@ -201,7 +201,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let spec = alter::index_columns(c)?;
             expect_end(c)?;
             let (db, t) = sess.resolve_table_name(&parts)?;
-            sess.engine.catalog.get_table(&db, &t)?;
+            sess.get_table(&db, &t)?;
             let op = alter::AlterOp::AddIndex {
                 name: Some(name),
                 spec,
@@ -228,7 +228,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 }
                 let parts = c.qualified().ok_or_else(|| syntax(c))?;
                 let (db, t) = sess.resolve_table_name(&parts)?;
-                sess.engine.catalog.get_table(&db, &t)?;
+                sess.get_table(&db, &t)?;
                 let op = alter::AlterOp::DropIndex {
                     name,
                     if_exists: false,
@@ -236,7 +236,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 alter::execute(sess, &db, &t, vec![op], false)?;
                 return Ok(Output::done(0));
             }
-            c.kw("TEMPORARY");
+            let temporary = c.kw("TEMPORARY");
             if !c.kw("TABLE") && !c.kw("TABLES") {
                 return Err(syntax(c));
             }
@@ -251,7 +251,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             c.kw("RESTRICT");
             c.kw("CASCADE");
             expect_end(c)?;
-            drop_tables(sess, &names, ie)
+            drop_tables(sess, &names, ie, temporary)
         }
         "TRUNCATE" => {
             sess.implicit_commit()?;
@@ -341,7 +341,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     let name = Value::Text(format!("{db}.{t}"));
                     let op = Value::Text(op.clone());
                     // As MySQL: a missing table is a row of the result, not an error.
-                    let found = sess.engine.catalog.get_table(&db, &t).map(|_| ());
+                    let found = sess.get_table(&db, &t).map(|_| ());
                     // OPTIMIZE rebuilds the table (ALTER TABLE ... FORCE): every pending
                     // message applied, the rows packed into new trees, the old ones dropped.
                     let done = match found {
@@ -427,12 +427,13 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         // CREATE TABLE new LIKE old: the same definition, empty.
         let src = sess.resolve_table_name(&object_name_parts(&l.name))?;
         sess.check_db_access(&src.0)?;
-        let old = sess.engine.catalog.get_table(&src.0, &src.1)?;
+        let old = sess.get_table(&src.0, &src.1)?;
         let text = render_stored(&old);
         let stmts = super::session::parse(&text)?;
         if let Some(ast::Statement::CreateTable(mut copy)) = stmts.into_iter().next() {
             copy.name = ct.name.clone();
             copy.if_not_exists = ct.if_not_exists;
+            copy.temporary = ct.temporary;
             return create_table(sess, &copy);
         }
     }
@@ -452,7 +453,14 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
     }
     sess.check_db_access(&db)?;
     sess.begin_ddl()?;
-    if sess.engine.catalog.table(&db, &name).is_some() {
+    // A temporary table may shadow a permanent one (and a permanent one be created under a
+    // temporary one), not another of its kind.
+    let exists = if ct.temporary {
+        sess.temp.get(&db, &name).is_some()
+    } else {
+        sess.engine.catalog.table(&db, &name).is_some()
+    };
+    if exists {
         if ct.if_not_exists {
             sess.warnings.push(crate::error::Warning {
                 level: crate::error::WarningLevel::Note,
@@ -464,9 +472,12 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    let mut def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
     super::key_parts::check_lob_keys(&def)?;
     sess.warnings.extend(notes);
+    if ct.temporary {
+        def.temporary = Some(sess.new_temp_id());
+    }
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
     def.counters.auto_inc.store(
         ddl::create_auto_increment(ct).unwrap_or(1).max(1),
@@ -479,23 +490,35 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         sess.engine.store.create_tree(&tree, Some(opts))?;
     }
     let sql = render_stored(&def);
-    sess.engine.catalog.put_table(def, &sql)?;
+    sess.store_table(def, &sql)?;
     Ok(Output::done(0))
 }
 
 /// Drops one table if it exists (undoing a CREATE TABLE ... SELECT whose rows failed).
 pub fn drop_table_named(sess: &mut Session, name: &ast::ObjectName) -> DbResult<Output> {
-    drop_tables(sess, &[object_name_parts(name)], true)
+    drop_tables(sess, &[object_name_parts(name)], true, false)
 }
 
-fn drop_tables(sess: &mut Session, names: &[Vec<String>], if_exists: bool) -> DbResult<Output> {
+/// DROP [TEMPORARY] TABLE: a name is the session's temporary table if it has one (only those
+/// with TEMPORARY), else the catalog's table.
+fn drop_tables(
+    sess: &mut Session,
+    names: &[Vec<String>],
+    if_exists: bool,
+    temporary: bool,
+) -> DbResult<Output> {
     sess.begin_ddl()?;
     let mut missing = Vec::new();
     let mut found = Vec::new();
     for n in names {
         let (db, t) = sess.resolve_table_name(n)?;
         sess.check_db_access(&db)?;
-        match sess.engine.catalog.table(&db, &t) {
+        let def = if temporary {
+            sess.temp.get(&db, &t)
+        } else {
+            sess.find_table(&db, &t)
+        };
+        match def {
             Some(def) => found.push(def),
             None => missing.push(format!("{db}.{t}")),
         }
@@ -515,7 +538,7 @@ fn drop_tables(sess: &mut Session, names: &[Vec<String>], if_exists: bool) -> Db
         });
     }
     for def in found {
-        sess.engine.catalog.remove_table(&def.db, &def.name)?;
+        sess.forget_table(&def)?;
         for tree in def.all_trees() {
             sess.engine.store.drop_tree(&tree)?;
         }
@@ -540,7 +563,7 @@ fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Outp
         .iter()
         .map(|t| vec![t.db.clone(), t.name.clone()])
         .collect();
-    drop_tables(sess, &names, true)?;
+    drop_tables(sess, &names, true, false)?;
     sess.warnings.clear();
     sess.engine.catalog.drop_db(db)?;
     if sess.db.as_deref() == Some(db) {
@@ -552,7 +575,7 @@ fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Outp
 fn truncate(sess: &mut Session, db: &str, t: &str) -> DbResult<()> {
     sess.check_db_access(db)?;
     sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(db, t)?;
+    let def = sess.get_table(db, t)?;
     let opts = tree_opts(sess, &def);
     for tree in def.all_trees() {
         sess.engine.store.drop_tree(&tree)?;
@@ -568,8 +591,13 @@ pub fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str
     sess.check_db_access(tdb)?;
     check_name(tt)?;
     sess.begin_ddl()?;
-    let def = sess.engine.catalog.get_table(fdb, ft)?;
-    if sess.engine.catalog.table(tdb, tt).is_some() {
+    let def = sess.get_table(fdb, ft)?;
+    let taken = if def.temporary.is_some() {
+        sess.temp.get(tdb, tt).is_some()
+    } else {
+        sess.engine.catalog.table(tdb, tt).is_some()
+    };
+    if taken {
         return Err(DbError::table_exists(tt));
     }
     if !sess.engine.catalog.has_db(tdb) {
@@ -579,11 +607,14 @@ pub fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str
     new.db = tdb.into();
     new.name = tt.into();
     for (a, b) in def.all_trees().iter().zip(new.all_trees()) {
-        sess.engine.store.rename_tree(a, &b)?;
+        // A temporary table's trees are named by its id and keep their names.
+        if *a != b {
+            sess.engine.store.rename_tree(a, &b)?;
+        }
     }
     let sql = render_stored(&new);
-    sess.engine.catalog.remove_table(fdb, ft)?;
-    sess.engine.catalog.put_table(new, &sql)?;
+    sess.forget_table(&def)?;
+    sess.store_table(new, &sql)?;
     Ok(())
 }
 
@@ -953,7 +984,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             }
             let (db, tn) = sess.resolve_table_name(&parts)?;
             sess.check_db_access(&db)?;
-            let def = sess.engine.catalog.get_table(&db, &tn)?;
+            let def = sess.get_table(&db, &tn)?;
             let (cols, rows) = infoschema::index_rows(&def);
             let _ = cols;
             Output::text(
@@ -1003,7 +1034,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 let parts = c.qualified().ok_or_else(|| syntax(c))?;
                 let (db, tn) = sess.resolve_table_name(&parts)?;
                 sess.check_db_access(&db)?;
-                let def = sess.engine.catalog.get_table(&db, &tn)?;
+                let def = sess.get_table(&db, &tn)?;
                 Output::text(
                     &["Table", "Create Table"],
                     vec![vec![t(tn), t(render_create(&def))]],
@@ -1139,35 +1170,10 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         "COLLATION" => {
             let pat = like_filter(c)?;
-            let rows = [
-                Collation::Utf8mb4GeneralCi,
-                Collation::Utf8mb4Bin,
-                Collation::Utf8mb4_0900AiCi,
-                Collation::Utf8mb4_0900Bin,
-                Collation::Binary,
-            ]
-            .iter()
-            .filter(|co| matches(&pat, co.name()))
-            .map(|co| {
-                vec![
-                    t(co.name()),
-                    t(co.charset()),
-                    Value::Int(co.id() as i64),
-                    t(if *co == Collation::Utf8mb4GeneralCi {
-                        "Yes"
-                    } else {
-                        ""
-                    }),
-                    t("Yes"),
-                    Value::Int(1),
-                    t(if co.pad_space() {
-                        "PAD SPACE"
-                    } else {
-                        "NO PAD"
-                    }),
-                ]
-            })
-            .collect();
+            let rows = infoschema::collation_rows()
+                .into_iter()
+                .filter(|r| matches(&pat, &super::eval::text_of(&r[0]).unwrap_or_default()))
+                .collect();
             Output::text(
                 &[
                     "Collation",
@@ -1184,14 +1190,12 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "CHARACTER" | "CHARSET" => {
             c.kw("SET");
             let pat = like_filter(c)?;
-            let rows = [
-                ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
-                ("binary", "Binary pseudo charset", "binary", 1),
-            ]
-            .iter()
-            .filter(|r| matches(&pat, r.0))
-            .map(|r| vec![t(r.0), t(r.1), t(r.2), Value::Int(r.3)])
-            .collect();
+            // information_schema's column order is name, default collation, description, maxlen
+            let rows = infoschema::charset_rows()
+                .into_iter()
+                .filter(|r| matches(&pat, &super::eval::text_of(&r[0]).unwrap_or_default()))
+                .map(|r| vec![r[0].clone(), r[2].clone(), r[1].clone(), r[3].clone()])
+                .collect();
             Output::text(
                 &["Charset", "Description", "Default collation", "Maxlen"],
                 rows,
@@ -1269,7 +1273,7 @@ pub fn show_columns(
             rows,
         ));
     }
-    let def: Arc<TableDef> = sess.engine.catalog.get_table(db, tn)?;
+    let def: Arc<TableDef> = sess.get_table(db, tn)?;
     let rows = infoschema::column_rows(&def)
         .into_iter()
         .filter(|r| matches(&pat, &super::eval::text_of(&r.field).unwrap_or_default()))

@@ -18,6 +18,7 @@
 use std::sync::atomic::Ordering;
 
 use super::catalog::TableDef;
+use super::charset_clause;
 use super::dberror::{DbError, DbResult};
 use super::ddl;
 use super::rebuild::{self, Plan};
@@ -25,6 +26,7 @@ use super::rows::Output;
 use super::session::Session;
 use super::table_draft::{parse_column, Draft, IndexSpec, Place};
 use super::tokens::{Cursor, Tok};
+use crate::collation::Collation;
 use crate::error::{Warning, WarningLevel};
 use crate::row_codec::RowLayout;
 
@@ -75,6 +77,8 @@ pub enum AlterOp {
         to: String,
     },
     Option(String, String),
+    /// CONVERT TO CHARACTER SET cs [COLLATE coll]: the table's and every text column's collation.
+    Convert(String, Option<String>),
     RenameTable(Vec<String>),
     OrderBy(Vec<(String, bool)>),
     Force,
@@ -385,14 +389,16 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
             }
             ops.push(AlterOp::Keys);
         } else if c.kws(&["CONVERT", "TO"]) {
-            // Text is stored as utf8mb4 whatever the declared character set.
             if !(c.kws(&["CHARACTER", "SET"]) || c.kw("CHARSET")) {
                 return Err(syntax(c));
             }
-            c.name().ok_or_else(|| syntax(c))?;
-            if c.kw("COLLATE") {
-                c.name().ok_or_else(|| syntax(c))?;
-            }
+            let cs = c.name().ok_or_else(|| syntax(c))?;
+            let coll = if c.kw("COLLATE") {
+                Some(c.name().ok_or_else(|| syntax(c))?)
+            } else {
+                None
+            };
+            ops.push(AlterOp::Convert(cs, coll));
         } else if c.kw("LOCK") || c.kw("ALGORITHM") {
             let lock = matches!(c.toks_back(1), Some("LOCK"));
             c.sym('=');
@@ -479,15 +485,28 @@ fn table_option_next(c: &mut Cursor<'_>) -> bool {
 
 /// ALTER TABLE's table options on the new definition: COMMENT, ROW_FORMAT / COMPRESSION (kept
 /// when they name the table's codec: a codec change of existing trees is not done),
-/// AUTO_INCREMENT (raises the counter), the shown options; ENGINE, CHARSET, PASSWORD,
-/// INSERT_METHOD, UNION and STATS_* are accepted and ignored.
+/// AUTO_INCREMENT (raises the counter), the shown options, ENGINE (the name shown, ddl.rs),
+/// [DEFAULT] CHARACTER SET / COLLATE (the table's default collation; columns keep theirs);
+/// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
 fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> {
     let mut shown = ddl::TableOptions {
         shown: new.options.clone(),
         ..Default::default()
     };
+    let charset = opts.iter().rev().find(|(k, _)| k == "CHARSET");
+    let collate = opts.iter().rev().find(|(k, _)| k == "COLLATE");
+    if charset.is_some() || collate.is_some() {
+        // The table's default only: existing columns keep theirs (shown with their own clause).
+        new.collation = charset_clause::resolve(
+            charset.map(|(_, v)| v.as_str()),
+            collate.map(|(_, v)| v.as_str()),
+            Collation::default(),
+        )?;
+    }
     for (k, v) in opts {
         match k.as_str() {
+            "ENGINE" => new.engine = ddl::shown_engine(v),
+            "CHARSET" | "COLLATE" => {}
             "COMMENT" => new.comment = Some(v.clone()),
             "ROW_FORMAT" | "COMPRESSION" => {
                 if ddl::option_codec(v)? == new.codec {
@@ -504,8 +523,8 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
                     new.counters.auto_inc.fetch_max(n, Ordering::SeqCst);
                 }
             }
-            "ENGINE" | "CHARSET" | "COLLATE" | "PASSWORD" | "INSERT_METHOD" | "UNION"
-            | "STATS_PERSISTENT" | "STATS_AUTO_RECALC" | "STATS_SAMPLE_PAGES" => {}
+            "PASSWORD" | "INSERT_METHOD" | "UNION" | "STATS_PERSISTENT" | "STATS_AUTO_RECALC"
+            | "STATS_SAMPLE_PAGES" => {}
             _ => shown.set(k, v.clone()),
         }
     }
@@ -544,7 +563,7 @@ pub fn alter_table(
     c: &mut Cursor<'_>,
     online: bool,
 ) -> DbResult<Output> {
-    sess.engine.catalog.get_table(db, t)?;
+    sess.get_table(db, t)?;
     let ops = parse_ops(c)?;
     execute(sess, db, t, ops, online)?;
     Ok(Output::done(0))
@@ -571,7 +590,7 @@ pub fn execute(
 ) -> DbResult<()> {
     sess.check_db_access(db)?;
     sess.begin_ddl()?;
-    let old = sess.engine.catalog.get_table(db, t)?;
+    let old = sess.get_table(db, t)?;
     let mut draft = Draft::of(&old);
     let mut ex = Extras {
         no_lock: online,
@@ -579,6 +598,10 @@ pub fn execute(
     };
     for op in ops {
         apply(sess, db, &old, &mut draft, &mut ex, op)?;
+    }
+    if old.temporary.is_some() {
+        // No other session can use a temporary table: any ALTER is "online" (as in MariaDB).
+        ex.no_lock = false;
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
@@ -682,7 +705,7 @@ pub fn execute(
         }
     }
     let sql = ddl::render_stored(&new);
-    let new = sess.engine.catalog.put_table(new, &sql)?;
+    let new = sess.store_table(new, &sql)?;
     let keep = new.all_trees();
     let gone: Vec<String> = old
         .all_trees()
@@ -756,7 +779,7 @@ fn apply(
             place,
             if_not_exists,
         } => {
-            let p = parse_column(sess, db, &def)?;
+            let p = parse_column(sess, db, &def, old.collation)?;
             if if_not_exists && draft.position(&p.column.col.name).is_some() {
                 let n = p.column.col.name.clone();
                 note(sess, 1060, format!("Duplicate column name '{n}'"));
@@ -778,7 +801,7 @@ fn apply(
                 );
                 return Ok(());
             }
-            let p = parse_column(sess, db, &def)?;
+            let p = parse_column(sess, db, &def, old.collation)?;
             draft.change_column(&name, p, &place)
         }
         AlterOp::DropColumn { name, if_exists } => {
@@ -805,7 +828,7 @@ fn apply(
                         c.column_type(),
                         if c.nullable { "" } else { " NOT NULL" }
                     );
-                    let p = parse_column(sess, db, &probe)?;
+                    let p = parse_column(sess, db, &probe, c.collation)?;
                     let now = p.column.default_now;
                     draft.set_default(&column, p.column.col.default, now)
                 }
@@ -853,6 +876,16 @@ fn apply(
         AlterOp::RenameIndex { from, to } => draft.rename_index(&from, &to),
         AlterOp::Option(k, v) => {
             ex.options.push((k, v));
+            Ok(())
+        }
+        AlterOp::Convert(cs, coll) => {
+            let to = charset_clause::resolve(Some(&cs), coll.as_deref(), Collation::default())?;
+            for c in draft.columns.iter_mut() {
+                if c.col.sql_type.is_text() {
+                    c.col.collation = to;
+                }
+            }
+            ex.options.push(("COLLATE".into(), to.name().into()));
             Ok(())
         }
         AlterOp::RenameTable(parts) => {

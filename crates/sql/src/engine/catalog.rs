@@ -16,6 +16,9 @@
 //! counters are shared by every version of the definition (they live in `Counters`); a tree
 //! whose name looks like a table's (`db/...`) but that no catalog entry names is garbage left by
 //! a crash in the middle of DDL, and is dropped at start-up ([`Catalog::orphan_trees`]).
+//! Temporary tables never have an entry here: a session keeps them (temp_tables.rs), their trees
+//! are named `\0temp/<id>/...` ([`TableDef::temporary`]) and are not table trees in the sense
+//! above.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +28,7 @@ use betula_storage::{Codec, Env, TreeHandle};
 use parking_lot::RwLock;
 
 use super::dberror::{DbError, DbResult};
+use crate::collation::Collation;
 use crate::key_codec::{encode_key, KeyColumn};
 use crate::row_codec::RowLayout;
 use crate::types::{Column, IntWidth, SqlType};
@@ -112,6 +116,15 @@ pub struct TableDef {
     /// added in place (instant ADD COLUMN): older rows lack them and read their current default,
     /// so changing such a column's default needs a rebuild.
     pub full_columns: usize,
+    /// The table's default collation (`DEFAULT CHARSET=... COLLATE=...`): text columns declared
+    /// without a character set or collation take it.
+    pub collation: Collation,
+    /// `ENGINE=` as declared when it names another engine Betula stands in for (MEMORY, MyISAM,
+    /// Aria, ...), shown again by SHOW CREATE TABLE; `None` = Betula (also for InnoDB).
+    pub engine: Option<String>,
+    /// `Some(id)` for a temporary table (temp_tables.rs): private to the session that created
+    /// it, its trees named `\0temp/<id>/...` instead of after the table.
+    pub temporary: Option<u64>,
 }
 
 pub fn tree_name(db: &str, table: &str, index: &str) -> String {
@@ -187,11 +200,18 @@ impl TableDef {
             .iter()
             .position(|c| c.name.eq_ignore_ascii_case(name))
     }
+    /// The tree of `index` (`PRIMARY` or a secondary index name) in the table's generation.
+    fn tree(&self, index: &str) -> String {
+        match self.temporary {
+            Some(id) => super::temp_tables::tree_name(id, self.generation, index),
+            None => tree_name_gen(&self.db, &self.name, self.generation, index),
+        }
+    }
     pub fn primary_tree(&self) -> String {
-        tree_name_gen(&self.db, &self.name, self.generation, "PRIMARY")
+        self.tree("PRIMARY")
     }
     pub fn index_tree(&self, i: usize) -> String {
-        tree_name_gen(&self.db, &self.name, self.generation, &self.indexes[i].name)
+        self.tree(&self.indexes[i].name)
     }
     pub fn all_trees(&self) -> Vec<String> {
         let mut v = vec![self.primary_tree()];

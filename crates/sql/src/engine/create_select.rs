@@ -7,7 +7,9 @@
 //! matches none of them is appended, typed as its source column when it has one (NOT NULL kept),
 //! otherwise from the values it holds (integers → BIGINT, floating point → DOUBLE, decimals →
 //! DECIMAL(p,s), text → VARCHAR(n) or TEXT, binary → VARBINARY(n) or BLOB, temporals as they are,
-//! only NULLs → BINARY(0)); the rows are then inserted by name. Invariant: the statement is all or
+//! only NULLs → BINARY(0)), except integer literals, typed as MariaDB types them (`SELECT 1` →
+//! `int(1) NOT NULL`, `SELECT 1 UNION SELECT 2` → `int(2) NOT NULL DEFAULT 0`); the rows are
+//! then inserted by name. Invariant: the statement is all or
 //! nothing — if filling the table fails, the new table is dropped again.
 
 use sqlparser::ast;
@@ -38,14 +40,16 @@ pub fn create_table_as(
     };
     let mut def = ct.clone();
     def.query = None;
+    let literal = literal_int_types(&q.body);
     for (i, c) in cols.iter().enumerate() {
         let defined = def
             .columns
             .iter()
             .any(|d| d.name.value.eq_ignore_ascii_case(&c.name));
         if !defined {
+            let lit = literal.as_ref().and_then(|l| l.get(i).cloned().flatten());
             def.columns
-                .push(derived_column(c, rows.iter().map(|r| &r[i]))?);
+                .push(derived_column(c, rows.iter().map(|r| &r[i]), lit)?);
         }
     }
     // Two select items with one name would make two columns with one name: 1060, as in MySQL.
@@ -63,7 +67,11 @@ pub fn create_table_as(
     }
     let existed = {
         let (db, name) = sess.resolve_table_name(&object_name_parts(&ct.name))?;
-        sess.engine.catalog.table(&db, &name).is_some()
+        if ct.temporary {
+            sess.temp.get(&db, &name).is_some()
+        } else {
+            sess.engine.catalog.table(&db, &name).is_some()
+        }
     };
     create_table(sess, &def)?;
     if existed {
@@ -101,12 +109,85 @@ pub fn create_table_as(
     }
 }
 
-/// The column definition for result column `c`, whose values are `values`.
+/// MariaDB's types of select columns that are integer literals in every branch of the query:
+/// `int(n) NOT NULL` with n the literal's length (sign included) in a single SELECT; in a UNION
+/// the widest literal's digits plus one for the sign, `NOT NULL DEFAULT 0`; bigint from 11
+/// characters on. `None` per column that is not such a literal, `None` overall for other query
+/// shapes.
+fn literal_int_types(body: &ast::SetExpr) -> Option<Vec<Option<String>>> {
+    fn lengths(body: &ast::SetExpr) -> Option<Vec<Option<usize>>> {
+        match body {
+            ast::SetExpr::Select(sel) => Some(
+                sel.projection
+                    .iter()
+                    .map(|item| match item {
+                        ast::SelectItem::UnnamedExpr(e)
+                        | ast::SelectItem::ExprWithAlias { expr: e, .. } => int_literal_len(e),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            ast::SetExpr::Query(q) => lengths(&q.body),
+            ast::SetExpr::SetOperation {
+                op: ast::SetOperator::Union,
+                left,
+                right,
+                ..
+            } => {
+                let (l, r) = (lengths(left)?, lengths(right)?);
+                Some(
+                    l.iter()
+                        .zip(r.iter().chain(std::iter::repeat(&None)))
+                        .map(|(a, b)| Some((*a)?.max((*b)?)))
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+    fn int_literal_len(e: &ast::Expr) -> Option<usize> {
+        match e {
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Number(n, _) if n.bytes().all(|b| b.is_ascii_digit()) => {
+                    Some(n.trim_start_matches('0').len().max(1))
+                }
+                _ => None,
+            },
+            ast::Expr::UnaryOp {
+                op: ast::UnaryOperator::Minus,
+                expr,
+            } => int_literal_len(expr).map(|n| n + 1),
+            ast::Expr::Nested(e) => int_literal_len(e),
+            _ => None,
+        }
+    }
+    let union = matches!(body, ast::SetExpr::SetOperation { .. });
+    let lens = lengths(body)?;
+    Some(
+        lens.into_iter()
+            .map(|l| {
+                // A UNION's column is as wide as its widest digits plus a sign.
+                let n = l? + usize::from(union);
+                let ty = if n < 11 { "int" } else { "bigint" };
+                Some(if union {
+                    format!("{ty}({n}) NOT NULL DEFAULT 0")
+                } else {
+                    format!("{ty}({n}) NOT NULL")
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The column definition for result column `c`, whose values are `values` (`literal`: the type
+/// of an integer-literal column, [`literal_int_types`]).
 fn derived_column<'a>(
     c: &OutCol,
     values: impl Iterator<Item = &'a Value>,
+    literal: Option<String>,
 ) -> DbResult<ast::ColumnDef> {
     let ty = match &c.ty {
+        _ if literal.is_some() => literal.unwrap_or_default(),
         Some(t) => {
             let null = if c.flags & column_flag::NOT_NULL != 0 {
                 " NOT NULL"

@@ -4,10 +4,12 @@
 //! (column type text: `type_text.rs`). The catalog stores
 //! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
 //! round-trip: every property of a `TableDef` appears in the text.
-//! Accepted and ignored: ENGINE (any name), CHARSET, KEY_BLOCK_SIZE and other table options (an
-//! index's KEY_BLOCK_SIZE too). Index prefix lengths and types (USING HASH) are kept (key_parts.rs;
-//! every index is a B-tree whatever its declared type). Integer and YEAR display widths and ZEROFILL
-//! are kept for display only (`Column::display_width`, `Column::zerofill`; SHOW CREATE TABLE prints
+//! Character sets and collations of the table and its text columns are kept (charset_clause.rs);
+//! ENGINE is kept when it names an engine of [`OTHER_ENGINES`] (shown again, stored as Betula).
+//! Accepted and ignored: other ENGINE names, KEY_BLOCK_SIZE and other table options (an index's
+//! KEY_BLOCK_SIZE too). Index prefix lengths and types (USING HASH) are kept (key_parts.rs; every
+//! index is a B-tree whatever its declared type). Integer and YEAR display widths and ZEROFILL are
+//! kept for display only (`Column::display_width`, `Column::zerofill`; SHOW CREATE TABLE prints
 //! `int(11)` as MariaDB does). DESC in index columns is ignored.
 
 use std::sync::atomic::Ordering;
@@ -17,6 +19,7 @@ use betula_storage::Codec;
 use sqlparser::ast::{self as ast, ColumnOption, CreateTable, TableConstraint};
 
 use super::catalog::{Counters, IndexDef, TableDef};
+use super::charset_clause;
 use super::dberror::{DbError, DbResult};
 use super::expr::{object_name_parts, Compiler, Scope};
 use super::key_parts::{key_parts, render_parts};
@@ -212,6 +215,11 @@ pub struct TableOptions {
     pub row_format: Option<String>,
     pub comment: Option<String>,
     pub shown: Vec<(String, String)>,
+    /// `[DEFAULT] CHARACTER SET` / `CHARSET` and `[DEFAULT] COLLATE` as written.
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    /// `ENGINE=` as written.
+    pub engine: Option<String>,
 }
 
 impl TableOptions {
@@ -222,6 +230,11 @@ impl TableOptions {
             "COMPRESSION" => self.compression = Some(value),
             "ROW_FORMAT" => self.row_format = Some(value),
             "COMMENT" => self.comment = Some(value),
+            "CHARSET" | "CHARACTER SET" | "DEFAULT CHARSET" | "DEFAULT CHARACTER SET" => {
+                self.charset = Some(value)
+            }
+            "COLLATE" | "DEFAULT COLLATE" => self.collate = Some(value),
+            "ENGINE" => self.engine = Some(value),
             n if SHOWN_OPTIONS.contains(&n) => {
                 self.shown.retain(|(k, _)| *k != up);
                 // MariaDB omits an option set to its default (0 / DEFAULT; PACK_KEYS=0 is shown).
@@ -284,6 +297,11 @@ fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
                 };
                 out.set(&key.value, v);
             }
+            ast::SqlOption::NamedParenthesizedList(l) if l.key.value == "ENGINE" => {
+                if let Some(n) = &l.name {
+                    out.set("ENGINE", n.value.clone());
+                }
+            }
             ast::SqlOption::Comment(c) => {
                 out.comment = Some(match c {
                     ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
@@ -317,6 +335,17 @@ pub fn table_from_create_mode(
             "A table must have at least 1 column",
         ));
     }
+    let TableOptions {
+        compression,
+        row_format,
+        comment,
+        shown: options,
+        charset,
+        collate,
+        engine,
+    } = table_options(&ct.table_options);
+    let table_collation =
+        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
     let mut columns: Vec<Column> = Vec::new();
     let mut comments = Vec::new();
     let mut default_now = Vec::new();
@@ -330,9 +359,27 @@ pub fn table_from_create_mode(
             return Err(DbError::dup_field(&cname));
         }
         let type_text = cd.data_type.to_string();
+        // The column's collation first: its character set bounds a VARCHAR's length.
+        let (mut col_charset, mut col_collate) = (None, None);
+        for o in &cd.options {
+            match &o.option {
+                ColumnOption::CharacterSet(c) => col_charset = Some(object_name_parts(c).join(".")),
+                ColumnOption::Collation(c) => col_collate = Some(object_name_parts(c).join(".")),
+                _ => {}
+            }
+        }
+        let collation = charset_clause::resolve(
+            col_charset.as_deref(),
+            col_collate.as_deref(),
+            table_collation,
+        )?;
+        let mb = collation.max_bytes_per_char();
         let (ty, members) = match member_type(&cd.data_type, &cname, notes)? {
             Some(m) => m,
-            None => (lenient_type(&type_text, &cname, strict, notes)?, Vec::new()),
+            None => (
+                lenient_type(&type_text, &cname, strict, mb, notes)?,
+                Vec::new(),
+            ),
         };
         let mut col = Column::new(i as u32, cname.clone(), ty).with_members(members);
         col.display_width = declared_width(&type_text, &ty);
@@ -364,14 +411,6 @@ pub fn table_from_create_mode(
                     indexes.push(IndexDef::new(cname.clone(), vec![i], true))
                 }
                 ColumnOption::Comment(c) => comment = Some(c.clone()),
-                ColumnOption::CharacterSet(_) => {}
-                ColumnOption::Collation(c) => {
-                    let n = object_name_parts(c).join(".");
-                    let coll = Collation::from_name(&n).ok_or_else(|| {
-                        DbError::new(1273, "HY000", format!("Unknown collation: '{n}'"))
-                    })?;
-                    col = col.with_collation(coll);
-                }
                 ColumnOption::DialectSpecific(toks) => {
                     let s: String = toks
                         .iter()
@@ -386,6 +425,9 @@ pub fn table_from_create_mode(
                 }
                 _ => {}
             }
+        }
+        if col.sql_type.is_text() {
+            col = col.with_collation(collation);
         }
         if explicit_null && !col.nullable && pk.contains(&i) {
             return Err(DbError::new(
@@ -534,12 +576,6 @@ pub fn table_from_create_mode(
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }
-    let TableOptions {
-        compression,
-        row_format,
-        comment,
-        shown: options,
-    } = table_options(&ct.table_options);
     let mut codec = None;
     for opt in [&row_format, &compression].into_iter().flatten() {
         if let Some(c) = option_codec(opt)? {
@@ -567,7 +603,28 @@ pub fn table_from_create_mode(
         counters: Arc::new(Counters::default()),
         generation: 0,
         full_columns,
+        collation: table_collation,
+        engine: engine.as_deref().and_then(shown_engine),
+        temporary: None,
     })
+}
+
+/// Engines Betula stands in for whose name SHOW CREATE TABLE keeps (canonical spelling), as
+/// listed in information_schema.ENGINES. Betula and InnoDB (and unknown names) are Betula.
+pub const OTHER_ENGINES: &[&str] = &["Aria", "MEMORY", "MyISAM"];
+
+/// The engine name kept for `ENGINE=name` (`None` = Betula).
+pub fn shown_engine(name: &str) -> Option<String> {
+    let name = name.trim_matches(|c| c == '\'' || c == '`' || c == '"');
+    let name = if name.eq_ignore_ascii_case("HEAP") {
+        "MEMORY"
+    } else {
+        name
+    };
+    OTHER_ENGINES
+        .iter()
+        .find(|e| e.eq_ignore_ascii_case(name))
+        .map(|e| e.to_string())
 }
 
 pub fn check_name(name: &str) -> DbResult<()> {
@@ -628,8 +685,8 @@ pub fn render_create(t: &TableDef) -> String {
     let mut lines = Vec::new();
     for (i, c) in t.columns.iter().enumerate() {
         let mut s = format!("  {} {}", quote_ident(&c.name), c.column_type());
-        if c.sql_type.is_text() && c.collation != Collation::default() {
-            s.push_str(&format!(" COLLATE {}", c.collation.name()));
+        if c.sql_type.is_text() {
+            s.push_str(&charset_clause::column_clause(c.collation, t.collation));
         }
         if !c.nullable {
             s.push_str(" NOT NULL");
@@ -672,15 +729,22 @@ pub fn render_create(t: &TableDef) -> String {
         ));
     }
     let mut s = format!(
-        "CREATE TABLE {} (\n{}\n) ENGINE=Betula",
+        "CREATE {}TABLE {} (\n{}\n) ENGINE={}",
+        if t.temporary.is_some() {
+            "TEMPORARY "
+        } else {
+            ""
+        },
         quote_ident(&t.name),
-        lines.join(",\n")
+        lines.join(",\n"),
+        t.engine.as_deref().unwrap_or("Betula")
     );
     let next = t.counters.auto_inc.load(Ordering::SeqCst);
     if t.auto_inc_col().is_some() && next > 1 {
         s.push_str(&format!(" AUTO_INCREMENT={next}"));
     }
-    s.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    s.push(' ');
+    s.push_str(&charset_clause::table_clause(t.collation));
     let shown = |s: &mut String, names: &[&str]| {
         for (k, v) in t
             .options

@@ -382,7 +382,7 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
 pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> {
     let (db, tname) = sess.resolve_table_name(&spec.table)?;
     sess.check_db_access(&db)?;
-    let t = sess.engine.catalog.get_table(&db, &tname)?;
+    let t = sess.get_table(&db, &tname)?;
     let replace = spec.replace;
     let ignore = spec.ignore;
     let strict = sess.strict() && !ignore;
@@ -621,7 +621,7 @@ fn single_table(
             let parts = object_name_parts(name);
             let (db, tname) = sess.resolve_table_name(&parts)?;
             sess.check_db_access(&db)?;
-            let t = sess.engine.catalog.get_table(&db, &tname)?;
+            let t = sess.get_table(&db, &tname)?;
             let alias = alias
                 .as_ref()
                 .map(|a| a.name.value.clone())

@@ -96,7 +96,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     if c.kw("OPEN") {
         let (db, table) = sess.resolve_table_name(&name)?;
         sess.check_db_access(&db)?;
-        sess.engine.catalog.get_table(&db, &table)?;
+        sess.get_table(&db, &table)?;
         c.kw("AS");
         let alias = match c.name() {
             Some(a) => a,
@@ -139,7 +139,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     let Some(h) = sess.handlers.get(&k).cloned() else {
         return Err(unknown(&alias));
     };
-    let Some(t) = sess.engine.catalog.table(&h.db, &h.table) else {
+    let Some(t) = sess.find_table(&h.db, &h.table) else {
         sess.handlers.remove(&k);
         return Err(unknown(&alias));
     };

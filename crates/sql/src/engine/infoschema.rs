@@ -266,7 +266,7 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
         };
         rows.push(vec![
             t(tdef.name.clone()),
-            t("Betula"),
+            t(tdef.engine.clone().unwrap_or_else(|| "Betula".into())),
             Value::Int(10),
             t(tdef.row_format.clone().unwrap_or_else(|| "Dynamic".into())),
             Value::UInt(n),
@@ -283,7 +283,7 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
             Value::Null,
             Value::Null,
             Value::Null,
-            t("utf8mb4_general_ci"),
+            t(tdef.collation.name()),
             Value::Null,
             t(opts),
             t(tdef.comment.clone().unwrap_or_default()),
@@ -385,6 +385,18 @@ pub fn engines() -> (Vec<OutCol>, Vec<Vec<Value>>) {
             Value::Null,
         ],
     ];
+    let mut rows = rows;
+    // Engines whose name a table keeps (ddl::OTHER_ENGINES): usable in ENGINE=, stored as Betula.
+    for e in super::ddl::OTHER_ENGINES {
+        rows.push(vec![
+            t(*e),
+            t("YES"),
+            t("Accepted in ENGINE=, shown again, stored as Betula"),
+            t("NO"),
+            t("NO"),
+            t("NO"),
+        ]);
+    }
     (cols, rows)
 }
 
@@ -531,7 +543,8 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                     let data_type = full.split(['(', ' ']).next().unwrap_or("").to_string();
                     let (clen, olen) = match ty {
                         SqlType::Char { len } | SqlType::VarChar { len } => {
-                            (Value::UInt(len as u64), Value::UInt(len as u64 * 4))
+                            let mb = c.collation.max_bytes_per_char() as u64;
+                            (Value::UInt(len as u64), Value::UInt(len as u64 * mb))
                         }
                         SqlType::Binary { len } | SqlType::VarBinary { len } => {
                             (Value::UInt(len as u64), Value::UInt(len as u64))
@@ -588,7 +601,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                         ns,
                         dp,
                         if ty.is_text() {
-                            t("utf8mb4")
+                            t(c.collation.charset().name())
                         } else {
                             Value::Null
                         },
@@ -734,20 +747,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                 "DESCRIPTION",
                 "MAXLEN",
             ]),
-            vec![
-                vec![
-                    t("utf8mb4"),
-                    t("utf8mb4_general_ci"),
-                    t("UTF-8 Unicode"),
-                    Value::Int(4),
-                ],
-                vec![
-                    t("binary"),
-                    t("binary"),
-                    t("Binary pseudo charset"),
-                    Value::Int(1),
-                ],
-            ],
+            charset_rows(),
         ),
         "COLLATIONS" => (
             names(&[
@@ -759,15 +759,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                 "SORTLEN",
                 "PAD_ATTRIBUTE",
             ]),
-            vec![vec![
-                t("utf8mb4_general_ci"),
-                t("utf8mb4"),
-                Value::Int(45),
-                t("Yes"),
-                t("Yes"),
-                Value::Int(1),
-                t("PAD SPACE"),
-            ]],
+            collation_rows(),
         ),
         "ROUTINES"
         | "VIEWS"
@@ -804,4 +796,43 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
 /// SHOW CREATE TABLE text (re-exported for the server's COM_FIELD_LIST defaults).
 pub fn create_text(t: &TableDef) -> String {
     render_create(t)
+}
+
+/// SHOW CHARACTER SET / information_schema.CHARACTER_SETS rows: name, default collation,
+/// description, maximum bytes per character.
+pub fn charset_rows() -> Vec<Vec<Value>> {
+    crate::charset::Charset::ALL
+        .iter()
+        .map(|c| {
+            vec![
+                t(c.name()),
+                t(c.default_collation().name()),
+                t(c.description()),
+                Value::Int(c.max_bytes() as i64),
+            ]
+        })
+        .collect()
+}
+
+/// SHOW COLLATION / information_schema.COLLATIONS rows: name, character set, id, default,
+/// compiled, sort length, pad attribute.
+pub fn collation_rows() -> Vec<Vec<Value>> {
+    crate::collation::Collation::ALL
+        .iter()
+        .map(|co| {
+            vec![
+                t(co.name()),
+                t(co.charset().name()),
+                Value::Int(co.id() as i64),
+                t(if co.is_default() { "Yes" } else { "" }),
+                t("Yes"),
+                Value::Int(1),
+                t(if co.pad_space() {
+                    "PAD SPACE"
+                } else {
+                    "NO PAD"
+                }),
+            ]
+        })
+        .collect()
 }

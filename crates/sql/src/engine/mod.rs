@@ -7,7 +7,8 @@
 //! | module | owns |
 //! | --- | --- |
 //! | `store` | storage access, the session write set and its row locks, the schema lock (the only door to storage) |
-//! | `catalog`, `ddl` | table/index/user definitions, CREATE TABLE ↔ text |
+//! | `catalog`, `ddl`, `charset_clause` | table/index/user definitions, CREATE TABLE ↔ text, CHARACTER SET / COLLATE clauses |
+//! | `temp_tables` | CREATE TEMPORARY TABLE: the session's private tables, their trees and their cleanup |
 //! | `expr`, `eval`, `functions` | expression compilation and evaluation |
 //! | `range`, `rows`, `hints` | access paths (key ranges, index hints), reading rows |
 //! | `select`, `group`, `explain` | queries, joins, grouping, EXPLAIN |
@@ -18,6 +19,7 @@
 pub mod admin;
 pub mod alter;
 pub mod catalog;
+pub mod charset_clause;
 pub mod create_select;
 pub mod dberror;
 pub mod ddl;
@@ -46,6 +48,7 @@ pub mod session;
 pub mod split;
 pub mod store;
 pub mod table_draft;
+pub mod temp_tables;
 pub mod tokens;
 pub mod type_text;
 pub mod upsert;
@@ -99,6 +102,8 @@ pub struct Engine {
     pub queries: AtomicU64,
     /// Directory server-side LOAD DATA INFILE may read (None: refused). Set at start, never by SQL.
     pub secure_file_priv: RwLock<Option<PathBuf>>,
+    /// Next temporary table id (temp_tables.rs T1).
+    pub temp_ids: AtomicU64,
 }
 
 impl Engine {
@@ -135,13 +140,16 @@ impl Engine {
             started: Instant::now(),
             queries: AtomicU64::new(0),
             secure_file_priv: RwLock::new(None),
+            temp_ids: AtomicU64::new(1),
         };
         load::sorter::clean_stale(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
-        for tree in engine
-            .catalog
-            .orphan_trees(&engine.store.env().tree_names())
-        {
+        let names = engine.store.env().tree_names();
+        for tree in engine.catalog.orphan_trees(&names) {
+            engine.store.drop_tree(&tree)?;
+        }
+        // Trees of temporary tables of an earlier run (temp_tables.rs T3).
+        for tree in temp_tables::orphans(&names) {
             engine.store.drop_tree(&tree)?;
         }
         for t in engine.catalog.all_tables() {

@@ -124,7 +124,7 @@ fn table_factor(
                 return Ok(());
             }
             sess.check_db_access(&db)?;
-            let t = sess.engine.catalog.get_table(&db, &tname)?;
+            let t = sess.get_table(&db, &tname)?;
             for (i, c) in t.columns.iter().enumerate() {
                 let mut flags = c.protocol_flags();
                 if t.pk.contains(&i) {
@@ -462,7 +462,7 @@ pub(super) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<Strin
                     for rel in rels {
                         if let ast::TableFactor::Table { name, .. } = rel {
                             let (db, t) = sess.resolve_table_name(&object_name_parts(name))?;
-                            if let Some(def) = sess.engine.catalog.table(&db, &t) {
+                            if let Some(def) = sess.find_table(&db, &t) {
                                 out.push(def.primary_tree());
                             }
                         }

@@ -62,11 +62,15 @@ pub struct Session {
     savepoints: Vec<(String, usize)>,
     /// Open HANDLER cursors (handler.rs).
     pub handlers: super::handler::Handlers,
+    /// The session's temporary tables (temp_tables.rs).
+    pub temp: super::temp_tables::TempTables,
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         self.ws.clear();
+        // After the write set: no buffered change refers to them any more (temp_tables.rs T4).
+        self.temp.drop_all(&self.engine.store);
         self.release_lock();
         self.engine.processes.lock().remove(&self.id);
     }
@@ -135,6 +139,7 @@ impl Session {
             snapshot: None,
             savepoints: Vec::new(),
             handlers: Default::default(),
+            temp: Default::default(),
         }
     }
 

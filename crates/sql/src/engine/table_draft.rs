@@ -17,6 +17,7 @@ use super::dberror::{DbError, DbResult};
 use super::ddl::{self, render_create};
 use super::key_parts;
 use super::session::Session;
+use crate::collation::Collation;
 use crate::types::Column;
 use crate::value::Value;
 use sqlparser::ast;
@@ -115,13 +116,23 @@ pub struct ParsedColumn {
     pub unique: bool,
 }
 
-/// Parses one column definition as CREATE TABLE would.
-pub fn parse_column(sess: &mut Session, db: &str, text: &str) -> DbResult<ParsedColumn> {
-    let probe = format!("CREATE TABLE __probe ({text})");
+/// Parses one column definition as CREATE TABLE would in a table whose default collation is
+/// `collation` (a text column without CHARACTER SET / COLLATE takes it).
+pub fn parse_column(
+    sess: &mut Session,
+    db: &str,
+    text: &str,
+    collation: Collation,
+) -> DbResult<ParsedColumn> {
+    let clause = super::charset_clause::table_clause(collation);
+    let probe = format!("CREATE TABLE __probe ({text}) {clause}");
     let stmts = super::session::parse(&probe).map_err(|mut e| {
-        // the `near '...'` text ends with the probe's closing parenthesis, not the user's
+        // the `near '...'` text ends with the probe's closing parenthesis and table clause, not the
+        // user's column text
         if e.code == 1064 {
-            e.message = e.message.replace(")' at line ", "' at line ");
+            e.message = e
+                .message
+                .replace(&format!(") {clause}' at line "), "' at line ");
         }
         e
     })?;
@@ -471,6 +482,7 @@ impl Draft {
             name: old.name.clone(),
             counters: old.counters.clone(),
             generation: old.generation,
+            temporary: old.temporary,
             ..parsed
         };
         Ok(Finished {

@@ -186,26 +186,52 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
     Ok(t)
 }
 
-/// [`parse_type`], where in non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than the
-/// row allows becomes the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL does);
-/// strict mode refuses it with 1074. YEAR(2) adds MariaDB's deprecation note 1287.
+/// The longest VARCHAR, in characters, of a character set of `max_bytes` bytes per character:
+/// MariaDB's 65532 bytes of a row divided by it (utf8mb4 16383, utf8mb3 21844, latin1 65532).
+pub fn max_varchar(max_bytes: u32) -> u32 {
+    65_532 / max_bytes.max(1)
+}
+
+/// A column type from its text. In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than
+/// the row allows becomes the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL
+/// does); strict mode refuses it with 1074. `max_bytes` is the column's bytes per character (its
+/// character set): the VARCHAR limit is [`max_varchar`] of it. YEAR(2) adds the deprecation note 1287.
 pub fn lenient_type(
     type_text: &str,
     col: &str,
     strict: bool,
+    max_bytes: u32,
     notes: &mut Vec<Warning>,
 ) -> DbResult<SqlType> {
     match parse_type(type_text, col) {
-        Err(e) if e.code == 1074 && !strict => {
+        Err(e) if e.code == 1074 => {
             let up = type_text.trim().to_ascii_uppercase();
             let n: Option<u32> = up
                 .split_once('(')
                 .and_then(|(_, r)| r.split(')').next())
                 .and_then(|n| n.trim().parse().ok());
+            let varchar = up.starts_with("VARCHAR");
+            let limit = max_varchar(max_bytes);
+            if let (true, Some(n)) = (varchar, n) {
+                if n <= limit {
+                    return Ok(SqlType::VarChar { len: n });
+                }
+            }
+            if strict {
+                return Err(if varchar {
+                    crate::error::SqlError::TooBigLength {
+                        column: col.into(),
+                        max: limit as u64,
+                    }
+                    .into()
+                } else {
+                    e
+                });
+            }
             let (t, from, to) = if up.starts_with("VARBINARY") {
                 (SqlType::Blob(lob_for_length(n)), "VARBINARY", "BLOB")
-            } else if up.starts_with("VARCHAR") {
-                let bytes = n.map(|n| n.saturating_mul(4));
+            } else if varchar {
+                let bytes = n.map(|n| n.saturating_mul(max_bytes));
                 (SqlType::Text(lob_for_length(bytes)), "VARCHAR", "TEXT")
             } else {
                 return Err(e);
@@ -306,7 +332,7 @@ mod tests {
         assert_eq!(declared_width("YEAR(2)", &SqlType::Year), Some(2));
         assert_eq!(declared_width("YEAR(4)", &SqlType::Year), None);
         let mut notes = Vec::new();
-        lenient_type("YEAR(2)", "y", true, &mut notes).unwrap();
+        lenient_type("YEAR(2)", "y", true, 4, &mut notes).unwrap();
         assert_eq!(notes[0].code, 1287);
     }
 }

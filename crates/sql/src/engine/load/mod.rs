@@ -165,7 +165,7 @@ pub fn local_request(sess: &Session, sql: &str) -> Option<String> {
     }
     let (db, name) = sess.resolve_table_name(&stmt.table).ok()?;
     sess.check_db_access(&db).ok()?;
-    sess.engine.catalog.get_table(&db, &name).ok()?;
+    sess.get_table(&db, &name).ok()?;
     Some(stmt.file)
 }
 
@@ -215,7 +215,7 @@ pub fn run(sess: &mut Session, sql: &str, local: Option<&mut dyn Read>) -> DbRes
     let stmt = parse::parse(sql)?;
     let (db, name) = sess.resolve_table_name(&stmt.table)?;
     sess.check_db_access(&db)?;
-    let t = sess.engine.catalog.get_table(&db, &name)?;
+    let t = sess.get_table(&db, &name)?;
     let mut file;
     let input: &mut dyn Read = if stmt.local {
         let enabled = sess
