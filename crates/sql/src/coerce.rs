@@ -83,15 +83,18 @@ impl Ctx<'_> {
             row: self.row,
         }
     }
-    fn incorrect(&self, kind: &'static str, v: &Value) -> SqlError {
-        let column = match self.table {
+    /// The column as MariaDB names it in 1366: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
+    fn qualified_name(&self) -> String {
+        match self.table {
             Some((db, t)) => format!("`{db}`.`{t}`.`{}`", self.col.name),
             None => format!("'{}'", self.col.name),
-        };
+        }
+    }
+    fn incorrect(&self, kind: &'static str, v: &Value) -> SqlError {
         SqlError::IncorrectValue {
             kind,
             value: display(v),
-            column,
+            column: self.qualified_name(),
             row: self.row,
         }
     }
@@ -484,7 +487,7 @@ fn in_repertoire(cx: &mut Ctx<'_>, s: String) -> Result<String, SqlError> {
     let err = SqlError::IncorrectValue {
         kind: "string",
         value: crate::charset::bad_bytes_text(&s, pos),
-        column: cx.name(),
+        column: cx.qualified_name(),
         row: cx.row,
     };
     let replaced = cs.replace_unrepresentable(&s);

@@ -108,7 +108,7 @@ fn values_outside_the_character_set_are_1366() {
     assert_eq!(e.code, 1366);
     assert_eq!(
         e.message,
-        "Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column 'u' at row 1"
+        "Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column `test`.`t`.`u` at row 1"
     );
     exec(&mut s, "SET sql_mode = ''");
     exec(&mut s, "INSERT INTO t VALUES (1, 'aĀé', 'x😀y')");
