@@ -192,6 +192,9 @@ struct SqlArgs {
     /// Keep the servers' data directories.
     #[arg(long)]
     keep: bool,
+    /// A `key=value` line added to Betula's config file (repeatable), e.g. `read_block_size=16K`.
+    #[arg(long = "betula-set")]
+    betula_set: Vec<String>,
 }
 
 fn context(common: &Common, dir: &std::path::Path) -> report::RunContext {
@@ -428,6 +431,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
                 (64, true) => 1 << 30,
                 (mb, _) => mb << 20,
             },
+            betula_settings: a.betula_set.clone(),
         },
     };
     let mut ctx = context(&a.common, &dir);

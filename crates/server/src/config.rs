@@ -1,7 +1,9 @@
 //! `betula serve` settings: command-line flags and the optional `--config FILE`
 //! (`key = value` lines, `#` comments; keys: datadir, port, bind, cache_size (bytes, or with a
 //! K/M/G suffix), durability (sync | periodic:<ms> | nosync), compression (a codec or TokuDB
-//! row-format name), max_connections). Flags given on the command line win over the file.
+//! row-format name), block_size and read_block_size (node and basement size of new tables' trees, as
+//! TokuDB's tokudb_block_size / tokudb_read_block_size), max_connections). Flags given on the command
+//! line win over the file.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -78,6 +80,12 @@ impl ServeConfig {
                 self.env.default_tree.codec =
                     Codec::parse(v).ok_or_else(|| format!("unknown compression '{v}'"))?
             }
+            "block_size" | "tokudb_block_size" => {
+                self.env.default_tree.node_size_bytes = tree_size("block_size", v)?
+            }
+            "read_block_size" | "tokudb_read_block_size" => {
+                self.env.default_tree.basement_size_bytes = tree_size("read_block_size", v)?
+            }
             "max_connections" => {
                 self.max_connections = v
                     .parse()
@@ -86,6 +94,14 @@ impl ServeConfig {
             other => return Err(format!("unknown setting '{other}'")),
         }
         Ok(())
+    }
+
+    /// Checks settings that only make sense together (node vs basement size).
+    pub fn validate(&self) -> Result<(), String> {
+        self.env
+            .default_tree
+            .validate()
+            .map_err(|e| format!("block_size / read_block_size: {e}"))
     }
 
     /// Reads a config file's settings.
@@ -102,6 +118,15 @@ impl ServeConfig {
         }
         Ok(())
     }
+}
+
+/// A node or basement size: a byte count (K/M suffixes allowed) that fits the storage engine's limits.
+fn tree_size(key: &str, v: &str) -> Result<u32, String> {
+    let n = parse_size(v)?;
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (256..=256 << 20).contains(n))
+        .ok_or_else(|| format!("{key} '{v}' outside 256 bytes..256M"))
 }
 
 /// True if `bind` only accepts local connections.
@@ -124,6 +149,17 @@ mod tests {
         c.load_file("# comment\ncache_size = 64M\ndurability = periodic:50\ncompression = tokudb_lzma\nport=3307\n")
             .unwrap();
         assert_eq!(c.env.cache_bytes, 64 << 20);
+        let mut t = ServeConfig::default();
+        t.load_file("block_size = 1M\nread_block_size = 16K\n")
+            .unwrap();
+        assert_eq!(t.env.default_tree.node_size_bytes, 1 << 20);
+        assert_eq!(t.env.default_tree.basement_size_bytes, 16 << 10);
+        t.validate().unwrap();
+        t.set("read_block_size", "2M").unwrap();
+        assert!(t.validate().unwrap_err().contains("basement size"));
+        assert!(t.set("read_block_size", "100").is_err());
+        assert!(t.set("block_size", "1G").is_err());
+        assert!(t.set("block_size", "lots").is_err());
         assert_eq!(
             c.env.durability,
             Durability::Periodic(Duration::from_millis(50))

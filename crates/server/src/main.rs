@@ -167,6 +167,8 @@ fn load_config(config: Option<PathBuf>) -> Result<ServeConfig, String> {
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         cfg.load_file(&text)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        cfg.validate()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(cfg)
 }

@@ -9,11 +9,16 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The settings file: cache as large as the peers' buffer pool / block cache, durable commits.
-pub fn config_text(cache_bytes: u64) -> String {
-    format!(
+pub fn config_text(cache_bytes: u64, settings: &[String]) -> String {
+    let mut t = format!(
         "# written by betula-bench sql\ncache_size = {}M\ndurability = sync\n",
         cache_bytes >> 20
-    )
+    );
+    for s in settings {
+        t.push_str(s);
+        t.push('\n');
+    }
+    t
 }
 
 pub fn start(root: &Path, port: u16, o: &StartOptions) -> BenchResult<Server> {
@@ -26,7 +31,7 @@ pub fn start(root: &Path, port: u16, o: &StartOptions) -> BenchResult<Server> {
     }
     let datadir = root.join("data");
     let cfg_path = root.join("betula.cnf");
-    let cfg = config_text(o.cache_bytes);
+    let cfg = config_text(o.cache_bytes, &o.betula_settings);
     std::fs::write(&cfg_path, &cfg)?;
     let log = root.join("server.log");
     let args = [
@@ -68,8 +73,9 @@ pub fn start(root: &Path, port: u16, o: &StartOptions) -> BenchResult<Server> {
 mod tests {
     #[test]
     fn config_states_cache_and_durability() {
-        let t = super::config_text(1 << 30);
+        let t = super::config_text(1 << 30, &["read_block_size = 16K".into()]);
         assert!(t.contains("cache_size = 1024M"));
         assert!(t.contains("durability = sync"));
+        assert!(t.contains("\nread_block_size = 16K\n"));
     }
 }

@@ -55,6 +55,8 @@ pub struct StartOptions {
     pub betula_bin: PathBuf,
     /// Cache given to every engine (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size).
     pub cache_bytes: u64,
+    /// Extra `key = value` lines for Betula's config file (`--betula-set`), e.g. `read_block_size=16K`.
+    pub betula_settings: Vec<String>,
 }
 
 /// A running server: its process, where it listens and keeps its data, and how it was configured.

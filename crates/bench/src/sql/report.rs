@@ -427,6 +427,7 @@ mod tests {
             start: crate::peer::StartOptions {
                 betula_bin: "/b".into(),
                 cache_bytes: 1 << 30,
+                betula_settings: Vec::new(),
             },
         };
         let md = markdown(&ctx, &p, &runs, "x.csv", &Err("test".into()));
