@@ -470,7 +470,7 @@ pub struct Column {
     /// default width. Shown by SHOW CREATE TABLE / SHOW COLUMNS, no effect on values.
     pub display_width: Option<u32>,
     /// The members of an ENUM or SET in declaration order (empty for other types).
-    pub members: Vec<String>,
+    pub members: std::sync::Arc<[String]>,
 }
 
 impl Column {
@@ -491,12 +491,12 @@ impl Column {
             auto_increment: false,
             collation,
             display_width: None,
-            members: Vec::new(),
+            members: std::sync::Arc::from(Vec::new()),
         }
     }
     /// An ENUM or SET column of `members` (count checked by the caller).
     pub fn with_members(mut self, members: Vec<String>) -> Column {
-        self.members = members;
+        self.members = members.into();
         self
     }
     /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`, `enum('a','b')`.

@@ -815,6 +815,16 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
     if var == "autocommit" {
         global = false.max(global);
     }
+    let mut v = v;
+    if var == "optimizer_switch" {
+        let current = sess.sysvar_value(&var, global).unwrap_or(Value::Null);
+        let current = super::eval::text_of(&current).unwrap_or_default();
+        let (value, warnings) = super::optimizer_switch::assign(&current, &v)?;
+        for (code, message) in warnings {
+            sess.warn(code, message);
+        }
+        v = Value::Text(value);
+    }
     let v = vars::normalize(&var, v);
     if global {
         need_root(sess, "SYSTEM_VARIABLES_ADMIN")?;

@@ -638,6 +638,7 @@ pub fn execute(
         }
         new.generation = old.generation + 1;
         new.full_columns = new.columns.len();
+        new.key_format = super::catalog::KEY_FORMAT;
         new.layout = RowLayout::new(1, new.columns.clone());
         rebuild::copy_rows(
             sess,
@@ -667,6 +668,7 @@ pub fn execute(
             if build.iter().any(|&i| kept.contains(&new.index_tree(i))) {
                 new.generation = old.generation + 1;
                 new.full_columns = new.columns.len();
+                new.key_format = super::catalog::KEY_FORMAT;
                 rebuild::copy_rows(
                     sess,
                     &Plan {

@@ -734,6 +734,7 @@ pub fn table_from_create_mode(
         counters: Arc::new(Counters::default()),
         generation: 0,
         full_columns,
+        key_format: super::catalog::KEY_FORMAT,
     })
 }
 

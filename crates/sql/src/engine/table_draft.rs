@@ -465,6 +465,7 @@ impl Draft {
             name: old.name.clone(),
             counters: old.counters.clone(),
             generation: old.generation,
+            key_format: old.key_format,
             ..parsed
         };
         Ok(Finished {

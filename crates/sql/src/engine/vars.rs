@@ -87,6 +87,7 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),
+        ("optimizer_switch", t(super::optimizer_switch::DEFAULT)),
         ("query_cache_size", i(0)),
         ("query_cache_type", t("OFF")),
         ("read_only", i(0)),
