@@ -464,7 +464,12 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    let mut def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    // `betula_key_format = 1` creates a table in the layout of versions before key formats
+    // (compatibility tests); any other value gives the current format.
+    if matches!(sess.vars.get("betula_key_format"), Some(Value::Int(1))) {
+        def.key_format = 1;
+    }
     super::key_parts::check_lob_keys(&def)?;
     sess.warnings.extend(notes);
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
