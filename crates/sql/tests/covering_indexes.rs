@@ -148,7 +148,8 @@ fn format_2_indexes_cover_and_order_members_by_number() {
 
 #[test]
 fn pushed_index_conditions_give_the_same_rows() {
-    let (_e, mut s) = open(tempfile::tempdir().unwrap().path(), &[TABLE]);
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(dir.path(), &[TABLE]);
     fill(&mut s);
     for (q, extra) in [
         (
@@ -204,4 +205,26 @@ fn format_1_tables_keep_working_and_a_rebuild_converts_them() {
     drop(_e);
     let (_e, mut s) = open(dir.path(), &[]);
     check_covering(&mut s, true);
+}
+
+#[test]
+fn loaded_rows_give_the_same_covering_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(dir.path(), &[TABLE]);
+    let load = |s: &mut betula_sql::engine::Session, from: usize| {
+        let data: String = (from..from + 30)
+            .map(|i| {
+                let c = ["a", "A", "b", "\\N"][i % 4];
+                format!("{i}\t{c}\tQx{i}\t{}\tY,x\t{}\n", ["a", "C"][i % 2], i % 3)
+            })
+            .collect();
+        let mut input = std::io::Cursor::new(data.into_bytes());
+        let sql = "LOAD DATA LOCAL INFILE 'a.tsv' INTO TABLE t";
+        s.execute_with_input(sql, &[], Some(&mut input)).unwrap();
+    };
+    load(&mut s, 0); // into an empty table: the trees are built in bulk (load/build.rs)
+    check_covering(&mut s, true);
+    load(&mut s, 30); // into a table with rows: merged (load/merge.rs)
+    check_covering(&mut s, true);
+    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t WHERE c IS NULL"), vec![vec!["15"]]);
 }
