@@ -34,9 +34,11 @@
 //!
 //! Invariant (tested by property tests): for values already coerced to the column types,
 //! `encode(a).cmp(encode(b)) == ` tuple comparison with [`crate::value::cmp_nulls_first`]
-//! under each column's collation. Every column type decodes back except character columns whose
-//! collation is case-insensitive or PAD SPACE: their keys hold sort keys, not the text; the row holds
-//! the original. Decoding such a column skips it (`None`).
+//! under each column's collation (ENUM/SET of format 2: member number / bitmask order). Every
+//! column type decodes back except prefix parts and character columns whose collation is
+//! case-insensitive or PAD SPACE (ENUM/SET of format 1 included): their keys hold sort keys, not
+//! the text; the row holds the original (and, in key format 2, the index entry's value:
+//! engine/index_entry.rs). Decoding such a column skips it (`None`).
 
 use std::sync::Arc;
 

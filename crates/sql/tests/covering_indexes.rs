@@ -79,8 +79,13 @@ fn check_order(s: &mut betula_sql::engine::Session) {
     ] {
         let got: Vec<String> = rows(s, q).into_iter().map(|r| r[0].clone()).collect();
         let pos = |x: &String| enum_order.iter().position(|m| m == x).unwrap();
-        assert!(got.windows(2).all(|w| pos(&w[0]) <= pos(&w[1])), "{q}: {got:?}");
-        let count = rows(s, "SELECT COUNT(*) FROM t")[0][0].parse::<usize>().unwrap();
+        assert!(
+            got.windows(2).all(|w| pos(&w[0]) <= pos(&w[1])),
+            "{q}: {got:?}"
+        );
+        let count = rows(s, "SELECT COUNT(*) FROM t")[0][0]
+            .parse::<usize>()
+            .unwrap();
         assert_eq!(got.len(), count);
     }
     let bits = |x: &str| -> u32 {
@@ -122,7 +127,10 @@ fn format_2_indexes_cover_and_order_members_by_number() {
         check_covering(&mut s, true);
         check_order(&mut s);
         // An update that changes only the case keeps the key and rewrites the carried text.
-        exec(&mut s, "UPDATE t SET c = UPPER(c), v = LOWER(v) WHERE id < 30");
+        exec(
+            &mut s,
+            "UPDATE t SET c = UPPER(c), v = LOWER(v) WHERE id < 30",
+        );
         check_covering(&mut s, true);
         assert!(rows(&mut s, "SELECT c FROM t WHERE id < 30")
             .iter()
@@ -152,10 +160,7 @@ fn pushed_index_conditions_give_the_same_rows() {
     let (_e, mut s) = open(dir.path(), &[TABLE]);
     fill(&mut s);
     for (q, extra) in [
-        (
-            "SELECT * FROM t WHERE c > 'a'",
-            "Using index condition",
-        ),
+        ("SELECT * FROM t WHERE c > 'a'", "Using index condition"),
         (
             "SELECT * FROM t WHERE c = 'a' AND v LIKE '%3'",
             "Using index condition",
@@ -175,7 +180,10 @@ fn pushed_index_conditions_give_the_same_rows() {
         let full = q.replace("FROM t", "FROM t IGNORE INDEX (c_v, n_v)");
         assert_eq!(sorted(rows(&mut s, q)), sorted(rows(&mut s, &full)), "{q}");
     }
-    exec(&mut s, "SET optimizer_switch = 'index_condition_pushdown=off'");
+    exec(
+        &mut s,
+        "SET optimizer_switch = 'index_condition_pushdown=off'",
+    );
     assert_eq!(plan(&mut s, "SELECT * FROM t WHERE c > 'a'").1, "NULL");
 }
 
@@ -195,7 +203,10 @@ fn format_1_tables_keep_working_and_a_rebuild_converts_them() {
     check_covering(&mut s, false);
     check_order(&mut s);
     assert_eq!(
-        rows(&mut s, "SELECT id FROM t WHERE e = 'd' AND id < 5 ORDER BY id"),
+        rows(
+            &mut s,
+            "SELECT id FROM t WHERE e = 'd' AND id < 5 ORDER BY id"
+        ),
         vec![vec!["1"], vec!["3"]]
     );
     exec(&mut s, "ALTER TABLE t FORCE");
@@ -226,5 +237,8 @@ fn loaded_rows_give_the_same_covering_reads() {
     check_covering(&mut s, true);
     load(&mut s, 30); // into a table with rows: merged (load/merge.rs)
     check_covering(&mut s, true);
-    assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t WHERE c IS NULL"), vec![vec!["15"]]);
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM t WHERE c IS NULL"),
+        vec![vec!["15"]]
+    );
 }

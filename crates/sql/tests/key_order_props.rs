@@ -182,7 +182,11 @@ fn prefix_columns_keep_order_and_key_the_prefix() {
         for a in &vals {
             let ka = encode(std::slice::from_ref(&col), std::slice::from_ref(a));
             // the key of a value is the whole-value key of its prefix
-            assert_eq!(ka, encode(std::slice::from_ref(&whole), &[truncated(a, n)]), "{col:?} {a:?}");
+            assert_eq!(
+                ka,
+                encode(std::slice::from_ref(&whole), &[truncated(a, n)]),
+                "{col:?} {a:?}"
+            );
             assert_eq!(
                 decode_key(std::slice::from_ref(&col), &ka).unwrap(),
                 vec![if a.is_null() { Some(Value::Null) } else { None }]
@@ -196,8 +200,11 @@ fn prefix_columns_keep_order_and_key_the_prefix() {
                 if col.collation.pad_space() && unordered {
                     continue;
                 }
-                let want =
-                    sql_tuple_cmp(std::slice::from_ref(&whole), std::slice::from_ref(a), std::slice::from_ref(b));
+                let want = sql_tuple_cmp(
+                    std::slice::from_ref(&whole),
+                    std::slice::from_ref(a),
+                    std::slice::from_ref(b),
+                );
                 let got = ka.cmp(&encode(std::slice::from_ref(&col), std::slice::from_ref(b)));
                 // a < b gives key(a) <= key(b): never the reverse order
                 assert!(got == want || got == Ordering::Equal, "{col:?} {a:?} {b:?}");
@@ -279,7 +286,9 @@ fn member_keys_order_by_number_and_decode() {
         // A value that is no member is an error, never a panic.
         let mut out = Vec::new();
         let bad = Value::Text("no such member,x".into());
-        assert!(betula_sql::key_codec::encode_key(std::slice::from_ref(&col), &[bad], &mut out)
-            .is_err());
+        assert!(
+            betula_sql::key_codec::encode_key(std::slice::from_ref(&col), &[bad], &mut out)
+                .is_err()
+        );
     }
 }

@@ -82,6 +82,12 @@ fn key_part_len(c: &Column) -> u64 {
         SqlType::Timestamp { fsp } => 4 + frac(fsp),
         SqlType::Time { fsp } => 3 + frac(fsp),
         SqlType::Year => 1,
+        SqlType::Enum { count } => crate::row_codec::enum_width(count) as u64,
+        // MariaDB packs a SET in 1, 2, 3, 4 or 8 bytes.
+        SqlType::Set { count } => match count.div_ceil(8) {
+            n @ 1..=4 => u64::from(n),
+            _ => 8,
+        },
         _ => u64::from(c.sql_type.display_length(c.collation)),
     };
     n + u64::from(c.nullable)
