@@ -17,7 +17,12 @@
 //!   UTF-8 for `_ci`, trailing spaces dropped for PAD SPACE) with every `0x00` written as
 //!   `0x00 0xFF`, terminated by `0x00 0x01`. This preserves order and is prefix-free: a string that
 //!   is a prefix of another ends with `0x00 0x01`, which is below both `0x00 0xFF` and any byte >= 1.
-//! * ENUM / SET: their text, as strings. BIT: 8 bytes big-endian.
+//! * ENUM / SET, key format 1 ([`KeyColumn::members`] `None`): their text, as strings (so they
+//!   order by text and do not decode under a case-insensitive collation). Key format 2: the
+//!   ENUM member number (0 = the error value `''`) or the SET bitmask (member_codes.rs),
+//!   unsigned big-endian in the row codec's width (ENUM 1 byte up to 255 members, else 2; SET
+//!   one byte per 8 members): MariaDB's order, and it decodes back to the text.
+//! * BIT: 8 bytes big-endian.
 //! * prefix columns (`KEY (c(n))`, [`KeyColumn::prefix`]): the same encoding of the value's first
 //!   n characters (text; bytes for binary types). Truncation keeps order non-strictly
 //!   (`a <= b` implies `key(a) <= key(b)`), so range bounds on such a column must be inclusive and
@@ -29,9 +34,13 @@
 //!
 //! Invariant (tested by property tests): for values already coerced to the column types,
 //! `encode(a).cmp(encode(b)) == ` tuple comparison with [`crate::value::cmp_nulls_first`]
-//! under each column's collation. Every column type decodes back except character columns whose
-//! collation is case-insensitive or PAD SPACE: their keys hold sort keys, not the text; the row holds
-//! the original. Decoding such a column skips it (`None`).
+//! under each column's collation (ENUM/SET of format 2: member number / bitmask order). Every
+//! column type decodes back except prefix parts and character columns whose collation is
+//! case-insensitive or PAD SPACE (ENUM/SET of format 1 included): their keys hold sort keys, not
+//! the text; the row holds the original (and, in key format 2, the index entry's value:
+//! engine/index_entry.rs). Decoding such a column skips it (`None`).
+
+use std::sync::Arc;
 
 use crate::collation::Collation;
 use crate::decimal::Decimal;
@@ -47,7 +56,7 @@ const VALUE_MARK: u8 = 0x01;
 const TIME_OFFSET: i64 = 1 << 47;
 
 /// How one key column is encoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KeyColumn {
     pub sql_type: SqlType,
     pub collation: Collation,
@@ -56,6 +65,10 @@ pub struct KeyColumn {
     /// (binary) of the value are encoded. Such a key holds a prefix, so it is not reversible and
     /// equal keys do not mean equal values.
     pub prefix: Option<u32>,
+    /// Set for an ENUM or SET column keyed by member number / bitmask (key format 2, see
+    /// catalog.rs): the column's members. `None`: ENUM and SET are keyed by their text
+    /// (key format 1).
+    pub members: Option<Arc<[String]>>,
 }
 
 impl KeyColumn {
@@ -66,15 +79,35 @@ impl KeyColumn {
             collation: c.collation,
             descending: false,
             prefix: None,
+            members: None,
         }
     }
     /// The same column keyed on its first `n` characters (bytes for binary types).
     pub fn with_prefix(self, n: Option<u32>) -> KeyColumn {
         KeyColumn { prefix: n, ..self }
     }
+    /// An ENUM or SET column keyed by member number / bitmask (key format 2); other types are
+    /// returned unchanged.
+    pub fn by_member_code(self, members: &Arc<[String]>) -> KeyColumn {
+        if !self.sql_type.has_members() {
+            return self;
+        }
+        KeyColumn {
+            members: Some(members.clone()),
+            ..self
+        }
+    }
     /// True if [`KeyDecoder::next`] returns this column's value (not a sort key or a prefix).
     pub fn is_reversible(&self) -> bool {
-        self.prefix.is_none() && (!self.sql_type.is_text() || self.collation.key_is_reversible())
+        self.prefix.is_none()
+            && (self.members.is_some()
+                || !self.sql_type.is_text()
+                || self.collation.key_is_reversible())
+    }
+    /// True if the key orders the column's values as ORDER BY does: not a prefix, and not an
+    /// ENUM or SET keyed by its text (ORDER BY sorts them by member number / bitmask).
+    pub fn orders_as_sql(&self) -> bool {
+        self.prefix.is_none() && (self.members.is_some() || !self.sql_type.has_members())
     }
 }
 
@@ -227,6 +260,14 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
                 _ => out.extend(decimal_codec::key_bytes(&m, width).ok_or_else(mismatch)?),
             }
         }
+        SqlType::Enum { count } if col.members.is_some() => {
+            let n = member_code_of(col, v).ok_or_else(mismatch)?;
+            put_be(out, n as u128, crate::row_codec::enum_width(count));
+        }
+        SqlType::Set { count } if col.members.is_some() => {
+            let n = member_code_of(col, v).ok_or_else(mismatch)?;
+            put_be(out, n as u128, crate::row_codec::set_width(count));
+        }
         SqlType::Char { .. }
         | SqlType::VarChar { .. }
         | SqlType::Text(_)
@@ -279,6 +320,12 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
         }
     }
     Ok(())
+}
+
+/// The member number / bitmask of ENUM/SET value `v` of a format-2 key column.
+fn member_code_of(col: &KeyColumn, v: &Value) -> Option<u64> {
+    let s = std::str::from_utf8(v.str_bytes()?).ok()?;
+    crate::member_codes::member_code(col.sql_type, col.members.as_deref()?, s)
 }
 
 /// Encodes `values` (one per column, or fewer: a prefix for range bounds) and appends the bytes.
@@ -366,6 +413,14 @@ impl<'a> KeyDecoder<'a> {
         }
     }
 
+    /// The ENUM/SET value of member number / bitmask `n` of a format-2 key column.
+    fn member(&self, col: &KeyColumn, n: u64, at: usize) -> Result<Value, SqlError> {
+        let members = col.members.as_deref().unwrap_or(&[]);
+        crate::member_codes::member_text(col.sql_type, members, n)
+            .map(Value::Text)
+            .ok_or_else(|| corrupt("ENUM/SET member past the last member", at))
+    }
+
     /// Decodes the next column: `Some(value)`, or `None` for a column whose key is not reversible
     /// (its bytes are validated and skipped).
     pub fn next(&mut self, col: &KeyColumn) -> Result<Option<Value>, SqlError> {
@@ -425,6 +480,14 @@ impl<'a> KeyDecoder<'a> {
                 Value::Decimal(
                     Decimal::from_wide(m, scale).ok_or_else(|| corrupt("bad decimal scale", at))?,
                 )
+            }
+            SqlType::Enum { count } if col.members.is_some() => {
+                let n = self.be(crate::row_codec::enum_width(count), flip)? as u64;
+                self.member(col, n, at)?
+            }
+            SqlType::Set { count } if col.members.is_some() => {
+                let n = self.be(crate::row_codec::set_width(count), flip)? as u64;
+                self.member(col, n, at)?
             }
             SqlType::Char { .. }
             | SqlType::VarChar { .. }
@@ -495,6 +558,7 @@ mod tests {
             collation,
             descending: false,
             prefix: None,
+            members: None,
         }
     }
     fn enc(c: &KeyColumn, v: Value) -> Vec<u8> {
@@ -541,12 +605,32 @@ mod tests {
         assert!(enc(&c, Value::UInt(5)) > enc(&c, Value::UInt(6)));
         assert!(enc(&c, Value::Null) > enc(&c, Value::UInt(6)));
         assert_eq!(
-            decode_key(&[c], &enc(&c, Value::UInt(5))).unwrap(),
+            decode_key(std::slice::from_ref(&c), &enc(&c, Value::UInt(5))).unwrap(),
             vec![Some(Value::UInt(5))]
         );
         assert_eq!(prefix_successor(&[1, 2, 0xFF]), Some(vec![1, 3]));
         assert_eq!(prefix_successor(&[0xFF, 0xFF]), None);
         assert_eq!(prefix_successor(&[]), None);
+    }
+
+    #[test]
+    fn members_keyed_by_number_order_and_decode() {
+        let members: Arc<[String]> = ["b", "a", "c"].iter().map(|s| s.to_string()).collect();
+        let e = col(SqlType::Enum { count: 3 }).by_member_code(&members);
+        assert!(e.is_reversible() && e.orders_as_sql());
+        assert_eq!(enc(&e, Value::Text("a".into())), [1, 2]);
+        assert!(enc(&e, Value::Text("b".into())) < enc(&e, Value::Text("a".into())));
+        assert!(encode_key_value(&e, &Value::Text("x".into()), &mut Vec::new()).is_err());
+        let s = col(SqlType::Set { count: 3 }).by_member_code(&members);
+        let k = enc(&s, Value::Text("b,c".into()));
+        assert_eq!(k, [1, 5]);
+        assert_eq!(
+            decode_key(std::slice::from_ref(&s), &k).unwrap(),
+            vec![Some(Value::Text("b,c".into()))]
+        );
+        assert!(decode_key(std::slice::from_ref(&s), &[1, 8]).is_err());
+        let text = col(SqlType::Set { count: 3 });
+        assert!(!text.is_reversible() && !text.orders_as_sql());
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod decimal_codec;
 pub mod engine;
 pub mod error;
 pub mod key_codec;
+pub mod member_codes;
 pub mod row_codec;
 pub mod temporal;
 pub mod text_format;

@@ -607,7 +607,7 @@ pub struct Column {
     /// default width. Shown by SHOW CREATE TABLE / SHOW COLUMNS, no effect on values.
     pub display_width: Option<u32>,
     /// The members of an ENUM or SET in declaration order (empty for other types).
-    pub members: Vec<String>,
+    pub members: std::sync::Arc<[String]>,
     /// ZEROFILL (numeric types, which are then UNSIGNED): values are shown left-padded with `0`
     /// to the display length.
     pub zerofill: bool,
@@ -631,13 +631,13 @@ impl Column {
             auto_increment: false,
             collation,
             display_width: None,
-            members: Vec::new(),
+            members: std::sync::Arc::from(Vec::new()),
             zerofill: false,
         }
     }
     /// An ENUM or SET column of `members` (count checked by the caller).
     pub fn with_members(mut self, members: Vec<String>) -> Column {
-        self.members = members;
+        self.members = members.into();
         self
     }
     /// The type as SHOW CREATE TABLE / SHOW COLUMNS print it, e.g. `int(11)`, `enum('a','b')`,

@@ -473,6 +473,11 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
     }
     let mut notes = Vec::new();
     let mut def = ddl::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    // `betula_key_format = 1` creates a table in the layout of versions before key formats
+    // (compatibility tests); any other value gives the current format.
+    if matches!(sess.vars.get("betula_key_format"), Some(Value::Int(1))) {
+        def.key_format = 1;
+    }
     super::key_parts::check_lob_keys(&def)?;
     sess.warnings.extend(notes);
     if ct.temporary {
@@ -845,6 +850,16 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
     }
     if var == "autocommit" {
         global = false.max(global);
+    }
+    let mut v = v;
+    if var == "optimizer_switch" {
+        let current = sess.sysvar_value(&var, global).unwrap_or(Value::Null);
+        let current = super::eval::text_of(&current).unwrap_or_default();
+        let (value, warnings) = super::optimizer_switch::assign(&current, &v)?;
+        for (code, message) in warnings {
+            sess.warn(code, message);
+        }
+        v = Value::Text(value);
     }
     let v = vars::normalize(&var, v);
     if global {

@@ -661,6 +661,7 @@ pub fn execute(
         }
         new.generation = old.generation + 1;
         new.full_columns = new.columns.len();
+        new.key_format = super::catalog::KEY_FORMAT;
         new.layout = RowLayout::new(1, new.columns.clone());
         rebuild::copy_rows(
             sess,
@@ -690,6 +691,7 @@ pub fn execute(
             if build.iter().any(|&i| kept.contains(&new.index_tree(i))) {
                 new.generation = old.generation + 1;
                 new.full_columns = new.columns.len();
+                new.key_format = super::catalog::KEY_FORMAT;
                 rebuild::copy_rows(
                     sess,
                     &Plan {

@@ -3,8 +3,10 @@
 //!
 //! Persistence: key `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's
 //! `SHOW CREATE TABLE` text, parsed again at start-up by the same code as user DDL, so the stored
-//! form is the one users see, preceded by the line `#generation <n>\n` when the table's trees
-//! are of generation n > 0 (see below); `U\0<user>` → `<hex SHA1(SHA1(pw)) or empty>\n<db
+//! form is the one users see, preceded by the header line
+//! `#betula generation=<n> full_columns=<k> keys=<f>\n` when the table's trees are of
+//! generation n > 0 (see below), old rows lack columns, or its key format f is not 1
+//! ([`TableDef::key_format`]); `U\0<user>` → `<hex SHA1(SHA1(pw)) or empty>\n<db
 //! grant>\n...`.
 //!
 //! Trees: the primary tree of table `t` in `db` is `db/t/PRIMARY`, a secondary index `k` is
@@ -125,7 +127,16 @@ pub struct TableDef {
     /// `Some(id)` for a temporary table (temp_tables.rs): private to the session that created
     /// it, its trees named `\0temp/<id>/...` instead of after the table.
     pub temporary: Option<u64>,
+    /// Layout of the table's keys and index entries ([`KEY_FORMAT`] for tables created or
+    /// rebuilt by this version; 1 for tables written before key formats existed). Format 2:
+    /// ENUM/SET keys are member numbers / bitmasks, and secondary index entries carry the text
+    /// of key columns whose key does not decode (index_entry.rs). Fixed for the life of the
+    /// table's trees: only a rebuild (new generation) changes it.
+    pub key_format: u8,
 }
+
+/// The key format new and rebuilt tables are written in (see [`TableDef::key_format`]).
+pub const KEY_FORMAT: u8 = 2;
 
 pub fn tree_name(db: &str, table: &str, index: &str) -> String {
     format!("{db}/{table}/{index}")
@@ -148,39 +159,59 @@ pub fn is_table_tree(name: &str) -> bool {
 
 const HEADER: &str = "#betula ";
 
-/// The stored value of a table entry: a header line when the generation is not 0 or some
-/// columns are missing from old rows (`#betula generation=N full_columns=K`), then the CREATE
-/// TABLE text.
+/// The stored value of a table entry: a header line when the generation is not 0, some
+/// columns are missing from old rows or the key format is not 1
+/// (`#betula generation=N full_columns=K keys=F`), then the CREATE TABLE text.
 fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
-    if t.generation == 0 && t.full_columns == t.columns.len() {
+    if t.generation == 0 && t.full_columns == t.columns.len() && t.key_format == 1 {
         sql.as_bytes().to_vec()
     } else {
         format!(
-            "{HEADER}generation={} full_columns={}\n{sql}",
-            t.generation, t.full_columns
+            "{HEADER}generation={} full_columns={} keys={}\n{sql}",
+            t.generation, t.full_columns, t.key_format
         )
         .into_bytes()
     }
 }
 
-/// The header of a stored table entry (generation, full columns if given) and its CREATE TABLE
-/// text. Unknown `key=value` pairs of the header are ignored (written by a newer version).
-fn decode_table_entry(v: &str) -> DbResult<(u64, Option<usize>, &str)> {
+/// What a stored table entry's header says (absent pairs: `None`).
+#[derive(Debug, PartialEq)]
+struct EntryHeader {
+    generation: u64,
+    full_columns: Option<usize>,
+    /// The key format; no `keys` pair means format 1 (written before formats existed).
+    key_format: u8,
+}
+
+/// The header of a stored table entry and its CREATE TABLE text. Unknown `key=value` pairs of
+/// the header are ignored (written by a newer version); a key format this version does not know
+/// is an error, as its keys would be misread.
+fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
+    let mut h = EntryHeader {
+        generation: 0,
+        full_columns: None,
+        key_format: 1,
+    };
     let Some(rest) = v.strip_prefix(HEADER) else {
-        return Ok((0, None, v));
+        return Ok((h, v));
     };
     let bad = || DbError::internal(format!("bad catalog entry: {}", &v[..v.len().min(60)]));
     let (head, sql) = rest.split_once('\n').ok_or_else(bad)?;
-    let (mut generation, mut full) = (0, None);
     for pair in head.split(' ') {
         let (k, n) = pair.split_once('=').ok_or_else(bad)?;
         match k {
-            "generation" => generation = n.parse().map_err(|_| bad())?,
-            "full_columns" => full = Some(n.parse().map_err(|_| bad())?),
+            "generation" => h.generation = n.parse().map_err(|_| bad())?,
+            "full_columns" => h.full_columns = Some(n.parse().map_err(|_| bad())?),
+            "keys" => {
+                h.key_format = n.parse().map_err(|_| bad())?;
+                if !(1..=KEY_FORMAT).contains(&h.key_format) {
+                    return Err(bad());
+                }
+            }
             _ => {}
         }
     }
-    Ok((generation, full, sql))
+    Ok((h, sql))
 }
 
 fn row_id_column() -> KeyColumn {
@@ -237,8 +268,13 @@ impl TableDef {
             None => (&self.pk, &self.pk_prefix),
             Some(i) => (&self.indexes[i].columns, &self.indexes[i].prefix),
         };
-        KeyColumn::from_column(&self.columns[cols[pos]])
-            .with_prefix(prefix.get(pos).copied().flatten())
+        let c = &self.columns[cols[pos]];
+        let kc = KeyColumn::from_column(c).with_prefix(prefix.get(pos).copied().flatten());
+        if self.key_format >= 2 {
+            kc.by_member_code(&c.members)
+        } else {
+            kc
+        }
     }
     /// Whether some column of the key (`None` = primary) is indexed on a prefix only.
     pub fn has_prefix(&self, ix: Option<usize>) -> bool {
@@ -305,17 +341,31 @@ mod tests {
     #[test]
     fn table_entries_round_trip_their_header() {
         let mut t = crate::engine::test_table();
+        let h = |generation, full_columns, key_format| EntryHeader {
+            generation,
+            full_columns,
+            key_format,
+        };
         let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
+        t.key_format = 1;
         assert_eq!(encode_table_entry(&t, sql), sql.as_bytes());
-        assert_eq!(decode_table_entry(sql).unwrap(), (0, None, sql));
+        assert_eq!(decode_table_entry(sql).unwrap(), (h(0, None, 1), sql));
         t.generation = 7;
         t.full_columns = 2;
         let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
-        assert_eq!(decode_table_entry(&v).unwrap(), (7, Some(2), sql));
+        assert_eq!(decode_table_entry(&v).unwrap(), (h(7, Some(2), 1), sql));
         let newer = format!("#betula generation=3 future=x full_columns=1\n{sql}");
-        assert_eq!(decode_table_entry(&newer).unwrap(), (3, Some(1), sql));
+        assert_eq!(decode_table_entry(&newer).unwrap(), (h(3, Some(1), 1), sql));
         assert!(decode_table_entry("#betula generation=x\nCREATE").is_err());
         assert!(decode_table_entry("#betula generation=3").is_err());
+        // Format 2 alone needs the header; an unknown format is refused.
+        t.generation = 0;
+        t.full_columns = t.columns.len();
+        t.key_format = KEY_FORMAT;
+        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        assert!(v.starts_with("#betula generation=0 full_columns=3 keys=2\n"));
+        assert_eq!(decode_table_entry(&v).unwrap(), (h(0, Some(3), 2), sql));
+        assert!(decode_table_entry(&format!("#betula keys=3\n{sql}")).is_err());
     }
 
     #[test]
@@ -443,10 +493,11 @@ impl Catalog {
                     }
                     (Some(b'T'), [db, _t]) => {
                         let text = String::from_utf8_lossy(&v);
-                        let (generation, full, sql) = decode_table_entry(&text)?;
+                        let (h, sql) = decode_table_entry(&text)?;
                         let mut def = parse_table(db, sql)?;
-                        def.generation = generation;
-                        def.full_columns = full.unwrap_or(def.columns.len());
+                        def.generation = h.generation;
+                        def.full_columns = h.full_columns.unwrap_or(def.columns.len());
+                        def.key_format = h.key_format;
                         st.tables
                             .insert((def.db.clone(), def.name.clone()), Arc::new(def));
                     }

@@ -606,6 +606,7 @@ pub fn table_from_create_mode(
         collation: table_collation,
         engine: engine.as_deref().and_then(shown_engine),
         temporary: None,
+        key_format: super::catalog::KEY_FORMAT,
     })
 }
 

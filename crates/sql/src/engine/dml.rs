@@ -141,7 +141,8 @@ pub(crate) fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]
     sess.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
-        sess.ws.put(store, &t.index_tree(i), k, Vec::new())?;
+        let v = super::index_entry::entry_value(t, i, row)?;
+        sess.ws.put(store, &t.index_tree(i), k, v)?;
     }
     Ok(())
 }
@@ -185,9 +186,13 @@ pub(crate) fn update_row(
     for i in 0..t.indexes.len() {
         let ok = t.encode_index_key(i, old, old_pk)?;
         let nk = t.encode_index_key(i, new, &new_pk)?;
+        let nv = super::index_entry::entry_value(t, i, new)?;
         if ok != nk {
             sess.ws.delete(store, &t.index_tree(i), ok)?;
-            sess.ws.put(store, &t.index_tree(i), nk, Vec::new())?;
+            sess.ws.put(store, &t.index_tree(i), nk, nv)?;
+        } else if super::index_entry::entry_value(t, i, old)? != nv {
+            // Same key, other text carried ('a' -> 'A' under a case-insensitive collation).
+            sess.ws.put(store, &t.index_tree(i), nk, nv)?;
         }
     }
     Ok(true)

@@ -11,8 +11,11 @@
 //! - key_len: the bytes of the key parts used, computed as MariaDB does (fixed sizes, CHAR/
 //!   VARCHAR at 4 bytes a character for utf8mb4, +2 for a variable length, +1 for NULL).
 //! - rows: 1 for a point read, otherwise the table's row count (information_schema's count).
-//! - Extra: `Using where` when conditions remain to be checked on the rows read beyond those the
-//!   key range applies, `Using index` for a covering read, `Using temporary` for grouping or
+//! - Extra: `Using index condition` when conditions are checked on the index entries before
+//!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
+//!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
+//!   for a covering read (a full read of the primary tree counts as an `index` read of PRIMARY
+//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
 //!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
 
 use super::catalog::TableDef;
@@ -81,6 +84,12 @@ fn key_part_len(c: &Column) -> u64 {
         SqlType::Timestamp { fsp } => 4 + frac(fsp),
         SqlType::Time { fsp } => 3 + frac(fsp),
         SqlType::Year => 1,
+        SqlType::Enum { count } => crate::row_codec::enum_width(count) as u64,
+        // MariaDB packs a SET in 1, 2, 3, 4 or 8 bytes.
+        SqlType::Set { count } => match count.div_ceil(8) {
+            n @ 1..=4 => u64::from(n),
+            _ => 8,
+        },
         _ => u64::from(c.sql_type.display_length(c.collation)),
     };
     n + u64::from(c.nullable)
@@ -156,8 +165,17 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
             SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, r.len() as u64),
             SrcKind::Table(t) => {
                 let a = &s.access;
+                // A full read of the primary tree is an `index` read of PRIMARY when it gives
+                // every column the query needs (MariaDB: InnoDB's clustered key is covering).
+                let pk_covers = !t.pk.is_empty()
+                    && s.needed
+                        .iter()
+                        .enumerate()
+                        .all(|(c, &n)| !n || t.pk.contains(&c));
                 let scan_index = a.is_full_scan()
-                    && (a.index.is_some() || (i == 0 && shape.key_ordered && !t.pk.is_empty()));
+                    && (a.index.is_some()
+                        || (i == 0 && shape.key_ordered && !t.pk.is_empty())
+                        || (pk_covers && s.hints.allows(None)));
                 let kind = if scan_index {
                     "index".to_string()
                 } else if a.is_point(t) {
@@ -200,15 +218,14 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
                 });
                 let covering = match a.index {
                     Some(ix) => covers(t, ix, &s.needed),
-                    None => {
-                        !t.pk.is_empty()
-                            && s.needed
-                                .iter()
-                                .enumerate()
-                                .all(|(c, &n)| !n || t.pk.contains(&c))
-                    }
+                    None => pk_covers,
                 };
-                if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
+                if let Some(p) = &a.pushed {
+                    extra.push("Using index condition");
+                    if p.left > 0 {
+                        extra.push("Using where");
+                    }
+                } else if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
                     extra.push("Using where");
                 }
                 if covering && key.is_some() {

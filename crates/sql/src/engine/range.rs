@@ -6,7 +6,8 @@
 //! columns' types, and encode byte ranges).
 //!
 //! Invariant: the ranges are always a superset of the matching rows; the full condition is
-//! re-checked on every row read. A bound whose value does not convert exactly to the column type
+//! re-checked on every row read. `<`, `>`, BETWEEN give no range over an ENUM or SET keyed by
+//! member number (key format 2): they compare text. A bound whose value does not convert exactly to the column type
 //! is dropped (the range widens); an equality that cannot hold (NULL, or `int_col = 1.5`) gives no
 //! range at all. Constants of a different kind than the column (a number against a text column,
 //! compared as doubles by MySQL) are never pushed down.
@@ -20,7 +21,7 @@ use super::eval::{eval, EvalCtx};
 use super::expr::{BinOp, Expr};
 use crate::coerce::{coerce_to_column, SqlMode};
 use crate::key_codec::{encode_key_value, prefix_successor};
-use crate::types::Column;
+use crate::types::{Column, SqlType};
 use crate::value::{sql_cmp, Value};
 
 /// A byte range of keys.
@@ -34,6 +35,8 @@ pub struct Access {
     pub in_list: Option<Vec<Expr>>,
     pub lower: Option<(Expr, bool)>,
     pub upper: Option<(Expr, bool)>,
+    /// The condition checked on index entries before rows are fetched (index_condition.rs).
+    pub pushed: Option<Box<super::index_condition::Pushed>>,
 }
 
 impl Access {
@@ -44,6 +47,7 @@ impl Access {
             in_list: None,
             lower: None,
             upper: None,
+            pushed: None,
         }
     }
     pub fn is_full_scan(&self) -> bool {
@@ -222,6 +226,10 @@ pub fn exact(c: &Column, v: &Value) -> Option<Value> {
             return None;
         }
     }
+    if matches!(t, SqlType::Enum { .. }) && v.str_bytes() == Some(b"") {
+        // The error value '' is no member, but rows hold it.
+        return Some(Value::Text(String::new()));
+    }
     let mut w = Vec::new();
     let cv = coerce_to_column(v, c, 1, SqlMode { strict: true }, &mut w).ok()?;
     if !w.is_empty() {
@@ -335,7 +343,7 @@ pub fn choose_access_among(
             index,
             ..Access::full()
         };
-        for &c in &cols {
+        for (pos, &c) in cols.iter().enumerate() {
             let conds = conds_for(offset + c, conj, usable);
             if let Some(Cond::Eq(e)) = conds.iter().find(|c| matches!(c, Cond::Eq(_))) {
                 a.eq.push(e.clone());
@@ -345,7 +353,10 @@ pub fn choose_access_among(
                 a.in_list = Some(l.clone());
                 break;
             }
-            for cd in &conds {
+            // An ENUM/SET keyed by member number (key format 2) is not in the order of the
+            // text comparisons `<`, `>`, BETWEEN make (MariaDB reads no range for them either).
+            let by_number = t.key_column(index, pos).members.is_some();
+            for cd in conds.iter().filter(|_| !by_number) {
                 match cd {
                     Cond::Lower(e, incl) if a.lower.is_none() => a.lower = Some((e.clone(), *incl)),
                     Cond::Upper(e, incl) if a.upper.is_none() => a.upper = Some((e.clone(), *incl)),

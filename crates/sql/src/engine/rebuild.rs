@@ -151,9 +151,8 @@ fn push(
 ) -> DbResult<()> {
     primary.push(pk, seq, bytes)?;
     for (i, s) in indexes.iter_mut().enumerate() {
-        // a unique index's entries carry the row until the build, for a duplicate's message
-        let value = if new.indexes[i].unique { bytes } else { &[] };
-        s.push(&new.encode_index_key(i, row, pk)?, seq, value)?;
+        let value = sort_value(new, i, row, bytes)?;
+        s.push(&new.encode_index_key(i, row, pk)?, seq, &value)?;
     }
     Ok(())
 }
@@ -267,8 +266,7 @@ struct Checked<'a> {
     check: Option<Check>,
     prev: Option<Vec<u8>>,
     failure: Failure,
-    /// False for index trees (their entries' values are empty).
-    keep_values: bool,
+    values: Values,
 }
 
 struct Check {
@@ -329,7 +327,39 @@ impl Iterator for Checked<'_> {
             }
             self.check = Some(check);
         }
-        Some(Ok((key, if self.keep_values { value } else { Vec::new() })))
+        let value = match self.values {
+            Values::Keep => value,
+            Values::FromRow(ix) => {
+                let r = decode_row(&self.t.layout, &value)
+                    .map_err(DbError::from)
+                    .and_then(|row| super::index_entry::entry_value(self.t, ix, &row));
+                match r {
+                    Ok(v) => v,
+                    Err(e) => return Some(Err(fail(&self.failure, e))),
+                }
+            }
+        };
+        Some(Ok((key, value)))
+    }
+}
+
+/// What a sorted stream's values become in the tree.
+#[derive(Clone, Copy)]
+enum Values {
+    /// Stored as they are (rows of the primary tree, entry values of a non-unique index).
+    Keep,
+    /// Rows, turned into the entry values of index `ix` (a unique index's entries carry the row
+    /// until the build, for a duplicate's message).
+    FromRow(usize),
+}
+
+/// The value sorted with `row`'s entry of index `i`: the row bytes for a unique index (see
+/// [`Values::FromRow`]), else the entry's value.
+fn sort_value(t: &TableDef, i: usize, row: &[Value], bytes: &[u8]) -> DbResult<Vec<u8>> {
+    if t.indexes[i].unique {
+        Ok(bytes.to_vec())
+    } else {
+        super::index_entry::entry_value(t, i, row)
     }
 }
 
@@ -338,7 +368,7 @@ struct Load {
     tree: String,
     sorter: Sorter,
     check: Option<Check>,
-    keep_values: bool,
+    values: Values,
 }
 
 fn primary_load(t: &TableDef, sorter: Sorter) -> Load {
@@ -351,7 +381,7 @@ fn primary_load(t: &TableDef, sorter: Sorter) -> Load {
             columns,
             index: None,
         }),
-        keep_values: true,
+        values: Values::Keep,
     }
 }
 
@@ -365,7 +395,11 @@ fn index_load(t: &TableDef, i: usize, sorter: Sorter) -> Load {
             prefix: ix.columns.len(),
             index: Some(i),
         }),
-        keep_values: false,
+        values: if ix.unique {
+            Values::FromRow(i)
+        } else {
+            Values::Keep
+        },
     }
 }
 
@@ -382,7 +416,7 @@ fn build(sess: &Session, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
                 check: l.check,
                 prev: None,
                 failure: failure.clone(),
-                keep_values: l.keep_values,
+                values: l.values,
             }),
         ));
     }
@@ -417,8 +451,8 @@ pub fn build_indexes(sess: &mut Session, t: &TableDef, which: &[usize]) -> DbRes
             seq += 1;
             let row = decode_row(&t.layout, &v)?;
             for (s, &i) in sorters.iter_mut().zip(which) {
-                let value = if t.indexes[i].unique { &v[..] } else { &[] };
-                s.push(&t.encode_index_key(i, &row, &pk)?, seq, value)?;
+                let value = sort_value(t, i, &row, &v)?;
+                s.push(&t.encode_index_key(i, &row, &pk)?, seq, &value)?;
             }
         }
         let loads = sorters

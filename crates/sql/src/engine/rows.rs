@@ -3,16 +3,19 @@
 //!
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
 //! and DELETE); a covering index read fills only the columns the statement uses (others are
-//! NULL), and is chosen only when all those columns decode from the index key.
+//! NULL), and is chosen only when the index entries give all those columns back
+//! (index_entry.rs).
 
 use std::ops::Bound;
 
 use super::catalog::TableDef;
 use super::dberror::{DbError, DbResult};
+use super::eval::{eval, truth, EvalCtx};
+use super::index_condition::Pushed;
 use super::range::Access;
 use super::session::Session;
 use crate::collation::Collation;
-use crate::key_codec::{decode_key, KeyDecoder};
+use crate::key_codec::KeyDecoder;
 use crate::row_codec::decode_row;
 use crate::types::SqlType;
 use crate::value::Value;
@@ -86,17 +89,29 @@ impl Output {
     }
 }
 
-/// True if index `ix` can produce every column in `needed` from its keys.
+/// True if index `ix` can produce every column in `needed` from its entries
+/// (index_entry.rs).
 pub fn covers(t: &TableDef, ix: usize, needed: &[bool]) -> bool {
-    let kcols = t.index_key_columns(ix);
-    let mut cols: Vec<usize> = t.indexes[ix].columns.clone();
-    cols.extend(t.pk.iter().copied());
-    needed.iter().enumerate().all(|(c, &n)| {
-        !n || cols
-            .iter()
-            .position(|&x| x == c)
-            .is_some_and(|p| kcols[p].is_reversible())
-    })
+    super::index_entry::covers(t, ix, needed)
+}
+
+/// Whether the pushed condition holds for an index entry (the row is then fetched).
+fn pushed_holds(
+    t: &TableDef,
+    ix: usize,
+    p: &Pushed,
+    outer: &[Value],
+    key: &[u8],
+    value: &[u8],
+) -> DbResult<bool> {
+    let (row, _) = super::index_entry::decode_entry(t, ix, key, value)?;
+    let mut flat = outer.to_vec();
+    let end = p.offset + row.len();
+    if flat.len() < end {
+        flat.resize(end, Value::Null);
+    }
+    flat[p.offset..end].clone_from_slice(&row);
+    Ok(truth(&eval(&p.cond, &EvalCtx::row(&flat))?) == Some(true))
 }
 
 fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
@@ -156,26 +171,23 @@ pub fn read_rows(
             };
             for (lo, hi) in iter {
                 let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
-                while let Some((k, _)) = scan.next_entry()? {
-                    let mut d = KeyDecoder::new(&k);
-                    for kc in &kcols[..nix] {
-                        d.next(kc)?;
-                    }
-                    let pk = k[d.position()..].to_vec();
-                    let row = if covering {
-                        let vals = decode_key(&kcols, &k)?;
-                        let mut row = vec![Value::Null; t.columns.len()];
-                        let mut cols = t.indexes[ix].columns.clone();
-                        cols.extend(t.pk.iter().copied());
-                        for (p, c) in cols.iter().enumerate() {
-                            if let Some(Some(v)) = vals.get(p) {
-                                row[*c] = v.clone();
+                while let Some((k, v)) = scan.next_entry()? {
+                    let (pk, row) = if covering {
+                        let (row, at) = super::index_entry::decode_entry(t, ix, &k, &v)?;
+                        (k[at..].to_vec(), row)
+                    } else {
+                        if let Some(p) = &access.pushed {
+                            if !pushed_holds(t, ix, p, outer, &k, &v)? {
+                                continue;
                             }
                         }
-                        row
-                    } else {
+                        let mut d = KeyDecoder::new(&k);
+                        for kc in &kcols[..nix] {
+                            d.next(kc)?;
+                        }
+                        let pk = k[d.position()..].to_vec();
                         match sess.ws.get(store, &primary, &pk, snap)? {
-                            Some(v) => decode(t, &v)?,
+                            Some(v) => (pk, decode(t, &v)?),
                             // Index entry without row (a concurrent delete): skip.
                             None => continue,
                         }

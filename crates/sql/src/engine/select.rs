@@ -907,6 +907,7 @@ fn run_select_to(
     if super::explain::prefer_covering_index(&mut from, key_ordered) && !grouped_q && !distinct_q {
         key_ordered = key_order(&mut from, &order_c);
     }
+    super::index_condition::plan(sess, &mut from, &where_conj);
     if explain {
         let shape = super::explain::Shape {
             where_conj: &where_conj,
@@ -944,6 +945,7 @@ fn run_select_to(
         }
     }
     // Scan.
+    let members = super::member_sort::MemberOrder::new(&from, &order_c);
     let mut out_rows: Vec<(Vec<Value>, Vec<Value>)> = Vec::new(); // (sort keys, projected)
     if grouped {
         let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
@@ -997,10 +999,11 @@ fn run_select_to(
                 .iter()
                 .map(|p| eval(&p.expr, &cx))
                 .collect::<DbResult<Vec<_>>>()?;
-            let keys = order_c
+            let mut keys = order_c
                 .iter()
                 .map(|(e, _)| eval(e, &cx))
                 .collect::<DbResult<Vec<_>>>()?;
+            members.apply(&mut keys);
             out_rows.push((keys, vals));
         }
     } else {
@@ -1017,10 +1020,11 @@ fn run_select_to(
                 .iter()
                 .map(|p| eval(&p.expr, &cx))
                 .collect::<DbResult<Vec<_>>>()?;
-            let keys = order_c
+            let mut keys = order_c
                 .iter()
                 .map(|(e, _)| eval(e, &cx))
                 .collect::<DbResult<Vec<_>>>()?;
+            members.apply(&mut keys);
             out_rows.push((keys, vals));
             produced += 1;
             Ok(stop_at.is_none_or(|s| produced < s))
@@ -1099,12 +1103,14 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
     }
     let mut key: Vec<usize> = s.access.key_cols(t);
     // Whether each key part holds the whole value (a prefix part does not give its order).
+    // Whether each key part is in ORDER BY's order (a prefix part, or an ENUM/SET keyed by its
+    // text, is not).
     let mut whole: Vec<bool> = (0..key.len())
-        .map(|p| t.key_column(s.access.index, p).prefix.is_none())
+        .map(|p| t.key_column(s.access.index, p).orders_as_sql())
         .collect();
     if s.access.index.is_some() {
         key.extend(t.pk.iter().copied());
-        whole.extend((0..t.pk.len()).map(|p| t.key_column(None, p).prefix.is_none()));
+        whole.extend((0..t.pk.len()).map(|p| t.key_column(None, p).orders_as_sql()));
     }
     let desc = order[0].1;
     let eq = s.access.eq.len().min(key.len());

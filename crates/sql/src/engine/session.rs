@@ -790,7 +790,7 @@ impl Session {
         Ok(())
     }
 
-    fn sysvar_value(&self, name: &str, global: bool) -> Option<Value> {
+    pub(crate) fn sysvar_value(&self, name: &str, global: bool) -> Option<Value> {
         let n = name.to_ascii_lowercase();
         match n.as_str() {
             "warning_count" => return Some(Value::Int(self.warnings.len() as i64)),

@@ -483,6 +483,7 @@ impl Draft {
             counters: old.counters.clone(),
             generation: old.generation,
             temporary: old.temporary,
+            key_format: old.key_format,
             ..parsed
         };
         Ok(Finished {

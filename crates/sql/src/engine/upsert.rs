@@ -214,7 +214,7 @@ fn put_type(out: &mut Vec<u8>, c: &Column) {
                 16
             });
             put_varint(out, c.members.len() as u64);
-            for m in &c.members {
+            for m in c.members.iter() {
                 put_varint(out, m.len() as u64);
                 out.extend_from_slice(m.as_bytes());
             }

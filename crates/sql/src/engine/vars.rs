@@ -87,6 +87,7 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),
+        ("optimizer_switch", t(super::optimizer_switch::DEFAULT)),
         ("query_cache_size", i(0)),
         ("query_cache_type", t("OFF")),
         ("read_only", i(0)),
@@ -124,6 +125,9 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("enforce_gtid_consistency", t("OFF")),
         ("innodb_buffer_pool_size", i(536_870_912)),
         ("betula_cache_size", i(536_870_912)),
+        // Key format of tables CREATE TABLE makes (catalog.rs `KEY_FORMAT`); 1 = the layout of
+        // versions before key formats, for compatibility tests.
+        ("betula_key_format", i(2)),
         ("betula_durability", t("sync")),
         ("betula_compression", t("zstd")),
     ];

@@ -146,7 +146,8 @@ pub fn load(
         crate::row_codec::encode_row(&t.layout, &row, &mut bytes)?;
         primary.push(&pk, seq, &bytes)?;
         for (i, s) in indexes.iter_mut().enumerate() {
-            s.push(&t.encode_index_key(i, &row, &pk)?, seq, &[])?;
+            let v = crate::engine::index_entry::entry_value(t, i, &row)?;
+            s.push(&t.encode_index_key(i, &row, &pk)?, seq, &v)?;
         }
         seq += 1;
     }
@@ -168,11 +169,11 @@ pub fn load(
         loads.push((
             t.index_tree(i),
             Box::new(merged.filter_map(move |r| match r {
-                Ok((k, seq, _)) => {
+                Ok((k, seq, v)) => {
                     if sh.borrow().dropped.contains(&seq) {
                         None
                     } else {
-                        Some(Ok((k, Vec::new())))
+                        Some(Ok((k, v)))
                     }
                 }
                 Err(e) => Some(Err(storage_error(&sh2, e))),

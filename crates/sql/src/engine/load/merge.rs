@@ -34,7 +34,8 @@ struct Row {
     pk: Vec<u8>,
     seq: u64,
     enc: Vec<u8>,
-    ikeys: Vec<Vec<u8>>,
+    /// Key and value of the row's entry in each secondary index.
+    ikeys: Vec<(Vec<u8>, Vec<u8>)>,
     /// The values, only when UNIQUE secondary indexes are checked.
     row: Option<Vec<Value>>,
 }
@@ -209,9 +210,20 @@ pub fn load(
             let pk = t.encode_pk(&row)?;
             let enc = encode(t, &row)?;
             let ikeys = (0..t.indexes.len())
-                .map(|ix| t.encode_index_key(ix, &row, &pk))
+                .map(|ix| {
+                    Ok((
+                        t.encode_index_key(ix, &row, &pk)?,
+                        crate::engine::index_entry::entry_value(t, ix, &row)?,
+                    ))
+                })
                 .collect::<DbResult<Vec<_>>>()?;
-            bytes += pk.len() + enc.len() + ikeys.iter().map(|k| k.len() + 24).sum::<usize>() + 96;
+            bytes += pk.len()
+                + enc.len()
+                + ikeys
+                    .iter()
+                    .map(|(k, v)| k.len() + v.len() + 24)
+                    .sum::<usize>()
+                + 96;
             batch.push(Row {
                 pk,
                 seq,
@@ -315,8 +327,8 @@ pub fn load(
                     continue;
                 }
             }
-            for (ix, k) in ikeys.into_iter().enumerate() {
-                w.index_ops[ix].push((k, Op::Put(Vec::new())));
+            for (ix, (k, v)) in ikeys.into_iter().enumerate() {
+                w.index_ops[ix].push((k, Op::Put(v)));
             }
             w.prim_ops.push((pk, Op::Put(enc)));
             c.inserted += 1;
