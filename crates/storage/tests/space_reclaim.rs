@@ -67,7 +67,7 @@ fn checkpoints_give_free_space_back_and_keep_every_live_row() {
         // Delete nine rows in ten: most of the file becomes free.
         for i in (0..4_000u64).filter(|i| i % 10 != 0) {
             t.delete(&key(i)).unwrap();
-            model.remove(&key(i).to_vec());
+            model.remove(key(i).as_slice());
         }
         env.checkpoint().unwrap();
         env.checkpoint().unwrap();
