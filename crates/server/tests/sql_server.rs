@@ -156,6 +156,8 @@ fn data_survives_restart() {
         c.query_drop("CREATE USER 'app'@'%' IDENTIFIED BY 'pw'")
             .unwrap();
         c.query_drop("GRANT ALL ON keep.* TO 'app'@'%'").unwrap();
+        c.query_drop("CREATE SERVER srv FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'h', PORT 3307)")
+            .unwrap();
         drop(c);
         assert!(server.stop().success(), "clean shutdown");
     }
@@ -178,6 +180,13 @@ fn data_survives_restart() {
         );
         let ddl: Vec<(String, String)> = c.query("SHOW CREATE TABLE t").unwrap();
         assert!(ddl[0].1.contains("COMPRESSION='lz4'"), "{}", ddl[0].1);
+        // Foreign server definitions are in the catalog.
+        let dup = c.query_drop("CREATE SERVER SRV FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'x')");
+        assert!(
+            matches!(dup, Err(mysql::Error::MySqlError(ref e)) if e.code == 1476),
+            "{dup:?}"
+        );
+        c.query_drop("DROP SERVER srv").unwrap();
         // BetulaServer's Drop kills the process (no checkpoint): recovery replays the log.
     }
     let server = BetulaServer::start(dir.path());

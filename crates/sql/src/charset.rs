@@ -123,6 +123,15 @@ impl Charset {
         }
     }
 
+    /// `s` encoded in this character set (characters outside it as `?`, which coercion never
+    /// lets into a column).
+    pub fn encode(self, s: &str) -> Vec<u8> {
+        match self {
+            Charset::Latin1 | Charset::Ascii => s.chars().map(latin1_byte).collect(),
+            _ => s.as_bytes().to_vec(),
+        }
+    }
+
     /// Length of `s` in bytes once encoded in this character set (all characters in the
     /// repertoire).
     pub fn encoded_len(self, s: &str) -> usize {
@@ -131,6 +140,22 @@ impl Charset {
             _ => s.len(),
         }
     }
+}
+
+/// The latin1 (Windows-1252) byte of `c`; `?` outside latin1.
+fn latin1_byte(c: char) -> u8 {
+    const HIGH: [u8; 27] = [
+        0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8E, 0x91, 0x92,
+        0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9E, 0x9F,
+    ];
+    let u = c as u32;
+    if u <= 0x7F || (0xA0..=0xFF).contains(&u) || matches!(u, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D) {
+        return u as u8;
+    }
+    CP1252_HIGH
+        .iter()
+        .position(|&h| h == c)
+        .map_or(b'?', |i| HIGH[i])
 }
 
 /// MariaDB's rendering of an unconvertible string in error 1366: the bytes from `pos` on, at

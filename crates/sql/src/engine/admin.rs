@@ -54,6 +54,8 @@ const SPECIAL: &[&str] = &[
     "SAVEPOINT",
     "RELEASE",
     "CHECKPOINT",
+    "CHECKSUM",
+    "CACHE",
 ];
 
 /// True if `sql` is handled here rather than by sqlparser.
@@ -67,13 +69,19 @@ pub fn is_special(sql: &str) -> bool {
         return matches!(c.peek(), Some(Tok::Word { upper, quoted, .. }) if *quoted || !matches!(upper.as_str(), "SELECT" | "FORMAT" | "ANALYZE" | "EXTENDED" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE" | "WITH" | "PARTITIONS"));
     }
     if k == "CREATE" {
+        if c.kws(&["OR", "REPLACE"]) {
+            return matches!(c.peek_kw(), Some("SERVER"));
+        }
         return matches!(
             c.peek_kw(),
-            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER")
+            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER" | "SERVER")
         );
     }
     if k == "SET" {
         return matches!(c.peek_kw(), Some("PASSWORD"));
+    }
+    if k == "LOAD" {
+        return matches!(c.peek_kw(), Some("INDEX"));
     }
     SPECIAL.contains(&k.as_str())
 }
@@ -87,11 +95,11 @@ pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
     Some(run(sess, &mut c))
 }
 
-fn syntax(c: &Cursor<'_>) -> DbError {
+pub(super) fn syntax(c: &Cursor<'_>) -> DbError {
     DbError::syntax(c.rest().chars().take(80).collect::<String>())
 }
 
-fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
+pub(super) fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
     if c.at_end() {
         Ok(())
     } else {
@@ -99,7 +107,7 @@ fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
     }
 }
 
-fn need_root(sess: &Session, what: &str) -> DbResult<()> {
+pub(super) fn need_root(sess: &Session, what: &str) -> DbResult<()> {
     if sess.user == "root" {
         Ok(())
     } else {
@@ -167,6 +175,13 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         "CREATE" => {
             sess.implicit_commit()?;
+            let or_replace = c.kws(&["OR", "REPLACE"]);
+            if c.kw("SERVER") {
+                return super::servers::create(sess, c, or_replace);
+            }
+            if or_replace {
+                return Err(syntax(c));
+            }
             if c.kw("DATABASE") || c.kw("SCHEMA") {
                 let ine = c.kws(&["IF", "NOT", "EXISTS"]);
                 let db = c.name().ok_or_else(|| syntax(c))?;
@@ -220,6 +235,9 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             }
             if c.kw("USER") {
                 return drop_user(sess, c);
+            }
+            if c.kw("SERVER") {
+                return super::servers::drop(sess, c);
             }
             if c.kw("INDEX") {
                 let name = c.name().ok_or_else(|| syntax(c))?;
@@ -285,6 +303,9 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             sess.implicit_commit()?;
             if c.kw("USER") {
                 return alter_user(sess, c);
+            }
+            if c.kw("SERVER") {
+                return super::servers::alter(sess, c);
             }
             let online = c.kw("ONLINE");
             c.kw("IGNORE");
@@ -379,6 +400,22 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Ok(Output::text(&["Table", "Op", "Msg_type", "Msg_text"], rows));
             }
             Ok(Output::done(0))
+        }
+        "CHECKSUM" => {
+            if !c.kw("TABLE") {
+                return Err(syntax(c));
+            }
+            super::checksum::run(sess, c)
+        }
+        "CACHE" => {
+            if !c.kw("INDEX") {
+                return Err(syntax(c));
+            }
+            super::key_cache::cache_index(sess, c)
+        }
+        "LOAD" => {
+            c.kw("INDEX");
+            super::key_cache::load_index(sess, c)
         }
         "CHECKPOINT" => {
             sess.engine.store.env().checkpoint()?;
@@ -817,6 +854,15 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
         }
         [n] if n.starts_with('@') => (n[1..].to_string(), false, true),
         [n] => (n.clone(), global, false),
+        [cache, p] | [_, cache, p] if super::key_cache::param(p).is_some() => {
+            let v = eval(
+                &sess.compile(&Scope::default(), value, "field list")?,
+                &EvalCtx::default(),
+            )?;
+            need_root(sess, "SYSTEM_VARIABLES_ADMIN")?;
+            let p = super::key_cache::param(p).unwrap_or_default();
+            return super::key_cache::assign(sess, cache, p, &v);
+        }
         other => return Err(DbError::syntax(other.join("."))),
     };
     let var = var.to_ascii_lowercase();

@@ -1,5 +1,5 @@
-//! The catalog: databases, tables (with their indexes and storage trees) and users, kept in
-//! memory and persisted in the storage tree `__catalog`.
+//! The catalog: databases, tables (with their indexes and storage trees), users and foreign
+//! servers, kept in memory and persisted in the storage tree `__catalog`.
 //!
 //! Persistence: key `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's
 //! `SHOW CREATE TABLE` text, parsed again at start-up by the same code as user DDL, so the stored
@@ -7,7 +7,9 @@
 //! `#betula generation=<n> full_columns=<k> keys=<f>\n` when the table's trees are of
 //! generation n > 0 (see below), old rows lack columns, or its key format f is not 1
 //! ([`TableDef::key_format`]); `U\0<user>` → `<hex SHA1(SHA1(pw)) or empty>\n<db
-//! grant>\n...`.
+//! grant>\n...`; `S\0<lower-case server name>` → name, wrapper, then option name/value pairs, each
+//! a u32 little-endian length and the UTF-8 bytes ([`ServerDef`]). Entries of other kinds are
+//! skipped at start-up, so an older server reads a newer catalog.
 //!
 //! Trees: the primary tree of table `t` in `db` is `db/t/PRIMARY`, a secondary index `k` is
 //! `db/t/k` (generation 0). A table rebuild (rebuild.rs) writes its rows into trees of the next
@@ -425,11 +427,59 @@ impl UserDef {
     }
 }
 
+/// A foreign server definition (servers.rs), stored under its lower-case name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerDef {
+    pub name: String,
+    pub wrapper: String,
+    /// OPTIONS as given: upper-case option name and value.
+    pub options: Vec<(String, String)>,
+}
+
+impl ServerDef {
+    /// Name, wrapper, then option name and value pairs, each as a u32 length and the bytes.
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut put = |s: &str| {
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        };
+        put(&self.name);
+        put(&self.wrapper);
+        for (k, v) in &self.options {
+            put(k);
+            put(v);
+        }
+        out
+    }
+    fn decode(mut v: &[u8]) -> Option<ServerDef> {
+        let mut fields = Vec::new();
+        while !v.is_empty() {
+            let n = u32::from_le_bytes(v.get(..4)?.try_into().ok()?) as usize;
+            fields.push(String::from_utf8_lossy(v.get(4..4 + n)?).into_owned());
+            v = &v[4 + n..];
+        }
+        if fields.len() < 2 || fields.len() % 2 != 0 {
+            return None;
+        }
+        let options = fields[2..]
+            .chunks(2)
+            .map(|p| (p[0].clone(), p[1].clone()))
+            .collect();
+        Some(ServerDef {
+            name: fields[0].clone(),
+            wrapper: fields[1].clone(),
+            options,
+        })
+    }
+}
+
 #[derive(Default)]
 struct State {
     dbs: BTreeMap<String, ()>,
     tables: BTreeMap<(String, String), Arc<TableDef>>,
     users: BTreeMap<String, UserDef>,
+    servers: BTreeMap<String, ServerDef>,
 }
 
 pub struct Catalog {
@@ -503,6 +553,12 @@ impl Catalog {
                     }
                     (Some(b'U'), [u]) => {
                         st.users.insert(u.clone(), UserDef::decode(u, &v));
+                    }
+                    (Some(b'S'), [name]) => {
+                        let def = ServerDef::decode(&v).ok_or_else(|| {
+                            DbError::internal(format!("bad catalog entry for server {name}"))
+                        })?;
+                        st.servers.insert(name.clone(), def);
                     }
                     _ => {}
                 }
@@ -599,6 +655,24 @@ impl Catalog {
         let existed = self.state.write().users.remove(name).is_some();
         if existed {
             self.tree.delete(&key(b'U', &[name]))?;
+        }
+        Ok(existed)
+    }
+    pub fn server(&self, name: &str) -> Option<ServerDef> {
+        self.state.read().servers.get(&name.to_lowercase()).cloned()
+    }
+    pub fn put_server(&self, def: ServerDef) -> DbResult<()> {
+        let name = def.name.to_lowercase();
+        self.tree.put(&key(b'S', &[&name]), &def.encode())?;
+        self.state.write().servers.insert(name, def);
+        Ok(())
+    }
+    /// Removes a server definition; false if there was none.
+    pub fn drop_server(&self, name: &str) -> DbResult<bool> {
+        let name = name.to_lowercase();
+        let existed = self.state.write().servers.remove(&name).is_some();
+        if existed {
+            self.tree.delete(&key(b'S', &[&name]))?;
         }
         Ok(existed)
     }

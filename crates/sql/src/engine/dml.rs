@@ -262,22 +262,25 @@ pub(crate) fn complete_row(
                         Value::UInt(u) => *u,
                         _ => 0,
                     };
-                    t.counters
-                        .auto_inc
-                        .fetch_max(n.saturating_add(1), Ordering::SeqCst);
+                    if n > 0 {
+                        let (inc, off) = auto_inc_vars(sess);
+                        let next = auto_inc_after(n, inc, off);
+                        t.counters.auto_inc.fetch_max(next, Ordering::SeqCst);
+                    }
                 }
                 v
             }
             _ if c.auto_increment => {
-                let (inc, off) = (
-                    sess.int_var("auto_increment_increment"),
-                    sess.int_var("auto_increment_offset"),
-                );
+                let (inc, off) = auto_inc_vars(sess);
                 let id = next_auto_id(&t.counters.auto_inc, inc, off);
+                // A generated value the column cannot hold is an error in every SQL mode
+                // (MariaDB's HA_ERR_AUTOINC_ERANGE).
+                let strict = crate::coerce::SqlMode { strict: true };
+                let v = coerce_to_column(&Value::UInt(id), c, rownum, strict, warnings)?;
                 if first_id.is_none() {
                     *first_id = Some(id);
                 }
-                coerce_to_column(&Value::UInt(id), c, rownum, mode, warnings)?
+                v
             }
             _ if t.default_now[i] => {
                 coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
@@ -303,23 +306,28 @@ pub(crate) fn complete_row(
     Ok(row)
 }
 
-/// The next AUTO_INCREMENT value: the smallest `offset + k * increment` at or above the counter
-/// (MySQL's auto_increment_increment / _offset; an offset above the increment counts as 1); the
-/// counter moves past it.
+/// auto_increment_increment (1..=65535) and auto_increment_offset, with an offset above the
+/// increment counted as 0 (MySQL documents such an offset as ignored; InnoDB computes with 0).
+fn auto_inc_vars(sess: &Session) -> (u64, u64) {
+    let inc = sess.int_var("auto_increment_increment").clamp(1, 65_535);
+    let off = sess.int_var("auto_increment_offset");
+    (inc, if off > inc { 0 } else { off })
+}
+
+/// The next AUTO_INCREMENT value: the smallest `offset + k * increment` (k >= 0, at least 1) at
+/// or above the counter. The counter moves to [`auto_inc_after`] it.
 fn next_auto_id(counter: &AtomicU64, inc: u64, off: u64) -> u64 {
-    let inc = inc.clamp(1, 65_535);
-    let off = if off == 0 || off > inc { 1 } else { off };
     let mut cur = counter.load(Ordering::SeqCst);
     loop {
         let from = cur.max(1);
         let id = if from <= off {
-            off
+            off.max(1)
         } else {
             off.saturating_add((from - off).div_ceil(inc).saturating_mul(inc))
         };
         match counter.compare_exchange(
             cur,
-            id.saturating_add(1),
+            auto_inc_after(id, inc, off),
             Ordering::SeqCst,
             Ordering::SeqCst,
         ) {
@@ -327,6 +335,15 @@ fn next_auto_id(counter: &AtomicU64, inc: u64, off: u64) -> u64 {
             Err(now) => cur = now,
         }
     }
+}
+
+/// The counter after value `v` was stored, as InnoDB keeps it (`innobase_next_autoinc`): `v`
+/// rounded down to the series `offset + k * increment`, plus one increment. So after 200, 500,
+/// 800 with increment 300 and offset 200 the next value is 1100, also if the increment changes
+/// before the next insert (1100 with increment 50).
+pub fn auto_inc_after(v: u64, inc: u64, off: u64) -> u64 {
+    let d = v.abs_diff(off);
+    (d - d % inc).saturating_add(off).saturating_add(inc)
 }
 
 fn is_zero(v: &Value) -> bool {
@@ -881,4 +898,26 @@ pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
         delete_row(sess, &t, &pk, &row)?;
     }
     Ok(Output::done(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_increment_follows_innodb_series() {
+        // storage_engine/autoinc_vars: increment 1 then 300 (offset 200), then 50.
+        let c = AtomicU64::new(1);
+        let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 1, 0)).collect();
+        assert_eq!(ids, [1, 2, 3]);
+        let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 300, 200)).collect();
+        assert_eq!(ids, [200, 500, 800]);
+        assert_eq!(c.load(Ordering::SeqCst), 1100);
+        let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 50, 0)).collect();
+        assert_eq!(ids, [1100, 1150, 1200]);
+        // Defaults: the counter is the last value + 1.
+        assert_eq!(auto_inc_after(41, 1, 1), 42);
+        // An explicit value below the offset (InnoDB's rounding).
+        assert_eq!(auto_inc_after(1, 10, 5), 15);
+    }
 }

@@ -20,6 +20,7 @@ pub mod admin;
 pub mod alter;
 pub mod catalog;
 pub mod charset_clause;
+pub mod checksum;
 pub mod create_select;
 pub mod dberror;
 pub mod ddl;
@@ -37,6 +38,7 @@ pub mod index_condition;
 pub mod index_entry;
 pub mod index_syntax;
 pub mod infoschema;
+pub mod key_cache;
 pub mod key_parts;
 pub mod load;
 pub mod locking_read;
@@ -48,6 +50,7 @@ pub mod rebuild;
 pub mod row_in;
 pub mod rows;
 pub mod select;
+pub mod servers;
 pub mod session;
 pub mod split;
 pub mod store;
@@ -108,6 +111,8 @@ pub struct Engine {
     pub secure_file_priv: RwLock<Option<PathBuf>>,
     /// Next temporary table id (temp_tables.rs T1).
     pub temp_ids: AtomicU64,
+    /// Named key caches (key_cache.rs): kept for MariaDB scripts, they hold nothing.
+    pub key_caches: Mutex<key_cache::KeyCaches>,
 }
 
 impl Engine {
@@ -145,6 +150,7 @@ impl Engine {
             queries: AtomicU64::new(0),
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
+            key_caches: Mutex::new(key_cache::KeyCaches::default()),
         };
         load::sorter::clean_stale(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

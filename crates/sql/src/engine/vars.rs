@@ -68,6 +68,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("group_concat_max_len", i(1024)),
         ("have_ssl", t("DISABLED")),
         ("have_openssl", t("DISABLED")),
+        // DATA DIRECTORY / INDEX DIRECTORY are not supported (mysql-compat.md).
+        ("have_symlink", t("NO")),
         ("hostname", t("localhost")),
         ("init_connect", t("")),
         ("innodb_lock_wait_timeout", i(50)),
