@@ -1,5 +1,5 @@
 //! Betula's storage engine: one environment, one tree named "bench", default tree options (4 MiB nodes,
-//! 64 KiB basements, fanout 16, zstd).
+//! 32 KiB basements, fanout 16, zstd).
 
 use super::{BenchResult, DurabilityMode, Engine, EngineConfig};
 use betula_storage::{Durability, Env, EnvOptions, Op, TreeHandle, UpdateRegistry};

@@ -18,12 +18,18 @@ pub struct TreeOptions {
     pub level: i8,
 }
 
-/// TokuDB's defaults (4 MiB nodes, 64 KiB basements, fanout 16), with zstd.
+/// 4 MiB nodes and fanout 16 as TokuDB; 32 KiB basements (TokuDB: 64 KiB), with zstd.
+///
+/// A cold point read decompresses one whole basement, and zstd's decompression of it dominated the read
+/// (perf, design.md "Trees and messages"). With data 10x the cache, 32 KiB basements serve 1.45x the point
+/// reads of 64 KiB ones at the same insert rates; 16 KiB ones 1.95x, but insert sequential keys 11-16% slower and take
+/// 8-26% more bytes per row on the sensor rows of the SQL suite (bench/results/2026-11-24-basement-size.md).
+/// `read_block_size` chooses per server.
 impl Default for TreeOptions {
     fn default() -> TreeOptions {
         TreeOptions {
             node_size_bytes: 4 << 20,
-            basement_size_bytes: 64 << 10,
+            basement_size_bytes: 32 << 10,
             fanout: 16,
             codec: Codec::Zstd,
             level: 0,

@@ -157,6 +157,17 @@ impl Tree {
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
         };
+        // Indexes of the basements the messages reached (ascending, no repeats): only these can
+        // have grown past the basement size or become empty.
+        let mut touched: Vec<usize> = Vec::new();
+        let mut touch = |j: usize| {
+            if touched.last().is_none_or(|&l| l < j) {
+                touched.push(j);
+            } else if !touched.contains(&j) {
+                touched.push(j);
+                touched.sort_unstable();
+            }
+        };
         if msgs.len() > 8 && msgs.iter().all(|m| !m.op.is_ranged()) {
             // A flushed batch of point messages: sort by (key, MSN) — stable, so equal keys keep MSN
             // order — and merge each basement's share in one pass.
@@ -175,6 +186,7 @@ impl Tree {
                     horizon,
                     &aborted,
                 )?;
+                touch(j);
                 start = end;
             }
         } else {
@@ -182,33 +194,41 @@ impl Tree {
                 if !msg.op.is_ranged() {
                     let j = part_index(pivots, &msg.key);
                     basement_mut(&mut basements[j]).apply(msg, &reg, horizon, &aborted)?;
+                    touch(j);
                     continue;
                 }
                 for (j, slot) in basements.iter_mut().enumerate() {
                     let (lo, hi) = part_range(pivots, j);
                     if let Some(m) = clip(msg, lo, hi) {
                         basement_mut(slot).apply(&m, &reg, horizon, &aborted)?;
+                        touch(j);
                     }
                 }
             }
         }
-        // Split oversized basements, drop empty ones (keeping at least one).
-        let mut j = 0;
-        while j < basements.len() {
-            let b = basement_mut(&mut basements[j]);
-            if b.bytes() > basement_max && b.len() > 1 {
-                let right = b.split_half();
-                let pivot = right.first_key().expect("non-empty").to_vec();
-                basements.insert(j + 1, BasementSlot::new(right));
-                pivots.insert(j, pivot);
-                continue;
+        // Split the oversized basements among them and drop the empty ones (keeping at least
+        // one), from the right so that the indexes still to visit stay valid.
+        for &first in touched.iter().rev() {
+            // `first..end` holds the pieces of the touched basement (more after a split).
+            let (mut j, mut end) = (first, first + 1);
+            while j < end {
+                let b = basement_mut(&mut basements[j]);
+                if b.bytes() > basement_max && b.len() > 1 {
+                    let right = b.split_half();
+                    let pivot = right.first_key().expect("non-empty").to_vec();
+                    basements.insert(j + 1, BasementSlot::new(right));
+                    pivots.insert(j, pivot);
+                    end += 1;
+                    continue;
+                }
+                if b.is_empty() && basements.len() > 1 {
+                    basements.remove(j);
+                    pivots.remove(if j == 0 { 0 } else { j - 1 });
+                    end -= 1;
+                    continue;
+                }
+                j += 1;
             }
-            if b.is_empty() && basements.len() > 1 {
-                basements.remove(j);
-                pivots.remove(if j == 0 { 0 } else { j - 1 });
-                continue;
-            }
-            j += 1;
         }
         Ok(())
     }
