@@ -244,6 +244,7 @@ impl Session for SqlSession {
                 flags: c.protocol_flags(),
                 collation: c.collation,
                 length: c.display_length(),
+                members: c.members.clone(),
             };
             let mut d = convert::column(&oc, 0, &[]);
             d.default = c

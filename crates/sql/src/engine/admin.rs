@@ -954,6 +954,7 @@ fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output>
                 collation: Collation::default(),
                 flags: 0,
                 length: 0,
+                members: Default::default(),
             })
             .collect(),
     };

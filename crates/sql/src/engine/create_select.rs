@@ -194,7 +194,25 @@ fn derived_column<'a>(
             } else {
                 " NULL"
             };
-            format!("{}{null}", t.sql_name())
+            let mut text = if t.has_members() && !c.members.is_empty() {
+                format!(
+                    "{}({})",
+                    t.sql_name(),
+                    crate::types::quote_members(&c.members)
+                )
+            } else {
+                t.sql_name()
+            };
+            // A text column keeps its character set and collation when they are not the
+            // table default's (utf8mb4_general_ci).
+            if t.is_text() && c.collation != crate::collation::Collation::default() {
+                text.push_str(&format!(
+                    " CHARACTER SET {} COLLATE {}",
+                    c.collation.charset().name(),
+                    c.collation.name()
+                ));
+            }
+            format!("{text}{null}")
         }
         None => format!("{} NULL", type_of_values(values)),
     };

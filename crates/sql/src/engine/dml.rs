@@ -51,6 +51,7 @@ pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
                 collation: c.collation,
                 flags: c.protocol_flags(),
                 length: c.display_length(),
+                members: c.members.clone(),
             })
             .collect(),
     }

@@ -217,6 +217,8 @@ pub struct ScopeCol {
     /// Display length for result metadata when the type alone does not give it (ENUM, SET);
     /// 0 = the type's.
     pub length: u32,
+    /// The members of an ENUM or SET column (empty otherwise).
+    pub members: std::sync::Arc<[String]>,
 }
 
 #[derive(Clone, Debug, Default)]

@@ -32,6 +32,8 @@ pub struct OutCol {
     pub collation: Collation,
     /// Display length when the type alone does not give it (ENUM, SET); 0 = the type's.
     pub length: u32,
+    /// The members of an ENUM or SET column (empty otherwise): CREATE TABLE ... SELECT copies them.
+    pub members: std::sync::Arc<[String]>,
 }
 
 impl OutCol {

@@ -117,6 +117,7 @@ fn table_factor(
                         collation: Collation::default(),
                         flags: 0,
                         length: 0,
+                        members: Default::default(),
                     });
                 }
                 from.sources
@@ -139,6 +140,7 @@ fn table_factor(
                     collation: c.collation,
                     flags,
                     length: c.display_length(),
+                    members: c.members.clone(),
                 });
             }
             let hints = super::hints::IndexHints::from_ast(&t, index_hints)?;
@@ -180,6 +182,7 @@ fn table_factor(
                     collation: c.collation,
                     flags: 0,
                     length: c.length,
+                    members: c.members.clone(),
                 });
             }
             from.sources.push(Source::rows(
@@ -635,6 +638,7 @@ fn finish_set(
                     collation: c.collation,
                     flags: 0,
                     length: c.length,
+                    members: c.members.clone(),
                 })
                 .collect(),
         };
@@ -1186,6 +1190,7 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
                 flags: c.flags,
                 collation: c.collation,
                 length: c.length,
+                members: c.members.clone(),
             }
         }
         Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Count | AggFunc::CountStar) => {
@@ -1203,6 +1208,8 @@ fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {
                     name: p.name.clone(),
                     ty: scope.cols[*c].ty,
                     collation: scope.cols[*c].collation,
+                    length: scope.cols[*c].length,
+                    members: scope.cols[*c].members.clone(),
                     ..Default::default()
                 },
                 _ => OutCol::named(&p.name, None),

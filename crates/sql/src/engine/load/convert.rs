@@ -94,6 +94,7 @@ impl Converter {
                 collation: crate::collation::Collation::default(),
                 flags: 0,
                 length: 0,
+                members: Default::default(),
             });
         }
         for (name, v) in &stmt.set {
