@@ -10,7 +10,7 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
-use super::node::{BlockNum, Node, PartLoc, PartPlaces, PartSlot};
+use super::node::{BlockNum, Node, PartLoc, PartPlaces, PartSize, PartSlot, PART_OVERHEAD};
 use super::node_codec;
 use super::{Slot, Tree, TreeState};
 use crate::block::BlockLoc;
@@ -136,7 +136,7 @@ impl Tree {
     }
 
     /// Reads partition `j` of clean node `bn` from its block and remembers it in the cached node.
-    fn load_part<T>(
+    fn load_part<T: PartSize>(
         &self,
         st: &TreeState,
         bn: BlockNum,
@@ -168,10 +168,12 @@ impl Tree {
                 if let Some(s) = slot_of(n) {
                     if s.loaded.is_none() && s.part == Some(part) {
                         s.loaded = Some(value.clone());
-                        let bytes = n.mem_bytes();
-                        self.budget
-                            .add(bytes as i64 - cached.bytes as i64, !n.is_leaf());
-                        cached.bytes = bytes;
+                        // What the part adds to `Node::mem_bytes` (kept equal to the slot's
+                        // `bytes` without walking every part of the node).
+                        let added = value.part_size() + PART_OVERHEAD;
+                        self.budget.add(added as i64, !n.is_leaf());
+                        cached.bytes += added;
+                        debug_assert_eq!(cached.bytes, n.mem_bytes());
                     }
                 }
             }

@@ -128,6 +128,26 @@ pub enum Node {
     },
 }
 
+/// Bytes a loaded partition counts in [`Node::mem_bytes`] beside its own size.
+pub const PART_OVERHEAD: usize = 64;
+
+/// A partition's own size as [`Node::mem_bytes`] counts it.
+pub trait PartSize {
+    fn part_size(&self) -> usize;
+}
+
+impl PartSize for Basement {
+    fn part_size(&self) -> usize {
+        self.bytes()
+    }
+}
+
+impl PartSize for Buffer {
+    fn part_size(&self) -> usize {
+        self.bytes()
+    }
+}
+
 /// Index of the part (basement or child) whose range holds `key`.
 pub fn part_index(pivots: &[Vec<u8>], key: &[u8]) -> usize {
     pivots.partition_point(|p| p.as_slice() <= key)
@@ -171,11 +191,17 @@ impl Node {
             + match self {
                 Node::Leaf { basements, .. } => basements
                     .iter()
-                    .map(|b| b.loaded.as_ref().map_or(0, |l| l.bytes() + 64) + b.filter_bytes())
+                    .map(|b| {
+                        b.loaded.as_ref().map_or(0, |l| l.bytes() + PART_OVERHEAD)
+                            + b.filter_bytes()
+                    })
                     .sum::<usize>(),
                 Node::Internal { buffers, .. } => buffers
                     .iter()
-                    .map(|b| b.loaded.as_ref().map_or(0, |l| l.bytes() + 64) + b.filter_bytes())
+                    .map(|b| {
+                        b.loaded.as_ref().map_or(0, |l| l.bytes() + PART_OVERHEAD)
+                            + b.filter_bytes()
+                    })
                     .sum::<usize>(),
             }
     }

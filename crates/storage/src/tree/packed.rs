@@ -4,15 +4,17 @@
 //! Decoding a 64 KiB basement into owned entries costs two heap allocations per entry and dominated the
 //! instruction count of a cold point read (bench/results, callgrind figures in the commit that added this);
 //! a packed basement costs one validation pass and one `Vec` of offsets, and its cells are decoded one at
-//! a time when asked for. A basement that is about to change is unpacked first (`Basement::unpack`).
+//! a time when asked for. A basement that is about to change is unpacked first (`Basement::unpack`),
+//! except for a batch of point messages, which [`PackedBuilder`] merges into a new packed basement.
 //!
 //! Invariants: `raw` is a complete, valid basement encoding (checked once by [`Packed::parse`]: known
-//! encoding, every entry decodable, keys strictly increasing, no trailing bytes); `ents[i]` is
-//! (key offset, key length, cell offset) of entry *i* in `raw`; `bytes` equals what the unpacked
+//! encoding, every entry decodable, keys strictly increasing, key lengths minimal varints, no trailing
+//! bytes); `ents[i]` is (key offset, key length, cell offset) of entry *i* in `raw`, so the entry
+//! starts `varint_len(key length)` bytes before its key; `bytes` equals what the unpacked
 //! basement's `bytes()` would be.
 
 use super::mvcc::Cell;
-use crate::encoding::{DecodeError, Decoder};
+use crate::encoding::{varint_len, DecodeError, Decoder, Encode};
 
 #[derive(Debug, Clone)]
 pub struct Packed {
@@ -43,8 +45,14 @@ impl Packed {
         let mut bytes = 0;
         let mut last: Option<&[u8]> = None;
         for _ in 0..count {
+            let start = d.position();
             let k = d.bytes()?;
             let key_off = d.position() - k.len();
+            // Entries are copied by byte ranges found from the key offset (PackedBuilder), so the
+            // key length must be a minimal varint, as the encoder writes it.
+            if key_off - start != varint_len(k.len() as u64) {
+                return Err(DecodeError("key length is not a minimal varint".into()));
+            }
             if last.is_some_and(|l| l >= k) {
                 return Err(DecodeError("keys not strictly increasing".into()));
             }
@@ -99,9 +107,96 @@ impl Packed {
             .collect()
     }
 
+    /// How many entries from `from` on have keys below `key`.
+    pub fn count_below(&self, from: usize, key: &[u8]) -> usize {
+        self.ents[from..]
+            .partition_point(|&[off, len, _]| &self.raw[off as usize..(off + len) as usize] < key)
+    }
+
+    /// Where entry `i`'s encoding (key length, key, cell) starts in `raw`.
+    fn entry_start(&self, i: usize) -> usize {
+        match self.ents.get(i) {
+            Some(&[off, len, _]) => off as usize - varint_len(len as u64),
+            None => self.raw.len(),
+        }
+    }
+
     /// Key and value of entry `i` when it is a plain committed value, without decoding it into a `Cell`.
     pub fn plain(&self, i: usize) -> Option<(&[u8], &[u8])> {
         let mut d = Decoder::new(&self.raw[self.ents[i][2] as usize..]);
         Cell::plain_value(&mut d).map(|v| (self.key(i), v))
+    }
+}
+
+/// Builds a packed basement entry by entry, copying runs of an existing one as they are: a batch of
+/// messages merged into a packed basement costs one copy of its bytes and decodes only the cells the
+/// messages reach (Basement::apply_sorted).
+///
+/// Invariant: entries are added in strictly increasing key order (the caller's merge guarantees it);
+/// `bytes` is kept as `Basement::bytes` counts it.
+pub struct PackedBuilder {
+    encoding: u8,
+    /// Entry encodings, without the header (encoding byte, entry count).
+    body: Vec<u8>,
+    /// Offsets into `body` until [`PackedBuilder::finish`] shifts them past the header.
+    ents: Vec<[u32; 3]>,
+    bytes: usize,
+}
+
+impl PackedBuilder {
+    pub fn new(encoding: u8, capacity: usize) -> PackedBuilder {
+        PackedBuilder {
+            encoding,
+            body: Vec::with_capacity(capacity),
+            ents: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Appends entries `from..to` of `p` (their keys above every key added so far). Their share of
+    /// `bytes` is the caller's to give to [`PackedBuilder::finish`].
+    pub fn copy_run(&mut self, p: &Packed, from: usize, to: usize) {
+        if from >= to {
+            return;
+        }
+        let (start, end) = (p.entry_start(from), p.entry_start(to));
+        let shift = self.body.len() as i64 - start as i64;
+        self.body.extend_from_slice(&p.raw[start..end]);
+        self.ents.extend(
+            p.ents[from..to]
+                .iter()
+                .map(|&[k, l, c]| [(k as i64 + shift) as u32, l, (c as i64 + shift) as u32]),
+        );
+    }
+
+    /// Appends one entry; `overhead` is the per-entry overhead counted in `bytes`.
+    pub fn push(&mut self, key: &[u8], cell: &Cell, overhead: usize) {
+        self.body.put_bytes(key);
+        let key_off = self.body.len() - key.len();
+        let cell_off = self.body.len();
+        cell.encode(&mut self.body);
+        self.ents
+            .push([key_off as u32, key.len() as u32, cell_off as u32]);
+        self.bytes += key.len() + cell.size() + overhead;
+    }
+
+    /// The finished basement; `copied_bytes` is what the entries added by
+    /// [`PackedBuilder::copy_run`] count in `Basement::bytes`.
+    pub fn finish(self, copied_bytes: usize) -> Packed {
+        let mut raw = Vec::with_capacity(self.body.len() + 10);
+        raw.put_u8(self.encoding);
+        raw.put_varint(self.ents.len() as u64);
+        let head = raw.len() as u32;
+        raw.extend_from_slice(&self.body);
+        let ents = self
+            .ents
+            .into_iter()
+            .map(|[k, l, c]| [k + head, l, c + head])
+            .collect();
+        Packed {
+            raw: raw.into_boxed_slice(),
+            ents,
+            bytes: self.bytes + copied_bytes,
+        }
     }
 }
