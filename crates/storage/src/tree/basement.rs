@@ -319,6 +319,11 @@ impl Basement {
 
     /// Reads an encoded basement, keeping it packed (entries are decoded when asked for).
     pub fn decode(raw: &[u8]) -> Result<Basement, DecodeError> {
+        Basement::decode_owned(raw.to_vec())
+    }
+
+    /// As [`Basement::decode`], keeping `raw` itself (no copy of a freshly decompressed basement).
+    pub fn decode_owned(raw: Vec<u8>) -> Result<Basement, DecodeError> {
         Ok(Basement::from_packed(Packed::parse(
             raw,
             ENCODING_PLAIN,

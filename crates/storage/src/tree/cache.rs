@@ -100,13 +100,13 @@ impl Tree {
         Ok(if p.height == 0 {
             Node::Leaf {
                 basements: slots_of(&p),
-                pivots: p.pivots,
+                pivots: p.pivots.into(),
             }
         } else {
             Node::Internal {
                 height: p.height,
                 buffers: slots_of(&p),
-                pivots: p.pivots,
+                pivots: p.pivots.into(),
                 children: p.children,
             }
         })
@@ -142,7 +142,7 @@ impl Tree {
         bn: BlockNum,
         j: usize,
         part: Option<PartLoc>,
-        decode: impl Fn(&[u8]) -> Result<T, crate::encoding::DecodeError>,
+        decode: impl Fn(Vec<u8>) -> Result<T, crate::encoding::DecodeError>,
         slot_of: impl Fn(&mut Node) -> Option<&mut PartSlot<T>>,
     ) -> Result<Arc<T>> {
         let part = part
@@ -158,7 +158,7 @@ impl Tree {
                 })
             },
         )?;
-        let value = Arc::new(decode(&raw).map_err(|e| {
+        let value = Arc::new(decode(raw).map_err(|e| {
             corruption!(self.path, Some(loc.offset), "node {bn} partition {j}: {e}")
         })?);
         let mut nodes = st.nodes.lock();
@@ -202,7 +202,7 @@ impl Tree {
         }
         let part = basements[j].part;
         drop(node);
-        self.load_part(st, bn, j, part, Basement::decode, |n| match n {
+        self.load_part(st, bn, j, part, Basement::decode_owned, |n| match n {
             Node::Leaf { basements, .. } => basements.get_mut(j),
             Node::Internal { .. } => None,
         })
@@ -225,10 +225,17 @@ impl Tree {
         }
         let part = buffers[i].part;
         drop(node);
-        self.load_part(st, bn, i, part, Buffer::decode, |n| match n {
-            Node::Internal { buffers, .. } => buffers.get_mut(i),
-            Node::Leaf { .. } => None,
-        })
+        self.load_part(
+            st,
+            bn,
+            i,
+            part,
+            |raw| Buffer::decode(&raw),
+            |n| match n {
+                Node::Internal { buffers, .. } => buffers.get_mut(i),
+                Node::Leaf { .. } => None,
+            },
+        )
     }
 
     /// Loads every missing partition of a clean node into its cached copy.

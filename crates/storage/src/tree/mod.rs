@@ -26,6 +26,7 @@ pub mod node_codec;
 mod open;
 pub mod options;
 pub mod packed;
+pub mod pivots;
 mod read;
 mod reclaim;
 mod space;

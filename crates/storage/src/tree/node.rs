@@ -11,6 +11,7 @@
 use super::basement::Basement;
 use super::buffer::Buffer;
 use super::key_filter::KeyFilter;
+pub use super::pivots::Pivots;
 use std::sync::Arc;
 
 /// A node's stable number within its tree (what parents store; mapped to a file place by the translation
@@ -117,12 +118,12 @@ impl BufferSlot {
 #[derive(Debug, Clone)]
 pub enum Node {
     Leaf {
-        pivots: Vec<Vec<u8>>,
+        pivots: Pivots,
         basements: Vec<BasementSlot>,
     },
     Internal {
         height: u32,
-        pivots: Vec<Vec<u8>>,
+        pivots: Pivots,
         children: Vec<BlockNum>,
         buffers: Vec<BufferSlot>,
     },
@@ -149,15 +150,15 @@ impl PartSize for Buffer {
 }
 
 /// Index of the part (basement or child) whose range holds `key`.
-pub fn part_index(pivots: &[Vec<u8>], key: &[u8]) -> usize {
-    pivots.partition_point(|p| p.as_slice() <= key)
+pub fn part_index(pivots: &Pivots, key: &[u8]) -> usize {
+    pivots.part_index(key)
 }
 
 impl Node {
     /// An empty leaf.
     pub fn empty_leaf() -> Node {
         Node::Leaf {
-            pivots: Vec::new(),
+            pivots: Pivots::default(),
             basements: vec![BasementSlot::new(Basement::default())],
         }
     }
@@ -173,7 +174,7 @@ impl Node {
         matches!(self, Node::Leaf { .. })
     }
 
-    pub fn pivots(&self) -> &[Vec<u8>] {
+    pub fn pivots(&self) -> &Pivots {
         match self {
             Node::Leaf { pivots, .. } | Node::Internal { pivots, .. } => pivots,
         }
@@ -185,7 +186,11 @@ impl Node {
 
     /// Bytes of the partitions that are in memory (what the cache budget counts).
     pub fn mem_bytes(&self) -> usize {
-        let pivots: usize = self.pivots().iter().map(|p| p.len() + 24).sum();
+        let pivots: usize = self
+            .pivots()
+            .iter()
+            .map(|p| p.len() + 24 + Pivots::SUMMARY_BYTES_PER_KEY)
+            .sum();
         pivots
             + 256
             + match self {

@@ -60,7 +60,7 @@ fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
 /// Serializes a fully loaded node.
 pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> EncodedNode {
     let mut meta = Vec::new();
-    for p in node.pivots() {
+    for p in node.pivots().iter() {
         meta.put_bytes(p);
     }
     let (raw_parts, filters): (Vec<Vec<u8>>, Vec<Option<Arc<KeyFilter>>>) = match node {
@@ -311,7 +311,7 @@ fn part_slice<'a>(block: &'a [u8], loc: &PartLoc) -> Result<&'a [u8], DecodeErro
 /// Decodes a basement from the whole block bytes.
 pub fn decode_basement(block: &[u8], loc: &PartLoc) -> Result<Basement, DecodeError> {
     let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;
-    Basement::decode(&raw)
+    Basement::decode_owned(raw)
 }
 
 /// Decodes a message buffer from the whole block bytes.
@@ -339,7 +339,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
             });
         }
         Ok(Node::Leaf {
-            pivots: prefix.pivots,
+            pivots: prefix.pivots.into(),
             basements,
         })
     } else {
@@ -358,7 +358,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
         }
         Ok(Node::Internal {
             height: prefix.height,
-            pivots: prefix.pivots,
+            pivots: prefix.pivots.into(),
             children: prefix.children,
             buffers,
         })
@@ -386,7 +386,7 @@ mod tests {
         let b2 = b1.split_half();
         let pivot = b2.first_key().unwrap().to_vec();
         let leaf = Node::Leaf {
-            pivots: vec![pivot.clone()],
+            pivots: vec![pivot.clone()].into(),
             basements: vec![BasementSlot::new(b1.clone()), BasementSlot::new(b2.clone())],
         };
         for codec in [Codec::None, Codec::Zstd, Codec::Lz4] {
@@ -394,7 +394,7 @@ mod tests {
             let back = decode_node(&enc.bytes, 9, false).unwrap();
             match &back {
                 Node::Leaf { pivots, basements } => {
-                    assert_eq!(pivots, &vec![pivot.clone()]);
+                    assert_eq!(&pivots[..], &[pivot.clone()][..]);
                     assert_eq!(**basements[0].loaded.as_ref().unwrap(), b1);
                     assert_eq!(**basements[1].loaded.as_ref().unwrap(), b2);
                     assert_eq!(basements[1].part, Some(enc.parts[1]));
@@ -430,7 +430,7 @@ mod tests {
         });
         let internal = Node::Internal {
             height: 1,
-            pivots: vec![b"m".to_vec()],
+            pivots: vec![b"m".to_vec()].into(),
             children: vec![3, 4],
             buffers: vec![BufferSlot::new(buf), BufferSlot::new(Buffer::default())],
         };
@@ -482,7 +482,7 @@ mod tests {
             b.apply(&m, &reg, u64::MAX, &[]).unwrap();
         }
         let leaf = Node::Leaf {
-            pivots: vec![],
+            pivots: Vec::new().into(),
             basements: vec![BasementSlot::new(b.clone())],
         };
         let enc = encode(&leaf, 4, Codec::Lz4, 0);

@@ -18,7 +18,7 @@ use crate::encoding::{varint_len, DecodeError, Decoder, Encode};
 
 #[derive(Debug, Clone)]
 pub struct Packed {
-    raw: Box<[u8]>,
+    raw: Vec<u8>,
     ents: Vec<[u32; 3]>,
     bytes: usize,
 }
@@ -26,11 +26,11 @@ pub struct Packed {
 impl Packed {
     /// Checks `raw` (a basement's decompressed bytes) and records where each entry sits.
     /// `encoding` is the expected encoding byte; `overhead` the per-entry overhead counted in `bytes`.
-    pub fn parse(raw: &[u8], encoding: u8, overhead: usize) -> Result<Packed, DecodeError> {
+    pub fn parse(raw: Vec<u8>, encoding: u8, overhead: usize) -> Result<Packed, DecodeError> {
         if raw.len() > u32::MAX as usize {
             return Err(DecodeError("basement larger than 4 GiB".into()));
         }
-        let mut d = Decoder::new(raw);
+        let mut d = Decoder::new(&raw);
         let enc = d.u8()?;
         if enc != encoding {
             return Err(DecodeError(format!("unknown basement encoding {enc}")));
@@ -63,11 +63,7 @@ impl Packed {
             ents.push([key_off as u32, k.len() as u32, cell_off as u32]);
         }
         d.finish()?;
-        Ok(Packed {
-            raw: raw.into(),
-            ents,
-            bytes,
-        })
+        Ok(Packed { raw, ents, bytes })
     }
 
     pub fn len(&self) -> usize {
@@ -194,7 +190,7 @@ impl PackedBuilder {
             .map(|[k, l, c]| [k + head, l, c + head])
             .collect();
         Packed {
-            raw: raw.into_boxed_slice(),
+            raw,
             ents,
             bytes: self.bytes + copied_bytes,
         }

@@ -6,7 +6,7 @@
 
 use super::message::{Message, Op, TxnId};
 use super::mvcc::{self, Cell, ReadView};
-use super::node::{part_index, Node};
+use super::node::{part_index, Node, Pivots};
 use super::write::part_range;
 use super::{Tree, TreeState};
 use crate::error::Result;
@@ -176,7 +176,7 @@ impl Tree {
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
-        let choose = |pivots: &[Vec<u8>]| match (key, before) {
+        let choose = |pivots: &Pivots| match (key, before) {
             (None, false) => 0,
             (None, true) => pivots.len(),
             (Some(k), false) => part_index(pivots, k),

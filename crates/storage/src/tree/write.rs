@@ -477,7 +477,7 @@ impl Tree {
         };
         if let Node::Leaf { pivots, basements } = self.node_mut(st, left)? {
             pivots.push(sep);
-            pivots.extend(rp);
+            pivots.extend(rp.into_vec());
             basements.extend(rb);
         }
         let Node::Internal {
@@ -528,7 +528,7 @@ impl Tree {
                     st,
                     Node::Internal {
                         height,
-                        pivots,
+                        pivots: pivots.into(),
                         children,
                         buffers,
                     },
