@@ -34,6 +34,8 @@ pub struct CacheBudget {
     pub part_reads: AtomicU64,
     /// Partition reads that a key filter made unnecessary (statistics).
     pub filter_skips: AtomicU64,
+    /// Dirty nodes the flusher wrote without the write lock and marked clean (tree/write_back.rs).
+    pub written_back: AtomicU64,
     /// The environment's open trees (eviction picks across all of them).
     members: Mutex<Vec<Weak<Tree>>>,
 }
@@ -49,6 +51,7 @@ impl CacheBudget {
             node_reads: AtomicU64::new(0),
             part_reads: AtomicU64::new(0),
             filter_skips: AtomicU64::new(0),
+            written_back: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),
         }
     }
@@ -88,6 +91,11 @@ impl CacheBudget {
     }
     pub fn over(&self) -> bool {
         self.used() > self.limit_bytes
+    }
+    /// Within a sixteenth of the budget or over it: time to write dirty nodes back (tree/write_back.rs)
+    /// before eviction needs them clean.
+    pub fn near(&self) -> bool {
+        self.used() > self.limit_bytes - self.limit_bytes / 16
     }
     /// A logical time for least-recently-used ordering.
     pub fn tick(&self) -> u64 {

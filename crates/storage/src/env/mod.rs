@@ -116,6 +116,8 @@ pub struct EnvStats {
     pub oldest_view_lag_lsns: u64,
     /// Flushes of over-full internal nodes done by the flusher thread (not by writers).
     pub background_flushes: u64,
+    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WB1).
+    pub written_back: u64,
 }
 
 impl Env {
@@ -322,6 +324,7 @@ impl Env {
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
             part_reads: i.budget.part_reads.load(Ordering::Relaxed),
+            written_back: i.budget.written_back.load(Ordering::Relaxed),
             filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
             failure: i.health.failure(),
             row_locks: i.locks.held(),

@@ -27,7 +27,7 @@ const INTERNAL_AGING: u64 = 8;
 /// nodes above its leaf, and reloading one decodes whole message buffers; when lookups sweep the key space
 /// (one row per sensor per batch), plain recency evicted them as often as the leaves. Idle trees' internal
 /// nodes still go: their staleness grows without bound.
-fn staleness(now: u64, slot: &Slot) -> std::cmp::Reverse<u64> {
+pub(super) fn staleness(now: u64, slot: &Slot) -> std::cmp::Reverse<u64> {
     let age = now.saturating_sub(slot.last_use);
     std::cmp::Reverse(if slot.node.is_leaf() {
         age

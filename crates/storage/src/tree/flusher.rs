@@ -16,7 +16,9 @@
 //!
 //! Invariants: a flush is the same operation whichever thread runs it, under the same lock, so the tree
 //! invariants hold between any two operations; buffers stay below twice the node size whenever the
-//! write lock is free.
+//! write lock is free. The flusher gives the lock up after every [`FLUSHES_PER_HOLD`] child flushes
+//! (design.md F3), so a point read waits for at most that much flushing, not for a whole pass (which
+//! held the lock for hundreds of milliseconds during the sensor stream at 10x the cache).
 
 use super::node::{BlockNum, Node};
 use super::{Tree, TreeState};
@@ -26,6 +28,10 @@ use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+
+/// Child flushes the flusher thread does per hold of a tree's write lock (F3): each loads a child
+/// (a leaf may come from disk whole) and may write nodes out, a few milliseconds to tens of them.
+const FLUSHES_PER_HOLD: usize = 2;
 
 /// Trees waiting for the flusher, shared by an environment's trees and its flusher thread.
 #[derive(Default)]
@@ -88,41 +94,80 @@ impl Tree {
         total > 2 * node_max || !self.flushq.request(self.id)
     }
 
-    /// Flushes every internal node in memory that is over the node size (the flusher thread's work).
+    /// Flushes every internal node in memory that is over the node size, then relieves cache pressure
+    /// (the flusher thread's work), a few flushes per hold of the tree's write lock: readers and
+    /// writers get the lock between them instead of waiting for the whole pass (F3).
     pub(crate) fn flush_pending(&self) -> Result<()> {
-        let mut st = self.state.write();
-        if self.dropped.load(Ordering::SeqCst) {
-            return Ok(());
-        }
-        let root = st.root;
         self.flushq.done.fetch_add(1, Ordering::Relaxed);
-        self.flush_walk(&mut st, root)?;
-        self.fix_root(&mut st)?;
-        self.relieve_pressure(&mut st)?;
-        self.settle(&mut st);
-        let keep = [st.root];
-        self.evict_if_needed(&mut st, &keep)
+        loop {
+            self.write_back()?;
+            let mut st = self.state.write();
+            if self.dropped.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            let mut budget = FLUSHES_PER_HOLD;
+            let root = st.root;
+            self.flush_walk(&mut st, root, &mut budget)?;
+            self.fix_root(&mut st)?;
+            let mut more = budget == 0;
+            if !more {
+                more = self.relieve_step(&mut st, &mut budget)?;
+            }
+            self.settle(&mut st);
+            let keep = [st.root];
+            self.evict_if_needed(&mut st, &keep)?;
+            if !more {
+                return Ok(());
+            }
+        }
     }
 
-    fn flush_walk(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
-        if self.load(st, bn)?.is_leaf() {
+    /// Flushes the internal nodes below `bn` that are over the node size, at most `budget` child
+    /// flushes (the budget is spent as they happen).
+    fn flush_walk(&self, st: &mut TreeState, bn: BlockNum, budget: &mut usize) -> Result<()> {
+        if *budget == 0 || self.load(st, bn)?.is_leaf() {
             return Ok(());
         }
-        self.flush_if_needed(st, bn)?;
+        self.flush_over_size(st, bn, budget)?;
         // Children from the last: a split of child i inserts at i + 1 and leaves 0..i where they were.
         let n = match &*self.load(st, bn)? {
             Node::Internal { children, .. } => children.len(),
             Node::Leaf { .. } => return Ok(()),
         };
         for i in (0..n).rev() {
+            if *budget == 0 {
+                break;
+            }
             let child = match &*self.load(st, bn)? {
                 Node::Internal { children, .. } => children[i],
                 Node::Leaf { .. } => return Ok(()),
             };
             if cached_internal(st, child) {
-                self.flush_walk(st, child)?;
+                self.flush_walk(st, child, budget)?;
                 self.fix_child(st, bn, i)?;
             }
+        }
+        Ok(())
+    }
+
+    /// As `flush_if_needed`, at most `budget` child flushes.
+    fn flush_over_size(&self, st: &mut TreeState, bn: BlockNum, budget: &mut usize) -> Result<()> {
+        let node_max = self.opts.node_size_bytes as usize;
+        while *budget > 0 {
+            let node = self.load(st, bn)?;
+            let Node::Internal { buffers, .. } = &*node else {
+                return Ok(());
+            };
+            let total: usize = buffers.iter().map(|b| b.bytes()).sum();
+            if total <= node_max {
+                return Ok(());
+            }
+            let Some(idx) = super::node::BufferSlot::heaviest(buffers) else {
+                return Ok(());
+            };
+            drop(node);
+            self.flush_child(st, bn, idx)?;
+            *budget -= 1;
         }
         Ok(())
     }
@@ -141,12 +186,13 @@ impl Tree {
     /// 4/5 of their share of the cache (or nothing is left to flush).
     pub(crate) fn relieve_pressure(&self, st: &mut TreeState) -> Result<()> {
         let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
+        let mut budget = usize::MAX;
         for _ in 0..16 {
             if self.budget.internal_used() <= target {
                 break;
             }
             let root = st.root;
-            let flushed = self.pressure_walk(st, root, target)?;
+            let flushed = self.pressure_walk(st, root, target, &mut budget)?;
             self.fix_root(st)?;
             self.settle(st);
             if !flushed {
@@ -156,9 +202,88 @@ impl Tree {
         Ok(())
     }
 
+    /// As `relieve_pressure`, at most `budget` leaf flushes, each of the heaviest buffer of any cached
+    /// height-1 node (the largest batch for one leaf rewrite); whether pressure may remain.
+    fn relieve_step(&self, st: &mut TreeState, budget: &mut usize) -> Result<bool> {
+        let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
+        loop {
+            if self.budget.internal_used() <= target {
+                return Ok(false);
+            }
+            if *budget == 0 {
+                return Ok(true);
+            }
+            let mut best = None;
+            let root = st.root;
+            self.heaviest_leaf_buffer(st, root, &mut Vec::new(), &mut best)?;
+            let Some(best) = best else {
+                return Ok(false);
+            };
+            self.flush_child(st, best.node, best.idx)?;
+            for &(parent, i) in best.path.iter().rev() {
+                self.fix_child(st, parent, i)?;
+            }
+            self.fix_root(st)?;
+            self.settle(st);
+            *budget -= 1;
+        }
+    }
+
+    /// The fullest buffer of any cached height-1 node below `bn` (`path`: the way from the root to
+    /// `bn`), into `best` when fuller than what it holds.
+    fn heaviest_leaf_buffer(
+        &self,
+        st: &TreeState,
+        bn: BlockNum,
+        path: &mut Vec<(BlockNum, usize)>,
+        best: &mut Option<Heaviest>,
+    ) -> Result<()> {
+        let node = self.load(st, bn)?;
+        let Node::Internal {
+            height,
+            buffers,
+            children,
+            ..
+        } = &*node
+        else {
+            return Ok(());
+        };
+        if *height == 1 {
+            if let Some(i) = super::node::BufferSlot::heaviest(buffers) {
+                let bytes = buffers[i].bytes();
+                if best.as_ref().is_none_or(|b| bytes > b.bytes) {
+                    *best = Some(Heaviest {
+                        bytes,
+                        node: bn,
+                        idx: i,
+                        path: path.clone(),
+                    });
+                }
+            }
+            return Ok(());
+        }
+        for (i, &child) in children.iter().enumerate() {
+            if cached_internal(st, child) {
+                path.push((bn, i));
+                self.heaviest_leaf_buffer(st, child, path, best)?;
+                path.pop();
+            }
+        }
+        Ok(())
+    }
+
     /// One round below `bn`: each height-1 node in memory flushes its heaviest buffer into its child;
     /// whether anything was flushed.
-    fn pressure_walk(&self, st: &mut TreeState, bn: BlockNum, target: u64) -> Result<bool> {
+    fn pressure_walk(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        target: u64,
+        budget: &mut usize,
+    ) -> Result<bool> {
+        if *budget == 0 {
+            return Ok(false);
+        }
         let node = self.load(st, bn)?;
         let Node::Internal {
             height,
@@ -176,13 +301,14 @@ impl Tree {
             drop(node);
             self.flush_child(st, bn, i)?;
             self.settle(st);
+            *budget -= 1;
             return Ok(true);
         }
         let n = children.len();
         drop(node);
         let mut flushed = false;
         for i in (0..n).rev() {
-            if self.budget.internal_used() <= target {
+            if self.budget.internal_used() <= target || *budget == 0 {
                 break;
             }
             let child = match &*self.load(st, bn)? {
@@ -190,7 +316,7 @@ impl Tree {
                 Node::Leaf { .. } => break,
             };
             if cached_internal(st, child) {
-                flushed |= self.pressure_walk(st, child, target)?;
+                flushed |= self.pressure_walk(st, child, target, budget)?;
                 self.fix_child(st, bn, i)?;
             }
         }
@@ -200,6 +326,14 @@ impl Tree {
 
 /// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
 /// that is not in memory has not grown since it was written, so it has nothing to flush.
+/// A buffer to flush into a leaf: its size, its node, its index there and the way to that node.
+struct Heaviest {
+    bytes: usize,
+    node: BlockNum,
+    idx: usize,
+    path: Vec<(BlockNum, usize)>,
+}
+
 fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
     st.nodes
         .lock()

@@ -31,6 +31,7 @@ mod read;
 mod reclaim;
 mod space;
 mod write;
+mod write_back;
 
 pub use build::BuildStats;
 pub use checkpoint::TreeCapture;

@@ -128,6 +128,10 @@ impl Tree {
         if self.relieve_inline() {
             self.relieve_pressure(st)?;
         }
+        if self.budget.near() {
+            // Dirty nodes written back by the flusher are evicted without a write (write_back.rs).
+            self.flushq.request(self.id);
+        }
         self.evict_if_needed(st, &keep)
     }
 
