@@ -384,6 +384,27 @@ impl Tree {
         })
     }
 
+    /// Marks node `bn` clean at `loc`, where a copy of it of generation `gen` was written without the
+    /// write lock, if it is still dirty with that generation (no change since the copy); whether it did.
+    pub(crate) fn mark_clean_if_current(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        gen: u64,
+        loc: BlockLoc,
+        places: &PartPlaces,
+    ) -> bool {
+        let current = st
+            .nodes
+            .get_mut()
+            .get(&bn)
+            .is_some_and(|s| s.dirty && s.gen == gen);
+        if current {
+            self.mark_clean(st, bn, loc, places);
+        }
+        current
+    }
+
     /// Marks a dirty node clean at `loc` (it was just written there).
     pub(crate) fn mark_clean(
         &self,

@@ -124,14 +124,7 @@ impl Tree {
             cap.table.insert(bn, loc);
             drop(node);
             let mut st = self.state.write();
-            let still_current = st
-                .nodes
-                .get_mut()
-                .get(&bn)
-                .is_some_and(|s| s.dirty && s.gen == gen);
-            if still_current {
-                self.mark_clean(&mut st, bn, loc, &parts);
-            }
+            self.mark_clean_if_current(&mut st, bn, gen, loc, &parts);
         }
         let table = crate::block::TranslationTable {
             map: std::mem::take(&mut cap.table),

@@ -8,9 +8,10 @@
 //! that drive the tree step by step, recovery).
 //!
 //! Cache pressure is a second reason to flush: when the internal nodes in memory hold more than their share
-//! of the cache budget (`CacheBudget::internal_over`), the flusher flushes the heaviest buffer of each
-//! height-1 node into its leaf until they are back under 4/5 of that share (a writer does it inline when the
-//! share is exceeded by half again, or when no flusher runs). Evicting a dirty internal node instead costs
+//! of the cache budget (`CacheBudget::internal_over`), the flusher flushes the fullest buffer of any
+//! cached height-1 node into its leaf, one at a time, until they are back under 4/5 of that share (a
+//! writer does it inline, at most [`INLINE_PRESSURE_FLUSHES`] times, when the share is exceeded by half
+//! again, or when no flusher runs). Evicting a dirty internal node instead costs
 //! re-encoding and re-decoding all its buffers for the next message routed through it: with the internal
 //! level larger than the cache (a table ten times the cache), inserts fell to a thousandth of their rate.
 //!
@@ -32,6 +33,9 @@ use std::time::Duration;
 /// Child flushes the flusher thread does per hold of a tree's write lock (F3): each loads a child
 /// (a leaf may come from disk whole) and may write nodes out, a few milliseconds to tens of them.
 const FLUSHES_PER_HOLD: usize = 2;
+
+/// Leaf flushes a writer does inline when the internal nodes far exceed their share of the cache.
+const INLINE_PRESSURE_FLUSHES: usize = 64;
 
 /// Trees waiting for the flusher, shared by an environment's trees and its flusher thread.
 #[derive(Default)]
@@ -150,28 +154,6 @@ impl Tree {
         Ok(())
     }
 
-    /// As `flush_if_needed`, at most `budget` child flushes.
-    fn flush_over_size(&self, st: &mut TreeState, bn: BlockNum, budget: &mut usize) -> Result<()> {
-        let node_max = self.opts.node_size_bytes as usize;
-        while *budget > 0 {
-            let node = self.load(st, bn)?;
-            let Node::Internal { buffers, .. } = &*node else {
-                return Ok(());
-            };
-            let total: usize = buffers.iter().map(|b| b.bytes()).sum();
-            if total <= node_max {
-                return Ok(());
-            }
-            let Some(idx) = super::node::BufferSlot::heaviest(buffers) else {
-                return Ok(());
-            };
-            drop(node);
-            self.flush_child(st, bn, idx)?;
-            *budget -= 1;
-        }
-        Ok(())
-    }
-
     /// Whether the internal nodes' share of the cache calls for flushing now, inline — `false` when it is
     /// within bounds or the flusher took the request.
     pub(crate) fn relieve_inline(&self) -> bool {
@@ -183,27 +165,16 @@ impl Tree {
     }
 
     /// Flushes buffers of height-1 nodes down into leaves until the internal nodes in memory are back under
-    /// 4/5 of their share of the cache (or nothing is left to flush).
+    /// 4/5 of their share of the cache, nothing is left to flush, or [`INLINE_PRESSURE_FLUSHES`] flushes
+    /// are done (a writer's inline relief).
     pub(crate) fn relieve_pressure(&self, st: &mut TreeState) -> Result<()> {
-        let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
-        let mut budget = usize::MAX;
-        for _ in 0..16 {
-            if self.budget.internal_used() <= target {
-                break;
-            }
-            let root = st.root;
-            let flushed = self.pressure_walk(st, root, target, &mut budget)?;
-            self.fix_root(st)?;
-            self.settle(st);
-            if !flushed {
-                break;
-            }
-        }
-        Ok(())
+        let mut budget = INLINE_PRESSURE_FLUSHES;
+        self.relieve_step(st, &mut budget).map(drop)
     }
 
-    /// As `relieve_pressure`, at most `budget` leaf flushes, each of the heaviest buffer of any cached
-    /// height-1 node (the largest batch for one leaf rewrite); whether pressure may remain.
+    /// Flushes into leaves, at most `budget` of them, each time the fullest buffer of any cached
+    /// height-1 node (the largest batch for one leaf rewrite), until the internal nodes in memory are
+    /// back under 4/5 of their share of the cache; whether pressure may remain.
     fn relieve_step(&self, st: &mut TreeState, budget: &mut usize) -> Result<bool> {
         let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
         loop {
@@ -270,57 +241,6 @@ impl Tree {
             }
         }
         Ok(())
-    }
-
-    /// One round below `bn`: each height-1 node in memory flushes its heaviest buffer into its child;
-    /// whether anything was flushed.
-    fn pressure_walk(
-        &self,
-        st: &mut TreeState,
-        bn: BlockNum,
-        target: u64,
-        budget: &mut usize,
-    ) -> Result<bool> {
-        if *budget == 0 {
-            return Ok(false);
-        }
-        let node = self.load(st, bn)?;
-        let Node::Internal {
-            height,
-            buffers,
-            children,
-            ..
-        } = &*node
-        else {
-            return Ok(false);
-        };
-        if *height == 1 {
-            let Some(i) = super::node::BufferSlot::heaviest(buffers) else {
-                return Ok(false);
-            };
-            drop(node);
-            self.flush_child(st, bn, i)?;
-            self.settle(st);
-            *budget -= 1;
-            return Ok(true);
-        }
-        let n = children.len();
-        drop(node);
-        let mut flushed = false;
-        for i in (0..n).rev() {
-            if self.budget.internal_used() <= target || *budget == 0 {
-                break;
-            }
-            let child = match &*self.load(st, bn)? {
-                Node::Internal { children, .. } => children[i],
-                Node::Leaf { .. } => break,
-            };
-            if cached_internal(st, child) {
-                flushed |= self.pressure_walk(st, child, target, budget)?;
-                self.fix_child(st, bn, i)?;
-            }
-        }
-        Ok(flushed)
     }
 }
 

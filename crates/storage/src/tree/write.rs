@@ -239,8 +239,19 @@ impl Tree {
 
     /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size.
     pub(super) fn flush_if_needed(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+        let mut unbounded = usize::MAX;
+        self.flush_over_size(st, bn, &mut unbounded)
+    }
+
+    /// As `flush_if_needed`, at most `budget` child flushes (the budget is spent as they happen).
+    pub(super) fn flush_over_size(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        budget: &mut usize,
+    ) -> Result<()> {
         let node_max = self.opts.node_size_bytes as usize;
-        loop {
+        while *budget > 0 {
             let node = self.load(st, bn)?;
             let Node::Internal { buffers, .. } = &*node else {
                 return Ok(());
@@ -254,7 +265,9 @@ impl Tree {
             };
             drop(node);
             self.flush_child(st, bn, idx)?;
+            *budget -= 1;
         }
+        Ok(())
     }
 
     /// Moves the whole buffer for child `idx` of `parent` into that child, then rebalances the child.

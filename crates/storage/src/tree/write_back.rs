@@ -50,13 +50,7 @@ impl Tree {
             let (loc, places) = self.write_node(&node, bn)?;
             drop(node);
             let mut st = self.state.write();
-            let current = st
-                .nodes
-                .get_mut()
-                .get(&bn)
-                .is_some_and(|s| s.dirty && s.gen == gen);
-            if current {
-                self.mark_clean(&mut st, bn, loc, &places);
+            if self.mark_clean_if_current(&mut st, bn, gen, loc, &places) {
                 self.budget
                     .written_back
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
