@@ -258,7 +258,11 @@ fn record_bytes(col: &Column, v: &Value, out: &mut Vec<u8>) {
                 Value::Int(i) => *i as u64,
                 _ => 0,
             };
-            out.push(if y == 0 { 0 } else { (y - 1900) as u8 });
+            out.push(if y == 0 {
+                0
+            } else {
+                y.saturating_sub(1900) as u8
+            });
         }
         SqlType::Enum { count } => {
             let n = text_code(col, v);

@@ -84,11 +84,11 @@ pub fn assign(sess: &mut Session, cache: &str, param: &'static str, v: &Value) -
         Value::UInt(u) => *u,
         Value::Double(d) if *d >= 0.0 => *d as u64,
         Value::Decimal(d) if !d.is_negative() => d.round_to_i128() as u64,
-        other => {
+        _ => {
             return Err(DbError::new(
                 1232,
                 "42000",
-                format!("Incorrect argument type to variable '{param}' ({other:?})"),
+                format!("Incorrect argument type to variable '{param}'"),
             ))
         }
     };
