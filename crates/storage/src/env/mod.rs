@@ -507,6 +507,7 @@ impl TreeHandle {
             }
             last
         };
+        self.tree.request_write_back();
         Ok(Some(last))
     }
 

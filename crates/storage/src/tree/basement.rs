@@ -272,9 +272,10 @@ impl Basement {
                         self.bytes += entry_size(&msg.key, &nc);
                         self.entries.insert(i, (msg.key.clone(), nc));
                         let entries = &self.entries;
-                        if let Some(index) = self.index.get_mut() {
-                            index.insert(i, &msg.key, |j| entries[j].0.as_slice(), entries.len());
-                        }
+                        self.index
+                            .get_mut()
+                            .expect("built by search_for_change")
+                            .insert(i, &msg.key, |j| entries[j].0.as_slice(), entries.len());
                     }
                 }
             },

@@ -18,8 +18,8 @@
 //! Invariants: a flush is the same operation whichever thread runs it, under the same lock, so the tree
 //! invariants hold between any two operations; buffers stay below twice the node size whenever the
 //! write lock is free. The flusher gives the lock up after every [`FLUSHES_PER_HOLD`] child flushes
-//! (design.md F3), so a point read waits for at most that much flushing, not for a whole pass (which
-//! held the lock for hundreds of milliseconds during the sensor stream at 10x the cache).
+//! (design.md F3), so a point read waits for at most that much flushing, not for a whole pass (with
+//! whole passes, queries during the sensor stream at 10x the cache had a p99 of 265-538 ms).
 
 use super::node::{BlockNum, Node};
 use super::{Tree, TreeState};
@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Child flushes the flusher thread does per hold of a tree's write lock (F3): each loads a child
-/// (a leaf may come from disk whole) and may write nodes out, a few milliseconds to tens of them.
+/// (a leaf may come from disk whole), merges the buffer into it and may split it.
 const FLUSHES_PER_HOLD: usize = 2;
 
 /// Leaf flushes a writer does inline when the internal nodes far exceed their share of the cache.
@@ -244,8 +244,6 @@ impl Tree {
     }
 }
 
-/// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
-/// that is not in memory has not grown since it was written, so it has nothing to flush.
 /// A buffer to flush into a leaf: its size, its node, its index there and the way to that node.
 struct Heaviest {
     bytes: usize,
@@ -254,6 +252,8 @@ struct Heaviest {
     path: Vec<(BlockNum, usize)>,
 }
 
+/// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
+/// that is not in memory has not grown since it was written, so it has nothing to flush.
 fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
     st.nodes
         .lock()

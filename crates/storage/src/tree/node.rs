@@ -149,11 +149,6 @@ impl PartSize for Buffer {
     }
 }
 
-/// Index of the part (basement or child) whose range holds `key`.
-pub fn part_index(pivots: &Pivots, key: &[u8]) -> usize {
-    pivots.part_index(key)
-}
-
 impl Node {
     /// An empty leaf.
     pub fn empty_leaf() -> Node {

@@ -6,7 +6,7 @@
 
 use super::message::{Message, Op, TxnId};
 use super::mvcc::{self, Cell, ReadView};
-use super::node::{part_index, Node, Pivots};
+use super::node::{Node, Pivots};
 use super::write::part_range;
 use super::{Tree, TreeState};
 use crate::error::Result;
@@ -94,7 +94,7 @@ impl Tree {
                     buffers,
                     ..
                 } => {
-                    let i = part_index(pivots, key);
+                    let i = pivots.part_index(key);
                     // A buffer not in memory whose filter rules the key out is not read (design.md F2).
                     let lacks = buffers[i].surely_lacks(key);
                     if lacks && !buffers[i].is_empty() {
@@ -103,7 +103,7 @@ impl Tree {
                     let has_msgs = !buffers[i].is_empty() && !lacks;
                     (i, Some((children[i], has_msgs)))
                 }
-                Node::Leaf { pivots, .. } => (part_index(pivots, key), None),
+                Node::Leaf { pivots, .. } => (pivots.part_index(key), None),
             };
             match next {
                 Some((child, has_msgs)) => {
@@ -179,7 +179,7 @@ impl Tree {
         let choose = |pivots: &Pivots| match (key, before) {
             (None, false) => 0,
             (None, true) => pivots.len(),
-            (Some(k), false) => part_index(pivots, k),
+            (Some(k), false) => pivots.part_index(k),
             (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
         };
         let (mut lo, mut hi): (Option<Vec<u8>>, Option<Vec<u8>>) = (None, None);

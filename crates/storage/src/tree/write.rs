@@ -10,7 +10,7 @@
 use super::basement::Basement;
 use super::buffer::{clip, Buffer};
 use super::message::Message;
-use super::node::{part_index, BasementSlot, BlockNum, BufferSlot, Node};
+use super::node::{BasementSlot, BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
 use crate::error::Result;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ fn push_routed(node: &mut Node, msg: Message) {
         unreachable!("push_routed on a leaf");
     };
     if !msg.op.is_ranged() {
-        let i = part_index(pivots, &msg.key);
+        let i = pivots.part_index(&msg.key);
         buffers[i].get_mut().push(msg);
         return;
     }
@@ -82,7 +82,7 @@ impl Tree {
                     } => {
                         let mut step = Step::Buffer;
                         if !msg.op.is_ranged() {
-                            let i = part_index(pivots, &msg.key);
+                            let i = pivots.part_index(&msg.key);
                             left_edge &= i == 0;
                             right_edge &= i + 1 == children.len();
                             let child = children[i];
@@ -128,10 +128,6 @@ impl Tree {
         if self.relieve_inline() {
             self.relieve_pressure(st)?;
         }
-        if self.budget.near() {
-            // Dirty nodes written back by the flusher are evicted without a write (write_back.rs).
-            self.flushq.request(self.id);
-        }
         self.evict_if_needed(st, &keep)
     }
 
@@ -161,17 +157,9 @@ impl Tree {
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
         };
-        // Indexes of the basements the messages reached (ascending, no repeats): only these can
-        // have grown past the basement size or become empty.
+        // Indexes of the basements the messages reached: only these can have grown past the
+        // basement size or become empty.
         let mut touched: Vec<usize> = Vec::new();
-        let mut touch = |j: usize| {
-            if touched.last().is_none_or(|&l| l < j) {
-                touched.push(j);
-            } else if !touched.contains(&j) {
-                touched.push(j);
-                touched.sort_unstable();
-            }
-        };
         if msgs.len() > 8 && msgs.iter().all(|m| !m.op.is_ranged()) {
             // A flushed batch of point messages: sort by (key, MSN) — stable, so equal keys keep MSN
             // order — and merge each basement's share in one pass.
@@ -179,7 +167,7 @@ impl Tree {
             sorted.sort_by(|a, b| a.key.cmp(&b.key));
             let mut start = 0;
             while start < sorted.len() {
-                let j = part_index(pivots, &sorted[start].key);
+                let j = pivots.part_index(&sorted[start].key);
                 let end = match pivots.get(j) {
                     Some(hi) => start + sorted[start..].partition_point(|m| m.key < *hi),
                     None => sorted.len(),
@@ -190,28 +178,30 @@ impl Tree {
                     horizon,
                     &aborted,
                 )?;
-                touch(j);
+                touched.push(j);
                 start = end;
             }
         } else {
             for msg in &msgs {
                 if !msg.op.is_ranged() {
-                    let j = part_index(pivots, &msg.key);
+                    let j = pivots.part_index(&msg.key);
                     basement_mut(&mut basements[j]).apply(msg, &reg, horizon, &aborted)?;
-                    touch(j);
+                    touched.push(j);
                     continue;
                 }
                 for (j, slot) in basements.iter_mut().enumerate() {
                     let (lo, hi) = part_range(pivots, j);
                     if let Some(m) = clip(msg, lo, hi) {
                         basement_mut(slot).apply(&m, &reg, horizon, &aborted)?;
-                        touch(j);
+                        touched.push(j);
                     }
                 }
             }
         }
         // Split the oversized basements among them and drop the empty ones (keeping at least
         // one), from the right so that the indexes still to visit stay valid.
+        touched.sort_unstable();
+        touched.dedup();
         for &first in touched.iter().rev() {
             // `first..end` holds the pieces of the touched basement (more after a split).
             let (mut j, mut end) = (first, first + 1);
