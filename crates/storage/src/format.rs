@@ -2,10 +2,10 @@
 
 /// The on-disk format version this build writes and reads. Bump it (and add a row to the version history in
 /// docs/file-format.md) on any change of layout.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
-/// The oldest format version this build still reads (version 1 node blocks have no filter chunk; nothing else
-/// changed).
+/// The oldest format version this build still reads (version 1 node blocks have no filter chunk, version 2 leaf
+/// blocks store each basement as one chunk, not as frames; nothing else changed).
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 
 /// Whether this build reads structures written in format `version`.

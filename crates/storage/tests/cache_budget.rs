@@ -71,8 +71,8 @@ fn an_idle_tree_does_not_keep_the_cache_from_the_tree_in_use() {
     }
 }
 
-/// Basements read from disk stay in the cache decoded (packed): reading a key again decompresses nothing,
-/// reads after eviction equal what was written (with pending messages on top), and the cache stays within
+/// Basements read from disk stay in the cache decoded (packed): reading a key again reads no node or whole
+/// basement again, reads after eviction equal what was written (with pending messages on top), and the cache stays within
 /// its margin while a tree several times its size is read at random.
 #[test]
 fn cached_basements_are_read_once_and_reads_match_after_eviction() {
@@ -109,12 +109,14 @@ fn cached_basements_are_read_once_and_reads_match_after_eviction() {
                 model.get(&key(i)),
                 "key {i}, round {round}"
             );
-            // The same key again: its basement and buffers are cached, nothing is read or decompressed.
+            // The same key again: its buffers and node are cached; its basement is too, or the read
+            // decompresses the one frame that holds the key (design.md R1).
             let before = env.stats();
             assert_eq!(t.get(&key(i)).unwrap().as_ref(), model.get(&key(i)));
             let after = env.stats();
             assert_eq!(after.part_reads, before.part_reads, "key {i} re-read");
             assert_eq!(after.node_reads, before.node_reads, "key {i} re-read");
+            assert!(after.frame_reads <= before.frame_reads + 1, "key {i}");
         }
         let s = env.stats();
         assert!(
@@ -136,6 +138,58 @@ fn cached_basements_are_read_once_and_reads_match_after_eviction() {
     for ((k, v), (mk, mv)) in all.iter().zip(&model) {
         assert_eq!((k.as_slice(), v), (mk.as_slice(), mv));
     }
+}
+
+/// With the cache full, a point read of a basement not in memory decompresses the one frame that holds
+/// the key and caches nothing, until the basement has been read that way `COLD_READS_TO_CACHE` times; then
+/// it is loaded and later reads of it read nothing (design.md R1-R2).
+#[test]
+fn cold_point_reads_decompress_one_frame_until_the_basement_is_hot() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = Env::open(dir.path(), opts(), registry()).unwrap();
+    let t = env.create_tree("t", None).unwrap();
+    let mut model = std::collections::BTreeMap::new();
+    for i in 0..60_000u64 {
+        let v = vec![(i % 253) as u8; 40 + (i % 90) as usize];
+        t.put(&key(i), &v).unwrap();
+        model.insert(key(i), v);
+    }
+    env.checkpoint().unwrap();
+    let mut x = 99u64;
+    for _ in 0..20_000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let i = (x >> 33) % 61_000;
+        assert_eq!(
+            t.get(&key(i)).unwrap().as_ref(),
+            model.get(&key(i)),
+            "key {i}"
+        );
+    }
+    let s = env.stats();
+    assert!(s.frame_reads > 5_000, "{} frame reads", s.frame_reads);
+    assert!(
+        s.cache_used_bytes <= CACHE + CACHE / 4,
+        "cache {} over its budget {CACHE}",
+        s.cache_used_bytes
+    );
+    // One key read again and again: a few frame reads, then one load, then nothing.
+    let k = key(4242);
+    let before = env.stats();
+    for _ in 0..12 {
+        assert_eq!(t.get(&k).unwrap().as_ref(), model.get(&k));
+    }
+    let mid = env.stats();
+    assert!(mid.frame_reads - before.frame_reads <= 8);
+    assert!(mid.part_reads - before.part_reads <= 1);
+    assert_eq!(t.get(&k).unwrap().as_ref(), model.get(&k));
+    let after = env.stats();
+    assert_eq!(
+        after.frame_reads, mid.frame_reads,
+        "the hot basement was not cached"
+    );
+    assert_eq!(after.part_reads, mid.part_reads);
 }
 
 /// A lookup of a key the tree lacks is answered by the key filters of the partitions not in memory

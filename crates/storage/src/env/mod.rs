@@ -102,6 +102,8 @@ pub struct EnvStats {
     pub node_reads: u64,
     /// Basements and message buffers read from disk and decompressed (a cached one is never read again).
     pub part_reads: u64,
+    /// Point reads that read and decompressed one frame of a basement not in memory (tree/frames.rs).
+    pub frame_reads: u64,
     /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
     pub filter_skips: u64,
     pub failure: Option<String>,
@@ -324,6 +326,7 @@ impl Env {
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
             part_reads: i.budget.part_reads.load(Ordering::Relaxed),
+            frame_reads: i.budget.frame_reads.load(Ordering::Relaxed),
             written_back: i.budget.written_back.load(Ordering::Relaxed),
             filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
             failure: i.health.failure(),

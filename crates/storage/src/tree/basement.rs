@@ -4,6 +4,7 @@
 //! Invariant: keys strictly increase. Applying a message keeps them so; an entry whose last version is a
 //! delete below the garbage-collection horizon is removed.
 
+use super::frames::{self, Cut};
 use super::key_filter::KeyFilter;
 use super::key_index::KeyIndex;
 use super::message::{Message, Op, TxnId, UpdateRegistry};
@@ -352,17 +353,29 @@ impl Basement {
     }
 
     pub fn encode(&self) -> Vec<u8> {
+        self.encode_cut(usize::MAX).0.into_owned()
+    }
+
+    /// The encoding (as [`Basement::encode`]) and where to cut it into frames of about `target` bytes
+    /// (tree/frames.rs).
+    pub fn encode_cut(&self, target: usize) -> (Cow<'_, [u8]>, Vec<Cut>) {
         if let Some(p) = &self.packed {
-            return p.raw().to_vec();
+            return (
+                Cow::Borrowed(p.raw()),
+                frames::plan(p.entry_places(), target),
+            );
         }
         let mut out = Vec::with_capacity(self.bytes + 8);
         out.put_u8(ENCODING_PLAIN);
         out.put_varint(self.entries.len() as u64);
+        let mut places = Vec::with_capacity(self.entries.len());
         for (k, c) in &self.entries {
+            let start = out.len();
             out.put_bytes(k);
+            places.push((start, out.len() - k.len(), k.len()));
             c.encode(&mut out);
         }
-        out
+        (Cow::Owned(out), frames::plan(places.into_iter(), target))
     }
 
     /// Reads an encoded basement, keeping it packed (entries are decoded when asked for).

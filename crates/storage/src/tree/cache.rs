@@ -45,6 +45,7 @@ fn slots_of<T>(p: &node_codec::NodePrefix) -> Vec<PartSlot<T>> {
             loaded: None,
             part: Some(*part),
             filter: filter.clone(),
+            cold_reads: Default::default(),
         })
         .collect()
 }
@@ -79,7 +80,7 @@ impl Tree {
         })
     }
 
-    fn location(&self, st: &TreeState, bn: BlockNum) -> Result<BlockLoc> {
+    pub(super) fn location(&self, st: &TreeState, bn: BlockNum) -> Result<BlockLoc> {
         st.table.get(&bn).copied().ok_or_else(|| {
             corruption!(
                 self.path,
@@ -356,7 +357,13 @@ impl Tree {
     /// Serializes `node` into a newly allocated place of the file (not synced). A failed write latches the
     /// environment.
     pub(crate) fn write_node(&self, node: &Node, bn: BlockNum) -> Result<(BlockLoc, PartPlaces)> {
-        let enc = node_codec::encode(node, bn, self.opts.codec, i32::from(self.opts.level));
+        let enc = node_codec::encode(
+            node,
+            bn,
+            self.opts.codec,
+            i32::from(self.opts.level),
+            self.opts.frame_bytes(),
+        );
         let loc = self.write_block(&enc.bytes, enc.prefix_len)?;
         Ok((
             loc,

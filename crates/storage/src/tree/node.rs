@@ -12,6 +12,7 @@ use super::basement::Basement;
 use super::buffer::Buffer;
 use super::key_filter::KeyFilter;
 pub use super::pivots::Pivots;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 /// A node's stable number within its tree (what parents store; mapped to a file place by the translation
@@ -27,6 +28,8 @@ pub struct PartLoc {
     pub crc: u32,
     /// Codec of the block (from its header).
     pub codec: crate::compress::Codec,
+    /// Stored as frames (a leaf partition of a version 3 block, tree/frames.rs).
+    pub framed: bool,
 }
 
 /// Where a just-written node's partitions sit in its block, and the key filters written with them.
@@ -44,6 +47,33 @@ pub struct PartSlot<T> {
     pub part: Option<PartLoc>,
     /// The key filter written with the node's current block (None: none written, or the node is dirty).
     pub filter: Option<Arc<KeyFilter>>,
+    /// Point reads that found the partition out of memory since it last was in it (read.rs).
+    pub cold_reads: ColdReads,
+}
+
+/// A count of point reads that read one frame of a partition instead of loading it (shared by the
+/// readers of a cached node, so atomic; saturates at 255).
+#[derive(Debug, Default)]
+pub struct ColdReads(AtomicU8);
+
+impl Clone for ColdReads {
+    fn clone(&self) -> ColdReads {
+        ColdReads(AtomicU8::new(self.get()))
+    }
+}
+
+impl ColdReads {
+    pub fn get(&self) -> u8 {
+        self.0.load(Ordering::Relaxed)
+    }
+    /// Counts one more read (racing readers may count once for two: it is a hint).
+    pub fn bump(&self) {
+        let n = self.get();
+        self.0.store(n.saturating_add(1), Ordering::Relaxed);
+    }
+    pub fn reset(&self) {
+        self.0.store(0, Ordering::Relaxed);
+    }
 }
 
 impl<T> PartSlot<T> {
@@ -68,6 +98,7 @@ impl<T: Clone> PartSlot<T> {
             loaded: Some(Arc::new(v)),
             part: None,
             filter: None,
+            cold_reads: ColdReads::default(),
         }
     }
     /// The partition; the node must be fully loaded (dirty nodes always are).
@@ -262,6 +293,7 @@ impl Node {
                 .filter(|s| s.part.is_some() && s.loaded.is_some())
             {
                 s.loaded = None;
+                s.cold_reads.reset();
                 n += 1;
             }
             n

@@ -8,6 +8,7 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
+use super::frames;
 use super::key_filter::KeyFilter;
 use super::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
 use crate::compress::Codec;
@@ -47,6 +48,9 @@ pub struct NodePrefix {
     pub filters: Vec<Option<Arc<KeyFilter>>>,
 }
 
+/// A partition's stored bytes, their CRC-32C and its raw length.
+type StoredPart = (Vec<u8>, u32, usize);
+
 fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
     let stored = if raw.is_empty() {
         Vec::new()
@@ -57,18 +61,46 @@ fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
     (stored, crc)
 }
 
-/// Serializes a fully loaded node.
-pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> EncodedNode {
+/// Serializes a fully loaded node; a leaf's basements are stored as frames of about `frame_bytes`
+/// (tree/frames.rs).
+pub fn encode(
+    node: &Node,
+    blocknum: BlockNum,
+    codec: Codec,
+    level: i32,
+    frame_bytes: usize,
+) -> EncodedNode {
+    encode_as(node, blocknum, codec, level, Some(frame_bytes))
+}
+
+/// As [`encode`]; `frame_bytes` None writes a version 2 block instead (each basement one chunk), which
+/// only tests of older formats want.
+fn encode_as(
+    node: &Node,
+    blocknum: BlockNum,
+    codec: Codec,
+    level: i32,
+    frame_bytes: Option<usize>,
+) -> EncodedNode {
     let mut meta = Vec::new();
     for p in node.pivots().iter() {
         meta.put_bytes(p);
     }
-    let (raw_parts, filters): (Vec<Vec<u8>>, Vec<Option<Arc<KeyFilter>>>) = match node {
+    let (stored_parts, filters): (Vec<StoredPart>, Vec<Option<Arc<KeyFilter>>>) = match node {
         Node::Leaf { basements, .. } => basements
             .iter()
             .map(|b| {
                 let b = b.loaded.as_ref().expect("encode needs a fully loaded leaf");
-                (b.encode(), Some(Arc::new(b.key_filter())))
+                let filter = Some(Arc::new(b.key_filter()));
+                let Some(frame_bytes) = frame_bytes else {
+                    let raw = b.encode();
+                    let (stored, crc) = chunk(codec, level, &raw);
+                    return ((stored, crc, raw.len()), filter);
+                };
+                let (raw, cuts) = b.encode_cut(frame_bytes);
+                let stored = frames::encode(&raw, b.len(), &cuts, codec, level);
+                let crc = crc32c::crc32c(&stored);
+                ((stored, crc, raw.len()), filter)
             })
             .unzip(),
         Node::Internal {
@@ -79,7 +111,11 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
             }
             buffers
                 .iter()
-                .map(|b| (b.get().encode(), b.get().key_filter().map(Arc::new)))
+                .map(|b| {
+                    let raw = b.get().encode();
+                    let (stored, crc) = chunk(codec, level, &raw);
+                    ((stored, crc, raw.len()), b.get().key_filter().map(Arc::new))
+                })
                 .unzip()
         }
     };
@@ -88,15 +124,8 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
         filter_chunk.put_bytes(&f.as_ref().map_or_else(Vec::new, |f| f.encode()));
     }
     let filter_crc = crc32c::crc32c(&filter_chunk);
-    let n = raw_parts.len();
+    let n = stored_parts.len();
     let (meta_stored, meta_crc) = chunk(codec, level, &meta);
-    let stored_parts: Vec<(Vec<u8>, u32, usize)> = raw_parts
-        .iter()
-        .map(|r| {
-            let (s, c) = chunk(codec, level, r);
-            (s, c, r.len())
-        })
-        .collect();
     let prefix_len = HEADER_BYTES + n * DIR_ENTRY_BYTES + meta_stored.len() + filter_chunk.len();
     let mut parts = Vec::with_capacity(n);
     let mut off = prefix_len;
@@ -107,12 +136,17 @@ pub fn encode(node: &Node, blocknum: BlockNum, codec: Codec, level: i32) -> Enco
             raw_len: *raw_len as u32,
             crc: *c,
             codec,
+            framed: node.is_leaf() && frame_bytes.is_some(),
         });
         off += s.len();
     }
     let mut out = Vec::with_capacity(off);
     out.extend_from_slice(MAGIC);
-    out.put_u16(FORMAT_VERSION as u16);
+    out.put_u16(if frame_bytes.is_some() {
+        FORMAT_VERSION as u16
+    } else {
+        2
+    });
     out.put_u8(if node.is_leaf() {
         KIND_LEAF
     } else {
@@ -214,6 +248,7 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
             raw_len: dd.u32()?,
             crc: dd.u32()?,
             codec,
+            framed: kind == KIND_LEAF && version >= 3,
         });
     }
     let meta_stored_bytes = d.take(meta_stored)?;
@@ -290,6 +325,10 @@ pub fn decode_part_bytes(stored: &[u8], loc: &PartLoc) -> Result<Vec<u8>, Decode
             loc.offset
         )));
     }
+    if loc.framed {
+        return frames::decode_all(stored, loc.codec, loc.raw_len as usize)
+            .map_err(|e| err(format!("partition at offset {}: {e}", loc.offset)));
+    }
     if loc.raw_len == 0 {
         return Ok(Vec::new());
     }
@@ -336,6 +375,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
                 loaded,
                 part: Some(*loc),
                 filter: filter.clone(),
+                cold_reads: Default::default(),
             });
         }
         Ok(Node::Leaf {
@@ -354,6 +394,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
                 loaded,
                 part: Some(*loc),
                 filter: filter.clone(),
+                cold_reads: Default::default(),
             });
         }
         Ok(Node::Internal {
@@ -390,7 +431,7 @@ mod tests {
             basements: vec![BasementSlot::new(b1.clone()), BasementSlot::new(b2.clone())],
         };
         for codec in [Codec::None, Codec::Zstd, Codec::Lz4] {
-            let enc = encode(&leaf, 9, codec, 0);
+            let enc = encode(&leaf, 9, codec, 0, 256);
             let back = decode_node(&enc.bytes, 9, false).unwrap();
             match &back {
                 Node::Leaf { pivots, basements } => {
@@ -414,7 +455,7 @@ mod tests {
             }
         }
         // Filters: every basement key is in its basement's filter, and they survive the round trip.
-        let enc = encode(&leaf, 9, Codec::Zstd, 0);
+        let enc = encode(&leaf, 9, Codec::Zstd, 0, 256);
         let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 9).unwrap();
         assert_eq!(prefix.filters, enc.filters);
         for (b, f) in [(&b1, &prefix.filters[0]), (&b2, &prefix.filters[1])] {
@@ -434,7 +475,7 @@ mod tests {
             children: vec![3, 4],
             buffers: vec![BufferSlot::new(buf), BufferSlot::new(Buffer::default())],
         };
-        let enc = encode(&internal, 2, Codec::Zstd, 0);
+        let enc = encode(&internal, 2, Codec::Zstd, 0, 256);
         match decode_node(&enc.bytes, 2, false).unwrap() {
             Node::Internal {
                 children, buffers, ..
@@ -469,6 +510,51 @@ mod tests {
     }
 
     #[test]
+    fn version_2_leaves_read_as_unframed_basements_and_version_3_ones_as_frames() {
+        let reg = crate::tree::message::UpdateRegistry::new();
+        let mut b = Basement::default();
+        for i in 0..60u32 {
+            let m = Message {
+                msn: 1,
+                txn: 0,
+                key: i.to_be_bytes().to_vec(),
+                op: Op::Put(vec![i as u8; 30]),
+            };
+            b.apply(&m, &reg, u64::MAX, &[]).unwrap();
+        }
+        let leaf = Node::Leaf {
+            pivots: Vec::new().into(),
+            basements: vec![BasementSlot::new(b.clone())],
+        };
+        for (frames, version, framed) in [
+            (None, 2u16, false),
+            (Some(300), FORMAT_VERSION as u16, true),
+        ] {
+            let enc = encode_as(&leaf, 4, Codec::Zstd, 0, frames);
+            assert_eq!(u16::from_le_bytes([enc.bytes[4], enc.bytes[5]]), version);
+            let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 4).unwrap();
+            assert_eq!(prefix.parts[0].framed, framed);
+            match decode_node(&enc.bytes, 4, false).unwrap() {
+                Node::Leaf { basements, .. } => {
+                    assert_eq!(**basements[0].loaded.as_ref().unwrap(), b)
+                }
+                _ => panic!("not a leaf"),
+            }
+            // One frame of a version 3 basement answers a point read alone.
+            if framed {
+                let loc = prefix.parts[0];
+                let stored = part_slice(&enc.bytes, &loc).unwrap();
+                for (k, c) in b.entries().iter() {
+                    assert_eq!(
+                        frames::lookup(stored, loc.codec, k).unwrap().as_ref(),
+                        Some(c)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn version_1_blocks_read_as_blocks_without_filters() {
         let reg = crate::tree::message::UpdateRegistry::new();
         let mut b = Basement::default();
@@ -485,7 +571,7 @@ mod tests {
             pivots: Vec::new().into(),
             basements: vec![BasementSlot::new(b.clone())],
         };
-        let enc = encode(&leaf, 4, Codec::Lz4, 0);
+        let enc = encode_as(&leaf, 4, Codec::Lz4, 0, None);
         let v1 = as_version_1(&enc);
         assert!(v1.len() < enc.bytes.len());
         match decode_node(&v1, 4, false).unwrap() {

@@ -20,11 +20,12 @@ pub struct TreeOptions {
 
 /// 4 MiB nodes and fanout 16 as TokuDB; 32 KiB basements (TokuDB: 64 KiB), with zstd.
 ///
-/// A cold point read decompresses one whole basement, and zstd's decompression of it dominated the read
-/// (perf, design.md "Trees and messages"). With data 10x the cache, 32 KiB basements serve 1.45x the point
-/// reads of 64 KiB ones at the same insert rates; 16 KiB ones 1.95x, but insert sequential keys 11-16% slower and take
-/// 8-26% more bytes per row on the sensor rows of the SQL suite (bench/results/2026-11-24-basement-size.md).
-/// `read_block_size` chooses per server.
+/// A cold point read decompresses one frame of a basement (half of it, `FRAMES_PER_BASEMENT`), and zstd's
+/// decompression dominated such reads (perf, design.md "Trees and messages"). With data 10x the cache,
+/// 32 KiB basements serve 1.45x the point reads of 64 KiB ones at the same insert rates; 16 KiB ones
+/// 1.95x, but insert sequential keys 11-16% slower and take 8-26% more bytes per row on the sensor rows of
+/// the SQL suite (bench/results/2026-11-24-basement-size.md, measured before frames). `read_block_size`
+/// chooses per server.
 impl Default for TreeOptions {
     fn default() -> TreeOptions {
         TreeOptions {
@@ -37,7 +38,17 @@ impl Default for TreeOptions {
     }
 }
 
+/// Frames a basement is cut into on disk (tree/frames.rs): a point read that misses the cache
+/// decompresses one of them. Two halve the work of such a read for 6% more bytes on the sensor rows
+/// of the SQL suite; four cut it to a quarter for 16% more (bench/results/2026-11-24-frames.md).
+pub const FRAMES_PER_BASEMENT: u32 = 2;
+
 impl TreeOptions {
+    /// Target raw size of a basement's frames: half the basement, at least 256 bytes.
+    pub fn frame_bytes(&self) -> usize {
+        (self.basement_size_bytes / FRAMES_PER_BASEMENT).max(256) as usize
+    }
+
     /// Checks the options are usable.
     pub fn validate(&self) -> Result<()> {
         if self.node_size_bytes < 1024 || self.node_size_bytes > (256 << 20) {

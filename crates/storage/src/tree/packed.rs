@@ -117,6 +117,14 @@ impl Packed {
         }
     }
 
+    /// (entry start, key offset, key length) of every entry, in order.
+    pub fn entry_places(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.ents.iter().map(|&[off, len, _]| {
+            let off = off as usize;
+            (off - varint_len(len as u64), off, len as usize)
+        })
+    }
+
     /// Key and value of entry `i` when it is a plain committed value, without decoding it into a `Cell`.
     pub fn plain(&self, i: usize) -> Option<(&[u8], &[u8])> {
         let mut d = Decoder::new(&self.raw[self.ents[i][2] as usize..]);

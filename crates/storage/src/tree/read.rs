@@ -10,7 +10,6 @@ use super::node::{Node, Pivots};
 use super::write::part_range;
 use super::{Tree, TreeState};
 use crate::error::Result;
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::atomic::Ordering;
@@ -123,9 +122,7 @@ impl Tree {
                         self.budget.filter_skips.fetch_add(1, Ordering::Relaxed);
                         None
                     } else {
-                        let basement = self.load_basement(st, bn, node, i)?;
-                        let cell = basement.get(key).map(Cow::into_owned);
-                        cell
+                        self.basement_cell(st, bn, node, i, key)?
                     };
                     // Fast path: a plain value (or none) and only committed, visible messages on top.
                     if matches!(cell, None | Some(Cell::Plain(_)))
