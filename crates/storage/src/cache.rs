@@ -34,6 +34,8 @@ pub struct CacheBudget {
     pub part_reads: AtomicU64,
     /// Point reads that decompressed one frame of a basement not in memory (statistics).
     pub frame_reads: AtomicU64,
+    /// Leaf flushes prepared without the tree's write lock and installed (statistics).
+    pub detached_flushes: AtomicU64,
     /// Partition reads that a key filter made unnecessary (statistics).
     pub filter_skips: AtomicU64,
     /// Dirty nodes the flusher wrote without the write lock and marked clean (tree/write_back.rs).
@@ -53,6 +55,7 @@ impl CacheBudget {
             node_reads: AtomicU64::new(0),
             part_reads: AtomicU64::new(0),
             frame_reads: AtomicU64::new(0),
+            detached_flushes: AtomicU64::new(0),
             filter_skips: AtomicU64::new(0),
             written_back: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),

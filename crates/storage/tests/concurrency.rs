@@ -149,6 +149,10 @@ fn the_flusher_thread_takes_flushes_off_writers() {
         w.join().unwrap();
     }
     assert!(env.stats().background_flushes > 0, "the flusher never ran");
+    assert!(
+        env.stats().detached_flushes > 0,
+        "no leaf flush was prepared without the write lock"
+    );
     let expect = |t: &betula_storage::TreeHandle| {
         for w in 0..3u64 {
             for i in (0..4000u64).step_by(37) {

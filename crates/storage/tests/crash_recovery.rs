@@ -32,6 +32,8 @@ fn opts() -> EnvOptions {
 enum Step {
     Write(Vec<u8>, Op),
     Checkpoint,
+    /// The flusher's work (leaf flushes prepared without the lock, write-back) run in this thread.
+    Flush,
 }
 
 fn workload(seed: u64, n: usize) -> Vec<Step> {
@@ -40,6 +42,8 @@ fn workload(seed: u64, n: usize) -> Vec<Step> {
         .map(|_| {
             if rng.chance(4) {
                 Step::Checkpoint
+            } else if rng.chance(4) {
+                Step::Flush
             } else {
                 let (k, op) = random_op(&mut rng, 400);
                 Step::Write(k, op)
@@ -77,6 +81,11 @@ fn run_until_crash(vfs: &Arc<SimVfs>, steps: &[Step]) -> (Model, Option<(Vec<u8>
             },
             Step::Checkpoint => {
                 if env.checkpoint().is_err() {
+                    return (model, None, true);
+                }
+            }
+            Step::Flush => {
+                if t.flush_now().is_err() {
                     return (model, None, true);
                 }
             }

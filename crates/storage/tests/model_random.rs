@@ -134,7 +134,9 @@ fn check_all(t: &betula_storage::TreeHandle, model: &Model, rng: &mut Rng, space
     t.check_invariants().unwrap();
 }
 
-fn run(seed: u64, cfg: &Config, ops: usize, space: u64) {
+/// Runs `ops` random operations; returns how many leaf flushes were prepared without the lock.
+fn run(seed: u64, cfg: &Config, ops: usize, space: u64) -> u64 {
+    let mut detached = 0;
     let vfs = Arc::new(SimVfs::new());
     let dir = Path::new("/db");
     let mut env = Env::open_with_vfs(vfs.clone(), dir, env_opts(cfg), registry()).unwrap();
@@ -148,12 +150,18 @@ fn run(seed: u64, cfg: &Config, ops: usize, space: u64) {
         if rng.chance(1) {
             env.checkpoint().unwrap();
         }
+        if rng.chance(2) {
+            // The flusher's work, as the background thread would do it (leaf flushes prepared
+            // without the lock among it, design.md F4).
+            t.flush_now().unwrap();
+        }
         if i % 700 == 699 {
             check_all(&t, &model, &mut rng, space, &format!("seed {seed} op {i}"));
         }
         if rng.below(1000) < 3 {
             // Reopen: cleanly (checkpoint) or by recovery from the log.
             drop(t);
+            detached += env.stats().detached_flushes;
             if rng.chance(50) {
                 env.close().unwrap();
             } else {
@@ -171,7 +179,9 @@ fn run(seed: u64, cfg: &Config, ops: usize, space: u64) {
         }
     }
     check_all(&t, &model, &mut rng, space, &format!("seed {seed} end"));
+    t.check_invariants().unwrap();
     drop(t);
+    detached += env.stats().detached_flushes;
     env.close().unwrap();
     let env = Env::open_with_vfs(vfs, dir, env_opts(cfg), registry()).unwrap();
     let t = env.open_tree("t").unwrap();
@@ -182,13 +192,16 @@ fn run(seed: u64, cfg: &Config, ops: usize, space: u64) {
         space,
         &format!("seed {seed} final reopen"),
     );
+    detached
 }
 
 #[test]
 fn model_matches_across_configurations() {
+    let mut detached = 0;
     for (i, cfg) in configs().iter().enumerate() {
-        run(1000 + i as u64, cfg, 6000, 3000);
+        detached += run(1000 + i as u64, cfg, 6000, 3000);
     }
+    assert!(detached > 0, "no leaf flush was prepared without the lock");
 }
 
 #[test]

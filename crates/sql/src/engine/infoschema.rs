@@ -333,6 +333,10 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
         ("Betula_node_reads".into(), st.node_reads.to_string()),
         ("Betula_part_reads".into(), st.part_reads.to_string()),
         ("Betula_frame_reads".into(), st.frame_reads.to_string()),
+        (
+            "Betula_detached_flushes".into(),
+            st.detached_flushes.to_string(),
+        ),
         ("Betula_filter_skips".into(), st.filter_skips.to_string()),
     ]
 }

@@ -104,6 +104,8 @@ pub struct EnvStats {
     pub part_reads: u64,
     /// Point reads that read and decompressed one frame of a basement not in memory (tree/frames.rs).
     pub frame_reads: u64,
+    /// Leaf flushes the flusher prepared without the tree's write lock (design.md F4).
+    pub detached_flushes: u64,
     /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
     pub filter_skips: u64,
     pub failure: Option<String>,
@@ -327,6 +329,7 @@ impl Env {
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
             part_reads: i.budget.part_reads.load(Ordering::Relaxed),
             frame_reads: i.budget.frame_reads.load(Ordering::Relaxed),
+            detached_flushes: i.budget.detached_flushes.load(Ordering::Relaxed),
             written_back: i.budget.written_back.load(Ordering::Relaxed),
             filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
             failure: i.health.failure(),
@@ -544,6 +547,13 @@ impl TreeHandle {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// Does the background flusher's work for this tree now, in the calling thread (flushes of
+    /// over-full buffers, cache-pressure relief, write-back): for tests and tools that run without
+    /// background threads.
+    pub fn flush_now(&self) -> Result<()> {
+        self.tree.flush_pending()
     }
 
     /// Inserts or overwrites.

@@ -310,6 +310,35 @@ impl Tree {
         Ok(node)
     }
 
+    /// Replaces the content of node `bn` (cached or not) with `node`, which becomes dirty: as
+    /// [`Tree::node_mut`] followed by an assignment, without loading what is replaced.
+    pub(crate) fn replace_node(&self, st: &mut TreeState, bn: BlockNum, mut node: Node) {
+        node.forget_parts();
+        let gen = self.budget.tick();
+        let was_dirty = st.nodes.get_mut().get(&bn).is_some_and(|s| s.dirty);
+        if !was_dirty {
+            if let Some(loc) = st.table.remove(&bn) {
+                self.space.lock().release(loc);
+            }
+        }
+        let slot = st.nodes.get_mut().entry(bn).or_insert_with(|| Slot {
+            node: Arc::new(Node::Leaf {
+                pivots: Vec::new().into(),
+                basements: Vec::new(),
+            }),
+            dirty: true,
+            gen,
+            last_use: gen,
+            bytes: 0,
+        });
+        // A new slot counts no bytes yet: `settle` adds the node's size to the budget.
+        slot.node = Arc::new(node);
+        slot.dirty = true;
+        slot.gen = gen;
+        slot.last_use = gen;
+        st.touched.push(bn);
+    }
+
     /// Adds a new dirty node; returns its number.
     pub(crate) fn new_node(&self, st: &mut TreeState, node: Node) -> BlockNum {
         let bn = st.next_bn;

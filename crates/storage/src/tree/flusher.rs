@@ -21,6 +21,7 @@
 //! (design.md F3), so a point read waits for at most that much flushing, not for a whole pass (with
 //! whole passes, queries during the sensor stream at 10x the cache had a p99 of 265-538 ms).
 
+use super::detached_flush::Detached;
 use super::node::{BlockNum, Node};
 use super::{Tree, TreeState};
 use crate::cache::INTERNAL_SHARE;
@@ -105,22 +106,25 @@ impl Tree {
         self.flushq.done.fetch_add(1, Ordering::Relaxed);
         loop {
             self.write_back()?;
+            let detached = self.flush_leaf_detached()?;
+            // Leaf flushes are left to the detached path unless it dropped its work (F4).
+            let leaves = detached == Detached::Dropped;
             let mut st = self.state.write();
             if self.dropped.load(Ordering::SeqCst) {
                 return Ok(());
             }
             let mut budget = FLUSHES_PER_HOLD;
             let root = st.root;
-            self.flush_walk(&mut st, root, &mut budget)?;
+            self.flush_walk(&mut st, root, &mut budget, leaves)?;
             self.fix_root(&mut st)?;
             let mut more = budget == 0;
-            if !more {
+            if !more && leaves {
                 more = self.relieve_step(&mut st, &mut budget)?;
             }
             self.settle(&mut st);
             let keep = [st.root];
             self.evict_if_needed(&mut st, &keep)?;
-            if !more {
+            if !more && detached == Detached::NotNeeded {
                 return Ok(());
             }
         }
@@ -128,11 +132,20 @@ impl Tree {
 
     /// Flushes the internal nodes below `bn` that are over the node size, at most `budget` child
     /// flushes (the budget is spent as they happen).
-    fn flush_walk(&self, st: &mut TreeState, bn: BlockNum, budget: &mut usize) -> Result<()> {
-        if *budget == 0 || self.load(st, bn)?.is_leaf() {
+    fn flush_walk(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        budget: &mut usize,
+        leaves: bool,
+    ) -> Result<()> {
+        let height = self.load(st, bn)?.height();
+        if *budget == 0 || height == 0 {
             return Ok(());
         }
-        self.flush_over_size(st, bn, budget)?;
+        if leaves || height > 1 {
+            self.flush_over_size(st, bn, budget)?;
+        }
         // Children from the last: a split of child i inserts at i + 1 and leaves 0..i where they were.
         let n = match &*self.load(st, bn)? {
             Node::Internal { children, .. } => children.len(),
@@ -147,7 +160,7 @@ impl Tree {
                 Node::Leaf { .. } => return Ok(()),
             };
             if cached_internal(st, child) {
-                self.flush_walk(st, child, budget)?;
+                self.flush_walk(st, child, budget, leaves)?;
                 self.fix_child(st, bn, i)?;
             }
         }
@@ -202,7 +215,7 @@ impl Tree {
 
     /// The fullest buffer of any cached height-1 node below `bn` (`path`: the way from the root to
     /// `bn`), into `best` when fuller than what it holds.
-    fn heaviest_leaf_buffer(
+    pub(super) fn heaviest_leaf_buffer(
         &self,
         st: &TreeState,
         bn: BlockNum,
@@ -245,16 +258,16 @@ impl Tree {
 }
 
 /// A buffer to flush into a leaf: its size, its node, its index there and the way to that node.
-struct Heaviest {
+pub(super) struct Heaviest {
     bytes: usize,
-    node: BlockNum,
-    idx: usize,
+    pub(super) node: BlockNum,
+    pub(super) idx: usize,
     path: Vec<(BlockNum, usize)>,
 }
 
 /// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
 /// that is not in memory has not grown since it was written, so it has nothing to flush.
-fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
+pub(super) fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
     st.nodes
         .lock()
         .get(&child)

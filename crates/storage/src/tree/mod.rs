@@ -16,6 +16,7 @@ mod cache;
 mod checkpoint;
 mod cold_read;
 pub mod cursor;
+mod detached_flush;
 pub mod flusher;
 pub mod frames;
 mod invariants;

@@ -149,11 +149,18 @@ impl Tree {
         bn: BlockNum,
         msgs: Vec<Message>,
     ) -> Result<()> {
+        let node = self.node_mut(st, bn)?;
+        self.apply_to_leaf_node(node, msgs)
+    }
+
+    /// Applies `msgs` (in MSN order) to a fully loaded leaf's basements, then splits the basements they
+    /// made too big and drops those they emptied. Touches nothing but `node`, so it can run on a private
+    /// copy without the tree's lock (tree/detached_flush.rs).
+    pub(crate) fn apply_to_leaf_node(&self, node: &mut Node, msgs: Vec<Message>) -> Result<()> {
         let basement_max = self.opts.basement_size_bytes as usize;
         let reg = self.reg.clone();
         let horizon = self.mvcc.horizon();
         let aborted = self.mvcc.aborted();
-        let node = self.node_mut(st, bn)?;
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
         };
