@@ -18,7 +18,6 @@
 //! than the one read or a dirty cached copy).
 
 use super::buffer::Buffer;
-use super::flusher::cached_internal;
 use super::message::Msn;
 use super::node::{BlockNum, BufferSlot, Node};
 use super::{node_codec, Tree, TreeState};
@@ -103,16 +102,14 @@ impl Tree {
             return Ok(Pick::Nothing);
         }
         let node_max = self.opts.node_size_bytes as usize;
-        let (parent_bn, idx) = match self.oversized_leaf_parent(&st, st.root, node_max)? {
+        let (parent_bn, idx) = match self.oversized_leaf_parent(&st, node_max)? {
             Some(found) => found,
             None => {
                 let relief = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
                 if self.budget.internal_used() <= relief {
                     return Ok(Pick::Nothing);
                 }
-                let mut best = None;
-                self.heaviest_leaf_buffer(&st, st.root, &mut Vec::new(), &mut best)?;
-                match best {
+                match self.heaviest_leaf_buffer(&st)? {
                     Some(b) => (b.node, b.idx),
                     None => return Ok(Pick::Nothing),
                 }
@@ -199,37 +196,20 @@ impl Tree {
         Ok(Detached::Installed)
     }
 
-    /// A cached height-1 node below `bn` whose buffers hold more than `node_max` bytes, and the index
-    /// of its fullest buffer.
+    /// A cached height-1 node whose buffers hold more than `node_max` bytes, and the index of its
+    /// fullest buffer.
     fn oversized_leaf_parent(
         &self,
         st: &TreeState,
-        bn: BlockNum,
         node_max: usize,
     ) -> Result<Option<(BlockNum, usize)>> {
-        let node = self.load(st, bn)?;
-        let Node::Internal {
-            height,
-            buffers,
-            children,
-            ..
-        } = &*node
-        else {
-            return Ok(None);
-        };
-        if *height == 1 {
+        let mut found = None;
+        self.visit_leaf_parents(st, st.root, &mut Vec::new(), &mut |bn, buffers, _| {
             let total: usize = buffers.iter().map(|b| b.bytes()).sum();
-            return Ok((total > node_max)
-                .then(|| BufferSlot::heaviest(buffers).map(|i| (bn, i)))
-                .flatten());
-        }
-        for &child in children {
-            if cached_internal(st, child) {
-                if let Some(found) = self.oversized_leaf_parent(st, child, node_max)? {
-                    return Ok(Some(found));
-                }
+            if found.is_none() && total > node_max {
+                found = BufferSlot::heaviest(buffers).map(|i| (bn, i));
             }
-        }
-        Ok(None)
+        })?;
+        Ok(found)
     }
 }

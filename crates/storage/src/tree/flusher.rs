@@ -22,7 +22,7 @@
 //! whole passes, queries during the sensor stream at 10x the cache had a p99 of 265-538 ms).
 
 use super::detached_flush::Detached;
-use super::node::{BlockNum, Node};
+use super::node::{BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
 use crate::cache::INTERNAL_SHARE;
 use crate::error::Result;
@@ -197,10 +197,7 @@ impl Tree {
             if *budget == 0 {
                 return Ok(true);
             }
-            let mut best = None;
-            let root = st.root;
-            self.heaviest_leaf_buffer(st, root, &mut Vec::new(), &mut best)?;
-            let Some(best) = best else {
+            let Some(best) = self.heaviest_leaf_buffer(st)? else {
                 return Ok(false);
             };
             self.flush_child(st, best.node, best.idx)?;
@@ -213,14 +210,33 @@ impl Tree {
         }
     }
 
-    /// The fullest buffer of any cached height-1 node below `bn` (`path`: the way from the root to
-    /// `bn`), into `best` when fuller than what it holds.
-    pub(super) fn heaviest_leaf_buffer(
+    /// The fullest buffer of any cached height-1 node (the way to it from the root with it).
+    pub(super) fn heaviest_leaf_buffer(&self, st: &TreeState) -> Result<Option<Heaviest>> {
+        let mut best: Option<Heaviest> = None;
+        self.visit_leaf_parents(st, st.root, &mut Vec::new(), &mut |bn, buffers, path| {
+            if let Some(i) = BufferSlot::heaviest(buffers) {
+                let bytes = buffers[i].bytes();
+                if best.as_ref().is_none_or(|b| bytes > b.bytes) {
+                    best = Some(Heaviest {
+                        bytes,
+                        node: bn,
+                        idx: i,
+                        path: path.to_vec(),
+                    });
+                }
+            }
+        })?;
+        Ok(best)
+    }
+
+    /// Calls `f` with each cached height-1 node below `bn`, its buffers and the way to it (`path`:
+    /// the way from the root to `bn`).
+    pub(super) fn visit_leaf_parents(
         &self,
         st: &TreeState,
         bn: BlockNum,
         path: &mut Vec<(BlockNum, usize)>,
-        best: &mut Option<Heaviest>,
+        f: &mut LeafParentVisitor<'_>,
     ) -> Result<()> {
         let node = self.load(st, bn)?;
         let Node::Internal {
@@ -233,29 +249,23 @@ impl Tree {
             return Ok(());
         };
         if *height == 1 {
-            if let Some(i) = super::node::BufferSlot::heaviest(buffers) {
-                let bytes = buffers[i].bytes();
-                if best.as_ref().is_none_or(|b| bytes > b.bytes) {
-                    *best = Some(Heaviest {
-                        bytes,
-                        node: bn,
-                        idx: i,
-                        path: path.clone(),
-                    });
-                }
-            }
+            f(bn, buffers, path);
             return Ok(());
         }
         for (i, &child) in children.iter().enumerate() {
             if cached_internal(st, child) {
                 path.push((bn, i));
-                self.heaviest_leaf_buffer(st, child, path, best)?;
+                self.visit_leaf_parents(st, child, path, f)?;
                 path.pop();
             }
         }
         Ok(())
     }
 }
+
+/// What [`Tree::visit_leaf_parents`] calls: a height-1 node, its buffers, the way to it.
+pub(super) type LeafParentVisitor<'a> =
+    dyn FnMut(BlockNum, &[BufferSlot], &[(BlockNum, usize)]) + 'a;
 
 /// A buffer to flush into a leaf: its size, its node, its index there and the way to that node.
 pub(super) struct Heaviest {
@@ -267,7 +277,7 @@ pub(super) struct Heaviest {
 
 /// Whether block `child` is an internal node in the cache. Flush walks visit only those: a node
 /// that is not in memory has not grown since it was written, so it has nothing to flush.
-pub(super) fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
+fn cached_internal(st: &TreeState, child: BlockNum) -> bool {
     st.nodes
         .lock()
         .get(&child)
