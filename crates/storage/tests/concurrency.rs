@@ -149,10 +149,8 @@ fn the_flusher_thread_takes_flushes_off_writers() {
         w.join().unwrap();
     }
     assert!(env.stats().background_flushes > 0, "the flusher never ran");
-    assert!(
-        env.stats().detached_flushes > 0,
-        "no leaf flush was prepared without the write lock"
-    );
+    // Whether the flusher prepared leaf flushes without the lock here depends on timing (under load the
+    // writers may do every flush first); model_random checks that path deterministically.
     let expect = |t: &betula_storage::TreeHandle| {
         for w in 0..3u64 {
             for i in (0..4000u64).step_by(37) {
