@@ -5,7 +5,7 @@
 //! (design.md, tree invariant 2); [`Buffer::split_off`] keeps that true when the child splits.
 //!
 //! The index is a `BTreeMap` keyed by [`BufKey`], which orders keys by their first 8 bytes as an integer
-//! before their bytes: adding a message was 44% of a writer's time in random inserts at 10x the cache,
+//! before their bytes: adding a message was 44% of a writer's samples (perf) in random inserts at 10x the cache,
 //! most of it in a `memcmp` call per step of the map's descent.
 
 use super::key_filter::KeyFilter;

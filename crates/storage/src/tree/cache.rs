@@ -321,21 +321,28 @@ impl Tree {
                 self.space.lock().release(loc);
             }
         }
-        let slot = st.nodes.get_mut().entry(bn).or_insert_with(|| Slot {
-            node: Arc::new(Node::Leaf {
-                pivots: Vec::new().into(),
-                basements: Vec::new(),
-            }),
-            dirty: true,
-            gen,
-            last_use: gen,
-            bytes: 0,
-        });
         // A new slot counts no bytes yet: `settle` adds the node's size to the budget.
-        slot.node = Arc::new(node);
-        slot.dirty = true;
-        slot.gen = gen;
-        slot.last_use = gen;
+        let node = Arc::new(node);
+        match st.nodes.get_mut().get_mut(&bn) {
+            Some(slot) => {
+                slot.node = node;
+                slot.dirty = true;
+                slot.gen = gen;
+                slot.last_use = gen;
+            }
+            None => {
+                st.nodes.get_mut().insert(
+                    bn,
+                    Slot {
+                        node,
+                        dirty: true,
+                        gen,
+                        last_use: gen,
+                        bytes: 0,
+                    },
+                );
+            }
+        }
         st.touched.push(bn);
     }
 
