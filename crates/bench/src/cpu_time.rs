@@ -37,10 +37,58 @@ pub fn self_cpu_secs() -> Option<f64> {
     parse_stat_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
 }
 
+/// CPU seconds used by the calling thread so far.
+pub fn this_thread_cpu_secs() -> Option<f64> {
+    let t = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    parse_stat_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
+}
+
 /// CPU seconds used by process `pid` so far.
 pub fn pid_cpu_secs(pid: u32) -> Option<f64> {
     let t = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     parse_stat_ticks(&t).map(|ticks| ticks as f64 / TICKS_PER_SEC)
+}
+
+/// CPU seconds used so far by each thread of this process, summed by thread name (`comm`), so a phase
+/// can say which thread (writer, flusher, log syncer, compaction) took the machine. Empty without /proc.
+pub fn threads_cpu_secs() -> Vec<(String, f64)> {
+    let mut by_name: Vec<(String, f64)> = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc/self/task") else {
+        return by_name;
+    };
+    for task in dir.flatten() {
+        let Ok(stat) = std::fs::read_to_string(task.path().join("stat")) else {
+            continue; // the thread ended meanwhile
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        let name = stat[open + 1..close].to_string();
+        let Some(ticks) = parse_stat_ticks(&stat) else {
+            continue;
+        };
+        let secs = ticks as f64 / TICKS_PER_SEC;
+        match by_name.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, s)) => *s += secs,
+            None => by_name.push((name, secs)),
+        }
+    }
+    by_name
+}
+
+/// `after − before` per thread name, largest first; threads that ended between the two readings are lost,
+/// threads that started count from zero.
+pub fn threads_cpu_since(before: &[(String, f64)], after: &[(String, f64)]) -> Vec<(String, f64)> {
+    let mut d: Vec<(String, f64)> = after
+        .iter()
+        .map(|(n, a)| {
+            let b = before.iter().find(|(m, _)| m == n).map_or(0.0, |(_, b)| *b);
+            (n.clone(), (a - b).max(0.0))
+        })
+        .filter(|(_, s)| *s > 0.0)
+        .collect();
+    d.sort_by(|a, b| b.1.total_cmp(&a.1));
+    d
 }
 
 /// CPU used over a wall-clock interval as a share of one core, in percent (200 = two cores busy).
@@ -65,6 +113,28 @@ mod tests {
         assert_eq!(parse_stat_ticks(odd), Some(10));
         assert_eq!(parse_stat_ticks("garbage"), None);
         assert_eq!(parse_stat_ticks("1 (x) S 1 2"), None);
+    }
+
+    #[test]
+    fn thread_cpu_differences_by_name() {
+        let before = vec![("a".to_string(), 1.0), ("b".to_string(), 2.0)];
+        let after = vec![
+            ("a".to_string(), 1.5),
+            ("b".to_string(), 4.0),
+            ("c".to_string(), 0.25),
+        ];
+        let d = threads_cpu_since(&before, &after);
+        assert_eq!(
+            d,
+            vec![
+                ("b".to_string(), 2.0),
+                ("a".to_string(), 0.5),
+                ("c".to_string(), 0.25)
+            ]
+        );
+        if std::path::Path::new("/proc/self/task").exists() {
+            assert!(!threads_cpu_secs().is_empty());
+        }
     }
 
     #[test]

@@ -114,6 +114,9 @@ struct StorageArgs {
     /// Betula node codec (none, lz4, snappy, zlib, zstd, lzma; default: the engine's default).
     #[arg(long)]
     betula_codec: Option<String>,
+    /// Betula codec level (0 = the codec's default; zstd: 1-19, negative for its fast levels).
+    #[arg(long, allow_hyphen_values = true)]
+    betula_level: Option<i8>,
 }
 
 #[derive(Args)]
@@ -265,8 +268,9 @@ fn write_out(common: &Common, stem: &str, files: &[(&str, String)]) -> BenchResu
 fn betula_tree_options(
     basement_kib: Option<u32>,
     codec: Option<&str>,
+    level: Option<i8>,
 ) -> BenchResult<Option<betula_storage::TreeOptions>> {
-    if basement_kib.is_none() && codec.is_none() {
+    if basement_kib.is_none() && codec.is_none() && level.is_none() {
         return Ok(None);
     }
     let mut t = betula_storage::TreeOptions::default();
@@ -297,7 +301,11 @@ fn storage(a: StorageArgs) -> BenchResult<()> {
                 }
                 DurabilityArg::Nosync => DurabilityMode::NoSync,
             },
-            betula_tree: betula_tree_options(a.betula_basement_kib, a.betula_codec.as_deref())?,
+            betula_tree: betula_tree_options(
+                a.betula_basement_kib,
+                a.betula_codec.as_deref(),
+                a.betula_level,
+            )?,
         },
         threads: a.threads.max(1),
         batch: a.batch.max(1),

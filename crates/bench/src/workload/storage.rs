@@ -46,6 +46,8 @@ pub struct Phase {
     pub secs: f64,
     pub io: ProcIo,
     pub marks: Marks,
+    /// CPU seconds each thread (by name) used during the phase, largest first.
+    pub thread_cpu: Vec<(String, f64)>,
 }
 
 impl Phase {
@@ -143,24 +145,32 @@ pub fn insert_phase(
     let done = AtomicBool::new(false);
     let err = Mutex::new(None);
     let io0 = ProcIo::now();
+    let cpu0 = crate::cpu_time::threads_cpu_secs();
     let start = Instant::now();
-    let marks = std::thread::scope(|s| {
+    let writer_cpu = Mutex::new(0.0f64);
+    let (marks, cpu1) = std::thread::scope(|s| {
         let sampler =
             s.spawn(|| sampler::run(start, &done_rows, &done, &|| eng.background_events()));
         let workers: Vec<_> = (0..p.threads.max(1))
             .map(|_| {
-                s.spawn(|| loop {
-                    let b = next.fetch_add(1, Ordering::Relaxed);
-                    if b >= batches || err.lock().unwrap().is_some() {
-                        break;
+                s.spawn(|| {
+                    let own0 = crate::cpu_time::this_thread_cpu_secs();
+                    loop {
+                        let b = next.fetch_add(1, Ordering::Relaxed);
+                        if b >= batches || err.lock().unwrap().is_some() {
+                            break;
+                        }
+                        let lo = b * batch;
+                        let hi = (lo + batch).min(p.rows);
+                        if let Err(e) = eng.write_batch(ks.batch(kind, lo, hi)) {
+                            first_error(&err, e);
+                            break;
+                        }
+                        done_rows.fetch_add(hi - lo, Ordering::Release);
                     }
-                    let lo = b * batch;
-                    let hi = (lo + batch).min(p.rows);
-                    if let Err(e) = eng.write_batch(ks.batch(kind, lo, hi)) {
-                        first_error(&err, e);
-                        break;
+                    if let (Some(a), Some(b)) = (own0, crate::cpu_time::this_thread_cpu_secs()) {
+                        *writer_cpu.lock().unwrap() += b - a;
                     }
-                    done_rows.fetch_add(hi - lo, Ordering::Release);
                 })
             })
             .collect();
@@ -168,7 +178,8 @@ pub fn insert_phase(
             let _ = w.join();
         }
         done.store(true, Ordering::Release);
-        sampler.join().expect("sampler thread")
+        let marks = sampler.join().expect("sampler thread");
+        (marks, crate::cpu_time::threads_cpu_secs())
     });
     let secs = start.elapsed().as_secs_f64();
     if let Some(e) = err.into_inner().unwrap() {
@@ -180,6 +191,13 @@ pub fn insert_phase(
         secs,
         io: ProcIo::now().since(&io0),
         marks,
+        thread_cpu: {
+            // The writers have ended by `cpu1`; each measured itself.
+            let mut t = crate::cpu_time::threads_cpu_since(&cpu0, &cpu1);
+            t.push(("writers".to_string(), writer_cpu.into_inner().unwrap()));
+            t.sort_by(|a, b| b.1.total_cmp(&a.1));
+            t
+        },
     })
 }
 
@@ -193,6 +211,7 @@ fn settle_phase(eng: &dyn Engine) -> BenchResult<Phase> {
         secs: start.elapsed().as_secs_f64(),
         io: ProcIo::now().since(&io0),
         marks: Marks::default(),
+        thread_cpu: Vec::new(),
     })
 }
 
@@ -302,12 +321,14 @@ pub fn run_engine(name: &str, p: &StorageParams) -> BenchResult<EngineRun> {
         random.secs,
         p.rows
     );
+    eprintln!("[{name}] {}", crate::report::thread_cpu_line(&random));
     let sequential = insert_phase(&*eng, p, KeyKind::Sequential, "sequential insert")?;
     eprintln!(
         "[{name}] sequential: {:.0} rows/s in {:.1}s; settling",
         sequential.rows_per_sec(),
         sequential.secs
     );
+    eprintln!("[{name}] {}", crate::report::thread_cpu_line(&sequential));
     let settle = settle_phase(&*eng)?;
     let (disk_len, disk_alloc) = dir_size(&dir)?;
     eprintln!(

@@ -505,11 +505,9 @@ impl TreeHandle {
             if txn == 0 {
                 env.wal.syncer.request(last);
             }
-            for msg in msgs {
-                if let Err(e) = self.tree.apply_locked(&mut st, msg) {
-                    // The log now holds a change the tree lacks: only a reopen (replay) can reconcile them.
-                    return Err(env.health.fail(e));
-                }
+            if let Err(e) = self.tree.apply_batch(&mut st, msgs) {
+                // The log now holds a change the tree lacks: only a reopen (replay) can reconcile them.
+                return Err(env.health.fail(e));
             }
             last
         };

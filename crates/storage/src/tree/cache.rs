@@ -19,6 +19,10 @@ use crate::error::{Error, Result};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+/// Eviction writes dirty nodes under the tree's lock only when the cache holds more than its budget plus
+/// 1/HARD_MARGIN of it; below that, write-back (tree/write_back.rs) makes them clean without the lock.
+pub(crate) const HARD_MARGIN: u64 = 8;
+
 /// How many times more slowly an internal node ages in the cache than a leaf.
 const INTERNAL_AGING: u64 = 8;
 
@@ -378,7 +382,9 @@ impl Tree {
 
     /// Recomputes the budgeted size of the nodes changed by the current operation.
     pub(crate) fn settle(&self, st: &mut TreeState) {
-        let touched = std::mem::take(&mut st.touched);
+        let mut touched = std::mem::take(&mut st.touched);
+        touched.sort_unstable();
+        touched.dedup();
         let nodes = st.nodes.get_mut();
         for bn in touched {
             if let Some(slot) = nodes.get_mut(&bn) {
@@ -506,19 +512,31 @@ impl Tree {
             );
         }
         candidates.sort_unstable();
-        let target = self.budget.limit() * 9 / 10;
+        let limit = self.budget.limit();
+        let target = limit * 9 / 10;
         // Pass 1 sheds partitions and keeps prefixes; pass 2 drops whole nodes (design.md, "Node cache").
+        // Each stops at the first dirty node (invariant E1): writing it here, under the lock, made every
+        // other user of the tree wait for its compression, and write-back cleans the stalest dirty nodes
+        // first without the lock, so eviction resumes in the same order once it has. Only over the hard
+        // margin is one dirty node written here per call; with no flusher thread, every one needed.
+        let alone = !self.flushq.is_active();
+        let mut may_write = alone || self.budget.used() > limit + limit / HARD_MARGIN;
         for whole in [false, true] {
             for &(_, whose, bn) in &candidates {
                 if self.budget.used() <= target {
                     return Ok(());
                 }
-                match whose {
-                    0 => self.evict_node(st, bn, whole)?,
+                let (done, wrote) = match whose {
+                    0 => self.evict_node(st, bn, whole, may_write)?,
                     i => {
                         let (t, g) = &mut locked[i - 1];
-                        t.evict_node(g, bn, whole)?;
+                        t.evict_node(g, bn, whole, may_write)?
                     }
+                };
+                may_write &= alone || !wrote;
+                if !done {
+                    self.flushq.request(self.id);
+                    break;
                 }
             }
         }
@@ -526,14 +544,24 @@ impl Tree {
     }
 
     /// Sheds node `bn`'s partitions (`whole`: drops the node from the cache), writing it first if it is
-    /// dirty.
-    fn evict_node(&self, st: &mut TreeState, bn: BlockNum, whole: bool) -> Result<()> {
+    /// dirty and `write_dirty` allows. Returns (false when it was dirty and left alone, whether it was
+    /// written).
+    fn evict_node(
+        &self,
+        st: &mut TreeState,
+        bn: BlockNum,
+        whole: bool,
+        write_dirty: bool,
+    ) -> Result<(bool, bool)> {
         let Some(slot) = st.nodes.get_mut().get(&bn) else {
-            return Ok(());
+            return Ok((true, false));
         };
+        if slot.dirty && !write_dirty {
+            return Ok((false, false));
+        }
         let (dirty, node) = (slot.dirty, slot.node.clone());
         if !whole && !node.any_loaded() {
-            return Ok(());
+            return Ok((true, false));
         }
         if dirty {
             let (loc, places) = self.write_node(&node, bn)?;
@@ -553,6 +581,6 @@ impl Tree {
                 .add(bytes as i64 - slot.bytes as i64, !slot.node.is_leaf());
             slot.bytes = bytes;
         }
-        Ok(())
+        Ok((true, dirty))
     }
 }

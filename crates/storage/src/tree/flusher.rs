@@ -10,8 +10,8 @@
 //! Cache pressure is a second reason to flush: when the internal nodes in memory hold more than their share
 //! of the cache budget (`CacheBudget::internal_over`), the flusher flushes the fullest buffer of any
 //! cached height-1 node into its leaf, one at a time, until they are back under 4/5 of that share (a
-//! writer does it inline, at most [`INLINE_PRESSURE_FLUSHES`] times, when the share is exceeded by half
-//! again, or when no flusher runs). Evicting a dirty internal node instead costs
+//! writer does it inline, [`INLINE_FLUSHES`] per batch, when the share is exceeded by half again, or
+//! up to [`INLINE_PRESSURE_FLUSHES`] when no flusher runs). Evicting a dirty internal node instead costs
 //! re-encoding and re-decoding all its buffers for the next message routed through it: with the internal
 //! level larger than the cache (a table ten times the cache), inserts fell to a thousandth of their rate.
 //!
@@ -35,8 +35,15 @@ use std::time::Duration;
 /// (a leaf may come from disk whole), merges the buffer into it and may split it.
 const FLUSHES_PER_HOLD: usize = 2;
 
-/// Leaf flushes a writer does inline when the internal nodes far exceed their share of the cache.
+/// Leaf flushes a writer does inline, per batch, when the internal nodes far exceed their share of the
+/// cache and no flusher thread runs.
 const INLINE_PRESSURE_FLUSHES: usize = 64;
+
+/// Child flushes a writer does inline, per batch, while a flusher thread runs but has fallen behind (a
+/// node at twice the node size, internal nodes at 3/2 of their share). One leaf flush moves a whole
+/// buffer, far more than a batch adds, so this bounds the cache; more made one batch wait for up to
+/// 64 leaf rewrites (half a second, the worst second of a random-insert run at 10x the cache).
+pub(crate) const INLINE_FLUSHES: usize = 1;
 
 /// Trees waiting for the flusher, shared by an environment's trees and its flusher thread.
 #[derive(Default)]
@@ -181,8 +188,18 @@ impl Tree {
     /// 4/5 of their share of the cache, nothing is left to flush, or [`INLINE_PRESSURE_FLUSHES`] flushes
     /// are done (a writer's inline relief).
     pub(crate) fn relieve_pressure(&self, st: &mut TreeState) -> Result<()> {
-        let mut budget = INLINE_PRESSURE_FLUSHES;
+        let mut budget = self.inline_budget(INLINE_PRESSURE_FLUSHES);
         self.relieve_step(st, &mut budget).map(drop)
+    }
+
+    /// How many flushes a writer's inline relief may do: [`INLINE_FLUSHES`] while a flusher thread runs,
+    /// `alone` without one.
+    pub(crate) fn inline_budget(&self, alone: usize) -> usize {
+        if self.flushq.is_active() {
+            INLINE_FLUSHES
+        } else {
+            alone
+        }
     }
 
     /// Flushes into leaves, at most `budget` of them, each time the fullest buffer of any cached
@@ -200,7 +217,7 @@ impl Tree {
             let Some(best) = self.heaviest_leaf_buffer(st)? else {
                 return Ok(false);
             };
-            self.flush_child(st, best.node, best.idx)?;
+            self.flush_child(st, best.node, best.idx, &mut 0)?;
             for &(parent, i) in best.path.iter().rev() {
                 self.fix_child(st, parent, i)?;
             }

@@ -4,11 +4,13 @@
 //! cache. Structure changes happen under the tree's write lock; reads share a read lock (design.md,
 //! "Concurrency"). The submodules split the work:
 //! - `cache`: loading, dirtying, writing and evicting nodes;
-//! - `write`: injecting messages, promotion, flushing, splits and merges;
+//! - `apply`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
+//! - `write`: buffers, flushing, splits and merges;
 //! - `read`: point reads and basement-at-a-time range materialization;
 //! - `checkpoint`: capture, write-out and completion of this tree's part of a checkpoint;
 //! - `open`: reading the header and table back.
 
+mod apply;
 pub mod basement;
 pub mod buffer;
 mod build;

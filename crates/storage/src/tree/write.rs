@@ -27,7 +27,7 @@ pub(crate) fn part_range(pivots: &[Vec<u8>], i: usize) -> (Option<&[u8]>, Option
 }
 
 /// Puts a message into the buffers of an internal node (ranged messages clipped into each child they touch).
-fn push_routed(node: &mut Node, msg: Message) {
+pub(super) fn push_routed(node: &mut Node, msg: Message) {
     let Node::Internal {
         pivots, buffers, ..
     } = node
@@ -47,101 +47,7 @@ fn push_routed(node: &mut Node, msg: Message) {
     }
 }
 
-/// What to do with a message at the node it has reached.
-enum Step {
-    Leaf,
-    Descend(BlockNum, usize),
-    Buffer,
-}
-
 impl Tree {
-    /// Applies one message; the caller holds the write lock and the message's MSN exceeds every earlier one.
-    pub(crate) fn apply_locked(&self, st: &mut TreeState, msg: Message) -> Result<()> {
-        let result = self.apply_inner(st, msg);
-        self.settle(st);
-        result
-    }
-
-    fn apply_inner(&self, st: &mut TreeState, msg: Message) -> Result<()> {
-        st.max_msn = st.max_msn.max(msg.msn);
-        let mut path: Vec<(BlockNum, usize)> = Vec::new();
-        let mut bn = st.root;
-        let (mut left_edge, mut right_edge) = (true, true);
-        loop {
-            // Decide with a borrowed copy of the node, and drop it before changing the node: a live extra
-            // `Arc` would make the copy-on-write below copy the whole node and the buffer it changes.
-            let step = {
-                let node = self.load(st, bn)?;
-                match &*node {
-                    Node::Leaf { .. } => Step::Leaf,
-                    Node::Internal {
-                        pivots,
-                        children,
-                        buffers,
-                        ..
-                    } => {
-                        let mut step = Step::Buffer;
-                        if !msg.op.is_ranged() {
-                            let i = pivots.part_index(&msg.key);
-                            left_edge &= i == 0;
-                            right_edge &= i + 1 == children.len();
-                            let child = children[i];
-                            if buffers[i].is_empty()
-                                && self.promotable(st, child, left_edge || right_edge)
-                            {
-                                step = Step::Descend(child, i);
-                            }
-                        }
-                        step
-                    }
-                }
-            };
-            match step {
-                Step::Leaf => {
-                    self.apply_to_leaf(st, bn, vec![msg])?;
-                    break;
-                }
-                Step::Descend(child, i) => {
-                    path.push((bn, i));
-                    bn = child;
-                }
-                Step::Buffer => {
-                    let node = self.node_mut(st, bn)?;
-                    push_routed(node, msg);
-                    let total = match &*node {
-                        Node::Internal { buffers, .. } => buffers.iter().map(|b| b.bytes()).sum(),
-                        Node::Leaf { .. } => 0,
-                    };
-                    if self.flush_inline(total) {
-                        self.flush_if_needed(st, bn)?;
-                    }
-                    break;
-                }
-            }
-        }
-        for &(parent, idx) in path.iter().rev() {
-            self.fix_child(st, parent, idx)?;
-        }
-        self.fix_root(st)?;
-        let keep: Vec<BlockNum> = path.iter().map(|p| p.0).chain([bn]).collect();
-        self.settle(st);
-        if self.relieve_inline() {
-            self.relieve_pressure(st)?;
-        }
-        self.evict_if_needed(st, &keep)
-    }
-
-    /// Whether a message may pass down into `child` without buffering above it.
-    fn promotable(&self, st: &TreeState, child: BlockNum, on_edge: bool) -> bool {
-        match st.nodes.lock().get(&child) {
-            Some(slot) => match &*slot.node {
-                Node::Leaf { .. } => on_edge && slot.node.fully_loaded(),
-                Node::Internal { .. } => true,
-            },
-            None => false,
-        }
-    }
-
     /// Applies messages (in MSN order) to a leaf and splits its oversized basements.
     pub(crate) fn apply_to_leaf(
         &self,
@@ -234,13 +140,8 @@ impl Tree {
         Ok(())
     }
 
-    /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size.
-    pub(super) fn flush_if_needed(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
-        let mut unbounded = usize::MAX;
-        self.flush_over_size(st, bn, &mut unbounded)
-    }
-
-    /// As `flush_if_needed`, at most `budget` child flushes (the budget is spent as they happen).
+    /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size, at most
+    /// `budget` child flushes (the budget is spent as they happen, by flushes further down too).
     pub(super) fn flush_over_size(
         &self,
         st: &mut TreeState,
@@ -261,18 +162,20 @@ impl Tree {
                 return Ok(());
             };
             drop(node);
-            self.flush_child(st, bn, idx)?;
             *budget -= 1;
+            self.flush_child(st, bn, idx, budget)?;
         }
         Ok(())
     }
 
-    /// Moves the whole buffer for child `idx` of `parent` into that child, then rebalances the child.
+    /// Moves the whole buffer for child `idx` of `parent` into that child, then rebalances the child; an
+    /// internal child left over the node size flushes in turn, spending `budget`.
     pub(crate) fn flush_child(
         &self,
         st: &mut TreeState,
         parent: BlockNum,
         idx: usize,
+        budget: &mut usize,
     ) -> Result<()> {
         let (msgs, child) = {
             let Node::Internal {
@@ -290,7 +193,7 @@ impl Tree {
             for m in msgs {
                 push_routed(c, m);
             }
-            self.flush_if_needed(st, child)?;
+            self.flush_over_size(st, child, budget)?;
         }
         self.fix_child(st, parent, idx)
     }
