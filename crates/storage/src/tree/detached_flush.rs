@@ -186,7 +186,7 @@ impl Tree {
             if untouched {
                 slot.loaded = Some(Arc::new(Buffer::default()));
             } else {
-                slot.get_mut().remove_through(max_msn);
+                slot.buffer_mut().remove_through(max_msn);
             }
         }
         self.replace_node(&mut st, child, node);

@@ -118,6 +118,20 @@ impl<T: Clone> PartSlot<T> {
 }
 
 impl BufferSlot {
+    /// The buffer for change. When a snapshot shares it, the change goes into a new layer over the shared
+    /// buffer (`Buffer::layered_over`) instead of a copy of it.
+    pub fn buffer_mut(&mut self) -> &mut Buffer {
+        let arc = self
+            .loaded
+            .as_mut()
+            .expect("partition of a fully loaded node");
+        if Arc::get_mut(arc).is_none() {
+            let shared = Arc::clone(arc);
+            *arc = Arc::new(Buffer::layered_over(shared));
+        }
+        Arc::get_mut(arc).expect("just made unique")
+    }
+
     /// The index of the heaviest of an internal node's buffers (by bytes), if any holds messages:
     /// the child a flush moves messages into.
     pub fn heaviest(buffers: &[BufferSlot]) -> Option<usize> {

@@ -36,13 +36,13 @@ pub(super) fn push_routed(node: &mut Node, msg: Message) {
     };
     if !msg.op.is_ranged() {
         let i = pivots.part_index(&msg.key);
-        buffers[i].get_mut().push(msg);
+        buffers[i].buffer_mut().push(msg);
         return;
     }
     for (i, buffer) in buffers.iter_mut().enumerate() {
         let (lo, hi) = part_range(pivots, i);
         if let Some(m) = clip(&msg, lo, hi) {
-            buffer.get_mut().push(m);
+            buffer.buffer_mut().push(m);
         }
     }
 }
@@ -59,7 +59,7 @@ impl Tree {
         self.apply_to_leaf_node(node, msgs)
     }
 
-    /// Applies `msgs` (in MSN order) to a fully loaded leaf's basements, then splits the basements they
+    /// Applies `msgs` (each key's in MSN order) to a fully loaded leaf's basements, then splits the basements they
     /// made too big and drops those they emptied. Touches nothing but `node`, so it can run on a private
     /// copy without the tree's lock (tree/detached_flush.rs).
     pub(crate) fn apply_to_leaf_node(&self, node: &mut Node, msgs: Vec<Message>) -> Result<()> {
@@ -75,9 +75,11 @@ impl Tree {
         let mut touched: Vec<usize> = Vec::new();
         if msgs.len() > 8 && msgs.iter().all(|m| !m.op.is_ranged()) {
             // A flushed batch of point messages: sort by (key, MSN) — stable, so equal keys keep MSN
-            // order — and merge each basement's share in one pass.
+            // order; a drained buffer already gives them so — and merge each basement's share in one pass.
             let mut sorted: Vec<&Message> = msgs.iter().collect();
-            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            if !sorted.is_sorted_by(|a, b| a.key <= b.key) {
+                sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            }
             let mut start = 0;
             while start < sorted.len() {
                 let j = pivots.part_index(&sorted[start].key);
@@ -184,7 +186,7 @@ impl Tree {
             else {
                 unreachable!()
             };
-            (buffers[idx].get_mut().drain(), children[idx])
+            (buffers[idx].buffer_mut().drain(), children[idx])
         };
         if self.load(st, child)?.is_leaf() {
             self.apply_to_leaf(st, child, msgs)?;
@@ -346,7 +348,7 @@ impl Tree {
             unreachable!()
         };
         let mut tail_buffers = Vec::new();
-        let buf = buffers[idx].get_mut();
+        let buf = buffers[idx].buffer_mut();
         for (sep, _) in new_children.iter().rev() {
             tail_buffers.push(buf.split_off(sep));
         }
@@ -409,8 +411,8 @@ impl Tree {
         pivots.remove(l);
         children.remove(l + 1);
         let mut right_buf = buffers.remove(l + 1);
-        let left_buf = buffers[l].get_mut();
-        for m in right_buf.get_mut().drain() {
+        let left_buf = buffers[l].buffer_mut();
+        for m in right_buf.buffer_mut().drain() {
             left_buf.push(m);
         }
         self.delete_node(st, right);
