@@ -41,6 +41,18 @@ enum Cmd {
     CommitThroughput(CommitArgs),
     /// The seed workloads through the MySQL protocol: Betula's server, MariaDB InnoDB, MyRocks.
     Sql(SqlArgs),
+    /// Bytes and speed of each codec and level on basement frames (prints a markdown table).
+    Codecs(CodecArgs),
+}
+
+#[derive(Args)]
+struct CodecArgs {
+    /// Seed of the rows.
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Basement size in KiB (frames are half of it, as the engine cuts them).
+    #[arg(long, default_value_t = 32)]
+    basement_kib: usize,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -471,6 +483,19 @@ fn main() {
         Cmd::Storage(a) => storage(a),
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
+        Cmd::Codecs(a) => {
+            let basement = a.basement_kib.max(1) << 10;
+            print!(
+                "{}",
+                workload::codecs::run(
+                    a.seed,
+                    basement,
+                    (basement / betula_storage::tree::options::FRAMES_PER_BASEMENT as usize)
+                        .max(256)
+                )
+            );
+            Ok(())
+        }
     };
     if let Err(e) = r {
         eprintln!("betula-bench: {e}");

@@ -17,8 +17,8 @@ use parking_lot::Mutex;
 
 use crate::tree::Tree;
 
-/// Internal nodes may hold up to 1/INTERNAL_SHARE of the budget before their buffers are flushed down.
-pub const INTERNAL_SHARE: u64 = 2;
+/// Internal nodes may hold up to this percentage of the budget before their buffers are flushed down.
+pub const INTERNAL_SHARE_PERCENT: u64 = 50;
 
 pub struct CacheBudget {
     limit_bytes: u64,
@@ -90,10 +90,22 @@ impl CacheBudget {
     pub fn internal_used(&self) -> u64 {
         self.internal_bytes.load(Ordering::Relaxed).max(0) as u64
     }
-    /// Whether internal nodes hold more than their share of the budget ([`INTERNAL_SHARE`]): their
-    /// buffers are then flushed down rather than evicted (design.md, "Node cache").
+    /// The internal nodes' share of the budget ([`INTERNAL_SHARE_PERCENT`]).
+    pub fn internal_limit(&self) -> u64 {
+        self.limit_bytes / 100 * INTERNAL_SHARE_PERCENT
+    }
+    /// Where pressure relief stops: 4/5 of the internal nodes' share.
+    pub fn internal_target(&self) -> u64 {
+        self.internal_limit() / 5 * 4
+    }
+    /// Past this, writers relieve pressure inline: halfway from the share to the whole budget.
+    pub fn internal_critical(&self) -> u64 {
+        self.internal_limit() + (self.limit_bytes - self.internal_limit()) / 2
+    }
+    /// Whether internal nodes hold more than their share of the budget: their buffers are then flushed
+    /// down rather than evicted (design.md, "Node cache").
     pub fn internal_over(&self) -> bool {
-        self.internal_used() > self.limit_bytes / INTERNAL_SHARE
+        self.internal_used() > self.internal_limit()
     }
     pub fn over(&self) -> bool {
         self.used() > self.limit_bytes

@@ -1,5 +1,6 @@
 //! Workloads: what is run against each engine.
 
+pub mod codecs;
 pub mod commit;
 pub mod keys;
 pub mod sampler;

@@ -5,6 +5,13 @@
 
 use std::io::{Read, Write};
 
+/// zstd's level when a tree names none. Chunks are frames of 16 KiB or less, where levels 1 and 3 compress
+/// to the same size (0.586 vs 0.586 of the storage benchmark's rows, 0.365 vs 0.366 of sensor-like rows)
+/// and level 1 is about 1.4x faster (its "fast" strategy against level 3's "double fast"); compressing
+/// was over a third of the flusher's CPU in random inserts at 10x the cache
+/// (bench/results/2026-11-25-zstd-level.md).
+pub const ZSTD_DEFAULT_LEVEL: i32 = 1;
+
 /// A compression codec. The numeric values are stored on disk: never renumber.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
@@ -83,7 +90,11 @@ impl Codec {
                 enc.finish().expect("writing to a Vec cannot fail")
             }
             Codec::Zstd => {
-                let lvl = if level == 0 { 3 } else { level };
+                let lvl = if level == 0 {
+                    ZSTD_DEFAULT_LEVEL
+                } else {
+                    level
+                };
                 ZSTD_CCTX.with(|c| {
                     let mut c = c.borrow_mut();
                     if c.as_ref().is_none_or(|(l, _)| *l != lvl) {

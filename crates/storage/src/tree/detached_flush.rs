@@ -22,7 +22,6 @@ use super::message::Msn;
 use super::node::{BlockNum, BufferSlot, Node};
 use super::{node_codec, Tree, TreeState};
 use crate::block::BlockLoc;
-use crate::cache::INTERNAL_SHARE;
 use crate::corruption;
 use crate::error::Result;
 use std::sync::atomic::Ordering;
@@ -105,7 +104,7 @@ impl Tree {
         let (parent_bn, idx) = match self.oversized_leaf_parent(&st, node_max)? {
             Some(found) => found,
             None => {
-                let relief = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
+                let relief = self.budget.internal_target();
                 if self.budget.internal_used() <= relief {
                     return Ok(Pick::Nothing);
                 }

@@ -24,7 +24,6 @@
 use super::detached_flush::Detached;
 use super::node::{BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
-use crate::cache::INTERNAL_SHARE;
 use crate::error::Result;
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeSet;
@@ -180,7 +179,7 @@ impl Tree {
         if !self.budget.internal_over() {
             return false;
         }
-        let critical = self.budget.internal_used() > self.budget.limit() / INTERNAL_SHARE * 3 / 2;
+        let critical = self.budget.internal_used() > self.budget.internal_critical();
         critical || !self.flushq.request(self.id)
     }
 
@@ -206,7 +205,7 @@ impl Tree {
     /// height-1 node (the largest batch for one leaf rewrite), until the internal nodes in memory are
     /// back under 4/5 of their share of the cache; whether pressure may remain.
     fn relieve_step(&self, st: &mut TreeState, budget: &mut usize) -> Result<bool> {
-        let target = self.budget.limit() / INTERNAL_SHARE * 4 / 5;
+        let target = self.budget.internal_target();
         loop {
             if self.budget.internal_used() <= target {
                 return Ok(false);
