@@ -16,6 +16,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub(crate) const TREE_MAGIC: &[u8; 8] = b"BETULATR";
+/// Bytes a checkpoint writes out at a time before its fsync (C9).
+const WRITE_OUT_SLICE: u64 = 4 << 20;
 pub(crate) const TREE_PAYLOAD_BYTES: usize = 56;
 
 /// What a checkpoint captured of one tree.
@@ -134,6 +136,7 @@ impl Tree {
         self.space
             .lock()
             .pin_pending(table_loc.offset, u64::from(table_loc.len));
+        self.write_out_in_slices();
         self.sync_file()?;
         let header = TreeHeader {
             tree_id: self.id,
@@ -159,6 +162,20 @@ impl Tree {
         drop(st);
         self.reclaim_space();
         Ok(())
+    }
+
+    /// Writes the file's dirty pages out slice by slice before the checkpoint's fsync (invariant C9), so
+    /// that commits' log fsyncs queue behind one slice at a time, not behind everything written since
+    /// the last checkpoint (which had made them wait 100-200 ms at every checkpoint of random inserts at
+    /// 10x the cache). The same pages reach the disk as the fsync alone would write.
+    fn write_out_in_slices(&self) {
+        let end = self.space.lock().end();
+        let mut offset = 0;
+        while offset < end {
+            let len = WRITE_OUT_SLICE.min(end - offset);
+            self.file.write_out(offset, len);
+            offset += len;
+        }
     }
 
     /// fsyncs the tree file; a failure latches the environment.

@@ -8,7 +8,7 @@
 //! least-recently-used eviction would write next), writes them with no lock held, then takes the write
 //! lock briefly to mark each clean — as the checkpoint does (design.md C7).
 //!
-//! A writer that finds the cache near its budget after a batch asks the flusher for a round
+//! A writer that finds the cache past 3/4 of its budget after a batch asks the flusher for a round
 //! ([`Tree::request_write_back`]), so write-back runs ahead of eviction and not only when a buffer is
 //! over-full.
 //!
@@ -26,18 +26,18 @@ use std::sync::Arc;
 const WRITE_BACK_BATCH: usize = 2;
 
 impl Tree {
-    /// After a batch of writes: asks the flusher for a round when the cache is near its budget, so
+    /// After a batch of writes: asks the flusher for a round when the cache is filling up, so
     /// that write-back runs ahead of eviction and not only when a buffer is over-full.
     pub(crate) fn request_write_back(&self) {
-        if self.budget.near() {
+        if self.budget.filling() {
             self.flushq.request(self.id);
         }
     }
 
     /// Writes up to [`WRITE_BACK_BATCH`] of the stalest dirty nodes (never the root) when the cache is
-    /// near its budget or over it ([`crate::cache::CacheBudget::near`]); nothing otherwise.
+    /// past 3/4 of its budget ([`crate::cache::CacheBudget::filling`]); nothing otherwise.
     pub(crate) fn write_back(&self) -> Result<()> {
-        if !self.budget.near() {
+        if !self.budget.filling() {
             return Ok(());
         }
         let picks: Vec<(BlockNum, u64, Arc<Node>)> = {

@@ -37,6 +37,13 @@ pub trait VfsFile: Send + Sync {
         let _ = (offset, len);
         Ok(())
     }
+    /// Writes the range's dirty pages to the disk and waits for them (Linux `sync_file_range` with
+    /// `WAIT_BEFORE | WRITE | WAIT_AFTER`), so that a later [`VfsFile::sync`] has little left to write.
+    /// Makes nothing durable by itself (no metadata, no device cache flush): advisory, and it may do
+    /// nothing.
+    fn write_out(&self, offset: u64, len: u64) {
+        let _ = (offset, len);
+    }
 }
 
 /// A file system.

@@ -43,6 +43,26 @@ impl VfsFile for RealFile {
             Err(e) => Err(e.into()),
         }
     }
+    #[allow(unsafe_code)]
+    fn write_out(&self, offset: u64, len: u64) {
+        use std::os::fd::AsRawFd;
+        let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
+            return;
+        };
+        // SAFETY: a plain system call on a descriptor this `File` owns and keeps open for the call; it
+        // reads and writes no memory of this process. The result is ignored: the call is advisory, and
+        // the fsync that follows reports any I/O error.
+        unsafe {
+            libc::sync_file_range(
+                self.0.as_raw_fd(),
+                offset,
+                len,
+                libc::SYNC_FILE_RANGE_WAIT_BEFORE
+                    | libc::SYNC_FILE_RANGE_WRITE
+                    | libc::SYNC_FILE_RANGE_WAIT_AFTER,
+            );
+        }
+    }
 }
 
 struct LockGuard(#[allow(dead_code)] File);
