@@ -30,6 +30,22 @@ fn hashes(key: &[u8]) -> (u64, u64) {
     (h & 0xffff_ffff, (h >> 32) | 1)
 }
 
+/// The format's probe positions `(h1 + i * h2) % m` for `i` in `0..probes`, computed with two divisions
+/// instead of one per probe: `(h1 + i * h2) mod m = (h1 mod m + i * (h2 mod m)) mod m`, and `h1 + i * h2`
+/// never overflows (both below 2^32, `i` below 2^8). Building filters had been 9% of the flusher's CPU.
+fn probes(h1: u64, h2: u64, m: u64, probes: u8) -> impl Iterator<Item = usize> {
+    let step = h2 % m;
+    let mut pos = h1 % m;
+    (0..probes).map(move |_| {
+        let here = pos;
+        pos += step;
+        if pos >= m {
+            pos -= m;
+        }
+        here as usize
+    })
+}
+
 impl KeyFilter {
     /// A filter over `keys` (`count` of them, used to size it).
     pub fn build<'a>(keys: impl Iterator<Item = &'a [u8]>, count: usize) -> KeyFilter {
@@ -40,8 +56,8 @@ impl KeyFilter {
         };
         for k in keys {
             let (h1, h2) = hashes(k);
-            for i in 0..u64::from(f.probes) {
-                f.set(((h1 + i * h2) % m as u64) as usize);
+            for bit in probes(h1, h2, m as u64, f.probes) {
+                f.set(bit);
             }
         }
         f
@@ -59,7 +75,7 @@ impl KeyFilter {
     pub fn may_contain(&self, key: &[u8]) -> bool {
         let m = self.bits.len() as u64 * 8;
         let (h1, h2) = hashes(key);
-        (0..u64::from(self.probes)).all(|i| self.is_set(((h1 + i * h2) % m) as usize))
+        probes(h1, h2, m, self.probes).all(|bit| self.is_set(bit))
     }
 
     /// Bytes it occupies in memory (for the cache budget).
@@ -99,6 +115,24 @@ impl KeyFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn probe_positions_are_the_formats() {
+        let mut x = 12345u64;
+        for _ in 0..20_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (h1, h2) = (x & 0xffff_ffff, (x >> 32) | 1);
+            let m = ((x >> 7) % 100_000 + 1) * 8;
+            let n = (x % 31) as u8;
+            let fast: Vec<usize> = probes(h1, h2, m, n).collect();
+            let spec: Vec<usize> = (0..u64::from(n))
+                .map(|i| ((h1 + i * h2) % m) as usize)
+                .collect();
+            assert_eq!(fast, spec, "h1 {h1} h2 {h2} m {m}");
+        }
+    }
 
     fn keys(range: std::ops::Range<u32>) -> Vec<Vec<u8>> {
         range

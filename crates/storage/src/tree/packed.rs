@@ -110,7 +110,7 @@ impl Packed {
     }
 
     /// Where entry `i`'s encoding (key length, key, cell) starts in `raw`.
-    fn entry_start(&self, i: usize) -> usize {
+    pub(crate) fn entry_start(&self, i: usize) -> usize {
         match self.ents.get(i) {
             Some(&[off, len, _]) => off as usize - varint_len(len as u64),
             None => self.raw.len(),
