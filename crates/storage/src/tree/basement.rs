@@ -7,7 +7,7 @@
 use super::frames::{self, Cut};
 use super::key_filter::KeyFilter;
 use super::key_index::KeyIndex;
-use super::message::{Message, Op, TxnId, UpdateRegistry};
+use super::message::{Message, MsgRef, Op, TxnId, UpdateRegistry};
 use super::mvcc::{self, Cell, ReadView};
 use super::packed::{Packed, PackedBuilder};
 use crate::encoding::{DecodeError, Encode};
@@ -245,7 +245,8 @@ impl Basement {
                 let range: Vec<(Vec<u8>, Cell)> = self.entries.drain(a..).collect();
                 for (k, c) in range {
                     self.bytes -= entry_size(&k, &c);
-                    if let Some(nc) = mvcc::apply(&k, Some(c), msg, reg, horizon, aborted)? {
+                    if let Some(nc) = mvcc::apply(&k, Some(c), msg.as_ref(), reg, horizon, aborted)?
+                    {
                         self.bytes += entry_size(&k, &nc);
                         self.entries.push((k, nc));
                     }
@@ -257,7 +258,7 @@ impl Basement {
                 (i, true) => {
                     let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
                     self.bytes -= entry_size(&msg.key, &old);
-                    match mvcc::apply(&msg.key, Some(old), msg, reg, horizon, aborted)? {
+                    match mvcc::apply(&msg.key, Some(old), msg.as_ref(), reg, horizon, aborted)? {
                         Some(nc) => {
                             self.bytes += entry_size(&msg.key, &nc);
                             self.entries[i].1 = nc;
@@ -269,7 +270,9 @@ impl Basement {
                     }
                 }
                 (i, false) => {
-                    if let Some(nc) = mvcc::apply(&msg.key, None, msg, reg, horizon, aborted)? {
+                    if let Some(nc) =
+                        mvcc::apply(&msg.key, None, msg.as_ref(), reg, horizon, aborted)?
+                    {
                         self.bytes += entry_size(&msg.key, &nc);
                         self.entries.insert(i, (msg.key.clone(), nc));
                         let entries = &self.entries;
@@ -288,7 +291,7 @@ impl Basement {
     /// O(entries + messages) instead of one insertion (and shift) per message.
     pub fn apply_sorted(
         &mut self,
-        msgs: &[&Message],
+        msgs: &[MsgRef<'_>],
         reg: &UpdateRegistry,
         horizon: TxnId,
         aborted: &[TxnId],
@@ -303,20 +306,20 @@ impl Basement {
         let mut old = old.into_iter().peekable();
         let mut i = 0;
         while i < msgs.len() {
-            let key = &msgs[i].key;
-            while old.peek().is_some_and(|(k, _)| k < key) {
+            let key = msgs[i].key;
+            while old.peek().is_some_and(|(k, _)| k.as_slice() < key) {
                 out.push(old.next().expect("peeked"));
             }
             let mut cell = match old.peek() {
-                Some((k, _)) if k == key => Some(old.next().expect("peeked").1),
+                Some((k, _)) if k.as_slice() == key => Some(old.next().expect("peeked").1),
                 _ => None,
             };
-            while i < msgs.len() && &msgs[i].key == key {
+            while i < msgs.len() && msgs[i].key == key {
                 cell = mvcc::apply(key, cell, msgs[i], reg, horizon, aborted)?;
                 i += 1;
             }
             if let Some(c) = cell {
-                out.push((key.clone(), c));
+                out.push((key.to_vec(), c));
             }
         }
         out.extend(old);
@@ -447,7 +450,7 @@ fn split_packed(p: &Packed) -> Option<(Packed, Packed)> {
 /// messages applied (MSN order within a key) and is re-encoded, or dropped when it ends deleted.
 fn merge_packed(
     p: &Packed,
-    msgs: &[&Message],
+    msgs: &[MsgRef<'_>],
     reg: &UpdateRegistry,
     horizon: TxnId,
     aborted: &[TxnId],
@@ -461,7 +464,7 @@ fn merge_packed(
     let (mut j, mut run) = (0, 0);
     let mut i = 0;
     while i < msgs.len() {
-        let key = msgs[i].key.as_slice();
+        let key = msgs[i].key;
         // Entries below the key join the run to copy.
         j += p.count_below(j, key);
         out.copy_run(p, run, j);
@@ -473,7 +476,7 @@ fn merge_packed(
             j += 1;
         }
         run = j;
-        while i < msgs.len() && msgs[i].key.as_slice() == key {
+        while i < msgs.len() && msgs[i].key == key {
             cell = mvcc::apply(key, cell, msgs[i], reg, horizon, aborted)?;
             i += 1;
         }
@@ -741,8 +744,8 @@ mod packed_tests {
                 msgs.push(Message { msn, txn, key, op });
                 msn += 1;
             }
-            let mut sorted: Vec<&Message> = msgs.iter().collect();
-            sorted.sort_by(|a, b| a.key.cmp(&b.key));
+            let mut sorted: Vec<MsgRef> = msgs.iter().map(Message::as_ref).collect();
+            sorted.sort_by(|a, b| a.key.cmp(b.key));
             let (horizon, aborted) = (rng.gen_range(0..60), vec![3, 17]);
             let mut a = packed.clone();
             a.apply_sorted(&sorted, &reg, horizon, &aborted).unwrap();

@@ -86,11 +86,14 @@ impl Tree {
         if !node.is_leaf() {
             return Ok(Detached::Dropped);
         }
-        let msgs = snap.buffer.messages();
-        let Some(max_msn) = msgs.iter().map(|m| m.msn).max() else {
-            return Ok(Detached::NotNeeded);
+        let max_msn = {
+            let msgs = snap.buffer.refs();
+            let Some(max_msn) = msgs.iter().map(|m| m.msn).max() else {
+                return Ok(Detached::NotNeeded);
+            };
+            self.apply_refs_to_leaf_node(&mut node, msgs)?;
+            max_msn
         };
-        self.apply_to_leaf_node(&mut node, msgs)?;
         self.install_leaf_flush(snap, node, max_msn)
     }
 

@@ -139,7 +139,39 @@ pub struct Message {
     pub op: Op,
 }
 
+/// A message borrowed from where it is kept (a buffer's entry, a [`Message`]): what applying it to a leaf
+/// needs, without copying its key and value.
+#[derive(Debug, Clone, Copy)]
+pub struct MsgRef<'a> {
+    pub msn: Msn,
+    pub txn: TxnId,
+    pub key: &'a [u8],
+    pub op: &'a Op,
+}
+
+impl MsgRef<'_> {
+    /// An owned copy.
+    pub fn to_message(&self) -> Message {
+        Message {
+            msn: self.msn,
+            txn: self.txn,
+            key: self.key.to_vec(),
+            op: self.op.clone(),
+        }
+    }
+}
+
 impl Message {
+    /// The message borrowed.
+    pub fn as_ref(&self) -> MsgRef<'_> {
+        MsgRef {
+            msn: self.msn,
+            txn: self.txn,
+            key: &self.key,
+            op: &self.op,
+        }
+    }
+
     pub fn size(&self) -> usize {
         self.key.len() + self.op.size()
     }

@@ -13,7 +13,7 @@
 //! every active transaction and every open view) can never be read again and are dropped; a lone version
 //! below the horizon collapses to a plain value (or vanishes if it is a delete).
 
-use super::message::{Message, Op, TxnId, UpdateRegistry};
+use super::message::{MsgRef, Op, TxnId, UpdateRegistry};
 use crate::encoding::{DecodeError, Decoder, Encode};
 use crate::error::Result;
 use parking_lot::Mutex;
@@ -160,7 +160,7 @@ pub const ENTRY_COMMITTED: u8 = 0;
 pub const ENTRY_VERSIONS: u8 = 1;
 
 /// The transaction a message's version belongs to.
-pub fn effective_txn(msg: &Message) -> TxnId {
+pub fn effective_txn(msg: MsgRef<'_>) -> TxnId {
     if msg.txn == 0 {
         msg.msn
     } else {
@@ -172,7 +172,7 @@ pub fn effective_txn(msg: &Message) -> TxnId {
 pub fn apply(
     key: &[u8],
     cell: Option<Cell>,
-    msg: &Message,
+    msg: MsgRef<'_>,
     reg: &UpdateRegistry,
     horizon: TxnId,
     aborted: &[TxnId],
@@ -194,7 +194,7 @@ pub fn apply(
         if matches!(msg.op, Op::Broadcast { .. }) && old.is_none() {
             return Ok(None);
         }
-        return Ok(reg.apply(key, old, &msg.op)?.map(Cell::Plain));
+        return Ok(reg.apply(key, old, msg.op)?.map(Cell::Plain));
     } else {
         let newest = cell
             .as_ref()
@@ -203,7 +203,7 @@ pub fn apply(
         if matches!(msg.op, Op::Broadcast { .. }) && newest.is_none() {
             return Ok(cell);
         }
-        let value = reg.apply(key, newest, &msg.op)?;
+        let value = reg.apply(key, newest, msg.op)?;
         let version = Version {
             txn: effective_txn(msg),
             value,
@@ -412,6 +412,7 @@ impl MvccState {
 
 #[cfg(test)]
 mod tests {
+    use super::super::message::Message;
     use super::*;
 
     fn msg(msn: u64, txn: u64, op: Op) -> Message {
@@ -428,8 +429,8 @@ mod tests {
         let reg = UpdateRegistry::new();
         let put = |v: &[u8]| Op::Put(v.to_vec());
         // Committed base (txn 0 at msn 5), then txn 10 writes, viewed by someone who began at 8.
-        let c = apply(b"k", None, &msg(5, 0, put(b"a")), &reg, 0, &[]).unwrap();
-        let c = apply(b"k", c, &msg(11, 10, put(b"b")), &reg, 0, &[])
+        let c = apply(b"k", None, msg(5, 0, put(b"a")).as_ref(), &reg, 0, &[]).unwrap();
+        let c = apply(b"k", c, msg(11, 10, put(b"b")).as_ref(), &reg, 0, &[])
             .unwrap()
             .unwrap();
         let none = Arc::new(vec![]);
@@ -463,9 +464,16 @@ mod tests {
         assert_eq!(c.visible(&mine), Some(&b"b"[..]));
         assert_eq!(c.visible(&later_active), Some(&b"a"[..]));
         // Abort erases txn 10's version.
-        let aborted = apply(b"k", Some(c.clone()), &msg(12, 10, Op::Abort), &reg, 0, &[])
-            .unwrap()
-            .unwrap();
+        let aborted = apply(
+            b"k",
+            Some(c.clone()),
+            msg(12, 10, Op::Abort).as_ref(),
+            &reg,
+            0,
+            &[],
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(aborted.newest(&[]), Some(&b"a"[..]));
         // Garbage collection drops the versions of rolled-back transactions.
         assert_eq!(
@@ -477,7 +485,7 @@ mod tests {
         let del = apply(
             b"k",
             Some(Cell::Plain(b"x".to_vec())),
-            &msg(30, 0, Op::Delete),
+            msg(30, 0, Op::Delete).as_ref(),
             &reg,
             100,
             &[],

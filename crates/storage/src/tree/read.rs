@@ -138,7 +138,7 @@ impl Tree {
                         return Ok(value);
                     }
                     for m in &msgs {
-                        cell = mvcc::apply(key, cell, m, &self.reg, NO_GC, &view.aborted)?;
+                        cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, &view.aborted)?;
                     }
                     return Ok(cell.and_then(|c| c.visible(view).map(|v| v.to_vec())));
                 }
@@ -278,7 +278,7 @@ impl Tree {
                 _ => None,
             };
             while let Some(m) = msgs.next_if(|m| m.key == key) {
-                cell = mvcc::apply(&key, cell, &m, &self.reg, NO_GC, &view.aborted)?;
+                cell = mvcc::apply(&key, cell, m.as_ref(), &self.reg, NO_GC, &view.aborted)?;
             }
             if let Some(v) = cell.as_ref().and_then(|c| c.visible(view)) {
                 out.push((key, v.to_vec()));
@@ -306,7 +306,7 @@ impl Tree {
         };
         for k in keys {
             let old = map.remove(&k);
-            if let Some(nc) = mvcc::apply(&k, old, &m, &self.reg, NO_GC, aborted)? {
+            if let Some(nc) = mvcc::apply(&k, old, m.as_ref(), &self.reg, NO_GC, aborted)? {
                 map.insert(k, nc);
             }
         }

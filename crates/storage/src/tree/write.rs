@@ -9,7 +9,7 @@
 
 use super::basement::Basement;
 use super::buffer::{clip, Buffer};
-use super::message::Message;
+use super::message::{Message, MsgRef};
 use super::node::{BasementSlot, BlockNum, BufferSlot, Node};
 use super::{Tree, TreeState};
 use crate::error::Result;
@@ -59,62 +59,99 @@ impl Tree {
         self.apply_to_leaf_node(node, msgs)
     }
 
-    /// Applies `msgs` (each key's in MSN order) to a fully loaded leaf's basements, then splits the basements they
-    /// made too big and drops those they emptied. Touches nothing but `node`, so it can run on a private
-    /// copy without the tree's lock (tree/detached_flush.rs).
+    /// Applies `msgs` (each key's in MSN order) to a fully loaded leaf, as
+    /// [`Tree::apply_refs_to_leaf_node`] does with borrowed ones.
     pub(crate) fn apply_to_leaf_node(&self, node: &mut Node, msgs: Vec<Message>) -> Result<()> {
-        let basement_max = self.opts.basement_size_bytes as usize;
-        let reg = self.reg.clone();
-        let horizon = self.mvcc.horizon();
-        let aborted = self.mvcc.aborted();
+        if mergeable(msgs.len(), msgs.iter().map(|m| &m.op)) {
+            return self.merge_into_leaf(node, msgs.iter().map(Message::as_ref).collect());
+        }
+        self.apply_each_to_leaf(node, &msgs)
+    }
+
+    /// Applies `msgs` (each key's in MSN order) to a fully loaded leaf's basements, then splits the
+    /// basements they made too big and drops those they emptied. Touches nothing but `node`, so it can
+    /// run on a private copy without the tree's lock, with messages borrowed from the buffer being
+    /// flushed (tree/detached_flush.rs).
+    pub(crate) fn apply_refs_to_leaf_node(
+        &self,
+        node: &mut Node,
+        msgs: Vec<MsgRef<'_>>,
+    ) -> Result<()> {
+        if mergeable(msgs.len(), msgs.iter().map(|m| m.op)) {
+            return self.merge_into_leaf(node, msgs);
+        }
+        let owned: Vec<Message> = msgs.iter().map(MsgRef::to_message).collect();
+        self.apply_each_to_leaf(node, &owned)
+    }
+
+    /// A flushed batch of point messages: sorted by (key, MSN) — stable, so equal keys keep MSN order;
+    /// a drained buffer already gives them so — and each basement's share merged in one pass.
+    fn merge_into_leaf(&self, node: &mut Node, mut sorted: Vec<MsgRef<'_>>) -> Result<()> {
+        let (reg, horizon, aborted) = (self.reg.clone(), self.mvcc.horizon(), self.mvcc.aborted());
         let Node::Leaf { pivots, basements } = node else {
             unreachable!("apply_to_leaf on an internal node");
         };
-        // Indexes of the basements the messages reached: only these can have grown past the
-        // basement size or become empty.
+        if !sorted.is_sorted_by(|a, b| a.key <= b.key) {
+            sorted.sort_by(|a, b| a.key.cmp(b.key));
+        }
+        // Indexes of the basements the messages reached: only these can have grown past the basement
+        // size or become empty.
         let mut touched: Vec<usize> = Vec::new();
-        if msgs.len() > 8 && msgs.iter().all(|m| !m.op.is_ranged()) {
-            // A flushed batch of point messages: sort by (key, MSN) — stable, so equal keys keep MSN
-            // order; a drained buffer already gives them so — and merge each basement's share in one pass.
-            let mut sorted: Vec<&Message> = msgs.iter().collect();
-            if !sorted.is_sorted_by(|a, b| a.key <= b.key) {
-                sorted.sort_by(|a, b| a.key.cmp(&b.key));
-            }
-            let mut start = 0;
-            while start < sorted.len() {
-                let j = pivots.part_index(&sorted[start].key);
-                let end = match pivots.get(j) {
-                    Some(hi) => start + sorted[start..].partition_point(|m| m.key < *hi),
-                    None => sorted.len(),
-                };
-                basement_mut(&mut basements[j]).apply_sorted(
-                    &sorted[start..end],
-                    &reg,
-                    horizon,
-                    &aborted,
-                )?;
+        let mut start = 0;
+        while start < sorted.len() {
+            let j = pivots.part_index(sorted[start].key);
+            let end = match pivots.get(j) {
+                Some(hi) => start + sorted[start..].partition_point(|m| m.key < hi.as_slice()),
+                None => sorted.len(),
+            };
+            basement_mut(&mut basements[j]).apply_sorted(
+                &sorted[start..end],
+                &reg,
+                horizon,
+                &aborted,
+            )?;
+            touched.push(j);
+            start = end;
+        }
+        self.resize_basements(pivots, basements, touched);
+        Ok(())
+    }
+
+    /// Applies messages one at a time (few of them, or range messages among them).
+    fn apply_each_to_leaf(&self, node: &mut Node, msgs: &[Message]) -> Result<()> {
+        let (reg, horizon, aborted) = (self.reg.clone(), self.mvcc.horizon(), self.mvcc.aborted());
+        let Node::Leaf { pivots, basements } = node else {
+            unreachable!("apply_to_leaf on an internal node");
+        };
+        let mut touched: Vec<usize> = Vec::new();
+        for msg in msgs {
+            if !msg.op.is_ranged() {
+                let j = pivots.part_index(&msg.key);
+                basement_mut(&mut basements[j]).apply(msg, &reg, horizon, &aborted)?;
                 touched.push(j);
-                start = end;
+                continue;
             }
-        } else {
-            for msg in &msgs {
-                if !msg.op.is_ranged() {
-                    let j = pivots.part_index(&msg.key);
-                    basement_mut(&mut basements[j]).apply(msg, &reg, horizon, &aborted)?;
+            for (j, slot) in basements.iter_mut().enumerate() {
+                let (lo, hi) = part_range(pivots, j);
+                if let Some(m) = clip(msg, lo, hi) {
+                    basement_mut(slot).apply(&m, &reg, horizon, &aborted)?;
                     touched.push(j);
-                    continue;
-                }
-                for (j, slot) in basements.iter_mut().enumerate() {
-                    let (lo, hi) = part_range(pivots, j);
-                    if let Some(m) = clip(msg, lo, hi) {
-                        basement_mut(slot).apply(&m, &reg, horizon, &aborted)?;
-                        touched.push(j);
-                    }
                 }
             }
         }
-        // Split the oversized basements among them and drop the empty ones (keeping at least
-        // one), from the right so that the indexes still to visit stay valid.
+        self.resize_basements(pivots, basements, touched);
+        Ok(())
+    }
+
+    /// Splits the touched basements that grew past the basement size and drops those left empty
+    /// (keeping at least one), from the right so that the indexes still to visit stay valid.
+    fn resize_basements(
+        &self,
+        pivots: &mut super::node::Pivots,
+        basements: &mut Vec<BasementSlot>,
+        mut touched: Vec<usize>,
+    ) {
+        let basement_max = self.opts.basement_size_bytes as usize;
         touched.sort_unstable();
         touched.dedup();
         for &first in touched.iter().rev() {
@@ -139,7 +176,6 @@ impl Tree {
                 j += 1;
             }
         }
-        Ok(())
     }
 
     /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size, at most
@@ -473,4 +509,10 @@ impl Tree {
 
 fn basement_mut(slot: &mut BasementSlot) -> &mut Basement {
     Arc::make_mut(slot.loaded.as_mut().expect("dirty leaves are fully loaded"))
+}
+
+/// Whether a batch of `n` messages is merged into a leaf in one sorted pass: more than a few, and point
+/// messages only.
+fn mergeable<'a>(n: usize, mut ops: impl Iterator<Item = &'a super::message::Op>) -> bool {
+    n > 8 && ops.all(|op| !op.is_ranged())
 }
