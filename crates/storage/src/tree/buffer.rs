@@ -335,23 +335,7 @@ impl Buffer {
 
     /// Copies of every message, in the order [`Buffer::drain`] gives them (key order needs one layer).
     pub fn messages(&self) -> Vec<Message> {
-        let mut out = Vec::with_capacity(self.count);
-        let in_key_order = self.base.is_none() && self.ranged.is_empty();
-        for layer in self.layers() {
-            for (key, list) in &layer.points {
-                out.extend(list.iter().map(|(msn, txn, op)| Message {
-                    msn: *msn,
-                    txn: *txn,
-                    key: key.key.clone(),
-                    op: op.clone(),
-                }));
-            }
-            out.extend(layer.ranged.iter().cloned());
-        }
-        if !in_key_order {
-            out.sort_by_key(|m| m.msn);
-        }
-        out
+        self.refs().iter().map(MsgRef::to_message).collect()
     }
 
     /// Removes every message with an MSN at or below `msn`.
