@@ -484,16 +484,11 @@ fn main() {
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
         Cmd::Codecs(a) => {
-            let basement = a.basement_kib.max(1) << 10;
-            print!(
-                "{}",
-                workload::codecs::run(
-                    a.seed,
-                    basement,
-                    (basement / betula_storage::tree::options::FRAMES_PER_BASEMENT as usize)
-                        .max(256)
-                )
-            );
+            let tree = betula_storage::TreeOptions {
+                basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,
+                ..Default::default()
+            };
+            print!("{}", workload::codecs::run(a.seed, &tree));
             Ok(())
         }
     };

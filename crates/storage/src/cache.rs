@@ -110,12 +110,12 @@ impl CacheBudget {
     pub fn over(&self) -> bool {
         self.used() > self.limit_bytes
     }
-    /// Within a sixteenth of the budget or over it (point reads stop caching whole basements then).
     /// Past 3/4 of the budget: time for write-back to start making dirty nodes clean, so that the
     /// cache reaches its budget with few dirty nodes left to write at once.
     pub fn filling(&self) -> bool {
         self.used() > self.limit_bytes / 4 * 3
     }
+    /// Within a sixteenth of the budget or over it (point reads stop caching whole basements then).
     pub fn near(&self) -> bool {
         self.used() > self.limit_bytes - self.limit_bytes / 16
     }

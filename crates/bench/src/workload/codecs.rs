@@ -6,17 +6,20 @@
 //! which the second half repeats the first) and sensor-like ones (an index prefix, sensor id and
 //! timestamp as the key; a reading, a counter and a short status as the value).
 
-use super::keys::{KeyKind, KeyStream};
+use super::keys::{KeyKind, KeyStream, KEY_BYTES, VALUE_BYTES};
 use betula_storage::tree::basement::Basement;
 use betula_storage::tree::mvcc::Cell;
-use betula_storage::Codec;
+use betula_storage::{Codec, TreeOptions};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// Rows per basement built for the measurement (the frames come from many basements).
+/// Basements' worth of rows measured per kind of row (the frames come from many basements).
 const BASEMENTS: usize = 64;
+
+/// Bytes of key and value of one sensor-like row (`sensor_rows`).
+const SENSOR_ROW_BYTES: usize = 14 + 17;
 
 fn frames_of(
     rows: Vec<(Vec<u8>, Vec<u8>)>,
@@ -96,12 +99,18 @@ fn measure(frames: &[Vec<u8>], codec: Codec, level: i32) -> (usize, f64, f64) {
 }
 
 /// The markdown table of every (rows, codec, level) measured.
-pub fn run(seed: u64, basement_bytes: usize, frame_bytes: usize) -> String {
-    let rows_per_basement = basement_bytes / 40;
-    let n = rows_per_basement * BASEMENTS;
+pub fn run(seed: u64, tree: &TreeOptions) -> String {
+    let (basement_bytes, frame_bytes) = (tree.basement_size_bytes as usize, tree.frame_bytes());
+    let raw = BASEMENTS * basement_bytes;
     let data = [
-        ("storage benchmark rows", storage_rows(n, seed)),
-        ("sensor-like rows", sensor_rows(n, seed)),
+        (
+            "storage benchmark rows",
+            storage_rows(raw / (KEY_BYTES + VALUE_BYTES), seed),
+        ),
+        (
+            "sensor-like rows",
+            sensor_rows(raw / SENSOR_ROW_BYTES, seed),
+        ),
     ];
     let codecs: [(Codec, i32); 6] = [
         (Codec::Zstd, -1),
@@ -130,4 +139,20 @@ pub fn run(seed: u64, basement_bytes: usize, frame_bytes: usize) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_have_their_stated_sizes_and_frames_cover_them() {
+        assert!(sensor_rows(100, 1)
+            .iter()
+            .all(|(k, v)| k.len() + v.len() == SENSOR_ROW_BYTES));
+        let rows = storage_rows(1000, 1);
+        assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
+        let frames = frames_of(rows, 32 << 10, 16 << 10);
+        assert!(frames.len() >= 7 && frames.iter().all(|f| f.len() <= 16 << 10));
+    }
 }

@@ -5,11 +5,10 @@
 
 use std::io::{Read, Write};
 
-/// zstd's level when a tree names none. Chunks are frames of 16 KiB or less, where levels 1 and 3 compress
-/// to the same size (0.586 vs 0.586 of the storage benchmark's rows, 0.365 vs 0.366 of sensor-like rows)
-/// and level 1 is about 1.4x faster (its "fast" strategy against level 3's "double fast"); compressing
-/// was over a third of the flusher's CPU in random inserts at 10x the cache
-/// (bench/results/2026-11-25-zstd-level.md).
+/// zstd's level when a tree names none. Chunks are frames of 16 KiB or less, where levels 1 and 3 store
+/// the same bytes and level 1 compresses 1.3-1.9x as fast (its "fast" strategy against level 3's "double
+/// fast"; `betula-bench codecs`, bench/results/2026-11-25-zstd-level.md); compressing was over a third
+/// of the flusher's CPU in random inserts at 10x the cache (perf).
 pub const ZSTD_DEFAULT_LEVEL: i32 = 1;
 
 /// A compression codec. The numeric values are stored on disk: never renumber.

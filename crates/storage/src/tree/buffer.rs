@@ -311,8 +311,8 @@ impl Buffer {
     }
 
     /// Every message borrowed, in the order [`Buffer::messages`] gives them: what a leaf flush prepared
-    /// without the lock applies, without copying keys and values (copies and their drops had been a
-    /// seventh of the flusher's CPU in random inserts).
+    /// without the lock applies, without copying keys and values (making the copies was 5.6% of the
+    /// flusher's samples in random inserts at 10x the cache, freeing them part of another 8.9%).
     pub fn refs(&self) -> Vec<MsgRef<'_>> {
         let mut out = Vec::with_capacity(self.count);
         let in_key_order = self.base.is_none() && self.ranged.is_empty();

@@ -526,16 +526,17 @@ impl Tree {
                 if self.budget.used() <= target {
                     return Ok(());
                 }
-                let (done, wrote) = match whose {
-                    0 => self.evict_node(st, bn, whole, may_write)?,
+                let (owner, (done, wrote)) = match whose {
+                    0 => (self.id, self.evict_node(st, bn, whole, may_write)?),
                     i => {
                         let (t, g) = &mut locked[i - 1];
-                        t.evict_node(g, bn, whole, may_write)?
+                        (t.id, t.evict_node(g, bn, whole, may_write)?)
                     }
                 };
                 may_write &= alone || !wrote;
                 if !done {
-                    self.flushq.request(self.id);
+                    // The tree that owns the dirty node writes it back.
+                    self.flushq.request(owner);
                     break;
                 }
             }

@@ -166,8 +166,7 @@ impl Tree {
 
     /// Writes the file's dirty pages out slice by slice before the checkpoint's fsync (invariant C9), so
     /// that commits' log fsyncs queue behind one slice at a time, not behind everything written since
-    /// the last checkpoint (which had made them wait 100-200 ms at every checkpoint of random inserts at
-    /// 10x the cache). The same pages reach the disk as the fsync alone would write.
+    /// the last checkpoint. The same pages reach the disk as the fsync alone would write.
     fn write_out_in_slices(&self) {
         let end = self.space.lock().end();
         let mut offset = 0;
