@@ -129,6 +129,9 @@ struct StorageArgs {
     /// Betula codec level (0 = the codec's default; zstd: 1-19, negative for its fast levels).
     #[arg(long, allow_hyphen_values = true)]
     betula_level: Option<i8>,
+    /// Retired log segments Betula keeps to write over (default: the engine's default).
+    #[arg(long)]
+    betula_wal_recycle: Option<usize>,
 }
 
 #[derive(Args)]
@@ -293,6 +296,9 @@ fn betula_tree_options(
         t.codec =
             betula_storage::Codec::parse(name).ok_or_else(|| format!("unknown codec {name:?}"))?;
     }
+    if let Some(level) = level {
+        t.level = level;
+    }
     Ok(Some(t))
 }
 
@@ -318,6 +324,7 @@ fn storage(a: StorageArgs) -> BenchResult<()> {
                 a.betula_codec.as_deref(),
                 a.betula_level,
             )?,
+            betula_wal_recycle: a.betula_wal_recycle,
         },
         threads: a.threads.max(1),
         batch: a.batch.max(1),

@@ -18,6 +18,7 @@ fn opts() -> EnvOptions {
         checkpoint_interval: Duration::from_millis(50),
         checkpoint_log_bytes: 256 << 10,
         wal_segment_bytes: 128 << 10,
+        wal_recycle_segments: 2,
         default_tree: TreeOptions {
             node_size_bytes: 8192,
             basement_size_bytes: 1024,

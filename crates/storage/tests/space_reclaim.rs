@@ -107,12 +107,67 @@ fn checkpoints_give_free_space_back_and_keep_every_live_row() {
     assert_eq!(n, 400);
 }
 
-/// Bytes of the log segments in `dir`.
+/// Bytes of the live log segments in `dir` (not those kept for reuse, design.md L1).
 fn log_bytes(dir: &std::path::Path) -> u64 {
     std::fs::read_dir(dir.join("wal"))
         .unwrap()
-        .map(|e| e.unwrap().metadata().unwrap().len())
+        .map(|e| e.unwrap())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with("free-"))
+        .map(|e| e.metadata().unwrap().len())
         .sum()
+}
+
+/// Names of the log segments kept for reuse in `dir`.
+fn free_segments(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir.join("wal"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("free-"))
+        .collect()
+}
+
+#[test]
+fn retired_log_segments_are_kept_for_reuse_up_to_the_option_and_no_more() {
+    for keep in [0usize, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        // Synced puts write the log record by record, so it rolls every 64 KiB.
+        let o = EnvOptions {
+            durability: Durability::Sync,
+            wal_segment_bytes: 64 << 10,
+            wal_recycle_segments: keep,
+            ..opts()
+        };
+        let env = Env::open(dir.path(), o.clone(), registry()).unwrap();
+        let t = env.create_tree("t", None).unwrap();
+        for round in 0..4u64 {
+            for i in 0..500u64 {
+                t.put(&key(i), &value(i, round)).unwrap();
+            }
+            env.checkpoint().unwrap();
+            assert!(
+                free_segments(dir.path()).len() <= keep,
+                "{keep}: {:?}",
+                free_segments(dir.path())
+            );
+        }
+        assert_eq!(
+            free_segments(dir.path()).len(),
+            keep,
+            "segments kept with {keep}"
+        );
+        // Reused segments hold older records after the new ones; reading the log back ignores them.
+        for i in 0..300u64 {
+            t.put(&key(i), &value(i, 9)).unwrap();
+        }
+        drop(t);
+        drop(env);
+        let env = Env::open(dir.path(), o, registry()).unwrap();
+        let t = env.open_tree("t").unwrap();
+        for i in 0..500u64 {
+            let round = if i < 300 { 9 } else { 3 };
+            assert_eq!(t.get(&key(i)).unwrap(), Some(value(i, round)), "key {i}");
+        }
+    }
 }
 
 #[test]

@@ -22,6 +22,9 @@ impl BetulaEngine {
                 DurabilityMode::NoSync => Durability::NoSync,
             },
             default_tree: cfg.betula_tree.unwrap_or_default(),
+            wal_recycle_segments: cfg
+                .betula_wal_recycle
+                .unwrap_or(EnvOptions::default().wal_recycle_segments),
             ..EnvOptions::default()
         };
         let env = Env::open(dir, opts.clone(), UpdateRegistry::new())?;
@@ -104,6 +107,10 @@ impl Engine for BetulaEngine {
                 o.checkpoint_log_bytes.to_string(),
             ),
             ("wal_segment_bytes".into(), o.wal_segment_bytes.to_string()),
+            (
+                "wal_recycle_segments".into(),
+                o.wal_recycle_segments.to_string(),
+            ),
             ("node_size_bytes".into(), t.node_size_bytes.to_string()),
             (
                 "basement_size_bytes".into(),

@@ -38,6 +38,8 @@ pub struct EngineConfig {
     pub durability: DurabilityMode,
     /// Betula's tree options (None: the engine's defaults).
     pub betula_tree: Option<betula_storage::TreeOptions>,
+    /// Retired log segments Betula keeps for reuse (None: the engine's default).
+    pub betula_wal_recycle: Option<usize>,
 }
 
 /// One open key/value store.

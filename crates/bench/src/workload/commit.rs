@@ -44,6 +44,7 @@ pub fn run_point(name: &str, threads: usize, p: &CommitParams) -> BenchResult<Co
         cache_bytes: p.cache_bytes,
         durability: DurabilityMode::Sync,
         betula_tree: None,
+        betula_wal_recycle: None,
     };
     let eng = engine::open(name, &dir, &cfg)?;
     let ks = KeyStream::new(p.seed);

@@ -26,6 +26,9 @@ pub struct EnvOptions {
     pub checkpoint_log_bytes: u64,
     /// Log segments roll over at this size.
     pub wal_segment_bytes: u64,
+    /// Obsolete log segments kept to be written over instead of new files (design.md L1): an fdatasync
+    /// after overwriting blocks a file already has costs less than after appending.
+    pub wal_recycle_segments: usize,
     /// Options for trees created without explicit ones.
     pub default_tree: TreeOptions,
     /// Run the background thread (periodic sync, checkpoints). Tests that drive checkpoints by hand turn it
@@ -41,6 +44,7 @@ impl Default for EnvOptions {
             checkpoint_interval: Duration::from_secs(60),
             checkpoint_log_bytes: 256 << 20,
             wal_segment_bytes: 64 << 20,
+            wal_recycle_segments: 4,
             default_tree: TreeOptions::default(),
             background: true,
         }

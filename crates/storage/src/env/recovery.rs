@@ -248,9 +248,11 @@ pub(crate) fn open(
         vfs.clone(),
         wal_dir,
         opts.wal_segment_bytes,
+        opts.wal_recycle_segments,
         health.clone(),
         scan.next_lsn,
         scan.segments,
+        scan.free,
     )?;
     // Transactions that never committed are rolled back (logged, so this is itself recoverable).
     for txn in mvcc.active_list() {

@@ -2,6 +2,8 @@
 
 pub mod reader;
 pub mod record;
+#[cfg(test)]
+mod recycle_tests;
 pub mod syncer;
 pub mod writer;
 
@@ -13,6 +15,19 @@ use crate::tree::message::Msn;
 /// File name of the segment whose first record has `first_lsn`.
 pub fn segment_name(first_lsn: Msn) -> String {
     format!("{first_lsn:020}.wal")
+}
+
+/// File name under which the obsolete segment `first_lsn` waits to be reused (design.md L1); recovery
+/// never reads it.
+pub fn free_segment_name(first_lsn: Msn) -> String {
+    format!("free-{first_lsn:020}.wal")
+}
+
+/// Whether `name` is an obsolete segment waiting for reuse ([`free_segment_name`]).
+pub fn is_free_segment_name(name: &str) -> bool {
+    name.strip_prefix("free-")
+        .and_then(parse_segment_name)
+        .is_some()
 }
 
 /// The first LSN encoded in a segment file name.

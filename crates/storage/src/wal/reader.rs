@@ -1,16 +1,22 @@
 //! Reading the log back for recovery (design.md, "Recovery", steps 3 and 4).
 //!
-//! Segments are read in LSN order. Reading stops at the first frame that is short, fails its checksum, or
-//! breaks LSN density: that is where the last write before a crash tore. The caller truncates there and
-//! removes any later segment, so a later recovery never stops early at the same tear.
+//! Segments are read in LSN order, from the one holding the replay LSN (older ones are obsolete: a crash
+//! came between the checkpoint and their retirement). Reading stops at the first frame that is short, fails
+//! its checksum, or breaks LSN density: that is where the last write before a crash tore. The caller
+//! truncates there and removes any later segment, so a later recovery never stops early at the same tear.
+//!
+//! A segment file may be a reused one (design.md L1) whose older records follow the new ones: their LSNs
+//! are below the segment's first, so density ends the segment there. A segment that is not the last ends
+//! where the next one begins (a roll writes and fsyncs a segment whole before the next is named), so a
+//! frame that breaks density earlier is damage, not the end.
 
 use super::record::Record;
-use super::{parse_segment_name, segment_name};
+use super::{free_segment_name, is_free_segment_name, parse_segment_name, segment_name};
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::tree::message::Msn;
 use crate::vfs::Vfs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What was found in the log.
 pub struct LogScan {
@@ -20,6 +26,8 @@ pub struct LogScan {
     pub next_lsn: Msn,
     /// Segments (first LSNs) that hold valid records, ascending.
     pub segments: Vec<Msn>,
+    /// Obsolete segment files to reuse (L1): those found waiting and those older than the replay LSN.
+    pub free: Vec<PathBuf>,
 }
 
 /// Whether, skipping the (bad) frame at the start of `buf` by its length field, a valid frame with the next
@@ -47,7 +55,24 @@ pub fn list_segments(vfs: &dyn Vfs, dir: &Path) -> Result<Vec<Msn>> {
 /// Reads every valid record with LSN ≥ `from`, truncating the torn tail (and dropping later segments).
 /// `min_next` is the lowest LSN the log may continue with (one past the checkpoint's knowledge).
 pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> Result<LogScan> {
-    let segments = list_segments(vfs, dir)?;
+    let mut segments = list_segments(vfs, dir)?;
+    let mut free: Vec<PathBuf> = vfs
+        .list(dir)
+        .map_err(|e| Error::io("list", dir.display().to_string(), e))?
+        .into_iter()
+        .filter(|n| is_free_segment_name(n))
+        .map(|n| dir.join(n))
+        .collect();
+    free.sort();
+    // Segments wholly before the replay LSN are obsolete: retire them as the checkpoint would have.
+    let start = segments.iter().rposition(|&f| f <= from).unwrap_or(0);
+    for first in segments.drain(..start) {
+        let path = dir.join(segment_name(first));
+        let to = dir.join(free_segment_name(first));
+        vfs.rename(&path, &to)
+            .map_err(|e| Error::io("rename", path.display().to_string(), e))?;
+        free.push(to);
+    }
     let mut records = Vec::new();
     let mut expected: Option<Msn> = None;
     let mut kept = Vec::new();
@@ -87,6 +112,7 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
                     pos += n;
                     lsn_expected += 1;
                 }
+                _ if segments.get(i + 1) == Some(&lsn_expected) => break,
                 _ => {
                     if i + 1 < segments.len() || valid_frame_follows(&data[pos..], lsn_expected) {
                         // Not a torn tail: valid records follow the bad one.
@@ -122,5 +148,6 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
         records,
         next_lsn,
         segments: kept,
+        free,
     })
 }

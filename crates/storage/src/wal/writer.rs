@@ -8,8 +8,8 @@
 //! A failed write or fsync latches the environment (no fsync retry) and wakes every waiter with the error.
 
 use super::record::Record;
-use super::segment_name;
 use super::syncer::SyncRequests;
+use super::{free_segment_name, segment_name};
 use crate::error::{Error, Result};
 use crate::health::Health;
 use crate::tree::message::Msn;
@@ -37,6 +37,8 @@ struct Inner {
     /// First LSNs of all segments on disk, ascending.
     segments: Vec<Msn>,
     bytes_appended: u64,
+    /// Obsolete segment files kept for reuse (L1), at most `Wal::recycle_max`.
+    free: Vec<PathBuf>,
 }
 
 /// The write-ahead log of an environment.
@@ -44,6 +46,8 @@ pub struct Wal {
     vfs: Arc<dyn Vfs>,
     dir: PathBuf,
     segment_bytes: u64,
+    /// Obsolete segments kept for reuse at most (L1).
+    recycle_max: usize,
     health: Arc<Health>,
     inner: Mutex<Inner>,
     cond: Condvar,
@@ -56,16 +60,25 @@ const BUFFER_FLUSH_BYTES: usize = 4 << 20;
 
 impl Wal {
     /// Starts a log whose next record gets `next_lsn`, in a new segment; `segments` lists the segments that
-    /// already exist (first LSNs, ascending).
+    /// already exist (first LSNs, ascending), `free` the obsolete segment files found for reuse (L1), of
+    /// which up to `recycle_max` are kept and the others removed.
+    #[allow(clippy::too_many_arguments)]
     pub fn start(
         vfs: Arc<dyn Vfs>,
         dir: PathBuf,
         segment_bytes: u64,
+        recycle_max: usize,
         health: Arc<Health>,
         next_lsn: Msn,
         mut segments: Vec<Msn>,
+        mut free: Vec<PathBuf>,
     ) -> Result<Wal> {
-        let seg = Self::new_segment(&*vfs, &dir, next_lsn)?;
+        while free.len() > recycle_max {
+            let path = free.pop().expect("longer than recycle_max");
+            vfs.remove(&path)
+                .map_err(|e| Error::io("remove log segment", path.display().to_string(), e))?;
+        }
+        let seg = Self::new_segment(&*vfs, &dir, next_lsn, &mut free)?;
         if segments.last() != Some(&next_lsn) {
             segments.push(next_lsn);
         }
@@ -73,6 +86,7 @@ impl Wal {
             vfs,
             dir,
             segment_bytes,
+            recycle_max,
             health,
             inner: Mutex::new(Inner {
                 buf: Vec::with_capacity(1 << 16),
@@ -83,19 +97,37 @@ impl Wal {
                 seg,
                 segments,
                 bytes_appended: 0,
+                free,
             }),
             cond: Condvar::new(),
             syncer: SyncRequests::default(),
         })
     }
 
-    fn new_segment(vfs: &dyn Vfs, dir: &std::path::Path, first_lsn: Msn) -> Result<Segment> {
+    /// Opens segment `first_lsn`: an obsolete segment file from `free` renamed (its old records stay in it
+    /// and are overwritten, L1), else a new empty file.
+    fn new_segment(
+        vfs: &dyn Vfs,
+        dir: &std::path::Path,
+        first_lsn: Msn,
+        free: &mut Vec<PathBuf>,
+    ) -> Result<Segment> {
         let path = dir.join(segment_name(first_lsn));
+        let mut reused = false;
+        if !vfs.exists(&path) {
+            if let Some(old) = free.pop() {
+                vfs.rename(&old, &path)
+                    .map_err(|e| Error::io("rename log segment", old.display().to_string(), e))?;
+                reused = true;
+            }
+        }
         let file = vfs
             .open(&path, true)
             .map_err(|e| Error::io("create log segment", path.display().to_string(), e))?;
-        file.set_len(0)
-            .map_err(|e| Error::io("truncate log segment", path.display().to_string(), e))?;
+        if !reused {
+            file.set_len(0)
+                .map_err(|e| Error::io("truncate log segment", path.display().to_string(), e))?;
+        }
         vfs.sync_dir(dir)
             .map_err(|e| Error::io("fsync directory", dir.display().to_string(), e))?;
         Ok(Segment {
@@ -160,6 +192,13 @@ impl Wal {
         self.flush_with(0, true, true)
     }
 
+    /// Writes everything appended so far without syncing it (tests of torn, unsynced tails).
+    #[cfg(test)]
+    pub(crate) fn write_unsynced(&self) -> Result<()> {
+        let last = self.inner.lock().next_lsn - 1;
+        self.flush(last, false)
+    }
+
     /// Writes (and with `durable`, fsyncs) at least up to `lsn`.
     fn flush(&self, lsn: Msn, durable: bool) -> Result<()> {
         self.flush_with(lsn, durable, false)
@@ -206,7 +245,8 @@ impl Wal {
                     }
                     if roll {
                         let first = upto + 1;
-                        match Self::new_segment(&*self.vfs, &self.dir, first) {
+                        let inner = &mut *g;
+                        match Self::new_segment(&*self.vfs, &self.dir, first, &mut inner.free) {
                             Ok(seg) => {
                                 g.seg = seg;
                                 g.segments.push(first);
@@ -244,9 +284,11 @@ impl Wal {
         Ok(())
     }
 
-    /// Deletes segments whose records all precede `lsn` (after a checkpoint with that replay LSN is durable).
+    /// Retires segments whose records all precede `lsn` (after a checkpoint with that replay LSN is
+    /// durable): each is renamed into the pool of files to reuse while it holds fewer than
+    /// `recycle_max`, else deleted (L1).
     pub fn delete_before(&self, lsn: Msn) -> Result<()> {
-        let doomed: Vec<Msn> = {
+        let (doomed, room): (Vec<Msn>, usize) = {
             let mut g = self.inner.lock();
             let current = g.seg.first_lsn;
             let segs = g.segments.clone();
@@ -257,15 +299,31 @@ impl Wal {
                 }
             }
             g.segments.retain(|s| !doomed.contains(s));
-            doomed
+            let room = self.recycle_max.saturating_sub(g.free.len());
+            (doomed, room)
         };
-        for first in doomed {
+        let mut kept = Vec::new();
+        for (i, first) in doomed.into_iter().rev().enumerate() {
             let path = self.dir.join(segment_name(first));
-            self.vfs
-                .remove(&path)
-                .map_err(|e| Error::io("remove log segment", path.display().to_string(), e))?;
+            if i < room {
+                let to = self.dir.join(free_segment_name(first));
+                self.vfs
+                    .rename(&path, &to)
+                    .map_err(|e| Error::io("rename log segment", path.display().to_string(), e))?;
+                kept.push(to);
+            } else {
+                self.vfs
+                    .remove(&path)
+                    .map_err(|e| Error::io("remove log segment", path.display().to_string(), e))?;
+            }
         }
+        self.inner.lock().free.extend(kept);
         Ok(())
+    }
+
+    /// Obsolete segment files kept for reuse.
+    pub fn free_count(&self) -> usize {
+        self.inner.lock().free.len()
     }
 
     /// Number of segment files.
