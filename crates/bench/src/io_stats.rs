@@ -90,6 +90,26 @@ pub fn dir_size(dir: &Path) -> io::Result<(u64, u64)> {
     Ok((len, alloc))
 }
 
+/// Apparent bytes of the write-ahead log files under `dir`: Betula's `*.wal` segments (live ones and those
+/// kept for reuse) and RocksDB's `*.log` files.
+pub fn log_size(dir: &Path) -> io::Result<u64> {
+    let mut len = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d)? {
+            let entry = entry?;
+            let meta = entry.metadata()?;
+            let path = entry.path();
+            if meta.is_dir() {
+                stack.push(path);
+            } else if meta.is_file() && path.extension().is_some_and(|x| x == "wal" || x == "log") {
+                len += meta.len();
+            }
+        }
+    }
+    Ok(len)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +143,21 @@ mod tests {
         // Allocation is filesystem-dependent (tmpfs, ext4 blocks); it is at least 0 and a whole number of
         // 512-byte sectors.
         assert_eq!(alloc % 512, 0);
+    }
+
+    #[test]
+    fn log_size_counts_only_log_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("wal")).unwrap();
+        std::fs::write(dir.path().join("wal/00000000000000000001.wal"), [0u8; 300]).unwrap();
+        std::fs::write(
+            dir.path().join("wal/free-00000000000000000007.wal"),
+            [0u8; 20],
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("000012.log"), [0u8; 4]).unwrap();
+        std::fs::write(dir.path().join("tree-1.bt"), [0u8; 5000]).unwrap();
+        std::fs::write(dir.path().join("LOG"), [0u8; 70]).unwrap();
+        assert_eq!(log_size(dir.path()).unwrap(), 324);
     }
 }

@@ -160,6 +160,9 @@ fn results_table(out: &mut String, p: &StorageParams, runs: &[EngineRun]) {
         row("bytes on disk after settle, MiB ↓", runs, |r| {
             Some(r.disk_len as f64 / MIB)
         }),
+        row("of which write-ahead log files, MiB", runs, |r| {
+            Some(r.log_len as f64 / MIB)
+        }),
         row("disk space allocated after settle, MiB ↓", runs, |r| {
             Some(r.disk_alloc as f64 / MIB)
         }),

@@ -167,6 +167,22 @@ fn retired_log_segments_are_kept_for_reuse_up_to_the_option_and_no_more() {
             let round = if i < 300 { 9 } else { 3 };
             assert_eq!(t.get(&key(i)).unwrap(), Some(value(i, round)), "key {i}");
         }
+        // A log gone quiet gives the kept segments back: the pool never outgrows the segments the log
+        // started since the previous checkpoint (L3).
+        env.checkpoint().unwrap();
+        t.put(&key(0), &value(0, 3)).unwrap();
+        env.checkpoint().unwrap();
+        assert!(free_segments(dir.path()).len() <= 1, "{keep}");
+        env.checkpoint().unwrap();
+        // Each checkpoint starts a segment, so one stays kept, and it only held a checkpoint record.
+        let kept = free_segments(dir.path());
+        assert!(kept.len() <= 1, "{keep}: {kept:?}");
+        for name in kept {
+            let len = std::fs::metadata(dir.path().join("wal").join(&name))
+                .unwrap()
+                .len();
+            assert!(len < 4096, "{name} of {len} bytes kept by an idle log");
+        }
     }
 }
 

@@ -84,6 +84,10 @@ impl Engine for BetulaEngine {
                 s.wal_bytes_appended.to_string(),
             ),
             ("wal segments".into(), s.wal_segments.to_string()),
+            (
+                "wal segments kept for reuse".into(),
+                s.wal_free_segments.to_string(),
+            ),
             ("node reads".into(), s.node_reads.to_string()),
             ("cache used bytes".into(), s.cache_used_bytes.to_string()),
             ("tree height".into(), t.height.to_string()),

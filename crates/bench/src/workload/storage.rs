@@ -4,7 +4,7 @@
 use super::keys::{KeyKind, KeyStream, KEY_BYTES, VALUE_BYTES};
 use super::sampler::{self, Marks};
 use crate::engine::{self, BenchError, BenchResult, Engine, EngineConfig};
-use crate::io_stats::{dir_size, ProcIo};
+use crate::io_stats::{dir_size, log_size, ProcIo};
 use crate::stats::{self, Latency};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -101,6 +101,8 @@ pub struct EngineRun {
     /// Apparent bytes and allocated bytes of the data directory after settling.
     pub disk_len: u64,
     pub disk_alloc: u64,
+    /// Of `disk_len`, the write-ahead log's files.
+    pub log_len: u64,
     pub extra: Vec<(String, String)>,
     pub close_secs: f64,
 }
@@ -331,6 +333,7 @@ pub fn run_engine(name: &str, p: &StorageParams) -> BenchResult<EngineRun> {
     eprintln!("[{name}] {}", crate::report::thread_cpu_line(&sequential));
     let settle = settle_phase(&*eng)?;
     let (disk_len, disk_alloc) = dir_size(&dir)?;
+    let log_len = log_size(&dir)?;
     eprintln!(
         "[{name}] settled in {:.1}s, {} MiB on disk; {} point reads",
         settle.secs,
@@ -363,6 +366,7 @@ pub fn run_engine(name: &str, p: &StorageParams) -> BenchResult<EngineRun> {
         scans,
         disk_len,
         disk_alloc,
+        log_len,
         extra,
         close_secs,
     })

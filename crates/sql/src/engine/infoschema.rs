@@ -321,6 +321,10 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
             st.wal_bytes_appended.to_string(),
         ),
         ("Betula_wal_segments".into(), st.wal_segments.to_string()),
+        (
+            "Betula_wal_free_segments".into(),
+            st.wal_free_segments.to_string(),
+        ),
         ("Betula_checkpoints".into(), st.checkpoints.to_string()),
         (
             "Betula_last_checkpoint_ms".into(),

@@ -96,6 +96,8 @@ pub struct EnvStats {
     pub wal_next_lsn: Msn,
     pub wal_bytes_appended: u64,
     pub wal_segments: usize,
+    /// Retired log segments kept to be written over (design.md L1).
+    pub wal_free_segments: usize,
     pub checkpoints: u64,
     pub last_checkpoint_ms: u64,
     pub node_bytes_written: u64,
@@ -323,6 +325,7 @@ impl Env {
             wal_next_lsn: i.wal.next_lsn(),
             wal_bytes_appended: i.wal.bytes_appended(),
             wal_segments: i.wal.segment_count(),
+            wal_free_segments: i.wal.free_count(),
             checkpoints: i.checkpoints_done.load(Ordering::Relaxed),
             last_checkpoint_ms: ck.last_duration_ms,
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),

@@ -2,7 +2,11 @@
 //!
 //! Each message is routed on its own, exactly as a single write would be: from the root it passes a child
 //! whose buffer is empty and which is in memory (promotion), enters a leaf only on the tree's left or right
-//! edge, and otherwise goes into the buffer where it stopped. What does not depend on the individual
+//! edge and only with a key beyond that leaf's keys (an append, as sequential inserts make), and otherwise
+//! goes into the buffer where it stopped. A random key that falls inside an edge leaf is buffered like any
+//! other: applied to the leaf one at a time, such keys had cost about 15 µs each (a basement copied from
+//! a snapshot, a search, an entry allocated), 19% of the writer's samples in random inserts at 10x the
+//! cache for the 2% of keys that land in the two edge leaves. What does not depend on the individual
 //! message runs once per batch, after the last one: rebalancing the nodes the messages passed through
 //! (splits, merges, the root), settling node sizes against the cache budget, relieving pressure and
 //! evicting. Consecutive messages routed to the same leaf are applied to it together, so a run of
@@ -93,7 +97,7 @@ impl Tree {
                             right_edge &= i + 1 == children.len();
                             let child = children[i];
                             if buffers[i].is_empty()
-                                && self.promotable(st, child, left_edge || right_edge)
+                                && self.promotable(st, child, &msg.key, left_edge, right_edge)
                             {
                                 step = Step::Descend(child);
                             }
@@ -174,11 +178,34 @@ impl Tree {
         self.evict_if_needed(st, &keep)
     }
 
-    /// Whether a message may pass down into `child` without buffering above it.
-    fn promotable(&self, st: &TreeState, child: BlockNum, on_edge: bool) -> bool {
+    /// Whether a message for `key` may pass down into `child` without buffering above it: an internal
+    /// node in memory, or a leaf in memory on the tree's edge that `key` extends (above its last key on
+    /// the right edge, below its first on the left).
+    fn promotable(
+        &self,
+        st: &TreeState,
+        child: BlockNum,
+        key: &[u8],
+        left_edge: bool,
+        right_edge: bool,
+    ) -> bool {
         match st.nodes.lock().get(&child) {
             Some(slot) => match &*slot.node {
-                Node::Leaf { .. } => on_edge && slot.node.fully_loaded(),
+                Node::Leaf { basements, .. } => {
+                    if !(left_edge || right_edge) || !slot.node.fully_loaded() {
+                        return false;
+                    }
+                    let loaded = |i: usize| basements.get(i).and_then(|b| b.loaded.as_deref());
+                    let past_end = right_edge
+                        && loaded(basements.len() - 1)
+                            .and_then(|b| b.last_key())
+                            .is_none_or(|last| key > last);
+                    let before_start = left_edge
+                        && loaded(0)
+                            .and_then(|b| b.first_key())
+                            .is_none_or(|first| key < first);
+                    past_end || before_start
+                }
                 Node::Internal { .. } => true,
             },
             None => false,

@@ -107,6 +107,10 @@ impl Basement {
         (!self.is_empty()).then(|| self.key(0))
     }
 
+    pub fn last_key(&self) -> Option<&[u8]> {
+        (!self.is_empty()).then(|| self.key(self.len() - 1))
+    }
+
     /// The index of the first entry with key ≥ `key`, and whether its key equals `key`.
     fn search(&self, key: &[u8]) -> (usize, bool) {
         if let Some(index) = self.index.get() {
@@ -438,9 +442,9 @@ fn split_packed(p: &Packed) -> Option<(Packed, Packed)> {
     }
     let at = at.clamp(1, n - 1);
     let left_bytes: usize = (0..at).map(|i| packed_entry_size(p, i)).sum();
-    let mut left = PackedBuilder::new(ENCODING_PLAIN, p.entry_start(at));
+    let mut left = PackedBuilder::new(ENCODING_PLAIN, p.entry_start(at), at);
     left.copy_run(p, 0, at);
-    let mut right = PackedBuilder::new(ENCODING_PLAIN, p.raw().len() - p.entry_start(at));
+    let mut right = PackedBuilder::new(ENCODING_PLAIN, p.raw().len() - p.entry_start(at), n - at);
     right.copy_run(p, at, n);
     Some((left.finish(left_bytes), right.finish(total - left_bytes)))
 }
@@ -456,11 +460,11 @@ fn merge_packed(
     aborted: &[TxnId],
 ) -> Result<Packed> {
     let extra: usize = msgs.iter().map(|m| m.key.len() + m.op.size()).sum();
-    let mut out = PackedBuilder::new(ENCODING_PLAIN, p.raw().len() + extra);
+    let n = p.len();
+    let mut out = PackedBuilder::new(ENCODING_PLAIN, p.raw().len() + extra, n + msgs.len());
     // The copied entries count as the whole basement less the entries the messages reach (each
     // decoded anyway).
     let mut replaced = 0;
-    let n = p.len();
     let (mut j, mut run) = (0, 0);
     let mut i = 0;
     while i < msgs.len() {
@@ -468,8 +472,26 @@ fn merge_packed(
         // Entries below the key join the run to copy.
         j += p.count_below(j, key);
         out.copy_run(p, run, j);
+        let exists = j < n && p.key(j) == key;
+        let single = msgs.get(i + 1).is_none_or(|m| m.key != key);
+        if let (true, Op::Put(value)) = (single, msgs[i].op) {
+            // The common case of a key's only message being a put that every reader sees (no version
+            // to keep): write the value as it is, without decoding the old cell or copying the value
+            // into a new one (the copy was 5% of the flusher's samples in random inserts).
+            let old_plain = if exists { p.plain(j) } else { None };
+            if mvcc::effective_txn(msgs[i]) < horizon && (!exists || old_plain.is_some()) {
+                if let Some((k, v)) = old_plain {
+                    replaced += k.len() + v.len() + ENTRY_OVERHEAD;
+                    j += 1;
+                }
+                run = j;
+                out.push_plain(key, value, ENTRY_OVERHEAD);
+                i += 1;
+                continue;
+            }
+        }
         let mut cell = None;
-        if j < n && p.key(j) == key {
+        if exists {
             let c = p.cell(j);
             replaced += entry_size(key, &c);
             cell = Some(c);

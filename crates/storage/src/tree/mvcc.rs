@@ -74,12 +74,15 @@ impl Cell {
         }
     }
 
+    /// What [`Cell::encode`] writes for `Cell::Plain(value)`.
+    pub fn encode_plain(value: &[u8], out: &mut Vec<u8>) {
+        out.put_u8(ENTRY_COMMITTED);
+        out.put_bytes(value);
+    }
+
     pub fn encode(&self, out: &mut Vec<u8>) {
         match self {
-            Cell::Plain(v) => {
-                out.put_u8(ENTRY_COMMITTED);
-                out.put_bytes(v);
-            }
+            Cell::Plain(v) => Cell::encode_plain(v, out),
             Cell::Versions(vs) => {
                 out.put_u8(ENTRY_VERSIONS);
                 out.put_varint(vs.len() as u64);

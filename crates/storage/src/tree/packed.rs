@@ -136,23 +136,34 @@ impl Packed {
 /// messages merged into a packed basement costs one copy of its bytes and decodes only the cells the
 /// messages reach (Basement::apply_sorted).
 ///
+/// The header (encoding byte, entry count) is reserved at the front for the count the caller expects,
+/// so that [`PackedBuilder::finish`] writes it in place when the count's varint has that length (for any
+/// count from 128 to 16383) instead of copying the body behind a header (the copy was 3.5% of the
+/// flusher's samples in random inserts at 10x the cache).
+///
 /// Invariant: entries are added in strictly increasing key order (the caller's merge guarantees it);
-/// `bytes` is kept as `Basement::bytes` counts it.
+/// `bytes` is kept as `Basement::bytes` counts it; `body[..reserved]` is the header's place and `ents`
+/// are offsets into `body`.
 pub struct PackedBuilder {
     encoding: u8,
-    /// Entry encodings, without the header (encoding byte, entry count).
+    /// The header's place, then the entry encodings.
     body: Vec<u8>,
-    /// Offsets into `body` until [`PackedBuilder::finish`] shifts them past the header.
+    reserved: usize,
     ents: Vec<[u32; 3]>,
     bytes: usize,
 }
 
 impl PackedBuilder {
-    pub fn new(encoding: u8, capacity: usize) -> PackedBuilder {
+    /// A builder for about `count` entries (only the length of its varint matters) of `capacity` bytes.
+    pub fn new(encoding: u8, capacity: usize, count: usize) -> PackedBuilder {
+        let reserved = 1 + varint_len(count as u64);
+        let mut body = Vec::with_capacity(reserved + capacity);
+        body.resize(reserved, 0);
         PackedBuilder {
             encoding,
-            body: Vec::with_capacity(capacity),
-            ents: Vec::new(),
+            body,
+            reserved,
+            ents: Vec::with_capacity(count),
             bytes: 0,
         }
     }
@@ -184,23 +195,109 @@ impl PackedBuilder {
         self.bytes += key.len() + cell.size() + overhead;
     }
 
+    /// Appends one entry holding plain committed `value`, as [`PackedBuilder::push`] of a
+    /// `Cell::Plain` would, without making the cell.
+    pub fn push_plain(&mut self, key: &[u8], value: &[u8], overhead: usize) {
+        self.body.put_bytes(key);
+        let key_off = self.body.len() - key.len();
+        let cell_off = self.body.len();
+        Cell::encode_plain(value, &mut self.body);
+        self.ents
+            .push([key_off as u32, key.len() as u32, cell_off as u32]);
+        self.bytes += key.len() + value.len() + overhead;
+    }
+
     /// The finished basement; `copied_bytes` is what the entries added by
     /// [`PackedBuilder::copy_run`] count in `Basement::bytes`.
     pub fn finish(self, copied_bytes: usize) -> Packed {
-        let mut raw = Vec::with_capacity(self.body.len() + 10);
-        raw.put_u8(self.encoding);
-        raw.put_varint(self.ents.len() as u64);
-        let head = raw.len() as u32;
-        raw.extend_from_slice(&self.body);
+        let mut head = Vec::with_capacity(11);
+        head.put_u8(self.encoding);
+        head.put_varint(self.ents.len() as u64);
+        let bytes = self.bytes + copied_bytes;
+        if head.len() == self.reserved {
+            let mut raw = self.body;
+            raw[..head.len()].copy_from_slice(&head);
+            return Packed {
+                raw,
+                ents: self.ents,
+                bytes,
+            };
+        }
+        // The count's varint came out longer or shorter than reserved: copy the body behind it.
+        let shift = head.len() as i64 - self.reserved as i64;
+        head.extend_from_slice(&self.body[self.reserved..]);
         let ents = self
             .ents
             .into_iter()
-            .map(|[k, l, c]| [k + head, l, c + head])
+            .map(|[k, l, c]| [(k as i64 + shift) as u32, l, (c as i64 + shift) as u32])
             .collect();
         Packed {
-            raw,
+            raw: head,
             ents,
-            bytes: self.bytes + copied_bytes,
+            bytes,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ENC: u8 = 0;
+    const OVERHEAD: usize = 8;
+
+    fn built(count_hint: usize, entries: usize, copy_from: Option<&Packed>) -> Packed {
+        let mut b = PackedBuilder::new(ENC, 64, count_hint);
+        let mut copied = 0;
+        if let Some(p) = copy_from {
+            b.copy_run(p, 0, p.len());
+            copied = p.bytes();
+        }
+        for i in 0..entries {
+            let key = format!("k{i:05}");
+            if i % 2 == 0 {
+                b.push_plain(key.as_bytes(), &[i as u8; 3], OVERHEAD);
+            } else {
+                b.push(key.as_bytes(), &Cell::Plain(vec![i as u8; 3]), OVERHEAD);
+            }
+        }
+        b.finish(copied)
+    }
+
+    /// Whatever count the builder was told to expect, the result is the encoding `Packed::parse` reads
+    /// back to the same entries, offsets and size: the header written in place when the count's varint
+    /// has the expected length, the body copied behind it otherwise.
+    #[test]
+    fn the_header_fits_in_place_or_the_body_moves_and_either_way_parses_the_same() {
+        let base = built(3, 3, None);
+        for (hint, n) in [
+            (0, 0),
+            (3, 3),
+            (200, 3),
+            (3, 200),
+            (130, 130),
+            (20_000, 300),
+        ] {
+            let p = built(hint, n, None);
+            let again = Packed::parse(p.raw().to_vec(), ENC, OVERHEAD).unwrap();
+            assert_eq!(again.len(), n, "hint {hint}");
+            assert_eq!(again.raw(), p.raw());
+            assert_eq!(again.bytes(), p.bytes(), "hint {hint}");
+            for i in 0..n {
+                assert_eq!(p.key(i), again.key(i));
+                assert_eq!(p.cell(i), Cell::Plain(vec![i as u8; 3]));
+                assert_eq!(p.plain(i), again.plain(i));
+            }
+        }
+        // Entries copied as a run keep their places relative to the header.
+        let mut b = PackedBuilder::new(ENC, 64, 500);
+        b.copy_run(&base, 0, base.len());
+        b.push_plain(b"z", b"last", OVERHEAD);
+        let p = b.finish(base.bytes());
+        let again = Packed::parse(p.raw().to_vec(), ENC, OVERHEAD).unwrap();
+        assert_eq!(again.len(), 4);
+        assert_eq!(again.bytes(), p.bytes());
+        assert_eq!(p.key(0), b"k00000");
+        assert_eq!(p.plain(3), Some((&b"z"[..], &b"last"[..])));
     }
 }

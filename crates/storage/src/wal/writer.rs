@@ -39,6 +39,8 @@ struct Inner {
     bytes_appended: u64,
     /// Obsolete segment files kept for reuse (L1), at most `Wal::recycle_max`.
     free: Vec<PathBuf>,
+    /// Segments started since the last retirement (the demand the pool of `free` serves, L3).
+    started: usize,
 }
 
 /// The write-ahead log of an environment.
@@ -98,6 +100,7 @@ impl Wal {
                 segments,
                 bytes_appended: 0,
                 free,
+                started: 0,
             }),
             cond: Condvar::new(),
             syncer: SyncRequests::default(),
@@ -250,6 +253,7 @@ impl Wal {
                             Ok(seg) => {
                                 g.seg = seg;
                                 g.segments.push(first);
+                                g.started += 1;
                             }
                             Err(e) => {
                                 self.cond.notify_all();
@@ -285,10 +289,10 @@ impl Wal {
     }
 
     /// Retires segments whose records all precede `lsn` (after a checkpoint with that replay LSN is
-    /// durable): each is renamed into the pool of files to reuse while it holds fewer than
-    /// `recycle_max`, else deleted (L1).
+    /// durable): each is renamed into the pool of files to reuse while the pool holds fewer than
+    /// `recycle_max` and fewer than the segments started since the last call, else deleted (L1, L3).
     pub fn delete_before(&self, lsn: Msn) -> Result<()> {
-        let (doomed, room): (Vec<Msn>, usize) = {
+        let (doomed, room, surplus) = {
             let mut g = self.inner.lock();
             let current = g.seg.first_lsn;
             let segs = g.segments.clone();
@@ -299,9 +303,17 @@ impl Wal {
                 }
             }
             g.segments.retain(|s| !doomed.contains(s));
-            let room = self.recycle_max.saturating_sub(g.free.len());
-            (doomed, room)
+            let cap = self.recycle_max.min(std::mem::take(&mut g.started));
+            let keep = cap.min(g.free.len());
+            let surplus = g.free.split_off(keep);
+            let room = cap - g.free.len();
+            (doomed, room, surplus)
         };
+        for path in surplus {
+            self.vfs
+                .remove(&path)
+                .map_err(|e| Error::io("remove log segment", path.display().to_string(), e))?;
+        }
         let mut kept = Vec::new();
         for (i, first) in doomed.into_iter().rev().enumerate() {
             let path = self.dir.join(segment_name(first));
