@@ -340,6 +340,11 @@ impl Buffer {
 
     /// Removes every message with an MSN at or below `msn`.
     pub fn remove_through(&mut self, msn: Msn) {
+        if self.max_msn <= msn {
+            // Everything goes (a buffer nobody wrote to during a detached flush): no per-key walk.
+            *self = Buffer::default();
+            return;
+        }
         if self.base.as_ref().is_some_and(|b| b.max_msn <= msn) {
             // The common case after a detached leaf flush: the base is the snapshot it applied.
             self.base = None;

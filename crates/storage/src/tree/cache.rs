@@ -545,9 +545,8 @@ impl Tree {
     }
 
     /// Sheds node `bn`'s partitions (`whole`: drops the node from the cache), writing it first if it is
-    /// dirty and `write_dirty` allows. Returns (false when it was a dirty leaf left alone, whether it was
-    /// written); a dirty internal node left alone is passed over (true): write-back never cleans internal
-    /// nodes (WB2), so stopping there would stop eviction until the next checkpoint (E1).
+    /// dirty and `write_dirty` allows. Returns (false when it was dirty and left alone, whether it was
+    /// written).
     fn evict_node(
         &self,
         st: &mut TreeState,
@@ -559,7 +558,7 @@ impl Tree {
             return Ok((true, false));
         };
         if slot.dirty && !write_dirty {
-            return Ok((!slot.node.is_leaf(), false));
+            return Ok((false, false));
         }
         let (dirty, node) = (slot.dirty, slot.node.clone());
         if !whole && !node.any_loaded() {

@@ -15,12 +15,6 @@
 //! Invariant WB1 (design.md): a node is marked clean at the place written only if it is still dirty with the
 //! generation that was written (no change since the copy); otherwise the place, which nothing
 //! references, is freed at once.
-//!
-//! WB2: only leaves are written back. An internal node stays in the cache (it ages eight times more slowly,
-//! and pressure relief keeps the internal nodes within their share by flushing their buffers), so writing
-//! it back only made it clean until the next message dirtied it again: in random inserts at 10x the cache
-//! that was half of the write-back work (encoding and compressing 4 MiB of buffers each time). Eviction
-//! passes dirty internal nodes over (E1); checkpoints write them.
 
 use super::cache::staleness;
 use super::node::{BlockNum, Node};
@@ -40,7 +34,7 @@ impl Tree {
         }
     }
 
-    /// Writes up to [`WRITE_BACK_BATCH`] of the stalest dirty leaves (WB2) when the cache is
+    /// Writes up to [`WRITE_BACK_BATCH`] of the stalest dirty nodes (never the root) when the cache is
     /// past 3/4 of its budget ([`crate::cache::CacheBudget::filling`]); nothing otherwise.
     pub(crate) fn write_back(&self) -> Result<()> {
         if !self.budget.filling() {
@@ -52,7 +46,7 @@ impl Tree {
             let nodes = st.nodes.lock();
             let mut dirty: Vec<_> = nodes
                 .iter()
-                .filter(|(bn, s)| s.dirty && s.node.is_leaf() && **bn != st.root)
+                .filter(|(bn, s)| s.dirty && **bn != st.root)
                 .map(|(bn, s)| (staleness(now, s), *bn, s.gen))
                 .collect();
             dirty.sort_unstable();
