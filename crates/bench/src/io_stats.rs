@@ -69,11 +69,8 @@ impl ProcIo {
     }
 }
 
-/// Total size of the regular files under `dir` (apparent length), and the bytes actually allocated on disk.
-pub fn dir_size(dir: &Path) -> io::Result<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let mut len = 0;
-    let mut alloc = 0;
+/// Calls `f` with the path and metadata of every regular file under `dir`, subdirectories included.
+fn for_each_file(dir: &Path, mut f: impl FnMut(&Path, &std::fs::Metadata)) -> io::Result<()> {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for entry in std::fs::read_dir(&d)? {
@@ -82,11 +79,21 @@ pub fn dir_size(dir: &Path) -> io::Result<(u64, u64)> {
             if meta.is_dir() {
                 stack.push(entry.path());
             } else if meta.is_file() {
-                len += meta.len();
-                alloc += meta.blocks() * 512;
+                f(&entry.path(), &meta);
             }
         }
     }
+    Ok(())
+}
+
+/// Total size of the regular files under `dir` (apparent length), and the bytes actually allocated on disk.
+pub fn dir_size(dir: &Path) -> io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let (mut len, mut alloc) = (0, 0);
+    for_each_file(dir, |_, meta| {
+        len += meta.len();
+        alloc += meta.blocks() * 512;
+    })?;
     Ok((len, alloc))
 }
 
@@ -94,19 +101,11 @@ pub fn dir_size(dir: &Path) -> io::Result<(u64, u64)> {
 /// kept for reuse) and RocksDB's `*.log` files.
 pub fn log_size(dir: &Path) -> io::Result<u64> {
     let mut len = 0;
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let entry = entry?;
-            let meta = entry.metadata()?;
-            let path = entry.path();
-            if meta.is_dir() {
-                stack.push(path);
-            } else if meta.is_file() && path.extension().is_some_and(|x| x == "wal" || x == "log") {
-                len += meta.len();
-            }
+    for_each_file(dir, |path, meta| {
+        if path.extension().is_some_and(|x| x == "wal" || x == "log") {
+            len += meta.len();
         }
-    }
+    })?;
     Ok(len)
 }
 
