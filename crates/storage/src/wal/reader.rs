@@ -42,6 +42,12 @@ fn valid_frame_follows(buf: &[u8], bad_lsn: Msn) -> bool {
         && matches!(Record::decode_framed(&buf[next..]), Ok((lsn, _, _)) if lsn == bad_lsn + 1)
 }
 
+/// Whether the frame at the start of `buf` carries an LSN below `first`, the segment's first: bytes of an
+/// older generation in a reused segment file (L4), whatever its checksum says.
+fn older_generation(buf: &[u8], first: Msn) -> bool {
+    buf.len() >= 16 && u64::from_le_bytes(buf[8..16].try_into().unwrap()) < first
+}
+
 /// Lists the segments in `dir`, ascending.
 pub fn list_segments(vfs: &dyn Vfs, dir: &Path) -> Result<Vec<Msn>> {
     let names = vfs
@@ -114,7 +120,10 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
                 }
                 _ if segments.get(i + 1) == Some(&lsn_expected) => break,
                 _ => {
-                    if i + 1 < segments.len() || valid_frame_follows(&data[pos..], lsn_expected) {
+                    let damaged = i + 1 < segments.len()
+                        || (!older_generation(&data[pos..], first)
+                            && valid_frame_follows(&data[pos..], lsn_expected));
+                    if damaged {
                         // Not a torn tail: valid records follow the bad one.
                         return Err(corruption!(
                             pstr,
