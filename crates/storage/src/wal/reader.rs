@@ -139,6 +139,11 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
         if broken {
             file.set_len(pos as u64)
                 .map_err(|e| Error::io("truncate", pstr.clone(), e))?;
+        }
+        if broken || i + 1 == segments.len() {
+            // The last segment may hold records that reached the page cache but were never synced (the
+            // process died, the machine did not); they were just read and will be replayed, and the log
+            // goes on in a new segment, which a later recovery reads only after this one's end (L1).
             file.sync()
                 .map_err(|e| Error::io("fsync", pstr.clone(), e))?;
         }

@@ -1,6 +1,7 @@
-//! Tests of reused log segments (design.md L1): a retired segment file is renamed and written over, so
-//! records of an older generation follow the new ones in it; reading the log back must return exactly the
-//! new records, whether the reused segment is the last one or not.
+//! Tests of how the log is read back across segments: reused segment files (design.md L1, L4), in which
+//! records of an older generation follow the new ones, must yield exactly the new records whether the
+//! reused segment is the last one or not; and a recovery makes what it read durable before the log goes
+//! on in a new segment (Recovery, step 4).
 
 use super::reader::scan_and_repair;
 use super::{Record, Wal};
@@ -136,4 +137,55 @@ fn an_old_frame_where_a_lost_record_was_ends_the_log_instead_of_failing_it() {
         other => panic!("expected corruption, got {:?}", other.map(|s| s.next_lsn)),
     }
     assert!(last > 11);
+}
+
+/// Records that were written but never synced when the process died (the machine kept them) are read
+/// and replayed by the next recovery, and the log goes on in a new segment. A power loss after that must
+/// not lose them from under the new segment: recovery syncs the last segment it read.
+#[test]
+fn a_recovery_makes_the_records_it_read_durable_before_the_log_goes_on() {
+    let vfs = Arc::new(SimVfs::new());
+    let dir = PathBuf::from("/wal");
+    vfs.create_dir_all(&dir).unwrap();
+    let wal = Wal::start(
+        vfs.clone(),
+        dir.clone(),
+        1 << 20,
+        3,
+        Arc::new(Health::default()),
+        1,
+        vec![],
+        vec![],
+    )
+    .unwrap();
+    for _ in 0..20 {
+        let lsn = wal.next_lsn();
+        wal.append(&message(lsn, 20)).unwrap();
+    }
+    wal.write_unsynced().unwrap();
+    drop(wal);
+    // The process died; the machine did not: recovery reads all 20 and the log goes on after them.
+    let scan = scan_and_repair(&*vfs, &dir, 1, 1).unwrap();
+    assert_eq!(scan.next_lsn, 21);
+    let wal = Wal::start(
+        vfs.clone(),
+        dir.clone(),
+        1 << 20,
+        3,
+        Arc::new(Health::default()),
+        scan.next_lsn,
+        scan.segments,
+        scan.free,
+    )
+    .unwrap();
+    let lsn = wal.next_lsn();
+    wal.append(&message(lsn, 20)).unwrap();
+    wal.sync_to(lsn).unwrap();
+    drop(wal);
+    // Then the power goes: whatever was never synced is lost.
+    for seed in 0..4 {
+        let scan = scan_and_repair(&vfs.crash_image(seed), &dir, 1, 1).unwrap();
+        let lsns: Vec<u64> = scan.records.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lsns, (1..=21).collect::<Vec<_>>(), "seed {seed}");
+    }
 }
