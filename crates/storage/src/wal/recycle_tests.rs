@@ -20,13 +20,30 @@ fn message(lsn: u64, value_len: usize) -> Record {
     }
 }
 
-#[test]
-fn reused_segments_keep_old_records_that_reading_never_returns() {
+/// An empty simulated file system with a log in `/wal` whose segments roll at `segment_bytes`, keeping up
+/// to three retired ones for reuse.
+fn fresh_log(segment_bytes: u64) -> (Arc<SimVfs>, PathBuf, Wal) {
     let vfs = Arc::new(SimVfs::new());
     let dir = PathBuf::from("/wal");
     vfs.create_dir_all(&dir).unwrap();
     let health = Arc::new(Health::default());
-    let wal = Wal::start(vfs.clone(), dir.clone(), 600, 3, health, 1, vec![], vec![]).unwrap();
+    let wal = Wal::start(
+        vfs.clone(),
+        dir.clone(),
+        segment_bytes,
+        3,
+        health,
+        1,
+        vec![],
+        vec![],
+    )
+    .unwrap();
+    (vfs, dir, wal)
+}
+
+#[test]
+fn reused_segments_keep_old_records_that_reading_never_returns() {
+    let (vfs, dir, wal) = fresh_log(600);
     // An older generation of long records, one sync each so the log rolls every 600 bytes.
     for _ in 0..60 {
         let lsn = wal.next_lsn();
@@ -81,20 +98,7 @@ fn reused_segments_keep_old_records_that_reading_never_returns() {
 /// valid one after it is still reported.
 #[test]
 fn an_old_frame_where_a_lost_record_was_ends_the_log_instead_of_failing_it() {
-    let vfs = Arc::new(SimVfs::new());
-    let dir = PathBuf::from("/wal");
-    vfs.create_dir_all(&dir).unwrap();
-    let wal = Wal::start(
-        vfs.clone(),
-        dir.clone(),
-        1 << 20,
-        3,
-        Arc::new(Health::default()),
-        1,
-        vec![],
-        vec![],
-    )
-    .unwrap();
+    let (vfs, dir, wal) = fresh_log(1 << 20);
     for _ in 0..30 {
         let lsn = wal.next_lsn();
         wal.append(&message(lsn, 20)).unwrap();
@@ -144,20 +148,7 @@ fn an_old_frame_where_a_lost_record_was_ends_the_log_instead_of_failing_it() {
 /// not lose them from under the new segment: recovery syncs the last segment it read.
 #[test]
 fn a_recovery_makes_the_records_it_read_durable_before_the_log_goes_on() {
-    let vfs = Arc::new(SimVfs::new());
-    let dir = PathBuf::from("/wal");
-    vfs.create_dir_all(&dir).unwrap();
-    let wal = Wal::start(
-        vfs.clone(),
-        dir.clone(),
-        1 << 20,
-        3,
-        Arc::new(Health::default()),
-        1,
-        vec![],
-        vec![],
-    )
-    .unwrap();
+    let (vfs, dir, wal) = fresh_log(1 << 20);
     for _ in 0..20 {
         let lsn = wal.next_lsn();
         wal.append(&message(lsn, 20)).unwrap();
