@@ -4,9 +4,9 @@
 //! whose buffer is empty and which is in memory (promotion), enters a leaf only on the tree's left or right
 //! edge and only with a key beyond that leaf's keys (an append, as sequential inserts make), and otherwise
 //! goes into the buffer where it stopped. A random key that falls inside an edge leaf is buffered like any
-//! other: applied to the leaf one at a time, such keys had cost about 15 µs each (a basement copied from
-//! a snapshot, a search, an entry allocated), 19% of the writer's samples in random inserts at 10x the
-//! cache for the 2% of keys that land in the two edge leaves. What does not depend on the individual
+//! other: applied to the leaf one at a time (a basement copied from a snapshot, a search, an entry
+//! allocated), such keys took 19% of the writer's samples in random inserts at 10x the cache (perf),
+//! though only the two edge leaves of about a hundred receive them. What does not depend on the individual
 //! message runs once per batch, after the last one: rebalancing the nodes the messages passed through
 //! (splits, merges, the root), settling node sizes against the cache budget, relieving pressure and
 //! evicting. Consecutive messages routed to the same leaf are applied to it together, so a run of

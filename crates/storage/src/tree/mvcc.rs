@@ -171,6 +171,12 @@ pub fn effective_txn(msg: MsgRef<'_>) -> TxnId {
     }
 }
 
+/// Whether every reader sees `msg` (its transaction is below `horizon`), so that applying it to a row
+/// that holds no versions leaves a plain value: nobody can read anything older.
+pub fn seen_by_all(msg: MsgRef<'_>, horizon: TxnId) -> bool {
+    effective_txn(msg) < horizon
+}
+
 /// Applies a message to a cell (None = no entry) and collects garbage below `horizon`.
 pub fn apply(
     key: &[u8],
@@ -188,7 +194,7 @@ pub fn apply(
             }
             other => other,
         }
-    } else if effective_txn(msg) < horizon && !matches!(cell, Some(Cell::Versions(_))) {
+    } else if seen_by_all(msg, horizon) && !matches!(cell, Some(Cell::Versions(_))) {
         // Fast path: nobody can read anything but the newest version, so keep a plain value.
         let old = match cell {
             Some(Cell::Plain(v)) => Some(v),

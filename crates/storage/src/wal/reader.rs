@@ -48,28 +48,26 @@ fn older_generation(buf: &[u8], first: Msn) -> bool {
     buf.len() >= 16 && u64::from_le_bytes(buf[8..16].try_into().unwrap()) < first
 }
 
-/// Lists the segments in `dir`, ascending.
-pub fn list_segments(vfs: &dyn Vfs, dir: &Path) -> Result<Vec<Msn>> {
+/// The segments in `dir` (first LSNs, ascending) and the retired segment files waiting for reuse there.
+fn list_log(vfs: &dyn Vfs, dir: &Path) -> Result<(Vec<Msn>, Vec<PathBuf>)> {
     let names = vfs
         .list(dir)
         .map_err(|e| Error::io("list", dir.display().to_string(), e))?;
     let mut firsts: Vec<Msn> = names.iter().filter_map(|n| parse_segment_name(n)).collect();
     firsts.sort_unstable();
-    Ok(firsts)
+    let mut free: Vec<PathBuf> = names
+        .iter()
+        .filter(|n| is_free_segment_name(n))
+        .map(|n| dir.join(n))
+        .collect();
+    free.sort();
+    Ok((firsts, free))
 }
 
 /// Reads every valid record with LSN ≥ `from`, truncating the torn tail (and dropping later segments).
 /// `min_next` is the lowest LSN the log may continue with (one past the checkpoint's knowledge).
 pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> Result<LogScan> {
-    let mut segments = list_segments(vfs, dir)?;
-    let mut free: Vec<PathBuf> = vfs
-        .list(dir)
-        .map_err(|e| Error::io("list", dir.display().to_string(), e))?
-        .into_iter()
-        .filter(|n| is_free_segment_name(n))
-        .map(|n| dir.join(n))
-        .collect();
-    free.sort();
+    let (mut segments, mut free) = list_log(vfs, dir)?;
     // Segments wholly before the replay LSN are obsolete: retire them as the checkpoint would have.
     let start = segments.iter().rposition(|&f| f <= from).unwrap_or(0);
     for first in segments.drain(..start) {
