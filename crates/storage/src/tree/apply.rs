@@ -32,7 +32,8 @@ use crate::error::Result;
 enum Step {
     Leaf,
     Descend(BlockNum),
-    Buffer,
+    /// Into the buffer of the child at this index (None: a ranged message, clipped into every buffer).
+    Buffer(Option<usize>),
 }
 
 /// Work a batch leaves for its end.
@@ -90,9 +91,10 @@ impl Tree {
                         buffers,
                         ..
                     } => {
-                        let mut step = Step::Buffer;
+                        let mut step = Step::Buffer(None);
                         if !msg.op.is_ranged() {
                             let i = pivots.part_index(&msg.key);
+                            step = Step::Buffer(Some(i));
                             left_edge &= i == 0;
                             right_edge &= i + 1 == children.len();
                             let child = children[i];
@@ -122,10 +124,10 @@ impl Tree {
                     depth += 1;
                     bn = child;
                 }
-                Step::Buffer => {
+                Step::Buffer(child) => {
                     self.apply_leaf_run(st, pending)?;
                     let node = self.node_mut(st, bn)?;
-                    push_routed(node, msg);
+                    push_routed(node, msg, child);
                     let total = match &*node {
                         Node::Internal { buffers, .. } => buffers.iter().map(|b| b.bytes()).sum(),
                         Node::Leaf { .. } => 0,

@@ -4,9 +4,7 @@
 //! kept in MSN order beside them. Invariant: every message concerns only keys in the child's key range
 //! (design.md, tree invariant 2); [`Buffer::split_off`] keeps that true when the child splits.
 //!
-//! The index is a `BTreeMap` keyed by [`BufKey`], which orders keys by their first 8 bytes as an integer
-//! before their bytes: adding a message was 44% of a writer's samples (perf) in random inserts at 10x the cache,
-//! most of it in a `memcmp` call per step of the map's descent.
+//! Point messages live in [`Points`] (tree/points.rs): an arena in arrival order with a sorted index.
 //!
 //! A buffer may sit on a shared **base** (`Buffer::layered_over`): when a writer changes a buffer that a
 //! snapshot also holds (a detached leaf flush, a checkpoint), the change goes into a new, empty layer over
@@ -17,64 +15,15 @@
 
 use super::key_filter::KeyFilter;
 use super::message::{Message, MsgRef, Msn, Op, TxnId};
+use super::points::Points;
 use crate::encoding::{DecodeError, Decoder, Encode};
-use smallvec::SmallVec;
-use std::borrow::Borrow;
-use std::cmp::Ordering;
-use std::collections::BTreeMap;
-use std::ops::Bound;
 use std::sync::Arc;
-
-/// A buffered message's key with its first 8 bytes (zero-padded) as a big-endian integer. Comparing the
-/// integers first, then the whole keys when they tie, is the keys' bytewise order: where two padded heads
-/// differ, either both keys have a byte there (the first differing byte decides) or the shorter key ran
-/// out (a prefix of the other, so smaller). So lookups by `&[u8]` (`Borrow`) agree with inserts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct BufKey {
-    head: u64,
-    key: Vec<u8>,
-}
-
-impl BufKey {
-    fn new(key: Vec<u8>) -> BufKey {
-        let mut b = [0u8; 8];
-        let n = key.len().min(8);
-        b[..n].copy_from_slice(&key[..n]);
-        BufKey {
-            head: u64::from_be_bytes(b),
-            key,
-        }
-    }
-}
-
-impl Ord for BufKey {
-    fn cmp(&self, other: &BufKey) -> Ordering {
-        self.head
-            .cmp(&other.head)
-            .then_with(|| self.key.cmp(&other.key))
-    }
-}
-
-impl PartialOrd for BufKey {
-    fn partial_cmp(&self, other: &BufKey) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Borrow<[u8]> for BufKey {
-    fn borrow(&self) -> &[u8] {
-        &self.key
-    }
-}
-
-/// One key's messages in MSN order (most keys have one: kept inline, no allocation).
-type KeyMessages = SmallVec<[(Msn, TxnId, Op); 1]>;
 
 #[derive(Debug, Clone, Default)]
 pub struct Buffer {
     /// Older messages shared with a snapshot (B1); None for a plain buffer.
     base: Option<Arc<Buffer>>,
-    points: BTreeMap<BufKey, KeyMessages>,
+    points: Points,
     ranged: Vec<Message>,
     /// Totals over this layer and the base.
     bytes: usize,
@@ -185,7 +134,7 @@ impl Buffer {
             KeyFilter::build(
                 layers
                     .iter()
-                    .flat_map(|l| l.points.keys().map(|k| k.key.as_slice())),
+                    .flat_map(|l| l.points.iter().map(|e| e.key.as_slice())),
                 layers.iter().map(|l| l.points.len()).sum(),
             )
         })
@@ -198,20 +147,9 @@ impl Buffer {
         };
         let mut below = Arc::try_unwrap(base).unwrap_or_else(|shared| (*shared).clone());
         below.flatten();
-        // Fold the smaller layer into the larger; per key the base's messages stay first (B1).
-        if below.points.len() >= self.points.len() {
-            for (k, list) in std::mem::take(&mut self.points) {
-                below.points.entry(k).or_default().extend(list);
-            }
-            self.points = std::mem::take(&mut below.points);
-        } else {
-            for (k, list) in std::mem::take(&mut below.points) {
-                let mine = self.points.entry(k).or_default();
-                let mut merged: KeyMessages = list;
-                merged.extend(mine.drain(..));
-                *mine = merged;
-            }
-        }
+        // Per key the base's messages stay first (B1).
+        below.points.append(std::mem::take(&mut self.points));
+        self.points = std::mem::take(&mut below.points);
         below.ranged.append(&mut self.ranged);
         self.ranged = below.ranged;
     }
@@ -232,10 +170,7 @@ impl Buffer {
         if msg.op.is_ranged() {
             self.ranged.push(msg);
         } else {
-            self.points
-                .entry(BufKey::new(msg.key))
-                .or_default()
-                .push((msg.msn, msg.txn, msg.op));
+            self.points.push(msg.key, msg.msn, msg.txn, msg.op);
         }
     }
 
@@ -244,16 +179,12 @@ impl Buffer {
         if let Some(b) = &self.base {
             b.collect_for_key(key, out);
         }
-        if let Some(list) = self.points.get(key) {
-            for (msn, txn, op) in list {
-                out.push(Message {
-                    msn: *msn,
-                    txn: *txn,
-                    key: key.to_vec(),
-                    op: op.clone(),
-                });
-            }
-        }
+        out.extend(self.points.for_key(key).map(|e| Message {
+            msn: e.msn,
+            txn: e.txn,
+            key: key.to_vec(),
+            op: e.op.clone(),
+        }));
         out.extend(self.ranged.iter().filter(|m| m.covers(key)).cloned());
     }
 
@@ -262,18 +193,12 @@ impl Buffer {
         if let Some(b) = &self.base {
             b.collect_range(lo, hi, out);
         }
-        let lower = lo.map_or(Bound::Unbounded, Bound::Included);
-        let upper = hi.map_or(Bound::Unbounded, Bound::Excluded);
-        for (key, list) in self.points.range::<[u8], _>((lower, upper)) {
-            for (msn, txn, op) in list {
-                out.push(Message {
-                    msn: *msn,
-                    txn: *txn,
-                    key: key.key.clone(),
-                    op: op.clone(),
-                });
-            }
-        }
+        out.extend(self.points.range(lo, hi).into_iter().map(|e| Message {
+            msn: e.msn,
+            txn: e.txn,
+            key: e.key.clone(),
+            op: e.op.clone(),
+        }));
         out.extend(self.ranged.iter().filter_map(|m| clip(m, lo, hi)));
     }
 
@@ -283,23 +208,17 @@ impl Buffer {
     pub fn drain(&mut self) -> Vec<Message> {
         self.flatten();
         let mut out = Vec::with_capacity(self.count);
-        for (key, list) in std::mem::take(&mut self.points) {
-            let mut key = Some(key.key);
-            let mut list = list.into_iter().peekable();
-            while let Some((msn, txn, op)) = list.next() {
-                // The key's last message takes the key itself, the others a copy.
-                let key = match list.peek() {
-                    Some(_) => key.clone(),
-                    None => key.take(),
-                };
-                out.push(Message {
-                    msn,
-                    txn,
-                    key: key.expect("taken only by the last message"),
-                    op,
-                });
-            }
-        }
+        out.extend(
+            std::mem::take(&mut self.points)
+                .into_sorted()
+                .into_iter()
+                .map(|e| Message {
+                    msn: e.msn,
+                    txn: e.txn,
+                    key: e.key,
+                    op: e.op,
+                }),
+        );
         if !self.ranged.is_empty() {
             out.append(&mut self.ranged);
             out.sort_by_key(|m| m.msn);
@@ -317,14 +236,12 @@ impl Buffer {
         let mut out = Vec::with_capacity(self.count);
         let in_key_order = self.base.is_none() && self.ranged.is_empty();
         for layer in self.layers() {
-            for (key, list) in &layer.points {
-                out.extend(list.iter().map(|(msn, txn, op)| MsgRef {
-                    msn: *msn,
-                    txn: *txn,
-                    key: &key.key,
-                    op,
-                }));
-            }
+            out.extend(layer.points.range(None, None).into_iter().map(|e| MsgRef {
+                msn: e.msn,
+                txn: e.txn,
+                key: &e.key,
+                op: &e.op,
+            }));
             out.extend(layer.ranged.iter().map(Message::as_ref));
         }
         if !in_key_order {
@@ -350,10 +267,7 @@ impl Buffer {
             self.base = None;
         }
         self.flatten();
-        self.points.retain(|_, list| {
-            list.retain(|(m, _, _)| *m > msn);
-            !list.is_empty()
-        });
+        self.points.retain(|e| e.msn > msn);
         self.ranged.retain(|m| m.msn > msn);
         self.recount();
     }
@@ -382,12 +296,10 @@ impl Buffer {
     fn recount(&mut self) {
         debug_assert!(self.base.is_none());
         let (mut bytes, mut count, mut max_msn) = (0, 0, 0);
-        for (k, list) in &self.points {
-            for (msn, _, op) in list {
-                bytes += k.key.len() + op.size();
-                count += 1;
-                max_msn = max_msn.max(*msn);
-            }
+        for e in self.points.iter() {
+            bytes += e.key.len() + e.op.size();
+            count += 1;
+            max_msn = max_msn.max(e.msn);
         }
         for m in &self.ranged {
             bytes += m.size();
@@ -406,12 +318,12 @@ impl Buffer {
         // Messages in MSN order, by reference (cloning the map to drain it cost a third of eviction's CPU).
         let mut order: Vec<(Msn, TxnId, &[u8], &Op)> = Vec::with_capacity(self.count);
         for layer in self.layers() {
-            for (key, list) in &layer.points {
-                order.extend(
-                    list.iter()
-                        .map(|(msn, txn, op)| (*msn, *txn, key.key.as_slice(), op)),
-                );
-            }
+            order.extend(
+                layer
+                    .points
+                    .iter()
+                    .map(|e| (e.msn, e.txn, e.key.as_slice(), &e.op)),
+            );
             order.extend(
                 layer
                     .ranged
@@ -479,13 +391,6 @@ mod tests {
                 .map(|i| [0u8, 1, 255][(x >> (i * 3)) as usize % 3])
                 .collect();
             keys.push(key);
-        }
-        for a in keys.iter().take(300) {
-            for b in &keys {
-                let (ka, kb) = (BufKey::new(a.clone()), BufKey::new(b.clone()));
-                assert_eq!(ka.cmp(&kb), a.cmp(b), "{a:?} vs {b:?}");
-                assert_eq!(ka == kb, a == b);
-            }
         }
         // Lookups by bytes find what inserts put in.
         let mut buf = Buffer::default();

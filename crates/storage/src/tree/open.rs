@@ -6,7 +6,7 @@ use super::message::UpdateRegistry;
 use super::node::Node;
 use super::options::TreeOptions;
 use super::space::Space;
-use super::{Tree, TreeState};
+use super::{NodeMap, Tree, TreeState};
 use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
 use crate::cache::CacheBudget;
@@ -63,7 +63,7 @@ impl Tree {
                 state = TreeState {
                     root: 1,
                     next_bn: 1,
-                    nodes: Mutex::new(HashMap::new()),
+                    nodes: Mutex::new(NodeMap::default()),
                     table: HashMap::new(),
                     max_msn: 0,
                     ckpt_msn: 0,
@@ -120,7 +120,7 @@ impl Tree {
                 state = TreeState {
                     root: h.root,
                     next_bn: h.next_bn,
-                    nodes: Mutex::new(HashMap::new()),
+                    nodes: Mutex::new(NodeMap::default()),
                     table: table.map,
                     max_msn: h.msn,
                     ckpt_msn: h.msn,

@@ -26,8 +26,9 @@ pub(crate) fn part_range(pivots: &[Vec<u8>], i: usize) -> (Option<&[u8]>, Option
     (lo, hi)
 }
 
-/// Puts a message into the buffers of an internal node (ranged messages clipped into each child they touch).
-pub(super) fn push_routed(node: &mut Node, msg: Message) {
+/// Puts a message into the buffers of an internal node (ranged messages clipped into each child they touch);
+/// `child`: the buffer a point message belongs in, when the caller has already found it.
+pub(super) fn push_routed(node: &mut Node, msg: Message, child: Option<usize>) {
     let Node::Internal {
         pivots, buffers, ..
     } = node
@@ -35,7 +36,7 @@ pub(super) fn push_routed(node: &mut Node, msg: Message) {
         unreachable!("push_routed on a leaf");
     };
     if !msg.op.is_ranged() {
-        let i = pivots.part_index(&msg.key);
+        let i = child.unwrap_or_else(|| pivots.part_index(&msg.key));
         buffers[i].buffer_mut().push(msg);
         return;
     }
@@ -229,7 +230,7 @@ impl Tree {
         } else {
             let c = self.node_mut(st, child)?;
             for m in msgs {
-                push_routed(c, m);
+                push_routed(c, m, None);
             }
             self.flush_over_size(st, child, budget)?;
         }
