@@ -2,13 +2,17 @@
 //! (`key = value` lines, `#` comments; keys: datadir, port, bind, cache_size (bytes, or with a
 //! K/M/G suffix), durability (sync | periodic:<ms> | nosync), compression (a codec or TokuDB
 //! row-format name), block_size and read_block_size (node and basement size of new tables' trees, as
-//! TokuDB's tokudb_block_size / tokudb_read_block_size), max_connections). Flags given on the command
-//! line win over the file.
+//! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
+//! kept to be written over, 0-64; design.md L1-L3), max_connections). Flags given on the command line
+//! win over the file.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use betula_storage::{Codec, Durability, EnvOptions};
+
+/// Most retired log segments a server keeps for reuse (each up to the segment size, 64 MiB).
+const MAX_RECYCLE: usize = 64;
 
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
@@ -85,6 +89,15 @@ impl ServeConfig {
             }
             "read_block_size" | "tokudb_read_block_size" => {
                 self.env.default_tree.basement_size_bytes = tree_size("read_block_size", v)?
+            }
+            "log_recycle_segments" | "wal_recycle_segments" => {
+                self.env.wal_recycle_segments = v
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| n <= MAX_RECYCLE)
+                    .ok_or_else(|| {
+                        format!("bad log_recycle_segments '{v}' (a count, 0-{MAX_RECYCLE})")
+                    })?
             }
             "max_connections" => {
                 self.max_connections = v
@@ -168,6 +181,16 @@ mod tests {
         assert_eq!(c.port, 3307);
         assert!(c.load_file("nonsense\n").is_err());
         assert!(c.load_file("durability = sometimes\n").is_err());
+        assert_eq!(c.env.wal_recycle_segments, 4, "the engine's default");
+        c.set("log_recycle_segments", "0").unwrap();
+        assert_eq!(c.env.wal_recycle_segments, 0);
+        c.load_file("wal_recycle_segments = 8\n").unwrap();
+        assert_eq!(c.env.wal_recycle_segments, 8);
+        for bad in ["65", "-1", "many"] {
+            let e = c.set("log_recycle_segments", bad).unwrap_err();
+            assert!(e.contains("log_recycle_segments"), "{e}");
+        }
+        assert_eq!(c.env.wal_recycle_segments, 8, "a bad value changes nothing");
     }
 
     #[test]
