@@ -130,13 +130,13 @@ impl Buffer {
     /// range delete or broadcast is pending (no key can be ruled out).
     pub fn key_filter(&self) -> Option<KeyFilter> {
         (!self.has_ranged()).then(|| {
-            let layers = self.layers();
-            KeyFilter::build(
-                layers
-                    .iter()
-                    .flat_map(|l| l.points.iter().map(|e| e.key.as_slice())),
-                layers.iter().map(|l| l.points.len()).sum(),
-            )
+            // Sized by distinct keys, as each key sets its bits once however many messages it has.
+            let keys: Vec<&[u8]> = self
+                .layers()
+                .iter()
+                .flat_map(|l| l.points.distinct_keys())
+                .collect();
+            KeyFilter::build(keys.iter().copied(), keys.len())
         })
     }
 

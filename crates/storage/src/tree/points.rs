@@ -70,6 +70,7 @@ pub struct Points {
 
 impl Points {
     /// Messages held.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -89,7 +90,9 @@ impl Points {
 
     /// Appends `newer`, whose messages are each newer than this one's for the same key.
     pub fn append(&mut self, newer: Points) {
-        let offset = self.entries.len() as u32;
+        let offset = u32::try_from(self.entries.len() + newer.entries.len())
+            .map(|_| self.entries.len() as u32)
+            .expect("a buffer holds under 2^32 messages");
         let Points {
             entries,
             sorted,
@@ -107,7 +110,8 @@ impl Points {
         }
     }
 
-    /// Every entry, in arrival order.
+    /// Every entry, in no particular order (arrival order until a `retain` or `split_off` rebuilds the
+    /// entries in key order).
     pub fn iter(&self) -> impl Iterator<Item = &Entry> {
         self.entries.iter()
     }
@@ -119,7 +123,8 @@ impl Points {
         let sorted = self.sorted[from..]
             .iter()
             .take_while(move |s| s.head == h && self.key_of(s) == key);
-        // Tail slots are in arrival order and newer than the sorted ones (P3, P4).
+        // Tail slots are newer than the sorted ones (P3), and one key's come in index order, so in MSN
+        // order (P4): pushes append, and `append` adds the newer layer's slots after the older tail.
         let tail = self
             .tail
             .iter()
@@ -154,6 +159,13 @@ impl Points {
             out.push(&self.entries[s.idx as usize]);
         }
         out
+    }
+
+    /// The distinct keys, in order.
+    pub fn distinct_keys(&self) -> Vec<&[u8]> {
+        let mut keys: Vec<&[u8]> = self.range(None, None).iter().map(|e| &e.key[..]).collect();
+        keys.dedup();
+        keys
     }
 
     /// Removes and returns every entry, in key order and each key's in MSN order.
@@ -329,6 +341,8 @@ mod tests {
                 v.into_iter().map(|e| (e.key.clone(), e.msn)).collect()
             };
             assert_eq!(got(p.range(None, None)), flat(&model));
+            let distinct: Vec<&[u8]> = model.keys().map(Vec::as_slice).collect();
+            assert_eq!(p.distinct_keys(), distinct);
             let (lo, hi) = (vec![1u8], vec![1u8, 255, 0]);
             let sub: BTreeMap<_, _> = model
                 .range(lo.clone()..hi.clone())

@@ -37,6 +37,7 @@ pub(super) fn push_routed(node: &mut Node, msg: Message, child: Option<usize>) {
     };
     if !msg.op.is_ranged() {
         let i = child.unwrap_or_else(|| pivots.part_index(&msg.key));
+        debug_assert_eq!(i, pivots.part_index(&msg.key), "routed to the wrong child");
         buffers[i].buffer_mut().push(msg);
         return;
     }
