@@ -24,7 +24,8 @@ pub struct KeyIndex {
     heads: Vec<u64>,
 }
 
-fn head(key: &[u8], skip: usize) -> u64 {
+/// Bytes `[skip, skip + 8)` of `key` (zero-padded) as a big-endian integer.
+pub(super) fn head(key: &[u8], skip: usize) -> u64 {
     let mut b = [0u8; WIDTH];
     if key.len() > skip {
         let tail = &key[skip..];

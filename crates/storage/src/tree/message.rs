@@ -189,16 +189,11 @@ impl Message {
 
     /// Appends the message fields (after any tree id) in the layout of file-format.md §3.3.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        Message::encode_parts(self.msn, self.txn, &self.key, &self.op, out);
-    }
-
-    /// Writes a message given by its parts (what [`Message::encode`] writes, without building one).
-    pub fn encode_parts(msn: Msn, txn: TxnId, key: &[u8], op: &Op, out: &mut Vec<u8>) {
-        out.put_u64(msn);
-        out.put_u64(txn);
-        out.put_u8(op.kind() as u8);
-        out.put_bytes(key);
-        op.encode_body(out);
+        out.put_u64(self.msn);
+        out.put_u64(self.txn);
+        out.put_u8(self.op.kind() as u8);
+        out.put_bytes(&self.key);
+        self.op.encode_body(out);
     }
 
     /// Reads a message written by [`Message::encode`].

@@ -16,31 +16,21 @@
 //! - P4. A key's entries arrive in MSN order (the buffer's caller guarantees it), so ordering one key's
 //!   slots by index orders them by MSN.
 
-use super::message::{Msn, Op, TxnId};
+use super::key_index;
+use super::message::{Message, Op};
 use std::cmp::Ordering;
 
 /// Slots the unsorted tail holds before it is merged into the sorted index. Each push costs about
 /// 1/TAIL of a pass over the index at the merge, and each lookup a scan of up to TAIL slots.
 const TAIL: usize = 256;
 
-/// One point message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
-    pub key: Vec<u8>,
-    pub msn: Msn,
-    pub txn: TxnId,
-    pub op: Op,
-}
-
-impl Entry {
-    /// What an entry moved out of the arena leaves behind (no allocation).
-    fn vacant() -> Entry {
-        Entry {
-            key: Vec::new(),
-            msn: 0,
-            txn: 0,
-            op: Op::Delete,
-        }
+/// What a message moved out of the arena leaves behind (no allocation).
+fn vacant() -> Message {
+    Message {
+        msn: 0,
+        txn: 0,
+        key: Vec::new(),
+        op: Op::Delete,
     }
 }
 
@@ -55,15 +45,24 @@ struct Slot {
 /// there (the first differing byte decides) or the shorter key ran out (a prefix of the other, so
 /// smaller).
 fn head(key: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = key.len().min(8);
-    b[..n].copy_from_slice(&key[..n]);
-    u64::from_be_bytes(b)
+    key_index::head(key, 0)
+}
+
+/// P2's order of two slots of `entries`.
+fn order(entries: &[Message], a: &Slot, b: &Slot) -> Ordering {
+    a.head
+        .cmp(&b.head)
+        .then_with(|| {
+            entries[a.idx as usize]
+                .key
+                .cmp(&entries[b.idx as usize].key)
+        })
+        .then(a.idx.cmp(&b.idx))
 }
 
 #[derive(Debug, Clone, Default)]
 pub struct Points {
-    entries: Vec<Entry>,
+    entries: Vec<Message>,
     sorted: Vec<Slot>,
     tail: Vec<Slot>,
 }
@@ -76,13 +75,13 @@ impl Points {
     }
 
     /// Adds a message; its MSN must exceed every MSN already here for the same key (P4).
-    pub fn push(&mut self, key: Vec<u8>, msn: Msn, txn: TxnId, op: Op) {
+    pub fn push(&mut self, msg: Message) {
         let idx = u32::try_from(self.entries.len()).expect("a buffer holds under 2^32 messages");
         self.tail.push(Slot {
-            head: head(&key),
+            head: head(&msg.key),
             idx,
         });
-        self.entries.push(Entry { key, msn, txn, op });
+        self.entries.push(msg);
         if self.tail.len() >= TAIL {
             self.merge_tail();
         }
@@ -90,9 +89,11 @@ impl Points {
 
     /// Appends `newer`, whose messages are each newer than this one's for the same key.
     pub fn append(&mut self, newer: Points) {
-        let offset = u32::try_from(self.entries.len() + newer.entries.len())
-            .map(|_| self.entries.len() as u32)
-            .expect("a buffer holds under 2^32 messages");
+        assert!(
+            u32::try_from(self.entries.len() + newer.entries.len()).is_ok(),
+            "a buffer holds under 2^32 messages"
+        );
+        let offset = self.entries.len() as u32;
         let Points {
             entries,
             sorted,
@@ -112,12 +113,12 @@ impl Points {
 
     /// Every entry, in no particular order (arrival order until a `retain` or `split_off` rebuilds the
     /// entries in key order).
-    pub fn iter(&self) -> impl Iterator<Item = &Entry> {
+    pub fn iter(&self) -> impl Iterator<Item = &Message> {
         self.entries.iter()
     }
 
     /// The messages for `key`, in MSN order.
-    pub fn for_key<'a>(&'a self, key: &'a [u8]) -> impl Iterator<Item = &'a Entry> + 'a {
+    pub fn for_key<'a>(&'a self, key: &'a [u8]) -> impl Iterator<Item = &'a Message> + 'a {
         let h = head(key);
         let from = self.lower_bound(h, key);
         let sorted = self.sorted[from..]
@@ -133,7 +134,7 @@ impl Points {
     }
 
     /// The messages for keys in [lo, hi) (None = unbounded), in key order and each key's in MSN order.
-    pub fn range(&self, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Vec<&Entry> {
+    pub fn range(&self, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Vec<&Message> {
         let start = lo.map_or(0, |k| self.lower_bound(head(k), k));
         let end = hi.map_or(self.sorted.len(), |k| self.lower_bound(head(k), k));
         let in_range = |s: &&Slot| {
@@ -141,14 +142,15 @@ impl Points {
             lo.is_none_or(|lo| k >= lo) && hi.is_none_or(|hi| k < hi)
         };
         let mut tail: Vec<Slot> = self.tail.iter().filter(in_range).copied().collect();
-        tail.sort_unstable_by(|a, b| self.order(a, b));
+        tail.sort_unstable_by(|a, b| order(&self.entries, a, b));
         let sorted = &self.sorted[start..end.max(start)];
         let mut out = Vec::with_capacity(sorted.len() + tail.len());
         let (mut i, mut j) = (0, 0);
         while i < sorted.len() || j < tail.len() {
             // On a tie (the same key) the sorted slot is older (P3), so it comes first.
             let take_sorted = j == tail.len()
-                || (i < sorted.len() && self.order(&sorted[i], &tail[j]) == Ordering::Less);
+                || (i < sorted.len()
+                    && order(&self.entries, &sorted[i], &tail[j]) == Ordering::Less);
             let s = if take_sorted {
                 i += 1;
                 &sorted[i - 1]
@@ -169,17 +171,17 @@ impl Points {
     }
 
     /// Removes and returns every entry, in key order and each key's in MSN order.
-    pub fn into_sorted(mut self) -> Vec<Entry> {
+    pub fn into_sorted(mut self) -> Vec<Message> {
         self.merge_tail();
         let mut entries = std::mem::take(&mut self.entries);
         self.sorted
             .iter()
-            .map(|s| std::mem::replace(&mut entries[s.idx as usize], Entry::vacant()))
+            .map(|s| std::mem::replace(&mut entries[s.idx as usize], vacant()))
             .collect()
     }
 
     /// Keeps only the entries for which `keep` is true.
-    pub fn retain(&mut self, mut keep: impl FnMut(&Entry) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&Message) -> bool) {
         self.merge_tail();
         let order: Vec<u32> = self
             .sorted
@@ -205,9 +207,9 @@ impl Points {
 
     /// A new `Points` of the entries at `order` (indexes in key order), moved out of this one.
     fn rebuilt(&mut self, order: &[u32]) -> Points {
-        let entries: Vec<Entry> = order
+        let entries: Vec<Message> = order
             .iter()
-            .map(|&i| std::mem::replace(&mut self.entries[i as usize], Entry::vacant()))
+            .map(|&i| std::mem::replace(&mut self.entries[i as usize], vacant()))
             .collect();
         let sorted = entries
             .iter()
@@ -228,14 +230,6 @@ impl Points {
         &self.entries[s.idx as usize].key
     }
 
-    /// P2's order of two slots.
-    fn order(&self, a: &Slot, b: &Slot) -> Ordering {
-        a.head
-            .cmp(&b.head)
-            .then_with(|| self.key_of(a).cmp(self.key_of(b)))
-            .then(a.idx.cmp(&b.idx))
-    }
-
     /// The first position in `sorted` whose key is ≥ `key` (`h` its head).
     fn lower_bound(&self, h: u64, key: &[u8]) -> usize {
         self.sorted
@@ -248,16 +242,7 @@ impl Points {
             return;
         }
         let entries = &self.entries;
-        let order = |a: &Slot, b: &Slot| {
-            a.head
-                .cmp(&b.head)
-                .then_with(|| {
-                    entries[a.idx as usize]
-                        .key
-                        .cmp(&entries[b.idx as usize].key)
-                })
-                .then(a.idx.cmp(&b.idx))
-        };
+        let order = |a: &Slot, b: &Slot| order(entries, a, b);
         let tail = &mut self.tail;
         tail.sort_unstable_by(order);
         let sorted = &mut self.sorted;
@@ -281,6 +266,7 @@ impl Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::message::Msn;
     use std::collections::BTreeMap;
 
     /// Against a map from key to its messages: every question answered alike through pushes, appends,
@@ -306,7 +292,12 @@ mod tests {
                     .map(|i| [0u8, 1, 255][(r >> (i * 2 + 4)) as usize % 3])
                     .collect();
                 msn += 1;
-                p.push(key.clone(), msn, 0, Op::Put(vec![step as u8]));
+                p.push(Message {
+                    msn,
+                    txn: 0,
+                    key: key.clone(),
+                    op: Op::Put(vec![step as u8]),
+                });
                 model.entry(key).or_default().push(msn);
                 match next() % 500 {
                     0 => {
@@ -323,7 +314,12 @@ mod tests {
                         for _ in 0..(next() % 400) {
                             msn += 1;
                             let k = vec![(next() % 3) as u8; (next() % 4) as usize];
-                            newer.push(k.clone(), msn, 0, Op::Delete);
+                            newer.push(Message {
+                                msn,
+                                txn: 0,
+                                key: k.clone(),
+                                op: Op::Delete,
+                            });
                             model.entry(k).or_default().push(msn);
                         }
                         p.append(newer);
@@ -337,7 +333,7 @@ mod tests {
                     .flat_map(|(k, v)| v.iter().map(move |&m| (k.clone(), m)))
                     .collect()
             };
-            let got = |v: Vec<&Entry>| -> Vec<(Vec<u8>, Msn)> {
+            let got = |v: Vec<&Message>| -> Vec<(Vec<u8>, Msn)> {
                 v.into_iter().map(|e| (e.key.clone(), e.msn)).collect()
             };
             assert_eq!(got(p.range(None, None)), flat(&model));
