@@ -1,7 +1,46 @@
-//! Disk-traffic and disk-space measurements: `/proc/self/io` counters and a walk of the data directory.
+//! Disk-traffic and disk-space measurements: `/proc/self/io` counters, the write counter of the block
+//! device under the data directory, and a walk of the data directory.
+//!
+//! Bytes written are taken from the device (`/sys/dev/block/MAJ:MIN/stat`, sectors written) once
+//! [`watch_device`] found it: `/proc/self/io` counts a page each time it is dirtied, and overwriting blocks
+//! a file already has with an fdatasync after each write (a reused or pre-written log segment) was counted
+//! there at 77 times the bytes written (27.4 MB of 13.7 KB writes counted as 2,124 MB; the device wrote
+//! about 36 MB). The device counter also counts other processes' writes to that device.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The `stat` file of the block device the data directory is on, when found.
+static DEVICE_STAT: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Counts bytes written from the block device holding `dir` from now on (first call wins); whether the
+/// device's counter was found.
+pub fn watch_device(dir: &Path) -> bool {
+    DEVICE_STAT.get_or_init(|| device_stat_path(dir)).is_some()
+}
+
+/// The device counter in use, if any (for the report).
+pub fn watched_device() -> Option<&'static Path> {
+    DEVICE_STAT.get().and_then(|p| p.as_deref())
+}
+
+fn device_stat_path(dir: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(dir).ok()?.dev();
+    // Linux's dev_t layout (glibc's gnu_dev_major / gnu_dev_minor).
+    let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+    let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
+    let path = PathBuf::from(format!("/sys/dev/block/{major}:{minor}/stat"));
+    device_written(&path).map(|_| path)
+}
+
+/// Bytes the device has written since boot: field 7 of its `stat` file (sectors of 512 bytes).
+fn device_written(stat: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    let sectors: u64 = text.split_whitespace().nth(6)?.parse().ok()?;
+    Some(sectors * 512)
+}
 
 /// The counters of `/proc/self/io` that matter here (bytes, for the whole process).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -12,6 +51,8 @@ pub struct ProcIo {
     pub cancelled_write_bytes: u64,
     /// Bytes this process caused to be fetched from the storage layer.
     pub read_bytes: u64,
+    /// Bytes the watched block device wrote ([`watch_device`]; 0 when none is watched).
+    pub device_write_bytes: u64,
 }
 
 impl ProcIo {
@@ -36,9 +77,11 @@ impl ProcIo {
 
     /// Reads the current counters; all zero where `/proc/self/io` is missing (then the report says so).
     pub fn now() -> ProcIo {
-        std::fs::read_to_string("/proc/self/io")
+        let mut io = std::fs::read_to_string("/proc/self/io")
             .map(|t| ProcIo::parse(&t))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        io.device_write_bytes = watched_device().and_then(device_written).unwrap_or(0);
+        io
     }
 
     /// The counters of another process (a server the suite started); `None` when unreadable.
@@ -60,12 +103,20 @@ impl ProcIo {
                 .cancelled_write_bytes
                 .saturating_sub(earlier.cancelled_write_bytes),
             read_bytes: self.read_bytes.saturating_sub(earlier.read_bytes),
+            device_write_bytes: self
+                .device_write_bytes
+                .saturating_sub(earlier.device_write_bytes),
         }
     }
 
-    /// Bytes that reached (or will reach) the disk: written minus cancelled.
+    /// Bytes written to the disk: the watched device's count, else this process's `write_bytes` minus
+    /// `cancelled_write_bytes` (pages dirtied, less those dropped before reaching the disk).
     pub fn net_written(&self) -> u64 {
-        self.write_bytes.saturating_sub(self.cancelled_write_bytes)
+        if watched_device().is_some() {
+            self.device_write_bytes
+        } else {
+            self.write_bytes.saturating_sub(self.cancelled_write_bytes)
+        }
     }
 }
 
@@ -125,6 +176,7 @@ mod tests {
             write_bytes: 100_000,
             cancelled_write_bytes: 4096,
             read_bytes: 4096,
+            device_write_bytes: 0,
         };
         let d = later.since(&io);
         assert_eq!(d.write_bytes, 100_000 - 81920);
@@ -158,5 +210,19 @@ mod tests {
         std::fs::write(dir.path().join("tree-1.bt"), [0u8; 5000]).unwrap();
         std::fs::write(dir.path().join("LOG"), [0u8; 70]).unwrap();
         assert_eq!(log_size(dir.path()).unwrap(), 324);
+    }
+
+    #[test]
+    fn the_device_counter_of_a_directory_reads_when_sysfs_has_it() {
+        let dir = tempfile::tempdir().unwrap();
+        // Containers and some file systems (tmpfs, overlay) have no block device: then there is nothing
+        // to check, and the report falls back to /proc/self/io.
+        if let Some(stat) = device_stat_path(dir.path()) {
+            let before = device_written(&stat).unwrap();
+            let after = device_written(&stat).unwrap();
+            assert!(after >= before);
+            assert_eq!(before % 512, 0);
+        }
+        assert_eq!(device_written(Path::new("/nonexistent/stat")), None);
     }
 }

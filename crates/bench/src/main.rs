@@ -308,6 +308,7 @@ fn storage(a: StorageArgs) -> BenchResult<()> {
         .rows
         .unwrap_or(6 * cache_bytes / (2 * (KEY_BYTES + VALUE_BYTES) as u64));
     let dir = data_dir(&a.common)?;
+    io_stats::watch_device(&dir);
     let p = workload::storage::StorageParams {
         rows,
         engine: EngineConfig {

@@ -318,7 +318,11 @@ pub fn storage_markdown(
     );
     let _ = writeln!(
         out,
-        "- Disk writes: `write_bytes − cancelled_write_bytes` of /proc/self/io over each phase (both engines run in this one process, one after the other). \"Settle\" = Betula `checkpoint()`, RocksDB `flush()` and wait until no flush/compaction is pending or running."
+        "- Disk writes: {} over each phase (both engines run in this one process, one after the other). \"Settle\" = Betula `checkpoint()`, RocksDB `flush()` and wait until no flush/compaction is pending or running.",
+        match crate::io_stats::watched_device() {
+            Some(p) => format!("sectors written × 512 of the data directory's block device (`{}`; other processes' writes to it count too)", p.display()),
+            None => "`write_bytes − cancelled_write_bytes` of /proc/self/io".to_string(),
+        }
     );
     let _ = writeln!(out, "- Per-second series: [{csv_name}]({csv_name})");
     let _ = writeln!(out, "\n## Results\n");

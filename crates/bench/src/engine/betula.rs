@@ -88,6 +88,10 @@ impl Engine for BetulaEngine {
                 "wal segments kept for reuse".into(),
                 s.wal_free_segments.to_string(),
             ),
+            (
+                "wal spare segments made".into(),
+                s.wal_spares_made.to_string(),
+            ),
             ("node reads".into(), s.node_reads.to_string()),
             ("cache used bytes".into(), s.cache_used_bytes.to_string()),
             ("tree height".into(), t.height.to_string()),

@@ -40,7 +40,7 @@ pub fn run(
             std::thread::sleep((due - now).min(Duration::from_millis(50)));
         }
         m.rows.push(rows.load(Ordering::Acquire));
-        m.write_bytes.push(ProcIo::now().since(&io0).write_bytes);
+        m.write_bytes.push(ProcIo::now().since(&io0).net_written());
         m.background.push(background());
         next += 1;
     }

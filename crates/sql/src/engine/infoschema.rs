@@ -325,6 +325,10 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
             "Betula_wal_free_segments".into(),
             st.wal_free_segments.to_string(),
         ),
+        (
+            "Betula_wal_spares_made".into(),
+            st.wal_spares_made.to_string(),
+        ),
         ("Betula_checkpoints".into(), st.checkpoints.to_string()),
         (
             "Betula_last_checkpoint_ms".into(),

@@ -16,6 +16,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How often the maintenance thread looks for work: a busy log fills a 64 MiB segment in about a second,
+/// and its spare (L5) should be ready well before.
+const TICK: Duration = Duration::from_millis(50);
+
 /// Runs one checkpoint (one at a time).
 pub(crate) fn run(env: &EnvInner) -> Result<()> {
     let mut ck = env.ckpt.lock();
@@ -104,7 +108,8 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     ck.seq = seq;
     ck.began = started;
     ck.log_bytes_at_begin = log_bytes;
-    ck.last_duration_ms = started.elapsed().as_millis() as u64;
+    env.last_checkpoint_ms
+        .store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
     env.checkpoints_done.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }
@@ -131,8 +136,8 @@ pub(crate) fn flusher_loop(env: Arc<EnvInner>) {
 pub(crate) fn background_loop(env: Arc<EnvInner>) {
     lower_priority();
     let tick = match env.opts.durability {
-        Durability::Periodic(d) => d.min(Duration::from_millis(200)),
-        _ => Duration::from_millis(200),
+        Durability::Periodic(d) => d.min(TICK),
+        _ => TICK,
     };
     let mut last_sync = Instant::now();
     loop {
@@ -149,6 +154,8 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
         if env.health.failure().is_some() {
             continue;
         }
+        // A failure latches the environment; writers see it.
+        let _ = env.wal.prepare_spare();
         match env.opts.durability {
             Durability::Periodic(d) if last_sync.elapsed() >= d => {
                 let _ = env.wal.sync_all();

@@ -58,6 +58,9 @@ pub(crate) struct EnvInner {
     pub wake: Condvar,
     pub closed: AtomicBool,
     pub checkpoints_done: AtomicU64,
+    /// How long the last completed checkpoint took. Kept outside `ckpt` so that reading the figures
+    /// (`Env::stats`) never waits for a checkpoint that is running.
+    pub last_checkpoint_ms: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
     pub mvcc: Arc<crate::tree::mvcc::MvccState>,
     pub flushq: Arc<crate::tree::flusher::FlushQueue>,
@@ -68,7 +71,6 @@ pub(crate) struct CheckpointState {
     pub seq: u64,
     pub began: Instant,
     pub log_bytes_at_begin: u64,
-    pub last_duration_ms: u64,
 }
 
 /// An open environment. Dropping it stops the background thread and syncs the log, without a final
@@ -98,6 +100,8 @@ pub struct EnvStats {
     pub wal_segments: usize,
     /// Retired log segments kept to be written over (design.md L1).
     pub wal_free_segments: usize,
+    /// Spare log segments (files of zeros) written since open (design.md L5).
+    pub wal_spares_made: u64,
     pub checkpoints: u64,
     pub last_checkpoint_ms: u64,
     pub node_bytes_written: u64,
@@ -318,7 +322,6 @@ impl Env {
     /// Environment-wide figures.
     pub fn stats(&self) -> EnvStats {
         let i = &self.inner;
-        let ck = i.ckpt.lock();
         EnvStats {
             cache_used_bytes: i.budget.used(),
             cache_limit_bytes: i.budget.limit(),
@@ -326,8 +329,9 @@ impl Env {
             wal_bytes_appended: i.wal.bytes_appended(),
             wal_segments: i.wal.segment_count(),
             wal_free_segments: i.wal.free_count(),
+            wal_spares_made: i.wal.spares_made(),
             checkpoints: i.checkpoints_done.load(Ordering::Relaxed),
-            last_checkpoint_ms: ck.last_duration_ms,
+            last_checkpoint_ms: i.last_checkpoint_ms.load(Ordering::Relaxed),
             node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
             node_reads: i.budget.node_reads.load(Ordering::Relaxed),
             part_reads: i.budget.part_reads.load(Ordering::Relaxed),

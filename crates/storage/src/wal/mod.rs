@@ -4,6 +4,9 @@ pub mod reader;
 pub mod record;
 #[cfg(test)]
 mod recycle_tests;
+pub mod spare;
+#[cfg(test)]
+mod spare_tests;
 pub mod syncer;
 pub mod writer;
 
@@ -23,11 +26,14 @@ pub fn free_segment_name(first_lsn: Msn) -> String {
     format!("free-{first_lsn:020}.wal")
 }
 
-/// Whether `name` is an obsolete segment waiting for reuse ([`free_segment_name`]).
+/// Whether `name` is a file waiting in the pool for reuse: an obsolete segment ([`free_segment_name`]) or a
+/// spare ([`spare::spare_segment_name`]).
 pub fn is_free_segment_name(name: &str) -> bool {
-    name.strip_prefix("free-")
-        .and_then(parse_segment_name)
-        .is_some()
+    spare::is_spare_segment_name(name)
+        || name
+            .strip_prefix("free-")
+            .and_then(parse_segment_name)
+            .is_some()
 }
 
 /// The first LSN encoded in a segment file name.

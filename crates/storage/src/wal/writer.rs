@@ -22,6 +22,9 @@ struct Segment {
     file: Arc<dyn VfsFile>,
     first_lsn: Msn,
     len: u64,
+    /// The file's length when the segment began: writes below it overwrite (a reused file or a spare,
+    /// L1, L5), writes past it grow the file.
+    room: u64,
 }
 
 struct Inner {
@@ -41,6 +44,10 @@ struct Inner {
     free: Vec<PathBuf>,
     /// Segments started since the last retirement (the demand the pool of `free` serves, L3).
     started: usize,
+    /// Spares written since the log started (L5).
+    spares: u64,
+    /// Writing a spare failed; none is tried again (spare.rs, S4).
+    spares_stopped: bool,
 }
 
 /// The write-ahead log of an environment.
@@ -101,6 +108,8 @@ impl Wal {
                 bytes_appended: 0,
                 free,
                 started: 0,
+                spares: 0,
+                spares_stopped: false,
             }),
             cond: Condvar::new(),
             syncer: SyncRequests::default(),
@@ -127,16 +136,21 @@ impl Wal {
         let file = vfs
             .open(&path, true)
             .map_err(|e| Error::io("create log segment", path.display().to_string(), e))?;
-        if !reused {
+        let room = if reused {
+            file.len()
+                .map_err(|e| Error::io("stat log segment", path.display().to_string(), e))?
+        } else {
             file.set_len(0)
                 .map_err(|e| Error::io("truncate log segment", path.display().to_string(), e))?;
-        }
+            0
+        };
         vfs.sync_dir(dir)
             .map_err(|e| Error::io("fsync directory", dir.display().to_string(), e))?;
         Ok(Segment {
             file,
             first_lsn,
             len: 0,
+            room,
         })
     }
 
@@ -231,8 +245,11 @@ impl Wal {
             let upto = g.next_lsn - 1;
             let file = g.seg.file.clone();
             let offset = g.seg.len;
-            let roll = offset + buf.len() as u64 >= self.segment_bytes
-                || (roll_now && offset + buf.len() as u64 > 0);
+            let end = offset + buf.len() as u64;
+            // Past the file's end, a pooled file (reused or spare) takes the next write (L5).
+            let roll = end >= self.segment_bytes
+                || (roll_now && end > 0)
+                || (end > g.seg.room && !g.free.is_empty());
             roll_now = false;
             let need_sync = durable || roll;
             drop(g);
@@ -331,6 +348,44 @@ impl Wal {
         }
         self.inner.lock().free.extend(kept);
         Ok(())
+    }
+
+    /// The number to name a spare by, if one is wanted now (spare.rs: S3, and the current segment holds
+    /// at least a sixteenth of a segment).
+    pub(super) fn spare_wanted(&self) -> Option<Msn> {
+        let g = self.inner.lock();
+        let busy = g.seg.len >= self.segment_bytes / 16;
+        (self.recycle_max > 0 && !g.spares_stopped && g.free.is_empty() && busy)
+            .then_some(g.next_lsn)
+    }
+
+    /// No more spares until the log is reopened (spare.rs, S4).
+    pub(super) fn stop_spares(&self) {
+        self.inner.lock().spares_stopped = true;
+    }
+
+    /// Puts a written and fsynced spare into the pool.
+    pub(super) fn add_spare(&self, path: PathBuf) {
+        let mut g = self.inner.lock();
+        g.free.push(path);
+        g.spares += 1;
+    }
+
+    pub(super) fn dir(&self) -> &std::path::Path {
+        &self.dir
+    }
+
+    pub(super) fn vfs(&self) -> &dyn Vfs {
+        &*self.vfs
+    }
+
+    pub(super) fn segment_bytes(&self) -> u64 {
+        self.segment_bytes
+    }
+
+    /// Spares written since the log started (L5).
+    pub fn spares_made(&self) -> u64 {
+        self.inner.lock().spares
     }
 
     /// Obsolete segment files kept for reuse.

@@ -1,0 +1,93 @@
+//! Spare log segments: files of zeros, written and fsynced ahead of need (design.md L5).
+//!
+//! An fdatasync after appending to a file must also commit the file's new size and block map (on ext4, a
+//! journal commit); after overwriting blocks the file already has, it writes only the data. Reused segments
+//! (L1) give the second kind, but a new environment has none to reuse, and a busy log can use up the pool
+//! between two checkpoints. While the pool is empty and the current segment is filling, the maintenance
+//! thread writes a spare: a segment-sized file of zeros, fsynced, that joins the pool under a
+//! [`spare_segment_name`]. A log writing past the end of its current file rolls to a pooled file at once
+//! (`Wal::flush_with`), so a fresh log appends only until the first spare is ready.
+//!
+//! Invariants:
+//! - S1. A spare holds only zeros, in whatever prefix of it reached the disk. Read as a segment, its first
+//!   unwritten frame has LSN field 0, below any segment's first LSN, so reading stops there (L1, L4), as
+//!   it does at an older generation's records.
+//! - S2. A spare is written outside the log's lock; only its entry into the pool takes the lock. Commits
+//!   never wait for a spare.
+//! - S3. No spare is made while `recycle_max` is 0 (reuse turned off), nor while the pool holds a file.
+//! - S4. A spare holds no records: failing to write one never latches the environment. The partial file
+//!   is removed and spares stop until the log is reopened (a full disk is not retried every tick).
+
+use super::parse_segment_name;
+use super::writer::Wal;
+use crate::error::{Error, Result};
+
+/// Zeros written per call while filling a spare.
+const ZERO_CHUNK: usize = 1 << 20;
+/// Bytes of a spare written out (and waited for) at a time, so that commits' log fsyncs queue behind one
+/// slice at a time, not behind the whole file (as a checkpoint does, C9).
+const WRITE_OUT_SLICE: u64 = 4 << 20;
+
+/// File name of spare number `n` (a pooled file recovery never reads, like [`super::free_segment_name`]).
+pub fn spare_segment_name(n: u64) -> String {
+    format!("free-spare-{n:020}.wal")
+}
+
+/// Whether `name` is a spare ([`spare_segment_name`]).
+pub fn is_spare_segment_name(name: &str) -> bool {
+    name.strip_prefix("free-spare-")
+        .and_then(parse_segment_name)
+        .is_some()
+}
+
+impl Wal {
+    /// Writes one spare into the pool if the pool is empty and the current segment holds at least a
+    /// sixteenth of a segment (a quiet log never gets one); whether it did. Called by the maintenance
+    /// thread. A spare holds no records, so a failure to write one does not latch the environment: the
+    /// partial file is removed, the error returned, and no spare is made again until the log is reopened
+    /// (S4).
+    pub fn prepare_spare(&self) -> Result<bool> {
+        let Some(mut n) = self.spare_wanted() else {
+            return Ok(false);
+        };
+        let mut path = self.dir().join(spare_segment_name(n));
+        while self.vfs().exists(&path) {
+            n += 1;
+            path = self.dir().join(spare_segment_name(n));
+        }
+        match self.write_spare(&path) {
+            Ok(()) => {
+                self.add_spare(path);
+                Ok(true)
+            }
+            Err(e) => {
+                self.stop_spares();
+                let _ = self.vfs().remove(&path);
+                Err(Error::io(
+                    "write spare log segment",
+                    path.display().to_string(),
+                    e,
+                ))
+            }
+        }
+    }
+
+    /// Writes a segment's length of zeros to a new file at `path`, a slice at a time, and fsyncs it.
+    fn write_spare(&self, path: &std::path::Path) -> std::io::Result<()> {
+        let file = self.vfs().open(path, true)?;
+        let zeros = vec![0u8; ZERO_CHUNK];
+        let len = self.segment_bytes();
+        let mut offset = 0;
+        let mut written_out = 0;
+        while offset < len {
+            let n = (len - offset).min(ZERO_CHUNK as u64) as usize;
+            file.write_all_at(&zeros[..n], offset)?;
+            offset += n as u64;
+            if offset - written_out >= WRITE_OUT_SLICE || offset == len {
+                file.write_out(written_out, offset - written_out);
+                written_out = offset;
+            }
+        }
+        file.sync()
+    }
+}
