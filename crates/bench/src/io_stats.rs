@@ -51,8 +51,8 @@ pub struct ProcIo {
     pub cancelled_write_bytes: u64,
     /// Bytes this process caused to be fetched from the storage layer.
     pub read_bytes: u64,
-    /// Bytes the watched block device wrote ([`watch_device`]; 0 when none is watched).
-    pub device_write_bytes: u64,
+    /// Bytes the watched block device wrote ([`watch_device`]; `None` when none is watched).
+    pub device_write_bytes: Option<u64>,
 }
 
 impl ProcIo {
@@ -80,7 +80,7 @@ impl ProcIo {
         let mut io = std::fs::read_to_string("/proc/self/io")
             .map(|t| ProcIo::parse(&t))
             .unwrap_or_default();
-        io.device_write_bytes = watched_device().and_then(device_written).unwrap_or(0);
+        io.device_write_bytes = watched_device().and_then(device_written);
         io
     }
 
@@ -105,18 +105,16 @@ impl ProcIo {
             read_bytes: self.read_bytes.saturating_sub(earlier.read_bytes),
             device_write_bytes: self
                 .device_write_bytes
-                .saturating_sub(earlier.device_write_bytes),
+                .zip(earlier.device_write_bytes)
+                .map(|(now, then)| now.saturating_sub(then)),
         }
     }
 
     /// Bytes written to the disk: the watched device's count, else this process's `write_bytes` minus
     /// `cancelled_write_bytes` (pages dirtied, less those dropped before reaching the disk).
     pub fn net_written(&self) -> u64 {
-        if watched_device().is_some() {
-            self.device_write_bytes
-        } else {
-            self.write_bytes.saturating_sub(self.cancelled_write_bytes)
-        }
+        self.device_write_bytes
+            .unwrap_or_else(|| self.write_bytes.saturating_sub(self.cancelled_write_bytes))
     }
 }
 
@@ -176,11 +174,18 @@ mod tests {
             write_bytes: 100_000,
             cancelled_write_bytes: 4096,
             read_bytes: 4096,
-            device_write_bytes: 0,
+            device_write_bytes: None,
         };
         let d = later.since(&io);
         assert_eq!(d.write_bytes, 100_000 - 81920);
         assert_eq!(d.cancelled_write_bytes, 0);
+        // With the device counted, bytes written are the device's, whatever the process counters say.
+        let dev = |n| ProcIo {
+            device_write_bytes: Some(n),
+            ..later
+        };
+        assert_eq!(dev(9000).since(&dev(1000)).net_written(), 8000);
+        assert_eq!(dev(9000).since(&io).device_write_bytes, None);
     }
 
     #[test]

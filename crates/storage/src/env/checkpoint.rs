@@ -154,7 +154,7 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
         if env.health.failure().is_some() {
             continue;
         }
-        // A failure latches the environment; writers see it.
+        // A failed spare latches nothing and stops spares (L5); the log appends as before.
         let _ = env.wal.prepare_spare();
         match env.opts.durability {
             Durability::Periodic(d) if last_sync.elapsed() >= d => {

@@ -50,10 +50,10 @@ impl Wal {
         let Some(mut n) = self.spare_wanted() else {
             return Ok(false);
         };
-        let mut path = self.dir().join(spare_segment_name(n));
-        while self.vfs().exists(&path) {
+        let mut path = self.dir.join(spare_segment_name(n));
+        while self.vfs.exists(&path) {
             n += 1;
-            path = self.dir().join(spare_segment_name(n));
+            path = self.dir.join(spare_segment_name(n));
         }
         match self.write_spare(&path) {
             Ok(()) => {
@@ -62,7 +62,7 @@ impl Wal {
             }
             Err(e) => {
                 self.stop_spares();
-                let _ = self.vfs().remove(&path);
+                let _ = self.vfs.remove(&path);
                 Err(Error::io(
                     "write spare log segment",
                     path.display().to_string(),
@@ -74,9 +74,9 @@ impl Wal {
 
     /// Writes a segment's length of zeros to a new file at `path`, a slice at a time, and fsyncs it.
     fn write_spare(&self, path: &std::path::Path) -> std::io::Result<()> {
-        let file = self.vfs().open(path, true)?;
+        let file = self.vfs.open(path, true)?;
         let zeros = vec![0u8; ZERO_CHUNK];
-        let len = self.segment_bytes();
+        let len = self.segment_bytes;
         let mut offset = 0;
         let mut written_out = 0;
         while offset < len {

@@ -52,9 +52,9 @@ struct Inner {
 
 /// The write-ahead log of an environment.
 pub struct Wal {
-    vfs: Arc<dyn Vfs>,
-    dir: PathBuf,
-    segment_bytes: u64,
+    pub(super) vfs: Arc<dyn Vfs>,
+    pub(super) dir: PathBuf,
+    pub(super) segment_bytes: u64,
     /// Obsolete segments kept for reuse at most (L1).
     recycle_max: usize,
     health: Arc<Health>,
@@ -369,18 +369,6 @@ impl Wal {
         let mut g = self.inner.lock();
         g.free.push(path);
         g.spares += 1;
-    }
-
-    pub(super) fn dir(&self) -> &std::path::Path {
-        &self.dir
-    }
-
-    pub(super) fn vfs(&self) -> &dyn Vfs {
-        &*self.vfs
-    }
-
-    pub(super) fn segment_bytes(&self) -> u64 {
-        self.segment_bytes
     }
 
     /// Spares written since the log started (L5).
