@@ -35,6 +35,40 @@ fn device_stat_path(dir: &Path) -> Option<PathBuf> {
     device_written(&path).map(|_| path)
 }
 
+/// Bytes the watched device ([`watch_device`]) has written since boot; `None` when none is watched.
+pub fn device_written_now() -> Option<u64> {
+    watched_device().and_then(device_written)
+}
+
+/// Writes every file system's dirty pages to the disk (`sync`), so that a device count taken next
+/// includes what a step only dirtied in the page cache, and the next step does not count it. Failure
+/// leaves the count as it is.
+pub fn write_back_everything() {
+    let _ = std::process::Command::new("sync").status();
+}
+
+/// Bytes written so far for a server process: the watched device's count when there is one (`settle`:
+/// after [`write_back_everything`]), else `process` (its `/proc/PID/io` `write_bytes`, which counts a
+/// page each time it is dirtied).
+pub fn server_written(settle: bool, process: impl FnOnce() -> Option<u64>) -> Option<u64> {
+    written_by(watched_device(), settle, process)
+}
+
+/// [`server_written`] with the device's `stat` file given.
+fn written_by(
+    stat: Option<&Path>,
+    settle: bool,
+    process: impl FnOnce() -> Option<u64>,
+) -> Option<u64> {
+    let Some(stat) = stat else {
+        return process();
+    };
+    if settle {
+        write_back_everything();
+    }
+    device_written(stat).or_else(process)
+}
+
 /// Bytes the device has written since boot: field 7 of its `stat` file (sectors of 512 bytes).
 fn device_written(stat: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(stat).ok()?;
@@ -80,7 +114,7 @@ impl ProcIo {
         let mut io = std::fs::read_to_string("/proc/self/io")
             .map(|t| ProcIo::parse(&t))
             .unwrap_or_default();
-        io.device_write_bytes = watched_device().and_then(device_written);
+        io.device_write_bytes = device_written_now();
         io
     }
 
@@ -229,5 +263,25 @@ mod tests {
             assert_eq!(before % 512, 0);
         }
         assert_eq!(device_written(Path::new("/nonexistent/stat")), None);
+    }
+
+    #[test]
+    fn a_settled_server_count_includes_pages_only_dirtied_before_it() {
+        assert_eq!(written_by(None, true, || Some(7)), Some(7));
+        let dir = tempfile::tempdir().unwrap();
+        let Some(stat) = device_stat_path(dir.path()) else {
+            return; // no block device (tmpfs, overlay): the process counter is used, as checked above
+        };
+        let before =
+            written_by(Some(&stat), true, || unreachable!("the device is readable")).unwrap();
+        // Dirtied in the page cache only; `sync` in the settled count writes it to the disk.
+        std::fs::write(dir.path().join("dirty"), vec![7u8; 256 << 10]).unwrap();
+        let after =
+            written_by(Some(&stat), true, || unreachable!("the device is readable")).unwrap();
+        assert!(
+            after - before >= 256 << 10,
+            "device wrote {} bytes",
+            after - before
+        );
     }
 }

@@ -420,6 +420,8 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         .clone()
         .unwrap_or_else(|| std::env::temp_dir().join("betula-bench-sql"));
     std::fs::create_dir_all(&dir)?;
+    // Servers' bytes written come from the disk under the data directories (io_stats, peer::Server).
+    io_stats::watch_device(&dir);
     let p = sql::SqlParams {
         engines,
         workloads,

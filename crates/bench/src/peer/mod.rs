@@ -76,8 +76,22 @@ impl Server {
         self.child.id()
     }
 
-    /// write_bytes of the server process so far (`None` when /proc/PID/io is not readable).
+    /// Bytes written so far, for per-second marks: the data directory's disk device when the suite
+    /// watches it (`io_stats::watch_device`), else the server process's `/proc/PID/io` `write_bytes`
+    /// (`None` when unreadable). The device counter also counts other processes' writes to that disk.
     pub fn write_bytes(&self) -> Option<u64> {
+        crate::io_stats::server_written(false, || self.process_write_bytes())
+    }
+
+    /// As [`Server::write_bytes`], after writing every dirty page to the disk first (`sync`): the count
+    /// to take at the start and the end of a measured step, so that a step is charged with the pages it
+    /// dirtied even where the kernel writes them back later (buffered I/O: Betula, MyRocks), and not with
+    /// an earlier step's.
+    pub fn write_bytes_settled(&self) -> Option<u64> {
+        crate::io_stats::server_written(true, || self.process_write_bytes())
+    }
+
+    fn process_write_bytes(&self) -> Option<u64> {
         ProcIo::of_pid(self.pid()).map(|io| io.write_bytes)
     }
 

@@ -145,7 +145,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
                 values_sql(b, readings)
             )
         });
-        let wb0 = server.write_bytes();
+        let wb0 = server.write_bytes_settled();
         let cpu0 = crate::cpu_time::pid_cpu_secs(server.pid());
         let run = driver::run_batches(server, builder, p.sensors as u64, batches);
         if let Some(st) = run.error {
@@ -166,7 +166,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         // Betula compresses when it writes nodes (checkpoint, eviction), MyRocks when it flushes and
         // compacts: CPU and bytes written count the flush step too.
         let written = wb0
-            .zip(server.write_bytes())
+            .zip(server.write_bytes_settled())
             .map(|(a, b)| b.saturating_sub(a));
         let cpu = cpu0
             .zip(crate::cpu_time::pid_cpu_secs(server.pid()))

@@ -182,7 +182,7 @@ pub fn run_until(
     let error: Mutex<Option<Status>> = Mutex::new(None);
     let batches: Mutex<Vec<u64>> = Mutex::new(Vec::new());
     let opts = server.opts();
-    let wb0 = server.write_bytes();
+    let wb0 = server.write_bytes_settled();
     let ccpu0 = crate::cpu_time::self_cpu_secs();
     let scpu0 = crate::cpu_time::pid_cpu_secs(server.pid());
     let mut out = BatchRun::default();
@@ -257,7 +257,7 @@ pub fn run_until(
     let mut b = batches.into_inner().unwrap();
     b.sort_unstable();
     out.batches = b;
-    out.server_write_bytes = match (wb0, server.write_bytes()) {
+    out.server_write_bytes = match (wb0, server.write_bytes_settled()) {
         (Some(a), Some(b)) => Some(b.saturating_sub(a)),
         _ => None,
     };

@@ -198,7 +198,7 @@ pub fn markdown(
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
-    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values; sysbench 1.0 for the sysbench workload); its CPU share (sysbench's for W3) is in the tables. Server bytes written = `write_bytes` delta of `/proc/<server pid>/io`; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n");
+    let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values; sysbench 1.0 for the sysbench workload); its CPU share (sysbench's for W3) is in the tables. Server bytes written = {}; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n", written_by());
     let _ = writeln!(
         s,
         "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
@@ -356,6 +356,17 @@ pub fn csv(runs: &[EngineResult]) -> String {
         }
     }
     s
+}
+
+/// How the report's server bytes written were counted.
+fn written_by() -> String {
+    match crate::io_stats::watched_device() {
+        Some(dev) => format!(
+            "sectors written by the data directories' disk (`{}`), between two `sync`s at the start and the end of each measured step, so a step counts the pages it dirtied and no earlier step's (other processes' writes to that disk count too); the per-second marks are the same counter without `sync`",
+            dev.display()
+        ),
+        None => "`write_bytes` delta of `/proc/<server pid>/io` (the disk had no counter)".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -122,7 +122,7 @@ pub fn load(
     for s in &pre {
         conn.query_drop(s).map_err(|e| classify(&e, s))?;
     }
-    let wb0 = server.write_bytes();
+    let wb0 = server.write_bytes_settled();
     let scpu0 = cpu_time::pid_cpu_secs(server.pid());
     let ccpu0 = cpu_time::self_cpu_secs();
     let t = Instant::now();
@@ -137,7 +137,7 @@ pub fn load(
         secs,
         write_bytes_before: wb0,
         server_write_bytes: wb0
-            .zip(server.write_bytes())
+            .zip(server.write_bytes_settled())
             .map(|(a, b)| b.saturating_sub(a)),
         server_cpu_secs: diff(scpu0, cpu_time::pid_cpu_secs(server.pid())),
         client_cpu_secs: diff(ccpu0, cpu_time::self_cpu_secs()),
@@ -182,7 +182,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let du1 = server.datadir_bytes();
     let written_with_flush = l
         .write_bytes_before
-        .zip(server.write_bytes())
+        .zip(server.write_bytes_settled())
         .map(|(a, b)| b.saturating_sub(a));
     r.figures = vec![
         fig("rows", Some(rows as f64), Better::Neither),
