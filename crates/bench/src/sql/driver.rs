@@ -1,6 +1,6 @@
 //! The timed multi-client write driver of the ingest workloads: C connections, client i sends batches
 //! i, i+C, i+2C, … (each one autocommitted statement) until the deadline, while the calling thread samples
-//! at every whole second the rows acknowledged and the server's write_bytes. A batch is one autocommitted
+//! at every whole second the rows acknowledged and the server's bytes written (`peer::Server::write_bytes`). A batch is one autocommitted
 //! statement, or (`run_tx`) several statements in one explicit transaction; either is retried (and counted)
 //! when the server reports a deadlock (1213) or a lock wait timeout (1205).
 
@@ -25,7 +25,7 @@ const TX_ATTEMPTS: u32 = 20;
 pub struct BatchRun {
     /// Rows acknowledged by second i+1.
     pub row_marks: Vec<u64>,
-    /// Server write_bytes since the start, by second i+1 (empty when /proc/PID/io is unreadable).
+    /// Server bytes written since the start, by second i+1 (empty when no counter is readable).
     pub write_marks: Vec<u64>,
     /// Rows acknowledged in all.
     pub rows: u64,
@@ -34,7 +34,7 @@ pub struct BatchRun {
     pub batches: Vec<u64>,
     /// The first error any client got (the run stops at it).
     pub error: Option<Status>,
-    /// Server write_bytes over the whole run.
+    /// Server bytes written over the whole run, between two settled counts (`Server::write_bytes_settled`).
     pub server_write_bytes: Option<u64>,
     /// CPU seconds of this (client) process and of the server process over the run.
     pub client_cpu_secs: Option<f64>,

@@ -2,7 +2,7 @@
 //! ts)), the file streamed by this client through the protocol's local-infile exchange. The CSV is written
 //! once per (sensors, seconds, seed) under the run directory: gen_csv.py's columns and arrival order (ts
 //! ascending, then sensor_id), no header. Figures: load seconds, rows/s, server bytes written
-//! (`/proc/PID/io`), server and client CPU, table size after each engine's flush step, datadir growth.
+//! (`peer::Server::write_bytes_settled`), server and client CPU, table size after each engine's flush step, datadir growth.
 //! A server that rejects the statement gets "not supported yet" with its error.
 
 use super::outcome::{classify, Status};
@@ -103,7 +103,7 @@ pub fn infile_conn(server: &Server, csv: &Path) -> Result<mysql::Conn, mysql::Er
 /// Loads `csv` into `table` (created with `create`) and measures.
 pub struct Load {
     pub secs: f64,
-    /// The server's write_bytes counter right before the load.
+    /// The server's bytes-written count right before the load (`Server::write_bytes_settled`).
     pub write_bytes_before: Option<u64>,
     pub server_write_bytes: Option<u64>,
     pub server_cpu_secs: Option<f64>,
