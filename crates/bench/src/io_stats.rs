@@ -48,8 +48,9 @@ pub fn write_back_everything() {
 }
 
 /// Bytes written so far for a server process: the watched device's count when there is one (`settle`:
-/// after [`write_back_everything`]), else `process` (its `/proc/PID/io` `write_bytes`, which counts a
-/// page each time it is dirtied).
+/// after [`write_back_everything`]; `None` if it cannot be read, never the other counter, so that a
+/// difference is never taken between two kinds of count), else `process` (its `/proc/PID/io`
+/// `write_bytes`, which counts a page each time it is dirtied).
 pub fn server_written(settle: bool, process: impl FnOnce() -> Option<u64>) -> Option<u64> {
     written_by(watched_device(), settle, process)
 }
@@ -66,7 +67,7 @@ fn written_by(
     if settle {
         write_back_everything();
     }
-    device_written(stat).or_else(process)
+    device_written(stat)
 }
 
 /// Bytes the device has written since boot: field 7 of its `stat` file (sectors of 512 bytes).
@@ -273,15 +274,18 @@ mod tests {
             return; // no block device (tmpfs, overlay): the process counter is used, as checked above
         };
         let before =
-            written_by(Some(&stat), true, || unreachable!("the device is readable")).unwrap();
+            written_by(Some(&stat), true, || unreachable!("a watched device only")).unwrap();
         // Dirtied in the page cache only; `sync` in the settled count writes it to the disk.
         std::fs::write(dir.path().join("dirty"), vec![7u8; 256 << 10]).unwrap();
         let after =
-            written_by(Some(&stat), true, || unreachable!("the device is readable")).unwrap();
+            written_by(Some(&stat), true, || unreachable!("a watched device only")).unwrap();
         assert!(
             after - before >= 256 << 10,
             "device wrote {} bytes",
             after - before
         );
+        // An unreadable device counter reads as missing, not as the process's count.
+        let gone = Path::new("/nonexistent/stat");
+        assert_eq!(written_by(Some(gone), false, || Some(7)), None);
     }
 }
