@@ -90,6 +90,10 @@ impl ServeConfig {
             "read_block_size" | "tokudb_read_block_size" => {
                 self.env.default_tree.basement_size_bytes = tree_size("read_block_size", v)?
             }
+            "log_compression" | "wal_compression" => {
+                self.env.wal_codec =
+                    Codec::parse(v).ok_or_else(|| format!("unknown log_compression '{v}'"))?
+            }
             "log_recycle_segments" | "wal_recycle_segments" => {
                 self.env.wal_recycle_segments = v
                     .parse()
@@ -191,6 +195,14 @@ mod tests {
             assert!(e.contains("log_recycle_segments"), "{e}");
         }
         assert_eq!(c.env.wal_recycle_segments, 8, "a bad value changes nothing");
+        assert_eq!(c.env.wal_codec, Codec::Lz4, "the engine's default");
+        c.set("log_compression", "zstd").unwrap();
+        assert_eq!(c.env.wal_codec, Codec::Zstd);
+        c.load_file("wal_compression = none\n").unwrap();
+        assert_eq!(c.env.wal_codec, Codec::None);
+        let e = c.set("log_compression", "gzip9").unwrap_err();
+        assert!(e.contains("log_compression"), "{e}");
+        assert_eq!(c.env.wal_codec, Codec::None, "a bad value changes nothing");
     }
 
     #[test]

@@ -19,6 +19,7 @@ fn opts() -> EnvOptions {
         checkpoint_log_bytes: 256 << 10,
         wal_segment_bytes: 128 << 10,
         wal_recycle_segments: 2,
+        wal_codec: Codec::Zstd,
         default_tree: TreeOptions {
             node_size_bytes: 8192,
             basement_size_bytes: 1024,

@@ -131,9 +131,25 @@ fn flipped_bits_in_tree_blocks_are_reported_with_file_and_block() {
 #[test]
 fn flipped_bits_in_the_environment_header_and_catalog_are_caught() {
     let (vfs, want) = build(false);
+    let catalog = betula_storage::vfs::Vfs::list(&*vfs, Path::new("/db"))
+        .unwrap()
+        .into_iter()
+        .filter_map(|n| {
+            let seq: u64 = n
+                .strip_prefix("catalog-")?
+                .strip_suffix(".bin")?
+                .parse()
+                .ok()?;
+            Some((seq, n))
+        })
+        .max()
+        .expect("a catalog")
+        .1;
+    let catalog_path = format!("/db/{catalog}");
+    let part = catalog.trim_end_matches(".bin");
     for (path, part) in [
         ("/db/betula.env", "betula.env"),
-        ("/db/catalog-1.bin", "catalog-1"),
+        (catalog_path.as_str(), part),
     ] {
         let len = vfs.read_all(Path::new(path)).unwrap().len() as u64;
         for at in (0..len.min(64)).chain([len / 2, len - 1]) {

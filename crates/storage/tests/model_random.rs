@@ -59,6 +59,8 @@ fn env_opts(cfg: &Config) -> EnvOptions {
         background: false,
         default_tree: cfg.tree,
         wal_segment_bytes: 64 << 10,
+        // The log's frames go through the same codecs as the tree's nodes.
+        wal_codec: cfg.tree.codec,
         ..EnvOptions::default()
     }
 }

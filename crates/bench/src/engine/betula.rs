@@ -83,6 +83,10 @@ impl Engine for BetulaEngine {
                 "wal bytes appended".into(),
                 s.wal_bytes_appended.to_string(),
             ),
+            (
+                "wal bytes written (packed, compressed)".into(),
+                s.wal_bytes_written.to_string(),
+            ),
             ("wal segments".into(), s.wal_segments.to_string()),
             (
                 "wal segments kept for reuse".into(),
@@ -115,6 +119,7 @@ impl Engine for BetulaEngine {
                 o.checkpoint_log_bytes.to_string(),
             ),
             ("wal_segment_bytes".into(), o.wal_segment_bytes.to_string()),
+            ("wal_codec".into(), o.wal_codec.name().to_string()),
             (
                 "wal_recycle_segments".into(),
                 o.wal_recycle_segments.to_string(),

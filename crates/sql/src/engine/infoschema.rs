@@ -320,6 +320,10 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
             "Betula_wal_bytes_appended".into(),
             st.wal_bytes_appended.to_string(),
         ),
+        (
+            "Betula_wal_bytes_written".into(),
+            st.wal_bytes_written.to_string(),
+        ),
         ("Betula_wal_segments".into(), st.wal_segments.to_string()),
         (
             "Betula_wal_free_segments".into(),

@@ -78,10 +78,22 @@ pub fn newest_valid<T>(
     decode: impl Fn(&[u8]) -> T,
     seq_of: impl Fn(&T) -> u64,
 ) -> crate::error::Result<Option<T>> {
+    Ok(newest_valid_versioned(file, path, magic, payload_len, decode, seq_of)?.map(|(h, _)| h))
+}
+
+/// [`newest_valid`], with the format version the chosen slot was written in.
+pub fn newest_valid_versioned<T>(
+    file: &dyn VfsFile,
+    path: &str,
+    magic: &[u8; 8],
+    payload_len: usize,
+    decode: impl Fn(&[u8]) -> T,
+    seq_of: impl Fn(&T) -> u64,
+) -> crate::error::Result<Option<(T, u32)>> {
     use crate::error::Error;
     let slots = read_slots(file, magic, payload_len)
         .map_err(|e| Error::io("read header", path.to_string(), e))?;
-    let mut best: Option<T> = None;
+    let mut best: Option<(T, u32)> = None;
     let mut invalid = 0;
     for s in slots {
         match s {
@@ -94,8 +106,8 @@ pub fn newest_valid<T>(
                     });
                 }
                 let h = decode(&payload);
-                if best.as_ref().is_none_or(|b| seq_of(&h) > seq_of(b)) {
-                    best = Some(h);
+                if best.as_ref().is_none_or(|(b, _)| seq_of(&h) > seq_of(b)) {
+                    best = Some((h, version));
                 }
             }
             SlotState::Invalid => invalid += 1,

@@ -10,6 +10,8 @@ mod checkpoint;
 mod loader;
 mod options;
 mod recovery;
+#[cfg(test)]
+mod upgrade_tests;
 
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
@@ -97,6 +99,8 @@ pub struct EnvStats {
     pub cache_limit_bytes: u64,
     pub wal_next_lsn: Msn,
     pub wal_bytes_appended: u64,
+    /// Bytes of packed, compressed frames written to log segments since the environment was opened.
+    pub wal_bytes_written: u64,
     pub wal_segments: usize,
     /// Retired log segments kept to be written over (design.md L1).
     pub wal_free_segments: usize,
@@ -144,7 +148,13 @@ impl Env {
         reg: UpdateRegistry,
     ) -> Result<Env> {
         opts.default_tree.validate()?;
-        let inner = Arc::new(recovery::open(vfs, dir, opts, reg)?);
+        let (inner, stale_header) = recovery::open(vfs, dir, opts, reg)?;
+        let inner = Arc::new(inner);
+        if stale_header {
+            // R4 (design.md, "Recovery"): the headers carry this build's format version before any
+            // write can reach the log.
+            checkpoint::run(&inner)?;
+        }
         let background = if inner.opts.background {
             let bg = inner.clone();
             Some(
@@ -327,6 +337,7 @@ impl Env {
             cache_limit_bytes: i.budget.limit(),
             wal_next_lsn: i.wal.next_lsn(),
             wal_bytes_appended: i.wal.bytes_appended(),
+            wal_bytes_written: i.wal.bytes_written(),
             wal_segments: i.wal.segment_count(),
             wal_free_segments: i.wal.free_count(),
             wal_spares_made: i.wal.spares_made(),

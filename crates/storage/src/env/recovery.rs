@@ -25,8 +25,8 @@ use std::time::Instant;
 pub(crate) const ENV_FILE: &str = "betula.env";
 pub(crate) const WAL_DIR: &str = "wal";
 
-/// Reads the newer valid environment header, if any.
-pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<EnvHeader>> {
+/// Reads the newer valid environment header, if any, with the format version it was written in.
+pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<(EnvHeader, u32)>> {
     let path = dir.join(ENV_FILE);
     if !vfs.exists(&path) {
         return Ok(None);
@@ -35,7 +35,7 @@ pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<EnvHea
     let file = vfs
         .open(&path, false)
         .map_err(|e| Error::io("open", pstr.clone(), e))?;
-    slots::newest_valid(
+    slots::newest_valid_versioned(
         &*file,
         &pstr,
         ENV_MAGIC,
@@ -50,7 +50,7 @@ pub(crate) fn open(
     dir: &Path,
     opts: EnvOptions,
     reg: UpdateRegistry,
-) -> Result<EnvInner> {
+) -> Result<(EnvInner, bool)> {
     let dstr = dir.display().to_string();
     vfs.create_dir_all(dir)
         .map_err(|e| Error::io("create directory", dstr.clone(), e))?;
@@ -67,7 +67,12 @@ pub(crate) fn open(
 
     // Step 1: header and catalog.
     let header = read_env_header(&*vfs, dir)?;
-    let (catalog, replay_lsn, seq) = match header {
+    // R4: an environment without a header, or with one of an older format, is checkpointed before it is
+    // used, so no build that cannot read this one's log frames takes it for its own.
+    let stale_header = header
+        .as_ref()
+        .is_none_or(|(_, version)| *version < crate::format::FORMAT_VERSION);
+    let (catalog, replay_lsn, seq) = match header.map(|(h, _)| h) {
         None => (
             Catalog {
                 next_tree_id: 1,
@@ -248,6 +253,7 @@ pub(crate) fn open(
         vfs.clone(),
         wal_dir,
         opts.wal_segment_bytes,
+        opts.wal_codec,
         opts.wal_recycle_segments,
         health.clone(),
         scan.next_lsn,
@@ -261,7 +267,7 @@ pub(crate) fn open(
     }
     wal.sync_all()?;
     let log_bytes = wal.bytes_appended();
-    Ok(EnvInner {
+    let inner = EnvInner {
         vfs,
         dir: dir.to_path_buf(),
         opts,
@@ -284,5 +290,6 @@ pub(crate) fn open(
         mvcc,
         flushq,
         _lock: lock,
-    })
+    };
+    Ok((inner, stale_header))
 }

@@ -1,8 +1,9 @@
 //! Reading the log back for recovery (design.md, "Recovery", steps 3 and 4).
 //!
 //! Segments are read in LSN order, from the one holding the replay LSN (older ones are obsolete: a crash
-//! came between the checkpoint and their retirement). Reading stops at the first frame that is short, fails
-//! its checksum, or breaks LSN density: that is where the last write before a crash tore. The caller
+//! came between the checkpoint and their retirement). A frame holds one record (format versions 1-4) or the
+//! records of one log write (packed, version 5), all or none. Reading stops at the first frame that is
+//! short, fails its checksum, or breaks LSN density: that is where the last write before a crash tore. The caller
 //! truncates there and removes any later segment, so a later recovery never stops early at the same tear.
 //!
 //! A segment file may be a reused one (design.md L1) whose older records follow the new ones: their LSNs
@@ -30,8 +31,10 @@ pub struct LogScan {
     pub free: Vec<PathBuf>,
 }
 
-/// Whether, skipping the (bad) frame at the start of `buf` by its length field, a valid frame with the next
-/// LSN follows: then the bad frame is damage in the middle of the log, not a torn tail.
+/// Whether, skipping the (bad) frame at the start of `buf` by its length field, a valid frame with a later
+/// LSN follows (a packed frame's record count is unknown once it is bad, so any later LSN counts): then the
+/// bad frame is damage in the middle of the log, not a torn tail. Older generations' frames in a reused
+/// file and a spare's zeros carry lower LSNs.
 fn valid_frame_follows(buf: &[u8], bad_lsn: Msn) -> bool {
     if buf.len() < 4 {
         return false;
@@ -39,7 +42,7 @@ fn valid_frame_follows(buf: &[u8], bad_lsn: Msn) -> bool {
     let len = u32::from_le_bytes(buf[..4].try_into().unwrap()) as usize;
     let next = 8 + len;
     next < buf.len()
-        && matches!(Record::decode_framed(&buf[next..]), Ok((lsn, _, _)) if lsn == bad_lsn + 1)
+        && matches!(Record::decode_frame(&buf[next..]), Ok((lsn, _, _)) if lsn > bad_lsn)
 }
 
 /// Whether the frame at the start of `buf` carries an LSN below `first`, the segment's first: bytes of an
@@ -108,13 +111,15 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
         let mut pos = 0usize;
         let mut lsn_expected = first;
         while pos < data.len() {
-            match Record::decode_framed(&data[pos..]) {
-                Ok((lsn, rec, n)) if lsn == lsn_expected => {
-                    if lsn >= from {
-                        records.push((lsn, rec));
+            match Record::decode_frame(&data[pos..]) {
+                Ok((lsn, recs, n)) if lsn == lsn_expected => {
+                    for rec in recs {
+                        if lsn_expected >= from {
+                            records.push((lsn_expected, rec));
+                        }
+                        lsn_expected += 1;
                     }
                     pos += n;
-                    lsn_expected += 1;
                 }
                 _ if segments.get(i + 1) == Some(&lsn_expected) => break,
                 _ => {

@@ -5,6 +5,7 @@
 
 use super::reader::scan_and_repair;
 use super::{Record, Wal};
+use crate::compress::Codec;
 use crate::health::Health;
 use crate::tree::message::Op;
 use crate::vfs::{SimVfs, Vfs};
@@ -20,8 +21,16 @@ fn message(lsn: u64, value_len: usize) -> Record {
     }
 }
 
+/// `rec` as the log writes it when committed alone: a packed frame of one record, uncompressed.
+fn pack_one(rec: &Record, lsn: u64, out: &mut Vec<u8>) {
+    let mut entry = Vec::new();
+    rec.encode_entry(&mut entry);
+    super::record::pack(lsn, 1, &entry, Codec::None, out);
+}
+
 /// An empty simulated file system with a log in `/wal` whose segments roll at `segment_bytes`, keeping up
-/// to three retired ones for reuse.
+/// to three retired ones for reuse. Its frames are packed without compression, so records of one size
+/// make frames of one size.
 fn fresh_log(segment_bytes: u64) -> (Arc<SimVfs>, PathBuf, Wal) {
     let vfs = Arc::new(SimVfs::new());
     let dir = PathBuf::from("/wal");
@@ -31,6 +40,7 @@ fn fresh_log(segment_bytes: u64) -> (Arc<SimVfs>, PathBuf, Wal) {
         vfs.clone(),
         dir.clone(),
         segment_bytes,
+        Codec::None,
         3,
         health,
         1,
@@ -109,14 +119,14 @@ fn an_old_frame_where_a_lost_record_was_ends_the_log_instead_of_failing_it() {
     let seg = dir.join(super::segment_name(1));
     let frame_len = {
         let mut one = Vec::new();
-        message(5, 20).encode_framed(5, &mut one);
+        pack_one(&message(5, 20), 5, &mut one);
         one.len()
     };
     // Record 11 (at offset 10 frames) replaced by a frame of an older generation, LSN below the first.
     for bad_crc in [false, true] {
         let image = vfs.crash_image(0);
         let mut old = Vec::new();
-        message(0, 20).encode_framed(0, &mut old);
+        pack_one(&message(0, 20), 0, &mut old);
         assert_eq!(old.len(), frame_len);
         if bad_crc {
             let n = old.len();
@@ -162,6 +172,7 @@ fn a_recovery_makes_the_records_it_read_durable_before_the_log_goes_on() {
         vfs.clone(),
         dir.clone(),
         1 << 20,
+        Codec::Lz4,
         3,
         Arc::new(Health::default()),
         scan.next_lsn,

@@ -5,6 +5,7 @@
 use super::reader::scan_and_repair;
 use super::spare::is_spare_segment_name;
 use super::{Record, Wal};
+use crate::compress::Codec;
 use crate::health::Health;
 use crate::tree::message::Op;
 use crate::vfs::{SimCrashPlan, SimVfs, Vfs};
@@ -27,6 +28,7 @@ fn start(vfs: &Arc<SimVfs>, dir: &Path, recycle: usize, health: Arc<Health>) -> 
         vfs.clone(),
         dir.to_path_buf(),
         SEGMENT,
+        Codec::Lz4,
         recycle,
         health,
         1,
@@ -46,17 +48,15 @@ fn fresh(recycle: usize) -> (Arc<SimVfs>, PathBuf, Arc<Health>, Wal) {
 }
 
 /// Appends and syncs one record at a time until the current segment holds `bytes` or more (the log is
-/// written record by record, so its position is known from the records' sizes).
+/// written record by record, so its position is known from the bytes it wrote).
 fn commit_until(wal: &Wal, bytes: u64) -> u64 {
     let mut written = 0;
     while written < bytes {
         let lsn = wal.next_lsn();
-        let rec = message(lsn);
-        let mut framed = Vec::new();
-        rec.encode_framed(lsn, &mut framed);
-        written += framed.len() as u64;
-        wal.append(&rec).unwrap();
+        let before = wal.bytes_written();
+        wal.append(&message(lsn)).unwrap();
         wal.sync_to(lsn).unwrap();
+        written += wal.bytes_written() - before;
     }
     written
 }
@@ -149,6 +149,7 @@ fn recovery_pools_a_spare_and_the_next_segment_is_written_over_it() {
         vfs.clone(),
         dir.clone(),
         SEGMENT,
+        Codec::Lz4,
         3,
         Arc::new(Health::default()),
         scan.next_lsn,

@@ -1,15 +1,18 @@
 //! The log writer with group commit (design.md, "Write-ahead log and durability").
 //!
-//! Appends go to an in-memory buffer under a mutex and get dense LSNs. One thread at a time (the leader)
-//! takes the whole buffer, writes it at the end of the current segment and, when asked to, fsyncs; threads
-//! that want durability up to an LSN the leader covers simply wait for it. Segments roll over at the
+//! Appends go to an in-memory buffer under a mutex as packed-frame entries and get dense LSNs. One thread
+//! at a time (the leader) takes the whole buffer, packs it into one frame (compressed with the log's codec
+//! outside the mutex, file-format.md §4), writes it at the end of the current segment and, when asked to,
+//! fsyncs; threads that want durability up to an LSN the leader covers simply wait for it. The buffer
+//! always holds exactly the records after `written_lsn`, so a leader knows the frame's first LSN. Segments roll over at the
 //! configured size; a new segment's name is made durable (directory fsync) before anything is written to it.
 //!
 //! A failed write or fsync latches the environment (no fsync retry) and wakes every waiter with the error.
 
-use super::record::Record;
+use super::record::{pack, Record};
 use super::syncer::SyncRequests;
 use super::{free_segment_name, segment_name};
+use crate::compress::Codec;
 use crate::error::{Error, Result};
 use crate::health::Health;
 use crate::tree::message::Msn;
@@ -37,6 +40,8 @@ struct Inner {
     /// A leader is writing.
     busy: bool,
     seg: Segment,
+    /// Bytes of frames written to segments since the log started (after compression).
+    bytes_written: u64,
     /// First LSNs of all segments on disk, ascending.
     segments: Vec<Msn>,
     bytes_appended: u64,
@@ -55,6 +60,8 @@ pub struct Wal {
     pub(super) vfs: Arc<dyn Vfs>,
     pub(super) dir: PathBuf,
     pub(super) segment_bytes: u64,
+    /// Compression of packed frames.
+    codec: Codec,
     /// Obsolete segments kept for reuse at most (L1).
     recycle_max: usize,
     health: Arc<Health>,
@@ -76,6 +83,7 @@ impl Wal {
         vfs: Arc<dyn Vfs>,
         dir: PathBuf,
         segment_bytes: u64,
+        codec: Codec,
         recycle_max: usize,
         health: Arc<Health>,
         next_lsn: Msn,
@@ -95,6 +103,7 @@ impl Wal {
             vfs,
             dir,
             segment_bytes,
+            codec,
             recycle_max,
             health,
             inner: Mutex::new(Inner {
@@ -104,6 +113,7 @@ impl Wal {
                 durable_lsn: next_lsn - 1,
                 busy: false,
                 seg,
+                bytes_written: 0,
                 segments,
                 bytes_appended: 0,
                 free,
@@ -160,7 +170,7 @@ impl Wal {
         let lsn = g.next_lsn;
         g.next_lsn += 1;
         let before = g.buf.len();
-        rec.encode_framed(lsn, &mut g.buf);
+        rec.encode_entry(&mut g.buf);
         g.bytes_appended += (g.buf.len() - before) as u64;
         let big = g.buf.len() >= BUFFER_FLUSH_BYTES && !g.busy;
         drop(g);
@@ -175,9 +185,15 @@ impl Wal {
         self.inner.lock().next_lsn
     }
 
-    /// Bytes appended since the log was started.
+    /// Bytes of records appended since the log was started, before packing and compression (the work a
+    /// recovery would replay).
     pub fn bytes_appended(&self) -> u64 {
         self.inner.lock().bytes_appended
+    }
+
+    /// Bytes written to log segments since the log was started: packed frames, compressed.
+    pub fn bytes_written(&self) -> u64 {
+        self.inner.lock().bytes_written
     }
 
     /// Returns once everything up to `lsn` is durable (group commit).
@@ -239,13 +255,20 @@ impl Wal {
                 self.cond.wait(&mut g);
                 continue;
             }
-            // Become the leader for everything buffered now.
+            // Become the leader for everything buffered now: the records after `written_lsn`.
             g.busy = true;
             let buf = std::mem::take(&mut g.buf);
             let upto = g.next_lsn - 1;
+            let first = g.written_lsn + 1;
+            drop(g);
+            let mut frame = Vec::new();
+            if !buf.is_empty() {
+                pack(first, upto + 1 - first, &buf, self.codec, &mut frame);
+            }
+            g = self.inner.lock();
             let file = g.seg.file.clone();
             let offset = g.seg.len;
-            let end = offset + buf.len() as u64;
+            let end = offset + frame.len() as u64;
             // Past the file's end, a pooled file (reused or spare) takes the next write (L5).
             let roll = end >= self.segment_bytes
                 || (roll_now && end > 0)
@@ -253,12 +276,13 @@ impl Wal {
             roll_now = false;
             let need_sync = durable || roll;
             drop(g);
-            let result = self.write_out(&*file, &buf, offset, need_sync);
+            let result = self.write_out(&*file, &frame, offset, need_sync);
             g = self.inner.lock();
             g.busy = false;
             match result {
                 Ok(()) => {
-                    g.seg.len += buf.len() as u64;
+                    g.seg.len += frame.len() as u64;
+                    g.bytes_written += frame.len() as u64;
                     g.written_lsn = upto;
                     if need_sync {
                         g.durable_lsn = upto;
