@@ -568,6 +568,7 @@ impl Tree {
             let (loc, places) = self.write_node(&node, bn)?;
             drop(node);
             self.mark_clean(st, bn, loc, &places);
+            self.aging.note(bn, loc);
         } else {
             drop(node);
         }

@@ -10,6 +10,7 @@
 //! - `checkpoint`: capture, write-out and completion of this tree's part of a checkpoint;
 //! - `open`: reading the header and table back.
 
+pub(crate) mod aged_write_out;
 mod apply;
 pub mod basement;
 pub mod buffer;
@@ -104,6 +105,8 @@ pub struct Tree {
     pub(crate) flushq: Arc<flusher::FlushQueue>,
     /// Set when the tree is dropped; handles still held refuse writes.
     pub(crate) dropped: std::sync::atomic::AtomicBool,
+    /// Blocks written back, waiting to be handed to the disk (aged_write_out.rs).
+    pub(crate) aging: aged_write_out::Aging,
 }
 
 /// Sizes and counts for status output.

@@ -142,6 +142,7 @@ impl Tree {
             mvcc: ctx.mvcc,
             flushq: ctx.flushq,
             dropped: std::sync::atomic::AtomicBool::new(false),
+            aging: Default::default(),
         };
         {
             let mut st = tree.state.write();

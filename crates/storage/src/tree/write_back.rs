@@ -61,6 +61,7 @@ impl Tree {
             drop(node);
             let mut st = self.state.write();
             if self.mark_clean_if_current(&mut st, bn, gen, loc, &places) {
+                self.aging.note(bn, loc);
                 self.budget
                     .written_back
                     .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
