@@ -175,7 +175,10 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
             // C10: what write-back wrote a while ago goes to the disk now, not all at the checkpoint.
             let trees: Vec<_> = env.trees.lock().open.values().cloned().collect();
             for t in trees {
-                t.write_out_aged(crate::tree::aged_write_out::WRITE_OUT_AGE);
+                t.write_out_aged(
+                    crate::tree::aged_write_out::WRITE_OUT_AGE,
+                    crate::tree::aged_write_out::WRITE_OUT_PER_TICK,
+                );
             }
         }
     }

@@ -1,12 +1,14 @@
 //! Aged write-out: blocks that write-back and eviction wrote at least [`WRITE_OUT_AGE`] ago, and at which
-//! their nodes are still clean, are handed to the disk in the background (`VfsFile::start_write_out`,
-//! Linux `sync_file_range(WRITE)`, which does not wait), so that a checkpoint's fsync finds little left
-//! in the page cache and commits' log fsyncs do not queue behind all of it at once (design.md C10).
+//! their nodes are still clean, are written out by the maintenance thread between checkpoints, one block
+//! at a time and at most [`WRITE_OUT_PER_TICK`] per round (`VfsFile::write_out`, Linux
+//! `sync_file_range` waiting for each), so that a checkpoint's fsync finds little left in the page cache
+//! and commits' log fsyncs never queue behind more than one block (design.md C10).
 //!
 //! Invariants: this makes nothing durable and changes no bytes (only when dirty pages reach the disk);
-//! a block is handed over only while the tree's table maps its node to it and the node is not dirty, so
+//! a block is written out only while the tree's table maps its node to it and the node is not dirty, so
 //! a place already doomed to be freed (its node changed again) is left to the page cache, where the
 //! next write to the place absorbs it. The queue is bounded; what falls off it is left to the checkpoint.
+//! Lock order: the tree's state, then the queue (`note` runs under the state's write lock).
 
 use super::node::BlockNum;
 use super::Tree;
@@ -18,6 +20,9 @@ use std::time::{Duration, Instant};
 /// How long a written block waits before it is handed to the disk: a node changed again within this time
 /// has its place freed, and that write never reaches the disk.
 pub const WRITE_OUT_AGE: Duration = Duration::from_secs(1);
+
+/// Bytes written out per call of the maintenance thread (every 50 ms), at most: 320 MB/s.
+pub const WRITE_OUT_PER_TICK: u64 = 16 << 20;
 
 /// Blocks waiting, at most (about 40 KiB of memory per 1,000).
 const MAX_WAITING: usize = 16_384;
@@ -37,38 +42,40 @@ impl Aging {
         }
         q.push_back((Instant::now(), bn, loc));
     }
-
-    /// Takes the blocks written at least `age` before `now`.
-    fn take_aged(&self, now: Instant, age: Duration) -> Vec<(BlockNum, BlockLoc)> {
-        let mut q = self.waiting.lock();
-        let n = q.partition_point(|(at, _, _)| now.duration_since(*at) >= age);
-        q.drain(..n).map(|(_, bn, loc)| (bn, loc)).collect()
-    }
 }
 
 impl Tree {
-    /// Hands the blocks written at least `age` ago whose nodes are still clean at them to the disk;
-    /// returns how many bytes it handed over.
-    pub(crate) fn write_out_aged(&self, age: Duration) -> u64 {
-        let aged = self.aging.take_aged(Instant::now(), age);
-        if aged.is_empty() {
-            return 0;
-        }
+    /// Writes out the blocks written at least `age` ago whose nodes are still clean at them, oldest first,
+    /// up to `budget` bytes (the rest wait for the next call); returns the bytes written out. Each block
+    /// is written out and waited for before the next (`VfsFile::write_out`), so the log's fsyncs meanwhile
+    /// queue behind one block at a time, not behind everything handed over.
+    pub(crate) fn write_out_aged(&self, age: Duration, budget: u64) -> u64 {
+        let now = Instant::now();
         let mut live: Vec<BlockLoc> = {
             let st = self.state.read();
             let nodes = st.nodes.lock();
-            aged.into_iter()
-                .filter(|(bn, loc)| {
-                    st.table.get(bn).is_some_and(|l| l.offset == loc.offset)
-                        && !nodes.get(bn).is_some_and(|s| s.dirty)
-                })
-                .map(|(_, loc)| loc)
-                .collect()
+            let mut q = self.aging.waiting.lock();
+            let mut live = Vec::new();
+            let mut bytes = 0;
+            while bytes < budget {
+                match q.front() {
+                    Some((at, _, _)) if now.duration_since(*at) >= age => {}
+                    _ => break,
+                }
+                let (_, bn, loc) = q.pop_front().expect("just seen");
+                if st.table.get(&bn).is_some_and(|l| l.offset == loc.offset)
+                    && !nodes.get(&bn).is_some_and(|s| s.dirty)
+                {
+                    bytes += u64::from(loc.len);
+                    live.push(loc);
+                }
+            }
+            live
         };
         live.sort_unstable_by_key(|l| l.offset);
         let mut bytes = 0;
         for loc in live {
-            self.file.start_write_out(loc.offset, u64::from(loc.len));
+            self.file.write_out(loc.offset, u64::from(loc.len));
             bytes += u64::from(loc.len);
         }
         bytes
@@ -102,28 +109,43 @@ mod tests {
             (st.root, st.table[&st.root])
         };
         let len = u64::from(loc.len);
+        let all = u64::MAX;
         t.aging.note(root, loc);
-        assert_eq!(t.write_out_aged(Duration::ZERO), len, "clean and live");
-        assert_eq!(t.write_out_aged(Duration::ZERO), 0, "handed over once");
+        assert_eq!(t.write_out_aged(Duration::ZERO, all), len, "clean and live");
+        assert_eq!(t.write_out_aged(Duration::ZERO, all), 0, "written out once");
         let elsewhere = BlockLoc {
             offset: loc.offset + 4096,
             ..loc
         };
         t.aging.note(root, elsewhere);
-        assert_eq!(t.write_out_aged(Duration::ZERO), 0, "not the node's place");
+        assert_eq!(
+            t.write_out_aged(Duration::ZERO, all),
+            0,
+            "not the node's place"
+        );
+        // A budget smaller than a block still lets one through per call; the rest wait their turn.
         t.aging.note(root, loc);
-        assert_eq!(t.write_out_aged(Duration::from_secs(3600)), 0, "too young");
+        t.aging.note(root, loc);
+        assert_eq!(t.write_out_aged(Duration::ZERO, 1), len);
+        assert_eq!(t.write_out_aged(Duration::ZERO, 1), len);
+        assert_eq!(t.write_out_aged(Duration::ZERO, 1), 0);
+        t.aging.note(root, loc);
+        assert_eq!(
+            t.write_out_aged(Duration::from_secs(3600), all),
+            0,
+            "too young"
+        );
         h.put(b"another", b"value").unwrap();
         assert!(t.state.read().nodes.lock()[&root].dirty);
         assert_eq!(
-            t.write_out_aged(Duration::ZERO),
+            t.write_out_aged(Duration::ZERO, all),
             0,
             "its node changed since"
         );
     }
 
     #[test]
-    fn only_blocks_old_enough_are_taken_and_the_queue_stays_bounded() {
+    fn the_queue_stays_bounded_by_dropping_its_oldest() {
         let a = Aging::default();
         let loc = |offset| BlockLoc {
             offset,
@@ -133,12 +155,12 @@ mod tests {
         for i in 0..MAX_WAITING as u64 + 10 {
             a.note(i, loc(i * 4096));
         }
-        assert_eq!(a.waiting.lock().len(), MAX_WAITING);
-        let now = Instant::now();
-        assert!(a.take_aged(now, Duration::from_secs(3600)).is_empty());
-        let all = a.take_aged(now + Duration::from_secs(2), Duration::from_secs(1));
-        assert_eq!(all.len(), MAX_WAITING);
-        assert_eq!(all[0], (10, loc(10 * 4096)), "the oldest fell off");
-        assert!(a.waiting.lock().is_empty());
+        let q = a.waiting.lock();
+        assert_eq!(q.len(), MAX_WAITING);
+        assert_eq!(
+            (q[0].1, q[0].2),
+            (10, loc(10 * 4096)),
+            "the oldest fell off"
+        );
     }
 }

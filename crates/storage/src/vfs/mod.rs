@@ -44,11 +44,6 @@ pub trait VfsFile: Send + Sync {
     fn write_out(&self, offset: u64, len: u64) {
         let _ = (offset, len);
     }
-    /// Starts writing the range's dirty pages to the disk and returns without waiting (Linux
-    /// `sync_file_range` with `WRITE` alone). Advisory like [`VfsFile::write_out`].
-    fn start_write_out(&self, offset: u64, len: u64) {
-        let _ = (offset, len);
-    }
 }
 
 /// A file system.

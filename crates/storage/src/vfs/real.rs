@@ -63,18 +63,6 @@ impl VfsFile for RealFile {
             );
         }
     }
-    #[allow(unsafe_code)]
-    fn start_write_out(&self, offset: u64, len: u64) {
-        use std::os::fd::AsRawFd;
-        let (Ok(offset), Ok(len)) = (i64::try_from(offset), i64::try_from(len)) else {
-            return;
-        };
-        // SAFETY: as in `write_out`: a system call on a descriptor this `File` owns, touching no memory
-        // of this process; advisory, so its result is ignored.
-        unsafe {
-            libc::sync_file_range(self.0.as_raw_fd(), offset, len, libc::SYNC_FILE_RANGE_WRITE);
-        }
-    }
 }
 
 struct LockGuard(#[allow(dead_code)] File);
