@@ -1,10 +1,11 @@
 //! Reading the log back for recovery (design.md, "Recovery", steps 3 and 4).
 //!
 //! Segments are read in LSN order, from the one holding the replay LSN (older ones are obsolete: a crash
-//! came between the checkpoint and their retirement). A frame holds one record (format versions 1-4) or the
-//! records of one log write (packed, version 5), all or none. Reading stops at the first frame that is
-//! short, fails its checksum, or breaks LSN density: that is where the last write before a crash tore. The caller
-//! truncates there and removes any later segment, so a later recovery never stops early at the same tear.
+//! came between the checkpoint and their retirement). A frame holds one record (format versions 1-4) or
+//! the records of one log write (packed, version 5), all or none. Reading stops at the first frame that
+//! is short, fails its checksum, or breaks LSN density: that is where the last write before a crash tore.
+//! The caller truncates there and removes any later segment, so a later recovery never stops early at the
+//! same tear.
 //!
 //! A segment file may be a reused one (design.md L1) whose older records follow the new ones: their LSNs
 //! are below the segment's first, so density ends the segment there. A segment that is not the last ends

@@ -4,8 +4,9 @@
 //! at a time (the leader) takes the whole buffer, packs it into one frame (compressed with the log's codec
 //! outside the mutex, file-format.md §4), writes it at the end of the current segment and, when asked to,
 //! fsyncs; threads that want durability up to an LSN the leader covers simply wait for it. The buffer
-//! always holds exactly the records after `written_lsn`, so a leader knows the frame's first LSN. Segments roll over at the
-//! configured size; a new segment's name is made durable (directory fsync) before anything is written to it.
+//! always holds exactly the records after `written_lsn`, so a leader knows the frame's first LSN.
+//! Segments roll over at the configured size; a new segment's name is made durable (directory fsync)
+//! before anything is written to it.
 //!
 //! A failed write or fsync latches the environment (no fsync retry) and wakes every waiter with the error.
 
