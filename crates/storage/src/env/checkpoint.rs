@@ -163,23 +163,44 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
             }
             _ => {}
         }
-        let due = {
+        let (due, until_checkpoint) = {
             let ck = env.ckpt.lock();
-            ck.began.elapsed() >= env.opts.checkpoint_interval
-                || env.wal.bytes_appended() - ck.log_bytes_at_begin >= env.opts.checkpoint_log_bytes
+            let elapsed = ck.began.elapsed();
+            let logged = env.wal.bytes_appended() - ck.log_bytes_at_begin;
+            let limit = env.opts.checkpoint_log_bytes;
+            let due = elapsed >= env.opts.checkpoint_interval || logged >= limit;
+            // When the next checkpoint comes: by the clock, or by the log at its rate since the last.
+            let by_time = env.opts.checkpoint_interval.saturating_sub(elapsed);
+            let by_log = match limit.checked_sub(logged) {
+                Some(left) if logged > 0 => elapsed.mul_f64(left as f64 / logged as f64),
+                _ => by_time,
+            };
+            (due, by_time.min(by_log))
         };
         if due {
             // A failure latches the environment; writers see it.
             let _ = run(&env);
         } else {
-            // C10: what write-back wrote a while ago goes to the disk now, not all at the checkpoint.
-            let trees: Vec<_> = env.trees.lock().open.values().cloned().collect();
-            for t in trees {
-                t.write_out_aged(
-                    crate::tree::aged_write_out::WRITE_OUT_AGE,
-                    crate::tree::aged_write_out::WRITE_OUT_PER_TICK,
-                );
-            }
+            write_out_aged(&env, until_checkpoint, tick);
+        }
+    }
+}
+
+/// C10: the blocks written back a while ago go to the disk shortly before the checkpoint, not all at it.
+/// Each tree writes out its share of the round's bytes by what it has waiting.
+fn write_out_aged(env: &EnvInner, until_checkpoint: Duration, round: Duration) {
+    use crate::tree::aged_write_out::{pace, WRITE_OUT_AGE};
+    let trees: Vec<_> = env.trees.lock().open.values().cloned().collect();
+    let waiting: Vec<u64> = trees.iter().map(|t| t.aging.waiting_bytes()).collect();
+    let total: u64 = waiting.iter().sum();
+    let budget = pace(total, until_checkpoint, round);
+    if budget == 0 {
+        return;
+    }
+    for (t, w) in trees.iter().zip(waiting) {
+        if w > 0 {
+            let share = (budget as u128 * w as u128 / total as u128) as u64;
+            t.write_out_aged(WRITE_OUT_AGE, share.max(1));
         }
     }
 }

@@ -1,14 +1,18 @@
 //! Aged write-out: blocks that write-back and eviction wrote at least [`WRITE_OUT_AGE`] ago, and at which
-//! their nodes are still clean, are written out by the maintenance thread between checkpoints, one block
-//! at a time and at most [`WRITE_OUT_PER_TICK`] per round (`VfsFile::write_out`, Linux
-//! `sync_file_range` waiting for each), so that a checkpoint's fsync finds little left in the page cache
-//! and commits' log fsyncs never queue behind more than one block (design.md C10).
+//! their nodes are still clean, are written out by the maintenance thread shortly before the next
+//! checkpoint, one block at a time (`VfsFile::write_out`, Linux `sync_file_range` waiting for each), so
+//! that the checkpoint's fsync finds little left in the page cache and commits' log fsyncs never queue
+//! behind more than one block (design.md C10).
+//!
+//! When: [`pace`] lets the write-out start once the checkpoint is expected within the time the waiting
+//! bytes take at [`WRITE_OUT_RATE`], and spreads them over the time left. Writing out earlier costs
+//! bytes: a block written out and then freed before the checkpoint (its node changed again) reaches the
+//! disk, where the page cache would have absorbed it (the next write to the place overwrites it).
 //!
 //! Invariants: this makes nothing durable and changes no bytes (only when dirty pages reach the disk);
-//! a block is written out only while the tree's table maps its node to it and the node is not dirty, so
-//! a place already doomed to be freed (its node changed again) is left to the page cache, where the
-//! next write to the place absorbs it. The queue is bounded; what falls off it is left to the checkpoint.
-//! Lock order: the tree's state, then the queue (`note` runs under the state's write lock).
+//! a block is written out only while the tree's table maps its node to it and the node is not dirty. The
+//! queue is bounded; what falls off it is left to the checkpoint. Lock order: the tree's state, then the
+//! queue (`note` runs under the state's write lock).
 
 use super::node::BlockNum;
 use super::Tree;
@@ -17,30 +21,65 @@ use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-/// How long a written block waits before it is handed to the disk: a node changed again within this time
-/// has its place freed, and that write never reaches the disk.
+/// How long a written block waits at least before it is written out.
 pub const WRITE_OUT_AGE: Duration = Duration::from_secs(1);
 
-/// Bytes written out per call of the maintenance thread (every 50 ms), at most: 320 MB/s.
-pub const WRITE_OUT_PER_TICK: u64 = 16 << 20;
+/// The rate the write-out plans for: the waiting bytes are written out over the time they take at it
+/// before the checkpoint (between half a second and ten).
+pub const WRITE_OUT_RATE: u64 = 50 << 20;
+
+/// Bytes written out per round of the maintenance thread, at most, and at least once it has started.
+const MAX_PER_ROUND: u64 = 16 << 20;
+const MIN_PER_ROUND: u64 = 1 << 20;
 
 /// Blocks waiting, at most (about 40 KiB of memory per 1,000).
 const MAX_WAITING: usize = 16_384;
 
+/// How many bytes to write out in a round of length `round`, when `waiting` bytes wait and the next
+/// checkpoint is expected in `until_checkpoint`: nothing while it is further than the waiting bytes take
+/// at [`WRITE_OUT_RATE`], else an even share of them over the rounds left.
+pub fn pace(waiting: u64, until_checkpoint: Duration, round: Duration) -> u64 {
+    if waiting == 0 {
+        return 0;
+    }
+    let window = Duration::from_secs_f64(waiting as f64 / WRITE_OUT_RATE as f64)
+        .clamp(Duration::from_secs(1), Duration::from_secs(20));
+    if until_checkpoint > window {
+        return 0;
+    }
+    let rounds = (until_checkpoint.as_secs_f64() / round.as_secs_f64().max(1e-3)).max(1.0);
+    ((waiting as f64 / rounds) as u64).clamp(MIN_PER_ROUND, MAX_PER_ROUND)
+}
+
+#[derive(Default)]
+struct Waiting {
+    /// (written at, node, place), oldest first.
+    blocks: VecDeque<(Instant, BlockNum, BlockLoc)>,
+    /// Their bytes.
+    bytes: u64,
+}
+
 /// Blocks written by write-back and eviction, oldest first.
 #[derive(Default)]
 pub(crate) struct Aging {
-    waiting: Mutex<VecDeque<(Instant, BlockNum, BlockLoc)>>,
+    waiting: Mutex<Waiting>,
 }
 
 impl Aging {
     /// Records that node `bn` was just written at `loc` and marked clean there.
     pub(crate) fn note(&self, bn: BlockNum, loc: BlockLoc) {
-        let mut q = self.waiting.lock();
-        if q.len() == MAX_WAITING {
-            q.pop_front();
+        let mut w = self.waiting.lock();
+        if w.blocks.len() == MAX_WAITING {
+            let (_, _, old) = w.blocks.pop_front().expect("full");
+            w.bytes -= u64::from(old.len);
         }
-        q.push_back((Instant::now(), bn, loc));
+        w.blocks.push_back((Instant::now(), bn, loc));
+        w.bytes += u64::from(loc.len);
+    }
+
+    /// Bytes of the blocks waiting (some of them may have been freed since).
+    pub(crate) fn waiting_bytes(&self) -> u64 {
+        self.waiting.lock().bytes
     }
 }
 
@@ -54,15 +93,16 @@ impl Tree {
         let mut live: Vec<BlockLoc> = {
             let st = self.state.read();
             let nodes = st.nodes.lock();
-            let mut q = self.aging.waiting.lock();
+            let mut w = self.aging.waiting.lock();
             let mut live = Vec::new();
             let mut bytes = 0;
             while bytes < budget {
-                match q.front() {
+                match w.blocks.front() {
                     Some((at, _, _)) if now.duration_since(*at) >= age => {}
                     _ => break,
                 }
-                let (_, bn, loc) = q.pop_front().expect("just seen");
+                let (_, bn, loc) = w.blocks.pop_front().expect("just seen");
+                w.bytes -= u64::from(loc.len);
                 if st.table.get(&bn).is_some_and(|l| l.offset == loc.offset)
                     && !nodes.get(&bn).is_some_and(|s| s.dirty)
                 {
@@ -155,12 +195,35 @@ mod tests {
         for i in 0..MAX_WAITING as u64 + 10 {
             a.note(i, loc(i * 4096));
         }
-        let q = a.waiting.lock();
-        assert_eq!(q.len(), MAX_WAITING);
+        let w = a.waiting.lock();
+        assert_eq!(w.blocks.len(), MAX_WAITING);
+        assert_eq!(w.bytes, MAX_WAITING as u64 * 4096);
+        let first = &w.blocks[0];
         assert_eq!(
-            (q[0].1, q[0].2),
+            (first.1, first.2),
             (10, loc(10 * 4096)),
             "the oldest fell off"
         );
+    }
+
+    #[test]
+    fn write_out_starts_when_the_checkpoint_is_as_near_as_the_waiting_bytes_take() {
+        let round = Duration::from_millis(50);
+        let s = Duration::from_secs_f64;
+        assert_eq!(pace(0, Duration::ZERO, round), 0);
+        // 300 MiB take 3 s at 100 MiB/s: nothing 4 s ahead, an even share of the rounds left 3 s and 1 s
+        // ahead, at most 16 MiB a round.
+        let waiting = 300 << 20;
+        assert_eq!(pace(waiting, s(4.0), round), 0);
+        assert_eq!(pace(waiting, s(3.0), round), waiting / 60);
+        assert_eq!(pace(waiting, s(1.0), round), waiting / 20);
+        assert_eq!(pace(waiting, s(0.5), round), MAX_PER_ROUND);
+        // A little waiting starts half a second ahead, at least 1 MiB a round; a lot, ten seconds ahead.
+        assert_eq!(pace(4 << 20, s(0.6), round), 0);
+        assert_eq!(pace(4 << 20, s(0.5), round), MIN_PER_ROUND);
+        assert_eq!(pace(4 << 30, s(10.0), round), MAX_PER_ROUND);
+        assert_eq!(pace(4 << 30, s(10.5), round), 0);
+        // An overdue checkpoint: the most a round may write.
+        assert_eq!(pace(waiting, Duration::ZERO, round), MAX_PER_ROUND);
     }
 }
