@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 pub const WRITE_OUT_AGE: Duration = Duration::from_secs(1);
 
 /// The rate the write-out plans for: the waiting bytes are written out over the time they take at it
-/// before the checkpoint (between half a second and ten).
+/// before the checkpoint (between one second and twenty).
 pub const WRITE_OUT_RATE: u64 = 50 << 20;
 
 /// Bytes written out per round of the maintenance thread, at most, and at least once it has started.
@@ -211,18 +211,18 @@ mod tests {
         let round = Duration::from_millis(50);
         let s = Duration::from_secs_f64;
         assert_eq!(pace(0, Duration::ZERO, round), 0);
-        // 300 MiB take 3 s at 100 MiB/s: nothing 4 s ahead, an even share of the rounds left 3 s and 1 s
+        // 300 MiB take 6 s at 50 MiB/s: nothing 7 s ahead, an even share of the rounds left 6 s and 1 s
         // ahead, at most 16 MiB a round.
         let waiting = 300 << 20;
-        assert_eq!(pace(waiting, s(4.0), round), 0);
-        assert_eq!(pace(waiting, s(3.0), round), waiting / 60);
+        assert_eq!(pace(waiting, s(7.0), round), 0);
+        assert_eq!(pace(waiting, s(6.0), round), waiting / 120);
         assert_eq!(pace(waiting, s(1.0), round), waiting / 20);
         assert_eq!(pace(waiting, s(0.5), round), MAX_PER_ROUND);
-        // A little waiting starts half a second ahead, at least 1 MiB a round; a lot, ten seconds ahead.
-        assert_eq!(pace(4 << 20, s(0.6), round), 0);
-        assert_eq!(pace(4 << 20, s(0.5), round), MIN_PER_ROUND);
-        assert_eq!(pace(4 << 30, s(10.0), round), MAX_PER_ROUND);
-        assert_eq!(pace(4 << 30, s(10.5), round), 0);
+        // A little waiting starts a second ahead, at least 1 MiB a round; a lot, twenty seconds ahead.
+        assert_eq!(pace(4 << 20, s(1.1), round), 0);
+        assert_eq!(pace(4 << 20, s(1.0), round), MIN_PER_ROUND);
+        assert_eq!(pace(4 << 30, s(20.0), round), (4 << 30) / 400);
+        assert_eq!(pace(4 << 30, s(20.5), round), 0);
         // An overdue checkpoint: the most a round may write.
         assert_eq!(pace(waiting, Duration::ZERO, round), MAX_PER_ROUND);
     }
