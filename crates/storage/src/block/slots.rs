@@ -68,21 +68,10 @@ pub fn read_slots(
     Ok(out)
 }
 
-/// Reads both slots of `file` and returns the newest valid payload (by `seq_of`), None if both slots are
-/// empty, or an error: unsupported version, or slots present but none valid (corruption naming `path`).
+/// Reads both slots of `file` and returns the newest valid payload (by `seq_of`) with the format version
+/// its slot was written in, None if both slots are empty, or an error: unsupported version, or slots
+/// present but none valid (corruption naming `path`).
 pub fn newest_valid<T>(
-    file: &dyn VfsFile,
-    path: &str,
-    magic: &[u8; 8],
-    payload_len: usize,
-    decode: impl Fn(&[u8]) -> T,
-    seq_of: impl Fn(&T) -> u64,
-) -> crate::error::Result<Option<T>> {
-    Ok(newest_valid_versioned(file, path, magic, payload_len, decode, seq_of)?.map(|(h, _)| h))
-}
-
-/// [`newest_valid`], with the format version the chosen slot was written in.
-pub fn newest_valid_versioned<T>(
     file: &dyn VfsFile,
     path: &str,
     magic: &[u8; 8],

@@ -35,7 +35,7 @@ pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<(EnvHe
     let file = vfs
         .open(&path, false)
         .map_err(|e| Error::io("open", pstr.clone(), e))?;
-    slots::newest_valid_versioned(
+    slots::newest_valid(
         &*file,
         &pstr,
         ENV_MAGIC,

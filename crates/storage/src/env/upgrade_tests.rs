@@ -8,7 +8,6 @@ use super::recovery::{read_env_header, ENV_FILE};
 use super::{Env, EnvOptions};
 use crate::compress::Codec;
 use crate::format::{FORMAT_VERSION, HEADER_SLOT_BYTES};
-use crate::health::Health;
 use crate::tree::message::{Op, UpdateRegistry};
 use crate::vfs::{SimVfs, Vfs};
 use crate::wal::reader::scan_and_repair;
@@ -90,18 +89,7 @@ fn a_log_of_single_record_frames_goes_on_in_packed_frames_and_reads_back_whole()
     let scan = scan_and_repair(&vfs, &dir, 1, 1).unwrap();
     assert_eq!(scan.next_lsn, 11);
     let vfs = Arc::new(vfs);
-    let wal = Wal::start(
-        vfs.clone(),
-        dir.clone(),
-        1 << 20,
-        Codec::Lz4,
-        2,
-        Arc::new(Health::default()),
-        scan.next_lsn,
-        scan.segments,
-        scan.free,
-    )
-    .unwrap();
+    let wal = Wal::start_after(vfs.clone(), dir.clone(), 1 << 20, Codec::Lz4, 2, scan).unwrap();
     for lsn in 11..=30 {
         assert_eq!(wal.append(&message(lsn)).unwrap(), lsn);
         if lsn % 4 == 0 {

@@ -54,7 +54,8 @@ impl Tree {
             TREE_PAYLOAD_BYTES,
             TreeHeader::decode,
             |h| h.seq,
-        )?;
+        )?
+        .map(|(h, _)| h);
         let file_len = file.len().map_err(|e| Error::io("stat", pstr.clone(), e))?;
         let state;
         let space;

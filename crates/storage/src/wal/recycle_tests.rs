@@ -168,18 +168,7 @@ fn a_recovery_makes_the_records_it_read_durable_before_the_log_goes_on() {
     // The process died; the machine did not: recovery reads all 20 and the log goes on after them.
     let scan = scan_and_repair(&*vfs, &dir, 1, 1).unwrap();
     assert_eq!(scan.next_lsn, 21);
-    let wal = Wal::start(
-        vfs.clone(),
-        dir.clone(),
-        1 << 20,
-        Codec::Lz4,
-        3,
-        Arc::new(Health::default()),
-        scan.next_lsn,
-        scan.segments,
-        scan.free,
-    )
-    .unwrap();
+    let wal = Wal::start_after(vfs.clone(), dir.clone(), 1 << 20, Codec::Lz4, 3, scan).unwrap();
     let lsn = wal.next_lsn();
     wal.append(&message(lsn, 20)).unwrap();
     wal.sync_to(lsn).unwrap();

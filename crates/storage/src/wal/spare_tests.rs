@@ -145,21 +145,10 @@ fn recovery_pools_a_spare_and_the_next_segment_is_written_over_it() {
         .collect();
     assert_eq!(pooled, spares(&vfs, &dir));
     assert_eq!(pooled.len(), 1);
-    let wal = Wal::start(
-        vfs.clone(),
-        dir.clone(),
-        SEGMENT,
-        Codec::Lz4,
-        3,
-        Arc::new(Health::default()),
-        scan.next_lsn,
-        scan.segments,
-        scan.free,
-    )
-    .unwrap();
+    let first = scan.next_lsn;
+    let wal = Wal::start_after(vfs.clone(), dir.clone(), SEGMENT, Codec::Lz4, 3, scan).unwrap();
     // The log went on in the spare: no spare is left, and the new segment's file is a segment long.
     assert!(spares(&vfs, &dir).is_empty());
-    let first = scan.next_lsn;
     let seg = dir.join(super::segment_name(first));
     assert_eq!(vfs.read_all(&seg).unwrap().len() as u64, SEGMENT);
     commit_until(&wal, 1000);

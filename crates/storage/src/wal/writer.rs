@@ -127,6 +127,31 @@ impl Wal {
         })
     }
 
+    /// Continues the log after `scan`, as recovery does, with a fresh health latch (tests).
+    #[cfg(test)]
+    pub(crate) fn start_after(
+        vfs: Arc<dyn Vfs>,
+        dir: PathBuf,
+        segment_bytes: u64,
+        codec: Codec,
+        recycle_max: usize,
+        scan: super::reader::LogScan,
+    ) -> Result<Wal> {
+        let health = Arc::new(Health::default());
+        let (next, segments, free) = (scan.next_lsn, scan.segments, scan.free);
+        Wal::start(
+            vfs,
+            dir,
+            segment_bytes,
+            codec,
+            recycle_max,
+            health,
+            next,
+            segments,
+            free,
+        )
+    }
+
     /// Opens segment `first_lsn`: an obsolete segment file from `free` renamed (its old records stay in it
     /// and are overwritten, L1), else a new empty file.
     fn new_segment(
