@@ -10,7 +10,8 @@
 //! disk, where the page cache would have absorbed it (the next write to the place overwrites it).
 //!
 //! Invariants: this makes nothing durable and changes no bytes (only when dirty pages reach the disk);
-//! a block is written out only while the tree's table maps its node to it and the node is not dirty. The
+//! a block is chosen only while the tree's table maps its node to it and the node is not dirty (should the
+//! place be freed and reused before its write-out, that only writes the new node's pages early). The
 //! queue is bounded; what falls off it is left to the checkpoint. Lock order: the tree's state, then the
 //! queue (`note` runs under the state's write lock).
 
