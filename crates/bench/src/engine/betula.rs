@@ -97,6 +97,10 @@ impl Engine for BetulaEngine {
                 s.wal_spares_made.to_string(),
             ),
             ("node reads".into(), s.node_reads.to_string()),
+            (
+                "cache bytes held by internal nodes".into(),
+                s.cache_internal_bytes.to_string(),
+            ),
             ("cache used bytes".into(), s.cache_used_bytes.to_string()),
             ("tree height".into(), t.height.to_string()),
             ("tree file bytes".into(), t.file_bytes.to_string()),

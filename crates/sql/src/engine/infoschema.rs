@@ -317,6 +317,10 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
             st.cache_limit_bytes.to_string(),
         ),
         (
+            "Betula_cache_internal_bytes".into(),
+            st.cache_internal_bytes.to_string(),
+        ),
+        (
             "Betula_wal_bytes_appended".into(),
             st.wal_bytes_appended.to_string(),
         ),

@@ -97,6 +97,9 @@ pub struct TreeHandle {
 pub struct EnvStats {
     pub cache_used_bytes: u64,
     pub cache_limit_bytes: u64,
+    /// The part of `cache_used_bytes` held by internal nodes (their message buffers, mostly), which may
+    /// take up to half the budget.
+    pub cache_internal_bytes: u64,
     pub wal_next_lsn: Msn,
     pub wal_bytes_appended: u64,
     /// Bytes of packed, compressed frames written to log segments since the environment was opened.
@@ -335,6 +338,7 @@ impl Env {
         EnvStats {
             cache_used_bytes: i.budget.used(),
             cache_limit_bytes: i.budget.limit(),
+            cache_internal_bytes: i.budget.internal_used(),
             wal_next_lsn: i.wal.next_lsn(),
             wal_bytes_appended: i.wal.bytes_appended(),
             wal_bytes_written: i.wal.bytes_written(),
