@@ -4,12 +4,15 @@
 //! Frames are cut from real basement encodings (`Basement::encode`, file-format.md §3.4) at the size the
 //! default tree options give them. Rows: the storage benchmark's (16-byte random keys, 100-byte values of
 //! which the second half repeats the first) and sensor-like ones (an index prefix, sensor id and
-//! timestamp as the key; a reading, a counter and a short status as the value).
+//! timestamp as the key; a reading, a counter and a short status as the value). Also the log's packed
+//! entries of 100-row commits of the storage benchmark's rows (file-format.md §4), which `wal_codec`
+//! compresses.
 
 use super::keys::{KeyKind, KeyStream, KEY_BYTES, VALUE_BYTES};
 use betula_storage::tree::basement::Basement;
 use betula_storage::tree::mvcc::Cell;
-use betula_storage::{Codec, TreeOptions};
+use betula_storage::wal::Record;
+use betula_storage::{Codec, Op, TreeOptions};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::fmt::Write as _;
@@ -52,6 +55,32 @@ fn storage_rows(n: usize, seed: u64) -> Vec<(Vec<u8>, Vec<u8>)> {
     let mut rows = KeyStream::new(seed).batch(KeyKind::Random, 0, n as u64);
     rows.sort();
     rows
+}
+
+/// Rows per commit of the storage benchmark (its write batches).
+const COMMIT_ROWS: u64 = 100;
+
+/// The log's entries of `n` commits of the storage benchmark's random-phase rows, one buffer per commit,
+/// as a group-commit leader packs them.
+fn log_commits(n: u64, seed: u64) -> Vec<Vec<u8>> {
+    let keys = KeyStream::new(seed);
+    (0..n)
+        .map(|c| {
+            let mut entries = Vec::new();
+            for (key, value) in keys.batch(KeyKind::Random, c * COMMIT_ROWS, (c + 1) * COMMIT_ROWS)
+            {
+                let op = Op::Put(value);
+                Record::Message {
+                    tree: 1,
+                    txn: 0,
+                    key,
+                    op,
+                }
+                .encode_entry(&mut entries);
+            }
+            entries
+        })
+        .collect()
 }
 
 /// Sensor-like rows in key order: index prefix, sensor id, timestamp; reading, counter, status.
@@ -102,14 +131,23 @@ fn measure(frames: &[Vec<u8>], codec: Codec, level: i32) -> (usize, f64, f64) {
 pub fn run(seed: u64, tree: &TreeOptions) -> String {
     let (basement_bytes, frame_bytes) = (tree.basement_size_bytes as usize, tree.frame_bytes());
     let raw = BASEMENTS * basement_bytes;
+    let rows = raw / (KEY_BYTES + VALUE_BYTES);
     let data = [
         (
             "storage benchmark rows",
-            storage_rows(raw / (KEY_BYTES + VALUE_BYTES), seed),
+            frames_of(storage_rows(rows, seed), basement_bytes, frame_bytes),
         ),
         (
             "sensor-like rows",
-            sensor_rows(raw / SENSOR_ROW_BYTES, seed),
+            frames_of(
+                sensor_rows(raw / SENSOR_ROW_BYTES, seed),
+                basement_bytes,
+                frame_bytes,
+            ),
+        ),
+        (
+            "log entries of 100-row commits",
+            log_commits(rows as u64 / COMMIT_ROWS, seed),
         ),
     ];
     let codecs: [(Codec, i32); 6] = [
@@ -125,8 +163,7 @@ pub fn run(seed: u64, tree: &TreeOptions) -> String {
         out,
         "| rows | codec | level | stored ÷ raw | compress MB/s | decompress MB/s |\n|---|---|---:|---:|---:|---:|"
     );
-    for (name, rows) in data {
-        let frames = frames_of(rows, basement_bytes, frame_bytes);
+    for (name, frames) in data {
         let raw: usize = frames.iter().map(Vec::len).sum();
         for (codec, level) in codecs {
             let (bytes, c, d) = measure(&frames, codec, level);
@@ -154,5 +191,12 @@ mod tests {
         assert!(rows.windows(2).all(|w| w[0].0 < w[1].0));
         let frames = frames_of(rows, 32 << 10, 16 << 10);
         assert!(frames.len() >= 7 && frames.iter().all(|f| f.len() <= 16 << 10));
+        let commits = log_commits(3, 1);
+        assert_eq!(commits.len(), 3);
+        // Each entry: length, kind, tree, txn, key and value with their lengths.
+        let entry = 1 + 1 + 1 + 1 + 1 + KEY_BYTES + 1 + VALUE_BYTES;
+        assert!(commits
+            .iter()
+            .all(|c| c.len() == COMMIT_ROWS as usize * entry));
     }
 }

@@ -283,21 +283,16 @@ pub fn pack(first: Msn, count: u64, entries: &[u8], codec: Codec, out: &mut Vec<
     out.put_u64(first);
     out.put_u8(KIND_PACKED);
     out.put_varint(count);
-    let stored = (codec != Codec::None)
+    let compressed = (codec != Codec::None)
         .then(|| codec.compress(entries, 0))
         .filter(|c| c.len() < entries.len());
-    match &stored {
-        Some(c) => {
-            out.put_u8(codec as u8);
-            out.put_varint(entries.len() as u64);
-            out.extend_from_slice(c);
-        }
-        None => {
-            out.put_u8(Codec::None as u8);
-            out.put_varint(entries.len() as u64);
-            out.extend_from_slice(entries);
-        }
-    }
+    let (codec, payload) = match &compressed {
+        Some(c) => (codec, c.as_slice()),
+        None => (Codec::None, entries),
+    };
+    out.put_u8(codec as u8);
+    out.put_varint(entries.len() as u64);
+    out.extend_from_slice(payload);
     seal_frame(out, start);
 }
 
@@ -315,31 +310,16 @@ fn decode_entries(d: &mut Decoder<'_>) -> Result<Vec<Record>, DecodeError> {
             "packed frame of {count} records in {raw_len} bytes"
         )));
     }
-    let stored = d.take(d.remaining())?;
-    let raw = match codec {
-        Codec::None if stored.len() as u64 == raw_len => std::borrow::Cow::Borrowed(stored),
-        Codec::None => {
-            return Err(DecodeError(format!(
-                "raw packed frame of {} bytes, expected {raw_len}",
-                stored.len()
-            )))
-        }
-        _ => std::borrow::Cow::Owned(
-            codec
-                .decompress(stored, raw_len as usize)
-                .map_err(|e| DecodeError(format!("packed frame: {e}")))?,
-        ),
-    };
+    let raw = codec
+        .decompress(d.take(d.remaining())?, raw_len as usize)
+        .map_err(|e| DecodeError(format!("packed frame: {e}")))?;
     let mut entries = Decoder::new(&raw);
-    let mut records = Vec::with_capacity(count as usize);
+    // `count` is bounded by the bytes, not by what a `Record` takes: reserve little up front.
+    let mut records = Vec::with_capacity(count.min(1024) as usize);
     for _ in 0..count {
         let len = entries.varint()?;
-        if len == 0 || len > entries.remaining() as u64 {
-            return Err(DecodeError(format!(
-                "log entry of {len} bytes overruns its frame"
-            )));
-        }
-        let mut e = Decoder::new(entries.take(len as usize)?);
+        let len = usize::try_from(len).map_err(|_| DecodeError(format!("entry of {len} bytes")))?;
+        let mut e = Decoder::new(entries.take(len)?);
         let kind = e.u8()?;
         if kind == KIND_PACKED {
             return Err(DecodeError("a packed frame inside a packed frame".into()));

@@ -281,27 +281,24 @@ impl Wal {
                 self.cond.wait(&mut g);
                 continue;
             }
-            // Become the leader for everything buffered now: the records after `written_lsn`.
+            // Become the leader for everything buffered now: the records after `written_lsn`. While
+            // `busy`, no other thread changes the segment; a file pooled meanwhile waits for the next write.
             g.busy = true;
             let buf = std::mem::take(&mut g.buf);
             let upto = g.next_lsn - 1;
             let first = g.written_lsn + 1;
+            let file = g.seg.file.clone();
+            let (offset, room, pooled) = (g.seg.len, g.seg.room, !g.free.is_empty());
             drop(g);
             let mut frame = Vec::new();
             if !buf.is_empty() {
                 pack(first, upto + 1 - first, &buf, self.codec, &mut frame);
             }
-            g = self.inner.lock();
-            let file = g.seg.file.clone();
-            let offset = g.seg.len;
             let end = offset + frame.len() as u64;
             // Past the file's end, a pooled file (reused or spare) takes the next write (L5).
-            let roll = end >= self.segment_bytes
-                || (roll_now && end > 0)
-                || (end > g.seg.room && !g.free.is_empty());
+            let roll = end >= self.segment_bytes || (roll_now && end > 0) || (end > room && pooled);
             roll_now = false;
             let need_sync = durable || roll;
-            drop(g);
             let result = self.write_out(&*file, &frame, offset, need_sync);
             g = self.inner.lock();
             g.busy = false;
