@@ -18,7 +18,7 @@ use parking_lot::Mutex;
 use crate::tree::Tree;
 
 /// Internal nodes may hold up to this percentage of the budget before their buffers are flushed down.
-pub const INTERNAL_SHARE_PERCENT: u64 = 50;
+pub const INTERNAL_SHARE_PERCENT: u64 = 65;
 
 pub struct CacheBudget {
     limit_bytes: u64,

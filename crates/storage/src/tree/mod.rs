@@ -107,6 +107,8 @@ pub struct Tree {
     pub(crate) dropped: std::sync::atomic::AtomicBool,
     /// Blocks written back, waiting to be handed to the disk (aged_write_out.rs).
     pub(crate) aging: aged_write_out::Aging,
+    /// Which dirty nodes write-back takes as settled (write_back.rs, WB2).
+    pub(crate) settled: Mutex<write_back::Settled>,
 }
 
 /// Sizes and counts for status output.

@@ -144,6 +144,7 @@ impl Tree {
             flushq: ctx.flushq,
             dropped: std::sync::atomic::AtomicBool::new(false),
             aging: Default::default(),
+            settled: Default::default(),
         };
         {
             let mut st = tree.state.write();

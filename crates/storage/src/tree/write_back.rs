@@ -15,15 +15,86 @@
 //! Invariant WB1 (design.md): a node is marked clean at the place written only if it is still dirty with the
 //! generation that was written (no change since the copy); otherwise the place, which nothing
 //! references, is freed at once.
+//!
+//! WB2: a node whose write-back was lost that way is passed over until it has stayed unchanged for
+//! [`SETTLE_TIME`] ([`Settled`]). Sequential inserts keep a leaf and the internal nodes above it
+//! changing all the time, and as the few dirty nodes left they were chosen again and again: two thirds
+//! of the sequential phase's write-back bytes were thrown away. This only delays writing a node; every
+//! dirty node is still written by eviction or the next checkpoint.
 
 use super::cache::staleness;
 use super::node::{BlockNum, Node};
 use super::Tree;
 use crate::error::Result;
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Dirty nodes written per round (between two holds of the write lock by the flusher).
 const WRITE_BACK_BATCH: usize = 2;
+
+/// How long a node whose write-back was lost to a change must then stay unchanged before write-back
+/// takes it again (WB2), at least.
+const SETTLE_TIME: Duration = Duration::from_millis(50);
+
+/// Most nodes remembered as changing under write-back (beyond, the memory is cleared).
+const MAX_UNSETTLED: usize = 1024;
+
+/// Which dirty nodes write-back takes (WB2): every one, except a node whose last write-back was lost
+/// because it changed meanwhile (the leaf that sequential inserts append to, the internal nodes above
+/// it); such a node is taken again only once it has stayed unchanged for [`SETTLE_TIME`].
+#[derive(Debug)]
+pub(crate) struct Settled {
+    /// Nodes whose last write-back was lost to a change.
+    unsettled: HashSet<BlockNum>,
+    /// Clock ticks at the starts of the last two periods of [`SETTLE_TIME`] or more.
+    earlier: u64,
+    later: u64,
+    later_at: Instant,
+}
+
+impl Default for Settled {
+    fn default() -> Settled {
+        Settled {
+            unsettled: HashSet::new(),
+            earlier: 0,
+            later: 0,
+            later_at: Instant::now(),
+        }
+    }
+}
+
+impl Settled {
+    /// The tick before which an unsettled node's last change must lie for write-back to take it, at
+    /// clock tick `now` and time `at`: the start of the period before the current one, so at least
+    /// [`SETTLE_TIME`] ago.
+    fn boundary(&mut self, now: u64, at: Instant) -> u64 {
+        if at.saturating_duration_since(self.later_at) >= SETTLE_TIME {
+            self.earlier = self.later;
+            self.later = now;
+            self.later_at = at;
+        }
+        self.earlier
+    }
+
+    /// Whether write-back may take node `bn`, last changed at tick `gen`, given `boundary`.
+    fn ready(&self, bn: BlockNum, gen: u64, boundary: u64) -> bool {
+        gen < boundary || !self.unsettled.contains(&bn)
+    }
+
+    /// Records the outcome of writing node `bn` back: `kept` (marked clean) or lost to a change.
+    fn record(&mut self, bn: BlockNum, kept: bool) {
+        if kept {
+            self.unsettled.remove(&bn);
+        } else {
+            if self.unsettled.len() >= MAX_UNSETTLED {
+                self.unsettled.clear();
+            }
+            self.unsettled.insert(bn);
+        }
+    }
+}
 
 impl Tree {
     /// After a batch of writes: asks the flusher for a round when the cache is filling up, so
@@ -43,10 +114,14 @@ impl Tree {
         let picks: Vec<(BlockNum, u64, Arc<Node>)> = {
             let st = self.state.read();
             let now = self.budget.tick();
+            let mut settled = self.settled.lock();
+            let boundary = settled.boundary(now, Instant::now());
             let nodes = st.nodes.lock();
             let mut dirty: Vec<_> = nodes
                 .iter()
-                .filter(|(bn, s)| s.dirty && **bn != st.root)
+                .filter(|(bn, s)| {
+                    s.dirty && **bn != st.root && settled.ready(**bn, s.gen, boundary)
+                })
                 .map(|(bn, s)| (staleness(now, s), *bn, s.gen))
                 .collect();
             dirty.sort_unstable();
@@ -60,15 +135,56 @@ impl Tree {
             let (loc, places) = self.write_node(&node, bn)?;
             drop(node);
             let mut st = self.state.write();
-            if self.mark_clean_if_current(&mut st, bn, gen, loc, &places) {
+            let kept = self.mark_clean_if_current(&mut st, bn, gen, loc, &places);
+            self.settled.lock().record(bn, kept);
+            if kept {
                 self.aging.note(bn, loc);
-                self.budget
-                    .written_back
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                self.budget.written_back.fetch_add(1, Ordering::Relaxed);
             } else {
                 self.space.lock().release(loc);
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_node_lost_to_a_change_waits_and_only_until_it_has_settled() {
+        let t0 = Instant::now();
+        let mut s = Settled {
+            later_at: t0,
+            ..Settled::default()
+        };
+        let b = s.boundary(10, t0);
+        // Nodes never lost are taken whatever their age.
+        assert!(s.ready(1, 9, b) && s.ready(1, 1_000, b));
+        s.record(1, false);
+        assert!(!s.ready(1, 9, b), "lost once: waits for a settled period");
+        // Within SETTLE_TIME the boundary does not move.
+        let b = s.boundary(20, t0 + SETTLE_TIME / 2);
+        assert_eq!(b, 0);
+        // Two periods later, a change before the first period's start has settled; a later one has not.
+        s.boundary(30, t0 + SETTLE_TIME);
+        let b = s.boundary(40, t0 + SETTLE_TIME * 2);
+        assert_eq!(b, 30);
+        assert!(s.ready(1, 29, b));
+        assert!(!s.ready(1, 30, b) && !s.ready(1, 35, b));
+        // A write-back that is kept makes it an ordinary node again.
+        s.record(1, true);
+        assert!(s.ready(1, 35, b));
+    }
+
+    #[test]
+    fn the_memory_of_unsettled_nodes_is_bounded() {
+        let mut s = Settled::default();
+        for bn in 0..(MAX_UNSETTLED as u64 + 10) {
+            s.record(bn, false);
+        }
+        assert!(s.unsettled.len() <= MAX_UNSETTLED);
+        assert!(s.unsettled.contains(&(MAX_UNSETTLED as u64 + 9)));
     }
 }
