@@ -18,6 +18,8 @@ use parking_lot::Mutex;
 use crate::tree::Tree;
 
 /// Internal nodes may hold up to this percentage of the budget before their buffers are flushed down.
+/// Their buffers set how many messages each leaf rewrite takes once the table is far larger than the
+/// cache; the leaves keep the rest (design.md, "Node cache": why 65 and not 50 or 75).
 pub const INTERNAL_SHARE_PERCENT: u64 = 65;
 
 pub struct CacheBudget {

@@ -10,8 +10,8 @@
 //! Cache pressure is a second reason to flush: when the internal nodes in memory hold more than their share
 //! of the cache budget (`CacheBudget::internal_over`), the flusher flushes the fullest buffer of any
 //! cached height-1 node into its leaf, one at a time, until they are back under 4/5 of that share (a
-//! writer does it inline, [`INLINE_FLUSHES`] per batch, when the share is exceeded by half again, or
-//! up to [`INLINE_PRESSURE_FLUSHES`] when no flusher runs). Evicting a dirty internal node instead costs
+//! writer does it inline, [`INLINE_FLUSHES`] per batch, when usage passes halfway from the share to the
+//! whole budget, or up to [`INLINE_PRESSURE_FLUSHES`] when no flusher runs). Evicting a dirty internal node instead costs
 //! re-encoding and re-decoding all its buffers for the next message routed through it: with the internal
 //! level larger than the cache (a table ten times the cache), inserts fell to a thousandth of their rate.
 //!
@@ -39,9 +39,9 @@ const FLUSHES_PER_HOLD: usize = 2;
 const INLINE_PRESSURE_FLUSHES: usize = 64;
 
 /// Child flushes a writer does inline, per batch, while a flusher thread runs but has fallen behind (a
-/// node at twice the node size, internal nodes at 3/2 of their share). One leaf flush moves a whole
-/// buffer, far more than a batch adds, so this bounds the cache; more made one batch wait for up to
-/// 64 leaf rewrites (half a second, the worst second of a random-insert run at 10x the cache).
+/// node at twice the node size, internal nodes halfway from their share to the whole budget). One leaf
+/// flush moves a whole buffer, far more than a batch adds, so this bounds the cache; more made one batch
+/// wait for up to 64 leaf rewrites (half a second, the worst second of a random-insert run at 10x the cache).
 pub(crate) const INLINE_FLUSHES: usize = 1;
 
 /// Trees waiting for the flusher, shared by an environment's trees and its flusher thread.
