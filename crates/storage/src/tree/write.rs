@@ -376,6 +376,8 @@ impl Tree {
             let bn = self.new_node(st, piece);
             new_children.push((sep, bn));
         }
+        let pieces: Vec<BlockNum> = new_children.iter().map(|&(_, bn)| bn).collect();
+        self.settled.lock().inherit(child, &pieces);
         let Node::Internal {
             pivots,
             children,

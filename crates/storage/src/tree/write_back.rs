@@ -17,9 +17,9 @@
 //! references, is freed at once.
 //!
 //! WB2: a node whose write-back was lost that way is passed over until it has stayed unchanged for
-//! [`SETTLE_TIME`] ([`Settled`]). Sequential inserts keep a leaf and the internal nodes above it
-//! changing all the time, and as the few dirty nodes left they were chosen again and again: two thirds
-//! of the sequential phase's write-back bytes were thrown away. This only delays writing a node; every
+//! [`SETTLE_TIME`] ([`Settled`]), and so are the pieces a split cuts from it. Sequential inserts keep a
+//! leaf and the internal nodes above it changing all the time, and as the few dirty nodes left they were
+//! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This only delays writing a node; every
 //! dirty node is still written by eviction or the next checkpoint.
 
 use super::cache::staleness;
@@ -81,6 +81,16 @@ impl Settled {
     /// Whether write-back may take node `bn`, last changed at tick `gen`, given `boundary`.
     fn ready(&self, bn: BlockNum, gen: u64, boundary: u64) -> bool {
         gen < boundary || !self.unsettled.contains(&bn)
+    }
+
+    /// Node `from` was split into it and `pieces`: when `from` was unsettled, so are the pieces (the one
+    /// that goes on changing, the right one in sequential inserts, is a new node).
+    pub(crate) fn inherit(&mut self, from: BlockNum, pieces: &[BlockNum]) {
+        if self.unsettled.contains(&from) {
+            for &bn in pieces {
+                self.record(bn, false);
+            }
+        }
     }
 
     /// Records the outcome of writing node `bn` back: `kept` (marked clean) or lost to a change.
@@ -173,6 +183,11 @@ mod tests {
         assert_eq!(b, 30);
         assert!(s.ready(1, 29, b));
         assert!(!s.ready(1, 30, b) && !s.ready(1, 35, b));
+        // Pieces split off an unsettled node are unsettled too; those of an ordinary node are not.
+        s.inherit(1, &[2, 3]);
+        assert!(!s.ready(2, 35, b) && !s.ready(3, 35, b));
+        s.inherit(4, &[5]);
+        assert!(s.ready(5, 35, b));
         // A write-back that is kept makes it an ordinary node again.
         s.record(1, true);
         assert!(s.ready(1, 35, b));
