@@ -181,6 +181,11 @@ impl Env {
         } else {
             None
         };
+        // A log with nothing to write over gets its first spare now, not beside its first commits (S5).
+        // A failure latches nothing and stops spares (S4).
+        if inner.opts.background {
+            let _ = inner.wal.prepare_first_spare();
+        }
         // The log syncer starts fsyncs early for writers outside transactions (wal/syncer.rs, W1).
         let syncer = if inner.opts.background && inner.opts.durability == Durability::Sync {
             inner.wal.syncer.set_active(true);

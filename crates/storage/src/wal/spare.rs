@@ -17,6 +17,9 @@
 //! - S3. No spare is made while `recycle_max` is 0 (reuse turned off), nor while the pool holds a file.
 //! - S4. A spare holds no records: failing to write one never latches the environment. The partial file
 //!   is removed and spares stop until the log is reopened (a full disk is not retried every tick).
+//! - S5. An environment opened with its background threads writes one spare before its first commit when
+//!   the pool is empty (a new environment's log, or one whose pool was used up), as S3 allows. Otherwise
+//!   the first spare was written in the first second of a busy log, beside its first commits' fsyncs.
 
 use super::parse_segment_name;
 use super::writer::Wal;
@@ -47,7 +50,19 @@ impl Wal {
     /// partial file is removed, the error returned, and no spare is made again until the log is reopened
     /// (S4).
     pub fn prepare_spare(&self) -> Result<bool> {
-        let Some(mut n) = self.spare_wanted() else {
+        self.make_spare(self.spare_wanted())
+    }
+
+    /// Writes one spare into the pool if the pool is empty, however quiet the log (S5): an environment
+    /// opened with its background threads does this before its first commit, so that a new log's first
+    /// spare is not written while the first commits fsync. Fails and stops spares as `prepare_spare`.
+    pub fn prepare_first_spare(&self) -> Result<bool> {
+        self.make_spare(self.spare_wanted_quiet())
+    }
+
+    /// Writes spare number `n` or a later free one (None: no spare is wanted).
+    fn make_spare(&self, wanted: Option<u64>) -> Result<bool> {
+        let Some(mut n) = wanted else {
             return Ok(false);
         };
         let mut path = self.dir.join(spare_segment_name(n));

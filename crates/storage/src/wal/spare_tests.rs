@@ -161,9 +161,33 @@ fn recovery_pools_a_spare_and_the_next_segment_is_written_over_it() {
 #[test]
 fn no_spare_without_reuse() {
     let (vfs, dir, _health, wal) = fresh(0);
+    assert!(!wal.prepare_first_spare().unwrap());
     commit_until(&wal, SEGMENT / 2);
     assert!(!wal.prepare_spare().unwrap());
     assert!(spares(&vfs, &dir).is_empty());
+}
+
+#[test]
+fn a_quiet_new_log_gets_its_first_spare_before_any_commit_and_rolls_into_it() {
+    let (vfs, dir, _health, wal) = fresh(3);
+    assert!(!wal.prepare_spare().unwrap(), "a quiet log waits for work");
+    assert!(wal.prepare_first_spare().unwrap());
+    assert_eq!(spares(&vfs, &dir).len(), 1);
+    assert!(
+        !wal.prepare_first_spare().unwrap(),
+        "one in the pool is enough"
+    );
+    // The first write grows the fresh segment's file, so the log rolls into the spare right after it,
+    // and the records read back.
+    let segments = wal.segment_count();
+    commit_until(&wal, 1);
+    assert_eq!(wal.segment_count(), segments + 1);
+    assert!(spares(&vfs, &dir).is_empty());
+    commit_until(&wal, SEGMENT / 4);
+    let end = wal.next_lsn();
+    let scan = scan_and_repair(&*vfs, &dir, 1, 1).unwrap();
+    let lsns: Vec<u64> = scan.records.iter().map(|(lsn, _)| *lsn).collect();
+    assert_eq!(lsns, (1..end).collect::<Vec<u64>>());
 }
 
 #[test]
