@@ -158,6 +158,12 @@ impl Env {
             // write can reach the log.
             checkpoint::run(&inner)?;
         }
+        // A log with nothing to write over gets its first spare now, not beside its first commits (S5),
+        // and before the maintenance thread, which makes the later ones, starts. A failure latches
+        // nothing and stops spares (S4).
+        if inner.opts.background {
+            let _ = inner.wal.prepare_first_spare();
+        }
         let background = if inner.opts.background {
             let bg = inner.clone();
             Some(
@@ -181,11 +187,6 @@ impl Env {
         } else {
             None
         };
-        // A log with nothing to write over gets its first spare now, not beside its first commits (S5).
-        // A failure latches nothing and stops spares (S4).
-        if inner.opts.background {
-            let _ = inner.wal.prepare_first_spare();
-        }
         // The log syncer starts fsyncs early for writers outside transactions (wal/syncer.rs, W1).
         let syncer = if inner.opts.background && inner.opts.durability == Durability::Sync {
             inner.wal.syncer.set_active(true);

@@ -19,8 +19,8 @@
 //! WB2: a node whose write-back was lost that way is passed over until it has stayed unchanged for
 //! [`SETTLE_TIME`] ([`Settled`]), and so are the pieces a split cuts from it. Sequential inserts keep a
 //! leaf and the internal nodes above it changing all the time, and as the few dirty nodes left they were
-//! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This only delays writing a node; every
-//! dirty node is still written by eviction or the next checkpoint.
+//! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This
+//! only delays writing a node; every dirty node is still written by eviction or the next checkpoint.
 
 use super::cache::staleness;
 use super::node::{BlockNum, Node};

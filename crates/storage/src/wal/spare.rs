@@ -50,14 +50,14 @@ impl Wal {
     /// partial file is removed, the error returned, and no spare is made again until the log is reopened
     /// (S4).
     pub fn prepare_spare(&self) -> Result<bool> {
-        self.make_spare(self.spare_wanted())
+        self.make_spare(self.spare_wanted(false))
     }
 
     /// Writes one spare into the pool if the pool is empty, however quiet the log (S5): an environment
     /// opened with its background threads does this before its first commit, so that a new log's first
     /// spare is not written while the first commits fsync. Fails and stops spares as `prepare_spare`.
     pub fn prepare_first_spare(&self) -> Result<bool> {
-        self.make_spare(self.spare_wanted_quiet())
+        self.make_spare(self.spare_wanted(true))
     }
 
     /// Writes spare number `n` or a later free one (None: no spare is wanted).

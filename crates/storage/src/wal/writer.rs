@@ -397,17 +397,13 @@ impl Wal {
         Ok(())
     }
 
-    /// The number to name a spare by, if one is wanted now (spare.rs: S3, and the current segment holds
-    /// at least a sixteenth of a segment).
-    pub(super) fn spare_wanted(&self) -> Option<Msn> {
-        let busy = self.inner.lock().seg.len >= self.segment_bytes / 16;
-        self.spare_wanted_quiet().filter(|_| busy)
-    }
-
-    /// The number for a spare if the pool needs one whatever the log's activity (S3, S5).
-    pub(super) fn spare_wanted_quiet(&self) -> Option<Msn> {
+    /// The number to name a spare by, if one is wanted now: spare.rs S3, and unless `even_quiet` (S5),
+    /// the current segment holds at least a sixteenth of a segment.
+    pub(super) fn spare_wanted(&self, even_quiet: bool) -> Option<Msn> {
         let g = self.inner.lock();
-        (self.recycle_max > 0 && !g.spares_stopped && g.free.is_empty()).then_some(g.next_lsn)
+        let busy = even_quiet || g.seg.len >= self.segment_bytes / 16;
+        (self.recycle_max > 0 && !g.spares_stopped && g.free.is_empty() && busy)
+            .then_some(g.next_lsn)
     }
 
     /// No more spares until the log is reopened (spare.rs, S4).
