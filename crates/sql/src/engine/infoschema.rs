@@ -34,7 +34,13 @@ fn ic(name: &str) -> OutCol {
 
 pub fn table_names(sess: &Session, db: &str) -> Vec<String> {
     if db == "information_schema" {
-        return VIEWS.iter().map(|s| s.to_string()).collect();
+        let mut names: Vec<String> = VIEWS
+            .iter()
+            .chain(EMPTY_VIEWS.iter().map(|(n, _)| n))
+            .map(|s| s.to_string())
+            .collect();
+        names.sort();
+        return names;
     }
     sess.engine
         .catalog
@@ -44,6 +50,7 @@ pub fn table_names(sess: &Session, db: &str) -> Vec<String> {
         .collect()
 }
 
+/// Views with rows (the computed ones); [`EMPTY_VIEWS`] lists the rest.
 const VIEWS: &[&str] = &[
     "CHARACTER_SETS",
     "COLLATIONS",
@@ -51,18 +58,10 @@ const VIEWS: &[&str] = &[
     "ENGINES",
     "KEY_COLUMN_USAGE",
     "PROCESSLIST",
-    "ROUTINES",
     "SCHEMATA",
     "STATISTICS",
     "TABLES",
     "TABLE_CONSTRAINTS",
-    "TRIGGERS",
-    "VIEWS",
-    "PARTITIONS",
-    "REFERENTIAL_CONSTRAINTS",
-    "EVENTS",
-    "PLUGINS",
-    "USER_PRIVILEGES",
 ];
 
 pub fn row_count(sess: &Session, t: &TableDef) -> u64 {
@@ -500,11 +499,11 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
             let mut rows = Vec::new();
             for db in &visible {
                 if db == "information_schema" {
-                    for v in VIEWS {
+                    for v in table_names(sess, db) {
                         let mut r = vec![
                             t("def"),
                             t(db.clone()),
-                            t(*v),
+                            t(v),
                             t("SYSTEM VIEW"),
                             Value::Null,
                             Value::Int(10),
@@ -782,37 +781,309 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
             ]),
             collation_rows(),
         ),
-        "ROUTINES"
-        | "VIEWS"
-        | "TRIGGERS"
-        | "PARTITIONS"
-        | "REFERENTIAL_CONSTRAINTS"
-        | "EVENTS"
-        | "PLUGINS"
-        | "USER_PRIVILEGES" => (
-            names(&[
-                "TABLE_CATALOG",
-                "TABLE_SCHEMA",
-                "TABLE_NAME",
-                "SPECIFIC_NAME",
-                "ROUTINE_SCHEMA",
-                "ROUTINE_NAME",
-                "ROUTINE_TYPE",
-                "TRIGGER_SCHEMA",
-                "TRIGGER_NAME",
-                "EVENT_OBJECT_SCHEMA",
-                "EVENT_OBJECT_TABLE",
-                "CONSTRAINT_SCHEMA",
-                "CONSTRAINT_NAME",
-                "PARTITION_NAME",
-                "GRANTEE",
-                "PRIVILEGE_TYPE",
-            ]),
-            vec![],
-        ),
-        _ => return Err(DbError::no_table("information_schema", name)),
+        other => match empty_view_columns(other) {
+            Some(cols) => (names(cols), vec![]),
+            None => return Err(DbError::no_table("information_schema", name)),
+        },
     })
 }
+
+/// The columns of the views that are always empty in Betula (no routines, views, triggers, events,
+/// foreign keys, tablespaces or plugins), as MariaDB 10.11 names them, so tools that query them
+/// (mariadb-dump reads FILES) get the result shape they expect.
+fn empty_view_columns(view: &str) -> Option<&'static [&'static str]> {
+    EMPTY_VIEWS
+        .iter()
+        .find(|(name, _)| *name == view)
+        .map(|(_, cols)| *cols)
+}
+
+const EMPTY_VIEWS: &[(&str, &[&str])] = &[
+    (
+        "CHECK_CONSTRAINTS",
+        &[
+            "CONSTRAINT_CATALOG",
+            "CONSTRAINT_SCHEMA",
+            "TABLE_NAME",
+            "CONSTRAINT_NAME",
+            "LEVEL",
+            "CHECK_CLAUSE",
+        ],
+    ),
+    (
+        "COLUMN_PRIVILEGES",
+        &[
+            "GRANTEE",
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "TABLE_NAME",
+            "COLUMN_NAME",
+            "PRIVILEGE_TYPE",
+            "IS_GRANTABLE",
+        ],
+    ),
+    (
+        "EVENTS",
+        &[
+            "EVENT_CATALOG",
+            "EVENT_SCHEMA",
+            "EVENT_NAME",
+            "DEFINER",
+            "TIME_ZONE",
+            "EVENT_BODY",
+            "EVENT_DEFINITION",
+            "EVENT_TYPE",
+            "EXECUTE_AT",
+            "INTERVAL_VALUE",
+            "INTERVAL_FIELD",
+            "SQL_MODE",
+            "STARTS",
+            "ENDS",
+            "STATUS",
+            "ON_COMPLETION",
+            "CREATED",
+            "LAST_ALTERED",
+            "LAST_EXECUTED",
+            "EVENT_COMMENT",
+            "ORIGINATOR",
+            "CHARACTER_SET_CLIENT",
+            "COLLATION_CONNECTION",
+            "DATABASE_COLLATION",
+        ],
+    ),
+    (
+        "FILES",
+        &[
+            "FILE_ID",
+            "FILE_NAME",
+            "FILE_TYPE",
+            "TABLESPACE_NAME",
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "TABLE_NAME",
+            "LOGFILE_GROUP_NAME",
+            "LOGFILE_GROUP_NUMBER",
+            "ENGINE",
+            "FULLTEXT_KEYS",
+            "DELETED_ROWS",
+            "UPDATE_COUNT",
+            "FREE_EXTENTS",
+            "TOTAL_EXTENTS",
+            "EXTENT_SIZE",
+            "INITIAL_SIZE",
+            "MAXIMUM_SIZE",
+            "AUTOEXTEND_SIZE",
+            "CREATION_TIME",
+            "LAST_UPDATE_TIME",
+            "LAST_ACCESS_TIME",
+            "RECOVER_TIME",
+            "TRANSACTION_COUNTER",
+            "VERSION",
+            "ROW_FORMAT",
+            "TABLE_ROWS",
+            "AVG_ROW_LENGTH",
+            "DATA_LENGTH",
+            "MAX_DATA_LENGTH",
+            "INDEX_LENGTH",
+            "DATA_FREE",
+            "CREATE_TIME",
+            "UPDATE_TIME",
+            "CHECK_TIME",
+            "CHECKSUM",
+            "STATUS",
+            "EXTRA",
+        ],
+    ),
+    (
+        "PARAMETERS",
+        &[
+            "SPECIFIC_CATALOG",
+            "SPECIFIC_SCHEMA",
+            "SPECIFIC_NAME",
+            "ORDINAL_POSITION",
+            "PARAMETER_MODE",
+            "PARAMETER_NAME",
+            "DATA_TYPE",
+            "CHARACTER_MAXIMUM_LENGTH",
+            "CHARACTER_OCTET_LENGTH",
+            "NUMERIC_PRECISION",
+            "NUMERIC_SCALE",
+            "DATETIME_PRECISION",
+            "CHARACTER_SET_NAME",
+            "COLLATION_NAME",
+            "DTD_IDENTIFIER",
+            "ROUTINE_TYPE",
+        ],
+    ),
+    (
+        "PARTITIONS",
+        &[
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "TABLE_NAME",
+            "PARTITION_NAME",
+            "SUBPARTITION_NAME",
+            "PARTITION_ORDINAL_POSITION",
+            "SUBPARTITION_ORDINAL_POSITION",
+            "PARTITION_METHOD",
+            "SUBPARTITION_METHOD",
+            "PARTITION_EXPRESSION",
+            "SUBPARTITION_EXPRESSION",
+            "PARTITION_DESCRIPTION",
+            "TABLE_ROWS",
+            "AVG_ROW_LENGTH",
+            "DATA_LENGTH",
+            "MAX_DATA_LENGTH",
+            "INDEX_LENGTH",
+            "DATA_FREE",
+            "CREATE_TIME",
+            "UPDATE_TIME",
+            "CHECK_TIME",
+            "CHECKSUM",
+            "PARTITION_COMMENT",
+            "NODEGROUP",
+            "TABLESPACE_NAME",
+        ],
+    ),
+    (
+        "PLUGINS",
+        &[
+            "PLUGIN_NAME",
+            "PLUGIN_VERSION",
+            "PLUGIN_STATUS",
+            "PLUGIN_TYPE",
+            "PLUGIN_TYPE_VERSION",
+            "PLUGIN_LIBRARY",
+            "PLUGIN_LIBRARY_VERSION",
+            "PLUGIN_AUTHOR",
+            "PLUGIN_DESCRIPTION",
+            "PLUGIN_LICENSE",
+            "LOAD_OPTION",
+            "PLUGIN_MATURITY",
+            "PLUGIN_AUTH_VERSION",
+        ],
+    ),
+    (
+        "REFERENTIAL_CONSTRAINTS",
+        &[
+            "CONSTRAINT_CATALOG",
+            "CONSTRAINT_SCHEMA",
+            "CONSTRAINT_NAME",
+            "UNIQUE_CONSTRAINT_CATALOG",
+            "UNIQUE_CONSTRAINT_SCHEMA",
+            "UNIQUE_CONSTRAINT_NAME",
+            "MATCH_OPTION",
+            "UPDATE_RULE",
+            "DELETE_RULE",
+            "TABLE_NAME",
+            "REFERENCED_TABLE_NAME",
+        ],
+    ),
+    (
+        "ROUTINES",
+        &[
+            "SPECIFIC_NAME",
+            "ROUTINE_CATALOG",
+            "ROUTINE_SCHEMA",
+            "ROUTINE_NAME",
+            "ROUTINE_TYPE",
+            "DATA_TYPE",
+            "CHARACTER_MAXIMUM_LENGTH",
+            "CHARACTER_OCTET_LENGTH",
+            "NUMERIC_PRECISION",
+            "NUMERIC_SCALE",
+            "DATETIME_PRECISION",
+            "CHARACTER_SET_NAME",
+            "COLLATION_NAME",
+            "DTD_IDENTIFIER",
+            "ROUTINE_BODY",
+            "ROUTINE_DEFINITION",
+            "EXTERNAL_NAME",
+            "EXTERNAL_LANGUAGE",
+            "PARAMETER_STYLE",
+            "IS_DETERMINISTIC",
+            "SQL_DATA_ACCESS",
+            "SQL_PATH",
+            "SECURITY_TYPE",
+            "CREATED",
+            "LAST_ALTERED",
+            "SQL_MODE",
+            "ROUTINE_COMMENT",
+            "DEFINER",
+            "CHARACTER_SET_CLIENT",
+            "COLLATION_CONNECTION",
+            "DATABASE_COLLATION",
+        ],
+    ),
+    (
+        "SCHEMA_PRIVILEGES",
+        &[
+            "GRANTEE",
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "PRIVILEGE_TYPE",
+            "IS_GRANTABLE",
+        ],
+    ),
+    (
+        "TABLE_PRIVILEGES",
+        &[
+            "GRANTEE",
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "TABLE_NAME",
+            "PRIVILEGE_TYPE",
+            "IS_GRANTABLE",
+        ],
+    ),
+    (
+        "TRIGGERS",
+        &[
+            "TRIGGER_CATALOG",
+            "TRIGGER_SCHEMA",
+            "TRIGGER_NAME",
+            "EVENT_MANIPULATION",
+            "EVENT_OBJECT_CATALOG",
+            "EVENT_OBJECT_SCHEMA",
+            "EVENT_OBJECT_TABLE",
+            "ACTION_ORDER",
+            "ACTION_CONDITION",
+            "ACTION_STATEMENT",
+            "ACTION_ORIENTATION",
+            "ACTION_TIMING",
+            "ACTION_REFERENCE_OLD_TABLE",
+            "ACTION_REFERENCE_NEW_TABLE",
+            "ACTION_REFERENCE_OLD_ROW",
+            "ACTION_REFERENCE_NEW_ROW",
+            "CREATED",
+            "SQL_MODE",
+            "DEFINER",
+            "CHARACTER_SET_CLIENT",
+            "COLLATION_CONNECTION",
+            "DATABASE_COLLATION",
+        ],
+    ),
+    (
+        "USER_PRIVILEGES",
+        &["GRANTEE", "TABLE_CATALOG", "PRIVILEGE_TYPE", "IS_GRANTABLE"],
+    ),
+    (
+        "VIEWS",
+        &[
+            "TABLE_CATALOG",
+            "TABLE_SCHEMA",
+            "TABLE_NAME",
+            "VIEW_DEFINITION",
+            "CHECK_OPTION",
+            "IS_UPDATABLE",
+            "DEFINER",
+            "SECURITY_TYPE",
+            "CHARACTER_SET_CLIENT",
+            "COLLATION_CONNECTION",
+            "ALGORITHM",
+        ],
+    ),
+];
 
 /// SHOW CREATE TABLE text (re-exported for the server's COM_FIELD_LIST defaults).
 pub fn create_text(t: &TableDef) -> String {

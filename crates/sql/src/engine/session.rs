@@ -49,6 +49,10 @@ pub struct Session {
     pub user_vars: HashMap<String, Value>,
     pub warnings: Vec<Warning>,
     pub last_insert_id: u64,
+    /// FOUND_ROWS(): the rows the last result set held.
+    found_rows: u64,
+    /// ROW_COUNT(): the rows the last statement changed, -1 after a result set or an error.
+    row_count: i64,
     pub now: DateTime,
     params: Vec<Value>,
     cur_sql: String,
@@ -131,6 +135,8 @@ impl Session {
             user_vars: HashMap::new(),
             warnings: Vec::new(),
             last_insert_id: 0,
+            found_rows: 0,
+            row_count: -1,
             now: now_utc(),
             params: Vec::new(),
             cur_sql: String::new(),
@@ -685,6 +691,21 @@ impl Session {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
+        match &result {
+            Ok(Output::Rows { rows, .. }) => {
+                self.found_rows = rows.len() as u64;
+                self.row_count = -1;
+            }
+            Ok(Output::Sent { rows }) => {
+                self.found_rows = *rows;
+                self.row_count = -1;
+            }
+            Ok(Output::Done { affected, .. }) => self.row_count = *affected as i64,
+            Err(_) => self.row_count = -1,
+        }
+        if self.int_var("sql_notes") == 0 {
+            self.warnings.retain(|w| w.level != WarningLevel::Note);
+        }
         match result {
             Ok(out) => {
                 if !self.in_txn && self.autocommit() {
@@ -872,8 +893,8 @@ impl CompileEnv for Session {
             ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
                 self.now.unix_micros().unwrap_or(0) / 1_000_000,
             ))),
-            ("FOUND_ROWS", 0) => Some(Ok(Value::Int(0))),
-            ("ROW_COUNT", 0) => Some(Ok(Value::Int(-1))),
+            ("FOUND_ROWS", 0) => Some(Ok(Value::UInt(self.found_rows))),
+            ("ROW_COUNT", 0) => Some(Ok(Value::Int(self.row_count))),
             ("RAND", _) => {
                 let x = (self
                     .now

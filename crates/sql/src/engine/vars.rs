@@ -29,6 +29,8 @@ pub const BOOLEAN: &[&str] = &[
     "big_tables",
     "sql_quote_show_create",
     "local_infile",
+    "sql_notes",
+    "sql_warnings",
 ];
 
 pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
@@ -95,6 +97,9 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("read_only", i(0)),
         ("socket", t("")),
         ("sql_auto_is_null", i(0)),
+        // OFF: notes (level Note) are not recorded for SHOW WARNINGS (mariadb-dump sets it).
+        ("sql_notes", i(1)),
+        ("sql_warnings", i(0)),
         ("sql_mode", t("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")),
         ("sql_require_primary_key", i(0)),
         ("sql_safe_updates", i(0)),

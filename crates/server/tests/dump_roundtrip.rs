@@ -1,0 +1,194 @@
+//! `mariadb-dump` against the real server, loaded back with the `mariadb` client: the dump's own
+//! preamble (SQL_NOTES, TIME_ZONE, UNIQUE_CHECKS, SQL_MODE, executable comments, LOCK TABLES) is
+//! accepted, the dump tool reports no error (it reads information_schema.FILES), and every table
+//! has the same CHECKSUM TABLE and rows after the load as before. Both the plain form and
+//! `--single-transaction` are driven. Needs Debian's mariadb-client (mariadb, mariadb-dump).
+
+mod betula;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use betula::BetulaServer;
+use mysql::prelude::*;
+
+fn program(name: &str) -> String {
+    let found = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {name}"))
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(found, "{name} is needed: apt-get install -y mariadb-client");
+    name.to_string()
+}
+
+fn ok(o: Output, what: &str) -> Vec<u8> {
+    assert!(
+        o.status.success(),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+/// The dump's bytes: a BLOB's value is written as raw bytes, so the file is not UTF-8.
+fn dump(port: u16, extra: &[&str]) -> Vec<u8> {
+    let o = Command::new(program("mariadb-dump"))
+        .args(["--no-defaults", "-h127.0.0.1", "-uroot"])
+        .arg(format!("-P{port}"))
+        .args(extra)
+        .args(["--databases", "d"])
+        .output()
+        .expect("run mariadb-dump");
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        stderr.trim().is_empty(),
+        "mariadb-dump complained: {stderr}"
+    );
+    ok(o, "mariadb-dump")
+}
+
+fn load(port: u16, sql: &[u8]) {
+    let mut child = Command::new(program("mariadb"))
+        .args(["--no-defaults", "-h127.0.0.1", "-uroot"])
+        .arg(format!("-P{port}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn mariadb");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(sql)
+        .expect("write the dump");
+    ok(child.wait_with_output().expect("wait"), "loading the dump");
+}
+
+const TABLES: &[&str] = &["readings", "events", "empty_one"];
+
+fn fill(server: &BetulaServer) {
+    let mut c = server.conn(None);
+    for sql in [
+        "CREATE DATABASE d",
+        "CREATE TABLE d.readings (sensor_id INT NOT NULL, ts DATETIME(3) NOT NULL, \
+         v DOUBLE, note VARCHAR(40), PRIMARY KEY (sensor_id, ts), KEY by_ts (ts))",
+        "CREATE TABLE d.events (id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT PRIMARY KEY, \
+         kind ENUM('a','b','c') NOT NULL, amount DECIMAL(12,3), body TEXT, raw BLOB, \
+         day DATE, UNIQUE KEY kind_day (kind, day)) COMPRESSION='zstd'",
+        "CREATE TABLE d.empty_one (a INT, b CHAR(3))",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let mut values = Vec::new();
+    for i in 0..500 {
+        values.push(format!(
+            "({}, '2024-01-01 00:00:00' + INTERVAL {} SECOND, {}, {})",
+            i % 7,
+            i,
+            if i % 11 == 0 {
+                "NULL".to_string()
+            } else {
+                format!("{}.25", i)
+            },
+            if i % 3 == 0 {
+                "'it''s \\\\ \"quoted\"\\n'".to_string()
+            } else {
+                "NULL".to_string()
+            }
+        ));
+    }
+    c.query_drop(format!(
+        "INSERT INTO d.readings VALUES {}",
+        values.join(",")
+    ))
+    .unwrap();
+    c.query_drop(
+        "INSERT INTO d.events (kind, amount, body, raw, day) VALUES \
+         ('a', 1.5, 'x', X'00FF10', '2024-02-29'), ('b', -99.125, NULL, NULL, NULL), \
+         ('c', NULL, REPEAT('long ', 100), X'', '1999-12-31')",
+    )
+    .unwrap();
+}
+
+fn checksums(server: &BetulaServer) -> Vec<(String, Option<u64>)> {
+    let mut c = server.conn(Some("d"));
+    TABLES
+        .iter()
+        .map(|t| {
+            let row: (String, Option<u64>) = c
+                .query_first(format!("CHECKSUM TABLE {t}"))
+                .unwrap()
+                .unwrap();
+            row
+        })
+        .collect()
+}
+
+fn next_auto_increment(server: &BetulaServer) -> u64 {
+    let mut c = server.conn(Some("d"));
+    c.query_drop("INSERT INTO events (kind, day) VALUES ('a', '2030-01-01')")
+        .unwrap();
+    c.query_first("SELECT LAST_INSERT_ID()").unwrap().unwrap()
+}
+
+fn round_trip(extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    fill(&server);
+    let before = checksums(&server);
+    assert!(before[0].1.is_some_and(|c| c != 0), "{before:?}");
+    let bytes = dump(server.port, extra);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("SQL_NOTES"), "the dump sets SQL_NOTES");
+    assert!(text.contains("CREATE TABLE `readings`"), "{text}");
+
+    // Into the same server after dropping the database, and into a fresh one.
+    server.conn(None).query_drop("DROP DATABASE d").unwrap();
+    load(server.port, &bytes);
+    assert_eq!(checksums(&server), before);
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = BetulaServer::start(fresh_dir.path());
+    load(fresh.port, &bytes);
+    assert_eq!(checksums(&fresh), before);
+    // AUTO_INCREMENT continues after the loaded rows in both.
+    assert_eq!(next_auto_increment(&server), 4);
+    assert_eq!(next_auto_increment(&fresh), 4);
+    let mut c = fresh.conn(Some("d"));
+    let n: u64 = c
+        .query_first("SELECT COUNT(*) FROM readings WHERE note LIKE 'it''s%'")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 167);
+}
+
+#[test]
+fn a_mariadb_dump_of_a_database_loads_back_with_the_same_checksums() {
+    round_trip(&[]);
+}
+
+#[test]
+fn a_single_transaction_dump_loads_back_with_the_same_checksums() {
+    round_trip(&["--single-transaction"]);
+}
+
+#[test]
+fn sql_notes_off_keeps_notes_out_of_show_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut c = server.conn(None);
+    // DROP TABLE IF EXISTS of a missing table gives a note (1051) unless sql_notes is off.
+    c.query_drop("CREATE DATABASE d").unwrap();
+    c.query_drop("DROP TABLE IF EXISTS d.missing").unwrap();
+    let n: u64 = c.query_first("SELECT @@warning_count").unwrap().unwrap();
+    assert_eq!(n, 1);
+    c.query_drop("SET @OLD_SQL_NOTES=@@SQL_NOTES, SQL_NOTES=0")
+        .unwrap();
+    c.query_drop("DROP TABLE IF EXISTS d.missing").unwrap();
+    let n: u64 = c.query_first("SELECT @@warning_count").unwrap().unwrap();
+    assert_eq!(n, 0);
+    c.query_drop("SET SQL_NOTES=@OLD_SQL_NOTES").unwrap();
+    let on: i64 = c.query_first("SELECT @@sql_notes").unwrap().unwrap();
+    assert_eq!(on, 1);
+}
