@@ -1,13 +1,15 @@
 //! Decodes the bytes of a COM_QUERY / COM_STMT_PREPARE into SQL text.
 //!
 //! The SQL layer takes `&str`, and valid UTF-8 (the session character set) passes through
-//! unchanged. Clients that send binary values inline write them as `_binary '...'` literals
-//! with raw bytes, escaping only quotes, backslashes and NUL (JDBC drivers with client-side
-//! prepared statements, mysqldump with --hex-blob off): such a query is not UTF-8. Invariant:
-//! every `_binary` string literal of a non-UTF-8 query is rewritten to a hex literal
-//! (`_binary X'00FF'`) holding exactly the bytes the quoted text denotes (MySQL's backslash
-//! escapes and doubled quotes undone), so binary data arrives intact; any other invalid byte
-//! (outside a `_binary` literal) becomes U+FFFD as before.
+//! unchanged. Clients that send binary values inline write them as string literals with raw
+//! bytes, escaping only quotes, backslashes and NUL (`mariadb-dump` without --hex-blob writes
+//! `'\0\xff...'` for a BLOB; JDBC drivers with client-side prepared statements and MySQL's
+//! mysqldump write `_binary '...'`): such a query is not UTF-8. Invariant: every string literal
+//! of a non-UTF-8 query that is introduced by `_binary` or whose bytes are not UTF-8 is
+//! rewritten to a hex literal (`X'00FF'`) holding exactly the bytes the quoted text denotes
+//! (MySQL's backslash escapes and doubled quotes undone), so binary data arrives intact (a text
+//! column then refuses bytes that are not UTF-8, as MariaDB does); any other invalid byte
+//! (in an identifier or a comment) becomes U+FFFD.
 
 use std::borrow::Cow;
 
@@ -19,7 +21,8 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Copies `sql`, replacing the quoted part of each `_binary '...'` literal by `X'..'`.
+/// Copies `sql`, replacing the quoted part of each `_binary '...'` literal, and each literal
+/// that is not UTF-8, by `X'..'`.
 /// Other string literals, quoted identifiers and comments are copied verbatim (a `_binary`
 /// inside them is not a literal).
 fn hex_binary_literals(sql: &[u8]) -> Vec<u8> {
@@ -30,7 +33,8 @@ fn hex_binary_literals(sql: &[u8]) -> Vec<u8> {
         match c {
             b'\'' | b'"' => {
                 let (end, value) = string_literal(sql, i);
-                if follows_binary_introducer(&out) {
+                let not_utf8 = std::str::from_utf8(&sql[i..end]).is_err();
+                if not_utf8 || follows_binary_introducer(&out) {
                     if !out.last().is_some_and(u8::is_ascii_whitespace) {
                         out.push(b' ');
                     }
@@ -157,16 +161,21 @@ mod tests {
     }
 
     #[test]
-    fn other_invalid_bytes_are_replaced() {
-        assert_eq!(decode(b"SELECT 'a\xff'"), "SELECT 'a\u{fffd}'");
+    fn literals_that_are_not_utf8_become_hex() {
+        // mariadb-dump's form of a BLOB: raw bytes, NUL and quotes escaped.
+        assert_eq!(
+            decode(b"INSERT INTO t VALUES (1,'\\0\xff\x10','ok')"),
+            "INSERT INTO t VALUES (1, X'00FF10','ok')"
+        );
+        assert_eq!(decode(b"SELECT 'a\xff'"), "SELECT X'61FF'");
+    }
+
+    #[test]
+    fn invalid_bytes_outside_literals_are_replaced() {
         // A `_binary` inside another literal, identifier or comment is not an introducer.
         assert_eq!(
-            decode(b"SELECT '_binary', `_binary` '\xff' /* _binary '\xff' */"),
-            "SELECT '_binary', `_binary` '\u{fffd}' /* _binary '\u{fffd}' */"
-        );
-        assert_eq!(
-            decode(b"SELECT my_binary '\xff'"),
-            "SELECT my_binary '\u{fffd}'"
+            decode(b"SELECT '_binary', `_binary\xff` /* _binary '\xff' */"),
+            "SELECT '_binary', `_binary\u{fffd}` /* _binary '\u{fffd}' */"
         );
     }
 
