@@ -416,6 +416,27 @@ pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
     })
 }
 
+/// Clauses of a call that the evaluator does not implement are refused, never ignored: a
+/// window function (`OVER`) evaluated as a plain aggregate would return one row instead of one
+/// per input row.
+fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
+    if f.over.is_some() {
+        return Err(DbError::unsupported("window functions"));
+    }
+    if f.filter.is_some() {
+        return Err(DbError::unsupported(
+            "FILTER (WHERE ...) in aggregate functions",
+        ));
+    }
+    if f.null_treatment.is_some() {
+        return Err(DbError::unsupported("IGNORE NULLS / RESPECT NULLS"));
+    }
+    if !f.within_group.is_empty() {
+        return Err(DbError::unsupported("WITHIN GROUP"));
+    }
+    Ok(())
+}
+
 fn agg_func(name: &str) -> Option<AggFunc> {
     Some(match name {
         "COUNT" => AggFunc::Count,
@@ -922,6 +943,7 @@ impl Compiler<'_> {
             .cloned()
             .unwrap_or_default()
             .to_ascii_uppercase();
+        refuse_unsupported_call_clauses(f)?;
         let (args, distinct, star) = self.args(f)?;
         if let Some(agg) = agg_func(&name) {
             return self.aggregate(agg, &name, f, args, distinct, star);

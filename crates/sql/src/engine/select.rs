@@ -745,6 +745,37 @@ pub fn run_select(
     run_select_to(sess, sel, order, limit, offset, explain, None)
 }
 
+/// Clauses sqlparser accepts that the executor does not implement: refused, never ignored (each
+/// would change the result).
+fn refuse_unsupported_clauses(sel: &ast::Select) -> DbResult<()> {
+    if sel.into.is_some() {
+        return Err(DbError::unsupported("SELECT ... INTO"));
+    }
+    if let ast::GroupByExpr::Expressions(_, modifiers) = &sel.group_by {
+        if !modifiers.is_empty() {
+            return Err(DbError::unsupported("GROUP BY ... WITH ROLLUP"));
+        }
+    } else {
+        return Err(DbError::syntax("GROUP BY ALL"));
+    }
+    if !sel.named_window.is_empty() {
+        return Err(DbError::unsupported("window functions"));
+    }
+    if sel.qualify.is_some() || sel.top.is_some() || sel.prewhere.is_some() {
+        return Err(DbError::syntax(
+            sel.to_string().chars().take(80).collect::<String>(),
+        ));
+    }
+    if sel
+        .select_modifiers
+        .as_ref()
+        .is_some_and(|m| m.sql_calc_found_rows)
+    {
+        return Err(DbError::unsupported("SQL_CALC_FOUND_ROWS"));
+    }
+    Ok(())
+}
+
 /// [`run_select`], sending the rows to `sink` as they are read when nothing needs them all first.
 fn run_select_to(
     sess: &mut Session,
@@ -755,9 +786,7 @@ fn run_select_to(
     explain: bool,
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
-    if sel.into.is_some() {
-        return Err(DbError::unsupported("SELECT ... INTO"));
-    }
+    refuse_unsupported_clauses(sel)?;
     let mut from = plan_from(sess, &sel.from)?;
     // Compile ON conditions and WHERE.
     for i in 0..from.sources.len() {
