@@ -1,5 +1,5 @@
 //! `betula import`: bulk-loads CSV/TSV files into a table of a data directory, through the same
-//! path as LOAD DATA (`betula_sql::engine::load`), with a progress bar (bytes, rows/s, ETA).
+//! path as LOAD DATA (`betula_sql::load`), with a progress bar (bytes, rows/s, ETA).
 //!
 //! It opens the data directory itself, so the server must not be running on it (the storage
 //! engine's LOCK file refuses a second opener with a clear error); to load into a running
@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use betula_sql::engine::load::parse::{Format, LoadStmt, OnDuplicate, Target};
-use betula_sql::engine::{load, Engine, EngineConfig};
+use betula_sql::load::parse::{Format, LoadStmt, OnDuplicate, Target};
+use betula_sql::{load, Engine, EngineConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// What `betula import` was asked to do.
@@ -215,7 +215,7 @@ pub fn run(args: ImportArgs, password_hash: fn(&[u8]) -> [u8; 20]) -> Result<Str
         match load::execute(&mut sess, &stmt, t.clone(), &mut input) {
             Ok(out) => {
                 sess.commit().map_err(|e| e.to_string())?;
-                if let betula_sql::engine::Output::Done { info, .. } = &out {
+                if let betula_sql::Output::Done { info, .. } = &out {
                     bar.println(format!("{}: {info}", file.display()));
                     if let Some(n) = info
                         .strip_prefix("Records: ")

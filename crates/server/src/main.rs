@@ -13,7 +13,7 @@ use std::sync::Arc;
 use betula_server::backend::SqlBackend;
 use betula_server::config::{is_loopback, ServeConfig};
 use betula_server::protocol::{auth, Server, ServerConfig};
-use betula_sql::engine::{Engine, EngineConfig};
+use betula_sql::{Engine, EngineConfig};
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]

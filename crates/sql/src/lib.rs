@@ -1,21 +1,24 @@
 //! Betula SQL layer (see docs/design.md): column types, runtime values and their MySQL conversion
-//! and comparison rules, and the key and row codecs that map tables onto the storage engine's
-//! byte-string trees (byte layouts in docs/sql-encoding.md).
+//! and comparison rules, the key and row codecs that map tables onto the storage engine's
+//! byte-string trees (byte layouts in docs/sql-encoding.md), the catalog, the planner and the
+//! executor.
 
-pub mod charset;
-pub mod coerce;
-mod coerce_members;
-mod coerce_real;
-pub mod collation;
-pub mod decimal;
-pub mod decimal_codec;
-pub mod engine;
+pub mod catalog;
+pub mod codec;
+pub mod context;
+pub mod ddl;
 pub mod error;
-pub mod key_codec;
-pub mod member_codes;
-pub mod row_codec;
-pub mod temporal;
-pub mod text_format;
+pub mod exec;
+pub mod expr;
+pub mod infoschema;
+pub mod load;
+pub mod parser;
+pub mod plan;
+pub mod session;
+pub mod store;
 pub mod types;
-pub mod value;
-pub mod wide_int;
+
+pub use context::engine::{Engine, EngineConfig};
+pub use error::db_error::{DbError, DbResult};
+pub use exec::scan::{OutCol, Output, RowSink};
+pub use session::Session;

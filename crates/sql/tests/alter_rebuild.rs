@@ -4,7 +4,7 @@
 
 mod sessions;
 
-use betula_sql::engine::Engine;
+use betula_sql::Engine;
 use sessions::{config, err_code, exec, open, rows};
 
 /// The storage trees of table `test`.`t`.

@@ -7,7 +7,7 @@ mod sessions;
 
 use sessions::{err_code, exec, open, rows};
 
-fn show_create(s: &mut betula_sql::engine::Session, t: &str) -> String {
+fn show_create(s: &mut betula_sql::Session, t: &str) -> String {
     rows(s, &format!("SHOW CREATE TABLE {t}"))[0][1].clone()
 }
 

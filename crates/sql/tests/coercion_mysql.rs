@@ -1,11 +1,11 @@
 //! INSERT coercion against the results MySQL 8 gives, in strict and non-strict mode.
 
-use betula_sql::coerce::{coerce_to_column, SqlMode};
-use betula_sql::decimal::Decimal;
-use betula_sql::error::{SqlError, Warning, WarningLevel};
-use betula_sql::temporal::DateTime;
+use betula_sql::error::sql_error::{SqlError, Warning, WarningLevel};
+use betula_sql::types::coerce::{coerce_to_column, SqlMode};
+use betula_sql::types::decimal::Decimal;
+use betula_sql::types::temporal::DateTime;
+use betula_sql::types::value::Value;
 use betula_sql::types::{Column, IntWidth, LobSize, SqlType};
-use betula_sql::value::Value;
 
 const STRICT: SqlMode = SqlMode { strict: true };
 const LAX: SqlMode = SqlMode { strict: false };
@@ -352,9 +352,9 @@ fn random_strings_into_every_type_never_panic() {
                 match coerce_to_column(&v, &c, 1, mode, &mut w) {
                     // Whatever comes out must be storable.
                     Ok(out) => {
-                        let layout = betula_sql::row_codec::RowLayout::new(1, vec![c.clone()]);
+                        let layout = betula_sql::codec::row::RowLayout::new(1, vec![c.clone()]);
                         let mut buf = Vec::new();
-                        betula_sql::row_codec::encode_row(
+                        betula_sql::codec::row::encode_row(
                             &layout,
                             std::slice::from_ref(&out),
                             &mut buf,

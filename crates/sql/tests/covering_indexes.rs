@@ -12,7 +12,7 @@ const TABLE: &str = "CREATE TABLE t (id INT PRIMARY KEY, c CHAR(4), v VARCHAR(20
      e ENUM('b','a','C','d'), s SET('x','Y','z'), n INT, \
      KEY c_v (c, v), KEY e (e), KEY s (s), KEY n_v (n, v))";
 
-fn fill(s: &mut betula_sql::engine::Session) {
+fn fill(s: &mut betula_sql::Session) {
     let mut values = Vec::new();
     for i in 0..60 {
         let c = ["a", "A", "b", "B ", "", "é"][i % 6];
@@ -35,13 +35,13 @@ fn sorted(mut r: Vec<Vec<String>>) -> Vec<Vec<String>> {
 }
 
 /// The plan's key and Extra for `q`.
-fn plan(s: &mut betula_sql::engine::Session, q: &str) -> (String, String) {
+fn plan(s: &mut betula_sql::Session, q: &str) -> (String, String) {
     let r = rows(s, &format!("EXPLAIN {q}"));
     (r[0][5].clone(), r[0][9].clone())
 }
 
 /// Every query gives through its covering index exactly the rows a full read gives.
-fn check_covering(s: &mut betula_sql::engine::Session, covering: bool) {
+fn check_covering(s: &mut betula_sql::Session, covering: bool) {
     let cases = [
         ("c, v", "c_v"),
         ("v, id", "c_v"),
@@ -69,7 +69,7 @@ fn check_covering(s: &mut betula_sql::engine::Session, covering: bool) {
     }
 }
 
-fn check_order(s: &mut betula_sql::engine::Session) {
+fn check_order(s: &mut betula_sql::Session) {
     // ENUM by member number ('' = 0 first), SET by bitmask, whatever reads the rows.
     let enum_order = ["b", "a", "C", "d"];
     for q in [
@@ -222,7 +222,7 @@ fn format_1_tables_keep_working_and_a_rebuild_converts_them() {
 fn loaded_rows_give_the_same_covering_reads() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), &[TABLE]);
-    let load = |s: &mut betula_sql::engine::Session, from: usize| {
+    let load = |s: &mut betula_sql::Session, from: usize| {
         let data: String = (from..from + 30)
             .map(|i| {
                 let c = ["a", "A", "b", "\\N"][i % 4];

@@ -6,7 +6,7 @@ mod sessions;
 
 use std::sync::Arc;
 
-use betula_sql::engine::Engine;
+use betula_sql::Engine;
 use sessions::{config, exec, open, rows};
 
 #[test]
@@ -89,7 +89,7 @@ fn concurrent_increments_are_not_lost() {
                     // The committed row is always found (a read view made before the tree lock
                     // once let a flush collect the version it needed: the row read as absent).
                     match exec(&mut s, "UPDATE rmw SET n = n + 1 WHERE id = 1") {
-                        betula_sql::engine::Output::Done { affected, .. } => {
+                        betula_sql::Output::Done { affected, .. } => {
                             assert_eq!(affected, 1, "the UPDATE did not find the row")
                         }
                         other => panic!("UPDATE returned {other:?}"),

@@ -5,7 +5,7 @@
 
 mod sessions;
 
-use betula_sql::engine::fast_insert;
+use betula_sql::parser::fast_insert;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use sessions::{exec, open, rows};

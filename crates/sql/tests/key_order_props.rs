@@ -7,8 +7,8 @@ mod common;
 
 use std::cmp::Ordering;
 
-use betula_sql::key_codec::{decode_key, encode_key, prefix_successor, KeyColumn};
-use betula_sql::value::{cmp_nulls_first, Value};
+use betula_sql::codec::key::{decode_key, encode_key, prefix_successor, KeyColumn};
+use betula_sql::types::value::{cmp_nulls_first, Value};
 use rand::Rng;
 
 fn random_cols(r: &mut rand::rngs::SmallRng) -> Vec<KeyColumn> {
@@ -231,7 +231,8 @@ fn random_members(r: &mut rand::rngs::SmallRng, max: usize) -> Vec<String> {
 
 #[test]
 fn member_keys_order_by_number_and_decode() {
-    use betula_sql::member_codes::{member_code, member_text};
+    use betula_sql::types::member_codes::member_code;
+    use betula_sql::types::member_codes::member_text;
     use betula_sql::types::SqlType;
     let mut r = common::rng(0xE5E7);
     for _ in 0..500 {
@@ -245,7 +246,7 @@ fn member_keys_order_by_number_and_decode() {
         };
         let base = KeyColumn {
             sql_type,
-            collation: betula_sql::collation::Collation::default(),
+            collation: betula_sql::types::collation::Collation::default(),
             descending: r.gen_range(0..3) == 0,
             prefix: None,
             members: None,
@@ -287,7 +288,7 @@ fn member_keys_order_by_number_and_decode() {
         let mut out = Vec::new();
         let bad = Value::Text("no such member,x".into());
         assert!(
-            betula_sql::key_codec::encode_key(std::slice::from_ref(&col), &[bad], &mut out)
+            betula_sql::codec::key::encode_key(std::slice::from_ref(&col), &[bad], &mut out)
                 .is_err()
         );
     }

@@ -5,8 +5,8 @@
 use std::io::{Cursor, Read};
 use std::sync::Arc;
 
-use betula_sql::engine::{DbError, Engine, EngineConfig, Output, Session};
-use betula_sql::value::Value;
+use betula_sql::types::value::Value;
+use betula_sql::{DbError, Engine, EngineConfig, Output, Session};
 use betula_storage::{Durability, EnvOptions};
 
 fn config(dir: &std::path::Path) -> EngineConfig {

@@ -8,7 +8,7 @@ mod sessions;
 use std::sync::Arc;
 use std::thread;
 
-use betula_sql::engine::{Engine, Output, Session};
+use betula_sql::{Engine, Output, Session};
 use sessions::{err_code, exec, open, rows};
 
 type Rows = Vec<(i64, i64, i64)>;
@@ -248,8 +248,8 @@ fn prepared_multi_table_statements_take_parameters() {
     s.execute_prepared(
         1,
         &[
-            betula_sql::value::Value::Int(-1),
-            betula_sql::value::Value::Int(1),
+            betula_sql::types::value::Value::Int(-1),
+            betula_sql::types::value::Value::Int(1),
         ],
     )
     .unwrap();

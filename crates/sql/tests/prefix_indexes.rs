@@ -26,7 +26,7 @@ const QUERIES: &[&str] = &[
     "SELECT v FROM t {} ORDER BY v, id",
 ];
 
-fn check_all(s: &mut betula_sql::engine::Session) {
+fn check_all(s: &mut betula_sql::Session) {
     for q in QUERIES {
         let idx = if q.contains(" b ") || q.contains("b =") || q.contains("b >") {
             "kb"

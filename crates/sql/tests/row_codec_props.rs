@@ -3,10 +3,10 @@
 
 mod common;
 
-use betula_sql::error::SqlError;
-use betula_sql::row_codec::{decode_row, encode_row, RowLayout};
+use betula_sql::codec::row::{decode_row, encode_row, RowLayout};
+use betula_sql::error::sql_error::SqlError;
+use betula_sql::types::value::Value;
 use betula_sql::types::Column;
-use betula_sql::value::Value;
 use rand::rngs::SmallRng;
 use rand::Rng;
 

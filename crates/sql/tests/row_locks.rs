@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use betula_sql::engine::{Engine, Session};
+use betula_sql::{Engine, Session};
 use sessions::{err_code, exec, open, rows};
 
 fn engine() -> (tempfile::TempDir, Arc<Engine>) {
@@ -116,7 +116,7 @@ fn an_update_whose_row_stopped_matching_while_it_waited_skips_it() {
     exec(&mut a, "COMMIT");
     let (mut b, out) = waiter.join().unwrap();
     match out {
-        betula_sql::engine::Output::Done { affected, .. } => assert_eq!(affected, 0),
+        betula_sql::Output::Done { affected, .. } => assert_eq!(affected, 0),
         other => panic!("{other:?}"),
     }
     assert_eq!(

@@ -5,8 +5,8 @@
 
 mod sessions;
 
-use betula_sql::engine::{DbError, DbResult, OutCol, Output, RowSink, Session};
-use betula_sql::value::Value;
+use betula_sql::types::value::Value;
+use betula_sql::{DbError, DbResult, OutCol, Output, RowSink, Session};
 use sessions::{exec, open, rows};
 
 #[derive(Default)]

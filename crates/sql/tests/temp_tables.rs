@@ -5,7 +5,7 @@
 
 mod sessions;
 
-use betula_sql::engine::{Engine, Output};
+use betula_sql::{Engine, Output};
 use sessions::{config, err_code, exec, open, rows};
 
 const PREFIX: &str = "\u{0}temp/";
@@ -22,7 +22,7 @@ fn temp_trees(e: &Engine) -> Vec<String> {
     v
 }
 
-fn show_create(s: &mut betula_sql::engine::Session, t: &str) -> String {
+fn show_create(s: &mut betula_sql::Session, t: &str) -> String {
     rows(s, &format!("SHOW CREATE TABLE {t}"))[0][1].clone()
 }
 

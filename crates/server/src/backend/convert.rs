@@ -5,10 +5,10 @@
 //! is inferred from the values (all of one kind → that kind's type, mixed → VAR_STRING), so
 //! every value converts to its column's type in the binary protocol.
 
-use betula_sql::engine::{DbError, OutCol};
-use betula_sql::temporal::{Date, DateTime, Time};
+use betula_sql::types::temporal::{Date, DateTime, Time};
+use betula_sql::types::value::Value as SqlValue;
 use betula_sql::types::SqlType;
-use betula_sql::value::Value as SqlValue;
+use betula_sql::{DbError, OutCol};
 
 use crate::protocol::column::{charset, flags};
 use crate::protocol::value::{Date as PDate, DateTime as PDateTime, Time as PTime};
@@ -63,7 +63,7 @@ impl ColumnText {
 pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
     let text = match (v, col.ty) {
         (SqlValue::UInt(u), Some(SqlType::Bit { len })) => {
-            let n = betula_sql::row_codec::bit_width(len);
+            let n = betula_sql::codec::row::bit_width(len);
             return Value::Bytes(u.to_be_bytes()[8 - n..].to_vec());
         }
         (SqlValue::UInt(y), Some(SqlType::Year)) if col.length == 2 => format!("{:02}", y % 100),
@@ -131,7 +131,7 @@ pub fn from_protocol(v: &Value) -> SqlValue {
         Value::UInt(u) => SqlValue::UInt(*u),
         Value::Float(f) => SqlValue::Float(*f),
         Value::Double(d) => SqlValue::Double(*d),
-        Value::Decimal(s) => match betula_sql::decimal::Decimal::parse(s) {
+        Value::Decimal(s) => match betula_sql::types::decimal::Decimal::parse(s) {
             Ok(d) => SqlValue::Decimal(d),
             Err(_) => SqlValue::Text(s.clone()),
         },

@@ -1,5 +1,5 @@
 //! The glue between the protocol layer and the SQL engine: [`SqlBackend`] implements
-//! `protocol::Backend` over a `betula_sql::engine::Engine`, [`SqlSession`] implements
+//! `protocol::Backend` over a `betula_sql::Engine`, [`SqlSession`] implements
 //! `protocol::Session` over an engine session.
 //!
 //! Invariants: multi-statement text is split here (split.rs in the SQL crate) and each result is
@@ -12,10 +12,9 @@ mod convert;
 
 use std::sync::Arc;
 
-use betula_sql::engine::split::split_statements;
-use betula_sql::engine::{
-    DbError, DbResult, Engine, OutCol, Output, RowSink, Session as EngineSession,
-};
+use betula_sql::parser::split::split_statements;
+use betula_sql::Session as EngineSession;
+use betula_sql::{DbError, DbResult, Engine, OutCol, Output, RowSink};
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
@@ -84,7 +83,7 @@ impl RowSink for Stream<'_> {
         self.out.begin_rows(&defs).map_err(write_error)
     }
 
-    fn row(&mut self, row: &[betula_sql::value::Value]) -> DbResult<()> {
+    fn row(&mut self, row: &[betula_sql::types::value::Value]) -> DbResult<()> {
         self.buf.clear();
         let types = &self.types;
         self.buf.extend(
@@ -146,7 +145,7 @@ impl Session for SqlSession {
         // Executable comments (`/*!40101 ... */`) are statements, not comments, for the splitter.
         let expanded;
         let sql = if sql.contains("/*!") {
-            expanded = betula_sql::engine::versioned::expand(sql);
+            expanded = betula_sql::parser::versioned::expand(sql);
             expanded.as_str()
         } else {
             sql
@@ -156,12 +155,12 @@ impl Session for SqlSession {
             return Err(SqlError::new(1065, b"42000", "Query was empty"));
         }
         if stmts.len() > 1 && !out.multi_statements() {
-            return Err(error(betula_sql::engine::DbError::syntax(
+            return Err(error(betula_sql::DbError::syntax(
                 stmts[1].chars().take(80).collect::<String>(),
             )));
         }
         for s in stmts {
-            let r = match betula_sql::engine::load::local_request(&self.sess, &s) {
+            let r = match betula_sql::load::local_request(&self.sess, &s) {
                 // LOAD DATA LOCAL: the client's file streams in through the sink.
                 Some(file) => {
                     let mut input = out.local_infile(&file);
@@ -231,11 +230,11 @@ impl Session for SqlSession {
         let mut out = Vec::new();
         for c in &t.columns {
             if !wildcard.is_empty()
-                && !betula_sql::engine::eval::like_match(&c.name, wildcard, '\\', true)
+                && !betula_sql::expr::eval::like_match(&c.name, wildcard, '\\', true)
             {
                 continue;
             }
-            let oc = betula_sql::engine::OutCol {
+            let oc = betula_sql::OutCol {
                 name: c.name.clone(),
                 table: t.name.clone(),
                 org_table: t.name.clone(),

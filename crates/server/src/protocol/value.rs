@@ -170,9 +170,9 @@ fn format_float(v: f64, single: bool) -> String {
     // MySQL's layout: 6 significant digits for FLOAT, the shortest round-trip digits for DOUBLE,
     // exponent form for very large / small magnitudes (`1e38`, `1.5e-20`).
     if single {
-        betula_sql::text_format::format_float(v as f32)
+        betula_sql::types::text_format::format_float(v as f32)
     } else {
-        betula_sql::text_format::format_double(v)
+        betula_sql::types::text_format::format_double(v)
     }
 }
 

@@ -1,11 +1,11 @@
 //! Random column types and values (already coerced to their types) for the property tests.
 #![allow(dead_code)]
 
-use betula_sql::collation::Collation;
-use betula_sql::decimal::Decimal;
-use betula_sql::temporal::{Date, DateTime, Time, MICROS_PER_DAY, TIME_MAX_MICROS};
+use betula_sql::types::collation::Collation;
+use betula_sql::types::decimal::Decimal;
+use betula_sql::types::temporal::{Date, DateTime, Time, MICROS_PER_DAY, TIME_MAX_MICROS};
+use betula_sql::types::value::Value;
 use betula_sql::types::{IntWidth, LobSize, SqlType};
-use betula_sql::value::Value;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -197,7 +197,7 @@ fn random_date(r: &mut SmallRng) -> Date {
         r.gen_range(0..=9999)
     };
     let m = r.gen_range(1..=12);
-    let d = r.gen_range(1..=betula_sql::temporal::days_in_month(y, m));
+    let d = r.gen_range(1..=betula_sql::types::temporal::days_in_month(y, m));
     Date::new(y, m, d).unwrap()
 }
 

@@ -5,8 +5,8 @@
 
 use std::sync::Arc;
 
-use betula_sql::engine::{Engine, EngineConfig, Output, Session};
-use betula_sql::value::Value;
+use betula_sql::types::value::Value;
+use betula_sql::{Engine, EngineConfig, Output, Session};
 use betula_storage::{Durability, EnvOptions};
 
 pub fn config(dir: &std::path::Path) -> EngineConfig {

@@ -1,0 +1,132 @@
+//! `CHARACTER SET x` / `COLLATE y` clauses of DDL (a column, a table, CONVERT TO) resolved to one
+//! [`Collation`], with MariaDB's errors, and the matching SHOW CREATE TABLE text.
+//!
+//! Rules (MariaDB 10.11): neither clause → the context's default (the table's collation for a
+//! column, the server's utf8mb4_general_ci for a table); a character set alone → its default
+//! collation; a collation alone → that collation (its character set implied); both → the
+//! collation, which must belong to the character set. Unknown names are 1115 (character set)
+//! and 1273 (collation); a collation of another character set is 1253. `DEFAULT` as either
+//! value means the context's default. SHOW CREATE TABLE prints a text column's
+//! `CHARACTER SET cs COLLATE coll` exactly when its collation differs from the table's.
+
+use crate::error::db_error::{DbError, DbResult};
+use crate::types::charset::Charset;
+use crate::types::collation::Collation;
+
+pub fn unknown_charset(name: &str) -> DbError {
+    DbError::new(1115, "42000", format!("Unknown character set: '{name}'"))
+}
+
+pub fn unknown_collation(name: &str) -> DbError {
+    DbError::new(1273, "HY000", format!("Unknown collation: '{name}'"))
+}
+
+/// The character set a DDL clause names.
+pub fn charset_named(name: &str) -> DbResult<Charset> {
+    Charset::from_name(name).ok_or_else(|| unknown_charset(name))
+}
+
+/// The collation a DDL clause names.
+pub fn collation_named(name: &str) -> DbResult<Collation> {
+    Collation::from_name(name).ok_or_else(|| unknown_collation(name))
+}
+
+/// Resolves the optional clauses against `default` (see the module rules).
+pub fn resolve(
+    charset: Option<&str>,
+    collate: Option<&str>,
+    default: Collation,
+) -> DbResult<Collation> {
+    let is_default = |s: &&str| s.eq_ignore_ascii_case("DEFAULT");
+    let cs = match charset.filter(|s| !is_default(s)) {
+        Some(n) => Some(charset_named(n)?),
+        None => None,
+    };
+    let coll = match collate.filter(|s| !is_default(s)) {
+        Some(n) => Some(collation_named(n)?),
+        None => None,
+    };
+    match (cs, coll) {
+        (None, None) => Ok(default),
+        (Some(cs), None) => Ok(cs.default_collation()),
+        (None, Some(c)) => Ok(c),
+        (Some(cs), Some(c)) if c.charset() == cs => Ok(c),
+        (Some(cs), Some(c)) => Err(DbError::new(
+            1253,
+            "42000",
+            format!(
+                "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                c.name(),
+                cs.name()
+            ),
+        )),
+    }
+}
+
+/// The table options' text: `DEFAULT CHARSET=cs COLLATE=coll`.
+pub fn table_clause(c: Collation) -> String {
+    format!(
+        "DEFAULT CHARSET={} COLLATE={}",
+        c.charset().name(),
+        c.name()
+    )
+}
+
+/// A text column's clause (with a leading space) when its collation is not the table's.
+pub fn column_clause(column: Collation, table: Collation) -> String {
+    if column == table || column == Collation::Binary {
+        String::new()
+    } else {
+        format!(
+            " CHARACTER SET {} COLLATE {}",
+            column.charset().name(),
+            column.name()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_resolve_as_mariadb() {
+        let d = Collation::Utf8mb4GeneralCi;
+        assert_eq!(resolve(None, None, d).unwrap(), d);
+        assert_eq!(
+            resolve(Some("utf8"), None, d).unwrap(),
+            Collation::Utf8mb3GeneralCi
+        );
+        assert_eq!(
+            resolve(None, Some("latin1_bin"), d).unwrap(),
+            Collation::Latin1Bin
+        );
+        assert_eq!(
+            resolve(Some("utf8"), Some("utf8_general_ci"), d).unwrap(),
+            Collation::Utf8mb3GeneralCi
+        );
+        assert_eq!(resolve(Some("DEFAULT"), None, d).unwrap(), d);
+        assert_eq!(resolve(Some("koi9"), None, d).unwrap_err().code, 1115);
+        assert_eq!(resolve(None, Some("latin1_x"), d).unwrap_err().code, 1273);
+        let e = resolve(Some("latin1"), Some("utf8mb4_bin"), d).unwrap_err();
+        assert_eq!(e.code, 1253);
+        assert_eq!(
+            e.message,
+            "COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'"
+        );
+    }
+
+    #[test]
+    fn clauses_render_as_mariadb() {
+        let (l, u) = (Collation::Latin1GeneralCi, Collation::Utf8mb3GeneralCi);
+        assert_eq!(
+            table_clause(l),
+            "DEFAULT CHARSET=latin1 COLLATE=latin1_general_ci"
+        );
+        assert_eq!(
+            column_clause(u, l),
+            " CHARACTER SET utf8mb3 COLLATE utf8mb3_general_ci"
+        );
+        assert_eq!(column_clause(l, l), "");
+    }
+}

@@ -1,0 +1,203 @@
+//! [`Engine`]: the state every session shares: the store (the door to storage), the catalog,
+//! global variables, the process list and counters. One per server; opened once
+//! ([`Engine::open`]), which also removes what a crash left behind (trees of interrupted DDL,
+//! temporary tables of an earlier run, LOAD DATA sort files).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use betula_storage::EnvOptions;
+use parking_lot::{Mutex, RwLock};
+
+use crate::context::temp_tables;
+use crate::context::variables as vars;
+use crate::error::db_error::{DbError, DbResult};
+use crate::session::Session;
+use crate::{catalog, store};
+
+use crate::codec::key::decode_key;
+use crate::codec::row::decode_row;
+use crate::types::value::Value;
+
+/// How to start the engine.
+#[derive(Clone)]
+pub struct EngineConfig {
+    pub datadir: PathBuf,
+    pub env: EnvOptions,
+    pub port: u16,
+    /// `SHA1(SHA1(password))` for mysql_native_password (supplied by the server).
+    pub password_hash: fn(&[u8]) -> [u8; 20],
+}
+
+/// A row of SHOW PROCESSLIST.
+#[derive(Clone, Debug)]
+pub struct ProcInfo {
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub info: Option<String>,
+    pub started: Instant,
+}
+
+pub struct Engine {
+    pub store: store::Store,
+    pub catalog: catalog::Catalog,
+    pub globals: RwLock<HashMap<String, Value>>,
+    pub processes: Mutex<BTreeMap<u64, ProcInfo>>,
+    pub config: EngineConfig,
+    pub started: Instant,
+    pub queries: AtomicU64,
+    /// Directory server-side LOAD DATA INFILE may read (None: refused). Set at start, never by SQL.
+    pub secure_file_priv: RwLock<Option<PathBuf>>,
+    /// Next temporary table id (temp_tables.rs T1).
+    pub temp_ids: AtomicU64,
+    /// Named key caches (key_cache.rs): kept for MariaDB scripts, they hold nothing.
+    pub key_caches: Mutex<crate::session::key_cache::KeyCaches>,
+}
+
+impl Engine {
+    /// Opens (creating on first start) the data directory and loads the catalog.
+    pub fn open(config: EngineConfig) -> DbResult<Arc<Engine>> {
+        std::fs::create_dir_all(&config.datadir).map_err(|e| {
+            DbError::internal(format!("cannot create {}: {e}", config.datadir.display()))
+        })?;
+        let store = store::Store::open(&config.datadir, config.env.clone())?;
+        let catalog = catalog::Catalog::open(store.env(), |db, sql| {
+            let stmts = crate::parser::parse(sql)?;
+            match stmts.first() {
+                Some(sqlparser::ast::Statement::CreateTable(ct)) => {
+                    crate::catalog::create_table::table_from_create(db, ct)
+                }
+                _ => Err(DbError::internal(format!(
+                    "bad catalog entry for {db}: {sql}"
+                ))),
+            }
+        })?;
+        let mut globals = vars::defaults(config.port, &config.datadir.display().to_string());
+        globals.insert(
+            "betula_cache_size".into(),
+            Value::UInt(config.env.cache_bytes),
+        );
+        globals.insert(
+            "betula_compression".into(),
+            Value::Text(config.env.default_tree.codec.name().into()),
+        );
+        let engine = Engine {
+            store,
+            catalog,
+            globals: RwLock::new(globals),
+            processes: Mutex::new(BTreeMap::new()),
+            config,
+            started: Instant::now(),
+            queries: AtomicU64::new(0),
+            secure_file_priv: RwLock::new(None),
+            temp_ids: AtomicU64::new(1),
+            key_caches: Mutex::new(crate::session::key_cache::KeyCaches::default()),
+        };
+        crate::load::sorter::clean_stale(&engine.config.datadir);
+        // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
+        let names = engine.store.env().tree_names();
+        for tree in engine.catalog.orphan_trees(&names) {
+            engine.store.drop_tree(&tree)?;
+        }
+        // Trees of temporary tables of an earlier run (temp_tables.rs T3).
+        for tree in temp_tables::orphans(&names) {
+            engine.store.drop_tree(&tree)?;
+        }
+        for t in engine.catalog.all_tables() {
+            for tree in t.all_trees() {
+                if engine.store.tree(&tree).is_err() {
+                    engine.store.create_tree(&tree, None)?;
+                }
+            }
+            engine.init_counters(&t)?;
+        }
+        Ok(Arc::new(engine))
+    }
+
+    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1).
+    fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
+        let tree = self.store.tree(&t.primary_tree())?;
+        let last = tree
+            .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded, true)
+            .next()
+            .transpose()?;
+        if t.pk.is_empty() {
+            let next = match &last {
+                Some((k, _)) => match decode_key(&t.pk_key_columns(), k)?.first() {
+                    Some(Some(Value::UInt(u))) => u + 1,
+                    _ => 1,
+                },
+                None => 1,
+            };
+            t.counters.row_id.store(next, Ordering::SeqCst);
+        }
+        if let Some(ac) = t.auto_inc_col() {
+            let mut max = 0u64;
+            let as_u64 = |v: &Value| match v {
+                Value::Int(i) if *i > 0 => *i as u64,
+                Value::UInt(u) => *u,
+                Value::Double(d) if *d > 0.0 => *d as u64,
+                _ => 0,
+            };
+            if t.pk.first() == Some(&ac) {
+                if let Some((_, v)) = &last {
+                    max = as_u64(&decode_row(&t.layout, v)?[ac]);
+                }
+            } else {
+                for item in tree.range(
+                    std::ops::Bound::Unbounded,
+                    std::ops::Bound::Unbounded,
+                    false,
+                ) {
+                    let (_, v) = item?;
+                    max = max.max(as_u64(&decode_row(&t.layout, &v)?[ac]));
+                }
+            }
+            t.counters.auto_inc.store(max + 1, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// Lets server-side LOAD DATA INFILE read files under `dir` (MySQL's `secure_file_priv`).
+    pub fn set_secure_file_priv(&self, dir: Option<PathBuf>) {
+        let shown = dir
+            .as_ref()
+            .map(|d| Value::Text(d.display().to_string()))
+            .unwrap_or(Value::Null);
+        self.globals
+            .write()
+            .insert("secure_file_priv".into(), shown);
+        *self.secure_file_priv.write() = dir;
+    }
+
+    /// A new session for an authenticated connection.
+    pub fn session(self: &Arc<Self>, id: u64, user: &str, host: &str) -> Session {
+        Session::new(self.clone(), id, user, host)
+    }
+
+    /// Stored mysql_native_password hash: `Some(None)` = user without password.
+    pub fn user_auth(&self, user: &str) -> Option<Option<[u8; 20]>> {
+        self.catalog.user(user).map(|u| u.password_hash)
+    }
+
+    /// Final checkpoint at shutdown.
+    pub fn checkpoint(&self) -> DbResult<()> {
+        self.store.env().checkpoint()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub fn test_table() -> catalog::TableDef {
+    let sql = "CREATE TABLE t (id INT NOT NULL, k INT, c VARCHAR(10), PRIMARY KEY (id), KEY k (k))";
+    match crate::parser::parse(sql).unwrap().remove(0) {
+        sqlparser::ast::Statement::CreateTable(ct) => {
+            crate::catalog::create_table::table_from_create("db", &ct).unwrap()
+        }
+        _ => unreachable!(),
+    }
+}

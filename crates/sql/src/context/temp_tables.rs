@@ -1,0 +1,150 @@
+//! CREATE TEMPORARY TABLE: tables private to the session that created them.
+//!
+//! Owns: [`TempTables`] (a session's temporary tables by database and name, an overlay over the
+//! catalog), the names of their trees ([`tree_name`], [`PREFIX`]), dropping them when the
+//! session ends ([`TempTables::drop_all`]) and at engine start ([`orphans`]), and the session's
+//! table lookup that puts the overlay first ([`Session::find_table`] and friends), so that a
+//! temporary table shadows a permanent one of the same name in every statement.
+//!
+//! Protocol (design.md "Temporary tables"):
+//! * T1. A temporary table's trees are `\0temp/<id>/PRIMARY`, `\0temp/<id>/<index>` and, after
+//!   its n-th rebuild, `\0temp/<id>/@n/<index>`, with `id` unique within the engine's run. No
+//!   other tree has the prefix (a permanent table's trees start with its database's name, which
+//!   cannot contain `\0`; bulk-load staging trees start with `\0load/`).
+//! * T2. A temporary table's definition is never written to the catalog tree: it lives in the
+//!   session's memory only, so no other session can see it and nothing of it survives a restart
+//!   but its trees.
+//! * T3. The engine drops every tree with the prefix when it opens, before any session runs
+//!   (whatever a crash or kill left behind); ids then restart at 1 without clashing.
+//! * T4. When a session ends, its write set is cleared first (no buffered change refers to a
+//!   temporary table any more), then its temporary tables' trees are dropped.
+//! * T5. Rows of a temporary table go through the session's write set and storage transaction
+//!   like any table's, so statement rollback, ROLLBACK and COMMIT behave as for InnoDB temporary
+//!   tables; they reach the log, but T3 discards them after a crash (no durability is claimed).
+//!
+//! Divergences: DDL on a temporary table commits the open transaction and takes the schema lock
+//! as DDL on a permanent table does (MariaDB does neither for CREATE/DROP TEMPORARY TABLE);
+//! temporary tables are not listed by SHOW TABLES nor information_schema (as MariaDB 10.11).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::catalog::TableDef;
+use crate::error::db_error::{DbError, DbResult};
+use crate::session::Session;
+use crate::store::Store;
+
+/// The name prefix of every temporary table's trees (T1).
+pub const PREFIX: &str = "\u{0}temp/";
+
+/// The tree of `index` (`PRIMARY` or a secondary index's name) of temporary table `id` in
+/// generation `generation`.
+pub fn tree_name(id: u64, generation: u64, index: &str) -> String {
+    if generation == 0 {
+        format!("{PREFIX}{id}/{index}")
+    } else {
+        format!("{PREFIX}{id}/@{generation}/{index}")
+    }
+}
+
+/// Trees of `names` left by temporary tables of an earlier run (T3).
+pub fn orphans(names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| n.starts_with(PREFIX))
+        .cloned()
+        .collect()
+}
+
+/// A session's temporary tables.
+#[derive(Default)]
+pub struct TempTables {
+    tables: BTreeMap<(String, String), Arc<TableDef>>,
+}
+
+impl TempTables {
+    pub fn get(&self, db: &str, name: &str) -> Option<Arc<TableDef>> {
+        self.tables
+            .get(&(db.to_string(), name.to_string()))
+            .cloned()
+    }
+    /// Adds or replaces a definition (its `temporary` id set).
+    pub fn put(&mut self, def: TableDef) -> Arc<TableDef> {
+        debug_assert!(def.temporary.is_some());
+        let def = Arc::new(def);
+        self.tables
+            .insert((def.db.clone(), def.name.clone()), def.clone());
+        def
+    }
+    pub fn remove(&mut self, db: &str, name: &str) -> Option<Arc<TableDef>> {
+        self.tables.remove(&(db.to_string(), name.to_string()))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+    /// Forgets every table and drops its trees (T4: the caller cleared the write set). Errors
+    /// are ignored: whatever is left is dropped at the next start (T3).
+    pub fn drop_all(&mut self, store: &Store) {
+        for (_, t) in std::mem::take(&mut self.tables) {
+            for tree in t.all_trees() {
+                let _ = store.drop_tree(&tree);
+            }
+        }
+    }
+}
+
+impl Session {
+    /// The table `db`.`name` as this session sees it: its temporary table, else the catalog's.
+    pub fn find_table(&self, db: &str, name: &str) -> Option<Arc<TableDef>> {
+        self.temp
+            .get(db, name)
+            .or_else(|| self.engine.catalog.table(db, name))
+    }
+    /// [`Session::find_table`], or 1146 if there is none.
+    pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
+        self.find_table(db, name)
+            .ok_or_else(|| DbError::no_table(db, name))
+    }
+    /// Publishes a new version of a definition: in the session's overlay for a temporary table,
+    /// in the catalog (with its stored text `sql`) otherwise.
+    pub fn store_table(&mut self, def: TableDef, sql: &str) -> DbResult<Arc<TableDef>> {
+        if def.temporary.is_some() {
+            Ok(self.temp.put(def))
+        } else {
+            self.engine.catalog.put_table(def, sql)
+        }
+    }
+    /// Removes a definition from where it lives (not its trees).
+    pub fn forget_table(&mut self, def: &TableDef) -> DbResult<()> {
+        if def.temporary.is_some() {
+            self.temp.remove(&def.db, &def.name);
+            Ok(())
+        } else {
+            self.engine.catalog.remove_table(&def.db, &def.name)
+        }
+    }
+    /// A fresh id for a new temporary table's trees (T1).
+    pub fn new_temp_id(&self) -> u64 {
+        self.engine
+            .temp_ids
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_trees_have_their_own_prefix() {
+        assert_eq!(tree_name(7, 0, "PRIMARY"), "\u{0}temp/7/PRIMARY");
+        assert_eq!(tree_name(7, 2, "k"), "\u{0}temp/7/@2/k");
+        assert!(!crate::catalog::is_table_tree(&tree_name(7, 0, "k")));
+        let names = vec![
+            "test/t/PRIMARY".to_string(),
+            tree_name(3, 0, "PRIMARY"),
+            "\u{0}load/5/test/t/PRIMARY".to_string(),
+        ];
+        assert_eq!(orphans(&names), vec![tree_name(3, 0, "PRIMARY")]);
+    }
+}

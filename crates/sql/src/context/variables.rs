@@ -1,0 +1,177 @@
+//! System variables: the built-in list with MySQL-compatible defaults, and their types.
+//!
+//! Owns [`defaults`] (name → default value; names are lower case) and [`normalize`] (the value
+//! a SET stores: booleans become 0/1 for ON/OFF variables, strings stay strings). Session values
+//! start as copies of the global values. Unknown names are accepted by SET with a warning
+//! (MySQL refuses them with 1193; some tools send variables of other servers) and refused by
+//! SELECT @@name with 1193, as MySQL does.
+
+use std::collections::HashMap;
+
+use crate::types::value::Value;
+
+/// The version string reported by `VERSION()` and `@@version`.
+pub fn version() -> String {
+    format!("8.0.35-betula-{}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Variables whose value is ON/OFF (stored as 0/1).
+pub const BOOLEAN: &[&str] = &[
+    "autocommit",
+    "betula_commit_sync",
+    "tokudb_commit_sync",
+    "foreign_key_checks",
+    "unique_checks",
+    "sql_safe_updates",
+    "transaction_read_only",
+    "tx_read_only",
+    "sql_log_bin",
+    "big_tables",
+    "sql_quote_show_create",
+    "local_infile",
+    "sql_notes",
+    "sql_warnings",
+];
+
+pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
+    let t = |s: &str| Value::Text(s.to_string());
+    let i = Value::Int;
+    let mut m = HashMap::new();
+    let list: Vec<(&str, Value)> = vec![
+        ("autocommit", i(1)),
+        // ON: a commit returns once its log record is fsynced; OFF: it returns at once and the log is
+        // synced by the next synchronous commit, the periodic sync or a checkpoint (per session).
+        ("betula_commit_sync", i(1)),
+        // LOAD DATA: sort memory per statement (bytes) before runs spill to compressed temp files.
+        ("betula_load_memory", i(256 << 20)),
+        // LOAD DATA LOCAL allowed (the client must opt in too).
+        ("local_infile", i(1)),
+        // Shown only; the directory is set at server start (`--secure-file-priv`), never by SET.
+        ("secure_file_priv", Value::Null),
+        ("tokudb_commit_sync", i(1)),
+        ("auto_increment_increment", i(1)),
+        ("auto_increment_offset", i(1)),
+        ("character_set_client", t("utf8mb4")),
+        ("character_set_connection", t("utf8mb4")),
+        ("character_set_database", t("utf8mb4")),
+        ("character_set_results", t("utf8mb4")),
+        ("character_set_server", t("utf8mb4")),
+        ("character_set_system", t("utf8mb3")),
+        ("collation_connection", t("utf8mb4_general_ci")),
+        ("collation_database", t("utf8mb4_general_ci")),
+        ("collation_server", t("utf8mb4_general_ci")),
+        ("datadir", t(datadir)),
+        ("default_storage_engine", t("Betula")),
+        ("default_tmp_storage_engine", t("Betula")),
+        ("storage_engine", t("Betula")),
+        ("div_precision_increment", i(4)),
+        ("explicit_defaults_for_timestamp", i(1)),
+        ("foreign_key_checks", i(1)),
+        ("group_concat_max_len", i(1024)),
+        ("have_ssl", t("DISABLED")),
+        ("have_openssl", t("DISABLED")),
+        // DATA DIRECTORY / INDEX DIRECTORY are not supported (mysql-compat.md).
+        ("have_symlink", t("NO")),
+        ("hostname", t("localhost")),
+        ("init_connect", t("")),
+        ("innodb_lock_wait_timeout", i(50)),
+        ("lock_wait_timeout", i(31_536_000)),
+        ("interactive_timeout", i(28800)),
+        ("wait_timeout", i(28800)),
+        ("net_read_timeout", i(30)),
+        ("net_write_timeout", i(60)),
+        ("net_buffer_length", i(16384)),
+        ("license", t("Apache-2.0")),
+        ("lower_case_table_names", i(0)),
+        ("max_allowed_packet", i(67_108_864)),
+        ("max_connections", i(151)),
+        // MariaDB's default (MySQL 8.0: 1024): SHOW WARNINGS lists at most this many
+        ("max_error_count", i(64)),
+        ("max_execution_time", i(0)),
+        ("performance_schema", i(0)),
+        ("port", i(port as i64)),
+        ("protocol_version", i(10)),
+        ("optimizer_switch", t(crate::context::optimizer_switch::DEFAULT)),
+        ("query_cache_size", i(0)),
+        ("query_cache_type", t("OFF")),
+        ("read_only", i(0)),
+        ("socket", t("")),
+        ("sql_auto_is_null", i(0)),
+        // OFF: notes (level Note) are not recorded for SHOW WARNINGS (mariadb-dump sets it).
+        ("sql_notes", i(1)),
+        ("sql_warnings", i(0)),
+        ("sql_mode", t("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")),
+        ("sql_require_primary_key", i(0)),
+        ("sql_safe_updates", i(0)),
+        ("sql_select_limit", Value::UInt(u64::MAX)),
+        ("system_time_zone", t("UTC")),
+        ("time_zone", t("SYSTEM")),
+        ("transaction_isolation", t("REPEATABLE-READ")),
+        ("tx_isolation", t("REPEATABLE-READ")),
+        ("transaction_read_only", i(0)),
+        ("tx_read_only", i(0)),
+        ("unique_checks", i(1)),
+        ("version", t(&version())),
+        ("version_comment", t("Betula (Apache-2.0), a write-optimized MySQL-compatible database")),
+        ("version_compile_machine", t(std::env::consts::ARCH)),
+        ("version_compile_os", t(std::env::consts::OS)),
+        ("default_authentication_plugin", t("mysql_native_password")),
+        ("session_track_gtids", t("OFF")),
+        ("session_track_schema", i(1)),
+        ("session_track_state_change", i(0)),
+        ("session_track_system_variables", t("")),
+        ("session_track_transaction_info", t("OFF")),
+        ("ssl_ca", t("")),
+        ("tmp_table_size", i(16_777_216)),
+        ("max_heap_table_size", i(16_777_216)),
+        ("long_query_time", Value::Double(10.0)),
+        ("binlog_format", t("ROW")),
+        ("log_bin", i(0)),
+        ("server_id", i(1)),
+        ("gtid_mode", t("OFF")),
+        ("enforce_gtid_consistency", t("OFF")),
+        ("innodb_buffer_pool_size", i(536_870_912)),
+        ("betula_cache_size", i(536_870_912)),
+        // Key format of tables CREATE TABLE makes (catalog.rs `KEY_FORMAT`); 1 = the layout of
+        // versions before key formats, for compatibility tests.
+        ("betula_key_format", i(2)),
+        ("betula_durability", t("sync")),
+        ("betula_compression", t("zstd")),
+    ];
+    for (k, v) in list {
+        m.insert(k.to_string(), v);
+    }
+    m
+}
+
+/// Converts a SET value to what the variable stores.
+pub fn normalize(name: &str, v: Value) -> Value {
+    if BOOLEAN.contains(&name) {
+        let on = match &v {
+            Value::Text(s) => {
+                matches!(s.to_ascii_uppercase().as_str(), "ON" | "1" | "TRUE" | "YES")
+            }
+            Value::Bytes(b) => b == b"1" || b.eq_ignore_ascii_case(b"on"),
+            other => other.to_f64_lenient().unwrap_or(0.0) != 0.0,
+        };
+        return Value::Int(on as i64);
+    }
+    if name == "transaction_isolation" || name == "tx_isolation" {
+        if let Value::Text(s) = &v {
+            return Value::Text(s.to_ascii_uppercase().replace(' ', "-"));
+        }
+    }
+    v
+}
+
+/// The text SHOW VARIABLES prints.
+pub fn show_text(name: &str, v: &Value) -> String {
+    if BOOLEAN.contains(&name) {
+        return if v.to_f64_lenient().unwrap_or(0.0) != 0.0 {
+            "ON".into()
+        } else {
+            "OFF".into()
+        };
+    }
+    crate::expr::eval::text_of(v).unwrap_or_default()
+}

@@ -1,0 +1,402 @@
+//! HANDLER statements: per-session cursors over a table's rows or one of its keys.
+//!
+//! `HANDLER t OPEN [AS h]`, `HANDLER h READ FIRST|NEXT`, `HANDLER h READ key FIRST|NEXT|PREV|
+//! LAST`, `HANDLER h READ key =|>=|<=|>|< (v, ...)`, each with optional `WHERE` and `LIMIT`
+//! (default 1 row), and `HANDLER h CLOSE`.
+//!
+//! Invariants: a handler holds only its table's name and the byte key of the last entry it
+//! examined (rows that fail WHERE move the cursor too, as in MariaDB); each READ is a fresh
+//! range scan of the primary tree (natural order: primary key, or insertion order for a table
+//! without one) or of the index tree from that key, through the session's read view, so a
+//! handler never pins storage. A NEXT/PREV that ran off the end stays there until FIRST/LAST or
+//! a key read. This session's TRUNCATE, DROP, ALTER or RENAME of the table closes its handlers;
+//! a handler whose table no longer exists reads as closed (1109).
+
+use std::collections::HashMap;
+use std::ops::Bound;
+
+use sqlparser::ast::{self as ast};
+
+use crate::catalog::TableDef;
+use crate::codec::key::{encode_key_value, prefix_successor, KeyDecoder};
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::scan::{OutCol, Output};
+use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::Scope;
+use crate::parser::parse;
+use crate::parser::tokens::{lex, Cursor, Tok};
+use crate::plan::access::exact;
+use crate::session::Session;
+use crate::types::value::Value;
+
+/// Open handlers of a session, by lower-cased alias.
+pub type Handlers = HashMap<String, Handler>;
+
+#[derive(Clone, Debug)]
+pub struct Handler {
+    db: String,
+    table: String,
+    alias: String,
+    /// Key read (`None`: natural order) and the last entry examined.
+    key: Option<Option<usize>>,
+    pos: Pos,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Pos {
+    Start,
+    At(Vec<u8>),
+    /// Ran off the end reading forward (true) or backward (false).
+    End(bool),
+}
+
+enum Dir {
+    First,
+    Last,
+    Next,
+    Prev,
+    Cmp(String, Vec<Value>),
+}
+
+fn unknown(alias: &str) -> DbError {
+    DbError::new(1109, "42S02", format!("Unknown table '{alias}' in HANDLER"))
+}
+
+/// True if `sql` is a HANDLER statement (sqlparser does not read them).
+pub fn is_special(sql: &str) -> bool {
+    Cursor::new(sql).peek_kw() == Some("HANDLER")
+}
+
+/// Runs `sql` if it is a HANDLER statement; closes this session's handlers of a table that
+/// `sql` truncates, drops, alters or renames (and returns None: the statement runs as usual).
+pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
+    let mut c = Cursor::new(sql);
+    match c.peek_kw()? {
+        "HANDLER" => {
+            c.kw("HANDLER");
+            Some(run(sess, &mut c))
+        }
+        "TRUNCATE" | "DROP" | "ALTER" | "RENAME" if !sess.handlers.is_empty() => {
+            let names: Vec<String> = lex(sql)
+                .into_iter()
+                .filter_map(|(t, _)| match t {
+                    Tok::Word { text, .. } => Some(text.to_ascii_lowercase()),
+                    _ => None,
+                })
+                .collect();
+            sess.handlers
+                .retain(|_, h| !names.contains(&h.table.to_ascii_lowercase()));
+            None
+        }
+        _ => None,
+    }
+}
+
+fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+    let name = c.qualified().ok_or_else(|| DbError::syntax(c.rest()))?;
+    if c.kw("OPEN") {
+        let (db, table) = sess.resolve_table_name(&name)?;
+        sess.check_db_access(&db)?;
+        sess.get_table(&db, &table)?;
+        c.kw("AS");
+        let alias = match c.name() {
+            Some(a) => a,
+            None => table.clone(),
+        };
+        if !c.at_end() && !c.sym(';') {
+            return Err(DbError::syntax(c.rest()));
+        }
+        let k = alias.to_ascii_lowercase();
+        if sess.handlers.contains_key(&k) {
+            return Err(DbError::new(
+                1066,
+                "42000",
+                format!("Not unique table/alias: '{alias}'"),
+            ));
+        }
+        sess.handlers.insert(
+            k,
+            Handler {
+                db,
+                table,
+                alias,
+                key: None,
+                pos: Pos::Start,
+            },
+        );
+        return Ok(Output::done(0));
+    }
+    let alias = name.last().cloned().unwrap_or_default();
+    let k = alias.to_ascii_lowercase();
+    if c.kw("CLOSE") {
+        return match sess.handlers.remove(&k) {
+            Some(_) => Ok(Output::done(0)),
+            None => Err(unknown(&alias)),
+        };
+    }
+    if !c.kw("READ") {
+        return Err(DbError::syntax(c.rest()));
+    }
+    let Some(h) = sess.handlers.get(&k).cloned() else {
+        return Err(unknown(&alias));
+    };
+    let Some(t) = sess.find_table(&h.db, &h.table) else {
+        sess.handlers.remove(&k);
+        return Err(unknown(&alias));
+    };
+    // `READ FIRST|NEXT` (natural order) or `READ key ...`.
+    let natural = matches!(c.peek_kw(), Some("FIRST" | "NEXT"));
+    let key = if natural {
+        None
+    } else {
+        let n = c.name().ok_or_else(|| DbError::syntax(c.rest()))?;
+        Some(key_named(&t, &n)?)
+    };
+    let dir = if c.kw("FIRST") {
+        Dir::First
+    } else if c.kw("LAST") && key.is_some() {
+        Dir::Last
+    } else if c.kw("NEXT") {
+        Dir::Next
+    } else if c.kw("PREV") && key.is_some() {
+        Dir::Prev
+    } else if key.is_some() {
+        let mut op = String::new();
+        while let Some(Tok::Sym(s @ ('=' | '<' | '>'))) = c.peek().cloned() {
+            op.push(s);
+            c.sym(s);
+        }
+        if !matches!(op.as_str(), "=" | ">=" | "<=" | ">" | "<") {
+            return Err(DbError::syntax(c.rest()));
+        }
+        let mut vals = Vec::new();
+        for e in values(c)? {
+            let x = sess.compile(&Scope::default(), &e, "field list")?;
+            vals.push(eval(&x, &EvalCtx::default())?);
+        }
+        Dir::Cmp(op, vals)
+    } else {
+        return Err(DbError::syntax(c.rest()));
+    };
+    let (selection, limit) = tail(sess, c.rest())?;
+    let mut h = h;
+    if h.key != key {
+        // Another key (or natural order): the position restarts.
+        h.key = key;
+        h.pos = Pos::Start;
+    }
+    let scope = crate::exec::dml::table_scope(&t, &h.alias);
+    let where_c = match &selection {
+        Some(w) => Some(sess.compile(&scope, w, "where clause")?),
+        None => None,
+    };
+    let range = bounds(&t, key, &h.pos, &dir)?;
+    let mut rows = Vec::new();
+    let mut pos = h.pos.clone();
+    if let Some((tree, lo, hi, reverse)) = range.filter(|_| limit > 0) {
+        pos = Pos::End(!reverse);
+        let store = &sess.engine.store;
+        let snap = sess.snapshot.as_ref();
+        let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
+        while let Some((k, v)) = scan.next_entry()? {
+            let row = match key {
+                Some(Some(ix)) => {
+                    let kcols = t.index_key_columns(ix);
+                    let mut d = KeyDecoder::new(&k);
+                    for kc in &kcols[..t.indexes[ix].columns.len()] {
+                        d.next(kc)?;
+                    }
+                    match sess
+                        .ws
+                        .get(store, &t.primary_tree(), &k[d.position()..], snap)?
+                    {
+                        Some(v) => crate::codec::row::decode_row(&t.layout, &v)?,
+                        None => continue,
+                    }
+                }
+                _ => crate::codec::row::decode_row(&t.layout, &v)?,
+            };
+            pos = Pos::At(k);
+            let ok = match &where_c {
+                Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
+                None => true,
+            };
+            if ok {
+                rows.push(row);
+                if rows.len() as u64 >= limit {
+                    break;
+                }
+            }
+        }
+    }
+    h.pos = pos;
+    sess.handlers.insert(k, h);
+    let cols = t
+        .columns
+        .iter()
+        .map(|c| {
+            let mut o = OutCol::named(&c.name, Some(c.sql_type));
+            o.table = alias.clone();
+            o.org_table = t.name.clone();
+            o.db = t.db.clone();
+            o.collation = c.collation;
+            o.flags = c.protocol_flags();
+            o
+        })
+        .collect();
+    Ok(Output::Rows { cols, rows })
+}
+
+fn key_named(t: &TableDef, name: &str) -> DbResult<Option<usize>> {
+    if name.eq_ignore_ascii_case("PRIMARY") && !t.pk.is_empty() {
+        return Ok(None);
+    }
+    t.indexes
+        .iter()
+        .position(|ix| ix.name.eq_ignore_ascii_case(name))
+        .map(Some)
+        .ok_or_else(|| {
+            DbError::new(
+                1176,
+                "42000",
+                format!("Key '{name}' doesn't exist in table '{}'", t.name),
+            )
+        })
+}
+
+/// `(v, ...)` after a comparison.
+fn values(c: &mut Cursor<'_>) -> DbResult<Vec<ast::Expr>> {
+    let rest = c.rest();
+    let toks = lex(rest);
+    let mut depth = 0;
+    let mut end = None;
+    for (t, off) in &toks {
+        match t {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(off + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let end = end.ok_or_else(|| DbError::syntax(rest))?;
+    let inner = rest[..end]
+        .trim()
+        .strip_prefix('(')
+        .and_then(|x| x.strip_suffix(')'))
+        .ok_or_else(|| DbError::syntax(rest))?;
+    let q = match parse(&format!("SELECT {inner}"))?.into_iter().next() {
+        Some(ast::Statement::Query(q)) => q,
+        _ => return Err(DbError::syntax(inner)),
+    };
+    let ast::SetExpr::Select(s) = *q.body else {
+        return Err(DbError::syntax(inner));
+    };
+    let mut out = Vec::new();
+    for item in s.projection {
+        match item {
+            ast::SelectItem::UnnamedExpr(e) => out.push(e),
+            _ => return Err(DbError::syntax(inner)),
+        }
+    }
+    // Move the cursor past the list.
+    while !c.at_end() && c.rest().len() > rest.len() - end {
+        c.pos += 1;
+    }
+    Ok(out)
+}
+
+/// `[WHERE expr] [LIMIT [offset,] n]`: the condition and the row count (default 1).
+fn tail(sess: &mut Session, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
+    let rest = rest.trim().trim_end_matches(';');
+    if rest.trim().is_empty() {
+        return Ok((None, 1));
+    }
+    let q = match parse(&format!("SELECT 1 FROM dual {rest}"))?
+        .into_iter()
+        .next()
+    {
+        Some(ast::Statement::Query(q)) => q,
+        _ => return Err(DbError::syntax(rest)),
+    };
+    let (limit, offset) = crate::exec::select::limit_of(sess, &q)?;
+    if offset > 0 {
+        return Err(DbError::unsupported("HANDLER ... LIMIT with an offset"));
+    }
+    let ast::SetExpr::Select(s) = *q.body else {
+        return Err(DbError::syntax(rest));
+    };
+    Ok((s.selection, limit.unwrap_or(1)))
+}
+
+type Range = (String, Bound<Vec<u8>>, Bound<Vec<u8>>, bool);
+
+/// The tree, byte range and direction of one READ (None: nothing to read).
+fn bounds(
+    t: &TableDef,
+    key: Option<Option<usize>>,
+    pos: &Pos,
+    dir: &Dir,
+) -> DbResult<Option<Range>> {
+    use Bound::{Excluded, Included, Unbounded};
+    let (tree, cols) = match key.flatten() {
+        Some(ix) => (t.index_tree(ix), t.indexes[ix].columns.clone()),
+        None => (t.primary_tree(), t.pk.clone()),
+    };
+    let after = |forward: bool| match pos {
+        Pos::At(k) if forward => Some((Excluded(k.clone()), Unbounded)),
+        Pos::At(k) => Some((Unbounded, Excluded(k.clone()))),
+        // Off the end in this direction: nothing more.
+        Pos::End(f) if *f == forward => None,
+        _ => Some((Unbounded, Unbounded)),
+    };
+    Ok(Some(match dir {
+        Dir::First => (tree, Unbounded, Unbounded, false),
+        Dir::Last => (tree, Unbounded, Unbounded, true),
+        Dir::Next => match after(true) {
+            Some((lo, hi)) => (tree, lo, hi, false),
+            None => return Ok(None),
+        },
+        Dir::Prev => match after(false) {
+            Some((lo, hi)) => (tree, lo, hi, true),
+            None => return Ok(None),
+        },
+        Dir::Cmp(op, vals) => {
+            if vals.len() > cols.len() || vals.is_empty() {
+                return Err(DbError::new(
+                    1070,
+                    "42000",
+                    format!(
+                        "Too many key parts specified; max {} parts allowed",
+                        cols.len()
+                    ),
+                ));
+            }
+            let mut prefix = Vec::new();
+            for (p, (v, &c)) in vals.iter().zip(&cols).enumerate() {
+                let col = &t.columns[c];
+                match exact(col, v) {
+                    Some(v) => encode_key_value(&t.key_column(key.flatten(), p), &v, &mut prefix)?,
+                    // A value no key entry can hold: nothing to read.
+                    None => return Ok(None),
+                }
+            }
+            let succ = || prefix_successor(&prefix).map_or(Unbounded, Included);
+            match op.as_str() {
+                "=" => (tree, Included(prefix.clone()), succ_excl(&prefix), false),
+                ">=" => (tree, Included(prefix.clone()), Unbounded, false),
+                ">" => (tree, succ(), Unbounded, false),
+                "<=" => (tree, Unbounded, succ_excl(&prefix), true),
+                _ => (tree, Unbounded, Excluded(prefix.clone()), true),
+            }
+        }
+    }))
+}
+
+fn succ_excl(prefix: &[u8]) -> Bound<Vec<u8>> {
+    prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
+}

@@ -1,0 +1,9 @@
+//! Execution: scans, queries, INSERT/UPDATE/DELETE, HANDLER, CHECKSUM TABLE.
+
+pub mod checksum;
+pub mod dml;
+pub mod handler;
+pub mod member_sort;
+pub mod multi_table;
+pub mod scan;
+pub mod select;

@@ -1,0 +1,205 @@
+//! Reading table rows through an access path ([`read_rows`]), and the result types
+//! ([`OutCol`], [`Output`], [`RowSink`]).
+//!
+//! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
+//! and DELETE); a covering index read fills only the columns the statement uses (others are
+//! NULL), and is chosen only when the index entries give all those columns back
+//! (index_entry.rs).
+
+use std::ops::Bound;
+
+use crate::catalog::TableDef;
+use crate::codec::key::KeyDecoder;
+use crate::codec::row::decode_row;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::plan::access::Access;
+use crate::plan::index_condition::Pushed;
+use crate::session::Session;
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+use crate::types::SqlType;
+
+/// One result column.
+#[derive(Clone, Debug, Default)]
+pub struct OutCol {
+    pub name: String,
+    pub table: String,
+    pub org_table: String,
+    pub db: String,
+    pub ty: Option<SqlType>,
+    pub flags: u16,
+    pub collation: Collation,
+    /// Display length when the type alone does not give it (ENUM, SET); 0 = the type's.
+    pub length: u32,
+    /// The members of an ENUM or SET column (empty otherwise): CREATE TABLE ... SELECT copies them.
+    pub members: std::sync::Arc<[String]>,
+}
+
+impl OutCol {
+    pub fn named(name: &str, ty: Option<SqlType>) -> OutCol {
+        OutCol {
+            name: name.into(),
+            ty,
+            ..Default::default()
+        }
+    }
+}
+
+/// What a statement returns.
+#[derive(Clone, Debug)]
+pub enum Output {
+    Rows {
+        cols: Vec<OutCol>,
+        rows: Vec<Vec<Value>>,
+    },
+    Done {
+        affected: u64,
+        last_insert_id: u64,
+        info: String,
+    },
+    /// A result set already sent, row by row, to the statement's [`RowSink`]; the caller ends it.
+    Sent { rows: u64 },
+}
+
+/// Where a query sends its result set as it reads it, instead of building it in memory
+/// (`Session::execute_to`). Queries whose rows must all be seen first (sorting, grouping,
+/// DISTINCT, columns whose type is known only from the values) still return [`Output::Rows`].
+/// After `columns`, an error ends the statement with some rows already sent.
+pub trait RowSink {
+    fn columns(&mut self, cols: &[OutCol]) -> DbResult<()>;
+    fn row(&mut self, row: &[Value]) -> DbResult<()>;
+}
+
+impl Output {
+    pub fn done(affected: u64) -> Output {
+        Output::Done {
+            affected,
+            last_insert_id: 0,
+            info: String::new(),
+        }
+    }
+    /// A result of text columns.
+    pub fn text(names: &[&str], rows: Vec<Vec<Value>>) -> Output {
+        Output::Rows {
+            cols: names
+                .iter()
+                .map(|n| OutCol::named(n, Some(SqlType::VarChar { len: 256 })))
+                .collect(),
+            rows,
+        }
+    }
+}
+
+/// True if index `ix` can produce every column in `needed` from its entries
+/// (index_entry.rs).
+pub fn covers(t: &TableDef, ix: usize, needed: &[bool]) -> bool {
+    crate::catalog::index_entry::covers(t, ix, needed)
+}
+
+/// Whether the pushed condition holds for an index entry (the row is then fetched).
+fn pushed_holds(
+    t: &TableDef,
+    ix: usize,
+    p: &Pushed,
+    outer: &[Value],
+    key: &[u8],
+    value: &[u8],
+) -> DbResult<bool> {
+    let (row, _) = crate::catalog::index_entry::decode_entry(t, ix, key, value)?;
+    let mut flat = outer.to_vec();
+    let end = p.offset + row.len();
+    if flat.len() < end {
+        flat.resize(end, Value::Null);
+    }
+    flat[p.offset..end].clone_from_slice(&row);
+    Ok(truth(&eval(&p.cond, &EvalCtx::row(&flat))?) == Some(true))
+}
+
+fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
+    decode_row(&t.layout, bytes).map_err(DbError::from)
+}
+
+/// Calls `f(pk_bytes, row)` for each row in the access path's ranges (evaluated against
+/// `outer`), in key order or reverse, until `f` returns `false`. `snap` is the read view (None:
+/// latest committed).
+#[allow(clippy::too_many_arguments)] // each argument is one independent knob of the read
+pub fn read_rows(
+    sess: &Session,
+    t: &TableDef,
+    access: &Access,
+    outer: &[Value],
+    needed: &[bool],
+    reverse: bool,
+    snap: Option<&betula_storage::Txn>,
+    f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> DbResult<bool>,
+) -> DbResult<()> {
+    let store = &sess.engine.store;
+    let ranges = access.key_ranges(t, outer)?;
+    let primary = t.primary_tree();
+    match access.index {
+        None => {
+            if access.is_point(t) && ranges.len() == 1 {
+                if let Bound::Included(k) = &ranges[0].0 {
+                    if let Some(v) = sess.ws.get(store, &primary, k, snap)? {
+                        f(k.clone(), decode(t, &v)?)?;
+                    }
+                    return Ok(());
+                }
+            }
+            let iter: Box<dyn Iterator<Item = _>> = if reverse {
+                Box::new(ranges.into_iter().rev())
+            } else {
+                Box::new(ranges.into_iter())
+            };
+            for (lo, hi) in iter {
+                let mut scan = sess.ws.scan(store, &primary, lo, hi, reverse, snap)?;
+                while let Some((k, v)) = scan.next_entry()? {
+                    if !f(k, decode(t, &v)?)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Some(ix) => {
+            let tree = t.index_tree(ix);
+            let kcols = t.index_key_columns(ix);
+            let nix = t.indexes[ix].columns.len();
+            let covering = covers(t, ix, needed);
+            let iter: Box<dyn Iterator<Item = _>> = if reverse {
+                Box::new(ranges.into_iter().rev())
+            } else {
+                Box::new(ranges.into_iter())
+            };
+            for (lo, hi) in iter {
+                let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
+                while let Some((k, v)) = scan.next_entry()? {
+                    let (pk, row) = if covering {
+                        let (row, at) = crate::catalog::index_entry::decode_entry(t, ix, &k, &v)?;
+                        (k[at..].to_vec(), row)
+                    } else {
+                        if let Some(p) = &access.pushed {
+                            if !pushed_holds(t, ix, p, outer, &k, &v)? {
+                                continue;
+                            }
+                        }
+                        let mut d = KeyDecoder::new(&k);
+                        for kc in &kcols[..nix] {
+                            d.next(kc)?;
+                        }
+                        let pk = k[d.position()..].to_vec();
+                        match sess.ws.get(store, &primary, &pk, snap)? {
+                            Some(v) => (pk, decode(t, &v)?),
+                            // Index entry without row (a concurrent delete): skip.
+                            None => continue,
+                        }
+                    };
+                    if !f(pk, row)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,269 @@
+//! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR).
+//!
+//! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
+//! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
+//! argument's value. Text groups and DISTINCT compare under the default case-insensitive
+//! collation (`'a'` and `'A'` are one group).
+
+use std::collections::HashSet;
+
+use crate::error::db_error::DbResult;
+use crate::expr::eval::{eval, text_of, EvalCtx};
+use crate::expr::{AggFunc, AggSpec, BinOp, Expr};
+use crate::types::collation::Collation;
+use crate::types::decimal::Decimal;
+use crate::types::value::{sql_cmp, Value};
+
+/// A byte string equal for values that group together.
+pub fn group_key(vals: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in vals {
+        match v {
+            Value::Null => out.push(0),
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
+                out.push(1);
+                let d = match v {
+                    Value::Int(i) => Decimal::from_i64(*i),
+                    Value::UInt(u) => Decimal::from_u64(*u),
+                    Value::Decimal(d) => *d,
+                    _ => Decimal::from_i64(0),
+                };
+                // Normalize scale: strip trailing zeros.
+                let mut d = d;
+                while d.scale() > 0 && d.truncate_to(d.scale() - 1) == d {
+                    d = d.truncate_to(d.scale() - 1);
+                }
+                match d.small_mantissa() {
+                    Some(m) => out.extend(m.to_le_bytes()),
+                    None => out.extend(d.wide_mantissa().to_le_bytes(32).unwrap_or_default()),
+                }
+                out.push(d.scale());
+            }
+            Value::Float(f) => {
+                out.push(2);
+                out.extend((*f as f64).to_bits().to_le_bytes());
+            }
+            Value::Double(f) => {
+                out.push(2);
+                out.extend(f.to_bits().to_le_bytes());
+            }
+            Value::Text(s) => {
+                out.push(3);
+                let k = Collation::default().sort_key(s.as_bytes());
+                out.extend((k.len() as u64).to_le_bytes());
+                out.extend(k.iter());
+            }
+            Value::Bytes(b) => {
+                out.push(4);
+                out.extend((b.len() as u64).to_le_bytes());
+                out.extend(b);
+            }
+            Value::Date(d) => {
+                out.push(5);
+                out.extend(
+                    crate::types::temporal::DateTime::from_date(*d)
+                        .packed()
+                        .to_le_bytes(),
+                );
+            }
+            Value::DateTime(d) => {
+                out.push(5);
+                out.extend(d.packed().to_le_bytes());
+            }
+            Value::Time(t) => {
+                out.push(6);
+                out.extend(t.micros.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+pub struct Accumulator {
+    count: u64,
+    sum: Option<Value>,
+    exact: bool,
+    best: Option<Value>,
+    concat: Vec<(Vec<Value>, String)>,
+    bits: Option<u64>,
+    seen: HashSet<Vec<u8>>,
+}
+
+fn add(a: &Value, b: &Value) -> DbResult<Value> {
+    eval(
+        &Expr::Binary(
+            BinOp::Add,
+            Box::new(Expr::Lit(a.clone())),
+            Box::new(Expr::Lit(b.clone())),
+            Collation::default(),
+        ),
+        &EvalCtx::default(),
+    )
+}
+
+impl Accumulator {
+    pub fn new(_spec: &AggSpec) -> Accumulator {
+        Accumulator {
+            count: 0,
+            sum: None,
+            exact: true,
+            best: None,
+            concat: Vec::new(),
+            bits: None,
+            seen: HashSet::new(),
+        }
+    }
+
+    pub fn add(&mut self, spec: &AggSpec, cx: &EvalCtx<'_>) -> DbResult<()> {
+        if spec.func == AggFunc::CountStar {
+            self.count += 1;
+            return Ok(());
+        }
+        let mut vals = Vec::with_capacity(spec.arg.len());
+        for a in &spec.arg {
+            vals.push(eval(a, cx)?);
+        }
+        if vals.iter().any(Value::is_null) {
+            return Ok(());
+        }
+        if spec.distinct && !self.seen.insert(group_key(&vals)) {
+            return Ok(());
+        }
+        let v = &vals[0];
+        self.count += 1;
+        match spec.func {
+            AggFunc::Count | AggFunc::CountStar => {}
+            AggFunc::Sum | AggFunc::Avg => {
+                let v = match v {
+                    Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => v.clone(),
+                    other => {
+                        self.exact = false;
+                        Value::Double(other.to_f64_lenient().unwrap_or(0.0))
+                    }
+                };
+                self.sum = Some(match &self.sum {
+                    None => v,
+                    Some(s) => add(s, &v)?,
+                });
+            }
+            AggFunc::Min | AggFunc::Max => {
+                let better = match &self.best {
+                    None => true,
+                    Some(b) => {
+                        let o = sql_cmp(v, b, Collation::default());
+                        if spec.func == AggFunc::Min {
+                            o == Some(std::cmp::Ordering::Less)
+                        } else {
+                            o == Some(std::cmp::Ordering::Greater)
+                        }
+                    }
+                };
+                if better {
+                    self.best = Some(v.clone());
+                }
+            }
+            AggFunc::GroupConcat => {
+                let s: String = vals.iter().filter_map(text_of).collect();
+                let mut keys = Vec::new();
+                for (e, _) in &spec.order {
+                    keys.push(eval(e, cx)?);
+                }
+                self.concat.push((keys, s));
+            }
+            AggFunc::BitAnd | AggFunc::BitOr => {
+                let b = match v {
+                    Value::Int(i) => *i as u64,
+                    Value::UInt(u) => *u,
+                    o => o.to_f64_lenient().unwrap_or(0.0) as i64 as u64,
+                };
+                self.bits = Some(match (self.bits, spec.func) {
+                    (None, _) => b,
+                    (Some(x), AggFunc::BitAnd) => x & b,
+                    (Some(x), _) => x | b,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub fn finish(mut self, spec: &AggSpec) -> Value {
+        match spec.func {
+            AggFunc::Count | AggFunc::CountStar => Value::Int(self.count as i64),
+            AggFunc::Sum => match self.sum {
+                None => Value::Null,
+                Some(Value::Int(i)) => Value::Decimal(Decimal::from_i64(i)),
+                Some(Value::UInt(u)) => Value::Decimal(Decimal::from_u64(u)),
+                Some(v) => v,
+            },
+            AggFunc::Avg => match self.sum {
+                None => Value::Null,
+                Some(s) => {
+                    let n = self.count.max(1);
+                    if self.exact {
+                        let d = match s {
+                            Value::Int(i) => Decimal::from_i64(i),
+                            Value::UInt(u) => Decimal::from_u64(u),
+                            Value::Decimal(d) => d,
+                            _ => Decimal::from_i64(0),
+                        };
+                        let scale = (d.scale() + 4).min(30);
+                        let shift = (scale - d.scale()) as u32;
+                        match d
+                            .small_mantissa()
+                            .and_then(|m| m.checked_mul(crate::types::decimal::pow10(shift)))
+                            .and_then(|m| {
+                                let q = m / n as i128;
+                                let r = m % n as i128;
+                                let q = if r.abs() * 2 >= n as i128 {
+                                    q + m.signum()
+                                } else {
+                                    q
+                                };
+                                Decimal::new(q, scale)
+                            }) {
+                            Some(d) => Value::Decimal(d),
+                            None => Value::Double(d.to_f64() / n as f64),
+                        }
+                    } else {
+                        Value::Double(s.to_f64_lenient().unwrap_or(0.0) / n as f64)
+                    }
+                }
+            },
+            AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
+            AggFunc::GroupConcat => {
+                if self.concat.is_empty() {
+                    return Value::Null;
+                }
+                if !spec.order.is_empty() {
+                    self.concat.sort_by(|a, b| {
+                        for (i, (_, desc)) in spec.order.iter().enumerate() {
+                            let o = crate::exec::select::cmp_values(&a.0[i], &b.0[i]);
+                            if o != std::cmp::Ordering::Equal {
+                                return if *desc { o.reverse() } else { o };
+                            }
+                        }
+                        std::cmp::Ordering::Equal
+                    });
+                }
+                let mut s = self
+                    .concat
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect::<Vec<_>>()
+                    .join(&spec.separator);
+                // group_concat_max_len default.
+                if s.len() > 1024 {
+                    let mut end = 1024;
+                    while !s.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    s.truncate(end);
+                }
+                Value::Text(s)
+            }
+            AggFunc::BitAnd => Value::UInt(self.bits.unwrap_or(u64::MAX)),
+            AggFunc::BitOr => Value::UInt(self.bits.unwrap_or(0)),
+        }
+    }
+}

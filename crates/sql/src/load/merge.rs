@@ -1,0 +1,343 @@
+//! LOAD DATA into a non-empty table: sorted batches through one storage transaction.
+//!
+//! Rows are read in batches (bounded by the memory budget), sorted by primary key (ties in file
+//! order), de-duplicated within the batch as REPLACE / IGNORE / error say, checked against the
+//! table (a point read of the primary key through the transaction, which sees its own earlier
+//! batches; a prefix scan of each UNIQUE index), and written with `Txn::write_sorted`: one
+//! whole-tree lock per tree, messages in key order, no per-row lock. Secondary index changes are
+//! sorted per index before they are written. Tables with a UNIQUE secondary index write each
+//! row's changes at once so that later rows of the batch see them.
+//!
+//! Atomicity: everything is in one storage transaction: an error drops it (rollback), a crash
+//! before its commit record is durable is rolled back by recovery; readers never see part of it.
+
+use std::ops::Bound;
+
+use betula_storage::{Isolation, Op, TreeHandle, Txn, TxnOptions};
+
+use crate::catalog::TableDef;
+use crate::codec::key::prefix_successor;
+use crate::codec::row::decode_row;
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::dml::encode;
+use crate::load::parse::OnDuplicate;
+use crate::load::{commit_durability, Counts, RowSource};
+use crate::session::Session;
+use crate::types::value::Value;
+
+/// A row holding the same UNIQUE index values: (its primary key, key name, key columns).
+type UniqueConflict = (Vec<u8>, String, Vec<usize>);
+
+/// One row of a batch.
+#[derive(Default)]
+struct Row {
+    pk: Vec<u8>,
+    seq: u64,
+    enc: Vec<u8>,
+    /// Key and value of the row's entry in each secondary index.
+    ikeys: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The values, only when UNIQUE secondary indexes are checked.
+    row: Option<Vec<Value>>,
+}
+
+/// Duplicate-key error for the row encoded as `enc` (decoded only for the message).
+fn pk_duplicate(t: &TableDef, enc: &[u8]) -> DbResult<DbError> {
+    let row = decode_row(&t.layout, enc)?;
+    Ok(DbError::duplicate(&t.dup_entry(&t.pk, &row), "PRIMARY"))
+}
+
+/// Rows per batch at most (the byte budget usually ends a batch first).
+const BATCH_ROWS_MAX: usize = 1 << 20;
+
+struct Writer<'a> {
+    t: &'a TableDef,
+    txn: Txn,
+    primary: TreeHandle,
+    indexes: Vec<TreeHandle>,
+    prim_ops: Vec<(Vec<u8>, Op)>,
+    index_ops: Vec<Vec<(Vec<u8>, Op)>>,
+    /// The smallest key present in the primary tree at or after the last probe (`Some(None)`: no
+    /// key after it); keys below it are known absent. Valid while probes ascend (one batch).
+    bound: Option<Option<Vec<u8>>>,
+}
+
+impl Writer<'_> {
+    fn flush(&mut self) -> DbResult<()> {
+        let ops = std::mem::take(&mut self.prim_ops);
+        self.txn.write_sorted(&self.primary, ops)?;
+        for (i, h) in self.indexes.iter().enumerate() {
+            let mut ops = std::mem::take(&mut self.index_ops[i]);
+            // Stable: a delete and a put of the same key keep their order; the last one wins.
+            ops.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut dedup: Vec<(Vec<u8>, Op)> = Vec::with_capacity(ops.len());
+            for op in ops {
+                match dedup.last_mut() {
+                    Some(last) if last.0 == op.0 => *last = op,
+                    _ => dedup.push(op),
+                }
+            }
+            self.txn.write_sorted(h, dedup)?;
+        }
+        Ok(())
+    }
+
+    fn delete_row(&mut self, pk: &[u8], row: &[Value]) -> DbResult<()> {
+        for i in 0..self.t.indexes.len() {
+            let k = self.t.encode_index_key(i, row, pk)?;
+            self.index_ops[i].push((k, Op::Delete));
+        }
+        Ok(())
+    }
+
+    /// The existing row at `pk` (probes ascend within a batch): one seek per gap between present
+    /// keys instead of one point read per row, so appending after existing keys costs a seek per
+    /// run of new keys.
+    fn probe(&mut self, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+        match &self.bound {
+            Some(None) => return Ok(None),
+            Some(Some(b)) if pk < b.as_slice() => return Ok(None),
+            _ => {}
+        }
+        let first = self
+            .txn
+            .range(&self.primary, Bound::Included(pk), Bound::Unbounded, false)
+            .next()
+            .transpose()?;
+        match first {
+            None => {
+                self.bound = Some(None);
+                Ok(None)
+            }
+            Some((k, v)) if k == pk => {
+                self.bound = None;
+                Ok(Some(decode_row(&self.t.layout, &v)?))
+            }
+            Some((k, _)) => {
+                self.bound = Some(Some(k));
+                Ok(None)
+            }
+        }
+    }
+
+    fn get_row(&self, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+        match self.txn.get(&self.primary, pk)? {
+            Some(v) => Ok(Some(decode_row(&self.t.layout, &v)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Another row with the same values in a UNIQUE index: (its primary key, key name, columns).
+    fn unique_conflict(&self, row: &[Value], pk: &[u8]) -> DbResult<Option<UniqueConflict>> {
+        for (i, ix) in self.t.indexes.iter().enumerate() {
+            if !ix.unique || ix.columns.iter().any(|&c| row[c].is_null()) {
+                continue;
+            }
+            let prefix = self.t.encode_index_prefix(i, row)?;
+            let hi = prefix_successor(&prefix);
+            let hi_b = match &hi {
+                Some(h) => Bound::Excluded(h.as_slice()),
+                None => Bound::Unbounded,
+            };
+            for item in self.txn.range(
+                &self.indexes[i],
+                Bound::Included(prefix.as_slice()),
+                hi_b,
+                false,
+            ) {
+                let (k, _) = item?;
+                let other = &k[prefix.len()..];
+                if other != pk {
+                    return Ok(Some((other.to_vec(), ix.name.clone(), ix.columns.clone())));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Starts the load's storage transaction and takes the whole-tree lock of every tree of the table
+/// (concurrent writers of the table wait until the load ends; readers do not).
+pub fn begin_locked(sess: &Session, t: &TableDef) -> DbResult<Txn> {
+    let store = &sess.engine.store;
+    let timeout = sess
+        .vars
+        .get("innodb_lock_wait_timeout")
+        .and_then(|v| v.to_f64_lenient())
+        .unwrap_or(50.0)
+        .clamp(0.0, 1e6);
+    let mut txn = store.env().begin(TxnOptions {
+        isolation: Isolation::ReadCommitted,
+        lock_timeout: std::time::Duration::from_secs_f64(timeout),
+        durability: commit_durability(sess),
+    })?;
+    for name in t.all_trees() {
+        txn.lock_whole_tree(&store.tree(&name)?)?;
+    }
+    Ok(txn)
+}
+
+pub fn load(
+    sess: &mut Session,
+    t: &TableDef,
+    src: &mut RowSource<'_>,
+    on_dup: OnDuplicate,
+    budget: usize,
+    txn: Txn,
+) -> DbResult<Counts> {
+    let store = &sess.engine.store;
+    let mut w = Writer {
+        t,
+        txn,
+        primary: store.tree(&t.primary_tree())?,
+        indexes: (0..t.indexes.len())
+            .map(|i| store.tree(&t.index_tree(i)))
+            .collect::<DbResult<_>>()?,
+        prim_ops: Vec::new(),
+        index_ops: vec![Vec::new(); t.indexes.len()],
+        bound: None,
+    };
+    let has_unique = t.indexes.iter().any(|ix| ix.unique);
+    let mut c = Counts::default();
+    let mut seq = 0u64;
+    loop {
+        // One batch; rows are kept decoded only when UNIQUE indexes need them.
+        let mut batch: Vec<Row> = Vec::new();
+        let mut bytes = 0usize;
+        while bytes < budget && batch.len() < BATCH_ROWS_MAX {
+            let Some((_, row)) = src.next_row(sess)? else {
+                break;
+            };
+            let pk = t.encode_pk(&row)?;
+            let enc = encode(t, &row)?;
+            let ikeys = (0..t.indexes.len())
+                .map(|ix| {
+                    Ok((
+                        t.encode_index_key(ix, &row, &pk)?,
+                        crate::catalog::index_entry::entry_value(t, ix, &row)?,
+                    ))
+                })
+                .collect::<DbResult<Vec<_>>>()?;
+            bytes += pk.len()
+                + enc.len()
+                + ikeys
+                    .iter()
+                    .map(|(k, v)| k.len() + v.len() + 24)
+                    .sum::<usize>()
+                + 96;
+            batch.push(Row {
+                pk,
+                seq,
+                enc,
+                ikeys,
+                row: has_unique.then_some(row),
+            });
+            seq += 1;
+        }
+        if batch.is_empty() {
+            break;
+        }
+        c.records += batch.len() as u64;
+        batch.sort_by(|a, b| a.pk.cmp(&b.pk).then(a.seq.cmp(&b.seq)));
+        w.bound = None;
+        let mut i = 0;
+        while i < batch.len() {
+            // The group of rows with this primary key, in file order.
+            let mut j = i + 1;
+            while j < batch.len() && batch[j].pk == batch[i].pk {
+                j += 1;
+            }
+            let pick = match on_dup {
+                OnDuplicate::Replace => {
+                    c.deleted += (j - i - 1) as u64;
+                    j - 1
+                }
+                OnDuplicate::Ignore => {
+                    for r in &batch[i + 1..j] {
+                        src.warn(&pk_duplicate(t, &r.enc)?);
+                    }
+                    c.skipped += (j - i - 1) as u64;
+                    i
+                }
+                OnDuplicate::Error if j - i > 1 => {
+                    let r = &batch[i + 1];
+                    let e = pk_duplicate(t, &r.enc)?;
+                    return Err(DbError {
+                        message: format!("{} (file row {})", e.message, r.seq + 1),
+                        ..e
+                    });
+                }
+                OnDuplicate::Error => i,
+            };
+            let Row {
+                pk,
+                seq: rseq,
+                enc,
+                ikeys,
+                row,
+            } = std::mem::take(&mut batch[pick]);
+            i = j;
+            if let Some(old) = w.probe(&pk)? {
+                match on_dup {
+                    OnDuplicate::Replace => {
+                        w.delete_row(&pk, &old)?;
+                        c.deleted += 1;
+                    }
+                    OnDuplicate::Ignore => {
+                        src.warn(&pk_duplicate(t, &enc)?);
+                        c.skipped += 1;
+                        continue;
+                    }
+                    OnDuplicate::Error => {
+                        let e = pk_duplicate(t, &enc)?;
+                        return Err(DbError {
+                            message: format!("{} (file row {})", e.message, rseq + 1),
+                            ..e
+                        });
+                    }
+                }
+            }
+            if let Some(row) = row.as_deref() {
+                let mut skip = false;
+                while let Some((other, key, cols)) = w.unique_conflict(row, &pk)? {
+                    let e = DbError::duplicate(&t.dup_entry(&cols, row), &key);
+                    match on_dup {
+                        OnDuplicate::Replace => {
+                            let Some(old) = w.get_row(&other)? else { break };
+                            w.delete_row(&other, &old)?;
+                            w.prim_ops.push((other.clone(), Op::Delete));
+                            w.flush()?;
+                            w.bound = None;
+                            c.deleted += 1;
+                        }
+                        OnDuplicate::Ignore => {
+                            src.warn(&e);
+                            c.skipped += 1;
+                            skip = true;
+                            break;
+                        }
+                        OnDuplicate::Error => {
+                            return Err(DbError {
+                                message: format!("{} (file row {})", e.message, rseq + 1),
+                                ..e
+                            })
+                        }
+                    }
+                }
+                if skip {
+                    continue;
+                }
+            }
+            for (ix, (k, v)) in ikeys.into_iter().enumerate() {
+                w.index_ops[ix].push((k, Op::Put(v)));
+            }
+            w.prim_ops.push((pk, Op::Put(enc)));
+            c.inserted += 1;
+            if has_unique {
+                w.flush()?;
+            }
+        }
+        w.flush()?;
+    }
+    w.txn.commit()?;
+    Ok(c)
+}

@@ -1,0 +1,364 @@
+//! `LOAD DATA [LOCAL] INFILE`: bulk loading of delimited text into a table, as one transaction.
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | `parse` | the statement's grammar and options |
+//! | `fields` | splitting a byte stream into records and fields (MySQL's escape and quote rules) |
+//! | `convert` | record → row: column list, `@variables`, SET, defaults, coercion (as INSERT) |
+//! | `sorter` | external merge sort with zstd-compressed runs under the data directory |
+//! | `build` | empty table: sort, then build every tree bottom-up and swap them in atomically |
+//! | `merge` | non-empty table: sorted batches written through one storage transaction |
+//!
+//! Path choice (docs/design.md, "Bulk loading"): inside an explicit transaction (BEGIN or
+//! autocommit=0) rows go through the session's write set like INSERT rows, so they commit or
+//! roll back with the transaction. Otherwise, a table whose primary tree holds no row and that
+//! has no UNIQUE secondary index is built from sorted streams (`Env::bulk_replace`: rows never
+//! reach the log); any other table takes sorted batches through one storage transaction.
+//!
+//! Invariants: a load is atomic: an error of any kind (bad row in strict mode, duplicate key,
+//! client gone, temp disk full) leaves the table exactly as it was, and a crash mid-load does
+//! too (bulk_replace's swap record / the transaction's missing commit record). Outside an
+//! explicit transaction the load's storage transaction holds the whole-tree lock of every tree
+//! of the table from before the emptiness check to the end (other writers of the table wait;
+//! readers do not), and the session holds the schema lock shared (no DDL meanwhile). Server-side files are read only under the directory configured at
+//! start (`secure_file_priv`) and only by root (MySQL's FILE privilege); LOCAL needs the client's
+//! opt-in (the protocol layer supplies the stream) and `local_infile` ON.
+//!
+//! Messages: row errors in strict mode are MySQL's (`... at row N`) followed by
+//! ` (file 'F', line L)`; in non-strict mode, with IGNORE or LOCAL, they are warnings.
+
+mod build;
+pub mod convert;
+pub mod fields;
+mod merge;
+pub mod parse;
+pub mod sorter;
+
+use std::io::Read;
+use std::sync::Arc;
+
+use crate::catalog::TableDef;
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::{Warning, WarningLevel};
+use crate::exec::dml;
+use crate::exec::scan::Output;
+use crate::session::Session;
+use crate::types::value::Value;
+use convert::Converter;
+use fields::{FieldReader, Record};
+use parse::{LoadStmt, OnDuplicate};
+
+/// Warnings kept per statement (the count in the reply counts them all).
+const MAX_WARNINGS: usize = 65_535;
+
+/// What a load did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Counts {
+    pub records: u64,
+    pub inserted: u64,
+    pub deleted: u64,
+    pub skipped: u64,
+}
+
+/// Rows of the file, converted, in file order.
+pub struct RowSource<'r> {
+    reader: FieldReader<&'r mut dyn Read>,
+    conv: Converter,
+    rec: Record,
+    t: Arc<TableDef>,
+    file: String,
+    local: bool,
+    rownum: u64,
+    pub first_id: Option<u64>,
+    pub warnings: Vec<Warning>,
+    pub warnings_dropped: u64,
+    pub vars: Vec<Value>,
+}
+
+impl RowSource<'_> {
+    /// The next row (record number, values); None at the end of the file.
+    pub fn next_row(&mut self, sess: &mut Session) -> DbResult<Option<(u64, Vec<Value>)>> {
+        let more = self.reader.next_record(&mut self.rec).map_err(|e| {
+            if self.local {
+                DbError::new(
+                    1158,
+                    "08S01",
+                    format!(
+                        "Got an error reading communication packets (LOAD DATA LOCAL '{}': {e})",
+                        self.file
+                    ),
+                )
+            } else {
+                DbError::new(
+                    29,
+                    "HY000",
+                    format!("Error reading file '{}' ({e})", self.file),
+                )
+            }
+        })?;
+        if !more {
+            return Ok(None);
+        }
+        self.rownum += 1;
+        let row = self
+            .conv
+            .row(
+                sess,
+                &self.t,
+                &self.rec,
+                self.rownum,
+                &mut self.first_id,
+                &mut self.warnings,
+                &mut self.vars,
+            )
+            .map_err(|e| self.at_line(e))?;
+        if self.warnings.len() > MAX_WARNINGS {
+            self.warnings_dropped += (self.warnings.len() - MAX_WARNINGS) as u64;
+            self.warnings.truncate(MAX_WARNINGS);
+        }
+        Ok(Some((self.rownum, row)))
+    }
+
+    /// `e` with the file name and line of the current record.
+    pub fn at_line(&self, mut e: DbError) -> DbError {
+        e.message = format!(
+            "{} (file '{}', line {})",
+            e.message, self.file, self.rec.line
+        );
+        e
+    }
+
+    pub fn warn(&mut self, e: &DbError) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(Warning {
+                level: WarningLevel::Warning,
+                code: e.code,
+                message: e.message.clone(),
+            });
+        } else {
+            self.warnings_dropped += 1;
+        }
+    }
+
+    /// Bytes of the file consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.reader.bytes_read()
+    }
+}
+
+/// For the protocol layer: the file name to request from the client when `sql` is a LOAD DATA
+/// LOCAL that can run (local_infile ON, table present and accessible); None otherwise (the
+/// statement then runs without a stream and reports its own error).
+pub fn local_request(sess: &Session, sql: &str) -> Option<String> {
+    if !parse::is_load(sql) {
+        return None;
+    }
+    let stmt = parse::parse(sql).ok()?;
+    let enabled = sess
+        .vars
+        .get("local_infile")
+        .and_then(|v| v.to_f64_lenient())
+        .unwrap_or(1.0)
+        != 0.0;
+    if !stmt.local || !enabled {
+        return None;
+    }
+    let (db, name) = sess.resolve_table_name(&stmt.table).ok()?;
+    sess.check_db_access(&db).ok()?;
+    sess.get_table(&db, &name).ok()?;
+    Some(stmt.file)
+}
+
+/// Opens a server-side file after the `secure_file_priv` and privilege checks.
+fn open_server_file(sess: &Session, name: &str) -> DbResult<std::fs::File> {
+    let refused = || {
+        DbError::new(
+            1290,
+            "HY000",
+            "The MySQL server is running with the --secure-file-priv option so it cannot execute this statement",
+        )
+    };
+    let Some(dir) = sess.engine.secure_file_priv.read().clone() else {
+        return Err(refused());
+    };
+    if sess.user != "root" {
+        return Err(DbError::new(
+            1045,
+            "28000",
+            format!("Access denied for user '{}'@'{}' (LOAD DATA INFILE needs the FILE privilege, which only root has)", sess.user, sess.host),
+        ));
+    }
+    let path = std::path::Path::new(name);
+    let path = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        dir.join(path)
+    };
+    let not_found = |e: std::io::Error| {
+        DbError::new(
+            29,
+            "HY000",
+            format!("File '{}' not found ({e})", path.display()),
+        )
+    };
+    let real = path.canonicalize().map_err(not_found)?;
+    let real_dir = dir.canonicalize().map_err(not_found)?;
+    if !real.starts_with(&real_dir) {
+        return Err(refused());
+    }
+    std::fs::File::open(&real).map_err(not_found)
+}
+
+/// Runs a LOAD DATA statement; `local` is the client's file for LOAD DATA LOCAL (None when the
+/// client did not offer it).
+pub fn run(sess: &mut Session, sql: &str, local: Option<&mut dyn Read>) -> DbResult<Output> {
+    let stmt = parse::parse(sql)?;
+    let (db, name) = sess.resolve_table_name(&stmt.table)?;
+    sess.check_db_access(&db)?;
+    let t = sess.get_table(&db, &name)?;
+    let mut file;
+    let input: &mut dyn Read = if stmt.local {
+        let enabled = sess
+            .vars
+            .get("local_infile")
+            .and_then(|v| v.to_f64_lenient())
+            .unwrap_or(1.0)
+            != 0.0;
+        match local {
+            Some(r) if enabled => r,
+            _ => {
+                return Err(DbError::new(
+                    3948,
+                    "42000",
+                    "Loading local data is disabled; this must be enabled on both the client and server sides",
+                ))
+            }
+        }
+    } else {
+        file = open_server_file(sess, &stmt.file)?;
+        &mut file
+    };
+    execute(sess, &stmt, t, input)
+}
+
+/// The load itself, over any byte stream (also used by `betula import`).
+pub fn execute(
+    sess: &mut Session,
+    stmt: &LoadStmt,
+    t: Arc<TableDef>,
+    input: &mut dyn Read,
+) -> DbResult<Output> {
+    // IGNORE (and LOCAL, which implies it) turns data errors into warnings, as in MySQL.
+    let strict = sess.strict() && stmt.on_duplicate != OnDuplicate::Ignore;
+    let conv = Converter::new(sess, &t, stmt, strict)?;
+    let mut src = RowSource {
+        reader: FieldReader::new(input, stmt.format.clone()),
+        conv,
+        rec: Record::default(),
+        t: t.clone(),
+        file: stmt.file.clone(),
+        local: stmt.local,
+        rownum: 0,
+        first_id: None,
+        warnings: Vec::new(),
+        warnings_dropped: 0,
+        vars: Vec::new(),
+    };
+    for _ in 0..stmt.ignore_lines {
+        if !src.reader.next_record(&mut src.rec).map_err(|e| {
+            DbError::new(
+                29,
+                "HY000",
+                format!("Error reading file '{}' ({e})", stmt.file),
+            )
+        })? {
+            break;
+        }
+    }
+    sess.begin_write()?;
+    let budget = sess
+        .vars
+        .get("betula_load_memory")
+        .and_then(|v| v.to_f64_lenient())
+        .unwrap_or(256.0 * 1048576.0)
+        .clamp(1048576.0, 1e15) as usize;
+    let in_txn = sess.in_txn || !sess.autocommit();
+    let counts = if in_txn {
+        through_write_set(sess, &t, &mut src, stmt.on_duplicate)?
+    } else {
+        let txn = merge::begin_locked(sess, &t)?;
+        if build::eligible(sess, &t, &txn)? {
+            let counts = build::load(sess, &t, &mut src, stmt.on_duplicate, budget)?;
+            txn.commit()?; // wrote nothing: releases the tree locks
+            counts
+        } else {
+            merge::load(sess, &t, &mut src, stmt.on_duplicate, budget, txn)?
+        }
+    };
+    for (name, v) in src.conv.var_names().iter().zip(src.vars.iter()) {
+        sess.user_vars.insert(name.clone(), v.clone());
+    }
+    if let Some(id) = src.first_id {
+        sess.last_insert_id = id;
+    }
+    let nwarn = src.warnings.len() as u64 + src.warnings_dropped;
+    sess.warnings.extend(std::mem::take(&mut src.warnings));
+    Ok(Output::Done {
+        affected: counts.inserted + counts.deleted,
+        last_insert_id: src.first_id.unwrap_or(0),
+        info: format!(
+            "Records: {}  Deleted: {}  Skipped: {}  Warnings: {nwarn}",
+            counts.records, counts.deleted, counts.skipped
+        ),
+    })
+}
+
+/// Inside an explicit transaction: row by row through the write set, as INSERT does.
+fn through_write_set(
+    sess: &mut Session,
+    t: &TableDef,
+    src: &mut RowSource<'_>,
+    on_dup: OnDuplicate,
+) -> DbResult<Counts> {
+    let mut c = Counts::default();
+    while let Some((_, row)) = src.next_row(sess)? {
+        c.records += 1;
+        let pk = t.encode_pk(&row)?;
+        let mut skip = false;
+        while let Some(conflict) = dml::find_conflict(sess, t, &row, &pk, true)? {
+            match on_dup {
+                OnDuplicate::Replace => match dml::load(sess, t, &conflict.pk)? {
+                    Some(old) => {
+                        dml::delete_row(sess, t, &conflict.pk, &old)?;
+                        c.deleted += 1;
+                    }
+                    None => break,
+                },
+                OnDuplicate::Ignore => {
+                    let e = DbError::duplicate(&t.dup_entry(&conflict.cols, &row), &conflict.key);
+                    src.warn(&e);
+                    c.skipped += 1;
+                    skip = true;
+                    break;
+                }
+                OnDuplicate::Error => {
+                    let e = DbError::duplicate(&t.dup_entry(&conflict.cols, &row), &conflict.key);
+                    return Err(src.at_line(e));
+                }
+            }
+        }
+        if !skip {
+            dml::put_row(sess, t, &pk, &row)?;
+            c.inserted += 1;
+        }
+    }
+    Ok(c)
+}
+
+/// The durability a session's commit asks for (betula_commit_sync / tokudb_commit_sync).
+pub(crate) fn commit_durability(sess: &Session) -> Option<betula_storage::Durability> {
+    let sync = ["betula_commit_sync", "tokudb_commit_sync"]
+        .iter()
+        .all(|v| !matches!(sess.vars.get(*v), Some(Value::Int(0))));
+    (!sync).then_some(betula_storage::Durability::NoSync)
+}

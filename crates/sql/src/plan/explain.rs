@@ -1,0 +1,326 @@
+//! EXPLAIN output in MariaDB 10.11's format (id, select_type, table, type, possible_keys, key,
+//! key_len, ref, rows, Extra) describing the plan select.rs really runs, and the one planning
+//! rule that exists for it: a full scan reads a covering secondary index instead of the rows.
+//!
+//! Invariants: every row describes the access path the executor uses (`Source::access`, its
+//! key order and the sort/grouping steps); nothing is printed that Betula does not do.
+//! - type: `const` (unique key fully equal to constants), `eq_ref` (unique key fully equal to
+//!   values of earlier tables), `ref` (leading key columns equal), `range` (IN list or bounds),
+//!   `index` (the whole key read in key order: a covering secondary index, or the primary key
+//!   read in ORDER BY order), `ALL` (every row in primary key order).
+//! - key_len: the bytes of the key parts used, computed as MariaDB does (fixed sizes, CHAR/
+//!   VARCHAR at 4 bytes a character for utf8mb4, +2 for a variable length, +1 for NULL).
+//! - rows: 1 for a point read, otherwise the table's row count (information_schema's count).
+//! - Extra: `Using index condition` when conditions are checked on the index entries before
+//!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
+//!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
+//!   for a covering read (a full read of the primary tree counts as an `index` read of PRIMARY
+//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
+//!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
+
+use crate::catalog::TableDef;
+use crate::exec::scan::{covers, Output};
+use crate::exec::select::{From, SrcKind};
+use crate::expr::{BinOp, Expr};
+use crate::plan::access::Access;
+use crate::session::Session;
+use crate::types::value::Value;
+use crate::types::{Column, SqlType};
+
+/// What the query does after reading: the steps EXPLAIN reports on the first table.
+pub struct Shape<'a> {
+    pub where_conj: &'a [Expr],
+    pub grouped: bool,
+    pub distinct: bool,
+    /// ORDER BY present and not served by the key order.
+    pub sorted: bool,
+    pub key_ordered: bool,
+}
+
+/// Planning: a table read in full (no usable range, not read in ORDER BY key order) is read
+/// through the narrowest secondary index that holds every column the query needs, if any.
+/// Returns whether the first table's access changed (its key order may now serve ORDER BY).
+pub fn prefer_covering_index(from: &mut From, key_ordered: bool) -> bool {
+    let mut first_changed = false;
+    for (i, s) in from.sources.iter_mut().enumerate() {
+        let SrcKind::Table(t) = &s.kind else { continue };
+        if !s.access.is_full_scan() || s.access.index.is_some() || (i == 0 && key_ordered) {
+            continue;
+        }
+        let best = (0..t.indexes.len())
+            .filter(|&ix| s.hints.allows(Some(ix)) && covers(t, ix, &s.needed))
+            .min_by_key(|&ix| t.indexes[ix].columns.len());
+        if let Some(ix) = best {
+            s.access.index = Some(ix);
+            first_changed |= i == 0;
+        }
+    }
+    first_changed
+}
+
+fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+/// MariaDB's key_len contribution of one column.
+fn key_part_len(c: &Column) -> u64 {
+    let mb = if c.sql_type.is_binary() { 1 } else { 4 };
+    let frac = |fsp: u8| u64::from(fsp).div_ceil(2);
+    #[allow(unreachable_patterns)] // column types added later fall back to their display size
+    let n = match c.sql_type {
+        SqlType::Int { width, .. } => width.bytes() as u64,
+        SqlType::Float { .. } => 4,
+        SqlType::Double { .. } => 8,
+        SqlType::Decimal {
+            precision, scale, ..
+        } => decimal_bytes(precision, scale),
+        SqlType::Char { len } => u64::from(len) * mb,
+        SqlType::VarChar { len } => u64::from(len) * mb + 2,
+        SqlType::Binary { len } => u64::from(len),
+        SqlType::VarBinary { len } => u64::from(len) + 2,
+        SqlType::Text(_) | SqlType::Blob(_) => 2 + 255 * mb,
+        SqlType::Date => 3,
+        SqlType::DateTime { fsp } => 5 + frac(fsp),
+        SqlType::Timestamp { fsp } => 4 + frac(fsp),
+        SqlType::Time { fsp } => 3 + frac(fsp),
+        SqlType::Year => 1,
+        SqlType::Enum { count } => crate::codec::row::enum_width(count) as u64,
+        // MariaDB packs a SET in 1, 2, 3, 4 or 8 bytes.
+        SqlType::Set { count } => match count.div_ceil(8) {
+            n @ 1..=4 => u64::from(n),
+            _ => 8,
+        },
+        _ => u64::from(c.sql_type.display_length(c.collation)),
+    };
+    n + u64::from(c.nullable)
+}
+
+/// Bytes of MariaDB's binary DECIMAL: 4 per 9 digits, the rest by table, each side of the point.
+fn decimal_bytes(precision: u8, scale: u8) -> u64 {
+    const REST: [u64; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
+    let side = |d: u8| u64::from(d / 9) * 4 + REST[usize::from(d % 9)];
+    side(precision.saturating_sub(scale)) + side(scale)
+}
+
+/// The key columns the access path uses: equality parts, plus the IN/range column.
+fn used_parts(a: &Access, t: &TableDef) -> usize {
+    let cols = a.key_cols(t);
+    let extra = usize::from(a.in_list.is_some() || a.lower.is_some() || a.upper.is_some());
+    if a.is_full_scan() {
+        cols.len()
+    } else {
+        (a.eq.len() + extra).min(cols.len())
+    }
+}
+
+/// How many conjuncts the key range applies (the rest are checked on each row).
+fn consumed(a: &Access) -> usize {
+    a.eq.len()
+        + usize::from(a.in_list.is_some())
+        + usize::from(a.lower.is_some())
+        + usize::from(a.upper.is_some())
+}
+
+pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
+    let names = [
+        "id",
+        "select_type",
+        "table",
+        "type",
+        "possible_keys",
+        "key",
+        "key_len",
+        "ref",
+        "rows",
+        "Extra",
+    ];
+    let mut out = Vec::new();
+    if from.sources.is_empty() {
+        let mut r = vec![Value::Int(1), text("SIMPLE")];
+        r.extend(vec![Value::Null; 7]);
+        r.push(text("No tables used"));
+        out.push(r);
+    }
+    for (i, s) in from.sources.iter().enumerate() {
+        let mut extra: Vec<&str> = Vec::new();
+        // Conditions checked on this table's rows: its ON clause and the WHERE conjuncts whose
+        // columns are all available once this table is read and that name it.
+        let end = s.offset + s.ncols;
+        let mine = |e: &Expr| {
+            let (mut here, mut later) = (false, false);
+            e.visit_cols(&mut |c| {
+                here |= c >= s.offset && c < end;
+                later |= c >= end;
+            });
+            here && !later
+        };
+        let mut conds = shape.where_conj.iter().filter(|e| mine(e)).count();
+        if let Some(on) = &s.on_c {
+            let mut v = Vec::new();
+            crate::plan::access::conjuncts(on, &mut v);
+            conds += v.len();
+        }
+        let mut possible = None;
+        let (kind, key, key_len, refs, nrows) = match &s.kind {
+            SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, r.len() as u64),
+            SrcKind::Table(t) => {
+                let a = &s.access;
+                // A full read of the primary tree is an `index` read of PRIMARY when it gives
+                // every column the query needs (MariaDB: InnoDB's clustered key is covering).
+                let pk_covers = !t.pk.is_empty()
+                    && s.needed
+                        .iter()
+                        .enumerate()
+                        .all(|(c, &n)| !n || t.pk.contains(&c));
+                let scan_index = a.is_full_scan()
+                    && (a.index.is_some()
+                        || (i == 0 && shape.key_ordered && !t.pk.is_empty())
+                        || (pk_covers && s.hints.allows(None)));
+                let kind = if scan_index {
+                    "index".to_string()
+                } else if a.is_point(t) {
+                    if a.eq.iter().all(Expr::is_const) {
+                        "const"
+                    } else {
+                        "eq_ref"
+                    }
+                    .to_string()
+                } else {
+                    a.kind(t).to_string()
+                };
+                let key = if a.is_full_scan() && !scan_index {
+                    None
+                } else {
+                    Some(match a.index {
+                        None => "PRIMARY".to_string(),
+                        Some(ix) => t.indexes[ix].name.clone(),
+                    })
+                };
+                let key_len = key.as_ref().map(|_| {
+                    let cols = a.key_cols(t);
+                    cols[..used_parts(a, t)]
+                        .iter()
+                        .map(|&c| key_part_len(&t.columns[c]))
+                        .sum::<u64>()
+                });
+                let refs = (!a.eq.is_empty()).then(|| {
+                    a.eq.iter()
+                        .map(|e| match e {
+                            Expr::Col(c) => {
+                                let sc = &from.scope.cols[*c];
+                                format!("{}.{}.{}", sc.db, sc.table, sc.name)
+                            }
+                            _ if e.is_const() => "const".to_string(),
+                            _ => "func".to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(",")
+                });
+                let covering = match a.index {
+                    Some(ix) => covers(t, ix, &s.needed),
+                    None => pk_covers,
+                };
+                if let Some(p) = &a.pushed {
+                    extra.push("Using index condition");
+                    if p.left > 0 {
+                        extra.push("Using where");
+                    }
+                } else if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
+                    extra.push("Using where");
+                }
+                if covering && key.is_some() {
+                    extra.push("Using index");
+                }
+                let nrows = if a.is_point(t) {
+                    1
+                } else {
+                    crate::infoschema::row_count(sess, t)
+                };
+                let chosen = key.clone().filter(|_| kind != "index");
+                let conj: Vec<&Expr> = shape.where_conj.iter().filter(|e| mine(e)).collect();
+                possible = possible_keys(t, s, a, chosen, &conj);
+                (kind, key, key_len, refs, nrows)
+            }
+        };
+        if i == 0 {
+            if shape.grouped || shape.distinct {
+                extra.push("Using temporary");
+            }
+            if shape.sorted {
+                extra.push("Using filesort");
+            }
+        }
+        let opt = |v: Option<String>| v.map(|s| text(&s)).unwrap_or(Value::Null);
+        out.push(vec![
+            Value::Int(1),
+            text("SIMPLE"),
+            text(&s.alias),
+            text(&kind),
+            opt(possible),
+            opt(key),
+            opt(key_len.map(|n| n.to_string())),
+            opt(refs),
+            Value::UInt(nrows),
+            if extra.is_empty() {
+                Value::Null
+            } else {
+                text(&extra.join("; "))
+            },
+        ]);
+    }
+    Output::text(&names, out)
+}
+
+/// EXPLAIN's possible_keys: the key read (unless the whole index is scanned), and the keys
+/// MariaDB's range analysis also finds for `first_col NOT IN (...)` / `first_col <> const`
+/// (ranges around the excluded values; Betula reads no ranges for them, the key is only a
+/// candidate), in the table's key order.
+fn possible_keys(
+    t: &TableDef,
+    s: &crate::exec::select::Source,
+    a: &Access,
+    chosen: Option<String>,
+    conj: &[&Expr],
+) -> Option<String> {
+    let excluding = |col: usize| {
+        conj.iter().any(|e| match e {
+            Expr::InList(x, list, true, _) => {
+                matches!(&**x, Expr::Col(c) if *c == s.offset + col)
+                    && list.iter().all(Expr::is_const)
+            }
+            Expr::Binary(BinOp::Ne, x, y, _) => {
+                matches!((&**x, &**y), (Expr::Col(c), o) | (o, Expr::Col(c))
+                    if *c == s.offset + col && o.is_const())
+            }
+            _ => false,
+        })
+    };
+    let mut keys: Vec<(Option<usize>, String, &[usize])> = Vec::new();
+    if !t.pk.is_empty() {
+        keys.push((None, "PRIMARY".into(), &t.pk));
+    }
+    for (i, ix) in t.indexes.iter().enumerate() {
+        keys.push((Some(i), ix.name.clone(), &ix.columns));
+    }
+    let names: Vec<String> = keys
+        .into_iter()
+        .filter(|(ix, name, cols)| {
+            (chosen.as_deref() == Some(name.as_str()) && a.index == *ix)
+                || (s.hints.allows(*ix) && cols.first().is_some_and(|&c| excluding(c)))
+        })
+        .map(|(_, name, _)| name)
+        .collect();
+    (!names.is_empty()).then(|| names.join(","))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_key_bytes_follow_mariadb() {
+        assert_eq!(decimal_bytes(10, 2), 5);
+        assert_eq!(decimal_bytes(18, 9), 8);
+        assert_eq!(decimal_bytes(65, 30), 30);
+    }
+}

@@ -1,0 +1,285 @@
+//! Character sets and collations: how text values compare and what bytes they sort by in keys.
+//!
+//! Owns: [`Collation`] and [`Collation::sort_key`], the single definition of text order used both by
+//! value comparison ([`crate::types::value::sql_cmp`]) and by the key codec, so the two cannot disagree.
+//!
+//! Supported collations (all on utf8mb4 except `binary`), and exactly how they differ from MySQL:
+//! * `binary` (BINARY/VARBINARY/BLOB): bytewise, NO PAD. Same as MySQL.
+//! * `utf8mb4_bin`: code-point order (= UTF-8 byte order), PAD SPACE: trailing U+0020 are ignored.
+//!   Same as MySQL.
+//! * `utf8mb4_0900_bin`: code-point order, NO PAD. Same as MySQL.
+//! * `utf8mb4_general_ci` (the default of this crate): each character is replaced by its simple
+//!   uppercase mapping when that mapping is a single character (Rust's `char::to_uppercase`), then
+//!   compared by code point, PAD SPACE. Divergence from MySQL: MySQL's general_ci also folds the
+//!   accented Latin-1 letters to their base letter (`'é' = 'E'`) and maps every supplementary-plane
+//!   character to U+FFFD (all emoji compare equal); we do neither, so `'é' <> 'e'` and distinct emoji
+//!   stay distinct. Characters whose uppercase is several characters (`ß` → `SS`) are kept as they are
+//!   (MySQL general_ci: `ß = s`).
+//! * `utf8mb4_0900_ai_ci`: implemented as the same case folding with NO PAD. Divergence from MySQL:
+//!   no accent insensitivity and no UCA multi-level weights (MySQL orders by DUCET weights, e.g.
+//!   punctuation before digits before letters; we order folded code points).
+//!
+//! * utf8mb3 collations (`utf8mb3_general_ci`, `utf8mb3_bin`, `utf8mb3_unicode_ci`; `utf8_*` are
+//!   their aliases) sort exactly as their utf8mb4 namesakes (a utf8mb3 value holds only BMP
+//!   characters, where the two agree); `utf8mb4_unicode_ci` and `utf8mb3_unicode_ci` fold case as
+//!   general_ci does (divergence: no UCA weights).
+//! * latin1 collations: `latin1_swedish_ci` (latin1's default) and `latin1_general_ci` fold case as
+//!   general_ci; `latin1_general_cs` and `latin1_bin` compare by code point. All PAD SPACE.
+//!   Divergences from MariaDB: order by Unicode code point, not by latin1 byte (they differ only for
+//!   the Windows-1252 characters at 0x80..=0x9F, e.g. `€`, `Š`), no accent folding under
+//!   swedish_ci, and `latin1_general_cs` does not interleave cases (MariaDB: `A < a < B`).
+//! * ascii collations: `ascii_general_ci` (case folding) and `ascii_bin`, PAD SPACE.
+//!
+//! Which characters a column may hold is its collation's [`Charset`]'s business (charset.rs).
+//!
+//! PAD SPACE is implemented by dropping trailing U+0020 before comparing. Divergence from MySQL,
+//! which pads the shorter string with spaces: a string that continues with a character below U+0020
+//! (a control character) where the other one ends sorts after it here (`'a\t' > 'a'`), before it in
+//! MySQL.
+//!
+//! Sort keys of the case-insensitive collations are not reversible (the key holds the folded text;
+//! the row holds the original). PAD SPACE sort keys drop trailing spaces, so they are not reversible
+//! either.
+
+use std::borrow::Cow;
+
+use crate::types::charset::Charset;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Collation {
+    /// The `binary` character set: bytes, no padding.
+    Binary,
+    Utf8mb4Bin,
+    #[default]
+    Utf8mb4GeneralCi,
+    Utf8mb4_0900AiCi,
+    Utf8mb4_0900Bin,
+    Utf8mb4UnicodeCi,
+    Utf8mb3GeneralCi,
+    Utf8mb3Bin,
+    Utf8mb3UnicodeCi,
+    Latin1SwedishCi,
+    Latin1GeneralCi,
+    Latin1GeneralCs,
+    Latin1Bin,
+    AsciiGeneralCi,
+    AsciiBin,
+}
+
+impl Collation {
+    /// Every collation, in SHOW COLLATION's order (by character set, then name).
+    pub const ALL: [Collation; 15] = [
+        Collation::AsciiGeneralCi,
+        Collation::AsciiBin,
+        Collation::Binary,
+        Collation::Latin1SwedishCi,
+        Collation::Latin1GeneralCi,
+        Collation::Latin1GeneralCs,
+        Collation::Latin1Bin,
+        Collation::Utf8mb3GeneralCi,
+        Collation::Utf8mb3Bin,
+        Collation::Utf8mb3UnicodeCi,
+        Collation::Utf8mb4GeneralCi,
+        Collation::Utf8mb4Bin,
+        Collation::Utf8mb4UnicodeCi,
+        Collation::Utf8mb4_0900AiCi,
+        Collation::Utf8mb4_0900Bin,
+    ];
+
+    /// MariaDB's collation id (MySQL's for the 0900 collations).
+    pub fn id(self) -> u16 {
+        match self {
+            Collation::Binary => 63,
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4Bin => 46,
+            Collation::Utf8mb4_0900AiCi => 255,
+            Collation::Utf8mb4_0900Bin => 309,
+            Collation::Utf8mb4UnicodeCi => 224,
+            Collation::Utf8mb3GeneralCi => 33,
+            Collation::Utf8mb3Bin => 83,
+            Collation::Utf8mb3UnicodeCi => 192,
+            Collation::Latin1SwedishCi => 8,
+            Collation::Latin1GeneralCi => 48,
+            Collation::Latin1GeneralCs => 49,
+            Collation::Latin1Bin => 47,
+            Collation::AsciiGeneralCi => 11,
+            Collation::AsciiBin => 65,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Binary => "binary",
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Utf8mb4_0900AiCi => "utf8mb4_0900_ai_ci",
+            Collation::Utf8mb4_0900Bin => "utf8mb4_0900_bin",
+            Collation::Utf8mb4UnicodeCi => "utf8mb4_unicode_ci",
+            Collation::Utf8mb3GeneralCi => "utf8mb3_general_ci",
+            Collation::Utf8mb3Bin => "utf8mb3_bin",
+            Collation::Utf8mb3UnicodeCi => "utf8mb3_unicode_ci",
+            Collation::Latin1SwedishCi => "latin1_swedish_ci",
+            Collation::Latin1GeneralCi => "latin1_general_ci",
+            Collation::Latin1GeneralCs => "latin1_general_cs",
+            Collation::Latin1Bin => "latin1_bin",
+            Collation::AsciiGeneralCi => "ascii_general_ci",
+            Collation::AsciiBin => "ascii_bin",
+        }
+    }
+    /// The collation a name denotes (case-insensitive; `utf8_x` is `utf8mb3_x`).
+    pub fn from_name(name: &str) -> Option<Collation> {
+        let mut n = name.to_ascii_lowercase();
+        if let Some(rest) = n.strip_prefix("utf8_") {
+            n = format!("utf8mb3_{rest}");
+        }
+        Collation::ALL.into_iter().find(|c| c.name() == n)
+    }
+    /// The character set this collation belongs to.
+    pub fn charset(self) -> Charset {
+        match self {
+            Collation::Binary => Charset::Binary,
+            Collation::Utf8mb4GeneralCi
+            | Collation::Utf8mb4Bin
+            | Collation::Utf8mb4_0900AiCi
+            | Collation::Utf8mb4_0900Bin
+            | Collation::Utf8mb4UnicodeCi => Charset::Utf8mb4,
+            Collation::Utf8mb3GeneralCi | Collation::Utf8mb3Bin | Collation::Utf8mb3UnicodeCi => {
+                Charset::Utf8mb3
+            }
+            Collation::Latin1SwedishCi
+            | Collation::Latin1GeneralCi
+            | Collation::Latin1GeneralCs
+            | Collation::Latin1Bin => Charset::Latin1,
+            Collation::AsciiGeneralCi | Collation::AsciiBin => Charset::Ascii,
+        }
+    }
+    /// Whether this is its character set's default collation (SHOW COLLATION's Default).
+    pub fn is_default(self) -> bool {
+        self.charset().default_collation() == self
+    }
+    /// The collation of the text clients receive for a column of this collation: the server
+    /// sends every text as UTF-8 (the connection's utf8mb4, as MariaDB converts results to
+    /// `character_set_results`), so a latin1, utf8mb3 or ascii column is announced as utf8mb4
+    /// (`_bin` collations as utf8mb4_bin), with a length of 4 bytes per character.
+    pub fn as_sent(self) -> Collation {
+        match self.charset() {
+            Charset::Binary | Charset::Utf8mb4 => self,
+            _ if self.case_insensitive() => Collation::Utf8mb4GeneralCi,
+            _ => Collation::Utf8mb4Bin,
+        }
+    }
+    /// Maximum bytes per character (for display lengths).
+    pub fn max_bytes_per_char(self) -> u32 {
+        self.charset().max_bytes()
+    }
+    pub fn is_binary_charset(self) -> bool {
+        self == Collation::Binary
+    }
+    pub fn pad_space(self) -> bool {
+        !matches!(
+            self,
+            Collation::Binary | Collation::Utf8mb4_0900AiCi | Collation::Utf8mb4_0900Bin
+        )
+    }
+    pub fn case_insensitive(self) -> bool {
+        matches!(
+            self,
+            Collation::Utf8mb4GeneralCi
+                | Collation::Utf8mb4_0900AiCi
+                | Collation::Utf8mb4UnicodeCi
+                | Collation::Utf8mb3GeneralCi
+                | Collation::Utf8mb3UnicodeCi
+                | Collation::Latin1SwedishCi
+                | Collation::Latin1GeneralCi
+                | Collation::AsciiGeneralCi
+        )
+    }
+    /// True if a value can be rebuilt from its sort key (binary and NO PAD `_bin` collations).
+    pub fn key_is_reversible(self) -> bool {
+        matches!(self, Collation::Binary | Collation::Utf8mb4_0900Bin)
+    }
+
+    /// The bytes this collation orders `text` by: two texts compare as their sort keys compare
+    /// bytewise. `text` is the UTF-8 (or, for `binary`, raw) bytes of the value; invalid UTF-8 under a
+    /// text collation is compared bytewise (coercion rejects it before it is stored).
+    pub fn sort_key<'a>(self, text: &'a [u8]) -> Cow<'a, [u8]> {
+        let t = if self.pad_space() {
+            trim_trailing_spaces(text)
+        } else {
+            text
+        };
+        if !self.case_insensitive() {
+            return Cow::Borrowed(t);
+        }
+        let Ok(s) = std::str::from_utf8(t) else {
+            return Cow::Borrowed(t);
+        };
+        if s.bytes().all(|b| !b.is_ascii_lowercase() && b < 0x80) {
+            return Cow::Borrowed(t);
+        }
+        let mut out = String::with_capacity(s.len());
+        for c in s.chars() {
+            out.push(fold_char(c));
+        }
+        Cow::Owned(out.into_bytes())
+    }
+
+    /// Compares two texts under this collation.
+    pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+        self.sort_key(a).cmp(&self.sort_key(b))
+    }
+}
+
+fn trim_trailing_spaces(t: &[u8]) -> &[u8] {
+    let mut n = t.len();
+    while n > 0 && t[n - 1] == b' ' {
+        n -= 1;
+    }
+    &t[..n]
+}
+
+/// Simple uppercase mapping when it is one character, else the character itself.
+fn fold_char(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_uppercase();
+    }
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering::*;
+
+    #[test]
+    fn general_ci_is_case_insensitive_and_pads() {
+        let c = Collation::Utf8mb4GeneralCi;
+        assert_eq!(c.compare(b"abc", b"ABC"), Equal);
+        assert_eq!(c.compare(b"a", b"a  "), Equal);
+        assert_eq!(c.compare(b"a", b"B"), Less);
+        assert_eq!(
+            c.compare("straße".as_bytes(), "STRASSE".as_bytes()),
+            Greater
+        );
+        assert_eq!(c.compare("ÄRGER".as_bytes(), "ärger".as_bytes()), Equal);
+        assert_eq!(c.compare("σ".as_bytes(), "ς".as_bytes()), Equal);
+        assert_eq!(c.compare(b"a\t", b"a"), Greater); // documented divergence from MySQL
+    }
+
+    #[test]
+    fn bin_and_no_pad() {
+        assert_eq!(Collation::Utf8mb4Bin.compare(b"a", b"A"), Greater);
+        assert_eq!(Collation::Utf8mb4Bin.compare(b"a ", b"a"), Equal);
+        assert_eq!(Collation::Utf8mb4_0900Bin.compare(b"a ", b"a"), Greater);
+        assert_eq!(Collation::Utf8mb4_0900AiCi.compare(b"a ", b"A"), Greater);
+        assert_eq!(Collation::Binary.compare(b"a\0", b"a"), Greater);
+        assert_eq!(
+            Collation::from_name("UTF8MB4_BIN"),
+            Some(Collation::Utf8mb4Bin)
+        );
+        assert_eq!(Collation::default().id(), 45);
+    }
+}
