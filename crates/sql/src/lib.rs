@@ -19,6 +19,7 @@ pub mod store;
 pub mod types;
 
 pub use context::engine::{Engine, EngineConfig};
+pub use context::Context;
 pub use error::db_error::{DbError, DbResult};
 pub use exec::scan::{OutCol, Output, RowSink};
 pub use session::Session;

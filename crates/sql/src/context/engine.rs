@@ -15,7 +15,6 @@ use parking_lot::{Mutex, RwLock};
 use crate::context::temp_tables;
 use crate::context::variables as vars;
 use crate::error::db_error::{DbError, DbResult};
-use crate::session::Session;
 use crate::{catalog, store};
 
 use crate::codec::key::decode_key;
@@ -172,11 +171,6 @@ impl Engine {
             .write()
             .insert("secure_file_priv".into(), shown);
         *self.secure_file_priv.write() = dir;
-    }
-
-    /// A new session for an authenticated connection.
-    pub fn session(self: &Arc<Self>, id: u64, user: &str, host: &str) -> Session {
-        Session::new(self.clone(), id, user, host)
     }
 
     /// Stored mysql_native_password hash: `Some(None)` = user without password.

@@ -1,6 +1,273 @@
-//! The state statements run in: the engine every session shares, and the connection's own.
+//! [`Context`]: the state a connection's statements run in: the engine it shares with every
+//! other connection, its user, current database, variables, warnings, transaction (write set,
+//! row locks, snapshot, savepoints), temporary tables and HANDLER cursors. Every layer below
+//! the session's statement loop works on a `Context`, never on the session.
+//!
+//! | module | owns |
+//! | --- | --- |
+//! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
+//! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
+//! | `source_text` | the statement text behind a span (select items are named after it) |
+//! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
+//! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
+//! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
+//!
+//! Invariant: a context registers itself in the engine's process list when it is made and
+//! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod engine;
 pub mod optimizer_switch;
+pub mod session_functions;
+pub mod source_text;
 pub mod temp_tables;
+pub mod transaction;
 pub mod variables;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::{Warning, WarningLevel};
+use crate::expr::{AggSpec, Compiler, Expr, Scope};
+use crate::store::{LockMode, WriteSet};
+use crate::types::temporal::DateTime;
+use crate::types::value::Value;
+pub use engine::Engine;
+
+pub struct Context {
+    pub engine: Arc<Engine>,
+    pub id: u64,
+    pub user: String,
+    pub host: String,
+    pub db: Option<String>,
+    pub ws: WriteSet,
+    pub in_txn: bool,
+    pub(crate) holds_lock: Option<LockMode>,
+    pub vars: HashMap<String, Value>,
+    pub user_vars: HashMap<String, Value>,
+    pub warnings: Vec<Warning>,
+    pub last_insert_id: u64,
+    /// FOUND_ROWS(): the rows the last result set held.
+    pub found_rows: u64,
+    /// ROW_COUNT(): the rows the last statement changed, -1 after a result set or an error.
+    pub row_count: i64,
+    pub now: DateTime,
+    /// The statement's `?` parameter values.
+    pub params: Vec<Value>,
+    /// The statement's text (select items are named after it: source_text.rs).
+    pub cur_sql: String,
+    /// Plan only (prepare-time metadata): queries return their columns and no rows.
+    pub describe_only: bool,
+    /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
+    /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
+    pub snapshot: Option<betula_storage::Txn>,
+    /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
+    pub(crate) savepoints: Vec<(String, usize)>,
+    /// Open HANDLER cursors (handler.rs).
+    pub handlers: crate::exec::handler::Handlers,
+    /// The session's temporary tables (temp_tables.rs).
+    pub temp: crate::context::temp_tables::TempTables,
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        self.ws.clear();
+        // After the write set: no buffered change refers to them any more (temp_tables.rs T4).
+        self.temp.drop_all(&self.engine.store);
+        self.release_lock();
+        self.engine.processes.lock().remove(&self.id);
+    }
+}
+
+/// The current time, truncated to whole seconds (NOW() and CURRENT_TIMESTAMP without a precision).
+pub fn now_utc() -> DateTime {
+    let us = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or(0);
+    crate::expr::functions::from_unix_micros(us - us % 1_000_000).unwrap_or(DateTime::ZERO)
+}
+
+impl Context {
+    pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Context {
+        let vars = engine.globals.read().clone();
+        engine.processes.lock().insert(
+            id,
+            crate::context::engine::ProcInfo {
+                user: user.into(),
+                host: host.into(),
+                db: None,
+                info: None,
+                started: std::time::Instant::now(),
+            },
+        );
+        Context {
+            engine,
+            id,
+            user: user.into(),
+            host: host.into(),
+            db: None,
+            ws: WriteSet::default(),
+            in_txn: false,
+            holds_lock: None,
+            vars,
+            user_vars: HashMap::new(),
+            warnings: Vec::new(),
+            last_insert_id: 0,
+            found_rows: 0,
+            row_count: -1,
+            now: now_utc(),
+            params: Vec::new(),
+            cur_sql: String::new(),
+            describe_only: false,
+            snapshot: None,
+            savepoints: Vec::new(),
+            handlers: Default::default(),
+            temp: Default::default(),
+        }
+    }
+
+    pub fn autocommit(&self) -> bool {
+        self.vars
+            .get("autocommit")
+            .and_then(|v| v.to_f64_lenient())
+            .unwrap_or(1.0)
+            != 0.0
+    }
+
+    pub fn strict(&self) -> bool {
+        self.vars
+            .get("sql_mode")
+            .and_then(crate::expr::eval::text_of)
+            .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
+    }
+
+    /// True if `sql_mode` contains `mode` (e.g. NO_AUTO_VALUE_ON_ZERO).
+    pub fn sql_mode_has(&self, mode: &str) -> bool {
+        self.vars
+            .get("sql_mode")
+            .and_then(crate::expr::eval::text_of)
+            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
+    }
+
+    /// A numeric session variable (0 if unset or not a number).
+    pub fn int_var(&self, name: &str) -> u64 {
+        self.vars
+            .get(name)
+            .and_then(|v| v.to_f64_lenient())
+            .map_or(0, |f| f.max(0.0) as u64)
+    }
+
+    pub fn use_db(&mut self, db: &str) -> DbResult<()> {
+        if !db.eq_ignore_ascii_case("information_schema") && !self.engine.catalog.has_db(db) {
+            return Err(DbError::bad_db(db));
+        }
+        self.check_db_access(db)?;
+        self.db = Some(if db.eq_ignore_ascii_case("information_schema") {
+            "information_schema".into()
+        } else {
+            db.to_string()
+        });
+        if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
+            p.db = self.db.clone();
+        }
+        Ok(())
+    }
+
+    pub fn check_db_access(&self, db: &str) -> DbResult<()> {
+        match self.engine.catalog.user(&self.user) {
+            Some(u) if u.may_use(db) => Ok(()),
+            _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
+        }
+    }
+
+    pub fn resolve_table_name(&self, parts: &[String]) -> DbResult<(String, String)> {
+        match parts {
+            [t] => match &self.db {
+                Some(d) => Ok((d.clone(), t.clone())),
+                None => Err(DbError::no_db()),
+            },
+            [d, t] => {
+                let d = if d.eq_ignore_ascii_case("information_schema") {
+                    "information_schema".to_string()
+                } else {
+                    d.clone()
+                };
+                Ok((d, t.clone()))
+            }
+            _ => Err(DbError::syntax(parts.join("."))),
+        }
+    }
+
+    pub fn warn(&mut self, code: u16, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            level: WarningLevel::Warning,
+            code,
+            message: message.into(),
+        });
+    }
+
+    pub(crate) fn sysvar_value(&self, name: &str, global: bool) -> Option<Value> {
+        let n = name.to_ascii_lowercase();
+        match n.as_str() {
+            "warning_count" => return Some(Value::Int(self.warnings.len() as i64)),
+            "error_count" => return Some(Value::Int(0)),
+            "last_insert_id" | "identity" => return Some(Value::UInt(self.last_insert_id)),
+            "pseudo_thread_id" => return Some(Value::Int(self.id as i64)),
+            "timestamp" => {
+                return Some(Value::Int(self.now.unix_micros().unwrap_or(0) / 1_000_000))
+            }
+            _ => {}
+        }
+        if global {
+            self.engine.globals.read().get(&n).cloned()
+        } else {
+            self.vars.get(&n).cloned()
+        }
+    }
+
+    pub fn compile(&mut self, scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: None,
+            insert_scope: None,
+            aliases: &[],
+            place,
+        };
+        c.compile(e)
+    }
+
+    pub fn compile_agg(
+        &mut self,
+        scope: &Scope,
+        e: &ast::Expr,
+        aggs: &mut Vec<AggSpec>,
+        aliases: &[(String, Expr)],
+        place: &'static str,
+    ) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: Some(aggs),
+            insert_scope: None,
+            aliases,
+            place,
+        };
+        c.compile(e)
+    }
+
+    pub fn compile_insert(&mut self, scope: &Scope, e: &ast::Expr) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: None,
+            insert_scope: Some(scope),
+            aliases: &[],
+            place: "field list",
+        };
+        c.compile(e)
+    }
+}

@@ -14,8 +14,8 @@
 //! Only `index_condition_pushdown` is read by Betula: it decides whether EXPLAIN shows
 //! `Using index condition` (explain.rs). The other flags are kept and shown, and change nothing.
 
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::session::Session;
 use crate::types::value::Value;
 
 /// MariaDB 10.11's default `optimizer_switch`.
@@ -115,8 +115,8 @@ pub fn assign(current: &str, setting: &Value) -> DbResult<(String, Vec<(u16, Str
 }
 
 /// Whether flag `name` is on in the session's `optimizer_switch`.
-pub fn enabled(sess: &Session, name: &str) -> bool {
-    let text = match sess.vars.get("optimizer_switch") {
+pub fn enabled(cx: &Context, name: &str) -> bool {
+    let text = match cx.vars.get("optimizer_switch") {
         Some(Value::Text(t)) => t.clone(),
         _ => DEFAULT.to_string(),
     };

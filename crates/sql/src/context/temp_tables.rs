@@ -3,7 +3,7 @@
 //! Owns: [`TempTables`] (a session's temporary tables by database and name, an overlay over the
 //! catalog), the names of their trees ([`tree_name`], [`PREFIX`]), dropping them when the
 //! session ends ([`TempTables::drop_all`]) and at engine start ([`orphans`]), and the session's
-//! table lookup that puts the overlay first ([`Session::find_table`] and friends), so that a
+//! table lookup that puts the overlay first ([`Context::find_table`] and friends), so that a
 //! temporary table shadows a permanent one of the same name in every statement.
 //!
 //! Protocol (design.md "Temporary tables"):
@@ -30,8 +30,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::session::Session;
 use crate::store::Store;
 
 /// The name prefix of every temporary table's trees (T1).
@@ -93,14 +93,14 @@ impl TempTables {
     }
 }
 
-impl Session {
+impl Context {
     /// The table `db`.`name` as this session sees it: its temporary table, else the catalog's.
     pub fn find_table(&self, db: &str, name: &str) -> Option<Arc<TableDef>> {
         self.temp
             .get(db, name)
             .or_else(|| self.engine.catalog.table(db, name))
     }
-    /// [`Session::find_table`], or 1146 if there is none.
+    /// [`Context::find_table`], or 1146 if there is none.
     pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
         self.find_table(db, name)
             .ok_or_else(|| DbError::no_table(db, name))

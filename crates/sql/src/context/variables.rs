@@ -1,7 +1,7 @@
 //! System variables: the built-in list with MySQL-compatible defaults, and their types.
 //!
 //! Owns [`defaults`] (name → default value; names are lower case) and [`normalize`] (the value
-//! a SET stores: booleans become 0/1 for ON/OFF variables, strings stay strings). Session values
+//! a SET stores: booleans become 0/1 for ON/OFF variables, strings stay strings). Context values
 //! start as copies of the global values. Unknown names are accepted by SET with a warning
 //! (MySQL refuses them with 1193; some tools send variables of other servers) and refused by
 //! SELECT @@name with 1193, as MySQL does.

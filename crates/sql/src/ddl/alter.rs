@@ -19,6 +19,7 @@ use std::sync::atomic::Ordering;
 
 use crate::catalog::{charset_clause, create_table, TableDef};
 use crate::codec::row::RowLayout;
+use crate::context::Context;
 use crate::ddl::rebuild;
 use crate::ddl::rebuild::Plan;
 use crate::ddl::table_draft::{parse_column, Draft, IndexSpec, Place};
@@ -26,7 +27,6 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::scan::Output;
 use crate::parser::tokens::{Cursor, Tok};
-use crate::session::Session;
 use crate::types::collation::Collation;
 
 /// One operation of an ALTER TABLE statement.
@@ -533,8 +533,8 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
     Ok(())
 }
 
-fn note(sess: &mut Session, code: u16, message: String) {
-    sess.warnings.push(Warning {
+fn note(cx: &mut Context, code: u16, message: String) {
+    cx.warnings.push(Warning {
         level: WarningLevel::Note,
         code,
         message,
@@ -558,15 +558,15 @@ fn not_supported(what: &str, reason: Option<&str>, try_: &str) -> DbError {
 
 /// ALTER [ONLINE] TABLE db.t ops.
 pub fn alter_table(
-    sess: &mut Session,
+    cx: &mut Context,
     db: &str,
     t: &str,
     c: &mut Cursor<'_>,
     online: bool,
 ) -> DbResult<Output> {
-    sess.get_table(db, t)?;
+    cx.get_table(db, t)?;
     let ops = parse_ops(c)?;
-    execute(sess, db, t, ops, online)?;
+    execute(cx, db, t, ops, online)?;
     Ok(Output::done(0))
 }
 
@@ -583,22 +583,22 @@ struct Extras {
 
 /// Applies `ops` to the table `db`.`t` (under the schema lock).
 pub fn execute(
-    sess: &mut Session,
+    cx: &mut Context,
     db: &str,
     t: &str,
     ops: Vec<AlterOp>,
     online: bool,
 ) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let old = sess.get_table(db, t)?;
+    cx.check_db_access(db)?;
+    cx.begin_ddl()?;
+    let old = cx.get_table(db, t)?;
     let mut draft = Draft::of(&old);
     let mut ex = Extras {
         no_lock: online,
         ..Default::default()
     };
     for op in ops {
-        apply(sess, db, &old, &mut draft, &mut ex, op)?;
+        apply(cx, db, &old, &mut draft, &mut ex, op)?;
     }
     if old.temporary.is_some() {
         // No other session can use a temporary table: any ALTER is "online" (as in MariaDB).
@@ -615,7 +615,7 @@ pub fn execute(
         order.push((i, *desc));
     }
     if !order.is_empty() && !new.pk.is_empty() {
-        sess.warn(
+        cx.warn(
             1105,
             format!(
                 "ORDER BY ignored as there is a user-defined clustered index in the table '{t}'"
@@ -665,7 +665,7 @@ pub fn execute(
         new.key_format = crate::catalog::KEY_FORMAT;
         new.layout = RowLayout::new(1, new.columns.clone());
         rebuild::copy_rows(
-            sess,
+            cx,
             &Plan {
                 old: &old,
                 new: &new,
@@ -694,7 +694,7 @@ pub fn execute(
                 new.full_columns = new.columns.len();
                 new.key_format = crate::catalog::KEY_FORMAT;
                 rebuild::copy_rows(
-                    sess,
+                    cx,
                     &Plan {
                         old: &old,
                         new: &new,
@@ -703,12 +703,12 @@ pub fn execute(
                     },
                 )?;
             } else {
-                rebuild::build_indexes(sess, &new, &build)?;
+                rebuild::build_indexes(cx, &new, &build)?;
             }
         }
     }
     let sql = create_table::render_stored(&new);
-    let new = sess.store_table(new, &sql)?;
+    let new = cx.store_table(new, &sql)?;
     let keep = new.all_trees();
     let gone: Vec<String> = old
         .all_trees()
@@ -717,15 +717,15 @@ pub fn execute(
         .collect();
     if !gone.is_empty() {
         // The switch is durable before the old trees go.
-        sess.engine.store.env().sync()?;
+        cx.engine.store.env().sync()?;
         for tree in gone {
-            sess.engine.store.drop_tree(&tree)?;
+            cx.engine.store.drop_tree(&tree)?;
         }
     }
     if let Some(r) = ex.rename {
-        let (tdb, tt) = sess.resolve_table_name(&r)?;
+        let (tdb, tt) = cx.resolve_table_name(&r)?;
         if (tdb.as_str(), tt.as_str()) != (db, t) {
-            crate::session::admin::rename_table(sess, db, t, &tdb, &tt)?;
+            crate::session::admin::rename_table(cx, db, t, &tdb, &tt)?;
         }
     }
     Ok(())
@@ -769,7 +769,7 @@ fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bo
 }
 
 fn apply(
-    sess: &mut Session,
+    cx: &mut Context,
     db: &str,
     old: &TableDef,
     draft: &mut Draft,
@@ -782,10 +782,10 @@ fn apply(
             place,
             if_not_exists,
         } => {
-            let p = parse_column(sess, db, &def, old.collation)?;
+            let p = parse_column(cx, db, &def, old.collation)?;
             if if_not_exists && draft.position(&p.column.col.name).is_some() {
                 let n = p.column.col.name.clone();
-                note(sess, 1060, format!("Duplicate column name '{n}'"));
+                note(cx, 1060, format!("Duplicate column name '{n}'"));
                 return Ok(());
             }
             draft.add_column(p, &place)
@@ -798,13 +798,13 @@ fn apply(
         } => {
             if if_exists && draft.position(&name).is_none() {
                 note(
-                    sess,
+                    cx,
                     1054,
                     format!("Unknown column '{name}' in '{}'", old.name),
                 );
                 return Ok(());
             }
-            let p = parse_column(sess, db, &def, old.collation)?;
+            let p = parse_column(cx, db, &def, old.collation)?;
             draft.change_column(&name, p, &place)
         }
         AlterOp::DropColumn { name, if_exists } => {
@@ -813,7 +813,7 @@ fn apply(
                 if !if_exists {
                     return Err(DbError::new(1091, "42000", msg));
                 }
-                note(sess, 1091, msg);
+                note(cx, 1091, msg);
             }
             Ok(())
         }
@@ -831,7 +831,7 @@ fn apply(
                         c.column_type(),
                         if c.nullable { "" } else { " NOT NULL" }
                     );
-                    let p = parse_column(sess, db, &probe, c.collation)?;
+                    let p = parse_column(cx, db, &probe, c.collation)?;
                     let now = p.column.default_now;
                     draft.set_default(&column, p.column.col.default, now)
                 }
@@ -846,7 +846,7 @@ fn apply(
         } => {
             if let (true, Some(n)) = (if_not_exists, &name) {
                 if draft.has_index(n) {
-                    note(sess, 1061, format!("Duplicate key name '{n}'"));
+                    note(cx, 1061, format!("Duplicate key name '{n}'"));
                     return Ok(());
                 }
             }
@@ -854,7 +854,7 @@ fn apply(
         }
         AlterOp::AddPrimary { name, spec } => {
             if let Some(n) = name.filter(|n| !n.eq_ignore_ascii_case("PRIMARY")) {
-                sess.warn(1280, format!("Name '{n}' ignored for PRIMARY key."));
+                cx.warn(1280, format!("Name '{n}' ignored for PRIMARY key."));
             }
             draft.add_primary(spec.columns, spec.prefix)
         }
@@ -867,7 +867,7 @@ fn apply(
             match r {
                 Err(e) if if_exists && e.code == 1091 => {
                     note(
-                        sess,
+                        cx,
                         1091,
                         format!("Can't DROP INDEX `{name}`; check that it exists"),
                     );
@@ -908,7 +908,7 @@ fn apply(
             // InnoDB's). Only non-unique indexes are concerned; without any, MariaDB says nothing.
             if old.indexes.iter().any(|ix| !ix.unique) {
                 note(
-                    sess,
+                    cx,
                     1031,
                     format!(
                         "Storage engine Betula of the table `{}`.`{}` doesn't have this option",

@@ -14,6 +14,7 @@
 
 use sqlparser::ast;
 
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::dml::{InsertSource, InsertSpec, Slot};
 use crate::exec::scan::{OutCol, Output};
@@ -21,17 +22,16 @@ use crate::exec::{dml, select};
 use crate::expr::object_name_parts;
 use crate::parser::parse;
 use crate::session::admin::{create_table, drop_table_named};
-use crate::session::Session;
 use crate::types::column_flag;
 use crate::types::value::Value;
 
 /// Runs `CREATE TABLE ... SELECT` (`ct.query` is set).
 pub fn create_table_as(
-    sess: &mut Session,
+    cx: &mut Context,
     ct: &ast::CreateTable,
     q: &ast::Query,
 ) -> DbResult<Output> {
-    let (cols, rows) = match select::run_query(sess, q)? {
+    let (cols, rows) = match select::run_query(cx, q)? {
         Output::Rows { cols, rows } => (cols, rows),
         _ => {
             return Err(DbError::internal(
@@ -67,14 +67,14 @@ pub fn create_table_as(
         }
     }
     let existed = {
-        let (db, name) = sess.resolve_table_name(&object_name_parts(&ct.name))?;
+        let (db, name) = cx.resolve_table_name(&object_name_parts(&ct.name))?;
         if ct.temporary {
-            sess.temp.get(&db, &name).is_some()
+            cx.temp.get(&db, &name).is_some()
         } else {
-            sess.engine.catalog.table(&db, &name).is_some()
+            cx.engine.catalog.table(&db, &name).is_some()
         }
     };
-    create_table(sess, &def)?;
+    create_table(cx, &def)?;
     if existed {
         // CREATE TABLE IF NOT EXISTS ... SELECT on an existing table: MySQL adds nothing (a note).
         return Ok(Output::done(0));
@@ -92,19 +92,19 @@ pub fn create_table_as(
         ),
         on_duplicate: &[],
     };
-    match dml::run_insert(sess, spec) {
+    match dml::run_insert(cx, spec) {
         Ok(_) => {
             let mut done = Output::done(n);
             if let Output::Done { info, .. } = &mut done {
                 *info = format!(
                     "Records: {n}  Duplicates: 0  Warnings: {}",
-                    sess.warnings.len()
+                    cx.warnings.len()
                 );
             }
             Ok(done)
         }
         Err(e) => {
-            let _ = drop_table_named(sess, &ct.name);
+            let _ = drop_table_named(cx, &ct.name);
             Err(e)
         }
     }

@@ -25,10 +25,10 @@ use std::rc::Rc;
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key, KeyColumn, KeyDecoder};
 use crate::codec::row::{decode_row, encode_row};
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::load::sorter::{Merge, Sorter, TempDir};
-use crate::session::Session;
 use crate::types::coerce::{coerce_to_column, SqlMode};
 use crate::types::value::Value;
 use crate::types::SqlType;
@@ -48,26 +48,26 @@ pub struct Plan<'a> {
 const SORT_BUDGET: usize = 64 << 20;
 
 /// Builds the trees of `plan.new` from the rows of `plan.old`; returns the number of rows.
-pub fn copy_rows(sess: &mut Session, plan: &Plan<'_>) -> DbResult<u64> {
-    let store = &sess.engine.store;
-    let opts = crate::session::admin::tree_opts(sess, plan.new);
+pub fn copy_rows(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
+    let store = &cx.engine.store;
+    let opts = crate::session::admin::tree_opts(cx, plan.new);
     let trees = plan.new.all_trees();
     for tree in &trees {
         store.drop_tree(tree)?;
         store.create_tree(tree, Some(opts))?;
     }
-    let r = fill(sess, plan);
+    let r = fill(cx, plan);
     if r.is_err() {
         for tree in &trees {
-            let _ = sess.engine.store.drop_tree(tree);
+            let _ = cx.engine.store.drop_tree(tree);
         }
     }
     r
 }
 
-fn fill(sess: &mut Session, plan: &Plan<'_>) -> DbResult<u64> {
+fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let (old, new) = (plan.old, plan.new);
-    let tmp = TempDir::new(&sess.engine.config.datadir)?;
+    let tmp = TempDir::new(&cx.engine.config.datadir)?;
     let share = SORT_BUDGET / (2 + new.indexes.len());
     let mut primary = Sorter::new(&tmp.path, "primary", share);
     let mut indexes: Vec<Sorter> = (0..new.indexes.len())
@@ -77,7 +77,7 @@ fn fill(sess: &mut Session, plan: &Plan<'_>) -> DbResult<u64> {
     let keep_keys = new.pk.is_empty() && old.pk.is_empty() && !reorder;
     let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
     let mode = SqlMode {
-        strict: sess.strict(),
+        strict: cx.strict(),
     };
     let mut warnings = Vec::new();
     let mut next_auto = plan
@@ -91,13 +91,13 @@ fn fill(sess: &mut Session, plan: &Plan<'_>) -> DbResult<u64> {
         .max(1);
     let mut rows = 0u64;
     let mut bytes = Vec::new();
-    let source = sess.engine.store.tree(&old.primary_tree())?;
+    let source = cx.engine.store.tree(&old.primary_tree())?;
     for item in source.range(Bound::Unbounded, Bound::Unbounded, false) {
         let (old_key, v) = item?;
         rows += 1;
         let old_row = decode_row(&old.layout, &v)?;
         let row = convert(
-            sess,
+            cx,
             plan,
             &old_row,
             rows,
@@ -135,8 +135,8 @@ fn fill(sess: &mut Session, plan: &Plan<'_>) -> DbResult<u64> {
     for (i, s) in indexes.into_iter().enumerate() {
         loads.push(index_load(new, i, s));
     }
-    build(sess, new, loads)?;
-    sess.warnings.extend(warnings);
+    build(cx, new, loads)?;
+    cx.warnings.extend(warnings);
     Ok(rows)
 }
 
@@ -159,7 +159,7 @@ fn push(
 
 /// The new row made from an old one.
 fn convert(
-    sess: &Session,
+    cx: &Context,
     plan: &Plan<'_>,
     old_row: &[Value],
     rownum: u64,
@@ -187,7 +187,7 @@ fn convert(
             }
             None if c.auto_increment => Value::Null,
             None if new.default_now[i] => {
-                coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
+                coerce_to_column(&Value::DateTime(cx.now), c, rownum, mode, warnings)?
             }
             None => c.default_value(),
         };
@@ -404,7 +404,7 @@ fn index_load(t: &TableDef, i: usize, sorter: Sorter) -> Load {
 }
 
 /// Builds the trees of `loads` (which must exist) from their sorters, all swapped in together.
-fn build(sess: &Session, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
+fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
     let failure: Failure = Rc::default();
     let mut streams: Vec<(String, betula_storage::SortedRows<'_>)> = Vec::new();
     for l in loads {
@@ -420,7 +420,7 @@ fn build(sess: &Session, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
             }),
         ));
     }
-    let r = sess.engine.store.bulk_replace(streams);
+    let r = cx.engine.store.bulk_replace(streams);
     if let Some(e) = failure.borrow_mut().take() {
         return Err(e);
     }
@@ -430,21 +430,21 @@ fn build(sess: &Session, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
 
 /// Builds new secondary indexes `which` of `t` (their trees are created here, empty) from the
 /// rows of its primary tree, checking UNIQUE ones; on error their trees are dropped again.
-pub fn build_indexes(sess: &mut Session, t: &TableDef, which: &[usize]) -> DbResult<()> {
-    let store = &sess.engine.store;
-    let opts = crate::session::admin::tree_opts(sess, t);
+pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResult<()> {
+    let store = &cx.engine.store;
+    let opts = crate::session::admin::tree_opts(cx, t);
     for &i in which {
         store.drop_tree(&t.index_tree(i))?;
         store.create_tree(&t.index_tree(i), Some(opts))?;
     }
     let r = (|| {
-        let tmp = TempDir::new(&sess.engine.config.datadir)?;
+        let tmp = TempDir::new(&cx.engine.config.datadir)?;
         let share = SORT_BUDGET / which.len().max(1);
         let mut sorters: Vec<Sorter> = which
             .iter()
             .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
             .collect();
-        let primary = sess.engine.store.tree(&t.primary_tree())?;
+        let primary = cx.engine.store.tree(&t.primary_tree())?;
         let mut seq = 0;
         for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
             let (pk, v) = item?;
@@ -460,11 +460,11 @@ pub fn build_indexes(sess: &mut Session, t: &TableDef, which: &[usize]) -> DbRes
             .zip(which)
             .map(|(s, &i)| index_load(t, i, s))
             .collect();
-        build(sess, t, loads)
+        build(cx, t, loads)
     })();
     if r.is_err() {
         for &i in which {
-            let _ = sess.engine.store.drop_tree(&t.index_tree(i));
+            let _ = cx.engine.store.drop_tree(&t.index_tree(i));
         }
     }
     r

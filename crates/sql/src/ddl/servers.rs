@@ -9,11 +9,11 @@
 //! Invariant: ALTER SERVER changes only the options it names; the wrapper stays.
 
 use crate::catalog::ServerDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::Output;
 use crate::parser::tokens::Cursor;
 use crate::session::admin::{expect_end, need_root, syntax};
-use crate::session::Session;
 
 /// The options MariaDB accepts in OPTIONS (...).
 const OPTIONS: [&str; 7] = [
@@ -21,8 +21,8 @@ const OPTIONS: [&str; 7] = [
 ];
 
 /// After `CREATE [OR REPLACE] SERVER`.
-pub fn create(sess: &mut Session, c: &mut Cursor<'_>, or_replace: bool) -> DbResult<Output> {
-    need_root(sess, "SUPER, FEDERATED ADMIN")?;
+pub fn create(cx: &mut Context, c: &mut Cursor<'_>, or_replace: bool) -> DbResult<Output> {
+    need_root(cx, "SUPER, FEDERATED ADMIN")?;
     let if_not_exists = c.kws(&["IF", "NOT", "EXISTS"]);
     let name = c.name().ok_or_else(|| syntax(c))?;
     if !c.kws(&["FOREIGN", "DATA", "WRAPPER"]) {
@@ -31,19 +31,19 @@ pub fn create(sess: &mut Session, c: &mut Cursor<'_>, or_replace: bool) -> DbRes
     let wrapper = c.name().ok_or_else(|| syntax(c))?;
     let options = options(c)?;
     expect_end(c)?;
-    if sess.engine.catalog.server(&name).is_some() && !or_replace {
+    if cx.engine.catalog.server(&name).is_some() && !or_replace {
         let err = DbError::new(
             1476,
             "HY000",
             format!("The foreign server, {name}, you are trying to create already exists"),
         );
         if if_not_exists {
-            sess.warn(err.code, err.message);
+            cx.warn(err.code, err.message);
             return Ok(Output::done(0));
         }
         return Err(err);
     }
-    sess.engine.catalog.put_server(ServerDef {
+    cx.engine.catalog.put_server(ServerDef {
         name,
         wrapper,
         options,
@@ -52,12 +52,12 @@ pub fn create(sess: &mut Session, c: &mut Cursor<'_>, or_replace: bool) -> DbRes
 }
 
 /// After `ALTER SERVER`.
-pub fn alter(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(sess, "SUPER, FEDERATED ADMIN")?;
+pub fn alter(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(cx, "SUPER, FEDERATED ADMIN")?;
     let name = c.name().ok_or_else(|| syntax(c))?;
     let changes = options(c)?;
     expect_end(c)?;
-    let mut def = sess
+    let mut def = cx
         .engine
         .catalog
         .server(&name)
@@ -68,20 +68,20 @@ pub fn alter(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             None => def.options.push((k, v)),
         }
     }
-    sess.engine.catalog.put_server(def)?;
+    cx.engine.catalog.put_server(def)?;
     Ok(Output::done(1))
 }
 
 /// After `DROP SERVER`.
-pub fn drop(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(sess, "SUPER, FEDERATED ADMIN")?;
+pub fn drop(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(cx, "SUPER, FEDERATED ADMIN")?;
     let if_exists = c.kws(&["IF", "EXISTS"]);
     let name = c.name().ok_or_else(|| syntax(c))?;
     expect_end(c)?;
-    if !sess.engine.catalog.drop_server(&name)? {
+    if !cx.engine.catalog.drop_server(&name)? {
         if if_exists {
             let err = missing(&name);
-            sess.warn(err.code, err.message);
+            cx.warn(err.code, err.message);
             return Ok(Output::done(0));
         }
         return Err(missing(&name));

@@ -14,8 +14,8 @@
 
 use crate::catalog::create_table::render_create;
 use crate::catalog::{create_table, key_parts, IndexDef, TableDef};
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::session::Session;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 use crate::types::Column;
@@ -118,7 +118,7 @@ pub struct ParsedColumn {
 /// Parses one column definition as CREATE TABLE would in a table whose default collation is
 /// `collation` (a text column without CHARACTER SET / COLLATE takes it).
 pub fn parse_column(
-    sess: &mut Session,
+    cx: &mut Context,
     db: &str,
     text: &str,
     collation: Collation,
@@ -142,8 +142,8 @@ pub fn parse_column(
         return Err(DbError::syntax(text));
     }
     let mut notes = Vec::new();
-    let one = create_table::table_from_create_mode(db, ct, sess.strict(), &mut notes)?;
-    sess.warnings.extend(notes);
+    let one = create_table::table_from_create_mode(db, ct, cx.strict(), &mut notes)?;
+    cx.warnings.extend(notes);
     let mut col = one.columns[0].clone();
     col.id = 0;
     Ok(ParsedColumn {

@@ -23,11 +23,11 @@
 use std::ops::Bound;
 
 use crate::codec::row::decode_row;
+use crate::context::Context;
 use crate::error::db_error::DbResult;
 use crate::exec::scan::Output;
 use crate::parser::tokens::Cursor;
 use crate::session::admin::syntax;
-use crate::session::Session;
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
 use crate::types::temporal::{Date, DateTime, Time};
@@ -35,7 +35,7 @@ use crate::types::value::Value;
 use crate::types::{Column, IntWidth, SqlType};
 
 /// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]` after the keywords: one row per table.
-pub fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+pub fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     let mut names = Vec::new();
     loop {
         let parts = c.qualified().ok_or_else(|| syntax(c))?;
@@ -53,13 +53,13 @@ pub fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     }
     let mut rows = Vec::new();
     for parts in names {
-        let (db, t) = sess.resolve_table_name(&parts)?;
+        let (db, t) = cx.resolve_table_name(&parts)?;
         let label = Value::Text(format!("{db}.{t}"));
-        let def = match sess.get_table(&db, &t) {
+        let def = match cx.get_table(&db, &t) {
             Ok(def) => def,
             Err(e) => {
                 // As MariaDB: a missing table is a NULL row and a warning, not an error.
-                sess.warn(e.code, e.message.clone());
+                cx.warn(e.code, e.message.clone());
                 rows.push(vec![label, Value::Null]);
                 continue;
             }
@@ -69,9 +69,9 @@ pub fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             continue;
         }
         let layout = RecordLayout::of(&def.columns);
-        let store = &sess.engine.store;
+        let store = &cx.engine.store;
         let tree = def.primary_tree();
-        let mut scan = sess.ws.scan(
+        let mut scan = cx.ws.scan(
             store,
             &tree,
             Bound::Unbounded,

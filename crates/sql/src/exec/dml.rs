@@ -22,6 +22,7 @@ use sqlparser::ast::{self as ast};
 use crate::catalog::TableDef;
 use crate::codec::key::prefix_successor;
 use crate::codec::row::encode_row;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::exec::scan::{read_rows, Output};
@@ -29,7 +30,6 @@ use crate::exec::select::{cmp_values, run_query};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
 use crate::plan::access::{choose_access, conjuncts};
-use crate::session::Session;
 use crate::store::upsert;
 use crate::types::coerce::{coerce_to_column, coerce_to_table_column};
 use crate::types::value::Value;
@@ -71,19 +71,19 @@ pub(crate) struct Conflict {
 }
 
 pub(crate) fn find_conflict(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     row: &[Value],
     pk: &[u8],
     check_pk: bool,
 ) -> DbResult<Option<Conflict>> {
-    let engine = sess.engine.clone();
+    let engine = cx.engine.clone();
     let store = &engine.store;
     // Lock, then read: a concurrent insert of the same key waits for this one to end.
     if check_pk && !t.pk.is_empty() {
-        sess.ws.lock(store, &t.primary_tree(), pk)?;
+        cx.ws.lock(store, &t.primary_tree(), pk)?;
     }
-    if check_pk && !t.pk.is_empty() && sess.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
+    if check_pk && !t.pk.is_empty() && cx.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
         return Ok(Some(Conflict {
             pk: pk.to_vec(),
             key: "PRIMARY".into(),
@@ -97,12 +97,12 @@ pub(crate) fn find_conflict(
         let prefix = t.encode_index_prefix(i, row)?;
         // The unique value itself is locked (as a key of the index tree), so two sessions
         // inserting it with different primary keys are serialized.
-        sess.ws.lock(store, &t.index_tree(i), &prefix)?;
+        cx.ws.lock(store, &t.index_tree(i), &prefix)?;
         let hi = match prefix_successor(&prefix) {
             Some(s) => std::ops::Bound::Excluded(s),
             None => std::ops::Bound::Unbounded,
         };
-        let mut scan = sess.ws.scan(
+        let mut scan = cx.ws.scan(
             store,
             &t.index_tree(i),
             std::ops::Bound::Included(prefix.clone()),
@@ -125,42 +125,39 @@ pub(crate) fn find_conflict(
 }
 
 /// Locks the row at `pk`, then reads its latest committed version (with this session's changes).
-pub(crate) fn load(sess: &mut Session, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
-    sess.ws.lock(&sess.engine.store, &t.primary_tree(), pk)?;
-    match sess
-        .ws
-        .get(&sess.engine.store, &t.primary_tree(), pk, None)?
-    {
+pub(crate) fn load(cx: &mut Context, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+    cx.ws.lock(&cx.engine.store, &t.primary_tree(), pk)?;
+    match cx.ws.get(&cx.engine.store, &t.primary_tree(), pk, None)? {
         Some(v) => Ok(Some(crate::codec::row::decode_row(&t.layout, &v)?)),
         None => Ok(None),
     }
 }
 
-pub(crate) fn put_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+pub(crate) fn put_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
     let bytes = encode(t, row)?;
-    let store = &sess.engine.store;
-    sess.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
+    let store = &cx.engine.store;
+    cx.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
         let v = crate::catalog::index_entry::entry_value(t, i, row)?;
-        sess.ws.put(store, &t.index_tree(i), k, v)?;
+        cx.ws.put(store, &t.index_tree(i), k, v)?;
     }
     Ok(())
 }
 
-pub fn delete_row(sess: &mut Session, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
-    let store = &sess.engine.store;
-    sess.ws.delete(store, &t.primary_tree(), pk.to_vec())?;
+pub fn delete_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    let store = &cx.engine.store;
+    cx.ws.delete(store, &t.primary_tree(), pk.to_vec())?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
-        sess.ws.delete(store, &t.index_tree(i), k)?;
+        cx.ws.delete(store, &t.index_tree(i), k)?;
     }
     Ok(())
 }
 
 /// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
 pub(crate) fn update_row(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     old_pk: &[u8],
     old: &[Value],
@@ -175,25 +172,25 @@ pub(crate) fn update_row(
         t.encode_pk(new)?
     };
     let pk_changed = new_pk != old_pk;
-    if let Some(c) = find_conflict(sess, t, new, &new_pk, pk_changed)? {
+    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed)? {
         return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
     }
-    let store = &sess.engine.store;
+    let store = &cx.engine.store;
     if pk_changed {
-        sess.ws.delete(store, &t.primary_tree(), old_pk.to_vec())?;
+        cx.ws.delete(store, &t.primary_tree(), old_pk.to_vec())?;
     }
-    sess.ws
+    cx.ws
         .put(store, &t.primary_tree(), new_pk.clone(), encode(t, new)?)?;
     for i in 0..t.indexes.len() {
         let ok = t.encode_index_key(i, old, old_pk)?;
         let nk = t.encode_index_key(i, new, &new_pk)?;
         let nv = crate::catalog::index_entry::entry_value(t, i, new)?;
         if ok != nk {
-            sess.ws.delete(store, &t.index_tree(i), ok)?;
-            sess.ws.put(store, &t.index_tree(i), nk, nv)?;
+            cx.ws.delete(store, &t.index_tree(i), ok)?;
+            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
         } else if crate::catalog::index_entry::entry_value(t, i, old)? != nv {
             // Same key, other text carried ('a' -> 'A' under a case-insensitive collation).
-            sess.ws.put(store, &t.index_tree(i), nk, nv)?;
+            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
         }
     }
     Ok(true)
@@ -234,7 +231,7 @@ fn is_default_kw(e: &ast::Expr) -> bool {
 
 /// Builds, defaults and coerces one row.
 pub(crate) fn complete_row(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     slots: Vec<Slot>,
     rownum: u64,
@@ -244,14 +241,14 @@ pub(crate) fn complete_row(
 ) -> DbResult<Vec<Value>> {
     let mode = crate::types::coerce::SqlMode { strict };
     let mut row = Vec::with_capacity(t.columns.len());
-    let zero_is_value = sess.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
+    let zero_is_value = cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
         let v = match s {
             // MariaDB: NULL into a TIMESTAMP NOT NULL column stores the current time
             Slot::Val(Value::Null)
                 if !c.nullable && matches!(c.sql_type, SqlType::Timestamp { .. }) =>
             {
-                coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
+                coerce_to_column(&Value::DateTime(cx.now), c, rownum, mode, warnings)?
             }
             Slot::Val(v)
                 if !(c.auto_increment && (v.is_null() || (is_zero(&v) && !zero_is_value))) =>
@@ -264,7 +261,7 @@ pub(crate) fn complete_row(
                         _ => 0,
                     };
                     if n > 0 {
-                        let (inc, off) = auto_inc_vars(sess);
+                        let (inc, off) = auto_inc_vars(cx);
                         let next = auto_inc_after(n, inc, off);
                         t.counters.auto_inc.fetch_max(next, Ordering::SeqCst);
                     }
@@ -272,7 +269,7 @@ pub(crate) fn complete_row(
                 v
             }
             _ if c.auto_increment => {
-                let (inc, off) = auto_inc_vars(sess);
+                let (inc, off) = auto_inc_vars(cx);
                 let id = next_auto_id(&t.counters.auto_inc, inc, off);
                 // A generated value the column cannot hold is an error in every SQL mode
                 // (MariaDB's HA_ERR_AUTOINC_ERANGE).
@@ -284,7 +281,7 @@ pub(crate) fn complete_row(
                 v
             }
             _ if t.default_now[i] => {
-                coerce_to_column(&Value::DateTime(sess.now), c, rownum, mode, warnings)?
+                coerce_to_column(&Value::DateTime(cx.now), c, rownum, mode, warnings)?
             }
             _ => match &c.default {
                 Some(d) => d.clone(),
@@ -309,9 +306,9 @@ pub(crate) fn complete_row(
 
 /// auto_increment_increment (1..=65535) and auto_increment_offset, with an offset above the
 /// increment counted as 0 (MySQL documents such an offset as ignored; InnoDB computes with 0).
-fn auto_inc_vars(sess: &Session) -> (u64, u64) {
-    let inc = sess.int_var("auto_increment_increment").clamp(1, 65_535);
-    let off = sess.int_var("auto_increment_offset");
+fn auto_inc_vars(cx: &Context) -> (u64, u64) {
+    let inc = cx.int_var("auto_increment_increment").clamp(1, 65_535);
+    let off = cx.int_var("auto_increment_offset");
     (inc, if off > inc { 0 } else { off })
 }
 
@@ -351,7 +348,7 @@ fn is_zero(v: &Value) -> bool {
     matches!(v, Value::Int(0) | Value::UInt(0))
 }
 
-pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
+pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
     let table = match &ins.table {
         ast::TableObject::TableName(n) => object_name_parts(n),
         other => return Err(DbError::unsupported(format!("INSERT INTO {other}"))),
@@ -389,7 +386,7 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
         _ => &[],
     };
     run_insert(
-        sess,
+        cx,
         InsertSpec {
             table,
             replace: ins.replace_into || matches!(ins.or, Some(ast::SqliteOnConflict::Replace)),
@@ -402,13 +399,13 @@ pub fn insert(sess: &mut Session, ins: &ast::Insert) -> DbResult<Output> {
 }
 
 /// Runs an INSERT/REPLACE however it was parsed.
-pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> {
-    let (db, tname) = sess.resolve_table_name(&spec.table)?;
-    sess.check_db_access(&db)?;
-    let t = sess.get_table(&db, &tname)?;
+pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
+    let (db, tname) = cx.resolve_table_name(&spec.table)?;
+    cx.check_db_access(&db)?;
+    let t = cx.get_table(&db, &tname)?;
     let replace = spec.replace;
     let ignore = spec.ignore;
-    let strict = sess.strict() && !ignore;
+    let strict = cx.strict() && !ignore;
     let names = spec.columns;
     let targets: Vec<usize> = if names.is_empty() {
         (0..t.columns.len()).collect()
@@ -448,7 +445,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
                     vals.push(if is_default_kw(e) {
                         Slot::Default
                     } else {
-                        let c = sess.compile(&empty, e, "field list")?;
+                        let c = cx.compile(&empty, e, "field list")?;
                         Slot::Val(eval(&c, &EvalCtx::default())?)
                     });
                 }
@@ -467,7 +464,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
             }
         }
         InsertSource::Query(q) => {
-            if let Output::Rows { rows, .. } = run_query(sess, q)? {
+            if let Output::Rows { rows, .. } = run_query(cx, q)? {
                 for (n, r) in rows.into_iter().enumerate() {
                     push_row(r.into_iter().map(Slot::Val).collect(), n as u64 + 1)?;
                 }
@@ -503,7 +500,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
             let c = t
                 .col_index(&n)
                 .ok_or_else(|| DbError::bad_field(&n, "field list"))?;
-            let e = sess.compile_insert(&scope, &a.value)?;
+            let e = cx.compile_insert(&scope, &a.value)?;
             program.push((c, e));
         }
     }
@@ -513,21 +510,13 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
         && t.indexes.is_empty()
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c));
-    sess.begin_write()?;
+    cx.begin_write()?;
     let mut warnings = Vec::new();
     let mut affected = 0u64;
     let mut first_id = None;
     for (n, slots) in source.into_iter().enumerate() {
         let rownum = n as u64 + 1;
-        let row = match complete_row(
-            sess,
-            &t,
-            slots,
-            rownum,
-            strict,
-            &mut first_id,
-            &mut warnings,
-        ) {
+        let row = match complete_row(cx, &t, slots, rownum, strict, &mut first_id, &mut warnings) {
             Ok(r) => r,
             Err(e) if ignore && e.code != 1364 => {
                 warnings.push(Warning {
@@ -543,18 +532,17 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
         if blind {
             let bytes = encode(&t, &row)?;
             if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, &program) {
-                sess.ws
-                    .upsert(&sess.engine.store, &t.primary_tree(), pk, arg)?;
+                cx.ws.upsert(&cx.engine.store, &t.primary_tree(), pk, arg)?;
                 affected += 1;
                 continue;
             }
         }
         let mut skip = false;
-        while let Some(c) = find_conflict(sess, &t, &row, &pk, true)? {
+        while let Some(c) = find_conflict(cx, &t, &row, &pk, true)? {
             if replace {
-                match load(sess, &t, &c.pk)? {
+                match load(cx, &t, &c.pk)? {
                     Some(old) => {
-                        delete_row(sess, &t, &c.pk, &old)?;
+                        delete_row(cx, &t, &c.pk, &old)?;
                         affected += 1;
                         continue;
                     }
@@ -563,7 +551,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
             }
             skip = true;
             if !program.is_empty() {
-                let Some(old) = load(sess, &t, &c.pk)? else {
+                let Some(old) = load(cx, &t, &c.pk)? else {
                     break;
                 };
                 let mut new = old.clone();
@@ -590,11 +578,11 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
                 if new != old {
                     for (i, on) in t.on_update_now.iter().enumerate() {
                         if *on && !program.iter().any(|(c, _)| *c == i) {
-                            new[i] = Value::DateTime(sess.now);
+                            new[i] = Value::DateTime(cx.now);
                         }
                     }
                 }
-                if update_row(sess, &t, &c.pk, &old, &new)? {
+                if update_row(cx, &t, &c.pk, &old, &new)? {
                     affected += 2;
                 }
                 break;
@@ -611,15 +599,15 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
             return Err(e);
         }
         if !skip {
-            put_row(sess, &t, &pk, &row)?;
+            put_row(cx, &t, &pk, &row)?;
             affected += 1;
         }
     }
     if let Some(id) = first_id {
-        sess.last_insert_id = id;
+        cx.last_insert_id = id;
     }
     let nwarn = warnings.len();
-    sess.warnings.extend(warnings);
+    cx.warnings.extend(warnings);
     let info = if affected > 1 || nwarn > 0 {
         format!("Records: {affected}  Duplicates: 0  Warnings: {nwarn}")
     } else {
@@ -633,7 +621,7 @@ pub fn run_insert(sess: &mut Session, spec: InsertSpec<'_>) -> DbResult<Output> 
 }
 
 fn single_table(
-    sess: &mut Session,
+    cx: &mut Context,
     twj: &ast::TableWithJoins,
 ) -> DbResult<(std::sync::Arc<TableDef>, String)> {
     if !twj.joins.is_empty() {
@@ -642,9 +630,9 @@ fn single_table(
     match &twj.relation {
         ast::TableFactor::Table { name, alias, .. } => {
             let parts = object_name_parts(name);
-            let (db, tname) = sess.resolve_table_name(&parts)?;
-            sess.check_db_access(&db)?;
-            let t = sess.get_table(&db, &tname)?;
+            let (db, tname) = cx.resolve_table_name(&parts)?;
+            cx.check_db_access(&db)?;
+            let t = cx.get_table(&db, &tname)?;
             let alias = alias
                 .as_ref()
                 .map(|a| a.name.value.clone())
@@ -657,7 +645,7 @@ fn single_table(
 
 /// The rows matching WHERE, ordered and limited: (pk bytes, row).
 fn matching_rows(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     scope: &Scope,
     selection: Option<&ast::Expr>,
@@ -665,19 +653,19 @@ fn matching_rows(
     limit: Option<&ast::Expr>,
 ) -> DbResult<Vec<(Vec<u8>, Vec<Value>)>> {
     let where_c = match selection {
-        Some(w) => Some(sess.compile(scope, w, "where clause")?),
+        Some(w) => Some(cx.compile(scope, w, "where clause")?),
         None => None,
     };
     let mut order = Vec::new();
     for o in order_by {
         order.push((
-            sess.compile(scope, &o.expr, "order clause")?,
+            cx.compile(scope, &o.expr, "order clause")?,
             matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
         ));
     }
     let limit = match limit {
         Some(l) => {
-            let e = sess.compile(&Scope::default(), l, "limit")?;
+            let e = cx.compile(&Scope::default(), l, "limit")?;
             match eval(&e, &EvalCtx::default())? {
                 Value::Int(i) if i >= 0 => Some(i as usize),
                 Value::UInt(u) => Some(u as usize),
@@ -694,18 +682,18 @@ fn matching_rows(
     // Inside a transaction, a primary-key range is locked before it is read, gaps included: no
     // other session can insert into it until this transaction ends (design.md S5).
     // (A point key is locked as its row is; ranges of a secondary index or full scans are not.)
-    if sess.in_explicit_or_implicit_txn()
+    if cx.in_explicit_or_implicit_txn()
         && access.index.is_none()
         && !access.is_full_scan()
         && !access.is_point(t)
     {
         let ranges = access.key_ranges(t, &[])?;
-        crate::plan::locks::lock_primary_ranges(sess, t, &ranges)?;
+        crate::plan::locks::lock_primary_ranges(cx, t, &ranges)?;
     }
     let needed = vec![true; t.columns.len()];
     let mut out = Vec::new();
     let stop = if order.is_empty() { limit } else { None };
-    let sref: &Session = sess;
+    let sref: &Context = cx;
     read_rows(
         sref,
         t,
@@ -750,21 +738,21 @@ fn matching_rows(
             out.truncate(l);
         }
     }
-    lock_and_recheck(sess, t, where_c.as_ref(), out)
+    lock_and_recheck(cx, t, where_c.as_ref(), out)
 }
 
 /// Locks each row about to be changed, then reads it again: a row changed by a session that
 /// committed between the scan and the lock is taken in its new version (dropped if it no
 /// longer matches WHERE), so no committed change is overwritten unseen.
 fn lock_and_recheck(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     where_c: Option<&Expr>,
     rows: Vec<KeyedRow>,
 ) -> DbResult<Vec<KeyedRow>> {
     let mut out = Vec::with_capacity(rows.len());
     for (pk, row) in rows {
-        let Some(now) = load(sess, t, &pk)? else {
+        let Some(now) = load(cx, t, &pk)? else {
             continue;
         };
         if now != row {
@@ -781,17 +769,17 @@ fn lock_and_recheck(
     Ok(out)
 }
 
-pub fn update(sess: &mut Session, u: &ast::Update) -> DbResult<Output> {
-    update_with(sess, u, false)
+pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
+    update_with(cx, u, false)
 }
 
 /// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings
 /// and the row is left as it was.
-pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResult<Output> {
+pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<Output> {
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
-    let (t, alias) = single_table(sess, &u.table)?;
+    let (t, alias) = single_table(cx, &u.table)?;
     let scope = table_scope(&t, &alias);
     let mut assigns = Vec::new();
     for a in &u.assignments {
@@ -806,21 +794,21 @@ pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResul
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {
-            sess.compile(&scope, &a.value, "field list")?
+            cx.compile(&scope, &a.value, "field list")?
         };
         assigns.push((c, e));
     }
     // Lock before reading: the rows read are the rows changed (no lost updates).
-    sess.begin_write()?;
+    cx.begin_write()?;
     let rows = matching_rows(
-        sess,
+        cx,
         &t,
         &scope,
         u.selection.as_ref(),
         &u.order_by,
         u.limit.as_ref(),
     )?;
-    let strict = sess.strict() && !ignore;
+    let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
     'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
@@ -852,11 +840,11 @@ pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResul
         if new != old {
             for (i, on) in t.on_update_now.iter().enumerate() {
                 if *on && !assigns.iter().any(|(c, _)| *c == i) {
-                    new[i] = Value::DateTime(sess.now);
+                    new[i] = Value::DateTime(cx.now);
                 }
             }
         }
-        match update_row(sess, &t, &pk, &old, &new) {
+        match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => changed += 1,
             Ok(false) => {}
             Err(e) if ignore && e.code == 1062 => warnings.push(Warning {
@@ -868,7 +856,7 @@ pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResul
         }
     }
     let nwarn = warnings.len();
-    sess.warnings.extend(warnings);
+    cx.warnings.extend(warnings);
     Ok(Output::Done {
         affected: changed,
         last_insert_id: 0,
@@ -876,18 +864,18 @@ pub fn update_with(sess: &mut Session, u: &ast::Update, ignore: bool) -> DbResul
     })
 }
 
-pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
+pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     let from = match &d.from {
         ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
     };
     if from.len() != 1 || !d.tables.is_empty() || d.using.is_some() {
         return Err(DbError::unsupported("multi-table DELETE"));
     }
-    let (t, alias) = single_table(sess, &from[0])?;
+    let (t, alias) = single_table(cx, &from[0])?;
     let scope = table_scope(&t, &alias);
-    sess.begin_write()?;
+    cx.begin_write()?;
     let rows = matching_rows(
-        sess,
+        cx,
         &t,
         &scope,
         d.selection.as_ref(),
@@ -896,7 +884,7 @@ pub fn delete(sess: &mut Session, d: &ast::Delete) -> DbResult<Output> {
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {
-        delete_row(sess, &t, &pk, &row)?;
+        delete_row(cx, &t, &pk, &row)?;
     }
     Ok(Output::done(n))
 }

@@ -19,6 +19,7 @@ use sqlparser::ast::{self as ast};
 
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key_value, prefix_successor, KeyDecoder};
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::{OutCol, Output};
 use crate::expr::eval::{eval, truth, EvalCtx};
@@ -26,7 +27,6 @@ use crate::expr::Scope;
 use crate::parser::parse;
 use crate::parser::tokens::{lex, Cursor, Tok};
 use crate::plan::access::exact;
-use crate::session::Session;
 use crate::types::value::Value;
 
 /// Open handlers of a session, by lower-cased alias.
@@ -69,14 +69,14 @@ pub fn is_special(sql: &str) -> bool {
 
 /// Runs `sql` if it is a HANDLER statement; closes this session's handlers of a table that
 /// `sql` truncates, drops, alters or renames (and returns None: the statement runs as usual).
-pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
+pub fn special(cx: &mut Context, sql: &str) -> Option<DbResult<Output>> {
     let mut c = Cursor::new(sql);
     match c.peek_kw()? {
         "HANDLER" => {
             c.kw("HANDLER");
-            Some(run(sess, &mut c))
+            Some(run(cx, &mut c))
         }
-        "TRUNCATE" | "DROP" | "ALTER" | "RENAME" if !sess.handlers.is_empty() => {
+        "TRUNCATE" | "DROP" | "ALTER" | "RENAME" if !cx.handlers.is_empty() => {
             let names: Vec<String> = lex(sql)
                 .into_iter()
                 .filter_map(|(t, _)| match t {
@@ -84,7 +84,7 @@ pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
                     _ => None,
                 })
                 .collect();
-            sess.handlers
+            cx.handlers
                 .retain(|_, h| !names.contains(&h.table.to_ascii_lowercase()));
             None
         }
@@ -92,12 +92,12 @@ pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
     }
 }
 
-fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     let name = c.qualified().ok_or_else(|| DbError::syntax(c.rest()))?;
     if c.kw("OPEN") {
-        let (db, table) = sess.resolve_table_name(&name)?;
-        sess.check_db_access(&db)?;
-        sess.get_table(&db, &table)?;
+        let (db, table) = cx.resolve_table_name(&name)?;
+        cx.check_db_access(&db)?;
+        cx.get_table(&db, &table)?;
         c.kw("AS");
         let alias = match c.name() {
             Some(a) => a,
@@ -107,14 +107,14 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             return Err(DbError::syntax(c.rest()));
         }
         let k = alias.to_ascii_lowercase();
-        if sess.handlers.contains_key(&k) {
+        if cx.handlers.contains_key(&k) {
             return Err(DbError::new(
                 1066,
                 "42000",
                 format!("Not unique table/alias: '{alias}'"),
             ));
         }
-        sess.handlers.insert(
+        cx.handlers.insert(
             k,
             Handler {
                 db,
@@ -129,7 +129,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     let alias = name.last().cloned().unwrap_or_default();
     let k = alias.to_ascii_lowercase();
     if c.kw("CLOSE") {
-        return match sess.handlers.remove(&k) {
+        return match cx.handlers.remove(&k) {
             Some(_) => Ok(Output::done(0)),
             None => Err(unknown(&alias)),
         };
@@ -137,11 +137,11 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     if !c.kw("READ") {
         return Err(DbError::syntax(c.rest()));
     }
-    let Some(h) = sess.handlers.get(&k).cloned() else {
+    let Some(h) = cx.handlers.get(&k).cloned() else {
         return Err(unknown(&alias));
     };
-    let Some(t) = sess.find_table(&h.db, &h.table) else {
-        sess.handlers.remove(&k);
+    let Some(t) = cx.find_table(&h.db, &h.table) else {
+        cx.handlers.remove(&k);
         return Err(unknown(&alias));
     };
     // `READ FIRST|NEXT` (natural order) or `READ key ...`.
@@ -171,14 +171,14 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         let mut vals = Vec::new();
         for e in values(c)? {
-            let x = sess.compile(&Scope::default(), &e, "field list")?;
+            let x = cx.compile(&Scope::default(), &e, "field list")?;
             vals.push(eval(&x, &EvalCtx::default())?);
         }
         Dir::Cmp(op, vals)
     } else {
         return Err(DbError::syntax(c.rest()));
     };
-    let (selection, limit) = tail(sess, c.rest())?;
+    let (selection, limit) = tail(cx, c.rest())?;
     let mut h = h;
     if h.key != key {
         // Another key (or natural order): the position restarts.
@@ -187,7 +187,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     }
     let scope = crate::exec::dml::table_scope(&t, &h.alias);
     let where_c = match &selection {
-        Some(w) => Some(sess.compile(&scope, w, "where clause")?),
+        Some(w) => Some(cx.compile(&scope, w, "where clause")?),
         None => None,
     };
     let range = bounds(&t, key, &h.pos, &dir)?;
@@ -195,9 +195,9 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     let mut pos = h.pos.clone();
     if let Some((tree, lo, hi, reverse)) = range.filter(|_| limit > 0) {
         pos = Pos::End(!reverse);
-        let store = &sess.engine.store;
-        let snap = sess.snapshot.as_ref();
-        let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
+        let store = &cx.engine.store;
+        let snap = cx.snapshot.as_ref();
+        let mut scan = cx.ws.scan(store, &tree, lo, hi, reverse, snap)?;
         while let Some((k, v)) = scan.next_entry()? {
             let row = match key {
                 Some(Some(ix)) => {
@@ -206,7 +206,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     for kc in &kcols[..t.indexes[ix].columns.len()] {
                         d.next(kc)?;
                     }
-                    match sess
+                    match cx
                         .ws
                         .get(store, &t.primary_tree(), &k[d.position()..], snap)?
                     {
@@ -230,7 +230,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
     }
     h.pos = pos;
-    sess.handlers.insert(k, h);
+    cx.handlers.insert(k, h);
     let cols = t
         .columns
         .iter()
@@ -311,7 +311,7 @@ fn values(c: &mut Cursor<'_>) -> DbResult<Vec<ast::Expr>> {
 }
 
 /// `[WHERE expr] [LIMIT [offset,] n]`: the condition and the row count (default 1).
-fn tail(sess: &mut Session, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
+fn tail(cx: &mut Context, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
     let rest = rest.trim().trim_end_matches(';');
     if rest.trim().is_empty() {
         return Ok((None, 1));
@@ -323,7 +323,7 @@ fn tail(sess: &mut Session, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
         Some(ast::Statement::Query(q)) => q,
         _ => return Err(DbError::syntax(rest)),
     };
-    let (limit, offset) = crate::exec::select::limit_of(sess, &q)?;
+    let (limit, offset) = crate::exec::select::limit_of(cx, &q)?;
     if offset > 0 {
         return Err(DbError::unsupported("HANDLER ... LIMIT with an offset"));
     }

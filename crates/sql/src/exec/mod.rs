@@ -1,6 +1,7 @@
 //! Execution: scans, queries, INSERT/UPDATE/DELETE, HANDLER, CHECKSUM TABLE.
 
 pub mod checksum;
+pub mod compile_env;
 pub mod dml;
 pub mod handler;
 pub mod member_sort;

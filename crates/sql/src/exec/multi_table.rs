@@ -20,6 +20,7 @@ use std::collections::HashSet;
 
 use sqlparser::ast::{self as ast};
 
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
@@ -30,7 +31,6 @@ use crate::expr::Expr;
 use crate::parser::parse;
 use crate::parser::tokens::{lex, Tok};
 use crate::plan::access::conjuncts;
-use crate::session::Session;
 use crate::types::coerce::coerce_to_table_column;
 use crate::types::value::Value;
 
@@ -176,33 +176,33 @@ pub fn is_special(sql: &str) -> bool {
 }
 
 /// Runs `sql` if it is a statement of this module.
-pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
+pub fn special(cx: &mut Context, sql: &str) -> Option<DbResult<Output>> {
     let plan = classify(sql)?;
     Some(match plan {
-        Plan::SingleUpdate { sql, ignore } => single(sess, &sql, ignore),
-        Plan::SingleDelete { sql, ignore } => single(sess, &sql, ignore),
-        Plan::MultiUpdate { refs, rest, ignore } => multi_update(sess, &refs, &rest, ignore),
+        Plan::SingleUpdate { sql, ignore } => single(cx, &sql, ignore),
+        Plan::SingleDelete { sql, ignore } => single(cx, &sql, ignore),
+        Plan::MultiUpdate { refs, rest, ignore } => multi_update(cx, &refs, &rest, ignore),
         Plan::MultiDelete {
             targets,
             refs,
             rest,
             ignore,
-        } => multi_delete(sess, &targets, &refs, &rest, ignore),
+        } => multi_delete(cx, &targets, &refs, &rest, ignore),
     })
 }
 
-fn single(sess: &mut Session, sql: &str, ignore: bool) -> DbResult<Output> {
+fn single(cx: &mut Context, sql: &str, ignore: bool) -> DbResult<Output> {
     let stmts = parse(sql)?;
     match stmts.as_slice() {
-        [ast::Statement::Update(u)] => dml::update_with(sess, u, ignore),
+        [ast::Statement::Update(u)] => dml::update_with(cx, u, ignore),
         [ast::Statement::Delete(d)] => {
             let mut d = d.clone();
             if ignore {
                 if let Some(w) = d.selection.as_mut() {
-                    soften_subqueries(sess, w)?;
+                    soften_subqueries(cx, w)?;
                 }
             }
-            dml::delete(sess, &d)
+            dml::delete(cx, &d)
         }
         _ => Err(DbError::syntax(sql)),
     }
@@ -221,13 +221,13 @@ fn parse_refs(refs: &str) -> DbResult<Vec<ast::TableWithJoins>> {
 }
 
 /// With IGNORE, a scalar subquery returning several rows reads as NULL (warning 1242).
-fn soften_subqueries(sess: &mut Session, e: &mut ast::Expr) -> DbResult<()> {
+fn soften_subqueries(cx: &mut Context, e: &mut ast::Expr) -> DbResult<()> {
     use ast::Expr as E;
     match e {
         E::Subquery(q) => {
-            if let Output::Rows { rows, .. } = run_query(sess, q)? {
+            if let Output::Rows { rows, .. } = run_query(cx, q)? {
                 if rows.len() > 1 {
-                    sess.warnings.push(Warning {
+                    cx.warnings.push(Warning {
                         level: WarningLevel::Warning,
                         code: 1242,
                         message: "Subquery returns more than 1 row".into(),
@@ -237,11 +237,11 @@ fn soften_subqueries(sess: &mut Session, e: &mut ast::Expr) -> DbResult<()> {
             }
         }
         E::BinaryOp { left, right, .. } => {
-            soften_subqueries(sess, left)?;
-            soften_subqueries(sess, right)?;
+            soften_subqueries(cx, left)?;
+            soften_subqueries(cx, right)?;
         }
         E::UnaryOp { expr, .. } | E::Nested(expr) | E::IsNull(expr) | E::IsNotNull(expr) => {
-            soften_subqueries(sess, expr)?
+            soften_subqueries(cx, expr)?
         }
         _ => {}
     }
@@ -263,18 +263,18 @@ struct Join {
 }
 
 fn plan_join(
-    sess: &mut Session,
+    cx: &mut Context,
     refs: &[ast::TableWithJoins],
     selection: Option<&ast::Expr>,
     ignore: bool,
 ) -> DbResult<Join> {
-    let mut from = plan_from(sess, refs)?;
+    let mut from = plan_from(cx, refs)?;
     for i in 0..from.sources.len() {
         if let Some(mut on) = from.sources[i].on.clone() {
             if ignore {
-                soften_subqueries(sess, &mut on)?;
+                soften_subqueries(cx, &mut on)?;
             }
-            from.sources[i].on_c = Some(sess.compile(&from.scope, &on, "on clause")?);
+            from.sources[i].on_c = Some(cx.compile(&from.scope, &on, "on clause")?);
         }
         // Targets are rewritten whole: read every column of every table.
         let n = from.sources[i].needed.len();
@@ -284,9 +284,9 @@ fn plan_join(
         Some(w) => {
             let mut w = w.clone();
             if ignore {
-                soften_subqueries(sess, &mut w)?;
+                soften_subqueries(cx, &mut w)?;
             }
-            Some(sess.compile(&from.scope, &w, "where clause")?)
+            Some(cx.compile(&from.scope, &w, "where clause")?)
         }
         None => None,
     };
@@ -314,15 +314,15 @@ fn passes(e: Option<&Expr>, row: &[Value]) -> DbResult<bool> {
 
 /// Reads the join (no snapshot: the latest committed rows plus this session's changes) and
 /// collects each target's matching rows, each once.
-fn collect(sess: &Session, j: &Join, targets: &mut [Matches]) -> DbResult<()> {
+fn collect(cx: &Context, j: &Join, targets: &mut [Matches]) -> DbResult<()> {
     let width = j.from.scope.cols.len();
     let mut row = vec![Value::Null; width];
     let mut pks = vec![Vec::new(); j.from.sources.len()];
-    walk(sess, j, 0, &mut row, &mut pks, targets)
+    walk(cx, j, 0, &mut row, &mut pks, targets)
 }
 
 fn walk(
-    sess: &Session,
+    cx: &Context,
     j: &Join,
     i: usize,
     row: &mut Vec<Value>,
@@ -355,7 +355,7 @@ fn walk(
         }
         matched = true;
         pks[i] = pk;
-        walk(sess, j, i + 1, row, pks, targets)
+        walk(cx, j, i + 1, row, pks, targets)
     };
     match &s.kind {
         SrcKind::Rows(rows) => {
@@ -367,7 +367,7 @@ fn walk(
             let outer = row.clone();
             let mut inner = row.clone();
             read_rows(
-                sess,
+                cx,
                 t,
                 &s.access,
                 &outer,
@@ -386,7 +386,7 @@ fn walk(
             *v = Value::Null;
         }
         pks[i] = Vec::new();
-        walk(sess, j, i + 1, row, pks, targets)?;
+        walk(cx, j, i + 1, row, pks, targets)?;
     }
     Ok(())
 }
@@ -394,7 +394,7 @@ fn walk(
 /// Locks the collected row and reads it again; returns the joined row with the table's
 /// current version, or None if the row is gone or no longer matches.
 fn relock(
-    sess: &mut Session,
+    cx: &mut Context,
     j: &Join,
     source: usize,
     pk: &[u8],
@@ -405,7 +405,7 @@ fn relock(
         return Ok(None);
     };
     let t = t.clone();
-    let Some(now) = dml::load(sess, &t, pk)? else {
+    let Some(now) = dml::load(cx, &t, pk)? else {
         return Ok(None);
     };
     let mut row = joined.to_vec();
@@ -435,7 +435,7 @@ fn parse_rest(kind: &str, rest: &str) -> DbResult<ast::Statement> {
         .ok_or_else(|| DbError::syntax(rest))
 }
 
-fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbResult<Output> {
+fn multi_update(cx: &mut Context, refs: &str, rest: &str, ignore: bool) -> DbResult<Output> {
     let refs = parse_refs(refs)?;
     let ast::Statement::Update(u) = parse_rest("UPDATE", rest)? else {
         return Err(DbError::syntax(rest));
@@ -446,7 +446,7 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
     if u.limit.is_some() {
         return Err(usage_error("UPDATE", "LIMIT"));
     }
-    let j = plan_join(sess, &refs, u.selection.as_ref(), ignore)?;
+    let j = plan_join(cx, &refs, u.selection.as_ref(), ignore)?;
     // Assignments: (global column, expression), grouped by the target source.
     let mut targets: Vec<Matches> = Vec::new();
     let mut assigns: Vec<Vec<(usize, Expr)>> = Vec::new();
@@ -459,7 +459,7 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
             [c] => ast::Expr::Identifier(ast::Ident::new(c)),
             _ => ast::Expr::CompoundIdentifier(parts.iter().map(ast::Ident::new).collect()),
         };
-        let Expr::Col(g) = sess.compile(&j.from.scope, &target, "field list")? else {
+        let Expr::Col(g) = cx.compile(&j.from.scope, &target, "field list")? else {
             return Err(DbError::bad_field(&parts.join("."), "field list"));
         };
         let Some(src) = j
@@ -484,7 +484,7 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {
-            sess.compile(&j.from.scope, &a.value, "field list")?
+            cx.compile(&j.from.scope, &a.value, "field list")?
         };
         let k = match targets.iter().position(|m| m.source == src) {
             Some(k) => k,
@@ -500,9 +500,9 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
         };
         assigns[k].push((g, e));
     }
-    sess.begin_write()?;
-    collect(sess, &j, &mut targets)?;
-    let strict = sess.strict() && !ignore;
+    cx.begin_write()?;
+    collect(cx, &j, &mut targets)?;
+    let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
     for (m, assigns) in targets.iter().zip(&assigns) {
@@ -511,7 +511,7 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
         let t = t.clone();
         let range = s.offset..s.offset + s.ncols;
         for (n, (pk, joined)) in m.rows.iter().enumerate() {
-            let Some(mut row) = relock(sess, &j, m.source, pk, joined)? else {
+            let Some(mut row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };
             matched += 1;
@@ -539,11 +539,11 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
             if new != old {
                 for (i, on) in t.on_update_now.iter().enumerate() {
                     if *on && !assigns.iter().any(|(g, _)| *g == s.offset + i) {
-                        new[i] = Value::DateTime(sess.now);
+                        new[i] = Value::DateTime(cx.now);
                     }
                 }
             }
-            match dml::update_row(sess, &t, pk, &old, &new) {
+            match dml::update_row(cx, &t, pk, &old, &new) {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
                 Err(e) if ignore && e.code == 1062 => warnings.push(as_warning(e)),
@@ -551,8 +551,8 @@ fn multi_update(sess: &mut Session, refs: &str, rest: &str, ignore: bool) -> DbR
             }
         }
     }
-    let nwarn = warnings.len() + sess.warnings.len();
-    sess.warnings.extend(warnings);
+    let nwarn = warnings.len() + cx.warnings.len();
+    cx.warnings.extend(warnings);
     Ok(Output::Done {
         affected: changed,
         last_insert_id: 0,
@@ -573,7 +573,7 @@ fn is_default_kw(e: &ast::Expr) -> bool {
 }
 
 fn multi_delete(
-    sess: &mut Session,
+    cx: &mut Context,
     target_names: &[Vec<String>],
     refs: &str,
     rest: &str,
@@ -589,7 +589,7 @@ fn multi_delete(
     if d.limit.is_some() {
         return Err(usage_error("DELETE", "LIMIT"));
     }
-    let j = plan_join(sess, &refs, d.selection.as_ref(), ignore)?;
+    let j = plan_join(cx, &refs, d.selection.as_ref(), ignore)?;
     let mut targets: Vec<Matches> = Vec::new();
     for name in target_names {
         let alias = name.last().cloned().unwrap_or_default();
@@ -616,8 +616,8 @@ fn multi_delete(
             });
         }
     }
-    sess.begin_write()?;
-    collect(sess, &j, &mut targets)?;
+    cx.begin_write()?;
+    collect(cx, &j, &mut targets)?;
     let mut deleted = 0u64;
     for m in &targets {
         let SrcKind::Table(t) = &j.from.sources[m.source].kind else {
@@ -626,10 +626,10 @@ fn multi_delete(
         let t = t.clone();
         let s = &j.from.sources[m.source];
         for (pk, joined) in &m.rows {
-            let Some(row) = relock(sess, &j, m.source, pk, joined)? else {
+            let Some(row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };
-            dml::delete_row(sess, &t, pk, &row[s.offset..s.offset + s.ncols])?;
+            dml::delete_row(cx, &t, pk, &row[s.offset..s.offset + s.ncols])?;
             deleted += 1;
         }
     }

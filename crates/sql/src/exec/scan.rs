@@ -11,11 +11,11 @@ use std::ops::Bound;
 use crate::catalog::TableDef;
 use crate::codec::key::KeyDecoder;
 use crate::codec::row::decode_row;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::plan::access::Access;
 use crate::plan::index_condition::Pushed;
-use crate::session::Session;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 use crate::types::SqlType;
@@ -63,7 +63,7 @@ pub enum Output {
 }
 
 /// Where a query sends its result set as it reads it, instead of building it in memory
-/// (`Session::execute_to`). Queries whose rows must all be seen first (sorting, grouping,
+/// (`Context::execute_to`). Queries whose rows must all be seen first (sorting, grouping,
 /// DISTINCT, columns whose type is known only from the values) still return [`Output::Rows`].
 /// After `columns`, an error ends the statement with some rows already sent.
 pub trait RowSink {
@@ -125,7 +125,7 @@ fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
 /// latest committed).
 #[allow(clippy::too_many_arguments)] // each argument is one independent knob of the read
 pub fn read_rows(
-    sess: &Session,
+    cx: &Context,
     t: &TableDef,
     access: &Access,
     outer: &[Value],
@@ -134,14 +134,14 @@ pub fn read_rows(
     snap: Option<&betula_storage::Txn>,
     f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> DbResult<bool>,
 ) -> DbResult<()> {
-    let store = &sess.engine.store;
+    let store = &cx.engine.store;
     let ranges = access.key_ranges(t, outer)?;
     let primary = t.primary_tree();
     match access.index {
         None => {
             if access.is_point(t) && ranges.len() == 1 {
                 if let Bound::Included(k) = &ranges[0].0 {
-                    if let Some(v) = sess.ws.get(store, &primary, k, snap)? {
+                    if let Some(v) = cx.ws.get(store, &primary, k, snap)? {
                         f(k.clone(), decode(t, &v)?)?;
                     }
                     return Ok(());
@@ -153,7 +153,7 @@ pub fn read_rows(
                 Box::new(ranges.into_iter())
             };
             for (lo, hi) in iter {
-                let mut scan = sess.ws.scan(store, &primary, lo, hi, reverse, snap)?;
+                let mut scan = cx.ws.scan(store, &primary, lo, hi, reverse, snap)?;
                 while let Some((k, v)) = scan.next_entry()? {
                     if !f(k, decode(t, &v)?)? {
                         return Ok(());
@@ -172,7 +172,7 @@ pub fn read_rows(
                 Box::new(ranges.into_iter())
             };
             for (lo, hi) in iter {
-                let mut scan = sess.ws.scan(store, &tree, lo, hi, reverse, snap)?;
+                let mut scan = cx.ws.scan(store, &tree, lo, hi, reverse, snap)?;
                 while let Some((k, v)) = scan.next_entry()? {
                     let (pk, row) = if covering {
                         let (row, at) = crate::catalog::index_entry::decode_entry(t, ix, &k, &v)?;
@@ -188,7 +188,7 @@ pub fn read_rows(
                             d.next(kc)?;
                         }
                         let pk = k[d.position()..].to_vec();
-                        match sess.ws.get(store, &primary, &pk, snap)? {
+                        match cx.ws.get(store, &primary, &pk, snap)? {
                             Some(v) => (pk, decode(t, &v)?),
                             // Index entry without row (a concurrent delete): skip.
                             None => continue,

@@ -18,13 +18,13 @@ use std::sync::Arc;
 use sqlparser::ast::{self as ast, Spanned};
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::{read_rows, OutCol, Output, RowSink};
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope, ScopeCol};
 use crate::plan::access::{choose_access_among, conjuncts, Access};
-use crate::session::Session;
 use crate::types::collation::Collation;
 use crate::types::value::{sql_cmp, Value};
 
@@ -82,7 +82,7 @@ pub struct From {
 }
 
 fn table_factor(
-    sess: &mut Session,
+    cx: &mut Context,
     f: &ast::TableFactor,
     from: &mut From,
     left: bool,
@@ -100,13 +100,13 @@ fn table_factor(
             if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
                 return Ok(());
             }
-            let (db, tname) = sess.resolve_table_name(&parts)?;
+            let (db, tname) = cx.resolve_table_name(&parts)?;
             let alias_s = alias
                 .as_ref()
                 .map(|a| a.name.value.clone())
                 .unwrap_or_else(|| tname.clone());
             if db.eq_ignore_ascii_case("information_schema") {
-                let (cols, rows) = crate::infoschema::view(sess, &tname)?;
+                let (cols, rows) = crate::infoschema::view(cx, &tname)?;
                 for c in &cols {
                     from.scope.cols.push(ScopeCol {
                         table: alias_s.clone(),
@@ -124,8 +124,8 @@ fn table_factor(
                     .push(Source::rows(alias_s, rows, offset, cols.len(), left, on));
                 return Ok(());
             }
-            sess.check_db_access(&db)?;
-            let t = sess.get_table(&db, &tname)?;
+            cx.check_db_access(&db)?;
+            let t = cx.get_table(&db, &tname)?;
             for (i, c) in t.columns.iter().enumerate() {
                 let mut flags = c.protocol_flags();
                 if t.pk.contains(&i) {
@@ -168,7 +168,7 @@ fn table_factor(
                     "Every derived table must have its own alias",
                 ));
             };
-            let (cols, rows) = match run_query(sess, subquery)? {
+            let (cols, rows) = match run_query(cx, subquery)? {
                 Output::Rows { cols, rows } => (cols, rows),
                 _ => (vec![], vec![]),
             };
@@ -197,7 +197,7 @@ fn table_factor(
         ast::TableFactor::NestedJoin {
             table_with_joins, ..
         } if on.is_none() && !left => {
-            plan_twj(sess, table_with_joins, from)?;
+            plan_twj(cx, table_with_joins, from)?;
         }
         other => return Err(DbError::unsupported(format!("table reference {other}"))),
     }
@@ -244,8 +244,8 @@ fn using_condition(
     cond.ok_or_else(|| DbError::syntax("USING ()"))
 }
 
-fn plan_twj(sess: &mut Session, twj: &ast::TableWithJoins, from: &mut From) -> DbResult<()> {
-    table_factor(sess, &twj.relation, from, false, None)?;
+fn plan_twj(cx: &mut Context, twj: &ast::TableWithJoins, from: &mut From) -> DbResult<()> {
+    table_factor(cx, &twj.relation, from, false, None)?;
     for j in &twj.joins {
         use ast::JoinOperator as J;
         let (left, constraint) = match &j.join_operator {
@@ -258,7 +258,7 @@ fn plan_twj(sess: &mut Session, twj: &ast::TableWithJoins, from: &mut From) -> D
             other => return Err(DbError::unsupported(format!("join {other:?}"))),
         };
         let start = from.scope.cols.len();
-        table_factor(sess, &j.relation, from, left, None)?;
+        table_factor(cx, &j.relation, from, left, None)?;
         let on = match constraint {
             Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
             Some(ast::JoinConstraint::Using(cols)) => Some(using_condition(from, start, cols)?),
@@ -272,13 +272,13 @@ fn plan_twj(sess: &mut Session, twj: &ast::TableWithJoins, from: &mut From) -> D
     Ok(())
 }
 
-pub fn plan_from(sess: &mut Session, list: &[ast::TableWithJoins]) -> DbResult<From> {
+pub fn plan_from(cx: &mut Context, list: &[ast::TableWithJoins]) -> DbResult<From> {
     let mut from = From {
         sources: vec![],
         scope: Scope::default(),
     };
     for twj in list {
-        plan_twj(sess, twj, &mut from)?;
+        plan_twj(cx, twj, &mut from)?;
     }
     Ok(from)
 }
@@ -328,7 +328,7 @@ pub fn plan_access(from: &mut From, where_conj: &[Expr]) {
 
 /// Runs the nested loop; `emit(row)` returns false to stop.
 pub fn nested_loop(
-    sess: &Session,
+    cx: &Context,
     from: &From,
     where_c: Option<&Expr>,
     emit: &mut dyn FnMut(&[Value]) -> DbResult<bool>,
@@ -343,7 +343,7 @@ pub fn nested_loop(
         }
         return Ok(());
     }
-    step(sess, from, 0, &mut row, where_c, emit)?;
+    step(cx, from, 0, &mut row, where_c, emit)?;
     Ok(())
 }
 
@@ -356,7 +356,7 @@ fn passes(e: Option<&Expr>, row: &[Value]) -> DbResult<bool> {
 
 /// Returns false when the consumer asked to stop.
 fn step(
-    sess: &Session,
+    cx: &Context,
     from: &From,
     i: usize,
     row: &mut Vec<Value>,
@@ -379,7 +379,7 @@ fn step(
                 return Ok(true);
             }
             matched = true;
-            step(sess, from, i + 1, row, where_c, emit)
+            step(cx, from, i + 1, row, where_c, emit)
         };
         match &s.kind {
             SrcKind::Rows(rows) => {
@@ -394,13 +394,13 @@ fn step(
                 let outer = row.clone();
                 let mut inner_row = row.clone();
                 read_rows(
-                    sess,
+                    cx,
                     t,
                     &s.access,
                     &outer,
                     &s.needed,
                     s.reverse,
-                    sess.snapshot.as_ref(),
+                    cx.snapshot.as_ref(),
                     &mut |_, vals| {
                         let cont = visit(&vals, &mut inner_row)?;
                         if !cont {
@@ -419,14 +419,14 @@ fn step(
         for v in &mut row[s.offset..s.offset + s.ncols] {
             *v = Value::Null;
         }
-        return step(sess, from, i + 1, row, where_c, emit);
+        return step(cx, from, i + 1, row, where_c, emit);
     }
     Ok(true)
 }
 
-fn const_u64(sess: &mut Session, e: &ast::Expr) -> DbResult<u64> {
+fn const_u64(cx: &mut Context, e: &ast::Expr) -> DbResult<u64> {
     let scope = Scope::default();
-    let ex = sess.compile(&scope, e, "limit")?;
+    let ex = cx.compile(&scope, e, "limit")?;
     let v = eval(&ex, &EvalCtx::default())?;
     match v {
         Value::Int(i) if i >= 0 => Ok(i as u64),
@@ -435,28 +435,28 @@ fn const_u64(sess: &mut Session, e: &ast::Expr) -> DbResult<u64> {
     }
 }
 
-pub fn limit_of(sess: &mut Session, q: &ast::Query) -> DbResult<(Option<u64>, u64)> {
+pub fn limit_of(cx: &mut Context, q: &ast::Query) -> DbResult<(Option<u64>, u64)> {
     Ok(match &q.limit_clause {
         None => (None, 0),
         Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
             match limit {
-                Some(l) => Some(const_u64(sess, l)?),
+                Some(l) => Some(const_u64(cx, l)?),
                 None => None,
             },
             match offset {
-                Some(o) => const_u64(sess, &o.value)?,
+                Some(o) => const_u64(cx, &o.value)?,
                 None => 0,
             },
         ),
         Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
-            (Some(const_u64(sess, limit)?), const_u64(sess, offset)?)
+            (Some(const_u64(cx, limit)?), const_u64(cx, offset)?)
         }
     })
 }
 
 /// The primary trees of the tables named in a locking query's FROM clauses (joins included).
-pub(crate) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<String>> {
-    fn walk(sess: &Session, body: &ast::SetExpr, out: &mut Vec<String>) -> DbResult<()> {
+pub(crate) fn locked_trees(cx: &Context, q: &ast::Query) -> DbResult<Vec<String>> {
+    fn walk(cx: &Context, body: &ast::SetExpr, out: &mut Vec<String>) -> DbResult<()> {
         match body {
             ast::SetExpr::Select(sel) => {
                 for twj in &sel.from {
@@ -464,8 +464,8 @@ pub(crate) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<Strin
                         std::iter::once(&twj.relation).chain(twj.joins.iter().map(|j| &j.relation));
                     for rel in rels {
                         if let ast::TableFactor::Table { name, .. } = rel {
-                            let (db, t) = sess.resolve_table_name(&object_name_parts(name))?;
-                            if let Some(def) = sess.find_table(&db, &t) {
+                            let (db, t) = cx.resolve_table_name(&object_name_parts(name))?;
+                            if let Some(def) = cx.find_table(&db, &t) {
                                 out.push(def.primary_tree());
                             }
                         }
@@ -473,16 +473,16 @@ pub(crate) fn locked_trees(sess: &Session, q: &ast::Query) -> DbResult<Vec<Strin
                 }
             }
             ast::SetExpr::SetOperation { left, right, .. } => {
-                walk(sess, left, out)?;
-                walk(sess, right, out)?;
+                walk(cx, left, out)?;
+                walk(cx, right, out)?;
             }
-            ast::SetExpr::Query(q) => walk(sess, &q.body, out)?,
+            ast::SetExpr::Query(q) => walk(cx, &q.body, out)?,
             _ => {}
         }
         Ok(())
     }
     let mut out = Vec::new();
-    walk(sess, &q.body, &mut out)?;
+    walk(cx, &q.body, &mut out)?;
     Ok(out)
 }
 
@@ -500,43 +500,43 @@ fn order_of(q: &ast::Query) -> DbResult<Vec<ast::OrderByExpr>> {
 /// Runs a full query; a plain SELECT whose rows need no sorting, grouping or de-duplication
 /// sends them to `sink` as it reads them ([`Output::Sent`]).
 pub fn run_query_to(
-    sess: &mut Session,
+    cx: &mut Context,
     q: &ast::Query,
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
     match (&*q.body, sink) {
         (ast::SetExpr::Select(sel), Some(sink)) if q.with.is_none() && q.locks.is_empty() => {
-            let (limit, offset) = limit_of(sess, q)?;
+            let (limit, offset) = limit_of(cx, q)?;
             let order = order_of(q)?;
-            run_select_to(sess, sel, &order, limit, offset, false, Some(sink))
+            run_select_to(cx, sel, &order, limit, offset, false, Some(sink))
         }
-        _ => run_query(sess, q),
+        _ => run_query(cx, q),
     }
 }
 
 /// Runs a full query (SELECT, UNION, VALUES) and returns its result set.
-pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
+pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     if q.with.is_some() {
         return Err(DbError::unsupported("WITH (common table expressions)"));
     }
     if !q.locks.is_empty() {
         // A locking read (FOR UPDATE / LOCK IN SHARE MODE) reads the latest committed rows, not
         // the transaction's snapshot, as InnoDB does, after locking what it may return.
-        crate::plan::locks::lock_for_query(sess, q)?;
-        let snap = sess.snapshot.take();
+        crate::plan::locks::lock_for_query(cx, q)?;
+        let snap = cx.snapshot.take();
         let mut q2 = q.clone();
         q2.locks.clear();
-        let r = run_query(sess, &q2);
-        sess.snapshot = snap;
+        let r = run_query(cx, &q2);
+        cx.snapshot = snap;
         return r;
     }
-    let (limit, offset) = limit_of(sess, q)?;
+    let (limit, offset) = limit_of(cx, q)?;
     let order = order_of(q)?;
     match &*q.body {
-        ast::SetExpr::Select(sel) => run_select(sess, sel, &order, limit, offset, false),
+        ast::SetExpr::Select(sel) => run_select(cx, sel, &order, limit, offset, false),
         ast::SetExpr::Query(inner) => {
-            let out = run_query(sess, inner)?;
-            finish_set(sess, out, &order, limit, offset)
+            let out = run_query(cx, inner)?;
+            finish_set(cx, out, &order, limit, offset)
         }
         ast::SetExpr::SetOperation {
             op: ast::SetOperator::Union,
@@ -544,8 +544,8 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
             left,
             right,
         } => {
-            let l = run_set(sess, left)?;
-            let r = run_set(sess, right)?;
+            let l = run_set(cx, left)?;
+            let r = run_set(cx, right)?;
             let (Output::Rows { cols, mut rows }, Output::Rows { cols: rc, rows: rr }) = (l, r)
             else {
                 return Err(DbError::internal("UNION of non-queries"));
@@ -569,7 +569,7 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
                     ..OutCol::named(&c.name, c.ty)
                 })
                 .collect();
-            finish_set(sess, Output::Rows { cols, rows }, &order, limit, offset)
+            finish_set(cx, Output::Rows { cols, rows }, &order, limit, offset)
         }
         ast::SetExpr::Values(v) => {
             let scope = Scope::default();
@@ -577,7 +577,7 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
             for r in &v.rows {
                 let mut out = Vec::new();
                 for e in &r.content {
-                    let ex = sess.compile(&scope, e, "field list")?;
+                    let ex = cx.compile(&scope, e, "field list")?;
                     out.push(eval(&ex, &EvalCtx::default())?);
                 }
                 rows.push(out);
@@ -586,16 +586,16 @@ pub fn run_query(sess: &mut Session, q: &ast::Query) -> DbResult<Output> {
             let cols = (0..n)
                 .map(|i| OutCol::named(&format!("column_{i}"), None))
                 .collect();
-            finish_set(sess, Output::Rows { cols, rows }, &order, limit, offset)
+            finish_set(cx, Output::Rows { cols, rows }, &order, limit, offset)
         }
         other => Err(DbError::unsupported(format!("query {other}"))),
     }
 }
 
-fn run_set(sess: &mut Session, e: &ast::SetExpr) -> DbResult<Output> {
+fn run_set(cx: &mut Context, e: &ast::SetExpr) -> DbResult<Output> {
     match e {
-        ast::SetExpr::Select(sel) => run_select(sess, sel, &[], None, 0, false),
-        ast::SetExpr::Query(q) => run_query(sess, q),
+        ast::SetExpr::Select(sel) => run_select(cx, sel, &[], None, 0, false),
+        ast::SetExpr::Query(q) => run_query(cx, q),
         other => {
             let q = ast::Query {
                 with: None,
@@ -609,14 +609,14 @@ fn run_set(sess: &mut Session, e: &ast::SetExpr) -> DbResult<Output> {
                 format_clause: None,
                 pipe_operators: vec![],
             };
-            run_query(sess, &q)
+            run_query(cx, &q)
         }
     }
 }
 
 /// ORDER BY / LIMIT over an already computed result (UNION): by position or column name.
 fn finish_set(
-    sess: &mut Session,
+    cx: &mut Context,
     out: Output,
     order: &[ast::OrderByExpr],
     limit: Option<u64>,
@@ -653,9 +653,9 @@ fn finish_set(
                         }
                         Expr::Col(p - 1)
                     }
-                    _ => sess.compile(&scope, &o.expr, "order clause")?,
+                    _ => cx.compile(&scope, &o.expr, "order clause")?,
                 },
-                _ => sess.compile(&scope, &o.expr, "order clause")?,
+                _ => cx.compile(&scope, &o.expr, "order clause")?,
             };
             keys.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
         }
@@ -705,7 +705,7 @@ fn sort_rows(rows: &mut Vec<Vec<Value>>, key: impl Fn(&[Value]) -> Vec<Value>, d
 }
 
 /// The text a select item shows as its column name.
-fn item_name(sess: &Session, e: &ast::Expr) -> String {
+fn item_name(cx: &Context, e: &ast::Expr) -> String {
     if let ast::Expr::Identifier(i) = e {
         return i.value.clone();
     }
@@ -720,11 +720,11 @@ fn item_name(sess: &Session, e: &ast::Expr) -> String {
         }
     }
     if let ast::Expr::Substring { .. } = e {
-        if let Some(t) = sess.call_text(e.span()) {
+        if let Some(t) = cx.call_text(e.span()) {
             return t;
         }
     }
-    sess.item_text(e.span()).unwrap_or_else(|| e.to_string())
+    cx.item_text(e.span()).unwrap_or_else(|| e.to_string())
 }
 
 struct Proj {
@@ -735,14 +735,14 @@ struct Proj {
 
 /// Runs one SELECT block. With `explain`, returns the EXPLAIN rows instead.
 pub fn run_select(
-    sess: &mut Session,
+    cx: &mut Context,
     sel: &ast::Select,
     order: &[ast::OrderByExpr],
     limit: Option<u64>,
     offset: u64,
     explain: bool,
 ) -> DbResult<Output> {
-    run_select_to(sess, sel, order, limit, offset, explain, None)
+    run_select_to(cx, sel, order, limit, offset, explain, None)
 }
 
 /// Clauses sqlparser accepts that the executor does not implement: refused, never ignored (each
@@ -778,7 +778,7 @@ fn refuse_unsupported_clauses(sel: &ast::Select) -> DbResult<()> {
 
 /// [`run_select`], sending the rows to `sink` as they are read when nothing needs them all first.
 fn run_select_to(
-    sess: &mut Session,
+    cx: &mut Context,
     sel: &ast::Select,
     order: &[ast::OrderByExpr],
     limit: Option<u64>,
@@ -787,18 +787,18 @@ fn run_select_to(
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
     refuse_unsupported_clauses(sel)?;
-    let mut from = plan_from(sess, &sel.from)?;
+    let mut from = plan_from(cx, &sel.from)?;
     // Compile ON conditions and WHERE.
     for i in 0..from.sources.len() {
         if let Some(on) = from.sources[i].on.clone() {
-            let c = sess.compile(&from.scope, &on, "on clause")?;
+            let c = cx.compile(&from.scope, &on, "on clause")?;
             mark_needed(&mut from, &c);
             from.sources[i].on_c = Some(c);
         }
     }
     // Constant parts evaluated once, not per row (fold.rs).
     let where_c = match &sel.selection {
-        Some(w) => Some(crate::expr::fold::fold_constants(sess.compile(
+        Some(w) => Some(crate::expr::fold::fold_constants(cx.compile(
             &from.scope,
             w,
             "where clause",
@@ -847,15 +847,15 @@ fn run_select_to(
                 }
             }
             ast::SelectItem::UnnamedExpr(e) => {
-                let c = sess.compile_agg(&from.scope, e, &mut aggs, &[], "field list")?;
+                let c = cx.compile_agg(&from.scope, e, &mut aggs, &[], "field list")?;
                 proj.push(Proj {
-                    name: item_name(sess, e),
+                    name: item_name(cx, e),
                     expr: c,
                     meta: None,
                 });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let c = sess.compile_agg(&from.scope, expr, &mut aggs, &[], "field list")?;
+                let c = cx.compile_agg(&from.scope, expr, &mut aggs, &[], "field list")?;
                 proj.push(Proj {
                     name: alias.value.clone(),
                     expr: c,
@@ -874,7 +874,7 @@ fn run_select_to(
     if let ast::GroupByExpr::Expressions(exprs, _) = &sel.group_by {
         for e in exprs {
             group.push(positional(
-                sess,
+                cx,
                 &from.scope,
                 e,
                 &proj,
@@ -884,7 +884,7 @@ fn run_select_to(
         }
     }
     let having = match &sel.having {
-        Some(h) => Some(sess.compile_agg(&from.scope, h, &mut aggs, &aliases, "having clause")?),
+        Some(h) => Some(cx.compile_agg(&from.scope, h, &mut aggs, &aliases, "having clause")?),
         None => None,
     };
     // ORDER BY: positions and aliases refer to the select list.
@@ -892,7 +892,7 @@ fn run_select_to(
     for o in order {
         let e = match &o.expr {
             ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                positional(sess, &from.scope, &o.expr, &proj, &aliases, "order clause")?
+                positional(cx, &from.scope, &o.expr, &proj, &aliases, "order clause")?
             }
             ast::Expr::Identifier(id)
                 if proj.iter().any(|p| p.name.eq_ignore_ascii_case(&id.value))
@@ -911,7 +911,7 @@ fn run_select_to(
                     .map(|p| p.expr.clone())
                     .unwrap_or(Expr::Lit(Value::Null))
             }
-            _ => sess.compile_agg(&from.scope, &o.expr, &mut aggs, &aliases, "order clause")?,
+            _ => cx.compile_agg(&from.scope, &o.expr, &mut aggs, &aliases, "order clause")?,
         };
         order_c.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
     }
@@ -943,7 +943,7 @@ fn run_select_to(
     {
         key_ordered = key_order(&mut from, &order_c);
     }
-    crate::plan::index_condition::plan(sess, &mut from, &where_conj);
+    crate::plan::index_condition::plan(cx, &mut from, &where_conj);
     if explain {
         let shape = crate::plan::explain::Shape {
             where_conj: &where_conj,
@@ -952,9 +952,9 @@ fn run_select_to(
             sorted: !order_c.is_empty() && !key_ordered,
             key_ordered,
         };
-        return Ok(crate::plan::explain::rows(sess, &from, &shape));
+        return Ok(crate::plan::explain::rows(cx, &from, &shape));
     }
-    if sess.describe_only {
+    if cx.describe_only {
         for p in &mut proj {
             p.meta = Some(column_meta(&from.scope, p, &aggs));
         }
@@ -977,7 +977,7 @@ fn run_select_to(
             .collect();
         if streamable && cols.iter().all(|c| c.ty.is_some()) {
             sink.columns(&cols)?;
-            return stream_rows(sess, &from, where_c.as_ref(), &proj, limit, offset, sink);
+            return stream_rows(cx, &from, where_c.as_ref(), &proj, limit, offset, sink);
         }
     }
     // Scan.
@@ -987,8 +987,8 @@ fn run_select_to(
         let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
         {
-            let sess_ref: &Session = sess;
-            nested_loop(sess_ref, &from, where_c.as_ref(), &mut |row| {
+            let cx_ref: &Context = cx;
+            nested_loop(cx_ref, &from, where_c.as_ref(), &mut |row| {
                 let cx = EvalCtx::row(row);
                 let mut kv = Vec::with_capacity(group.len());
                 for g in &group {
@@ -1043,9 +1043,9 @@ fn run_select_to(
             out_rows.push((keys, vals));
         }
     } else {
-        let sess_ref: &Session = sess;
+        let cx_ref: &Context = cx;
         let mut produced = 0u64;
-        nested_loop(sess_ref, &from, where_c.as_ref(), &mut |row| {
+        nested_loop(cx_ref, &from, where_c.as_ref(), &mut |row| {
             let cx = EvalCtx::row(row);
             if let Some(h) = &having {
                 if truth(&eval(h, &cx)?) != Some(true) {
@@ -1093,7 +1093,7 @@ fn run_select_to(
 /// Sends the projected rows the nested loop produces to `sink`, skipping `offset` and stopping
 /// after `limit` (the rows arrive in the order the result needs).
 fn stream_rows(
-    sess: &Session,
+    cx: &Context,
     from: &From,
     where_c: Option<&Expr>,
     proj: &[Proj],
@@ -1107,7 +1107,7 @@ fn stream_rows(
     }
     let mut skipped = 0u64;
     let mut vals = Vec::with_capacity(proj.len());
-    nested_loop(sess, from, where_c, &mut |row| {
+    nested_loop(cx, from, where_c, &mut |row| {
         if skipped < offset {
             skipped += 1;
             return Ok(true);
@@ -1180,7 +1180,7 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
 }
 
 fn positional(
-    sess: &mut Session,
+    cx: &mut Context,
     scope: &Scope,
     e: &ast::Expr,
     proj: &[Proj],
@@ -1206,7 +1206,7 @@ fn positional(
             }
         }
     }
-    sess.compile(scope, e, place)
+    cx.compile(scope, e, place)
 }
 
 fn column_meta(scope: &Scope, p: &Proj, aggs: &[AggSpec]) -> OutCol {

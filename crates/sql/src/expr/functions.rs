@@ -1,6 +1,6 @@
 //! Scalar functions of already-evaluated arguments ([`call`]), by upper-case name.
 //!
-//! Session-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not here:
+//! Context-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not here:
 //! the session folds them to constants at compile time. Every function here is deterministic,
 //! which the blind-upsert path relies on (recovery re-runs it). NULL in gives NULL out unless
 //! MySQL documents otherwise (CONCAT_WS skips NULLs).

@@ -994,7 +994,7 @@ impl Compiler<'_> {
         for a in &args {
             compiled.push(self.compile(a)?);
         }
-        // Session functions fold to constants when their arguments are constant.
+        // Context functions fold to constants when their arguments are constant.
         if compiled.iter().all(|e| matches!(e, Expr::Lit(_))) {
             let vals: Vec<Value> = compiled
                 .iter()

@@ -10,9 +10,9 @@ use std::sync::atomic::Ordering;
 
 use crate::catalog::create_table::render_create;
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::OutCol;
-use crate::session::Session;
 use crate::types::value::Value;
 use crate::types::{IntWidth, SqlType};
 
@@ -32,7 +32,7 @@ fn ic(name: &str) -> OutCol {
     )
 }
 
-pub fn table_names(sess: &Session, db: &str) -> Vec<String> {
+pub fn table_names(cx: &Context, db: &str) -> Vec<String> {
     if db == "information_schema" {
         let mut names: Vec<String> = VIEWS
             .iter()
@@ -42,7 +42,7 @@ pub fn table_names(sess: &Session, db: &str) -> Vec<String> {
         names.sort();
         return names;
     }
-    sess.engine
+    cx.engine
         .catalog
         .tables(db)
         .iter()
@@ -64,8 +64,8 @@ const VIEWS: &[&str] = &[
     "TABLE_CONSTRAINTS",
 ];
 
-pub fn row_count(sess: &Session, t: &TableDef) -> u64 {
-    let Ok(tree) = sess.engine.store.tree(&t.primary_tree()) else {
+pub fn row_count(cx: &Context, t: &TableDef) -> u64 {
+    let Ok(tree) = cx.engine.store.tree(&t.primary_tree()) else {
         return 0;
     };
     let mut n = 0u64;
@@ -214,7 +214,7 @@ pub fn index_rows(tdef: &TableDef) -> (Vec<OutCol>, Vec<Vec<Value>>) {
     (vec![], rows)
 }
 
-pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>>)> {
+pub fn table_status(cx: &Context, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>>)> {
     let names = [
         "Name",
         "Engine",
@@ -249,15 +249,15 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
         })
         .collect();
     let mut rows = Vec::new();
-    for tdef in sess.engine.catalog.tables(db) {
-        let store = &sess.engine.store;
+    for tdef in cx.engine.catalog.tables(db) {
+        let store = &cx.engine.store;
         let data = store.tree_bytes(&[tdef.primary_tree()]);
         let index = store.tree_bytes(
             &(0..tdef.indexes.len())
                 .map(|i| tdef.index_tree(i))
                 .collect::<Vec<_>>(),
         );
-        let n = row_count(sess, &tdef);
+        let n = row_count(cx, &tdef);
         let opts = match (&tdef.compression, &tdef.row_format) {
             (Some(c), _) => format!("COMPRESSION=\"{c}\""),
             (None, Some(r)) => format!("row_format={r}"),
@@ -293,8 +293,8 @@ pub fn table_status(sess: &Session, db: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<
     Ok((cols, rows))
 }
 
-pub fn status(sess: &Session) -> Vec<(String, String)> {
-    let e = &sess.engine;
+pub fn status(cx: &Context) -> Vec<(String, String)> {
+    let e = &cx.engine;
     let st = e.store.env().stats();
     let up = e.started.elapsed().as_secs();
     let q = e.queries.load(Ordering::Relaxed);
@@ -356,8 +356,8 @@ pub fn status(sess: &Session) -> Vec<(String, String)> {
     ]
 }
 
-pub fn processlist(sess: &Session) -> Vec<Vec<Value>> {
-    let procs = sess.engine.processes.lock();
+pub fn processlist(cx: &Context) -> Vec<Vec<Value>> {
+    let procs = cx.engine.processes.lock();
     procs
         .iter()
         .map(|(id, p)| {
@@ -421,18 +421,18 @@ pub fn engines() -> (Vec<OutCol>, Vec<Vec<Value>>) {
 }
 
 /// The columns and rows of `information_schema.<name>`.
-pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>>)> {
+pub fn view(cx: &Context, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>>)> {
     let up = name.to_ascii_uppercase();
     let visible: Vec<String> = {
         let mut v = vec!["information_schema".to_string()];
-        v.extend(sess.engine.catalog.databases());
-        let u = sess.engine.catalog.user(&sess.user);
+        v.extend(cx.engine.catalog.databases());
+        let u = cx.engine.catalog.user(&cx.user);
         v.into_iter()
             .filter(|d| u.as_ref().is_some_and(|u| u.may_use(d)))
             .collect()
     };
     let tables = || {
-        sess.engine
+        cx.engine
             .catalog
             .all_tables()
             .into_iter()
@@ -499,7 +499,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
             let mut rows = Vec::new();
             for db in &visible {
                 if db == "information_schema" {
-                    for v in table_names(sess, db) {
+                    for v in table_names(cx, db) {
                         let mut r = vec![
                             t("def"),
                             t(db.clone()),
@@ -523,7 +523,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
                     }
                     continue;
                 }
-                for st in table_status(sess, db)?.1 {
+                for st in table_status(cx, db)?.1 {
                     let mut r = vec![t("def"), t(db.clone()), st[0].clone(), t("BASE TABLE")];
                     // without SHOW TABLE STATUS's Max_index_length, Temporary
                     r.extend(st[1..st.len() - 2].iter().cloned());
@@ -676,7 +676,7 @@ pub fn view(sess: &Session, name: &str) -> DbResult<(Vec<OutCol>, Vec<Vec<Value>
             cols.extend(names(&["USER", "HOST", "DB", "COMMAND"]));
             cols.push(ic("TIME"));
             cols.extend(names(&["STATE", "INFO"]));
-            (cols, processlist(sess))
+            (cols, processlist(cx))
         }
         "KEY_COLUMN_USAGE" => {
             let cols = names(&[

@@ -21,19 +21,19 @@ use std::rc::Rc;
 
 use crate::catalog::TableDef;
 use crate::codec::row::decode_row;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::load::parse::OnDuplicate;
 use crate::load::sorter::{Entry, Merge, Sorter, TempDir};
 use crate::load::{Counts, RowSource};
-use crate::session::Session;
 
 /// Whether the bulk build applies; `txn` holds the whole-tree locks of the table's trees (so no
 /// other writer can add a row between this check and the swap).
-pub fn eligible(sess: &Session, t: &TableDef, txn: &betula_storage::Txn) -> DbResult<bool> {
+pub fn eligible(cx: &Context, t: &TableDef, txn: &betula_storage::Txn) -> DbResult<bool> {
     if t.indexes.iter().any(|ix| ix.unique) {
         return Ok(false);
     }
-    let tree = sess.engine.store.tree(&t.primary_tree())?;
+    let tree = cx.engine.store.tree(&t.primary_tree())?;
     let first = txn
         .range(
             &tree,
@@ -126,13 +126,13 @@ impl Iterator for Primary<'_> {
 }
 
 pub fn load(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     src: &mut RowSource<'_>,
     on_dup: OnDuplicate,
     budget: usize,
 ) -> DbResult<Counts> {
-    let tmp = TempDir::new(&sess.engine.config.datadir)?;
+    let tmp = TempDir::new(&cx.engine.config.datadir)?;
     let share = budget / (1 + t.indexes.len());
     let mut primary = Sorter::new(&tmp.path, "primary", share);
     let mut indexes: Vec<Sorter> = (0..t.indexes.len())
@@ -140,7 +140,7 @@ pub fn load(
         .collect();
     let mut seq = 0u64;
     let mut bytes = Vec::new();
-    while let Some((_, row)) = src.next_row(sess)? {
+    while let Some((_, row)) = src.next_row(cx)? {
         let pk = t.encode_pk(&row)?;
         bytes.clear();
         crate::codec::row::encode_row(&t.layout, &row, &mut bytes)?;
@@ -180,7 +180,7 @@ pub fn load(
             })),
         ));
     }
-    let result = sess.engine.store.bulk_replace(loads);
+    let result = cx.engine.store.bulk_replace(loads);
     let mut s = shared.borrow_mut();
     if let Some(e) = s.error.take() {
         return Err(e);

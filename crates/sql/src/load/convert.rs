@@ -12,6 +12,7 @@
 //! for binary columns, which take the bytes as they are.
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml::{complete_row, table_scope, Slot};
@@ -19,7 +20,6 @@ use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{Expr, ScopeCol};
 use crate::load::fields::Record;
 use crate::load::parse::{Charset, LoadStmt, SetValue, Target};
-use crate::session::Session;
 use crate::types::value::Value;
 
 #[derive(Clone, Copy)]
@@ -48,7 +48,7 @@ fn warn(warnings: &mut Vec<Warning>, e: DbError) {
 }
 
 impl Converter {
-    pub fn new(sess: &mut Session, t: &TableDef, stmt: &LoadStmt, strict: bool) -> DbResult<Self> {
+    pub fn new(cx: &mut Context, t: &TableDef, stmt: &LoadStmt, strict: bool) -> DbResult<Self> {
         let mut dests = Vec::new();
         let mut vars: Vec<String> = Vec::new();
         if stmt.targets.is_empty() {
@@ -103,7 +103,7 @@ impl Converter {
                 .ok_or_else(|| DbError::bad_field(name, "field list"))?;
             let e = match v {
                 SetValue::Default => None,
-                SetValue::Expr(e) => Some(sess.compile(&scope, e, "field list")?),
+                SetValue::Expr(e) => Some(cx.compile(&scope, e, "field list")?),
             };
             set.push((col, e));
         }
@@ -142,7 +142,7 @@ impl Converter {
     #[allow(clippy::too_many_arguments)]
     pub fn row(
         &self,
-        sess: &mut Session,
+        cx: &mut Context,
         t: &TableDef,
         rec: &Record,
         rownum: u64,
@@ -215,7 +215,7 @@ impl Converter {
                 };
             }
         }
-        complete_row(sess, t, slots, rownum, self.strict, first_id, warnings)
+        complete_row(cx, t, slots, rownum, self.strict, first_id, warnings)
     }
 }
 

@@ -18,11 +18,11 @@ use betula_storage::{Isolation, Op, TreeHandle, Txn, TxnOptions};
 use crate::catalog::TableDef;
 use crate::codec::key::prefix_successor;
 use crate::codec::row::decode_row;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::dml::encode;
 use crate::load::parse::OnDuplicate;
 use crate::load::{commit_durability, Counts, RowSource};
-use crate::session::Session;
 use crate::types::value::Value;
 
 /// A row holding the same UNIQUE index values: (its primary key, key name, key columns).
@@ -157,9 +157,9 @@ impl Writer<'_> {
 
 /// Starts the load's storage transaction and takes the whole-tree lock of every tree of the table
 /// (concurrent writers of the table wait until the load ends; readers do not).
-pub fn begin_locked(sess: &Session, t: &TableDef) -> DbResult<Txn> {
-    let store = &sess.engine.store;
-    let timeout = sess
+pub fn begin_locked(cx: &Context, t: &TableDef) -> DbResult<Txn> {
+    let store = &cx.engine.store;
+    let timeout = cx
         .vars
         .get("innodb_lock_wait_timeout")
         .and_then(|v| v.to_f64_lenient())
@@ -168,7 +168,7 @@ pub fn begin_locked(sess: &Session, t: &TableDef) -> DbResult<Txn> {
     let mut txn = store.env().begin(TxnOptions {
         isolation: Isolation::ReadCommitted,
         lock_timeout: std::time::Duration::from_secs_f64(timeout),
-        durability: commit_durability(sess),
+        durability: commit_durability(cx),
     })?;
     for name in t.all_trees() {
         txn.lock_whole_tree(&store.tree(&name)?)?;
@@ -177,14 +177,14 @@ pub fn begin_locked(sess: &Session, t: &TableDef) -> DbResult<Txn> {
 }
 
 pub fn load(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     src: &mut RowSource<'_>,
     on_dup: OnDuplicate,
     budget: usize,
     txn: Txn,
 ) -> DbResult<Counts> {
-    let store = &sess.engine.store;
+    let store = &cx.engine.store;
     let mut w = Writer {
         t,
         txn,
@@ -204,7 +204,7 @@ pub fn load(
         let mut batch: Vec<Row> = Vec::new();
         let mut bytes = 0usize;
         while bytes < budget && batch.len() < BATCH_ROWS_MAX {
-            let Some((_, row)) = src.next_row(sess)? else {
+            let Some((_, row)) = src.next_row(cx)? else {
                 break;
             };
             let pk = t.encode_pk(&row)?;

@@ -38,11 +38,11 @@ use std::io::Read;
 use std::sync::Arc;
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
 use crate::exec::scan::Output;
-use crate::session::Session;
 use crate::types::value::Value;
 use convert::Converter;
 use fields::{FieldReader, Record};
@@ -77,7 +77,7 @@ pub struct RowSource<'r> {
 
 impl RowSource<'_> {
     /// The next row (record number, values); None at the end of the file.
-    pub fn next_row(&mut self, sess: &mut Session) -> DbResult<Option<(u64, Vec<Value>)>> {
+    pub fn next_row(&mut self, cx: &mut Context) -> DbResult<Option<(u64, Vec<Value>)>> {
         let more = self.reader.next_record(&mut self.rec).map_err(|e| {
             if self.local {
                 DbError::new(
@@ -103,7 +103,7 @@ impl RowSource<'_> {
         let row = self
             .conv
             .row(
-                sess,
+                cx,
                 &self.t,
                 &self.rec,
                 self.rownum,
@@ -149,12 +149,12 @@ impl RowSource<'_> {
 /// For the protocol layer: the file name to request from the client when `sql` is a LOAD DATA
 /// LOCAL that can run (local_infile ON, table present and accessible); None otherwise (the
 /// statement then runs without a stream and reports its own error).
-pub fn local_request(sess: &Session, sql: &str) -> Option<String> {
+pub fn local_request(cx: &Context, sql: &str) -> Option<String> {
     if !parse::is_load(sql) {
         return None;
     }
     let stmt = parse::parse(sql).ok()?;
-    let enabled = sess
+    let enabled = cx
         .vars
         .get("local_infile")
         .and_then(|v| v.to_f64_lenient())
@@ -163,14 +163,14 @@ pub fn local_request(sess: &Session, sql: &str) -> Option<String> {
     if !stmt.local || !enabled {
         return None;
     }
-    let (db, name) = sess.resolve_table_name(&stmt.table).ok()?;
-    sess.check_db_access(&db).ok()?;
-    sess.get_table(&db, &name).ok()?;
+    let (db, name) = cx.resolve_table_name(&stmt.table).ok()?;
+    cx.check_db_access(&db).ok()?;
+    cx.get_table(&db, &name).ok()?;
     Some(stmt.file)
 }
 
 /// Opens a server-side file after the `secure_file_priv` and privilege checks.
-fn open_server_file(sess: &Session, name: &str) -> DbResult<std::fs::File> {
+fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
     let refused = || {
         DbError::new(
             1290,
@@ -178,14 +178,14 @@ fn open_server_file(sess: &Session, name: &str) -> DbResult<std::fs::File> {
             "The MySQL server is running with the --secure-file-priv option so it cannot execute this statement",
         )
     };
-    let Some(dir) = sess.engine.secure_file_priv.read().clone() else {
+    let Some(dir) = cx.engine.secure_file_priv.read().clone() else {
         return Err(refused());
     };
-    if sess.user != "root" {
+    if cx.user != "root" {
         return Err(DbError::new(
             1045,
             "28000",
-            format!("Access denied for user '{}'@'{}' (LOAD DATA INFILE needs the FILE privilege, which only root has)", sess.user, sess.host),
+            format!("Access denied for user '{}'@'{}' (LOAD DATA INFILE needs the FILE privilege, which only root has)", cx.user, cx.host),
         ));
     }
     let path = std::path::Path::new(name);
@@ -211,14 +211,14 @@ fn open_server_file(sess: &Session, name: &str) -> DbResult<std::fs::File> {
 
 /// Runs a LOAD DATA statement; `local` is the client's file for LOAD DATA LOCAL (None when the
 /// client did not offer it).
-pub fn run(sess: &mut Session, sql: &str, local: Option<&mut dyn Read>) -> DbResult<Output> {
+pub fn run(cx: &mut Context, sql: &str, local: Option<&mut dyn Read>) -> DbResult<Output> {
     let stmt = parse::parse(sql)?;
-    let (db, name) = sess.resolve_table_name(&stmt.table)?;
-    sess.check_db_access(&db)?;
-    let t = sess.get_table(&db, &name)?;
+    let (db, name) = cx.resolve_table_name(&stmt.table)?;
+    cx.check_db_access(&db)?;
+    let t = cx.get_table(&db, &name)?;
     let mut file;
     let input: &mut dyn Read = if stmt.local {
-        let enabled = sess
+        let enabled = cx
             .vars
             .get("local_infile")
             .and_then(|v| v.to_f64_lenient())
@@ -235,22 +235,22 @@ pub fn run(sess: &mut Session, sql: &str, local: Option<&mut dyn Read>) -> DbRes
             }
         }
     } else {
-        file = open_server_file(sess, &stmt.file)?;
+        file = open_server_file(cx, &stmt.file)?;
         &mut file
     };
-    execute(sess, &stmt, t, input)
+    execute(cx, &stmt, t, input)
 }
 
 /// The load itself, over any byte stream (also used by `betula import`).
 pub fn execute(
-    sess: &mut Session,
+    cx: &mut Context,
     stmt: &LoadStmt,
     t: Arc<TableDef>,
     input: &mut dyn Read,
 ) -> DbResult<Output> {
     // IGNORE (and LOCAL, which implies it) turns data errors into warnings, as in MySQL.
-    let strict = sess.strict() && stmt.on_duplicate != OnDuplicate::Ignore;
-    let conv = Converter::new(sess, &t, stmt, strict)?;
+    let strict = cx.strict() && stmt.on_duplicate != OnDuplicate::Ignore;
+    let conv = Converter::new(cx, &t, stmt, strict)?;
     let mut src = RowSource {
         reader: FieldReader::new(input, stmt.format.clone()),
         conv,
@@ -275,34 +275,34 @@ pub fn execute(
             break;
         }
     }
-    sess.begin_write()?;
-    let budget = sess
+    cx.begin_write()?;
+    let budget = cx
         .vars
         .get("betula_load_memory")
         .and_then(|v| v.to_f64_lenient())
         .unwrap_or(256.0 * 1048576.0)
         .clamp(1048576.0, 1e15) as usize;
-    let in_txn = sess.in_txn || !sess.autocommit();
+    let in_txn = cx.in_txn || !cx.autocommit();
     let counts = if in_txn {
-        through_write_set(sess, &t, &mut src, stmt.on_duplicate)?
+        through_write_set(cx, &t, &mut src, stmt.on_duplicate)?
     } else {
-        let txn = merge::begin_locked(sess, &t)?;
-        if build::eligible(sess, &t, &txn)? {
-            let counts = build::load(sess, &t, &mut src, stmt.on_duplicate, budget)?;
+        let txn = merge::begin_locked(cx, &t)?;
+        if build::eligible(cx, &t, &txn)? {
+            let counts = build::load(cx, &t, &mut src, stmt.on_duplicate, budget)?;
             txn.commit()?; // wrote nothing: releases the tree locks
             counts
         } else {
-            merge::load(sess, &t, &mut src, stmt.on_duplicate, budget, txn)?
+            merge::load(cx, &t, &mut src, stmt.on_duplicate, budget, txn)?
         }
     };
     for (name, v) in src.conv.var_names().iter().zip(src.vars.iter()) {
-        sess.user_vars.insert(name.clone(), v.clone());
+        cx.user_vars.insert(name.clone(), v.clone());
     }
     if let Some(id) = src.first_id {
-        sess.last_insert_id = id;
+        cx.last_insert_id = id;
     }
     let nwarn = src.warnings.len() as u64 + src.warnings_dropped;
-    sess.warnings.extend(std::mem::take(&mut src.warnings));
+    cx.warnings.extend(std::mem::take(&mut src.warnings));
     Ok(Output::Done {
         affected: counts.inserted + counts.deleted,
         last_insert_id: src.first_id.unwrap_or(0),
@@ -315,21 +315,21 @@ pub fn execute(
 
 /// Inside an explicit transaction: row by row through the write set, as INSERT does.
 fn through_write_set(
-    sess: &mut Session,
+    cx: &mut Context,
     t: &TableDef,
     src: &mut RowSource<'_>,
     on_dup: OnDuplicate,
 ) -> DbResult<Counts> {
     let mut c = Counts::default();
-    while let Some((_, row)) = src.next_row(sess)? {
+    while let Some((_, row)) = src.next_row(cx)? {
         c.records += 1;
         let pk = t.encode_pk(&row)?;
         let mut skip = false;
-        while let Some(conflict) = dml::find_conflict(sess, t, &row, &pk, true)? {
+        while let Some(conflict) = dml::find_conflict(cx, t, &row, &pk, true)? {
             match on_dup {
-                OnDuplicate::Replace => match dml::load(sess, t, &conflict.pk)? {
+                OnDuplicate::Replace => match dml::load(cx, t, &conflict.pk)? {
                     Some(old) => {
-                        dml::delete_row(sess, t, &conflict.pk, &old)?;
+                        dml::delete_row(cx, t, &conflict.pk, &old)?;
                         c.deleted += 1;
                     }
                     None => break,
@@ -348,7 +348,7 @@ fn through_write_set(
             }
         }
         if !skip {
-            dml::put_row(sess, t, &pk, &row)?;
+            dml::put_row(cx, t, &pk, &row)?;
             c.inserted += 1;
         }
     }
@@ -356,9 +356,9 @@ fn through_write_set(
 }
 
 /// The durability a session's commit asks for (betula_commit_sync / tokudb_commit_sync).
-pub(crate) fn commit_durability(sess: &Session) -> Option<betula_storage::Durability> {
+pub(crate) fn commit_durability(cx: &Context) -> Option<betula_storage::Durability> {
     let sync = ["betula_commit_sync", "tokudb_commit_sync"]
         .iter()
-        .all(|v| !matches!(sess.vars.get(*v), Some(Value::Int(0))));
+        .all(|v| !matches!(cx.vars.get(*v), Some(Value::Int(0))));
     (!sync).then_some(betula_storage::Durability::NoSync)
 }

@@ -19,11 +19,11 @@
 //!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::exec::scan::{covers, Output};
 use crate::exec::select::{From, SrcKind};
 use crate::expr::{BinOp, Expr};
 use crate::plan::access::Access;
-use crate::session::Session;
 use crate::types::value::Value;
 use crate::types::{Column, SqlType};
 
@@ -121,7 +121,7 @@ fn consumed(a: &Access) -> usize {
         + usize::from(a.upper.is_some())
 }
 
-pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
+pub fn rows(cx: &Context, from: &From, shape: &Shape<'_>) -> Output {
     let names = [
         "id",
         "select_type",
@@ -234,7 +234,7 @@ pub fn rows(sess: &Session, from: &From, shape: &Shape<'_>) -> Output {
                 let nrows = if a.is_point(t) {
                     1
                 } else {
-                    crate::infoschema::row_count(sess, t)
+                    crate::infoschema::row_count(cx, t)
                 };
                 let chosen = key.clone().filter(|_| kind != "index");
                 let conj: Vec<&Expr> = shape.where_conj.iter().filter(|e| mine(e)).collect();

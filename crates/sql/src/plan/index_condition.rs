@@ -20,10 +20,10 @@
 
 use crate::catalog::index_entry::covers;
 use crate::context::optimizer_switch;
+use crate::context::Context;
 use crate::exec::select::{From, SrcKind};
 use crate::expr::{BinOp, Expr};
 use crate::plan::access::conjuncts;
-use crate::session::Session;
 
 /// The condition checked on the index entries of one table read.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,8 +75,8 @@ fn volatile(e: &Expr) -> bool {
 /// Sets [`crate::plan::access::Access::pushed`] on every source of `from` where MariaDB would push
 /// conditions. `where_conj` are the WHERE conjuncts; call after the access paths, their key
 /// order and the columns each table must give are final.
-pub fn plan(sess: &Session, from: &mut From, where_conj: &[Expr]) {
-    let on = optimizer_switch::enabled(sess, "index_condition_pushdown");
+pub fn plan(cx: &Context, from: &mut From, where_conj: &[Expr]) {
+    let on = optimizer_switch::enabled(cx, "index_condition_pushdown");
     let mut all_inner = true;
     for s in &mut from.sources {
         all_inner &= !s.left;

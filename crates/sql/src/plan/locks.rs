@@ -21,37 +21,37 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::error::db_error::DbResult;
 use crate::exec::select::{locked_trees, plan_access, plan_from, SrcKind};
 use crate::plan::access::{conjuncts, KeyRange};
-use crate::session::Session;
 use crate::types::value::Value;
 
 /// Locks what the locking read `q` may return (LR1), if the session is in a transaction (LR2).
-pub fn lock_for_query(sess: &mut Session, q: &ast::Query) -> DbResult<()> {
-    if !sess.in_explicit_or_implicit_txn() {
+pub fn lock_for_query(cx: &mut Context, q: &ast::Query) -> DbResult<()> {
+    if !cx.in_explicit_or_implicit_txn() {
         return Ok(());
     }
-    match primary_ranges(sess, q)? {
-        Some((t, ranges)) => lock_primary_ranges(sess, &t, &ranges),
+    match primary_ranges(cx, q)? {
+        Some((t, ranges)) => lock_primary_ranges(cx, &t, &ranges),
         None => {
-            let trees = locked_trees(sess, q)?;
-            sess.lock_trees(&trees)
+            let trees = locked_trees(cx, q)?;
+            cx.lock_trees(&trees)
         }
     }
 }
 
 /// Locks `ranges` of `t`'s primary tree, gaps included, until the transaction ends (UPDATE and
 /// DELETE inside a transaction, design.md S5).
-pub fn lock_primary_ranges(sess: &mut Session, t: &TableDef, ranges: &[KeyRange]) -> DbResult<()> {
+pub fn lock_primary_ranges(cx: &mut Context, t: &TableDef, ranges: &[KeyRange]) -> DbResult<()> {
     let bounds: Vec<(Vec<u8>, Option<Vec<u8>>)> = ranges.iter().map(half_open).collect();
-    sess.lock_key_ranges(&t.primary_tree(), &bounds)
+    cx.lock_key_ranges(&t.primary_tree(), &bounds)
 }
 
 /// The table and key ranges a single-table query reads through its primary key; None when
 /// the query reads anything else (joins, unions, derived tables, secondary indexes, full scans).
 fn primary_ranges(
-    sess: &mut Session,
+    cx: &mut Context,
     q: &ast::Query,
 ) -> DbResult<Option<(Arc<TableDef>, Vec<KeyRange>)>> {
     let ast::SetExpr::Select(sel) = &*q.body else {
@@ -66,11 +66,11 @@ fn primary_ranges(
     let Some(selection) = &sel.selection else {
         return Ok(None);
     };
-    let mut from = plan_from(sess, &sel.from)?;
+    let mut from = plan_from(cx, &sel.from)?;
     if from.sources.len() != 1 {
         return Ok(None);
     }
-    let where_c = sess.compile(&from.scope, selection, "where clause")?;
+    let where_c = cx.compile(&from.scope, selection, "where clause")?;
     let mut conj = Vec::new();
     conjuncts(&where_c, &mut conj);
     plan_access(&mut from, &conj);

@@ -18,6 +18,7 @@ use sqlparser::parser::Parser;
 use crate::catalog::create_table::{check_name, render_create, render_stored};
 use crate::catalog::{create_table, TableDef, UserDef};
 use crate::context::variables;
+use crate::context::Context;
 use crate::ddl::alter;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::{OutCol, Output};
@@ -25,7 +26,6 @@ use crate::expr::eval::{eval, like_match, truth, EvalCtx};
 use crate::expr::{object_name_parts, Scope, ScopeCol};
 use crate::infoschema;
 use crate::parser::tokens::{Cursor, Tok};
-use crate::session::Session;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
@@ -87,12 +87,12 @@ pub fn is_special(sql: &str) -> bool {
 }
 
 /// Runs `sql` if it is one of ours; `None` otherwise.
-pub fn special(sess: &mut Session, sql: &str) -> Option<DbResult<Output>> {
+pub fn special(cx: &mut Context, sql: &str) -> Option<DbResult<Output>> {
     if !is_special(sql) {
         return None;
     }
     let mut c = Cursor::new(sql);
-    Some(run(sess, &mut c))
+    Some(run(cx, &mut c))
 }
 
 pub(crate) fn syntax(c: &Cursor<'_>) -> DbError {
@@ -107,8 +107,8 @@ pub(crate) fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
     }
 }
 
-pub(crate) fn need_root(sess: &Session, what: &str) -> DbResult<()> {
-    if sess.user == "root" {
+pub(crate) fn need_root(cx: &Context, what: &str) -> DbResult<()> {
+    if cx.user == "root" {
         Ok(())
     } else {
         Err(DbError::new(
@@ -119,14 +119,14 @@ pub(crate) fn need_root(sess: &Session, what: &str) -> DbResult<()> {
     }
 }
 
-fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     let k = c.peek_kw().unwrap_or("").to_string();
     c.pos += 1;
     match k.as_str() {
-        "SHOW" => show(sess, c),
+        "SHOW" => show(cx, c),
         "USE" => {
             let db = c.name().ok_or_else(|| syntax(c))?;
-            sess.use_db(&db)?;
+            cx.use_db(&db)?;
             Ok(Output::done(0))
         }
         "BEGIN" | "START" => {
@@ -134,11 +134,11 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             c.kw("WORK");
-            sess.begin()?;
+            cx.begin()?;
             Ok(Output::done(0))
         }
         "COMMIT" => {
-            sess.commit()?;
+            cx.commit()?;
             Ok(Output::done(0))
         }
         "ROLLBACK" => {
@@ -146,15 +146,15 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if c.kw("TO") {
                 c.kw("SAVEPOINT");
                 let name = c.name().ok_or_else(|| syntax(c))?;
-                sess.rollback_to_savepoint(&name)?;
+                cx.rollback_to_savepoint(&name)?;
                 return Ok(Output::done(0));
             }
-            sess.rollback();
+            cx.rollback();
             Ok(Output::done(0))
         }
         "SAVEPOINT" => {
             let name = c.name().ok_or_else(|| syntax(c))?;
-            sess.savepoint(&name);
+            cx.savepoint(&name);
             Ok(Output::done(0))
         }
         "RELEASE" => {
@@ -162,22 +162,22 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             let name = c.name().ok_or_else(|| syntax(c))?;
-            sess.release_savepoint(&name)?;
+            cx.release_savepoint(&name)?;
             Ok(Output::done(0))
         }
         "DESCRIBE" | "DESC" | "EXPLAIN" => {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
-            let (db, t) = sess.resolve_table_name(&parts)?;
+            let (db, t) = cx.resolve_table_name(&parts)?;
             // DESCRIBE t col_or_pattern: a column name or a LIKE pattern
             let pat = c.name();
             expect_end(c)?;
-            show_columns(sess, &db, &t, false, pat)
+            show_columns(cx, &db, &t, false, pat)
         }
         "CREATE" => {
-            sess.implicit_commit()?;
+            cx.implicit_commit()?;
             let or_replace = c.kws(&["OR", "REPLACE"]);
             if c.kw("SERVER") {
-                return crate::ddl::servers::create(sess, c, or_replace);
+                return crate::ddl::servers::create(cx, c, or_replace);
             }
             if or_replace {
                 return Err(syntax(c));
@@ -186,10 +186,9 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 let ine = c.kws(&["IF", "NOT", "EXISTS"]);
                 let db = c.name().ok_or_else(|| syntax(c))?;
                 check_name(&db)?;
-                if db.eq_ignore_ascii_case("information_schema") || sess.engine.catalog.has_db(&db)
-                {
+                if db.eq_ignore_ascii_case("information_schema") || cx.engine.catalog.has_db(&db) {
                     if ine {
-                        sess.warn(
+                        cx.warn(
                             1007,
                             format!("Can't create database '{db}'; database exists"),
                         );
@@ -197,12 +196,12 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     }
                     return Err(DbError::db_exists(&db));
                 }
-                need_root(sess, "CREATE")?;
-                sess.engine.catalog.create_db(&db)?;
+                need_root(cx, "CREATE")?;
+                cx.engine.catalog.create_db(&db)?;
                 return Ok(Output::done(1));
             }
             if c.kw("USER") {
-                return create_user(sess, c);
+                return create_user(cx, c);
             }
             let unique = c.kw("UNIQUE");
             if !c.kw("INDEX") {
@@ -215,29 +214,29 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
             let spec = alter::index_columns(c)?;
             expect_end(c)?;
-            let (db, t) = sess.resolve_table_name(&parts)?;
-            sess.get_table(&db, &t)?;
+            let (db, t) = cx.resolve_table_name(&parts)?;
+            cx.get_table(&db, &t)?;
             let op = alter::AlterOp::AddIndex {
                 name: Some(name),
                 spec,
                 unique,
                 if_not_exists: false,
             };
-            alter::execute(sess, &db, &t, vec![op], false)?;
+            alter::execute(cx, &db, &t, vec![op], false)?;
             Ok(Output::done(0))
         }
         "DROP" => {
-            sess.implicit_commit()?;
+            cx.implicit_commit()?;
             if c.kw("DATABASE") || c.kw("SCHEMA") {
                 let ie = c.kws(&["IF", "EXISTS"]);
                 let db = c.name().ok_or_else(|| syntax(c))?;
-                return drop_database(sess, &db, ie);
+                return drop_database(cx, &db, ie);
             }
             if c.kw("USER") {
-                return drop_user(sess, c);
+                return drop_user(cx, c);
             }
             if c.kw("SERVER") {
-                return crate::ddl::servers::drop(sess, c);
+                return crate::ddl::servers::drop(cx, c);
             }
             if c.kw("INDEX") {
                 let name = c.name().ok_or_else(|| syntax(c))?;
@@ -245,13 +244,13 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     return Err(syntax(c));
                 }
                 let parts = c.qualified().ok_or_else(|| syntax(c))?;
-                let (db, t) = sess.resolve_table_name(&parts)?;
-                sess.get_table(&db, &t)?;
+                let (db, t) = cx.resolve_table_name(&parts)?;
+                cx.get_table(&db, &t)?;
                 let op = alter::AlterOp::DropIndex {
                     name,
                     if_exists: false,
                 };
-                alter::execute(sess, &db, &t, vec![op], false)?;
+                alter::execute(cx, &db, &t, vec![op], false)?;
                 return Ok(Output::done(0));
             }
             let temporary = c.kw("TEMPORARY");
@@ -269,18 +268,18 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             c.kw("RESTRICT");
             c.kw("CASCADE");
             expect_end(c)?;
-            drop_tables(sess, &names, ie, temporary)
+            drop_tables(cx, &names, ie, temporary)
         }
         "TRUNCATE" => {
-            sess.implicit_commit()?;
+            cx.implicit_commit()?;
             c.kw("TABLE");
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
-            let (db, t) = sess.resolve_table_name(&parts)?;
-            truncate(sess, &db, &t)?;
+            let (db, t) = cx.resolve_table_name(&parts)?;
+            truncate(cx, &db, &t)?;
             Ok(Output::done(0))
         }
         "RENAME" => {
-            sess.implicit_commit()?;
+            cx.implicit_commit()?;
             if !c.kw("TABLE") {
                 return Err(syntax(c));
             }
@@ -290,9 +289,9 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                     return Err(syntax(c));
                 }
                 let to = c.qualified().ok_or_else(|| syntax(c))?;
-                let (fdb, ft) = sess.resolve_table_name(&from)?;
-                let (tdb, tt) = sess.resolve_table_name(&to)?;
-                rename_table(sess, &fdb, &ft, &tdb, &tt)?;
+                let (fdb, ft) = cx.resolve_table_name(&from)?;
+                let (tdb, tt) = cx.resolve_table_name(&to)?;
+                rename_table(cx, &fdb, &ft, &tdb, &tt)?;
                 if !c.sym(',') {
                     break;
                 }
@@ -300,12 +299,12 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             Ok(Output::done(0))
         }
         "ALTER" => {
-            sess.implicit_commit()?;
+            cx.implicit_commit()?;
             if c.kw("USER") {
-                return alter_user(sess, c);
+                return alter_user(cx, c);
             }
             if c.kw("SERVER") {
-                return crate::ddl::servers::alter(sess, c);
+                return crate::ddl::servers::alter(cx, c);
             }
             let online = c.kw("ONLINE");
             c.kw("IGNORE");
@@ -313,8 +312,8 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 return Err(syntax(c));
             }
             let parts = c.qualified().ok_or_else(|| syntax(c))?;
-            let (db, t) = sess.resolve_table_name(&parts)?;
-            alter::alter_table(sess, &db, &t, c, online)
+            let (db, t) = cx.resolve_table_name(&parts)?;
+            alter::alter_table(cx, &db, &t, c, online)
         }
         "SET" => {
             // SET PASSWORD [FOR user] = 'pw'
@@ -322,31 +321,31 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let user = if c.kw("FOR") {
                 c.user().ok_or_else(|| syntax(c))?.0
             } else {
-                sess.user.clone()
+                cx.user.clone()
             };
             if !c.sym('=') {
                 return Err(syntax(c));
             }
             let pw = c.string().ok_or_else(|| syntax(c))?;
-            if user != sess.user {
-                need_root(sess, "CREATE USER")?;
+            if user != cx.user {
+                need_root(cx, "CREATE USER")?;
             }
-            let mut u = sess.engine.catalog.user(&user).ok_or_else(|| {
+            let mut u = cx.engine.catalog.user(&user).ok_or_else(|| {
                 DbError::new(
                     1133,
                     "28000",
                     "Can't find any matching row in the user table",
                 )
             })?;
-            u.password_hash = hash(sess, &pw);
-            sess.engine.catalog.put_user(u)?;
+            u.password_hash = hash(cx, &pw);
+            cx.engine.catalog.put_user(u)?;
             Ok(Output::done(0))
         }
-        "GRANT" => grant(sess, c, true),
-        "REVOKE" => grant(sess, c, false),
+        "GRANT" => grant(cx, c, true),
+        "REVOKE" => grant(cx, c, false),
         "FLUSH" | "ANALYZE" | "OPTIMIZE" | "CHECK" | "LOCK" | "UNLOCK" => {
             if k == "FLUSH" {
-                sess.engine.store.env().checkpoint()?;
+                cx.engine.store.env().checkpoint()?;
             }
             if matches!(k.as_str(), "ANALYZE" | "OPTIMIZE" | "CHECK") {
                 c.kw("NO_WRITE_TO_BINLOG");
@@ -358,11 +357,11 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 let mut rows = Vec::new();
                 loop {
                     let parts = c.qualified().ok_or_else(|| syntax(c))?;
-                    let (db, t) = sess.resolve_table_name(&parts)?;
+                    let (db, t) = cx.resolve_table_name(&parts)?;
                     let name = Value::Text(format!("{db}.{t}"));
                     let op = Value::Text(op.clone());
                     // As MySQL: a missing table is a row of the result, not an error.
-                    let found = sess.get_table(&db, &t).map(|_| ());
+                    let found = cx.get_table(&db, &t).map(|_| ());
                     // OPTIMIZE rebuilds the table (ALTER TABLE ... FORCE): every pending
                     // message applied, the rows packed into new trees, the old ones dropped.
                     let done = match found {
@@ -374,7 +373,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                                 t_("Table does not support optimize, doing recreate + analyze instead"),
                             ]);
                             crate::ddl::alter::execute(
-                                sess,
+                                cx,
                                 &db,
                                 &t,
                                 vec![crate::ddl::alter::AlterOp::Force],
@@ -405,20 +404,20 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if !c.kw("TABLE") {
                 return Err(syntax(c));
             }
-            crate::exec::checksum::run(sess, c)
+            crate::exec::checksum::run(cx, c)
         }
         "CACHE" => {
             if !c.kw("INDEX") {
                 return Err(syntax(c));
             }
-            crate::session::key_cache::cache_index(sess, c)
+            crate::session::key_cache::cache_index(cx, c)
         }
         "LOAD" => {
             c.kw("INDEX");
-            crate::session::key_cache::load_index(sess, c)
+            crate::session::key_cache::load_index(cx, c)
         }
         "CHECKPOINT" => {
-            sess.engine.store.env().checkpoint()?;
+            cx.engine.store.env().checkpoint()?;
             Ok(Output::done(0))
         }
         "KILL" => {
@@ -428,7 +427,7 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 .name()
                 .and_then(|n| n.parse().ok())
                 .ok_or_else(|| syntax(c))?;
-            if !sess.engine.processes.lock().contains_key(&id) {
+            if !cx.engine.processes.lock().contains_key(&id) {
                 return Err(DbError::new(
                     1094,
                     "HY000",
@@ -441,65 +440,65 @@ fn run(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     }
 }
 
-fn hash(sess: &Session, pw: &str) -> Option<[u8; 20]> {
+fn hash(cx: &Context, pw: &str) -> Option<[u8; 20]> {
     if pw.is_empty() {
         None
     } else {
-        Some((sess.engine.config.password_hash)(pw.as_bytes()))
+        Some((cx.engine.config.password_hash)(pw.as_bytes()))
     }
 }
 
-pub fn tree_opts(sess: &Session, t: &TableDef) -> TreeOptions {
-    let mut o = sess.engine.config.env.default_tree;
+pub fn tree_opts(cx: &Context, t: &TableDef) -> TreeOptions {
+    let mut o = cx.engine.config.env.default_tree;
     if let Some(codec) = t.codec {
         o.codec = codec;
     }
     o
 }
 
-pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Output> {
+pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output> {
     if let Some(ast::CreateTableLikeKind::Plain(l) | ast::CreateTableLikeKind::Parenthesized(l)) =
         &ct.like
     {
         // CREATE TABLE new LIKE old: the same definition, empty.
-        let src = sess.resolve_table_name(&object_name_parts(&l.name))?;
-        sess.check_db_access(&src.0)?;
-        let old = sess.get_table(&src.0, &src.1)?;
+        let src = cx.resolve_table_name(&object_name_parts(&l.name))?;
+        cx.check_db_access(&src.0)?;
+        let old = cx.get_table(&src.0, &src.1)?;
         let text = render_stored(&old);
         let stmts = crate::parser::parse(&text)?;
         if let Some(ast::Statement::CreateTable(mut copy)) = stmts.into_iter().next() {
             copy.name = ct.name.clone();
             copy.if_not_exists = ct.if_not_exists;
             copy.temporary = ct.temporary;
-            return create_table(sess, &copy);
+            return create_table(cx, &copy);
         }
     }
     if let Some(q) = &ct.query {
-        return crate::ddl::create_select::create_table_as(sess, ct, q);
+        return crate::ddl::create_select::create_table_as(cx, ct, q);
     }
     if ct.clone.is_some() {
         return Err(DbError::unsupported("CREATE TABLE ... CLONE"));
     }
     let parts = object_name_parts(&ct.name);
-    let (db, name) = sess.resolve_table_name(&parts)?;
+    let (db, name) = cx.resolve_table_name(&parts)?;
     if db == "information_schema" {
-        return Err(DbError::access_denied_db(&sess.user, &sess.host, &db));
+        return Err(DbError::access_denied_db(&cx.user, &cx.host, &db));
     }
-    if !sess.engine.catalog.has_db(&db) {
+    if !cx.engine.catalog.has_db(&db) {
         return Err(DbError::bad_db(&db));
     }
-    sess.check_db_access(&db)?;
-    sess.begin_ddl()?;
+    cx.check_db_access(&db)?;
+    cx.begin_ddl()?;
     // A temporary table may shadow a permanent one (and a permanent one be created under a
     // temporary one), not another of its kind.
     let exists = if ct.temporary {
-        sess.temp.get(&db, &name).is_some()
+        cx.temp.get(&db, &name).is_some()
     } else {
-        sess.engine.catalog.table(&db, &name).is_some()
+        cx.engine.catalog.table(&db, &name).is_some()
     };
     if exists {
         if ct.if_not_exists {
-            sess.warnings.push(crate::error::sql_error::Warning {
+            cx.warnings.push(crate::error::sql_error::Warning {
                 level: crate::error::sql_error::WarningLevel::Note,
                 code: 1050,
                 message: format!("Table '{name}' already exists"),
@@ -509,56 +508,56 @@ pub fn create_table(sess: &mut Session, ct: &ast::CreateTable) -> DbResult<Outpu
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let mut def = create_table::table_from_create_mode(&db, ct, sess.strict(), &mut notes)?;
+    let mut def = create_table::table_from_create_mode(&db, ct, cx.strict(), &mut notes)?;
     // `betula_key_format = 1` creates a table in the layout of versions before key formats
     // (compatibility tests); any other value gives the current format.
-    if matches!(sess.vars.get("betula_key_format"), Some(Value::Int(1))) {
+    if matches!(cx.vars.get("betula_key_format"), Some(Value::Int(1))) {
         def.key_format = 1;
     }
     crate::catalog::key_parts::check_lob_keys(&def)?;
-    sess.warnings.extend(notes);
+    cx.warnings.extend(notes);
     if ct.temporary {
-        def.temporary = Some(sess.new_temp_id());
+        def.temporary = Some(cx.new_temp_id());
     }
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
         Ordering::SeqCst,
     );
-    let opts = tree_opts(sess, &def);
+    let opts = tree_opts(cx, &def);
     for tree in def.all_trees() {
         // A leftover tree (crash between tree creation and catalog write) is reused empty.
-        sess.engine.store.drop_tree(&tree)?;
-        sess.engine.store.create_tree(&tree, Some(opts))?;
+        cx.engine.store.drop_tree(&tree)?;
+        cx.engine.store.create_tree(&tree, Some(opts))?;
     }
     let sql = render_stored(&def);
-    sess.store_table(def, &sql)?;
+    cx.store_table(def, &sql)?;
     Ok(Output::done(0))
 }
 
 /// Drops one table if it exists (undoing a CREATE TABLE ... SELECT whose rows failed).
-pub fn drop_table_named(sess: &mut Session, name: &ast::ObjectName) -> DbResult<Output> {
-    drop_tables(sess, &[object_name_parts(name)], true, false)
+pub fn drop_table_named(cx: &mut Context, name: &ast::ObjectName) -> DbResult<Output> {
+    drop_tables(cx, &[object_name_parts(name)], true, false)
 }
 
 /// DROP [TEMPORARY] TABLE: a name is the session's temporary table if it has one (only those
 /// with TEMPORARY), else the catalog's table.
 fn drop_tables(
-    sess: &mut Session,
+    cx: &mut Context,
     names: &[Vec<String>],
     if_exists: bool,
     temporary: bool,
 ) -> DbResult<Output> {
-    sess.begin_ddl()?;
+    cx.begin_ddl()?;
     let mut missing = Vec::new();
     let mut found = Vec::new();
     for n in names {
-        let (db, t) = sess.resolve_table_name(n)?;
-        sess.check_db_access(&db)?;
+        let (db, t) = cx.resolve_table_name(n)?;
+        cx.check_db_access(&db)?;
         let def = if temporary {
-            sess.temp.get(&db, &t)
+            cx.temp.get(&db, &t)
         } else {
-            sess.find_table(&db, &t)
+            cx.find_table(&db, &t)
         };
         match def {
             Some(def) => found.push(def),
@@ -573,25 +572,25 @@ fn drop_tables(
         ));
     }
     for m in missing {
-        sess.warnings.push(crate::error::sql_error::Warning {
+        cx.warnings.push(crate::error::sql_error::Warning {
             level: crate::error::sql_error::WarningLevel::Note,
             code: 1051,
             message: format!("Unknown table '{m}'"),
         });
     }
     for def in found {
-        sess.forget_table(&def)?;
+        cx.forget_table(&def)?;
         for tree in def.all_trees() {
-            sess.engine.store.drop_tree(&tree)?;
+            cx.engine.store.drop_tree(&tree)?;
         }
     }
     Ok(Output::done(0))
 }
 
-fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Output> {
-    if !sess.engine.catalog.has_db(db) {
+fn drop_database(cx: &mut Context, db: &str, if_exists: bool) -> DbResult<Output> {
+    if !cx.engine.catalog.has_db(db) {
         if if_exists {
-            sess.warn(
+            cx.warn(
                 1008,
                 format!("Can't drop database '{db}'; database doesn't exist"),
             );
@@ -599,50 +598,50 @@ fn drop_database(sess: &mut Session, db: &str, if_exists: bool) -> DbResult<Outp
         }
         return Err(DbError::db_drop_missing(db));
     }
-    need_root(sess, "DROP")?;
-    let tables = sess.engine.catalog.tables(db);
+    need_root(cx, "DROP")?;
+    let tables = cx.engine.catalog.tables(db);
     let names: Vec<Vec<String>> = tables
         .iter()
         .map(|t| vec![t.db.clone(), t.name.clone()])
         .collect();
-    drop_tables(sess, &names, true, false)?;
-    sess.warnings.clear();
-    sess.engine.catalog.drop_db(db)?;
-    if sess.db.as_deref() == Some(db) {
-        sess.db = None;
+    drop_tables(cx, &names, true, false)?;
+    cx.warnings.clear();
+    cx.engine.catalog.drop_db(db)?;
+    if cx.db.as_deref() == Some(db) {
+        cx.db = None;
     }
     Ok(Output::done(names.len() as u64))
 }
 
-fn truncate(sess: &mut Session, db: &str, t: &str) -> DbResult<()> {
-    sess.check_db_access(db)?;
-    sess.begin_ddl()?;
-    let def = sess.get_table(db, t)?;
-    let opts = tree_opts(sess, &def);
+fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
+    cx.check_db_access(db)?;
+    cx.begin_ddl()?;
+    let def = cx.get_table(db, t)?;
+    let opts = tree_opts(cx, &def);
     for tree in def.all_trees() {
-        sess.engine.store.drop_tree(&tree)?;
-        sess.engine.store.create_tree(&tree, Some(opts))?;
+        cx.engine.store.drop_tree(&tree)?;
+        cx.engine.store.create_tree(&tree, Some(opts))?;
     }
     def.counters.auto_inc.store(1, Ordering::SeqCst);
     def.counters.row_id.store(1, Ordering::SeqCst);
     Ok(())
 }
 
-pub fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {
-    sess.check_db_access(fdb)?;
-    sess.check_db_access(tdb)?;
+pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {
+    cx.check_db_access(fdb)?;
+    cx.check_db_access(tdb)?;
     check_name(tt)?;
-    sess.begin_ddl()?;
-    let def = sess.get_table(fdb, ft)?;
+    cx.begin_ddl()?;
+    let def = cx.get_table(fdb, ft)?;
     let taken = if def.temporary.is_some() {
-        sess.temp.get(tdb, tt).is_some()
+        cx.temp.get(tdb, tt).is_some()
     } else {
-        sess.engine.catalog.table(tdb, tt).is_some()
+        cx.engine.catalog.table(tdb, tt).is_some()
     };
     if taken {
         return Err(DbError::table_exists(tt));
     }
-    if !sess.engine.catalog.has_db(tdb) {
+    if !cx.engine.catalog.has_db(tdb) {
         return Err(DbError::bad_db(tdb));
     }
     let mut new = (*def).clone();
@@ -651,17 +650,17 @@ pub fn rename_table(sess: &mut Session, fdb: &str, ft: &str, tdb: &str, tt: &str
     for (a, b) in def.all_trees().iter().zip(new.all_trees()) {
         // A temporary table's trees are named by its id and keep their names.
         if *a != b {
-            sess.engine.store.rename_tree(a, &b)?;
+            cx.engine.store.rename_tree(a, &b)?;
         }
     }
     let sql = render_stored(&new);
-    sess.forget_table(&def)?;
-    sess.store_table(new, &sql)?;
+    cx.forget_table(&def)?;
+    cx.store_table(new, &sql)?;
     Ok(())
 }
 
-fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(sess, "CREATE USER")?;
+fn create_user(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(cx, "CREATE USER")?;
     let ine = c.kws(&["IF", "NOT", "EXISTS"]);
     loop {
         let (u, h) = c.user().ok_or_else(|| syntax(c))?;
@@ -674,7 +673,7 @@ fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 pw = Some(c.string().ok_or_else(|| syntax(c))?);
             }
         }
-        if sess.engine.catalog.user(&u).is_some() {
+        if cx.engine.catalog.user(&u).is_some() {
             if !ine {
                 return Err(DbError::new(
                     1396,
@@ -683,9 +682,9 @@ fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 ));
             }
         } else {
-            sess.engine.catalog.put_user(UserDef {
+            cx.engine.catalog.put_user(UserDef {
                 name: u,
-                password_hash: pw.as_deref().and_then(|p| hash(sess, p)),
+                password_hash: pw.as_deref().and_then(|p| hash(cx, p)),
                 grants: vec![],
             })?;
         }
@@ -696,8 +695,8 @@ fn create_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     Ok(Output::done(0))
 }
 
-fn drop_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(sess, "CREATE USER")?;
+fn drop_user(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
+    need_root(cx, "CREATE USER")?;
     let ie = c.kws(&["IF", "EXISTS"]);
     loop {
         let (u, h) = c.user().ok_or_else(|| syntax(c))?;
@@ -708,7 +707,7 @@ fn drop_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 format!("Operation DROP USER failed for '{u}'@'{h}'"),
             ));
         }
-        if !sess.engine.catalog.drop_user(&u)? && !ie {
+        if !cx.engine.catalog.drop_user(&u)? && !ie {
             return Err(DbError::new(
                 1396,
                 "HY000",
@@ -722,13 +721,13 @@ fn drop_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
     Ok(Output::done(0))
 }
 
-fn alter_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+fn alter_user(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     c.kws(&["IF", "EXISTS"]);
     let (u, h) = c.user().ok_or_else(|| syntax(c))?;
-    if u != sess.user {
-        need_root(sess, "CREATE USER")?;
+    if u != cx.user {
+        need_root(cx, "CREATE USER")?;
     }
-    let mut user = sess.engine.catalog.user(&u).ok_or_else(|| {
+    let mut user = cx.engine.catalog.user(&u).ok_or_else(|| {
         DbError::new(
             1396,
             "HY000",
@@ -741,17 +740,17 @@ fn alter_user(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         if c.kw("BY") {
             let pw = c.string().ok_or_else(|| syntax(c))?;
-            user.password_hash = hash(sess, &pw);
+            user.password_hash = hash(cx, &pw);
         }
     }
-    sess.engine.catalog.put_user(user)?;
+    cx.engine.catalog.put_user(user)?;
     Ok(Output::done(0))
 }
 
 /// GRANT privs ON db.* TO user / REVOKE privs ON db.* FROM user (database level: any
 /// privilege grants use of the database; see docs/mysql-compat.md).
-fn grant(sess: &mut Session, c: &mut Cursor<'_>, give: bool) -> DbResult<Output> {
-    need_root(sess, "GRANT OPTION")?;
+fn grant(cx: &mut Context, c: &mut Cursor<'_>, give: bool) -> DbResult<Output> {
+    need_root(cx, "GRANT OPTION")?;
     while !c.at_end() && !c.kw("ON") {
         c.pos += 1;
     }
@@ -767,15 +766,15 @@ fn grant(sess: &mut Session, c: &mut Cursor<'_>, give: bool) -> DbResult<Output>
         }
         first
     } else if first == "*" {
-        sess.db.clone().unwrap_or_else(|| "*".into())
+        cx.db.clone().unwrap_or_else(|| "*".into())
     } else {
-        sess.db.clone().ok_or_else(DbError::no_db)?
+        cx.db.clone().ok_or_else(DbError::no_db)?
     };
     if !(c.kw("TO") || c.kw("FROM")) {
         return Err(syntax(c));
     }
     let (u, h) = c.user().ok_or_else(|| syntax(c))?;
-    let mut user = sess.engine.catalog.user(&u).ok_or_else(|| {
+    let mut user = cx.engine.catalog.user(&u).ok_or_else(|| {
         if give {
             DbError::new(
                 1410,
@@ -797,12 +796,12 @@ fn grant(sess: &mut Session, c: &mut Cursor<'_>, give: bool) -> DbResult<Output>
     } else {
         user.grants.retain(|g| *g != db);
     }
-    sess.engine.catalog.put_user(user)?;
+    cx.engine.catalog.put_user(user)?;
     Ok(Output::done(0))
 }
 
 /// SET statements (parsed by sqlparser).
-pub fn set(sess: &mut Session, s: &ast::Set) -> DbResult<Output> {
+pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
     use ast::Set as S;
     match s {
         S::SingleAssignment {
@@ -813,12 +812,12 @@ pub fn set(sess: &mut Session, s: &ast::Set) -> DbResult<Output> {
         } => {
             let global = matches!(scope, Some(ast::ContextModifier::Global));
             let v = values.first().ok_or_else(|| DbError::syntax("SET"))?;
-            assign(sess, &object_name_parts(variable), global, v)?;
+            assign(cx, &object_name_parts(variable), global, v)?;
         }
         S::MultipleAssignments { assignments } => {
             for a in assignments {
                 let global = matches!(a.scope, Some(ast::ContextModifier::Global));
-                assign(sess, &object_name_parts(&a.name), global, &a.value)?;
+                assign(cx, &object_name_parts(&a.name), global, &a.value)?;
             }
         }
         S::SetNames { .. } | S::SetNamesDefault {} => {}
@@ -832,20 +831,20 @@ pub fn set(sess: &mut Session, s: &ast::Set) -> DbResult<Output> {
                         _ => "REPEATABLE-READ",
                     };
                     for n in ["transaction_isolation", "tx_isolation"] {
-                        sess.vars.insert(n.into(), Value::Text(v.into()));
+                        cx.vars.insert(n.into(), Value::Text(v.into()));
                     }
                 }
             }
         }
         other => {
             let text = other.to_string();
-            sess.warn(1235, format!("Ignored: {text}"));
+            cx.warn(1235, format!("Ignored: {text}"));
         }
     }
     Ok(Output::done(0))
 }
 
-fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
+fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
     let (var, mut global, user) = match name {
         [n] if n.starts_with("@@") => (n[2..].to_string(), global, false),
         [s, n] if s.eq_ignore_ascii_case("@@global") => (n.clone(), true, false),
@@ -856,12 +855,12 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
         [n] => (n.clone(), global, false),
         [cache, p] | [_, cache, p] if crate::session::key_cache::param(p).is_some() => {
             let v = eval(
-                &sess.compile(&Scope::default(), value, "field list")?,
+                &cx.compile(&Scope::default(), value, "field list")?,
                 &EvalCtx::default(),
             )?;
-            need_root(sess, "SYSTEM_VARIABLES_ADMIN")?;
+            need_root(cx, "SYSTEM_VARIABLES_ADMIN")?;
             let p = crate::session::key_cache::param(p).unwrap_or_default();
-            return crate::session::key_cache::assign(sess, cache, p, &v);
+            return crate::session::key_cache::assign(cx, cache, p, &v);
         }
         other => return Err(DbError::syntax(other.join("."))),
     };
@@ -878,20 +877,20 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
             }
         }
         e => {
-            let ex = sess.compile(&Scope::default(), e, "field list")?;
+            let ex = cx.compile(&Scope::default(), e, "field list")?;
             eval(&ex, &EvalCtx::default())?
         }
     };
     if user {
-        sess.user_vars.insert(var, v);
+        cx.user_vars.insert(var, v);
         return Ok(());
     }
     if var == "transaction_isolation" || var == "tx_isolation" || var == "transaction_read_only" {
         // accepted; Betula has one isolation behaviour (see store.rs)
     }
-    let known = sess.engine.globals.read().contains_key(&var);
+    let known = cx.engine.globals.read().contains_key(&var);
     if !known {
-        sess.warn(1193, format!("Unknown system variable '{var}' (ignored)"));
+        cx.warn(1193, format!("Unknown system variable '{var}' (ignored)"));
         return Ok(());
     }
     if var == "autocommit" {
@@ -899,25 +898,25 @@ fn assign(sess: &mut Session, name: &[String], global: bool, value: &ast::Expr) 
     }
     let mut v = v;
     if var == "optimizer_switch" {
-        let current = sess.sysvar_value(&var, global).unwrap_or(Value::Null);
+        let current = cx.sysvar_value(&var, global).unwrap_or(Value::Null);
         let current = crate::expr::eval::text_of(&current).unwrap_or_default();
         let (value, warnings) = crate::context::optimizer_switch::assign(&current, &v)?;
         for (code, message) in warnings {
-            sess.warn(code, message);
+            cx.warn(code, message);
         }
         v = Value::Text(value);
     }
     let v = variables::normalize(&var, v);
     if global {
-        need_root(sess, "SYSTEM_VARIABLES_ADMIN")?;
-        sess.engine.globals.write().insert(var.clone(), v.clone());
+        need_root(cx, "SYSTEM_VARIABLES_ADMIN")?;
+        cx.engine.globals.write().insert(var.clone(), v.clone());
         return Ok(());
     }
-    if var == "autocommit" && truth(&v) == Some(true) && !sess.autocommit() {
+    if var == "autocommit" && truth(&v) == Some(true) && !cx.autocommit() {
         // Turning autocommit on commits the open transaction.
-        sess.commit()?;
+        cx.commit()?;
     }
-    sess.vars.insert(var, v);
+    cx.vars.insert(var, v);
     Ok(())
 }
 
@@ -935,7 +934,7 @@ fn matches(pat: &Option<String>, s: &str) -> bool {
 }
 
 /// Applies `WHERE expr` (text after WHERE) over a result's columns.
-fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output> {
+fn where_filter(cx: &mut Context, out: Output, text: &str) -> DbResult<Output> {
     let Output::Rows { cols, rows } = out else {
         return Ok(out);
     };
@@ -958,7 +957,7 @@ fn where_filter(sess: &mut Session, out: Output, text: &str) -> DbResult<Output>
             })
             .collect(),
     };
-    let ex = sess.compile(&scope, &e, "where clause")?;
+    let ex = cx.compile(&scope, &e, "where clause")?;
     let mut kept = Vec::new();
     for r in rows {
         if truth(&eval(&ex, &EvalCtx::row(&r))?) == Some(true) {
@@ -976,7 +975,7 @@ fn t(s: impl Into<String>) -> Value {
     Value::Text(s.into())
 }
 
-fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+fn show(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     let full = c.kw("FULL");
     let global = c.kw("GLOBAL");
     c.kw("SESSION");
@@ -987,8 +986,8 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "DATABASES" | "SCHEMAS" => {
             let pat = like_filter(c)?;
             let mut dbs = vec!["information_schema".to_string()];
-            dbs.extend(sess.engine.catalog.databases());
-            let user = sess.engine.catalog.user(&sess.user);
+            dbs.extend(cx.engine.catalog.databases());
+            let user = cx.engine.catalog.user(&cx.user);
             let rows = dbs
                 .into_iter()
                 .filter(|d| matches(&pat, d) && user.as_ref().is_some_and(|u| u.may_use(d)))
@@ -997,10 +996,10 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             Output::text(&["Database"], rows)
         }
         "TABLES" => {
-            let db = from_db(sess, c)?;
+            let db = from_db(cx, c)?;
             let pat = like_filter(c)?;
             let col = format!("Tables_in_{db}");
-            let names = infoschema::table_names(sess, &db);
+            let names = infoschema::table_names(cx, &db);
             let rows = names
                 .into_iter()
                 .filter(|n| matches(&pat, n))
@@ -1031,9 +1030,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 let db = c.name().ok_or_else(|| syntax(c))?;
                 parts = vec![db, parts.pop().unwrap_or_default()];
             }
-            let (db, tn) = sess.resolve_table_name(&parts)?;
+            let (db, tn) = cx.resolve_table_name(&parts)?;
             let pat = like_filter(c)?;
-            show_columns(sess, &db, &tn, full, pat)?
+            show_columns(cx, &db, &tn, full, pat)?
         }
         "INDEX" | "INDEXES" | "KEYS" => {
             if !(c.kw("FROM") || c.kw("IN")) {
@@ -1044,9 +1043,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 let db = c.name().ok_or_else(|| syntax(c))?;
                 parts = vec![db, parts.pop().unwrap_or_default()];
             }
-            let (db, tn) = sess.resolve_table_name(&parts)?;
-            sess.check_db_access(&db)?;
-            let def = sess.get_table(&db, &tn)?;
+            let (db, tn) = cx.resolve_table_name(&parts)?;
+            cx.check_db_access(&db)?;
+            let def = cx.get_table(&db, &tn)?;
             let (cols, rows) = infoschema::index_rows(&def);
             let _ = cols;
             Output::text(
@@ -1080,7 +1079,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if c.kw("DATABASE") || c.kw("SCHEMA") {
                 c.kws(&["IF", "NOT", "EXISTS"]);
                 let db = c.name().ok_or_else(|| syntax(c))?;
-                if !sess.engine.catalog.has_db(&db) {
+                if !cx.engine.catalog.has_db(&db) {
                     return Err(DbError::bad_db(&db));
                 }
                 Output::text(
@@ -1094,9 +1093,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
                 )
             } else if c.kw("TABLE") {
                 let parts = c.qualified().ok_or_else(|| syntax(c))?;
-                let (db, tn) = sess.resolve_table_name(&parts)?;
-                sess.check_db_access(&db)?;
-                let def = sess.get_table(&db, &tn)?;
+                let (db, tn) = cx.resolve_table_name(&parts)?;
+                cx.check_db_access(&db)?;
+                let def = cx.get_table(&db, &tn)?;
                 Output::text(
                     &["Table", "Create Table"],
                     vec![vec![t(tn), t(render_create(&def))]],
@@ -1117,9 +1116,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             if !c.kw("STATUS") {
                 return Err(syntax(c));
             }
-            let db = from_db(sess, c)?;
+            let db = from_db(cx, c)?;
             let pat = like_filter(c)?;
-            let (cols, rows) = infoschema::table_status(sess, &db)?;
+            let (cols, rows) = infoschema::table_status(cx, &db)?;
             let rows = rows
                 .into_iter()
                 .filter(|r| matches(&pat, &crate::expr::eval::text_of(&r[0]).unwrap_or_default()))
@@ -1129,9 +1128,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "VARIABLES" => {
             let pat = like_filter(c)?;
             let src = if global {
-                sess.engine.globals.read().clone()
+                cx.engine.globals.read().clone()
             } else {
-                sess.vars.clone()
+                cx.vars.clone()
             };
             let mut names: Vec<&String> = src.keys().collect();
             names.sort();
@@ -1144,7 +1143,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         "STATUS" => {
             let pat = like_filter(c)?;
-            let rows = infoschema::status(sess)
+            let rows = infoschema::status(cx)
                 .into_iter()
                 .filter(|(n, _)| matches(&pat, n))
                 .map(|(n, v)| vec![t(n), t(v)])
@@ -1153,8 +1152,8 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         }
         "WARNINGS" | "ERRORS" => {
             // At most max_error_count are listed; @@warning_count still counts them all.
-            let max = sess.int_var("max_error_count") as usize;
-            let rows = sess
+            let max = cx.int_var("max_error_count") as usize;
+            let rows = cx
                 .warnings
                 .iter()
                 .take(max)
@@ -1175,7 +1174,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             Output::text(&["Level", "Code", "Message"], rows)
         }
         "PROCESSLIST" => {
-            let rows = infoschema::processlist(sess);
+            let rows = infoschema::processlist(cx);
             Output::text(
                 &[
                     "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
@@ -1200,7 +1199,7 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         "ENGINE" => {
             let name = c.name().unwrap_or_default();
             c.kw("STATUS");
-            let st = sess.engine.store.env().stats();
+            let st = cx.engine.store.env().stats();
             Output::text(
                 &["Type", "Name", "Status"],
                 vec![vec![t(name), t(""), t(format!("{st:#?}"))]],
@@ -1210,9 +1209,9 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
             let user = if c.kw("FOR") {
                 c.user().ok_or_else(|| syntax(c))?.0
             } else {
-                sess.user.clone()
+                cx.user.clone()
             };
-            let u = sess.engine.catalog.user(&user).ok_or_else(|| {
+            let u = cx.engine.catalog.user(&user).ok_or_else(|| {
                 DbError::new(
                     1141,
                     "42000",
@@ -1286,39 +1285,39 @@ fn show(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
         _ => return Err(syntax(c)),
     };
     if c.kw("WHERE") {
-        out = where_filter(sess, out, c.rest())?;
+        out = where_filter(cx, out, c.rest())?;
     } else {
         expect_end(c)?;
     }
     Ok(out)
 }
 
-fn from_db(sess: &Session, c: &mut Cursor<'_>) -> DbResult<String> {
+fn from_db(cx: &Context, c: &mut Cursor<'_>) -> DbResult<String> {
     if c.kw("FROM") || c.kw("IN") {
         let db = c.name().ok_or_else(|| syntax(c))?;
-        if !db.eq_ignore_ascii_case("information_schema") && !sess.engine.catalog.has_db(&db) {
+        if !db.eq_ignore_ascii_case("information_schema") && !cx.engine.catalog.has_db(&db) {
             return Err(DbError::bad_db(&db));
         }
-        sess.check_db_access(&db)?;
+        cx.check_db_access(&db)?;
         return Ok(if db.eq_ignore_ascii_case("information_schema") {
             "information_schema".into()
         } else {
             db
         });
     }
-    sess.db.clone().ok_or_else(DbError::no_db)
+    cx.db.clone().ok_or_else(DbError::no_db)
 }
 
 pub fn show_columns(
-    sess: &mut Session,
+    cx: &mut Context,
     db: &str,
     tn: &str,
     full: bool,
     pat: Option<String>,
 ) -> DbResult<Output> {
-    sess.check_db_access(db)?;
+    cx.check_db_access(db)?;
     if db == "information_schema" {
-        let (cols, _) = infoschema::view(sess, tn)?;
+        let (cols, _) = infoschema::view(cx, tn)?;
         let rows = cols
             .iter()
             .map(|c| {
@@ -1337,7 +1336,7 @@ pub fn show_columns(
             rows,
         ));
     }
-    let def: Arc<TableDef> = sess.get_table(db, tn)?;
+    let def: Arc<TableDef> = cx.get_table(db, tn)?;
     let rows = infoschema::column_rows(&def)
         .into_iter()
         .filter(|r| {

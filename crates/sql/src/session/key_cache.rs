@@ -12,11 +12,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::Output;
 use crate::parser::tokens::Cursor;
 use crate::session::admin::{expect_end, syntax};
-use crate::session::Session;
 use crate::types::value::Value;
 
 /// A key cache's parameters and their MariaDB defaults.
@@ -78,7 +78,7 @@ impl KeyCaches {
 }
 
 /// `SET GLOBAL cache.param = v` (the caller has checked `param`).
-pub fn assign(sess: &mut Session, cache: &str, param: &'static str, v: &Value) -> DbResult<()> {
+pub fn assign(cx: &mut Context, cache: &str, param: &'static str, v: &Value) -> DbResult<()> {
     let n = match v {
         Value::Int(i) if *i >= 0 => *i as u64,
         Value::UInt(u) => *u,
@@ -92,36 +92,36 @@ pub fn assign(sess: &mut Session, cache: &str, param: &'static str, v: &Value) -
             ))
         }
     };
-    sess.engine.key_caches.lock().set(cache, param, n);
+    cx.engine.key_caches.lock().set(cache, param, n);
     Ok(())
 }
 
 /// `CACHE INDEX t [{INDEX|KEY} (i, ...)], ... IN cache` after `CACHE INDEX`.
-pub fn cache_index(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+pub fn cache_index(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     let tables = table_list(c, false)?;
     if !c.kw("IN") {
         return Err(syntax(c));
     }
     let cache = c.name().ok_or_else(|| syntax(c))?;
     expect_end(c)?;
-    if !sess.engine.key_caches.lock().exists(&cache) {
+    if !cx.engine.key_caches.lock().exists(&cache) {
         return Err(DbError::new(
             1284,
             "HY000",
             format!("Unknown key cache '{cache}'"),
         ));
     }
-    report(sess, tables, "assign_to_keycache")
+    report(cx, tables, "assign_to_keycache")
 }
 
 /// `LOAD INDEX INTO CACHE t [{INDEX|KEY} (i, ...)] [IGNORE LEAVES], ...` after `LOAD INDEX`.
-pub fn load_index(sess: &mut Session, c: &mut Cursor<'_>) -> DbResult<Output> {
+pub fn load_index(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     if !c.kws(&["INTO", "CACHE"]) {
         return Err(syntax(c));
     }
     let tables = table_list(c, true)?;
     expect_end(c)?;
-    report(sess, tables, "preload_keys")
+    report(cx, tables, "preload_keys")
 }
 
 /// One table of the list with the index names given for it.
@@ -160,13 +160,13 @@ fn table_list(c: &mut Cursor<'_>, leaves: bool) -> DbResult<Vec<Named>> {
 
 /// The result rows: per table the note that Betula keeps no key caches, or why the table could
 /// not be used (missing table, unknown index) as MariaDB reports it.
-fn report(sess: &mut Session, tables: Vec<Named>, op: &str) -> DbResult<Output> {
+fn report(cx: &mut Context, tables: Vec<Named>, op: &str) -> DbResult<Output> {
     let mut rows = Vec::new();
     let text = |s: &str| Value::Text(s.to_string());
     for (parts, indexes) in tables {
-        let (db, t) = sess.resolve_table_name(&parts)?;
+        let (db, t) = cx.resolve_table_name(&parts)?;
         let label = text(&format!("{db}.{t}"));
-        let problem = match sess.get_table(&db, &t) {
+        let problem = match cx.get_table(&db, &t) {
             Err(e) => Some(e.message),
             Ok(def) => indexes
                 .iter()

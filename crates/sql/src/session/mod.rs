@@ -1,11 +1,9 @@
-//! One client session: current database, variables, transaction state, warnings, prepared
-//! statements, and the statement loop ([`Session::execute`]).
+//! One client session: the statement loop ([`Session::execute`]) and prepared statements, over
+//! the connection's [`Context`].
 //!
 //! Invariants:
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
-//! * In autocommit mode (and outside BEGIN) a statement's changes are committed when it ends
-//!   and its row locks are released; inside a transaction they wait for COMMIT/ROLLBACK.
-//!   DDL commits the current transaction first, as MySQL does.
+//! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: execution runs under `catch_unwind`; a panic becomes error
 //!   1105 and the statement's changes are dropped.
 
@@ -13,23 +11,18 @@ pub mod admin;
 pub mod key_cache;
 
 use std::collections::HashMap;
+use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Duration;
 
 use sqlparser::ast::{self as ast, Statement};
-use sqlparser::tokenizer::Span;
 
-use crate::context::engine::Engine;
-use crate::context::variables;
+use crate::context::{now_utc, Context, Engine};
 use crate::error::db_error::{DbError, DbResult};
-use crate::error::sql_error::{Warning, WarningLevel};
+use crate::error::sql_error::WarningLevel;
 use crate::exec::scan::{Output, RowSink};
 use crate::exec::{dml, select};
-use crate::expr::{AggSpec, CompileEnv, Compiler, Expr, Scope};
 use crate::parser::split;
-use crate::store::{LockMode, WriteSet};
-use crate::types::temporal::DateTime;
 use crate::types::value::Value;
 
 /// Largest expression nesting accepted (see split::nesting_cost).
@@ -41,484 +34,37 @@ pub struct Prepared {
 }
 
 pub struct Session {
-    pub engine: Arc<Engine>,
-    pub id: u64,
-    pub user: String,
-    pub host: String,
-    pub db: Option<String>,
-    pub ws: WriteSet,
-    pub in_txn: bool,
-    holds_lock: Option<LockMode>,
-    pub vars: HashMap<String, Value>,
-    pub user_vars: HashMap<String, Value>,
-    pub warnings: Vec<Warning>,
-    pub last_insert_id: u64,
-    /// FOUND_ROWS(): the rows the last result set held.
-    found_rows: u64,
-    /// ROW_COUNT(): the rows the last statement changed, -1 after a result set or an error.
-    row_count: i64,
-    pub now: DateTime,
-    params: Vec<Value>,
-    cur_sql: String,
+    /// The state statements run in (every layer below the session works on it).
+    pub cx: Context,
     pub prepared: HashMap<u32, Prepared>,
-    /// Plan only (prepare-time metadata): queries return their columns and no rows.
-    pub describe_only: bool,
-    /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
-    /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
-    pub snapshot: Option<betula_storage::Txn>,
-    /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
-    savepoints: Vec<(String, usize)>,
-    /// Open HANDLER cursors (handler.rs).
-    pub handlers: crate::exec::handler::Handlers,
-    /// The session's temporary tables (temp_tables.rs).
-    pub temp: crate::context::temp_tables::TempTables,
 }
 
-impl Drop for Session {
-    fn drop(&mut self) {
-        self.ws.clear();
-        // After the write set: no buffered change refers to them any more (temp_tables.rs T4).
-        self.temp.drop_all(&self.engine.store);
-        self.release_lock();
-        self.engine.processes.lock().remove(&self.id);
+impl Deref for Session {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        &self.cx
     }
 }
 
-fn now_utc() -> DateTime {
-    let us = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_micros() as i64)
-        .unwrap_or(0);
-    crate::expr::functions::from_unix_micros(us - us % 1_000_000).unwrap_or(DateTime::ZERO)
+impl DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut Context {
+        &mut self.cx
+    }
+}
+
+impl Engine {
+    /// A new session for an authenticated connection.
+    pub fn session(self: &Arc<Self>, id: u64, user: &str, host: &str) -> Session {
+        Session::new(self.clone(), id, user, host)
+    }
 }
 
 impl Session {
     pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Session {
-        let vars = engine.globals.read().clone();
-        engine.processes.lock().insert(
-            id,
-            crate::context::engine::ProcInfo {
-                user: user.into(),
-                host: host.into(),
-                db: None,
-                info: None,
-                started: std::time::Instant::now(),
-            },
-        );
         Session {
-            engine,
-            id,
-            user: user.into(),
-            host: host.into(),
-            db: None,
-            ws: WriteSet::default(),
-            in_txn: false,
-            holds_lock: None,
-            vars,
-            user_vars: HashMap::new(),
-            warnings: Vec::new(),
-            last_insert_id: 0,
-            found_rows: 0,
-            row_count: -1,
-            now: now_utc(),
-            params: Vec::new(),
-            cur_sql: String::new(),
+            cx: Context::new(engine, id, user, host),
             prepared: HashMap::new(),
-            describe_only: false,
-            snapshot: None,
-            savepoints: Vec::new(),
-            handlers: Default::default(),
-            temp: Default::default(),
         }
-    }
-
-    pub fn autocommit(&self) -> bool {
-        self.vars
-            .get("autocommit")
-            .and_then(|v| v.to_f64_lenient())
-            .unwrap_or(1.0)
-            != 0.0
-    }
-    pub fn strict(&self) -> bool {
-        self.vars
-            .get("sql_mode")
-            .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
-    }
-    /// True if `sql_mode` contains `mode` (e.g. NO_AUTO_VALUE_ON_ZERO).
-    pub fn sql_mode_has(&self, mode: &str) -> bool {
-        self.vars
-            .get("sql_mode")
-            .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
-    }
-    /// A numeric session variable (0 if unset or not a number).
-    pub fn int_var(&self, name: &str) -> u64 {
-        self.vars
-            .get(name)
-            .and_then(|v| v.to_f64_lenient())
-            .map_or(0, |f| f.max(0.0) as u64)
-    }
-    /// IN_TRANS for the status flags.
-    pub fn in_transaction(&self) -> bool {
-        self.in_txn || !self.ws.is_empty()
-    }
-
-    pub fn use_db(&mut self, db: &str) -> DbResult<()> {
-        if !db.eq_ignore_ascii_case("information_schema") && !self.engine.catalog.has_db(db) {
-            return Err(DbError::bad_db(db));
-        }
-        self.check_db_access(db)?;
-        self.db = Some(if db.eq_ignore_ascii_case("information_schema") {
-            "information_schema".into()
-        } else {
-            db.to_string()
-        });
-        if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
-            p.db = self.db.clone();
-        }
-        Ok(())
-    }
-
-    pub fn check_db_access(&self, db: &str) -> DbResult<()> {
-        match self.engine.catalog.user(&self.user) {
-            Some(u) if u.may_use(db) => Ok(()),
-            _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
-        }
-    }
-
-    pub fn resolve_table_name(&self, parts: &[String]) -> DbResult<(String, String)> {
-        match parts {
-            [t] => match &self.db {
-                Some(d) => Ok((d.clone(), t.clone())),
-                None => Err(DbError::no_db()),
-            },
-            [d, t] => {
-                let d = if d.eq_ignore_ascii_case("information_schema") {
-                    "information_schema".to_string()
-                } else {
-                    d.clone()
-                };
-                Ok((d, t.clone()))
-            }
-            _ => Err(DbError::syntax(parts.join("."))),
-        }
-    }
-
-    fn lock_wait_timeout(&self) -> Duration {
-        let secs = self
-            .vars
-            .get("innodb_lock_wait_timeout")
-            .and_then(|v| v.to_f64_lenient())
-            .unwrap_or(50.0)
-            .clamp(0.0, 1e6);
-        Duration::from_secs_f64(secs)
-    }
-
-    fn take_schema_lock(&mut self, mode: LockMode) -> DbResult<()> {
-        if self.holds_lock == Some(LockMode::Exclusive) || self.holds_lock == Some(mode) {
-            return Ok(());
-        }
-        let timeout = self.lock_wait_timeout();
-        if !self
-            .engine
-            .store
-            .schema_lock
-            .acquire(self.id, mode, timeout)
-        {
-            return Err(DbError::lock_timeout());
-        }
-        self.holds_lock = Some(mode);
-        Ok(())
-    }
-
-    /// Prepares to change rows: the schema lock shared (no DDL meanwhile) and the storage
-    /// transaction that takes the row locks (waits up to innodb_lock_wait_timeout, then 1205).
-    pub fn begin_write(&mut self) -> DbResult<()> {
-        self.take_schema_lock(LockMode::Shared)?;
-        let timeout = self.lock_wait_timeout();
-        self.ws.begin(&self.engine.store, timeout)
-    }
-
-    /// Prepares to change a table's definition: the schema lock exclusive (waits for writing
-    /// transactions to end).
-    pub fn begin_ddl(&mut self) -> DbResult<()> {
-        self.take_schema_lock(LockMode::Exclusive)
-    }
-
-    /// Whether statements run inside a transaction (BEGIN, or autocommit off).
-    pub fn in_explicit_or_implicit_txn(&self) -> bool {
-        self.in_txn || !self.autocommit()
-    }
-
-    /// Locks every key of each tree, present or future, until the transaction ends (a locking
-    /// read that no narrower lock covers: locking_read.rs).
-    pub fn lock_trees(&mut self, trees: &[String]) -> DbResult<()> {
-        self.begin_write()?;
-        for t in trees {
-            self.ws.lock_tree(&self.engine.store, t)?;
-        }
-        Ok(())
-    }
-
-    /// Locks the key ranges `[lo, hi)` (hi None: to the end) of `tree` until the transaction ends.
-    pub fn lock_key_ranges(
-        &mut self,
-        tree: &str,
-        ranges: &[(Vec<u8>, Option<Vec<u8>>)],
-    ) -> DbResult<()> {
-        self.begin_write()?;
-        for (lo, hi) in ranges {
-            self.ws
-                .lock_range(&self.engine.store, tree, lo, hi.as_deref())?;
-        }
-        Ok(())
-    }
-    fn release_lock(&mut self) {
-        if self.holds_lock.take().is_some() {
-            self.engine.store.schema_lock.release(self.id);
-        }
-    }
-
-    /// Starts an explicit transaction (BEGIN / START TRANSACTION).
-    pub fn begin(&mut self) -> DbResult<()> {
-        self.implicit_commit()?;
-        self.in_txn = true;
-        let rc = self
-            .vars
-            .get("transaction_isolation")
-            .and_then(crate::expr::eval::text_of)
-            .is_some_and(|v| v.to_ascii_uppercase().starts_with("READ-"));
-        if !rc {
-            let opts = betula_storage::TxnOptions {
-                isolation: betula_storage::Isolation::RepeatableRead,
-                ..Default::default()
-            };
-            self.snapshot = Some(self.engine.store.env().begin(opts)?);
-        }
-        Ok(())
-    }
-
-    fn end_snapshot(&mut self) {
-        if let Some(t) = self.snapshot.take() {
-            let _ = t.rollback();
-        }
-    }
-
-    pub fn commit(&mut self) -> DbResult<()> {
-        self.savepoints.clear();
-        self.end_snapshot();
-        let sync = ["betula_commit_sync", "tokudb_commit_sync"]
-            .iter()
-            .all(|v| !matches!(self.vars.get(*v), Some(crate::types::value::Value::Int(0))));
-        let r = self.ws.flush(&self.engine.store, sync);
-        if r.is_err() {
-            self.ws.clear();
-        }
-        self.in_txn = false;
-        self.release_lock();
-        r
-    }
-    /// SAVEPOINT: marks the transaction's changes so far (a savepoint of the same name moves here).
-    pub fn savepoint(&mut self, name: &str) {
-        self.savepoints
-            .retain(|(n, _)| !n.eq_ignore_ascii_case(name));
-        self.savepoints.push((name.to_string(), self.ws.mark()));
-    }
-
-    fn find_savepoint(&self, name: &str) -> DbResult<usize> {
-        self.savepoints
-            .iter()
-            .position(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| DbError::new(1305, "42000", format!("SAVEPOINT {name} does not exist")))
-    }
-
-    /// ROLLBACK TO SAVEPOINT: undoes the changes made after it and forgets later savepoints. As in
-    /// InnoDB, row locks taken after the savepoint stay held until the transaction ends.
-    pub fn rollback_to_savepoint(&mut self, name: &str) -> DbResult<()> {
-        let i = self.find_savepoint(name)?;
-        let mark = self.savepoints[i].1;
-        self.savepoints.truncate(i + 1);
-        self.ws.rollback_to(mark);
-        Ok(())
-    }
-
-    /// RELEASE SAVEPOINT: forgets it and every later one (the changes stay).
-    pub fn release_savepoint(&mut self, name: &str) -> DbResult<()> {
-        let i = self.find_savepoint(name)?;
-        self.savepoints.truncate(i);
-        Ok(())
-    }
-
-    pub fn rollback(&mut self) {
-        self.savepoints.clear();
-        self.end_snapshot();
-        self.ws.clear();
-        self.in_txn = false;
-        self.release_lock();
-    }
-
-    /// The original text of a span of the current statement.
-    pub fn source_text(&self, span: Span) -> Option<String> {
-        if span.start.line == 0 {
-            return None;
-        }
-        let offset = |line: u64, col: u64| -> Option<usize> {
-            let mut off = 0usize;
-            for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
-                if i as u64 + 1 == line {
-                    let by: usize = l.chars().take(col as usize - 1).map(char::len_utf8).sum();
-                    return Some(off + by);
-                }
-                off += l.len();
-            }
-            None
-        };
-        let s = offset(span.start.line, span.start.column)?;
-        let e = offset(span.end.line, span.end.column)?;
-        self.cur_sql.get(s..e).map(|x| x.trim().to_string())
-    }
-
-    /// The text of a select item starting at `span.start`: up to the next top-level `,`, `)`
-    /// closing an enclosing parenthesis, or clause keyword (FROM, AS, WHERE, ...).
-    pub fn item_text(&self, span: Span) -> Option<String> {
-        self.item_text_at(span, false)
-    }
-
-    /// [`Session::item_text`] of a call whose span starts at its first argument (sqlparser's
-    /// `SUBSTRING(s, 1, 2)` spans from `s`): the text from the function name before `(`.
-    pub fn call_text(&self, span: Span) -> Option<String> {
-        self.item_text_at(span, true)
-    }
-
-    fn item_text_at(&self, span: Span, from_call: bool) -> Option<String> {
-        if span.start.line == 0 {
-            return None;
-        }
-        let mut off = 0usize;
-        for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
-            if i as u64 + 1 == span.start.line {
-                off += l
-                    .chars()
-                    .take(span.start.column as usize - 1)
-                    .map(char::len_utf8)
-                    .sum::<usize>();
-                break;
-            }
-            off += l.len();
-        }
-        if from_call {
-            let head = self.cur_sql.get(..off)?.trim_end();
-            let head = head.strip_suffix('(')?.trim_end();
-            let word = head
-                .bytes()
-                .rev()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            if word == 0 {
-                return None;
-            }
-            off = head.len() - word;
-        }
-        let text = self.cur_sql.get(off..)?;
-        const STOP: &[&str] = &[
-            "FROM", "AS", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR",
-            "WINDOW", "LOCK",
-        ];
-        let bytes = text.as_bytes();
-        let mut depth = 0i32;
-        let mut quote: Option<u8> = None;
-        let mut i = 0;
-        while i < bytes.len() {
-            let c = bytes[i];
-            if let Some(q) = quote {
-                if c == b'\\' {
-                    i += 1;
-                } else if c == q {
-                    quote = None;
-                }
-                i += 1;
-                continue;
-            }
-            match c {
-                b'\'' | b'"' | b'`' => quote = Some(c),
-                b'(' => depth += 1,
-                b')' if depth == 0 => break,
-                b')' => depth -= 1,
-                b',' | b';' if depth == 0 => break,
-                c if depth == 0
-                    && c.is_ascii_alphabetic()
-                    && (i == 0
-                        || !bytes[i - 1].is_ascii_alphanumeric()
-                            && bytes[i - 1] != b'_'
-                            && bytes[i - 1] != b'@') =>
-                {
-                    let end = bytes[i..]
-                        .iter()
-                        .position(|b| !b.is_ascii_alphanumeric() && *b != b'_')
-                        .map_or(bytes.len(), |p| i + p);
-                    let word = text[i..end].to_ascii_uppercase();
-                    if i > 0 && STOP.contains(&word.as_str()) {
-                        break;
-                    }
-                    i = end;
-                    continue;
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        let t = text[..i].trim();
-        (!t.is_empty()).then(|| t.to_string())
-    }
-
-    pub fn compile(&mut self, scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
-        let mut c = Compiler {
-            scope,
-            env: self,
-            aggs: None,
-            insert_scope: None,
-            aliases: &[],
-            place,
-        };
-        c.compile(e)
-    }
-    pub fn compile_agg(
-        &mut self,
-        scope: &Scope,
-        e: &ast::Expr,
-        aggs: &mut Vec<AggSpec>,
-        aliases: &[(String, Expr)],
-        place: &'static str,
-    ) -> DbResult<Expr> {
-        let mut c = Compiler {
-            scope,
-            env: self,
-            aggs: Some(aggs),
-            insert_scope: None,
-            aliases,
-            place,
-        };
-        c.compile(e)
-    }
-    pub fn compile_insert(&mut self, scope: &Scope, e: &ast::Expr) -> DbResult<Expr> {
-        let mut c = Compiler {
-            scope,
-            env: self,
-            aggs: None,
-            insert_scope: Some(scope),
-            aliases: &[],
-            place: "field list",
-        };
-        c.compile(e)
-    }
-
-    pub fn warn(&mut self, code: u16, message: impl Into<String>) {
-        self.warnings.push(Warning {
-            level: WarningLevel::Warning,
-            code,
-            message: message.into(),
-        });
     }
 
     /// Registers a prepared statement; returns its parameter count and, for queries, the
@@ -787,120 +333,6 @@ impl Session {
             other => Err(DbError::unsupported(
                 other.to_string().chars().take(60).collect::<String>(),
             )),
-        }
-    }
-
-    /// DDL and other statements that commit the current transaction first.
-    pub fn implicit_commit(&mut self) -> DbResult<()> {
-        if self.in_transaction() {
-            self.commit()?;
-        }
-        Ok(())
-    }
-
-    pub(crate) fn sysvar_value(&self, name: &str, global: bool) -> Option<Value> {
-        let n = name.to_ascii_lowercase();
-        match n.as_str() {
-            "warning_count" => return Some(Value::Int(self.warnings.len() as i64)),
-            "error_count" => return Some(Value::Int(0)),
-            "last_insert_id" | "identity" => return Some(Value::UInt(self.last_insert_id)),
-            "pseudo_thread_id" => return Some(Value::Int(self.id as i64)),
-            "timestamp" => {
-                return Some(Value::Int(self.now.unix_micros().unwrap_or(0) / 1_000_000))
-            }
-            _ => {}
-        }
-        if global {
-            self.engine.globals.read().get(&n).cloned()
-        } else {
-            self.vars.get(&n).cloned()
-        }
-    }
-}
-
-impl CompileEnv for Session {
-    fn warn(&mut self, w: Warning) {
-        self.warnings.push(w);
-    }
-    fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
-        self.sysvar_value(name, global)
-            .ok_or_else(|| DbError::unknown_var(name))
-    }
-    fn user_var(&mut self, name: &str) -> Value {
-        self.user_vars
-            .get(&name.to_ascii_lowercase())
-            .cloned()
-            .unwrap_or(Value::Null)
-    }
-    fn param(&mut self, index: usize) -> DbResult<Value> {
-        self.params
-            .get(index)
-            .cloned()
-            .ok_or_else(|| DbError::syntax("?"))
-    }
-    fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-        let saved = std::mem::take(&mut self.cur_sql);
-        let r = select::run_query(self, q);
-        self.cur_sql = saved;
-        match r? {
-            Output::Rows { rows, .. } => Ok(rows),
-            _ => Ok(vec![]),
-        }
-    }
-    fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
-        let t = |s: String| Some(Ok(Value::Text(s)));
-        match (name, args.len()) {
-            ("DATABASE" | "SCHEMA", 0) => {
-                Some(Ok(self.db.clone().map(Value::Text).unwrap_or(Value::Null)))
-            }
-            ("VERSION", 0) => t(variables::version()),
-            ("CONNECTION_ID", 0) => Some(Ok(Value::UInt(self.id))),
-            ("LAST_INSERT_ID", 0) => Some(Ok(Value::UInt(self.last_insert_id))),
-            ("LAST_INSERT_ID", 1) => {
-                let v = args[0].to_f64_lenient().unwrap_or(0.0) as u64;
-                self.last_insert_id = v;
-                Some(Ok(Value::UInt(v)))
-            }
-            ("USER" | "SESSION_USER" | "SYSTEM_USER", 0) => {
-                t(format!("{}@{}", self.user, self.host))
-            }
-            ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
-            (
-                "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
-                | "UTC_TIMESTAMP",
-                0,
-            ) => Some(Ok(Value::DateTime(self.now))),
-            ("NOW" | "CURRENT_TIMESTAMP" | "SYSDATE", 1) => Some(Ok(Value::DateTime(self.now))),
-            ("CURDATE" | "CURRENT_DATE" | "UTC_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
-            ("CURTIME" | "CURRENT_TIME" | "UTC_TIME", 0) => Some(Ok(
-                crate::types::temporal::Time::from_micros(self.now.micros as i64)
-                    .map(Value::Time)
-                    .unwrap_or(Value::Null),
-            )),
-            ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
-                self.now.unix_micros().unwrap_or(0) / 1_000_000,
-            ))),
-            ("FOUND_ROWS", 0) => Some(Ok(Value::UInt(self.found_rows))),
-            ("ROW_COUNT", 0) => Some(Ok(Value::Int(self.row_count))),
-            ("RAND", _) => {
-                let x = (self
-                    .now
-                    .micros
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(self.id))
-                    >> 11;
-                Some(Ok(Value::Double((x % 1_000_000) as f64 / 1e6)))
-            }
-            ("UUID", 0) => t(format!(
-                "{:08x}-{:04x}-1{:03x}-8000-{:012x}",
-                self.now.micros as u32,
-                self.id as u16,
-                (self.now.micros >> 32) as u16 & 0xfff,
-                self.engine
-                    .queries
-                    .load(std::sync::atomic::Ordering::Relaxed)
-            )),
-            _ => None,
         }
     }
 }

@@ -1,0 +1,69 @@
+//! Functions whose value comes from the connection, not from their arguments: NOW() (the
+//! statement's start), DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(),
+//! ROW_COUNT(), UUID(), RAND(). Expressions fold them to constants when they are compiled.
+
+use super::variables;
+use super::Context;
+use crate::error::db_error::DbResult;
+use crate::types::value::Value;
+
+impl Context {
+    /// The value of session function `name` (upper case) with constant `args`, or `None` when
+    /// `name` is not one.
+    pub fn session_function(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
+        let t = |s: String| Some(Ok(Value::Text(s)));
+        match (name, args.len()) {
+            ("DATABASE" | "SCHEMA", 0) => {
+                Some(Ok(self.db.clone().map(Value::Text).unwrap_or(Value::Null)))
+            }
+            ("VERSION", 0) => t(variables::version()),
+            ("CONNECTION_ID", 0) => Some(Ok(Value::UInt(self.id))),
+            ("LAST_INSERT_ID", 0) => Some(Ok(Value::UInt(self.last_insert_id))),
+            ("LAST_INSERT_ID", 1) => {
+                let v = args[0].to_f64_lenient().unwrap_or(0.0) as u64;
+                self.last_insert_id = v;
+                Some(Ok(Value::UInt(v)))
+            }
+            ("USER" | "SESSION_USER" | "SYSTEM_USER", 0) => {
+                t(format!("{}@{}", self.user, self.host))
+            }
+            ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
+            (
+                "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
+                | "UTC_TIMESTAMP",
+                0,
+            ) => Some(Ok(Value::DateTime(self.now))),
+            ("NOW" | "CURRENT_TIMESTAMP" | "SYSDATE", 1) => Some(Ok(Value::DateTime(self.now))),
+            ("CURDATE" | "CURRENT_DATE" | "UTC_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
+            ("CURTIME" | "CURRENT_TIME" | "UTC_TIME", 0) => Some(Ok(
+                crate::types::temporal::Time::from_micros(self.now.micros as i64)
+                    .map(Value::Time)
+                    .unwrap_or(Value::Null),
+            )),
+            ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
+                self.now.unix_micros().unwrap_or(0) / 1_000_000,
+            ))),
+            ("FOUND_ROWS", 0) => Some(Ok(Value::UInt(self.found_rows))),
+            ("ROW_COUNT", 0) => Some(Ok(Value::Int(self.row_count))),
+            ("RAND", _) => {
+                let x = (self
+                    .now
+                    .micros
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(self.id))
+                    >> 11;
+                Some(Ok(Value::Double((x % 1_000_000) as f64 / 1e6)))
+            }
+            ("UUID", 0) => t(format!(
+                "{:08x}-{:04x}-1{:03x}-8000-{:012x}",
+                self.now.micros as u32,
+                self.id as u16,
+                (self.now.micros >> 32) as u16 & 0xfff,
+                self.engine
+                    .queries
+                    .load(std::sync::atomic::Ordering::Relaxed)
+            )),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The text of the statement behind a span of its parse tree: a select item without an alias is
+//! named after its text as written (MySQL's column names), which sqlparser's printed form would
+//! change (spacing, case, quotes).
+
+use sqlparser::tokenizer::Span;
+
+use super::Context;
+
+impl Context {
+    /// The original text of a span of the current statement.
+    pub fn source_text(&self, span: Span) -> Option<String> {
+        if span.start.line == 0 {
+            return None;
+        }
+        let offset = |line: u64, col: u64| -> Option<usize> {
+            let mut off = 0usize;
+            for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
+                if i as u64 + 1 == line {
+                    let by: usize = l.chars().take(col as usize - 1).map(char::len_utf8).sum();
+                    return Some(off + by);
+                }
+                off += l.len();
+            }
+            None
+        };
+        let s = offset(span.start.line, span.start.column)?;
+        let e = offset(span.end.line, span.end.column)?;
+        self.cur_sql.get(s..e).map(|x| x.trim().to_string())
+    }
+
+    /// The text of a select item starting at `span.start`: up to the next top-level `,`, `)`
+    /// closing an enclosing parenthesis, or clause keyword (FROM, AS, WHERE, ...).
+    pub fn item_text(&self, span: Span) -> Option<String> {
+        self.item_text_at(span, false)
+    }
+
+    /// [`Context::item_text`] of a call whose span starts at its first argument (sqlparser's
+    /// `SUBSTRING(s, 1, 2)` spans from `s`): the text from the function name before `(`.
+    pub fn call_text(&self, span: Span) -> Option<String> {
+        self.item_text_at(span, true)
+    }
+
+    fn item_text_at(&self, span: Span, from_call: bool) -> Option<String> {
+        if span.start.line == 0 {
+            return None;
+        }
+        let mut off = 0usize;
+        for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
+            if i as u64 + 1 == span.start.line {
+                off += l
+                    .chars()
+                    .take(span.start.column as usize - 1)
+                    .map(char::len_utf8)
+                    .sum::<usize>();
+                break;
+            }
+            off += l.len();
+        }
+        if from_call {
+            let head = self.cur_sql.get(..off)?.trim_end();
+            let head = head.strip_suffix('(')?.trim_end();
+            let word = head
+                .bytes()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            if word == 0 {
+                return None;
+            }
+            off = head.len() - word;
+        }
+        let text = self.cur_sql.get(off..)?;
+        const STOP: &[&str] = &[
+            "FROM", "AS", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR",
+            "WINDOW", "LOCK",
+        ];
+        let bytes = text.as_bytes();
+        let mut depth = 0i32;
+        let mut quote: Option<u8> = None;
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if let Some(q) = quote {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == q {
+                    quote = None;
+                }
+                i += 1;
+                continue;
+            }
+            match c {
+                b'\'' | b'"' | b'`' => quote = Some(c),
+                b'(' => depth += 1,
+                b')' if depth == 0 => break,
+                b')' => depth -= 1,
+                b',' | b';' if depth == 0 => break,
+                c if depth == 0
+                    && c.is_ascii_alphabetic()
+                    && (i == 0
+                        || !bytes[i - 1].is_ascii_alphanumeric()
+                            && bytes[i - 1] != b'_'
+                            && bytes[i - 1] != b'@') =>
+                {
+                    let end = bytes[i..]
+                        .iter()
+                        .position(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+                        .map_or(bytes.len(), |p| i + p);
+                    let word = text[i..end].to_ascii_uppercase();
+                    if i > 0 && STOP.contains(&word.as_str()) {
+                        break;
+                    }
+                    i = end;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let t = text[..i].trim();
+        (!t.is_empty()).then(|| t.to_string())
+    }
+}

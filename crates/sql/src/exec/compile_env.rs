@@ -1,0 +1,47 @@
+//! How expressions see a connection: [`CompileEnv`] for [`Context`]. Variables, parameters and
+//! session functions come from the context; an uncorrelated subquery is run here, by the
+//! executor, when the expression that holds it is compiled.
+
+use sqlparser::ast;
+
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::Warning;
+use crate::exec::scan::Output;
+use crate::exec::select;
+use crate::expr::CompileEnv;
+use crate::types::value::Value;
+
+impl CompileEnv for Context {
+    fn warn(&mut self, w: Warning) {
+        self.warnings.push(w);
+    }
+    fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
+        self.sysvar_value(name, global)
+            .ok_or_else(|| DbError::unknown_var(name))
+    }
+    fn user_var(&mut self, name: &str) -> Value {
+        self.user_vars
+            .get(&name.to_ascii_lowercase())
+            .cloned()
+            .unwrap_or(Value::Null)
+    }
+    fn param(&mut self, index: usize) -> DbResult<Value> {
+        self.params
+            .get(index)
+            .cloned()
+            .ok_or_else(|| DbError::syntax("?"))
+    }
+    fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+        let saved = std::mem::take(&mut self.cur_sql);
+        let r = select::run_query(self, q);
+        self.cur_sql = saved;
+        match r? {
+            Output::Rows { rows, .. } => Ok(rows),
+            _ => Ok(vec![]),
+        }
+    }
+    fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
+        self.session_function(name, args)
+    }
+}
