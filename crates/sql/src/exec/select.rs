@@ -514,6 +514,18 @@ pub fn run_query_to(
     }
 }
 
+/// EXPLAIN of a query: the rows describing the plan the query would run.
+pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    match &*q.body {
+        ast::SetExpr::Select(sel) => {
+            let (limit, offset) = limit_of(cx, q)?;
+            let order = order_of(q)?;
+            run_select(cx, sel, &order, limit, offset, true)
+        }
+        _ => Err(DbError::unsupported("EXPLAIN of this query")),
+    }
+}
+
 /// Runs a full query (SELECT, UNION, VALUES) and returns its result set.
 pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     if q.with.is_some() {

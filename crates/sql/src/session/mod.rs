@@ -15,7 +15,7 @@ use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use sqlparser::ast::{self as ast, Statement};
+use sqlparser::ast::Statement;
 
 use crate::context::{now_utc, Context, Engine};
 use crate::error::db_error::{DbError, DbResult};
@@ -316,17 +316,7 @@ impl Session {
                 admin::create_table(self, ct)
             }
             Statement::Explain { statement, .. } => match &**statement {
-                Statement::Query(q) => match &*q.body {
-                    ast::SetExpr::Select(sel) => {
-                        let (limit, offset) = select::limit_of(self, q)?;
-                        let order = match q.order_by.as_ref().map(|o| &o.kind) {
-                            Some(ast::OrderByKind::Expressions(v)) => v.as_slice(),
-                            _ => &[],
-                        };
-                        select::run_select(self, sel, order, limit, offset, true)
-                    }
-                    _ => Err(DbError::unsupported("EXPLAIN of this query")),
-                },
+                Statement::Query(q) => select::explain(self, q),
                 _ => Err(DbError::unsupported("EXPLAIN of this statement")),
             },
             Statement::Set(s) => admin::set(self, s),
