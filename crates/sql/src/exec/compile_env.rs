@@ -7,8 +7,8 @@ use sqlparser::ast;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
+use crate::exec::query as select;
 use crate::exec::scan::Output;
-use crate::exec::select;
 use crate::expr::CompileEnv;
 use crate::types::value::Value;
 

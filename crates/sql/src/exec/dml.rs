@@ -25,8 +25,8 @@ use crate::codec::row::encode_row;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
+use crate::exec::query::run_query;
 use crate::exec::scan::{read_rows, Output};
-use crate::exec::select::{cmp_values, run_query};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
 use crate::plan::access::{choose_access, conjuncts};
@@ -726,7 +726,11 @@ fn matching_rows(
             .collect();
         keyed.sort_by(|a, b| {
             for (i, (_, d)) in order.iter().enumerate() {
-                let o = cmp_values(&a.0[i], &b.0[i]);
+                let o = crate::types::value::cmp_nulls_first(
+                    &a.0[i],
+                    &b.0[i],
+                    crate::types::collation::Collation::default(),
+                );
                 if o != std::cmp::Ordering::Equal {
                     return if *d { o.reverse() } else { o };
                 }

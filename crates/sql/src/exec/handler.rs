@@ -323,7 +323,7 @@ fn tail(cx: &mut Context, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
         Some(ast::Statement::Query(q)) => q,
         _ => return Err(DbError::syntax(rest)),
     };
-    let (limit, offset) = crate::exec::select::limit_of(cx, &q)?;
+    let (limit, offset) = crate::plan::select::limit_of(cx, &q)?;
     if offset > 0 {
         return Err(DbError::unsupported("HANDLER ... LIMIT with an offset"));
     }

@@ -10,8 +10,8 @@
 
 use std::sync::Arc;
 
-use crate::exec::select::{From, SrcKind};
 use crate::expr::Expr;
+use crate::plan::from::{From, SrcKind};
 use crate::types::member_codes::member_code;
 use crate::types::value::Value;
 use crate::types::SqlType;

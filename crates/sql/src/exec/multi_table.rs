@@ -24,13 +24,14 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
+use crate::exec::query::run_query;
 use crate::exec::scan::{read_rows, Output};
-use crate::exec::select::{plan_access, plan_from, run_query, From, SrcKind};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Expr;
 use crate::parser::parse;
 use crate::parser::tokens::{lex, Tok};
 use crate::plan::access::conjuncts;
+use crate::plan::from::{plan_access, plan_from, From, SrcKind};
 use crate::types::coerce::coerce_to_table_column;
 use crate::types::value::Value;
 
@@ -269,6 +270,8 @@ fn plan_join(
     ignore: bool,
 ) -> DbResult<Join> {
     let mut from = plan_from(cx, refs)?;
+    // The join is walked once per target table: derived tables are run once, up front.
+    crate::exec::join::materialize_in_place(cx, &mut from)?;
     for i in 0..from.sources.len() {
         if let Some(mut on) = from.sources[i].on.clone() {
             if ignore {
@@ -362,6 +365,11 @@ fn walk(
             for r in rows {
                 visit(Vec::new(), r, row, pks, targets)?;
             }
+        }
+        SrcKind::Derived(_) => {
+            return Err(DbError::internal(
+                "a derived table was not run before the join",
+            ))
         }
         SrcKind::Table(t) => {
             let outer = row.clone();

@@ -1,5 +1,4 @@
-//! Reading table rows through an access path ([`read_rows`]), and the result types
-//! ([`OutCol`], [`Output`], [`RowSink`]).
+//! Reading table rows through an access path ([`read_rows`]).
 //!
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
 //! and DELETE); a covering index read fills only the columns the statement uses (others are
@@ -16,80 +15,8 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::plan::access::Access;
 use crate::plan::index_condition::Pushed;
-use crate::types::collation::Collation;
+pub use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
-use crate::types::SqlType;
-
-/// One result column.
-#[derive(Clone, Debug, Default)]
-pub struct OutCol {
-    pub name: String,
-    pub table: String,
-    pub org_table: String,
-    pub db: String,
-    pub ty: Option<SqlType>,
-    pub flags: u16,
-    pub collation: Collation,
-    /// Display length when the type alone does not give it (ENUM, SET); 0 = the type's.
-    pub length: u32,
-    /// The members of an ENUM or SET column (empty otherwise): CREATE TABLE ... SELECT copies them.
-    pub members: std::sync::Arc<[String]>,
-}
-
-impl OutCol {
-    pub fn named(name: &str, ty: Option<SqlType>) -> OutCol {
-        OutCol {
-            name: name.into(),
-            ty,
-            ..Default::default()
-        }
-    }
-}
-
-/// What a statement returns.
-#[derive(Clone, Debug)]
-pub enum Output {
-    Rows {
-        cols: Vec<OutCol>,
-        rows: Vec<Vec<Value>>,
-    },
-    Done {
-        affected: u64,
-        last_insert_id: u64,
-        info: String,
-    },
-    /// A result set already sent, row by row, to the statement's [`RowSink`]; the caller ends it.
-    Sent { rows: u64 },
-}
-
-/// Where a query sends its result set as it reads it, instead of building it in memory
-/// (`Context::execute_to`). Queries whose rows must all be seen first (sorting, grouping,
-/// DISTINCT, columns whose type is known only from the values) still return [`Output::Rows`].
-/// After `columns`, an error ends the statement with some rows already sent.
-pub trait RowSink {
-    fn columns(&mut self, cols: &[OutCol]) -> DbResult<()>;
-    fn row(&mut self, row: &[Value]) -> DbResult<()>;
-}
-
-impl Output {
-    pub fn done(affected: u64) -> Output {
-        Output::Done {
-            affected,
-            last_insert_id: 0,
-            info: String::new(),
-        }
-    }
-    /// A result of text columns.
-    pub fn text(names: &[&str], rows: Vec<Vec<Value>>) -> Output {
-        Output::Rows {
-            cols: names
-                .iter()
-                .map(|n| OutCol::named(n, Some(SqlType::VarChar { len: 256 })))
-                .collect(),
-            rows,
-        }
-    }
-}
 
 /// True if index `ix` can produce every column in `needed` from its entries
 /// (index_entry.rs).

@@ -238,7 +238,11 @@ impl Accumulator {
                 if !spec.order.is_empty() {
                     self.concat.sort_by(|a, b| {
                         for (i, (_, desc)) in spec.order.iter().enumerate() {
-                            let o = crate::exec::select::cmp_values(&a.0[i], &b.0[i]);
+                            let o = crate::types::value::cmp_nulls_first(
+                                &a.0[i],
+                                &b.0[i],
+                                Collation::default(),
+                            );
                             if o != std::cmp::Ordering::Equal {
                                 return if *desc { o.reverse() } else { o };
                             }

@@ -1,6 +1,5 @@
 //! EXPLAIN output in MariaDB 10.11's format (id, select_type, table, type, possible_keys, key,
-//! key_len, ref, rows, Extra) describing the plan select.rs really runs, and the one planning
-//! rule that exists for it: a full scan reads a covering secondary index instead of the rows.
+//! key_len, ref, rows, Extra) rendered from the [`SelectPlan`] the executor runs.
 //!
 //! Invariants: every row describes the access path the executor uses (`Source::access`, its
 //! key order and the sort/grouping steps); nothing is printed that Betula does not do.
@@ -10,7 +9,8 @@
 //!   read in ORDER BY order), `ALL` (every row in primary key order).
 //! - key_len: the bytes of the key parts used, computed as MariaDB does (fixed sizes, CHAR/
 //!   VARCHAR at 4 bytes a character for utf8mb4, +2 for a variable length, +1 for NULL).
-//! - rows: 1 for a point read, otherwise the table's row count (information_schema's count).
+//! - rows: 1 for a point read, otherwise the table's row count (information_schema's count);
+//!   NULL for a derived table, which is run only when the plan runs.
 //! - Extra: `Using index condition` when conditions are checked on the index entries before
 //!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
 //!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
@@ -18,45 +18,16 @@
 //!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
 //!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
 
+use crate::catalog::index_entry::covers;
 use crate::catalog::TableDef;
 use crate::context::Context;
-use crate::exec::scan::{covers, Output};
-use crate::exec::select::{From, SrcKind};
 use crate::expr::{BinOp, Expr};
 use crate::plan::access::Access;
+use crate::plan::from::{Source, SrcKind};
+use crate::plan::select::SelectPlan;
+use crate::result::Output;
 use crate::types::value::Value;
 use crate::types::{Column, SqlType};
-
-/// What the query does after reading: the steps EXPLAIN reports on the first table.
-pub struct Shape<'a> {
-    pub where_conj: &'a [Expr],
-    pub grouped: bool,
-    pub distinct: bool,
-    /// ORDER BY present and not served by the key order.
-    pub sorted: bool,
-    pub key_ordered: bool,
-}
-
-/// Planning: a table read in full (no usable range, not read in ORDER BY key order) is read
-/// through the narrowest secondary index that holds every column the query needs, if any.
-/// Returns whether the first table's access changed (its key order may now serve ORDER BY).
-pub fn prefer_covering_index(from: &mut From, key_ordered: bool) -> bool {
-    let mut first_changed = false;
-    for (i, s) in from.sources.iter_mut().enumerate() {
-        let SrcKind::Table(t) = &s.kind else { continue };
-        if !s.access.is_full_scan() || s.access.index.is_some() || (i == 0 && key_ordered) {
-            continue;
-        }
-        let best = (0..t.indexes.len())
-            .filter(|&ix| s.hints.allows(Some(ix)) && covers(t, ix, &s.needed))
-            .min_by_key(|&ix| t.indexes[ix].columns.len());
-        if let Some(ix) = best {
-            s.access.index = Some(ix);
-            first_changed |= i == 0;
-        }
-    }
-    first_changed
-}
 
 fn text(s: &str) -> Value {
     Value::Text(s.to_string())
@@ -121,7 +92,9 @@ fn consumed(a: &Access) -> usize {
         + usize::from(a.upper.is_some())
 }
 
-pub fn rows(cx: &Context, from: &From, shape: &Shape<'_>) -> Output {
+/// The EXPLAIN rows of `plan`.
+pub fn explain(cx: &Context, plan: &SelectPlan) -> Output {
+    let from = &plan.from;
     let names = [
         "id",
         "select_type",
@@ -142,133 +115,141 @@ pub fn rows(cx: &Context, from: &From, shape: &Shape<'_>) -> Output {
         out.push(r);
     }
     for (i, s) in from.sources.iter().enumerate() {
-        let mut extra: Vec<&str> = Vec::new();
-        // Conditions checked on this table's rows: its ON clause and the WHERE conjuncts whose
-        // columns are all available once this table is read and that name it.
-        let end = s.offset + s.ncols;
-        let mine = |e: &Expr| {
-            let (mut here, mut later) = (false, false);
-            e.visit_cols(&mut |c| {
-                here |= c >= s.offset && c < end;
-                later |= c >= end;
-            });
-            here && !later
-        };
-        let mut conds = shape.where_conj.iter().filter(|e| mine(e)).count();
-        if let Some(on) = &s.on_c {
-            let mut v = Vec::new();
-            crate::plan::access::conjuncts(on, &mut v);
-            conds += v.len();
-        }
-        let mut possible = None;
-        let (kind, key, key_len, refs, nrows) = match &s.kind {
-            SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, r.len() as u64),
-            SrcKind::Table(t) => {
-                let a = &s.access;
-                // A full read of the primary tree is an `index` read of PRIMARY when it gives
-                // every column the query needs (MariaDB: InnoDB's clustered key is covering).
-                let pk_covers = !t.pk.is_empty()
-                    && s.needed
-                        .iter()
-                        .enumerate()
-                        .all(|(c, &n)| !n || t.pk.contains(&c));
-                let scan_index = a.is_full_scan()
-                    && (a.index.is_some()
-                        || (i == 0 && shape.key_ordered && !t.pk.is_empty())
-                        || (pk_covers && s.hints.allows(None)));
-                let kind = if scan_index {
-                    "index".to_string()
-                } else if a.is_point(t) {
-                    if a.eq.iter().all(Expr::is_const) {
-                        "const"
-                    } else {
-                        "eq_ref"
-                    }
-                    .to_string()
-                } else {
-                    a.kind(t).to_string()
-                };
-                let key = if a.is_full_scan() && !scan_index {
-                    None
-                } else {
-                    Some(match a.index {
-                        None => "PRIMARY".to_string(),
-                        Some(ix) => t.indexes[ix].name.clone(),
-                    })
-                };
-                let key_len = key.as_ref().map(|_| {
-                    let cols = a.key_cols(t);
-                    cols[..used_parts(a, t)]
-                        .iter()
-                        .map(|&c| key_part_len(&t.columns[c]))
-                        .sum::<u64>()
-                });
-                let refs = (!a.eq.is_empty()).then(|| {
-                    a.eq.iter()
-                        .map(|e| match e {
-                            Expr::Col(c) => {
-                                let sc = &from.scope.cols[*c];
-                                format!("{}.{}.{}", sc.db, sc.table, sc.name)
-                            }
-                            _ if e.is_const() => "const".to_string(),
-                            _ => "func".to_string(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(",")
-                });
-                let covering = match a.index {
-                    Some(ix) => covers(t, ix, &s.needed),
-                    None => pk_covers,
-                };
-                if let Some(p) = &a.pushed {
-                    extra.push("Using index condition");
-                    if p.left > 0 {
-                        extra.push("Using where");
-                    }
-                } else if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
-                    extra.push("Using where");
-                }
-                if covering && key.is_some() {
-                    extra.push("Using index");
-                }
-                let nrows = if a.is_point(t) {
-                    1
-                } else {
-                    crate::infoschema::row_count(cx, t)
-                };
-                let chosen = key.clone().filter(|_| kind != "index");
-                let conj: Vec<&Expr> = shape.where_conj.iter().filter(|e| mine(e)).collect();
-                possible = possible_keys(t, s, a, chosen, &conj);
-                (kind, key, key_len, refs, nrows)
-            }
-        };
-        if i == 0 {
-            if shape.grouped || shape.distinct {
-                extra.push("Using temporary");
-            }
-            if shape.sorted {
-                extra.push("Using filesort");
-            }
-        }
-        let opt = |v: Option<String>| v.map(|s| text(&s)).unwrap_or(Value::Null);
-        out.push(vec![
-            Value::Int(1),
-            text("SIMPLE"),
-            text(&s.alias),
-            text(&kind),
-            opt(possible),
-            opt(key),
-            opt(key_len.map(|n| n.to_string())),
-            opt(refs),
-            Value::UInt(nrows),
-            if extra.is_empty() {
-                Value::Null
-            } else {
-                text(&extra.join("; "))
-            },
-        ]);
+        out.push(source_row(cx, plan, i, s));
     }
     Output::text(&names, out)
+}
+
+/// The EXPLAIN row of source `i` of `plan`.
+fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Value> {
+    let from = &plan.from;
+    let mut extra: Vec<&str> = Vec::new();
+    // Conditions checked on this table's rows: its ON clause and the WHERE conjuncts whose
+    // columns are all available once this table is read and that name it.
+    let end = s.offset + s.ncols;
+    let mine = |e: &Expr| {
+        let (mut here, mut later) = (false, false);
+        e.visit_cols(&mut |c| {
+            here |= c >= s.offset && c < end;
+            later |= c >= end;
+        });
+        here && !later
+    };
+    let mut conds = plan.where_conj.iter().filter(|e| mine(e)).count();
+    if let Some(on) = &s.on_c {
+        let mut v = Vec::new();
+        crate::plan::access::conjuncts(on, &mut v);
+        conds += v.len();
+    }
+    let mut possible = None;
+    let (kind, key, key_len, refs, nrows) = match &s.kind {
+        SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, Some(r.len() as u64)),
+        // A derived table is run when the plan runs: its size is not known here.
+        SrcKind::Derived(_) => ("ALL".to_string(), None, None, None, None),
+        SrcKind::Table(t) => {
+            let a = &s.access;
+            // A full read of the primary tree is an `index` read of PRIMARY when it gives
+            // every column the query needs (MariaDB: InnoDB's clustered key is covering).
+            let pk_covers = !t.pk.is_empty()
+                && s.needed
+                    .iter()
+                    .enumerate()
+                    .all(|(c, &n)| !n || t.pk.contains(&c));
+            let scan_index = a.is_full_scan()
+                && (a.index.is_some()
+                    || (i == 0 && plan.key_ordered && !t.pk.is_empty())
+                    || (pk_covers && s.hints.allows(None)));
+            let kind = if scan_index {
+                "index".to_string()
+            } else if a.is_point(t) {
+                if a.eq.iter().all(Expr::is_const) {
+                    "const"
+                } else {
+                    "eq_ref"
+                }
+                .to_string()
+            } else {
+                a.kind(t).to_string()
+            };
+            let key = if a.is_full_scan() && !scan_index {
+                None
+            } else {
+                Some(match a.index {
+                    None => "PRIMARY".to_string(),
+                    Some(ix) => t.indexes[ix].name.clone(),
+                })
+            };
+            let key_len = key.as_ref().map(|_| {
+                let cols = a.key_cols(t);
+                cols[..used_parts(a, t)]
+                    .iter()
+                    .map(|&c| key_part_len(&t.columns[c]))
+                    .sum::<u64>()
+            });
+            let refs = (!a.eq.is_empty()).then(|| {
+                a.eq.iter()
+                    .map(|e| match e {
+                        Expr::Col(c) => {
+                            let sc = &from.scope.cols[*c];
+                            format!("{}.{}.{}", sc.db, sc.table, sc.name)
+                        }
+                        _ if e.is_const() => "const".to_string(),
+                        _ => "func".to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            });
+            let covering = match a.index {
+                Some(ix) => covers(t, ix, &s.needed),
+                None => pk_covers,
+            };
+            if let Some(p) = &a.pushed {
+                extra.push("Using index condition");
+                if p.left > 0 {
+                    extra.push("Using where");
+                }
+            } else if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
+                extra.push("Using where");
+            }
+            if covering && key.is_some() {
+                extra.push("Using index");
+            }
+            let nrows = Some(if a.is_point(t) {
+                1
+            } else {
+                crate::infoschema::row_count(cx, t)
+            });
+            let chosen = key.clone().filter(|_| kind != "index");
+            let conj: Vec<&Expr> = plan.where_conj.iter().filter(|e| mine(e)).collect();
+            possible = possible_keys(t, s, a, chosen, &conj);
+            (kind, key, key_len, refs, nrows)
+        }
+    };
+    if i == 0 {
+        if plan.grouped() || plan.distinct {
+            extra.push("Using temporary");
+        }
+        if plan.sorted() {
+            extra.push("Using filesort");
+        }
+    }
+    let opt = |v: Option<String>| v.map(|s| text(&s)).unwrap_or(Value::Null);
+    vec![
+        Value::Int(1),
+        text("SIMPLE"),
+        text(&s.alias),
+        text(&kind),
+        opt(possible),
+        opt(key),
+        opt(key_len.map(|n| n.to_string())),
+        opt(refs),
+        nrows.map_or(Value::Null, Value::UInt),
+        if extra.is_empty() {
+            Value::Null
+        } else {
+            text(&extra.join("; "))
+        },
+    ]
 }
 
 /// EXPLAIN's possible_keys: the key read (unless the whole index is scanned), and the keys
@@ -277,7 +258,7 @@ pub fn rows(cx: &Context, from: &From, shape: &Shape<'_>) -> Output {
 /// candidate), in the table's key order.
 fn possible_keys(
     t: &TableDef,
-    s: &crate::exec::select::Source,
+    s: &Source,
     a: &Access,
     chosen: Option<String>,
     conj: &[&Expr],

@@ -21,9 +21,9 @@
 use crate::catalog::index_entry::covers;
 use crate::context::optimizer_switch;
 use crate::context::Context;
-use crate::exec::select::{From, SrcKind};
 use crate::expr::{BinOp, Expr};
 use crate::plan::access::conjuncts;
+use crate::plan::from::{From, SrcKind};
 
 /// The condition checked on the index entries of one table read.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,6 +1,6 @@
 //! Locking reads: what `SELECT ... FOR UPDATE` / `LOCK IN SHARE MODE` locks before it reads.
 //!
-//! Owns: [`lock_for_query`], called before a locking read runs (it then reads the latest committed
+//! Owns: [`lock_for_plan`], called with a locking read's plan before it runs (it then reads the latest committed
 //! rows, not the transaction's snapshot, as InnoDB does).
 //!
 //! Invariants:
@@ -9,7 +9,7 @@
 //!   range, the key ranges of that access path (a superset of the matching rows, range.rs's
 //!   invariant) are range-locked in the primary tree, so a writer of any key inside them — which
 //!   locks that key first (design.md S1) — waits; every other query locks its tables' whole
-//!   primary trees.
+//!   primary trees (derived tables' included).
 //! - LR2. Nothing is locked outside a transaction (autocommit on and no BEGIN): the statement's
 //!   reads end with it, as InnoDB's locking reads in autocommit mode do.
 //! - LR3. Both forms take exclusive locks (Betula has no shared row locks): LOCK IN SHARE MODE is
@@ -18,24 +18,31 @@
 use std::ops::Bound;
 use std::sync::Arc;
 
-use sqlparser::ast;
-
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::select::{locked_trees, plan_access, plan_from, SrcKind};
-use crate::plan::access::{conjuncts, KeyRange};
+use crate::plan::access::KeyRange;
+use crate::plan::from::SrcKind;
+use crate::plan::query::QueryPlan;
 use crate::types::value::Value;
 
-/// Locks what the locking read `q` may return (LR1), if the session is in a transaction (LR2).
-pub fn lock_for_query(cx: &mut Context, q: &ast::Query) -> DbResult<()> {
+/// Locks what the locking read planned as `plan` may return (LR1), if the session is in a
+/// transaction (LR2).
+pub fn lock_for_plan(cx: &mut Context, plan: &QueryPlan) -> DbResult<()> {
     if !cx.in_explicit_or_implicit_txn() {
         return Ok(());
     }
-    match primary_ranges(cx, q)? {
+    match primary_ranges(plan)? {
         Some((t, ranges)) => lock_primary_ranges(cx, &t, &ranges),
         None => {
-            let trees = locked_trees(cx, q)?;
+            let mut trees = Vec::new();
+            for s in plan.selects() {
+                for src in &s.from.sources {
+                    if let SrcKind::Table(t) = &src.kind {
+                        trees.push(t.primary_tree());
+                    }
+                }
+            }
             cx.lock_trees(&trees)
         }
     }
@@ -49,32 +56,14 @@ pub fn lock_primary_ranges(cx: &mut Context, t: &TableDef, ranges: &[KeyRange]) 
 }
 
 /// The table and key ranges a single-table query reads through its primary key; None when
-/// the query reads anything else (joins, unions, derived tables, secondary indexes, full scans).
-fn primary_ranges(
-    cx: &mut Context,
-    q: &ast::Query,
-) -> DbResult<Option<(Arc<TableDef>, Vec<KeyRange>)>> {
-    let ast::SetExpr::Select(sel) = &*q.body else {
+/// the plan reads anything else (joins, unions, derived tables, secondary indexes, full scans).
+fn primary_ranges(plan: &QueryPlan) -> DbResult<Option<(Arc<TableDef>, Vec<KeyRange>)>> {
+    let QueryPlan::Select(s) = plan else {
         return Ok(None);
     };
-    let [twj] = sel.from.as_slice() else {
+    let [src] = s.from.sources.as_slice() else {
         return Ok(None);
     };
-    if !twj.joins.is_empty() || !matches!(twj.relation, ast::TableFactor::Table { .. }) {
-        return Ok(None);
-    }
-    let Some(selection) = &sel.selection else {
-        return Ok(None);
-    };
-    let mut from = plan_from(cx, &sel.from)?;
-    if from.sources.len() != 1 {
-        return Ok(None);
-    }
-    let where_c = cx.compile(&from.scope, selection, "where clause")?;
-    let mut conj = Vec::new();
-    conjuncts(&where_c, &mut conj);
-    plan_access(&mut from, &conj);
-    let src = &from.sources[0];
     let SrcKind::Table(t) = &src.kind else {
         return Ok(None);
     };
@@ -82,7 +71,7 @@ fn primary_ranges(
         return Ok(None);
     }
     // The bounds of the first source's access path read no columns (nothing comes before it).
-    let outer = vec![Value::Null; from.scope.cols.len()];
+    let outer = vec![Value::Null; s.from.scope.cols.len()];
     let ranges = src.access.key_ranges(t, &outer)?;
     Ok(Some((t.clone(), ranges)))
 }

@@ -1,0 +1,131 @@
+//! Running a whole query: plan it (plan/query.rs), then run the plan ([`run_plan`]); locking
+//! reads take the locks their plan needs first (plan/locks.rs); EXPLAIN renders the plan
+//! instead of running it.
+//!
+//! Invariants: a statement is planned once and the rows come from that plan; a locking read
+//! (FOR UPDATE / LOCK IN SHARE MODE) reads the latest committed rows, not the transaction's
+//! snapshot, as InnoDB does, after locking what its plan may return.
+
+use sqlparser::ast;
+
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::select::run_select;
+use crate::exec::sort::{apply_limit, dedup, sort_keyed};
+use crate::expr::eval::{eval, EvalCtx};
+use crate::plan::locks::lock_for_plan;
+use crate::plan::query::{plan_query, QueryPlan};
+use crate::result::{Output, RowSink};
+use crate::types::value::Value;
+
+/// Runs a full query; rows may go to `sink` as they are read ([`Output::Sent`]).
+pub fn run_query_to(
+    cx: &mut Context,
+    q: &ast::Query,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    if !q.locks.is_empty() {
+        return locking_read(cx, q);
+    }
+    let plan = plan_query(cx, q)?;
+    if cx.describe_only {
+        return Ok(described(&plan));
+    }
+    run_plan(cx, &plan, sink)
+}
+
+/// Runs a full query and returns its result set.
+pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    run_query_to(cx, q, None)
+}
+
+/// EXPLAIN of a query: the rows describing the plan the query would run.
+pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    match plan_query(cx, q)? {
+        QueryPlan::Select(s) => Ok(crate::plan::explain::explain(cx, &s)),
+        _ => Err(DbError::unsupported("EXPLAIN of this query")),
+    }
+}
+
+/// A prepared statement's result columns, with no row read.
+fn described(plan: &QueryPlan) -> Output {
+    Output::Rows {
+        cols: plan.columns(),
+        rows: Vec::new(),
+    }
+}
+
+fn locking_read(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    let snapshot = cx.snapshot.take();
+    let result = (|| {
+        let plan = plan_query(cx, q)?;
+        if cx.describe_only {
+            return Ok(described(&plan));
+        }
+        lock_for_plan(cx, &plan)?;
+        run_plan(cx, &plan, None)
+    })();
+    cx.snapshot = snapshot;
+    result
+}
+
+/// Runs a plan.
+pub fn run_plan(
+    cx: &mut Context,
+    plan: &QueryPlan,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    match plan {
+        QueryPlan::Select(s) => run_select(cx, s, sink),
+        QueryPlan::Union {
+            left,
+            right,
+            distinct,
+        } => {
+            let mut rows = rows_of(run_plan(cx, left, None)?);
+            rows.extend(rows_of(run_plan(cx, right, None)?));
+            if *distinct {
+                dedup(&mut rows);
+            }
+            Ok(Output::Rows {
+                cols: plan.columns(),
+                rows,
+            })
+        }
+        QueryPlan::Values { rows } => Ok(Output::Rows {
+            cols: plan.columns(),
+            rows: rows.clone(),
+        }),
+        QueryPlan::Finish {
+            input,
+            order,
+            limit,
+            offset,
+        } => {
+            let rows = rows_of(run_plan(cx, input, None)?);
+            let mut keyed = Vec::with_capacity(rows.len());
+            for r in rows {
+                let keys = order
+                    .iter()
+                    .map(|(e, _)| eval(e, &EvalCtx::row(&r)).unwrap_or(Value::Null))
+                    .collect();
+                keyed.push((keys, r));
+            }
+            let desc: Vec<bool> = order.iter().map(|(_, d)| *d).collect();
+            sort_keyed(&mut keyed, &desc);
+            let mut rows: Vec<Vec<Value>> = keyed.into_iter().map(|(_, r)| r).collect();
+            apply_limit(&mut rows, *limit, *offset);
+            Ok(Output::Rows {
+                cols: input.columns(),
+                rows,
+            })
+        }
+    }
+}
+
+fn rows_of(out: Output) -> Vec<Vec<Value>> {
+    match out {
+        Output::Rows { rows, .. } => rows,
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,50 @@
+//! Sorting, de-duplication and LIMIT over materialized rows: ORDER BY that no key order serves
+//! (MariaDB's "Using filesort"), DISTINCT and UNION's duplicate removal ("Using temporary").
+//!
+//! Invariants: sorts are stable, NULLs first ascending (last descending), values compared as
+//! MySQL compares them under the default collation; duplicates are detected with
+//! [`group_key`], so rows MySQL groups together are one.
+
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
+use crate::expr::aggregate::group_key;
+use crate::types::collation::Collation;
+use crate::types::value::{cmp_nulls_first, Value};
+
+/// Rows with their sort keys: `(keys, row)`.
+pub type Keyed = (Vec<Value>, Vec<Value>);
+
+/// Sorts `rows` by their keys; `desc[i]` reverses key `i`.
+pub fn sort_keyed(rows: &mut [Keyed], desc: &[bool]) {
+    rows.sort_by(|a, b| {
+        for (i, d) in desc.iter().enumerate() {
+            let o = cmp_nulls_first(&a.0[i], &b.0[i], Collation::default());
+            if o != Ordering::Equal {
+                return if *d { o.reverse() } else { o };
+            }
+        }
+        Ordering::Equal
+    });
+}
+
+/// Keeps the first of each set of equal rows (keys are not compared).
+pub fn dedup_keyed(rows: &mut Vec<Keyed>) {
+    let mut seen = HashSet::new();
+    rows.retain(|(_, v)| seen.insert(group_key(v)));
+}
+
+/// Keeps the first of each set of equal rows.
+pub fn dedup(rows: &mut Vec<Vec<Value>>) {
+    let mut seen = HashSet::new();
+    rows.retain(|r| seen.insert(group_key(r)));
+}
+
+/// Drops `offset` rows from the front and keeps at most `limit`.
+pub fn apply_limit(rows: &mut Vec<Vec<Value>>, limit: Option<u64>, offset: u64) {
+    let off = (offset as usize).min(rows.len());
+    rows.drain(..off);
+    if let Some(l) = limit {
+        rows.truncate(l as usize);
+    }
+}

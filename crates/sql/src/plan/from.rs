@@ -1,0 +1,325 @@
+//! FROM: binding table references to sources (tables, information_schema views, derived
+//! tables) laid side by side in one flat row ([`From::scope`]), and choosing each table's access
+//! path from the conjuncts usable for it ([`plan_access`]).
+//!
+//! Invariants: a source's columns are `scope.cols[offset .. offset + ncols]`; a table source's
+//! `needed` marks the columns some expression of the statement reads (a covering index must give
+//! them all back); conjuncts of a LEFT JOIN's ON clause narrow only its own table, WHERE
+//! conjuncts narrow tables only while every table before them is inner-joined.
+
+use std::sync::Arc;
+
+use sqlparser::ast;
+
+use super::access::{choose_access_among, conjuncts, Access};
+use super::hints::IndexHints;
+use super::query::QueryPlan;
+use crate::catalog::TableDef;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+
+/// Where a source's rows come from.
+pub enum SrcKind {
+    /// A table, read through the source's access path.
+    Table(Arc<TableDef>),
+    /// Rows computed while planning (an information_schema view).
+    Rows(Vec<Vec<Value>>),
+    /// A derived table (a subquery in FROM), run once when the plan runs.
+    Derived(Box<QueryPlan>),
+}
+
+pub struct Source {
+    pub alias: String,
+    pub kind: SrcKind,
+    pub offset: usize,
+    pub ncols: usize,
+    pub left: bool,
+    pub on: Option<ast::Expr>,
+    pub on_c: Option<Expr>,
+    pub access: Access,
+    pub needed: Vec<bool>,
+    /// Read the access path in descending key order (ORDER BY ... DESC served by the key).
+    pub reverse: bool,
+    /// USE / IGNORE / FORCE INDEX of the table reference.
+    pub hints: IndexHints,
+}
+
+impl Source {
+    /// A source of rows already materialized (a derived table, VALUES, an information_schema table).
+    fn rows(
+        alias: String,
+        rows: Vec<Vec<Value>>,
+        offset: usize,
+        ncols: usize,
+        left: bool,
+        on: Option<ast::Expr>,
+    ) -> Source {
+        Source {
+            alias,
+            kind: SrcKind::Rows(rows),
+            offset,
+            ncols,
+            left,
+            on,
+            on_c: None,
+            access: Access::full(),
+            needed: vec![],
+            reverse: false,
+            hints: Default::default(),
+        }
+    }
+}
+
+/// Result of planning FROM.
+pub struct From {
+    pub sources: Vec<Source>,
+    pub scope: Scope,
+}
+
+fn table_factor(
+    cx: &mut Context,
+    f: &ast::TableFactor,
+    from: &mut From,
+    left: bool,
+    on: Option<ast::Expr>,
+) -> DbResult<()> {
+    let offset = from.scope.cols.len();
+    match f {
+        ast::TableFactor::Table {
+            name,
+            alias,
+            index_hints,
+            ..
+        } => {
+            let parts = object_name_parts(name);
+            if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
+                return Ok(());
+            }
+            let (db, tname) = cx.resolve_table_name(&parts)?;
+            let alias_s = alias
+                .as_ref()
+                .map(|a| a.name.value.clone())
+                .unwrap_or_else(|| tname.clone());
+            if db.eq_ignore_ascii_case("information_schema") {
+                let (cols, rows) = crate::infoschema::view(cx, &tname)?;
+                for c in &cols {
+                    from.scope.cols.push(ScopeCol {
+                        table: alias_s.clone(),
+                        db: "information_schema".into(),
+                        org_table: tname.to_ascii_uppercase(),
+                        name: c.name.clone(),
+                        ty: c.ty,
+                        collation: Collation::default(),
+                        flags: 0,
+                        length: 0,
+                        members: Default::default(),
+                    });
+                }
+                from.sources
+                    .push(Source::rows(alias_s, rows, offset, cols.len(), left, on));
+                return Ok(());
+            }
+            cx.check_db_access(&db)?;
+            let t = cx.get_table(&db, &tname)?;
+            for (i, c) in t.columns.iter().enumerate() {
+                let mut flags = c.protocol_flags();
+                if t.pk.contains(&i) {
+                    flags |= crate::types::column_flag::PRI_KEY;
+                }
+                from.scope.cols.push(ScopeCol {
+                    table: alias_s.clone(),
+                    db: db.clone(),
+                    org_table: t.name.clone(),
+                    name: c.name.clone(),
+                    ty: Some(c.sql_type),
+                    collation: c.collation,
+                    flags,
+                    length: c.display_length(),
+                    members: c.members.clone(),
+                });
+            }
+            let hints = IndexHints::from_ast(&t, index_hints)?;
+            from.sources.push(Source {
+                hints,
+                alias: alias_s,
+                ncols: t.columns.len(),
+                needed: vec![false; t.columns.len()],
+                reverse: false,
+                kind: SrcKind::Table(t),
+                offset,
+                left,
+                on,
+                on_c: None,
+                access: Access::full(),
+            });
+        }
+        ast::TableFactor::Derived {
+            subquery, alias, ..
+        } => {
+            let Some(alias) = alias else {
+                return Err(DbError::new(
+                    1248,
+                    "42000",
+                    "Every derived table must have its own alias",
+                ));
+            };
+            let sub = super::query::plan_query(cx, subquery)?;
+            let cols = sub.columns();
+            for c in &cols {
+                from.scope.cols.push(ScopeCol {
+                    table: alias.name.value.clone(),
+                    db: String::new(),
+                    org_table: String::new(),
+                    name: c.name.clone(),
+                    ty: c.ty,
+                    collation: c.collation,
+                    flags: 0,
+                    length: c.length,
+                    members: c.members.clone(),
+                });
+            }
+            let mut src = Source::rows(
+                alias.name.value.clone(),
+                Vec::new(),
+                offset,
+                cols.len(),
+                left,
+                on,
+            );
+            src.kind = SrcKind::Derived(Box::new(sub));
+            from.sources.push(src);
+        }
+        ast::TableFactor::NestedJoin {
+            table_with_joins, ..
+        } if on.is_none() && !left => {
+            plan_twj(cx, table_with_joins, from)?;
+        }
+        other => return Err(DbError::unsupported(format!("table reference {other}"))),
+    }
+    Ok(())
+}
+
+fn using_condition(
+    from: &From,
+    right_start: usize,
+    cols: &[ast::ObjectName],
+) -> DbResult<ast::Expr> {
+    let right_alias = from
+        .sources
+        .last()
+        .map(|s| s.alias.clone())
+        .unwrap_or_default();
+    let mut cond: Option<ast::Expr> = None;
+    for c in cols {
+        let name = object_name_parts(c).join(".");
+        let left = from.scope.cols[..right_start]
+            .iter()
+            .find(|sc| sc.name.eq_ignore_ascii_case(&name))
+            .ok_or_else(|| DbError::bad_field(&name, "from clause"))?;
+        let e = ast::Expr::BinaryOp {
+            left: Box::new(ast::Expr::CompoundIdentifier(vec![
+                ast::Ident::new(left.table.clone()),
+                ast::Ident::new(name.clone()),
+            ])),
+            op: ast::BinaryOperator::Eq,
+            right: Box::new(ast::Expr::CompoundIdentifier(vec![
+                ast::Ident::new(right_alias.clone()),
+                ast::Ident::new(name.clone()),
+            ])),
+        };
+        cond = Some(match cond {
+            None => e,
+            Some(p) => ast::Expr::BinaryOp {
+                left: Box::new(p),
+                op: ast::BinaryOperator::And,
+                right: Box::new(e),
+            },
+        });
+    }
+    cond.ok_or_else(|| DbError::syntax("USING ()"))
+}
+
+fn plan_twj(cx: &mut Context, twj: &ast::TableWithJoins, from: &mut From) -> DbResult<()> {
+    table_factor(cx, &twj.relation, from, false, None)?;
+    for j in &twj.joins {
+        use ast::JoinOperator as J;
+        let (left, constraint) = match &j.join_operator {
+            J::Join(c) | J::Inner(c) => (false, Some(c)),
+            J::Left(c) | J::LeftOuter(c) => (true, Some(c)),
+            J::CrossJoin(_) => (false, None),
+            J::Right(_) | J::RightOuter(_) => {
+                return Err(DbError::unsupported("RIGHT JOIN (rewrite it as LEFT JOIN)"))
+            }
+            other => return Err(DbError::unsupported(format!("join {other:?}"))),
+        };
+        let start = from.scope.cols.len();
+        table_factor(cx, &j.relation, from, left, None)?;
+        let on = match constraint {
+            Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
+            Some(ast::JoinConstraint::Using(cols)) => Some(using_condition(from, start, cols)?),
+            Some(ast::JoinConstraint::Natural) => return Err(DbError::unsupported("NATURAL JOIN")),
+            _ => None,
+        };
+        if let Some(s) = from.sources.last_mut() {
+            s.on = on;
+        }
+    }
+    Ok(())
+}
+
+pub fn plan_from(cx: &mut Context, list: &[ast::TableWithJoins]) -> DbResult<From> {
+    let mut from = From {
+        sources: vec![],
+        scope: Scope::default(),
+    };
+    for twj in list {
+        plan_twj(cx, twj, &mut from)?;
+    }
+    Ok(from)
+}
+
+/// Marks the columns `e` reads in their sources' `needed` lists.
+pub fn mark_needed(from: &mut From, e: &Expr) {
+    let sources = &mut from.sources;
+    e.visit_cols(&mut |c| {
+        for s in sources.iter_mut() {
+            if c >= s.offset && c < s.offset + s.ncols && !s.needed.is_empty() {
+                s.needed[c - s.offset] = true;
+            }
+        }
+    });
+}
+
+/// Chooses each table's access path from the conjuncts usable for it.
+pub fn plan_access(from: &mut From, where_conj: &[Expr]) {
+    let mut all_inner = true;
+    for i in 0..from.sources.len() {
+        let s = &from.sources[i];
+        let offset = s.offset;
+        all_inner &= !s.left;
+        let mut conj = Vec::new();
+        if let Some(on) = &s.on_c {
+            conjuncts(on, &mut conj);
+        }
+        if all_inner {
+            conj.extend(where_conj.iter().cloned());
+        }
+        let usable = |e: &Expr| {
+            let mut ok = !e.has_agg();
+            e.visit_cols(&mut |c| ok &= c < offset);
+            ok
+        };
+        if let SrcKind::Table(t) = &s.kind {
+            let mut a = choose_access_among(t, offset, &conj, &usable, &|k| s.hints.allows(k));
+            if a.is_full_scan() {
+                if let Some(Some(ix)) = s.hints.forced_scan() {
+                    a.index = Some(ix);
+                }
+            }
+            from.sources[i].access = a;
+        }
+    }
+}

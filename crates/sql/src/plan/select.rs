@@ -1,0 +1,540 @@
+//! The plan of one SELECT block: its sources and their access paths (from.rs, access.rs), the
+//! filter, the projection, grouping and aggregates, HAVING, DISTINCT, ORDER BY (and whether the
+//! access path's key order already gives it) and LIMIT. EXPLAIN renders this plan (explain.rs);
+//! the executor runs it (exec/select.rs); a locking read takes its locks from it (locks.rs).
+//!
+//! Invariants: everything is compiled before any row is read (so ORDER BY aggregates are known
+//! to the grouping step); the WHERE clause is re-checked on every row, access paths only narrow
+//! the read; the result's column metadata ([`SelectPlan::columns`]) is fixed by the plan, not by
+//! the rows.
+
+use sqlparser::ast::{self as ast, Spanned};
+
+use super::covering::prefer_covering_index;
+use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::eval::{eval, EvalCtx};
+use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
+use crate::plan::access::conjuncts;
+use crate::result::OutCol;
+use crate::types::value::Value;
+
+/// One select-list item: the column's name and the expression computing it.
+pub struct Projection {
+    pub name: String,
+    pub expr: Expr,
+}
+
+/// A planned SELECT block.
+pub struct SelectPlan {
+    /// The sources, their access paths, pushed index conditions and covering choices.
+    pub from: From,
+    /// WHERE, constants folded.
+    pub filter: Option<Expr>,
+    /// WHERE's conjuncts (what access paths and EXPLAIN's `Using where` look at).
+    pub where_conj: Vec<Expr>,
+    pub projection: Vec<Projection>,
+    /// The result set's column metadata, one per projection.
+    pub columns: Vec<OutCol>,
+    pub aggregates: Vec<AggSpec>,
+    pub group_by: Vec<Expr>,
+    pub having: Option<Expr>,
+    /// ORDER BY: expression and descending.
+    pub order_by: Vec<(Expr, bool)>,
+    /// ORDER BY is served by the first source's key order: no sort, the scan may stop early.
+    pub key_ordered: bool,
+    pub distinct: bool,
+    pub limit: Option<u64>,
+    pub offset: u64,
+}
+
+impl SelectPlan {
+    /// GROUP BY or aggregates: rows are grouped before projection.
+    pub fn grouped(&self) -> bool {
+        !self.group_by.is_empty() || !self.aggregates.is_empty()
+    }
+
+    /// ORDER BY that the key order does not give: the rows are sorted.
+    pub fn sorted(&self) -> bool {
+        !self.order_by.is_empty() && !self.key_ordered
+    }
+
+    /// How many rows the scan must produce before it can stop (None: all).
+    pub fn stop_at(&self) -> Option<u64> {
+        if self.grouped() || self.distinct || self.sorted() {
+            None
+        } else {
+            self.limit.map(|l| l.saturating_add(self.offset))
+        }
+    }
+
+    /// Whether rows can be sent as they are read: they arrive in the result's order and every
+    /// column's type is known up front.
+    pub fn streamable(&self) -> bool {
+        !self.grouped()
+            && !self.distinct
+            && self.having.is_none()
+            && !self.sorted()
+            && self.columns.iter().all(|c| c.ty.is_some())
+    }
+}
+
+/// Plans one SELECT block with the query's ORDER BY and LIMIT.
+pub fn plan_select(
+    cx: &mut Context,
+    sel: &ast::Select,
+    order: &[ast::OrderByExpr],
+    limit: Option<u64>,
+    offset: u64,
+) -> DbResult<SelectPlan> {
+    refuse_unsupported_clauses(sel)?;
+    let mut from = plan_from(cx, &sel.from)?;
+    compile_on_clauses(cx, &mut from)?;
+    let filter = compile_where(cx, &mut from, sel.selection.as_ref())?;
+    let mut where_conj = Vec::new();
+    if let Some(w) = &filter {
+        conjuncts(w, &mut where_conj);
+    }
+    let mut aggregates: Vec<AggSpec> = Vec::new();
+    let projection = plan_projection(cx, &from, &sel.projection, &mut aggregates)?;
+    let aliases: Vec<(String, Expr)> = projection
+        .iter()
+        .map(|p| (p.name.clone(), p.expr.clone()))
+        .collect();
+    let mut group_by = Vec::new();
+    if let ast::GroupByExpr::Expressions(exprs, _) = &sel.group_by {
+        for e in exprs {
+            let place = "group statement";
+            group_by.push(positional(
+                cx,
+                &from.scope,
+                e,
+                &projection,
+                &aliases,
+                place,
+            )?);
+        }
+    }
+    let having = match &sel.having {
+        Some(h) => {
+            Some(cx.compile_agg(&from.scope, h, &mut aggregates, &aliases, "having clause")?)
+        }
+        None => None,
+    };
+    let order_by = plan_order_by(cx, &from, order, &projection, &aliases, &mut aggregates)?;
+    let mut plan = SelectPlan {
+        from,
+        filter,
+        where_conj,
+        projection,
+        columns: Vec::new(),
+        aggregates,
+        group_by,
+        having,
+        order_by,
+        key_ordered: false,
+        distinct: matches!(sel.distinct, Some(ast::Distinct::Distinct)),
+        limit,
+        offset,
+    };
+    mark_columns_read(&mut plan);
+    choose_access_paths(cx, &mut plan);
+    plan.columns = plan
+        .projection
+        .iter()
+        .map(|p| column_meta(&plan.from.scope, p, &plan.aggregates))
+        .collect();
+    Ok(plan)
+}
+
+/// Compiles each source's ON clause against the sources before and including it.
+fn compile_on_clauses(cx: &mut Context, from: &mut From) -> DbResult<()> {
+    for i in 0..from.sources.len() {
+        if let Some(on) = from.sources[i].on.clone() {
+            let c = cx.compile(&from.scope, &on, "on clause")?;
+            mark_needed(from, &c);
+            from.sources[i].on_c = Some(c);
+        }
+    }
+    Ok(())
+}
+
+/// WHERE, with its constant parts evaluated once, not per row (fold.rs).
+fn compile_where(
+    cx: &mut Context,
+    from: &mut From,
+    selection: Option<&ast::Expr>,
+) -> DbResult<Option<Expr>> {
+    let Some(w) = selection else {
+        return Ok(None);
+    };
+    let c = crate::expr::fold::fold_constants(cx.compile(&from.scope, w, "where clause")?);
+    mark_needed(from, &c);
+    Ok(Some(c))
+}
+
+/// The select list: `*` and `t.*` expand to the sources' columns; aggregates are collected in
+/// `aggs`.
+fn plan_projection(
+    cx: &mut Context,
+    from: &From,
+    items: &[ast::SelectItem],
+    aggs: &mut Vec<AggSpec>,
+) -> DbResult<Vec<Projection>> {
+    let mut proj = Vec::new();
+    for item in items {
+        match item {
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => {
+                let qual = match item {
+                    ast::SelectItem::QualifiedWildcard(
+                        ast::SelectItemQualifiedWildcardKind::ObjectName(n),
+                        _,
+                    ) => Some(object_name_parts(n).last().cloned().unwrap_or_default()),
+                    _ => None,
+                };
+                expand_wildcard(from, qual, &mut proj)?;
+            }
+            ast::SelectItem::UnnamedExpr(e) => {
+                let expr = cx.compile_agg(&from.scope, e, aggs, &[], "field list")?;
+                let name = item_name(cx, e);
+                proj.push(Projection { name, expr });
+            }
+            ast::SelectItem::ExprWithAlias { expr, alias } => {
+                let expr = cx.compile_agg(&from.scope, expr, aggs, &[], "field list")?;
+                let name = alias.value.clone();
+                proj.push(Projection { name, expr });
+            }
+            other => return Err(DbError::unsupported(format!("select item {other}"))),
+        }
+    }
+    Ok(proj)
+}
+
+/// `*` (qual None) or `t.*`: every column of the sources, or of the one named `t`.
+fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>) -> DbResult<()> {
+    if from.sources.is_empty() {
+        return Err(DbError::new(1096, "HY000", "No tables used"));
+    }
+    let mut any = false;
+    for (i, c) in from.scope.cols.iter().enumerate() {
+        if qual.as_ref().is_some_and(|q| *q != c.table) {
+            continue;
+        }
+        any = true;
+        proj.push(Projection {
+            name: c.name.clone(),
+            expr: Expr::Col(i),
+        });
+    }
+    if !any {
+        return Err(DbError::new(
+            1051,
+            "42S02",
+            format!("Unknown table '{}'", qual.unwrap_or_default()),
+        ));
+    }
+    Ok(())
+}
+
+/// ORDER BY: a position or an alias refers to the select list; anything else is an expression
+/// over the sources (aggregates allowed).
+fn plan_order_by(
+    cx: &mut Context,
+    from: &From,
+    order: &[ast::OrderByExpr],
+    proj: &[Projection],
+    aliases: &[(String, Expr)],
+    aggs: &mut Vec<AggSpec>,
+) -> DbResult<Vec<(Expr, bool)>> {
+    let mut order_c = Vec::new();
+    for o in order {
+        let e = match &o.expr {
+            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?
+            }
+            ast::Expr::Identifier(id) if names_select_item(from, proj, &id.value) => proj
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(&id.value))
+                .map(|p| p.expr.clone())
+                .unwrap_or(Expr::Lit(Value::Null)),
+            _ => cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?,
+        };
+        order_c.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
+    }
+    Ok(order_c)
+}
+
+/// Whether ORDER BY's bare name `name` means a select-list item: an alias that is not also a
+/// source column, or an item of that exact name that is not a plain column.
+fn names_select_item(from: &From, proj: &[Projection], name: &str) -> bool {
+    let is_alias = proj.iter().any(|p| p.name.eq_ignore_ascii_case(name))
+        && from
+            .scope
+            .resolve(None, None, name, "order clause")
+            .ok()
+            .flatten()
+            .is_none();
+    is_alias
+        || proj
+            .iter()
+            .any(|p| p.name == name && !matches!(p.expr, Expr::Col(_)))
+}
+
+/// Marks in each source the columns some expression of the plan reads.
+fn mark_columns_read(plan: &mut SelectPlan) {
+    let from = &mut plan.from;
+    let exprs = plan
+        .projection
+        .iter()
+        .map(|p| &p.expr)
+        .chain(&plan.group_by)
+        .chain(plan.order_by.iter().map(|(e, _)| e))
+        .chain(&plan.having);
+    for e in exprs {
+        mark_needed(from, e);
+    }
+    for a in &plan.aggregates {
+        for e in a.arg.iter().chain(a.order.iter().map(|(e, _)| e)) {
+            mark_needed(from, e);
+        }
+    }
+}
+
+/// Each table's access path, whether the first table's key order serves ORDER BY, covering
+/// indexes for full scans, and index condition pushdown.
+fn choose_access_paths(cx: &Context, plan: &mut SelectPlan) {
+    let unordered = !plan.grouped() && !plan.distinct;
+    let from = &mut plan.from;
+    plan_access(from, &plan.where_conj);
+    let order = &plan.order_by;
+    // ORDER BY served by the key order of a single table's access path: no sort, early stop.
+    let mut key_ordered = unordered && key_order(from, order);
+    if prefer_covering_index(from, key_ordered) && unordered {
+        key_ordered = key_order(from, order);
+    }
+    plan.key_ordered = key_ordered;
+    crate::plan::index_condition::plan(cx, &mut plan.from, &plan.where_conj);
+}
+
+/// Clauses sqlparser accepts that the executor does not implement: refused, never ignored (each
+/// would change the result).
+fn refuse_unsupported_clauses(sel: &ast::Select) -> DbResult<()> {
+    if sel.into.is_some() {
+        return Err(DbError::unsupported("SELECT ... INTO"));
+    }
+    if let ast::GroupByExpr::Expressions(_, modifiers) = &sel.group_by {
+        if !modifiers.is_empty() {
+            return Err(DbError::unsupported("GROUP BY ... WITH ROLLUP"));
+        }
+    } else {
+        return Err(DbError::syntax("GROUP BY ALL"));
+    }
+    if !sel.named_window.is_empty() {
+        return Err(DbError::unsupported("window functions"));
+    }
+    if sel.qualify.is_some() || sel.top.is_some() || sel.prewhere.is_some() {
+        return Err(DbError::syntax(
+            sel.to_string().chars().take(80).collect::<String>(),
+        ));
+    }
+    if sel
+        .select_modifiers
+        .as_ref()
+        .is_some_and(|m| m.sql_calc_found_rows)
+    {
+        return Err(DbError::unsupported("SQL_CALC_FOUND_ROWS"));
+    }
+    Ok(())
+}
+
+fn const_u64(cx: &mut Context, e: &ast::Expr) -> DbResult<u64> {
+    let scope = Scope::default();
+    let ex = cx.compile(&scope, e, "limit")?;
+    let v = eval(&ex, &EvalCtx::default())?;
+    match v {
+        Value::Int(i) if i >= 0 => Ok(i as u64),
+        Value::UInt(u) => Ok(u),
+        _ => Err(DbError::syntax(e)),
+    }
+}
+
+pub fn limit_of(cx: &mut Context, q: &ast::Query) -> DbResult<(Option<u64>, u64)> {
+    Ok(match &q.limit_clause {
+        None => (None, 0),
+        Some(ast::LimitClause::LimitOffset { limit, offset, .. }) => (
+            match limit {
+                Some(l) => Some(const_u64(cx, l)?),
+                None => None,
+            },
+            match offset {
+                Some(o) => const_u64(cx, &o.value)?,
+                None => 0,
+            },
+        ),
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+            (Some(const_u64(cx, limit)?), const_u64(cx, offset)?)
+        }
+    })
+}
+
+/// The query's ORDER BY items.
+pub fn order_of(q: &ast::Query) -> DbResult<Vec<ast::OrderByExpr>> {
+    Ok(match &q.order_by {
+        Some(ob) => match &ob.kind {
+            ast::OrderByKind::Expressions(v) => v.clone(),
+            ast::OrderByKind::All(_) => return Err(DbError::unsupported("ORDER BY ALL")),
+        },
+        None => vec![],
+    })
+}
+
+/// The text a select item shows as its column name.
+fn item_name(cx: &Context, e: &ast::Expr) -> String {
+    if let ast::Expr::Identifier(i) = e {
+        return i.value.clone();
+    }
+    if let ast::Expr::CompoundIdentifier(ids) = e {
+        if !ids[0].value.starts_with('@') {
+            return ids.last().map(|i| i.value.clone()).unwrap_or_default();
+        }
+    }
+    if let ast::Expr::Value(v) = e {
+        if let ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) = &v.value {
+            return s.clone();
+        }
+    }
+    if let ast::Expr::Substring { .. } = e {
+        if let Some(t) = cx.call_text(e.span()) {
+            return t;
+        }
+    }
+    cx.item_text(e.span()).unwrap_or_else(|| e.to_string())
+}
+
+/// True (and the source set to read in that direction) if `order` is a prefix of the single
+/// table's key order after its equality columns, all ascending or all descending.
+fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
+    if order.is_empty() || from.sources.len() != 1 {
+        return false;
+    }
+    let s = &mut from.sources[0];
+    let SrcKind::Table(t) = &s.kind else {
+        return false;
+    };
+    if s.access.in_list.is_some() || (s.access.index.is_none() && !s.hints.allows(None)) {
+        return false;
+    }
+    let mut key: Vec<usize> = s.access.key_cols(t);
+    // Whether each key part holds the whole value (a prefix part does not give its order).
+    // Whether each key part is in ORDER BY's order (a prefix part, or an ENUM/SET keyed by its
+    // text, is not).
+    let mut whole: Vec<bool> = (0..key.len())
+        .map(|p| t.key_column(s.access.index, p).orders_as_sql())
+        .collect();
+    if s.access.index.is_some() {
+        key.extend(t.pk.iter().copied());
+        whole.extend((0..t.pk.len()).map(|p| t.key_column(None, p).orders_as_sql()));
+    }
+    let desc = order[0].1;
+    let eq = s.access.eq.len().min(key.len());
+    // Equality columns are constant: ORDER BY may name them or skip them.
+    let mut k = 0;
+    for (e, d) in order {
+        if *d != desc {
+            return false;
+        }
+        let Expr::Col(c) = e else { return false };
+        loop {
+            if k >= key.len() {
+                return false;
+            }
+            if s.offset + key[k] == *c {
+                if !whole[k] {
+                    return false;
+                }
+                k += 1;
+                break;
+            }
+            if k < eq {
+                k += 1;
+                continue;
+            }
+            return false;
+        }
+    }
+    s.reverse = desc;
+    true
+}
+
+fn positional(
+    cx: &mut Context,
+    scope: &Scope,
+    e: &ast::Expr,
+    proj: &[Projection],
+    aliases: &[(String, Expr)],
+    place: &'static str,
+) -> DbResult<Expr> {
+    if let ast::Expr::Value(v) = e {
+        if let ast::Value::Number(n, _) = &v.value {
+            let p: usize = n.parse().unwrap_or(0);
+            if p == 0 || p > proj.len() {
+                return Err(DbError::bad_field(n, place));
+            }
+            return Ok(proj[p - 1].expr.clone());
+        }
+    }
+    if let ast::Expr::Identifier(id) = e {
+        if scope.resolve(None, None, &id.value, place)?.is_none() {
+            if let Some((_, x)) = aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+            {
+                return Ok(x.clone());
+            }
+        }
+    }
+    cx.compile(scope, e, place)
+}
+
+fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
+    match &p.expr {
+        Expr::Col(i) => {
+            let c = &scope.cols[*i];
+            OutCol {
+                name: p.name.clone(),
+                table: c.table.clone(),
+                org_table: c.org_table.clone(),
+                db: c.db.clone(),
+                ty: c.ty,
+                flags: c.flags,
+                collation: c.collation,
+                length: c.length,
+                members: c.members.clone(),
+            }
+        }
+        Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Count | AggFunc::CountStar) => {
+            OutCol::named(
+                &p.name,
+                Some(crate::types::SqlType::Int {
+                    width: crate::types::IntWidth::Big,
+                    unsigned: false,
+                }),
+            )
+        }
+        Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Min | AggFunc::Max) => {
+            match aggs[*i].arg.first() {
+                Some(Expr::Col(c)) => OutCol {
+                    name: p.name.clone(),
+                    ty: scope.cols[*c].ty,
+                    collation: scope.cols[*c].collation,
+                    length: scope.cols[*c].length,
+                    members: scope.cols[*c].members.clone(),
+                    ..Default::default()
+                },
+                _ => OutCol::named(&p.name, None),
+            }
+        }
+        _ => OutCol::named(&p.name, None),
+    }
+}
