@@ -18,7 +18,7 @@
 #![deny(unsafe_code)]
 
 pub mod block;
-pub mod cache;
+pub mod cache_budget;
 pub mod compress;
 pub mod encoding;
 pub mod env;

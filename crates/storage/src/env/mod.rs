@@ -16,7 +16,7 @@ mod upgrade_tests;
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
 
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::error::{Error, Result};
 use crate::health::Health;
 use crate::tree::cursor::RangeIter;

@@ -6,7 +6,7 @@ use super::catalog::{
 };
 use super::{CheckpointState, EnvInner, EnvOptions, Trees};
 use crate::block::slots;
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;

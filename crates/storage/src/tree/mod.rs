@@ -3,7 +3,7 @@
 //! `Tree` owns the file, the live translation table, the space allocator and this tree's share of the node
 //! cache. Structure changes happen under the tree's write lock; reads share a read lock (design.md,
 //! "Concurrency"). The submodules split the work:
-//! - `cache`: loading, dirtying, writing and evicting nodes;
+//! - `node_cache`: loading, dirtying, writing and evicting nodes;
 //! - `apply`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
 //! - `write`: buffers, flushing, splits and merges;
 //! - `read`: point reads and basement-at-a-time range materialization;
@@ -15,7 +15,7 @@ mod apply;
 pub mod basement;
 pub mod buffer;
 mod build;
-mod cache;
+mod node_cache;
 mod checkpoint;
 mod cold_read;
 pub mod cursor;
@@ -45,7 +45,7 @@ pub use checkpoint::TreeCapture;
 pub(crate) use open::TreeContextArgs;
 
 use crate::block::BlockLoc;
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::health::Health;
 use crate::vfs::VfsFile;
 use message::{Msn, UpdateRegistry};

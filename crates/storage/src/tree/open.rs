@@ -9,7 +9,7 @@ use super::space::Space;
 use super::{NodeMap, Tree, TreeState};
 use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;

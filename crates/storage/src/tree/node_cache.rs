@@ -475,7 +475,7 @@ impl Tree {
     }
 
     /// Evicts the least-recently-used nodes of the cache while it is over budget: this tree's and those of
-    /// every other open tree whose lock is free now (see crate::cache). The roots and this tree's nodes on
+    /// every other open tree whose lock is free now (see crate::cache_budget). The roots and this tree's nodes on
     /// `keep` (the path just used) stay.
     pub(crate) fn evict_if_needed(&self, st: &mut TreeState, keep: &[BlockNum]) -> Result<()> {
         if !self.budget.over() {
