@@ -40,7 +40,8 @@ pub struct CacheBudget {
     pub detached_flushes: AtomicU64,
     /// Partition reads that a key filter made unnecessary (statistics).
     pub filter_skips: AtomicU64,
-    /// Dirty nodes the flusher wrote without the write lock and marked clean (tree/write_back.rs).
+    /// Dirty nodes the flusher wrote without the write lock and marked clean
+    /// (tree/maintenance/write_back.rs).
     pub written_back: AtomicU64,
     /// The environment's open trees (eviction picks across all of them).
     members: Mutex<Vec<Weak<Tree>>>,

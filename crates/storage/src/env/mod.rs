@@ -19,8 +19,8 @@ pub use options::{Durability, EnvOptions};
 use crate::cache_budget::CacheBudget;
 use crate::error::{Error, Result};
 use crate::health::Health;
-use crate::tree::cursor::RangeIter;
-use crate::tree::message::{Message, Msn, Op, UpdateRegistry};
+use crate::tree::in_memory::message::{Message, Msn, Op, UpdateRegistry};
+use crate::tree::operations::cursor::RangeIter;
 use crate::tree::options::TreeOptions;
 use crate::tree::{Tree, TreeStats};
 use crate::vfs::{RealVfs, Vfs};
@@ -64,8 +64,8 @@ pub(crate) struct EnvInner {
     /// (`Env::stats`) never waits for a checkpoint that is running.
     pub last_checkpoint_ms: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
-    pub mvcc: Arc<crate::tree::mvcc::MvccState>,
-    pub flushq: Arc<crate::tree::flusher::FlushQueue>,
+    pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
+    pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,
     _lock: Box<dyn Send + Sync>,
 }
 
@@ -115,7 +115,7 @@ pub struct EnvStats {
     pub node_reads: u64,
     /// Basements and message buffers read from disk and decompressed (a cached one is never read again).
     pub part_reads: u64,
-    /// Point reads that read and decompressed one frame of a basement not in memory (tree/frames.rs).
+    /// Point reads that read and decompressed one frame of a basement not in memory (tree/format/frames.rs).
     pub frame_reads: u64,
     /// Leaf flushes the flusher prepared without the tree's write lock (design.md F4).
     pub detached_flushes: u64,

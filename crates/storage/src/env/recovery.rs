@@ -10,8 +10,8 @@ use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;
-use crate::tree::message::{Message, UpdateRegistry};
-use crate::tree::mvcc::MvccState;
+use crate::tree::in_memory::message::{Message, UpdateRegistry};
+use crate::tree::in_memory::mvcc::MvccState;
 use crate::vfs::Vfs;
 use crate::wal::reader::scan_and_repair;
 use crate::wal::{Record, Wal};
@@ -105,7 +105,7 @@ pub(crate) fn open(
     let reg = Arc::new(reg);
     let mvcc = Arc::new(MvccState::default());
     mvcc.load_aborted(&catalog.aborted);
-    let flushq = Arc::new(crate::tree::flusher::FlushQueue::default());
+    let flushq = Arc::new(crate::tree::maintenance::flusher::FlushQueue::default());
     let ctx = || crate::tree::TreeContextArgs {
         budget: budget.clone(),
         reg: reg.clone(),

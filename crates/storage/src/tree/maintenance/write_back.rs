@@ -22,10 +22,10 @@
 //! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This
 //! only delays writing a node; every dirty node is still written by eviction or the next checkpoint.
 
-use super::node_cache::staleness;
-use super::node::{BlockNum, Node};
-use super::Tree;
 use crate::error::Result;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::node_cache::staleness;
+use crate::tree::Tree;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

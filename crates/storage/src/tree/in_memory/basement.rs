@@ -4,14 +4,14 @@
 //! Invariant: keys strictly increase. Applying a message keeps them so; an entry whose last version is a
 //! delete below the garbage-collection horizon is removed.
 
-use super::frames::{self, Cut};
-use super::key_filter::KeyFilter;
 use super::key_index::KeyIndex;
 use super::message::{Message, MsgRef, Op, TxnId, UpdateRegistry};
 use super::mvcc::{self, Cell, ReadView};
-use super::packed::{Packed, PackedBuilder};
 use crate::encoding::{DecodeError, Encode};
 use crate::error::Result;
+use crate::tree::format::frames::{self, Cut};
+use crate::tree::format::key_filter::KeyFilter;
+use crate::tree::format::packed::{Packed, PackedBuilder};
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -368,7 +368,7 @@ impl Basement {
     }
 
     /// The encoding (as [`Basement::encode`]) and where to cut it into frames of about `target` bytes
-    /// (tree/frames.rs).
+    /// (tree/format/frames.rs).
     pub fn encode_cut(&self, target: usize) -> (Cow<'_, [u8]>, Vec<Cut>) {
         if let Some(p) = &self.packed {
             return (
@@ -580,7 +580,7 @@ mod tests {
 #[cfg(test)]
 mod packed_tests {
     use super::*;
-    use crate::tree::mvcc::Version;
+    use crate::tree::in_memory::mvcc::Version;
     use std::sync::Arc;
 
     fn view_below(low_limit: TxnId) -> ReadView {

@@ -2,17 +2,17 @@
 //! (design.md, "Recovery", step 2).
 
 use super::checkpoint::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
-use super::message::UpdateRegistry;
-use super::node::Node;
-use super::options::TreeOptions;
 use super::space::Space;
-use super::{NodeMap, Tree, TreeState};
 use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
 use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;
+use crate::tree::in_memory::message::UpdateRegistry;
+use crate::tree::in_memory::node::Node;
+use crate::tree::options::TreeOptions;
+use crate::tree::{NodeMap, Tree, TreeState};
 use crate::vfs::Vfs;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
@@ -24,8 +24,8 @@ pub(crate) struct TreeContextArgs {
     pub budget: Arc<CacheBudget>,
     pub reg: Arc<UpdateRegistry>,
     pub health: Arc<Health>,
-    pub mvcc: Arc<super::mvcc::MvccState>,
-    pub flushq: Arc<super::flusher::FlushQueue>,
+    pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
+    pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,
 }
 
 impl Tree {

@@ -6,12 +6,12 @@
 //! writer changed it meanwhile. Places the capture references are pinned until the next checkpoint of this
 //! tree is durable (C1).
 
-use super::node::{BlockNum, Node};
-use super::Tree;
 use crate::block::slots;
 use crate::block::BlockLoc;
 use crate::error::{Error, Result};
-use crate::tree::message::Msn;
+use crate::tree::in_memory::message::Msn;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::Tree;
 use std::collections::HashMap;
 use std::sync::Arc;
 
