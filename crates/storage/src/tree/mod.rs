@@ -22,6 +22,7 @@
 //!   - `frames.rs`: a basement stored as separately compressed frames, and reading one frame;
 //!   - `packed.rs`: a basement's entry encoding, parsed in place and built without decoding;
 //!   - `key_filter.rs`: the Bloom filter written for each partition (its hash is part of the format).
+//!   - `tree_header.rs`: the header slot naming the root, the table's place and the checkpoint's MSN.
 //! - `operations/`: what callers' threads do to the tree.
 //!   - `apply.rs`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
 //!   - `write.rs`: buffers, flushing, splits and merges;

@@ -1,7 +1,6 @@
 //! Opening a tree file: the newer valid header slot, its translation table, and the free space it implies
 //! (design.md, "Recovery", step 2).
 
-use super::checkpoint::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
 use super::space::Space;
 use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
@@ -9,6 +8,7 @@ use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;
+use crate::tree::format::tree_header::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
 use crate::tree::in_memory::message::UpdateRegistry;
 use crate::tree::in_memory::node::Node;
 use crate::tree::options::TreeOptions;
