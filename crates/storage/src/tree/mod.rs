@@ -12,7 +12,8 @@
 //!   - `node.rs`: nodes, their partition slots (loaded and/or placed in the block) and memory accounting;
 //!   - `pivots.rs`: a node's pivot keys with a search summary;
 //!   - `key_index.rs`: the 8-byte key summaries that searches of pivots and basements go through first;
-//!   - `basement.rs`: a leaf's sorted entries, owned or still packed as read: reads, changes, encoding;
+//!   - `basement/`: a leaf's sorted entries, owned or still packed as read (`mod.rs`: the structure,
+//!     reads and encoding; `changes.rs`: applying messages, splits and appends);
 //!   - `buffer.rs`: an internal node's message buffer for one child (layered over a shared snapshot);
 //!   - `points.rs`: a buffer's point messages, in arrival order with a sorted index;
 //!   - `message.rs`: messages (MSN, transaction, key, operation) and the registry of upsert functions;
