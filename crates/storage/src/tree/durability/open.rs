@@ -20,6 +20,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// What a tree needs from its environment.
+#[derive(Clone)]
 pub(crate) struct TreeContextArgs {
     pub budget: Arc<CacheBudget>,
     pub reg: Arc<UpdateRegistry>,
