@@ -6,7 +6,7 @@
 //!
 //! - `mod.rs` (here): `Tree`, the state its lock guards (`TreeState`), cached-node slots, `TreeStats`.
 //! - `node_cache.rs`: loading, dirtying, writing and evicting this tree's nodes (the hub every group uses).
-//! - `options.rs`: per-tree options (node, basement and frame sizes, fanout, codec), stored in the catalog.
+//! - `options.rs`: per-tree options (node and basement sizes, fanout, codec and level), in the catalog.
 //! - `invariants.rs`: whole-tree structural checks, for tests.
 //! - `in_memory/`: what a tree is made of in memory.
 //!   - `node.rs`: nodes, their partition slots (loaded and/or placed in the block) and memory accounting;
@@ -22,7 +22,7 @@
 //!   - `node_codec.rs`: a node as a block (header, partition directory, meta, filters, partitions);
 //!   - `frames.rs`: a basement stored as separately compressed frames, and reading one frame;
 //!   - `packed.rs`: a basement's entry encoding, parsed in place and built without decoding;
-//!   - `key_filter.rs`: the Bloom filter written for each partition (its hash is part of the format).
+//!   - `key_filter.rs`: the Bloom filter written for each partition (its hash is part of the format);
 //!   - `tree_header.rs`: the header slot naming the root, the table's place and the checkpoint's MSN.
 //! - `operations/`: what callers' threads do to the tree.
 //!   - `apply.rs`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
