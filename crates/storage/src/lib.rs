@@ -18,7 +18,7 @@
 #![deny(unsafe_code)]
 
 pub mod block;
-pub mod cache;
+pub mod cache_budget;
 pub mod compress;
 pub mod encoding;
 pub mod env;
@@ -33,8 +33,8 @@ pub mod wal;
 pub use compress::Codec;
 pub use env::{Durability, Env, EnvOptions, EnvStats, SortedRows, TreeHandle};
 pub use error::{Error, Result};
-pub use tree::cursor::RangeIter;
-pub use tree::message::{Op, UpdateRegistry};
+pub use tree::in_memory::message::{Op, UpdateRegistry};
+pub use tree::operations::cursor::RangeIter;
 pub use tree::options::TreeOptions;
 pub use tree::BuildStats;
 pub use tree::TreeStats;

@@ -5,7 +5,7 @@
 //!
 //! Invariant C1 (design.md): the allocator never hands out a place referenced by the durable checkpoint or by
 //! the checkpoint in progress. It does so by never being told such a place is free: callers route frees
-//! through the checkpoint's pin set (see `tree::space`).
+//! through the checkpoint's pin set (see `tree::durability::space`).
 
 use crate::format::{BLOCK_ALIGN, DATA_START};
 use std::collections::BTreeMap;

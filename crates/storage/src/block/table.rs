@@ -4,7 +4,7 @@
 //! stable block number.
 
 use crate::encoding::{DecodeError, Decoder, Encode};
-use crate::tree::node::BlockNum;
+use crate::tree::in_memory::node::BlockNum;
 use std::collections::HashMap;
 
 const MAGIC: &[u8; 8] = b"BETULATT";

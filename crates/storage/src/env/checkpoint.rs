@@ -1,5 +1,5 @@
 //! The checkpoint driver and the background threads: maintenance (periodic log sync, checkpoints; design.md,
-//! "Checkpoint protocol", steps 1, 5 and 6) and the flusher (`tree::flusher`).
+//! "Checkpoint protocol", steps 1, 5 and 6) and the flusher (`tree::maintenance::flusher`).
 //!
 //! Step 1 appends the `Checkpoint` record and snapshots the catalog under the catalog lock, so the catalog and
 //! the log agree on which trees exist at `begin_lsn`. Each tree's capture holds only that tree's lock, for
@@ -189,7 +189,7 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
 /// C10: the blocks written back a while ago go to the disk shortly before the checkpoint, not all at it.
 /// Each tree writes out its share of the round's bytes by what it has waiting.
 fn write_out_aged(env: &EnvInner, until_checkpoint: Duration, round: Duration) {
-    use crate::tree::aged_write_out::{pace, WRITE_OUT_AGE};
+    use crate::tree::maintenance::aged_write_out::{pace, WRITE_OUT_AGE};
     let trees: Vec<_> = env.trees.lock().open.values().cloned().collect();
     let waiting: Vec<u64> = trees.iter().map(|t| t.aging.waiting_bytes()).collect();
     let total: u64 = waiting.iter().sum();

@@ -2,43 +2,41 @@
 //! (design.md, "Storage engine").
 //!
 //! `Env` owns the catalog, the log, the trees and the background thread (periodic log sync, checkpoints).
-//! `TreeHandle` is what callers write and read through: each write appends its log record and applies its
-//! message under the tree's write lock (invariant C5), then waits for durability outside the lock.
+//! `TreeHandle` (handle.rs) is what callers write and read through: each write appends its log record and
+//! applies its message under the tree's write lock (invariant C5), then waits for durability outside the
+//! lock. Status figures are in stats.rs, opening and replay in recovery.rs, checkpoints in checkpoint.rs.
 
 mod catalog;
 mod checkpoint;
+mod handle;
 mod loader;
 mod options;
 mod recovery;
+mod stats;
 #[cfg(test)]
 mod upgrade_tests;
 
+pub use handle::{TreeHandle, MAX_KEY_BYTES, MAX_VALUE_BYTES};
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
+pub use stats::EnvStats;
 
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::error::{Error, Result};
 use crate::health::Health;
-use crate::tree::cursor::RangeIter;
-use crate::tree::message::{Message, Msn, Op, UpdateRegistry};
+use crate::tree::in_memory::message::{Msn, UpdateRegistry};
 use crate::tree::options::TreeOptions;
-use crate::tree::{Tree, TreeStats};
+use crate::tree::Tree;
 use crate::vfs::{RealVfs, Vfs};
 use crate::wal::{Record, Wal};
 use catalog::{tree_file_name, Catalog, CatalogEntry};
 use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
-use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
-
-/// Largest key accepted, in bytes.
-pub const MAX_KEY_BYTES: usize = 32 << 10;
-/// Largest value accepted, in bytes.
-pub const MAX_VALUE_BYTES: usize = 64 << 20;
 
 pub(crate) struct Trees {
     pub catalog: Catalog,
@@ -64,8 +62,8 @@ pub(crate) struct EnvInner {
     /// (`Env::stats`) never waits for a checkpoint that is running.
     pub last_checkpoint_ms: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
-    pub mvcc: Arc<crate::tree::mvcc::MvccState>,
-    pub flushq: Arc<crate::tree::flusher::FlushQueue>,
+    pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
+    pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,
     _lock: Box<dyn Send + Sync>,
 }
 
@@ -82,59 +80,6 @@ pub struct Env {
     background: Option<JoinHandle<()>>,
     flusher: Option<JoinHandle<()>>,
     syncer: Option<JoinHandle<()>>,
-}
-
-/// A handle to one tree; cheap to clone.
-#[derive(Clone)]
-pub struct TreeHandle {
-    env: Arc<EnvInner>,
-    tree: Arc<Tree>,
-    name: String,
-}
-
-/// Environment-wide figures for status output.
-#[derive(Debug, Clone)]
-pub struct EnvStats {
-    pub cache_used_bytes: u64,
-    pub cache_limit_bytes: u64,
-    /// The part of `cache_used_bytes` held by internal nodes (their message buffers, mostly), which may
-    /// take up to half the budget.
-    pub cache_internal_bytes: u64,
-    pub wal_next_lsn: Msn,
-    pub wal_bytes_appended: u64,
-    /// Bytes of packed, compressed frames written to log segments since the environment was opened.
-    pub wal_bytes_written: u64,
-    pub wal_segments: usize,
-    /// Retired log segments kept to be written over (design.md L1).
-    pub wal_free_segments: usize,
-    /// Spare log segments (files of zeros) written since open (design.md L5).
-    pub wal_spares_made: u64,
-    pub checkpoints: u64,
-    pub last_checkpoint_ms: u64,
-    pub node_bytes_written: u64,
-    pub node_reads: u64,
-    /// Basements and message buffers read from disk and decompressed (a cached one is never read again).
-    pub part_reads: u64,
-    /// Point reads that read and decompressed one frame of a basement not in memory (tree/frames.rs).
-    pub frame_reads: u64,
-    /// Leaf flushes the flusher prepared without the tree's write lock (design.md F4).
-    pub detached_flushes: u64,
-    /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
-    pub filter_skips: u64,
-    pub failure: Option<String>,
-    /// Row locks held and transactions waiting for one.
-    pub row_locks: usize,
-    pub lock_waiters: usize,
-    /// Transactions with writes still open.
-    pub active_txns: usize,
-    /// Read views open (transactions' snapshots, scans) and how far behind the log the oldest one is, in
-    /// LSNs: a long-open snapshot keeps old row versions alive.
-    pub open_views: usize,
-    pub oldest_view_lag_lsns: u64,
-    /// Flushes of over-full internal nodes done by the flusher thread (not by writers).
-    pub background_flushes: u64,
-    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WB1).
-    pub written_back: u64,
 }
 
 impl Env {
@@ -338,42 +283,6 @@ impl Env {
         self.inner.wal.sync_all()
     }
 
-    /// Environment-wide figures.
-    pub fn stats(&self) -> EnvStats {
-        let i = &self.inner;
-        EnvStats {
-            cache_used_bytes: i.budget.used(),
-            cache_limit_bytes: i.budget.limit(),
-            cache_internal_bytes: i.budget.internal_used(),
-            wal_next_lsn: i.wal.next_lsn(),
-            wal_bytes_appended: i.wal.bytes_appended(),
-            wal_bytes_written: i.wal.bytes_written(),
-            wal_segments: i.wal.segment_count(),
-            wal_free_segments: i.wal.free_count(),
-            wal_spares_made: i.wal.spares_made(),
-            checkpoints: i.checkpoints_done.load(Ordering::Relaxed),
-            last_checkpoint_ms: i.last_checkpoint_ms.load(Ordering::Relaxed),
-            node_bytes_written: i.budget.node_bytes_written.load(Ordering::Relaxed),
-            node_reads: i.budget.node_reads.load(Ordering::Relaxed),
-            part_reads: i.budget.part_reads.load(Ordering::Relaxed),
-            frame_reads: i.budget.frame_reads.load(Ordering::Relaxed),
-            detached_flushes: i.budget.detached_flushes.load(Ordering::Relaxed),
-            written_back: i.budget.written_back.load(Ordering::Relaxed),
-            filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
-            failure: i.health.failure(),
-            row_locks: i.locks.held(),
-            lock_waiters: i.locks.waiting(),
-            active_txns: i.mvcc.active_count(),
-            open_views: i.mvcc.open_views().0,
-            background_flushes: i.flushq.flushes(),
-            oldest_view_lag_lsns: i
-                .mvcc
-                .open_views()
-                .1
-                .map_or(0, |bound| i.wal.next_lsn().saturating_sub(bound)),
-        }
-    }
-
     /// Checkpoints and closes.
     pub fn close(mut self) -> Result<()> {
         self.stop_background();
@@ -470,176 +379,5 @@ impl EnvInner {
     /// Waits for `lsn` to be durable whatever the mode (before removing files).
     pub(crate) fn commit_always(&self, lsn: Msn) -> Result<()> {
         self.wal.sync_to(lsn)
-    }
-}
-
-impl TreeHandle {
-    /// The tree's name when the handle was made.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Applies a batch of changes to this tree outside any transaction: each change is logged and applied in
-    /// turn (each is committed at once, with its own MSN), and the call waits once for durability at the end.
-    pub fn write_batch(&self, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
-        for (key, op) in &ops {
-            self.validate(key, op)?;
-            if matches!(op, Op::Abort) {
-                return Err(Error::InvalidArgument("abort messages are internal".into()));
-            }
-        }
-        if let Some(last) = self.write_messages(0, ops)? {
-            self.env.commit(last)?;
-        }
-        Ok(())
-    }
-
-    /// Logs and applies messages stamped with transaction `txn` (0: none); returns the last LSN, without
-    /// waiting for durability. All of the batch's records are appended before any is applied, so that a
-    /// writer outside a transaction (`txn` 0, which commits with this call) can have the log syncer start
-    /// their fsync while it applies them (invariant W1); both happen under the tree's write lock, so the
-    /// tree sees the messages in LSN order as before.
-    pub(crate) fn write_messages(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<Option<Msn>> {
-        if ops.is_empty() {
-            return Ok(None);
-        }
-        let env = &self.env;
-        env.check_writable()?;
-        let last = {
-            let mut st = self.tree.state.write();
-            if self.tree.dropped.load(Ordering::SeqCst) {
-                return Err(Error::NoSuchTree(self.name.clone()));
-            }
-            let mut msgs = Vec::with_capacity(ops.len());
-            for (key, op) in ops {
-                let rec = Record::Message {
-                    tree: self.tree.id,
-                    txn,
-                    key,
-                    op,
-                };
-                let lsn = env.wal.append(&rec)?;
-                let Record::Message { txn, key, op, .. } = rec else {
-                    unreachable!()
-                };
-                msgs.push(Message {
-                    msn: lsn,
-                    txn,
-                    key,
-                    op,
-                });
-            }
-            let last = msgs.last().map_or(0, |m| m.msn);
-            if txn == 0 {
-                env.wal.syncer.request(last);
-            }
-            if let Err(e) = self.tree.apply_batch(&mut st, msgs) {
-                // The log now holds a change the tree lacks: only a reopen (replay) can reconcile them.
-                return Err(env.health.fail(e));
-            }
-            last
-        };
-        self.tree.request_write_back();
-        Ok(Some(last))
-    }
-
-    pub(crate) fn tree(&self) -> &Arc<Tree> {
-        &self.tree
-    }
-
-    pub(crate) fn validate(&self, key: &[u8], op: &Op) -> Result<()> {
-        if key.len() > MAX_KEY_BYTES {
-            return Err(Error::InvalidArgument(format!(
-                "key of {} bytes exceeds {MAX_KEY_BYTES}",
-                key.len()
-            )));
-        }
-        match op {
-            Op::Put(v) if v.len() > MAX_VALUE_BYTES => Err(Error::InvalidArgument(format!(
-                "value of {} bytes exceeds {MAX_VALUE_BYTES}",
-                v.len()
-            ))),
-            Op::Upsert { func, arg } | Op::Broadcast { func, arg, .. } => {
-                if !self.env.reg.contains(*func) {
-                    return Err(Error::UnknownFunction(*func));
-                }
-                if arg.len() > MAX_VALUE_BYTES {
-                    return Err(Error::InvalidArgument("argument too large".into()));
-                }
-                Ok(())
-            }
-            Op::RangeDelete { end } if end.as_slice() <= key => Err(Error::InvalidArgument(
-                "range delete with end ≤ start".into(),
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// Does the background flusher's work for this tree now, in the calling thread (flushes of
-    /// over-full buffers, cache-pressure relief, write-back): for tests and tools that run without
-    /// background threads.
-    pub fn flush_now(&self) -> Result<()> {
-        self.tree.flush_pending()
-    }
-
-    /// Inserts or overwrites.
-    pub fn put(&self, key: &[u8], value: &[u8]) -> Result<()> {
-        self.write_batch(vec![(key.to_vec(), Op::Put(value.to_vec()))])
-    }
-
-    /// Deletes (no error if absent).
-    pub fn delete(&self, key: &[u8]) -> Result<()> {
-        self.write_batch(vec![(key.to_vec(), Op::Delete)])
-    }
-
-    /// Sends an upsert message: function `func` will be applied to the row with `arg`, without reading now.
-    pub fn upsert(&self, key: &[u8], func: u32, arg: &[u8]) -> Result<()> {
-        self.write_batch(vec![(
-            key.to_vec(),
-            Op::Upsert {
-                func,
-                arg: arg.to_vec(),
-            },
-        )])
-    }
-
-    /// Deletes every key in [start, end).
-    pub fn range_delete(&self, start: &[u8], end: &[u8]) -> Result<()> {
-        self.write_batch(vec![(
-            start.to_vec(),
-            Op::RangeDelete { end: end.to_vec() },
-        )])
-    }
-
-    /// Applies function `func` with `arg` to every row of the tree (lazily, as messages reach the rows).
-    pub fn broadcast(&self, func: u32, arg: &[u8]) -> Result<()> {
-        self.write_batch(vec![(
-            Vec::new(),
-            Op::Broadcast {
-                func,
-                arg: arg.to_vec(),
-                end: Vec::new(),
-            },
-        )])
-    }
-
-    /// The value of `key`.
-    pub fn get(&self, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        self.tree.get(key)
-    }
-
-    /// Entries within the bounds, in key order or reverse.
-    pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
-        self.tree.range(lower, upper, reverse)
-    }
-
-    /// Sizes and counts.
-    pub fn stats(&self) -> TreeStats {
-        self.tree.stats()
-    }
-
-    /// Checks the structural invariants of the whole tree (reads every node; for tests).
-    pub fn check_invariants(&self) -> Result<()> {
-        self.tree.check_invariants()
     }
 }

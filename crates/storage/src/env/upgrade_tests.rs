@@ -8,7 +8,7 @@ use super::recovery::{read_env_header, ENV_FILE};
 use super::{Env, EnvOptions};
 use crate::compress::Codec;
 use crate::format::{FORMAT_VERSION, HEADER_SLOT_BYTES};
-use crate::tree::message::{Op, UpdateRegistry};
+use crate::tree::in_memory::message::{Op, UpdateRegistry};
 use crate::vfs::{SimVfs, Vfs};
 use crate::wal::reader::scan_and_repair;
 use crate::wal::{segment_name, Record, Wal};

@@ -1,8 +1,8 @@
 //! Whole-tree structural checks (design.md, tree invariants 1 to 4, and the key filters' F2), for tests.
 
-use super::message::Msn;
-use super::node::{BlockNum, Node};
-use super::write::part_range;
+use super::in_memory::message::Msn;
+use super::in_memory::node::{BlockNum, Node};
+use super::operations::write::part_range;
 use super::{Tree, TreeState};
 use crate::corruption;
 use crate::error::Result;

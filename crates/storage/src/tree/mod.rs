@@ -2,57 +2,71 @@
 //!
 //! `Tree` owns the file, the live translation table, the space allocator and this tree's share of the node
 //! cache. Structure changes happen under the tree's write lock; reads share a read lock (design.md,
-//! "Concurrency"). The submodules split the work:
-//! - `cache`: loading, dirtying, writing and evicting nodes;
-//! - `apply`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
-//! - `write`: buffers, flushing, splits and merges;
-//! - `read`: point reads and basement-at-a-time range materialization;
-//! - `checkpoint`: capture, write-out and completion of this tree's part of a checkpoint;
-//! - `open`: reading the header and table back.
+//! "Concurrency"). Each group of submodules is a folder whose `mod.rs` says what it owns:
+//!
+//! - `mod.rs` (here): `Tree`, the state its lock guards (`TreeState`), cached-node slots, `TreeStats`.
+//! - `node_cache.rs`: loading, dirtying, writing and evicting this tree's nodes (the hub every group uses).
+//! - `options.rs`: per-tree options (node and basement sizes, fanout, codec and level), in the catalog.
+//! - `invariants.rs`: whole-tree structural checks, for tests.
+//! - `in_memory/`: what a tree is made of in memory.
+//!   - `node.rs`: nodes, their partition slots (loaded and/or placed in the block) and memory accounting;
+//!   - `pivots.rs`: a node's pivot keys with a search summary;
+//!   - `key_index.rs`: the 8-byte key summaries that searches of pivots and basements go through first;
+//!   - `basement/`: a leaf's sorted entries, owned or still packed as read (`mod.rs`: the structure,
+//!     reads and encoding; `changes.rs`: applying messages, splits and appends);
+//!   - `buffer.rs`: an internal node's message buffer for one child (layered over a shared snapshot);
+//!   - `points.rs`: a buffer's point messages, in arrival order with a sorted index;
+//!   - `message.rs`: messages (MSN, transaction, key, operation) and the registry of upsert functions;
+//!   - `mvcc.rs`: multi-version cells, read views, the transactions' state and garbage collection.
+//! - `format/`: the bytes on disk.
+//!   - `node_codec.rs`: a node as a block (header, partition directory, meta, filters, partitions);
+//!   - `frames.rs`: a basement stored as separately compressed frames, and reading one frame;
+//!   - `packed.rs`: a basement's entry encoding, parsed in place and built without decoding;
+//!   - `key_filter.rs`: the Bloom filter written for each partition (its hash is part of the format);
+//!   - `tree_header.rs`: the header slot naming the root, the table's place and the checkpoint's MSN.
+//! - `operations/`: what callers' threads do to the tree.
+//!   - `apply.rs`: routing a batch of messages (promotion, leaf runs) and the once-per-batch rebalancing;
+//!   - `write.rs`: buffers, flushing, splits and merges;
+//!   - `read.rs`: point reads and basement-at-a-time range materialization;
+//!   - `cold_read.rs`: point reads of one frame of a basement not in memory;
+//!   - `cursor.rs`: range iteration (`RangeIter`), one basement at a time;
+//!   - `build.rs`: bottom-up construction from a sorted stream (bulk load).
+//! - `durability/`: making the tree durable and reading it back.
+//!   - `checkpoint.rs`: capture, write-out and completion of this tree's part of a checkpoint;
+//!   - `open.rs`: reading the newer valid header and the translation table back;
+//!   - `space.rs`: the file's allocator and the places checkpoints pin;
+//!   - `reclaim.rs`: giving free space back to the file system after a checkpoint.
+//! - `maintenance/`: background work of the flusher and maintenance threads.
+//!   - `flusher.rs`: flushing over-full buffers and relieving cache pressure (`FlushQueue`);
+//!   - `detached_flush.rs`: leaf flushes prepared without the write lock;
+//!   - `write_back.rs`: writing dirty nodes out without the write lock, so eviction finds them clean;
+//!   - `aged_write_out.rs`: handing written blocks to the disk ahead of the next checkpoint.
 
-pub(crate) mod aged_write_out;
-mod apply;
-pub mod basement;
-pub mod buffer;
-mod build;
-mod cache;
-mod checkpoint;
-mod cold_read;
-pub mod cursor;
-mod detached_flush;
-pub mod flusher;
-pub mod frames;
+mod durability;
+pub mod format;
+pub mod in_memory;
 mod invariants;
-pub mod key_filter;
-pub mod key_index;
-pub mod message;
-pub mod mvcc;
-pub mod node;
-pub mod node_codec;
-mod open;
+pub mod maintenance;
+mod node_cache;
+pub mod operations;
 pub mod options;
-pub mod packed;
-pub mod pivots;
-mod points;
-mod read;
-mod reclaim;
-mod space;
-mod write;
-mod write_back;
 
-pub use build::BuildStats;
-pub use checkpoint::TreeCapture;
-pub(crate) use open::TreeContextArgs;
+// Paths other crates use (`betula_storage::tree::basement::Basement`, `tree::mvcc::Cell`).
+pub use in_memory::{basement, mvcc};
+
+pub use durability::checkpoint::TreeCapture;
+pub(crate) use durability::open::TreeContextArgs;
+pub use operations::build::BuildStats;
 
 use crate::block::BlockLoc;
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::health::Health;
 use crate::vfs::VfsFile;
-use message::{Msn, UpdateRegistry};
-use node::{BlockNum, Node};
+use durability::space::Space;
+use in_memory::message::{Msn, UpdateRegistry};
+use in_memory::node::{BlockNum, Node};
 use options::TreeOptions;
 use parking_lot::{Mutex, RwLock};
-use space::Space;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -100,15 +114,15 @@ pub struct Tree {
     pub(crate) budget: Arc<CacheBudget>,
     pub(crate) reg: Arc<UpdateRegistry>,
     pub(crate) health: Arc<Health>,
-    pub(crate) mvcc: Arc<mvcc::MvccState>,
+    pub(crate) mvcc: Arc<in_memory::mvcc::MvccState>,
     /// Where writes leave flushes for the environment's flusher thread.
-    pub(crate) flushq: Arc<flusher::FlushQueue>,
+    pub(crate) flushq: Arc<maintenance::flusher::FlushQueue>,
     /// Set when the tree is dropped; handles still held refuse writes.
     pub(crate) dropped: std::sync::atomic::AtomicBool,
-    /// Blocks written back, waiting to be handed to the disk (aged_write_out.rs).
-    pub(crate) aging: aged_write_out::Aging,
-    /// Which dirty nodes write-back takes as settled (write_back.rs, WB2).
-    pub(crate) settled: Mutex<write_back::Settled>,
+    /// Blocks written back, waiting to be handed to the disk (maintenance/aged_write_out.rs).
+    pub(crate) aging: maintenance::aged_write_out::Aging,
+    /// Which dirty nodes write-back takes as settled (maintenance/write_back.rs, WB2).
+    pub(crate) settled: Mutex<maintenance::write_back::Settled>,
 }
 
 /// Sizes and counts for status output.

@@ -17,7 +17,7 @@
 use super::Txn;
 use crate::env::TreeHandle;
 use crate::error::{Error, Result};
-use crate::tree::message::Op;
+use crate::tree::in_memory::message::Op;
 
 impl Txn {
     /// Takes the whole-tree lock on `t` (once per transaction): other transactions can neither write

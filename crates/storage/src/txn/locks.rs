@@ -11,7 +11,7 @@
 //! victim). A lock wait ends with the lock, a `LockTimeout`, or a `Deadlock` — never by itself otherwise.
 
 use crate::error::{Error, Result};
-use crate::tree::message::TxnId;
+use crate::tree::in_memory::message::TxnId;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;

@@ -1,13 +1,13 @@
 //! Transactions across any number of trees: multi-version reads, row and range locks, O(1) commit and
 //! rollback.
 //!
-//! A transaction that writes gets an id: the LSN of its `TxnBegin` record (so ids and MSNs share one
-//! ordered space). Each write takes an exclusive row lock, is logged as a message stamped with the id and
-//! applied to the tree at once, where it becomes a provisional version of the row (`tree::mvcc`). Commit
+//! A transaction that writes gets an id: the LSN of its `TxnBegin` record (so ids and MSNs share one ordered
+//! space). Each write takes an exclusive row lock, is logged as a message stamped with the id and applied to
+//! the tree at once, where it becomes a provisional version of the row (`tree::in_memory::mvcc`). Commit
 //! appends one `TxnCommit` record, waits for durability (the transaction's or the environment's mode), and
-//! only then makes the transaction non-active, which is what makes its versions visible. Rollback appends
-//! one `TxnAbort` record and puts the id in the aborted set, whose versions readers skip. Neither keeps
-//! anything per row. Upserts stay blind: they are messages like any write.
+//! only then makes the transaction non-active, which is what makes its versions visible. Rollback appends one
+//! `TxnAbort` record and puts the id in the aborted set, whose versions readers skip. Neither keeps anything
+//! per row. Upserts stay blind: they are messages like any write.
 //!
 //! Reads use a [`ReadView`]: REPEATABLE READ takes one at begin and keeps it (registered, so garbage
 //! collection keeps the versions it needs); READ COMMITTED takes a fresh one for each read. `get_for_update`
@@ -21,9 +21,9 @@ pub mod locks;
 
 use crate::env::{EnvInner, TreeHandle};
 use crate::error::{Error, Result};
-use crate::tree::cursor::{RangeIter, ViewGuard};
-use crate::tree::message::{Op, TxnId};
-use crate::tree::mvcc::ReadView;
+use crate::tree::in_memory::message::{Op, TxnId};
+use crate::tree::in_memory::mvcc::ReadView;
+use crate::tree::operations::cursor::{RangeIter, ViewGuard};
 use crate::wal::Record;
 use std::ops::Bound;
 use std::sync::Arc;

@@ -13,7 +13,7 @@ pub mod writer;
 pub use record::Record;
 pub use writer::Wal;
 
-use crate::tree::message::Msn;
+use crate::tree::in_memory::message::Msn;
 
 /// File name of the segment whose first record has `first_lsn`.
 pub fn segment_name(first_lsn: Msn) -> String {

@@ -16,7 +16,7 @@ use super::record::Record;
 use super::{free_segment_name, is_free_segment_name, parse_segment_name, segment_name};
 use crate::corruption;
 use crate::error::{Error, Result};
-use crate::tree::message::Msn;
+use crate::tree::in_memory::message::Msn;
 use crate::vfs::Vfs;
 use std::path::{Path, PathBuf};
 

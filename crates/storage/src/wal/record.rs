@@ -8,7 +8,7 @@
 
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
-use crate::tree::message::{MessageKind, Msn, Op, TxnId};
+use crate::tree::in_memory::message::{MessageKind, Msn, Op, TxnId};
 use crate::tree::options::TreeOptions;
 
 /// Bytes of the frame before `lsn`.

@@ -7,7 +7,7 @@ use super::reader::scan_and_repair;
 use super::{Record, Wal};
 use crate::compress::Codec;
 use crate::health::Health;
-use crate::tree::message::Op;
+use crate::tree::in_memory::message::Op;
 use crate::vfs::{SimVfs, Vfs};
 use std::path::PathBuf;
 use std::sync::Arc;

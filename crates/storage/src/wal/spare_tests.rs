@@ -7,7 +7,7 @@ use super::spare::is_spare_segment_name;
 use super::{Record, Wal};
 use crate::compress::Codec;
 use crate::health::Health;
-use crate::tree::message::Op;
+use crate::tree::in_memory::message::Op;
 use crate::vfs::{SimCrashPlan, SimVfs, Vfs};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

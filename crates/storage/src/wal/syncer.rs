@@ -11,7 +11,7 @@
 //! Invariants: `want` only grows; the thread exits once `stop` is set and it has seen it; a failed fsync
 //! latches the environment inside `Wal::sync_to` (the syncer just stops asking until the next request).
 
-use crate::tree::message::Msn;
+use crate::tree::in_memory::message::Msn;
 use parking_lot::{Condvar, Mutex};
 
 #[derive(Default)]

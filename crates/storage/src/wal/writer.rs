@@ -16,7 +16,7 @@ use super::{free_segment_name, segment_name};
 use crate::compress::Codec;
 use crate::error::{Error, Result};
 use crate::health::Health;
-use crate::tree::message::Msn;
+use crate::tree::in_memory::message::Msn;
 use crate::vfs::{Vfs, VfsFile};
 use parking_lot::{Condvar, Mutex};
 use std::path::PathBuf;

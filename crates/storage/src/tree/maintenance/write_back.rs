@@ -22,10 +22,10 @@
 //! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This
 //! only delays writing a node; every dirty node is still written by eviction or the next checkpoint.
 
-use super::cache::staleness;
-use super::node::{BlockNum, Node};
-use super::Tree;
 use crate::error::Result;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::node_cache::staleness;
+use crate::tree::Tree;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -116,7 +116,7 @@ impl Tree {
     }
 
     /// Writes up to [`WRITE_BACK_BATCH`] of the stalest dirty nodes (never the root) when the cache is
-    /// past 3/4 of its budget ([`crate::cache::CacheBudget::filling`]); nothing otherwise.
+    /// past 3/4 of its budget ([`crate::cache_budget::CacheBudget::filling`]); nothing otherwise.
     pub(crate) fn write_back(&self) -> Result<()> {
         if !self.budget.filling() {
             return Ok(());

@@ -1,18 +1,18 @@
 //! Opening a tree file: the newer valid header slot, its translation table, and the free space it implies
 //! (design.md, "Recovery", step 2).
 
-use super::checkpoint::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
-use super::message::UpdateRegistry;
-use super::node::Node;
-use super::options::TreeOptions;
 use super::space::Space;
-use super::{NodeMap, Tree, TreeState};
 use crate::block::slots;
 use crate::block::{Allocator, TranslationTable};
-use crate::cache::CacheBudget;
+use crate::cache_budget::CacheBudget;
 use crate::corruption;
 use crate::error::{Error, Result};
 use crate::health::Health;
+use crate::tree::format::tree_header::{TreeHeader, TREE_MAGIC, TREE_PAYLOAD_BYTES};
+use crate::tree::in_memory::message::UpdateRegistry;
+use crate::tree::in_memory::node::Node;
+use crate::tree::options::TreeOptions;
+use crate::tree::{NodeMap, Tree, TreeState};
 use crate::vfs::Vfs;
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
@@ -20,12 +20,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// What a tree needs from its environment.
+#[derive(Clone)]
 pub(crate) struct TreeContextArgs {
     pub budget: Arc<CacheBudget>,
     pub reg: Arc<UpdateRegistry>,
     pub health: Arc<Health>,
-    pub mvcc: Arc<super::mvcc::MvccState>,
-    pub flushq: Arc<super::flusher::FlushQueue>,
+    pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
+    pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,
 }
 
 impl Tree {

@@ -22,9 +22,9 @@
 //! whole passes, queries during the sensor stream at 10x the cache had a p99 of 265-538 ms).
 
 use super::detached_flush::Detached;
-use super::node::{BlockNum, BufferSlot, Node};
-use super::{Tree, TreeState};
 use crate::error::Result;
+use crate::tree::in_memory::node::{BlockNum, BufferSlot, Node};
+use crate::tree::{Tree, TreeState};
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -6,14 +6,14 @@
 //! then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
 //! [`DecodeError`] that the caller reports as corruption naming the file and block.
 
-use super::basement::Basement;
-use super::buffer::Buffer;
 use super::frames;
 use super::key_filter::KeyFilter;
-use super::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
 use crate::format::{readable, FORMAT_VERSION};
+use crate::tree::in_memory::basement::Basement;
+use crate::tree::in_memory::buffer::Buffer;
+use crate::tree::in_memory::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
 use std::sync::Arc;
 
 const MAGIC: &[u8; 4] = b"BNOD";
@@ -62,7 +62,7 @@ fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
 }
 
 /// Serializes a fully loaded node; a leaf's basements are stored as frames of about `frame_bytes`
-/// (tree/frames.rs).
+/// (tree/format/frames.rs).
 pub fn encode(
     node: &Node,
     blocknum: BlockNum,
@@ -409,12 +409,12 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::message::{Message, Op};
+    use crate::tree::in_memory::message::{Message, Op};
 
     #[test]
     fn nodes_round_trip_and_every_flipped_bit_is_caught() {
         let mut b1 = Basement::default();
-        let reg = crate::tree::message::UpdateRegistry::new();
+        let reg = crate::tree::in_memory::message::UpdateRegistry::new();
         for i in 0..50u32 {
             let m = Message {
                 msn: 1,
@@ -511,7 +511,7 @@ mod tests {
 
     #[test]
     fn version_2_leaves_read_as_unframed_basements_and_version_3_ones_as_frames() {
-        let reg = crate::tree::message::UpdateRegistry::new();
+        let reg = crate::tree::in_memory::message::UpdateRegistry::new();
         let mut b = Basement::default();
         for i in 0..60u32 {
             let m = Message {
@@ -556,7 +556,7 @@ mod tests {
 
     #[test]
     fn version_1_blocks_read_as_blocks_without_filters() {
-        let reg = crate::tree::message::UpdateRegistry::new();
+        let reg = crate::tree::in_memory::message::UpdateRegistry::new();
         let mut b = Basement::default();
         for i in 0..40u32 {
             let m = Message {

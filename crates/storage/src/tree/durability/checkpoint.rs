@@ -6,19 +6,18 @@
 //! writer changed it meanwhile. Places the capture references are pinned until the next checkpoint of this
 //! tree is durable (C1).
 
-use super::node::{BlockNum, Node};
-use super::Tree;
 use crate::block::slots;
 use crate::block::BlockLoc;
 use crate::error::{Error, Result};
-use crate::tree::message::Msn;
+use crate::tree::format::tree_header::TreeHeader;
+use crate::tree::in_memory::message::Msn;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::Tree;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-pub(crate) const TREE_MAGIC: &[u8; 8] = b"BETULATR";
 /// Bytes a checkpoint writes out at a time before its fsync (C9).
 const WRITE_OUT_SLICE: u64 = 4 << 20;
-pub(crate) const TREE_PAYLOAD_BYTES: usize = 56;
 
 /// What a checkpoint captured of one tree.
 pub struct TreeCapture {
@@ -28,52 +27,6 @@ pub struct TreeCapture {
     seq: u64,
     table: HashMap<BlockNum, BlockLoc>,
     dirty: Vec<(BlockNum, u64, Arc<Node>)>,
-}
-
-/// The fields of a tree header slot (file-format.md §3.1).
-pub(crate) struct TreeHeader {
-    pub tree_id: u64,
-    pub seq: u64,
-    pub msn: Msn,
-    pub root: BlockNum,
-    pub next_bn: BlockNum,
-    pub table_offset: u64,
-    pub table_len: u32,
-    pub table_crc: u32,
-}
-
-impl TreeHeader {
-    pub fn encode(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(TREE_PAYLOAD_BYTES);
-        for v in [
-            self.tree_id,
-            self.seq,
-            self.msn,
-            self.root,
-            self.next_bn,
-            self.table_offset,
-        ] {
-            p.extend_from_slice(&v.to_le_bytes());
-        }
-        p.extend_from_slice(&self.table_len.to_le_bytes());
-        p.extend_from_slice(&self.table_crc.to_le_bytes());
-        debug_assert_eq!(p.len(), TREE_PAYLOAD_BYTES);
-        slots::encode_slot(TREE_MAGIC, &p)
-    }
-
-    pub fn decode(p: &[u8]) -> TreeHeader {
-        let u = |i: usize| u64::from_le_bytes(p[i * 8..i * 8 + 8].try_into().unwrap());
-        TreeHeader {
-            tree_id: u(0),
-            seq: u(1),
-            msn: u(2),
-            root: u(3),
-            next_bn: u(4),
-            table_offset: u(5),
-            table_len: u32::from_le_bytes(p[48..52].try_into().unwrap()),
-            table_crc: u32::from_le_bytes(p[52..56].try_into().unwrap()),
-        }
-    }
 }
 
 impl TreeCapture {

@@ -22,11 +22,11 @@
 //!   splits during the batch may have moved it) and skips a child or parent that no longer exists; it
 //!   runs deepest first, so a parent sees its children's splits before it is itself checked.
 
-use super::message::Message;
-use super::node::{BlockNum, Node};
 use super::write::push_routed;
-use super::{Tree, TreeState};
 use crate::error::Result;
+use crate::tree::in_memory::message::Message;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::{Tree, TreeState};
 
 /// What to do with a message at the node it has reached.
 enum Step {

@@ -10,12 +10,12 @@
 //! Invariants: input keys strictly increase (checked: an unsorted or duplicate key is an error naming the
 //! row); the tree must be empty (checked).
 
-use super::basement::Basement;
-use super::buffer::Buffer;
-use super::node::{BasementSlot, BlockNum, BufferSlot, Node};
-use super::{Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::error::{Error, Result};
+use crate::tree::in_memory::basement::Basement;
+use crate::tree::in_memory::buffer::Buffer;
+use crate::tree::in_memory::node::{BasementSlot, BlockNum, BufferSlot, Node};
+use crate::tree::{Tree, TreeState};
 use std::collections::HashMap;
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::Mutex;
@@ -124,7 +124,7 @@ impl Builder<'_> {
     }
 
     fn push(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<()> {
-        let size = key.len() + value.len() + super::basement::ENTRY_OVERHEAD;
+        let size = key.len() + value.len() + crate::tree::in_memory::basement::ENTRY_OVERHEAD;
         self.stats.rows += 1;
         self.stats.raw_bytes += (key.len() + value.len()) as u64;
         self.entries.push((key, value));

@@ -13,8 +13,8 @@
 //! starts `varint_len(key length)` bytes before its key; `bytes` equals what the unpacked
 //! basement's `bytes()` would be.
 
-use super::mvcc::Cell;
 use crate::encoding::{varint_len, DecodeError, Decoder, Encode};
+use crate::tree::in_memory::mvcc::Cell;
 
 #[derive(Debug, Clone)]
 pub struct Packed {

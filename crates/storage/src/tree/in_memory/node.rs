@@ -10,8 +10,8 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
-use super::key_filter::KeyFilter;
 pub use super::pivots::Pivots;
+use crate::tree::format::key_filter::KeyFilter;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -28,7 +28,7 @@ pub struct PartLoc {
     pub crc: u32,
     /// Codec of the block (from its header).
     pub codec: crate::compress::Codec,
-    /// Stored as frames (a leaf partition of a version 3 block, tree/frames.rs).
+    /// Stored as frames (a leaf partition of a version 3 block, tree/format/frames.rs).
     pub framed: bool,
 }
 
@@ -47,7 +47,8 @@ pub struct PartSlot<T> {
     pub part: Option<PartLoc>,
     /// The key filter written with the node's current block (None: none written, or the node is dirty).
     pub filter: Option<Arc<KeyFilter>>,
-    /// Point reads that found the partition out of memory since it last was in it (read.rs).
+    /// Point reads that found the partition out of memory since it last was in it
+    /// (tree/operations/cold_read.rs).
     pub cold_reads: ColdReads,
 }
 

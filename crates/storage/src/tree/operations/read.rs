@@ -4,12 +4,12 @@
 //! key (or the basement's key range), then applies them oldest first to the leaf's cells and returns what
 //! the reader's [`ReadView`] sees. Nothing is written: pending messages stay where they are.
 
-use super::message::{Message, Op, TxnId};
-use super::mvcc::{self, Cell, ReadView};
-use super::node::{Node, Pivots};
 use super::write::part_range;
-use super::{Tree, TreeState};
 use crate::error::Result;
+use crate::tree::in_memory::message::{Message, Op, TxnId};
+use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
+use crate::tree::in_memory::node::{Node, Pivots};
+use crate::tree::{Tree, TreeState};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::atomic::Ordering;

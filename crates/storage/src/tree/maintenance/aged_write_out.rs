@@ -15,9 +15,9 @@
 //! queue is bounded; what falls off it is left to the checkpoint. Lock order: the tree's state, then the
 //! queue (`note` runs under the state's write lock).
 
-use super::node::BlockNum;
-use super::Tree;
 use crate::block::table::BlockLoc;
+use crate::tree::in_memory::node::BlockNum;
+use crate::tree::Tree;
 use parking_lot::Mutex;
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -127,7 +127,7 @@ impl Tree {
 mod tests {
     use super::*;
     use crate::env::{Env, EnvOptions};
-    use crate::tree::message::UpdateRegistry;
+    use crate::tree::in_memory::message::UpdateRegistry;
     use crate::vfs::SimVfs;
     use std::sync::Arc;
 

@@ -1,20 +1,22 @@
 //! Point reads of basements not in memory (design.md, "Reading one frame").
 //!
 //! A point read whose basement is not cached reads the basement's stored bytes and decompresses only the
-//! frame that can hold its key (tree/frames.rs), without caching anything: with data much larger than
+//! frame that can hold its key (tree/format/frames.rs), without caching anything: with data much larger than
 //! the cache, most such basements would be evicted before a second read, and loading one whole costs
 //! the decompression and parsing of every frame. A basement is loaded into the cache as before when the
 //! cache has room, when it was read this way [`COLD_READS_TO_CACHE`] times since it was last in memory
 //! (it is hot), or when its block predates frames (format version 2).
 //!
 //! Invariant: the cell returned is the one the whole basement holds for the key (frames cut the
-//! basement's encoding at entry boundaries; frames.rs invariants), so both paths read the same data.
+//! basement's encoding at entry boundaries; tree/format/frames.rs invariants), so both paths read the same
+//! data.
 
-use super::mvcc::Cell;
-use super::node::{BlockNum, Node};
-use super::{frames, Tree, TreeState};
 use crate::corruption;
 use crate::error::Result;
+use crate::tree::format::frames;
+use crate::tree::in_memory::mvcc::Cell;
+use crate::tree::in_memory::node::{BlockNum, Node};
+use crate::tree::{Tree, TreeState};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

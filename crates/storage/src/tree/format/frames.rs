@@ -11,10 +11,10 @@
 //! - the table has its own CRC-32C and each frame has one of its stored bytes, so one frame is checked
 //!   without the rest (the partition directory's CRC still covers the whole partition for full reads).
 
-use super::basement::ENCODING_PLAIN;
-use super::mvcc::Cell;
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::tree::in_memory::basement::ENCODING_PLAIN;
+use crate::tree::in_memory::mvcc::Cell;
 
 /// Where a frame starts in a basement's encoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,7 +213,7 @@ pub fn lookup(stored: &[u8], codec: Codec, key: &[u8]) -> Result<Option<Cell>, D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::basement::Basement;
+    use crate::tree::in_memory::basement::Basement;
 
     fn basement(n: usize, seed: u64) -> Basement {
         let mut rows: Vec<(Vec<u8>, Vec<u8>)> = (0..n as u64)

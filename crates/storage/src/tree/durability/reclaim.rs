@@ -11,7 +11,7 @@
 //! the durable or the pending checkpoint references, and every live place, is allocated (C1) and therefore
 //! lies below the end and outside every free extent.
 
-use super::Tree;
+use crate::tree::Tree;
 
 /// Free extents smaller than this are left alone (they are reused soon, and each punch is a system call).
 pub(crate) const PUNCH_MIN_BYTES: u64 = 256 << 10;

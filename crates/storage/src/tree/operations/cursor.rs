@@ -5,9 +5,9 @@
 //! that races with writers sees every key at most once and in order. (Snapshot-consistent scans come with the
 //! transaction layer's MVCC.)
 
-use super::mvcc::{MvccState, ReadView};
-use super::Tree;
 use crate::error::Result;
+use crate::tree::in_memory::mvcc::{MvccState, ReadView};
+use crate::tree::Tree;
 use std::collections::VecDeque;
 use std::ops::Bound;
 use std::sync::Arc;

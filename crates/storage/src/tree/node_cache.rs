@@ -8,10 +8,12 @@
 //! - `evict_if_needed` drops the least-recently-used nodes of the whole cache (this tree's and those of other
 //!   trees whose lock is free), writing dirty ones first.
 
-use super::basement::Basement;
-use super::buffer::Buffer;
-use super::node::{BlockNum, Node, PartLoc, PartPlaces, PartSize, PartSlot, PART_OVERHEAD};
-use super::node_codec;
+use super::format::node_codec;
+use super::in_memory::basement::Basement;
+use super::in_memory::buffer::Buffer;
+use super::in_memory::node::{
+    BlockNum, Node, PartLoc, PartPlaces, PartSize, PartSlot, PART_OVERHEAD,
+};
 use super::{Slot, Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::corruption;
@@ -20,7 +22,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Eviction writes dirty nodes under the tree's lock only when the cache holds more than its budget plus
-/// 1/HARD_MARGIN of it; below that, write-back (tree/write_back.rs) makes them clean without the lock.
+/// 1/HARD_MARGIN of it; below that, write-back (tree/maintenance/write_back.rs) makes them clean without
+/// the lock.
 pub(crate) const HARD_MARGIN: u64 = 8;
 
 /// How many times more slowly an internal node ages in the cache than a leaf.
@@ -475,7 +478,7 @@ impl Tree {
     }
 
     /// Evicts the least-recently-used nodes of the cache while it is over budget: this tree's and those of
-    /// every other open tree whose lock is free now (see crate::cache). The roots and this tree's nodes on
+    /// every other open tree whose lock is free now (see crate::cache_budget). The roots and this tree's nodes on
     /// `keep` (the path just used) stay.
     pub(crate) fn evict_if_needed(&self, st: &mut TreeState, keep: &[BlockNum]) -> Result<()> {
         if !self.budget.over() {

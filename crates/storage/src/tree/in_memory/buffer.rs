@@ -4,7 +4,8 @@
 //! kept in MSN order beside them. Invariant: every message concerns only keys in the child's key range
 //! (design.md, tree invariant 2); [`Buffer::split_off`] keeps that true when the child splits.
 //!
-//! Point messages live in [`Points`] (tree/points.rs): an arena in arrival order with a sorted index.
+//! Point messages live in [`Points`] (tree/in_memory/points.rs): an arena in arrival order with a sorted
+//! index.
 //!
 //! A buffer may sit on a shared **base** (`Buffer::layered_over`): when a writer changes a buffer that a
 //! snapshot also holds (a detached leaf flush, a checkpoint), the change goes into a new, empty layer over
@@ -13,10 +14,10 @@
 //! for the same key, and `bytes`, `count` and `max_msn` cover both. A push folds the base back in once
 //! nobody else holds it; removing through an MSN at or above the base's newest drops the base whole.
 
-use super::key_filter::KeyFilter;
 use super::message::{Message, MsgRef, Msn, Op};
 use super::points::Points;
 use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::tree::format::key_filter::KeyFilter;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Default)]

@@ -17,13 +17,14 @@
 //! step 3 detects (an `Arc` other than the one taken, or, for a leaf read from the file, a place other
 //! than the one read or a dirty cached copy).
 
-use super::buffer::Buffer;
-use super::message::Msn;
-use super::node::{BlockNum, BufferSlot, Node};
-use super::{node_codec, Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::corruption;
 use crate::error::Result;
+use crate::tree::format::node_codec;
+use crate::tree::in_memory::buffer::Buffer;
+use crate::tree::in_memory::message::Msn;
+use crate::tree::in_memory::node::{BlockNum, BufferSlot, Node};
+use crate::tree::{Tree, TreeState};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 

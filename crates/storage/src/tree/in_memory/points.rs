@@ -266,7 +266,7 @@ impl Points {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tree::message::Msn;
+    use crate::tree::in_memory::message::Msn;
     use std::collections::BTreeMap;
 
     /// Against a map from key to its messages: every question answered alike through pushes, appends,

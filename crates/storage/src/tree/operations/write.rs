@@ -7,12 +7,12 @@
 //! oversized leaves and internal nodes split, small leaves merge with a neighbour, a root with one child and
 //! nothing buffered steps down.
 
-use super::basement::Basement;
-use super::buffer::{clip, Buffer};
-use super::message::{Message, MsgRef};
-use super::node::{BasementSlot, BlockNum, BufferSlot, Node};
-use super::{Tree, TreeState};
 use crate::error::Result;
+use crate::tree::in_memory::basement::Basement;
+use crate::tree::in_memory::buffer::{clip, Buffer};
+use crate::tree::in_memory::message::{Message, MsgRef};
+use crate::tree::in_memory::node::{BasementSlot, BlockNum, BufferSlot, Node};
+use crate::tree::{Tree, TreeState};
 use std::sync::Arc;
 
 /// Key range of part `i` given a node's pivots: [lo, hi), None = unbounded.
@@ -73,7 +73,7 @@ impl Tree {
     /// Applies `msgs` (each key's in MSN order) to a fully loaded leaf's basements, then splits the
     /// basements they made too big and drops those they emptied. Touches nothing but `node`, so it can
     /// run on a private copy without the tree's lock, with messages borrowed from the buffer being
-    /// flushed (tree/detached_flush.rs).
+    /// flushed (tree/maintenance/detached_flush.rs).
     pub(crate) fn apply_refs_to_leaf_node(
         &self,
         node: &mut Node,
@@ -149,7 +149,7 @@ impl Tree {
     /// (keeping at least one), from the right so that the indexes still to visit stay valid.
     fn resize_basements(
         &self,
-        pivots: &mut super::node::Pivots,
+        pivots: &mut crate::tree::in_memory::node::Pivots,
         basements: &mut Vec<BasementSlot>,
         mut touched: Vec<usize>,
     ) {
@@ -182,7 +182,7 @@ impl Tree {
 
     /// Flushes the heaviest children of internal node `bn` until its buffers fit the node size, at most
     /// `budget` child flushes (the budget is spent as they happen, by flushes further down too).
-    pub(super) fn flush_over_size(
+    pub(in crate::tree) fn flush_over_size(
         &self,
         st: &mut TreeState,
         bn: BlockNum,
@@ -198,7 +198,7 @@ impl Tree {
             if total <= node_max {
                 return Ok(());
             }
-            let Some(idx) = super::node::BufferSlot::heaviest(buffers) else {
+            let Some(idx) = crate::tree::in_memory::node::BufferSlot::heaviest(buffers) else {
                 return Ok(());
             };
             drop(node);
@@ -239,7 +239,12 @@ impl Tree {
     }
 
     /// Splits child `idx` of `parent` if it is too big, or merges it with a neighbour if it is a small leaf.
-    pub(super) fn fix_child(&self, st: &mut TreeState, parent: BlockNum, idx: usize) -> Result<()> {
+    pub(in crate::tree) fn fix_child(
+        &self,
+        st: &mut TreeState,
+        parent: BlockNum,
+        idx: usize,
+    ) -> Result<()> {
         let child = match &*self.load(st, parent)? {
             Node::Internal { children, .. } => children[idx],
             Node::Leaf { .. } => return Ok(()),
@@ -460,7 +465,7 @@ impl Tree {
     }
 
     /// Splits an oversized root under a new root, or lets a root with one child and nothing buffered step down.
-    pub(super) fn fix_root(&self, st: &mut TreeState) -> Result<()> {
+    pub(in crate::tree) fn fix_root(&self, st: &mut TreeState) -> Result<()> {
         loop {
             let root = st.root;
             let node = self.load(st, root)?;
@@ -517,6 +522,9 @@ fn basement_mut(slot: &mut BasementSlot) -> &mut Basement {
 
 /// Whether a batch of `n` messages is merged into a leaf in one sorted pass: more than a few, and point
 /// messages only.
-fn mergeable<'a>(n: usize, mut ops: impl Iterator<Item = &'a super::message::Op>) -> bool {
+fn mergeable<'a>(
+    n: usize,
+    mut ops: impl Iterator<Item = &'a crate::tree::in_memory::message::Op>,
+) -> bool {
     n > 8 && ops.all(|op| !op.is_ranged())
 }

@@ -1,6 +1,6 @@
 //! The node cache's byte budget, shared by every tree of an environment.
 //!
-//! Each tree keeps its own map of cached nodes (see `tree::cache`) and reports the bytes it holds here.
+//! Each tree keeps its own map of cached nodes (see `tree::node_cache`) and reports the bytes it holds here.
 //! When the total exceeds the budget, the tree being written evicts the least-recently-used nodes of the
 //! whole cache (writing dirty ones first; their partitions first, then whole nodes): its own and those of every other open tree whose lock is free at
 //! that instant (`try_write`: eviction never waits for another tree, so it cannot deadlock), until the
@@ -40,7 +40,8 @@ pub struct CacheBudget {
     pub detached_flushes: AtomicU64,
     /// Partition reads that a key filter made unnecessary (statistics).
     pub filter_skips: AtomicU64,
-    /// Dirty nodes the flusher wrote without the write lock and marked clean (tree/write_back.rs).
+    /// Dirty nodes the flusher wrote without the write lock and marked clean
+    /// (tree/maintenance/write_back.rs).
     pub written_back: AtomicU64,
     /// The environment's open trees (eviction picks across all of them).
     members: Mutex<Vec<Weak<Tree>>>,
