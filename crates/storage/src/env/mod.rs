@@ -3,7 +3,7 @@
 //!
 //! `Env` owns the catalog, the log, the trees and the background thread (periodic log sync, checkpoints).
 //! `TreeHandle` is what callers write and read through: each write appends its log record and applies its
-//! message under the tree's write lock (invariant C5), then waits for durability outside the lock.
+//! message under the tree's write lock (invariant CKP5), then waits for durability outside the lock.
 
 mod catalog;
 mod checkpoint;
@@ -105,9 +105,9 @@ pub struct EnvStats {
     /// Bytes of packed, compressed frames written to log segments since the environment was opened.
     pub wal_bytes_written: u64,
     pub wal_segments: usize,
-    /// Retired log segments kept to be written over (design.md L1).
+    /// Retired log segments kept to be written over (design.md SEG1).
     pub wal_free_segments: usize,
-    /// Spare log segments (files of zeros) written since open (design.md L5).
+    /// Spare log segments (files of zeros) written since open (design.md SPR1-SPR5).
     pub wal_spares_made: u64,
     pub checkpoints: u64,
     pub last_checkpoint_ms: u64,
@@ -117,7 +117,7 @@ pub struct EnvStats {
     pub part_reads: u64,
     /// Point reads that read and decompressed one frame of a basement not in memory (tree/frames.rs).
     pub frame_reads: u64,
-    /// Leaf flushes the flusher prepared without the tree's write lock (design.md F4).
+    /// Leaf flushes the flusher prepared without the tree's write lock (design.md FLU2).
     pub detached_flushes: u64,
     /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
     pub filter_skips: u64,
@@ -133,7 +133,7 @@ pub struct EnvStats {
     pub oldest_view_lag_lsns: u64,
     /// Flushes of over-full internal nodes done by the flusher thread (not by writers).
     pub background_flushes: u64,
-    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WB1).
+    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WBK1).
     pub written_back: u64,
 }
 
@@ -154,13 +154,13 @@ impl Env {
         let (inner, stale_header) = recovery::open(vfs, dir, opts, reg)?;
         let inner = Arc::new(inner);
         if stale_header {
-            // R4 (design.md, "Recovery"): the headers carry this build's format version before any
+            // RCV4 (design.md, "Recovery"): the headers carry this build's format version before any
             // write can reach the log.
             checkpoint::run(&inner)?;
         }
-        // A log with nothing to write over gets its first spare now, not beside its first commits (S5),
+        // A log with nothing to write over gets its first spare now, not beside its first commits (SPR5),
         // and before the maintenance thread, which makes the later ones, starts. A failure latches
-        // nothing and stops spares (S4).
+        // nothing and stops spares (SPR4).
         if inner.opts.background {
             let _ = inner.wal.prepare_first_spare();
         }
@@ -187,7 +187,7 @@ impl Env {
         } else {
             None
         };
-        // The log syncer starts fsyncs early for writers outside transactions (wal/syncer.rs, W1).
+        // The log syncer starts fsyncs early for writers outside transactions (design.md WAL1).
         let syncer = if inner.opts.background && inner.opts.durability == Durability::Sync {
             inner.wal.syncer.set_active(true);
             let bg = inner.clone();
@@ -497,7 +497,7 @@ impl TreeHandle {
     /// Logs and applies messages stamped with transaction `txn` (0: none); returns the last LSN, without
     /// waiting for durability. All of the batch's records are appended before any is applied, so that a
     /// writer outside a transaction (`txn` 0, which commits with this call) can have the log syncer start
-    /// their fsync while it applies them (invariant W1); both happen under the tree's write lock, so the
+    /// their fsync while it applies them (invariant WAL1); both happen under the tree's write lock, so the
     /// tree sees the messages in LSN order as before.
     pub(crate) fn write_messages(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<Option<Msn>> {
         if ops.is_empty() {

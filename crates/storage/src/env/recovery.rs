@@ -1,5 +1,5 @@
 //! Opening an environment: read the header and catalog, open every tree, replay the log
-//! (design.md, "Recovery", steps 1 to 5; invariants R1 to R3).
+//! (design.md, "Recovery", steps 1 to 5; invariants RCV1 to RCV3).
 
 use super::catalog::{
     catalog_name, Catalog, CatalogEntry, EnvHeader, ENV_MAGIC, ENV_PAYLOAD_BYTES,
@@ -67,7 +67,7 @@ pub(crate) fn open(
 
     // Step 1: header and catalog.
     let header = read_env_header(&*vfs, dir)?;
-    // R4: an environment without a header, or with one of an older format, is checkpointed before it is
+    // RCV4: an environment without a header, or with one of an older format, is checkpointed before it is
     // used, so no build that cannot read this one's log frames takes it for its own.
     let stale_header = header
         .as_ref()

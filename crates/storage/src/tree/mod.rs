@@ -107,7 +107,7 @@ pub struct Tree {
     pub(crate) dropped: std::sync::atomic::AtomicBool,
     /// Blocks written back, waiting to be handed to the disk (aged_write_out.rs).
     pub(crate) aging: aged_write_out::Aging,
-    /// Which dirty nodes write-back takes as settled (write_back.rs, WB2).
+    /// Which dirty nodes write-back takes as settled (design.md WBK2).
     pub(crate) settled: Mutex<write_back::Settled>,
 }
 
