@@ -3,7 +3,7 @@
 //! K/M/G suffix), durability (sync | periodic:<ms> | nosync), compression (a codec or TokuDB
 //! row-format name), block_size and read_block_size (node and basement size of new tables' trees, as
 //! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
-//! kept to be written over, 0-64; design.md L1-L3), max_connections). Flags given on the command line
+//! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections). Flags given on the command line
 //! win over the file.
 
 use std::path::PathBuf;

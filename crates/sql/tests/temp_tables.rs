@@ -1,7 +1,7 @@
 //! CREATE TEMPORARY TABLE through the engine: a temporary table is visible to its session only,
 //! shadows a permanent table of the same name, rolls back like any table, keeps its trees under
 //! the reserved prefix, is dropped when its session ends, and trees a crash left behind are
-//! dropped when the engine opens (temp_tables.rs T1–T5).
+//! dropped when the engine opens (design.md TMP1–TMP5).
 
 mod sessions;
 

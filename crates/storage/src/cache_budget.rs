@@ -19,7 +19,8 @@ use crate::tree::Tree;
 
 /// Internal nodes may hold up to this percentage of the budget before their buffers are flushed down.
 /// Their buffers set how many messages each leaf rewrite takes once the table is far larger than the
-/// cache; the leaves keep the rest (design.md, "Node cache": why 65 and not 50 or 75).
+/// cache; the leaves keep the rest (docs/decisions/2026-11-26-internal-node-share.md: why 65 and not
+/// 50 or 75).
 pub const INTERNAL_SHARE_PERCENT: u64 = 65;
 
 pub struct CacheBudget {
@@ -106,7 +107,7 @@ impl CacheBudget {
         self.internal_limit() + (self.limit_bytes - self.internal_limit()) / 2
     }
     /// Whether internal nodes hold more than their share of the budget: their buffers are then flushed
-    /// down rather than evicted (design.md, "Node cache").
+    /// down rather than evicted (design.md, "Node cache and eviction").
     pub fn internal_over(&self) -> bool {
         self.internal_used() > self.internal_limit()
     }

@@ -110,7 +110,7 @@ fn cached_basements_are_read_once_and_reads_match_after_eviction() {
                 "key {i}, round {round}"
             );
             // The same key again: its buffers and node are cached; its basement is too, or the read
-            // decompresses the one frame that holds the key (design.md R1).
+            // decompresses the one frame that holds the key (design.md FRM1).
             let before = env.stats();
             assert_eq!(t.get(&key(i)).unwrap().as_ref(), model.get(&key(i)));
             let after = env.stats();
@@ -142,7 +142,7 @@ fn cached_basements_are_read_once_and_reads_match_after_eviction() {
 
 /// With the cache full, a point read of a basement not in memory decompresses the one frame that holds
 /// the key and caches nothing, until the basement has been read that way `COLD_READS_TO_CACHE` times; then
-/// it is loaded and later reads of it read nothing (design.md R1-R2).
+/// it is loaded and later reads of it read nothing (design.md FRM1-FRM2).
 #[test]
 fn cold_point_reads_decompress_one_frame_until_the_basement_is_hot() {
     let dir = tempfile::tempdir().unwrap();
@@ -193,7 +193,7 @@ fn cold_point_reads_decompress_one_frame_until_the_basement_is_hot() {
 }
 
 /// A lookup of a key the tree lacks is answered by the key filters of the partitions not in memory
-/// (design.md F1–F2): in a tree six times the cache, almost no such lookup reads a basement or buffer, and
+/// (design.md FLT1–FLT2): in a tree six times the cache, almost no such lookup reads a basement or buffer, and
 /// every present key is still found.
 #[test]
 fn key_filters_answer_absent_keys_without_reading_partitions() {

@@ -177,7 +177,7 @@ fn the_flusher_thread_takes_flushes_off_writers() {
 #[test]
 fn the_flusher_writes_dirty_nodes_back_while_writers_change_them() {
     // A cache far smaller than the tree: the flusher writes the stalest dirty nodes back without the
-    // write lock while writers keep changing nodes (design.md WB1); no change may be lost.
+    // write lock while writers keep changing nodes (design.md WBK1); no change may be lost.
     let dir = tempfile::tempdir().unwrap();
     let mut o = opts();
     o.durability = Durability::NoSync;

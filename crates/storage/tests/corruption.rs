@@ -15,7 +15,7 @@ fn opts() -> EnvOptions {
         cache_bytes: 1 << 30,
         durability: Durability::Sync,
         background: false,
-        // A plain log: reused and spare segments (design.md L1, L5) have their own tests in `wal`.
+        // A plain log: reused and spare segments (design.md SEG1, SPR1) have their own tests in `wal`.
         wal_recycle_segments: 0,
         default_tree: TreeOptions {
             node_size_bytes: 4096,

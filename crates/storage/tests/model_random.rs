@@ -154,7 +154,7 @@ fn run(seed: u64, cfg: &Config, ops: usize, space: u64) -> u64 {
         }
         if rng.chance(2) {
             // The flusher's work, as the background thread would do it (leaf flushes prepared
-            // without the lock among it, design.md F4).
+            // without the lock among it, design.md FLU2).
             t.flush_now().unwrap();
         }
         if i % 700 == 699 {

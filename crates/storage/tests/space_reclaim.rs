@@ -1,4 +1,4 @@
-//! Space reclamation (design.md C8): after checkpoints, a tree file is truncated to its used area and its
+//! Space reclamation (design.md CKP8): after checkpoints, a tree file is truncated to its used area and its
 //! large free extents no longer occupy disk blocks, while every live row still reads back, before and
 //! after a reopen.
 
@@ -107,7 +107,7 @@ fn checkpoints_give_free_space_back_and_keep_every_live_row() {
     assert_eq!(n, 400);
 }
 
-/// Bytes of the live log segments in `dir` (not those kept for reuse, design.md L1).
+/// Bytes of the live log segments in `dir` (not those kept for reuse, design.md SEG1).
 fn log_bytes(dir: &std::path::Path) -> u64 {
     std::fs::read_dir(dir.join("wal"))
         .unwrap()
@@ -168,7 +168,7 @@ fn retired_log_segments_are_kept_for_reuse_up_to_the_option_and_no_more() {
             assert_eq!(t.get(&key(i)).unwrap(), Some(value(i, round)), "key {i}");
         }
         // A log gone quiet gives the kept segments back: the pool never outgrows the segments the log
-        // started since the previous checkpoint (L3).
+        // started since the previous checkpoint (SEG3).
         env.checkpoint().unwrap();
         t.put(&key(0), &value(0, 3)).unwrap();
         env.checkpoint().unwrap();

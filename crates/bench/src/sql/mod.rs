@@ -24,7 +24,7 @@ use outcome::Status;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// The workloads of issue 6 (the peer baselines' W1..W4 and the write-optimized ones).
+/// The workloads of the suite (the peer baselines' W1..W4 and the write-optimized ones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workload {
     /// W1: LOAD DATA LOCAL INFILE of the sensor CSV.

@@ -51,7 +51,7 @@ pub struct Engine {
     pub queries: AtomicU64,
     /// Directory server-side LOAD DATA INFILE may read (None: refused). Set at start, never by SQL.
     pub secure_file_priv: RwLock<Option<PathBuf>>,
-    /// Next temporary table id (temp_tables.rs T1).
+    /// Next temporary table id (design.md TMP1).
     pub temp_ids: AtomicU64,
     /// Named key caches (key_cache.rs): kept for MariaDB scripts, they hold nothing.
     pub key_caches: Mutex<crate::session::key_cache::KeyCaches>,
@@ -102,7 +102,7 @@ impl Engine {
         for tree in engine.catalog.orphan_trees(&names) {
             engine.store.drop_tree(&tree)?;
         }
-        // Trees of temporary tables of an earlier run (temp_tables.rs T3).
+        // Trees of temporary tables of an earlier run (design.md TMP3).
         for tree in temp_tables::orphans(&names) {
             engine.store.drop_tree(&tree)?;
         }

@@ -74,7 +74,7 @@ pub struct Context {
 impl Drop for Context {
     fn drop(&mut self) {
         self.ws.clear();
-        // After the write set: no buffered change refers to them any more (temp_tables.rs T4).
+        // After the write set: no buffered change refers to them any more (design.md TMP4).
         self.temp.drop_all(&self.engine.store);
         self.release_lock();
         self.engine.processes.lock().remove(&self.id);

@@ -6,21 +6,10 @@
 //! table lookup that puts the overlay first ([`Context::find_table`] and friends), so that a
 //! temporary table shadows a permanent one of the same name in every statement.
 //!
-//! Protocol (design.md "Temporary tables"):
-//! * T1. A temporary table's trees are `\0temp/<id>/PRIMARY`, `\0temp/<id>/<index>` and, after
-//!   its n-th rebuild, `\0temp/<id>/@n/<index>`, with `id` unique within the engine's run. No
-//!   other tree has the prefix (a permanent table's trees start with its database's name, which
-//!   cannot contain `\0`; bulk-load staging trees start with `\0load/`).
-//! * T2. A temporary table's definition is never written to the catalog tree: it lives in the
-//!   session's memory only, so no other session can see it and nothing of it survives a restart
-//!   but its trees.
-//! * T3. The engine drops every tree with the prefix when it opens, before any session runs
-//!   (whatever a crash or kill left behind); ids then restart at 1 without clashing.
-//! * T4. When a session ends, its write set is cleared first (no buffered change refers to a
-//!   temporary table any more), then its temporary tables' trees are dropped.
-//! * T5. Rows of a temporary table go through the session's write set and storage transaction
-//!   like any table's, so statement rollback, ROLLBACK and COMMIT behave as for InnoDB temporary
-//!   tables; they reach the log, but T3 discards them after a crash (no durability is claimed).
+//! Protocol: design.md, "Temporary tables", invariants TMP1-TMP5: the reserved tree names (TMP1), the
+//! definition kept in the session's memory only (TMP2), the drop of leftover trees when the engine opens
+//! (TMP3), the write set cleared before the trees are dropped at session end (TMP4), and rows through the
+//! session's write set and transaction, logged but not durable (TMP5).
 //!
 //! Divergences: DDL on a temporary table commits the open transaction and takes the schema lock
 //! as DDL on a permanent table does (MariaDB does neither for CREATE/DROP TEMPORARY TABLE);
@@ -34,7 +23,7 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::store::Store;
 
-/// The name prefix of every temporary table's trees (T1).
+/// The name prefix of every temporary table's trees (TMP1).
 pub const PREFIX: &str = "\u{0}temp/";
 
 /// The tree of `index` (`PRIMARY` or a secondary index's name) of temporary table `id` in
@@ -47,7 +36,7 @@ pub fn tree_name(id: u64, generation: u64, index: &str) -> String {
     }
 }
 
-/// Trees of `names` left by temporary tables of an earlier run (T3).
+/// Trees of `names` left by temporary tables of an earlier run (TMP3).
 pub fn orphans(names: &[String]) -> Vec<String> {
     names
         .iter()
@@ -82,8 +71,8 @@ impl TempTables {
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
     }
-    /// Forgets every table and drops its trees (T4: the caller cleared the write set). Errors
-    /// are ignored: whatever is left is dropped at the next start (T3).
+    /// Forgets every table and drops its trees (TMP4: the caller cleared the write set). Errors
+    /// are ignored: whatever is left is dropped at the next start (TMP3).
     pub fn drop_all(&mut self, store: &Store) {
         for (_, t) in std::mem::take(&mut self.tables) {
             for tree in t.all_trees() {
@@ -123,7 +112,7 @@ impl Context {
             self.engine.catalog.remove_table(&def.db, &def.name)
         }
     }
-    /// A fresh id for a new temporary table's trees (T1).
+    /// A fresh id for a new temporary table's trees (TMP1).
     pub fn new_temp_id(&self) -> u64 {
         self.engine
             .temp_ids

@@ -680,7 +680,7 @@ fn matching_rows(
     }
     let access = choose_access(t, 0, &conj, &|e| e.is_const());
     // Inside a transaction, a primary-key range is locked before it is read, gaps included: no
-    // other session can insert into it until this transaction ends (design.md S5).
+    // other session can insert into it until this transaction ends (design.md SES7).
     // (A point key is locked as its row is; ranges of a secondary index or full scans are not.)
     if cx.in_explicit_or_implicit_txn()
         && access.index.is_none()

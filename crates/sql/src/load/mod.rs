@@ -9,8 +9,8 @@
 //! | `build` | empty table: sort, then build every tree bottom-up and swap them in atomically |
 //! | `merge` | non-empty table: sorted batches written through one storage transaction |
 //!
-//! Path choice (docs/design.md, "Bulk loading"): inside an explicit transaction (BEGIN or
-//! autocommit=0) rows go through the session's write set like INSERT rows, so they commit or
+//! Path choice (docs/design.md, "Bulk loading (SQL half: LOAD DATA)"): inside an explicit
+//! transaction (BEGIN or autocommit=0) rows go through the session's write set like INSERT rows, so they commit or
 //! roll back with the transaction. Otherwise, a table whose primary tree holds no row and that
 //! has no UNIQUE secondary index is built from sorted streams (`Env::bulk_replace`: rows never
 //! reach the log); any other table takes sorted batches through one storage transaction.

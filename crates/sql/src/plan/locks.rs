@@ -3,17 +3,12 @@
 //! Owns: [`lock_for_plan`], called with a locking read's plan before it runs (it then reads the latest committed
 //! rows, not the transaction's snapshot, as InnoDB does).
 //!
-//! Invariants:
-//! - LR1. The locks taken cover every row the query can return, present or inserted later by
-//!   another session, until the transaction ends: for a single-table query served by a primary-key
-//!   range, the key ranges of that access path (a superset of the matching rows, range.rs's
-//!   invariant) are range-locked in the primary tree, so a writer of any key inside them — which
-//!   locks that key first (design.md S1) — waits; every other query locks its tables' whole
-//!   primary trees (derived tables' included).
-//! - LR2. Nothing is locked outside a transaction (autocommit on and no BEGIN): the statement's
-//!   reads end with it, as InnoDB's locking reads in autocommit mode do.
-//! - LR3. Both forms take exclusive locks (Betula has no shared row locks): LOCK IN SHARE MODE is
-//!   stricter than InnoDB's, never weaker.
+//! Invariants: design.md, "SQL sessions on top of transactions": the locks cover every row the
+//! query can return, present or inserted later by another session, until the transaction ends
+//! (SES4: the key ranges of a single-table primary-key access path, a superset of the matching
+//! rows by access.rs's invariant, else the whole primary trees of the tables the plan reads,
+//! derived tables' included; a writer locks its key first, SES1, so it waits); nothing is locked
+//! outside a transaction (SES5); both forms lock exclusively (SES6).
 
 use std::ops::Bound;
 use std::sync::Arc;
@@ -26,8 +21,8 @@ use crate::plan::from::SrcKind;
 use crate::plan::query::QueryPlan;
 use crate::types::value::Value;
 
-/// Locks what the locking read planned as `plan` may return (LR1), if the session is in a
-/// transaction (LR2).
+/// Locks what the locking read planned as `plan` may return (SES4), if the session is in a
+/// transaction (SES5).
 pub fn lock_for_plan(cx: &mut Context, plan: &QueryPlan) -> DbResult<()> {
     if !cx.in_explicit_or_implicit_txn() {
         return Ok(());
@@ -49,7 +44,7 @@ pub fn lock_for_plan(cx: &mut Context, plan: &QueryPlan) -> DbResult<()> {
 }
 
 /// Locks `ranges` of `t`'s primary tree, gaps included, until the transaction ends (UPDATE and
-/// DELETE inside a transaction, design.md S5).
+/// DELETE inside a transaction, design.md SES7).
 pub fn lock_primary_ranges(cx: &mut Context, t: &TableDef, ranges: &[KeyRange]) -> DbResult<()> {
     let bounds: Vec<(Vec<u8>, Option<Vec<u8>>)> = ranges.iter().map(half_open).collect();
     cx.lock_key_ranges(&t.primary_tree(), &bounds)

@@ -3,7 +3,7 @@
 //! First fit over a map of free extents (coalesced), aligned to [`BLOCK_ALIGN`]; the file grows only when no
 //! hole fits, and shrinks when its tail is free. Freed space anywhere is reused.
 //!
-//! Invariant C1 (design.md): the allocator never hands out a place referenced by the durable checkpoint or by
+//! Invariant CKP1 (design.md): the allocator never hands out a place referenced by the durable checkpoint or by
 //! the checkpoint in progress. It does so by never being told such a place is free: callers route frees
 //! through the checkpoint's pin set (see `tree::durability::space`).
 

@@ -3,9 +3,9 @@
 //!
 //! Step 1 appends the `Checkpoint` record and snapshots the catalog under the catalog lock, so the catalog and
 //! the log agree on which trees exist at `begin_lsn`. Each tree's capture holds only that tree's lock, for
-//! pointer copies (C7). The log is made durable up to everything captured before any tree header is written
+//! pointer copies (CKP7). The log is made durable up to everything captured before any tree header is written
 //! (a tree never gets ahead of the log). The environment header is written after every tree header is durable
-//! (C3), and old log segments and the old catalog are deleted only after it is (C4).
+//! (CKP3), and old log segments and the old catalog are deleted only after it is (CKP4).
 
 use super::catalog::{catalog_name, EnvHeader};
 use super::recovery::ENV_FILE;
@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How often the maintenance thread looks for work: a busy log fills a 64 MiB segment in about a second,
-/// and its spare (L5) should be ready well before.
+/// and its spare (SPR1-SPR5) should be ready well before.
 const TICK: Duration = Duration::from_millis(50);
 
 /// Runs one checkpoint (one at a time).
@@ -154,7 +154,7 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
         if env.health.failure().is_some() {
             continue;
         }
-        // A failed spare latches nothing and stops spares (L5); the log appends as before.
+        // A failed spare latches nothing and stops spares (SPR4); the log appends as before.
         let _ = env.wal.prepare_spare();
         match env.opts.durability {
             Durability::Periodic(d) if last_sync.elapsed() >= d => {
@@ -186,7 +186,7 @@ pub(crate) fn background_loop(env: Arc<EnvInner>) {
     }
 }
 
-/// C10: the blocks written back a while ago go to the disk shortly before the checkpoint, not all at it.
+/// CKP10: the blocks written back a while ago go to the disk shortly before the checkpoint, not all at it.
 /// Each tree writes out its share of the round's bytes by what it has waiting.
 fn write_out_aged(env: &EnvInner, until_checkpoint: Duration, round: Duration) {
     use crate::tree::maintenance::aged_write_out::{pace, WRITE_OUT_AGE};

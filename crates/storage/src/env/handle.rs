@@ -1,7 +1,7 @@
 //! `TreeHandle`: what callers write and read one tree through. Each write is checked against the limits
-//! below, appends its log record and applies its message under the tree's write lock (invariant C5),
+//! below, appends its log record and applies its message under the tree's write lock (invariant CKP5),
 //! then waits for durability outside the lock (outside a transaction, the log syncer starts the fsync
-//! while the messages are applied, invariant W1).
+//! while the messages are applied, invariant WAL1).
 
 use super::EnvInner;
 use crate::error::{Error, Result};
@@ -50,7 +50,7 @@ impl TreeHandle {
     /// Logs and applies messages stamped with transaction `txn` (0: none); returns the last LSN, without
     /// waiting for durability. All of the batch's records are appended before any is applied, so that a
     /// writer outside a transaction (`txn` 0, which commits with this call) can have the log syncer start
-    /// their fsync while it applies them (invariant W1); both happen under the tree's write lock, so the
+    /// their fsync while it applies them (invariant WAL1); both happen under the tree's write lock, so the
     /// tree sees the messages in LSN order as before.
     pub(crate) fn write_messages(&self, txn: u64, ops: Vec<(Vec<u8>, Op)>) -> Result<Option<Msn>> {
         if ops.is_empty() {

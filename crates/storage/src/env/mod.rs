@@ -3,7 +3,7 @@
 //!
 //! `Env` owns the catalog, the log, the trees and the background thread (periodic log sync, checkpoints).
 //! `TreeHandle` (handle.rs) is what callers write and read through: each write appends its log record and
-//! applies its message under the tree's write lock (invariant C5), then waits for durability outside the
+//! applies its message under the tree's write lock (invariant CKP5), then waits for durability outside the
 //! lock. Status figures are in stats.rs, opening and replay in recovery.rs, checkpoints in checkpoint.rs.
 
 mod catalog;
@@ -99,13 +99,13 @@ impl Env {
         let (inner, stale_header) = recovery::open(vfs, dir, opts, reg)?;
         let inner = Arc::new(inner);
         if stale_header {
-            // R4 (design.md, "Recovery"): the headers carry this build's format version before any
+            // RCV4 (design.md, "Recovery"): the headers carry this build's format version before any
             // write can reach the log.
             checkpoint::run(&inner)?;
         }
-        // A log with nothing to write over gets its first spare now, not beside its first commits (S5),
+        // A log with nothing to write over gets its first spare now, not beside its first commits (SPR5),
         // and before the maintenance thread, which makes the later ones, starts. A failure latches
-        // nothing and stops spares (S4).
+        // nothing and stops spares (SPR4).
         if inner.opts.background {
             let _ = inner.wal.prepare_first_spare();
         }
@@ -132,7 +132,7 @@ impl Env {
         } else {
             None
         };
-        // The log syncer starts fsyncs early for writers outside transactions (wal/syncer.rs, W1).
+        // The log syncer starts fsyncs early for writers outside transactions (design.md WAL1).
         let syncer = if inner.opts.background && inner.opts.durability == Durability::Sync {
             inner.wal.syncer.set_active(true);
             let bg = inner.clone();

@@ -27,7 +27,7 @@ pub struct EnvOptions {
     pub checkpoint_log_bytes: u64,
     /// Log segments roll over at this size.
     pub wal_segment_bytes: u64,
-    /// Obsolete log segments kept to be written over instead of new files (design.md L1): an fdatasync
+    /// Obsolete log segments kept to be written over instead of new files (design.md SEG1): an fdatasync
     /// after overwriting blocks a file already has costs less than after appending.
     pub wal_recycle_segments: usize,
     /// Compression of the log's packed frames (file-format.md §4). With lz4, the storage benchmark's log

@@ -1,5 +1,5 @@
 //! Opening an environment: read the header and catalog, open every tree, replay the log
-//! (design.md, "Recovery", steps 1 to 5; invariants R1 to R3).
+//! (design.md, "Recovery", steps 1 to 5; invariants RCV1 to RCV3).
 
 use super::catalog::{
     catalog_name, Catalog, CatalogEntry, EnvHeader, ENV_MAGIC, ENV_PAYLOAD_BYTES,
@@ -48,7 +48,7 @@ pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<(EnvHe
 }
 
 /// Opens the environment in `dir`, creating it if needed (recovery steps 1 to 5); returns it and whether
-/// its header is missing or of an older format, so that the caller checkpoints before any write (R4).
+/// its header is missing or of an older format, so that the caller checkpoints before any write (RCV4).
 pub(crate) fn open(
     vfs: Arc<dyn Vfs>,
     dir: &Path,
@@ -59,7 +59,7 @@ pub(crate) fn open(
 
     // Step 1: header and catalog.
     let header = read_env_header(&*vfs, dir)?;
-    // R4: an environment without a header, or with one of an older format, is checkpointed before it is
+    // RCV4: an environment without a header, or with one of an older format, is checkpointed before it is
     // used, so no build that cannot read this one's log frames takes it for its own.
     let stale_header = header
         .as_ref()

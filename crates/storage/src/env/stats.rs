@@ -18,9 +18,9 @@ pub struct EnvStats {
     /// Bytes of packed, compressed frames written to log segments since the environment was opened.
     pub wal_bytes_written: u64,
     pub wal_segments: usize,
-    /// Retired log segments kept to be written over (design.md L1).
+    /// Retired log segments kept to be written over (design.md SEG1).
     pub wal_free_segments: usize,
-    /// Spare log segments (files of zeros) written since open (design.md L5).
+    /// Spare log segments (files of zeros) written since open (design.md SPR1-SPR5).
     pub wal_spares_made: u64,
     pub checkpoints: u64,
     pub last_checkpoint_ms: u64,
@@ -30,7 +30,7 @@ pub struct EnvStats {
     pub part_reads: u64,
     /// Point reads that read and decompressed one frame of a basement not in memory (tree/format/frames.rs).
     pub frame_reads: u64,
-    /// Leaf flushes the flusher prepared without the tree's write lock (design.md F4).
+    /// Leaf flushes the flusher prepared without the tree's write lock (design.md FLU2).
     pub detached_flushes: u64,
     /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
     pub filter_skips: u64,
@@ -46,7 +46,7 @@ pub struct EnvStats {
     pub oldest_view_lag_lsns: u64,
     /// Flushes of over-full internal nodes done by the flusher thread (not by writers).
     pub background_flushes: u64,
-    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WB1).
+    /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WBK1).
     pub written_back: u64,
 }
 

@@ -1,6 +1,6 @@
 //! Tests of opening what an older format version wrote: an environment whose headers say version 4 is
 //! checkpointed at open, so its headers carry this build's version before any write reaches the log
-//! (design.md R4), and a log whose single-record frames (versions 1-4) are followed by packed frames
+//! (design.md RCV4), and a log whose single-record frames (versions 1-4) are followed by packed frames
 //! (version 5) reads back whole.
 
 use super::catalog::{ENV_MAGIC, ENV_PAYLOAD_BYTES};

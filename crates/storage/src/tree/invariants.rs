@@ -1,4 +1,4 @@
-//! Whole-tree structural checks (design.md, tree invariants 1 to 4, and the key filters' F2), for tests.
+//! Whole-tree structural checks (design.md TREE1 to TREE4, and FLT2), for tests.
 
 use super::in_memory::message::Msn;
 use super::in_memory::node::{BlockNum, Node};

@@ -121,7 +121,7 @@ pub struct Tree {
     pub(crate) dropped: std::sync::atomic::AtomicBool,
     /// Blocks written back, waiting to be handed to the disk (maintenance/aged_write_out.rs).
     pub(crate) aging: maintenance::aged_write_out::Aging,
-    /// Which dirty nodes write-back takes as settled (maintenance/write_back.rs, WB2).
+    /// Which dirty nodes write-back takes as settled (maintenance/write_back.rs, design.md WBK2).
     pub(crate) settled: Mutex<maintenance::write_back::Settled>,
 }
 

@@ -1,8 +1,8 @@
-//! Loading, dirtying, writing and evicting this tree's nodes (design.md, "Node cache").
+//! Loading, dirtying, writing and evicting this tree's nodes (design.md, "Node cache and eviction").
 //!
 //! - `load` returns a node from the cache or reads it (leaves lazily: prefix only, basements on demand).
 //! - `node_mut` makes a node dirty and fully loaded and hands out a mutable reference (copy-on-write against
-//!   any checkpoint holding the old `Arc`). Dirtying releases the node's old place (invariant C1 decides
+//!   any checkpoint holding the old `Arc`). Dirtying releases the node's old place (invariant CKP1 decides
 //!   whether it is really freed).
 //! - `write_node` serializes a node into a newly allocated place; a failed write latches the environment.
 //! - `evict_if_needed` drops the least-recently-used nodes of the whole cache (this tree's and those of other
@@ -30,8 +30,8 @@ pub(crate) const HARD_MARGIN: u64 = 8;
 const INTERNAL_AGING: u64 = 8;
 
 /// Eviction's ranking of a cached node: the clock ticks since its last use, divided by
-/// [`INTERNAL_AGING`] for internal nodes (design.md, "Node cache"). Every lookup passes through the internal
-/// nodes above its leaf, and reloading one decodes whole message buffers; when lookups sweep the key space
+/// [`INTERNAL_AGING`] for internal nodes (design.md, "Node cache and eviction"). Every lookup passes
+/// through the internal nodes above its leaf, and reloading one decodes whole message buffers; when lookups sweep the key space
 /// (one row per sensor per batch), plain recency evicted them as often as the leaves. Idle trees' internal
 /// nodes still go: their staleness grows without bound.
 pub(super) fn staleness(now: u64, slot: &Slot) -> std::cmp::Reverse<u64> {
@@ -194,7 +194,7 @@ impl Tree {
     /// Takes the caller's `Arc` of the node and drops it before remembering a partition it read, so the
     /// cached node is usually not shared then and is changed in place (a shared one is copied whole,
     /// pivots included: with small basements that copy cost more than the read; callgrind, see
-    /// docs/design.md "Node cache").
+    /// docs/design.md "Node cache and eviction").
     pub(crate) fn load_basement(
         &self,
         st: &TreeState,
@@ -517,8 +517,9 @@ impl Tree {
         candidates.sort_unstable();
         let limit = self.budget.limit();
         let target = limit * 9 / 10;
-        // Pass 1 sheds partitions and keeps prefixes; pass 2 drops whole nodes (design.md, "Node cache").
-        // Each stops at the first dirty node (invariant E1): writing it here, under the lock, made every
+        // Pass 1 sheds partitions and keeps prefixes; pass 2 drops whole nodes (design.md, "Node cache and
+        // eviction").
+        // Each stops at the first dirty node (invariant EVI1): writing it here, under the lock, made every
         // other user of the tree wait for its compression, and write-back cleans the stalest dirty nodes
         // first without the lock, so eviction resumes in the same order once it has. Only over the hard
         // margin is one dirty node written here per call; with no flusher thread, every one needed.

@@ -40,7 +40,8 @@ impl Default for TreeOptions {
 
 /// Frames a basement is cut into on disk (tree/format/frames.rs): a point read that misses the cache
 /// decompresses one of them. Two halve the work of such a read for 6% more bytes on the sensor rows
-/// of the SQL suite; four cut it to a quarter for 16% more (bench/results/2026-11-24-frames.md).
+/// of the SQL suite; four cut it to a quarter for 16% more
+/// (bench/results/2026-11-24-frames-per-basement.md).
 pub const FRAMES_PER_BASEMENT: u32 = 2;
 
 impl TreeOptions {

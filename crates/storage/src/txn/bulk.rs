@@ -9,8 +9,8 @@
 //!
 //! Invariants: the same as every transactional write (docs/design.md, "Transactions and
 //! multi-version reads"): the versions stay invisible to other transactions until the commit
-//! record is durable (X2), and rollback or a crash before commit erases them (recovery rolls the
-//! transaction back). The whole-tree lock makes other writers of the tree wait (X3 holds for
+//! record is durable (TXN2), and rollback or a crash before commit erases them (recovery rolls the
+//! transaction back). The whole-tree lock makes other writers of the tree wait (TXN3 holds for
 //! every key of it). Keys within one call must be strictly increasing (checked), so one call
 //! cannot write a key twice.
 

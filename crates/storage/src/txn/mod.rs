@@ -13,8 +13,8 @@
 //! collection keeps the versions it needs); READ COMMITTED takes a fresh one for each read. `get_for_update`
 //! locks the row and reads the latest committed version plus the transaction's own writes.
 //!
-//! Invariants (docs/design.md, "Transactions and multi-version reads"): X2, a transaction's versions stay
-//! invisible to others until its commit record is durable; X3, rows it wrote stay locked until it ends.
+//! Invariants (docs/design.md, "Transactions and multi-version reads"): TXN2, a transaction's versions stay
+//! invisible to others until its commit record is durable; TXN3, rows it wrote stay locked until it ends.
 
 pub mod bulk;
 pub mod locks;
@@ -220,7 +220,7 @@ impl Txn {
     pub fn get(&self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
         match &self.view {
             Some((v, _)) => t.tree().get_with_view(key, v),
-            // A view per read: made under the tree lock (X4).
+            // A view per read: made under the tree lock (TXN4).
             None => t.tree().get_with_fresh_view(key, || self.current_view()),
         }
     }

@@ -20,7 +20,7 @@ pub fn segment_name(first_lsn: Msn) -> String {
     format!("{first_lsn:020}.wal")
 }
 
-/// File name under which the obsolete segment `first_lsn` waits to be reused (design.md L1); recovery
+/// File name under which the obsolete segment `first_lsn` waits to be reused (design.md SEG1); recovery
 /// never reads it.
 pub fn free_segment_name(first_lsn: Msn) -> String {
     format!("free-{first_lsn:020}.wal")

@@ -7,7 +7,7 @@
 //! The caller truncates there and removes any later segment, so a later recovery never stops early at the
 //! same tear.
 //!
-//! A segment file may be a reused one (design.md L1) whose older records follow the new ones: their LSNs
+//! A segment file may be a reused one (design.md SEG1) whose older records follow the new ones: their LSNs
 //! are below the segment's first, so density ends the segment there. A segment that is not the last ends
 //! where the next one begins (a roll writes and fsyncs a segment whole before the next is named), so a
 //! frame that breaks density earlier is damage, not the end.
@@ -28,7 +28,7 @@ pub struct LogScan {
     pub next_lsn: Msn,
     /// Segments (first LSNs) that hold valid records, ascending.
     pub segments: Vec<Msn>,
-    /// Obsolete segment files to reuse (L1): those found waiting and those older than the replay LSN.
+    /// Obsolete segment files to reuse (SEG1): those found waiting and those older than the replay LSN.
     pub free: Vec<PathBuf>,
 }
 
@@ -47,7 +47,7 @@ fn valid_frame_follows(buf: &[u8], bad_lsn: Msn) -> bool {
 }
 
 /// Whether the frame at the start of `buf` carries an LSN below `first`, the segment's first: bytes of an
-/// older generation in a reused segment file (L4), whatever its checksum says.
+/// older generation in a reused segment file (SEG4), whatever its checksum says.
 fn older_generation(buf: &[u8], first: Msn) -> bool {
     buf.len() >= 16 && u64::from_le_bytes(buf[8..16].try_into().unwrap()) < first
 }
@@ -147,7 +147,7 @@ pub fn scan_and_repair(vfs: &dyn Vfs, dir: &Path, from: Msn, min_next: Msn) -> R
         if broken || i + 1 == segments.len() {
             // The last segment may hold records that reached the page cache but were never synced (the
             // process died, the machine did not); they were just read and will be replayed, and the log
-            // goes on in a new segment, which a later recovery reads only after this one's end (L1).
+            // goes on in a new segment, which a later recovery reads only after this one's end (SEG1).
             file.sync()
                 .map_err(|e| Error::io("fsync", pstr.clone(), e))?;
         }

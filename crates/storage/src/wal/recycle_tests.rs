@@ -1,4 +1,4 @@
-//! Tests of how the log is read back across segments: reused segment files (design.md L1, L4), in which
+//! Tests of how the log is read back across segments: reused segment files (design.md SEG1, SEG4), in which
 //! records of an older generation follow the new ones, must yield exactly the new records whether the
 //! reused segment is the last one or not; and a recovery makes what it read durable before the log goes
 //! on in a new segment (Recovery, step 4).
@@ -104,7 +104,7 @@ fn reused_segments_keep_old_records_that_reading_never_returns() {
 /// A crash may keep a later unsynced record (e+1) while the page of an earlier one (e) still holds the
 /// reused file's old bytes; with records of one size, an old frame sits exactly where e's was, and its
 /// length leads to e+1. That is a torn tail (neither was acknowledged), not damage: reading ends at e
-/// (L4), whether the old frame's checksum holds or not. A damaged frame of the new generation with a
+/// (SEG4), whether the old frame's checksum holds or not. A damaged frame of the new generation with a
 /// valid one after it is still reported.
 #[test]
 fn an_old_frame_where_a_lost_record_was_ends_the_log_instead_of_failing_it() {

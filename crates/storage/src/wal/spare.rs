@@ -1,25 +1,17 @@
-//! Spare log segments: files of zeros, written and fsynced ahead of need (design.md L5).
+//! Spare log segments: files of zeros, written and fsynced ahead of need (design.md SPR1-SPR5).
 //!
 //! An fdatasync after appending to a file must also commit the file's new size and block map (on ext4, a
 //! journal commit); after overwriting blocks the file already has, it writes only the data. Reused segments
-//! (L1) give the second kind, but a new environment has none to reuse, and a busy log can use up the pool
+//! (SEG1) give the second kind, but a new environment has none to reuse, and a busy log can use up the pool
 //! between two checkpoints. While the pool is empty and the current segment is filling, the maintenance
 //! thread writes a spare: a segment-sized file of zeros, fsynced, that joins the pool under a
 //! [`spare_segment_name`]. A log writing past the end of its current file rolls to a pooled file at once
 //! (`Wal::flush_with`), so a fresh log appends only until the first spare is ready.
 //!
-//! Invariants:
-//! - S1. A spare holds only zeros, in whatever prefix of it reached the disk. Read as a segment, its first
-//!   unwritten frame has LSN field 0, below any segment's first LSN, so reading stops there (L1, L4), as
-//!   it does at an older generation's records.
-//! - S2. A spare is written outside the log's lock; only its entry into the pool takes the lock. Commits
-//!   never wait for a spare.
-//! - S3. No spare is made while `recycle_max` is 0 (reuse turned off), nor while the pool holds a file.
-//! - S4. A spare holds no records: failing to write one never latches the environment. The partial file
-//!   is removed and spares stop until the log is reopened (a full disk is not retried every tick).
-//! - S5. An environment opened with its background threads writes one spare before its first commit when
-//!   the pool is empty (a new environment's log, or one whose pool was used up), as S3 allows. Otherwise
-//!   the first spare was written in the first second of a busy log, beside its first commits' fsyncs.
+//! Invariants: design.md, "Spare log segments", SPR1-SPR5: a spare holds only zeros and reads as the end
+//! of a log (SPR1); it is written outside the log's lock (SPR2); none is made while reuse is off or the
+//! pool holds a file (SPR3); failing to write one latches nothing and stops spares (SPR4); an environment
+//! opened with its background threads writes one before its first commit when the pool is empty (SPR5).
 
 use super::parse_segment_name;
 use super::writer::Wal;
@@ -28,7 +20,7 @@ use crate::error::{Error, Result};
 /// Zeros written per call while filling a spare.
 const ZERO_CHUNK: usize = 1 << 20;
 /// Bytes of a spare written out (and waited for) at a time, so that commits' log fsyncs queue behind one
-/// slice at a time, not behind the whole file (as a checkpoint does, C9).
+/// slice at a time, not behind the whole file (as a checkpoint does, CKP9).
 const WRITE_OUT_SLICE: u64 = 4 << 20;
 
 /// File name of spare number `n` (a pooled file recovery never reads, like [`super::free_segment_name`]).
@@ -48,12 +40,12 @@ impl Wal {
     /// sixteenth of a segment (a quiet log never gets one); whether it did. Called by the maintenance
     /// thread. A spare holds no records, so a failure to write one does not latch the environment: the
     /// partial file is removed, the error returned, and no spare is made again until the log is reopened
-    /// (S4).
+    /// (SPR4).
     pub fn prepare_spare(&self) -> Result<bool> {
         self.make_spare(self.spare_wanted(false))
     }
 
-    /// Writes one spare into the pool if the pool is empty, however quiet the log (S5): an environment
+    /// Writes one spare into the pool if the pool is empty, however quiet the log (SPR5): an environment
     /// opened with its background threads does this before its first commit, so that a new log's first
     /// spare is not written while the first commits fsync. Fails and stops spares as `prepare_spare`.
     pub fn prepare_first_spare(&self) -> Result<bool> {

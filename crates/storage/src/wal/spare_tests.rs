@@ -1,5 +1,5 @@
-//! Tests of spare log segments (design.md L5, `wal::spare`): when one is made, that the log rolls into it
-//! at once, that reading a segment written over a spare's zeros returns exactly the records (after a
+//! Tests of spare log segments (design.md SPR1-SPR5, `wal::spare`): when one is made, that the log rolls
+//! into it at once, that reading a segment written over a spare's zeros returns exactly the records (after a
 //! crash at any point too), that recovery pools spares, and that a failed spare latches nothing.
 
 use super::reader::scan_and_repair;

@@ -1,5 +1,5 @@
 //! The log syncer: a background thread that starts the fsync of a batch's log records while the writer is
-//! still applying the batch to its tree (design.md, "Write-ahead log and durability", invariant W1).
+//! still applying the batch to its tree (design.md, "Write-ahead log and durability", invariant WAL1).
 //!
 //! A writer outside any transaction appends all of a batch's records, calls [`SyncRequests::request`] with
 //! the last LSN, applies the messages, and only then waits in `Wal::sync_to`. The syncer thread takes the

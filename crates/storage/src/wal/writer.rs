@@ -27,7 +27,7 @@ struct Segment {
     first_lsn: Msn,
     len: u64,
     /// The file's length when the segment began: writes below it overwrite (a reused file or a spare,
-    /// L1, L5), writes past it grow the file.
+    /// SEG1, SPR1), writes past it grow the file.
     room: u64,
 }
 
@@ -46,13 +46,13 @@ struct Inner {
     /// First LSNs of all segments on disk, ascending.
     segments: Vec<Msn>,
     bytes_appended: u64,
-    /// Obsolete segment files kept for reuse (L1), at most `Wal::recycle_max`.
+    /// Obsolete segment files kept for reuse (SEG1), at most `Wal::recycle_max`.
     free: Vec<PathBuf>,
-    /// Segments started since the last retirement (the demand the pool of `free` serves, L3).
+    /// Segments started since the last retirement (the demand the pool of `free` serves, SEG3).
     started: usize,
-    /// Spares written since the log started (L5).
+    /// Spares written since the log started (SPR1-SPR5).
     spares: u64,
-    /// Writing a spare failed; none is tried again (spare.rs, S4).
+    /// Writing a spare failed; none is tried again (design.md SPR4).
     spares_stopped: bool,
 }
 
@@ -63,7 +63,7 @@ pub struct Wal {
     pub(super) segment_bytes: u64,
     /// Compression of packed frames.
     codec: Codec,
-    /// Obsolete segments kept for reuse at most (L1).
+    /// Obsolete segments kept for reuse at most (SEG1).
     recycle_max: usize,
     health: Arc<Health>,
     inner: Mutex<Inner>,
@@ -77,7 +77,7 @@ const BUFFER_FLUSH_BYTES: usize = 4 << 20;
 
 impl Wal {
     /// Starts a log whose next record gets `next_lsn`, in a new segment; `segments` lists the segments that
-    /// already exist (first LSNs, ascending), `free` the obsolete segment files found for reuse (L1), of
+    /// already exist (first LSNs, ascending), `free` the obsolete segment files found for reuse (SEG1), of
     /// which up to `recycle_max` are kept and the others removed.
     #[allow(clippy::too_many_arguments)]
     pub fn start(
@@ -153,7 +153,7 @@ impl Wal {
     }
 
     /// Opens segment `first_lsn`: an obsolete segment file from `free` renamed (its old records stay in it
-    /// and are overwritten, L1), else a new empty file.
+    /// and are overwritten, SEG1), else a new empty file.
     fn new_segment(
         vfs: &dyn Vfs,
         dir: &std::path::Path,
@@ -295,7 +295,7 @@ impl Wal {
                 pack(first, upto + 1 - first, &buf, self.codec, &mut frame);
             }
             let end = offset + frame.len() as u64;
-            // Past the file's end, a pooled file (reused or spare) takes the next write (L5).
+            // Past the file's end, a pooled file (reused or spare) takes the next write (SPR1).
             let roll = end >= self.segment_bytes || (roll_now && end > 0) || (end > room && pooled);
             roll_now = false;
             let need_sync = durable || roll;
@@ -354,7 +354,7 @@ impl Wal {
 
     /// Retires segments whose records all precede `lsn` (after a checkpoint with that replay LSN is
     /// durable): each is renamed into the pool of files to reuse while the pool holds fewer than
-    /// `recycle_max` and fewer than the segments started since the last call, else deleted (L1, L3).
+    /// `recycle_max` and fewer than the segments started since the last call, else deleted (SEG1, SEG3).
     pub fn delete_before(&self, lsn: Msn) -> Result<()> {
         let (doomed, room, surplus) = {
             let mut g = self.inner.lock();
@@ -397,7 +397,7 @@ impl Wal {
         Ok(())
     }
 
-    /// The number to name a spare by, if one is wanted now: spare.rs S3, and unless `even_quiet` (S5),
+    /// The number to name a spare by, if one is wanted now: design.md SPR3, and unless `even_quiet` (SPR5),
     /// the current segment holds at least a sixteenth of a segment.
     pub(super) fn spare_wanted(&self, even_quiet: bool) -> Option<Msn> {
         let g = self.inner.lock();
@@ -406,7 +406,7 @@ impl Wal {
             .then_some(g.next_lsn)
     }
 
-    /// No more spares until the log is reopened (spare.rs, S4).
+    /// No more spares until the log is reopened (design.md SPR4).
     pub(super) fn stop_spares(&self) {
         self.inner.lock().spares_stopped = true;
     }
@@ -418,7 +418,7 @@ impl Wal {
         g.spares += 1;
     }
 
-    /// Spares written since the log started (L5).
+    /// Spares written since the log started (SPR1-SPR5).
     pub fn spares_made(&self) -> u64 {
         self.inner.lock().spares
     }

@@ -1,10 +1,10 @@
 //! This tree's part of a checkpoint (design.md, "Checkpoint protocol", steps 2 to 4 and 6).
 //!
 //! `capture` holds the write lock only to copy pointers: the root, the table, the highest MSN and an `Arc` of
-//! each dirty node (invariant C7). `write_capture` then serializes and writes those nodes without the lock,
-//! writes the table and the header slot with fsyncs in between (C2), and marks each written node clean if no
+//! each dirty node (invariant CKP7). `write_capture` then serializes and writes those nodes without the lock,
+//! writes the table and the header slot with fsyncs in between (CKP2), and marks each written node clean if no
 //! writer changed it meanwhile. Places the capture references are pinned until the next checkpoint of this
-//! tree is durable (C1).
+//! tree is durable (CKP1).
 
 use crate::block::slots;
 use crate::block::BlockLoc;
@@ -16,7 +16,7 @@ use crate::tree::Tree;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Bytes a checkpoint writes out at a time before its fsync (C9).
+/// Bytes a checkpoint writes out at a time before its fsync (CKP9).
 const WRITE_OUT_SLICE: u64 = 4 << 20;
 
 /// What a checkpoint captured of one tree.
@@ -60,7 +60,7 @@ impl Tree {
         }
     }
 
-    /// Steps 3 and 4: writes the captured nodes, the table and the header slot, with fsyncs (C2), then frees
+    /// Steps 3 and 4: writes the captured nodes, the table and the header slot, with fsyncs (CKP2), then frees
     /// what the previous checkpoint alone referenced.
     pub fn write_capture(&self, mut cap: TreeCapture) -> Result<()> {
         let result = self.write_capture_inner(&mut cap);
@@ -117,7 +117,7 @@ impl Tree {
         Ok(())
     }
 
-    /// Writes the file's dirty pages out slice by slice before the checkpoint's fsync (invariant C9), so
+    /// Writes the file's dirty pages out slice by slice before the checkpoint's fsync (invariant CKP9), so
     /// that commits' log fsyncs queue behind one slice at a time, not behind everything written since
     /// the last checkpoint. The same pages reach the disk as the fsync alone would write.
     fn write_out_in_slices(&self) {

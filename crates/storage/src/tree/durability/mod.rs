@@ -2,8 +2,8 @@
 //! newer valid header, the file's space and the places checkpoints pin, and giving free space back.
 //!
 //! Invariants (design.md, "Checkpoint protocol"): a place referenced by the durable checkpoint or by the
-//! one in progress is never freed (C1); a tree header is written only after the blocks and the table it
-//! names are fsynced (C2); a checkpoint holds the tree's lock only to copy pointers (C7).
+//! one in progress is never freed (CKP1); a tree header is written only after the blocks and the table it
+//! names are fsynced (CKP2); a checkpoint holds the tree's lock only to copy pointers (CKP7).
 
 pub(super) mod checkpoint;
 pub(super) mod open;

@@ -1,5 +1,5 @@
 //! Giving a tree file's free space back to the file system after each checkpoint (design.md, "Space
-//! reclamation", invariant C8).
+//! reclamation", invariant CKP8).
 //!
 //! Copy-on-write leaves the places of superseded nodes free once a checkpoint no longer references them.
 //! The allocator reuses them, but the file keeps its high-water length and its blocks, so `du` and the
@@ -8,7 +8,7 @@
 //!
 //! Both calls are advisory: their failure loses nothing (the space stays allocated), so it is ignored.
 //! They run under the space lock, so no place is handed out while its range is being punched; every place
-//! the durable or the pending checkpoint references, and every live place, is allocated (C1) and therefore
+//! the durable or the pending checkpoint references, and every live place, is allocated (CKP1) and therefore
 //! lies below the end and outside every free extent.
 
 use crate::tree::Tree;

@@ -1,6 +1,6 @@
 //! Space bookkeeping of one tree file: the allocator plus the places pinned by checkpoints.
 //!
-//! Invariant C1 (design.md): a place referenced by the durable checkpoint or by the checkpoint in progress is
+//! Invariant CKP1 (design.md): a place referenced by the durable checkpoint or by the checkpoint in progress is
 //! never freed; a superseded place that no checkpoint references is freed at once; the durable checkpoint's
 //! places that the new checkpoint no longer references are freed when the new one is durable.
 

@@ -1,6 +1,6 @@
 //! Key filters: a Bloom filter per partition, written in the node's prefix (file-format.md §3.3, "filter
 //! chunk"), so a point read can tell that a partition which is not in memory holds nothing for its key
-//! without reading and decompressing it (design.md, "Node cache", invariants F1–F2).
+//! without reading and decompressing it (design.md, "Key filters", FLT1–FLT2).
 //!
 //! Invariant: a filter built from a set of keys answers `true` for every key of the set (no false
 //! negatives); for other keys it answers `true` about 1% of the time at [`BITS_PER_KEY`] bits per key.

@@ -2,7 +2,7 @@
 //!
 //! Point messages are indexed by key (each key's messages in MSN order); range deletes and broadcasts are
 //! kept in MSN order beside them. Invariant: every message concerns only keys in the child's key range
-//! (design.md, tree invariant 2); [`Buffer::split_off`] keeps that true when the child splits.
+//! (design.md TREE2); [`Buffer::split_off`] keeps that true when the child splits.
 //!
 //! Point messages live in [`Points`] (tree/in_memory/points.rs): an arena in arrival order with a sorted
 //! index.
@@ -10,7 +10,7 @@
 //! A buffer may sit on a shared **base** (`Buffer::layered_over`): when a writer changes a buffer that a
 //! snapshot also holds (a detached leaf flush, a checkpoint), the change goes into a new, empty layer over
 //! the shared buffer instead of a copy of it; copying the whole map had been an eighth of the writer's time
-//! in random inserts. Invariant B1: every message of the own layer is newer than every message of the base
+//! in random inserts. Invariant BUF5: every message of the own layer is newer than every message of the base
 //! for the same key, and `bytes`, `count` and `max_msn` cover both. A push folds the base back in once
 //! nobody else holds it; removing through an MSN at or above the base's newest drops the base whole.
 
@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 #[derive(Debug, Clone, Default)]
 pub struct Buffer {
-    /// Older messages shared with a snapshot (B1); None for a plain buffer.
+    /// Older messages shared with a snapshot (BUF5); None for a plain buffer.
     base: Option<Arc<Buffer>>,
     points: Points,
     ranged: Vec<Message>,
@@ -106,7 +106,7 @@ impl Buffer {
         !self.ranged.is_empty() || self.base.as_ref().is_some_and(|b| b.has_ranged())
     }
 
-    /// A buffer holding everything `shared` holds, whose changes go into a layer of its own (B1).
+    /// A buffer holding everything `shared` holds, whose changes go into a layer of its own (BUF5).
     pub fn layered_over(shared: Arc<Buffer>) -> Buffer {
         Buffer {
             bytes: shared.bytes,
@@ -127,7 +127,7 @@ impl Buffer {
         out
     }
 
-    /// The key filter of this buffer as it stands (design.md F2): its point messages' keys; None when a
+    /// The key filter of this buffer as it stands (design.md FLT2): its point messages' keys; None when a
     /// range delete or broadcast is pending (no key can be ruled out).
     pub fn key_filter(&self) -> Option<KeyFilter> {
         (!self.has_ranged()).then(|| {
@@ -148,7 +148,7 @@ impl Buffer {
         };
         let mut below = Arc::try_unwrap(base).unwrap_or_else(|shared| (*shared).clone());
         below.flatten();
-        // Per key the base's messages stay first (B1).
+        // Per key the base's messages stay first (BUF5).
         below.points.append(std::mem::take(&mut self.points));
         self.points = std::mem::take(&mut below.points);
         below.ranged.append(&mut self.ranged);
@@ -415,7 +415,7 @@ mod tests {
         assert_eq!(b.count() + right.count(), 5);
     }
 
-    /// A layered buffer (B1) answers every question as a plain buffer with the same messages does,
+    /// A layered buffer (BUF5) answers every question as a plain buffer with the same messages does,
     /// whatever the snapshot holding its base does meanwhile.
     #[test]
     fn layers_behave_as_one_buffer() {

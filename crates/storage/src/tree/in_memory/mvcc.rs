@@ -1,4 +1,4 @@
-//! Multi-version cells and read views (design.md, "Transactions").
+//! Multi-version cells and read views (design.md, "Transactions and multi-version reads").
 //!
 //! A leaf entry is a [`Cell`]: a plain committed value, or a stack of versions, oldest first, each stamped
 //! with the transaction that wrote it. Transaction ids and LSNs share one number space: a message outside a
@@ -358,7 +358,7 @@ impl MvccState {
     /// A view of everything committed before `low_limit()`, for transaction `own`. With `register`, the
     /// view holds back garbage collection until [`MvccState::release_view`].
     ///
-    /// Atomic (invariant X4): the low limit is read, the active set snapshotted and the view registered under
+    /// Atomic (invariant TXN4): the low limit is read, the active set snapshotted and the view registered under
     /// this state's mutex, under which ids are also allocated and activated, transactions deactivated and the
     /// horizon computed. So every transaction with a smaller id is either listed as active or finished before
     /// the view, and no transaction that began after the view is visible: a visible transaction never depends

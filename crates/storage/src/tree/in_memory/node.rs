@@ -5,8 +5,8 @@
 //!
 //! Invariants: `pivots.len() + 1 == parts` (basements or children); child *i* holds keys in
 //! [pivots[i-1], pivots[i]); a leaf's basement is unloaded (`loaded == None`) only while the node is clean, and
-//! then `part` says where it sits in the node's current block (design.md, tree invariant 5). A partition's key
-//! filter is known exactly while its `part` is (design.md, invariant F1).
+//! then `part` says where it sits in the node's current block (design.md TREE5). A partition's key
+//! filter is known exactly while its `part` is (design.md FLT1).
 
 use super::basement::Basement;
 use super::buffer::Buffer;

@@ -7,14 +7,10 @@
 //! tail reaches [`TAIL`] slots, it is sorted and merged into `sorted` in one pass. Lookups search `sorted`
 //! by binary search and scan the tail, which stays a few KiB.
 //!
-//! Invariants:
-//! - P1. `sorted` and `tail` together hold exactly one slot per entry, and a slot's `head` is its entry's
-//!   key's head.
-//! - P2. `sorted` is in order of (head, key, index); comparing heads first is the keys' bytewise order
-//!   (see [`head`]).
-//! - P3. Every index in `tail` is above every index in `sorted` (the tail holds the latest arrivals).
-//! - P4. A key's entries arrive in MSN order (the buffer's caller guarantees it), so ordering one key's
-//!   slots by index orders them by MSN.
+//! Invariants: design.md, "Message buffers", BUF1-BUF4: one slot per entry across `sorted` and `tail`
+//! (BUF1); `sorted` in (head, key, index) order, the keys' bytewise order (BUF2, see [`head`]); every
+//! index in `tail` above every index in `sorted` (BUF3); a key's entries in MSN order, so index order is
+//! MSN order (BUF4).
 
 use super::key_index;
 use super::message::{Message, Op};
@@ -48,7 +44,7 @@ fn head(key: &[u8]) -> u64 {
     key_index::head(key, 0)
 }
 
-/// P2's order of two slots of `entries`.
+/// BUF2's order of two slots of `entries`.
 fn order(entries: &[Message], a: &Slot, b: &Slot) -> Ordering {
     a.head
         .cmp(&b.head)
@@ -74,7 +70,7 @@ impl Points {
         self.entries.len()
     }
 
-    /// Adds a message; its MSN must exceed every MSN already here for the same key (P4).
+    /// Adds a message; its MSN must exceed every MSN already here for the same key (BUF4).
     pub fn push(&mut self, msg: Message) {
         let idx = u32::try_from(self.entries.len()).expect("a buffer holds under 2^32 messages");
         self.tail.push(Slot {
@@ -100,7 +96,7 @@ impl Points {
             tail,
         } = newer;
         self.entries.extend(entries);
-        // Their slots join the tail, so P3 holds; the merge sorts them.
+        // Their slots join the tail, so BUF3 holds; the merge sorts them.
         self.tail
             .extend(sorted.into_iter().chain(tail).map(|s| Slot {
                 head: s.head,
@@ -124,8 +120,8 @@ impl Points {
         let sorted = self.sorted[from..]
             .iter()
             .take_while(move |s| s.head == h && self.key_of(s) == key);
-        // Tail slots are newer than the sorted ones (P3), and one key's come in index order, so in MSN
-        // order (P4): pushes append, and `append` adds the newer layer's slots after the older tail.
+        // Tail slots are newer than the sorted ones (BUF3), and one key's come in index order, so in MSN
+        // order (BUF4): pushes append, and `append` adds the newer layer's slots after the older tail.
         let tail = self
             .tail
             .iter()
@@ -147,7 +143,7 @@ impl Points {
         let mut out = Vec::with_capacity(sorted.len() + tail.len());
         let (mut i, mut j) = (0, 0);
         while i < sorted.len() || j < tail.len() {
-            // On a tie (the same key) the sorted slot is older (P3), so it comes first.
+            // On a tie (the same key) the sorted slot is older (BUF3), so it comes first.
             let take_sorted = j == tail.len()
                 || (i < sorted.len()
                     && order(&self.entries, &sorted[i], &tail[j]) == Ordering::Less);

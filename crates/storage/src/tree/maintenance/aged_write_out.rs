@@ -2,7 +2,7 @@
 //! their nodes are still clean, are written out by the maintenance thread shortly before the next
 //! checkpoint, one block at a time (`VfsFile::write_out`, Linux `sync_file_range` waiting for each), so
 //! that the checkpoint's fsync finds little left in the page cache and commits' log fsyncs never queue
-//! behind more than one block (design.md C10).
+//! behind more than one block (design.md CKP10).
 //!
 //! When: [`pace`] lets the write-out start once the checkpoint is expected within the time the waiting
 //! bytes take at [`WRITE_OUT_RATE`], and spreads them over the time left. Writing out earlier costs

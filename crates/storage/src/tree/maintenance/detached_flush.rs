@@ -1,4 +1,4 @@
-//! Leaf flushes prepared without the tree's write lock (design.md, F4).
+//! Leaf flushes prepared without the tree's write lock (design.md, FLU2).
 //!
 //! Moving a height-1 buffer into its leaf (decoding the leaf, merging thousands of messages into its
 //! basements, splitting them) was most of the time the flusher held the write lock in random inserts at
@@ -11,7 +11,7 @@
 //!    only if the leaf did not change meanwhile and the parent still has it at the same index;
 //!    otherwise the work is dropped (the buffer, untouched, is flushed later).
 //!
-//! Invariant F4: messages added to the buffer while step 2 runs have MSNs above every message of the
+//! Invariant FLU2: messages added to the buffer while step 2 runs have MSNs above every message of the
 //! snapshot (a parent's buffer only receives messages newer than everything below it), so step 3 removes
 //! exactly the snapshot's messages by MSN; and any flush of the same buffer changes the leaf, which
 //! step 3 detects (an `Arc` other than the one taken, or, for a leaf read from the file, a place other

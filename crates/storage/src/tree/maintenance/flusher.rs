@@ -1,4 +1,4 @@
-//! Background flushing of internal nodes (design.md, "Trees and messages").
+//! Background flushing of internal nodes (design.md, "Flusher").
 //!
 //! A writer whose message leaves an internal node's buffers above the node size does not flush them
 //! itself while a flusher thread runs: it asks for a flush of the tree ([`FlushQueue::request`]) and
@@ -18,7 +18,7 @@
 //! Invariants: a flush is the same operation whichever thread runs it, under the same lock, so the tree
 //! invariants hold between any two operations; buffers stay below twice the node size whenever the
 //! write lock is free. The flusher gives the lock up after every [`FLUSHES_PER_HOLD`] child flushes
-//! (design.md F3), so a point read waits for at most that much flushing, not for a whole pass (with
+//! (design.md FLU1), so a point read waits for at most that much flushing, not for a whole pass (with
 //! whole passes, queries during the sensor stream at 10x the cache had a p99 of 265-538 ms).
 
 use super::detached_flush::Detached;
@@ -30,7 +30,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Child flushes the flusher thread does per hold of a tree's write lock (F3): each loads a child
+/// Child flushes the flusher thread does per hold of a tree's write lock (FLU1): each loads a child
 /// (a leaf may come from disk whole), merges the buffer into it and may split it.
 const FLUSHES_PER_HOLD: usize = 2;
 
@@ -107,13 +107,13 @@ impl Tree {
 
     /// Flushes every internal node in memory that is over the node size, then relieves cache pressure
     /// (the flusher thread's work), a few flushes per hold of the tree's write lock: readers and
-    /// writers get the lock between them instead of waiting for the whole pass (F3).
+    /// writers get the lock between them instead of waiting for the whole pass (FLU1).
     pub(crate) fn flush_pending(&self) -> Result<()> {
         self.flushq.done.fetch_add(1, Ordering::Relaxed);
         loop {
             self.write_back()?;
             let detached = self.flush_leaf_detached()?;
-            // Leaf flushes are left to the detached path unless it dropped its work (F4).
+            // Leaf flushes are left to the detached path unless it dropped its work (FLU2).
             let leaves = detached == Detached::Dropped;
             let mut st = self.state.write();
             if self.dropped.load(Ordering::SeqCst) {

@@ -3,7 +3,7 @@
 //!
 //! Invariants: each piece does exactly what a writer would do inline (the same flush, the same write),
 //! so the tree is the same whichever thread did it; work prepared without the write lock is installed
-//! only if nothing it read changed meanwhile (F4, WB1), and is otherwise dropped; nothing here makes
+//! only if nothing it read changed meanwhile (FLU2, WBK1), and is otherwise dropped; nothing here makes
 //! anything durable (that is the checkpoint's job).
 
 pub(crate) mod aged_write_out;

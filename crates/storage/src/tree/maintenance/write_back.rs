@@ -6,17 +6,17 @@
 //! tree waited for it. Here the flusher
 //! takes the read lock only to choose nodes and copy their `Arc`s (the stalest dirty ones, which the
 //! least-recently-used eviction would write next), writes them with no lock held, then takes the write
-//! lock briefly to mark each clean — as the checkpoint does (design.md C7).
+//! lock briefly to mark each clean — as the checkpoint does (design.md CKP7).
 //!
 //! A writer that finds the cache past 3/4 of its budget after a batch asks the flusher for a round
 //! ([`Tree::request_write_back`]), so write-back runs ahead of eviction and not only when a buffer is
 //! over-full.
 //!
-//! Invariant WB1 (design.md): a node is marked clean at the place written only if it is still dirty with the
+//! Invariant WBK1 (design.md): a node is marked clean at the place written only if it is still dirty with the
 //! generation that was written (no change since the copy); otherwise the place, which nothing
 //! references, is freed at once.
 //!
-//! WB2: a node whose write-back was lost that way is passed over until it has stayed unchanged for
+//! WBK2: a node whose write-back was lost that way is passed over until it has stayed unchanged for
 //! [`SETTLE_TIME`] ([`Settled`]), and so are the pieces a split cuts from it. Sequential inserts keep a
 //! leaf and the internal nodes above it changing all the time, and as the few dirty nodes left they were
 //! chosen again and again: two thirds of the sequential phase's write-back bytes were thrown away. This
@@ -35,13 +35,13 @@ use std::time::{Duration, Instant};
 const WRITE_BACK_BATCH: usize = 2;
 
 /// How long a node whose write-back was lost to a change must then stay unchanged before write-back
-/// takes it again (WB2), at least.
+/// takes it again (WBK2), at least.
 const SETTLE_TIME: Duration = Duration::from_millis(50);
 
 /// Most nodes remembered as changing under write-back (beyond, the memory is cleared).
 const MAX_UNSETTLED: usize = 1024;
 
-/// Which dirty nodes write-back takes (WB2): every one, except a node whose last write-back was lost
+/// Which dirty nodes write-back takes (WBK2): every one, except a node whose last write-back was lost
 /// because it changed meanwhile (the leaf that sequential inserts append to, the internal nodes above
 /// it); such a node is taken again only once it has stayed unchanged for [`SETTLE_TIME`].
 #[derive(Debug)]

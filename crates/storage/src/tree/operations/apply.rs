@@ -1,4 +1,4 @@
-//! Applying a batch of messages under the tree's write lock (design.md, "Trees and messages", A1-A3).
+//! Applying a batch of messages under the tree's write lock (design.md, "Write batches", APL1-APL3).
 //!
 //! Each message is routed on its own, exactly as a single write would be: from the root it passes a child
 //! whose buffer is empty and which is in memory (promotion), enters a leaf only on the tree's left or right
@@ -12,15 +12,9 @@
 //! evicting. Consecutive messages routed to the same leaf are applied to it together, so a run of
 //! sequential inserts is one sorted merge into its basement instead of one change per row.
 //!
-//! Invariants:
-//! - A1. Messages reach their destinations in MSN order: a pending run of leaf messages is applied before
-//!   any later message of the batch is routed anywhere else, and routing never depends on the run (it
-//!   reads only buffers above the leaf, which the run does not change).
-//! - A2. Nothing is evicted while a batch is routed (eviction runs at the end), so a leaf holding a pending
-//!   run stays in memory and every node a message passed is still cached when it is rebalanced.
-//! - A3. Rebalancing finds each passed child by its number in its parent's current children (flushes and
-//!   splits during the batch may have moved it) and skips a child or parent that no longer exists; it
-//!   runs deepest first, so a parent sees its children's splits before it is itself checked.
+//! Invariants: design.md, "Write batches", APL1-APL3: messages reach their destinations in MSN order
+//! (APL1); nothing is evicted while a batch is routed (APL2); rebalancing finds each passed child by its
+//! number among its parent's current children and runs deepest first (APL3).
 
 use super::write::push_routed;
 use crate::error::Result;
@@ -41,7 +35,7 @@ enum Step {
 struct Pending {
     /// (depth, parent, child) of every step down that a message took.
     steps: Vec<(u32, BlockNum, BlockNum)>,
-    /// Messages routed to one leaf and not yet applied to it (A1).
+    /// Messages routed to one leaf and not yet applied to it (APL1).
     leaf_run: Option<(BlockNum, Vec<Message>)>,
 }
 
@@ -72,7 +66,7 @@ impl Tree {
         result
     }
 
-    /// Takes one message down from the root to where it stops (A1).
+    /// Takes one message down from the root to where it stops (APL1).
     fn route(&self, st: &mut TreeState, msg: Message, pending: &mut Pending) -> Result<()> {
         st.max_msn = st.max_msn.max(msg.msn);
         let mut bn = st.root;
@@ -150,7 +144,7 @@ impl Tree {
         }
     }
 
-    /// Rebalances the nodes the batch passed through (deepest first, A3) and the root, settles sizes,
+    /// Rebalances the nodes the batch passed through (deepest first, APL3) and the root, settles sizes,
     /// relieves pressure and evicts.
     fn finish_batch(
         &self,

@@ -49,7 +49,7 @@ impl Tree {
     }
 
     /// The value of `key` as a view made by `make_view` sees it. The view is made under the tree's read
-    /// lock (invariant X4): an unregistered view does not hold back garbage collection, so one made
+    /// lock (invariant TXN4): an unregistered view does not hold back garbage collection, so one made
     /// before the lock could find the versions it needs collapsed by a flush that ran in between (a
     /// committed row read as absent).
     pub fn get_with_fresh_view(
@@ -94,7 +94,7 @@ impl Tree {
                     ..
                 } => {
                     let i = pivots.part_index(key);
-                    // A buffer not in memory whose filter rules the key out is not read (design.md F2).
+                    // A buffer not in memory whose filter rules the key out is not read (design.md FLT2).
                     let lacks = buffers[i].surely_lacks(key);
                     if lacks && !buffers[i].is_empty() {
                         self.budget.filter_skips.fetch_add(1, Ordering::Relaxed);

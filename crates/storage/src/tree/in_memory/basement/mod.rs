@@ -108,7 +108,7 @@ impl Basement {
             None => &self.entries[i].0,
         }
     }
-    /// The key filter of this basement as it stands (design.md F2): every entry's key.
+    /// The key filter of this basement as it stands (design.md FLT2): every entry's key.
     pub fn key_filter(&self) -> KeyFilter {
         KeyFilter::build((0..self.len()).map(|i| self.key(i)), self.len())
     }
