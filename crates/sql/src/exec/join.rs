@@ -4,8 +4,9 @@
 //!
 //! Invariants: a source's ON clause is checked on each of its rows, WHERE on each complete row;
 //! a derived table is run once, before the first row is read ([`Join::new`]); the loop stops as
-//! soon as the consumer asks it to. [`Join::rows_read`] counts, per source, the rows the access
-//! path handed out (what ANALYZE reports as `r_rows`).
+//! soon as the consumer asks it to. [`JoinStats`] counts, per source, how often it was read, the
+//! rows its access path handed out and the rows that passed its conditions (what ANALYZE
+//! reports as `r_rows` and `r_filtered`).
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
@@ -13,6 +14,7 @@ use crate::exec::query::run_plan;
 use crate::exec::scan::read_rows;
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Expr;
+use crate::plan::explain::JoinStats;
 use crate::plan::from::{From, SrcKind};
 use crate::result::Output;
 use crate::types::value::Value;
@@ -23,7 +25,7 @@ pub struct Join<'a> {
     from: &'a From,
     /// The rows of each derived-table source (empty for other sources).
     derived: Vec<Vec<Vec<Value>>>,
-    rows_read: Vec<u64>,
+    stats: JoinStats,
 }
 
 impl<'a> Join<'a> {
@@ -34,7 +36,7 @@ impl<'a> Join<'a> {
             cx,
             from,
             derived,
-            rows_read: vec![0; from.sources.len()],
+            stats: JoinStats::new(from.sources.len()),
         })
     }
 
@@ -56,9 +58,9 @@ impl<'a> Join<'a> {
         Ok(())
     }
 
-    /// Rows each source's access path handed out so far.
-    pub fn rows_read(&self) -> &[u64] {
-        &self.rows_read
+    /// What the loop read so far.
+    pub fn stats(&self) -> &JoinStats {
+        &self.stats
     }
 
     /// Reads source `i` for the current outer row; returns false when the consumer asked to
@@ -70,23 +72,27 @@ impl<'a> Join<'a> {
         filter: Option<&Expr>,
         emit: &mut dyn FnMut(&[Value]) -> DbResult<bool>,
     ) -> DbResult<bool> {
-        if i == self.from.sources.len() {
-            if passes(filter, row)? {
-                return emit(row);
-            }
-            return Ok(true);
-        }
+        let last = i + 1 == self.from.sources.len();
         let from = self.from;
         let s = &from.sources[i];
+        self.stats.loops[i] += 1;
         let mut matched = false;
         let mut go_on = true;
         let mut visit = |this: &mut Self, vals: &[Value], row: &mut Vec<Value>| {
-            this.rows_read[i] += 1;
+            this.stats.rows[i] += 1;
             row[s.offset..s.offset + s.ncols].clone_from_slice(&vals[..s.ncols]);
             if !passes(s.on_c.as_ref(), row)? {
                 return Ok(true);
             }
             matched = true;
+            if last {
+                if !passes(filter, row)? {
+                    return Ok(true);
+                }
+                this.stats.passed[i] += 1;
+                return emit(row);
+            }
+            this.stats.passed[i] += 1;
             this.step(i + 1, row, filter, emit)
         };
         match &s.kind {
@@ -145,6 +151,13 @@ impl<'a> Join<'a> {
         if !matched && s.left {
             for v in &mut row[s.offset..s.offset + s.ncols] {
                 *v = Value::Null;
+            }
+            if last {
+                return if passes(filter, row)? {
+                    emit(row)
+                } else {
+                    Ok(true)
+                };
             }
             return self.step(i + 1, row, filter, emit);
         }

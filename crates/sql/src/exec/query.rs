@@ -47,6 +47,18 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     }
 }
 
+/// ANALYZE of a query (MariaDB's `ANALYZE SELECT`): runs the plan, drops its rows and returns
+/// EXPLAIN's rows for that same plan with what each table really read.
+pub fn analyze(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    match plan_query(cx, q)? {
+        QueryPlan::Select(s) => {
+            let (_, stats) = crate::exec::select::run_select_analyzed(cx, &s, None)?;
+            Ok(crate::plan::explain::analyzed(cx, &s, &stats))
+        }
+        _ => Err(DbError::unsupported("ANALYZE of this query")),
+    }
+}
+
 /// A prepared statement's result columns, with no row read.
 fn described(plan: &QueryPlan) -> Output {
     Output::Rows {

@@ -15,6 +15,7 @@ use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::plan::explain::JoinStats;
 use crate::plan::select::SelectPlan;
 use crate::result::{Output, RowSink};
 use crate::types::value::Value;
@@ -28,6 +29,15 @@ pub fn run_select(
     plan: &SelectPlan,
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
+    run_select_analyzed(cx, plan, sink).map(|(out, _)| out)
+}
+
+/// [`run_select`], also returning what the join read from each source.
+pub fn run_select_analyzed(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<(Output, JoinStats)> {
     if let Some(sink) = sink {
         if plan.streamable() {
             sink.columns(&plan.columns)?;
@@ -35,7 +45,7 @@ pub fn run_select(
         }
     }
     let members = MemberOrder::new(&plan.from, &plan.order_by);
-    let mut out_rows = if plan.grouped() {
+    let (mut out_rows, stats) = if plan.grouped() {
         grouped_rows(cx, plan, &members)?
     } else {
         plain_rows(cx, plan, &members)?
@@ -49,10 +59,11 @@ pub fn run_select(
     }
     let mut rows: Vec<Vec<Value>> = out_rows.into_iter().map(|(_, v)| v).collect();
     apply_limit(&mut rows, plan.limit, plan.offset);
-    Ok(Output::Rows {
+    let out = Output::Rows {
         cols: plan.columns.clone(),
         rows,
-    })
+    };
+    Ok((out, stats))
 }
 
 /// The projected row and its sort keys, for a row (or group) in evaluation context `ecx`.
@@ -72,7 +83,11 @@ fn project(plan: &SelectPlan, members: &MemberOrder, ecx: &EvalCtx<'_>) -> DbRes
 }
 
 /// Rows of a query without grouping (HAVING then applies to each row, as in MySQL).
-fn plain_rows(cx: &mut Context, plan: &SelectPlan, members: &MemberOrder) -> DbResult<Vec<Keyed>> {
+fn plain_rows(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    members: &MemberOrder,
+) -> DbResult<(Vec<Keyed>, JoinStats)> {
     let stop_at = plan.stop_at();
     let mut out = Vec::new();
     let mut produced = 0u64;
@@ -88,7 +103,8 @@ fn plain_rows(cx: &mut Context, plan: &SelectPlan, members: &MemberOrder) -> DbR
         produced += 1;
         Ok(stop_at.is_none_or(|s| produced < s))
     })?;
-    Ok(out)
+    let stats = join.stats().clone();
+    Ok((out, stats))
 }
 
 /// Rows of a grouped query: one per group that passes HAVING (one for an aggregate over no
@@ -97,7 +113,7 @@ fn grouped_rows(
     cx: &mut Context,
     plan: &SelectPlan,
     members: &MemberOrder,
-) -> DbResult<Vec<Keyed>> {
+) -> DbResult<(Vec<Keyed>, JoinStats)> {
     let aggs = &plan.aggregates;
     let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
     // Each group: its first row (non-aggregated columns read from it) and its accumulators.
@@ -123,6 +139,7 @@ fn grouped_rows(
         }
         Ok(true)
     })?;
+    let stats = join.stats().clone();
     if states.is_empty() && plan.group_by.is_empty() {
         states.push((
             vec![Value::Null; plan.from.scope.cols.len()],
@@ -148,15 +165,19 @@ fn grouped_rows(
         }
         out.push(project(plan, members, &ecx)?);
     }
-    Ok(out)
+    Ok((out, stats))
 }
 
 /// Sends the projected rows to `sink` as the nested loop produces them, skipping OFFSET and
 /// stopping after LIMIT (the plan guarantees they arrive in the result's order).
-fn stream_rows(cx: &mut Context, plan: &SelectPlan, sink: &mut dyn RowSink) -> DbResult<Output> {
+fn stream_rows(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    sink: &mut dyn RowSink,
+) -> DbResult<(Output, JoinStats)> {
     let (limit, offset) = (plan.limit, plan.offset);
     if limit == Some(0) {
-        return Ok(Output::Sent { rows: 0 });
+        return Ok((Output::Sent { rows: 0 }, JoinStats::default()));
     }
     let mut sent = 0u64;
     let mut skipped = 0u64;
@@ -176,5 +197,5 @@ fn stream_rows(cx: &mut Context, plan: &SelectPlan, sink: &mut dyn RowSink) -> D
         sent += 1;
         Ok(limit.is_none_or(|l| sent < l))
     })?;
-    Ok(Output::Sent { rows: sent })
+    Ok((Output::Sent { rows: sent }, join.stats().clone()))
 }

@@ -94,19 +94,70 @@ fn consumed(a: &Access) -> usize {
 
 /// The EXPLAIN rows of `plan`.
 pub fn explain(cx: &Context, plan: &SelectPlan) -> Output {
+    Output::text(&NAMES, plan_rows(cx, plan))
+}
+
+/// The ANALYZE rows of `plan` after it ran and read what `stats` counts: EXPLAIN's columns with
+/// MariaDB's `r_rows` (rows read per loop), `filtered` (the planner's estimate of the rows left
+/// by the conditions: Betula makes none, so 100) and `r_filtered` (the share that really
+/// passed) after `rows`.
+pub fn analyzed(cx: &Context, plan: &SelectPlan, stats: &JoinStats) -> Output {
+    let mut names: Vec<&str> = NAMES[..9].to_vec();
+    names.extend(["r_rows", "filtered", "r_filtered", "Extra"]);
+    let mut rows = plan_rows(cx, plan);
+    for (i, row) in rows.iter_mut().enumerate() {
+        let fixed = |n: f64| Value::Text(format!("{n:.2}"));
+        let loops = stats.loops.get(i).copied().unwrap_or(0);
+        let read = stats.rows.get(i).copied().unwrap_or(0);
+        let passed = stats.passed.get(i).copied().unwrap_or(0);
+        let r_rows = (loops > 0).then(|| fixed(read as f64 / loops as f64));
+        let r_filtered = (read > 0).then(|| fixed(100.0 * passed as f64 / read as f64));
+        let extra = row.pop().unwrap_or(Value::Null);
+        row.push(r_rows.unwrap_or(Value::Null));
+        row.push(fixed(100.0));
+        row.push(r_filtered.unwrap_or(Value::Null));
+        row.push(extra);
+    }
+    Output::text(&names, rows)
+}
+
+/// What a join read, per source.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JoinStats {
+    /// Times the source was read (once per row of the sources before it).
+    pub loops: Vec<u64>,
+    /// Rows its access path handed out, over all loops.
+    pub rows: Vec<u64>,
+    /// Rows that passed its ON clause (the last source: ON and WHERE).
+    pub passed: Vec<u64>,
+}
+
+impl JoinStats {
+    /// Zero counts for `sources` sources.
+    pub fn new(sources: usize) -> JoinStats {
+        JoinStats {
+            loops: vec![0; sources],
+            rows: vec![0; sources],
+            passed: vec![0; sources],
+        }
+    }
+}
+
+const NAMES: [&str; 10] = [
+    "id",
+    "select_type",
+    "table",
+    "type",
+    "possible_keys",
+    "key",
+    "key_len",
+    "ref",
+    "rows",
+    "Extra",
+];
+
+fn plan_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
     let from = &plan.from;
-    let names = [
-        "id",
-        "select_type",
-        "table",
-        "type",
-        "possible_keys",
-        "key",
-        "key_len",
-        "ref",
-        "rows",
-        "Extra",
-    ];
     let mut out = Vec::new();
     if from.sources.is_empty() {
         let mut r = vec![Value::Int(1), text("SIMPLE")];
@@ -117,7 +168,7 @@ pub fn explain(cx: &Context, plan: &SelectPlan) -> Output {
     for (i, s) in from.sources.iter().enumerate() {
         out.push(source_row(cx, plan, i, s));
     }
-    Output::text(&names, out)
+    out
 }
 
 /// The EXPLAIN row of source `i` of `plan`.
