@@ -21,7 +21,7 @@
 //!
 //! Map: trees.rs ([`Store`]: the environment and its tree handles), write_set.rs
 //! ([`WriteSet`]: the overlay, its row locks and commit), scan.rs ([`Scan`]: a range read merged
-//! with the overlay), schema_lock.rs ([`SchemaLock`]), upsert (the blind upsert message).
+//! with the overlay), schema_lock.rs ([`SchemaLock`]), upsert/ (the blind upsert message).
 
 mod scan;
 mod schema_lock;
