@@ -114,13 +114,7 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             if f.is_nan() {
                 return Err(SqlError::CorruptKey("NaN cannot be stored in a key".into()));
             }
-            let bits = if f == 0.0 { 0 } else { f.to_bits() };
-            let k = if bits >> 31 == 1 {
-                !bits
-            } else {
-                bits | 1 << 31
-            };
-            out.extend_from_slice(&k.to_be_bytes());
+            out.extend_from_slice(&float_key(f));
         }
         SqlType::Double { .. } => {
             let f = match v {
@@ -131,13 +125,7 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             if f.is_nan() {
                 return Err(SqlError::CorruptKey("NaN cannot be stored in a key".into()));
             }
-            let bits = if f == 0.0 { 0 } else { f.to_bits() };
-            let k = if bits >> 63 == 1 {
-                !bits
-            } else {
-                bits | 1 << 63
-            };
-            out.extend_from_slice(&k.to_be_bytes());
+            out.extend_from_slice(&double_key(f));
         }
         SqlType::Decimal {
             precision, scale, ..
@@ -215,6 +203,29 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
         }
     }
     Ok(())
+}
+
+/// The key bytes of a FLOAT (not NaN): its IEEE bits big-endian with the sign bit set when it is
+/// not negative, every bit inverted when it is; `-0.0` as `0.0`.
+fn float_key(f: f32) -> [u8; 4] {
+    let bits = if f == 0.0 { 0 } else { f.to_bits() };
+    let k = if bits >> 31 == 1 {
+        !bits
+    } else {
+        bits | 1 << 31
+    };
+    k.to_be_bytes()
+}
+
+/// The key bytes of a DOUBLE (not NaN), as [`float_key`].
+fn double_key(f: f64) -> [u8; 8] {
+    let bits = if f == 0.0 { 0 } else { f.to_bits() };
+    let k = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    };
+    k.to_be_bytes()
 }
 
 /// The member number / bitmask of ENUM/SET value `v` of a format-2 key column.
