@@ -160,6 +160,8 @@ pub fn summary(p: &SqlParams, runs: &[EngineResult]) -> String {
     s
 }
 
+/// The Markdown report of a run: context, settings, summary, servers, one section per workload,
+/// plots and the servers' configurations.
 pub fn markdown(
     ctx: &RunContext,
     p: &SqlParams,
@@ -168,6 +170,31 @@ pub fn markdown(
     plots: &Result<Vec<super::plots::Plot>, String>,
 ) -> String {
     let mut s = String::new();
+    header(&mut s, ctx);
+    settings(&mut s, p);
+    let _ = writeln!(
+        s,
+        "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
+    );
+    let _ = writeln!(s, "## Summary\n\nHeadline figures (every figure, state and check is in the workload's section below):\n");
+    let _ = writeln!(s, "{}", summary(p, runs));
+    servers(&mut s, runs);
+    let betula = runs.iter().find(|r| r.engine == EngineKind::Betula);
+    let peers: Vec<&EngineResult> = runs
+        .iter()
+        .filter(|r| r.engine != EngineKind::Betula)
+        .collect();
+    for &w in &p.workloads {
+        workload_section(&mut s, w, runs, betula, &peers);
+    }
+    not_selected(&mut s, p);
+    plots_section(&mut s, plots, csv_name);
+    configurations(&mut s, runs);
+    s
+}
+
+/// Title, command and the machine the run was on.
+fn header(s: &mut String, ctx: &RunContext) {
     let _ = writeln!(
         s,
         "# SQL suite: seed workloads, Betula side by side with MariaDB InnoDB and MyRocks\n"
@@ -182,6 +209,10 @@ pub fn markdown(
         let _ = writeln!(s, "- Note: {n}");
     }
     let _ = writeln!(s, "\nMemory:\n\n```\n{}\n```\n", ctx.memory);
+}
+
+/// The parameters of the run.
+fn settings(s: &mut String, p: &SqlParams) {
     let _ = writeln!(s, "## Settings\n");
     let _ = writeln!(
         s,
@@ -199,12 +230,10 @@ pub fn markdown(
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
     let _ = writeln!(s, "- Client: this process (Rust `mysql` crate 28, text protocol, literal values; sysbench 1.0 for the sysbench workload); its CPU share (sysbench's for W3) is in the tables. Server bytes written = {}; datadir size = allocated bytes of every file under the datadir (`du -B1`), measured right after the workload without a forced flush or compaction\n", written_by());
-    let _ = writeln!(
-        s,
-        "(↑) = higher is better, (↓) = lower is better; a ratio is Betula's figure ÷ the peer's.\n"
-    );
-    let _ = writeln!(s, "## Summary\n\nHeadline figures (every figure, state and check is in the workload's section below):\n");
-    let _ = writeln!(s, "{}", summary(p, runs));
+}
+
+/// The servers, their versions and whether they started.
+fn servers(s: &mut String, runs: &[EngineResult]) {
     let _ = writeln!(s, "## Servers\n");
     let _ = writeln!(s, "| engine | version | started |");
     let _ = writeln!(s, "|---|---|---|");
@@ -220,78 +249,86 @@ pub fn markdown(
                 .unwrap_or_else(|| "yes".into())
         );
     }
-    let betula = runs.iter().find(|r| r.engine == EngineKind::Betula);
-    let peers: Vec<&EngineResult> = runs
-        .iter()
-        .filter(|r| r.engine != EngineKind::Betula)
-        .collect();
-    for &w in &p.workloads {
-        let _ = writeln!(s, "\n## {}\n\n{}\n", w.name(), w.describe());
-        let mut head = String::from("| figure |");
-        let mut rule = String::from("|---|");
-        for er in runs {
-            let _ = write!(head, " {} |", er.engine.name());
+}
+
+/// The section of workload `w`: its description, a table of figures per server (and Betula ÷
+/// peer ratios when Betula ran), the state of each cell, and each server's notes.
+fn workload_section(
+    s: &mut String,
+    w: Workload,
+    runs: &[EngineResult],
+    betula: Option<&EngineResult>,
+    peers: &[&EngineResult],
+) {
+    let _ = writeln!(s, "\n## {}\n\n{}\n", w.name(), w.describe());
+    let mut head = String::from("| figure |");
+    let mut rule = String::from("|---|");
+    for er in runs {
+        let _ = write!(head, " {} |", er.engine.name());
+        rule.push_str("---|");
+    }
+    if betula.is_some() {
+        for pe in peers {
+            let _ = write!(head, " betula ÷ {} |", pe.engine.name());
             rule.push_str("---|");
         }
-        if betula.is_some() {
-            for pe in &peers {
-                let _ = write!(head, " betula ÷ {} |", pe.engine.name());
-                rule.push_str("---|");
-            }
+    }
+    let _ = writeln!(s, "{head}\n{rule}");
+    let mut status_row = String::from("| state |");
+    for er in runs {
+        let _ = write!(status_row, " {} |", cell_status(er, w).replace('|', "\\|"));
+    }
+    if betula.is_some() {
+        for _ in peers {
+            status_row.push_str(" |");
         }
-        let _ = writeln!(s, "{head}\n{rule}");
-        let mut status_row = String::from("| state |");
+    }
+    let _ = writeln!(s, "{status_row}");
+    for name in figure_names(w, runs) {
+        let better = runs
+            .iter()
+            .flat_map(|er| er.results.iter())
+            .filter(|r| r.workload == w)
+            .flat_map(|r| r.figures.iter())
+            .find(|f| f.name == name)
+            .map(|f| f.better);
+        let arrow = match better {
+            Some(super::Better::Higher) => " (↑)",
+            Some(super::Better::Lower) => " (↓)",
+            _ => "",
+        };
+        let mut line = format!("| {name}{arrow} |");
         for er in runs {
-            let _ = write!(status_row, " {} |", cell_status(er, w).replace('|', "\\|"));
+            let _ = write!(
+                line,
+                " {} |",
+                value(er, w, &name)
+                    .map(fmt_num)
+                    .unwrap_or_else(|| "–".into())
+            );
         }
-        if betula.is_some() {
-            for _ in &peers {
-                status_row.push_str(" |");
+        if let Some(b) = betula {
+            for pe in peers {
+                let r = match (value(b, w, &name), value(pe, w, &name)) {
+                    (Some(x), Some(y)) => stats::ratio(x, y),
+                    _ => None,
+                };
+                let _ = write!(line, " {} |", fmt_ratio(r));
             }
         }
-        let _ = writeln!(s, "{status_row}");
-        for name in figure_names(w, runs) {
-            let better = runs
-                .iter()
-                .flat_map(|er| er.results.iter())
-                .filter(|r| r.workload == w)
-                .flat_map(|r| r.figures.iter())
-                .find(|f| f.name == name)
-                .map(|f| f.better);
-            let arrow = match better {
-                Some(super::Better::Higher) => " (↑)",
-                Some(super::Better::Lower) => " (↓)",
-                _ => "",
-            };
-            let mut line = format!("| {name}{arrow} |");
-            for er in runs {
-                let _ = write!(
-                    line,
-                    " {} |",
-                    value(er, w, &name)
-                        .map(fmt_num)
-                        .unwrap_or_else(|| "–".into())
-                );
-            }
-            if let Some(b) = betula {
-                for pe in &peers {
-                    let r = match (value(b, w, &name), value(pe, w, &name)) {
-                        (Some(x), Some(y)) => stats::ratio(x, y),
-                        _ => None,
-                    };
-                    let _ = write!(line, " {} |", fmt_ratio(r));
-                }
-            }
-            let _ = writeln!(s, "{line}");
-        }
-        for er in runs {
-            for r in er.results.iter().filter(|r| r.workload == w) {
-                for n in &r.notes {
-                    let _ = writeln!(s, "\n- {}: {n}", er.engine.name());
-                }
+        let _ = writeln!(s, "{line}");
+    }
+    for er in runs {
+        for r in er.results.iter().filter(|r| r.workload == w) {
+            for n in &r.notes {
+                let _ = writeln!(s, "\n- {}: {n}", er.engine.name());
             }
         }
     }
+}
+
+/// The workloads of the suite this run did not select.
+fn not_selected(s: &mut String, p: &SqlParams) {
     let not_listed: Vec<&str> = ALL
         .iter()
         .filter(|w| !p.workloads.contains(w))
@@ -307,6 +344,10 @@ pub fn markdown(
             not_listed.join(", ")
         }
     );
+}
+
+/// The plots (or why there are none) and the CSV's name.
+fn plots_section(s: &mut String, plots: &Result<Vec<super::plots::Plot>, String>, csv_name: &str) {
     let _ = writeln!(s, "\n## Plots\n");
     match plots {
         Ok(v) if v.is_empty() => {
@@ -328,6 +369,10 @@ pub fn markdown(
         s,
         "\nPer-second rows and server bytes written: `{csv_name}`.\n"
     );
+}
+
+/// Each server's configuration file, verbatim.
+fn configurations(s: &mut String, runs: &[EngineResult]) {
     let _ = writeln!(s, "## Server configurations (verbatim)\n");
     for er in runs {
         let _ = writeln!(
@@ -337,7 +382,6 @@ pub fn markdown(
             er.config.trim_end()
         );
     }
-    s
 }
 
 pub fn csv(runs: &[EngineResult]) -> String {

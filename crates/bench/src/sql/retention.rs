@@ -10,7 +10,7 @@
 //! are checked against the acknowledged batches from then (late rows of a lagging client that arrived
 //! after their range was removed are counted apart).
 
-use super::driver::{self, BatchSql};
+use super::driver::{self, BatchRun, BatchSql};
 use super::outcome::{classify, Status};
 use super::sensor_data::{batch_ts, values_sql, SensorStream};
 use super::sensor_stream::per;
@@ -150,6 +150,8 @@ impl Keeper {
 /// Figures of one variant, and its per-second rows inserted.
 type VariantOut = (Vec<Figure>, Vec<u64>);
 
+/// Runs variant `v`: the writers and the maintenance connection for the configured time, then
+/// one last maintenance step and the checks of what the table holds.
 fn run_variant(
     server: &Server,
     p: &SqlParams,
@@ -163,7 +165,47 @@ fn run_variant(
     conn.query_drop(&create)
         .map_err(|e| (classify(&e, &create), (vec![], vec![])))?;
     let newest = Arc::new(AtomicU64::new(0));
-    let builders: Vec<BatchSql> = (0..p.clients)
+    let builders = insert_builders(table, p, &newest);
+    let mut keeper = Keeper {
+        v,
+        keep_secs,
+        part_secs,
+        low: 0,
+        high: if v == Variant::Partition { AHEAD } else { 0 },
+        deleted: 0,
+        statements: 0,
+        nanos: Vec::new(),
+    };
+    let (run, keep_err) = run_with_keeper(server, p, builders, &mut keeper, &mut conn, &newest);
+    let per_sec = stats::per_second(&run.row_marks);
+    let mut figs = run_figures(v, &run, &per_sec, &mut keeper);
+    if let Some(e) = run.error.or(keep_err) {
+        return Err((e, (figs, per_sec)));
+    }
+    if let Err(e) = check_end(&mut conn, &mut keeper, &run.batches, p, &mut figs) {
+        return Err((e, (figs, per_sec)));
+    }
+    // The table's size with what retention left behind (deleted rows not yet purged or compacted away).
+    let l = v.label();
+    match super::table_size::measure(&mut conn, server.kind, table, None) {
+        Ok(sz) => figs.push(fig(
+            &format!("{l}: table bytes at the end (DATA_LENGTH+INDEX_LENGTH)"),
+            sz.bytes.map(|v| v as f64),
+            Better::Lower,
+        )),
+        Err(st) => figs.push(fig(
+            &format!("{l}: table bytes at the end: {}", st.label()),
+            None,
+            Better::Lower,
+        )),
+    }
+    let _ = conn.query_drop(format!("DROP TABLE {table}"));
+    Ok((figs, per_sec))
+}
+
+/// One INSERT builder per client, each recording the newest batch sent in `newest`.
+fn insert_builders(table: &'static str, p: &SqlParams, newest: &Arc<AtomicU64>) -> Vec<BatchSql> {
+    (0..p.clients)
         .map(|_| {
             let mut data = SensorStream::new(p.sensors, p.seed);
             let newest = newest.clone();
@@ -177,23 +219,25 @@ fn run_variant(
                 )
             }) as BatchSql
         })
-        .collect();
-    let mut keeper = Keeper {
-        v,
-        keep_secs,
-        part_secs,
-        low: 0,
-        high: if v == Variant::Partition { AHEAD } else { 0 },
-        deleted: 0,
-        statements: 0,
-        nanos: Vec::new(),
-    };
+        .collect()
+}
+
+/// The writers for `p.retention_secs` while `keeper` runs a maintenance step every 100 ms on
+/// `conn`; returns the run and the maintenance error, if any.
+fn run_with_keeper(
+    server: &Server,
+    p: &SqlParams,
+    builders: Vec<BatchSql>,
+    keeper: &mut Keeper,
+    conn: &mut mysql::Conn,
+    newest: &AtomicU64,
+) -> (BatchRun, Option<Status>) {
     let stop = AtomicBool::new(false);
     let mut keep_err: Option<Status> = None;
     let run = std::thread::scope(|s| {
         let h = s.spawn(|| {
             while !stop.load(Ordering::Acquire) {
-                if let Err(e) = keeper.step(&mut conn, newest.load(Ordering::Acquire)) {
+                if let Err(e) = keeper.step(conn, newest.load(Ordering::Acquire)) {
                     return Some(e);
                 }
                 std::thread::sleep(Duration::from_millis(100));
@@ -212,10 +256,15 @@ fn run_variant(
             .unwrap_or(Some(Status::Failed("maintenance thread panicked".into())));
         run
     });
-    let per_sec = stats::per_second(&run.row_marks);
+    (run, keep_err)
+}
+
+/// The figures of variant `v`'s run: insert rates, maintenance statements and their latency,
+/// server bytes and CPU per row, retries, rows deleted.
+fn run_figures(v: Variant, run: &BatchRun, per_sec: &[u64], keeper: &mut Keeper) -> Vec<Figure> {
     let rows = run.rows;
     let l = v.label();
-    let mut figs: Vec<Figure> = rate_figures(rows, run.secs, &per_sec)
+    let mut figs: Vec<Figure> = rate_figures(rows, run.secs, per_sec)
         .into_iter()
         .map(|mut f| {
             f.name = format!("{l}: inserted {}", f.name);
@@ -263,17 +312,25 @@ fn run_variant(
             Better::Neither,
         ));
     }
-    if let Some(e) = run.error.or(keep_err) {
-        return Err((e, (figs, per_sec)));
-    }
-    // One last step for the newest batch acknowledged, then the table holds exactly the batches at or
-    // after the oldest kept second.
-    let newest_acked = run.batches.last().copied().unwrap_or(0);
-    if let Err(e) = keeper.step(&mut conn, newest_acked) {
-        return Err((e, (figs, per_sec)));
-    }
+    figs
+}
+
+/// One last maintenance step for the newest batch acknowledged, then the check that the table
+/// holds exactly the acknowledged batches at or after the oldest kept second; adds the figures
+/// of the table's final contents to `figs`.
+fn check_end(
+    conn: &mut mysql::Conn,
+    keeper: &mut Keeper,
+    batches: &[u64],
+    p: &SqlParams,
+    figs: &mut Vec<Figure>,
+) -> Result<(), Status> {
+    let l = keeper.v.label();
+    let table = keeper.v.table();
+    let newest_acked = batches.last().copied().unwrap_or(0);
+    keeper.step(conn, newest_acked)?;
     let oldest = keeper.oldest_kept();
-    let expect = run.batches.iter().filter(|&&b| b >= oldest).count() as u64 * p.sensors as u64;
+    let expect = batches.iter().filter(|&&b| b >= oldest).count() as u64 * p.sensors as u64;
     // Rows at or after the oldest kept second must be exactly the acknowledged ones. Older rows can remain:
     // a client that fell behind may insert a batch older than the cutoff after the last DELETE or DROP
     // (RANGE partitions only have upper bounds, so the oldest partition accepts it); they are counted apart.
@@ -283,7 +340,7 @@ fn run_variant(
     );
     let (total, late) = conn
         .query_first::<(u64, Option<i64>), _>(&count_sql)
-        .map_err(|e| (classify(&e, &count_sql), (figs.clone(), per_sec.clone())))?
+        .map_err(|e| classify(&e, &count_sql))?
         .unwrap_or((0, None));
     let late = late.unwrap_or(0).max(0) as u64;
     figs.push(fig(
@@ -302,30 +359,13 @@ fn run_variant(
         Better::Neither,
     ));
     if total - late != expect {
-        return Err((
-            Status::Failed(format!(
-                "CHECK FAILED: {l}: {} rows from {}, expected {expect} (acknowledged batches from then)",
-                total - late,
-                batch_ts(oldest)
-            )),
-            (figs, per_sec),
-        ));
+        return Err(Status::Failed(format!(
+            "CHECK FAILED: {l}: {} rows from {}, expected {expect} (acknowledged batches from then)",
+            total - late,
+            batch_ts(oldest)
+        )));
     }
-    // The table's size with what retention left behind (deleted rows not yet purged or compacted away).
-    match super::table_size::measure(&mut conn, server.kind, table, None) {
-        Ok(sz) => figs.push(fig(
-            &format!("{l}: table bytes at the end (DATA_LENGTH+INDEX_LENGTH)"),
-            sz.bytes.map(|v| v as f64),
-            Better::Lower,
-        )),
-        Err(st) => figs.push(fig(
-            &format!("{l}: table bytes at the end: {}", st.label()),
-            None,
-            Better::Lower,
-        )),
-    }
-    let _ = conn.query_drop(format!("DROP TABLE {table}"));
-    Ok((figs, per_sec))
+    Ok(())
 }
 
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {

@@ -4,10 +4,11 @@
 //! COUNT(*) and MAX(ts) are checked against what was acknowledged. While the clients write, one more
 //! connection times W4's queries on the newest data (`reads_during`).
 
-use super::driver::{self, BatchSql};
+use super::driver::{self, BatchRun, BatchSql};
 use super::outcome::classify;
+use super::reads_during::Reads;
 use super::sensor_data::{batch_ts, values_sql, SensorStream};
-use super::{fig, rate_figures, Better, SqlParams, StreamState, Workload, WorkloadResult};
+use super::{fig, rate_figures, Better, Figure, SqlParams, StreamState, Workload, WorkloadResult};
 use crate::cpu_time::share_of_one_core;
 use crate::peer::Server;
 use crate::stats;
@@ -49,6 +50,8 @@ pub fn per(a: Option<u64>, b: u64) -> Option<f64> {
     a.and_then(|a| stats::ratio(a as f64, b as f64))
 }
 
+/// Runs sensor-stream against `server`: the result, and the batches acknowledged when the
+/// stream ended without error.
 pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamState>) {
     let mut r = WorkloadResult::new(Workload::SensorStream);
     let create = create_sql(server.kind.table_options());
@@ -60,12 +63,34 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         }
     };
     let du0 = server.datadir_bytes();
+    let (run, mut reads) = stream(server, p);
+    let du1 = server.datadir_bytes();
+    let (per_sec, series) = driver::per_second_series(&run);
+    r.series = series;
+    r.figures = ingest_figures(&run, &per_sec, du0, du1);
+    read_figures(&mut r, &mut reads);
+    if let Some(st) = run.error {
+        r.status = st;
+        return (r, None);
+    }
+    check_contents(&mut conn, &run.batches, run.rows, &mut r);
+    (
+        r,
+        Some(StreamState {
+            batches: run.batches,
+        }),
+    )
+}
+
+/// The clients' inserts for `p.stream_secs` while one more connection times the queries on the
+/// newest data.
+fn stream(server: &Server, p: &SqlParams) -> (BatchRun, Reads) {
     let newest = Arc::new(AtomicU64::new(0));
     let builders = (0..p.clients)
         .map(|_| insert_builder(p.sensors, p.seed, newest.clone()))
         .collect();
     let stop = AtomicBool::new(false);
-    let (run, mut reads) = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let reader = s.spawn(|| super::reads_during::read_loop(server, p.sensors, &newest, &stop));
         let run = driver::run(
             server,
@@ -76,18 +101,24 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         stop.store(true, Ordering::Release);
         let reads = reader.join().unwrap_or_default();
         (run, reads)
-    });
-    let du1 = server.datadir_bytes();
-    let (per_sec, series) = driver::per_second_series(&run);
-    r.series = series;
+    })
+}
+
+/// The figures of the ingest: rows, rates, datadir growth, bytes written, retries, CPU.
+fn ingest_figures(
+    run: &BatchRun,
+    per_sec: &[u64],
+    du0: Option<u64>,
+    du1: Option<u64>,
+) -> Vec<Figure> {
     let rows = run.rows;
-    r.figures = vec![
+    let mut figures = vec![
         fig("rows acknowledged", Some(rows as f64), Better::Higher),
         fig("seconds", Some(run.secs), Better::Neither),
     ];
-    r.figures.extend(rate_figures(rows, run.secs, &per_sec));
-    r.figures.extend([
-        fig("rows/s, last 60 s", tail_mean(&per_sec, 60), Better::Higher),
+    figures.extend(rate_figures(rows, run.secs, per_sec));
+    figures.extend([
+        fig("rows/s, last 60 s", tail_mean(per_sec, 60), Better::Higher),
         fig(
             "datadir bytes before (du)",
             du0.map(|v| v as f64),
@@ -140,6 +171,11 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             Better::Neither,
         ),
     ]);
+    figures
+}
+
+/// The latency figures and notes of the reads during the stream.
+fn read_figures(r: &mut WorkloadResult, reads: &mut Reads) {
     for (name, l) in reads.summary() {
         r.figures.push(fig(
             &format!("{name}: p50 ms"),
@@ -164,11 +200,11 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         r.notes
             .push(format!("reads during the stream stopped: {e}"));
     }
-    if let Some(st) = run.error {
-        r.status = st;
-        return (r, None);
-    }
-    // Checks: the table holds exactly what was acknowledged.
+}
+
+/// Checks that the table holds exactly what was acknowledged (`rows` rows, the newest of
+/// `batches` last); the outcome goes to `r`'s notes.
+fn check_contents(conn: &mut mysql::Conn, batches: &[u64], rows: u64, r: &mut WorkloadResult) {
     let count_sql = format!("SELECT COUNT(*) FROM {TABLE}");
     match conn.query_first::<u64, _>(&count_sql) {
         Ok(Some(n)) if n == rows => r
@@ -182,7 +218,7 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             classify(&e, &count_sql).label()
         )),
     }
-    let newest = run.batches.last().copied();
+    let newest = batches.last().copied();
     let max_sql = format!("SELECT CAST(MAX(ts) AS CHAR) FROM {TABLE} WHERE sensor_id = 1");
     match (conn.query_first::<Option<String>, _>(&max_sql), newest) {
         (Ok(Some(Some(ts))), Some(b)) if ts == batch_ts(b) => r.notes.push(format!(
@@ -197,12 +233,6 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
             classify(&e, &max_sql).label()
         )),
     }
-    (
-        r,
-        Some(StreamState {
-            batches: run.batches,
-        }),
-    )
 }
 
 #[cfg(test)]

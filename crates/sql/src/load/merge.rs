@@ -176,6 +176,8 @@ pub fn begin_locked(cx: &Context, t: &TableDef) -> DbResult<Txn> {
     Ok(txn)
 }
 
+/// Loads the rows of `src` into table `t` (not empty) through `txn` (from [`begin_locked`]), in
+/// sorted batches of about `budget` bytes, and commits.
 pub fn load(
     cx: &mut Context,
     t: &TableDef,
@@ -200,39 +202,7 @@ pub fn load(
     let mut c = Counts::default();
     let mut seq = 0u64;
     loop {
-        // One batch; rows are kept decoded only when UNIQUE indexes need them.
-        let mut batch: Vec<Row> = Vec::new();
-        let mut bytes = 0usize;
-        while bytes < budget && batch.len() < BATCH_ROWS_MAX {
-            let Some((_, row)) = src.next_row(cx)? else {
-                break;
-            };
-            let pk = t.encode_pk(&row)?;
-            let enc = encode(t, &row)?;
-            let ikeys = (0..t.indexes.len())
-                .map(|ix| {
-                    Ok((
-                        t.encode_index_key(ix, &row, &pk)?,
-                        crate::catalog::index_entry::entry_value(t, ix, &row)?,
-                    ))
-                })
-                .collect::<DbResult<Vec<_>>>()?;
-            bytes += pk.len()
-                + enc.len()
-                + ikeys
-                    .iter()
-                    .map(|(k, v)| k.len() + v.len() + 24)
-                    .sum::<usize>()
-                + 96;
-            batch.push(Row {
-                pk,
-                seq,
-                enc,
-                ikeys,
-                row: has_unique.then_some(row),
-            });
-            seq += 1;
-        }
+        let mut batch = read_batch(cx, t, src, budget, has_unique, &mut seq)?;
         if batch.is_empty() {
             break;
         }
@@ -246,98 +216,185 @@ pub fn load(
             while j < batch.len() && batch[j].pk == batch[i].pk {
                 j += 1;
             }
-            let pick = match on_dup {
-                OnDuplicate::Replace => {
-                    c.deleted += (j - i - 1) as u64;
-                    j - 1
-                }
-                OnDuplicate::Ignore => {
-                    for r in &batch[i + 1..j] {
-                        src.warn(&pk_duplicate(t, &r.enc)?);
-                    }
-                    c.skipped += (j - i - 1) as u64;
-                    i
-                }
-                OnDuplicate::Error if j - i > 1 => {
-                    let r = &batch[i + 1];
-                    let e = pk_duplicate(t, &r.enc)?;
-                    return Err(DbError {
-                        message: format!("{} (file row {})", e.message, r.seq + 1),
-                        ..e
-                    });
-                }
-                OnDuplicate::Error => i,
-            };
-            let Row {
-                pk,
-                seq: rseq,
-                enc,
-                ikeys,
-                row,
-            } = std::mem::take(&mut batch[pick]);
+            let pick = i + pick_in_group(t, &batch[i..j], on_dup, src, &mut c)?;
+            let row = std::mem::take(&mut batch[pick]);
             i = j;
-            if let Some(old) = w.probe(&pk)? {
-                match on_dup {
-                    OnDuplicate::Replace => {
-                        w.delete_row(&pk, &old)?;
-                        c.deleted += 1;
-                    }
-                    OnDuplicate::Ignore => {
-                        src.warn(&pk_duplicate(t, &enc)?);
-                        c.skipped += 1;
-                        continue;
-                    }
-                    OnDuplicate::Error => {
-                        let e = pk_duplicate(t, &enc)?;
-                        return Err(DbError {
-                            message: format!("{} (file row {})", e.message, rseq + 1),
-                            ..e
-                        });
-                    }
-                }
-            }
-            if let Some(row) = row.as_deref() {
-                let mut skip = false;
-                while let Some((other, key, cols)) = w.unique_conflict(row, &pk)? {
-                    let e = DbError::duplicate(&t.dup_entry(&cols, row), &key);
-                    match on_dup {
-                        OnDuplicate::Replace => {
-                            let Some(old) = w.get_row(&other)? else { break };
-                            w.delete_row(&other, &old)?;
-                            w.prim_ops.push((other.clone(), Op::Delete));
-                            w.flush()?;
-                            w.bound = None;
-                            c.deleted += 1;
-                        }
-                        OnDuplicate::Ignore => {
-                            src.warn(&e);
-                            c.skipped += 1;
-                            skip = true;
-                            break;
-                        }
-                        OnDuplicate::Error => {
-                            return Err(DbError {
-                                message: format!("{} (file row {})", e.message, rseq + 1),
-                                ..e
-                            })
-                        }
-                    }
-                }
-                if skip {
-                    continue;
-                }
-            }
-            for (ix, (k, v)) in ikeys.into_iter().enumerate() {
-                w.index_ops[ix].push((k, Op::Put(v)));
-            }
-            w.prim_ops.push((pk, Op::Put(enc)));
-            c.inserted += 1;
-            if has_unique {
-                w.flush()?;
-            }
+            w.merge_row(row, on_dup, src, &mut c, has_unique)?;
         }
         w.flush()?;
     }
     w.txn.commit()?;
     Ok(c)
+}
+
+/// The next batch of rows of `src`, numbered from `seq` on, until `budget` bytes (estimated) or
+/// [`BATCH_ROWS_MAX`] rows; rows are kept decoded only when UNIQUE indexes need them.
+fn read_batch(
+    cx: &mut Context,
+    t: &TableDef,
+    src: &mut RowSource<'_>,
+    budget: usize,
+    has_unique: bool,
+    seq: &mut u64,
+) -> DbResult<Vec<Row>> {
+    let mut batch: Vec<Row> = Vec::new();
+    let mut bytes = 0usize;
+    while bytes < budget && batch.len() < BATCH_ROWS_MAX {
+        let Some((_, row)) = src.next_row(cx)? else {
+            break;
+        };
+        let pk = t.encode_pk(&row)?;
+        let enc = encode(t, &row)?;
+        let ikeys = (0..t.indexes.len())
+            .map(|ix| {
+                Ok((
+                    t.encode_index_key(ix, &row, &pk)?,
+                    crate::catalog::index_entry::entry_value(t, ix, &row)?,
+                ))
+            })
+            .collect::<DbResult<Vec<_>>>()?;
+        bytes += pk.len()
+            + enc.len()
+            + ikeys
+                .iter()
+                .map(|(k, v)| k.len() + v.len() + 24)
+                .sum::<usize>()
+            + 96;
+        batch.push(Row {
+            pk,
+            seq: *seq,
+            enc,
+            ikeys,
+            row: has_unique.then_some(row),
+        });
+        *seq += 1;
+    }
+    Ok(batch)
+}
+
+/// Which row of `group` (rows of a batch with the same primary key, in file order) is written:
+/// the last for REPLACE (the others count as deleted), the first for IGNORE (the others are
+/// skipped with a warning) and for ERROR, where a second row is the error.
+fn pick_in_group(
+    t: &TableDef,
+    group: &[Row],
+    on_dup: OnDuplicate,
+    src: &mut RowSource<'_>,
+    c: &mut Counts,
+) -> DbResult<usize> {
+    let extra = group.len() - 1;
+    Ok(match on_dup {
+        OnDuplicate::Replace => {
+            c.deleted += extra as u64;
+            extra
+        }
+        OnDuplicate::Ignore => {
+            for r in &group[1..] {
+                src.warn(&pk_duplicate(t, &r.enc)?);
+            }
+            c.skipped += extra as u64;
+            0
+        }
+        OnDuplicate::Error if extra > 0 => {
+            let r = &group[1];
+            return Err(at_file_row(pk_duplicate(t, &r.enc)?, r.seq));
+        }
+        OnDuplicate::Error => 0,
+    })
+}
+
+/// `e` with the file row of the row numbered `seq` (0-based) appended to its message.
+fn at_file_row(e: DbError, seq: u64) -> DbError {
+    DbError {
+        message: format!("{} (file row {})", e.message, seq + 1),
+        ..e
+    }
+}
+
+impl Writer<'_> {
+    /// Writes the row picked from its group against the table: the existing row with its
+    /// primary key and the rows holding its UNIQUE values are replaced, skipped or an error as
+    /// `on_dup` says.
+    fn merge_row(
+        &mut self,
+        r: Row,
+        on_dup: OnDuplicate,
+        src: &mut RowSource<'_>,
+        c: &mut Counts,
+        has_unique: bool,
+    ) -> DbResult<()> {
+        let Row {
+            pk,
+            seq: rseq,
+            enc,
+            ikeys,
+            row,
+        } = r;
+        if let Some(old) = self.probe(&pk)? {
+            match on_dup {
+                OnDuplicate::Replace => {
+                    self.delete_row(&pk, &old)?;
+                    c.deleted += 1;
+                }
+                OnDuplicate::Ignore => {
+                    src.warn(&pk_duplicate(self.t, &enc)?);
+                    c.skipped += 1;
+                    return Ok(());
+                }
+                OnDuplicate::Error => {
+                    return Err(at_file_row(pk_duplicate(self.t, &enc)?, rseq));
+                }
+            }
+        }
+        if let Some(row) = row.as_deref() {
+            if !self.resolve_unique(row, &pk, rseq, on_dup, src, c)? {
+                return Ok(());
+            }
+        }
+        for (ix, (k, v)) in ikeys.into_iter().enumerate() {
+            self.index_ops[ix].push((k, Op::Put(v)));
+        }
+        self.prim_ops.push((pk, Op::Put(enc)));
+        c.inserted += 1;
+        if has_unique {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Resolves the rows holding `row`'s UNIQUE index values (file row `rseq`): deleted one by
+    /// one for REPLACE; for IGNORE the row is skipped (`false`); for ERROR the first is the
+    /// error.
+    fn resolve_unique(
+        &mut self,
+        row: &[Value],
+        pk: &[u8],
+        rseq: u64,
+        on_dup: OnDuplicate,
+        src: &mut RowSource<'_>,
+        c: &mut Counts,
+    ) -> DbResult<bool> {
+        while let Some((other, key, cols)) = self.unique_conflict(row, pk)? {
+            let e = DbError::duplicate(&self.t.dup_entry(&cols, row), &key);
+            match on_dup {
+                OnDuplicate::Replace => {
+                    let Some(old) = self.get_row(&other)? else {
+                        break;
+                    };
+                    self.delete_row(&other, &old)?;
+                    self.prim_ops.push((other.clone(), Op::Delete));
+                    self.flush()?;
+                    self.bound = None;
+                    c.deleted += 1;
+                }
+                OnDuplicate::Ignore => {
+                    src.warn(&e);
+                    c.skipped += 1;
+                    return Ok(false);
+                }
+                OnDuplicate::Error => return Err(at_file_row(e, rseq)),
+            }
+        }
+        Ok(true)
+    }
 }

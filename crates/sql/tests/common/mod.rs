@@ -1,5 +1,9 @@
-//! Random column types and values (already coerced to their types) for the property tests.
+//! Helpers shared by the integration tests: random column types and values (already coerced
+//! to their types) for the property tests (this file), and an engine with a session for the
+//! LOAD DATA tests (engine.rs).
 #![allow(dead_code)]
+
+pub mod engine;
 
 use betula_sql::types::collation::Collation;
 use betula_sql::types::decimal::Decimal;

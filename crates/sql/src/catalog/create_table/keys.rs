@@ -1,0 +1,160 @@
+//! Keys of a CREATE TABLE: the primary key, UNIQUE and plain indexes (inline ones come from
+//! columns.rs), their MySQL names, and the AUTO_INCREMENT column's key rule.
+//!
+//! Invariants: at most one primary key (1068), its columns NOT NULL; an unnamed index takes
+//! its first column's name, then `_2`, `_3` ... on clashes; no index is named PRIMARY (1280);
+//! at most one AUTO_INCREMENT column, an integer or floating-point one, first column of some
+//! key (1075). Foreign keys and CHECK constraints are accepted and not kept.
+
+use sqlparser::ast::{self as ast, TableConstraint};
+
+use super::columns::ident;
+use crate::catalog::key_parts::key_parts;
+use crate::catalog::IndexDef;
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::{Warning, WarningLevel};
+use crate::types::{Column, SqlType};
+
+/// The keys of the table being defined.
+#[derive(Default)]
+pub(super) struct Keys {
+    /// Primary key columns; empty = hidden row id.
+    pub pk: Vec<usize>,
+    /// Prefix lengths of the primary key columns, parallel to `pk`.
+    pub pk_prefix: Vec<Option<u32>>,
+    pub indexes: Vec<IndexDef>,
+}
+
+/// Adds the table constraints (PRIMARY KEY, UNIQUE, INDEX) to `keys`, in the order written;
+/// primary key columns become NOT NULL.
+pub(super) fn add_constraints(
+    constraints: &[TableConstraint],
+    columns: &mut [Column],
+    keys: &mut Keys,
+    notes: &mut Vec<Warning>,
+) -> DbResult<()> {
+    for c in constraints {
+        match c {
+            TableConstraint::PrimaryKey(p) => {
+                if !keys.pk.is_empty() {
+                    return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                }
+                (keys.pk, keys.pk_prefix) = key_parts(&p.columns, columns)?;
+                for &i in &keys.pk {
+                    columns[i].nullable = false;
+                }
+                if let Some(n) = p.index_name.as_ref().or(p.name.as_ref()) {
+                    if !n.value.eq_ignore_ascii_case("PRIMARY") {
+                        notes.push(Warning {
+                            level: WarningLevel::Warning,
+                            code: 1280,
+                            message: format!("Name '{}' ignored for PRIMARY key.", n.value),
+                        });
+                    }
+                }
+            }
+            TableConstraint::Unique(u) => {
+                let (cols, prefix) = key_parts(&u.columns, columns)?;
+                let name = u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(ident)
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                keys.indexes.push(IndexDef {
+                    name,
+                    columns: cols,
+                    prefix,
+                    unique: true,
+                    comment: index_comment(&u.index_options),
+                    using: index_using(&u.index_type, &u.index_options),
+                });
+            }
+            TableConstraint::Index(ix) => {
+                let (cols, prefix) = key_parts(&ix.columns, columns)?;
+                let name = ix
+                    .name
+                    .as_ref()
+                    .map(ident)
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                keys.indexes.push(IndexDef {
+                    name,
+                    columns: cols,
+                    prefix,
+                    unique: false,
+                    comment: index_comment(&ix.index_options),
+                    using: index_using(&ix.index_type, &ix.index_options),
+                });
+            }
+            TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
+            other => return Err(DbError::unsupported(format!("constraint {other}"))),
+        }
+    }
+    Ok(())
+}
+
+/// Unnamed indexes get MySQL's names: the first column, then _2, _3 ... on clashes.
+pub(super) fn name_indexes(indexes: &mut [IndexDef]) -> DbResult<()> {
+    let mut seen: Vec<String> = Vec::new();
+    for ix in indexes.iter_mut() {
+        let base = ix.name.clone();
+        let mut n = 2;
+        while seen.iter().any(|s| s.eq_ignore_ascii_case(&ix.name)) {
+            ix.name = format!("{base}_{n}");
+            n += 1;
+        }
+        if ix.name.eq_ignore_ascii_case("PRIMARY") {
+            return Err(DbError::new(
+                1280,
+                "42000",
+                "Incorrect index name 'PRIMARY'",
+            ));
+        }
+        seen.push(ix.name.clone());
+    }
+    Ok(())
+}
+
+/// At most one AUTO_INCREMENT column, of a numeric type that can count, first column of a key.
+pub(super) fn check_auto_column(columns: &[Column], keys: &Keys) -> DbResult<()> {
+    let (pk, indexes) = (&keys.pk, &keys.indexes);
+    let autos: Vec<usize> = (0..columns.len())
+        .filter(|&i| columns[i].auto_increment)
+        .collect();
+    if autos.len() > 1
+        || autos.iter().any(|&a| {
+            !columns[a].sql_type.is_integer()
+                && !matches!(
+                    columns[a].sql_type,
+                    SqlType::Float { .. } | SqlType::Double { .. }
+                )
+                || !(pk.first() == Some(&a)
+                    || indexes.iter().any(|ix| ix.columns.first() == Some(&a)))
+        })
+    {
+        return Err(DbError::new(
+            1075,
+            "42000",
+            "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+        ));
+    }
+    Ok(())
+}
+
+/// `COMMENT '...'` of an index.
+fn index_comment(opts: &[ast::IndexOption]) -> Option<String> {
+    opts.iter().find_map(|o| match o {
+        ast::IndexOption::Comment(c) => Some(c.clone()),
+        _ => None,
+    })
+}
+
+/// The index type declared before the columns or as an option (`USING HASH` → `HASH`).
+fn index_using(before: &Option<ast::IndexType>, opts: &[ast::IndexOption]) -> Option<String> {
+    let opt = opts.iter().find_map(|o| match o {
+        ast::IndexOption::Using(t) => Some(t),
+        _ => None,
+    });
+    opt.or(before.as_ref())
+        .map(|t| t.to_string().to_ascii_uppercase())
+}

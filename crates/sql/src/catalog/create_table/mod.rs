@@ -1,0 +1,139 @@
+//! Table definitions from CREATE TABLE, and back to text (`SHOW CREATE TABLE`).
+//!
+//! Owns: [`table_from_create`] (sqlparser's CreateTable → [`TableDef`]) and [`render_create`]
+//! (column type text: `type_text.rs`). The catalog stores
+//! `render_create`'s output and rebuilds the definition with `table_from_create`, so the two must
+//! round-trip: every property of a `TableDef` appears in the text.
+//! Character sets and collations of the table and its text columns are kept (charset_clause.rs);
+//! ENGINE is kept when it names an engine of [`OTHER_ENGINES`] (shown again, stored as Betula).
+//! Accepted and ignored: other ENGINE names, KEY_BLOCK_SIZE and other table options (an index's
+//! KEY_BLOCK_SIZE too). Index prefix lengths and types (USING HASH) are kept (key_parts.rs; every
+//! index is a B-tree whatever its declared type). Integer and YEAR display widths and ZEROFILL are
+//! kept for display only (`Column::display_width`, `Column::zerofill`; SHOW CREATE TABLE prints
+//! `int(11)` as MariaDB does). DESC in index columns is ignored.
+//!
+//! Map: this file assembles the definition; columns.rs (column definitions), keys.rs (primary
+//! key, indexes, AUTO_INCREMENT rule), options.rs (table options), render.rs (the text).
+
+mod columns;
+mod keys;
+mod options;
+mod render;
+
+use std::sync::Arc;
+
+use sqlparser::ast::CreateTable;
+
+use crate::catalog::{charset_clause, Counters, TableDef};
+use crate::codec::row::RowLayout;
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::Warning;
+use crate::expr::object_name_parts;
+use crate::types::collation::Collation;
+
+pub use options::{
+    create_auto_increment, option_codec, shown_engine, TableOptions, OTHER_ENGINES, SHOWN_OPTIONS,
+};
+pub use render::{quote_ident, quote_str, render_create, render_stored};
+
+/// Builds a table definition from a parsed CREATE TABLE (database already resolved).
+pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
+    table_from_create_mode(db, ct, true, &mut Vec::new())
+}
+
+/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+pub fn table_from_create_mode(
+    db: &str,
+    ct: &CreateTable,
+    strict: bool,
+    notes: &mut Vec<Warning>,
+) -> DbResult<TableDef> {
+    let parts = object_name_parts(&ct.name);
+    let name = parts.last().cloned().unwrap_or_default();
+    check_name(&name)?;
+    if ct.columns.is_empty() {
+        return Err(DbError::new(
+            1113,
+            "42000",
+            "A table must have at least 1 column",
+        ));
+    }
+    let TableOptions {
+        compression,
+        row_format,
+        comment,
+        shown: options,
+        charset,
+        collate,
+        engine,
+    } = options::table_options(&ct.table_options);
+    let table_collation =
+        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
+    let mut keys = keys::Keys::default();
+    let mut columns = Vec::new();
+    let mut comments = Vec::new();
+    let mut default_now = Vec::new();
+    let mut on_update_now = Vec::new();
+    for (i, cd) in ct.columns.iter().enumerate() {
+        let c = columns::column_def(i, cd, &columns, table_collation, strict, &mut keys, notes)?;
+        columns.push(c.col);
+        comments.push(c.comment);
+        default_now.push(c.default_now);
+        on_update_now.push(c.on_update_now);
+    }
+    keys::add_constraints(&ct.constraints, &mut columns, &mut keys, notes)?;
+    keys::name_indexes(&mut keys.indexes)?;
+    for &p in &keys.pk {
+        columns[p].nullable = false;
+    }
+    keys::check_auto_column(&columns, &keys)?;
+    let codec = options::table_codec(&row_format, &compression)?;
+    let layout = RowLayout::new(1, columns.clone());
+    let full_columns = columns.len();
+    let keys::Keys {
+        pk,
+        pk_prefix,
+        indexes,
+    } = keys;
+    Ok(TableDef {
+        db: db.to_string(),
+        name,
+        columns,
+        comments,
+        default_now,
+        on_update_now,
+        pk,
+        pk_prefix,
+        indexes,
+        compression,
+        row_format,
+        codec,
+        comment,
+        options,
+        layout,
+        counters: Arc::new(Counters::default()),
+        generation: 0,
+        full_columns,
+        collation: table_collation,
+        engine: engine.as_deref().and_then(shown_engine),
+        temporary: None,
+        key_format: crate::catalog::KEY_FORMAT,
+    })
+}
+
+/// Checks a table name: 1 to 64 bytes, no `/` or NUL, no trailing space (1103).
+pub fn check_name(name: &str) -> DbResult<()> {
+    if name.is_empty()
+        || name.len() > 64
+        || name.contains('/')
+        || name.contains('\0')
+        || name.ends_with(' ')
+    {
+        return Err(DbError::new(
+            1103,
+            "42000",
+            format!("Incorrect table name '{name}'"),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,187 @@
+//! Table options of a CREATE TABLE: COMPRESSION / ROW_FORMAT (and the codec they select),
+//! COMMENT, character set and collation, ENGINE, AUTO_INCREMENT, and the options only shown
+//! again ([`SHOWN_OPTIONS`]).
+//!
+//! Invariants: an option set twice keeps its last value; [`TableOptions::shown`] is in
+//! MariaDB's order and omits options set to their default; ENGINE is kept only when it names
+//! one of [`OTHER_ENGINES`].
+
+use betula_storage::Codec;
+use sqlparser::ast::{self as ast, CreateTable};
+
+use super::render::quote_str;
+use crate::error::db_error::{DbError, DbResult};
+
+/// The codec a COMPRESSION / ROW_FORMAT value selects: `None` for InnoDB's row formats (the
+/// default codec), 1478 for MyISAM/Aria's FIXED and PAGE (as InnoDB refuses them), 1210 for
+/// anything else unknown.
+pub fn option_codec(opt: &str) -> DbResult<Option<Codec>> {
+    if let Some(c) = Codec::parse(opt) {
+        return Ok(Some(c));
+    }
+    match opt.to_ascii_uppercase().as_str() {
+        "DEFAULT" | "DYNAMIC" | "COMPACT" | "COMPRESSED" | "REDUNDANT" => Ok(None),
+        "FIXED" | "PAGE" => Err(DbError::new(
+            1478,
+            "HY000",
+            "Table storage engine 'Betula' does not support the create option 'ROW_TYPE'",
+        )),
+        _ => Err(DbError::new(
+            1210,
+            "HY000",
+            format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
+        )),
+    }
+}
+
+/// Table options that are accepted, have no effect on Betula's storage and are shown again by
+/// SHOW CREATE TABLE, in the order MariaDB prints them.
+pub const SHOWN_OPTIONS: &[&str] = &[
+    "MIN_ROWS",
+    "MAX_ROWS",
+    "AVG_ROW_LENGTH",
+    "PACK_KEYS",
+    "CHECKSUM",
+    "DELAY_KEY_WRITE",
+    "KEY_BLOCK_SIZE",
+    "CONNECTION",
+];
+
+/// Table options as written: COMPRESSION, ROW_FORMAT, COMMENT and the [`SHOWN_OPTIONS`].
+#[derive(Default)]
+pub struct TableOptions {
+    pub compression: Option<String>,
+    pub row_format: Option<String>,
+    pub comment: Option<String>,
+    pub shown: Vec<(String, String)>,
+    /// `[DEFAULT] CHARACTER SET` / `CHARSET` and `[DEFAULT] COLLATE` as written.
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    /// `ENGINE=` as written.
+    pub engine: Option<String>,
+}
+
+impl TableOptions {
+    /// Records one `name = value` (value unquoted); other names are ignored.
+    pub fn set(&mut self, name: &str, value: String) {
+        let up = name.to_ascii_uppercase();
+        match up.as_str() {
+            "COMPRESSION" => self.compression = Some(value),
+            "ROW_FORMAT" => self.row_format = Some(value),
+            "COMMENT" => self.comment = Some(value),
+            "CHARSET" | "CHARACTER SET" | "DEFAULT CHARSET" | "DEFAULT CHARACTER SET" => {
+                self.charset = Some(value)
+            }
+            "COLLATE" | "DEFAULT COLLATE" => self.collate = Some(value),
+            "ENGINE" => self.engine = Some(value),
+            n if SHOWN_OPTIONS.contains(&n) => {
+                self.shown.retain(|(k, _)| *k != up);
+                // MariaDB omits an option set to its default (0 / DEFAULT; PACK_KEYS=0 is shown).
+                if (value == "0" && up != "PACK_KEYS") || value.eq_ignore_ascii_case("DEFAULT") {
+                    return;
+                }
+                let v = if up == "CONNECTION" {
+                    quote_str(&value)
+                } else {
+                    value.to_ascii_uppercase()
+                };
+                self.shown.push((up, v));
+                let order = |k: &str| SHOWN_OPTIONS.iter().position(|o| *o == k);
+                self.shown.sort_by_key(|(k, _)| order(k));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The `AUTO_INCREMENT = n` table option of a CREATE TABLE, if any.
+pub fn create_auto_increment(ct: &CreateTable) -> Option<u64> {
+    let list: &[ast::SqlOption] = match &ct.table_options {
+        ast::CreateTableOptions::With(v)
+        | ast::CreateTableOptions::Options(v)
+        | ast::CreateTableOptions::Plain(v)
+        | ast::CreateTableOptions::TableProperties(v) => v,
+        ast::CreateTableOptions::None => &[],
+    };
+    list.iter().find_map(|o| match o {
+        ast::SqlOption::KeyValue { key, value }
+            if key.value.eq_ignore_ascii_case("AUTO_INCREMENT") =>
+        {
+            value.to_string().trim_matches('\'').parse().ok()
+        }
+        _ => None,
+    })
+}
+
+/// The table options of a CREATE TABLE, as written.
+pub(super) fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
+    let list: &[ast::SqlOption] = match opts {
+        ast::CreateTableOptions::None => &[],
+        ast::CreateTableOptions::With(v)
+        | ast::CreateTableOptions::Options(v)
+        | ast::CreateTableOptions::Plain(v)
+        | ast::CreateTableOptions::TableProperties(v) => v,
+    };
+    let mut out = TableOptions::default();
+    for o in list {
+        match o {
+            ast::SqlOption::KeyValue { key, value } => {
+                let v = match value {
+                    ast::Expr::Value(v) => match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            s.clone()
+                        }
+                        other => other.to_string(),
+                    },
+                    other => other.to_string(),
+                };
+                out.set(&key.value, v);
+            }
+            ast::SqlOption::NamedParenthesizedList(l) if l.key.value == "ENGINE" => {
+                if let Some(n) = &l.name {
+                    out.set("ENGINE", n.value.clone());
+                }
+            }
+            ast::SqlOption::Comment(c) => {
+                out.comment = Some(match c {
+                    ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+                })
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The codec of a table's ROW_FORMAT and COMPRESSION (a codec COMPRESSION selects overrides
+/// ROW_FORMAT's), `None` for the default.
+pub(super) fn table_codec(
+    row_format: &Option<String>,
+    compression: &Option<String>,
+) -> DbResult<Option<Codec>> {
+    let mut codec = None;
+    for opt in [row_format, compression].into_iter().flatten() {
+        if let Some(c) = option_codec(opt)? {
+            codec = Some(c);
+        }
+    }
+    Ok(codec)
+}
+
+/// Engines Betula stands in for whose name SHOW CREATE TABLE keeps (canonical spelling), as
+/// listed in information_schema.ENGINES. Betula and InnoDB (and unknown names) are Betula.
+pub const OTHER_ENGINES: &[&str] = &["Aria", "MEMORY", "MyISAM"];
+
+/// The engine name kept for `ENGINE=name` (`None` = Betula).
+pub fn shown_engine(name: &str) -> Option<String> {
+    let name = name.trim_matches(|c| c == '\'' || c == '`' || c == '"');
+    let name = if name.eq_ignore_ascii_case("HEAP") {
+        "MEMORY"
+    } else {
+        name
+    };
+    OTHER_ENGINES
+        .iter()
+        .find(|e| e.eq_ignore_ascii_case(name))
+        .map(|e| e.to_string())
+}

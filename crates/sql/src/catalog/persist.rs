@@ -1,0 +1,202 @@
+//! The catalog in memory and its persistence in the storage tree `__catalog`: databases and
+//! tables here, users (users.rs) and foreign servers (server_def.rs) through the same tree.
+//!
+//! Keys: `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
+//! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
+//! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
+//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs). Entries of other kinds
+//! are skipped at start-up, so an older server reads a newer catalog.
+//!
+//! Invariants: every change is written to the tree before the in-memory maps; a table's trees
+//! exist whenever it is in the catalog; a tree whose name looks like a table's (`db/...`) but
+//! that no catalog entry names is garbage left by a crash in the middle of DDL, and is dropped at
+//! start-up ([`Catalog::orphan_trees`]). Temporary tables never have an entry here: a session
+//! keeps them (temp_tables.rs).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use betula_storage::{Env, TreeHandle};
+use parking_lot::RwLock;
+
+use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
+use crate::catalog::{is_table_tree, ServerDef, TableDef, UserDef};
+use crate::error::db_error::{DbError, DbResult};
+
+/// The storage tree that holds the catalog.
+pub const CATALOG_TREE: &str = "__catalog";
+
+/// The in-memory maps, a copy of the tree's entries.
+#[derive(Default)]
+pub(super) struct State {
+    pub(super) dbs: BTreeMap<String, ()>,
+    pub(super) tables: BTreeMap<(String, String), Arc<TableDef>>,
+    pub(super) users: BTreeMap<String, UserDef>,
+    pub(super) servers: BTreeMap<String, ServerDef>,
+}
+
+/// Databases, tables, users and servers, in memory and in the catalog tree.
+pub struct Catalog {
+    pub(super) tree: TreeHandle,
+    pub(super) state: RwLock<State>,
+}
+
+/// The tree key of an entry: its kind byte, then each part after a 0 byte.
+pub(super) fn key(kind: u8, parts: &[&str]) -> Vec<u8> {
+    let mut k = vec![kind];
+    for p in parts {
+        k.push(0);
+        k.extend_from_slice(p.as_bytes());
+    }
+    k
+}
+
+impl Catalog {
+    /// Opens (creating on first start) the catalog; `parse_table` turns stored CREATE TABLE text
+    /// back into a definition.
+    pub fn open(
+        env: &Env,
+        parse_table: impl Fn(&str, &str) -> DbResult<TableDef>,
+    ) -> DbResult<Catalog> {
+        let fresh = !env.tree_names().iter().any(|n| n == CATALOG_TREE);
+        let tree = if fresh {
+            env.create_tree(CATALOG_TREE, None)?
+        } else {
+            env.open_tree(CATALOG_TREE)?
+        };
+        let cat = Catalog {
+            tree,
+            state: RwLock::new(State::default()),
+        };
+        if fresh {
+            cat.create_db("test")?;
+            cat.put_user(UserDef {
+                name: "root".into(),
+                password_hash: None,
+                grants: vec!["*".into()],
+            })?;
+        }
+        cat.load(parse_table)?;
+        Ok(cat)
+    }
+
+    /// Reads every entry of the tree into the in-memory maps.
+    fn load(&self, parse_table: impl Fn(&str, &str) -> DbResult<TableDef>) -> DbResult<()> {
+        let entries: Vec<(Vec<u8>, Vec<u8>)> = self
+            .tree
+            .range(
+                std::ops::Bound::Unbounded,
+                std::ops::Bound::Unbounded,
+                false,
+            )
+            .collect::<Result<_, _>>()?;
+        let mut st = self.state.write();
+        for (k, v) in entries {
+            let parts: Vec<String> = k[1..]
+                .split(|b| *b == 0)
+                .skip(1)
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .collect();
+            match (k.first(), parts.as_slice()) {
+                (Some(b'D'), [db]) => {
+                    st.dbs.insert(db.clone(), ());
+                }
+                (Some(b'T'), [db, _t]) => {
+                    let text = String::from_utf8_lossy(&v);
+                    let (h, sql) = decode_table_entry(&text)?;
+                    let mut def = parse_table(db, sql)?;
+                    def.generation = h.generation;
+                    def.full_columns = h.full_columns.unwrap_or(def.columns.len());
+                    def.key_format = h.key_format;
+                    st.tables
+                        .insert((def.db.clone(), def.name.clone()), Arc::new(def));
+                }
+                (Some(b'U'), [u]) => {
+                    st.users.insert(u.clone(), UserDef::decode(u, &v));
+                }
+                (Some(b'S'), [name]) => {
+                    let def = ServerDef::decode(&v).ok_or_else(|| {
+                        DbError::internal(format!("bad catalog entry for server {name}"))
+                    })?;
+                    st.servers.insert(name.clone(), def);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    pub fn databases(&self) -> Vec<String> {
+        self.state.read().dbs.keys().cloned().collect()
+    }
+    pub fn has_db(&self, db: &str) -> bool {
+        self.state.read().dbs.contains_key(db)
+    }
+    pub fn create_db(&self, db: &str) -> DbResult<()> {
+        self.tree.put(&key(b'D', &[db]), b"")?;
+        self.state.write().dbs.insert(db.into(), ());
+        Ok(())
+    }
+    pub fn drop_db(&self, db: &str) -> DbResult<()> {
+        self.tree.delete(&key(b'D', &[db]))?;
+        self.state.write().dbs.remove(db);
+        Ok(())
+    }
+    pub fn tables(&self, db: &str) -> Vec<Arc<TableDef>> {
+        self.state
+            .read()
+            .tables
+            .iter()
+            .filter(|((d, _), _)| d == db)
+            .map(|(_, t)| t.clone())
+            .collect()
+    }
+    pub fn all_tables(&self) -> Vec<Arc<TableDef>> {
+        self.state.read().tables.values().cloned().collect()
+    }
+    pub fn table(&self, db: &str, name: &str) -> Option<Arc<TableDef>> {
+        self.state
+            .read()
+            .tables
+            .get(&(db.to_string(), name.to_string()))
+            .cloned()
+    }
+    pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
+        self.table(db, name)
+            .ok_or_else(|| DbError::no_table(db, name))
+    }
+    /// Stores (creates or replaces) a table definition with its CREATE TABLE text.
+    pub fn put_table(&self, def: TableDef, sql: &str) -> DbResult<Arc<TableDef>> {
+        self.tree.put(
+            &key(b'T', &[&def.db, &def.name]),
+            &encode_table_entry(&def, sql),
+        )?;
+        let def = Arc::new(def);
+        self.state
+            .write()
+            .tables
+            .insert((def.db.clone(), def.name.clone()), def.clone());
+        Ok(def)
+    }
+    pub fn remove_table(&self, db: &str, name: &str) -> DbResult<()> {
+        self.tree.delete(&key(b'T', &[db, name]))?;
+        self.state
+            .write()
+            .tables
+            .remove(&(db.to_string(), name.to_string()));
+        Ok(())
+    }
+    /// Trees of `names` that look like a table's but that no table of the catalog owns.
+    pub fn orphan_trees(&self, names: &[String]) -> Vec<String> {
+        let owned: std::collections::HashSet<String> = self
+            .all_tables()
+            .iter()
+            .flat_map(|t| t.all_trees())
+            .collect();
+        names
+            .iter()
+            .filter(|n| is_table_tree(n) && !owned.contains(*n))
+            .cloned()
+            .collect()
+    }
+}

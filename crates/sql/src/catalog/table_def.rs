@@ -1,0 +1,277 @@
+//! Table definitions: [`TableDef`] (columns, keys, options, storage trees), [`IndexDef`] and the
+//! [`Counters`] every version of a definition shares, and the names of a table's trees.
+//!
+//! Trees: the primary tree of table `t` in `db` is `db/t/PRIMARY`, a secondary index `k` is
+//! `db/t/k` (generation 0). A table rebuild (rebuild.rs) writes its rows into trees of the next
+//! generation n, `db/t/@n/PRIMARY` and `db/t/@n/k` (4 parts: no name of generation 0 can be
+//! one, as names never contain `/`), then switches by writing the catalog entry once.
+//! Invariants: a `TableDef` is immutable once published (DDL builds a new one and swaps the
+//! `Arc`); the AUTO_INCREMENT and hidden row-id counters are shared by every version of the
+//! definition (they live in `Counters`). Temporary tables' trees are named `\0temp/<id>/...`
+//! ([`TableDef::temporary`]) and are not table trees in the sense above.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use betula_storage::Codec;
+
+use crate::codec::key::{encode_key, KeyColumn};
+use crate::codec::row::RowLayout;
+use crate::error::db_error::DbResult;
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+use crate::types::{Column, IntWidth, SqlType};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexDef {
+    pub name: String,
+    pub columns: Vec<usize>,
+    /// Prefix length of each column (`KEY (c(10))`, SHOW INDEX's Sub_part), parallel to
+    /// `columns`: characters for text, bytes for binary types; `None` = the whole value.
+    pub prefix: Vec<Option<u32>>,
+    pub unique: bool,
+    /// `COMMENT '...'` of the index (SHOW INDEX's Index_comment).
+    pub comment: Option<String>,
+    /// The index type as declared (`USING HASH` → `HASH`), kept for SHOW CREATE TABLE and
+    /// SHOW INDEX ([`IndexDef::index_type`]). Every index is a B-tree whatever it says
+    /// (docs/mysql-compat.md).
+    pub using: Option<String>,
+}
+
+impl IndexDef {
+    /// A secondary index over whole column values, of the default type.
+    pub fn new(name: impl Into<String>, columns: Vec<usize>, unique: bool) -> IndexDef {
+        let prefix = vec![None; columns.len()];
+        IndexDef {
+            name: name.into(),
+            columns,
+            prefix,
+            unique,
+            comment: None,
+            using: None,
+        }
+    }
+    /// SHOW INDEX's Index_type, as MariaDB's InnoDB shows it: HASH for a UNIQUE key declared
+    /// USING HASH (MariaDB's hash-based unique key), BTREE otherwise (InnoDB turns a non-unique
+    /// HASH index into a B-tree).
+    pub fn index_type(&self) -> &str {
+        match self.using.as_deref() {
+            Some("HASH") if self.unique => "HASH",
+            _ => "BTREE",
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Counters {
+    /// Next AUTO_INCREMENT value.
+    pub auto_inc: AtomicU64,
+    /// Next hidden row id (tables without a primary key).
+    pub row_id: AtomicU64,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    pub db: String,
+    pub name: String,
+    pub columns: Vec<Column>,
+    /// Column comments, parallel to `columns`.
+    pub comments: Vec<Option<String>>,
+    /// `DEFAULT CURRENT_TIMESTAMP` / `ON UPDATE CURRENT_TIMESTAMP`, parallel to `columns`.
+    pub default_now: Vec<bool>,
+    pub on_update_now: Vec<bool>,
+    /// Primary key columns; empty = hidden row id.
+    pub pk: Vec<usize>,
+    /// Prefix lengths of the primary key columns, parallel to `pk` (as [`IndexDef::prefix`]).
+    pub pk_prefix: Vec<Option<u32>>,
+    pub indexes: Vec<IndexDef>,
+    /// COMPRESSION / ROW_FORMAT as written, and the codec it maps to.
+    pub compression: Option<String>,
+    pub row_format: Option<String>,
+    pub codec: Option<Codec>,
+    pub comment: Option<String>,
+    /// Table options kept only to be shown again (MIN_ROWS, MAX_ROWS, AVG_ROW_LENGTH, PACK_KEYS,
+    /// CHECKSUM, DELAY_KEY_WRITE, KEY_BLOCK_SIZE, CONNECTION): upper-case name and the value as
+    /// SHOW CREATE TABLE prints it, in MariaDB's order (see `ddl::SHOWN_OPTIONS`).
+    pub options: Vec<(String, String)>,
+    pub layout: RowLayout,
+    pub counters: Arc<Counters>,
+    /// Generation of the table's trees (0 for a table never rebuilt).
+    pub generation: u64,
+    /// Every row of the primary tree stores at least this many columns. Columns after them were
+    /// added in place (instant ADD COLUMN): older rows lack them and read their current default,
+    /// so changing such a column's default needs a rebuild.
+    pub full_columns: usize,
+    /// The table's default collation (`DEFAULT CHARSET=... COLLATE=...`): text columns declared
+    /// without a character set or collation take it.
+    pub collation: Collation,
+    /// `ENGINE=` as declared when it names another engine Betula stands in for (MEMORY, MyISAM,
+    /// Aria, ...), shown again by SHOW CREATE TABLE; `None` = Betula (also for InnoDB).
+    pub engine: Option<String>,
+    /// `Some(id)` for a temporary table (temp_tables.rs): private to the session that created
+    /// it, its trees named `\0temp/<id>/...` instead of after the table.
+    pub temporary: Option<u64>,
+    /// Layout of the table's keys and index entries ([`KEY_FORMAT`] for tables created or
+    /// rebuilt by this version; 1 for tables written before key formats existed). Format 2:
+    /// ENUM/SET keys are member numbers / bitmasks, and secondary index entries carry the text
+    /// of key columns whose key does not decode (index_entry.rs). Fixed for the life of the
+    /// table's trees: only a rebuild (new generation) changes it.
+    pub key_format: u8,
+}
+
+/// The key format new and rebuilt tables are written in (see [`TableDef::key_format`]).
+pub const KEY_FORMAT: u8 = 2;
+
+pub fn tree_name(db: &str, table: &str, index: &str) -> String {
+    format!("{db}/{table}/{index}")
+}
+
+/// The tree of `index` (`PRIMARY` or a secondary index name) in generation `generation`.
+pub fn tree_name_gen(db: &str, table: &str, generation: u64, index: &str) -> String {
+    if generation == 0 {
+        tree_name(db, table, index)
+    } else {
+        format!("{db}/{table}/@{generation}/{index}")
+    }
+}
+
+/// Whether a tree name has the shape of a table's tree (`db/t/index` or `db/t/@n/index`), as
+/// opposed to the catalog and the storage layer's own trees.
+pub fn is_table_tree(name: &str) -> bool {
+    !name.starts_with('\0') && name.split('/').count() >= 3
+}
+
+fn row_id_column() -> KeyColumn {
+    KeyColumn::from_column(&Column::new(
+        0,
+        "__row_id",
+        SqlType::Int {
+            width: IntWidth::Big,
+            unsigned: true,
+        },
+    ))
+}
+
+impl TableDef {
+    pub fn col_index(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+    /// The tree of `index` (`PRIMARY` or a secondary index name) in the table's generation.
+    fn tree(&self, index: &str) -> String {
+        match self.temporary {
+            Some(id) => crate::context::temp_tables::tree_name(id, self.generation, index),
+            None => tree_name_gen(&self.db, &self.name, self.generation, index),
+        }
+    }
+    pub fn primary_tree(&self) -> String {
+        self.tree("PRIMARY")
+    }
+    pub fn index_tree(&self, i: usize) -> String {
+        self.tree(&self.indexes[i].name)
+    }
+    pub fn all_trees(&self) -> Vec<String> {
+        let mut v = vec![self.primary_tree()];
+        v.extend((0..self.indexes.len()).map(|i| self.index_tree(i)));
+        v
+    }
+    pub fn auto_inc_col(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+    /// Key columns of the primary key (the hidden row id if there is none).
+    pub fn pk_key_columns(&self) -> Vec<KeyColumn> {
+        if self.pk.is_empty() {
+            vec![row_id_column()]
+        } else {
+            (0..self.pk.len())
+                .map(|p| self.key_column(None, p))
+                .collect()
+        }
+    }
+    /// Key column `pos` of the primary key (`None`) or of secondary index `ix`, with its prefix.
+    pub fn key_column(&self, ix: Option<usize>, pos: usize) -> KeyColumn {
+        let (cols, prefix) = match ix {
+            None => (&self.pk, &self.pk_prefix),
+            Some(i) => (&self.indexes[i].columns, &self.indexes[i].prefix),
+        };
+        let c = &self.columns[cols[pos]];
+        let kc = KeyColumn::from_column(c).with_prefix(prefix.get(pos).copied().flatten());
+        if self.key_format >= 2 {
+            kc.by_member_code(&c.members)
+        } else {
+            kc
+        }
+    }
+    /// Whether some column of the key (`None` = primary) is indexed on a prefix only.
+    pub fn has_prefix(&self, ix: Option<usize>) -> bool {
+        let prefix = match ix {
+            None => &self.pk_prefix,
+            Some(i) => &self.indexes[i].prefix,
+        };
+        prefix.iter().any(Option::is_some)
+    }
+    pub fn index_key_columns(&self, i: usize) -> Vec<KeyColumn> {
+        let mut v: Vec<KeyColumn> = (0..self.indexes[i].columns.len())
+            .map(|p| self.key_column(Some(i), p))
+            .collect();
+        v.extend(self.pk_key_columns());
+        v
+    }
+    /// The primary key bytes of `row`; a table without primary key draws a new row id.
+    pub fn encode_pk(&self, row: &[Value]) -> DbResult<Vec<u8>> {
+        let mut out = Vec::new();
+        if self.pk.is_empty() {
+            let id = self.counters.row_id.fetch_add(1, Ordering::SeqCst);
+            encode_key(&self.pk_key_columns(), &[Value::UInt(id)], &mut out)?;
+        } else {
+            let vals: Vec<Value> = self.pk.iter().map(|&i| row[i].clone()).collect();
+            encode_key(&self.pk_key_columns(), &vals, &mut out)?;
+        }
+        Ok(out)
+    }
+    /// The index-column prefix of secondary index `i` for `row`.
+    pub fn encode_index_prefix(&self, i: usize, row: &[Value]) -> DbResult<Vec<u8>> {
+        let cols = &self.indexes[i].columns;
+        let kc: Vec<KeyColumn> = (0..cols.len())
+            .map(|p| self.key_column(Some(i), p))
+            .collect();
+        let vals: Vec<Value> = cols.iter().map(|&c| row[c].clone()).collect();
+        let mut out = Vec::new();
+        encode_key(&kc, &vals, &mut out)?;
+        Ok(out)
+    }
+    /// The full key of `row` in secondary index `i`: index columns then primary key bytes.
+    pub fn encode_index_key(&self, i: usize, row: &[Value], pk: &[u8]) -> DbResult<Vec<u8>> {
+        let mut k = self.encode_index_prefix(i, row)?;
+        k.extend_from_slice(pk);
+        Ok(k)
+    }
+    /// MySQL's text for a key value in duplicate-key messages (`1-abc`).
+    pub fn dup_entry(&self, cols: &[usize], row: &[Value]) -> String {
+        cols.iter()
+            .map(|&c| {
+                row[c]
+                    .to_text(Some(&self.columns[c].sql_type))
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_else(|| "NULL".into())
+            })
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generation_trees_never_collide_with_generation_zero() {
+        assert_eq!(tree_name_gen("d", "t", 0, "PRIMARY"), "d/t/PRIMARY");
+        assert_eq!(tree_name_gen("d", "t", 2, "k"), "d/t/@2/k");
+        // a table named `t` with an index named `@2` cannot exist ('/' is not allowed in names),
+        // and generation 0 names have exactly three parts
+        assert!(is_table_tree("d/t/PRIMARY") && is_table_tree("d/t/@2/k"));
+        assert!(!is_table_tree("__catalog") && !is_table_tree("\u{0}load/5/d/t/PRIMARY"));
+    }
+}

@@ -1,0 +1,103 @@
+//! The stored form of a table entry of the catalog tree: an optional header line, then the
+//! table's CREATE TABLE text.
+//!
+//! The header `#betula generation=<n> full_columns=<k> keys=<f>\n` is written when the table's
+//! trees are of generation n > 0, old rows lack columns, or its key format f is not 1
+//! ([`TableDef::key_format`]). Invariants: an entry without the header is generation 0, every
+//! column in every row, key format 1; unknown `key=value` pairs are ignored (a newer version's),
+//! an unknown key format is an error.
+
+use crate::catalog::{TableDef, KEY_FORMAT};
+use crate::error::db_error::{DbError, DbResult};
+
+const HEADER: &str = "#betula ";
+
+/// The stored value of a table entry: a header line when the generation is not 0, some
+/// columns are missing from old rows or the key format is not 1
+/// (`#betula generation=N full_columns=K keys=F`), then the CREATE TABLE text.
+pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
+    if t.generation == 0 && t.full_columns == t.columns.len() && t.key_format == 1 {
+        sql.as_bytes().to_vec()
+    } else {
+        format!(
+            "{HEADER}generation={} full_columns={} keys={}\n{sql}",
+            t.generation, t.full_columns, t.key_format
+        )
+        .into_bytes()
+    }
+}
+
+/// What a stored table entry's header says (absent pairs: `None`).
+#[derive(Debug, PartialEq)]
+pub(super) struct EntryHeader {
+    pub(super) generation: u64,
+    pub(super) full_columns: Option<usize>,
+    /// The key format; no `keys` pair means format 1 (written before formats existed).
+    pub(super) key_format: u8,
+}
+
+/// The header of a stored table entry and its CREATE TABLE text. Unknown `key=value` pairs of
+/// the header are ignored (written by a newer version); a key format this version does not know
+/// is an error, as its keys would be misread.
+pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
+    let mut h = EntryHeader {
+        generation: 0,
+        full_columns: None,
+        key_format: 1,
+    };
+    let Some(rest) = v.strip_prefix(HEADER) else {
+        return Ok((h, v));
+    };
+    let bad = || DbError::internal(format!("bad catalog entry: {}", &v[..v.len().min(60)]));
+    let (head, sql) = rest.split_once('\n').ok_or_else(bad)?;
+    for pair in head.split(' ') {
+        let (k, n) = pair.split_once('=').ok_or_else(bad)?;
+        match k {
+            "generation" => h.generation = n.parse().map_err(|_| bad())?,
+            "full_columns" => h.full_columns = Some(n.parse().map_err(|_| bad())?),
+            "keys" => {
+                h.key_format = n.parse().map_err(|_| bad())?;
+                if !(1..=KEY_FORMAT).contains(&h.key_format) {
+                    return Err(bad());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok((h, sql))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_entries_round_trip_their_header() {
+        let mut t = crate::context::engine::test_table();
+        let h = |generation, full_columns, key_format| EntryHeader {
+            generation,
+            full_columns,
+            key_format,
+        };
+        let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
+        t.key_format = 1;
+        assert_eq!(encode_table_entry(&t, sql), sql.as_bytes());
+        assert_eq!(decode_table_entry(sql).unwrap(), (h(0, None, 1), sql));
+        t.generation = 7;
+        t.full_columns = 2;
+        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        assert_eq!(decode_table_entry(&v).unwrap(), (h(7, Some(2), 1), sql));
+        let newer = format!("#betula generation=3 future=x full_columns=1\n{sql}");
+        assert_eq!(decode_table_entry(&newer).unwrap(), (h(3, Some(1), 1), sql));
+        assert!(decode_table_entry("#betula generation=x\nCREATE").is_err());
+        assert!(decode_table_entry("#betula generation=3").is_err());
+        // Format 2 alone needs the header; an unknown format is refused.
+        t.generation = 0;
+        t.full_columns = t.columns.len();
+        t.key_format = KEY_FORMAT;
+        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        assert!(v.starts_with("#betula generation=0 full_columns=3 keys=2\n"));
+        assert_eq!(decode_table_entry(&v).unwrap(), (h(0, Some(3), 2), sql));
+        assert!(decode_table_entry(&format!("#betula keys=3\n{sql}")).is_err());
+    }
+}

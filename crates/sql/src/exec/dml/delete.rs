@@ -1,0 +1,35 @@
+//! DELETE of one table: the matching rows (matching.rs) and their index entries.
+
+use sqlparser::ast::{self as ast};
+
+use super::matching::{matching_rows, single_table};
+use super::{delete_row, table_scope};
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::scan::Output;
+
+/// DELETE FROM one table [WHERE] [ORDER BY] [LIMIT].
+pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
+    let from = match &d.from {
+        ast::FromTable::WithFromKeyword(v) | ast::FromTable::WithoutKeyword(v) => v,
+    };
+    if from.len() != 1 || !d.tables.is_empty() || d.using.is_some() {
+        return Err(DbError::unsupported("multi-table DELETE"));
+    }
+    let (t, alias) = single_table(cx, &from[0])?;
+    let scope = table_scope(&t, &alias);
+    cx.begin_write()?;
+    let rows = matching_rows(
+        cx,
+        &t,
+        &scope,
+        d.selection.as_ref(),
+        &d.order_by,
+        d.limit.as_ref(),
+    )?;
+    let n = rows.len() as u64;
+    for (pk, row) in rows {
+        delete_row(cx, &t, &pk, &row)?;
+    }
+    Ok(Output::done(n))
+}

@@ -1,0 +1,190 @@
+//! The rows an UPDATE or DELETE of one table changes: WHERE, ORDER BY and LIMIT over the
+//! access path the planner chooses, each row then locked and read again.
+//!
+//! Invariants: inside a transaction a primary-key range is locked, gaps included, before it is
+//! read (design.md SES7); every row returned is locked and in its latest committed version
+//! (with this session's changes), and still matches WHERE.
+
+use std::sync::Arc;
+
+use sqlparser::ast::{self as ast};
+
+use super::{load, KeyedRow};
+use crate::catalog::TableDef;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::scan::read_rows;
+use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::{object_name_parts, Expr, Scope};
+use crate::plan::access::{choose_access, conjuncts, Access};
+use crate::types::value::Value;
+
+/// The table of a single-table UPDATE or DELETE and the name it goes by (its alias, else its
+/// name).
+pub(super) fn single_table(
+    cx: &mut Context,
+    twj: &ast::TableWithJoins,
+) -> DbResult<(Arc<TableDef>, String)> {
+    if !twj.joins.is_empty() {
+        return Err(DbError::unsupported("multi-table UPDATE/DELETE"));
+    }
+    match &twj.relation {
+        ast::TableFactor::Table { name, alias, .. } => {
+            let parts = object_name_parts(name);
+            let (db, tname) = cx.resolve_table_name(&parts)?;
+            cx.check_db_access(&db)?;
+            let t = cx.get_table(&db, &tname)?;
+            let alias = alias
+                .as_ref()
+                .map(|a| a.name.value.clone())
+                .unwrap_or(tname);
+            Ok((t, alias))
+        }
+        other => Err(DbError::unsupported(format!("UPDATE/DELETE of {other}"))),
+    }
+}
+
+/// The rows matching WHERE, ordered and limited: (pk bytes, row).
+pub(super) fn matching_rows(
+    cx: &mut Context,
+    t: &TableDef,
+    scope: &Scope,
+    selection: Option<&ast::Expr>,
+    order_by: &[ast::OrderByExpr],
+    limit: Option<&ast::Expr>,
+) -> DbResult<Vec<KeyedRow>> {
+    let where_c = match selection {
+        Some(w) => Some(cx.compile(scope, w, "where clause")?),
+        None => None,
+    };
+    let mut order = Vec::new();
+    for o in order_by {
+        order.push((
+            cx.compile(scope, &o.expr, "order clause")?,
+            matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+        ));
+    }
+    let limit = compile_limit(cx, limit)?;
+    let mut conj = Vec::new();
+    if let Some(w) = &where_c {
+        conjuncts(w, &mut conj);
+    }
+    let access = choose_access(t, 0, &conj, &|e| e.is_const());
+    lock_range_read(cx, t, &access)?;
+    let needed = vec![true; t.columns.len()];
+    let mut out = Vec::new();
+    let stop = if order.is_empty() { limit } else { None };
+    let sref: &Context = cx;
+    read_rows(
+        sref,
+        t,
+        &access,
+        &[],
+        &needed,
+        false,
+        None,
+        &mut |pk, row| {
+            let ok = match &where_c {
+                Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
+                None => true,
+            };
+            if ok {
+                out.push((pk, row));
+            }
+            Ok(stop.is_none_or(|s| out.len() < s))
+        },
+    )?;
+    if !order.is_empty() {
+        out = sort_rows(&order, out);
+        if let Some(l) = limit {
+            out.truncate(l);
+        }
+    }
+    lock_and_recheck(cx, t, where_c.as_ref(), out)
+}
+
+/// The LIMIT's row count (a constant).
+fn compile_limit(cx: &mut Context, limit: Option<&ast::Expr>) -> DbResult<Option<usize>> {
+    Ok(match limit {
+        Some(l) => {
+            let e = cx.compile(&Scope::default(), l, "limit")?;
+            match eval(&e, &EvalCtx::default())? {
+                Value::Int(i) if i >= 0 => Some(i as usize),
+                Value::UInt(u) => Some(u as usize),
+                _ => return Err(DbError::syntax(l)),
+            }
+        }
+        None => None,
+    })
+}
+
+/// Inside a transaction, a primary-key range is locked before it is read, gaps included: no
+/// other session can insert into it until this transaction ends (design.md SES7).
+/// (A point key is locked as its row is; ranges of a secondary index or full scans are not.)
+fn lock_range_read(cx: &mut Context, t: &TableDef, access: &Access) -> DbResult<()> {
+    if cx.in_explicit_or_implicit_txn()
+        && access.index.is_none()
+        && !access.is_full_scan()
+        && !access.is_point(t)
+    {
+        let ranges = access.key_ranges(t, &[])?;
+        crate::plan::locks::lock_primary_ranges(cx, t, &ranges)?;
+    }
+    Ok(())
+}
+
+/// `rows` in ORDER BY order: each `(expression, descending)` of `order` in turn, NULLs first.
+fn sort_rows(order: &[(Expr, bool)], rows: Vec<KeyedRow>) -> Vec<KeyedRow> {
+    let mut keyed: Vec<(Vec<Value>, KeyedRow)> = rows
+        .into_iter()
+        .map(|r| {
+            let k = order
+                .iter()
+                .map(|(e, _)| eval(e, &EvalCtx::row(&r.1)).unwrap_or(Value::Null))
+                .collect();
+            (k, r)
+        })
+        .collect();
+    keyed.sort_by(|a, b| {
+        for (i, (_, d)) in order.iter().enumerate() {
+            let o = crate::types::value::cmp_nulls_first(
+                &a.0[i],
+                &b.0[i],
+                crate::types::collation::Collation::default(),
+            );
+            if o != std::cmp::Ordering::Equal {
+                return if *d { o.reverse() } else { o };
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+    keyed.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Locks each row about to be changed, then reads it again: a row changed by a session that
+/// committed between the scan and the lock is taken in its new version (dropped if it no
+/// longer matches WHERE), so no committed change is overwritten unseen.
+fn lock_and_recheck(
+    cx: &mut Context,
+    t: &TableDef,
+    where_c: Option<&Expr>,
+    rows: Vec<KeyedRow>,
+) -> DbResult<Vec<KeyedRow>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for (pk, row) in rows {
+        let Some(now) = load(cx, t, &pk)? else {
+            continue;
+        };
+        if now != row {
+            let still = match where_c {
+                Some(w) => truth(&eval(w, &EvalCtx::row(&now))?) == Some(true),
+                None => true,
+            };
+            if !still {
+                continue;
+            }
+        }
+        out.push((pk, now));
+    }
+    Ok(out)
+}

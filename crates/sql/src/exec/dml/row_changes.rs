@@ -1,0 +1,157 @@
+//! Changes of one row and its index entries through the session's write set, and the
+//! duplicate-key check they rest on.
+//!
+//! Invariants: a row is locked before it is read to decide a change ([`load`],
+//! [`find_conflict`]); the primary tree and every secondary index change together; an index
+//! entry's value is rewritten when its key stays but the text it carries changes.
+
+use crate::catalog::TableDef;
+use crate::codec::key::prefix_successor;
+use crate::codec::row::encode_row;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::types::value::Value;
+
+/// The bytes of `row` as the table's primary tree stores them.
+pub(crate) fn encode(t: &TableDef, row: &[Value]) -> DbResult<Vec<u8>> {
+    let mut out = Vec::new();
+    encode_row(&t.layout, row, &mut out)?;
+    Ok(out)
+}
+
+/// A conflicting existing row: its primary key bytes and the key name.
+pub(crate) struct Conflict {
+    pub pk: Vec<u8>,
+    pub key: String,
+    pub cols: Vec<usize>,
+}
+
+/// The existing row whose primary key (when `check_pk`) or UNIQUE index values `row` would
+/// duplicate; the keys are locked first.
+pub(crate) fn find_conflict(
+    cx: &mut Context,
+    t: &TableDef,
+    row: &[Value],
+    pk: &[u8],
+    check_pk: bool,
+) -> DbResult<Option<Conflict>> {
+    let engine = cx.engine.clone();
+    let store = &engine.store;
+    // Lock, then read: a concurrent insert of the same key waits for this one to end.
+    if check_pk && !t.pk.is_empty() {
+        cx.ws.lock(store, &t.primary_tree(), pk)?;
+    }
+    if check_pk && !t.pk.is_empty() && cx.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
+        return Ok(Some(Conflict {
+            pk: pk.to_vec(),
+            key: "PRIMARY".into(),
+            cols: t.pk.clone(),
+        }));
+    }
+    for (i, ix) in t.indexes.iter().enumerate() {
+        if !ix.unique || ix.columns.iter().any(|&c| row[c].is_null()) {
+            continue;
+        }
+        let prefix = t.encode_index_prefix(i, row)?;
+        // The unique value itself is locked (as a key of the index tree), so two sessions
+        // inserting it with different primary keys are serialized.
+        cx.ws.lock(store, &t.index_tree(i), &prefix)?;
+        let hi = match prefix_successor(&prefix) {
+            Some(s) => std::ops::Bound::Excluded(s),
+            None => std::ops::Bound::Unbounded,
+        };
+        let mut scan = cx.ws.scan(
+            store,
+            &t.index_tree(i),
+            std::ops::Bound::Included(prefix.clone()),
+            hi,
+            false,
+            None,
+        )?;
+        while let Some((k, _)) = scan.next_entry()? {
+            let other = &k[prefix.len()..];
+            if other != pk {
+                return Ok(Some(Conflict {
+                    pk: other.to_vec(),
+                    key: ix.name.clone(),
+                    cols: ix.columns.clone(),
+                }));
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Locks the row at `pk`, then reads its latest committed version (with this session's changes).
+pub(crate) fn load(cx: &mut Context, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+    cx.ws.lock(&cx.engine.store, &t.primary_tree(), pk)?;
+    match cx.ws.get(&cx.engine.store, &t.primary_tree(), pk, None)? {
+        Some(v) => Ok(Some(crate::codec::row::decode_row(&t.layout, &v)?)),
+        None => Ok(None),
+    }
+}
+
+/// Writes `row` at `pk` and its entry in every secondary index.
+pub(crate) fn put_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    let bytes = encode(t, row)?;
+    let store = &cx.engine.store;
+    cx.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
+    for i in 0..t.indexes.len() {
+        let k = t.encode_index_key(i, row, pk)?;
+        let v = crate::catalog::index_entry::entry_value(t, i, row)?;
+        cx.ws.put(store, &t.index_tree(i), k, v)?;
+    }
+    Ok(())
+}
+
+/// Deletes the row at `pk` (whose values are `row`) and its index entries.
+pub fn delete_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    let store = &cx.engine.store;
+    cx.ws.delete(store, &t.primary_tree(), pk.to_vec())?;
+    for i in 0..t.indexes.len() {
+        let k = t.encode_index_key(i, row, pk)?;
+        cx.ws.delete(store, &t.index_tree(i), k)?;
+    }
+    Ok(())
+}
+
+/// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
+pub(crate) fn update_row(
+    cx: &mut Context,
+    t: &TableDef,
+    old_pk: &[u8],
+    old: &[Value],
+    new: &[Value],
+) -> DbResult<bool> {
+    if old == new {
+        return Ok(false);
+    }
+    let new_pk = if t.pk.is_empty() || t.pk.iter().all(|&c| old[c] == new[c]) {
+        old_pk.to_vec()
+    } else {
+        t.encode_pk(new)?
+    };
+    let pk_changed = new_pk != old_pk;
+    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed)? {
+        return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
+    }
+    let store = &cx.engine.store;
+    if pk_changed {
+        cx.ws.delete(store, &t.primary_tree(), old_pk.to_vec())?;
+    }
+    cx.ws
+        .put(store, &t.primary_tree(), new_pk.clone(), encode(t, new)?)?;
+    for i in 0..t.indexes.len() {
+        let ok = t.encode_index_key(i, old, old_pk)?;
+        let nk = t.encode_index_key(i, new, &new_pk)?;
+        let nv = crate::catalog::index_entry::entry_value(t, i, new)?;
+        if ok != nk {
+            cx.ws.delete(store, &t.index_tree(i), ok)?;
+            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
+        } else if crate::catalog::index_entry::entry_value(t, i, old)? != nv {
+            // Same key, other text carried ('a' -> 'A' under a case-insensitive collation).
+            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,126 @@
+//! UPDATE of one table (UPDATE IGNORE included): assignments left to right, each seeing the
+//! previous ones, over the matching rows (matching.rs).
+//!
+//! Invariants: rows are locked before they are read (no lost updates); ON UPDATE
+//! CURRENT_TIMESTAMP columns change only when the row does and no assignment names them.
+
+use sqlparser::ast::{self as ast};
+
+use super::matching::{matching_rows, single_table};
+use super::{is_default_kw, table_scope, update_row};
+use crate::catalog::TableDef;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::Warning;
+use crate::exec::scan::Output;
+use crate::expr::eval::{eval, EvalCtx};
+use crate::expr::{object_name_parts, Expr, Scope};
+use crate::types::coerce::coerce_to_table_column;
+use crate::types::value::Value;
+
+/// UPDATE (without IGNORE).
+pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
+    update_with(cx, u, false)
+}
+
+/// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings
+/// and the row is left as it was.
+pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<Output> {
+    if u.from.is_some() {
+        return Err(DbError::unsupported("UPDATE ... FROM"));
+    }
+    let (t, alias) = single_table(cx, &u.table)?;
+    let scope = table_scope(&t, &alias);
+    let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;
+    // Lock before reading: the rows read are the rows changed (no lost updates).
+    cx.begin_write()?;
+    let rows = matching_rows(
+        cx,
+        &t,
+        &scope,
+        u.selection.as_ref(),
+        &u.order_by,
+        u.limit.as_ref(),
+    )?;
+    let strict = cx.strict() && !ignore;
+    let mut warnings = Vec::new();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
+        matched += 1;
+        let mut new = old.clone();
+        for (c, e) in &assigns {
+            let v = eval(e, &EvalCtx::row(&new))?;
+            new[*c] = match coerce_to_table_column(
+                &v,
+                &t.columns[*c],
+                (&t.db, &t.name),
+                n as u64 + 1,
+                crate::types::coerce::SqlMode { strict },
+                &mut warnings,
+            ) {
+                Ok(v) => v,
+                Err(e) if ignore => {
+                    let e = DbError::from(e);
+                    warnings.push(Warning {
+                        level: crate::error::sql_error::WarningLevel::Warning,
+                        code: e.code,
+                        message: e.message,
+                    });
+                    continue 'rows;
+                }
+                Err(e) => return Err(e.into()),
+            };
+        }
+        if new != old {
+            for (i, on) in t.on_update_now.iter().enumerate() {
+                if *on && !assigns.iter().any(|(c, _)| *c == i) {
+                    new[i] = Value::DateTime(cx.now);
+                }
+            }
+        }
+        match update_row(cx, &t, &pk, &old, &new) {
+            Ok(true) => changed += 1,
+            Ok(false) => {}
+            Err(e) if ignore && e.code == 1062 => warnings.push(Warning {
+                level: crate::error::sql_error::WarningLevel::Warning,
+                code: e.code,
+                message: e.message,
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    let nwarn = warnings.len();
+    cx.warnings.extend(warnings);
+    Ok(Output::Done {
+        affected: changed,
+        last_insert_id: 0,
+        info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {nwarn}"),
+    })
+}
+
+/// The SET assignments of an UPDATE: (column, expression), DEFAULT as the column's default.
+fn compile_assignments(
+    cx: &mut Context,
+    t: &TableDef,
+    scope: &Scope,
+    assignments: &[ast::Assignment],
+) -> DbResult<Vec<(usize, Expr)>> {
+    let mut assigns = Vec::new();
+    for a in assignments {
+        let n = match &a.target {
+            ast::AssignmentTarget::ColumnName(n) => object_name_parts(n),
+            _ => return Err(DbError::unsupported("tuple assignment")),
+        };
+        let col = n.last().cloned().unwrap_or_default();
+        let c = t
+            .col_index(&col)
+            .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
+        let e = if is_default_kw(&a.value) {
+            Expr::Lit(t.columns[c].default_value())
+        } else {
+            cx.compile(scope, &a.value, "field list")?
+        };
+        assigns.push((c, e));
+    }
+    Ok(assigns)
+}

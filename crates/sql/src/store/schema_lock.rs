@@ -1,0 +1,97 @@
+//! The schema lock ([`SchemaLock`]): DDL against writing transactions, like MySQL's metadata
+//! lock.
+//!
+//! Invariants: any number of sessions hold it shared, or one exclusively (a session holding it
+//! shared may upgrade once it is the only holder); waiting DDL is served before new shared
+//! requests; a session may take it again (re-entrant).
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use parking_lot::{Condvar, Mutex};
+
+/// How a session holds the [`SchemaLock`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockMode {
+    /// Writing rows (many sessions at once).
+    Shared,
+    /// Changing a table's definition (alone).
+    Exclusive,
+}
+
+/// Who holds the lock and who waits for it exclusively.
+#[derive(Default)]
+struct SchemaState {
+    shared: HashSet<u64>,
+    exclusive: Option<u64>,
+    /// Sessions waiting for exclusive access (new shared requests queue behind them).
+    exclusive_waiters: usize,
+}
+
+/// Keeps DDL apart from writing transactions, like MySQL's metadata lock: sessions writing rows
+/// hold it shared until their transaction ends; DDL holds it exclusive for the statement. Waiting
+/// DDL is served before new writers (no starvation). Re-entrant per session.
+#[derive(Default)]
+pub struct SchemaLock {
+    state: Mutex<SchemaState>,
+    cv: Condvar,
+}
+
+impl SchemaLock {
+    /// Takes the lock for `session` in `mode`; `false` after `timeout`. A session holding it
+    /// shared may upgrade to exclusive once it is the only holder.
+    pub fn acquire(&self, session: u64, mode: LockMode, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.state.lock();
+        if mode == LockMode::Exclusive {
+            st.exclusive_waiters += 1;
+        }
+        let granted = loop {
+            let free = match mode {
+                LockMode::Shared => {
+                    st.exclusive == Some(session)
+                        || st.shared.contains(&session)
+                        || (st.exclusive.is_none() && st.exclusive_waiters == 0)
+                }
+                LockMode::Exclusive => {
+                    st.exclusive.is_none_or(|s| s == session)
+                        && st.shared.iter().all(|&s| s == session)
+                }
+            };
+            if free {
+                break true;
+            }
+            if self.cv.wait_until(&mut st, deadline).timed_out() {
+                break false;
+            }
+        };
+        if mode == LockMode::Exclusive {
+            st.exclusive_waiters -= 1;
+        }
+        if granted {
+            match mode {
+                LockMode::Shared => {
+                    if st.exclusive != Some(session) {
+                        st.shared.insert(session);
+                    }
+                }
+                LockMode::Exclusive => {
+                    st.shared.remove(&session);
+                    st.exclusive = Some(session);
+                }
+            }
+        } else {
+            // A timed-out exclusive waiter may have held back shared requests.
+            self.cv.notify_all();
+        }
+        granted
+    }
+    pub fn release(&self, session: u64) {
+        let mut st = self.state.lock();
+        st.shared.remove(&session);
+        if st.exclusive == Some(session) {
+            st.exclusive = None;
+        }
+        self.cv.notify_all();
+    }
+}

@@ -1,0 +1,84 @@
+//! Tree handles: [`Store`] opens the storage environment (registering the upsert function under
+//! [`UPSERT_FN`]) and keeps a handle per tree name.
+//!
+//! Invariant: a cached handle is forgotten whenever its tree is dropped, renamed or replaced
+//! in bulk, so a name never resolves to a tree that no longer holds it.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use betula_storage::{Env, EnvOptions, TreeHandle, TreeOptions, UpdateRegistry};
+use parking_lot::RwLock;
+
+use super::{upsert, SchemaLock, UPSERT_FN};
+use crate::error::db_error::DbResult;
+
+/// The storage environment, its tree handles, and the schema lock.
+pub struct Store {
+    env: Env,
+    trees: RwLock<HashMap<String, TreeHandle>>,
+    pub schema_lock: SchemaLock,
+}
+
+impl Store {
+    pub fn open(dir: &Path, opts: EnvOptions) -> DbResult<Store> {
+        let mut reg = UpdateRegistry::new();
+        reg.register(UPSERT_FN, |_key, old, arg| upsert::apply(old, arg));
+        let env = Env::open(dir, opts, reg)?;
+        Ok(Store {
+            env,
+            trees: RwLock::new(HashMap::new()),
+            schema_lock: SchemaLock::default(),
+        })
+    }
+    pub fn env(&self) -> &Env {
+        &self.env
+    }
+    pub fn tree(&self, name: &str) -> DbResult<TreeHandle> {
+        if let Some(t) = self.trees.read().get(name) {
+            return Ok(t.clone());
+        }
+        let t = self.env.open_tree(name)?;
+        self.trees.write().insert(name.to_string(), t.clone());
+        Ok(t)
+    }
+    pub fn create_tree(&self, name: &str, opts: Option<TreeOptions>) -> DbResult<()> {
+        let t = self.env.create_tree(name, opts)?;
+        self.trees.write().insert(name.to_string(), t);
+        Ok(())
+    }
+    pub fn drop_tree(&self, name: &str) -> DbResult<()> {
+        self.trees.write().remove(name);
+        if self.env.tree_names().iter().any(|n| n == name) {
+            self.env.drop_tree(name)?;
+        }
+        Ok(())
+    }
+    pub fn rename_tree(&self, from: &str, to: &str) -> DbResult<()> {
+        self.trees.write().remove(from);
+        self.env.rename_tree(from, to)?;
+        Ok(())
+    }
+    /// Replaces the named trees' contents from sorted streams, atomically (`Env::bulk_replace`),
+    /// and forgets the cached handles of the replaced trees.
+    pub fn bulk_replace(
+        &self,
+        loads: Vec<(String, betula_storage::SortedRows<'_>)>,
+    ) -> betula_storage::Result<Vec<betula_storage::BuildStats>> {
+        let names: Vec<String> = loads.iter().map(|(n, _)| n.clone()).collect();
+        let r = self.env.bulk_replace(loads);
+        let mut cache = self.trees.write();
+        for n in names {
+            cache.remove(&n);
+        }
+        r
+    }
+    /// Bytes on disk of the named trees.
+    pub fn tree_bytes(&self, names: &[String]) -> u64 {
+        names
+            .iter()
+            .filter_map(|n| self.tree(n).ok())
+            .map(|t| t.stats().file_bytes)
+            .sum()
+    }
+}

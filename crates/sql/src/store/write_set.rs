@@ -1,0 +1,262 @@
+//! The session's write set ([`WriteSet`]): an overlay of puts, deletes and blind upserts per
+//! tree over the committed trees, with an undo log for statement rollback and the storage
+//! transaction that holds its row locks and commits it.
+//!
+//! Invariants: a key is locked (through the transaction) before it enters the overlay; the
+//! session's reads see the overlay over the committed data; COMMIT writes the whole overlay in
+//! one storage transaction and on error applies nothing.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Bound;
+use std::time::Duration;
+
+use betula_storage::{Op, Txn, TxnOptions};
+
+use super::{upsert, Scan, Store, UPSERT_FN};
+use crate::error::db_error::{DbError, DbResult};
+
+/// A pending change of one key.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Pending {
+    /// Known final value (None = deleted).
+    Value(Option<Vec<u8>>),
+    /// Blind upserts over a base value not read yet, oldest first.
+    Upserts(Vec<Vec<u8>>),
+}
+
+impl Pending {
+    pub(super) fn resolve(&self, base: Option<&[u8]>) -> Option<Vec<u8>> {
+        match self {
+            Pending::Value(v) => v.clone(),
+            Pending::Upserts(args) => {
+                let mut cur = base.map(|b| b.to_vec());
+                for a in args {
+                    cur = upsert::apply(cur.as_deref(), a);
+                }
+                cur
+            }
+        }
+    }
+}
+
+/// A session's uncommitted changes, and the storage transaction that holds their row locks.
+#[derive(Default)]
+pub struct WriteSet {
+    overlay: HashMap<String, BTreeMap<Vec<u8>, Pending>>,
+    undo: Vec<(String, Vec<u8>, Option<Pending>)>,
+    /// Holds the row locks of every key in the overlay (and of keys read for a uniqueness check
+    /// or an update); the overlay is written through it at commit.
+    txn: Option<Txn>,
+}
+
+impl WriteSet {
+    pub fn is_empty(&self) -> bool {
+        self.overlay.values().all(|m| m.is_empty())
+    }
+    pub fn mark(&self) -> usize {
+        self.undo.len()
+    }
+    pub fn rollback_to(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            let Some((tree, key, prev)) = self.undo.pop() else {
+                break;
+            };
+            let m = self.overlay.entry(tree).or_default();
+            match prev {
+                Some(p) => {
+                    m.insert(key, p);
+                }
+                None => {
+                    m.remove(&key);
+                }
+            }
+        }
+    }
+    /// Drops the changes and ends the transaction (releasing its row locks).
+    pub fn clear(&mut self) {
+        self.overlay.clear();
+        self.undo.clear();
+        if let Some(t) = self.txn.take() {
+            let _ = t.rollback();
+        }
+    }
+
+    /// Starts the storage transaction that will hold this session's row locks, if none is open.
+    pub fn begin(&mut self, store: &Store, lock_timeout: Duration) -> DbResult<()> {
+        if self.txn.is_none() {
+            self.txn = Some(store.env().begin(TxnOptions {
+                isolation: betula_storage::Isolation::ReadCommitted,
+                lock_timeout,
+                durability: None,
+            })?);
+        }
+        Ok(())
+    }
+
+    /// Locks `key` of `tree` for this session until it commits or rolls back (waits for another
+    /// session holding it: 1205 after the lock wait timeout, 1213 on a deadlock). Callers lock a
+    /// row before reading it to check uniqueness or to change it.
+    pub fn lock(&mut self, store: &Store, tree: &str, key: &[u8]) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_key(&h, key)?;
+        }
+        Ok(())
+    }
+
+    /// Locks every key of `tree`, present or future, until the transaction ends.
+    pub fn lock_tree(&mut self, store: &Store, tree: &str) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_range(&h, &[], None)?;
+        }
+        Ok(())
+    }
+
+    /// Locks the keys `[lo, hi)` of `tree` (hi None: to the end), present or future, until the
+    /// transaction ends.
+    pub fn lock_range(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        lo: &[u8],
+        hi: Option<&[u8]>,
+    ) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_range(&h, lo, hi)?;
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
+        self.lock(store, tree, &key)?;
+        let m = self.overlay.entry(tree.to_string()).or_default();
+        let prev = m.insert(key.clone(), p);
+        self.undo.push((tree.to_string(), key, prev));
+        Ok(())
+    }
+    pub fn put(&mut self, store: &Store, tree: &str, key: Vec<u8>, value: Vec<u8>) -> DbResult<()> {
+        self.set(store, tree, key, Pending::Value(Some(value)))
+    }
+    pub fn delete(&mut self, store: &Store, tree: &str, key: Vec<u8>) -> DbResult<()> {
+        self.set(store, tree, key, Pending::Value(None))
+    }
+    pub fn upsert(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        key: Vec<u8>,
+        arg: Vec<u8>,
+    ) -> DbResult<()> {
+        let prev = self.overlay.get(tree).and_then(|m| m.get(&key)).cloned();
+        let p = match prev {
+            Some(Pending::Value(v)) => Pending::Value(upsert::apply(v.as_deref(), &arg)),
+            Some(Pending::Upserts(mut a)) => {
+                a.push(arg);
+                Pending::Upserts(a)
+            }
+            None => Pending::Upserts(vec![arg]),
+        };
+        self.set(store, tree, key, p)
+    }
+
+    /// Reads `key` as this session sees it: its own changes over the snapshot `snap` (a
+    /// REPEATABLE READ transaction's view) or, without one, the latest committed value.
+    pub fn get(
+        &self,
+        store: &Store,
+        tree: &str,
+        key: &[u8],
+        snap: Option<&Txn>,
+    ) -> DbResult<Option<Vec<u8>>> {
+        let base = |store: &Store| -> DbResult<Option<Vec<u8>>> {
+            let h = store.tree(tree)?;
+            Ok(match snap {
+                Some(t) => t.get(&h, key)?,
+                None => h.get(key)?,
+            })
+        };
+        match self.overlay.get(tree).and_then(|m| m.get(key)) {
+            Some(Pending::Value(v)) => Ok(v.clone()),
+            Some(p) => Ok(p.resolve(base(store)?.as_deref())),
+            None => base(store),
+        }
+    }
+
+    /// Scans `[lo, hi)`-style bounds in key order (or reverse), merging this session's changes.
+    pub fn scan<'t>(
+        &self,
+        store: &Store,
+        tree: &str,
+        lo: Bound<Vec<u8>>,
+        hi: Bound<Vec<u8>>,
+        reverse: bool,
+        snap: Option<&'t Txn>,
+    ) -> DbResult<Scan<'t>> {
+        let handle = store.tree(tree)?;
+        let mut pending: Vec<(Vec<u8>, Pending)> = match self.overlay.get(tree) {
+            Some(m) => m
+                .range((lo.clone(), hi.clone()))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            None => Vec::new(),
+        };
+        if reverse {
+            pending.reverse();
+        }
+        Ok(Scan::new(snap, handle, lo, hi, reverse, pending))
+    }
+
+    /// Commits everything as one storage transaction (atomic across trees: one commit record,
+    /// invisible to readers until durable, rolled back by recovery if the commit record is
+    /// missing) and clears the set. On error nothing is applied.
+    pub fn flush(&mut self, store: &Store, commit_sync: bool) -> DbResult<()> {
+        if self.is_empty() {
+            self.clear();
+            return Ok(());
+        }
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let Some(mut txn) = self.txn.take() else {
+            return Err(DbError::internal("write set without a transaction"));
+        };
+        txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
+        // The changes leave the set whatever happens (on failure the transaction rolls back).
+        let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> =
+            std::mem::take(&mut self.overlay).into_iter().collect();
+        self.undo.clear();
+        trees.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, m) in trees {
+            if m.is_empty() {
+                continue;
+            }
+            // A table dropped meanwhile takes its changes with it.
+            let Ok(t) = store.tree(&name) else { continue };
+            let mut ops = Vec::with_capacity(m.len());
+            for (k, p) in m {
+                match p {
+                    Pending::Value(Some(v)) => ops.push((k, Op::Put(v))),
+                    Pending::Value(None) => ops.push((k, Op::Delete)),
+                    Pending::Upserts(args) => {
+                        for arg in args {
+                            ops.push((
+                                k.clone(),
+                                Op::Upsert {
+                                    func: UPSERT_FN,
+                                    arg,
+                                },
+                            ));
+                        }
+                    }
+                }
+            }
+            txn.write_batch(&t, ops)?;
+        }
+        txn.commit()?;
+        self.clear();
+        Ok(())
+    }
+}
