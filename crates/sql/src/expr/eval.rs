@@ -1,4 +1,4 @@
-//! Evaluation of compiled expressions ([`eval`]) and the scalar functions.
+//! Evaluation of compiled expressions ([`eval`]); the scalar functions are in functions/.
 //!
 //! Owns MySQL's value semantics for operators: three-valued logic (NULL = unknown), integer
 //! arithmetic with overflow errors (1690), DECIMAL arithmetic for exact operands (division gives
@@ -9,10 +9,10 @@
 use std::cmp::Ordering;
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{BinOp, CastTo, Expr, IntervalUnit, UnOp};
+use crate::expr::{BinOp, CastTo, Expr, UnOp};
 use crate::types::collation::Collation;
 use crate::types::decimal::{pow10, Decimal};
-use crate::types::temporal::{day_number, from_day_number, Date, DateTime, Time, MICROS_PER_SEC};
+use crate::types::temporal::{DateTime, Time, MICROS_PER_SEC};
 use crate::types::value::{sql_cmp, Value};
 
 /// The rows an expression reads.
@@ -160,7 +160,8 @@ fn double(v: f64) -> Value {
     }
 }
 
-fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
+/// `a op b` for the arithmetic operators (+ - * / DIV %).
+pub fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
     let (Some(x), Some(y)) = (num(a), num(b)) else {
         return Ok(Value::Null);
     };
@@ -483,27 +484,14 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         Expr::DateAdd(d, n, unit, sub) => {
             let dv = eval(d, cx)?;
             let nv = eval(n, cx)?;
-            date_add(&dv, &nv, *unit, *sub)
+            crate::expr::functions::date_add(&dv, &nv, *unit, *sub)
         }
         Expr::Func(name, args) => {
-            let mut vals = Vec::with_capacity(args.len());
             // IF / IFNULL / COALESCE / CASE-like functions evaluate lazily.
-            match name.as_str() {
-                "IF" if args.len() == 3 => {
-                    let c = truth(&eval(&args[0], cx)?) == Some(true);
-                    return eval(&args[if c { 1 } else { 2 }], cx);
-                }
-                "IFNULL" | "COALESCE" | "NVL" => {
-                    for a in args {
-                        let v = eval(a, cx)?;
-                        if !v.is_null() {
-                            return Ok(v);
-                        }
-                    }
-                    return Ok(Value::Null);
-                }
-                _ => {}
+            if let Some(v) = crate::expr::functions::eval_lazy(name, args, cx) {
+                return v;
             }
+            let mut vals = Vec::with_capacity(args.len());
             for a in args {
                 vals.push(eval(a, cx)?);
             }
@@ -566,102 +554,6 @@ pub fn to_datetime(v: &Value) -> Option<DateTime> {
         Value::Bytes(b) => DateTime::parse(std::str::from_utf8(b).ok()?.trim()),
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => DateTime::parse(&text_of(v)?),
         _ => None,
-    }
-}
-
-fn is_date_only(v: &Value) -> bool {
-    match v {
-        Value::Date(_) => true,
-        Value::Text(s) => s.trim().len() <= 10 && !s.contains(':'),
-        _ => false,
-    }
-}
-
-fn date_add(d: &Value, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
-    let Some(dt) = to_datetime(d) else {
-        return Value::Null;
-    };
-    if dt.date.is_zero() {
-        return Value::Null;
-    }
-    let amount = match n {
-        Value::Null => return Value::Null,
-        Value::Text(s) => {
-            let t = s.trim();
-            let (neg, t) = match t.strip_prefix('-') {
-                Some(r) => (true, r),
-                None => (false, t),
-            };
-            let v = crate::types::value::str_to_f64_prefix(t.as_bytes()).0;
-            if neg {
-                -v
-            } else {
-                v
-            }
-        }
-        other => other.to_f64_lenient().unwrap_or(0.0),
-    };
-    let amount = if sub { -amount } else { amount };
-    let date_only = is_date_only(d);
-    let r = match unit {
-        IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year => {
-            let months = amount.round() as i64
-                * match unit {
-                    IntervalUnit::Month => 1,
-                    IntervalUnit::Quarter => 3,
-                    _ => 12,
-                };
-            let total = dt.date.year as i64 * 12 + (dt.date.month as i64 - 1) + months;
-            if !(0..=9999 * 12 + 11).contains(&total) {
-                return Value::Null;
-            }
-            let (y, m) = ((total / 12) as u32, (total % 12) as u32 + 1);
-            let day = (dt.date.day as u32).min(crate::types::temporal::days_in_month(y, m));
-            match Date::new(y, m, day) {
-                Some(date) => DateTime {
-                    date,
-                    micros: dt.micros,
-                },
-                None => return Value::Null,
-            }
-        }
-        _ => {
-            let per: f64 = match unit {
-                IntervalUnit::Microsecond => 1.0,
-                IntervalUnit::Second => 1e6,
-                IntervalUnit::Minute => 60e6,
-                IntervalUnit::Hour => 3600e6,
-                IntervalUnit::Day => 86_400e6,
-                _ => 7.0 * 86_400e6,
-            };
-            let delta = (amount * per).round();
-            if !delta.is_finite() || delta.abs() > 4e17 {
-                return Value::Null;
-            }
-            let total =
-                day_number(dt.date) as i128 * 86_400_000_000 + dt.micros as i128 + delta as i128;
-            let days = total.div_euclid(86_400_000_000);
-            let micros = total.rem_euclid(86_400_000_000) as u64;
-            let date = from_day_number(days as i64);
-            if day_number(date) != days as i64 || date.year > 9999 || date.is_zero() {
-                return Value::Null;
-            }
-            DateTime { date, micros }
-        }
-    };
-    let keep_date = date_only
-        && matches!(
-            unit,
-            IntervalUnit::Day
-                | IntervalUnit::Week
-                | IntervalUnit::Month
-                | IntervalUnit::Quarter
-                | IntervalUnit::Year
-        );
-    if keep_date {
-        Value::Date(r.date)
-    } else {
-        Value::DateTime(r)
     }
 }
 
@@ -733,11 +625,7 @@ pub fn micros_per_sec() -> u64 {
     MICROS_PER_SEC
 }
 
-pub fn is_known_function(name: &str) -> bool {
-    crate::expr::functions::KNOWN.contains(&name)
-        || name.starts_with("__EXTRACT_")
-        || name == "__COLLATE"
-}
+pub use crate::expr::functions::is_known_function;
 
 #[cfg(test)]
 mod tests {
