@@ -1,0 +1,187 @@
+//! The compiled expression tree: [`Expr`] and the operators, casts and units it is made of, and
+//! [`AggSpec`], an aggregate call the grouping operator evaluates.
+//!
+//! Invariants:
+//! * Column references are positions in the flat row of the scope (tables side by side);
+//!   `InsertValue(i)` is column `i` of the row an INSERT tried to write (`VALUES(col)`); `Agg(i)`
+//!   is aggregate `i` of the compiler's aggregate list, evaluated by the grouping operator.
+//! * A tree holds no names left to resolve: everything fixed for the statement (parameters,
+//!   variables, session functions, uncorrelated subqueries) is already a literal.
+//! * [`Expr::is_const`] is true only for a tree whose value is the same on every row: the planner
+//!   and constant folding (fold.rs) evaluate such a tree once.
+
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+    Eq,
+    NullSafeEq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Xor,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntervalUnit {
+    Microsecond,
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastTo {
+    Signed,
+    Unsigned,
+    Char,
+    Binary,
+    Decimal(u8, u8),
+    Double,
+    Date,
+    DateTime,
+    Time,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Lit(Value),
+    Col(usize),
+    InsertValue(usize),
+    Agg(usize),
+    Unary(UnOp, Box<Expr>),
+    /// Binary operator; the collation is the one text comparisons use.
+    Binary(BinOp, Box<Expr>, Box<Expr>, Collation),
+    IsNull(Box<Expr>, bool),
+    IsTrue(Box<Expr>, bool, bool),
+    InList(Box<Expr>, Vec<Expr>, bool, Collation),
+    Between(Box<Expr>, Box<Expr>, Box<Expr>, bool, Collation),
+    Like(Box<Expr>, Box<Expr>, bool, char, Collation),
+    Case(
+        Option<Box<Expr>>,
+        Vec<(Expr, Expr)>,
+        Option<Box<Expr>>,
+        Collation,
+    ),
+    Cast(Box<Expr>, CastTo),
+    DateAdd(Box<Expr>, Box<Expr>, IntervalUnit, bool),
+    Func(String, Vec<Expr>),
+}
+
+impl Expr {
+    pub fn lit(v: Value) -> Expr {
+        Expr::Lit(v)
+    }
+    /// Calls `f` on every column this expression reads.
+    pub fn visit_cols(&self, f: &mut dyn FnMut(usize)) {
+        match self {
+            Expr::Col(i) => f(*i),
+            Expr::Lit(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
+            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
+                a.visit_cols(f)
+            }
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.visit_cols(f);
+                b.visit_cols(f)
+            }
+            Expr::InList(a, l, _, _) => {
+                a.visit_cols(f);
+                l.iter().for_each(|e| e.visit_cols(f))
+            }
+            Expr::Between(a, b, c, _, _) => {
+                a.visit_cols(f);
+                b.visit_cols(f);
+                c.visit_cols(f)
+            }
+            Expr::Case(o, w, e, _) => {
+                if let Some(o) = o {
+                    o.visit_cols(f)
+                }
+                for (a, b) in w {
+                    a.visit_cols(f);
+                    b.visit_cols(f)
+                }
+                if let Some(e) = e {
+                    e.visit_cols(f)
+                }
+            }
+            Expr::Func(_, a) => a.iter().for_each(|e| e.visit_cols(f)),
+        }
+    }
+    /// True if the expression reads no column of the row (and no aggregate).
+    pub fn is_const(&self) -> bool {
+        let mut c = true;
+        self.visit_cols(&mut |_| c = false);
+        c && !self.has_agg()
+    }
+    pub fn has_agg(&self) -> bool {
+        match self {
+            Expr::Agg(_) => true,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) => false,
+            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
+                a.has_agg()
+            }
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.has_agg() || b.has_agg()
+            }
+            Expr::InList(a, l, _, _) => a.has_agg() || l.iter().any(|e| e.has_agg()),
+            Expr::Between(a, b, c, _, _) => a.has_agg() || b.has_agg() || c.has_agg(),
+            Expr::Case(o, w, e, _) => {
+                o.as_ref().is_some_and(|o| o.has_agg())
+                    || w.iter().any(|(a, b)| a.has_agg() || b.has_agg())
+                    || e.as_ref().is_some_and(|e| e.has_agg())
+            }
+            Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggFunc {
+    Count,
+    CountStar,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    GroupConcat,
+    BitAnd,
+    BitOr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggSpec {
+    pub func: AggFunc,
+    pub arg: Vec<Expr>,
+    pub distinct: bool,
+    pub separator: String,
+    pub order: Vec<(Expr, bool)>,
+}
