@@ -7,9 +7,10 @@
 //!   is aggregate `i` of the compiler's aggregate list, evaluated by the grouping operator.
 //! * A tree holds no names left to resolve: everything fixed for the statement (parameters,
 //!   variables, session functions, uncorrelated subqueries) is already a literal.
-//! * [`Expr::is_const`] is true only for a tree whose value is the same on every row: the planner
-//!   and constant folding (fold.rs) evaluate such a tree once.
+//! * [`Expr::is_const`] is true only for a tree whose value is the same on every row (no column,
+//!   aggregate or RAND): the planner and constant folding (fold.rs) evaluate such a tree once.
 
+use crate::expr::functions::Rng;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
@@ -94,6 +95,9 @@ pub enum Expr {
     Cast(Box<Expr>, CastTo),
     DateAdd(Box<Expr>, Box<Expr>, IntervalUnit, bool),
     Func(String, Vec<Expr>),
+    /// `RAND()` / `RAND(seed)`: the next value of the call's own generator at each evaluation
+    /// (functions/random.rs); never constant.
+    Rand(Option<Box<Expr>>, Rng),
 }
 
 impl Expr {
@@ -134,13 +138,19 @@ impl Expr {
                 }
             }
             Expr::Func(_, a) => a.iter().for_each(|e| e.visit_cols(f)),
+            Expr::Rand(a, _) => {
+                if let Some(a) = a {
+                    a.visit_cols(f)
+                }
+            }
         }
     }
-    /// True if the expression reads no column of the row (and no aggregate).
+    /// True if the expression has the same value on every row: it reads no column of the row,
+    /// no aggregate, and calls no RAND.
     pub fn is_const(&self) -> bool {
         let mut c = true;
         self.visit_cols(&mut |_| c = false);
-        c && !self.has_agg()
+        c && !self.has_agg() && !self.has_rand()
     }
     pub fn has_agg(&self) -> bool {
         match self {
@@ -160,6 +170,28 @@ impl Expr {
                     || e.as_ref().is_some_and(|e| e.has_agg())
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
+            Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
+        }
+    }
+    /// True if the expression calls RAND: its value changes from one evaluation to the next.
+    pub fn has_rand(&self) -> bool {
+        match self {
+            Expr::Rand(..) => true,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
+            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
+                a.has_rand()
+            }
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.has_rand() || b.has_rand()
+            }
+            Expr::InList(a, l, _, _) => a.has_rand() || l.iter().any(|e| e.has_rand()),
+            Expr::Between(a, b, c, _, _) => a.has_rand() || b.has_rand() || c.has_rand(),
+            Expr::Case(o, w, e, _) => {
+                o.as_ref().is_some_and(|o| o.has_rand())
+                    || w.iter().any(|(a, b)| a.has_rand() || b.has_rand())
+                    || e.as_ref().is_some_and(|e| e.has_rand())
+            }
+            Expr::Func(_, a) => a.iter().any(|e| e.has_rand()),
         }
     }
 }

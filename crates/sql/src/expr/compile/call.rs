@@ -5,8 +5,9 @@
 //! Invariants:
 //! * Clauses the evaluator does not implement (OVER, FILTER, IGNORE NULLS, WITHIN GROUP) are
 //!   refused (1235), never ignored.
-//! * A session function with constant arguments folds to its value here; any other name must be
-//!   a known scalar function (functions/) or is 1305.
+//! * A session function with constant arguments folds to its value here; RAND becomes an
+//!   [`Expr::Rand`] with its own generator; any other name must be a known scalar function
+//!   (functions/) or is 1305.
 //! * An aggregate's argument is compiled without aggregates (nested aggregates are 1111); equal
 //!   aggregate calls share one `Agg(i)`.
 
@@ -14,6 +15,7 @@ use sqlparser::ast;
 
 use super::{interval_unit, object_name_parts, Compiler};
 use crate::error::db_error::{DbError, DbResult};
+use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit};
 use crate::types::value::Value;
 
@@ -144,6 +146,11 @@ impl Compiler<'_> {
         match name.as_str() {
             "VALUES" if self.insert_scope.is_some() => return self.insert_value(&args),
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => return self.date_add(&name, &args),
+            "RAND" => {
+                if let Some(e) = self.rand(&args)? {
+                    return Ok(e);
+                }
+            }
             _ => {}
         }
         let mut compiled = Vec::with_capacity(args.len());
@@ -184,6 +191,23 @@ impl Compiler<'_> {
             Some(i) => Ok(Expr::InsertValue(i)),
             None => Err(DbError::bad_field(&col, "field list")),
         }
+    }
+
+    /// `RAND([seed])`, a generator per call (functions/random.rs); `None` where there is no
+    /// session to seed it (a column DEFAULT), where RAND stays an unknown function.
+    fn rand(&mut self, args: &[ast::Expr]) -> DbResult<Option<Expr>> {
+        let Some(seed) = self.env.rand_seed() else {
+            return Ok(None);
+        };
+        Ok(Some(match args {
+            [] => Expr::Rand(None, Rng::seeded(seed)),
+            [a] => {
+                let a = self.compile(a)?;
+                let rng = Rng::for_seed_argument(a.is_const());
+                Expr::Rand(Some(Box::new(a)), rng)
+            }
+            _ => return Err(DbError::wrong_args("RAND")),
+        }))
     }
 
     /// DATE_ADD(d, INTERVAL n unit), DATE_SUB, ADDDATE(d, n) (days), SUBDATE.

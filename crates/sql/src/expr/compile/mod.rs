@@ -49,6 +49,11 @@ pub trait CompileEnv {
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>>;
     /// `DATABASE()`, `NOW()`, `USER()`, ... (functions of the session, folded to constants).
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>>;
+    /// A fresh seed for a `RAND()` of the statement; `None` where there is no session (RAND is
+    /// then an unknown function).
+    fn rand_seed(&mut self) -> Option<u64> {
+        None
+    }
     /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
     /// where there is no session.
     fn warn(&mut self, _w: crate::error::sql_error::Warning) {}

@@ -105,6 +105,13 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
             }
             crate::expr::functions::call(name, &vals)?
         }
+        Expr::Rand(seed, rng) => {
+            let seed = match seed {
+                Some(s) if rng.needs_seed() => Some(eval(s, cx)?),
+                _ => None,
+            };
+            rng.next(seed.as_ref())
+        }
     })
 }
 

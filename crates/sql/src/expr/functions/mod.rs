@@ -10,14 +10,16 @@
 //! | `conversion.rs` | HEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
 //! | `misc.rs` | names accepted but not evaluated (UUID_SHORT) |
+//! | `random.rs` | RAND's generator (RAND is an expression of its own, not called by name) |
 //!
 //! Invariants:
 //! * The names a query may call are exactly the families' `NAMES` ([`is_known_function`]), plus
 //!   the internal `__COLLATE` and `__EXTRACT_<unit>` the compiler makes from `COLLATE` and
 //!   `EXTRACT`; every name is in one family only.
 //! * Context-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not
-//!   here: the session folds them to constants at compile time. Every function here is
-//!   deterministic, which the blind-upsert path relies on (recovery re-runs it).
+//!   here: the session folds them to constants at compile time. Every function [`call`] reaches
+//!   is deterministic, which the blind-upsert path relies on (recovery re-runs it); RAND is not
+//!   called by name but is an [`crate::expr::Expr::Rand`] node holding its generator.
 //! * NULL in gives NULL out, decided here before the family sees the arguments, except for the
 //!   functions of [`NULL_AWARE`] (CONCAT_WS skips NULLs, IFNULL picks around them, ...).
 
@@ -26,10 +28,12 @@ mod conversion;
 mod hash;
 mod misc;
 mod numeric;
+mod random;
 mod string;
 mod temporal;
 
 pub use control::eval_lazy;
+pub use random::Rng;
 pub use temporal::{date_add, date_format, from_unix_micros};
 
 use crate::error::db_error::{DbError, DbResult};
