@@ -49,9 +49,11 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match e {
         Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
-        Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
-            visit(a, f)
-        }
+        Expr::Unary(_, a)
+        | Expr::IsNull(a, _)
+        | Expr::IsTrue(a, _, _)
+        | Expr::Cast(a, _)
+        | Expr::Member(a, _, _) => visit(a, f),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
             visit(a, f);
             visit(b, f)

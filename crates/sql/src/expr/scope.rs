@@ -2,12 +2,16 @@
 //! qualifiers, type, collation, ENUM/SET members), and [`Scope::resolve`], the lookup of a
 //! possibly qualified column name.
 //!
+//! Also what a column's type means to the compiler: [`Scope::numeric`] turns an ENUM/SET column
+//! read as a number into its member number (`k + 0` is 2 for the second member).
+//!
 //! Invariants: a name matches case-insensitively, its qualifiers (table alias, database) exactly;
 //! a name that matches two columns is an error (1052) naming the clause, never the first match.
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::Expr;
+use crate::expr::{Expr, UnOp};
 use crate::types::collation::Collation;
+use crate::types::value::Value;
 use crate::types::SqlType;
 
 /// One column visible to expressions.
@@ -70,6 +74,53 @@ impl Expr {
                 _ => None,
             }),
             _ => None,
+        }
+    }
+}
+
+impl Scope {
+    /// `e` as MariaDB reads it where a number is wanted: a reference to an ENUM or SET column of
+    /// this scope becomes its member number or bitmask ([`Expr::Member`]); anything else is
+    /// unchanged.
+    pub(super) fn numeric(&self, e: Expr) -> Expr {
+        let Expr::Col(i) = e else {
+            return e;
+        };
+        match self.cols.get(i) {
+            Some(ScopeCol {
+                ty: Some(ty),
+                members,
+                ..
+            }) if ty.has_members() && !members.is_empty() => {
+                Expr::Member(Box::new(e), *ty, members.clone())
+            }
+            _ => e,
+        }
+    }
+
+    /// True if `e` is known at compile time to give a number: a number literal, a numeric column,
+    /// arithmetic, a numeric CAST or function. A comparison of an ENUM column with such a value
+    /// compares member numbers, as MariaDB's.
+    pub(super) fn gives_number(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(v) => matches!(
+                v,
+                Value::Int(_)
+                    | Value::UInt(_)
+                    | Value::Decimal(_)
+                    | Value::Float(_)
+                    | Value::Double(_)
+            ),
+            Expr::Col(i) => self
+                .cols
+                .get(*i)
+                .is_some_and(|c| c.ty.is_some_and(|t| t.is_numeric())),
+            Expr::Member(..) | Expr::Rand(..) => true,
+            Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
+            Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
+            Expr::Cast(_, to) => to.is_numeric(),
+            Expr::Func(name, _) => crate::expr::functions::reads_numbers(name),
+            _ => false,
         }
     }
 }

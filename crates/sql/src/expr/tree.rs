@@ -10,9 +10,12 @@
 //! * [`Expr::is_const`] is true only for a tree whose value is the same on every row (no column,
 //!   aggregate or RAND): the planner and constant folding (fold.rs) evaluate such a tree once.
 
+use std::sync::Arc;
+
 use crate::expr::functions::Rng;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
+use crate::types::SqlType;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -37,6 +40,36 @@ pub enum BinOp {
     BitXor,
     Shl,
     Shr,
+}
+
+impl BinOp {
+    /// `+ - * / DIV %`.
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::IntDiv | BinOp::Mod
+        )
+    }
+    /// `& | ^ << >>`.
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr
+        )
+    }
+    /// `= <> < <= > >= <=>`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq
+                | BinOp::NullSafeEq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +105,16 @@ pub enum CastTo {
     Time,
 }
 
+impl CastTo {
+    /// SIGNED, UNSIGNED, DECIMAL, DOUBLE.
+    pub fn is_numeric(self) -> bool {
+        matches!(
+            self,
+            CastTo::Signed | CastTo::Unsigned | CastTo::Decimal(..) | CastTo::Double
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Lit(Value),
@@ -95,6 +138,10 @@ pub enum Expr {
     Cast(Box<Expr>, CastTo),
     DateAdd(Box<Expr>, Box<Expr>, IntervalUnit, bool),
     Func(String, Vec<Expr>),
+    /// The member number of an ENUM value, or the bitmask of a SET value, of the column read by
+    /// the inner expression, where MariaDB reads the column as a number (`k + 0`, `SUM(k)`,
+    /// `k = 2`, `CAST(k AS SIGNED)`); the column's type and members.
+    Member(Box<Expr>, SqlType, Arc<[String]>),
     /// `RAND()` / `RAND(seed)`: the next value of the call's own generator at each evaluation
     /// (functions/random.rs); never constant.
     Rand(Option<Box<Expr>>, Rng),
@@ -109,9 +156,11 @@ impl Expr {
         match self {
             Expr::Col(i) => f(*i),
             Expr::Lit(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
-            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
-                a.visit_cols(f)
-            }
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.visit_cols(f),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.visit_cols(f);
                 b.visit_cols(f)
@@ -156,9 +205,11 @@ impl Expr {
         match self {
             Expr::Agg(_) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) => false,
-            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
-                a.has_agg()
-            }
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.has_agg(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_agg() || b.has_agg()
             }
@@ -178,9 +229,11 @@ impl Expr {
         match self {
             Expr::Rand(..) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
-            Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
-                a.has_rand()
-            }
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.has_rand(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_rand() || b.has_rand()
             }

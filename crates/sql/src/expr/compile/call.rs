@@ -40,6 +40,29 @@ fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
     Ok(())
 }
 
+/// GROUP_CONCAT's SEPARATOR (`,` by default) and ORDER BY.
+fn aggregate_clauses(f: &ast::Function) -> (String, Vec<ast::OrderByExpr>) {
+    let mut separator = ",".to_string();
+    let mut order = Vec::new();
+    if let ast::FunctionArguments::List(l) = &f.args {
+        for c in &l.clauses {
+            match c {
+                ast::FunctionArgumentClause::Separator(v) => {
+                    separator = match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            s.clone()
+                        }
+                        other => other.to_string(),
+                    }
+                }
+                ast::FunctionArgumentClause::OrderBy(obs) => order = obs.clone(),
+                _ => {}
+            }
+        }
+    }
+    (separator, order)
+}
+
 fn agg_func(name: &str) -> Option<AggFunc> {
     Some(match name {
         "COUNT" => AggFunc::Count,
@@ -154,8 +177,10 @@ impl Compiler<'_> {
             _ => {}
         }
         let mut compiled = Vec::with_capacity(args.len());
+        let numbers = crate::expr::functions::reads_numbers(&name);
         for a in &args {
-            compiled.push(self.compile(a)?);
+            let e = self.compile(a)?;
+            compiled.push(if numbers { self.number(e) } else { e });
         }
         // Context functions fold to constants when their arguments are constant.
         if compiled.iter().all(|e| matches!(e, Expr::Lit(_))) {
@@ -250,23 +275,12 @@ impl Compiler<'_> {
         {
             return Err(DbError::syntax(format!("{name}(")));
         }
-        let mut separator = ",".to_string();
-        let mut order_ast = Vec::new();
-        if let ast::FunctionArguments::List(l) = &f.args {
-            for c in &l.clauses {
-                match c {
-                    ast::FunctionArgumentClause::Separator(v) => {
-                        separator = match &v.value {
-                            ast::Value::SingleQuotedString(s)
-                            | ast::Value::DoubleQuotedString(s) => s.clone(),
-                            other => other.to_string(),
-                        }
-                    }
-                    ast::FunctionArgumentClause::OrderBy(obs) => order_ast = obs.clone(),
-                    _ => {}
-                }
-            }
-        }
+        let (separator, order_ast) = aggregate_clauses(f);
+        // SUM, AVG, BIT_AND and BIT_OR read numbers: an ENUM/SET column gives its member number.
+        let numbers = matches!(
+            func,
+            AggFunc::Sum | AggFunc::Avg | AggFunc::BitAnd | AggFunc::BitOr
+        );
         // The argument is evaluated on input rows: compile it without aggregates.
         let saved = self.aggs.take();
         let Some(list) = saved else {
@@ -276,7 +290,8 @@ impl Compiler<'_> {
         let mut order = Vec::new();
         let res = (|| -> DbResult<()> {
             for a in &args {
-                arg.push(self.compile(a)?);
+                let e = self.compile(a)?;
+                arg.push(if numbers { self.number(e) } else { e });
             }
             for o in &order_ast {
                 order.push((

@@ -2,7 +2,8 @@
 //! `x`), `x COLLATE name`, and typed strings (`DATE '2024-01-02'`, `TIMESTAMP '...'`).
 //!
 //! Invariants: a target type MariaDB's CAST does not take is a syntax error; DECIMAL(M,D) is
-//! clamped to 65 digits and 38 decimals with D <= M; an unknown collation is 1273.
+//! clamped to 65 digits and 38 decimals with D <= M; an unknown collation is 1273; a cast of an
+//! ENUM/SET column to a number gives its member number.
 
 use sqlparser::ast;
 
@@ -19,15 +20,22 @@ impl Compiler<'_> {
         Ok(match e {
             E::Cast {
                 expr, data_type, ..
-            } => Expr::Cast(self.sub(expr)?, cast_target(data_type)?),
+            } => self.cast_to(expr, cast_target(data_type)?)?,
             E::Convert {
                 expr,
                 data_type: Some(dt),
                 ..
-            } => Expr::Cast(self.sub(expr)?, cast_target(dt)?),
+            } => self.cast_to(expr, cast_target(dt)?)?,
             E::Convert { expr, .. } => self.compile(expr)?,
             other => return Err(DbError::unsupported(format!("expression {other}"))),
         })
+    }
+
+    /// `CAST(expr AS to)`: to a number, an ENUM/SET column gives its member number.
+    fn cast_to(&mut self, expr: &ast::Expr, to: CastTo) -> DbResult<Expr> {
+        let a = self.compile(expr)?;
+        let a = if to.is_numeric() { self.number(a) } else { a };
+        Ok(Expr::Cast(Box::new(a), to))
     }
 
     pub(super) fn collate(

@@ -19,6 +19,9 @@
 //!   `Agg(i)`, evaluated by the grouping operator.
 //! * A text comparison carries the collation of the column it compares (the default one
 //!   otherwise), chosen here once.
+//! * An ENUM/SET column read as a number (arithmetic, logic, numeric functions and casts, SUM,
+//!   comparisons with numbers) is wrapped in [`Expr::Member`] and gives its member number, as in
+//!   MariaDB; compared with text, or anywhere else, it gives its text.
 
 mod call;
 mod cast;
@@ -154,5 +157,10 @@ impl Compiler<'_> {
 
     fn sub(&mut self, e: &ast::Expr) -> DbResult<Box<Expr>> {
         Ok(Box::new(self.compile(e)?))
+    }
+
+    /// `e` where a number is wanted: an ENUM/SET column gives its member number.
+    fn number(&self, e: Expr) -> Expr {
+        self.scope.numeric(e)
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Invariants: `-` of a number literal folds into the literal (so `-9223372036854775808` is a
 //! BIGINT, not an overflow); a comparison carries the collation of the text column it compares;
-//! `a IS [NOT] DISTINCT FROM b` is `[NOT] (a <=> b)`.
+//! `a IS [NOT] DISTINCT FROM b` is `[NOT] (a <=> b)`; an ENUM/SET column is read as its member
+//! number by arithmetic, bit and logic operators and by a comparison with a number.
 
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 
@@ -24,11 +25,13 @@ impl Compiler<'_> {
                         return Ok(Expr::Lit(n));
                     }
                 }
-                Expr::Unary(UnOp::Neg, a)
+                Expr::Unary(UnOp::Neg, Box::new(self.number(*a)))
             }
             UnaryOperator::Plus => *a,
-            UnaryOperator::Not | UnaryOperator::BangNot => Expr::Unary(UnOp::Not, a),
-            UnaryOperator::BitwiseNot => Expr::Unary(UnOp::BitNot, a),
+            UnaryOperator::Not | UnaryOperator::BangNot => {
+                Expr::Unary(UnOp::Not, Box::new(self.number(*a)))
+            }
+            UnaryOperator::BitwiseNot => Expr::Unary(UnOp::BitNot, Box::new(self.number(*a))),
             other => return Err(DbError::unsupported(format!("operator {other}"))),
         })
     }
@@ -51,7 +54,22 @@ impl Compiler<'_> {
         let a = self.compile(left)?;
         let b = self.compile(right)?;
         let coll = self.col_collation(&a, &b);
-        Ok(Expr::Binary(binop(op)?, Box::new(a), Box::new(b), coll))
+        let op = binop(op)?;
+        let (a, b) = self.operands(op, a, b);
+        Ok(Expr::Binary(op, Box::new(a), Box::new(b), coll))
+    }
+
+    /// The operands of `op` as MariaDB reads them: an ENUM/SET column is a number for arithmetic,
+    /// bit and logic operators, and in a comparison with a number (`k = 2`); compared with text
+    /// (`k = 'b'`) or with another ENUM it stays text.
+    fn operands(&self, op: BinOp, a: Expr, b: Expr) -> (Expr, Expr) {
+        if !op.is_comparison() {
+            return (self.number(a), self.number(b));
+        }
+        let (a_number, b_number) = (self.scope.gives_number(&a), self.scope.gives_number(&b));
+        let a = if b_number { self.number(a) } else { a };
+        let b = if a_number { self.number(b) } else { b };
+        (a, b)
     }
 
     fn interval_arithmetic(
@@ -78,10 +96,10 @@ impl Compiler<'_> {
         Ok(match e {
             E::IsNull(a) => Expr::IsNull(self.sub(a)?, false),
             E::IsNotNull(a) => Expr::IsNull(self.sub(a)?, true),
-            E::IsTrue(a) => Expr::IsTrue(self.sub(a)?, true, false),
-            E::IsNotTrue(a) => Expr::IsTrue(self.sub(a)?, true, true),
-            E::IsFalse(a) => Expr::IsTrue(self.sub(a)?, false, false),
-            E::IsNotFalse(a) => Expr::IsTrue(self.sub(a)?, false, true),
+            E::IsTrue(a) => Expr::IsTrue(self.truth_operand(a)?, true, false),
+            E::IsNotTrue(a) => Expr::IsTrue(self.truth_operand(a)?, true, true),
+            E::IsFalse(a) => Expr::IsTrue(self.truth_operand(a)?, false, false),
+            E::IsNotFalse(a) => Expr::IsTrue(self.truth_operand(a)?, false, true),
             E::IsDistinctFrom(a, b) => Expr::Unary(
                 UnOp::Not,
                 Box::new(Expr::Binary(
@@ -99,6 +117,13 @@ impl Compiler<'_> {
             ),
             other => return Err(DbError::unsupported(format!("expression {other}"))),
         })
+    }
+}
+
+impl Compiler<'_> {
+    fn truth_operand(&mut self, a: &ast::Expr) -> DbResult<Box<Expr>> {
+        let a = self.compile(a)?;
+        Ok(Box::new(self.number(a)))
     }
 }
 

@@ -2,7 +2,8 @@
 //! `x [NOT] BETWEEN lo AND hi`, `x [NOT] LIKE pattern [ESCAPE c]`, and both forms of CASE.
 //!
 //! Invariants: the compared value's column collation is the one the predicate compares under
-//! (CASE: the operand's); LIKE's escape character is `\` unless ESCAPE names another.
+//! (CASE: the operand's); LIKE's escape character is `\` unless ESCAPE names another; an ENUM/SET
+//! column compared with numbers only (IN, BETWEEN) compares its member number.
 
 use sqlparser::ast;
 
@@ -23,6 +24,7 @@ impl Compiler<'_> {
             .iter()
             .map(|x| self.compile(x))
             .collect::<DbResult<Vec<_>>>()?;
+        let a = self.number_if_all(a, &l);
         Ok(Expr::InList(Box::new(a), l, negated, coll))
     }
 
@@ -35,13 +37,25 @@ impl Compiler<'_> {
     ) -> DbResult<Expr> {
         let a = self.compile(expr)?;
         let coll = a.text_collation(self.scope).unwrap_or_default();
+        let (low, high) = (self.compile(low)?, self.compile(high)?);
+        let a = self.number_if_all(a, &[low.clone(), high.clone()]);
         Ok(Expr::Between(
             Box::new(a),
-            self.sub(low)?,
-            self.sub(high)?,
+            Box::new(low),
+            Box::new(high),
             negated,
             coll,
         ))
+    }
+
+    /// `a` as a number (an ENUM/SET column: its member number) when every value it is compared
+    /// with is a number, as MariaDB compares `k IN (1, 2)` and `k BETWEEN 1 AND 2`.
+    pub(super) fn number_if_all(&self, a: Expr, others: &[Expr]) -> Expr {
+        if !others.is_empty() && others.iter().all(|o| self.scope.gives_number(o)) {
+            self.number(a)
+        } else {
+            a
+        }
     }
 
     pub(super) fn like(

@@ -45,6 +45,7 @@ impl Compiler<'_> {
             }
             l.push(Expr::Lit(r.into_iter().next().unwrap_or(Value::Null)));
         }
+        let a = self.number_if_all(a, &l);
         Ok(Expr::InList(Box::new(a), l, negated, coll))
     }
 

@@ -2,6 +2,8 @@
 //! [`text_of`] (a value's text, as CONCAT and text comparisons see it), [`to_datetime`] (a value
 //! as DATETIME, as the date functions read their arguments).
 //!
+//! Also [`member_number`]: an ENUM or SET value as the number MariaDB reads in numeric context.
+//!
 //! Invariants: a value that does not convert is NULL, never an error or a panic; a string cast to
 //! an integer is rounded and clamped; a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
 //! (or smallest) value, as MariaDB's.
@@ -9,8 +11,10 @@
 use super::arith::double;
 use crate::expr::CastTo;
 use crate::types::decimal::Decimal;
+use crate::types::member_codes::member_code;
 use crate::types::temporal::{DateTime, Time, MICROS_PER_SEC};
 use crate::types::value::Value;
+use crate::types::SqlType;
 
 pub fn text_of(v: &Value) -> Option<String> {
     match v {
@@ -109,4 +113,18 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
 
 pub fn micros_per_sec() -> u64 {
     MICROS_PER_SEC
+}
+
+/// The member number of ENUM value `v` (bitmask of SET value `v`) of a column of type `ty` with
+/// `members`, as a DOUBLE: MariaDB computes with a string-typed column as DOUBLE (`k / 2` is 1
+/// for the second member, AVG(k) has no decimals). A value that is not one of the column's (or
+/// not text) is returned as it is.
+pub(super) fn member_number(v: Value, ty: SqlType, members: &[String]) -> Value {
+    let Value::Text(s) = &v else {
+        return v;
+    };
+    match member_code(ty, members, s) {
+        Some(n) => Value::Double(n as f64),
+        None => v,
+    }
 }

@@ -89,6 +89,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
             logic::case(op.as_deref(), whens, el.as_deref(), *coll, cx)?
         }
         Expr::Cast(a, to) => cast(&eval(a, cx)?, *to),
+        Expr::Member(a, ty, members) => cast::member_number(eval(a, cx)?, *ty, members),
         Expr::DateAdd(d, n, unit, sub) => {
             let dv = eval(d, cx)?;
             let nv = eval(n, cx)?;
@@ -168,15 +169,19 @@ mod tests {
     }
 
     fn run(sql: &str) -> DbResult<Value> {
+        run_on(sql, &Scope::default(), &[])
+    }
+
+    /// `sql` compiled against `scope` and evaluated on `row`.
+    fn run_on(sql: &str, scope: &Scope, row: &[Value]) -> DbResult<Value> {
         let e = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
             .try_with_sql(sql)
             .unwrap()
             .parse_expr()
             .unwrap();
-        let scope = Scope::default();
         let mut env = Env;
         let mut c = Compiler {
-            scope: &scope,
+            scope,
             env: &mut env,
             aggs: None,
             insert_scope: None,
@@ -184,7 +189,7 @@ mod tests {
             place: "field list",
         };
         let ex = c.compile(&e)?;
-        eval(&ex, &EvalCtx::default())
+        eval(&ex, &EvalCtx::row(row))
     }
 
     fn text(sql: &str) -> String {
@@ -247,5 +252,53 @@ mod tests {
         assert_eq!(text("CAST('12.6' AS UNSIGNED)"), "13");
         assert_eq!(text("CASE 2 WHEN 1 THEN 'a' WHEN 2 THEN 'b' END"), "b");
         assert_eq!(run("NO_SUCH(1)").unwrap_err().code, 1305);
+    }
+
+    #[test]
+    fn enum_and_set_columns_are_numbers_where_numbers_are_read() {
+        use crate::expr::ScopeCol;
+        use crate::types::SqlType;
+        let col = |name: &str, ty: SqlType, members: &[&str]| ScopeCol {
+            table: "e".into(),
+            db: "d".into(),
+            org_table: "e".into(),
+            name: name.into(),
+            ty: Some(ty),
+            collation: Collation::default(),
+            flags: 0,
+            length: 0,
+            members: members.iter().map(|m| m.to_string()).collect(),
+        };
+        let scope = Scope {
+            cols: vec![
+                col("k", SqlType::Enum { count: 3 }, &["a", "b", "c"]),
+                col("s", SqlType::Set { count: 3 }, &["x", "y", "z"]),
+            ],
+        };
+        let row = [Value::Text("b".into()), Value::Text("x,z".into())];
+        let t = |sql: &str| match run_on(sql, &scope, &row).unwrap() {
+            Value::Null => "NULL".to_string(),
+            v => text_of(&v).unwrap(),
+        };
+        assert_eq!(t("k + 0"), "2");
+        assert_eq!(t("k * 1"), "2");
+        assert_eq!(t("k / 2"), "1");
+        assert_eq!(t("s + 0"), "5");
+        assert_eq!(t("k = 2"), "1");
+        assert_eq!(t("k = 'b'"), "1");
+        assert_eq!(t("k = 'B'"), "1");
+        assert_eq!(t("k = '2'"), "0");
+        assert_eq!(t("2 < k"), "0");
+        assert_eq!(t("k IN (1, 2)"), "1");
+        assert_eq!(t("k IN ('a', 'c')"), "0");
+        assert_eq!(t("CAST(k AS SIGNED)"), "2");
+        assert_eq!(t("CAST(k AS CHAR)"), "b");
+        assert_eq!(t("CONCAT(k, '')"), "b");
+        assert_eq!(t("ABS(k)"), "2");
+        // An ENUM column's type without members (no catalog behind the scope): text as before.
+        let bare = Scope {
+            cols: vec![col("k", SqlType::Enum { count: 3 }, &[])],
+        };
+        assert_eq!(run_on("k + 0", &bare, &row).unwrap(), Value::Double(0.0));
     }
 }

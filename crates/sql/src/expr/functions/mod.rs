@@ -33,6 +33,7 @@ mod string;
 mod temporal;
 
 pub use control::eval_lazy;
+pub use numeric::reads_numbers;
 pub use random::Rng;
 pub use temporal::{date_add, date_format, from_unix_micros};
 

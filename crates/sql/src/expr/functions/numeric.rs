@@ -17,6 +17,12 @@ pub(super) const NAMES: &[&str] = &[
     "EXP", "LN", "LOG", "LOG10", "LOG2", "PI", "SIN", "COS",
 ];
 
+/// True for the functions of this family: they read their arguments as numbers (an ENUM column
+/// gives its member number there) and give a number.
+pub fn reads_numbers(name: &str) -> bool {
+    NAMES.contains(&name)
+}
+
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     Ok(match name {
         "ABS" => match &a[0] {
