@@ -5,8 +5,8 @@
 //! | `tree.rs` | [`Expr`] and its parts ([`BinOp`], [`UnOp`], [`CastTo`], [`IntervalUnit`]), [`AggSpec`] |
 //! | `scope.rs` | [`Scope`]: the columns an expression sees, name resolution |
 //! | `compile/` | [`Compiler`]: sqlparser expression → [`Expr`], by kind of expression |
-//! | `eval.rs` | [`eval::eval`]: the value of an [`Expr`] on a row; operators and casts |
-//! | `functions/` | scalar functions by family, called by name |
+//! | `eval/` | [`eval::eval`]: the value of an [`Expr`] on a row; operators and casts |
+//! | `functions/` | scalar functions by family, called by name; RAND's generator |
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |

@@ -1,11 +1,11 @@
 //! [`Compiler`]: a sqlparser expression becomes an [`Expr`] with its names resolved against a
-//! [`Scope`]. [`Compiler::compile_inner`] only routes by kind of expression to the files here:
+//! [`Scope`]. `Compiler::compile_inner` only routes by kind of expression to the files here:
 //!
 //! | file | expressions |
 //! | --- | --- |
 //! | `names.rs` | column names, `@var`, `@@sysvar`, niladic CURRENT_TIMESTAMP & co. |
 //! | `literal.rs` | numbers, strings, bit/hex literals, `?` parameters, `_charset'..'` |
-//! | `operators.rs` | unary and binary operators, `± INTERVAL`, IS [NOT] NULL/TRUE/FALSE |
+//! | `operators.rs` | unary and binary operators, `± INTERVAL`, `IS [NOT] NULL/TRUE/FALSE` |
 //! | `predicates.rs` | IN (list), BETWEEN, LIKE, CASE |
 //! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
 //! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries |

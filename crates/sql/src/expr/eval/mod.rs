@@ -1,11 +1,11 @@
 //! Evaluation of compiled expressions: [`eval`] gives the value of an [`Expr`] on a row.
-//! [`eval_inner`] only routes by kind of expression to the files here:
+//! `eval_inner` only routes by kind of expression to the files here:
 //!
 //! | file | evaluates |
 //! | --- | --- |
 //! | `arith.rs` | `+ - * / DIV %`, unary `-` and `~`, bit operators |
 //! | `compare.rs` | comparisons, `<=>`, IN (list), BETWEEN, LIKE |
-//! | `logic.rs` | AND, OR, XOR, NOT, IS [NOT] TRUE/FALSE, CASE |
+//! | `logic.rs` | AND, OR, XOR, NOT, `IS [NOT] TRUE/FALSE`, CASE |
 //! | `cast.rs` | CAST, and the text and DATETIME forms of a value |
 //!
 //! Scalar functions are functions/'s (DATE_ADD included).

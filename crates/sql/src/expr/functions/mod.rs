@@ -21,7 +21,7 @@
 //!   is deterministic, which the blind-upsert path relies on (recovery re-runs it); RAND is not
 //!   called by name but is an [`crate::expr::Expr::Rand`] node holding its generator.
 //! * NULL in gives NULL out, decided here before the family sees the arguments, except for the
-//!   functions of [`NULL_AWARE`] (CONCAT_WS skips NULLs, IFNULL picks around them, ...).
+//!   functions of `NULL_AWARE` (CONCAT_WS skips NULLs, IFNULL picks around them, ...).
 
 mod control;
 mod conversion;

@@ -56,16 +56,7 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "CONCAT" => concat(a),
         "CONCAT_WS" => {
             need(name, a, 1, usize::MAX)?;
-            match t(0) {
-                None => Value::Null,
-                Some(sep) => text(
-                    a[1..]
-                        .iter()
-                        .filter_map(text_of)
-                        .collect::<Vec<_>>()
-                        .join(&sep),
-                ),
-            }
+            concat_ws(a)
         }
         "LENGTH" | "OCTET_LENGTH" => {
             need(name, a, 1, 1)?;
@@ -104,26 +95,12 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         }
         "REPLACE" => {
             need(name, a, 3, 3)?;
-            let from = t(1).unwrap_or_default();
-            if from.is_empty() {
-                a[0].clone()
-            } else {
-                text(
-                    t(0).unwrap_or_default()
-                        .replace(&from, &t(2).unwrap_or_default()),
-                )
-            }
+            replace(a)
         }
         "REVERSE" => text(t(0).unwrap_or_default().chars().rev().collect()),
         "REPEAT" => {
             need(name, a, 2, 2)?;
-            let n = int(&a[1]).unwrap_or(0).clamp(0, 1 << 20) as usize;
-            let s = t(0).unwrap_or_default();
-            if s.len().saturating_mul(n) > 64 << 20 {
-                Value::Null
-            } else {
-                text(s.repeat(n))
-            }
+            repeat(&t(0).unwrap_or_default(), int(&a[1]).unwrap_or(0))
         }
         "SPACE" => text(" ".repeat(int(&a[0]).unwrap_or(0).clamp(0, 1 << 20) as usize)),
         "LPAD" | "RPAD" => {
@@ -153,20 +130,8 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
                 _ => 0,
             })
         }
-        "FIELD" => {
-            let pos = a[1..].iter().position(|v| {
-                sql_cmp(&a[0], v, Collation::default()) == Some(std::cmp::Ordering::Equal)
-            });
-            Value::Int(pos.map_or(0, |p| p as i64 + 1))
-        }
-        "ELT" => {
-            let i = int(&a[0]).unwrap_or(0);
-            if i >= 1 && (i as usize) < a.len() {
-                a[i as usize].clone()
-            } else {
-                Value::Null
-            }
-        }
+        "FIELD" => field(a),
+        "ELT" => elt(a),
         "FIND_IN_SET" => {
             need(name, a, 2, 2)?;
             find_in_set(&t(0).unwrap_or_default(), &t(1).unwrap_or_default())
@@ -201,6 +166,59 @@ fn concat(a: &[Value]) -> Value {
         Value::Bytes(out)
     } else {
         text(a.iter().filter_map(text_of).collect())
+    }
+}
+
+/// CONCAT_WS(sep, ...): the non-NULL arguments joined by `sep`; NULL if `sep` is.
+fn concat_ws(a: &[Value]) -> Value {
+    match a.first().and_then(text_of) {
+        None => Value::Null,
+        Some(sep) => text(
+            a[1..]
+                .iter()
+                .filter_map(text_of)
+                .collect::<Vec<_>>()
+                .join(&sep),
+        ),
+    }
+}
+
+/// REPLACE(s, from, to); an empty `from` leaves `s` as it is.
+fn replace(a: &[Value]) -> Value {
+    let t = |i: usize| a.get(i).and_then(text_of).unwrap_or_default();
+    let from = t(1);
+    if from.is_empty() {
+        a[0].clone()
+    } else {
+        text(t(0).replace(&from, &t(2)))
+    }
+}
+
+/// REPEAT(s, n); NULL past 64 MiB.
+fn repeat(s: &str, n: i64) -> Value {
+    let n = n.clamp(0, 1 << 20) as usize;
+    if s.len().saturating_mul(n) > 64 << 20 {
+        Value::Null
+    } else {
+        text(s.repeat(n))
+    }
+}
+
+/// FIELD(x, a, b, ...): 1-based position of `x` among the rest, else 0.
+fn field(a: &[Value]) -> Value {
+    let pos = a[1..]
+        .iter()
+        .position(|v| sql_cmp(&a[0], v, Collation::default()) == Some(std::cmp::Ordering::Equal));
+    Value::Int(pos.map_or(0, |p| p as i64 + 1))
+}
+
+/// ELT(n, a, b, ...): the n-th of the rest, NULL past them.
+fn elt(a: &[Value]) -> Value {
+    let i = int(&a[0]).unwrap_or(0);
+    if i >= 1 && (i as usize) < a.len() {
+        a[i as usize].clone()
+    } else {
+        Value::Null
     }
 }
 
