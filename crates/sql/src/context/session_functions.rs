@@ -1,6 +1,8 @@
 //! Functions whose value comes from the connection, not from their arguments: NOW() (the
 //! statement's start), DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(),
-//! ROW_COUNT(), UUID(), RAND(). Expressions fold them to constants when they are compiled.
+//! ROW_COUNT(), UUID(). Expressions fold them to constants when they are compiled. RAND() is
+//! evaluated per row (expr/functions/random.rs); the session only seeds it
+//! ([`Context::new_rand_seed`]).
 
 use super::variables;
 use super::Context;
@@ -8,6 +10,17 @@ use crate::error::db_error::DbResult;
 use crate::types::value::Value;
 
 impl Context {
+    /// A seed for a `RAND()` without argument: differs from call to call and from process to
+    /// process (std's per-instance random hash keys), mixed with the statement's start and the
+    /// connection.
+    pub fn new_rand_seed(&self) -> u64 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(self.now.micros);
+        h.write_u64(self.id);
+        h.finish()
+    }
+
     /// The value of session function `name` (upper case) with constant `args`, or `None` when
     /// `name` is not one.
     pub fn session_function(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
@@ -45,15 +58,6 @@ impl Context {
             ))),
             ("FOUND_ROWS", 0) => Some(Ok(Value::UInt(self.found_rows))),
             ("ROW_COUNT", 0) => Some(Ok(Value::Int(self.row_count))),
-            ("RAND", _) => {
-                let x = (self
-                    .now
-                    .micros
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(self.id))
-                    >> 11;
-                Some(Ok(Value::Double((x % 1_000_000) as f64 / 1e6)))
-            }
             ("UUID", 0) => t(format!(
                 "{:08x}-{:04x}-1{:03x}-8000-{:012x}",
                 self.now.micros as u32,

@@ -44,4 +44,7 @@ impl CompileEnv for Context {
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
         self.session_function(name, args)
     }
+    fn rand_seed(&mut self) -> Option<u64> {
+        Some(self.new_rand_seed())
+    }
 }

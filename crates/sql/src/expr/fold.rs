@@ -2,9 +2,10 @@
 //! no INSERT value is evaluated once when the statement is planned instead of once per row (e.g.
 //! `ts >= '2024-01-01 10:00:00' - INTERVAL 1 HOUR` parses the text and adds the interval once).
 //!
-//! Invariants: folding never changes a result — session-dependent functions (NOW, RAND, ...) are
-//! already literals after compilation, and a subexpression whose evaluation fails is left as it was,
-//! so its error still surfaces where it did.
+//! Invariants: folding never changes a result — session-dependent functions (NOW, DATABASE, ...)
+//! are already literals after compilation, RAND is never folded (it is not
+//! [`Expr::is_const`]), and a subexpression whose evaluation fails is left as it was, so its error
+//! still surfaces where it did.
 
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::Expr;
@@ -48,9 +49,11 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match e {
         Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
-        Expr::Unary(_, a) | Expr::IsNull(a, _) | Expr::IsTrue(a, _, _) | Expr::Cast(a, _) => {
-            visit(a, f)
-        }
+        Expr::Unary(_, a)
+        | Expr::IsNull(a, _)
+        | Expr::IsTrue(a, _, _)
+        | Expr::Cast(a, _)
+        | Expr::Member(a, _, _) => visit(a, f),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
             visit(a, f);
             visit(b, f)
@@ -77,6 +80,11 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         Expr::Func(_, a) => a.iter().for_each(|x| visit(x, f)),
+        Expr::Rand(a, _) => {
+            if let Some(a) = a {
+                visit(a, f)
+            }
+        }
     }
 }
 
@@ -110,5 +118,23 @@ mod tests {
         // An INSERT value is not a constant.
         let iv = Expr::Unary(crate::expr::UnOp::Neg, Box::new(Expr::InsertValue(0)));
         assert!(matches!(fold_constants(iv), Expr::Unary(..)));
+    }
+
+    #[test]
+    fn rand_is_never_folded() {
+        let c = crate::types::collation::Collation::default();
+        let rand = |seed: Option<Expr>| {
+            let rng = crate::expr::functions::Rng::for_seed_argument(true);
+            Expr::Rand(seed.map(Box::new), rng)
+        };
+        let e = Expr::Binary(
+            BinOp::Lt,
+            Box::new(rand(Some(Expr::Lit(Value::Int(5))))),
+            Box::new(Expr::Lit(Value::Double(0.5))),
+            c,
+        );
+        assert!(!e.is_const());
+        assert!(matches!(fold_constants(e), Expr::Binary(..)));
+        assert!(!rand(None).is_const());
     }
 }

@@ -1,0 +1,320 @@
+//! Calls: function calls by name (scalar functions, session functions, aggregates, `VALUES(col)`,
+//! DATE_ADD/DATE_SUB), and the SQL syntax forms that are calls (EXTRACT, SUBSTRING ... FROM ...
+//! FOR, TRIM ... FROM, CEIL, FLOOR, POSITION ... IN).
+//!
+//! Invariants:
+//! * Clauses the evaluator does not implement (OVER, FILTER, IGNORE NULLS, WITHIN GROUP) are
+//!   refused (1235), never ignored.
+//! * A session function with constant arguments folds to its value here; RAND becomes an
+//!   [`Expr::Rand`] with its own generator; any other name must be a known scalar function
+//!   (functions/) or is 1305.
+//! * An aggregate's argument is compiled without aggregates (nested aggregates are 1111); equal
+//!   aggregate calls share one `Agg(i)`.
+
+use sqlparser::ast;
+
+use super::{interval_unit, object_name_parts, Compiler};
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::functions::Rng;
+use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit};
+use crate::types::value::Value;
+
+/// Clauses of a call that the evaluator does not implement are refused, never ignored: a
+/// window function (`OVER`) evaluated as a plain aggregate would return one row instead of one
+/// per input row.
+fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
+    if f.over.is_some() {
+        return Err(DbError::unsupported("window functions"));
+    }
+    if f.filter.is_some() {
+        return Err(DbError::unsupported(
+            "FILTER (WHERE ...) in aggregate functions",
+        ));
+    }
+    if f.null_treatment.is_some() {
+        return Err(DbError::unsupported("IGNORE NULLS / RESPECT NULLS"));
+    }
+    if !f.within_group.is_empty() {
+        return Err(DbError::unsupported("WITHIN GROUP"));
+    }
+    Ok(())
+}
+
+/// GROUP_CONCAT's SEPARATOR (`,` by default) and ORDER BY.
+fn aggregate_clauses(f: &ast::Function) -> (String, Vec<ast::OrderByExpr>) {
+    let mut separator = ",".to_string();
+    let mut order = Vec::new();
+    if let ast::FunctionArguments::List(l) = &f.args {
+        for c in &l.clauses {
+            match c {
+                ast::FunctionArgumentClause::Separator(v) => {
+                    separator = match &v.value {
+                        ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                            s.clone()
+                        }
+                        other => other.to_string(),
+                    }
+                }
+                ast::FunctionArgumentClause::OrderBy(obs) => order = obs.clone(),
+                _ => {}
+            }
+        }
+    }
+    (separator, order)
+}
+
+fn agg_func(name: &str) -> Option<AggFunc> {
+    Some(match name {
+        "COUNT" => AggFunc::Count,
+        "SUM" => AggFunc::Sum,
+        "AVG" => AggFunc::Avg,
+        "MIN" => AggFunc::Min,
+        "MAX" => AggFunc::Max,
+        "GROUP_CONCAT" => AggFunc::GroupConcat,
+        "BIT_AND" => AggFunc::BitAnd,
+        "BIT_OR" => AggFunc::BitOr,
+        _ => return None,
+    })
+}
+
+impl Compiler<'_> {
+    /// EXTRACT, SUBSTRING, TRIM, CEIL, FLOOR and POSITION written as SQL syntax.
+    pub(super) fn call_syntax(&mut self, e: &ast::Expr) -> DbResult<Expr> {
+        use ast::Expr as E;
+        Ok(match e {
+            E::Extract { field, expr, .. } => {
+                let unit = interval_unit(field)?;
+                Expr::Func(format!("__EXTRACT_{unit:?}"), vec![self.compile(expr)?])
+            }
+            E::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let mut args = vec![self.compile(expr)?];
+                if let Some(f) = substring_from {
+                    args.push(self.compile(f)?);
+                }
+                if let Some(f) = substring_for {
+                    args.push(self.compile(f)?);
+                }
+                Expr::Func("SUBSTRING".into(), args)
+            }
+            E::Trim {
+                expr,
+                trim_where,
+                trim_what,
+                ..
+            } => {
+                let mode = match trim_where {
+                    Some(ast::TrimWhereField::Leading) => "LTRIM_CHARS",
+                    Some(ast::TrimWhereField::Trailing) => "RTRIM_CHARS",
+                    _ => "TRIM_CHARS",
+                };
+                let what = match trim_what {
+                    Some(w) => self.compile(w)?,
+                    None => Expr::Lit(Value::Text(" ".into())),
+                };
+                Expr::Func(mode.into(), vec![self.compile(expr)?, what])
+            }
+            E::Ceil { expr, .. } => Expr::Func("CEIL".into(), vec![self.compile(expr)?]),
+            E::Floor { expr, .. } => Expr::Func("FLOOR".into(), vec![self.compile(expr)?]),
+            E::Position { expr, r#in } => Expr::Func(
+                "LOCATE".into(),
+                vec![self.compile(expr)?, self.compile(r#in)?],
+            ),
+            other => return Err(DbError::unsupported(format!("expression {other}"))),
+        })
+    }
+
+    fn args(&mut self, f: &ast::Function) -> DbResult<(Vec<ast::Expr>, bool, bool)> {
+        match &f.args {
+            ast::FunctionArguments::None => Ok((vec![], false, false)),
+            ast::FunctionArguments::Subquery(_) => Err(DbError::unsupported("subquery argument")),
+            ast::FunctionArguments::List(l) => {
+                let distinct = matches!(
+                    l.duplicate_treatment,
+                    Some(ast::DuplicateTreatment::Distinct)
+                );
+                let mut out = Vec::new();
+                let mut star = false;
+                for a in &l.args {
+                    let ae = match a {
+                        ast::FunctionArg::Unnamed(x) => x,
+                        ast::FunctionArg::Named { arg, .. } => arg,
+                        ast::FunctionArg::ExprNamed { arg, .. } => arg,
+                    };
+                    match ae {
+                        ast::FunctionArgExpr::Expr(e) => out.push(e.clone()),
+                        _ => star = true,
+                    }
+                }
+                Ok((out, distinct, star))
+            }
+        }
+    }
+
+    pub(super) fn function(&mut self, f: &ast::Function) -> DbResult<Expr> {
+        let name = object_name_parts(&f.name)
+            .last()
+            .cloned()
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        refuse_unsupported_call_clauses(f)?;
+        let (args, distinct, star) = self.args(f)?;
+        if let Some(agg) = agg_func(&name) {
+            return self.aggregate(agg, &name, f, args, distinct, star);
+        }
+        match name.as_str() {
+            "VALUES" if self.insert_scope.is_some() => return self.insert_value(&args),
+            "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => return self.date_add(&name, &args),
+            "RAND" => {
+                if let Some(e) = self.rand(&args)? {
+                    return Ok(e);
+                }
+            }
+            _ => {}
+        }
+        let mut compiled = Vec::with_capacity(args.len());
+        let numbers = crate::expr::functions::reads_numbers(&name);
+        for a in &args {
+            let e = self.compile(a)?;
+            compiled.push(if numbers { self.number(e) } else { e });
+        }
+        // Context functions fold to constants when their arguments are constant.
+        if compiled.iter().all(|e| matches!(e, Expr::Lit(_))) {
+            let vals: Vec<Value> = compiled
+                .iter()
+                .map(|e| match e {
+                    Expr::Lit(v) => v.clone(),
+                    _ => Value::Null,
+                })
+                .collect();
+            if let Some(v) = self.env.session_fn(&name, &vals) {
+                return Ok(Expr::Lit(v?));
+            }
+        }
+        if !crate::expr::functions::is_known_function(&name) {
+            return Err(DbError::no_function(&name.to_ascii_lowercase()));
+        }
+        Ok(Expr::Func(name, compiled))
+    }
+
+    /// `VALUES(col)` in ON DUPLICATE KEY UPDATE: the column of the row the INSERT tried.
+    fn insert_value(&mut self, args: &[ast::Expr]) -> DbResult<Expr> {
+        let s = self.insert_scope.unwrap_or(self.scope);
+        let parts = match args.first() {
+            Some(ast::Expr::Identifier(i)) => vec![i.value.clone()],
+            Some(ast::Expr::CompoundIdentifier(ids)) => {
+                ids.iter().map(|i| i.value.clone()).collect()
+            }
+            _ => return Err(DbError::wrong_args("VALUES")),
+        };
+        let col = parts.last().cloned().unwrap_or_default();
+        match s.resolve(None, None, &col, "field list")? {
+            Some(i) => Ok(Expr::InsertValue(i)),
+            None => Err(DbError::bad_field(&col, "field list")),
+        }
+    }
+
+    /// `RAND([seed])`, a generator per call (functions/random.rs); `None` where there is no
+    /// session to seed it (a column DEFAULT), where RAND stays an unknown function.
+    fn rand(&mut self, args: &[ast::Expr]) -> DbResult<Option<Expr>> {
+        let Some(seed) = self.env.rand_seed() else {
+            return Ok(None);
+        };
+        Ok(Some(match args {
+            [] => Expr::Rand(None, Rng::seeded(seed)),
+            [a] => {
+                let a = self.compile(a)?;
+                let rng = Rng::for_seed_argument(a.is_const());
+                Expr::Rand(Some(Box::new(a)), rng)
+            }
+            _ => return Err(DbError::wrong_args("RAND")),
+        }))
+    }
+
+    /// DATE_ADD(d, INTERVAL n unit), DATE_SUB, ADDDATE(d, n) (days), SUBDATE.
+    fn date_add(&mut self, name: &str, args: &[ast::Expr]) -> DbResult<Expr> {
+        if args.len() != 2 {
+            return Err(DbError::wrong_args(name));
+        }
+        let sub = name == "DATE_SUB" || name == "SUBDATE";
+        let d = self.compile(&args[0])?;
+        let (n, unit) = match &args[1] {
+            ast::Expr::Interval(iv) => (
+                self.compile(&iv.value)?,
+                match &iv.leading_field {
+                    Some(f) => interval_unit(f)?,
+                    None => IntervalUnit::Second,
+                },
+            ),
+            other => (self.compile(other)?, IntervalUnit::Day),
+        };
+        Ok(Expr::DateAdd(Box::new(d), Box::new(n), unit, sub))
+    }
+
+    fn aggregate(
+        &mut self,
+        func: AggFunc,
+        name: &str,
+        f: &ast::Function,
+        args: Vec<ast::Expr>,
+        distinct: bool,
+        star: bool,
+    ) -> DbResult<Expr> {
+        let func = if func == AggFunc::Count && star {
+            AggFunc::CountStar
+        } else {
+            func
+        };
+        if func != AggFunc::CountStar
+            && (args.is_empty()
+                || (func != AggFunc::GroupConcat && func != AggFunc::Count && args.len() != 1))
+        {
+            return Err(DbError::syntax(format!("{name}(")));
+        }
+        let (separator, order_ast) = aggregate_clauses(f);
+        // SUM, AVG, BIT_AND and BIT_OR read numbers: an ENUM/SET column gives its member number.
+        let numbers = matches!(
+            func,
+            AggFunc::Sum | AggFunc::Avg | AggFunc::BitAnd | AggFunc::BitOr
+        );
+        // The argument is evaluated on input rows: compile it without aggregates.
+        let saved = self.aggs.take();
+        let Some(list) = saved else {
+            return Err(DbError::new(1111, "HY000", "Invalid use of group function"));
+        };
+        let mut arg = Vec::new();
+        let mut order = Vec::new();
+        let res = (|| -> DbResult<()> {
+            for a in &args {
+                let e = self.compile(a)?;
+                arg.push(if numbers { self.number(e) } else { e });
+            }
+            for o in &order_ast {
+                order.push((
+                    self.compile(&o.expr)?,
+                    matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                ));
+            }
+            Ok(())
+        })();
+        self.aggs = Some(list);
+        res?;
+        let list = self.aggs.as_mut().expect("restored above");
+        let spec = AggSpec {
+            func,
+            arg,
+            distinct,
+            separator,
+            order,
+        };
+        if let Some(i) = list.iter().position(|s| *s == spec) {
+            return Ok(Expr::Agg(i));
+        }
+        list.push(spec);
+        Ok(Expr::Agg(list.len() - 1))
+    }
+}

@@ -1,0 +1,166 @@
+//! [`Compiler`]: a sqlparser expression becomes an [`Expr`] with its names resolved against a
+//! [`Scope`]. `Compiler::compile_inner` only routes by kind of expression to the files here:
+//!
+//! | file | expressions |
+//! | --- | --- |
+//! | `names.rs` | column names, `@var`, `@@sysvar`, niladic CURRENT_TIMESTAMP & co. |
+//! | `literal.rs` | numbers, strings, bit/hex literals, `?` parameters, `_charset'..'` |
+//! | `operators.rs` | unary and binary operators, `± INTERVAL`, `IS [NOT] NULL/TRUE/FALSE` |
+//! | `predicates.rs` | IN (list), BETWEEN, LIKE, CASE |
+//! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
+//! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries |
+//! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
+//!
+//! Invariants:
+//! * Everything fixed for the statement is folded at compile time: parameters, `@@vars`,
+//!   `@vars`, `NOW()` (statement start), `DATABASE()`, uncorrelated subqueries (run once and
+//!   materialized). Correlated subqueries are not supported (the inner name fails to resolve).
+//! * Aggregates are only accepted where the compiler has an aggregate list; each becomes
+//!   `Agg(i)`, evaluated by the grouping operator.
+//! * A text comparison carries the collation of the column it compares (the default one
+//!   otherwise), chosen here once.
+//! * An ENUM/SET column read as a number (arithmetic, logic, numeric functions and casts, SUM,
+//!   comparisons with numbers) is wrapped in [`Expr::Member`] and gives its member number, as in
+//!   MariaDB; compared with text, or anywhere else, it gives its text.
+
+mod call;
+mod cast;
+mod literal;
+mod names;
+mod operators;
+mod predicates;
+mod subquery;
+
+pub use cast::cast_target;
+pub use literal::{literal_overflows, number_literal};
+pub use names::object_name_parts;
+pub use operators::interval_unit;
+
+use sqlparser::ast;
+
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::{AggSpec, Expr, Scope};
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+
+/// What the compiler needs from the session.
+pub trait CompileEnv {
+    fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value>;
+    fn user_var(&mut self, name: &str) -> Value;
+    fn param(&mut self, index: usize) -> DbResult<Value>;
+    /// Runs an uncorrelated subquery to completion.
+    fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>>;
+    /// `DATABASE()`, `NOW()`, `USER()`, ... (functions of the session, folded to constants).
+    fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>>;
+    /// A fresh seed for a `RAND()` of the statement; `None` where there is no session (RAND is
+    /// then an unknown function).
+    fn rand_seed(&mut self) -> Option<u64> {
+        None
+    }
+    /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
+    /// where there is no session.
+    fn warn(&mut self, _w: crate::error::sql_error::Warning) {}
+}
+
+pub struct Compiler<'a> {
+    pub scope: &'a Scope,
+    pub env: &'a mut dyn CompileEnv,
+    /// Where aggregates go; `None` = aggregates are an error here.
+    pub aggs: Option<&'a mut Vec<AggSpec>>,
+    /// Columns of the INSERT row for `VALUES(col)` (ON DUPLICATE KEY UPDATE).
+    pub insert_scope: Option<&'a Scope>,
+    /// Select-list aliases usable by name (HAVING, ORDER BY).
+    pub aliases: &'a [(String, Expr)],
+    /// For error messages: "field list", "where clause", ...
+    pub place: &'static str,
+}
+
+impl Compiler<'_> {
+    pub fn compile(&mut self, e: &ast::Expr) -> DbResult<Expr> {
+        // Deep expressions recurse here: grow the stack on the heap instead of overflowing.
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.compile_inner(e))
+    }
+
+    fn compile_inner(&mut self, e: &ast::Expr) -> DbResult<Expr> {
+        use ast::Expr as E;
+        match e {
+            E::Identifier(id) => self.identifier(id),
+            E::CompoundIdentifier(ids) => self.compound_identifier(ids),
+            E::Value(v) => self.literal(&v.value),
+            E::TypedString(ts) => self.typed_string(ts),
+            E::Nested(inner) => self.compile(inner),
+            E::Prefixed { prefix, value } if prefix.quote_style.is_none() => {
+                self.introduced(prefix, value)
+            }
+            E::UnaryOp { op, expr } => self.unary(op, expr),
+            E::BinaryOp { left, op, right } => self.binary(left, op, right),
+            E::IsNull(_)
+            | E::IsNotNull(_)
+            | E::IsTrue(_)
+            | E::IsNotTrue(_)
+            | E::IsFalse(_)
+            | E::IsNotFalse(_)
+            | E::IsDistinctFrom(..)
+            | E::IsNotDistinctFrom(..) => self.is_test(e),
+            E::InList {
+                expr,
+                list,
+                negated,
+            } => self.in_list(expr, list, *negated),
+            E::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => self.between(expr, low, high, *negated),
+            E::Like {
+                negated,
+                expr,
+                pattern,
+                escape_char,
+                ..
+            } => self.like(expr, pattern, escape_char.as_deref(), *negated),
+            E::RLike { .. } => Err(DbError::unsupported("REGEXP")),
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.case(operand.as_deref(), conditions, else_result.as_deref()),
+            E::InSubquery {
+                expr,
+                subquery,
+                negated,
+            } => self.in_subquery(expr, subquery, *negated),
+            E::Exists { subquery, negated } => self.exists(subquery, *negated),
+            E::Subquery(q) => self.scalar_subquery(q),
+            E::Cast { .. } | E::Convert { .. } => self.cast(e),
+            E::Collate { expr, collation } => self.collate(expr, collation),
+            E::Extract { .. }
+            | E::Substring { .. }
+            | E::Trim { .. }
+            | E::Ceil { .. }
+            | E::Floor { .. }
+            | E::Position { .. } => self.call_syntax(e),
+            E::Interval(_) => Err(DbError::syntax("INTERVAL outside DATE_ADD/DATE_SUB")),
+            E::Function(f) => self.function(f),
+            other => Err(DbError::unsupported(format!("expression {other}"))),
+        }
+    }
+
+    /// The collation a comparison of `a` and `b` uses: the first text column's, else the default.
+    fn col_collation(&self, a: &Expr, b: &Expr) -> Collation {
+        a.text_collation(self.scope)
+            .or_else(|| b.text_collation(self.scope))
+            .unwrap_or_default()
+    }
+
+    fn sub(&mut self, e: &ast::Expr) -> DbResult<Box<Expr>> {
+        Ok(Box::new(self.compile(e)?))
+    }
+
+    /// `e` where a number is wanted: an ENUM/SET column gives its member number.
+    fn number(&self, e: Expr) -> Expr {
+        self.scope.numeric(e)
+    }
+}

@@ -1,0 +1,108 @@
+//! Names in expressions: column references (`c`, `t.c`, `db.t.c`), select-list aliases,
+//! variables (`@v`, `@@v`, `@@global.v`) and the niladic session functions written without
+//! parentheses (CURRENT_TIMESTAMP, CURRENT_DATE, ...).
+//!
+//! Invariants: a column of the scope wins over an alias and over a niladic function of the same
+//! name; a quoted name is always a column; variables are read once, at compile time.
+
+use sqlparser::ast;
+
+use super::Compiler;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::Expr;
+
+fn ident_name(id: &ast::Ident) -> String {
+    id.value.clone()
+}
+
+/// The parts of a possibly qualified object name, unquoted.
+pub fn object_name_parts(n: &ast::ObjectName) -> Vec<String> {
+    n.0.iter()
+        .map(|p| match p {
+            ast::ObjectNamePart::Identifier(i) => i.value.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+impl Compiler<'_> {
+    pub(super) fn identifier(&mut self, id: &ast::Ident) -> DbResult<Expr> {
+        let parts = vec![ident_name(id)];
+        if id.quote_style.is_none() {
+            if let Some(v) = self.variable(&parts)? {
+                return Ok(v);
+            }
+            match id.value.to_ascii_uppercase().as_str() {
+                "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "CURRENT_DATE"
+                | "CURRENT_TIME" | "CURRENT_USER" | "UTC_TIMESTAMP" | "UTC_DATE"
+                    if self
+                        .scope
+                        .resolve(None, None, &id.value, self.place)?
+                        .is_none() =>
+                {
+                    let n = id.value.to_ascii_uppercase();
+                    if let Some(v) = self.env.session_fn(&n, &[]) {
+                        return Ok(Expr::Lit(v?));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.resolve_name(&parts)
+    }
+
+    pub(super) fn compound_identifier(&mut self, ids: &[ast::Ident]) -> DbResult<Expr> {
+        let parts: Vec<String> = ids.iter().map(ident_name).collect();
+        if ids[0].quote_style.is_none() {
+            if let Some(v) = self.variable(&parts)? {
+                return Ok(v);
+            }
+        }
+        self.resolve_name(&parts)
+    }
+
+    fn resolve_name(&mut self, parts: &[String]) -> DbResult<Expr> {
+        let name = parts.last().cloned().unwrap_or_default();
+        let (db, table) = match parts.len() {
+            1 => (None, None),
+            2 => (None, Some(parts[0].as_str())),
+            3 => (Some(parts[0].as_str()), Some(parts[1].as_str())),
+            _ => return Err(DbError::bad_field(&parts.join("."), self.place)),
+        };
+        if let Some(i) = self.scope.resolve(db, table, &name, self.place)? {
+            return Ok(Expr::Col(i));
+        }
+        if parts.len() == 1 {
+            if let Some((_, e)) = self
+                .aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&name))
+            {
+                return Ok(e.clone());
+            }
+        }
+        Err(DbError::bad_field(&parts.join("."), self.place))
+    }
+
+    fn variable(&mut self, parts: &[String]) -> DbResult<Option<Expr>> {
+        let first = &parts[0];
+        if let Some(rest) = first.strip_prefix("@@") {
+            let (global, name) = match (rest.to_ascii_lowercase().as_str(), parts.len()) {
+                ("global", 2) => (true, parts[1].clone()),
+                ("session" | "local", 2) => (false, parts[1].clone()),
+                (_, 1) => (false, rest.to_string()),
+                _ => return Err(DbError::syntax(parts.join("."))),
+            };
+            return Ok(Some(Expr::Lit(self.env.system_var(&name, global)?)));
+        }
+        if let Some(rest) = first.strip_prefix('@') {
+            let name = if parts.len() > 1 {
+                format!("{rest}.{}", parts[1..].join("."))
+            } else {
+                rest.to_string()
+            };
+            return Ok(Some(Expr::Lit(self.env.user_var(&name))));
+        }
+        Ok(None)
+    }
+}

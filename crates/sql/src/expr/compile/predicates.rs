@@ -1,0 +1,110 @@
+//! Predicates over a list or a range and conditional expressions: `x [NOT] IN (list)`,
+//! `x [NOT] BETWEEN lo AND hi`, `x [NOT] LIKE pattern [ESCAPE c]`, and both forms of CASE.
+//!
+//! Invariants: the compared value's column collation is the one the predicate compares under
+//! (CASE: the operand's); LIKE's escape character is `\` unless ESCAPE names another; an ENUM/SET
+//! column compared with numbers only (IN, BETWEEN) compares its member number.
+
+use sqlparser::ast;
+
+use super::Compiler;
+use crate::error::db_error::DbResult;
+use crate::expr::Expr;
+
+impl Compiler<'_> {
+    pub(super) fn in_list(
+        &mut self,
+        expr: &ast::Expr,
+        list: &[ast::Expr],
+        negated: bool,
+    ) -> DbResult<Expr> {
+        let a = self.compile(expr)?;
+        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let l = list
+            .iter()
+            .map(|x| self.compile(x))
+            .collect::<DbResult<Vec<_>>>()?;
+        let a = self.number_if_all(a, &l);
+        Ok(Expr::InList(Box::new(a), l, negated, coll))
+    }
+
+    pub(super) fn between(
+        &mut self,
+        expr: &ast::Expr,
+        low: &ast::Expr,
+        high: &ast::Expr,
+        negated: bool,
+    ) -> DbResult<Expr> {
+        let a = self.compile(expr)?;
+        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let (low, high) = (self.compile(low)?, self.compile(high)?);
+        let a = self.number_if_all(a, &[low.clone(), high.clone()]);
+        Ok(Expr::Between(
+            Box::new(a),
+            Box::new(low),
+            Box::new(high),
+            negated,
+            coll,
+        ))
+    }
+
+    /// `a` as a number (an ENUM/SET column: its member number) when every value it is compared
+    /// with is a number, as MariaDB compares `k IN (1, 2)` and `k BETWEEN 1 AND 2`.
+    pub(super) fn number_if_all(&self, a: Expr, others: &[Expr]) -> Expr {
+        if !others.is_empty() && others.iter().all(|o| self.scope.gives_number(o)) {
+            self.number(a)
+        } else {
+            a
+        }
+    }
+
+    pub(super) fn like(
+        &mut self,
+        expr: &ast::Expr,
+        pattern: &ast::Expr,
+        escape_char: Option<&ast::Expr>,
+        negated: bool,
+    ) -> DbResult<Expr> {
+        let a = self.compile(expr)?;
+        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let esc = match escape_char {
+            Some(ast::Expr::Value(v)) => match &v.value {
+                ast::Value::SingleQuotedString(s) => s.chars().next().unwrap_or('\\'),
+                _ => '\\',
+            },
+            _ => '\\',
+        };
+        Ok(Expr::Like(
+            Box::new(a),
+            self.sub(pattern)?,
+            negated,
+            esc,
+            coll,
+        ))
+    }
+
+    pub(super) fn case(
+        &mut self,
+        operand: Option<&ast::Expr>,
+        conditions: &[ast::CaseWhen],
+        else_result: Option<&ast::Expr>,
+    ) -> DbResult<Expr> {
+        let op = match operand {
+            Some(o) => Some(self.sub(o)?),
+            None => None,
+        };
+        let coll = op
+            .as_ref()
+            .and_then(|o| o.text_collation(self.scope))
+            .unwrap_or_default();
+        let mut whens = Vec::new();
+        for c in conditions {
+            whens.push((self.compile(&c.condition)?, self.compile(&c.result)?));
+        }
+        let el = match else_result {
+            Some(e) => Some(self.sub(e)?),
+            None => None,
+        };
+        Ok(Expr::Case(op, whens, el, coll))
+    }
+}

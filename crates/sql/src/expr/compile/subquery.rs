@@ -1,0 +1,72 @@
+//! Subqueries in expressions, all uncorrelated and run once while the expression is compiled
+//! (through [`super::CompileEnv::subquery`]): `x [NOT] IN (SELECT ...)` becomes an IN list of
+//! the rows (a row `(a, b) IN (SELECT ...)`: row_in.rs), `[NOT] EXISTS` a 0/1 literal, and a
+//! scalar subquery its value.
+//!
+//! Invariants: a scalar subquery of more than one row is 1242, of more than one column 1241 (as
+//! is an IN subquery whose rows are not as wide as its left side); one of no row is NULL.
+
+use sqlparser::ast;
+
+use super::Compiler;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::Expr;
+use crate::types::value::Value;
+
+fn one_column_expected() -> DbError {
+    DbError::new(1241, "21000", "Operand should contain 1 column(s)")
+}
+
+impl Compiler<'_> {
+    pub(super) fn in_subquery(
+        &mut self,
+        expr: &ast::Expr,
+        subquery: &ast::Query,
+        negated: bool,
+    ) -> DbResult<Expr> {
+        if let ast::Expr::Tuple(items) = expr {
+            let mut cs = Vec::with_capacity(items.len());
+            let mut colls = Vec::with_capacity(items.len());
+            for it in items {
+                let c = self.compile(it)?;
+                colls.push(c.text_collation(self.scope).unwrap_or_default());
+                cs.push(c);
+            }
+            let rows = self.env.subquery(subquery)?;
+            return crate::expr::row_in::row_in(cs, colls, rows, negated);
+        }
+        let a = self.compile(expr)?;
+        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let rows = self.env.subquery(subquery)?;
+        let mut l = Vec::with_capacity(rows.len());
+        for r in rows {
+            if r.len() != 1 {
+                return Err(one_column_expected());
+            }
+            l.push(Expr::Lit(r.into_iter().next().unwrap_or(Value::Null)));
+        }
+        let a = self.number_if_all(a, &l);
+        Ok(Expr::InList(Box::new(a), l, negated, coll))
+    }
+
+    pub(super) fn exists(&mut self, subquery: &ast::Query, negated: bool) -> DbResult<Expr> {
+        let rows = self.env.subquery(subquery)?;
+        Ok(Expr::Lit(Value::Int((rows.is_empty() == negated) as i64)))
+    }
+
+    pub(super) fn scalar_subquery(&mut self, q: &ast::Query) -> DbResult<Expr> {
+        let rows = self.env.subquery(q)?;
+        if rows.len() > 1 {
+            return Err(DbError::new(
+                1242,
+                "21000",
+                "Subquery returns more than 1 row",
+            ));
+        }
+        Ok(match rows.into_iter().next() {
+            None => Expr::Lit(Value::Null),
+            Some(r) if r.len() == 1 => Expr::Lit(r.into_iter().next().unwrap_or(Value::Null)),
+            Some(_) => return Err(one_column_expected()),
+        })
+    }
+}

@@ -1,0 +1,130 @@
+//! CAST and the value conversions evaluation shares: [`cast`] (CAST / CONVERT targets),
+//! [`text_of`] (a value's text, as CONCAT and text comparisons see it), [`to_datetime`] (a value
+//! as DATETIME, as the date functions read their arguments).
+//!
+//! Also [`member_number`]: an ENUM or SET value as the number MariaDB reads in numeric context.
+//!
+//! Invariants: a value that does not convert is NULL, never an error or a panic; a string cast to
+//! an integer is rounded and clamped; a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
+//! (or smallest) value, as MariaDB's.
+
+use super::arith::double;
+use crate::expr::CastTo;
+use crate::types::decimal::Decimal;
+use crate::types::member_codes::member_code;
+use crate::types::temporal::{DateTime, Time, MICROS_PER_SEC};
+use crate::types::value::Value;
+use crate::types::SqlType;
+
+pub fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::Text(s) => Some(s.clone()),
+        Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+        other => other
+            .to_text(None)
+            .map(|b| String::from_utf8_lossy(&b).into_owned()),
+    }
+}
+
+fn bytes_of(v: &Value) -> Option<Vec<u8>> {
+    match v {
+        Value::Null => None,
+        Value::Bytes(b) => Some(b.clone()),
+        Value::Text(s) => Some(s.clone().into_bytes()),
+        other => other.to_text(None),
+    }
+}
+
+pub fn to_datetime(v: &Value) -> Option<DateTime> {
+    match v {
+        Value::DateTime(d) => Some(*d),
+        Value::Date(d) => Some(DateTime::from_date(*d)),
+        Value::Text(s) => DateTime::parse(s.trim()),
+        Value::Bytes(b) => DateTime::parse(std::str::from_utf8(b).ok()?.trim()),
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => DateTime::parse(&text_of(v)?),
+        _ => None,
+    }
+}
+
+pub fn cast(v: &Value, to: CastTo) -> Value {
+    if v.is_null() {
+        return Value::Null;
+    }
+    match to {
+        CastTo::Signed | CastTo::Unsigned => {
+            let i = match v {
+                Value::Int(i) => *i as i128,
+                Value::UInt(u) => *u as i128,
+                Value::Decimal(d) => d.round_to_i128(),
+                other => {
+                    let f = other.to_f64_lenient().unwrap_or(0.0).round();
+                    f.clamp(i64::MIN as f64, u64::MAX as f64) as i128
+                }
+            };
+            if to == CastTo::Unsigned {
+                Value::UInt(i as u64)
+            } else {
+                Value::Int(i as i64)
+            }
+        }
+        CastTo::Char => text_of(v).map(Value::Text).unwrap_or(Value::Null),
+        CastTo::Binary => bytes_of(v).map(Value::Bytes).unwrap_or(Value::Null),
+        CastTo::Double => v.to_f64_lenient().map(double).unwrap_or(Value::Null),
+        CastTo::Decimal(p, s) => {
+            let d = match v {
+                Value::Decimal(d) => Some(*d),
+                Value::Int(i) => Some(Decimal::from_i64(*i)),
+                Value::UInt(u) => Some(Decimal::from_u64(*u)),
+                Value::Text(t) => Decimal::parse_prefix(t.trim()).ok().map(|x| x.0),
+                other => other.to_f64_lenient().and_then(Decimal::from_f64),
+            };
+            match d.and_then(|d| d.rescale(s)) {
+                Some((d, _)) if d.fits(p, s) => Value::Decimal(d),
+                Some((d, _)) => Value::Decimal(if d.is_negative() {
+                    Decimal::max_for(p, s).neg()
+                } else {
+                    Decimal::max_for(p, s)
+                }),
+                None => Value::Null,
+            }
+        }
+        CastTo::Date => to_datetime(v)
+            .map(|d| Value::Date(d.date))
+            .unwrap_or(Value::Null),
+        CastTo::DateTime => to_datetime(v).map(Value::DateTime).unwrap_or(Value::Null),
+        CastTo::Time => match v {
+            Value::Time(t) => Value::Time(*t),
+            Value::DateTime(d) => Time::from_micros(d.micros as i64)
+                .map(Value::Time)
+                .unwrap_or(Value::Null),
+            other => text_of(other)
+                .and_then(|s| {
+                    // a datetime string casts to its time of day (as in MySQL)
+                    Time::parse(s.trim()).or_else(|| {
+                        DateTime::parse(s.trim()).and_then(|d| Time::from_micros(d.micros as i64))
+                    })
+                })
+                .map(Value::Time)
+                .unwrap_or(Value::Null),
+        },
+    }
+}
+
+pub fn micros_per_sec() -> u64 {
+    MICROS_PER_SEC
+}
+
+/// The member number of ENUM value `v` (bitmask of SET value `v`) of a column of type `ty` with
+/// `members`, as a DOUBLE: MariaDB computes with a string-typed column as DOUBLE (`k / 2` is 1
+/// for the second member, AVG(k) has no decimals). A value that is not one of the column's (or
+/// not text) is returned as it is.
+pub(super) fn member_number(v: Value, ty: SqlType, members: &[String]) -> Value {
+    let Value::Text(s) = &v else {
+        return v;
+    };
+    match member_code(ty, members, s) {
+        Some(n) => Value::Double(n as f64),
+        None => v,
+    }
+}

@@ -1,0 +1,84 @@
+//! Control-flow functions: IF, IFNULL/NVL, COALESCE, NULLIF, ISNULL, GREATEST, LEAST.
+//!
+//! Invariants: IF, IFNULL, NVL and COALESCE evaluate their arguments lazily ([`eval_lazy`]): the
+//! branch not taken is never evaluated, so its errors do not surface (as in MariaDB). They, NULLIF
+//! and ISNULL see NULL arguments; GREATEST and LEAST are NULL when any argument is. Comparisons
+//! use the default collation.
+
+use super::need;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::Expr;
+use crate::types::collation::Collation;
+use crate::types::value::{sql_cmp, Value};
+
+pub(super) const NAMES: &[&str] = &[
+    "IF", "IFNULL", "COALESCE", "NVL", "NULLIF", "ISNULL", "GREATEST", "LEAST",
+];
+
+/// The lazily evaluated functions over unevaluated `args`; `None` for any other call.
+pub fn eval_lazy(name: &str, args: &[Expr], cx: &EvalCtx<'_>) -> Option<DbResult<Value>> {
+    match name {
+        "IF" if args.len() == 3 => Some((|| {
+            let c = truth(&eval(&args[0], cx)?) == Some(true);
+            eval(&args[if c { 1 } else { 2 }], cx)
+        })()),
+        "IFNULL" | "COALESCE" | "NVL" => Some((|| {
+            for a in args {
+                let v = eval(a, cx)?;
+                if !v.is_null() {
+                    return Ok(v);
+                }
+            }
+            Ok(Value::Null)
+        })()),
+        _ => None,
+    }
+}
+
+pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
+    Ok(match name {
+        "NULLIF" => {
+            need(name, a, 2, 2)?;
+            if sql_cmp(&a[0], &a[1], Collation::default()) == Some(std::cmp::Ordering::Equal) {
+                Value::Null
+            } else {
+                a[0].clone()
+            }
+        }
+        "ISNULL" => {
+            need(name, a, 1, 1)?;
+            Value::Int(a[0].is_null() as i64)
+        }
+        "IF" => {
+            need(name, a, 3, 3)?;
+            if truth(&a[0]) == Some(true) {
+                a[1].clone()
+            } else {
+                a[2].clone()
+            }
+        }
+        "IFNULL" | "COALESCE" | "NVL" => a
+            .iter()
+            .find(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(Value::Null),
+        "GREATEST" => greatest(a, std::cmp::Ordering::Greater),
+        "LEAST" => greatest(a, std::cmp::Ordering::Less),
+        other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
+    })
+}
+
+/// GREATEST (`want` = Greater) or LEAST (Less); NULL when any argument is NULL.
+fn greatest(a: &[Value], want: std::cmp::Ordering) -> Value {
+    if a.iter().any(Value::is_null) {
+        return Value::Null;
+    }
+    let mut best = a[0].clone();
+    for v in &a[1..] {
+        if sql_cmp(v, &best, Collation::default()) == Some(want) {
+            best = v.clone();
+        }
+    }
+    best
+}

@@ -1,0 +1,126 @@
+//! What names mean to an expression: [`Scope`], the columns visible to it ([`ScopeCol`]: name,
+//! qualifiers, type, collation, ENUM/SET members), and [`Scope::resolve`], the lookup of a
+//! possibly qualified column name.
+//!
+//! Also what a column's type means to the compiler: [`Scope::numeric`] turns an ENUM/SET column
+//! read as a number into its member number (`k + 0` is 2 for the second member).
+//!
+//! Invariants: a name matches case-insensitively, its qualifiers (table alias, database) exactly;
+//! a name that matches two columns is an error (1052) naming the clause, never the first match.
+
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::{Expr, UnOp};
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+use crate::types::SqlType;
+
+/// One column visible to expressions.
+#[derive(Clone, Debug)]
+pub struct ScopeCol {
+    /// Table alias (or name) the column is qualified with.
+    pub table: String,
+    pub db: String,
+    /// The underlying table's real name (for result metadata).
+    pub org_table: String,
+    pub name: String,
+    pub ty: Option<SqlType>,
+    pub collation: Collation,
+    pub flags: u16,
+    /// Display length for result metadata when the type alone does not give it (ENUM, SET);
+    /// 0 = the type's.
+    pub length: u32,
+    /// The members of an ENUM or SET column (empty otherwise).
+    pub members: std::sync::Arc<[String]>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    pub cols: Vec<ScopeCol>,
+}
+
+impl Scope {
+    /// Position of a column by optional qualifier; errors 1054 / 1052 name `place`.
+    pub fn resolve(
+        &self,
+        db: Option<&str>,
+        table: Option<&str>,
+        name: &str,
+        place: &str,
+    ) -> DbResult<Option<usize>> {
+        let mut found = None;
+        for (i, c) in self.cols.iter().enumerate() {
+            if !c.name.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            if table.is_some_and(|t| t != c.table) || db.is_some_and(|d| d != c.db) {
+                continue;
+            }
+            if found.is_some() {
+                return Err(DbError::ambiguous(name, place));
+            }
+            found = Some(i);
+        }
+        Ok(found)
+    }
+}
+
+impl Expr {
+    /// The column's collation, when this is a column reference of a text type.
+    pub(super) fn text_collation(&self, scope: &Scope) -> Option<Collation> {
+        match self {
+            Expr::Col(i) => scope.cols.get(*i).and_then(|c| match c.ty {
+                Some(t) if t.is_text() => Some(c.collation),
+                Some(t) if t.is_binary() => Some(Collation::Binary),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl Scope {
+    /// `e` as MariaDB reads it where a number is wanted: a reference to an ENUM or SET column of
+    /// this scope becomes its member number or bitmask ([`Expr::Member`]); anything else is
+    /// unchanged.
+    pub(super) fn numeric(&self, e: Expr) -> Expr {
+        let Expr::Col(i) = e else {
+            return e;
+        };
+        match self.cols.get(i) {
+            Some(ScopeCol {
+                ty: Some(ty),
+                members,
+                ..
+            }) if ty.has_members() && !members.is_empty() => {
+                Expr::Member(Box::new(e), *ty, members.clone())
+            }
+            _ => e,
+        }
+    }
+
+    /// True if `e` is known at compile time to give a number: a number literal, a numeric column,
+    /// arithmetic, a numeric CAST or function. A comparison of an ENUM column with such a value
+    /// compares member numbers, as MariaDB's.
+    pub(super) fn gives_number(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(v) => matches!(
+                v,
+                Value::Int(_)
+                    | Value::UInt(_)
+                    | Value::Decimal(_)
+                    | Value::Float(_)
+                    | Value::Double(_)
+            ),
+            Expr::Col(i) => self
+                .cols
+                .get(*i)
+                .is_some_and(|c| c.ty.is_some_and(|t| t.is_numeric())),
+            Expr::Member(..) | Expr::Rand(..) => true,
+            Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
+            Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
+            Expr::Cast(_, to) => to.is_numeric(),
+            Expr::Func(name, _) => crate::expr::functions::reads_numbers(name),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The compiled expression tree: [`Expr`] and the operators, casts and units it is made of, and
+//! [`AggSpec`], an aggregate call the grouping operator evaluates.
+//!
+//! Invariants:
+//! * Column references are positions in the flat row of the scope (tables side by side);
+//!   `InsertValue(i)` is column `i` of the row an INSERT tried to write (`VALUES(col)`); `Agg(i)`
+//!   is aggregate `i` of the compiler's aggregate list, evaluated by the grouping operator.
+//! * A tree holds no names left to resolve: everything fixed for the statement (parameters,
+//!   variables, session functions, uncorrelated subqueries) is already a literal.
+//! * [`Expr::is_const`] is true only for a tree whose value is the same on every row (no column,
+//!   aggregate or RAND): the planner and constant folding (fold.rs) evaluate such a tree once.
+
+use std::sync::Arc;
+
+use crate::expr::functions::Rng;
+use crate::types::collation::Collation;
+use crate::types::value::Value;
+use crate::types::SqlType;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+    Eq,
+    NullSafeEq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+    Xor,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    /// `+ - * / DIV %`.
+    pub fn is_arithmetic(self) -> bool {
+        matches!(
+            self,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::IntDiv | BinOp::Mod
+        )
+    }
+    /// `& | ^ << >>`.
+    pub fn is_bitwise(self) -> bool {
+        matches!(
+            self,
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr
+        )
+    }
+    /// `= <> < <= > >= <=>`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq
+                | BinOp::NullSafeEq
+                | BinOp::Ne
+                | BinOp::Lt
+                | BinOp::Le
+                | BinOp::Gt
+                | BinOp::Ge
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntervalUnit {
+    Microsecond,
+    Second,
+    Minute,
+    Hour,
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastTo {
+    Signed,
+    Unsigned,
+    Char,
+    Binary,
+    Decimal(u8, u8),
+    Double,
+    Date,
+    DateTime,
+    Time,
+}
+
+impl CastTo {
+    /// SIGNED, UNSIGNED, DECIMAL, DOUBLE.
+    pub fn is_numeric(self) -> bool {
+        matches!(
+            self,
+            CastTo::Signed | CastTo::Unsigned | CastTo::Decimal(..) | CastTo::Double
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Lit(Value),
+    Col(usize),
+    InsertValue(usize),
+    Agg(usize),
+    Unary(UnOp, Box<Expr>),
+    /// Binary operator; the collation is the one text comparisons use.
+    Binary(BinOp, Box<Expr>, Box<Expr>, Collation),
+    IsNull(Box<Expr>, bool),
+    IsTrue(Box<Expr>, bool, bool),
+    InList(Box<Expr>, Vec<Expr>, bool, Collation),
+    Between(Box<Expr>, Box<Expr>, Box<Expr>, bool, Collation),
+    Like(Box<Expr>, Box<Expr>, bool, char, Collation),
+    Case(
+        Option<Box<Expr>>,
+        Vec<(Expr, Expr)>,
+        Option<Box<Expr>>,
+        Collation,
+    ),
+    Cast(Box<Expr>, CastTo),
+    DateAdd(Box<Expr>, Box<Expr>, IntervalUnit, bool),
+    Func(String, Vec<Expr>),
+    /// The member number of an ENUM value, or the bitmask of a SET value, of the column read by
+    /// the inner expression, where MariaDB reads the column as a number (`k + 0`, `SUM(k)`,
+    /// `k = 2`, `CAST(k AS SIGNED)`); the column's type and members.
+    Member(Box<Expr>, SqlType, Arc<[String]>),
+    /// `RAND()` / `RAND(seed)`: the next value of the call's own generator at each evaluation
+    /// (functions/random.rs); never constant.
+    Rand(Option<Box<Expr>>, Rng),
+}
+
+impl Expr {
+    pub fn lit(v: Value) -> Expr {
+        Expr::Lit(v)
+    }
+    /// Calls `f` on every column this expression reads.
+    pub fn visit_cols(&self, f: &mut dyn FnMut(usize)) {
+        match self {
+            Expr::Col(i) => f(*i),
+            Expr::Lit(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.visit_cols(f),
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.visit_cols(f);
+                b.visit_cols(f)
+            }
+            Expr::InList(a, l, _, _) => {
+                a.visit_cols(f);
+                l.iter().for_each(|e| e.visit_cols(f))
+            }
+            Expr::Between(a, b, c, _, _) => {
+                a.visit_cols(f);
+                b.visit_cols(f);
+                c.visit_cols(f)
+            }
+            Expr::Case(o, w, e, _) => {
+                if let Some(o) = o {
+                    o.visit_cols(f)
+                }
+                for (a, b) in w {
+                    a.visit_cols(f);
+                    b.visit_cols(f)
+                }
+                if let Some(e) = e {
+                    e.visit_cols(f)
+                }
+            }
+            Expr::Func(_, a) => a.iter().for_each(|e| e.visit_cols(f)),
+            Expr::Rand(a, _) => {
+                if let Some(a) = a {
+                    a.visit_cols(f)
+                }
+            }
+        }
+    }
+    /// True if the expression has the same value on every row: it reads no column of the row,
+    /// no aggregate, and calls no RAND.
+    pub fn is_const(&self) -> bool {
+        let mut c = true;
+        self.visit_cols(&mut |_| c = false);
+        c && !self.has_agg() && !self.has_rand()
+    }
+    pub fn has_agg(&self) -> bool {
+        match self {
+            Expr::Agg(_) => true,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) => false,
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.has_agg(),
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.has_agg() || b.has_agg()
+            }
+            Expr::InList(a, l, _, _) => a.has_agg() || l.iter().any(|e| e.has_agg()),
+            Expr::Between(a, b, c, _, _) => a.has_agg() || b.has_agg() || c.has_agg(),
+            Expr::Case(o, w, e, _) => {
+                o.as_ref().is_some_and(|o| o.has_agg())
+                    || w.iter().any(|(a, b)| a.has_agg() || b.has_agg())
+                    || e.as_ref().is_some_and(|e| e.has_agg())
+            }
+            Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
+            Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
+        }
+    }
+    /// True if the expression calls RAND: its value changes from one evaluation to the next.
+    pub fn has_rand(&self) -> bool {
+        match self {
+            Expr::Rand(..) => true,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _) => a.has_rand(),
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.has_rand() || b.has_rand()
+            }
+            Expr::InList(a, l, _, _) => a.has_rand() || l.iter().any(|e| e.has_rand()),
+            Expr::Between(a, b, c, _, _) => a.has_rand() || b.has_rand() || c.has_rand(),
+            Expr::Case(o, w, e, _) => {
+                o.as_ref().is_some_and(|o| o.has_rand())
+                    || w.iter().any(|(a, b)| a.has_rand() || b.has_rand())
+                    || e.as_ref().is_some_and(|e| e.has_rand())
+            }
+            Expr::Func(_, a) => a.iter().any(|e| e.has_rand()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggFunc {
+    Count,
+    CountStar,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    GroupConcat,
+    BitAnd,
+    BitOr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggSpec {
+    pub func: AggFunc,
+    pub arg: Vec<Expr>,
+    pub distinct: bool,
+    pub separator: String,
+    pub order: Vec<(Expr, bool)>,
+}
