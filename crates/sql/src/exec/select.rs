@@ -73,11 +73,13 @@ fn project(plan: &SelectPlan, members: &MemberOrder, ecx: &EvalCtx<'_>) -> DbRes
         .iter()
         .map(|p| eval(&p.expr, ecx))
         .collect::<DbResult<Vec<_>>>()?;
-    let mut keys = plan
-        .order_by
-        .iter()
-        .map(|(e, _)| eval(e, ecx))
-        .collect::<DbResult<Vec<_>>>()?;
+    let mut keys = Vec::with_capacity(plan.order_by.len());
+    for ((e, _), item) in plan.order_by.iter().zip(&plan.order_from_projection) {
+        keys.push(match item {
+            Some(i) => vals[*i].clone(),
+            None => eval(e, ecx)?,
+        });
+    }
     members.apply(&mut keys);
     Ok((keys, vals))
 }

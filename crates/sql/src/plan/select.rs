@@ -42,6 +42,9 @@ pub struct SelectPlan {
     pub having: Option<Expr>,
     /// ORDER BY: expression and descending.
     pub order_by: Vec<(Expr, bool)>,
+    /// For each ORDER BY item that names a select-list item (by position or alias): its index.
+    /// Such a key is the value the row shows, not a second evaluation (RAND() differs).
+    pub order_from_projection: Vec<Option<usize>>,
     /// ORDER BY is served by the first source's key order: no sort, the scan may stop early.
     pub key_ordered: bool,
     pub distinct: bool,
@@ -122,7 +125,8 @@ pub fn plan_select(
         }
         None => None,
     };
-    let order_by = plan_order_by(cx, &from, order, &projection, &aliases, &mut aggregates)?;
+    let (order_by, order_from_projection) =
+        plan_order_by(cx, &from, order, &projection, &aliases, &mut aggregates)?;
     let mut plan = SelectPlan {
         from,
         filter,
@@ -133,6 +137,7 @@ pub fn plan_select(
         group_by,
         having,
         order_by,
+        order_from_projection,
         key_ordered: false,
         distinct: matches!(sel.distinct, Some(ast::Distinct::Distinct)),
         limit,
@@ -238,7 +243,8 @@ fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>
 }
 
 /// ORDER BY: a position or an alias refers to the select list; anything else is an expression
-/// over the sources (aggregates allowed).
+/// over the sources (aggregates allowed). Returns the keys and, per key, the select-list item it
+/// names.
 fn plan_order_by(
     cx: &mut Context,
     from: &From,
@@ -246,23 +252,35 @@ fn plan_order_by(
     proj: &[Projection],
     aliases: &[(String, Expr)],
     aggs: &mut Vec<AggSpec>,
-) -> DbResult<Vec<(Expr, bool)>> {
-    let mut order_c = Vec::new();
+) -> DbResult<(Vec<(Expr, bool)>, Vec<Option<usize>>)> {
+    let mut keys = Vec::new();
+    let mut items = Vec::new();
     for o in order {
-        let e = match &o.expr {
-            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?
-            }
-            ast::Expr::Identifier(id) if names_select_item(from, proj, &id.value) => proj
-                .iter()
-                .find(|p| p.name.eq_ignore_ascii_case(&id.value))
-                .map(|p| p.expr.clone())
-                .unwrap_or(Expr::Lit(Value::Null)),
-            _ => cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?,
-        };
-        order_c.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
+        let (e, item) =
+            match &o.expr {
+                ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                    let e = positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?;
+                    let ast::Value::Number(n, _) = &v.value else {
+                        unreachable!("matched a number above")
+                    };
+                    (e, n.parse::<usize>().ok().map(|p| p - 1))
+                }
+                ast::Expr::Identifier(id) if names_select_item(from, proj, &id.value) => match proj
+                    .iter()
+                    .position(|p| p.name.eq_ignore_ascii_case(&id.value))
+                {
+                    Some(i) => (proj[i].expr.clone(), Some(i)),
+                    None => (Expr::Lit(Value::Null), None),
+                },
+                _ => {
+                    let e = cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?;
+                    (e, None)
+                }
+            };
+        keys.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
+        items.push(item);
     }
-    Ok(order_c)
+    Ok((keys, items))
 }
 
 /// Whether ORDER BY's bare name `name` means a select-list item: an alias that is not also a
