@@ -29,6 +29,7 @@ use crate::exec::scan::{read_rows, Output};
 use crate::exec::select::{cmp_values, run_query};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
+pub use crate::parser::fast_insert::Slot;
 use crate::plan::access::{choose_access, conjuncts};
 use crate::store::upsert;
 use crate::types::coerce::{coerce_to_column, coerce_to_table_column};
@@ -194,13 +195,6 @@ pub(crate) fn update_row(
         }
     }
     Ok(true)
-}
-
-/// One value of an inserted row before defaults and coercion.
-pub enum Slot {
-    Unset,
-    Default,
-    Val(Value),
 }
 
 /// Where an INSERT's rows come from.

@@ -1,34 +1,54 @@
 //! One client session: the statement loop ([`Session::execute`]) and prepared statements, over
 //! the connection's [`Context`].
 //!
+//! | module | owns |
+//! | --- | --- |
+//! | `dispatch` | one `match` over the parsed statement, calling its executor |
+//! | `show` | SHOW and DESCRIBE |
+//! | `set` | SET |
+//! | `transaction` | BEGIN, COMMIT, ROLLBACK, savepoints |
+//! | `control` | USE, KILL, FLUSH, CHECKPOINT, LOCK TABLES |
+//! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
+//!
 //! Invariants:
+//! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
+//!   ([`crate::parser::parse_statement`]).
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
-//! * No input panics the session: execution runs under `catch_unwind`; a panic becomes error
-//!   1105 and the statement's changes are dropped.
+//! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
+//!   becomes error 1105 and the statement's changes are dropped.
 
-pub mod admin;
+pub mod control;
+pub mod dispatch;
 pub mod key_cache;
+pub mod set;
+pub mod show;
+pub mod transaction;
 
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use sqlparser::ast::Statement;
+use sqlparser::ast;
 
 use crate::context::{now_utc, Context, Engine};
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::WarningLevel;
-use crate::exec::scan::{Output, RowSink};
-use crate::exec::{dml, select};
-use crate::parser::split;
+use crate::exec::scan::{OutCol, Output, RowSink};
+use crate::exec::select;
+use crate::parser::statement::Statement;
+use crate::parser::{self, split};
 use crate::types::value::Value;
 
 /// Largest expression nesting accepted (see split::nesting_cost).
 pub const MAX_NESTING: usize = 3000;
 
+/// Nesting above which a statement runs on its own large stack segment.
+const DEEP: usize = 64;
+
 pub struct Prepared {
+    /// The statement's text (placeholders numbered, executable comments expanded).
     pub sql: String,
     pub params: usize,
 }
@@ -59,6 +79,13 @@ impl Engine {
     }
 }
 
+/// What a statement run starts from: its text and what one pass over it found.
+struct Run<'a> {
+    sql: &'a str,
+    nesting: usize,
+    reads_diagnostics: bool,
+}
+
 impl Session {
     pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Session {
         Session {
@@ -69,11 +96,7 @@ impl Session {
 
     /// Registers a prepared statement; returns its parameter count and, for queries, the
     /// result columns (planned with NULL parameters, no row read).
-    pub fn prepare(
-        &mut self,
-        id: u32,
-        sql: &str,
-    ) -> DbResult<(usize, Vec<crate::exec::scan::OutCol>)> {
+    pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<OutCol>)> {
         if split::nesting_cost(sql) > MAX_NESTING {
             return Err(DbError::new(
                 1436,
@@ -85,16 +108,26 @@ impl Session {
         if split::split_statements(&numbered).len() > 1 {
             return Err(DbError::syntax(sql));
         }
-        // Syntax check now for statements sqlparser handles.
+        let src = parser::read(&numbered);
+        let nesting = src.nesting;
+        let text = src.text.into_owned();
+        let stmt = match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
+            // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as it did
+            // before Betula's grammars were used at PREPARE.
+            Ok(Statement::Load(_)) => {
+                parser::parse(&text)?;
+                None
+            }
+            Ok(s) => Some(s),
+            // Betula's own grammars report their errors at EXECUTE, as before.
+            Err(_) if parser::is_own_grammar(&text) => None,
+            Err(e) => return Err(e),
+        };
         let mut cols = Vec::new();
-        if !admin::is_special(&numbered)
-            && !crate::exec::multi_table::is_special(&numbered)
-            && !crate::exec::handler::is_special(&numbered)
-        {
-            let stmts = stacker::grow(32 << 20, || crate::parser::parse(&numbered))?;
-            if let Some(Statement::Query(q)) = stmts.first() {
+        if let Some(Statement::Sql(s)) = &stmt {
+            if let ast::Statement::Query(q) = &**s {
                 self.params = vec![Value::Null; n];
-                self.cur_sql = numbered.clone();
+                self.cur_sql = text.clone();
                 self.describe_only = true;
                 let r = catch_unwind(AssertUnwindSafe(|| {
                     stacker::grow(32 << 20, || select::run_query(self, q))
@@ -105,10 +138,14 @@ impl Session {
                 }
             }
         }
+        if nesting > DEEP {
+            // a deeply nested statement is dropped on a large stack, as it was parsed
+            stacker::grow(32 << 20, move || drop(stmt));
+        }
         self.prepared.insert(
             id,
             Prepared {
-                sql: numbered,
+                sql: text,
                 params: n,
             },
         );
@@ -178,24 +215,29 @@ impl Session {
         input: Option<&mut dyn std::io::Read>,
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
-        let expanded;
-        let sql = if sql.contains("/*!") || sql.contains("/*M!") {
-            expanded = crate::parser::versioned::expand(sql);
-            expanded.as_str()
-        } else {
-            sql
+        let src = parser::read(sql);
+        let run = Run {
+            sql: &src.text,
+            nesting: src.nesting,
+            reads_diagnostics: src.reads_diagnostics,
         };
+        self.run(run, params, input, sink)
+    }
+
+    /// Runs one statement: parses it, dispatches it, and keeps the session's
+    /// bookkeeping (diagnostics, counters, process list, statement atomicity, autocommit).
+    fn run(
+        &mut self,
+        run: Run<'_>,
+        params: &[Value],
+        input: Option<&mut dyn std::io::Read>,
+        sink: Option<&mut dyn RowSink>,
+    ) -> DbResult<Output> {
+        let sql = run.sql;
         self.engine
             .queries
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let is_show_warnings = {
-            let l = sql.trim_start().to_ascii_lowercase();
-            l.starts_with("show warnings")
-                || l.starts_with("show errors")
-                || l.contains("@@warning_count")
-                || l.contains("@@error_count")
-        };
-        if !is_show_warnings {
+        if !run.reads_diagnostics {
             self.warnings.clear();
         }
         self.now = now_utc();
@@ -208,12 +250,24 @@ impl Session {
         let mark = self.ws.mark();
         // Deeply nested statements run on their own 32 MiB stack segment (mapped lazily), so
         // accepted expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
-        let deep = split::nesting_cost(sql) > 64;
+        let deep = run.nesting > DEEP;
+        let nesting = run.nesting;
         let result = catch_unwind(AssertUnwindSafe(|| {
+            let go = || -> DbResult<Output> {
+                if nesting > MAX_NESTING {
+                    return Err(DbError::new(
+                        1436,
+                        "HY000",
+                        format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
+                    ));
+                }
+                let stmt = parser::parse_statement(sql)?;
+                dispatch::dispatch(&mut self.cx, stmt, input, sink)
+            };
             if deep {
-                stacker::grow(32 << 20, || self.dispatch(sql, input, sink))
+                stacker::grow(32 << 20, go)
             } else {
-                self.dispatch(sql, input, sink)
+                go()
             }
         }))
         .unwrap_or_else(|_| {
@@ -221,6 +275,11 @@ impl Session {
                 "internal error while executing the statement (the statement was rolled back)",
             ))
         });
+        self.finish(result, mark)
+    }
+
+    /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
+    fn finish(&mut self, result: DbResult<Output>, mark: usize) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
@@ -259,70 +318,6 @@ impl Session {
                 }
                 Err(e)
             }
-        }
-    }
-
-    fn dispatch(
-        &mut self,
-        sql: &str,
-        input: Option<&mut dyn std::io::Read>,
-        sink: Option<&mut dyn RowSink>,
-    ) -> DbResult<Output> {
-        if split::nesting_cost(sql) > MAX_NESTING {
-            return Err(DbError::new(
-                1436,
-                "HY000",
-                format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
-            ));
-        }
-        if crate::load::parse::is_load(sql) {
-            return crate::load::run(self, sql, input);
-        }
-        if let Some(f) = crate::parser::fast_insert::parse(sql) {
-            return dml::run_insert(
-                self,
-                dml::InsertSpec {
-                    table: f.table,
-                    replace: f.replace,
-                    ignore: f.ignore,
-                    columns: f.columns,
-                    source: dml::InsertSource::Values(f.rows),
-                    on_duplicate: &f.on_duplicate,
-                },
-            );
-        }
-        if let Some(r) = crate::exec::handler::special(self, sql) {
-            return r;
-        }
-        if let Some(r) = admin::special(self, sql) {
-            return r;
-        }
-        if let Some(r) = crate::exec::multi_table::special(self, sql) {
-            return r;
-        }
-        let stmts = crate::parser::parse(sql)?;
-        let stmt = match stmts.as_slice() {
-            [s] => s,
-            [] => return Err(DbError::new(1065, "42000", "Query was empty")),
-            _ => return Err(DbError::syntax(sql)),
-        };
-        match stmt {
-            Statement::Query(q) => select::run_query_to(self, q, sink),
-            Statement::Insert(i) => dml::insert(self, i),
-            Statement::Update(u) => dml::update(self, u),
-            Statement::Delete(d) => dml::delete(self, d),
-            Statement::CreateTable(ct) => {
-                self.implicit_commit()?;
-                admin::create_table(self, ct)
-            }
-            Statement::Explain { statement, .. } => match &**statement {
-                Statement::Query(q) => select::explain(self, q),
-                _ => Err(DbError::unsupported("EXPLAIN of this statement")),
-            },
-            Statement::Set(s) => admin::set(self, s),
-            other => Err(DbError::unsupported(
-                other.to_string().chars().take(60).collect::<String>(),
-            )),
         }
     }
 }
