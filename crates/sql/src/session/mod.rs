@@ -12,7 +12,8 @@
 //!
 //! Invariants:
 //! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
-//!   ([`crate::parser::parse_statement`]).
+//!   ([`crate::parser::parse_statement`]); a prepared statement is parsed at PREPARE and each
+//!   EXECUTE runs that parse with its parameters.
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
@@ -51,6 +52,27 @@ pub struct Prepared {
     /// The statement's text (placeholders numbered, executable comments expanded).
     pub sql: String,
     pub params: usize,
+    parsed: Parsed,
+    reads_diagnostics: bool,
+}
+
+/// A statement parsed at PREPARE (`stmt` is `None` for a statement of Betula's own grammars
+/// that did not parse: EXECUTE reads the text again and reports its error, as it did before
+/// PREPARE parsed them). A deeply nested statement is copied and dropped on a large stack, as
+/// it is parsed: the recursion would overflow the connection thread's.
+struct Parsed {
+    stmt: Option<Arc<Statement>>,
+    nesting: usize,
+}
+
+impl Drop for Parsed {
+    fn drop(&mut self) {
+        if let Some(s) = self.stmt.take() {
+            if self.nesting > DEEP {
+                stacker::grow(32 << 20, move || drop(s));
+            }
+        }
+    }
 }
 
 pub struct Session {
@@ -79,11 +101,13 @@ impl Engine {
     }
 }
 
-/// What a statement run starts from: its text and what one pass over it found.
+/// What a statement run starts from: its text and what one pass over it found, and the
+/// statement if it was parsed already (prepared).
 struct Run<'a> {
     sql: &'a str,
     nesting: usize,
     reads_diagnostics: bool,
+    stmt: Option<Arc<Statement>>,
 }
 
 impl Session {
@@ -109,22 +133,24 @@ impl Session {
             return Err(DbError::syntax(sql));
         }
         let src = parser::read(&numbered);
-        let nesting = src.nesting;
+        let (nesting, reads_diagnostics) = (src.nesting, src.reads_diagnostics);
         let text = src.text.into_owned();
-        let stmt = match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
-            // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as it did
-            // before Betula's grammars were used at PREPARE.
-            Ok(Statement::Load(_)) => {
-                parser::parse(&text)?;
-                None
-            }
-            Ok(s) => Some(s),
-            // Betula's own grammars report their errors at EXECUTE, as before.
-            Err(_) if parser::is_own_grammar(&text) => None,
-            Err(e) => return Err(e),
+        let parsed = Parsed {
+            stmt: match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
+                // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as
+                // it did before Betula's grammars were used at PREPARE.
+                Ok(Statement::Load(_)) => {
+                    parser::parse(&text)?;
+                    None
+                }
+                Ok(s) => Some(Arc::new(s)),
+                Err(_) if parser::is_own_grammar(&text) => None,
+                Err(e) => return Err(e),
+            },
+            nesting,
         };
         let mut cols = Vec::new();
-        if let Some(Statement::Sql(s)) = &stmt {
+        if let Some(Statement::Sql(s)) = parsed.stmt.as_deref() {
             if let ast::Statement::Query(q) = &**s {
                 self.params = vec![Value::Null; n];
                 self.cur_sql = text.clone();
@@ -138,15 +164,13 @@ impl Session {
                 }
             }
         }
-        if nesting > DEEP {
-            // a deeply nested statement is dropped on a large stack, as it was parsed
-            stacker::grow(32 << 20, move || drop(stmt));
-        }
         self.prepared.insert(
             id,
             Prepared {
                 sql: text,
                 params: n,
+                parsed,
+                reads_diagnostics,
             },
         );
         Ok((n, cols))
@@ -179,7 +203,13 @@ impl Session {
             ));
         }
         let sql = p.sql.clone();
-        self.execute_inner(&sql, params, None, sink)
+        let run = Run {
+            sql: &sql,
+            nesting: p.parsed.nesting,
+            reads_diagnostics: p.reads_diagnostics,
+            stmt: p.parsed.stmt.clone(),
+        };
+        self.run(run, params, None, sink)
     }
 
     /// Runs one statement (text without the trailing `;`).
@@ -220,11 +250,12 @@ impl Session {
             sql: &src.text,
             nesting: src.nesting,
             reads_diagnostics: src.reads_diagnostics,
+            stmt: None,
         };
         self.run(run, params, input, sink)
     }
 
-    /// Runs one statement: parses it, dispatches it, and keeps the session's
+    /// Runs one statement: parses it (unless prepared), dispatches it, and keeps the session's
     /// bookkeeping (diagnostics, counters, process list, statement atomicity, autocommit).
     fn run(
         &mut self,
@@ -251,7 +282,7 @@ impl Session {
         // Deeply nested statements run on their own 32 MiB stack segment (mapped lazily), so
         // accepted expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
         let deep = run.nesting > DEEP;
-        let nesting = run.nesting;
+        let (nesting, stmt) = (run.nesting, run.stmt);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let go = || -> DbResult<Output> {
                 if nesting > MAX_NESTING {
@@ -261,7 +292,11 @@ impl Session {
                         format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
                     ));
                 }
-                let stmt = parser::parse_statement(sql)?;
+                let stmt = match stmt {
+                    // a copy: the prepared statement runs again
+                    Some(s) => Statement::clone(&s),
+                    None => parser::parse_statement(sql)?,
+                };
                 dispatch::dispatch(&mut self.cx, stmt, input, sink)
             };
             if deep {
@@ -319,5 +354,99 @@ impl Session {
                 Err(e)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::engine::EngineConfig;
+    use betula_storage::{Durability, EnvOptions};
+
+    fn engine(dir: &std::path::Path) -> Arc<Engine> {
+        Engine::open(EngineConfig {
+            datadir: dir.to_path_buf(),
+            env: EnvOptions {
+                durability: Durability::NoSync,
+                cache_bytes: 16 << 20,
+                ..EnvOptions::default()
+            },
+            port: 0,
+            password_hash: |_| [0; 20],
+        })
+        .unwrap()
+    }
+
+    fn code(r: DbResult<impl std::fmt::Debug>) -> u16 {
+        r.map(|o| panic!("expected an error, got {o:?}"))
+            .unwrap_err()
+            .code
+    }
+
+    fn rows(out: Output) -> Vec<Vec<Value>> {
+        match out {
+            Output::Rows { rows, .. } => rows,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_prepared_statement_is_parsed_once_and_runs_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        let mut s = e.session(1, "root", "localhost");
+        s.execute("USE test", &[]).unwrap();
+        s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)", &[])
+            .unwrap();
+        assert_eq!(s.prepare(1, "INSERT INTO t VALUES (?, ?)").unwrap().0, 2);
+        for (id, v) in [(1, 10), (2, 20)] {
+            s.execute_prepared(1, &[Value::Int(id), Value::Int(v)])
+                .unwrap();
+        }
+        let (n, cols) = s.prepare(2, "SELECT v FROM t WHERE id = ?;").unwrap();
+        assert_eq!((n, cols.len()), (1, 1));
+        assert!(s.prepared[&2].parsed.stmt.is_some());
+        for (id, v) in [(2, 20), (1, 10)] {
+            let out = s.execute_prepared(2, &[Value::Int(id)]).unwrap();
+            assert_eq!(rows(out), vec![vec![Value::Int(v)]]);
+        }
+        // Betula's own grammars report a syntax error at EXECUTE (as before PREPARE parsed
+        // them), sqlparser's at PREPARE; LOAD DATA is not a prepared statement.
+        s.prepare(3, "SHOW TABLES junk").unwrap();
+        assert_eq!(code(s.execute_prepared(3, &[])), 1064);
+        assert_eq!(code(s.prepare(4, "SELEC 1")), 1064);
+        assert_eq!(
+            code(s.prepare(5, "LOAD DATA INFILE 'f' INTO TABLE t")),
+            1064
+        );
+        // a prepared SHOW WARNINGS shows the previous statement's warnings
+        s.prepare(6, "SHOW WARNINGS").unwrap();
+        s.execute("DROP TABLE IF EXISTS nope", &[]).unwrap();
+        assert_eq!(rows(s.execute_prepared(6, &[]).unwrap()).len(), 1);
+        assert_eq!(code(s.execute_prepared(7, &[])), 1243);
+        assert_eq!(code(s.execute_prepared(2, &[])), 1210);
+    }
+
+    #[test]
+    fn deep_prepared_statements_are_copied_and_dropped_on_a_large_stack() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        // a connection thread's stack
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let mut s = e.session(1, "root", "localhost");
+                let long = format!("SELECT {}", vec!["1"; 2500].join("+"));
+                s.prepare(1, &long).unwrap();
+                for _ in 0..2 {
+                    let out = s.execute_prepared(1, &[]).unwrap();
+                    assert_eq!(rows(out), vec![vec![Value::Int(2500)]]);
+                }
+                s.prepare(1, &long).unwrap();
+                s.prepared.remove(&1);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }
