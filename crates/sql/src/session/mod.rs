@@ -121,12 +121,15 @@ impl Session {
     /// Registers a prepared statement; returns its parameter count and, for queries, the
     /// result columns (planned with NULL parameters, no row read).
     pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<OutCol>)> {
-        if split::nesting_cost(sql) > MAX_NESTING {
-            return Err(DbError::new(
+        let too_deep = || {
+            DbError::new(
                 1436,
                 "HY000",
                 "Thread stack overrun: the statement nests expressions too deeply",
-            ));
+            )
+        };
+        if split::nesting_cost(sql) > MAX_NESTING {
+            return Err(too_deep());
         }
         let (numbered, n) = split::number_placeholders(sql.trim().trim_end_matches(';'));
         if split::split_statements(&numbered).len() > 1 {
@@ -134,6 +137,10 @@ impl Session {
         }
         let src = parser::read(&numbered);
         let (nesting, reads_diagnostics) = (src.nesting, src.reads_diagnostics);
+        if nesting > MAX_NESTING {
+            // nesting inside executable comments (their text is code)
+            return Err(too_deep());
+        }
         let text = src.text.into_owned();
         let parsed = Parsed {
             stmt: match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
@@ -448,5 +455,15 @@ mod tests {
             .unwrap()
             .join()
             .unwrap();
+    }
+
+    #[test]
+    fn nesting_hidden_in_an_executable_comment_is_refused_at_prepare() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        let mut s = e.session(1, "root", "localhost");
+        let huge = format!("SELECT /*!40101 {} */", vec!["1"; 100_000].join("+"));
+        assert_eq!(code(s.execute(&huge, &[])), 1436);
+        assert_eq!(code(s.prepare(1, &huge)), 1436);
     }
 }
