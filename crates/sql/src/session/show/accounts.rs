@@ -1,7 +1,8 @@
 //! SHOW GRANTS and SHOW CREATE USER.
 //!
 //! Invariant: grants are shown as MySQL writes database-level ones (`GRANT ALL PRIVILEGES ON
-//! `db`.* TO ...`), after the account's `GRANT USAGE ON *.*`; hosts are always `%`.
+//! `db`.* TO ...`), after the account's `GRANT USAGE ON *.*`, for host `%` (Betula's accounts
+//! have no host).
 
 use super::t;
 use crate::context::Context;

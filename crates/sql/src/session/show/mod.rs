@@ -6,9 +6,9 @@
 //! | `server` | variables, status, warnings, processes, engines, collations, character sets, and the empty lists of what Betula does not have |
 //! | `accounts` | grants, CREATE USER |
 //!
-//! Invariants: every result is text columns (`Output::text`) except where MySQL types a
-//! column (SHOW WARNINGS' Code, SHOW TABLE STATUS); LIKE compares the first column (MySQL's
-//! pattern rules, case-insensitive); WHERE is evaluated over the result's columns by name.
+//! Invariants: results have text columns (`Output::text`), except SHOW TABLE STATUS
+//! (information_schema's typed columns); LIKE compares the first column (MySQL's pattern
+//! rules, case-insensitive); WHERE is evaluated over the result's columns by name.
 
 mod accounts;
 mod schema;
