@@ -53,8 +53,8 @@ pub struct Engine {
     pub secure_file_priv: RwLock<Option<PathBuf>>,
     /// Next temporary table id (design.md TMP1).
     pub temp_ids: AtomicU64,
-    /// Named key caches (key_cache.rs): kept for MariaDB scripts, they hold nothing.
-    pub key_caches: Mutex<crate::session::key_cache::KeyCaches>,
+    /// Named key caches (key_caches.rs): kept for MariaDB scripts, they hold nothing.
+    pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
 }
 
 impl Engine {
@@ -94,7 +94,7 @@ impl Engine {
             queries: AtomicU64::new(0),
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
-            key_caches: Mutex::new(crate::session::key_cache::KeyCaches::default()),
+            key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
         };
         crate::load::sorter::clean_stale(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

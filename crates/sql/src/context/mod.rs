@@ -11,11 +11,13 @@
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
 //! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
+//! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
 //!
 //! Invariant: a context registers itself in the engine's process list when it is made and
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod engine;
+pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
 pub mod source_text;
@@ -180,6 +182,20 @@ impl Context {
         match self.engine.catalog.user(&self.user) {
             Some(u) if u.may_use(db) => Ok(()),
             _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
+        }
+    }
+
+    /// Privileges Betula has only for root (see docs/mysql-compat.md): 1227 naming `what`
+    /// for anyone else.
+    pub fn need_root(&self, what: &str) -> DbResult<()> {
+        if self.user == "root" {
+            Ok(())
+        } else {
+            Err(DbError::new(
+                1227,
+                "42000",
+                format!("Access denied; you need (at least one of) the {what} privilege(s) for this operation"),
+            ))
         }
     }
 

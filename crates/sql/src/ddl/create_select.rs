@@ -15,13 +15,13 @@
 use sqlparser::ast;
 
 use crate::context::Context;
+use crate::ddl::tables::{create_table, drop_table_named};
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::dml::{InsertSource, InsertSpec, Slot};
 use crate::exec::scan::{OutCol, Output};
 use crate::exec::{dml, select};
 use crate::expr::object_name_parts;
 use crate::parser::parse;
-use crate::session::admin::{create_table, drop_table_named};
 use crate::types::column_flag;
 use crate::types::value::Value;
 
