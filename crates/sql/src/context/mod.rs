@@ -17,6 +17,7 @@
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod engine;
+pub mod handlers;
 pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
@@ -68,7 +69,7 @@ pub struct Context {
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
     pub(crate) savepoints: Vec<(String, usize)>,
     /// Open HANDLER cursors (handler.rs).
-    pub handlers: crate::exec::handler::Handlers,
+    pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
     pub temp: crate::context::temp_tables::TempTables,
 }

@@ -12,7 +12,6 @@
 //! a key read. This session's TRUNCATE, DROP, ALTER or RENAME of the table closes its handlers;
 //! a handler whose table no longer exists reads as closed (1109).
 
-use std::collections::HashMap;
 use std::ops::Bound;
 
 use sqlparser::ast::{self as ast};
@@ -28,26 +27,7 @@ use crate::parser::handler::{Dir, HandlerStmt};
 use crate::plan::access::exact;
 use crate::types::value::Value;
 
-/// Open handlers of a session, by lower-cased alias.
-pub type Handlers = HashMap<String, Handler>;
-
-#[derive(Clone, Debug)]
-pub struct Handler {
-    db: String,
-    table: String,
-    alias: String,
-    /// Key read (`None`: natural order) and the last entry examined.
-    key: Option<Option<usize>>,
-    pos: Pos,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Pos {
-    Start,
-    At(Vec<u8>),
-    /// Ran off the end reading forward (true) or backward (false).
-    End(bool),
-}
+use crate::context::handlers::{Handler, Pos};
 
 /// A READ's direction, key values evaluated.
 enum Move {
