@@ -135,6 +135,8 @@ enum Grammar {
     UpdateDelete,
     Load,
     Handler,
+    /// ANALYZE of a statement (MariaDB's `ANALYZE SELECT ...`), not ANALYZE TABLE.
+    Analyze,
     /// Betula's grammars over tokens.rs's Cursor (show, ddl, users, admin).
     Own,
 }
@@ -218,6 +220,21 @@ fn grammar_of(sql: &str) -> Grammar {
             }
             _ => Grammar::Sqlparser,
         },
+        "ANALYZE" => match toks.next() {
+            Some(Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            }) if matches!(
+                upper.as_str(),
+                "SELECT" | "WITH" | "FORMAT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE"
+            ) =>
+            {
+                Grammar::Analyze
+            }
+            Some(Tok::Sym('(')) => Grammar::Analyze,
+            _ => Grammar::Own,
+        },
         "CREATE" => match next().as_deref() {
             Some("OR") => match (next().as_deref(), next().as_deref()) {
                 (Some("REPLACE"), Some("SERVER")) => Grammar::Own,
@@ -250,6 +267,7 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
         },
         Grammar::Load => Ok(Statement::Load(Box::new(load::parse(sql)?))),
         Grammar::Handler => Ok(Statement::Handler(handler::parse(sql)?)),
+        Grammar::Analyze => analyze(sql),
         Grammar::Own => own(sql),
     }
 }
@@ -260,7 +278,29 @@ pub fn is_own_grammar(sql: &str) -> bool {
     match grammar_of(sql) {
         Grammar::Own | Grammar::Handler => true,
         Grammar::UpdateDelete => multi_table::is_own(sql),
-        Grammar::Sqlparser | Grammar::Insert | Grammar::Load => false,
+        Grammar::Sqlparser | Grammar::Insert | Grammar::Load | Grammar::Analyze => false,
+    }
+}
+
+/// `ANALYZE <query>`: the query, read by sqlparser. ANALYZE of other statements and ANALYZE
+/// FORMAT=JSON are refused.
+fn analyze(sql: &str) -> DbResult<Statement> {
+    let mut c = Cursor::new(sql);
+    c.pos += 1;
+    if matches!(
+        c.peek_kw(),
+        Some("FORMAT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE")
+    ) {
+        let what = c.peek_kw().unwrap_or_default().to_string();
+        return Err(DbError::unsupported(format!("ANALYZE {what}")));
+    }
+    let rest = c.rest();
+    match sql_statement(rest)? {
+        Statement::Sql(s) => match *s {
+            ast::Statement::Query(q) => Ok(Statement::Analyze(q)),
+            _ => Err(DbError::syntax(rest)),
+        },
+        _ => Err(DbError::syntax(rest)),
     }
 }
 

@@ -23,6 +23,8 @@ use crate::parser::users::{GrantOn, NewUser, UserName};
 pub enum Statement {
     /// What sqlparser reads: queries, INSERT / UPDATE / DELETE, CREATE TABLE, EXPLAIN, SET ...
     Sql(Box<ast::Statement>),
+    /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
+    Analyze(Box<ast::Query>),
     /// A literal-only INSERT / REPLACE (fast_insert.rs).
     Insert(Box<FastInsert>),
     /// LOAD DATA (load.rs).

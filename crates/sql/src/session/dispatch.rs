@@ -31,6 +31,7 @@ pub fn dispatch(
     }
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
+        Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
         Statement::Insert(f) => {
             let f = *f;
             dml::run_insert(
