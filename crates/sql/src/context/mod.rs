@@ -61,8 +61,6 @@ pub struct Context {
     pub params: Vec<Value>,
     /// The statement's text (select items are named after it: source_text.rs).
     pub cur_sql: String,
-    /// Plan only (prepare-time metadata): queries return their columns and no rows.
-    pub describe_only: bool,
     /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
     /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
     pub snapshot: Option<betula_storage::Txn>,
@@ -124,7 +122,6 @@ impl Context {
             now: now_utc(),
             params: Vec::new(),
             cur_sql: String::new(),
-            describe_only: false,
             snapshot: None,
             savepoints: Vec::new(),
             handlers: Default::default(),

@@ -25,8 +25,8 @@ use crate::ddl::rebuild::Plan;
 use crate::ddl::table_draft::{parse_column, Draft};
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::exec::scan::Output;
 use crate::parser::alter::AlterOp;
+use crate::result::Output;
 use crate::types::collation::Collation;
 
 /// ALTER TABLE's table options on the new definition: COMMENT, ROW_FORMAT / COMPRESSION (kept

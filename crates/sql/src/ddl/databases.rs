@@ -8,7 +8,7 @@ use crate::catalog::create_table::check_name;
 use crate::context::Context;
 use crate::ddl::tables::drop_tables;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
+use crate::result::Output;
 
 /// CREATE DATABASE [IF NOT EXISTS] db.
 pub fn create_database(cx: &mut Context, db: &str, if_not_exists: bool) -> DbResult<Output> {

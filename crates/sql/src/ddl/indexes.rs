@@ -3,8 +3,8 @@
 use crate::context::Context;
 use crate::ddl::alter;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
 use crate::parser::alter::{AlterOp, IndexSpec};
+use crate::result::Output;
 
 /// CREATE [UNIQUE] INDEX name ON table (spec).
 pub fn create_index(

@@ -8,9 +8,9 @@
 use crate::context::Context;
 use crate::ddl::alter;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
 use crate::parser::alter::AlterOp;
 use crate::parser::statement::MaintenanceOp;
+use crate::result::Output;
 use crate::types::value::Value;
 
 fn text(s: &str) -> Value {

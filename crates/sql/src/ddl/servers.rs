@@ -12,8 +12,8 @@
 use crate::catalog::ServerDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
 use crate::parser::servers::ServerStmt;
+use crate::result::Output;
 
 /// Runs a CREATE / ALTER / DROP SERVER statement (only root may).
 pub fn run(cx: &mut Context, stmt: ServerStmt) -> DbResult<Output> {

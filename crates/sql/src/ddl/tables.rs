@@ -17,8 +17,8 @@ use crate::catalog::{create_table, TableDef};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::exec::scan::Output;
 use crate::expr::object_name_parts;
+use crate::result::Output;
 use crate::types::value::Value;
 
 pub fn tree_opts(cx: &Context, t: &TableDef) -> TreeOptions {

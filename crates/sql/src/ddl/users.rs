@@ -8,8 +8,8 @@
 use crate::catalog::UserDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
 use crate::parser::users::{GrantOn, NewUser, UserName};
+use crate::result::Output;
 
 fn hash(cx: &Context, pw: &str) -> Option<[u8; 20]> {
     if pw.is_empty() {

@@ -25,7 +25,7 @@ use std::ops::Bound;
 use crate::codec::row::decode_row;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
+use crate::result::Output;
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
 use crate::types::temporal::{Date, DateTime, Time};

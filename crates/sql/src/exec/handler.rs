@@ -20,11 +20,11 @@ use crate::catalog::TableDef;
 use crate::codec::key::{encode_key_value, prefix_successor, KeyDecoder};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::{OutCol, Output};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Scope;
 use crate::parser::handler::{Dir, HandlerStmt};
 use crate::plan::access::exact;
+use crate::result::{OutCol, Output};
 use crate::types::value::Value;
 
 use crate::context::handlers::{Handler, Pos};

@@ -20,12 +20,13 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
 use crate::exec::query::run_query;
-use crate::exec::scan::{read_rows, Output};
+use crate::exec::scan::read_rows;
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Expr;
 use crate::parser::multi_table::MultiTable;
 use crate::plan::access::conjuncts;
 use crate::plan::from::{plan_access, plan_from, From, SrcKind};
+use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
 use crate::types::value::Value;
 

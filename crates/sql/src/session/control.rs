@@ -8,7 +8,7 @@
 
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
+use crate::result::Output;
 
 pub fn use_db(cx: &mut Context, db: &str) -> DbResult<Output> {
     cx.use_db(db)?;

@@ -12,9 +12,9 @@ use sqlparser::ast;
 use crate::context::Context;
 use crate::ddl::{alter, databases, indexes, maintenance, servers, tables, users};
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::{Output, RowSink};
-use crate::exec::{checksum, dml, handler, multi_table, select};
+use crate::exec::{checksum, dml, handler, multi_table, query};
 use crate::parser::statement::Statement;
+use crate::result::{Output, RowSink};
 use crate::session::{control, key_cache, set, show, transaction};
 
 /// Runs `stmt`; `input` is the client's file for LOAD DATA LOCAL, `sink` receives a query's
@@ -114,13 +114,13 @@ pub fn dispatch(
 /// The statements sqlparser reads.
 fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -> DbResult<Output> {
     match &stmt {
-        ast::Statement::Query(q) => select::run_query_to(cx, q, sink),
+        ast::Statement::Query(q) => query::run_query_to(cx, q, sink),
         ast::Statement::Insert(i) => dml::insert(cx, i),
         ast::Statement::Update(u) => dml::update(cx, u),
         ast::Statement::Delete(d) => dml::delete(cx, d),
         ast::Statement::CreateTable(ct) => tables::create_table(cx, ct),
         ast::Statement::Explain { statement, .. } => match &**statement {
-            ast::Statement::Query(q) => select::explain(cx, q),
+            ast::Statement::Query(q) => query::explain(cx, q),
             _ => Err(DbError::unsupported("EXPLAIN of this statement")),
         },
         ast::Statement::Set(s) => set::set(cx, s),

@@ -8,8 +8,8 @@
 
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
 use crate::parser::statement::TableIndexes;
+use crate::result::Output;
 use crate::types::value::Value;
 
 /// `SET GLOBAL cache.param = v` (the caller has checked `param`).

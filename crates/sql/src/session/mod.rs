@@ -36,10 +36,10 @@ use sqlparser::ast;
 use crate::context::{now_utc, Context, Engine};
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::WarningLevel;
-use crate::exec::scan::{OutCol, Output, RowSink};
-use crate::exec::select;
+use crate::exec::query;
 use crate::parser::statement::Statement;
 use crate::parser::{self, split};
+use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
 
 /// Largest expression nesting accepted (see split::nesting_cost).
@@ -161,12 +161,10 @@ impl Session {
             if let ast::Statement::Query(q) = &**s {
                 self.params = vec![Value::Null; n];
                 self.cur_sql = text.clone();
-                self.describe_only = true;
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    stacker::grow(32 << 20, || select::run_query(self, q))
+                    stacker::grow(32 << 20, || query::describe(self, q))
                 }));
-                self.describe_only = false;
-                if let Ok(Ok(Output::Rows { cols: c, .. })) = r {
+                if let Ok(Ok(c)) = r {
                     cols = c;
                 }
             }

@@ -11,9 +11,9 @@ use sqlparser::ast;
 use crate::context::variables;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Scope};
+use crate::result::Output;
 use crate::session::key_cache;
 use crate::types::value::Value;
 

@@ -4,7 +4,7 @@
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
+use crate::result::Output;
 
 pub fn begin(cx: &mut Context) -> DbResult<Output> {
     cx.begin()?;

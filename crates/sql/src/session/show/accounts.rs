@@ -7,7 +7,7 @@
 use super::t;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
+use crate::result::Output;
 
 /// SHOW GRANTS [FOR user] (the session's own account without FOR).
 pub fn grants(cx: &Context, user: Option<&str>) -> DbResult<Output> {

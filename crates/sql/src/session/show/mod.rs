@@ -16,10 +16,10 @@ mod server;
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
 use crate::expr::eval::{eval, like_match, truth, EvalCtx};
 use crate::expr::{Scope, ScopeCol};
 use crate::parser::show::{Show, ShowStatement};
+use crate::result::Output;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 

@@ -11,8 +11,8 @@ use crate::catalog::create_table::render_create;
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
 use crate::infoschema;
+use crate::result::Output;
 use crate::types::value::Value;
 
 pub fn databases(cx: &Context, like: &Option<String>) -> Output {

@@ -9,8 +9,8 @@ use super::{first_text, matches, t};
 use crate::context::variables;
 use crate::context::Context;
 use crate::error::sql_error::WarningLevel;
-use crate::exec::scan::Output;
 use crate::infoschema;
+use crate::result::Output;
 use crate::types::value::Value;
 
 pub fn variables(cx: &Context, global: bool, like: &Option<String>) -> Output {
