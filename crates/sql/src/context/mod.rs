@@ -65,7 +65,7 @@ pub struct Context {
     /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
     pub snapshot: Option<betula_storage::Txn>,
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
-    pub(crate) savepoints: Vec<(String, usize)>,
+    pub(crate) savepoints: Vec<(String, crate::store::Mark)>,
     /// Open HANDLER cursors (handler.rs).
     pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
@@ -149,7 +149,7 @@ impl Context {
         self.vars
             .get("sql_mode")
             .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
+            .is_some_and(|m| m.split(',').any(|x| x.trim().eq_ignore_ascii_case(mode)))
     }
 
     /// A numeric session variable (0 if unset or not a number).

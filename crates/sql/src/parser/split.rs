@@ -79,6 +79,16 @@ fn scan(sql: &str, mut f: impl FnMut(usize, u8, bool)) {
 /// The statements of `sql`, trimmed, without empty ones (nothing but blanks and comments), in one
 /// pass over the text.
 pub fn split_statements(sql: &str) -> Vec<&str> {
+    // No `;` anywhere and a word first (so code): one statement, found without the scan.
+    let whole = sql.trim();
+    if !sql.as_bytes().contains(&b';')
+        && whole
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphabetic)
+    {
+        return vec![whole];
+    }
     // (end of the piece, whether it holds code) per piece
     let mut cuts = Vec::new();
     let mut code_seen = false;

@@ -319,7 +319,7 @@ impl Session {
     }
 
     /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
-    fn finish(&mut self, result: DbResult<Output>, mark: usize) -> DbResult<Output> {
+    fn finish(&mut self, result: DbResult<Output>, mark: crate::store::Mark) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }

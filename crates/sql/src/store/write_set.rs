@@ -39,6 +39,14 @@ impl Pending {
     }
 }
 
+/// A point in a write set's changes to roll back to ([`WriteSet::mark`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    undo: usize,
+    /// The set was empty: rolling back empties it.
+    empty: bool,
+}
+
 /// A session's uncommitted changes, and the storage transaction that holds their row locks.
 #[derive(Default)]
 pub struct WriteSet {
@@ -46,8 +54,13 @@ pub struct WriteSet {
     names: Vec<String>,
     slots: HashMap<String, usize>,
     overlay: Vec<BTreeMap<Vec<u8>, Pending>>,
-    /// (tree slot, key, the key's previous pending change) per change, oldest first.
+    /// (tree slot, key, the key's previous pending change) per change since `logging` was set,
+    /// oldest first.
     undo: Vec<(usize, Vec<u8>, Option<Pending>)>,
+    /// Whether changes are logged in `undo`: only after a mark taken on a non-empty set, since
+    /// rolling back to a mark taken on an empty one just empties the set (an autocommit
+    /// statement, the first statement of a transaction, logs nothing).
+    logging: bool,
     /// Holds the row locks of every key in the overlay (and of keys read for a uniqueness check
     /// or an update); the overlay is written through it at commit.
     txn: Option<Txn>,
@@ -61,11 +74,25 @@ impl WriteSet {
     pub fn is_empty(&self) -> bool {
         self.overlay.iter().all(|m| m.is_empty())
     }
-    pub fn mark(&self) -> usize {
-        self.undo.len()
+    /// A point to roll back to: the changes so far.
+    pub fn mark(&mut self) -> Mark {
+        let empty = self.is_empty();
+        self.logging = !empty;
+        Mark {
+            undo: self.undo.len(),
+            empty,
+        }
     }
-    pub fn rollback_to(&mut self, mark: usize) {
-        while self.undo.len() > mark {
+    /// Undoes every change made after `mark` (row locks stay held until the transaction ends).
+    pub fn rollback_to(&mut self, mark: Mark) {
+        if mark.empty {
+            for m in &mut self.overlay {
+                m.clear();
+            }
+            self.undo.clear();
+            return;
+        }
+        while self.undo.len() > mark.undo {
             let Some((slot, key, prev)) = self.undo.pop() else {
                 break;
             };
@@ -86,6 +113,7 @@ impl WriteSet {
         self.slots.clear();
         self.overlay.clear();
         self.undo.clear();
+        self.logging = false;
         self.last_locked = None;
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
@@ -176,8 +204,12 @@ impl WriteSet {
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
         self.lock(store, tree, &key)?;
         let slot = self.slot(tree);
-        let prev = self.overlay[slot].insert(key.clone(), p);
-        self.undo.push((slot, key, prev));
+        if self.logging {
+            let prev = self.overlay[slot].insert(key.clone(), p);
+            self.undo.push((slot, key, prev));
+        } else {
+            self.overlay[slot].insert(key, p);
+        }
         Ok(())
     }
     pub fn put(&mut self, store: &Store, tree: &str, key: Vec<u8>, value: Vec<u8>) -> DbResult<()> {
@@ -304,5 +336,69 @@ impl WriteSet {
         txn.commit()?;
         self.clear();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use betula_storage::EnvOptions;
+    use rand::{Rng, SeedableRng};
+
+    type Model = BTreeMap<(usize, Vec<u8>), Pending>;
+
+    /// What the set holds, as (tree, key) → pending change.
+    fn contents(ws: &WriteSet) -> Model {
+        let mut out = BTreeMap::new();
+        for (name, m) in ws.names.iter().zip(&ws.overlay) {
+            let t = if name == "a" { 0 } else { 1 };
+            for (k, p) in m {
+                out.insert((t, k.clone()), p.clone());
+            }
+        }
+        out
+    }
+
+    /// Against snapshots of the whole set taken at every mark: changes, marks (statements and
+    /// savepoints, on empty and non-empty sets) and rollbacks to any live mark, which forgets the
+    /// later ones as ROLLBACK TO SAVEPOINT does.
+    #[test]
+    fn rollback_to_a_mark_restores_the_set_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), EnvOptions::default()).unwrap();
+        for t in ["a", "b"] {
+            store.create_tree(t, None).unwrap();
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..200 {
+            let mut ws = WriteSet::default();
+            let mut marks: Vec<(Mark, Model)> = Vec::new();
+            for _ in 0..60 {
+                match rng.gen_range(0..10) {
+                    0..=5 => {
+                        let tree = ["a", "b"][rng.gen_range(0..2)];
+                        let key = vec![rng.gen_range(0..8u8)];
+                        if rng.gen_bool(0.2) {
+                            ws.delete(&store, tree, key).unwrap();
+                        } else {
+                            ws.put(&store, tree, key, vec![rng.gen()]).unwrap();
+                        }
+                    }
+                    6 | 7 => {
+                        let before = contents(&ws);
+                        marks.push((ws.mark(), before));
+                    }
+                    _ if !marks.is_empty() => {
+                        let i = rng.gen_range(0..marks.len());
+                        let (mark, want) = marks[i].clone();
+                        marks.truncate(i + 1);
+                        ws.rollback_to(mark);
+                        assert_eq!(contents(&ws), want);
+                    }
+                    _ => {}
+                }
+            }
+            ws.clear();
+        }
     }
 }
