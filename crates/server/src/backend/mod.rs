@@ -69,12 +69,12 @@ impl<'a> Stream<'a> {
         }
     }
 
-    /// A failure to send part of a result set (the client went away): the statement ends with
-    /// [`ErrorCode::NetErrorOnWrite`], and the client is told the protocol layer's error number
-    /// and message with SQLSTATE 08S01.
+    /// A failure to send part of a result set (the client went away, or takes no second
+    /// result): the statement ends with [`ErrorCode::NetErrorOnWrite`], and the client is told the
+    /// protocol layer's error as it is, as when a materialized result fails to send.
     fn write_error(&mut self, e: SqlError) -> DbError {
         let err = DbError::new(ErrorCode::NetErrorOnWrite, e.message.clone());
-        self.failed = Some(SqlError::new(e.code, b"08S01", e.message));
+        self.failed = Some(e);
         err
     }
 

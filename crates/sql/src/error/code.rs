@@ -215,10 +215,10 @@ error_codes! {
     SpDoesNotExist = 1305, "42000";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
-    /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD`
-    TruncatedWrongValueForField = 1366, "HY000";
+    /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
+    TruncatedWrongValueForField = 1366, "22007";
     /// `ER_ILLEGAL_VALUE_FOR_TYPE`
-    IllegalValueForType = 1367, "HY000";
+    IllegalValueForType = 1367, "22007";
     /// `ER_KEY_PART_0`
     KeyPart0 = 1391, "HY000";
     /// `ER_CANNOT_USER`

@@ -27,7 +27,7 @@ pub enum SqlError {
         column: String,
         row: u64,
     },
-    /// 1366 / HY000: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
+    /// 1366 / 22007: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
     /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
     /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
     #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
@@ -158,7 +158,7 @@ mod tests {
             column: "`db`.`t`.`i`".into(),
             row: 2,
         };
-        assert_eq!((e.code().number(), e.code().sqlstate()), (1366, "HY000"));
+        assert_eq!((e.code().number(), e.code().sqlstate()), (1366, "22007"));
         assert_eq!(
             e.to_string(),
             "Incorrect integer value: 'abc' for column `db`.`t`.`i` at row 2"
