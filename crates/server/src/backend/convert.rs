@@ -15,11 +15,8 @@ use crate::protocol::value::{Date as PDate, DateTime as PDateTime, Time as PTime
 use crate::protocol::{ColumnDef, ColumnType, SqlError, Value};
 
 pub fn error(e: DbError) -> SqlError {
-    let mut state = [b'H', b'Y', b'0', b'0', b'0'];
-    if e.state.len() == 5 {
-        state.copy_from_slice(e.state.as_bytes());
-    }
-    SqlError::new(e.code, &state, e.message)
+    let state: [u8; 5] = e.code.sqlstate().as_bytes().try_into().unwrap_or(*b"HY000");
+    SqlError::new(e.code.number(), &state, e.message)
 }
 
 fn pdate(d: &Date) -> PDate {

@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{AggSpec, Compiler, Expr, Scope};
@@ -190,8 +191,7 @@ impl Context {
             Ok(())
         } else {
             Err(DbError::new(
-                1227,
-                "42000",
+                ErrorCode::SpecificAccessDeniedError,
                 format!("Access denied; you need (at least one of) the {what} privilege(s) for this operation"),
             ))
         }
@@ -215,7 +215,7 @@ impl Context {
         }
     }
 
-    pub fn warn(&mut self, code: u16, message: impl Into<String>) {
+    pub fn warn(&mut self, code: ErrorCode, message: impl Into<String>) {
         self.warnings.push(Warning {
             level: WarningLevel::Warning,
             code,
