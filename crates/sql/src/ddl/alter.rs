@@ -311,6 +311,34 @@ fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bo
     false
 }
 
+/// CONVERT TO CHARACTER SET: every text column, and the table's default, take the collation.
+fn convert_to(draft: &mut Draft, ex: &mut Extras, cs: &str, coll: Option<&str>) -> DbResult<()> {
+    let to = charset_clause::resolve(Some(cs), coll, Collation::default())?;
+    for c in draft.columns.iter_mut() {
+        if c.col.sql_type.is_text() {
+            c.col.collation = to;
+        }
+    }
+    ex.options.push(("COLLATE".into(), to.name().into()));
+    Ok(())
+}
+
+/// ENABLE / DISABLE KEYS, MyISAM's deferred index maintenance: Betula's indexes are always
+/// maintained (as InnoDB's). Only non-unique indexes are concerned; without any, MariaDB says
+/// nothing.
+fn keys_note(cx: &mut Context, old: &TableDef) {
+    if old.indexes.iter().any(|ix| !ix.unique) {
+        note(
+            cx,
+            ErrorCode::IllegalHa,
+            format!(
+                "Storage engine Betula of the table `{}`.`{}` doesn't have this option",
+                old.db, old.name
+            ),
+        );
+    }
+}
+
 fn apply(
     cx: &mut Context,
     db: &str,
@@ -416,16 +444,7 @@ fn apply(
             ex.options.push((k, v));
             Ok(())
         }
-        AlterOp::Convert(cs, coll) => {
-            let to = charset_clause::resolve(Some(&cs), coll.as_deref(), Collation::default())?;
-            for c in draft.columns.iter_mut() {
-                if c.col.sql_type.is_text() {
-                    c.col.collation = to;
-                }
-            }
-            ex.options.push(("COLLATE".into(), to.name().into()));
-            Ok(())
-        }
+        AlterOp::Convert(cs, coll) => convert_to(draft, ex, &cs, coll.as_deref()),
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);
             Ok(())
@@ -439,18 +458,7 @@ fn apply(
             Ok(())
         }
         AlterOp::Keys => {
-            // MyISAM's deferred index maintenance: Betula's indexes are always maintained (as
-            // InnoDB's). Only non-unique indexes are concerned; without any, MariaDB says nothing.
-            if old.indexes.iter().any(|ix| !ix.unique) {
-                note(
-                    cx,
-                    ErrorCode::IllegalHa,
-                    format!(
-                        "Storage engine Betula of the table `{}`.`{}` doesn't have this option",
-                        old.db, old.name
-                    ),
-                );
-            }
+            keys_note(cx, old);
             Ok(())
         }
         AlterOp::Lock(none) => {
