@@ -9,6 +9,7 @@
 pub mod columnar;
 pub mod frames;
 pub mod key_filter;
+pub mod key_runs;
 pub mod node_codec;
 pub mod packed;
 pub(crate) mod tree_header;

@@ -30,6 +30,8 @@ pub struct PartLoc {
     pub codec: crate::compress::Codec,
     /// Stored as frames (a leaf partition of a version 3 block, tree/format/frames.rs).
     pub framed: bool,
+    /// Each frame starts with its transform byte (a leaf partition of a version 6 block).
+    pub tagged: bool,
 }
 
 /// Where a just-written node's partitions sit in its block, and the key filters written with them.

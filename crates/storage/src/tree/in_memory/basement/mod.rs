@@ -108,8 +108,14 @@ impl Basement {
             None => &self.entries[i].0,
         }
     }
-    /// The key filter of this basement as it stands (design.md FLT2): every entry's key.
+    /// The key filter of this basement as it stands (design.md FLT2, FLT3): every entry's key.
     pub fn key_filter(&self) -> KeyFilter {
+        KeyFilter::for_sorted((0..self.len()).map(|i| self.key(i)), self.len())
+    }
+
+    /// The Bloom filter of its keys, as a version 5 build wrote it (tests of older formats).
+    #[cfg(test)]
+    pub fn bloom_filter(&self) -> KeyFilter {
         KeyFilter::build((0..self.len()).map(|i| self.key(i)), self.len())
     }
     pub fn first_key(&self) -> Option<&[u8]> {
