@@ -192,6 +192,11 @@ impl TreeHandle {
         self.tree.stats()
     }
 
+    /// The tree's options (codec, level, node sizes).
+    pub fn options(&self) -> crate::TreeOptions {
+        self.tree.options()
+    }
+
     /// Sets (or clears) the column layout the tree's leaves are written with from now on (design.md
     /// COL5); anything written before stays readable as it is.
     pub fn set_column_layout(&self, layout: Option<ColumnLayout>) {

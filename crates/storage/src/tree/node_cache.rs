@@ -401,7 +401,14 @@ impl Tree {
 
     /// Serializes `node` into a newly allocated place of the file (not synced). A failed write latches the
     /// environment.
+    /// A leaf is written without the versions no reader can see any more (`Node::collected`).
     pub(crate) fn write_node(&self, node: &Node, bn: BlockNum) -> Result<(BlockLoc, PartPlaces)> {
+        let collected = if node.is_leaf() {
+            node.collected(self.mvcc.horizon(), &self.mvcc.aborted())
+        } else {
+            None
+        };
+        let node = collected.as_ref().unwrap_or(node);
         let layout = if node.is_leaf() {
             self.column_layout()
         } else {

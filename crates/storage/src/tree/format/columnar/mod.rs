@@ -45,6 +45,15 @@ fn err(msg: impl Into<String>) -> DecodeError {
     DecodeError(msg.into())
 }
 
+impl ColumnLayout {
+    /// Whether a committed entry of `key` and `value` goes into the columns of a frame written
+    /// with this layout (it parses canonically, COL1, COL3): for owners to check that their
+    /// description matches what they write.
+    pub fn fits(&self, key: &[u8], value: &[u8]) -> bool {
+        Split::new(self).push(key, value)
+    }
+}
+
 /// The columnar form of a frame's raw bytes: `prefix_len` bytes that precede its entries (frame 0's
 /// basement header) and `count` plain entries. None when the layout fits none of the entries (the
 /// frame is better stored as it is) or the bytes are not `count` well-formed entries.
