@@ -76,8 +76,22 @@ fn min_exponent(bits: u64, width: usize) -> Option<u8> {
     (0..=MAX_EXP).find(|&e| to_decimal(bits, e, width).is_some())
 }
 
-/// The exponent that makes at least 9 in 10 values exact decimals, if any does.
+/// Values a column's sample holds (evenly spaced) when deciding whether it is decimal at all.
+const SAMPLE: usize = 32;
+
+/// The exponent that makes at least 9 in 10 values exact decimals, if any does. A column whose
+/// evenly spaced sample is mostly not decimal (random doubles) is given up on without trying
+/// every exponent on every value.
 fn column_exponent(values: &[u64], width: usize) -> Option<u8> {
+    if values.len() > 4 * SAMPLE {
+        let step = values.len() / SAMPLE;
+        let decimal = (0..SAMPLE)
+            .filter(|&i| min_exponent(values[i * step], width).is_some())
+            .count();
+        if decimal * 10 < SAMPLE * 8 {
+            return None;
+        }
+    }
     let mut count = [0usize; MAX_EXP as usize + 1];
     for &b in values {
         if let Some(e) = min_exponent(b, width) {
