@@ -26,6 +26,8 @@ mod rans;
 mod residuals;
 mod rows;
 #[cfg(test)]
+mod size_tests;
+#[cfg(test)]
 mod tests;
 
 pub use layout::{ColumnLayout, FieldKind, KeyField, ValueLayout};
