@@ -94,6 +94,15 @@ fn tables_are_written_columnar_and_read_back_through_restarts_and_rebuilds() {
         .column_layout()
         .is_some());
     assert_eq!(all(&mut s), want);
+    // SHOW TABLE STATUS: the rows counted, the bytes per row of the primary tree, free bytes.
+    exec(&mut s, "ANALYZE TABLE t");
+    let status = rows(&mut s, "SHOW TABLE STATUS LIKE 't'");
+    assert_eq!(status[0][4], "5000");
+    let data: u64 = status[0][6].parse().unwrap();
+    assert_eq!(status[0][5], (data / 5000).to_string());
+    assert!(data / 5000 < 61, "{data} bytes for 5000 rows");
+    let free: u64 = status[0][9].parse().unwrap();
+    assert!(free < data, "{free} bytes free");
 
     // A new codec and level: the table is rebuilt into new trees that use them.
     exec(&mut s, "ALTER TABLE t COMPRESSION='zstd:9'");

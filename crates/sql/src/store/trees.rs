@@ -81,6 +81,14 @@ impl Store {
         }
         r
     }
+    /// Free bytes inside the named trees' files (holes awaiting reuse).
+    pub fn tree_free_bytes(&self, names: &[String]) -> u64 {
+        names
+            .iter()
+            .filter_map(|n| self.tree(n).ok())
+            .map(|t| t.stats().free_bytes)
+            .sum()
+    }
     /// Bytes on disk of the named trees.
     pub fn tree_bytes(&self, names: &[String]) -> u64 {
         names
