@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use betula_storage::{ColumnLayout, Env, EnvOptions, TreeHandle, TreeOptions, UpdateRegistry};
+use betula_storage::{
+    ColumnLayout, Env, EnvOptions, TreeHandle, TreeOptions, TreeStats, UpdateRegistry,
+};
 use parking_lot::RwLock;
 
 use super::{upsert, SchemaLock, UPSERT_FN};
@@ -83,18 +85,17 @@ impl Store {
     }
     /// Free bytes inside the named trees' files (holes awaiting reuse).
     pub fn tree_free_bytes(&self, names: &[String]) -> u64 {
-        names
-            .iter()
-            .filter_map(|n| self.tree(n).ok())
-            .map(|t| t.stats().free_bytes)
-            .sum()
+        self.sum_stats(names, |s| s.free_bytes)
     }
     /// Bytes on disk of the named trees.
     pub fn tree_bytes(&self, names: &[String]) -> u64 {
+        self.sum_stats(names, |s| s.file_bytes)
+    }
+    fn sum_stats(&self, names: &[String], figure: impl Fn(&TreeStats) -> u64) -> u64 {
         names
             .iter()
             .filter_map(|n| self.tree(n).ok())
-            .map(|t| t.stats().file_bytes)
+            .map(|t| figure(&t.stats()))
             .sum()
     }
 }
