@@ -41,6 +41,9 @@ pub struct CacheBudget {
     pub detached_flushes: AtomicU64,
     /// Partition reads that a key filter made unnecessary (statistics).
     pub filter_skips: AtomicU64,
+    /// Basement frames written, and of them columnar ones (statistics, design.md COL1-COL5).
+    pub frames_written: AtomicU64,
+    pub columnar_frames_written: AtomicU64,
     /// Dirty nodes the flusher wrote without the write lock and marked clean
     /// (tree/maintenance/write_back.rs).
     pub written_back: AtomicU64,
@@ -61,6 +64,8 @@ impl CacheBudget {
             frame_reads: AtomicU64::new(0),
             detached_flushes: AtomicU64::new(0),
             filter_skips: AtomicU64::new(0),
+            frames_written: AtomicU64::new(0),
+            columnar_frames_written: AtomicU64::new(0),
             written_back: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),
         }

@@ -33,6 +33,7 @@ pub mod wal;
 pub use compress::Codec;
 pub use env::{Durability, Env, EnvOptions, EnvStats, SortedRows, TreeHandle};
 pub use error::{Error, Result};
+pub use tree::format::columnar::{ColumnLayout, FieldKind, KeyField, ValueLayout};
 pub use tree::in_memory::message::{Op, UpdateRegistry};
 pub use tree::operations::cursor::RangeIter;
 pub use tree::options::TreeOptions;

@@ -1,5 +1,5 @@
 //! compression matrix: the sensor rows loaded once per compression setting each engine offers, each into
-//! its own table, by one client with 1000-row INSERTs in arrival order (autocommit) — the same write path
+//! its own table, then as many rows of a log line and a random double (log_data.rs) into another, by one client with 1000-row INSERTs in arrival order (autocommit) — the same write path
 //! on every server, whether or not it has LOAD DATA yet. Per setting: load seconds, rows/s, server CPU
 //! seconds, bytes written, and the table's size after the engine's flush step (MyRocks: memtable flush and
 //! a manual compaction of the setting's column family). What a setting means per engine:
@@ -20,7 +20,7 @@ use crate::peer::{EngineKind, Server};
 use crate::stats;
 use mysql::prelude::Queryable;
 
-pub const DESCRIPTION: &str = "compression matrix: the sensor rows (arrival order) loaded once per compression setting of each engine into a fresh table by one client with 1000-row INSERTs (autocommit); Betula `COMPRESSION='none'|'snappy'|'lz4'|'zlib'|'zstd'|'lzma'`, InnoDB `ROW_FORMAT=DYNAMIC` (none) / `ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8` (zlib), MyRocks column families with one codec on every level (`PRIMARY KEY … COMMENT 'cf_x'`); size = DATA_LENGTH + INDEX_LENGTH after the engine's flush step (MyRocks: flush + manual compaction of the family)";
+pub const DESCRIPTION: &str = "compression matrix: the sensor rows (arrival order) loaded once per compression setting of each engine into a fresh table by one client with 1000-row INSERTs (autocommit); Betula `COMPRESSION='none'|'snappy'|'lz4'|'zlib'|'zstd'|'lzma'`, InnoDB `ROW_FORMAT=DYNAMIC` (none) / `ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8` (zlib), MyRocks column families with one codec on every level (`PRIMARY KEY … COMMENT 'cf_x'`); size = DATA_LENGTH + INDEX_LENGTH after the engine's flush step (MyRocks: flush + manual compaction of the family); then as many rows of (id BIGINT PK, a web server log line, a random double) the same way into a second table per setting, its size per row and ÷ the rows' content bytes";
 
 /// One setting: the generic codec name (the figure prefix), the table options or PK comment, and the
 /// MyRocks column family to compact.
@@ -210,8 +210,69 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             size.how
         ));
         let _ = conn.query_drop(format!("DROP TABLE {table}"));
+        match load_log_table(&mut conn, server, p, &s, batches) {
+            Ok(figures) => r.figures.extend(figures),
+            Err(st) => r
+                .notes
+                .push(format!("{}: log table: {}", s.codec, st.label())),
+        }
     }
     r
+}
+
+/// The table of log lines and random doubles (log_data.rs) of setting `s`.
+pub fn create_log_sql(table: &str, s: &Setting) -> String {
+    let pk = match &s.pk_comment {
+        Some(c) => format!("PRIMARY KEY (id) COMMENT '{c}'"),
+        None => "PRIMARY KEY (id)".into(),
+    };
+    format!(
+        "CREATE TABLE {table} (id BIGINT NOT NULL, line VARCHAR(255), noise DOUBLE, {pk}){}",
+        s.table_options
+    )
+}
+
+/// Loads `batches` batches of log lines and random doubles into a fresh table of setting `s`
+/// (one client, INSERTs as the sensor rows) and measures it: table bytes per row, and ÷ the
+/// bytes of the rows' content (line bytes + 8 per double).
+fn load_log_table(
+    conn: &mut mysql::Conn,
+    server: &Server,
+    p: &SqlParams,
+    s: &Setting,
+    batches: u64,
+) -> Result<Vec<super::Figure>, Status> {
+    let table = format!("log_c_{}", s.codec);
+    let create = create_log_sql(&table, s);
+    conn.query_drop(&create)
+        .map_err(|e| classify(&e, &create))?;
+    let raw: u64 = (0..batches)
+        .map(|b| super::log_data::values_sql(p.seed, b, p.sensors).1)
+        .sum();
+    let (t2, seed, rows) = (table.clone(), p.seed, p.sensors);
+    let builder: BatchSql = Box::new(move |b| {
+        let (values, _) = super::log_data::values_sql(seed, b, rows);
+        format!("INSERT INTO {t2} (id,line,noise) VALUES {values}")
+    });
+    let run = driver::run_batches(server, builder, p.sensors as u64, batches);
+    if let Some(st) = run.error {
+        return Err(st);
+    }
+    let size = table_size::measure(conn, server.kind, &table, s.cf.as_deref())?;
+    let _ = conn.query_drop(format!("DROP TABLE {table}"));
+    let c = s.codec;
+    Ok(vec![
+        fig(
+            &format!("{c}: log lines + random doubles: table bytes/row"),
+            per(size.bytes, run.rows),
+            Better::Lower,
+        ),
+        fig(
+            &format!("{c}: log lines + random doubles: table bytes ÷ content bytes"),
+            size.bytes.map(|b| b as f64 / raw.max(1) as f64),
+            Better::Lower,
+        ),
+    ])
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod compression;
 pub mod driver;
 pub mod hot_reads;
 pub mod iibench;
+pub mod log_data;
 pub mod outcome;
 pub mod plots;
 pub mod reads_during;

@@ -13,9 +13,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use betula_storage::Codec;
+use betula_storage::{Codec, ColumnLayout, ValueLayout};
 
 use crate::codec::key::{encode_key, KeyColumn};
+use crate::codec::layout::{key_fields, row_value};
 use crate::codec::row::RowLayout;
 use crate::error::db_error::DbResult;
 use crate::types::collation::Collation;
@@ -68,6 +69,9 @@ pub struct Counters {
     pub auto_inc: AtomicU64,
     /// Next hidden row id (tables without a primary key).
     pub row_id: AtomicU64,
+    /// Rows of the primary tree counted by the last ANALYZE TABLE of this run (0: none yet);
+    /// SHOW TABLE STATUS reports it for tables too big to count each time (infoschema/tables.rs).
+    pub analyzed_rows: AtomicU64,
 }
 
 #[derive(Debug, Clone)]
@@ -186,6 +190,29 @@ impl TableDef {
     pub fn all_trees(&self) -> Vec<String> {
         let mut v = vec![self.primary_tree()];
         v.extend((0..self.indexes.len()).map(|i| self.index_tree(i)));
+        v
+    }
+    /// Each tree of the table with the layout of its keys and values (codec/layout.rs, design.md
+    /// COL5): the primary tree holds rows; secondary index values depend on the key format and
+    /// are described as opaque.
+    pub fn column_layouts(&self) -> Vec<(String, ColumnLayout)> {
+        let mut v = vec![(
+            self.primary_tree(),
+            ColumnLayout {
+                key: key_fields(&self.pk_key_columns()),
+                value: row_value(&self.layout),
+            },
+        )];
+        v.extend((0..self.indexes.len()).map(|i| {
+            let key = key_fields(&self.index_key_columns(i));
+            (
+                self.index_tree(i),
+                ColumnLayout {
+                    key,
+                    value: ValueLayout::Opaque,
+                },
+            )
+        }));
         v
     }
     pub fn auto_inc_col(&self) -> Option<usize> {

@@ -129,6 +129,7 @@ impl Engine {
                     engine.store.create_tree(&tree, None)?;
                 }
             }
+            engine.store.set_column_layouts(t.column_layouts())?;
             engine.init_counters(&t)?;
         }
         Ok(Arc::new(engine))

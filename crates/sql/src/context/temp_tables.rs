@@ -85,8 +85,10 @@ impl Context {
             .ok_or_else(|| DbError::no_table(db, name))
     }
     /// Publishes a new version of a definition: in the session's overlay for a temporary table,
-    /// in the catalog (with its stored text `sql`) otherwise.
+    /// in the catalog (with its stored text `sql`) otherwise; its trees take its column layouts.
     pub fn store_table(&mut self, def: TableDef, sql: &str) -> DbResult<Arc<TableDef>> {
+        // Its trees are written by its current layout from now on (design.md COL5).
+        self.engine.store.set_column_layouts(def.column_layouts())?;
         if def.temporary.is_some() {
             Ok(self.temp.put(def))
         } else {

@@ -3,7 +3,8 @@
 //! Owns: applying the statement's operations ([`AlterOp`]s, grammar: parser/alter.rs) to a
 //! [`Draft`] of the table, and choosing how to carry the result out:
 //! * **in place** when every old column keeps its position, type, collation and (if rows may
-//!   lack it) default, and the primary key is unchanged: the catalog entry is rewritten
+//!   lack it) default, the primary key is unchanged and no ROW_FORMAT or COMPRESSION is given
+//!   (those recompress every row): the catalog entry is rewritten
 //!   (metadata, columns appended at the end: old rows read them as their default), new
 //!   secondary indexes are built from the primary tree, dropped ones' trees removed;
 //! * **rebuild** otherwise (rebuild.rs): the rows are copied into the next generation's trees.
@@ -30,8 +31,8 @@ use crate::parser::alter::AlterOp;
 use crate::result::Output;
 use crate::types::collation::Collation;
 
-/// ALTER TABLE's table options on the new definition: COMMENT, ROW_FORMAT / COMPRESSION (kept
-/// when they name the table's codec: a codec change of existing trees is not done),
+/// ALTER TABLE's table options on the new definition: COMMENT, ROW_FORMAT / COMPRESSION (the
+/// codec and level of the table's trees: the statement rebuilds the table, see [`recompresses`]),
 /// AUTO_INCREMENT (raises the counter), the shown options, ENGINE (the name shown, ddl.rs),
 /// [DEFAULT] CHARACTER SET / COLLATE (the table's default collation; columns keep theirs);
 /// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
@@ -56,13 +57,12 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
             "CHARSET" | "COLLATE" => {}
             "COMMENT" => new.comment = Some(v.clone()),
             "ROW_FORMAT" | "COMPRESSION" => {
-                if create_table::option_codec(v)? == new.codec {
-                    if k == "ROW_FORMAT" {
-                        new.row_format = Some(v.clone());
-                    } else {
-                        new.compression = Some(v.clone());
-                    }
+                if k == "ROW_FORMAT" {
+                    new.row_format = Some(v.clone());
+                } else {
+                    new.compression = Some(v.clone());
                 }
+                new.codec = create_table::table_codec(&new.row_format, &new.compression)?;
             }
             "AUTO_INCREMENT" => {
                 let n: u64 = v.parse().map_err(|_| DbError::syntax(v))?;
@@ -77,6 +77,14 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
     }
     new.options = shown.shown;
     Ok(())
+}
+
+/// Whether the options name a ROW_FORMAT or COMPRESSION: the table is rebuilt, so every row is
+/// written again with the (new) codec, level and column layout, as InnoDB rebuilds a table for
+/// a ROW_FORMAT.
+fn recompresses(opts: &[(String, String)]) -> bool {
+    opts.iter()
+        .any(|(k, _)| k == "ROW_FORMAT" || k == "COMPRESSION")
 }
 
 fn note(cx: &mut Context, code: ErrorCode, message: String) {
@@ -194,7 +202,10 @@ pub fn execute(
             ));
         }
     }
-    let rebuild = ex.force || !order.is_empty() || needs_rebuild(&old, &new, &fin.origin);
+    let rebuild = ex.force
+        || !order.is_empty()
+        || recompresses(&ex.options)
+        || needs_rebuild(&old, &new, &fin.origin);
     if rebuild {
         if ex.instant {
             return Err(not_supported(

@@ -57,6 +57,8 @@ pub fn copy_rows(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
         store.drop_tree(tree)?;
         store.create_tree(tree, Some(opts))?;
     }
+    // The rows are bulk built columnar (design.md COL5).
+    store.set_column_layouts(plan.new.column_layouts())?;
     let r = fill(cx, plan);
     if r.is_err() {
         for tree in &trees {
@@ -440,6 +442,13 @@ pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResul
         store.drop_tree(&t.index_tree(i))?;
         store.create_tree(&t.index_tree(i), Some(opts))?;
     }
+    let built: Vec<String> = which.iter().map(|&i| t.index_tree(i)).collect();
+    store.set_column_layouts(
+        t.column_layouts()
+            .into_iter()
+            .filter(|(name, _)| built.contains(name))
+            .collect(),
+    )?;
     let r = (|| {
         let tmp = TempDir::new(&cx.engine.config.datadir)?;
         let share = SORT_BUDGET / which.len().max(1);

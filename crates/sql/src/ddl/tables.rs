@@ -22,10 +22,18 @@ use crate::expr::object_name_parts;
 use crate::result::Output;
 use crate::types::value::Value;
 
+/// The options of a table's trees: the engine's defaults, with the codec and level its
+/// COMPRESSION / ROW_FORMAT select (`'zstd:9'`).
 pub fn tree_opts(cx: &Context, t: &TableDef) -> TreeOptions {
     let mut o = cx.engine.config.env.default_tree;
     if let Some(codec) = t.codec {
         o.codec = codec;
+        // The stored text parsed when the definition was made, so it parses again.
+        if let Ok(Some((_, level))) = create_table::table_setting(&t.row_format, &t.compression) {
+            if level != 0 {
+                o.level = level;
+            }
+        }
     }
     o
 }
@@ -169,6 +177,7 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
         cx.engine.store.drop_tree(&tree)?;
         cx.engine.store.create_tree(&tree, Some(opts))?;
     }
+    cx.engine.store.set_column_layouts(def.column_layouts())?;
     def.counters.auto_inc.store(1, Ordering::SeqCst);
     def.counters.row_id.store(1, Ordering::SeqCst);
     Ok(())

@@ -36,7 +36,7 @@ pub use columns::{column_key, column_rows, ColRow};
 pub use engines::engines;
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;
-pub use tables::{row_count, table_status};
+pub use tables::{count_rows, row_count, table_status};
 
 /// The columns and rows of a view (or of a SHOW statement that shares its rows).
 pub type ViewRows = (Vec<OutCol>, Vec<Vec<Value>>);

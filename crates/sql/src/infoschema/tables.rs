@@ -120,8 +120,21 @@ fn system_view_row(v: String) -> Vec<Value> {
     r
 }
 
-/// The number of rows of `t`, counted in its committed primary tree up to 1,000,000.
+/// Rows SHOW TABLE STATUS and EXPLAIN count in a table's primary tree before they give up.
+const COUNT_LIMIT: u64 = 1_000_000;
+
+/// The number of rows of `t`: counted in its committed primary tree when it has fewer than
+/// [`COUNT_LIMIT`], else the larger of the limit and the count of the last ANALYZE TABLE.
 pub fn row_count(cx: &Context, t: &TableDef) -> u64 {
+    let n = count_rows(cx, t, Some(COUNT_LIMIT));
+    if n < COUNT_LIMIT {
+        return n;
+    }
+    n.max(t.counters.analyzed_rows.load(Ordering::Relaxed))
+}
+
+/// The rows of `t`'s committed primary tree, counted up to `limit` (all without one).
+pub fn count_rows(cx: &Context, t: &TableDef, limit: Option<u64>) -> u64 {
     let Ok(tree) = cx.engine.store.tree(&t.primary_tree()) else {
         return 0;
     };
@@ -131,13 +144,10 @@ pub fn row_count(cx: &Context, t: &TableDef) -> u64 {
         std::ops::Bound::Unbounded,
         false,
     ) {
-        if item.is_err() {
+        if item.is_err() || limit.is_some_and(|l| n >= l) {
             break;
         }
         n += 1;
-        if n >= 1_000_000 {
-            break;
-        }
     }
     n
 }
@@ -187,6 +197,7 @@ pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
                 .collect::<Vec<_>>(),
         );
         let n = row_count(cx, &tdef);
+        let free = store.tree_free_bytes(&tdef.all_trees());
         let opts = match (&tdef.compression, &tdef.row_format) {
             (Some(c), _) => format!("COMPRESSION=\"{c}\""),
             (None, Some(r)) => format!("row_format={r}"),
@@ -202,7 +213,7 @@ pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
             Value::UInt(data),
             Value::UInt(0),
             Value::UInt(index),
-            Value::UInt(0),
+            Value::UInt(free),
             if tdef.auto_inc_col().is_some() {
                 Value::UInt(tdef.counters.auto_inc.load(Ordering::SeqCst))
             } else {

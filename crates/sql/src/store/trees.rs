@@ -1,5 +1,5 @@
 //! Tree handles: [`Store`] opens the storage environment (registering the upsert function under
-//! [`UPSERT_FN`]) and keeps a handle per tree name.
+//! [`UPSERT_FN`]) and keeps a handle per tree name; hands trees their column layouts.
 //!
 //! Invariant: a cached handle is forgotten whenever its tree is dropped, renamed or replaced
 //! in bulk, so a name never resolves to a tree that no longer holds it.
@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use betula_storage::{Env, EnvOptions, TreeHandle, TreeOptions, UpdateRegistry};
+use betula_storage::{
+    ColumnLayout, Env, EnvOptions, TreeHandle, TreeOptions, TreeStats, UpdateRegistry,
+};
 use parking_lot::RwLock;
 
 use super::{upsert, SchemaLock, UPSERT_FN};
@@ -59,6 +61,14 @@ impl Store {
         self.env.rename_tree(from, to)?;
         Ok(())
     }
+    /// Hands each named tree the layout its leaves are written with from now on (design.md COL5;
+    /// [`crate::catalog::TableDef::column_layouts`]).
+    pub fn set_column_layouts(&self, layouts: Vec<(String, ColumnLayout)>) -> DbResult<()> {
+        for (name, layout) in layouts {
+            self.tree(&name)?.set_column_layout(Some(layout));
+        }
+        Ok(())
+    }
     /// Replaces the named trees' contents from sorted streams, atomically (`Env::bulk_replace`),
     /// and forgets the cached handles of the replaced trees.
     pub fn bulk_replace(
@@ -73,12 +83,19 @@ impl Store {
         }
         r
     }
+    /// Free bytes inside the named trees' files (holes awaiting reuse).
+    pub fn tree_free_bytes(&self, names: &[String]) -> u64 {
+        self.sum_stats(names, |s| s.free_bytes)
+    }
     /// Bytes on disk of the named trees.
     pub fn tree_bytes(&self, names: &[String]) -> u64 {
+        self.sum_stats(names, |s| s.file_bytes)
+    }
+    fn sum_stats(&self, names: &[String], figure: impl Fn(&TreeStats) -> u64) -> u64 {
         names
             .iter()
             .filter_map(|n| self.tree(n).ok())
-            .map(|t| t.stats().file_bytes)
+            .map(|t| figure(&t.stats()))
             .sum()
     }
 }

@@ -5,6 +5,7 @@
 
 use super::EnvInner;
 use crate::error::{Error, Result};
+use crate::tree::format::columnar::ColumnLayout;
 use crate::tree::in_memory::message::{Message, Msn, Op};
 use crate::tree::operations::cursor::RangeIter;
 use crate::tree::{Tree, TreeStats};
@@ -189,6 +190,22 @@ impl TreeHandle {
     /// Sizes and counts.
     pub fn stats(&self) -> TreeStats {
         self.tree.stats()
+    }
+
+    /// The tree's options (codec, level, node sizes).
+    pub fn options(&self) -> crate::TreeOptions {
+        self.tree.options()
+    }
+
+    /// Sets (or clears) the column layout the tree's leaves are written with from now on (design.md
+    /// COL5); anything written before stays readable as it is.
+    pub fn set_column_layout(&self, layout: Option<ColumnLayout>) {
+        self.tree.set_column_layout(layout.map(Arc::new));
+    }
+
+    /// The column layout the tree's leaves are written with, if any.
+    pub fn column_layout(&self) -> Option<Arc<ColumnLayout>> {
+        self.tree.column_layout()
     }
 
     /// Checks the structural invariants of the whole tree (reads every node; for tests).

@@ -1,7 +1,8 @@
 //! Bulk replacement of trees from sorted streams (the storage half of `LOAD DATA` into an empty table).
 //!
 //! Protocol (rows are never written to the log):
-//! 1. For each target tree, create a staging tree named `LOAD_PREFIX<n>/<target>` with the same options.
+//! 1. For each target tree, create a staging tree named `LOAD_PREFIX<n>/<target>` with the same options
+//!    and column layout.
 //! 2. Build each staging tree bottom-up from its sorted stream (`Tree::build_from_sorted`).
 //! 3. Checkpoint: the staging trees' nodes, tables and headers become durable.
 //! 4. Log one `ReplaceTrees` record (all pairs) and make it durable: at that instant every target is replaced
@@ -47,9 +48,14 @@ impl Env {
         }
         let mut stats = Vec::new();
         for (i, (name, mut rows)) in loads.into_iter().enumerate() {
-            let options = self.open_tree(&name)?.tree().options();
+            let target = self.open_tree(&name)?;
+            let options = target.tree().options();
             let stage_name = format!("{LOAD_PREFIX}{}/{name}", inner.wal.next_lsn());
             let stage = self.create_tree(&stage_name, Some(options))?;
+            // The staging tree is written as its target would be (design.md COL5).
+            stage
+                .tree()
+                .set_column_layout(target.tree().column_layout());
             staged.push((stage.tree().id(), stage_name));
             stats.push(stage.tree().build_from_sorted(&mut *rows)?);
             debug_assert_eq!(staged.len(), i + 1);

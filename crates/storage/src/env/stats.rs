@@ -34,6 +34,9 @@ pub struct EnvStats {
     pub detached_flushes: u64,
     /// Partition reads a key filter made unnecessary (the key was absent from a partition not in memory).
     pub filter_skips: u64,
+    /// Basement frames written, and of them columnar ones (design.md "Column encoding").
+    pub frames_written: u64,
+    pub columnar_frames_written: u64,
     pub failure: Option<String>,
     /// Row locks held and transactions waiting for one.
     pub row_locks: usize,
@@ -73,6 +76,8 @@ impl Env {
             detached_flushes: i.budget.detached_flushes.load(Ordering::Relaxed),
             written_back: i.budget.written_back.load(Ordering::Relaxed),
             filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
+            frames_written: i.budget.frames_written.load(Ordering::Relaxed),
+            columnar_frames_written: i.budget.columnar_frames_written.load(Ordering::Relaxed),
             failure: i.health.failure(),
             row_locks: i.locks.held(),
             lock_waiters: i.locks.waiting(),

@@ -1,7 +1,8 @@
 //! Tests of opening what an older format version wrote: an environment whose headers say version 4 is
 //! checkpointed at open, so its headers carry this build's version before any write reaches the log
-//! (design.md RCV4), and a log whose single-record frames (versions 1-4) are followed by packed frames
-//! (version 5) reads back whole.
+//! (design.md RCV4), a log whose single-record frames (versions 1-4) are followed by packed frames
+//! (version 5) reads back whole, and trees of version 5 blocks (untagged frames, Bloom filters) read
+//! back and go on with version 6 blocks (columnar frames, key runs) beside them.
 
 use super::catalog::{ENV_MAGIC, ENV_PAYLOAD_BYTES};
 use super::recovery::{read_env_header, ENV_FILE};
@@ -102,4 +103,115 @@ fn a_log_of_single_record_frames_goes_on_in_packed_frames_and_reads_back_whole()
     let want: Vec<(u64, Record)> = (1..=30).map(|l| (l, message(l))).collect();
     assert_eq!(scan.records, want);
     assert_eq!(scan.next_lsn, 31);
+}
+
+/// A sensor-like row fitting [`layout`]: key (id big-endian), value (six readings).
+fn row(i: u64, version: u8) -> (Vec<u8>, Vec<u8>) {
+    let mut v = vec![version];
+    for c in 0..6u64 {
+        let x = ((i * 7 + c * 1000) % 5000) as f64 / 100.0;
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    (i.to_be_bytes().to_vec(), v)
+}
+
+fn layout() -> crate::ColumnLayout {
+    use crate::{FieldKind, KeyField, ValueLayout};
+    crate::ColumnLayout {
+        key: vec![KeyField {
+            kind: FieldKind::UintBe { bytes: 8 },
+            marker: false,
+            inverted: false,
+        }],
+        value: ValueLayout::Record {
+            head: [FieldKind::IntLe {
+                bytes: 1,
+                signed: false,
+            }]
+            .into_iter()
+            .chain([FieldKind::F64Le; 6])
+            .collect(),
+            slots: vec![],
+        },
+    }
+}
+
+#[test]
+fn trees_written_by_version_5_read_back_and_mix_with_columnar_blocks() {
+    let vfs = Arc::new(SimVfs::new());
+    let dir = Path::new("/db");
+    let small = EnvOptions {
+        cache_bytes: 256 << 10,
+        default_tree: crate::TreeOptions {
+            node_size_bytes: 64 << 10,
+            basement_size_bytes: 4 << 10,
+            ..Default::default()
+        },
+        ..opts()
+    };
+    let rows = 4000u64;
+    {
+        let env =
+            Env::open_with_vfs(vfs.clone(), dir, small.clone(), UpdateRegistry::new()).unwrap();
+        let t = env.create_tree("t", None).unwrap();
+        t.tree()
+            .write_version_5
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        for chunk in (0..rows).collect::<Vec<_>>().chunks(500) {
+            let ops = chunk
+                .iter()
+                .map(|&i| {
+                    let (k, v) = row(i, 0);
+                    (k, Op::Put(v))
+                })
+                .collect();
+            t.write_batch(ops).unwrap();
+        }
+        env.checkpoint().unwrap();
+        assert_eq!(env.stats().columnar_frames_written, 0);
+    }
+    set_header_version(&vfs, dir, 5);
+    let check = |env: &Env, upto_updated: u64| {
+        let t = env.open_tree("t").unwrap();
+        let all: Vec<(Vec<u8>, Vec<u8>)> = t
+            .range(
+                std::ops::Bound::Unbounded,
+                std::ops::Bound::Unbounded,
+                false,
+            )
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(all.len() as u64, rows);
+        for (i, (k, v)) in all.iter().enumerate() {
+            let want = row(i as u64, u8::from((i as u64) < upto_updated));
+            assert_eq!((k, v), (&want.0, &want.1), "row {i}");
+        }
+        for i in (0..rows).step_by(97) {
+            let want = row(i, u8::from(i < upto_updated));
+            assert_eq!(t.get(&want.0).unwrap(), Some(want.1));
+        }
+    };
+    {
+        let env =
+            Env::open_with_vfs(vfs.clone(), dir, small.clone(), UpdateRegistry::new()).unwrap();
+        assert_eq!(header_version(&vfs, dir), Some(FORMAT_VERSION));
+        check(&env, 0);
+        // Half the rows change: their leaves are written as version 6 blocks, columnar.
+        let t = env.open_tree("t").unwrap();
+        t.set_column_layout(Some(layout()));
+        let ops = (0..rows / 2)
+            .map(|i| {
+                let (k, v) = row(i, 1);
+                (k, Op::Put(v))
+            })
+            .collect();
+        t.write_batch(ops).unwrap();
+        env.checkpoint().unwrap();
+        let stats = env.stats();
+        assert!(stats.columnar_frames_written > 0, "{stats:?}");
+        check(&env, rows / 2);
+    }
+    let env = Env::open_with_vfs(vfs.clone(), dir, small, UpdateRegistry::new()).unwrap();
+    check(&env, rows / 2);
+    env.open_tree("t").unwrap().check_invariants().unwrap();
 }

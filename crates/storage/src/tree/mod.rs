@@ -21,6 +21,7 @@
 //! - `format/`: the bytes on disk.
 //!   - `node_codec.rs`: a node as a block (header, partition directory, meta, filters, partitions);
 //!   - `frames.rs`: a basement stored as separately compressed frames, and reading one frame;
+//!   - `columnar/`: a frame's entries split into one stream per column by the tree's layout;
 //!   - `packed.rs`: a basement's entry encoding, parsed in place and built without decoding;
 //!   - `key_filter.rs`: the Bloom filter written for each partition (its hash is part of the format);
 //!   - `tree_header.rs`: the header slot naming the root, the table's place and the checkpoint's MSN.
@@ -63,6 +64,7 @@ use crate::cache_budget::CacheBudget;
 use crate::health::Health;
 use crate::vfs::VfsFile;
 use durability::space::Space;
+use format::columnar::ColumnLayout;
 use in_memory::message::{Msn, UpdateRegistry};
 use in_memory::node::{BlockNum, Node};
 use options::TreeOptions;
@@ -123,6 +125,12 @@ pub struct Tree {
     pub(crate) aging: maintenance::aged_write_out::Aging,
     /// Which dirty nodes write-back takes as settled (maintenance/write_back.rs, design.md WBK2).
     pub(crate) settled: Mutex<maintenance::write_back::Settled>,
+    /// How the tree's keys and values are built from fields, if its owner said (design.md COL5):
+    /// leaves are written with columnar frames where it fits.
+    pub(crate) layout: RwLock<Option<Arc<ColumnLayout>>>,
+    /// Tests of reading older formats: write nodes as a version 5 build did.
+    #[cfg(test)]
+    pub(crate) write_version_5: std::sync::atomic::AtomicBool,
 }
 
 /// Sizes and counts for status output.
@@ -151,6 +159,17 @@ impl Tree {
     /// The tree's options.
     pub fn options(&self) -> TreeOptions {
         self.opts
+    }
+
+    /// The layout leaves are written with (design.md COL5), if any.
+    pub fn column_layout(&self) -> Option<Arc<ColumnLayout>> {
+        self.layout.read().clone()
+    }
+
+    /// Sets (or clears) the layout leaves are written with from now on; what was written before
+    /// stays readable as it is (COL2).
+    pub fn set_column_layout(&self, layout: Option<Arc<ColumnLayout>>) {
+        *self.layout.write() = layout;
     }
 
     /// Current sizes and counts.

@@ -401,15 +401,46 @@ impl Tree {
 
     /// Serializes `node` into a newly allocated place of the file (not synced). A failed write latches the
     /// environment.
+    /// A leaf is written without the versions no reader can see any more (`Node::collected`).
     pub(crate) fn write_node(&self, node: &Node, bn: BlockNum) -> Result<(BlockLoc, PartPlaces)> {
+        let collected = if node.is_leaf() {
+            node.collected(self.mvcc.horizon(), &self.mvcc.aborted())
+        } else {
+            None
+        };
+        let node = collected.as_ref().unwrap_or(node);
+        let layout = if node.is_leaf() {
+            self.column_layout()
+        } else {
+            None
+        };
         let enc = node_codec::encode(
             node,
             bn,
             self.opts.codec,
             i32::from(self.opts.level),
             self.opts.frame_bytes(),
+            layout.as_deref(),
         );
+        #[cfg(test)]
+        let enc = if self.write_version_5.load(Ordering::Relaxed) {
+            node_codec::encode_version_5(
+                node,
+                bn,
+                self.opts.codec,
+                i32::from(self.opts.level),
+                self.opts.frame_bytes(),
+            )
+        } else {
+            enc
+        };
         let loc = self.write_block(&enc.bytes, enc.prefix_len)?;
+        self.budget
+            .frames_written
+            .fetch_add(enc.frames as u64, Ordering::Relaxed);
+        self.budget
+            .columnar_frames_written
+            .fetch_add(enc.columnar_frames as u64, Ordering::Relaxed);
         Ok((
             loc,
             PartPlaces {

@@ -33,7 +33,8 @@ use crate::expr::object_name_parts;
 use crate::types::collation::Collation;
 
 pub use options::{
-    create_auto_increment, option_codec, shown_engine, TableOptions, OTHER_ENGINES, SHOWN_OPTIONS,
+    create_auto_increment, option_codec, shown_engine, table_codec, table_setting, TableOptions,
+    OTHER_ENGINES, SHOWN_OPTIONS,
 };
 pub use render::{quote_ident, quote_str, render_create, render_stored};
 

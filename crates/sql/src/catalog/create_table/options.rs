@@ -13,12 +13,35 @@ use super::render::quote_str;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 
-/// The codec a COMPRESSION / ROW_FORMAT value selects: `None` for InnoDB's row formats (the
+/// The codec a COMPRESSION / ROW_FORMAT value selects (a codec name, with an optional `:level`,
+/// see [`option_setting`]): `None` for InnoDB's row formats (the
 /// default codec), 1478 for MyISAM/Aria's FIXED and PAGE (as InnoDB refuses them), 1210 for
 /// anything else unknown.
 pub fn option_codec(opt: &str) -> DbResult<Option<Codec>> {
-    if let Some(c) = Codec::parse(opt) {
-        return Ok(Some(c));
+    Ok(option_setting(opt)?.map(|(c, _)| c))
+}
+
+/// Highest codec level a COMPRESSION value may ask for (`'zstd:22'`).
+const MAX_LEVEL: i8 = 22;
+
+/// The codec and level (0 = the codec's default) a COMPRESSION / ROW_FORMAT value selects:
+/// a codec name, optionally followed by `:level` (`'zstd:9'`), as [`option_codec`].
+fn option_setting(opt: &str) -> DbResult<Option<(Codec, i8)>> {
+    let (name, level) = match opt.split_once(':') {
+        Some((name, level)) => {
+            let level = level
+                .parse::<i8>()
+                .ok()
+                .filter(|l| (1..=MAX_LEVEL).contains(l));
+            match (Codec::parse(name), level) {
+                (Some(_), Some(level)) => (name, level),
+                _ => return Err(bad_compression(opt)),
+            }
+        }
+        None => (opt, 0),
+    };
+    if let Some(c) = Codec::parse(name) {
+        return Ok(Some((c, level)));
     }
     match opt.to_ascii_uppercase().as_str() {
         "DEFAULT" | "DYNAMIC" | "COMPACT" | "COMPRESSED" | "REDUNDANT" => Ok(None),
@@ -26,11 +49,15 @@ pub fn option_codec(opt: &str) -> DbResult<Option<Codec>> {
             ErrorCode::IllegalHaCreateOption,
             "Table storage engine 'Betula' does not support the create option 'ROW_TYPE'",
         )),
-        _ => Err(DbError::new(
-            ErrorCode::WrongArguments,
-            format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
-        )),
+        _ => Err(bad_compression(opt)),
     }
+}
+
+fn bad_compression(opt: &str) -> DbError {
+    DbError::new(
+        ErrorCode::WrongArguments,
+        format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
+    )
 }
 
 /// Table options that are accepted, have no effect on Betula's storage and are shown again by
@@ -154,17 +181,26 @@ pub(super) fn table_options(opts: &ast::CreateTableOptions) -> TableOptions {
 
 /// The codec of a table's ROW_FORMAT and COMPRESSION (a codec COMPRESSION selects overrides
 /// ROW_FORMAT's), `None` for the default.
-pub(super) fn table_codec(
+pub fn table_codec(
     row_format: &Option<String>,
     compression: &Option<String>,
 ) -> DbResult<Option<Codec>> {
-    let mut codec = None;
+    Ok(table_setting(row_format, compression)?.map(|(c, _)| c))
+}
+
+/// The codec and level of a table's ROW_FORMAT and COMPRESSION (as [`table_codec`]; level 0 =
+/// the codec's default), `None` for the default codec.
+pub fn table_setting(
+    row_format: &Option<String>,
+    compression: &Option<String>,
+) -> DbResult<Option<(Codec, i8)>> {
+    let mut setting = None;
     for opt in [row_format, compression].into_iter().flatten() {
-        if let Some(c) = option_codec(opt)? {
-            codec = Some(c);
+        if let Some(s) = option_setting(opt)? {
+            setting = Some(s);
         }
     }
-    Ok(codec)
+    Ok(setting)
 }
 
 /// Engines Betula stands in for whose name SHOW CREATE TABLE keeps (canonical spelling), as

@@ -146,6 +146,9 @@ impl Tree {
             dropped: std::sync::atomic::AtomicBool::new(false),
             aging: Default::default(),
             settled: Default::default(),
+            layout: Default::default(),
+            #[cfg(test)]
+            write_version_5: Default::default(),
         };
         {
             let mut st = tree.state.write();

@@ -9,10 +9,14 @@
 //! - a frame's first key is the key of its first entry (frame 0 of an empty basement: the empty key), so
 //!   first keys strictly increase and key *x* can only be in the last frame whose first key is ≤ *x*;
 //! - the table has its own CRC-32C and each frame has one of its stored bytes, so one frame is checked
-//!   without the rest (the partition directory's CRC still covers the whole partition for full reads).
+//!   without the rest (the partition directory's CRC still covers the whole partition for full reads);
+//! - in a version 6 block ("tagged" frames) each stored frame starts with its transform byte: 0 = its raw
+//!   bytes compressed, 1 = columnar (tree/format/columnar/, design.md COL1-COL5); the raw length in the
+//!   table is the plain bytes' either way, so what a frame decodes to does not depend on its transform.
 
+use super::columnar::{self, ColumnLayout};
 use crate::compress::Codec;
-use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::encoding::{varint_len, DecodeError, Decoder, Encode};
 use crate::tree::in_memory::basement::ENCODING_PLAIN;
 use crate::tree::in_memory::mvcc::Cell;
 
@@ -57,9 +61,61 @@ pub fn plan(entries: impl Iterator<Item = (usize, usize, usize)>, target: usize)
     cuts
 }
 
+/// Transform byte of a tagged frame: its raw bytes, compressed.
+const TRANSFORM_PLAIN: u8 = 0;
+/// Transform byte of a tagged frame: its columnar form, compressed.
+const TRANSFORM_COLUMNAR: u8 = 1;
+
+/// How frames are stored.
+#[derive(Debug, Clone, Copy)]
+pub enum FrameStyle<'a> {
+    /// Version 3-5: each frame is its raw bytes compressed.
+    Untagged,
+    /// Version 6: a transform byte, then the frame; columnar when a layout is given and fits.
+    Tagged(Option<&'a ColumnLayout>),
+}
+
+/// One frame's stored bytes, and whether it is columnar.
+fn store_frame(
+    frame: &[u8],
+    prefix_len: usize,
+    count: usize,
+    codec: Codec,
+    level: i32,
+    style: FrameStyle<'_>,
+) -> (Vec<u8>, bool) {
+    let layout = match style {
+        FrameStyle::Untagged => return (codec.compress(frame, level), false),
+        FrameStyle::Tagged(layout) => layout,
+    };
+    let col = layout.and_then(|l| columnar::encode(frame, prefix_len, count, l));
+    // A columnar form is kept only when it is shorter, which bounds what a reader must accept.
+    if let Some(col) = col.filter(|c| c.len() < frame.len()) {
+        let body = codec.compress(&col, level);
+        let mut out = Vec::with_capacity(body.len() + 6);
+        out.put_u8(TRANSFORM_COLUMNAR);
+        out.put_varint(col.len() as u64);
+        out.extend_from_slice(&body);
+        return (out, true);
+    }
+    let body = codec.compress(frame, level);
+    let mut out = Vec::with_capacity(body.len() + 1);
+    out.put_u8(TRANSFORM_PLAIN);
+    out.extend_from_slice(&body);
+    (out, false)
+}
+
 /// Stores basement encoding `raw` of `count` entries, cut at `cuts` (from [`plan`]), each frame
-/// compressed with `codec`.
-pub fn encode(raw: &[u8], count: usize, cuts: &[Cut], codec: Codec, level: i32) -> Vec<u8> {
+/// compressed with `codec` in the given style; also says how many frames are columnar.
+pub fn encode(
+    raw: &[u8],
+    count: usize,
+    cuts: &[Cut],
+    codec: Codec,
+    level: i32,
+    style: FrameStyle<'_>,
+) -> (Vec<u8>, usize) {
+    let mut columnar = 0;
     let mut table = Vec::with_capacity(cuts.len() * 32 + 8);
     table.put_varint(cuts.len() as u64);
     let mut frames = Vec::with_capacity(raw.len() / 2);
@@ -68,7 +124,15 @@ pub fn encode(raw: &[u8], count: usize, cuts: &[Cut], codec: Codec, level: i32) 
             .get(i + 1)
             .map_or((raw.len(), count), |n| (n.start, n.index));
         let frame = &raw[c.start..end];
-        let stored = codec.compress(frame, level);
+        // Frame 0 begins with the basement's header: its encoding byte and entry count.
+        let prefix_len = if i == 0 {
+            (1 + varint_len(count as u64)).min(frame.len())
+        } else {
+            0
+        };
+        let (stored, col) =
+            store_frame(frame, prefix_len, next_index - c.index, codec, level, style);
+        columnar += usize::from(col);
         table.put_varint(frame.len() as u64);
         table.put_varint(stored.len() as u64);
         table.put_u32(crc32c::crc32c(&stored));
@@ -79,7 +143,7 @@ pub fn encode(raw: &[u8], count: usize, cuts: &[Cut], codec: Codec, level: i32) 
     let crc = crc32c::crc32c(&table);
     table.put_u32(crc);
     table.extend_from_slice(&frames);
-    table
+    (table, columnar)
 }
 
 /// One frame as the table describes it.
@@ -144,18 +208,62 @@ fn table(stored: &[u8]) -> Result<Vec<Frame<'_>>, DecodeError> {
     Ok(frames)
 }
 
-fn decompress(f: &Frame<'_>, codec: Codec) -> Result<Vec<u8>, DecodeError> {
-    if f.raw_len == 0 {
-        return Ok(Vec::new());
+/// The raw bytes of frame `f`: decompressed, and for a tagged frame undone from its transform.
+fn decompress(f: &Frame<'_>, codec: Codec, tagged: bool) -> Result<Vec<u8>, DecodeError> {
+    if !tagged {
+        if f.raw_len == 0 {
+            return Ok(Vec::new());
+        }
+        return codec
+            .decompress(f.stored, f.raw_len)
+            .map_err(|e| err(format!("frame: {e}")));
     }
-    codec
-        .decompress(f.stored, f.raw_len)
-        .map_err(|e| err(format!("frame: {e}")))
+    let mut d = Decoder::new(f.stored);
+    let raw = match d.u8()? {
+        TRANSFORM_PLAIN => {
+            let body = d.take(d.remaining())?;
+            if f.raw_len == 0 && body.is_empty() {
+                return Ok(Vec::new());
+            }
+            codec
+                .decompress(body, f.raw_len)
+                .map_err(|e| err(format!("frame: {e}")))?
+        }
+        TRANSFORM_COLUMNAR => {
+            let len = d.varint()?;
+            // Writers keep a columnar form only when it is shorter than the raw bytes.
+            if len >= f.raw_len as u64 {
+                return Err(err(format!(
+                    "columnar form of {len} bytes for a frame of {}",
+                    f.raw_len
+                )));
+            }
+            let body = d.take(d.remaining())?;
+            let col = codec
+                .decompress(body, len as usize)
+                .map_err(|e| err(format!("columnar frame: {e}")))?;
+            columnar::decode(&col).map_err(|e| err(format!("columnar frame: {e}")))?
+        }
+        t => return Err(err(format!("unknown frame transform {t}"))),
+    };
+    if raw.len() != f.raw_len {
+        return Err(err(format!(
+            "frame decodes to {} bytes, its table says {}",
+            raw.len(),
+            f.raw_len
+        )));
+    }
+    Ok(raw)
 }
 
 /// The whole basement encoding (`raw_len` bytes) of a stored partition whose bytes were checked against
-/// the directory's CRC.
-pub fn decode_all(stored: &[u8], codec: Codec, raw_len: usize) -> Result<Vec<u8>, DecodeError> {
+/// the directory's CRC; `tagged`: its frames start with their transform byte (version 6).
+pub fn decode_all(
+    stored: &[u8],
+    codec: Codec,
+    raw_len: usize,
+    tagged: bool,
+) -> Result<Vec<u8>, DecodeError> {
     let frames = table(stored)?;
     if frames.iter().map(|f| f.raw_len).sum::<usize>() != raw_len {
         return Err(err("frames do not add up to the partition's raw length"));
@@ -166,10 +274,10 @@ pub fn decode_all(stored: &[u8], codec: Codec, raw_len: usize) -> Result<Vec<u8>
             continue;
         }
         if raw.is_empty() {
-            raw = decompress(f, codec)?;
+            raw = decompress(f, codec, tagged)?;
             raw.reserve(raw_len - raw.len());
         } else {
-            raw.extend_from_slice(&decompress(f, codec)?);
+            raw.extend_from_slice(&decompress(f, codec, tagged)?);
         }
     }
     Ok(raw)
@@ -177,7 +285,12 @@ pub fn decode_all(stored: &[u8], codec: Codec, raw_len: usize) -> Result<Vec<u8>
 
 /// Looks `key` up in a stored partition, reading the table and the one frame that can hold it (each
 /// checked against its own CRC): the entry's cell, or None when the basement has no entry for `key`.
-pub fn lookup(stored: &[u8], codec: Codec, key: &[u8]) -> Result<Option<Cell>, DecodeError> {
+pub fn lookup(
+    stored: &[u8],
+    codec: Codec,
+    tagged: bool,
+    key: &[u8],
+) -> Result<Option<Cell>, DecodeError> {
     let frames = table(stored)?;
     let i = frames.partition_point(|f| f.first_key <= key);
     if i == 0 {
@@ -188,7 +301,7 @@ pub fn lookup(stored: &[u8], codec: Codec, key: &[u8]) -> Result<Option<Cell>, D
     if crc32c::crc32c(f.stored) != f.crc {
         return Err(err(format!("frame {} checksum mismatch", i - 1)));
     }
-    let raw = decompress(f, codec)?;
+    let raw = decompress(f, codec, tagged)?;
     let mut d = Decoder::new(&raw);
     if i == 1 {
         let enc = d.u8()?;
@@ -230,9 +343,36 @@ mod tests {
         Basement::from_plain(rows)
     }
 
-    fn stored(b: &Basement, target: usize, codec: Codec) -> (Vec<u8>, Vec<u8>, usize) {
+    /// Keys are 8-byte big-endian integers, values bytes: a layout that fits every entry.
+    fn layout() -> ColumnLayout {
+        ColumnLayout {
+            key: vec![columnar::KeyField {
+                kind: columnar::FieldKind::UintBe { bytes: 8 },
+                marker: false,
+                inverted: false,
+            }],
+            value: columnar::ValueLayout::Opaque,
+        }
+    }
+
+    const STYLES: [(bool, bool); 3] = [(false, false), (true, false), (true, true)];
+
+    fn style(tagged: bool, columns: bool, l: &ColumnLayout) -> FrameStyle<'_> {
+        match (tagged, columns) {
+            (false, _) => FrameStyle::Untagged,
+            (true, c) => FrameStyle::Tagged(c.then_some(l)),
+        }
+    }
+
+    fn stored(
+        b: &Basement,
+        target: usize,
+        codec: Codec,
+        (tagged, columns): (bool, bool),
+    ) -> (Vec<u8>, Vec<u8>, usize) {
         let (raw, cuts) = b.encode_cut(target);
-        let s = encode(&raw, b.len(), &cuts, codec, 0);
+        let l = layout();
+        let (s, _) = encode(&raw, b.len(), &cuts, codec, 0, style(tagged, columns, &l));
         (s, raw.into_owned(), cuts.len())
     }
 
@@ -240,12 +380,16 @@ mod tests {
     fn frames_round_trip_and_every_key_is_found_in_its_frame() {
         for codec in [Codec::None, Codec::Zstd, Codec::Lz4] {
             for (n, target) in [(0, 64), (1, 64), (300, 1), (300, 512), (300, 1 << 20)] {
-                for packed in [false, true] {
+                for (packed, st) in [false, true]
+                    .into_iter()
+                    .flat_map(|p| STYLES.map(|st| (p, st)))
+                {
+                    let tagged = st.0;
                     let mut b = basement(n, 7);
                     if packed {
                         b = Basement::decode(&b.encode()).unwrap();
                     }
-                    let (s, raw, frames) = stored(&b, target, codec);
+                    let (s, raw, frames) = stored(&b, target, codec, st);
                     assert_eq!(raw, b.encode());
                     if n == 300 && target == 512 {
                         assert!(frames > 10, "{frames} frames");
@@ -253,24 +397,39 @@ mod tests {
                     if target == 1 << 20 {
                         assert_eq!(frames, 1);
                     }
-                    assert_eq!(decode_all(&s, codec, raw.len()).unwrap(), raw);
+                    assert_eq!(decode_all(&s, codec, raw.len(), tagged).unwrap(), raw);
                     for (k, c) in b.entries().iter() {
-                        assert_eq!(lookup(&s, codec, k).unwrap().as_ref(), Some(c));
+                        assert_eq!(lookup(&s, codec, tagged, k).unwrap().as_ref(), Some(c));
                         let mut above = k.clone();
                         above.push(0);
-                        assert_eq!(lookup(&s, codec, &above).unwrap(), None);
+                        assert_eq!(lookup(&s, codec, tagged, &above).unwrap(), None);
                     }
-                    assert_eq!(lookup(&s, codec, b"").unwrap(), None);
-                    assert_eq!(lookup(&s, codec, &[0xff; 9]).unwrap(), None);
+                    assert_eq!(lookup(&s, codec, tagged, b"").unwrap(), None);
+                    assert_eq!(lookup(&s, codec, tagged, &[0xff; 9]).unwrap(), None);
                 }
             }
         }
     }
 
     #[test]
+    fn columnar_frames_are_smaller_for_fitting_entries() {
+        let b = basement(300, 7);
+        let (plain, _, _) = stored(&b, 512, Codec::Zstd, STYLES[1]);
+        let (col, _, _) = stored(&b, 512, Codec::Zstd, STYLES[2]);
+        assert!(col.len() < plain.len(), "{} vs {}", col.len(), plain.len());
+    }
+
+    #[test]
     fn damaged_frames_are_errors_not_panics() {
+        for st in STYLES {
+            damaged_frames_in_style(st);
+        }
+    }
+
+    fn damaged_frames_in_style(st: (bool, bool)) {
+        let tagged = st.0;
         let b = basement(200, 3);
-        let (s, raw, _) = stored(&b, 400, Codec::Zstd);
+        let (s, raw, _) = stored(&b, 400, Codec::Zstd, st);
         let keys: Vec<Vec<u8>> = b.entries().iter().map(|(k, _)| k.clone()).collect();
         let mut caught = 0;
         for at in 0..s.len() {
@@ -278,13 +437,13 @@ mod tests {
             bad[at] ^= 1 << (at % 8);
             // A full decode is checked by the directory's CRC first; without it, decoding either fails
             // or yields bytes of the right length that the basement parser then checks.
-            if let Ok(r) = decode_all(&bad, Codec::Zstd, raw.len()) {
+            if let Ok(r) = decode_all(&bad, Codec::Zstd, raw.len(), tagged) {
                 assert_eq!(r.len(), raw.len());
             }
             // Every key is either found as it is or the damage is reported: the table and each frame
             // have their own checksum.
             for k in keys.iter().step_by(3) {
-                match lookup(&bad, Codec::Zstd, k) {
+                match lookup(&bad, Codec::Zstd, tagged, k) {
                     Ok(c) => assert_eq!(c.as_ref(), b.get(k).as_deref(), "flip at {at}"),
                     Err(_) => caught += 1,
                 }
@@ -296,8 +455,8 @@ mod tests {
             s.len()
         );
         for n in 0..s.len() {
-            let _ = decode_all(&s[..n], Codec::Zstd, raw.len());
-            let _ = lookup(&s[..n], Codec::Zstd, &keys[0]);
+            let _ = decode_all(&s[..n], Codec::Zstd, raw.len(), tagged);
+            let _ = lookup(&s[..n], Codec::Zstd, tagged, &keys[0]);
         }
     }
 
@@ -314,8 +473,10 @@ mod tests {
                 })
                 .collect();
             for codec in [Codec::None, Codec::Zstd] {
-                let _ = decode_all(&bytes, codec, len);
-                let _ = lookup(&bytes, codec, b"key");
+                for tagged in [false, true] {
+                    let _ = decode_all(&bytes, codec, len, tagged);
+                    let _ = lookup(&bytes, codec, tagged, b"key");
+                }
             }
         }
     }

@@ -1,11 +1,15 @@
-//! Key filters: a Bloom filter per partition, written in the node's prefix (file-format.md §3.3, "filter
+//! Key filters: a filter per partition, written in the node's prefix (file-format.md §3.3, "filter
 //! chunk"), so a point read can tell that a partition which is not in memory holds nothing for its key
-//! without reading and decompressing it (design.md, "Key filters", FLT1–FLT2).
+//! without reading and decompressing it (design.md, "Key filters", FLT1–FLT3). A filter is a Bloom
+//! filter, or for a basement whose keys come in runs of consecutive keys, the exact list of those runs
+//! (`key_runs.rs`) when that is shorter.
 //!
 //! Invariant: a filter built from a set of keys answers `true` for every key of the set (no false
-//! negatives); for other keys it answers `true` about 1% of the time at [`BITS_PER_KEY`] bits per key.
-//! The hash and the probe sequence are part of the on-disk format and never change within a format version.
+//! negatives); for other keys a Bloom filter answers `true` about 1% of the time at [`BITS_PER_KEY`] bits
+//! per key, key runs never. The hash and the probe sequence are part of the on-disk format and never change
+//! within a format version.
 
+use super::key_runs::{KeyRuns, KIND_RUNS};
 use crate::encoding::DecodeError;
 use twox_hash::XxHash3_64;
 
@@ -18,8 +22,15 @@ const MIN_BITS: usize = 64;
 /// Most probes a decoded filter may ask for.
 const MAX_PROBES: u8 = 30;
 
+/// A partition's key filter.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyFilter {
+pub enum KeyFilter {
+    Bloom(Bloom),
+    Runs(KeyRuns),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bloom {
     probes: u8,
     bits: Vec<u8>,
 }
@@ -47,10 +58,62 @@ fn probes(h1: u64, h2: u64, m: u64, probes: u8) -> impl Iterator<Item = usize> {
 }
 
 impl KeyFilter {
-    /// A filter over `keys` (`count` of them, used to size it).
+    /// A Bloom filter over `keys` (`count` of them, used to size it).
     pub fn build<'a>(keys: impl Iterator<Item = &'a [u8]>, count: usize) -> KeyFilter {
-        let m = (count * BITS_PER_KEY).max(MIN_BITS).div_ceil(8) * 8;
-        let mut f = KeyFilter {
+        KeyFilter::Bloom(Bloom::build(keys, count))
+    }
+
+    /// The filter of a basement's keys (strictly increasing, `count` of them): key runs when they are
+    /// shorter than the Bloom filter (design.md FLT3), else the Bloom filter.
+    pub fn for_sorted<'a>(keys: impl Iterator<Item = &'a [u8]> + Clone, count: usize) -> KeyFilter {
+        match KeyRuns::build(keys.clone(), Bloom::bytes_for(count) + 1) {
+            Some(runs) => KeyFilter::Runs(runs),
+            None => KeyFilter::build(keys, count),
+        }
+    }
+
+    /// Whether `key` may be in the set the filter was built from (false: it certainly is not).
+    pub fn may_contain(&self, key: &[u8]) -> bool {
+        match self {
+            KeyFilter::Bloom(b) => b.may_contain(key),
+            KeyFilter::Runs(r) => r.contains(key),
+        }
+    }
+
+    /// Bytes it occupies in memory (for the cache budget).
+    pub fn mem_bytes(&self) -> usize {
+        match self {
+            KeyFilter::Bloom(b) => b.bits.len() + 32,
+            KeyFilter::Runs(r) => r.mem_bytes(),
+        }
+    }
+
+    /// The encoded entry (without its length prefix).
+    pub fn encode(&self) -> Vec<u8> {
+        match self {
+            KeyFilter::Bloom(b) => b.encode(),
+            KeyFilter::Runs(r) => r.encode(),
+        }
+    }
+
+    /// Decodes an entry written by [`KeyFilter::encode`].
+    pub fn decode(raw: &[u8]) -> Result<KeyFilter, DecodeError> {
+        if raw.first() == Some(&KIND_RUNS) {
+            return Ok(KeyFilter::Runs(KeyRuns::decode(raw)?));
+        }
+        Ok(KeyFilter::Bloom(Bloom::decode(raw)?))
+    }
+}
+
+impl Bloom {
+    /// Bytes of the bits of a filter over `count` keys.
+    fn bytes_for(count: usize) -> usize {
+        (count * BITS_PER_KEY).max(MIN_BITS).div_ceil(8)
+    }
+
+    fn build<'a>(keys: impl Iterator<Item = &'a [u8]>, count: usize) -> Bloom {
+        let m = Bloom::bytes_for(count) * 8;
+        let mut f = Bloom {
             probes: PROBES,
             bits: vec![0; m / 8],
         };
@@ -71,28 +134,21 @@ impl KeyFilter {
         self.bits[bit / 8] & (1 << (bit % 8)) != 0
     }
 
-    /// Whether `key` may be in the set the filter was built from (false: it certainly is not).
-    pub fn may_contain(&self, key: &[u8]) -> bool {
+    fn may_contain(&self, key: &[u8]) -> bool {
         let m = self.bits.len() as u64 * 8;
         let (h1, h2) = hashes(key);
         probes(h1, h2, m, self.probes).all(|bit| self.is_set(bit))
     }
 
-    /// Bytes it occupies in memory (for the cache budget).
-    pub fn mem_bytes(&self) -> usize {
-        self.bits.len() + 32
-    }
-
-    /// The encoded entry (without its length prefix): probes, then the bits.
-    pub fn encode(&self) -> Vec<u8> {
+    /// Probes, then the bits.
+    fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(1 + self.bits.len());
         out.push(self.probes);
         out.extend_from_slice(&self.bits);
         out
     }
 
-    /// Decodes an entry written by [`KeyFilter::encode`].
-    pub fn decode(raw: &[u8]) -> Result<KeyFilter, DecodeError> {
+    fn decode(raw: &[u8]) -> Result<Bloom, DecodeError> {
         let (&probes, bits) = raw
             .split_first()
             .ok_or_else(|| DecodeError("empty key filter".into()))?;
@@ -105,7 +161,7 @@ impl KeyFilter {
                 bits.len() * 8
             )));
         }
-        Ok(KeyFilter {
+        Ok(Bloom {
             probes,
             bits: bits.to_vec(),
         })

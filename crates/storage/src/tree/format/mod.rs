@@ -6,8 +6,10 @@
 //! CRC-32C checked before it is decoded; what a format version writes (layouts, hashes, probe sequences)
 //! never changes meaning within that version, and older versions stay readable.
 
+pub mod columnar;
 pub mod frames;
 pub mod key_filter;
+pub mod key_runs;
 pub mod node_codec;
 pub mod packed;
 pub(crate) mod tree_header;

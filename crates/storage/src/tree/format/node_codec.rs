@@ -6,7 +6,8 @@
 //! then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
 //! [`DecodeError`] that the caller reports as corruption naming the file and block.
 
-use super::frames;
+use super::columnar::ColumnLayout;
+use super::frames::{self, FrameStyle};
 use super::key_filter::KeyFilter;
 use crate::compress::Codec;
 use crate::encoding::{DecodeError, Decoder, Encode};
@@ -33,6 +34,9 @@ pub struct EncodedNode {
     pub parts: Vec<PartLoc>,
     /// The key filter written for each partition.
     pub filters: Vec<Option<Arc<KeyFilter>>>,
+    /// Basement frames written, and of them columnar ones.
+    pub frames: usize,
+    pub columnar_frames: usize,
 }
 
 /// What the prefix of a block says.
@@ -62,26 +66,80 @@ fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
 }
 
 /// Serializes a fully loaded node; a leaf's basements are stored as frames of about `frame_bytes`
-/// (tree/format/frames.rs).
+/// (tree/format/frames.rs), columnar where `layout` fits their entries (tree/format/columnar/).
 pub fn encode(
     node: &Node,
     blocknum: BlockNum,
     codec: Codec,
     level: i32,
     frame_bytes: usize,
+    layout: Option<&ColumnLayout>,
 ) -> EncodedNode {
-    encode_as(node, blocknum, codec, level, Some(frame_bytes))
+    encode_as(
+        node,
+        blocknum,
+        codec,
+        level,
+        Written::Current(frame_bytes, layout),
+    )
 }
 
-/// As [`encode`]; `frame_bytes` None writes a version 2 block instead (each basement one chunk), which
-/// only tests of older formats want.
+/// As [`encode`], the block a version 5 build wrote (untagged frames, Bloom filters only).
+#[cfg(test)]
+pub fn encode_version_5(
+    node: &Node,
+    blocknum: BlockNum,
+    codec: Codec,
+    level: i32,
+    frame_bytes: usize,
+) -> EncodedNode {
+    encode_as(node, blocknum, codec, level, Written::Version5(frame_bytes))
+}
+
+/// What kind of block to write.
+#[derive(Clone, Copy)]
+enum Written<'a> {
+    /// This format version: tagged frames of about this many bytes, columnar where the layout fits.
+    Current(usize, Option<&'a ColumnLayout>),
+    /// A version 5 block (untagged frames of about this many bytes), which only tests of older
+    /// formats want.
+    #[cfg(test)]
+    Version5(usize),
+    /// A version 2 block (each basement one chunk), which only tests of older formats want.
+    #[cfg(test)]
+    Version2,
+}
+
+impl<'a> Written<'a> {
+    fn version(self) -> u16 {
+        match self {
+            Written::Current(..) => FORMAT_VERSION as u16,
+            #[cfg(test)]
+            Written::Version5(_) => 5,
+            #[cfg(test)]
+            Written::Version2 => 2,
+        }
+    }
+    /// Frame size and style of a leaf's basements (None: one chunk each).
+    fn frames(self) -> Option<(usize, FrameStyle<'a>)> {
+        match self {
+            Written::Current(bytes, layout) => Some((bytes, FrameStyle::Tagged(layout))),
+            #[cfg(test)]
+            Written::Version5(bytes) => Some((bytes, FrameStyle::Untagged)),
+            #[cfg(test)]
+            Written::Version2 => None,
+        }
+    }
+}
+
 fn encode_as(
     node: &Node,
     blocknum: BlockNum,
     codec: Codec,
     level: i32,
-    frame_bytes: Option<usize>,
+    written: Written<'_>,
 ) -> EncodedNode {
+    let mut frame_count = (0usize, 0usize);
     let mut meta = Vec::new();
     for p in node.pivots().iter() {
         meta.put_bytes(p);
@@ -91,14 +149,20 @@ fn encode_as(
             .iter()
             .map(|b| {
                 let b = b.loaded.as_ref().expect("encode needs a fully loaded leaf");
-                let filter = Some(Arc::new(b.key_filter()));
-                let Some(frame_bytes) = frame_bytes else {
+                let filter = Some(Arc::new(match written {
+                    Written::Current(..) => b.key_filter(),
+                    #[cfg(test)]
+                    _ => b.bloom_filter(),
+                }));
+                let Some((frame_bytes, style)) = written.frames() else {
                     let raw = b.encode();
                     let (stored, crc) = chunk(codec, level, &raw);
                     return ((stored, crc, raw.len()), filter);
                 };
                 let (raw, cuts) = b.encode_cut(frame_bytes);
-                let stored = frames::encode(&raw, b.len(), &cuts, codec, level);
+                let (stored, col) = frames::encode(&raw, b.len(), &cuts, codec, level, style);
+                frame_count.0 += cuts.len();
+                frame_count.1 += col;
                 let crc = crc32c::crc32c(&stored);
                 ((stored, crc, raw.len()), filter)
             })
@@ -136,17 +200,14 @@ fn encode_as(
             raw_len: *raw_len as u32,
             crc: *c,
             codec,
-            framed: node.is_leaf() && frame_bytes.is_some(),
+            framed: node.is_leaf() && written.frames().is_some(),
+            tagged: node.is_leaf() && matches!(written, Written::Current(..)),
         });
         off += s.len();
     }
     let mut out = Vec::with_capacity(off);
     out.extend_from_slice(MAGIC);
-    out.put_u16(if frame_bytes.is_some() {
-        FORMAT_VERSION as u16
-    } else {
-        2
-    });
+    out.put_u16(written.version());
     out.put_u8(if node.is_leaf() {
         KIND_LEAF
     } else {
@@ -181,6 +242,8 @@ fn encode_as(
         prefix_len: prefix_len as u32,
         parts,
         filters,
+        frames: frame_count.0,
+        columnar_frames: frame_count.1,
     }
 }
 
@@ -249,6 +312,7 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
             crc: dd.u32()?,
             codec,
             framed: kind == KIND_LEAF && version >= 3,
+            tagged: kind == KIND_LEAF && version >= 6,
         });
     }
     let meta_stored_bytes = d.take(meta_stored)?;
@@ -326,7 +390,7 @@ pub fn decode_part_bytes(stored: &[u8], loc: &PartLoc) -> Result<Vec<u8>, Decode
         )));
     }
     if loc.framed {
-        return frames::decode_all(stored, loc.codec, loc.raw_len as usize)
+        return frames::decode_all(stored, loc.codec, loc.raw_len as usize, loc.tagged)
             .map_err(|e| err(format!("partition at offset {}: {e}", loc.offset)));
     }
     if loc.raw_len == 0 {
@@ -431,7 +495,7 @@ mod tests {
             basements: vec![BasementSlot::new(b1.clone()), BasementSlot::new(b2.clone())],
         };
         for codec in [Codec::None, Codec::Zstd, Codec::Lz4] {
-            let enc = encode(&leaf, 9, codec, 0, 256);
+            let enc = encode(&leaf, 9, codec, 0, 256, None);
             let back = decode_node(&enc.bytes, 9, false).unwrap();
             match &back {
                 Node::Leaf { pivots, basements } => {
@@ -455,7 +519,7 @@ mod tests {
             }
         }
         // Filters: every basement key is in its basement's filter, and they survive the round trip.
-        let enc = encode(&leaf, 9, Codec::Zstd, 0, 256);
+        let enc = encode(&leaf, 9, Codec::Zstd, 0, 256, None);
         let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 9).unwrap();
         assert_eq!(prefix.filters, enc.filters);
         for (b, f) in [(&b1, &prefix.filters[0]), (&b2, &prefix.filters[1])] {
@@ -475,7 +539,7 @@ mod tests {
             children: vec![3, 4],
             buffers: vec![BufferSlot::new(buf), BufferSlot::new(Buffer::default())],
         };
-        let enc = encode(&internal, 2, Codec::Zstd, 0, 256);
+        let enc = encode(&internal, 2, Codec::Zstd, 0, 256, None);
         match decode_node(&enc.bytes, 2, false).unwrap() {
             Node::Internal {
                 children, buffers, ..
@@ -526,11 +590,12 @@ mod tests {
             pivots: Vec::new().into(),
             basements: vec![BasementSlot::new(b.clone())],
         };
-        for (frames, version, framed) in [
-            (None, 2u16, false),
-            (Some(300), FORMAT_VERSION as u16, true),
+        for (written, version, framed) in [
+            (Written::Version2, 2u16, false),
+            (Written::Version5(300), 5, true),
+            (Written::Current(300, None), FORMAT_VERSION as u16, true),
         ] {
-            let enc = encode_as(&leaf, 4, Codec::Zstd, 0, frames);
+            let enc = encode_as(&leaf, 4, Codec::Zstd, 0, written);
             assert_eq!(u16::from_le_bytes([enc.bytes[4], enc.bytes[5]]), version);
             let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 4).unwrap();
             assert_eq!(prefix.parts[0].framed, framed);
@@ -546,7 +611,9 @@ mod tests {
                 let stored = part_slice(&enc.bytes, &loc).unwrap();
                 for (k, c) in b.entries().iter() {
                     assert_eq!(
-                        frames::lookup(stored, loc.codec, k).unwrap().as_ref(),
+                        frames::lookup(stored, loc.codec, loc.tagged, k)
+                            .unwrap()
+                            .as_ref(),
                         Some(c)
                     );
                 }
@@ -571,7 +638,7 @@ mod tests {
             pivots: Vec::new().into(),
             basements: vec![BasementSlot::new(b.clone())],
         };
-        let enc = encode_as(&leaf, 4, Codec::Lz4, 0, None);
+        let enc = encode_as(&leaf, 4, Codec::Lz4, 0, Written::Version2);
         let v1 = as_version_1(&enc);
         assert!(v1.len() < enc.bytes.len());
         match decode_node(&v1, 4, false).unwrap() {

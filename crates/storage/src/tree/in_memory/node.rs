@@ -10,6 +10,7 @@
 
 use super::basement::Basement;
 use super::buffer::Buffer;
+use super::message::TxnId;
 pub use super::pivots::Pivots;
 use crate::tree::format::key_filter::KeyFilter;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -30,6 +31,8 @@ pub struct PartLoc {
     pub codec: crate::compress::Codec,
     /// Stored as frames (a leaf partition of a version 3 block, tree/format/frames.rs).
     pub framed: bool,
+    /// Each frame starts with its transform byte (a leaf partition of a version 6 block).
+    pub tagged: bool,
 }
 
 /// Where a just-written node's partitions sit in its block, and the key filters written with them.
@@ -192,6 +195,39 @@ impl PartSize for Basement {
 impl PartSize for Buffer {
     fn part_size(&self) -> usize {
         self.bytes()
+    }
+}
+
+impl Node {
+    /// A leaf as it is worth writing: its basements without the versions no reader can see any
+    /// more (`Basement::collected`), or `None` when none of them changes (and for internal nodes).
+    /// Reads of either give the same answers; the written form is smaller and its committed
+    /// values can be stored columnar (design.md COL3).
+    pub fn collected(&self, horizon: TxnId, aborted: &[TxnId]) -> Option<Node> {
+        let Node::Leaf { pivots, basements } = self else {
+            return None;
+        };
+        let mut changed = false;
+        let basements = basements
+            .iter()
+            .map(|slot| {
+                match slot
+                    .loaded
+                    .as_ref()
+                    .and_then(|b| b.collected(horizon, aborted))
+                {
+                    Some(b) => {
+                        changed = true;
+                        BasementSlot::new(b)
+                    }
+                    None => slot.clone(),
+                }
+            })
+            .collect();
+        changed.then(|| Node::Leaf {
+            pivots: pivots.clone(),
+            basements,
+        })
     }
 }
 

@@ -56,7 +56,7 @@ impl Tree {
             loc.offset + u64::from(part.offset),
             part.stored_len as usize,
             |stored| {
-                frames::lookup(stored, part.codec, key).map_err(|e| {
+                frames::lookup(stored, part.codec, part.tagged, key).map_err(|e| {
                     corruption!(self.path, Some(loc.offset), "node {bn} basement {j}: {e}")
                 })
             },

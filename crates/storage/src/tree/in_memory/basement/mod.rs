@@ -15,7 +15,8 @@ mod packed_tests;
 mod tests;
 
 use super::key_index::KeyIndex;
-use super::mvcc::{Cell, ReadView};
+use super::message::TxnId;
+use super::mvcc::{self, Cell, ReadView};
 use crate::encoding::{DecodeError, Encode};
 use crate::error::Result;
 use crate::tree::format::frames::{self, Cut};
@@ -108,8 +109,35 @@ impl Basement {
             None => &self.entries[i].0,
         }
     }
-    /// The key filter of this basement as it stands (design.md FLT2): every entry's key.
+    /// This basement without the versions no reader can see any more (`mvcc::collect`: aborted
+    /// ones, and those hidden below `horizon`; a lone committed version becomes a plain value),
+    /// or `None` when it holds no version stack (a packed basement is left as it is). It keeps
+    /// every key: an entry that collection would remove stays as it is, so the key filter of
+    /// either is the same (design.md FLT2).
+    pub fn collected(&self, horizon: TxnId, aborted: &[TxnId]) -> Option<Basement> {
+        let has_versions = |e: &(Vec<u8>, Cell)| matches!(e.1, Cell::Versions(_));
+        if self.packed.is_some() || !self.entries.iter().any(has_versions) {
+            return None;
+        }
+        let entries = self
+            .entries
+            .iter()
+            .map(|(k, c)| {
+                let c = mvcc::collect(c.clone(), horizon, aborted).unwrap_or_else(|| c.clone());
+                (k.clone(), c)
+            })
+            .collect();
+        Some(Basement::from_sorted(entries))
+    }
+
+    /// The key filter of this basement as it stands (design.md FLT2, FLT3): every entry's key.
     pub fn key_filter(&self) -> KeyFilter {
+        KeyFilter::for_sorted((0..self.len()).map(|i| self.key(i)), self.len())
+    }
+
+    /// The Bloom filter of its keys, as a version 5 build wrote it (tests of older formats).
+    #[cfg(test)]
+    pub fn bloom_filter(&self) -> KeyFilter {
         KeyFilter::build((0..self.len()).map(|i| self.key(i)), self.len())
     }
     pub fn first_key(&self) -> Option<&[u8]> {
