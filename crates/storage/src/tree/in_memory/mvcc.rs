@@ -177,6 +177,13 @@ pub fn seen_by_all(msg: MsgRef<'_>, horizon: TxnId) -> bool {
     effective_txn(msg) < horizon
 }
 
+/// Whether `msg` was written by a rolled-back transaction: it changes nothing, wherever it is applied.
+/// (A rolled-back transaction is not active, so the horizon passes it: without this test a message still
+/// in a buffer at the rollback would reach its leaf as a committed value, `seen_by_all`.)
+pub fn rolled_back(msg: MsgRef<'_>, aborted: &[TxnId]) -> bool {
+    msg.txn != 0 && aborted.binary_search(&msg.txn).is_ok()
+}
+
 /// Applies a message to a cell (None = no entry) and collects garbage below `horizon`.
 pub fn apply(
     key: &[u8],
@@ -194,6 +201,8 @@ pub fn apply(
             }
             other => other,
         }
+    } else if rolled_back(msg, aborted) {
+        cell
     } else if seen_by_all(msg, horizon) && !matches!(cell, Some(Cell::Versions(_))) {
         // Fast path: nobody can read anything but the newest version, so keep a plain value.
         let old = match cell {
