@@ -34,14 +34,18 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     env.wal.roll()?;
     let (begin_lsn, mut catalog, trees) = {
         let trees = env.trees.lock();
-        let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
         // Transactions open now may have changes in the trees this checkpoint captures that the replayed
-        // log will not show: name them, so recovery rolls them back if their commit never comes.
-        let open = env.mvcc.active_list();
-        if !open.is_empty() {
-            env.wal
-                .append(&crate::wal::Record::TxnsOpen { txns: open })?;
-        }
+        // log will not show: name them, so recovery rolls them back if their commit never comes. Not those
+        // whose commit record is already logged (before the begin, so never replayed), and no commit record
+        // may come between the two records (TXN1).
+        let begin_lsn = env.mvcc.log_checkpoint_begin(|open| {
+            let begin = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
+            if !open.is_empty() {
+                env.wal
+                    .append(&crate::wal::Record::TxnsOpen { txns: open })?;
+            }
+            Ok::<_, Error>(begin)
+        })?;
         let list: Vec<_> = trees.open.values().cloned().collect();
         let mut catalog = trees.catalog.clone();
         catalog.aborted = env.mvcc.aborted().to_vec();
