@@ -46,7 +46,10 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
             }
             Ok::<_, Error>(begin)
         })?;
-        let list: Vec<_> = trees.open.values().cloned().collect();
+        // In tree order: the same run writes the same files in the same order (the simulation replays
+        // a seed exactly).
+        let mut list: Vec<_> = trees.open.values().cloned().collect();
+        list.sort_by_key(|t| t.id());
         let mut catalog = trees.catalog.clone();
         catalog.aborted = env.mvcc.aborted().to_vec();
         (begin_lsn, catalog, list)
