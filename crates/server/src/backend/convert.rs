@@ -14,7 +14,15 @@ use crate::protocol::column::{charset, flags};
 use crate::protocol::value::{Date as PDate, DateTime as PDateTime, Time as PTime};
 use crate::protocol::{ColumnDef, ColumnType, SqlError, Value};
 
+/// ER_GET_ERRNO (1030): the SQL layer's code for every storage engine failure but lock waits.
+const STORAGE_ENGINE_ERROR: u16 = 1030;
+
 pub fn error(e: DbError) -> SqlError {
+    // A storage engine failure (I/O error, corruption, the failure latch) is the operator's business
+    // too: its message names the file and the block.
+    if e.code == STORAGE_ENGINE_ERROR {
+        eprintln!("betula: error {}: {}", e.code, e.message);
+    }
     let mut state = [b'H', b'Y', b'0', b'0', b'0'];
     if e.state.len() == 5 {
         state.copy_from_slice(e.state.as_bytes());
