@@ -5,6 +5,7 @@
 
 pub mod crash;
 pub mod faults;
+pub mod isolation;
 pub mod server;
 
 /// A number from the environment (the long forms' knobs), or `default`.
