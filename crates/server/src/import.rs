@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use betula_sql::load::parse::{Format, LoadStmt, OnDuplicate, Target};
+use betula_sql::parser::load::{Format, LoadStmt, OnDuplicate, Target};
 use betula_sql::{load, Engine, EngineConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -1,7 +1,26 @@
-//! Betula SQL layer (see docs/design.md): column types, runtime values and their MySQL conversion
-//! and comparison rules, the key and row codecs that map tables onto the storage engine's
-//! byte-string trees (byte layouts in docs/sql-encoding.md), the catalog, the planner and the
-//! executor.
+//! Betula's SQL layer: from a statement's text to rows read from and written to the storage
+//! engine's trees (docs/design.md, "SQL layer").
+//!
+//! Folders are layers, listed from the bottom; a module imports only from layers below its own
+//! (`tests/layers.rs` checks it), so nothing below `session` knows about sessions.
+//!
+//! | layer | owns |
+//! | --- | --- |
+//! | `error` | `DbError` (code, SQLSTATE, message as the client sees it), `SqlError`, warnings |
+//! | `types` | column types, values, decimals, temporals, charsets, collations, coercion |
+//! | `codec` | the bytes of keys and rows in the trees (docs/sql-encoding.md) |
+//! | `expr` | compiled expressions: binding names, evaluation, functions by family, aggregates |
+//! | `result` | what a statement returns: result sets, row counts, result-column metadata |
+//! | `catalog` | databases, tables, indexes, users; a table's definition ↔ its CREATE TABLE text |
+//! | `parser` | the front end: statement text → one `Statement` |
+//! | `store` | the only door to the storage engine: tree handles, write sets, row locks |
+//! | `context` | the engine every connection shares, and one connection's state (`Context`) |
+//! | `infoschema` | information_schema views computed from the catalog |
+//! | `plan` | query plans (sources, access paths, filters, grouping, order, limit), EXPLAIN, locks |
+//! | `exec` | running plans and INSERT / UPDATE / DELETE / HANDLER / CHECKSUM TABLE |
+//! | `load` | LOAD DATA: field splitting, conversion, external sort, bulk builds and merges |
+//! | `ddl` | CREATE / DROP / ALTER / RENAME / TRUNCATE, table rebuilds, accounts, servers |
+//! | `session` | the statement loop, prepared statements, SET, SHOW, USE, transaction control |
 
 pub mod catalog;
 pub mod codec;

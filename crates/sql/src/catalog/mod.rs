@@ -45,6 +45,7 @@ mod users;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use server_def::ServerDef;
 pub use table_def::{
-    is_table_tree, tree_name, tree_name_gen, Counters, IndexDef, TableDef, KEY_FORMAT,
+    is_table_tree, temp_tree_name, tree_name, tree_name_gen, Counters, IndexDef, TableDef,
+    KEY_FORMAT, TEMP_TREE_PREFIX,
 };
 pub use users::UserDef;

@@ -161,7 +161,7 @@ impl TableDef {
     /// The tree of `index` (`PRIMARY` or a secondary index name) in the table's generation.
     fn tree(&self, index: &str) -> String {
         match self.temporary {
-            Some(id) => crate::context::temp_tables::tree_name(id, self.generation, index),
+            Some(id) => temp_tree_name(id, self.generation, index),
             None => tree_name_gen(&self.db, &self.name, self.generation, index),
         }
     }
@@ -258,6 +258,19 @@ impl TableDef {
             })
             .collect::<Vec<_>>()
             .join("-")
+    }
+}
+
+/// The name prefix of every temporary table's trees (design.md TMP1).
+pub const TEMP_TREE_PREFIX: &str = "\u{0}temp/";
+
+/// The tree of `index` (`PRIMARY` or a secondary index's name) of temporary table `id` in
+/// generation `generation`.
+pub fn temp_tree_name(id: u64, generation: u64, index: &str) -> String {
+    if generation == 0 {
+        format!("{TEMP_TREE_PREFIX}{id}/{index}")
+    } else {
+        format!("{TEMP_TREE_PREFIX}{id}/@{generation}/{index}")
     }
 }
 

@@ -4,7 +4,7 @@
 //! temporary tables of an earlier run, LOAD DATA sort files).
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,6 +20,23 @@ use crate::{catalog, store};
 use crate::codec::key::decode_key;
 use crate::codec::row::decode_row;
 use crate::types::value::Value;
+
+/// Prefix of LOAD DATA's sort directories in the data directory (load/sorter.rs).
+pub const LOAD_TEMP_PREFIX: &str = "#load-tmp-";
+
+/// Removes temporary directories a crashed load left in `datadir`.
+pub fn clean_stale_load_dirs(datadir: &Path) {
+    if let Ok(rd) = std::fs::read_dir(datadir) {
+        for e in rd.flatten() {
+            if e.file_name()
+                .to_string_lossy()
+                .starts_with(LOAD_TEMP_PREFIX)
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+}
 
 /// How to start the engine.
 #[derive(Clone)]
@@ -53,8 +70,8 @@ pub struct Engine {
     pub secure_file_priv: RwLock<Option<PathBuf>>,
     /// Next temporary table id (design.md TMP1).
     pub temp_ids: AtomicU64,
-    /// Named key caches (key_cache.rs): kept for MariaDB scripts, they hold nothing.
-    pub key_caches: Mutex<crate::session::key_cache::KeyCaches>,
+    /// Named key caches (key_caches.rs): kept for MariaDB scripts, they hold nothing.
+    pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
 }
 
 impl Engine {
@@ -103,9 +120,9 @@ impl Engine {
             queries: AtomicU64::new(0),
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
-            key_caches: Mutex::new(crate::session::key_cache::KeyCaches::default()),
+            key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
         };
-        crate::load::sorter::clean_stale(&engine.config.datadir);
+        clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
         let names = engine.store.env().tree_names();
         for tree in engine.catalog.orphan_trees(&names) {

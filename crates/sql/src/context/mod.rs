@@ -11,11 +11,14 @@
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
 //! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
+//! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
 //!
 //! Invariant: a context registers itself in the engine's process list when it is made and
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod engine;
+pub mod handlers;
+pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
 pub mod source_text;
@@ -58,15 +61,13 @@ pub struct Context {
     pub params: Vec<Value>,
     /// The statement's text (select items are named after it: source_text.rs).
     pub cur_sql: String,
-    /// Plan only (prepare-time metadata): queries return their columns and no rows.
-    pub describe_only: bool,
     /// The read view of an explicit REPEATABLE READ transaction (SELECTs read through it;
     /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
     pub snapshot: Option<betula_storage::Txn>,
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
     pub(crate) savepoints: Vec<(String, usize)>,
     /// Open HANDLER cursors (handler.rs).
-    pub handlers: crate::exec::handler::Handlers,
+    pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
     pub temp: crate::context::temp_tables::TempTables,
 }
@@ -121,7 +122,6 @@ impl Context {
             now: now_utc(),
             params: Vec::new(),
             cur_sql: String::new(),
-            describe_only: false,
             snapshot: None,
             savepoints: Vec::new(),
             handlers: Default::default(),
@@ -180,6 +180,20 @@ impl Context {
         match self.engine.catalog.user(&self.user) {
             Some(u) if u.may_use(db) => Ok(()),
             _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
+        }
+    }
+
+    /// Privileges Betula has only for root (see docs/mysql-compat.md): 1227 naming `what`
+    /// for anyone else.
+    pub fn need_root(&self, what: &str) -> DbResult<()> {
+        if self.user == "root" {
+            Ok(())
+        } else {
+            Err(DbError::new(
+                1227,
+                "42000",
+                format!("Access denied; you need (at least one of) the {what} privilege(s) for this operation"),
+            ))
         }
     }
 

@@ -24,17 +24,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::store::Store;
 
 /// The name prefix of every temporary table's trees (TMP1).
-pub const PREFIX: &str = "\u{0}temp/";
-
-/// The tree of `index` (`PRIMARY` or a secondary index's name) of temporary table `id` in
-/// generation `generation`.
-pub fn tree_name(id: u64, generation: u64, index: &str) -> String {
-    if generation == 0 {
-        format!("{PREFIX}{id}/{index}")
-    } else {
-        format!("{PREFIX}{id}/@{generation}/{index}")
-    }
-}
+pub use crate::catalog::{temp_tree_name as tree_name, TEMP_TREE_PREFIX as PREFIX};
 
 /// Trees of `names` left by temporary tables of an earlier run (TMP3).
 pub fn orphans(names: &[String]) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! ALTER TABLE (and CREATE INDEX / DROP INDEX, which are ALTER TABLE with one operation).
 //!
-//! Owns: the statement's grammar ([`parse_ops`] into [`AlterOp`]s), applying them to a
+//! Owns: applying the statement's operations ([`AlterOp`]s, grammar: parser/alter.rs) to a
 //! [`Draft`] of the table, and choosing how to carry the result out:
 //! * **in place** when every old column keeps its position, type, collation and (if rows may
 //!   lack it) default, and the primary key is unchanged: the catalog entry is rewritten
@@ -22,467 +22,12 @@ use crate::codec::row::RowLayout;
 use crate::context::Context;
 use crate::ddl::rebuild;
 use crate::ddl::rebuild::Plan;
-use crate::ddl::table_draft::{parse_column, Draft, IndexSpec, Place};
+use crate::ddl::table_draft::{parse_column, Draft};
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::exec::scan::Output;
-use crate::parser::tokens::{Cursor, Tok};
+use crate::parser::alter::AlterOp;
+use crate::result::Output;
 use crate::types::collation::Collation;
-
-/// One operation of an ALTER TABLE statement.
-#[derive(Clone, Debug)]
-pub enum AlterOp {
-    AddColumn {
-        def: String,
-        place: Place,
-        if_not_exists: bool,
-    },
-    /// CHANGE old def / MODIFY def (`old` = the name in `def`).
-    Change {
-        old: String,
-        def: String,
-        place: Place,
-        if_exists: bool,
-    },
-    DropColumn {
-        name: String,
-        if_exists: bool,
-    },
-    /// ALTER COLUMN c SET DEFAULT expr (`Some(text)`) / DROP DEFAULT (`None`).
-    Default {
-        column: String,
-        value: Option<String>,
-    },
-    RenameColumn {
-        from: String,
-        to: String,
-    },
-    AddIndex {
-        name: Option<String>,
-        spec: IndexSpec,
-        unique: bool,
-        if_not_exists: bool,
-    },
-    AddPrimary {
-        name: Option<String>,
-        spec: IndexSpec,
-    },
-    DropIndex {
-        name: String,
-        if_exists: bool,
-    },
-    RenameIndex {
-        from: String,
-        to: String,
-    },
-    Option(String, String),
-    /// CONVERT TO CHARACTER SET cs [COLLATE coll]: the table's and every text column's collation.
-    Convert(String, Option<String>),
-    RenameTable(Vec<String>),
-    OrderBy(Vec<(String, bool)>),
-    Force,
-    /// DISABLE / ENABLE KEYS.
-    Keys,
-    /// LOCK=NONE (true) or another LOCK value.
-    Lock(bool),
-    /// ALGORITHM=INSTANT (true) or another algorithm.
-    Algorithm(bool),
-}
-
-fn syntax(c: &Cursor<'_>) -> DbError {
-    DbError::syntax(c.rest().chars().take(80).collect::<String>())
-}
-
-/// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).
-fn index_type(c: &mut Cursor<'_>) -> DbResult<String> {
-    for t in ["BTREE", "HASH"] {
-        if c.kw(t) {
-            return Ok(t.to_string());
-        }
-    }
-    Err(syntax(c))
-}
-
-/// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the key parts (columns and
-/// prefix lengths), COMMENT and the index type; KEY_BLOCK_SIZE, VISIBLE and ASC/DESC are
-/// accepted and ignored.
-pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<IndexSpec> {
-    let mut spec = IndexSpec::default();
-    if c.kw("USING") {
-        spec.using = Some(index_type(c)?);
-    }
-    if !c.sym('(') {
-        return Err(syntax(c));
-    }
-    loop {
-        spec.columns.push(c.name().ok_or_else(|| syntax(c))?);
-        let mut prefix = None;
-        if c.sym('(') {
-            let n = c.name().ok_or_else(|| syntax(c))?;
-            prefix = Some(n.parse::<u32>().map_err(|_| syntax(c))?);
-            if !c.sym(')') {
-                return Err(syntax(c));
-            }
-        }
-        spec.prefix.push(prefix);
-        c.kw("ASC");
-        c.kw("DESC");
-        if !c.sym(',') {
-            break;
-        }
-    }
-    if !c.sym(')') {
-        return Err(syntax(c));
-    }
-    loop {
-        if c.kw("USING") {
-            spec.using = Some(index_type(c)?);
-        } else if c.kw("COMMENT") {
-            spec.comment = Some(c.string().ok_or_else(|| syntax(c))?);
-        } else if c.kw("KEY_BLOCK_SIZE") {
-            c.sym('=');
-            c.name().ok_or_else(|| syntax(c))?;
-        } else if !(c.kw("VISIBLE") || c.kw("INVISIBLE")) {
-            break;
-        }
-    }
-    Ok(spec)
-}
-
-/// A column definition up to a top-level `,` or the end, and FIRST / AFTER col after it.
-fn column_clause(c: &mut Cursor<'_>) -> DbResult<(String, Place)> {
-    let start = c.offset();
-    let first = c.pos;
-    let mut depth = 0i32;
-    while let Some(t) = c.peek() {
-        match t {
-            Tok::Sym('(') => depth += 1,
-            Tok::Sym(')') => depth -= 1,
-            Tok::Sym(',') if depth <= 0 => break,
-            _ if depth <= 0
-                && c.pos > first + 1
-                && matches!(c.peek_kw(), Some("FIRST" | "AFTER")) =>
-            {
-                break
-            }
-            _ => {}
-        }
-        c.pos += 1;
-    }
-    let def = c.src[start..c.offset()].trim().to_string();
-    if def.is_empty() {
-        return Err(syntax(c));
-    }
-    let place = if c.kw("FIRST") {
-        Place::First
-    } else if c.kw("AFTER") {
-        Place::After(c.name().ok_or_else(|| syntax(c))?)
-    } else {
-        Place::Last
-    };
-    Ok((def, place))
-}
-
-fn if_not_exists(c: &mut Cursor<'_>) -> bool {
-    c.kws(&["IF", "NOT", "EXISTS"])
-}
-
-fn if_exists(c: &mut Cursor<'_>) -> bool {
-    c.kws(&["IF", "EXISTS"])
-}
-
-fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
-    // CONSTRAINT [symbol]: the symbol is not kept
-    if c.kw("CONSTRAINT")
-        && !matches!(
-            c.peek_kw(),
-            Some("PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK")
-        )
-    {
-        c.name();
-    }
-    if c.kw("PRIMARY") {
-        if !c.kw("KEY") {
-            return Err(syntax(c));
-        }
-        let name = if matches!(c.peek(), Some(Tok::Sym('('))) || c.peek_kw() == Some("USING") {
-            None
-        } else {
-            c.name()
-        };
-        let spec = index_columns(c)?;
-        ops.push(AlterOp::AddPrimary { name, spec });
-        return Ok(());
-    }
-    let unique = c.kw("UNIQUE");
-    if matches!(c.peek_kw(), Some("FULLTEXT" | "SPATIAL")) {
-        return Err(DbError::unsupported(format!(
-            "{} indexes",
-            c.peek_kw().unwrap_or_default()
-        )));
-    }
-    if c.kw("FOREIGN") || c.kw("CHECK") {
-        // Not kept (as in CREATE TABLE): docs/mysql-compat.md.
-        c.clause();
-        return Ok(());
-    }
-    if unique || c.kw("INDEX") || c.kw("KEY") {
-        if unique {
-            let _ = c.kw("INDEX") || c.kw("KEY");
-        }
-        let ine = if_not_exists(c);
-        let name = if matches!(c.peek(), Some(Tok::Sym('('))) || c.peek_kw() == Some("USING") {
-            None
-        } else {
-            c.name()
-        };
-        let spec = index_columns(c)?;
-        ops.push(AlterOp::AddIndex {
-            name,
-            spec,
-            unique,
-            if_not_exists: ine,
-        });
-        return Ok(());
-    }
-    c.kw("COLUMN");
-    let ine = if_not_exists(c);
-    if c.sym('(') {
-        loop {
-            let def = c.clause().trim().to_string();
-            ops.push(AlterOp::AddColumn {
-                def,
-                place: Place::Last,
-                if_not_exists: ine,
-            });
-            if !c.sym(',') {
-                break;
-            }
-        }
-        if !c.sym(')') {
-            return Err(syntax(c));
-        }
-        return Ok(());
-    }
-    let (def, place) = column_clause(c)?;
-    ops.push(AlterOp::AddColumn {
-        def,
-        place,
-        if_not_exists: ine,
-    });
-    Ok(())
-}
-
-fn parse_drop(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
-    if c.kws(&["PRIMARY", "KEY"]) {
-        ops.push(AlterOp::DropIndex {
-            name: "PRIMARY".into(),
-            if_exists: false,
-        });
-    } else if c.kw("INDEX") || c.kw("KEY") {
-        let ie = if_exists(c);
-        let name = c.name().ok_or_else(|| syntax(c))?;
-        ops.push(AlterOp::DropIndex {
-            name,
-            if_exists: ie,
-        });
-    } else if c.kws(&["FOREIGN", "KEY"]) || c.kw("CONSTRAINT") || c.kw("CHECK") {
-        // Foreign keys and checks are not kept: nothing to drop.
-        if_exists(c);
-        c.name().ok_or_else(|| syntax(c))?;
-    } else {
-        c.kw("COLUMN");
-        let ie = if_exists(c);
-        let name = c.name().ok_or_else(|| syntax(c))?;
-        ops.push(AlterOp::DropColumn {
-            name,
-            if_exists: ie,
-        });
-    }
-    Ok(())
-}
-
-/// The operations of `ALTER TABLE t <ops>` (the cursor is after the table name).
-pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
-    let mut ops = Vec::new();
-    loop {
-        if c.at_end() {
-            break;
-        }
-        if c.kw("ADD") {
-            parse_add(c, &mut ops)?;
-        } else if c.kw("DROP") {
-            parse_drop(c, &mut ops)?;
-        } else if c.kw("MODIFY") {
-            c.kw("COLUMN");
-            let ie = if_exists(c);
-            let save = c.pos;
-            let old = c.name().ok_or_else(|| syntax(c))?;
-            c.pos = save;
-            let (def, place) = column_clause(c)?;
-            ops.push(AlterOp::Change {
-                old,
-                def,
-                place,
-                if_exists: ie,
-            });
-        } else if c.kw("CHANGE") {
-            c.kw("COLUMN");
-            let ie = if_exists(c);
-            let old = c.name().ok_or_else(|| syntax(c))?;
-            let (def, place) = column_clause(c)?;
-            ops.push(AlterOp::Change {
-                old,
-                def,
-                place,
-                if_exists: ie,
-            });
-        } else if c.kw("ALTER") {
-            c.kw("COLUMN");
-            let column = c.name().ok_or_else(|| syntax(c))?;
-            let value = if c.kws(&["SET", "DEFAULT"]) {
-                Some(c.clause().trim().to_string())
-            } else if c.kws(&["DROP", "DEFAULT"]) {
-                None
-            } else {
-                return Err(syntax(c));
-            };
-            ops.push(AlterOp::Default { column, value });
-        } else if c.kw("RENAME") {
-            if c.kw("COLUMN") || c.kw("INDEX") || c.kw("KEY") {
-                let column = matches!(c.toks_back(1), Some("COLUMN"));
-                let from = c.name().ok_or_else(|| syntax(c))?;
-                if !c.kw("TO") {
-                    return Err(syntax(c));
-                }
-                let to = c.name().ok_or_else(|| syntax(c))?;
-                ops.push(if column {
-                    AlterOp::RenameColumn { from, to }
-                } else {
-                    AlterOp::RenameIndex { from, to }
-                });
-            } else {
-                let _ = c.kw("TO") || c.kw("AS");
-                ops.push(AlterOp::RenameTable(
-                    c.qualified().ok_or_else(|| syntax(c))?,
-                ));
-            }
-        } else if c.kws(&["ORDER", "BY"]) {
-            let mut cols = Vec::new();
-            loop {
-                let n = c.name().ok_or_else(|| syntax(c))?;
-                let desc = c.kw("DESC");
-                c.kw("ASC");
-                cols.push((n, desc));
-                if !c.sym(',') {
-                    break;
-                }
-            }
-            ops.push(AlterOp::OrderBy(cols));
-            continue;
-        } else if c.kw("FORCE") {
-            ops.push(AlterOp::Force);
-        } else if c.kw("DISABLE") || c.kw("ENABLE") {
-            if !c.kw("KEYS") {
-                return Err(syntax(c));
-            }
-            ops.push(AlterOp::Keys);
-        } else if c.kws(&["CONVERT", "TO"]) {
-            if !(c.kws(&["CHARACTER", "SET"]) || c.kw("CHARSET")) {
-                return Err(syntax(c));
-            }
-            let cs = c.name().ok_or_else(|| syntax(c))?;
-            let coll = if c.kw("COLLATE") {
-                Some(c.name().ok_or_else(|| syntax(c))?)
-            } else {
-                None
-            };
-            ops.push(AlterOp::Convert(cs, coll));
-        } else if c.kw("LOCK") || c.kw("ALGORITHM") {
-            let lock = matches!(c.toks_back(1), Some("LOCK"));
-            c.sym('=');
-            let v = c.name().ok_or_else(|| syntax(c))?.to_ascii_uppercase();
-            ops.push(if lock {
-                AlterOp::Lock(v == "NONE")
-            } else {
-                AlterOp::Algorithm(v == "INSTANT")
-            });
-        } else if let Some(opt) = table_option(c) {
-            c.sym('=');
-            let value = if c.sym('(') {
-                // UNION = (t1, t2): MERGE tables only, accepted and ignored
-                while !c.at_end() && !c.sym(')') {
-                    c.pos += 1;
-                }
-                String::new()
-            } else {
-                c.name().ok_or_else(|| syntax(c))?
-            };
-            ops.push(AlterOp::Option(opt, value));
-            if table_option_next(c) {
-                continue;
-            }
-        } else {
-            return Err(DbError::unsupported(format!(
-                "ALTER TABLE {}",
-                c.rest().chars().take(40).collect::<String>()
-            )));
-        }
-        if !c.sym(',') {
-            break;
-        }
-    }
-    if c.at_end() {
-        Ok(ops)
-    } else {
-        Err(syntax(c))
-    }
-}
-
-/// The table option keyword at the cursor (consumed), as its canonical upper-case name.
-fn table_option(c: &mut Cursor<'_>) -> Option<String> {
-    const NAMES: &[&str] = &[
-        "ENGINE",
-        "COMMENT",
-        "ROW_FORMAT",
-        "COMPRESSION",
-        "AUTO_INCREMENT",
-        "PASSWORD",
-        "INSERT_METHOD",
-        "UNION",
-        "STATS_PERSISTENT",
-        "STATS_AUTO_RECALC",
-        "STATS_SAMPLE_PAGES",
-        "CHARSET",
-        "COLLATE",
-    ];
-    let save = c.pos;
-    c.kw("DEFAULT");
-    if c.kws(&["CHARACTER", "SET"]) {
-        return Some("CHARSET".into());
-    }
-    let k = c.peek_kw().map(str::to_string);
-    match k {
-        Some(k)
-            if NAMES.contains(&k.as_str()) || create_table::SHOWN_OPTIONS.contains(&k.as_str()) =>
-        {
-            c.pos += 1;
-            Some(k)
-        }
-        _ => {
-            c.pos = save;
-            None
-        }
-    }
-}
-
-/// True if another table option follows without a comma (`ENGINE=x COMMENT='y'`).
-fn table_option_next(c: &mut Cursor<'_>) -> bool {
-    let save = c.pos;
-    let more = table_option(c).is_some();
-    c.pos = save;
-    more
-}
 
 /// ALTER TABLE's table options on the new definition: COMMENT, ROW_FORMAT / COMPRESSION (kept
 /// when they name the table's codec: a codec change of existing trees is not done),
@@ -561,11 +106,10 @@ pub fn alter_table(
     cx: &mut Context,
     db: &str,
     t: &str,
-    c: &mut Cursor<'_>,
+    ops: Vec<AlterOp>,
     online: bool,
 ) -> DbResult<Output> {
     cx.get_table(db, t)?;
-    let ops = parse_ops(c)?;
     execute(cx, db, t, ops, online)?;
     Ok(Output::done(0))
 }
@@ -725,7 +269,7 @@ pub fn execute(
     if let Some(r) = ex.rename {
         let (tdb, tt) = cx.resolve_table_name(&r)?;
         if (tdb.as_str(), tt.as_str()) != (db, t) {
-            crate::session::admin::rename_table(cx, db, t, &tdb, &tt)?;
+            crate::ddl::tables::rename_table(cx, db, t, &tdb, &tt)?;
         }
     }
     Ok(())
@@ -817,26 +361,7 @@ fn apply(
             }
             Ok(())
         }
-        AlterOp::Default { column, value } => {
-            let Some(i) = draft.position(&column) else {
-                return Err(DbError::bad_field(&column, &old.name));
-            };
-            match value {
-                None => draft.set_default(&column, None, false),
-                Some(text) => {
-                    let c = &draft.columns[i].col;
-                    let probe = format!(
-                        "{} {}{} DEFAULT {text}",
-                        create_table::quote_ident(&c.name),
-                        c.column_type(),
-                        if c.nullable { "" } else { " NOT NULL" }
-                    );
-                    let p = parse_column(cx, db, &probe, c.collation)?;
-                    let now = p.column.default_now;
-                    draft.set_default(&column, p.column.col.default, now)
-                }
-            }
-        }
+        AlterOp::Default { column, value } => set_default(cx, db, old, draft, &column, value),
         AlterOp::RenameColumn { from, to } => draft.rename_column(&from, &to),
         AlterOp::AddIndex {
             name,
@@ -925,6 +450,36 @@ fn apply(
         AlterOp::Algorithm(instant) => {
             ex.instant |= instant;
             Ok(())
+        }
+    }
+}
+
+/// ALTER COLUMN c SET DEFAULT text (read as the column's definition with that default) / DROP
+/// DEFAULT (`None`).
+fn set_default(
+    cx: &mut Context,
+    db: &str,
+    old: &TableDef,
+    draft: &mut Draft,
+    column: &str,
+    value: Option<String>,
+) -> DbResult<()> {
+    let Some(i) = draft.position(column) else {
+        return Err(DbError::bad_field(column, &old.name));
+    };
+    match value {
+        None => draft.set_default(column, None, false),
+        Some(text) => {
+            let c = &draft.columns[i].col;
+            let probe = format!(
+                "{} {}{} DEFAULT {text}",
+                create_table::quote_ident(&c.name),
+                c.column_type(),
+                if c.nullable { "" } else { " NOT NULL" }
+            );
+            let p = parse_column(cx, db, &probe, c.collation)?;
+            let now = p.column.default_now;
+            draft.set_default(column, p.column.col.default, now)
         }
     }
 }

@@ -15,13 +15,13 @@
 use sqlparser::ast;
 
 use crate::context::Context;
+use crate::ddl::tables::{create_table, drop_table_named};
 use crate::error::db_error::{DbError, DbResult};
+use crate::exec::dml;
 use crate::exec::dml::{InsertSource, InsertSpec, Slot};
-use crate::exec::scan::{OutCol, Output};
-use crate::exec::{dml, select};
 use crate::expr::object_name_parts;
 use crate::parser::parse;
-use crate::session::admin::{create_table, drop_table_named};
+use crate::result::{OutCol, Output};
 use crate::types::column_flag;
 use crate::types::value::Value;
 
@@ -31,7 +31,7 @@ pub fn create_table_as(
     ct: &ast::CreateTable,
     q: &ast::Query,
 ) -> DbResult<Output> {
-    let (cols, rows) = match select::run_query(cx, q)? {
+    let (cols, rows) = match crate::exec::query::run_query(cx, q)? {
         Output::Rows { cols, rows } => (cols, rows),
         _ => {
             return Err(DbError::internal(

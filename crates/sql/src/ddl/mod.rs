@@ -1,7 +1,14 @@
-//! Data definition: ALTER TABLE and table rebuilds, CREATE TABLE ... SELECT, foreign servers.
+//! Data definition: databases, tables (CREATE / DROP / TRUNCATE / RENAME, CREATE TABLE ...
+//! SELECT), indexes, ALTER TABLE and table rebuilds, ANALYZE / OPTIMIZE / CHECK, accounts and
+//! grants, foreign servers. Executors only: their grammars are in parser/.
 
 pub mod alter;
 pub mod create_select;
+pub mod databases;
+pub mod indexes;
+pub mod maintenance;
 pub mod rebuild;
 pub mod servers;
 pub mod table_draft;
+pub mod tables;
+pub mod users;

@@ -50,7 +50,7 @@ const SORT_BUDGET: usize = 64 << 20;
 /// Builds the trees of `plan.new` from the rows of `plan.old`; returns the number of rows.
 pub fn copy_rows(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let store = &cx.engine.store;
-    let opts = crate::session::admin::tree_opts(cx, plan.new);
+    let opts = crate::ddl::tables::tree_opts(cx, plan.new);
     let trees = plan.new.all_trees();
     for tree in &trees {
         store.drop_tree(tree)?;
@@ -432,7 +432,7 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
 /// rows of its primary tree, checking UNIQUE ones; on error their trees are dropped again.
 pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResult<()> {
     let store = &cx.engine.store;
-    let opts = crate::session::admin::tree_opts(cx, t);
+    let opts = crate::ddl::tables::tree_opts(cx, t);
     for &i in which {
         store.drop_tree(&t.index_tree(i))?;
         store.create_tree(&t.index_tree(i), Some(opts))?;

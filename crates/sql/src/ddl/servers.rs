@@ -1,5 +1,6 @@
 //! Foreign server definitions: `CREATE [OR REPLACE] SERVER [IF NOT EXISTS] name FOREIGN DATA
-//! WRAPPER w OPTIONS (...)`, `ALTER SERVER name OPTIONS (...)`, `DROP SERVER [IF EXISTS] name`.
+//! WRAPPER w OPTIONS (...)`, `ALTER SERVER name OPTIONS (...)`, `DROP SERVER [IF EXISTS] name`
+//! (grammar: parser/servers.rs).
 //!
 //! MariaDB keeps these in mysql.servers for FEDERATED and CONNECT tables, which name one in their
 //! CONNECTION option. Betula has no such engines: a table's CONNECTION is kept and shown, never
@@ -11,26 +12,33 @@
 use crate::catalog::ServerDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
-use crate::parser::tokens::Cursor;
-use crate::session::admin::{expect_end, need_root, syntax};
+use crate::parser::servers::ServerStmt;
+use crate::result::Output;
 
-/// The options MariaDB accepts in OPTIONS (...).
-const OPTIONS: [&str; 7] = [
-    "HOST", "DATABASE", "USER", "PASSWORD", "SOCKET", "OWNER", "PORT",
-];
-
-/// After `CREATE [OR REPLACE] SERVER`.
-pub fn create(cx: &mut Context, c: &mut Cursor<'_>, or_replace: bool) -> DbResult<Output> {
-    need_root(cx, "SUPER, FEDERATED ADMIN")?;
-    let if_not_exists = c.kws(&["IF", "NOT", "EXISTS"]);
-    let name = c.name().ok_or_else(|| syntax(c))?;
-    if !c.kws(&["FOREIGN", "DATA", "WRAPPER"]) {
-        return Err(syntax(c));
+/// Runs a CREATE / ALTER / DROP SERVER statement (only root may).
+pub fn run(cx: &mut Context, stmt: ServerStmt) -> DbResult<Output> {
+    cx.need_root("SUPER, FEDERATED ADMIN")?;
+    match stmt {
+        ServerStmt::Create {
+            or_replace,
+            if_not_exists,
+            name,
+            wrapper,
+            options,
+        } => create(cx, or_replace, if_not_exists, name, wrapper, options),
+        ServerStmt::Alter { name, options } => alter(cx, &name, options),
+        ServerStmt::Drop { if_exists, name } => drop(cx, if_exists, &name),
     }
-    let wrapper = c.name().ok_or_else(|| syntax(c))?;
-    let options = options(c)?;
-    expect_end(c)?;
+}
+
+fn create(
+    cx: &mut Context,
+    or_replace: bool,
+    if_not_exists: bool,
+    name: String,
+    wrapper: String,
+    options: Vec<(String, String)>,
+) -> DbResult<Output> {
     if cx.engine.catalog.server(&name).is_some() && !or_replace {
         let err = DbError::new(
             1476,
@@ -51,17 +59,12 @@ pub fn create(cx: &mut Context, c: &mut Cursor<'_>, or_replace: bool) -> DbResul
     Ok(Output::done(1))
 }
 
-/// After `ALTER SERVER`.
-pub fn alter(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(cx, "SUPER, FEDERATED ADMIN")?;
-    let name = c.name().ok_or_else(|| syntax(c))?;
-    let changes = options(c)?;
-    expect_end(c)?;
+fn alter(cx: &mut Context, name: &str, changes: Vec<(String, String)>) -> DbResult<Output> {
     let mut def = cx
         .engine
         .catalog
-        .server(&name)
-        .ok_or_else(|| missing(&name))?;
+        .server(name)
+        .ok_or_else(|| missing(name))?;
     for (k, v) in changes {
         match def.options.iter_mut().find(|(o, _)| *o == k) {
             Some(slot) => slot.1 = v,
@@ -72,19 +75,14 @@ pub fn alter(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     Ok(Output::done(1))
 }
 
-/// After `DROP SERVER`.
-pub fn drop(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    need_root(cx, "SUPER, FEDERATED ADMIN")?;
-    let if_exists = c.kws(&["IF", "EXISTS"]);
-    let name = c.name().ok_or_else(|| syntax(c))?;
-    expect_end(c)?;
-    if !cx.engine.catalog.drop_server(&name)? {
+fn drop(cx: &mut Context, if_exists: bool, name: &str) -> DbResult<Output> {
+    if !cx.engine.catalog.drop_server(name)? {
         if if_exists {
-            let err = missing(&name);
+            let err = missing(name);
             cx.warn(err.code, err.message);
             return Ok(Output::done(0));
         }
-        return Err(missing(&name));
+        return Err(missing(name));
     }
     Ok(Output::done(1))
 }
@@ -95,33 +93,4 @@ fn missing(name: &str) -> DbError {
         "HY000",
         format!("The foreign server name you are trying to reference does not exist. Data source error:  {name}"),
     )
-}
-
-/// `OPTIONS (name value, ...)`: values are strings, PORT a number.
-fn options(c: &mut Cursor<'_>) -> DbResult<Vec<(String, String)>> {
-    if !c.kw("OPTIONS") || !c.sym('(') {
-        return Err(syntax(c));
-    }
-    let mut out: Vec<(String, String)> = Vec::new();
-    loop {
-        let key = c
-            .name()
-            .map(|k| k.to_ascii_uppercase())
-            .filter(|k| OPTIONS.contains(&k.as_str()))
-            .ok_or_else(|| syntax(c))?;
-        let value = if key == "PORT" {
-            c.name().filter(|v| v.parse::<u16>().is_ok())
-        } else {
-            c.string()
-        }
-        .ok_or_else(|| syntax(c))?;
-        out.retain(|(k, _)| *k != key);
-        out.push((key, value));
-        if c.sym(')') {
-            return Ok(out);
-        }
-        if !c.sym(',') {
-            return Err(syntax(c));
-        }
-    }
 }

@@ -17,17 +17,11 @@ use crate::catalog::{create_table, key_parts, IndexDef, TableDef};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::collation::Collation;
+
+pub use crate::parser::alter::{IndexSpec, Place};
 use crate::types::value::Value;
 use crate::types::Column;
 use sqlparser::ast;
-
-/// Where ALTER TABLE puts a column.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Place {
-    Last,
-    First,
-    After(String),
-}
 
 #[derive(Clone, Debug)]
 pub struct DraftColumn {
@@ -84,28 +78,6 @@ fn remove_part(cols: &mut Vec<String>, prefix: &mut Vec<Option<u32>>, name: &str
     cols.retain(|_| *k.next().unwrap_or(&true));
     let mut k = keep.iter();
     prefix.retain(|_| *k.next().unwrap_or(&true));
-}
-
-/// The key parts and options of an index as written in ALTER TABLE ADD INDEX / CREATE INDEX.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct IndexSpec {
-    pub columns: Vec<String>,
-    /// Prefix lengths, parallel to `columns`.
-    pub prefix: Vec<Option<u32>>,
-    pub comment: Option<String>,
-    pub using: Option<String>,
-}
-
-impl IndexSpec {
-    /// Whole columns, no options.
-    pub fn of(columns: Vec<String>) -> IndexSpec {
-        let prefix = vec![None; columns.len()];
-        IndexSpec {
-            columns,
-            prefix,
-            ..IndexSpec::default()
-        }
-    }
 }
 
 /// A column definition parsed alone (`name type options`), with what it declares inline.

@@ -25,35 +25,18 @@ use std::ops::Bound;
 use crate::codec::row::decode_row;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::Output;
-use crate::parser::tokens::Cursor;
-use crate::session::admin::syntax;
+use crate::result::Output;
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
 use crate::types::temporal::{Date, DateTime, Time};
 use crate::types::value::Value;
 use crate::types::{Column, IntWidth, SqlType};
 
-/// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]` after the keywords: one row per table.
-pub fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    let mut names = Vec::new();
-    loop {
-        let parts = c.qualified().ok_or_else(|| syntax(c))?;
-        names.push(parts);
-        if !c.sym(',') {
-            break;
-        }
-    }
-    let quick = c.kw("QUICK");
-    if !quick {
-        c.kw("EXTENDED");
-    }
-    if !c.at_end() {
-        return Err(syntax(c));
-    }
+/// `CHECKSUM TABLE t [, t ...] [QUICK | EXTENDED]`: one row per table.
+pub fn run(cx: &mut Context, names: &[Vec<String>], quick: bool) -> DbResult<Output> {
     let mut rows = Vec::new();
     for parts in names {
-        let (db, t) = cx.resolve_table_name(&parts)?;
+        let (db, t) = cx.resolve_table_name(parts)?;
         let label = Value::Text(format!("{db}.{t}"));
         let def = match cx.get_table(&db, &t) {
             Ok(def) => def,

@@ -7,9 +7,9 @@ use sqlparser::ast;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
-use crate::exec::query as select;
-use crate::exec::scan::Output;
+use crate::exec::query;
 use crate::expr::CompileEnv;
+use crate::result::Output;
 use crate::types::value::Value;
 
 impl CompileEnv for Context {
@@ -34,7 +34,7 @@ impl CompileEnv for Context {
     }
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
         let saved = std::mem::take(&mut self.cur_sql);
-        let r = select::run_query(self, q);
+        let r = query::run_query(self, q);
         self.cur_sql = saved;
         match r? {
             Output::Rows { rows, .. } => Ok(rows),

@@ -12,7 +12,6 @@
 //! a key read. This session's TRUNCATE, DROP, ALTER or RENAME of the table closes its handlers;
 //! a handler whose table no longer exists reads as closed (1109).
 
-use std::collections::HashMap;
 use std::ops::Bound;
 
 use sqlparser::ast::{self as ast};
@@ -21,36 +20,17 @@ use crate::catalog::TableDef;
 use crate::codec::key::{encode_key_value, prefix_successor, KeyDecoder};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::{OutCol, Output};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Scope;
-use crate::parser::parse;
-use crate::parser::tokens::{lex, Cursor, Tok};
+use crate::parser::handler::{Dir, HandlerStmt};
 use crate::plan::access::exact;
+use crate::result::{OutCol, Output};
 use crate::types::value::Value;
 
-/// Open handlers of a session, by lower-cased alias.
-pub type Handlers = HashMap<String, Handler>;
+use crate::context::handlers::{Handler, Pos};
 
-#[derive(Clone, Debug)]
-pub struct Handler {
-    db: String,
-    table: String,
-    alias: String,
-    /// Key read (`None`: natural order) and the last entry examined.
-    key: Option<Option<usize>>,
-    pos: Pos,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-enum Pos {
-    Start,
-    At(Vec<u8>),
-    /// Ran off the end reading forward (true) or backward (false).
-    End(bool),
-}
-
-enum Dir {
+/// A READ's direction, key values evaluated.
+enum Move {
     First,
     Last,
     Next,
@@ -62,123 +42,96 @@ fn unknown(alias: &str) -> DbError {
     DbError::new(1109, "42S02", format!("Unknown table '{alias}' in HANDLER"))
 }
 
-/// True if `sql` is a HANDLER statement (sqlparser does not read them).
-pub fn is_special(sql: &str) -> bool {
-    Cursor::new(sql).peek_kw() == Some("HANDLER")
+/// Closes this session's handlers of the tables named `tables` (a statement is about to
+/// truncate, drop, alter or rename them).
+pub fn close_tables(cx: &mut Context, tables: &[String]) {
+    let names: Vec<String> = tables.iter().map(|t| t.to_ascii_lowercase()).collect();
+    cx.handlers
+        .retain(|_, h| !names.contains(&h.table.to_ascii_lowercase()));
 }
 
-/// Runs `sql` if it is a HANDLER statement; closes this session's handlers of a table that
-/// `sql` truncates, drops, alters or renames (and returns None: the statement runs as usual).
-pub fn special(cx: &mut Context, sql: &str) -> Option<DbResult<Output>> {
-    let mut c = Cursor::new(sql);
-    match c.peek_kw()? {
-        "HANDLER" => {
-            c.kw("HANDLER");
-            Some(run(cx, &mut c))
-        }
-        "TRUNCATE" | "DROP" | "ALTER" | "RENAME" if !cx.handlers.is_empty() => {
-            let names: Vec<String> = lex(sql)
-                .into_iter()
-                .filter_map(|(t, _)| match t {
-                    Tok::Word { text, .. } => Some(text.to_ascii_lowercase()),
-                    _ => None,
-                })
-                .collect();
-            cx.handlers
-                .retain(|_, h| !names.contains(&h.table.to_ascii_lowercase()));
-            None
-        }
-        _ => None,
-    }
+/// Closes this session's handlers of the tables of database `db` (which is about to be dropped).
+pub fn close_database(cx: &mut Context, db: &str) {
+    cx.handlers.retain(|_, h| h.db != db);
 }
 
-fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    let name = c.qualified().ok_or_else(|| DbError::syntax(c.rest()))?;
-    if c.kw("OPEN") {
-        let (db, table) = cx.resolve_table_name(&name)?;
-        cx.check_db_access(&db)?;
-        cx.get_table(&db, &table)?;
-        c.kw("AS");
-        let alias = match c.name() {
-            Some(a) => a,
-            None => table.clone(),
-        };
-        if !c.at_end() && !c.sym(';') {
-            return Err(DbError::syntax(c.rest()));
-        }
-        let k = alias.to_ascii_lowercase();
-        if cx.handlers.contains_key(&k) {
-            return Err(DbError::new(
-                1066,
-                "42000",
-                format!("Not unique table/alias: '{alias}'"),
-            ));
-        }
-        cx.handlers.insert(
-            k,
-            Handler {
-                db,
-                table,
-                alias,
-                key: None,
-                pos: Pos::Start,
-            },
-        );
-        return Ok(Output::done(0));
-    }
-    let alias = name.last().cloned().unwrap_or_default();
-    let k = alias.to_ascii_lowercase();
-    if c.kw("CLOSE") {
-        return match cx.handlers.remove(&k) {
+/// Runs a HANDLER statement.
+pub fn run(cx: &mut Context, stmt: HandlerStmt) -> DbResult<Output> {
+    match stmt {
+        HandlerStmt::Open { table, alias } => open(cx, &table, alias),
+        HandlerStmt::Close { alias } => match cx.handlers.remove(&alias.to_ascii_lowercase()) {
             Some(_) => Ok(Output::done(0)),
             None => Err(unknown(&alias)),
-        };
+        },
+        HandlerStmt::Read {
+            alias,
+            key,
+            dir,
+            tail,
+        } => read(cx, &alias, key.as_deref(), dir, tail.as_deref()),
     }
-    if !c.kw("READ") {
-        return Err(DbError::syntax(c.rest()));
+}
+
+fn open(cx: &mut Context, name: &[String], alias: Option<String>) -> DbResult<Output> {
+    let (db, table) = cx.resolve_table_name(name)?;
+    cx.check_db_access(&db)?;
+    cx.get_table(&db, &table)?;
+    let alias = alias.unwrap_or_else(|| table.clone());
+    let k = alias.to_ascii_lowercase();
+    if cx.handlers.contains_key(&k) {
+        return Err(DbError::new(
+            1066,
+            "42000",
+            format!("Not unique table/alias: '{alias}'"),
+        ));
     }
+    cx.handlers.insert(
+        k,
+        Handler {
+            db,
+            table,
+            alias,
+            key: None,
+            pos: Pos::Start,
+        },
+    );
+    Ok(Output::done(0))
+}
+
+fn read(
+    cx: &mut Context,
+    alias: &str,
+    key_name: Option<&str>,
+    dir: Dir,
+    tail: Option<&ast::Query>,
+) -> DbResult<Output> {
+    let k = alias.to_ascii_lowercase();
     let Some(h) = cx.handlers.get(&k).cloned() else {
-        return Err(unknown(&alias));
+        return Err(unknown(alias));
     };
     let Some(t) = cx.find_table(&h.db, &h.table) else {
         cx.handlers.remove(&k);
-        return Err(unknown(&alias));
+        return Err(unknown(alias));
     };
-    // `READ FIRST|NEXT` (natural order) or `READ key ...`.
-    let natural = matches!(c.peek_kw(), Some("FIRST" | "NEXT"));
-    let key = if natural {
-        None
-    } else {
-        let n = c.name().ok_or_else(|| DbError::syntax(c.rest()))?;
-        Some(key_named(&t, &n)?)
+    let key = match key_name {
+        None => None,
+        Some(n) => Some(key_named(&t, n)?),
     };
-    let dir = if c.kw("FIRST") {
-        Dir::First
-    } else if c.kw("LAST") && key.is_some() {
-        Dir::Last
-    } else if c.kw("NEXT") {
-        Dir::Next
-    } else if c.kw("PREV") && key.is_some() {
-        Dir::Prev
-    } else if key.is_some() {
-        let mut op = String::new();
-        while let Some(Tok::Sym(s @ ('=' | '<' | '>'))) = c.peek().cloned() {
-            op.push(s);
-            c.sym(s);
+    let dir = match dir {
+        Dir::First => Move::First,
+        Dir::Last => Move::Last,
+        Dir::Next => Move::Next,
+        Dir::Prev => Move::Prev,
+        Dir::Cmp(op, exprs) => {
+            let mut vals = Vec::new();
+            for e in exprs {
+                let x = cx.compile(&Scope::default(), &e, "field list")?;
+                vals.push(eval(&x, &EvalCtx::default())?);
+            }
+            Move::Cmp(op, vals)
         }
-        if !matches!(op.as_str(), "=" | ">=" | "<=" | ">" | "<") {
-            return Err(DbError::syntax(c.rest()));
-        }
-        let mut vals = Vec::new();
-        for e in values(c)? {
-            let x = cx.compile(&Scope::default(), &e, "field list")?;
-            vals.push(eval(&x, &EvalCtx::default())?);
-        }
-        Dir::Cmp(op, vals)
-    } else {
-        return Err(DbError::syntax(c.rest()));
     };
-    let (selection, limit) = tail(cx, c.rest())?;
+    let (selection, limit) = tail_of(cx, tail)?;
     let mut h = h;
     if h.key != key {
         // Another key (or natural order): the position restarts.
@@ -236,7 +189,7 @@ fn run(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
         .iter()
         .map(|c| {
             let mut o = OutCol::named(&c.name, Some(c.sql_type));
-            o.table = alias.clone();
+            o.table = alias.to_string();
             o.org_table = t.name.clone();
             o.db = t.db.clone();
             o.collation = c.collation;
@@ -264,73 +217,19 @@ fn key_named(t: &TableDef, name: &str) -> DbResult<Option<usize>> {
         })
 }
 
-/// `(v, ...)` after a comparison.
-fn values(c: &mut Cursor<'_>) -> DbResult<Vec<ast::Expr>> {
-    let rest = c.rest();
-    let toks = lex(rest);
-    let mut depth = 0;
-    let mut end = None;
-    for (t, off) in &toks {
-        match t {
-            Tok::Sym('(') => depth += 1,
-            Tok::Sym(')') => {
-                depth -= 1;
-                if depth == 0 {
-                    end = Some(off + 1);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    let end = end.ok_or_else(|| DbError::syntax(rest))?;
-    let inner = rest[..end]
-        .trim()
-        .strip_prefix('(')
-        .and_then(|x| x.strip_suffix(')'))
-        .ok_or_else(|| DbError::syntax(rest))?;
-    let q = match parse(&format!("SELECT {inner}"))?.into_iter().next() {
-        Some(ast::Statement::Query(q)) => q,
-        _ => return Err(DbError::syntax(inner)),
-    };
-    let ast::SetExpr::Select(s) = *q.body else {
-        return Err(DbError::syntax(inner));
-    };
-    let mut out = Vec::new();
-    for item in s.projection {
-        match item {
-            ast::SelectItem::UnnamedExpr(e) => out.push(e),
-            _ => return Err(DbError::syntax(inner)),
-        }
-    }
-    // Move the cursor past the list.
-    while !c.at_end() && c.rest().len() > rest.len() - end {
-        c.pos += 1;
-    }
-    Ok(out)
-}
-
-/// `[WHERE expr] [LIMIT [offset,] n]`: the condition and the row count (default 1).
-fn tail(cx: &mut Context, rest: &str) -> DbResult<(Option<ast::Expr>, u64)> {
-    let rest = rest.trim().trim_end_matches(';');
-    if rest.trim().is_empty() {
+/// The WHERE condition and the row count (default 1) of the statement's tail.
+fn tail_of(cx: &mut Context, tail: Option<&ast::Query>) -> DbResult<(Option<ast::Expr>, u64)> {
+    let Some(q) = tail else {
         return Ok((None, 1));
-    }
-    let q = match parse(&format!("SELECT 1 FROM dual {rest}"))?
-        .into_iter()
-        .next()
-    {
-        Some(ast::Statement::Query(q)) => q,
-        _ => return Err(DbError::syntax(rest)),
     };
-    let (limit, offset) = crate::plan::select::limit_of(cx, &q)?;
+    let (limit, offset) = crate::plan::select::limit_of(cx, q)?;
     if offset > 0 {
         return Err(DbError::unsupported("HANDLER ... LIMIT with an offset"));
     }
-    let ast::SetExpr::Select(s) = *q.body else {
-        return Err(DbError::syntax(rest));
+    let ast::SetExpr::Select(s) = &*q.body else {
+        return Err(DbError::syntax(q.to_string()));
     };
-    Ok((s.selection, limit.unwrap_or(1)))
+    Ok((s.selection.clone(), limit.unwrap_or(1)))
 }
 
 type Range = (String, Bound<Vec<u8>>, Bound<Vec<u8>>, bool);
@@ -340,7 +239,7 @@ fn bounds(
     t: &TableDef,
     key: Option<Option<usize>>,
     pos: &Pos,
-    dir: &Dir,
+    dir: &Move,
 ) -> DbResult<Option<Range>> {
     use Bound::{Excluded, Included, Unbounded};
     let (tree, cols) = match key.flatten() {
@@ -355,17 +254,17 @@ fn bounds(
         _ => Some((Unbounded, Unbounded)),
     };
     Ok(Some(match dir {
-        Dir::First => (tree, Unbounded, Unbounded, false),
-        Dir::Last => (tree, Unbounded, Unbounded, true),
-        Dir::Next => match after(true) {
+        Move::First => (tree, Unbounded, Unbounded, false),
+        Move::Last => (tree, Unbounded, Unbounded, true),
+        Move::Next => match after(true) {
             Some((lo, hi)) => (tree, lo, hi, false),
             None => return Ok(None),
         },
-        Dir::Prev => match after(false) {
+        Move::Prev => match after(false) {
             Some((lo, hi)) => (tree, lo, hi, true),
             None => return Ok(None),
         },
-        Dir::Cmp(op, vals) => {
+        Move::Cmp(op, vals) => {
             if vals.len() > cols.len() || vals.is_empty() {
                 return Err(DbError::new(
                     1070,

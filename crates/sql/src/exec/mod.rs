@@ -1,4 +1,4 @@
-//! Execution: scans, queries, INSERT/UPDATE/DELETE, HANDLER, CHECKSUM TABLE.
+//! Execution: scans, queries, INSERT/UPDATE/DELETE (multi-table too), HANDLER, CHECKSUM TABLE.
 
 pub mod checksum;
 pub mod compile_env;

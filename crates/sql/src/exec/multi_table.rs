@@ -1,11 +1,6 @@
-//! Multi-table UPDATE and DELETE, and the modifiers sqlparser does not read
-//! (`LOW_PRIORITY`, `QUICK`, `IGNORE` after UPDATE/DELETE).
-//!
-//! Forms: `UPDATE [mods] refs SET ... [WHERE]` with several tables or a JOIN in `refs`,
-//! `DELETE [mods] t1[.*], ... FROM refs [WHERE]` and `DELETE [mods] FROM t1[.*], ... USING refs
-//! [WHERE]`. The statement is split here at its top-level keywords; the table references, the
-//! assignments and WHERE are then parsed by sqlparser. A single-table statement with modifiers
-//! is handed to dml.rs (which keeps ORDER BY/LIMIT); other statements are left to sqlparser.
+//! Multi-table UPDATE and DELETE, and single-table ones with the modifiers sqlparser does not
+//! read (`LOW_PRIORITY`, `QUICK`, `IGNORE` after UPDATE/DELETE); grammar: parser/multi_table.rs.
+//! A single-table statement with modifiers is handed to dml.rs (which keeps ORDER BY/LIMIT).
 //!
 //! Execution: the join (select.rs's FROM planning and access paths) is read first, collecting
 //! for every target table the primary keys of its matching rows, each once (the first
@@ -25,199 +20,39 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
 use crate::exec::query::run_query;
-use crate::exec::scan::{read_rows, Output};
+use crate::exec::scan::read_rows;
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Expr;
-use crate::parser::parse;
-use crate::parser::tokens::{lex, Tok};
+use crate::parser::multi_table::MultiTable;
 use crate::plan::access::conjuncts;
 use crate::plan::from::{plan_access, plan_from, From, SrcKind};
+use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
 use crate::types::value::Value;
 
-/// A statement this module takes over from sqlparser.
-enum Plan {
-    /// Single-table UPDATE with modifiers: the statement without them.
-    SingleUpdate { sql: String, ignore: bool },
-    /// Single-table DELETE with modifiers: the statement without them.
-    SingleDelete { sql: String, ignore: bool },
-    MultiUpdate {
-        refs: String,
-        rest: String,
-        ignore: bool,
-    },
-    MultiDelete {
-        targets: Vec<Vec<String>>,
-        refs: String,
-        rest: String,
-        ignore: bool,
-    },
-}
-
-fn word(t: &Tok) -> Option<&str> {
-    match t {
-        Tok::Word {
-            upper,
-            quoted: false,
-            ..
-        } => Some(upper),
-        _ => None,
-    }
-}
-
-/// Index of the first top-level token at or after `from` satisfying `stop`.
-fn find_top(toks: &[(Tok, usize)], from: usize, stop: &dyn Fn(&Tok) -> bool) -> usize {
-    let mut depth = 0i32;
-    for (i, (t, _)) in toks.iter().enumerate().skip(from) {
-        match t {
-            Tok::Sym('(') => depth += 1,
-            Tok::Sym(')') => depth -= 1,
-            _ if depth == 0 && stop(t) => return i,
-            _ => {}
-        }
-    }
-    toks.len()
-}
-
-fn has_top(toks: &[(Tok, usize)], a: usize, b: usize, pred: &dyn Fn(&Tok) -> bool) -> bool {
-    find_top(toks, a, pred) < b
-}
-
-fn classify(sql: &str) -> Option<Plan> {
-    let toks = lex(sql);
-    let first = word(&toks.first()?.0)?;
-    let is_update = first == "UPDATE";
-    if !is_update && first != "DELETE" {
-        return None;
-    }
-    let off = |i: usize| toks.get(i).map_or(sql.len(), |t| t.1);
-    let mut i = 1;
-    let (mut ignore, mut mods) = (false, false);
-    while let Some(w) = toks.get(i).and_then(|t| word(&t.0)) {
-        match w {
-            "LOW_PRIORITY" | "QUICK" => mods = true,
-            "IGNORE" => {
-                ignore = true;
-                mods = true
-            }
-            _ => break,
-        }
-        i += 1;
-    }
-    let body = i;
-    let is_kw = |k: &'static str| move |t: &Tok| word(t) == Some(k);
-    if is_update {
-        let set = find_top(&toks, body, &is_kw("SET"));
-        let multi = has_top(&toks, body, set, &|t| {
-            *t == Tok::Sym(',') || word(t) == Some("JOIN")
-        });
-        let refs = sql[off(body)..off(set)].to_string();
-        let rest = sql[off(set)..].to_string();
-        if multi {
-            return Some(Plan::MultiUpdate { refs, rest, ignore });
-        }
-        if mods {
-            return Some(Plan::SingleUpdate {
-                sql: format!("UPDATE {refs}{rest}"),
-                ignore,
-            });
-        }
-        return None;
-    }
-    let end_refs = |from: usize| {
-        find_top(&toks, from, &|t| {
-            matches!(word(t), Some("WHERE" | "ORDER" | "LIMIT"))
-        })
-    };
-    let (targets_at, targets_end, refs_at) = if word(&toks.get(body)?.0) == Some("FROM") {
-        let using = find_top(&toks, body + 1, &is_kw("USING"));
-        if using == toks.len() {
-            if !mods {
-                return None;
-            }
-            return Some(Plan::SingleDelete {
-                sql: format!("DELETE {}", &sql[off(body)..]),
-                ignore,
-            });
-        }
-        (body + 1, using, using + 1)
-    } else {
-        let from = find_top(&toks, body, &is_kw("FROM"));
-        if from == toks.len() {
-            return None;
-        }
-        (body, from, from + 1)
-    };
-    let refs_end = end_refs(refs_at);
-    // Target list: names, optionally qualified, optionally followed by `.*`.
-    let mut targets = Vec::new();
-    let mut cur: Vec<String> = Vec::new();
-    for (t, _) in &toks[targets_at..targets_end] {
-        match t {
-            Tok::Word { text, .. } => cur.push(text.clone()),
-            Tok::Sym('.') | Tok::Sym('*') => {}
-            Tok::Sym(',') => targets.push(std::mem::take(&mut cur)),
-            _ => return None,
-        }
-    }
-    if !cur.is_empty() {
-        targets.push(cur);
-    }
-    Some(Plan::MultiDelete {
-        targets,
-        refs: sql[off(refs_at)..off(refs_end)].to_string(),
-        rest: sql[off(refs_end)..].to_string(),
-        ignore,
-    })
-}
-
-/// True if `sql` is a statement of this module (sqlparser alone would not read it).
-pub fn is_special(sql: &str) -> bool {
-    classify(sql).is_some()
-}
-
-/// Runs `sql` if it is a statement of this module.
-pub fn special(cx: &mut Context, sql: &str) -> Option<DbResult<Output>> {
-    let plan = classify(sql)?;
-    Some(match plan {
-        Plan::SingleUpdate { sql, ignore } => single(cx, &sql, ignore),
-        Plan::SingleDelete { sql, ignore } => single(cx, &sql, ignore),
-        Plan::MultiUpdate { refs, rest, ignore } => multi_update(cx, &refs, &rest, ignore),
-        Plan::MultiDelete {
-            targets,
-            refs,
-            rest,
-            ignore,
-        } => multi_delete(cx, &targets, &refs, &rest, ignore),
-    })
-}
-
-fn single(cx: &mut Context, sql: &str, ignore: bool) -> DbResult<Output> {
-    let stmts = parse(sql)?;
-    match stmts.as_slice() {
-        [ast::Statement::Update(u)] => dml::update_with(cx, u, ignore),
-        [ast::Statement::Delete(d)] => {
-            let mut d = d.clone();
+/// Runs a statement of the multi-table grammar.
+pub fn run(cx: &mut Context, stmt: MultiTable) -> DbResult<Output> {
+    match stmt {
+        MultiTable::Update { update, ignore } => dml::update_with(cx, &update, ignore),
+        MultiTable::Delete { mut delete, ignore } => {
             if ignore {
-                if let Some(w) = d.selection.as_mut() {
+                if let Some(w) = delete.selection.as_mut() {
                     soften_subqueries(cx, w)?;
                 }
             }
-            dml::delete(cx, &d)
+            dml::delete(cx, &delete)
         }
-        _ => Err(DbError::syntax(sql)),
-    }
-}
-
-/// The table references of a multi-table statement, as sqlparser's FROM list.
-fn parse_refs(refs: &str) -> DbResult<Vec<ast::TableWithJoins>> {
-    let stmts = parse(&format!("SELECT 1 FROM {refs}"))?;
-    match stmts.into_iter().next() {
-        Some(ast::Statement::Query(q)) => match *q.body {
-            ast::SetExpr::Select(s) => Ok(s.from),
-            _ => Err(DbError::syntax(refs)),
-        },
-        _ => Err(DbError::syntax(refs)),
+        MultiTable::MultiUpdate {
+            refs,
+            update,
+            ignore,
+        } => multi_update(cx, &refs, &update, ignore),
+        MultiTable::MultiDelete {
+            targets,
+            refs,
+            delete,
+            ignore,
+        } => multi_delete(cx, &targets, &refs, &delete, ignore),
     }
 }
 
@@ -432,29 +267,19 @@ fn relock(
     Ok(Some(row))
 }
 
-fn parse_rest(kind: &str, rest: &str) -> DbResult<ast::Statement> {
-    let sql = match kind {
-        "UPDATE" => format!("UPDATE _betula_multi {rest}"),
-        _ => format!("DELETE FROM _betula_multi {rest}"),
-    };
-    parse(&sql)?
-        .into_iter()
-        .next()
-        .ok_or_else(|| DbError::syntax(rest))
-}
-
-fn multi_update(cx: &mut Context, refs: &str, rest: &str, ignore: bool) -> DbResult<Output> {
-    let refs = parse_refs(refs)?;
-    let ast::Statement::Update(u) = parse_rest("UPDATE", rest)? else {
-        return Err(DbError::syntax(rest));
-    };
+fn multi_update(
+    cx: &mut Context,
+    refs: &[ast::TableWithJoins],
+    u: &ast::Update,
+    ignore: bool,
+) -> DbResult<Output> {
     if !u.order_by.is_empty() {
         return Err(usage_error("UPDATE", "ORDER BY"));
     }
     if u.limit.is_some() {
         return Err(usage_error("UPDATE", "LIMIT"));
     }
-    let j = plan_join(cx, &refs, u.selection.as_ref(), ignore)?;
+    let j = plan_join(cx, refs, u.selection.as_ref(), ignore)?;
     // Assignments: (global column, expression), grouped by the target source.
     let mut targets: Vec<Matches> = Vec::new();
     let mut assigns: Vec<Vec<(usize, Expr)>> = Vec::new();
@@ -583,21 +408,17 @@ fn is_default_kw(e: &ast::Expr) -> bool {
 fn multi_delete(
     cx: &mut Context,
     target_names: &[Vec<String>],
-    refs: &str,
-    rest: &str,
+    refs: &[ast::TableWithJoins],
+    d: &ast::Delete,
     ignore: bool,
 ) -> DbResult<Output> {
-    let refs = parse_refs(refs)?;
-    let ast::Statement::Delete(d) = parse_rest("DELETE", rest)? else {
-        return Err(DbError::syntax(rest));
-    };
     if !d.order_by.is_empty() {
         return Err(usage_error("DELETE", "ORDER BY"));
     }
     if d.limit.is_some() {
         return Err(usage_error("DELETE", "LIMIT"));
     }
-    let j = plan_join(cx, &refs, d.selection.as_ref(), ignore)?;
+    let j = plan_join(cx, refs, d.selection.as_ref(), ignore)?;
     let mut targets: Vec<Matches> = Vec::new();
     for name in target_names {
         let alias = name.last().cloned().unwrap_or_default();
@@ -642,51 +463,4 @@ fn multi_delete(
         }
     }
     Ok(Output::done(deleted))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classifies_forms() {
-        assert!(classify("UPDATE t SET a=1").is_none());
-        assert!(classify("DELETE FROM t WHERE a=1").is_none());
-        assert!(matches!(
-            classify("UPDATE IGNORE t SET a=1"),
-            Some(Plan::SingleUpdate { ignore: true, .. })
-        ));
-        assert!(matches!(
-            classify("DELETE QUICK FROM t"),
-            Some(Plan::SingleDelete { ignore: false, .. })
-        ));
-        match classify("UPDATE t1, t2 SET t1.a=1 WHERE a=b") {
-            Some(Plan::MultiUpdate { refs, rest, .. }) => {
-                assert_eq!(refs.trim(), "t1, t2");
-                assert_eq!(rest, "SET t1.a=1 WHERE a=b");
-            }
-            _ => panic!("not a multi-table UPDATE"),
-        }
-        match classify("DELETE t2.* FROM t1, t2 WHERE c < (SELECT 1)") {
-            Some(Plan::MultiDelete {
-                targets,
-                refs,
-                rest,
-                ..
-            }) => {
-                assert_eq!(targets, vec![vec!["t2".to_string()]]);
-                assert_eq!(refs.trim(), "t1, t2");
-                assert_eq!(rest, "WHERE c < (SELECT 1)");
-            }
-            _ => panic!("not a multi-table DELETE"),
-        }
-        match classify("DELETE LOW_PRIORITY FROM t2, db.t1.* USING t2 JOIN t1 ON a=c") {
-            Some(Plan::MultiDelete { targets, refs, .. }) => {
-                assert_eq!(targets.len(), 2);
-                assert_eq!(targets[1], vec!["db".to_string(), "t1".to_string()]);
-                assert_eq!(refs.trim(), "t2 JOIN t1 ON a=c");
-            }
-            _ => panic!("not a multi-table DELETE"),
-        }
-    }
 }

@@ -15,7 +15,7 @@ use crate::exec::sort::{apply_limit, dedup, sort_keyed};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::plan::locks::lock_for_plan;
 use crate::plan::query::{plan_query, QueryPlan};
-use crate::result::{Output, RowSink};
+use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
 
 /// Runs a full query; rows may go to `sink` as they are read ([`Output::Sent`]).
@@ -28,9 +28,6 @@ pub fn run_query_to(
         return locking_read(cx, q);
     }
     let plan = plan_query(cx, q)?;
-    if cx.describe_only {
-        return Ok(described(&plan));
-    }
     run_plan(cx, &plan, sink)
 }
 
@@ -59,21 +56,16 @@ pub fn analyze(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     }
 }
 
-/// A prepared statement's result columns, with no row read.
-fn described(plan: &QueryPlan) -> Output {
-    Output::Rows {
-        cols: plan.columns(),
-        rows: Vec::new(),
-    }
+/// A query's result columns, from its plan: no row is read and no lock taken (a prepared
+/// statement describes its result this way).
+pub fn describe(cx: &mut Context, q: &ast::Query) -> DbResult<Vec<OutCol>> {
+    Ok(plan_query(cx, q)?.columns())
 }
 
 fn locking_read(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     let snapshot = cx.snapshot.take();
     let result = (|| {
         let plan = plan_query(cx, q)?;
-        if cx.describe_only {
-            return Ok(described(&plan));
-        }
         lock_for_plan(cx, &plan)?;
         run_plan(cx, &plan, None)
     })();

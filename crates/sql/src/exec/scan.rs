@@ -7,6 +7,7 @@
 
 use std::ops::Bound;
 
+use crate::catalog::index_entry::covers;
 use crate::catalog::TableDef;
 use crate::codec::key::KeyDecoder;
 use crate::codec::row::decode_row;
@@ -15,14 +16,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::plan::access::Access;
 use crate::plan::index_condition::Pushed;
-pub use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
-
-/// True if index `ix` can produce every column in `needed` from its entries
-/// (index_entry.rs).
-pub fn covers(t: &TableDef, ix: usize, needed: &[bool]) -> bool {
-    crate::catalog::index_entry::covers(t, ix, needed)
-}
 
 /// Whether the pushed condition holds for an index entry (the row is then fetched).
 fn pushed_holds(

@@ -20,9 +20,6 @@ use crate::plan::select::SelectPlan;
 use crate::result::{Output, RowSink};
 use crate::types::value::Value;
 
-// The entry points callers used before queries had plans.
-pub use crate::exec::query::{explain, run_query, run_query_to};
-
 /// Runs `plan`; rows go to `sink` as they are read when the plan allows it ([`Output::Sent`]).
 pub fn run_select(
     cx: &mut Context,

@@ -27,7 +27,7 @@ use crate::catalog::create_table::render_create;
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::OutCol;
+use crate::result::OutCol;
 use crate::types::value::Value;
 use crate::types::{IntWidth, SqlType};
 

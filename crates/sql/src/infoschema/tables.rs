@@ -11,7 +11,7 @@ use super::{ic, names, t, table_names, vc, ViewRows};
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
-use crate::exec::scan::OutCol;
+use crate::result::OutCol;
 use crate::types::value::Value;
 
 /// information_schema.SCHEMATA: the databases `visible` to the user.

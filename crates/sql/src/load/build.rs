@@ -23,9 +23,9 @@ use crate::catalog::TableDef;
 use crate::codec::row::decode_row;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::load::parse::OnDuplicate;
 use crate::load::sorter::{Entry, Merge, Sorter, TempDir};
 use crate::load::{Counts, RowSource};
+use crate::parser::load::OnDuplicate;
 
 /// Whether the bulk build applies; `txn` holds the whole-tree locks of the table's trees (so no
 /// other writer can add a row between this check and the swap).

@@ -19,7 +19,7 @@ use crate::exec::dml::{complete_row, table_scope, Slot};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{Expr, ScopeCol};
 use crate::load::fields::Record;
-use crate::load::parse::{Charset, LoadStmt, SetValue, Target};
+use crate::parser::load::{Charset, LoadStmt, SetValue, Target};
 use crate::types::value::Value;
 
 #[derive(Clone, Copy)]

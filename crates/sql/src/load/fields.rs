@@ -19,7 +19,7 @@
 
 use std::io::{self, Read};
 
-use crate::load::parse::Format;
+use crate::parser::load::Format;
 
 /// One field of a record: a byte range of `Record::data`, or NULL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

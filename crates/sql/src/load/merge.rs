@@ -21,8 +21,8 @@ use crate::codec::row::decode_row;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::dml::encode;
-use crate::load::parse::OnDuplicate;
 use crate::load::{commit_durability, Counts, RowSource};
+use crate::parser::load::OnDuplicate;
 use crate::types::value::Value;
 
 /// A row holding the same UNIQUE index values: (its primary key, key name, key columns).

@@ -2,7 +2,7 @@
 //!
 //! | module | owns |
 //! | --- | --- |
-//! | `parse` | the statement's grammar and options |
+//! | parser/load.rs | the statement's grammar and options |
 //! | `fields` | splitting a byte stream into records and fields (MySQL's escape and quote rules) |
 //! | `convert` | record → row: column list, `@variables`, SET, defaults, coercion (as INSERT) |
 //! | `sorter` | external merge sort with zstd-compressed runs under the data directory |
@@ -31,7 +31,6 @@ mod build;
 pub mod convert;
 pub mod fields;
 mod merge;
-pub mod parse;
 pub mod sorter;
 
 use std::io::Read;
@@ -42,11 +41,11 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
-use crate::exec::scan::Output;
+use crate::parser::load::{self, LoadStmt, OnDuplicate};
+use crate::result::Output;
 use crate::types::value::Value;
 use convert::Converter;
 use fields::{FieldReader, Record};
-use parse::{LoadStmt, OnDuplicate};
 
 /// Warnings kept per statement (the count in the reply counts them all).
 const MAX_WARNINGS: usize = 65_535;
@@ -150,10 +149,10 @@ impl RowSource<'_> {
 /// LOCAL that can run (local_infile ON, table present and accessible); None otherwise (the
 /// statement then runs without a stream and reports its own error).
 pub fn local_request(cx: &Context, sql: &str) -> Option<String> {
-    if !parse::is_load(sql) {
+    if !load::is_load(sql) {
         return None;
     }
-    let stmt = parse::parse(sql).ok()?;
+    let stmt = load::parse(sql).ok()?;
     let enabled = cx
         .vars
         .get("local_infile")
@@ -211,8 +210,7 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
 
 /// Runs a LOAD DATA statement; `local` is the client's file for LOAD DATA LOCAL (None when the
 /// client did not offer it).
-pub fn run(cx: &mut Context, sql: &str, local: Option<&mut dyn Read>) -> DbResult<Output> {
-    let stmt = parse::parse(sql)?;
+pub fn run(cx: &mut Context, stmt: &LoadStmt, local: Option<&mut dyn Read>) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(&stmt.table)?;
     cx.check_db_access(&db)?;
     let t = cx.get_table(&db, &name)?;
@@ -238,7 +236,7 @@ pub fn run(cx: &mut Context, sql: &str, local: Option<&mut dyn Read>) -> DbResul
         file = open_server_file(cx, &stmt.file)?;
         &mut file
     };
-    execute(cx, &stmt, t, input)
+    execute(cx, stmt, t, input)
 }
 
 /// The load itself, over any byte stream (also used by `betula import`).

@@ -25,8 +25,7 @@ use std::thread::JoinHandle;
 
 use crate::error::db_error::{DbError, DbResult};
 
-/// Prefix of the loader's temporary directories in the data directory.
-pub const TEMP_PREFIX: &str = "#load-tmp-";
+pub use crate::context::engine::LOAD_TEMP_PREFIX as TEMP_PREFIX;
 
 /// One sorted entry.
 pub type Entry = (Vec<u8>, u64, Vec<u8>);
@@ -53,16 +52,7 @@ impl Drop for TempDir {
     }
 }
 
-/// Removes temporary directories a crashed load left in `datadir`.
-pub fn clean_stale(datadir: &Path) {
-    if let Ok(rd) = std::fs::read_dir(datadir) {
-        for e in rd.flatten() {
-            if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-    }
-}
+pub use crate::context::engine::clean_stale_load_dirs as clean_stale;
 
 /// Error 1026 (ER_ERROR_ON_WRITE) or 1021 (ER_DISK_FULL) naming the temporary file.
 pub fn io_error(path: &Path, what: &str, e: io::Error) -> DbError {

@@ -15,12 +15,20 @@
 
 use sqlparser::ast;
 
-use crate::exec::dml::Slot;
 use crate::expr::eval::negate_literal;
 use crate::expr::{literal_overflows, number_literal};
 use crate::types::value::Value;
 
+/// One value of an inserted row before defaults and coercion.
+#[derive(Debug, Clone)]
+pub enum Slot {
+    Unset,
+    Default,
+    Val(Value),
+}
+
 /// An INSERT statement read by the fast parser.
+#[derive(Debug, Clone)]
 pub struct FastInsert {
     pub table: Vec<String>,
     pub replace: bool,

@@ -1,18 +1,65 @@
-//! The SQL front end: statement text to statements.
+//! The SQL front end: statement text to one [`Statement`].
+//!
+//! Per statement, on the success path:
+//! 1. [`read`] makes one pass over the text (split.rs's scanner) for the expression nesting
+//!    bound, executable comments (`/*!`, `/*M!`: only then is the text rewritten, versioned.rs)
+//!    and references to `@@warning_count` / `@@error_count`.
+//! 2. [`parse_statement`] reads the first keyword (and at most two more) with the lazy lexer of
+//!    tokens.rs, which skips whitespace and comments and stops there, and hands the text to
+//!    exactly one grammar:
+//!
+//! | first keyword(s) | grammar | statement |
+//! | --- | --- | --- |
+//! | INSERT, REPLACE | fast_insert.rs (literal-only), else sqlparser | `Insert`, `Sql` |
+//! | UPDATE, DELETE | multi_table.rs (several tables, modifiers), else sqlparser | `MultiTable`, `Sql` |
+//! | LOAD DATA, LOAD XML | load.rs | `Load` |
+//! | HANDLER | handler.rs | `Handler` |
+//! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
+//! | CREATE {DATABASE, SCHEMA, [UNIQUE] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
+//! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
+//! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
+//! | anything else (SELECT, WITH, CREATE TABLE, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
+//!
+//! Invariants: a grammar gets the whole text and nothing else parses it, so a statement is
+//! lexed once, except: the first words read to choose the grammar; an INSERT the fast path
+//! declines (then read by sqlparser); UPDATE / DELETE up to SET or past DELETE FROM's name list
+//! (multi_table.rs decides from those tokens), and multi-table ones whose pieces sqlparser reads
+//! after the split; the expressions inside Betula's grammars that sqlparser reads (SHOW ...
+//! WHERE, HANDLER's key values and tail, LOAD DATA's SET); and a statement sqlparser refuses,
+//! which [`parse`] retries once with MariaDB syntax sqlparser does not accept rewritten
+//! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs): mostly DDL from
+//! dumps. Parsing reads no session state: a [`Statement`] depends on its text only.
 
+pub mod admin;
+pub mod alter;
+pub mod ddl;
 pub mod fast_insert;
+pub mod handler;
 pub mod index_syntax;
+pub mod load;
+pub mod multi_table;
+pub mod servers;
+pub mod show;
 pub mod split;
+pub mod statement;
 pub mod tokens;
+pub mod users;
 pub mod versioned;
 
-use sqlparser::ast::Statement;
+use std::borrow::Cow;
+
+use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::error::db_error::{DbError, DbResult};
+pub use statement::Statement;
+use tokens::{Cursor, Lexer, Tok};
 
-pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
+/// sqlparser's statements of `sql`, retried with MariaDB syntax rewritten when it refuses them
+/// (also used for the catalog's stored CREATE TABLE text and the pieces Betula's grammars hand
+/// to sqlparser).
+pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
@@ -32,3 +79,251 @@ pub fn parse(sql: &str) -> DbResult<Vec<Statement>> {
         }
     }
 }
+
+/// The one statement of `sql` as sqlparser reads it (1065 if there is none).
+fn sql_statement(sql: &str) -> DbResult<Statement> {
+    let mut stmts = parse(sql)?;
+    match stmts.len() {
+        1 => Ok(Statement::Sql(Box::new(stmts.remove(0)))),
+        0 => Err(DbError::new(1065, "42000", "Query was empty")),
+        _ => Err(DbError::syntax(sql)),
+    }
+}
+
+/// A statement's text as the session runs it, with what one pass over it found.
+pub struct Source<'a> {
+    /// The text, executable comments expanded.
+    pub text: Cow<'a, str>,
+    /// The expression nesting bound (split::nesting_cost) of `text`.
+    pub nesting: usize,
+    /// The statement reads the previous statement's diagnostics (SHOW WARNINGS / ERRORS,
+    /// `@@warning_count`, `@@error_count`): they must be kept for it.
+    pub reads_diagnostics: bool,
+}
+
+/// One pass over `sql` (a second one only when it holds executable comments, after expanding
+/// them).
+pub fn read(sql: &str) -> Source<'_> {
+    let mut scan = split::prescan(sql);
+    let text = if scan.versioned {
+        let expanded = versioned::expand(sql);
+        scan = split::prescan(&expanded);
+        Cow::Owned(expanded)
+    } else {
+        Cow::Borrowed(sql)
+    };
+    let reads_diagnostics = scan.counters || {
+        let mut words = Lexer::new(&text).map(|(t, _)| t);
+        keyword(words.next()).as_deref() == Some("SHOW")
+            && matches!(
+                keyword(words.next()).as_deref(),
+                Some("WARNINGS" | "ERRORS")
+            )
+    };
+    Source {
+        text,
+        nesting: scan.nesting,
+        reads_diagnostics,
+    }
+}
+
+/// The grammar a statement goes to, from its first keywords.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Grammar {
+    Sqlparser,
+    Insert,
+    UpdateDelete,
+    Load,
+    Handler,
+    /// ANALYZE of a statement (MariaDB's `ANALYZE SELECT ...`), not ANALYZE TABLE.
+    Analyze,
+    /// Betula's grammars over tokens.rs's Cursor (show, ddl, users, admin).
+    Own,
+}
+
+/// The first keyword of a token (upper case), if it is an unquoted word.
+fn keyword(t: Option<Tok>) -> Option<String> {
+    match t? {
+        Tok::Word {
+            upper,
+            quoted: false,
+            ..
+        } => Some(upper),
+        _ => None,
+    }
+}
+
+/// Keywords that start a statement of Betula's own grammars whatever follows.
+const OWN: &[&str] = &[
+    "SHOW",
+    "USE",
+    "BEGIN",
+    "START",
+    "COMMIT",
+    "ROLLBACK",
+    "DESCRIBE",
+    "DESC",
+    "DROP",
+    "TRUNCATE",
+    "RENAME",
+    "ALTER",
+    "GRANT",
+    "REVOKE",
+    "FLUSH",
+    "KILL",
+    "LOCK",
+    "UNLOCK",
+    "ANALYZE",
+    "OPTIMIZE",
+    "CHECK",
+    "SAVEPOINT",
+    "RELEASE",
+    "CHECKPOINT",
+    "CHECKSUM",
+    "CACHE",
+];
+
+fn grammar_of(sql: &str) -> Grammar {
+    let mut toks = Lexer::new(sql).map(|(t, _)| t);
+    let Some(first) = keyword(toks.next()) else {
+        return Grammar::Sqlparser;
+    };
+    let mut next = || keyword(toks.next());
+    match first.as_str() {
+        "INSERT" | "REPLACE" => Grammar::Insert,
+        "UPDATE" | "DELETE" => Grammar::UpdateDelete,
+        "HANDLER" => Grammar::Handler,
+        "LOAD" => match next().as_deref() {
+            Some("DATA" | "XML") => Grammar::Load,
+            Some("INDEX") => Grammar::Own,
+            _ => Grammar::Sqlparser,
+        },
+        "EXPLAIN" => match toks.next() {
+            // EXPLAIN of a table is DESCRIBE
+            Some(Tok::Word { upper, quoted, .. })
+                if quoted
+                    || !matches!(
+                        upper.as_str(),
+                        "SELECT"
+                            | "FORMAT"
+                            | "ANALYZE"
+                            | "EXTENDED"
+                            | "INSERT"
+                            | "UPDATE"
+                            | "DELETE"
+                            | "REPLACE"
+                            | "WITH"
+                            | "PARTITIONS"
+                    ) =>
+            {
+                Grammar::Own
+            }
+            _ => Grammar::Sqlparser,
+        },
+        "ANALYZE" => match toks.next() {
+            Some(Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            }) if matches!(
+                upper.as_str(),
+                "SELECT" | "WITH" | "FORMAT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE"
+            ) =>
+            {
+                Grammar::Analyze
+            }
+            Some(Tok::Sym('(')) => Grammar::Analyze,
+            _ => Grammar::Own,
+        },
+        "CREATE" => match next().as_deref() {
+            Some("OR") => match (next().as_deref(), next().as_deref()) {
+                (Some("REPLACE"), Some("SERVER")) => Grammar::Own,
+                _ => Grammar::Sqlparser,
+            },
+            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER" | "SERVER") => Grammar::Own,
+            _ => Grammar::Sqlparser,
+        },
+        "SET" => match next().as_deref() {
+            Some("PASSWORD") => Grammar::Own,
+            _ => Grammar::Sqlparser,
+        },
+        k if OWN.contains(&k) => Grammar::Own,
+        _ => Grammar::Sqlparser,
+    }
+}
+
+/// Parses one statement (text as [`read`] gives it: executable comments expanded, no trailing
+/// `;`) with the one grammar its first keywords choose (see the module header).
+pub fn parse_statement(sql: &str) -> DbResult<Statement> {
+    match grammar_of(sql) {
+        Grammar::Sqlparser => sql_statement(sql),
+        Grammar::Insert => match fast_insert::parse(sql) {
+            Some(f) => Ok(Statement::Insert(Box::new(f))),
+            None => sql_statement(sql),
+        },
+        Grammar::UpdateDelete => match multi_table::parse(sql)? {
+            Some(m) => Ok(Statement::MultiTable(m)),
+            None => sql_statement(sql),
+        },
+        Grammar::Load => Ok(Statement::Load(Box::new(load::parse(sql)?))),
+        Grammar::Handler => Ok(Statement::Handler(handler::parse(sql)?)),
+        Grammar::Analyze => analyze(sql),
+        Grammar::Own => own(sql),
+    }
+}
+
+/// Whether a statement is read by Betula's own grammars rather than sqlparser's (before
+/// prepared statements were parsed at PREPARE, only sqlparser's were checked then).
+pub fn is_own_grammar(sql: &str) -> bool {
+    match grammar_of(sql) {
+        Grammar::Own | Grammar::Handler => true,
+        Grammar::UpdateDelete => multi_table::is_own(sql),
+        Grammar::Sqlparser | Grammar::Insert | Grammar::Load | Grammar::Analyze => false,
+    }
+}
+
+/// `ANALYZE <query>`: the query, read by sqlparser. ANALYZE of other statements and ANALYZE
+/// FORMAT=JSON are refused.
+fn analyze(sql: &str) -> DbResult<Statement> {
+    let mut c = Cursor::new(sql);
+    c.pos += 1;
+    if matches!(
+        c.peek_kw(),
+        Some("FORMAT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE")
+    ) {
+        let what = c.peek_kw().unwrap_or_default().to_string();
+        return Err(DbError::unsupported(format!("ANALYZE {what}")));
+    }
+    let rest = c.rest();
+    match sql_statement(rest)? {
+        Statement::Sql(s) => match *s {
+            ast::Statement::Query(q) => Ok(Statement::Analyze(q)),
+            _ => Err(DbError::syntax(rest)),
+        },
+        _ => Err(DbError::syntax(rest)),
+    }
+}
+
+/// The statements of the Cursor grammars.
+fn own(sql: &str) -> DbResult<Statement> {
+    let mut c = Cursor::new(sql);
+    let k = c.peek_kw().unwrap_or("").to_string();
+    c.pos += 1;
+    let c = &mut c;
+    match k.as_str() {
+        "SHOW" => Ok(Statement::Show(show::parse_show(c)?)),
+        "DESCRIBE" | "DESC" | "EXPLAIN" => Ok(Statement::Show(show::parse_describe(c)?)),
+        "CREATE" => ddl::parse_create(c),
+        "DROP" => ddl::parse_drop(c),
+        "TRUNCATE" => ddl::parse_truncate(c),
+        "RENAME" => ddl::parse_rename(c),
+        "ALTER" => ddl::parse_alter(c),
+        "SET" => users::parse_set_password(c),
+        "GRANT" => users::parse_grant(c, false),
+        "REVOKE" => users::parse_grant(c, true),
+        _ => admin::parse(&k, c),
+    }
+}
+
+#[cfg(test)]
+mod tests;

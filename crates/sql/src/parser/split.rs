@@ -137,30 +137,74 @@ pub fn number_placeholders(sql: &str) -> (String, usize) {
     (out, marks.len())
 }
 
+/// What one pass over a statement's text finds (see [`prescan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prescan {
+    /// [`nesting_cost`].
+    pub nesting: usize,
+    /// The text holds `/*!` or `/*M!` (anywhere, as versioned.rs looks for them).
+    pub versioned: bool,
+    /// `@@warning_count` or `@@error_count` appears in code.
+    pub counters: bool,
+}
+
 /// A bound on how deeply the statement's expressions can nest: the largest number of operators
 /// in one comma-separated item plus the parenthesis depth there. Parsing, compiling and dropping
 /// an expression recurse once per level, so statements above a limit are refused up front
 /// (a 100,000-term `1+1+...` would otherwise overflow the connection thread's stack).
 pub fn nesting_cost(sql: &str) -> usize {
+    prescan(sql).nesting
+}
+
+/// One pass over `sql`: its [`nesting_cost`], whether it holds executable comments and whether
+/// it reads the diagnostics counters.
+pub fn prescan(sql: &str) -> Prescan {
+    let b = sql.as_bytes();
     let mut depth = 0usize;
     let mut seg = 0usize;
     let mut max = 0usize;
+    let mut versioned = false;
+    let mut counters = false;
     let mut word = String::new();
-    let flush_word = |word: &mut String, seg: &mut usize| {
+    // `@` signs right before the current word (in code)
+    let mut ats = 0usize;
+    let mut word_ats = 0usize;
+    let flush_word = |word: &mut String, seg: &mut usize, counters: &mut bool, word_ats: usize| {
         if matches!(
             word.to_ascii_uppercase().as_str(),
             "AND" | "OR" | "XOR" | "NOT" | "IS" | "LIKE" | "DIV" | "MOD" | "BETWEEN" | "IN"
         ) {
             *seg += 1;
         }
+        if word_ats >= 2
+            && (word.eq_ignore_ascii_case("warning_count")
+                || word.eq_ignore_ascii_case("error_count"))
+        {
+            *counters = true;
+        }
         word.clear();
     };
-    scan(sql, |_, c, code| {
+    scan(sql, |i, c, code| {
+        if c == b'/'
+            && b.get(i + 1) == Some(&b'*')
+            && (b.get(i + 2) == Some(&b'!')
+                || (b.get(i + 2) == Some(&b'M') && b.get(i + 3) == Some(&b'!')))
+        {
+            versioned = true;
+        }
         if code && (c.is_ascii_alphanumeric() || c == b'_') {
+            if word.is_empty() {
+                word_ats = ats;
+            }
             word.push(c as char);
             return;
         }
-        flush_word(&mut word, &mut seg);
+        flush_word(&mut word, &mut seg, &mut counters, word_ats);
+        if code && c == b'@' {
+            ats += 1;
+        } else {
+            ats = 0;
+        }
         if !code {
             return;
         }
@@ -174,8 +218,12 @@ pub fn nesting_cost(sql: &str) -> usize {
         }
         max = max.max(seg + depth);
     });
-    flush_word(&mut word, &mut seg);
-    max.max(seg + depth)
+    flush_word(&mut word, &mut seg, &mut counters, word_ats);
+    Prescan {
+        nesting: max.max(seg + depth),
+        versioned,
+        counters,
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +251,27 @@ mod tests {
         assert_eq!(
             nesting_cost("SELECT a FROM t WHERE x = 1 AND y < 2 OR z"),
             4
+        );
+    }
+
+    #[test]
+    fn prescan_finds_executable_comments_and_counters() {
+        let p = prescan("SELECT 1 /*!40101 + 1 */");
+        assert!(p.versioned && !p.counters);
+        assert!(prescan("SELECT 1 /*M!100100 + 1 */").versioned);
+        assert!(
+            prescan("SELECT '/*!'").versioned,
+            "as versioned.rs looks: anywhere"
+        );
+        assert!(!prescan("SELECT 1 /* plain */").versioned);
+        assert!(prescan("SELECT @@warning_count").counters);
+        assert!(prescan("select @@ERROR_COUNT, 1").counters);
+        assert!(!prescan("SELECT @warning_count").counters);
+        assert!(!prescan("SELECT '@@warning_count'").counters);
+        assert!(!prescan("SELECT @@session.warning_count").counters);
+        assert_eq!(
+            prescan("SELECT a AND b").nesting,
+            nesting_cost("SELECT a AND b")
         );
     }
 

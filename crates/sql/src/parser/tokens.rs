@@ -1,10 +1,15 @@
-//! A small lexer and cursor for the statements Betula parses itself (SHOW, USE, transaction
-//! control, database/user/index DDL) because sqlparser does not accept them or loses parts of
-//! them (e.g. the LIKE pattern of SHOW TABLE STATUS).
+//! A small lexer ([`Lexer`], lazy: reading a statement's first keyword costs one token) and the
+//! [`Cursor`] Betula's own grammars (parser/*.rs) read statements with, because sqlparser does
+//! not accept them or loses parts of them (e.g. the LIKE pattern of SHOW TABLE STATUS); also
+//! the grammars' error helpers ([`syntax`], [`expect_end`]) and two rewrites of MariaDB type
+//! syntax for sqlparser's retry (parser/mod.rs).
 //!
-//! Invariant: the lexer accepts any input (unknown bytes become one-character symbols); words
-//! keep their original text, `upper` is for keyword matching; quoted identifiers never match a
-//! keyword. Executable comments `/*! ... */` are lexed as statement text, other comments skipped.
+//! Invariant: the lexer accepts any input (unknown characters become one-character symbols);
+//! words keep their original text, `upper` is for keyword matching; quoted identifiers never
+//! match a keyword. Executable comments `/*! ... */` are lexed as statement text, other
+//! comments skipped.
+
+use crate::error::db_error::{DbError, DbResult};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
@@ -18,72 +23,120 @@ pub enum Tok {
     Sym(char),
 }
 
+/// Every token of `s` with its byte offset.
 pub fn lex(s: &str) -> Vec<(Tok, usize)> {
-    let b: Vec<char> = s.chars().collect();
-    let mut byte_pos = Vec::with_capacity(b.len() + 1);
-    let mut acc = 0;
-    for c in &b {
-        byte_pos.push(acc);
-        acc += c.len_utf8();
+    Lexer::new(s).collect()
+}
+
+/// The tokens of a text, read one at a time (the first keyword of a statement costs one token).
+pub struct Lexer<'a> {
+    src: &'a str,
+    /// Byte offset of the next character.
+    i: usize,
+    /// Open executable comments (`/*!`): their `*/` is skipped.
+    exec_comments: usize,
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$' || c == '@'
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str) -> Lexer<'a> {
+        Lexer {
+            src,
+            i: 0,
+            exec_comments: 0,
+        }
     }
-    byte_pos.push(acc);
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut exec_comments = 0;
-    while i < b.len() {
-        let c = b[i];
-        let start = byte_pos[i];
-        if c.is_whitespace() {
-            i += 1;
-        } else if c == '#' || (c == '-' && b.get(i + 1) == Some(&'-')) {
-            while i < b.len() && b[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && b.get(i + 1) == Some(&'*') && b.get(i + 2) == Some(&'!') {
-            // MySQL's executable comment `/*!NNNNN text */`: its text is part of the statement
-            i += 3;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            exec_comments += 1;
-        } else if exec_comments > 0 && c == '*' && b.get(i + 1) == Some(&'/') {
-            i += 2;
-            exec_comments -= 1;
-        } else if c == '/' && b.get(i + 1) == Some(&'*') {
-            i += 2;
-            while i + 1 < b.len() && !(b[i] == '*' && b[i + 1] == '/') {
-                i += 1;
-            }
-            i += 2;
-        } else if c == '\'' || c == '"' || c == '`' {
-            let q = c;
-            let mut v = String::new();
-            i += 1;
-            while i < b.len() {
-                if b[i] == '\\' && q != '`' && i + 1 < b.len() {
-                    v.push(match b[i + 1] {
-                        'n' => '\n',
-                        't' => '\t',
-                        '0' => '\0',
-                        'r' => '\r',
-                        o => o,
-                    });
-                    i += 2;
-                } else if b[i] == q {
-                    if b.get(i + 1) == Some(&q) {
-                        v.push(q);
-                        i += 2;
-                    } else {
-                        i += 1;
-                        break;
-                    }
+
+    /// Byte offset of the next character (the text's length at the end).
+    pub fn offset(&self) -> usize {
+        self.i
+    }
+
+    fn at(&self, i: usize) -> Option<char> {
+        let b = *self.src.as_bytes().get(i)?;
+        if b < 0x80 {
+            Some(b as char)
+        } else {
+            self.src[i..].chars().next()
+        }
+    }
+
+    fn byte(&self, i: usize) -> Option<u8> {
+        self.src.as_bytes().get(i).copied()
+    }
+
+    /// The quoted text after the opening quote `q` (at `self.i`), escapes applied.
+    fn quoted(&mut self, q: char) -> String {
+        let mut v = String::new();
+        self.i += 1;
+        while let Some(c) = self.at(self.i) {
+            if c == '\\' && q != '`' && self.i + 1 < self.src.len() {
+                let o = self.at(self.i + 1).unwrap_or('\\');
+                v.push(match o {
+                    'n' => '\n',
+                    't' => '\t',
+                    '0' => '\0',
+                    'r' => '\r',
+                    o => o,
+                });
+                self.i += 1 + o.len_utf8();
+            } else if c == q {
+                if self.at(self.i + 1) == Some(q) {
+                    v.push(q);
+                    self.i += 2;
                 } else {
-                    v.push(b[i]);
-                    i += 1;
+                    self.i += 1;
+                    break;
                 }
+            } else {
+                v.push(c);
+                self.i += c.len_utf8();
             }
-            out.push((
-                if q == '`' {
+        }
+        v
+    }
+}
+
+impl Iterator for Lexer<'_> {
+    type Item = (Tok, usize);
+
+    fn next(&mut self) -> Option<(Tok, usize)> {
+        let len = self.src.len();
+        while let Some(c) = self.at(self.i) {
+            let start = self.i;
+            if c.is_whitespace() {
+                self.i += c.len_utf8();
+            } else if c == '#' || (c == '-' && self.byte(self.i + 1) == Some(b'-')) {
+                while self.i < len && self.byte(self.i) != Some(b'\n') {
+                    self.i += 1;
+                }
+            } else if c == '/'
+                && self.byte(self.i + 1) == Some(b'*')
+                && self.byte(self.i + 2) == Some(b'!')
+            {
+                // MySQL's executable comment `/*!NNNNN text */`: its text is part of the statement
+                self.i += 3;
+                while self.byte(self.i).is_some_and(|b| b.is_ascii_digit()) {
+                    self.i += 1;
+                }
+                self.exec_comments += 1;
+            } else if self.exec_comments > 0 && c == '*' && self.byte(self.i + 1) == Some(b'/') {
+                self.i += 2;
+                self.exec_comments -= 1;
+            } else if c == '/' && self.byte(self.i + 1) == Some(b'*') {
+                self.i += 2;
+                while self.i + 1 < len
+                    && !(self.byte(self.i) == Some(b'*') && self.byte(self.i + 1) == Some(b'/'))
+                {
+                    self.i += 1;
+                }
+                self.i = (self.i + 2).min(len);
+            } else if c == '\'' || c == '"' || c == '`' {
+                let v = self.quoted(c);
+                let tok = if c == '`' {
                     Tok::Word {
                         upper: String::new(),
                         text: v,
@@ -91,37 +144,36 @@ pub fn lex(s: &str) -> Vec<(Tok, usize)> {
                     }
                 } else {
                     Tok::Str(v)
-                },
-                start,
-            ));
-        } else if c.is_ascii_digit() {
-            let st = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == '.') {
-                i += 1;
+                };
+                return Some((tok, start));
+            } else if c.is_ascii_digit() {
+                while self
+                    .byte(self.i)
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.')
+                {
+                    self.i += 1;
+                }
+                return Some((Tok::Num(self.src[start..self.i].to_string()), start));
+            } else if is_word_char(c) {
+                while let Some(w) = self.at(self.i).filter(|w| is_word_char(*w)) {
+                    self.i += w.len_utf8();
+                }
+                let text = self.src[start..self.i].to_string();
+                return Some((
+                    Tok::Word {
+                        upper: text.to_ascii_uppercase(),
+                        text,
+                        quoted: false,
+                    },
+                    start,
+                ));
+            } else {
+                self.i += c.len_utf8();
+                return Some((Tok::Sym(c), start));
             }
-            out.push((Tok::Num(b[st..i].iter().collect()), start));
-        } else if c.is_alphanumeric() || c == '_' || c == '$' || c == '@' {
-            let st = i;
-            while i < b.len()
-                && (b[i].is_alphanumeric() || b[i] == '_' || b[i] == '$' || b[i] == '@')
-            {
-                i += 1;
-            }
-            let text: String = b[st..i].iter().collect();
-            out.push((
-                Tok::Word {
-                    upper: text.to_ascii_uppercase(),
-                    text,
-                    quoted: false,
-                },
-                start,
-            ));
-        } else {
-            out.push((Tok::Sym(c), start));
-            i += 1;
         }
+        None
     }
-    out
 }
 
 /// `sql` with `REAL (M,D)` and `DOUBLE PRECISION (M,D)` written as `DOUBLE (M,D)` (MariaDB's
@@ -247,6 +299,20 @@ pub fn with_numeric_modifiers_as_types(sql: &str) -> Option<String> {
     }
     out.push_str(&sql[from..]);
     Some(out)
+}
+
+/// Error 1064 near the cursor's position.
+pub fn syntax(c: &Cursor<'_>) -> DbError {
+    DbError::syntax(c.rest().chars().take(80).collect::<String>())
+}
+
+/// Ok at the end of the statement, 1064 otherwise.
+pub fn expect_end(c: &Cursor<'_>) -> DbResult<()> {
+    if c.at_end() {
+        Ok(())
+    } else {
+        Err(syntax(c))
+    }
 }
 
 pub struct Cursor<'a> {

@@ -242,6 +242,9 @@ fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>
     Ok(())
 }
 
+/// ORDER BY's keys (expression, descending) and, per key, the select-list item it names.
+type OrderBy = (Vec<(Expr, bool)>, Vec<Option<usize>>);
+
 /// ORDER BY: a position or an alias refers to the select list; anything else is an expression
 /// over the sources (aggregates allowed). Returns the keys and, per key, the select-list item it
 /// names.
@@ -252,31 +255,30 @@ fn plan_order_by(
     proj: &[Projection],
     aliases: &[(String, Expr)],
     aggs: &mut Vec<AggSpec>,
-) -> DbResult<(Vec<(Expr, bool)>, Vec<Option<usize>>)> {
+) -> DbResult<OrderBy> {
     let mut keys = Vec::new();
     let mut items = Vec::new();
     for o in order {
-        let (e, item) =
-            match &o.expr {
-                ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                    let e = positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?;
-                    let ast::Value::Number(n, _) = &v.value else {
-                        unreachable!("matched a number above")
-                    };
-                    (e, n.parse::<usize>().ok().map(|p| p - 1))
-                }
-                ast::Expr::Identifier(id) if names_select_item(from, proj, &id.value) => match proj
-                    .iter()
-                    .position(|p| p.name.eq_ignore_ascii_case(&id.value))
-                {
-                    Some(i) => (proj[i].expr.clone(), Some(i)),
-                    None => (Expr::Lit(Value::Null), None),
-                },
-                _ => {
-                    let e = cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?;
-                    (e, None)
-                }
-            };
+        let (e, item) = match &o.expr {
+            ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
+                let e = positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?;
+                let ast::Value::Number(n, _) = &v.value else {
+                    unreachable!("matched a number above")
+                };
+                (e, n.parse::<usize>().ok().map(|p| p - 1))
+            }
+            ast::Expr::Identifier(id) if names_select_item(from, proj, &id.value) => match proj
+                .iter()
+                .position(|p| p.name.eq_ignore_ascii_case(&id.value))
+            {
+                Some(i) => (proj[i].expr.clone(), Some(i)),
+                None => (Expr::Lit(Value::Null), None),
+            },
+            _ => {
+                let e = cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?;
+                (e, None)
+            }
+        };
         keys.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
         items.push(item);
     }

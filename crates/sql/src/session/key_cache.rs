@@ -1,81 +1,16 @@
-//! Named key caches (MyISAM's `name.key_buffer_size` structured variables) and the statements
-//! that use them: `CACHE INDEX ... IN name` and `LOAD INDEX INTO CACHE ...`.
+//! The statements that use named key caches (context/key_caches.rs): `SET GLOBAL
+//! cache.param = v`, `CACHE INDEX ... IN name` and `LOAD INDEX INTO CACHE ...` (grammar:
+//! parser/admin.rs).
 //!
-//! Betula has one node cache for every tree (cache_size), so a key cache holds nothing: the
-//! caches exist only so that scripts written for MariaDB run. Their parameters are kept and read
-//! back as MariaDB keeps them; CACHE INDEX and LOAD INDEX answer, per table, the note MariaDB
-//! gives for an engine without key caches (as InnoDB does).
-//!
-//! Invariants: the cache `default` always exists; setting a cache's key_buffer_size to 0 removes
-//! it (except `default`); setting any parameter of an unknown cache creates it. Caches live in
-//! memory only, as in MariaDB, where they are gone after a restart.
-
-use std::collections::BTreeMap;
+//! Invariant: CACHE INDEX and LOAD INDEX answer, per table, the note MariaDB gives for an engine
+//! without key caches (as InnoDB does); a missing table or unknown index is a row of the
+//! result, not an error.
 
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
-use crate::parser::tokens::Cursor;
-use crate::session::admin::{expect_end, syntax};
+use crate::parser::statement::TableIndexes;
+use crate::result::Output;
 use crate::types::value::Value;
-
-/// A key cache's parameters and their MariaDB defaults.
-pub const PARAMS: [(&str, u64); 6] = [
-    ("key_buffer_size", 134_217_728),
-    ("key_cache_age_threshold", 300),
-    ("key_cache_block_size", 1024),
-    ("key_cache_division_limit", 100),
-    ("key_cache_file_hash_size", 512),
-    ("key_cache_segments", 0),
-];
-
-/// Every named key cache and its parameters.
-pub struct KeyCaches {
-    caches: BTreeMap<String, BTreeMap<&'static str, u64>>,
-}
-
-impl Default for KeyCaches {
-    fn default() -> KeyCaches {
-        let mut caches = BTreeMap::new();
-        caches.insert("default".to_string(), defaults());
-        KeyCaches { caches }
-    }
-}
-
-fn defaults() -> BTreeMap<&'static str, u64> {
-    PARAMS.iter().copied().collect()
-}
-
-/// The canonical name of a key-cache parameter, if `name` is one.
-pub fn param(name: &str) -> Option<&'static str> {
-    PARAMS
-        .iter()
-        .map(|(p, _)| *p)
-        .find(|p| p.eq_ignore_ascii_case(name))
-}
-
-impl KeyCaches {
-    pub fn exists(&self, name: &str) -> bool {
-        self.caches.contains_key(&name.to_ascii_lowercase())
-    }
-    /// A parameter's value (`None`: no such cache).
-    pub fn get(&self, cache: &str, param: &'static str) -> Option<u64> {
-        let c = self.caches.get(&cache.to_ascii_lowercase())?;
-        c.get(param).copied()
-    }
-    /// `SET GLOBAL cache.param = value`.
-    pub fn set(&mut self, cache: &str, param: &'static str, value: u64) {
-        let name = cache.to_ascii_lowercase();
-        if param == "key_buffer_size" && value == 0 && name != "default" {
-            self.caches.remove(&name);
-            return;
-        }
-        self.caches
-            .entry(name)
-            .or_insert_with(defaults)
-            .insert(param, value);
-    }
-}
 
 /// `SET GLOBAL cache.param = v` (the caller has checked `param`).
 pub fn assign(cx: &mut Context, cache: &str, param: &'static str, v: &Value) -> DbResult<()> {
@@ -96,15 +31,9 @@ pub fn assign(cx: &mut Context, cache: &str, param: &'static str, v: &Value) -> 
     Ok(())
 }
 
-/// `CACHE INDEX t [{INDEX|KEY} (i, ...)], ... IN cache` after `CACHE INDEX`.
-pub fn cache_index(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    let tables = table_list(c, false)?;
-    if !c.kw("IN") {
-        return Err(syntax(c));
-    }
-    let cache = c.name().ok_or_else(|| syntax(c))?;
-    expect_end(c)?;
-    if !cx.engine.key_caches.lock().exists(&cache) {
+/// `CACHE INDEX t [{INDEX|KEY} (i, ...)], ... IN cache`.
+pub fn cache_index(cx: &mut Context, tables: &[TableIndexes], cache: &str) -> DbResult<Output> {
+    if !cx.engine.key_caches.lock().exists(cache) {
         return Err(DbError::new(
             1284,
             "HY000",
@@ -114,57 +43,18 @@ pub fn cache_index(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
     report(cx, tables, "assign_to_keycache")
 }
 
-/// `LOAD INDEX INTO CACHE t [{INDEX|KEY} (i, ...)] [IGNORE LEAVES], ...` after `LOAD INDEX`.
-pub fn load_index(cx: &mut Context, c: &mut Cursor<'_>) -> DbResult<Output> {
-    if !c.kws(&["INTO", "CACHE"]) {
-        return Err(syntax(c));
-    }
-    let tables = table_list(c, true)?;
-    expect_end(c)?;
+/// `LOAD INDEX INTO CACHE t [{INDEX|KEY} (i, ...)] [IGNORE LEAVES], ...`.
+pub fn load_index(cx: &mut Context, tables: &[TableIndexes]) -> DbResult<Output> {
     report(cx, tables, "preload_keys")
-}
-
-/// One table of the list with the index names given for it.
-type Named = (Vec<String>, Vec<String>);
-
-fn table_list(c: &mut Cursor<'_>, leaves: bool) -> DbResult<Vec<Named>> {
-    let mut out = Vec::new();
-    loop {
-        let parts = c.qualified().ok_or_else(|| syntax(c))?;
-        let mut indexes = Vec::new();
-        if c.kw("INDEX") || c.kw("KEY") {
-            if !c.sym('(') {
-                return Err(syntax(c));
-            }
-            if !c.sym(')') {
-                loop {
-                    indexes.push(c.name().ok_or_else(|| syntax(c))?);
-                    if c.sym(')') {
-                        break;
-                    }
-                    if !c.sym(',') {
-                        return Err(syntax(c));
-                    }
-                }
-            }
-        }
-        if leaves && c.kw("IGNORE") && !c.kw("LEAVES") {
-            return Err(syntax(c));
-        }
-        out.push((parts, indexes));
-        if !c.sym(',') {
-            return Ok(out);
-        }
-    }
 }
 
 /// The result rows: per table the note that Betula keeps no key caches, or why the table could
 /// not be used (missing table, unknown index) as MariaDB reports it.
-fn report(cx: &mut Context, tables: Vec<Named>, op: &str) -> DbResult<Output> {
+fn report(cx: &mut Context, tables: &[TableIndexes], op: &str) -> DbResult<Output> {
     let mut rows = Vec::new();
     let text = |s: &str| Value::Text(s.to_string());
-    for (parts, indexes) in tables {
-        let (db, t) = cx.resolve_table_name(&parts)?;
+    for TableIndexes { table, indexes } in tables {
+        let (db, t) = cx.resolve_table_name(table)?;
         let label = text(&format!("{db}.{t}"));
         let problem = match cx.get_table(&db, &t) {
             Err(e) => Some(e.message),
@@ -197,25 +87,4 @@ fn report(cx: &mut Context, tables: Vec<Named>, op: &str) -> DbResult<Output> {
         }
     }
     Ok(Output::text(&["Table", "Op", "Msg_type", "Msg_text"], rows))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn caches_are_created_by_any_parameter_and_dropped_by_a_zero_size() {
-        let mut k = KeyCaches::default();
-        assert!(k.exists("DEFAULT"));
-        assert!(!k.exists("c1"));
-        k.set("c1", "key_cache_block_size", 512);
-        assert_eq!(k.get("c1", "key_cache_block_size"), Some(512));
-        assert_eq!(k.get("C1", "key_buffer_size"), Some(134_217_728));
-        k.set("c1", "key_buffer_size", 0);
-        assert!(!k.exists("c1"));
-        k.set("default", "key_buffer_size", 0);
-        assert!(k.exists("default"));
-        assert_eq!(param("KEY_BUFFER_SIZE"), Some("key_buffer_size"));
-        assert_eq!(param("sort_buffer_size"), None);
-    }
 }

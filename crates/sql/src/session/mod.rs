@@ -1,36 +1,78 @@
 //! One client session: the statement loop ([`Session::execute`]) and prepared statements, over
 //! the connection's [`Context`].
 //!
+//! | module | owns |
+//! | --- | --- |
+//! | `dispatch` | one `match` over the parsed statement, calling its executor |
+//! | `show` | SHOW and DESCRIBE |
+//! | `set` | SET |
+//! | `transaction` | BEGIN, COMMIT, ROLLBACK, savepoints |
+//! | `control` | USE, KILL, FLUSH, CHECKPOINT, LOCK TABLES |
+//! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
+//!
 //! Invariants:
+//! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
+//!   ([`crate::parser::parse_statement`]); a prepared statement is parsed at PREPARE and each
+//!   EXECUTE runs that parse with its parameters.
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
-//! * No input panics the session: execution runs under `catch_unwind`; a panic becomes error
-//!   1105 and the statement's changes are dropped.
+//! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
+//!   becomes error 1105 and the statement's changes are dropped.
 
-pub mod admin;
+pub mod control;
+pub mod dispatch;
 pub mod key_cache;
+pub mod set;
+pub mod show;
+pub mod transaction;
 
 use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use sqlparser::ast::Statement;
+use sqlparser::ast;
 
 use crate::context::{now_utc, Context, Engine};
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::WarningLevel;
-use crate::exec::scan::{Output, RowSink};
-use crate::exec::{dml, select};
-use crate::parser::split;
+use crate::exec::query;
+use crate::parser::statement::Statement;
+use crate::parser::{self, split};
+use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
 
 /// Largest expression nesting accepted (see split::nesting_cost).
 pub const MAX_NESTING: usize = 3000;
 
+/// Nesting above which a statement runs on its own large stack segment.
+const DEEP: usize = 64;
+
 pub struct Prepared {
+    /// The statement's text (placeholders numbered, executable comments expanded).
     pub sql: String,
     pub params: usize,
+    parsed: Parsed,
+    reads_diagnostics: bool,
+}
+
+/// A statement parsed at PREPARE (`stmt` is `None` for a statement of Betula's own grammars
+/// that did not parse: EXECUTE reads the text again and reports its error, as it did before
+/// PREPARE parsed them). A deeply nested statement is copied and dropped on a large stack, as
+/// it is parsed: the recursion would overflow the connection thread's.
+struct Parsed {
+    stmt: Option<Arc<Statement>>,
+    nesting: usize,
+}
+
+impl Drop for Parsed {
+    fn drop(&mut self) {
+        if let Some(s) = self.stmt.take() {
+            if self.nesting > DEEP {
+                stacker::grow(32 << 20, move || drop(s));
+            }
+        }
+    }
 }
 
 pub struct Session {
@@ -59,6 +101,15 @@ impl Engine {
     }
 }
 
+/// What a statement run starts from: its text and what one pass over it found, and the
+/// statement if it was parsed already (prepared).
+struct Run<'a> {
+    sql: &'a str,
+    nesting: usize,
+    reads_diagnostics: bool,
+    stmt: Option<Arc<Statement>>,
+}
+
 impl Session {
     pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Session {
         Session {
@@ -69,38 +120,51 @@ impl Session {
 
     /// Registers a prepared statement; returns its parameter count and, for queries, the
     /// result columns (planned with NULL parameters, no row read).
-    pub fn prepare(
-        &mut self,
-        id: u32,
-        sql: &str,
-    ) -> DbResult<(usize, Vec<crate::exec::scan::OutCol>)> {
-        if split::nesting_cost(sql) > MAX_NESTING {
-            return Err(DbError::new(
+    pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<OutCol>)> {
+        let too_deep = || {
+            DbError::new(
                 1436,
                 "HY000",
                 "Thread stack overrun: the statement nests expressions too deeply",
-            ));
+            )
+        };
+        if split::nesting_cost(sql) > MAX_NESTING {
+            return Err(too_deep());
         }
         let (numbered, n) = split::number_placeholders(sql.trim().trim_end_matches(';'));
         if split::split_statements(&numbered).len() > 1 {
             return Err(DbError::syntax(sql));
         }
-        // Syntax check now for statements sqlparser handles.
+        let src = parser::read(&numbered);
+        let (nesting, reads_diagnostics) = (src.nesting, src.reads_diagnostics);
+        if nesting > MAX_NESTING {
+            // nesting inside executable comments (their text is code)
+            return Err(too_deep());
+        }
+        let text = src.text.into_owned();
+        let parsed = Parsed {
+            stmt: match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
+                // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as
+                // it did before Betula's grammars were used at PREPARE.
+                Ok(Statement::Load(_)) => {
+                    parser::parse(&text)?;
+                    None
+                }
+                Ok(s) => Some(Arc::new(s)),
+                Err(_) if parser::is_own_grammar(&text) => None,
+                Err(e) => return Err(e),
+            },
+            nesting,
+        };
         let mut cols = Vec::new();
-        if !admin::is_special(&numbered)
-            && !crate::exec::multi_table::is_special(&numbered)
-            && !crate::exec::handler::is_special(&numbered)
-        {
-            let stmts = stacker::grow(32 << 20, || crate::parser::parse(&numbered))?;
-            if let Some(Statement::Query(q)) = stmts.first() {
+        if let Some(Statement::Sql(s)) = parsed.stmt.as_deref() {
+            if let ast::Statement::Query(q) = &**s {
                 self.params = vec![Value::Null; n];
-                self.cur_sql = numbered.clone();
-                self.describe_only = true;
+                self.cur_sql = text.clone();
                 let r = catch_unwind(AssertUnwindSafe(|| {
-                    stacker::grow(32 << 20, || select::run_query(self, q))
+                    stacker::grow(32 << 20, || query::describe(self, q))
                 }));
-                self.describe_only = false;
-                if let Ok(Ok(Output::Rows { cols: c, .. })) = r {
+                if let Ok(Ok(c)) = r {
                     cols = c;
                 }
             }
@@ -108,8 +172,10 @@ impl Session {
         self.prepared.insert(
             id,
             Prepared {
-                sql: numbered,
+                sql: text,
                 params: n,
+                parsed,
+                reads_diagnostics,
             },
         );
         Ok((n, cols))
@@ -142,7 +208,13 @@ impl Session {
             ));
         }
         let sql = p.sql.clone();
-        self.execute_inner(&sql, params, None, sink)
+        let run = Run {
+            sql: &sql,
+            nesting: p.parsed.nesting,
+            reads_diagnostics: p.reads_diagnostics,
+            stmt: p.parsed.stmt.clone(),
+        };
+        self.run(run, params, None, sink)
     }
 
     /// Runs one statement (text without the trailing `;`).
@@ -178,24 +250,30 @@ impl Session {
         input: Option<&mut dyn std::io::Read>,
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
-        let expanded;
-        let sql = if sql.contains("/*!") || sql.contains("/*M!") {
-            expanded = crate::parser::versioned::expand(sql);
-            expanded.as_str()
-        } else {
-            sql
+        let src = parser::read(sql);
+        let run = Run {
+            sql: &src.text,
+            nesting: src.nesting,
+            reads_diagnostics: src.reads_diagnostics,
+            stmt: None,
         };
+        self.run(run, params, input, sink)
+    }
+
+    /// Runs one statement: parses it (unless prepared), dispatches it, and keeps the session's
+    /// bookkeeping (diagnostics, counters, process list, statement atomicity, autocommit).
+    fn run(
+        &mut self,
+        run: Run<'_>,
+        params: &[Value],
+        input: Option<&mut dyn std::io::Read>,
+        sink: Option<&mut dyn RowSink>,
+    ) -> DbResult<Output> {
+        let sql = run.sql;
         self.engine
             .queries
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let is_show_warnings = {
-            let l = sql.trim_start().to_ascii_lowercase();
-            l.starts_with("show warnings")
-                || l.starts_with("show errors")
-                || l.contains("@@warning_count")
-                || l.contains("@@error_count")
-        };
-        if !is_show_warnings {
+        if !run.reads_diagnostics {
             self.warnings.clear();
         }
         self.now = now_utc();
@@ -208,12 +286,28 @@ impl Session {
         let mark = self.ws.mark();
         // Deeply nested statements run on their own 32 MiB stack segment (mapped lazily), so
         // accepted expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
-        let deep = split::nesting_cost(sql) > 64;
+        let deep = run.nesting > DEEP;
+        let (nesting, stmt) = (run.nesting, run.stmt);
         let result = catch_unwind(AssertUnwindSafe(|| {
+            let go = || -> DbResult<Output> {
+                if nesting > MAX_NESTING {
+                    return Err(DbError::new(
+                        1436,
+                        "HY000",
+                        format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
+                    ));
+                }
+                let stmt = match stmt {
+                    // a copy: the prepared statement runs again
+                    Some(s) => Statement::clone(&s),
+                    None => parser::parse_statement(sql)?,
+                };
+                dispatch::dispatch(&mut self.cx, stmt, input, sink)
+            };
             if deep {
-                stacker::grow(32 << 20, || self.dispatch(sql, input, sink))
+                stacker::grow(32 << 20, go)
             } else {
-                self.dispatch(sql, input, sink)
+                go()
             }
         }))
         .unwrap_or_else(|_| {
@@ -221,6 +315,11 @@ impl Session {
                 "internal error while executing the statement (the statement was rolled back)",
             ))
         });
+        self.finish(result, mark)
+    }
+
+    /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
+    fn finish(&mut self, result: DbResult<Output>, mark: usize) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
@@ -261,68 +360,108 @@ impl Session {
             }
         }
     }
+}
 
-    fn dispatch(
-        &mut self,
-        sql: &str,
-        input: Option<&mut dyn std::io::Read>,
-        sink: Option<&mut dyn RowSink>,
-    ) -> DbResult<Output> {
-        if split::nesting_cost(sql) > MAX_NESTING {
-            return Err(DbError::new(
-                1436,
-                "HY000",
-                format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
-            ));
-        }
-        if crate::load::parse::is_load(sql) {
-            return crate::load::run(self, sql, input);
-        }
-        if let Some(f) = crate::parser::fast_insert::parse(sql) {
-            return dml::run_insert(
-                self,
-                dml::InsertSpec {
-                    table: f.table,
-                    replace: f.replace,
-                    ignore: f.ignore,
-                    columns: f.columns,
-                    source: dml::InsertSource::Values(f.rows),
-                    on_duplicate: &f.on_duplicate,
-                },
-            );
-        }
-        if let Some(r) = crate::exec::handler::special(self, sql) {
-            return r;
-        }
-        if let Some(r) = admin::special(self, sql) {
-            return r;
-        }
-        if let Some(r) = crate::exec::multi_table::special(self, sql) {
-            return r;
-        }
-        let stmts = crate::parser::parse(sql)?;
-        let stmt = match stmts.as_slice() {
-            [s] => s,
-            [] => return Err(DbError::new(1065, "42000", "Query was empty")),
-            _ => return Err(DbError::syntax(sql)),
-        };
-        match stmt {
-            Statement::Query(q) => select::run_query_to(self, q, sink),
-            Statement::Insert(i) => dml::insert(self, i),
-            Statement::Update(u) => dml::update(self, u),
-            Statement::Delete(d) => dml::delete(self, d),
-            Statement::CreateTable(ct) => {
-                self.implicit_commit()?;
-                admin::create_table(self, ct)
-            }
-            Statement::Explain { statement, .. } => match &**statement {
-                Statement::Query(q) => select::explain(self, q),
-                _ => Err(DbError::unsupported("EXPLAIN of this statement")),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::engine::EngineConfig;
+    use betula_storage::{Durability, EnvOptions};
+
+    fn engine(dir: &std::path::Path) -> Arc<Engine> {
+        Engine::open(EngineConfig {
+            datadir: dir.to_path_buf(),
+            env: EnvOptions {
+                durability: Durability::NoSync,
+                cache_bytes: 16 << 20,
+                ..EnvOptions::default()
             },
-            Statement::Set(s) => admin::set(self, s),
-            other => Err(DbError::unsupported(
-                other.to_string().chars().take(60).collect::<String>(),
-            )),
+            port: 0,
+            password_hash: |_| [0; 20],
+        })
+        .unwrap()
+    }
+
+    fn code(r: DbResult<impl std::fmt::Debug>) -> u16 {
+        r.map(|o| panic!("expected an error, got {o:?}"))
+            .unwrap_err()
+            .code
+    }
+
+    fn rows(out: Output) -> Vec<Vec<Value>> {
+        match out {
+            Output::Rows { rows, .. } => rows,
+            other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_prepared_statement_is_parsed_once_and_runs_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        let mut s = e.session(1, "root", "localhost");
+        s.execute("USE test", &[]).unwrap();
+        s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)", &[])
+            .unwrap();
+        assert_eq!(s.prepare(1, "INSERT INTO t VALUES (?, ?)").unwrap().0, 2);
+        for (id, v) in [(1, 10), (2, 20)] {
+            s.execute_prepared(1, &[Value::Int(id), Value::Int(v)])
+                .unwrap();
+        }
+        let (n, cols) = s.prepare(2, "SELECT v FROM t WHERE id = ?;").unwrap();
+        assert_eq!((n, cols.len()), (1, 1));
+        assert!(s.prepared[&2].parsed.stmt.is_some());
+        for (id, v) in [(2, 20), (1, 10)] {
+            let out = s.execute_prepared(2, &[Value::Int(id)]).unwrap();
+            assert_eq!(rows(out), vec![vec![Value::Int(v)]]);
+        }
+        // Betula's own grammars report a syntax error at EXECUTE (as before PREPARE parsed
+        // them), sqlparser's at PREPARE; LOAD DATA is not a prepared statement.
+        s.prepare(3, "SHOW TABLES junk").unwrap();
+        assert_eq!(code(s.execute_prepared(3, &[])), 1064);
+        assert_eq!(code(s.prepare(4, "SELEC 1")), 1064);
+        assert_eq!(
+            code(s.prepare(5, "LOAD DATA INFILE 'f' INTO TABLE t")),
+            1064
+        );
+        // a prepared SHOW WARNINGS shows the previous statement's warnings
+        s.prepare(6, "SHOW WARNINGS").unwrap();
+        s.execute("DROP TABLE IF EXISTS nope", &[]).unwrap();
+        assert_eq!(rows(s.execute_prepared(6, &[]).unwrap()).len(), 1);
+        assert_eq!(code(s.execute_prepared(7, &[])), 1243);
+        assert_eq!(code(s.execute_prepared(2, &[])), 1210);
+    }
+
+    #[test]
+    fn deep_prepared_statements_are_copied_and_dropped_on_a_large_stack() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        // a connection thread's stack
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let mut s = e.session(1, "root", "localhost");
+                let long = format!("SELECT {}", vec!["1"; 2500].join("+"));
+                s.prepare(1, &long).unwrap();
+                for _ in 0..2 {
+                    let out = s.execute_prepared(1, &[]).unwrap();
+                    assert_eq!(rows(out), vec![vec![Value::Int(2500)]]);
+                }
+                s.prepare(1, &long).unwrap();
+                s.prepared.remove(&1);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    #[test]
+    fn nesting_hidden_in_an_executable_comment_is_refused_at_prepare() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = engine(dir.path());
+        let mut s = e.session(1, "root", "localhost");
+        let huge = format!("SELECT /*!40101 {} */", vec!["1"; 100_000].join("+"));
+        assert_eq!(code(s.execute(&huge, &[])), 1436);
+        assert_eq!(code(s.prepare(1, &huge)), 1436);
     }
 }

@@ -12,7 +12,7 @@
 //!
 //! Invariant: for a value already coerced to the column, `member_text(member_code(v)) == v`.
 
-use crate::types::SqlType;
+use crate::types::{Column, SqlType};
 
 /// The number of ENUM/SET value `s` of a column of type `ty` with `members`: `None` when `s` is
 /// not a value of the column (or the type has no members).
@@ -69,6 +69,20 @@ pub fn member_text(ty: SqlType, members: &[String], code: u64) -> Option<String>
         }
         _ => None,
     }
+}
+
+/// The SET value of bitmask `bits`: the members whose bit is set, joined by `,`.
+pub fn set_text(col: &Column, bits: u64) -> String {
+    let mut out = String::new();
+    for (i, m) in col.members.iter().enumerate().take(64) {
+        if bits >> i & 1 == 1 {
+            if !out.is_empty() {
+                out.push(',');
+            }
+            out.push_str(m);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

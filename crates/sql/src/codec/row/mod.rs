@@ -153,16 +153,4 @@ pub fn set_bits(col: &Column, s: &str) -> Option<u64> {
     Some(bits)
 }
 
-/// The SET value of bitmask `bits`: the members whose bit is set, joined by `,`.
-pub fn set_text(col: &Column, bits: u64) -> String {
-    let mut out = String::new();
-    for (i, m) in col.members.iter().enumerate().take(64) {
-        if bits >> i & 1 == 1 {
-            if !out.is_empty() {
-                out.push(',');
-            }
-            out.push_str(m);
-        }
-    }
-    out
-}
+pub use crate::types::member_codes::set_text;

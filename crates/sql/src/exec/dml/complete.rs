@@ -15,12 +15,7 @@ use crate::types::coerce::{coerce_to_column, coerce_to_table_column};
 use crate::types::value::Value;
 use crate::types::SqlType;
 
-/// One value of an inserted row before defaults and coercion.
-pub enum Slot {
-    Unset,
-    Default,
-    Val(Value),
-}
+pub use crate::parser::fast_insert::Slot;
 
 /// Builds, defaults and coerces one row.
 pub(crate) fn complete_row(

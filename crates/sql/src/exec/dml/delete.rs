@@ -6,7 +6,7 @@ use super::matching::{matching_rows, single_table};
 use super::{delete_row, table_scope};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
-use crate::exec::scan::Output;
+use crate::result::Output;
 
 /// DELETE FROM one table [WHERE] [ORDER BY] [LIMIT].
 pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {

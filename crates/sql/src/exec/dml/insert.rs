@@ -17,9 +17,9 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::exec::query::run_query;
-use crate::exec::scan::Output;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
+use crate::result::Output;
 use crate::types::SqlType;
 
 /// Where an INSERT's rows come from.

@@ -12,9 +12,9 @@ use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
-use crate::exec::scan::Output;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
+use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
 use crate::types::value::Value;
 

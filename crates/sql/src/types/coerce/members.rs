@@ -16,9 +16,9 @@
 //! Invariant: an ENUM result is `''` or a member's exact text; a SET result is `set_text` of a
 //! bitmask within the members; a BIT result is a `UInt` below 2^M. The row codec relies on it.
 
-use crate::codec::row::set_text;
 use crate::error::sql_error::SqlError;
 use crate::types::coerce::Ctx;
+use crate::types::member_codes::set_text;
 use crate::types::value::Value;
 use crate::types::Column;
 

@@ -1,5 +1,5 @@
 //! The `LOAD DATA` statement: its grammar (MySQL 8's, parsed here because sqlparser does not
-//! accept it) and [`LoadStmt`], the parsed form.
+//! accept it) and [`LoadStmt`], the parsed form (executed by load/).
 //!
 //! ```text
 //! LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE 'file'
@@ -21,7 +21,7 @@
 use sqlparser::ast;
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::parser::tokens::{Cursor, Tok};
+use crate::parser::tokens::{syntax, Cursor, Lexer, Tok};
 
 /// What to do with a row whose key is already present.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,14 +97,11 @@ pub struct LoadStmt {
     pub set: Vec<(String, SetValue)>,
 }
 
-/// Whether `sql` is a LOAD statement (LOAD DATA or LOAD XML).
+/// Whether `sql` is a LOAD statement (LOAD DATA or LOAD XML), from its first two words.
 pub fn is_load(sql: &str) -> bool {
-    let mut c = Cursor::new(sql);
-    c.kw("LOAD") && matches!(c.peek_kw(), Some("DATA" | "XML"))
-}
-
-fn syntax(c: &Cursor<'_>) -> DbError {
-    DbError::syntax(c.rest().chars().take(80).collect::<String>())
+    let mut words = Lexer::new(sql).map(|(t, _)| t);
+    let mut word = |k: &[&str]| matches!(words.next(), Some(Tok::Word { upper, quoted: false, .. }) if k.contains(&upper.as_str()));
+    word(&["LOAD"]) && word(&["DATA", "XML"])
 }
 
 fn one_byte(s: &str, what: &str) -> DbResult<Option<u8>> {

@@ -1,0 +1,149 @@
+//! The grammar of the DDL statements Betula reads itself (CREATE TABLE is sqlparser's):
+//!
+//! ```text
+//! CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] db ...
+//! DROP {DATABASE | SCHEMA} [IF EXISTS] db
+//! CREATE [UNIQUE] INDEX name ON t (key parts) [index options]
+//! DROP INDEX name ON t ...
+//! DROP [TEMPORARY] TABLE[S] [IF EXISTS] t [, t ...] [RESTRICT] [CASCADE]
+//! TRUNCATE [TABLE] t
+//! RENAME TABLE a TO b [, c TO d ...]
+//! ALTER [ONLINE] [IGNORE] TABLE t ops          (ops: alter.rs)
+//! CREATE / ALTER / DROP USER, SERVER           (users.rs, servers.rs)
+//! ```
+//!
+//! Invariant: as before, the tail after CREATE DATABASE's name (its character set options), DROP
+//! INDEX's table, TRUNCATE's table and RENAME's last pair is ignored; CREATE INDEX and DROP TABLE
+//! must end where their grammar does.
+
+use crate::error::db_error::DbResult;
+use crate::parser::statement::Statement;
+use crate::parser::tokens::{expect_end, syntax, Cursor};
+use crate::parser::{alter, servers, users};
+
+/// After `CREATE`.
+pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    let or_replace = c.kws(&["OR", "REPLACE"]);
+    if c.kw("SERVER") {
+        return servers::parse_create(c, or_replace);
+    }
+    if or_replace {
+        return Err(syntax(c));
+    }
+    if c.kw("DATABASE") || c.kw("SCHEMA") {
+        let if_not_exists = c.kws(&["IF", "NOT", "EXISTS"]);
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        return Ok(Statement::CreateDatabase {
+            name,
+            if_not_exists,
+        });
+    }
+    if c.kw("USER") {
+        return users::parse_create_user(c);
+    }
+    let unique = c.kw("UNIQUE");
+    if !c.kw("INDEX") {
+        return Err(syntax(c));
+    }
+    let name = c.name().ok_or_else(|| syntax(c))?;
+    if !c.kw("ON") {
+        return Err(syntax(c));
+    }
+    let table = c.qualified().ok_or_else(|| syntax(c))?;
+    let spec = alter::index_columns(c)?;
+    expect_end(c)?;
+    Ok(Statement::CreateIndex {
+        name,
+        table,
+        spec,
+        unique,
+    })
+}
+
+/// After `DROP`.
+pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if c.kw("DATABASE") || c.kw("SCHEMA") {
+        let if_exists = c.kws(&["IF", "EXISTS"]);
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        return Ok(Statement::DropDatabase { name, if_exists });
+    }
+    if c.kw("USER") {
+        return users::parse_drop_user(c);
+    }
+    if c.kw("SERVER") {
+        return servers::parse_drop(c);
+    }
+    if c.kw("INDEX") {
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        if !c.kw("ON") {
+            return Err(syntax(c));
+        }
+        let table = c.qualified().ok_or_else(|| syntax(c))?;
+        return Ok(Statement::DropIndex { name, table });
+    }
+    let temporary = c.kw("TEMPORARY");
+    if !c.kw("TABLE") && !c.kw("TABLES") {
+        return Err(syntax(c));
+    }
+    let if_exists = c.kws(&["IF", "EXISTS"]);
+    let mut names = Vec::new();
+    loop {
+        names.push(c.qualified().ok_or_else(|| syntax(c))?);
+        if !c.sym(',') {
+            break;
+        }
+    }
+    c.kw("RESTRICT");
+    c.kw("CASCADE");
+    expect_end(c)?;
+    Ok(Statement::DropTables {
+        names,
+        if_exists,
+        temporary,
+    })
+}
+
+/// After `TRUNCATE`.
+pub fn parse_truncate(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    c.kw("TABLE");
+    let table = c.qualified().ok_or_else(|| syntax(c))?;
+    Ok(Statement::Truncate { table })
+}
+
+/// After `RENAME`.
+pub fn parse_rename(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if !c.kw("TABLE") {
+        return Err(syntax(c));
+    }
+    let mut pairs = Vec::new();
+    loop {
+        let from = c.qualified().ok_or_else(|| syntax(c))?;
+        if !c.kw("TO") {
+            return Err(syntax(c));
+        }
+        let to = c.qualified().ok_or_else(|| syntax(c))?;
+        pairs.push((from, to));
+        if !c.sym(',') {
+            break;
+        }
+    }
+    Ok(Statement::RenameTables(pairs))
+}
+
+/// After `ALTER`.
+pub fn parse_alter(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if c.kw("USER") {
+        return users::parse_alter_user(c);
+    }
+    if c.kw("SERVER") {
+        return servers::parse_alter(c);
+    }
+    let online = c.kw("ONLINE");
+    c.kw("IGNORE");
+    if !c.kw("TABLE") {
+        return Err(syntax(c));
+    }
+    let table = c.qualified().ok_or_else(|| syntax(c))?;
+    let ops = alter::parse_ops(c)?;
+    Ok(Statement::AlterTable { table, ops, online })
+}

@@ -1,0 +1,179 @@
+//! [`Statement`]: what the front end ([`crate::parser::parse_statement`]) makes of one
+//! statement's text, and what the session's dispatch (session/dispatch.rs) runs.
+//!
+//! Invariants: a statement is plain data (no catalog lookup, no session state went into it):
+//! names are kept as written (`Vec<String>` parts, resolved against the current database when
+//! the statement runs), so a parsed statement can run again (prepared statements). Each variant
+//! is produced by exactly one grammar: sqlparser's for [`Statement::Sql`], Betula's own (one
+//! file per family in parser/) for the others.
+
+use sqlparser::ast;
+
+use crate::parser::alter::{AlterOp, IndexSpec};
+use crate::parser::fast_insert::FastInsert;
+use crate::parser::handler::HandlerStmt;
+use crate::parser::load::LoadStmt;
+use crate::parser::multi_table::MultiTable;
+use crate::parser::servers::ServerStmt;
+use crate::parser::show::ShowStatement;
+use crate::parser::users::{GrantOn, NewUser, UserName};
+
+/// One statement.
+#[derive(Debug, Clone)]
+pub enum Statement {
+    /// What sqlparser reads: queries, INSERT / UPDATE / DELETE, CREATE TABLE, EXPLAIN, SET ...
+    Sql(Box<ast::Statement>),
+    /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
+    Analyze(Box<ast::Query>),
+    /// A literal-only INSERT / REPLACE (fast_insert.rs).
+    Insert(Box<FastInsert>),
+    /// LOAD DATA (load.rs).
+    Load(Box<LoadStmt>),
+    /// HANDLER (handler.rs).
+    Handler(HandlerStmt),
+    /// Multi-table UPDATE / DELETE, or single-table with modifiers (multi_table.rs).
+    MultiTable(MultiTable),
+    /// SHOW ..., DESCRIBE (show.rs).
+    Show(ShowStatement),
+    Use(String),
+    /// BEGIN / START TRANSACTION.
+    Begin,
+    Commit,
+    Rollback {
+        to_savepoint: Option<String>,
+    },
+    Savepoint(String),
+    ReleaseSavepoint(String),
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
+    DropTables {
+        names: Vec<Vec<String>>,
+        if_exists: bool,
+        temporary: bool,
+    },
+    Truncate {
+        table: Vec<String>,
+    },
+    /// RENAME TABLE: (from, to) pairs, renamed in order.
+    RenameTables(Vec<(Vec<String>, Vec<String>)>),
+    AlterTable {
+        table: Vec<String>,
+        ops: Vec<AlterOp>,
+        online: bool,
+    },
+    CreateIndex {
+        name: String,
+        table: Vec<String>,
+        spec: IndexSpec,
+        unique: bool,
+    },
+    DropIndex {
+        name: String,
+        table: Vec<String>,
+    },
+    /// CREATE / ALTER / DROP SERVER (servers.rs).
+    Server(ServerStmt),
+    CreateUser {
+        if_not_exists: bool,
+        users: Vec<NewUser>,
+    },
+    DropUser {
+        if_exists: bool,
+        users: Vec<UserName>,
+    },
+    AlterUser {
+        user: UserName,
+        /// IDENTIFIED BY: the new password.
+        password: Option<String>,
+    },
+    /// SET PASSWORD [FOR user] = 'pw' (`user`: the session's own when `None`).
+    SetPassword {
+        user: Option<String>,
+        password: String,
+    },
+    /// GRANT (`revoke` false) / REVOKE.
+    Grant {
+        on: GrantOn,
+        user: UserName,
+        revoke: bool,
+    },
+    /// ANALYZE / OPTIMIZE / CHECK TABLE.
+    Maintenance {
+        op: MaintenanceOp,
+        tables: Vec<Vec<String>>,
+    },
+    /// CHECKSUM TABLE (`quick`: QUICK).
+    Checksum {
+        tables: Vec<Vec<String>>,
+        quick: bool,
+    },
+    /// CACHE INDEX ... IN cache.
+    CacheIndex {
+        tables: Vec<TableIndexes>,
+        cache: String,
+    },
+    /// LOAD INDEX INTO CACHE ...
+    LoadIndex {
+        tables: Vec<TableIndexes>,
+    },
+    Flush,
+    Checkpoint,
+    /// LOCK TABLES / UNLOCK TABLES (accepted, nothing to do).
+    LockTables,
+    Kill(u64),
+}
+
+/// ANALYZE, OPTIMIZE or CHECK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MaintenanceOp {
+    Analyze,
+    Optimize,
+    Check,
+}
+
+impl MaintenanceOp {
+    /// The name shown in the result's Op column.
+    pub fn name(self) -> &'static str {
+        match self {
+            MaintenanceOp::Analyze => "analyze",
+            MaintenanceOp::Optimize => "optimize",
+            MaintenanceOp::Check => "check",
+        }
+    }
+}
+
+/// A table of CACHE INDEX / LOAD INDEX and the index names given for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableIndexes {
+    pub table: Vec<String>,
+    pub indexes: Vec<String>,
+}
+
+impl Statement {
+    /// Whether the statement commits the open transaction before it runs (DDL and account
+    /// statements, as in MySQL).
+    pub fn commits_implicitly(&self) -> bool {
+        match self {
+            Statement::Sql(s) => matches!(**s, ast::Statement::CreateTable(_)),
+            Statement::CreateDatabase { .. }
+            | Statement::DropDatabase { .. }
+            | Statement::DropTables { .. }
+            | Statement::Truncate { .. }
+            | Statement::RenameTables(_)
+            | Statement::AlterTable { .. }
+            | Statement::CreateIndex { .. }
+            | Statement::DropIndex { .. }
+            | Statement::Server(_)
+            | Statement::CreateUser { .. }
+            | Statement::DropUser { .. }
+            | Statement::AlterUser { .. } => true,
+            _ => false,
+        }
+    }
+}

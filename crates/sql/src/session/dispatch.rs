@@ -1,0 +1,156 @@
+//! Runs one parsed [`Statement`]: one `match` over the statement enum, calling the executor of
+//! each kind in its layer (exec/, ddl/, load/, session/).
+//!
+//! Invariants: DDL and account statements commit the open transaction before they run
+//! ([`Statement::commits_implicitly`]); a statement that truncates, drops, alters or renames a
+//! table first closes this session's HANDLERs on it (exec/handler.rs); executors receive plain
+//! data and never parse statement text (ALTER TABLE's column definitions excepted: their
+//! meaning depends on the table, ddl/table_draft.rs).
+
+use sqlparser::ast;
+
+use crate::context::Context;
+use crate::ddl::{alter, databases, indexes, maintenance, servers, tables, users};
+use crate::error::db_error::{DbError, DbResult};
+use crate::exec::{checksum, dml, handler, multi_table, query};
+use crate::parser::statement::Statement;
+use crate::result::{Output, RowSink};
+use crate::session::{control, key_cache, set, show, transaction};
+
+/// Runs `stmt`; `input` is the client's file for LOAD DATA LOCAL, `sink` receives a query's
+/// rows as they are read.
+pub fn dispatch(
+    cx: &mut Context,
+    stmt: Statement,
+    input: Option<&mut dyn std::io::Read>,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    close_handlers(cx, &stmt);
+    if stmt.commits_implicitly() {
+        cx.implicit_commit()?;
+    }
+    match stmt {
+        Statement::Sql(s) => sql(cx, *s, sink),
+        Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
+        Statement::Insert(f) => {
+            let f = *f;
+            dml::run_insert(
+                cx,
+                dml::InsertSpec {
+                    table: f.table,
+                    replace: f.replace,
+                    ignore: f.ignore,
+                    columns: f.columns,
+                    source: dml::InsertSource::Values(f.rows),
+                    on_duplicate: &f.on_duplicate,
+                },
+            )
+        }
+        Statement::Load(l) => crate::load::run(cx, &l, input),
+        Statement::Handler(h) => handler::run(cx, h),
+        Statement::MultiTable(m) => multi_table::run(cx, m),
+        Statement::Show(s) => show::run(cx, &s),
+        Statement::Use(db) => control::use_db(cx, &db),
+        Statement::Begin => transaction::begin(cx),
+        Statement::Commit => transaction::commit(cx),
+        Statement::Rollback { to_savepoint } => transaction::rollback(cx, to_savepoint.as_deref()),
+        Statement::Savepoint(name) => transaction::savepoint(cx, &name),
+        Statement::ReleaseSavepoint(name) => transaction::release(cx, &name),
+        Statement::CreateDatabase {
+            name,
+            if_not_exists,
+        } => databases::create_database(cx, &name, if_not_exists),
+        Statement::DropDatabase { name, if_exists } => {
+            databases::drop_database(cx, &name, if_exists)
+        }
+        Statement::DropTables {
+            names,
+            if_exists,
+            temporary,
+        } => tables::drop_tables(cx, &names, if_exists, temporary),
+        Statement::Truncate { table } => {
+            let (db, t) = cx.resolve_table_name(&table)?;
+            tables::truncate(cx, &db, &t)?;
+            Ok(Output::done(0))
+        }
+        Statement::RenameTables(pairs) => tables::rename_tables(cx, &pairs),
+        Statement::AlterTable { table, ops, online } => {
+            let (db, t) = cx.resolve_table_name(&table)?;
+            alter::alter_table(cx, &db, &t, ops, online)
+        }
+        Statement::CreateIndex {
+            name,
+            table,
+            spec,
+            unique,
+        } => indexes::create_index(cx, name, &table, spec, unique),
+        Statement::DropIndex { name, table } => indexes::drop_index(cx, name, &table),
+        Statement::Server(s) => servers::run(cx, s),
+        Statement::CreateUser {
+            if_not_exists,
+            users: list,
+        } => users::create_user(cx, if_not_exists, &list),
+        Statement::DropUser {
+            if_exists,
+            users: list,
+        } => users::drop_user(cx, if_exists, &list),
+        Statement::AlterUser { user, password } => {
+            users::alter_user(cx, &user, password.as_deref())
+        }
+        Statement::SetPassword { user, password } => {
+            users::set_password(cx, user.as_deref(), &password)
+        }
+        Statement::Grant { on, user, revoke } => users::grant(cx, &on, &user, revoke),
+        Statement::Maintenance { op, tables } => maintenance::run(cx, op, &tables),
+        Statement::Checksum { tables, quick } => checksum::run(cx, &tables, quick),
+        Statement::CacheIndex { tables, cache } => key_cache::cache_index(cx, &tables, &cache),
+        Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
+        Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
+        Statement::LockTables => Ok(Output::done(0)),
+        Statement::Kill(id) => control::kill(cx, id),
+    }
+}
+
+/// The statements sqlparser reads.
+fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -> DbResult<Output> {
+    match &stmt {
+        ast::Statement::Query(q) => query::run_query_to(cx, q, sink),
+        ast::Statement::Insert(i) => dml::insert(cx, i),
+        ast::Statement::Update(u) => dml::update(cx, u),
+        ast::Statement::Delete(d) => dml::delete(cx, d),
+        ast::Statement::CreateTable(ct) => tables::create_table(cx, ct),
+        ast::Statement::Explain { statement, .. } => match &**statement {
+            ast::Statement::Query(q) => query::explain(cx, q),
+            _ => Err(DbError::unsupported("EXPLAIN of this statement")),
+        },
+        ast::Statement::Set(s) => set::set(cx, s),
+        other => Err(DbError::unsupported(
+            other.to_string().chars().take(60).collect::<String>(),
+        )),
+    }
+}
+
+/// Closes this session's HANDLERs on the tables `stmt` truncates, drops, alters or renames (and
+/// on every table of a dropped database), whether or not the statement then succeeds.
+fn close_handlers(cx: &mut Context, stmt: &Statement) {
+    if cx.handlers.is_empty() {
+        return;
+    }
+    let last = |parts: &Vec<String>| parts.last().cloned().unwrap_or_default();
+    let names: Vec<String> = match stmt {
+        Statement::DropTables { names, .. } => names.iter().map(last).collect(),
+        Statement::Truncate { table }
+        | Statement::AlterTable { table, .. }
+        | Statement::DropIndex { table, .. } => vec![last(table)],
+        Statement::RenameTables(pairs) => pairs
+            .iter()
+            .flat_map(|(from, to)| [last(from), last(to)])
+            .collect(),
+        Statement::DropDatabase { name, .. } => {
+            handler::close_database(cx, name);
+            return;
+        }
+        _ => return,
+    };
+    handler::close_tables(cx, &names);
+}

@@ -1,0 +1,138 @@
+//! SET (read by sqlparser): system variables (session or global), user variables, SET NAMES,
+//! SET TRANSACTION ISOLATION LEVEL and named key caches' parameters (`cache.key_buffer_size`).
+//!
+//! Invariants: an unknown system variable is a warning (1193), not an error; a value is
+//! normalized as the variable keeps it (variables.rs); setting a global needs root; turning
+//! autocommit on commits the open transaction; forms Betula has no use for are accepted with
+//! warning 1235.
+
+use sqlparser::ast;
+
+use crate::context::variables;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::{object_name_parts, Scope};
+use crate::result::Output;
+use crate::session::key_cache;
+use crate::types::value::Value;
+
+/// SET statements (parsed by sqlparser).
+pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
+    use ast::Set as S;
+    match s {
+        S::SingleAssignment {
+            scope,
+            variable,
+            values,
+            ..
+        } => {
+            let global = matches!(scope, Some(ast::ContextModifier::Global));
+            let v = values.first().ok_or_else(|| DbError::syntax("SET"))?;
+            assign(cx, &object_name_parts(variable), global, v)?;
+        }
+        S::MultipleAssignments { assignments } => {
+            for a in assignments {
+                let global = matches!(a.scope, Some(ast::ContextModifier::Global));
+                assign(cx, &object_name_parts(&a.name), global, &a.value)?;
+            }
+        }
+        S::SetNames { .. } | S::SetNamesDefault {} => {}
+        S::SetTransaction { modes, .. } => {
+            for m in modes {
+                if let ast::TransactionMode::IsolationLevel(l) = m {
+                    let v = match l {
+                        ast::TransactionIsolationLevel::ReadCommitted => "READ-COMMITTED",
+                        ast::TransactionIsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+                        ast::TransactionIsolationLevel::Serializable => "SERIALIZABLE",
+                        _ => "REPEATABLE-READ",
+                    };
+                    for n in ["transaction_isolation", "tx_isolation"] {
+                        cx.vars.insert(n.into(), Value::Text(v.into()));
+                    }
+                }
+            }
+        }
+        other => {
+            let text = other.to_string();
+            cx.warn(1235, format!("Ignored: {text}"));
+        }
+    }
+    Ok(Output::done(0))
+}
+
+fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
+    let (var, mut global, user) = match name {
+        [n] if n.starts_with("@@") => (n[2..].to_string(), global, false),
+        [s, n] if s.eq_ignore_ascii_case("@@global") => (n.clone(), true, false),
+        [s, n] if s.eq_ignore_ascii_case("@@session") || s.eq_ignore_ascii_case("@@local") => {
+            (n.clone(), false, false)
+        }
+        [n] if n.starts_with('@') => (n[1..].to_string(), false, true),
+        [n] => (n.clone(), global, false),
+        [cache, p] | [_, cache, p] if crate::context::key_caches::param(p).is_some() => {
+            let v = eval(
+                &cx.compile(&Scope::default(), value, "field list")?,
+                &EvalCtx::default(),
+            )?;
+            cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
+            let p = crate::context::key_caches::param(p).unwrap_or_default();
+            return key_cache::assign(cx, cache, p, &v);
+        }
+        other => return Err(DbError::syntax(other.join("."))),
+    };
+    let var = var.to_ascii_lowercase();
+    let v = match value {
+        ast::Expr::Identifier(i) if i.quote_style.is_none() && !i.value.starts_with('@') => {
+            if i.value.eq_ignore_ascii_case("DEFAULT") {
+                variables::defaults(0, "")
+                    .get(&var)
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            } else {
+                Value::Text(i.value.clone())
+            }
+        }
+        e => {
+            let ex = cx.compile(&Scope::default(), e, "field list")?;
+            eval(&ex, &EvalCtx::default())?
+        }
+    };
+    if user {
+        cx.user_vars.insert(var, v);
+        return Ok(());
+    }
+    if var == "transaction_isolation" || var == "tx_isolation" || var == "transaction_read_only" {
+        // accepted; Betula has one isolation behaviour (see store.rs)
+    }
+    let known = cx.engine.globals.read().contains_key(&var);
+    if !known {
+        cx.warn(1193, format!("Unknown system variable '{var}' (ignored)"));
+        return Ok(());
+    }
+    if var == "autocommit" {
+        global = false.max(global);
+    }
+    let mut v = v;
+    if var == "optimizer_switch" {
+        let current = cx.sysvar_value(&var, global).unwrap_or(Value::Null);
+        let current = crate::expr::eval::text_of(&current).unwrap_or_default();
+        let (value, warnings) = crate::context::optimizer_switch::assign(&current, &v)?;
+        for (code, message) in warnings {
+            cx.warn(code, message);
+        }
+        v = Value::Text(value);
+    }
+    let v = variables::normalize(&var, v);
+    if global {
+        cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
+        cx.engine.globals.write().insert(var.clone(), v.clone());
+        return Ok(());
+    }
+    if var == "autocommit" && truth(&v) == Some(true) && !cx.autocommit() {
+        // Turning autocommit on commits the open transaction.
+        cx.commit()?;
+    }
+    cx.vars.insert(var, v);
+    Ok(())
+}
