@@ -8,7 +8,7 @@ use betula_sql::catalog::create_table::table_from_create;
 use betula_sql::catalog::TableDef;
 use betula_sql::codec::key::{decode_key, encode_key, KeyColumn};
 use betula_sql::codec::row::{decode_row, encode_row};
-use betula_sql::parser::parse;
+use betula_sql::parser::{parse, parse_statement};
 
 /// The tables whose layouts and keys the row and key targets use; the first input byte picks one.
 pub const TABLES: &[&str] = &[
@@ -102,8 +102,10 @@ pub fn key(data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// The front end the server dispatches through (`parse_statement`), and the sqlparser path beside it.
 pub fn statement(data: &[u8]) -> Result<(), String> {
     let text = String::from_utf8_lossy(data);
+    let _ = parse_statement(&text);
     let _ = parse(&text);
     Ok(())
 }
