@@ -43,7 +43,7 @@ fn read_errors_fail_only_the_reads_that_meet_them() {
     );
     c.query_drop("INSERT INTO f.u VALUES (100000, 'after a read error')")
         .expect("a read error does not latch the engine");
-    assert!(rig.injected() > 0);
+    assert!(rig.wait_injected(1) > 0);
     rig.clear();
     assert_eq!(scan(&mut c, "t", ROWS), Answer::Right);
     assert!(points(&mut c, ROWS, 20).iter().all(|a| *a == Answer::Right));
@@ -302,7 +302,7 @@ fn misdirected_writes_never_give_wrong_answers() {
         }
         c.query_drop("FLUSH TABLES")
             .expect("a misdirected write reports success");
-        assert_eq!(rig.injected(), 1, "after={after}");
+        assert_eq!(rig.wait_injected(1), 1, "after={after}");
         rig.clear();
         server.kill9();
         let case = format!("misdirected write after {after}");

@@ -77,6 +77,19 @@ impl FaultRig {
         std::fs::write(&self.control, "").unwrap();
     }
 
+    /// Faults injected so far, once the status file reports at least `min` (the server rewrites it
+    /// every few milliseconds, so it lags the faults); what it reports after 10 s otherwise.
+    pub fn wait_injected(&self, min: u64) -> u64 {
+        let t0 = Instant::now();
+        loop {
+            let n = self.injected();
+            if n >= min || t0.elapsed() > Duration::from_secs(10) {
+                return n;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Faults injected so far, as the status file reports.
     pub fn injected(&self) -> u64 {
         let text = std::fs::read_to_string(status_path(&self.control)).unwrap_or_default();
