@@ -1,6 +1,7 @@
-//! Isolation checks through the protocol (reliability/isolation.rs): lost update, write skew with locking
-//! reads, G1a/G1b, read skew, each with `BETULA_ISO_CLIENTS` clients (8 by default) for
-//! `BETULA_ISO_SECS` seconds (3 by default). Long form:
+//! Isolation checks through the protocol (reliability/isolation.rs, list_append.rs): lost update, write
+//! skew with locking reads, G1a/G1b, G1c over list-append histories, read skew, each with
+//! `BETULA_ISO_CLIENTS` clients (8 by default) for `BETULA_ISO_SECS` seconds (3 by default); the
+//! list-append checker is itself checked on planted anomalies. Long form:
 //! `BETULA_ISO_CLIENTS=64 BETULA_ISO_SECS=60 cargo test -p betula-server --test isolation -- --nocapture --test-threads=1`.
 
 mod reliability;
@@ -57,6 +58,43 @@ fn no_aborted_or_intermediate_reads() {
 }
 
 #[test]
+fn no_circular_information_flow() {
+    check("G1c (list append)", reliability::list_append::g1c);
+}
+
+#[test]
 fn no_read_skew() {
     check("read skew", isolation::read_skew);
+}
+
+/// The list-append checker finds what it looks for: a cycle, a read of a rolled-back element, and two
+/// reads of one key that disagree on its order.
+#[test]
+fn the_list_append_checker_finds_planted_anomalies() {
+    use reliability::list_append::{check, History, MicroOp::*};
+    let h = |ops, committed| History { ops, committed };
+    let cycle = vec![
+        h(vec![Append(0, 1)], true),
+        h(vec![Append(0, 2), Read(1, vec![3])], true),
+        h(vec![Append(1, 3), Read(0, vec![1, 2])], true),
+    ];
+    assert!(check(&cycle).unwrap_err().starts_with("G1c"));
+    let aborted = vec![
+        h(vec![Append(2, 4)], false),
+        h(vec![Read(2, vec![4])], true),
+    ];
+    assert!(check(&aborted).unwrap_err().starts_with("G1a"));
+    let orders = vec![
+        h(vec![Append(0, 1)], true),
+        h(vec![Append(0, 2)], true),
+        h(vec![Read(0, vec![1, 2])], true),
+        h(vec![Read(0, vec![2])], true),
+    ];
+    assert!(check(&orders).unwrap_err().contains("no prefix"));
+    let fine = vec![
+        h(vec![Append(0, 1)], true),
+        h(vec![Read(0, vec![1]), Append(1, 2)], true),
+        h(vec![Read(1, vec![2]), Read(0, vec![1])], true),
+    ];
+    assert_eq!(check(&fine), Ok(3));
 }
