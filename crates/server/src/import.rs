@@ -226,7 +226,7 @@ pub fn run(args: ImportArgs, password_hash: fn(&[u8]) -> [u8; 20]) -> Result<Str
                 }
                 warnings += sess.warnings.len();
                 for w in sess.warnings.drain(..).take(10) {
-                    bar.println(format!("  warning {}: {}", w.code, w.message));
+                    bar.println(format!("  warning {}: {}", w.code.number(), w.message));
                 }
             }
             Err(e) => {
@@ -234,7 +234,9 @@ pub fn run(args: ImportArgs, password_hash: fn(&[u8]) -> [u8; 20]) -> Result<Str
                 bar.abandon();
                 return Err(format!(
                     "ERROR {} ({}): {}; the table is unchanged by this file",
-                    e.code, e.state, e.message
+                    e.code.number(),
+                    e.code.sqlstate(),
+                    e.message
                 ));
             }
         }

@@ -6,7 +6,7 @@
 //!
 //! | layer | owns |
 //! | --- | --- |
-//! | `error` | `DbError` (code, SQLSTATE, message as the client sees it), `SqlError`, warnings |
+//! | `error` | `ErrorCode` (MariaDB's error numbers and SQLSTATEs), `DbError` (a code and a message as the client sees them), `SqlError`, warnings |
 //! | `types` | column types, values, decimals, temporals, charsets, collations, coercion |
 //! | `codec` | the bytes of keys and rows in the trees (docs/sql-encoding.md) |
 //! | `expr` | compiled expressions: binding names, evaluation, functions by family, aggregates |
@@ -40,6 +40,7 @@ pub mod types;
 
 pub use context::engine::{Engine, EngineConfig};
 pub use context::Context;
+pub use error::code::ErrorCode;
 pub use error::db_error::{DbError, DbResult};
 pub use result::{OutCol, Output, RowSink};
 pub use session::Session;

@@ -105,7 +105,7 @@ fn values_outside_the_character_set_are_1366() {
     let e = s
         .execute("INSERT INTO t VALUES (1, '', 'x😀')", &[])
         .unwrap_err();
-    assert_eq!(e.code, 1366);
+    assert_eq!(e.code.number(), 1366);
     assert_eq!(
         e.message,
         "Incorrect string value: '\\xF0\\x9F\\x98\\x80' for column `test`.`t`.`u` at row 1"
@@ -176,7 +176,7 @@ fn varchar_length_limits_follow_the_character_set() {
         .execute("CREATE TABLE w (a VARCHAR(21845) CHARACTER SET utf8)", &[])
         .unwrap_err();
     assert_eq!(
-        (e.code, e.message.as_str()),
+        (e.code.number(), e.message.as_str()),
         (
             1074,
             "Column length too big for column 'a' (max = 21844); use BLOB or TEXT instead"

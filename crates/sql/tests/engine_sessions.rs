@@ -38,7 +38,8 @@ fn reopen_keeps_tables_rows_and_counters() {
     assert_eq!(
         s.execute("INSERT INTO t (v) VALUES ('a')", &[])
             .unwrap_err()
-            .code,
+            .code
+            .number(),
         1062
     );
 }
@@ -58,7 +59,7 @@ fn failed_statement_inside_a_transaction_is_undone_alone() {
     let err = s
         .execute("INSERT INTO t VALUES (2, 20), (1, 30)", &[])
         .unwrap_err();
-    assert_eq!(err.code, 1062);
+    assert_eq!(err.code.number(), 1062);
     exec(&mut s, "COMMIT");
     assert_eq!(rows(&mut s, "SELECT id, k FROM t"), vec![vec!["1", "10"]]);
     assert_eq!(
@@ -138,11 +139,17 @@ fn savepoints_undo_later_changes_only() {
         vec![vec!["1", "10"]]
     );
     // b came after a: gone. a stays until released.
-    assert_eq!(s.execute("ROLLBACK TO b", &[]).unwrap_err().code, 1305);
+    assert_eq!(
+        s.execute("ROLLBACK TO b", &[]).unwrap_err().code.number(),
+        1305
+    );
     exec(&mut s, "INSERT INTO t VALUES (3, 30)");
     exec(&mut s, "RELEASE SAVEPOINT a");
     assert_eq!(
-        s.execute("RELEASE SAVEPOINT a", &[]).unwrap_err().code,
+        s.execute("RELEASE SAVEPOINT a", &[])
+            .unwrap_err()
+            .code
+            .number(),
         1305
     );
     exec(&mut s, "COMMIT");
@@ -160,5 +167,8 @@ fn savepoints_undo_later_changes_only() {
         vec![vec!["3"]]
     );
     // COMMIT forgets savepoints.
-    assert_eq!(s.execute("ROLLBACK TO a", &[]).unwrap_err().code, 1305);
+    assert_eq!(
+        s.execute("ROLLBACK TO a", &[]).unwrap_err().code.number(),
+        1305
+    );
 }

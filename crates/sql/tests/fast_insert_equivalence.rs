@@ -113,7 +113,7 @@ fn fast_and_general_parsers_store_the_same_rows_and_errors() {
                 .collect();
             outcome.push((
                 res.map(|o| format!("{o:?}"))
-                    .map_err(|e| format!("{} {}", e.code, anon(&e.message))),
+                    .map_err(|e| format!("{} {}", e.code.number(), anon(&e.message))),
                 warns,
             ));
         }

@@ -99,7 +99,7 @@ fn server_side_files_need_secure_file_priv() {
         "LOAD DATA INFILE '{}' INTO TABLE t",
         files.path().join("ok.txt").display()
     );
-    assert_eq!(s.execute(&sql, &[]).unwrap_err().code, 1290);
+    assert_eq!(s.execute(&sql, &[]).unwrap_err().code.number(), 1290);
     e.set_secure_file_priv(Some(files.path().to_path_buf()));
     exec(&mut s, &sql);
     assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t"), vec!["2"]);
@@ -113,34 +113,36 @@ fn server_side_files_need_secure_file_priv() {
             &[],
         )
         .unwrap_err();
-    assert_eq!(err.code, 1290);
+    assert_eq!(err.code.number(), 1290);
     let err = s
         .execute("LOAD DATA INFILE '../x.txt' INTO TABLE t", &[])
         .unwrap_err();
-    assert_eq!(err.code, 1290);
+    assert_eq!(err.code.number(), 1290);
     let err = s
         .execute("LOAD DATA INFILE 'nope.txt' INTO TABLE t", &[])
         .unwrap_err();
-    assert_eq!(err.code, 29);
+    assert_eq!(err.code.number(), 29);
     // Server-side duplicates are errors (no LOCAL): nothing of the file is kept.
     std::fs::write(files.path().join("dup.txt"), "5\t5\n1\t1\n").unwrap();
     let err = s
         .execute("LOAD DATA INFILE 'dup.txt' INTO TABLE t", &[])
         .unwrap_err();
-    assert_eq!(err.code, 1062);
+    assert_eq!(err.code.number(), 1062);
     assert_eq!(rows(&mut s, "SELECT COUNT(*) FROM t"), vec!["2"]);
     // LOCAL without a client stream (client did not opt in) or with local_infile OFF.
     assert_eq!(
         s.execute("LOAD DATA LOCAL INFILE 'x' INTO TABLE t", &[])
             .unwrap_err()
-            .code,
+            .code
+            .number(),
         3948
     );
     exec(&mut s, "SET local_infile = 0");
     assert_eq!(
         local(&mut s, "LOAD DATA LOCAL INFILE 'x' INTO TABLE t", b"7\t7\n")
             .unwrap_err()
-            .code,
+            .code
+            .number(),
         3948
     );
 }
@@ -178,7 +180,7 @@ fn malformed_input_errors_in_strict_mode_and_warns_otherwise() {
             data,
         )
         .unwrap_err();
-        assert_eq!(err.code, *code, "{err}");
+        assert_eq!(err.code.number(), *code, "{err}");
         assert!(
             err.message.contains("file 'bad.tsv'") && err.message.contains(line),
             "{err}"
@@ -206,7 +208,7 @@ fn malformed_input_errors_in_strict_mode_and_warns_otherwise() {
         b"1,2,\"2024-01-01\n",
     )
     .unwrap_err();
-    assert_eq!(err.code, 1261);
+    assert_eq!(err.code.number(), 1261);
     // Non-strict (LOCAL implies IGNORE): the same rows load with MySQL's warnings.
     let o = local(
         &mut s,

@@ -62,7 +62,7 @@ fn failed_or_cancelled_loads_leave_the_table_unchanged() {
                 Some(&mut broken),
             )
             .unwrap_err();
-        assert_eq!(err.code, 1158, "{err}");
+        assert_eq!(err.code.number(), 1158, "{err}");
         let mut bad = tsv(1000, 20_000);
         bad.extend_from_slice(b"x\ty\tz\n");
         let err = local(
@@ -71,7 +71,7 @@ fn failed_or_cancelled_loads_leave_the_table_unchanged() {
             &bad,
         )
         .unwrap_err();
-        assert_eq!(err.code, 1366);
+        assert_eq!(err.code.number(), 1366);
         assert_eq!(rows(&mut s, "SELECT * FROM t ORDER BY id"), before);
         assert_eq!(
             rows(&mut s, "SELECT k, id FROM t WHERE k = 5 ORDER BY id"),
@@ -271,7 +271,7 @@ fn unique_secondary_indexes_replace_ignore_and_fail() {
     let err = s
         .execute("LOAD DATA INFILE 'e.tsv' INTO TABLE t", &[])
         .unwrap_err();
-    assert_eq!(err.code, 1062);
+    assert_eq!(err.code.number(), 1062);
     let want = vec!["2|z|21", "3|a|30", "4|c|40", "6|d|60"];
     assert_eq!(rows(&mut s, "SELECT id, u, v FROM t ORDER BY id"), want);
     assert_eq!(
@@ -355,7 +355,7 @@ fn writers_of_the_table_wait_for_a_running_load() {
         let err = s
             .execute(&format!("INSERT INTO t VALUES ({}, 1)", base + 999), &[])
             .unwrap_err();
-        assert_eq!(err.code, 1205, "{err}");
+        assert_eq!(err.code.number(), 1205, "{err}");
         exec(&mut s, &format!("INSERT INTO other VALUES ({round})"));
         assert_eq!(
             rows(&mut s, "SELECT COUNT(*) FROM t"),

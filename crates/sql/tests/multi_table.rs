@@ -228,7 +228,7 @@ fn joined_rows_are_locked_and_rechecked() {
     thread::sleep(std::time::Duration::from_millis(200));
     exec(&mut a, "COMMIT");
     let (_b, r) = h.join().unwrap();
-    assert_eq!(r.map_err(|e| e.code), Ok(0));
+    assert_eq!(r.map_err(|e| e.code.number()), Ok(0));
     assert_eq!(
         rows(&mut a, "SELECT c FROM t2 WHERE id = 1"),
         vec![vec!["99"]]

@@ -38,7 +38,7 @@ fn session(e: &Arc<Engine>, id: u64, lock_wait_secs: u32) -> Session {
 /// and the statement's outcome (Ok or the MySQL error code).
 fn in_thread(mut s: Session, sql: &'static str) -> thread::JoinHandle<(Session, Result<(), u16>)> {
     thread::spawn(move || {
-        let r = s.execute(sql, &[]).map(|_| ()).map_err(|e| e.code);
+        let r = s.execute(sql, &[]).map(|_| ()).map_err(|e| e.code.number());
         (s, r)
     })
 }
@@ -189,7 +189,7 @@ fn a_deadlock_rolls_back_one_transaction_and_lets_the_other_finish() {
     let rb = b
         .execute("UPDATE t SET v = 201 WHERE id = 1", &[])
         .map(|_| ())
-        .map_err(|e| e.code);
+        .map_err(|e| e.code.number());
     // B closes the cycle, so B is the victim: its whole transaction is rolled back.
     assert_eq!(rb, Err(1213));
     let (mut a, ra) = waiter.join().unwrap();

@@ -6,7 +6,7 @@
 mod sessions;
 
 use betula_sql::types::value::Value;
-use betula_sql::{DbError, DbResult, OutCol, Output, RowSink, Session};
+use betula_sql::{DbError, DbResult, ErrorCode, OutCol, Output, RowSink, Session};
 use sessions::{exec, open, rows};
 
 #[derive(Default)]
@@ -27,7 +27,7 @@ impl RowSink for Collect {
         assert!(!self.cols.is_empty(), "a row before the columns");
         assert_eq!(row.len(), self.cols.len());
         if self.fail_after == Some(self.rows.len()) {
-            return Err(DbError::new(1160, "08S01", "client went away"));
+            return Err(DbError::new(ErrorCode::NetErrorOnWrite, "client went away"));
         }
         self.rows.push(
             row.iter()
@@ -117,7 +117,7 @@ fn a_sink_failing_mid_result_ends_the_statement_and_the_session_goes_on() {
         ..Default::default()
     };
     let err = s.execute_to("SELECT * FROM t", &[], &mut sink).unwrap_err();
-    assert_eq!(err.code, 1160);
+    assert_eq!(err.code.number(), 1160);
     assert_eq!(sink.rows.len(), 2);
     // The transaction's earlier change survives the failed read; the session keeps working.
     exec(&mut s, "COMMIT");

@@ -8,26 +8,20 @@
 use betula_sql::types::temporal::{Date, DateTime, Time};
 use betula_sql::types::value::Value as SqlValue;
 use betula_sql::types::SqlType;
-use betula_sql::{DbError, OutCol};
+use betula_sql::{DbError, ErrorCode, OutCol};
 
 use crate::protocol::column::{charset, flags};
 use crate::protocol::value::{Date as PDate, DateTime as PDateTime, Time as PTime};
 use crate::protocol::{ColumnDef, ColumnType, SqlError, Value};
 
-/// ER_GET_ERRNO (1030): the SQL layer's code for every storage engine failure but lock waits.
-const STORAGE_ENGINE_ERROR: u16 = 1030;
-
 pub fn error(e: DbError) -> SqlError {
     // A storage engine failure (I/O error, corruption, the failure latch) is the operator's business
     // too: its message names the file and the block.
-    if e.code == STORAGE_ENGINE_ERROR {
-        eprintln!("betula: error {}: {}", e.code, e.message);
+    if e.code == ErrorCode::GetErrno {
+        eprintln!("betula: error {}: {}", e.code.number(), e.message);
     }
-    let mut state = [b'H', b'Y', b'0', b'0', b'0'];
-    if e.state.len() == 5 {
-        state.copy_from_slice(e.state.as_bytes());
-    }
-    SqlError::new(e.code, &state, e.message)
+    let state: [u8; 5] = e.code.sqlstate().as_bytes().try_into().unwrap_or(*b"HY000");
+    SqlError::new(e.code.number(), &state, e.message)
 }
 
 fn pdate(d: &Date) -> PDate {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use betula_sql::parser::split::split_statements;
 use betula_sql::Session as EngineSession;
-use betula_sql::{DbError, DbResult, Engine, OutCol, Output, RowSink};
+use betula_sql::{DbError, DbResult, Engine, ErrorCode, OutCol, Output, RowSink};
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
@@ -55,6 +55,8 @@ struct Stream<'a> {
     buf: Vec<Value>,
     /// The result columns' SQL types (how BIT values are sent).
     types: Vec<ColumnText>,
+    /// What the client is told when sending failed (see [`Stream::write_error`]).
+    failed: Option<SqlError>,
 }
 
 impl<'a> Stream<'a> {
@@ -63,13 +65,27 @@ impl<'a> Stream<'a> {
             out,
             buf: Vec::new(),
             types: Vec::new(),
+            failed: None,
         }
     }
-}
 
-/// A failure to send part of a result set (the client went away): the statement ends with it.
-fn write_error(e: SqlError) -> DbError {
-    DbError::new(e.code, "08S01", e.message)
+    /// A failure to send part of a result set (the client went away, or takes no second
+    /// result): the statement ends with [`ErrorCode::NetErrorOnWrite`], and the client is told the
+    /// protocol layer's error as it is, as when a materialized result fails to send.
+    fn write_error(&mut self, e: SqlError) -> DbError {
+        let err = DbError::new(ErrorCode::NetErrorOnWrite, e.message.clone());
+        self.failed = Some(e);
+        err
+    }
+
+    /// The statement's result as the client sees it: a failure to send is the protocol layer's
+    /// error, any other failure the engine's.
+    fn result<T>(mut self, r: DbResult<T>) -> Result<T, SqlError> {
+        r.map_err(|e| match self.failed.take() {
+            Some(sent) if e.code == ErrorCode::NetErrorOnWrite => sent,
+            _ => error(e),
+        })
+    }
 }
 
 impl RowSink for Stream<'_> {
@@ -80,7 +96,8 @@ impl RowSink for Stream<'_> {
             .map(|(i, c)| convert::column(c, i, &[]))
             .collect();
         self.types = cols.iter().map(ColumnText::of).collect();
-        self.out.begin_rows(&defs).map_err(write_error)
+        let r = self.out.begin_rows(&defs);
+        r.map_err(|e| self.write_error(e))
     }
 
     fn row(&mut self, row: &[betula_sql::types::value::Value]) -> DbResult<()> {
@@ -91,7 +108,8 @@ impl RowSink for Stream<'_> {
                 .enumerate()
                 .map(|(i, v)| to_protocol_typed(v, &types.get(i).copied().unwrap_or_default())),
         );
-        self.out.row(&self.buf).map_err(write_error)
+        let r = self.out.row(&self.buf);
+        r.map_err(|e| self.write_error(e))
     }
 }
 
@@ -152,7 +170,10 @@ impl Session for SqlSession {
         };
         let stmts = split_statements(sql);
         if stmts.is_empty() {
-            return Err(SqlError::new(1065, b"42000", "Query was empty"));
+            return Err(error(DbError::new(
+                ErrorCode::EmptyQuery,
+                "Query was empty",
+            )));
         }
         if stmts.len() > 1 && !out.multi_statements() {
             return Err(error(betula_sql::DbError::syntax(
@@ -170,11 +191,14 @@ impl Session for SqlSession {
                         input.as_mut().map(|b| &mut **b as &mut dyn std::io::Read),
                     );
                     drop(input);
-                    r
+                    r.map_err(error)
                 }
-                None => self.sess.execute_to(&s, &[], &mut Stream::new(out)),
-            }
-            .map_err(error)?;
+                None => {
+                    let mut stream = Stream::new(out);
+                    let r = self.sess.execute_to(&s, &[], &mut stream);
+                    stream.result(r)
+                }
+            }?;
             let w = self.warnings();
             send(r, w, out)?;
         }
@@ -200,10 +224,11 @@ impl Session for SqlSession {
         out: &mut dyn ResultSink,
     ) -> Result<(), SqlError> {
         let params: Vec<_> = params.iter().map(from_protocol).collect();
+        let mut stream = Stream::new(out);
         let r = self
             .sess
-            .execute_prepared_to(stmt, &params, Some(&mut Stream::new(out)))
-            .map_err(error)?;
+            .execute_prepared_to(stmt, &params, Some(&mut stream));
+        let r = stream.result(r)?;
         let w = self.warnings();
         send(r, w, out)
     }

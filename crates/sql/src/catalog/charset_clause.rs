@@ -9,16 +9,23 @@
 //! value means the context's default. SHOW CREATE TABLE prints a text column's
 //! `CHARACTER SET cs COLLATE coll` exactly when its collation differs from the table's.
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::charset::Charset;
 use crate::types::collation::Collation;
 
 pub fn unknown_charset(name: &str) -> DbError {
-    DbError::new(1115, "42000", format!("Unknown character set: '{name}'"))
+    DbError::new(
+        ErrorCode::UnknownCharacterSet,
+        format!("Unknown character set: '{name}'"),
+    )
 }
 
 pub fn unknown_collation(name: &str) -> DbError {
-    DbError::new(1273, "HY000", format!("Unknown collation: '{name}'"))
+    DbError::new(
+        ErrorCode::UnknownCollation,
+        format!("Unknown collation: '{name}'"),
+    )
 }
 
 /// The character set a DDL clause names.
@@ -52,8 +59,7 @@ pub fn resolve(
         (None, Some(c)) => Ok(c),
         (Some(cs), Some(c)) if c.charset() == cs => Ok(c),
         (Some(cs), Some(c)) => Err(DbError::new(
-            1253,
-            "42000",
+            ErrorCode::CollationCharsetMismatch,
             format!(
                 "COLLATION '{}' is not valid for CHARACTER SET '{}'",
                 c.name(),
@@ -106,10 +112,16 @@ mod tests {
             Collation::Utf8mb3GeneralCi
         );
         assert_eq!(resolve(Some("DEFAULT"), None, d).unwrap(), d);
-        assert_eq!(resolve(Some("koi9"), None, d).unwrap_err().code, 1115);
-        assert_eq!(resolve(None, Some("latin1_x"), d).unwrap_err().code, 1273);
+        assert_eq!(
+            resolve(Some("koi9"), None, d).unwrap_err().code,
+            ErrorCode::UnknownCharacterSet
+        );
+        assert_eq!(
+            resolve(None, Some("latin1_x"), d).unwrap_err().code,
+            ErrorCode::UnknownCollation
+        );
         let e = resolve(Some("latin1"), Some("utf8mb4_bin"), d).unwrap_err();
-        assert_eq!(e.code, 1253);
+        assert_eq!(e.code, ErrorCode::CollationCharsetMismatch);
         assert_eq!(
             e.message,
             "COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'"

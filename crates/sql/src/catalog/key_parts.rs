@@ -15,6 +15,7 @@ use sqlparser::ast;
 
 use crate::catalog::create_table::quote_ident;
 use crate::catalog::TableDef;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::object_name_parts;
 use crate::types::{Column, SqlType};
@@ -48,8 +49,7 @@ pub fn key_parts(
             .position(|c| c.name.eq_ignore_ascii_case(&name))
             .ok_or_else(|| {
                 DbError::new(
-                    1072,
-                    "42000",
+                    ErrorCode::KeyColumnDoesNotExits,
                     format!("Key column '{name}' doesn't exist in table"),
                 )
             })?;
@@ -61,8 +61,7 @@ pub fn key_parts(
 
 fn bad_prefix() -> DbError {
     DbError::new(
-        1089,
-        "HY000",
+        ErrorCode::WrongSubKey,
         "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
     )
 }
@@ -73,8 +72,7 @@ pub fn check_prefix(col: &Column, len: Option<u64>) -> DbResult<Option<u32>> {
     let Some(n) = len else { return Ok(None) };
     if n == 0 {
         return Err(DbError::new(
-            1391,
-            "HY000",
+            ErrorCode::KeyPart0,
             format!("Key part '{}' length cannot be 0", col.name),
         ));
     }
@@ -90,8 +88,7 @@ pub fn check_prefix(col: &Column, len: Option<u64>) -> DbResult<Option<u32>> {
     let per_char = if col.sql_type.is_binary() { 1 } else { 4 };
     if n * per_char > MAX_KEY_BYTES {
         return Err(DbError::new(
-            1071,
-            "42000",
+            ErrorCode::TooLongKey,
             format!("Specified key was too long; max key length is {MAX_KEY_BYTES} bytes"),
         ));
     }
@@ -120,8 +117,7 @@ pub fn check_lob_keys(t: &TableDef) -> DbResult<()> {
 pub fn check_lob_part(col: &Column, prefix: Option<u32>) -> DbResult<()> {
     if matches!(col.sql_type, SqlType::Text(_) | SqlType::Blob(_)) && prefix.is_none() {
         return Err(DbError::new(
-            1170,
-            "42000",
+            ErrorCode::BlobKeyWithoutLength,
             format!(
                 "BLOB/TEXT column '{}' used in key specification without a key length",
                 col.name

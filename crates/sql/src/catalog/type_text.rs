@@ -9,6 +9,7 @@
 //! the plain type; DECIMAL without digits, DECIMAL(0) and DECIMAL(0,0) are DECIMAL(10,0); ZEROFILL
 //! implies UNSIGNED (for every numeric type); YEAR(2) is YEAR shown with 2 digits (note 1287).
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::types::{IntWidth, LobSize, SqlType};
@@ -25,8 +26,7 @@ fn lob_for_length(n: Option<u32>) -> LobSize {
 
 fn width_error(col: &str, max: u64) -> DbError {
     DbError::new(
-        1439,
-        "42000",
+        ErrorCode::TooBigDisplaywidth,
         format!("Display width out of range for '{col}' (max = {max})"),
     )
 }
@@ -53,8 +53,7 @@ fn real_type(double: bool, args: &[u32], unsigned: bool, col: &str) -> DbResult<
             0..=24 => Ok(plain(false)),
             25..=53 => Ok(plain(true)),
             _ => Err(DbError::new(
-                1063,
-                "42000",
+                ErrorCode::WrongFieldSpec,
                 format!("Incorrect column specifier for column '{col}'"),
             )),
         },
@@ -173,8 +172,7 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
         },
         other => {
             return Err(DbError::new(
-                1064,
-                "42000",
+                ErrorCode::ParseError,
                 format!("Unsupported or unknown type '{other}' for column '{col}'"),
             ))
         }
@@ -204,7 +202,7 @@ pub fn lenient_type(
     notes: &mut Vec<Warning>,
 ) -> DbResult<SqlType> {
     match parse_type(type_text, col) {
-        Err(e) if e.code == 1074 => {
+        Err(e) if e.code == ErrorCode::TooBigFieldlength => {
             let up = type_text.trim().to_ascii_uppercase();
             let n: Option<u32> = up
                 .split_once('(')
@@ -238,7 +236,7 @@ pub fn lenient_type(
             };
             notes.push(Warning {
                 level: WarningLevel::Note,
-                code: 1246,
+                code: ErrorCode::AutoConvert,
                 message: format!("Converting column '{col}' from {from} to {to}"),
             });
             Ok(t)
@@ -247,7 +245,7 @@ pub fn lenient_type(
             if declared_width(type_text, &t) == Some(2) && t == SqlType::Year {
                 notes.push(Warning {
                     level: WarningLevel::Note,
-                    code: 1287,
+                    code: ErrorCode::WarnDeprecatedSyntax,
                     message: "'YEAR(2)' is deprecated and will be removed in a future release. \
                               Please use YEAR(4) instead"
                         .into(),
@@ -289,7 +287,7 @@ mod tests {
     fn t(s: &str) -> SqlType {
         parse_type(s, "c").unwrap()
     }
-    fn code(s: &str) -> u16 {
+    fn code(s: &str) -> ErrorCode {
         parse_type(s, "c").unwrap_err().code
     }
 
@@ -298,16 +296,16 @@ mod tests {
         assert_eq!(t("FLOAT(0)"), SqlType::FLOAT);
         assert_eq!(t("FLOAT(24)"), SqlType::FLOAT);
         assert_eq!(t("FLOAT(25)"), SqlType::DOUBLE);
-        assert_eq!(code("FLOAT(54)"), 1063);
+        assert_eq!(code("FLOAT(54)"), ErrorCode::WrongFieldSpec);
         assert_eq!(t("DOUBLE(0,0)"), SqlType::DOUBLE);
         assert_eq!(t("FLOAT(20,3)").sql_name(), "float(20,3)");
         assert_eq!(
             t("DOUBLE(53,10) UNSIGNED").sql_name(),
             "double(53,10) unsigned"
         );
-        assert_eq!(code("DOUBLE(256,1)"), 1439);
-        assert_eq!(code("DOUBLE(5,6)"), 1427);
-        assert_eq!(code("FLOAT(40,31)"), 1425);
+        assert_eq!(code("DOUBLE(256,1)"), ErrorCode::TooBigDisplaywidth);
+        assert_eq!(code("DOUBLE(5,6)"), ErrorCode::MBiggerThanD);
+        assert_eq!(code("FLOAT(40,31)"), ErrorCode::TooBigScale);
     }
 
     #[test]
@@ -327,12 +325,12 @@ mod tests {
             "decimal(10,2) unsigned"
         );
         assert!(is_zerofill("ZEROFILL_INT(5)"));
-        assert_eq!(code("DECIMAL(66,66)"), 1425);
-        assert_eq!(code("DECIMAL(66,6)"), 1426);
+        assert_eq!(code("DECIMAL(66,66)"), ErrorCode::TooBigScale);
+        assert_eq!(code("DECIMAL(66,6)"), ErrorCode::TooBigPrecision);
         assert_eq!(declared_width("YEAR(2)", &SqlType::Year), Some(2));
         assert_eq!(declared_width("YEAR(4)", &SqlType::Year), None);
         let mut notes = Vec::new();
         lenient_type("YEAR(2)", "y", true, 4, &mut notes).unwrap();
-        assert_eq!(notes[0].code, 1287);
+        assert_eq!(notes[0].code, ErrorCode::WarnDeprecatedSyntax);
     }
 }

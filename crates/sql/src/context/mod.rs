@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{AggSpec, Compiler, Expr, Scope};
@@ -65,7 +66,7 @@ pub struct Context {
     /// INSERT/UPDATE/DELETE read the latest committed rows, as InnoDB's locking reads do).
     pub snapshot: Option<betula_storage::Txn>,
     /// Savepoints of the open transaction, oldest first: name and write-set undo mark.
-    pub(crate) savepoints: Vec<(String, usize)>,
+    pub(crate) savepoints: Vec<(String, crate::store::Mark)>,
     /// Open HANDLER cursors (handler.rs).
     pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
@@ -149,7 +150,7 @@ impl Context {
         self.vars
             .get("sql_mode")
             .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.to_ascii_uppercase().split(',').any(|x| x.trim() == mode))
+            .is_some_and(|m| m.split(',').any(|x| x.trim().eq_ignore_ascii_case(mode)))
     }
 
     /// A numeric session variable (0 if unset or not a number).
@@ -190,8 +191,7 @@ impl Context {
             Ok(())
         } else {
             Err(DbError::new(
-                1227,
-                "42000",
+                ErrorCode::SpecificAccessDeniedError,
                 format!("Access denied; you need (at least one of) the {what} privilege(s) for this operation"),
             ))
         }
@@ -215,7 +215,7 @@ impl Context {
         }
     }
 
-    pub fn warn(&mut self, code: u16, message: impl Into<String>) {
+    pub fn warn(&mut self, code: ErrorCode, message: impl Into<String>) {
         self.warnings.push(Warning {
             level: WarningLevel::Warning,
             code,

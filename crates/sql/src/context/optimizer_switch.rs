@@ -15,6 +15,7 @@
 //! `Using index condition` (explain.rs). The other flags are kept and shown, and change nothing.
 
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::value::Value;
 
@@ -49,11 +50,10 @@ fn render(flags: &[(String, bool)]) -> String {
 
 /// The value of `optimizer_switch` after assigning `setting` to `current`, and the warnings
 /// (code, message) the assignment gives.
-pub fn assign(current: &str, setting: &Value) -> DbResult<(String, Vec<(u16, String)>)> {
+pub fn assign(current: &str, setting: &Value) -> DbResult<(String, Vec<(ErrorCode, String)>)> {
     let refuse = |item: &str| {
         DbError::new(
-            1231,
-            "42000",
+            ErrorCode::WrongValueForVar,
             format!("Variable 'optimizer_switch' can't be set to the value of '{item}'"),
         )
     };
@@ -97,7 +97,7 @@ pub fn assign(current: &str, setting: &Value) -> DbResult<(String, Vec<(u16, Str
             };
             if defaults[i].0 == "engine_condition_pushdown" && on {
                 warnings.push((
-                    1681,
+                    ErrorCode::WarnDeprecatedSyntaxNoReplacement,
                     format!("'{trimmed}' is deprecated and will be removed in a future release"),
                 ));
                 continue;
@@ -127,7 +127,7 @@ pub fn enabled(cx: &Context, name: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn set(cur: &str, s: &str) -> DbResult<(String, Vec<(u16, String)>)> {
+    fn set(cur: &str, s: &str) -> DbResult<(String, Vec<(ErrorCode, String)>)> {
         assign(cur, &Value::Text(s.into()))
     }
 
@@ -149,15 +149,21 @@ mod tests {
     fn deprecated_and_bad_items() {
         let (v, w) = set(DEFAULT, "engine_condition_pushdown=on").unwrap();
         assert_eq!(v, DEFAULT);
-        assert_eq!(w[0].0, 1681);
+        assert_eq!(w[0].0, ErrorCode::WarnDeprecatedSyntaxNoReplacement);
         assert!(w[0]
             .1
             .starts_with("'engine_condition_pushdown=on' is deprecated"));
         for bad in ["foo=on", "mrr", "mrr=1", "mrr=on,mrr=off", " mrr=on"] {
             let e = set(DEFAULT, bad).unwrap_err();
-            assert_eq!(e.code, 1231, "{bad}");
+            assert_eq!(e.code, ErrorCode::WrongValueForVar, "{bad}");
         }
-        assert_eq!(assign(DEFAULT, &Value::Null).unwrap_err().code, 1231);
-        assert_eq!(assign(DEFAULT, &Value::Int(5)).unwrap_err().code, 1231);
+        assert_eq!(
+            assign(DEFAULT, &Value::Null).unwrap_err().code,
+            ErrorCode::WrongValueForVar
+        );
+        assert_eq!(
+            assign(DEFAULT, &Value::Int(5)).unwrap_err().code,
+            ErrorCode::WrongValueForVar
+        );
     }
 }

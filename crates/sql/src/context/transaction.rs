@@ -11,6 +11,7 @@
 use std::time::Duration;
 
 use super::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::store::LockMode;
 
@@ -147,7 +148,12 @@ impl Context {
         self.savepoints
             .iter()
             .position(|(n, _)| n.eq_ignore_ascii_case(name))
-            .ok_or_else(|| DbError::new(1305, "42000", format!("SAVEPOINT {name} does not exist")))
+            .ok_or_else(|| {
+                DbError::new(
+                    ErrorCode::SpDoesNotExist,
+                    format!("SAVEPOINT {name} does not exist"),
+                )
+            })
     }
 
     /// ROLLBACK TO SAVEPOINT: undoes the changes made after it and forgets later savepoints. As in

@@ -23,6 +23,7 @@ use crate::context::Context;
 use crate::ddl::rebuild;
 use crate::ddl::rebuild::Plan;
 use crate::ddl::table_draft::{parse_column, Draft};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::parser::alter::AlterOp;
@@ -78,7 +79,7 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
     Ok(())
 }
 
-fn note(cx: &mut Context, code: u16, message: String) {
+fn note(cx: &mut Context, code: ErrorCode, message: String) {
     cx.warnings.push(Warning {
         level: WarningLevel::Note,
         code,
@@ -89,13 +90,11 @@ fn note(cx: &mut Context, code: u16, message: String) {
 fn not_supported(what: &str, reason: Option<&str>, try_: &str) -> DbError {
     match reason {
         None => DbError::new(
-            1845,
-            "0A000",
+            ErrorCode::AlterOperationNotSupported,
             format!("{what} is not supported for this operation. Try {try_}"),
         ),
         Some(r) => DbError::new(
-            1846,
-            "0A000",
+            ErrorCode::AlterOperationNotSupportedReason,
             format!("{what} is not supported. Reason: {r}. Try {try_}"),
         ),
     }
@@ -160,7 +159,7 @@ pub fn execute(
     }
     if !order.is_empty() && !new.pk.is_empty() {
         cx.warn(
-            1105,
+            ErrorCode::UnknownError,
             format!(
                 "ORDER BY ignored as there is a user-defined clustered index in the table '{t}'"
             ),
@@ -329,7 +328,11 @@ fn apply(
             let p = parse_column(cx, db, &def, old.collation)?;
             if if_not_exists && draft.position(&p.column.col.name).is_some() {
                 let n = p.column.col.name.clone();
-                note(cx, 1060, format!("Duplicate column name '{n}'"));
+                note(
+                    cx,
+                    ErrorCode::DupFieldname,
+                    format!("Duplicate column name '{n}'"),
+                );
                 return Ok(());
             }
             draft.add_column(p, &place)
@@ -343,7 +346,7 @@ fn apply(
             if if_exists && draft.position(&name).is_none() {
                 note(
                     cx,
-                    1054,
+                    ErrorCode::BadFieldError,
                     format!("Unknown column '{name}' in '{}'", old.name),
                 );
                 return Ok(());
@@ -355,9 +358,9 @@ fn apply(
             if !draft.drop_column(&name)? {
                 let msg = format!("Can't DROP COLUMN `{name}`; check that it exists");
                 if !if_exists {
-                    return Err(DbError::new(1091, "42000", msg));
+                    return Err(DbError::new(ErrorCode::CantDropFieldOrKey, msg));
                 }
-                note(cx, 1091, msg);
+                note(cx, ErrorCode::CantDropFieldOrKey, msg);
             }
             Ok(())
         }
@@ -371,7 +374,11 @@ fn apply(
         } => {
             if let (true, Some(n)) = (if_not_exists, &name) {
                 if draft.has_index(n) {
-                    note(cx, 1061, format!("Duplicate key name '{n}'"));
+                    note(
+                        cx,
+                        ErrorCode::DupKeyname,
+                        format!("Duplicate key name '{n}'"),
+                    );
                     return Ok(());
                 }
             }
@@ -379,7 +386,10 @@ fn apply(
         }
         AlterOp::AddPrimary { name, spec } => {
             if let Some(n) = name.filter(|n| !n.eq_ignore_ascii_case("PRIMARY")) {
-                cx.warn(1280, format!("Name '{n}' ignored for PRIMARY key."));
+                cx.warn(
+                    ErrorCode::WrongNameForIndex,
+                    format!("Name '{n}' ignored for PRIMARY key."),
+                );
             }
             draft.add_primary(spec.columns, spec.prefix)
         }
@@ -390,10 +400,10 @@ fn apply(
                 draft.drop_index(&name)
             };
             match r {
-                Err(e) if if_exists && e.code == 1091 => {
+                Err(e) if if_exists && e.code == ErrorCode::CantDropFieldOrKey => {
                     note(
                         cx,
-                        1091,
+                        ErrorCode::CantDropFieldOrKey,
                         format!("Can't DROP INDEX `{name}`; check that it exists"),
                     );
                     Ok(())
@@ -434,7 +444,7 @@ fn apply(
             if old.indexes.iter().any(|ix| !ix.unique) {
                 note(
                     cx,
-                    1031,
+                    ErrorCode::IllegalHa,
                     format!(
                         "Storage engine Betula of the table `{}`.`{}` doesn't have this option",
                         old.db, old.name

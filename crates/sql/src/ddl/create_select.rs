@@ -16,6 +16,7 @@ use sqlparser::ast;
 
 use crate::context::Context;
 use crate::ddl::tables::{create_table, drop_table_named};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::dml;
 use crate::exec::dml::{InsertSource, InsertSpec, Slot};
@@ -60,8 +61,7 @@ pub fn create_table_as(
             .any(|b| b.name.value.eq_ignore_ascii_case(&a.name.value))
         {
             return Err(DbError::new(
-                1060,
-                "42S21",
+                ErrorCode::DupFieldname,
                 format!("Duplicate column name '{}'", a.name.value),
             ));
         }

@@ -7,6 +7,7 @@
 use crate::catalog::create_table::check_name;
 use crate::context::Context;
 use crate::ddl::tables::drop_tables;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::result::Output;
 
@@ -16,7 +17,7 @@ pub fn create_database(cx: &mut Context, db: &str, if_not_exists: bool) -> DbRes
     if db.eq_ignore_ascii_case("information_schema") || cx.engine.catalog.has_db(db) {
         if if_not_exists {
             cx.warn(
-                1007,
+                ErrorCode::DbCreateExists,
                 format!("Can't create database '{db}'; database exists"),
             );
             return Ok(Output::done(0));
@@ -33,7 +34,7 @@ pub fn drop_database(cx: &mut Context, db: &str, if_exists: bool) -> DbResult<Ou
     if !cx.engine.catalog.has_db(db) {
         if if_exists {
             cx.warn(
-                1008,
+                ErrorCode::DbDropExists,
                 format!("Can't drop database '{db}'; database doesn't exist"),
             );
             return Ok(Output::done(0));

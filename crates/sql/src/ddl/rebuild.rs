@@ -26,6 +26,7 @@ use crate::catalog::TableDef;
 use crate::codec::key::{encode_key, KeyColumn, KeyDecoder};
 use crate::codec::row::{decode_row, encode_row};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::load::sorter::{Merge, Sorter, TempDir};
@@ -177,7 +178,7 @@ fn convert(
                     match e {
                         // MySQL's word for a NULL met by ALTER TABLE in a NOT NULL column
                         crate::error::sql_error::SqlError::NotNull { .. } => {
-                            DbError::new(1138, "22004", "Invalid use of NULL value")
+                            DbError::new(ErrorCode::InvalidUseOfNull, "Invalid use of NULL value")
                         }
                         e => e.into(),
                     }
@@ -220,10 +221,12 @@ fn as_copy_warnings(from: &Value, to: &SqlType, new: &mut [Warning]) {
         _ => return,
     };
     let Value::Text(s) = from else { return };
-    for w in new.iter_mut().filter(|w| w.code == 1366 || w.code == 1265) {
+    for w in new.iter_mut().filter(|w| {
+        w.code == ErrorCode::TruncatedWrongValueForField || w.code == ErrorCode::WarnDataTruncated
+    }) {
         *w = Warning {
             level: WarningLevel::Warning,
-            code: 1292,
+            code: ErrorCode::TruncatedWrongValue,
             message: format!("Truncated incorrect {kind} value: '{s}'"),
         };
     }

@@ -11,6 +11,7 @@
 
 use crate::catalog::ServerDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::servers::ServerStmt;
 use crate::result::Output;
@@ -41,8 +42,7 @@ fn create(
 ) -> DbResult<Output> {
     if cx.engine.catalog.server(&name).is_some() && !or_replace {
         let err = DbError::new(
-            1476,
-            "HY000",
+            ErrorCode::ForeignServerExists,
             format!("The foreign server, {name}, you are trying to create already exists"),
         );
         if if_not_exists {
@@ -89,8 +89,7 @@ fn drop(cx: &mut Context, if_exists: bool, name: &str) -> DbResult<Output> {
 
 fn missing(name: &str) -> DbError {
     DbError::new(
-        1477,
-        "HY000",
+        ErrorCode::ForeignServerDoesntExist,
         format!("The foreign server name you are trying to reference does not exist. Data source error:  {name}"),
     )
 }

@@ -15,6 +15,7 @@
 use crate::catalog::create_table::render_create;
 use crate::catalog::{create_table, key_parts, IndexDef, TableDef};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::collation::Collation;
 
@@ -100,7 +101,7 @@ pub fn parse_column(
     let stmts = crate::parser::parse(&probe).map_err(|mut e| {
         // the `near '...'` text ends with the probe's closing parenthesis and table clause, not the
         // user's column text
-        if e.code == 1064 {
+        if e.code == ErrorCode::ParseError {
             e.message = e
                 .message
                 .replace(&format!(") {clause}' at line "), "' at line ");
@@ -260,8 +261,7 @@ impl Draft {
         };
         if self.columns.len() == 1 {
             return Err(DbError::new(
-                1090,
-                "42000",
+                ErrorCode::CantRemoveAllFields,
                 "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
             ));
         }
@@ -287,7 +287,10 @@ impl Draft {
 
     pub fn add_primary(&mut self, cols: Vec<String>, prefix: Vec<Option<u32>>) -> DbResult<()> {
         if !self.pk.is_empty() {
-            return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+            return Err(DbError::new(
+                ErrorCode::MultiplePriKey,
+                "Multiple primary key defined",
+            ));
         }
         for (p, c) in cols.iter().enumerate() {
             self.known(c)?;
@@ -302,8 +305,7 @@ impl Draft {
     fn known(&self, c: &str) -> DbResult<()> {
         if self.position(c).is_none() {
             return Err(DbError::new(
-                1072,
-                "42000",
+                ErrorCode::KeyColumnDoesNotExits,
                 format!("Key column '{c}' doesn't exist in table"),
             ));
         }
@@ -340,8 +342,7 @@ impl Draft {
             Some(n) => {
                 if eq(&n, "PRIMARY") {
                     return Err(DbError::new(
-                        1280,
-                        "42000",
+                        ErrorCode::WrongNameForIndex,
                         "Incorrect index name 'PRIMARY'",
                     ));
                 }
@@ -393,8 +394,7 @@ impl Draft {
         create_table::check_name(to)?;
         let Some(ix) = self.indexes.iter_mut().find(|ix| eq(&ix.name, from)) else {
             return Err(DbError::new(
-                1176,
-                "42000",
+                ErrorCode::KeyDoesNotExists,
                 format!("Key '{from}' doesn't exist in table '{}'", self.table),
             ));
         };

@@ -15,6 +15,7 @@ use sqlparser::ast;
 use crate::catalog::create_table::{check_name, render_stored};
 use crate::catalog::{create_table, TableDef};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::object_name_parts;
@@ -73,7 +74,7 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
         if ct.if_not_exists {
             cx.warnings.push(Warning {
                 level: WarningLevel::Note,
-                code: 1050,
+                code: ErrorCode::TableExistsError,
                 message: format!("Table '{name}' already exists"),
             });
             return Ok(Output::done(0));
@@ -139,15 +140,14 @@ pub fn drop_tables(
     }
     if !missing.is_empty() && !if_exists {
         return Err(DbError::new(
-            1051,
-            "42S02",
+            ErrorCode::BadTableError,
             format!("Unknown table '{}'", missing.join(",")),
         ));
     }
     for m in missing {
         cx.warnings.push(Warning {
             level: WarningLevel::Note,
-            code: 1051,
+            code: ErrorCode::BadTableError,
             message: format!("Unknown table '{m}'"),
         });
     }

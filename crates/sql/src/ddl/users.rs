@@ -7,6 +7,7 @@
 
 use crate::catalog::UserDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::users::{GrantOn, NewUser, UserName};
 use crate::result::Output;
@@ -27,8 +28,7 @@ pub fn create_user(cx: &mut Context, if_not_exists: bool, users: &[NewUser]) -> 
         if cx.engine.catalog.user(name).is_some() {
             if !if_not_exists {
                 return Err(DbError::new(
-                    1396,
-                    "HY000",
+                    ErrorCode::CannotUser,
                     format!("Operation CREATE USER failed for '{name}'@'{host}'"),
                 ));
             }
@@ -49,8 +49,7 @@ pub fn drop_user(cx: &mut Context, if_exists: bool, users: &[UserName]) -> DbRes
     for UserName { name, host } in users {
         let failed = || {
             DbError::new(
-                1396,
-                "HY000",
+                ErrorCode::CannotUser,
                 format!("Operation DROP USER failed for '{name}'@'{host}'"),
             )
         };
@@ -72,8 +71,7 @@ pub fn alter_user(cx: &mut Context, user: &UserName, password: Option<&str>) -> 
     }
     let mut u = cx.engine.catalog.user(name).ok_or_else(|| {
         DbError::new(
-            1396,
-            "HY000",
+            ErrorCode::CannotUser,
             format!("Operation ALTER USER failed for '{name}'@'{host}'"),
         )
     })?;
@@ -92,8 +90,7 @@ pub fn set_password(cx: &mut Context, user: Option<&str>, password: &str) -> DbR
     }
     let mut u = cx.engine.catalog.user(&user).ok_or_else(|| {
         DbError::new(
-            1133,
-            "28000",
+            ErrorCode::PasswordNoMatch,
             "Can't find any matching row in the user table",
         )
     })?;
@@ -115,14 +112,12 @@ pub fn grant(cx: &mut Context, on: &GrantOn, user: &UserName, revoke: bool) -> D
     let mut u = cx.engine.catalog.user(name).ok_or_else(|| {
         if revoke {
             DbError::new(
-                1141,
-                "42000",
+                ErrorCode::NonexistingGrant,
                 format!("There is no such grant defined for user '{name}' on host '{host}'"),
             )
         } else {
             DbError::new(
-                1410,
-                "42000",
+                ErrorCode::CantCreateUserWithGrant,
                 "You are not allowed to create a user with GRANT",
             )
         }

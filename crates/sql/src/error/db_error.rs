@@ -1,174 +1,184 @@
-//! [`DbError`]: a statement's failure as the client sees it (MySQL error number, SQLSTATE,
-//! message), plus constructors for the errors the executor raises.
+//! [`DbError`]: a statement's failure as the client sees it (an [`ErrorCode`], which gives the
+//! error number and SQLSTATE, and a message), plus constructors for the errors the executor
+//! raises.
 //!
 //! Invariant: every error that leaves the engine is a `DbError`; codes and messages follow
-//! MySQL's English templates so clients and tests that match on them behave as with MySQL.
+//! MariaDB's English templates so clients and tests that match on them behave as with MariaDB.
+//! Code inside the engine tests the [`ErrorCode`], never a number.
 
 use std::fmt;
 
+use crate::error::code::ErrorCode;
 use crate::error::sql_error::SqlError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DbError {
-    pub code: u16,
-    pub state: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 pub type DbResult<T> = Result<T, DbError>;
 
 impl DbError {
-    pub fn new(code: u16, state: &'static str, message: impl Into<String>) -> DbError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> DbError {
         DbError {
             code,
-            state,
             message: message.into(),
         }
     }
     /// 1105: anything without a better code.
     pub fn internal(message: impl Into<String>) -> DbError {
-        DbError::new(1105, "HY000", message)
+        DbError::new(ErrorCode::UnknownError, message)
     }
     /// 1064: syntax error.
     pub fn syntax(near: impl fmt::Display) -> DbError {
         DbError::new(
-            1064,
-            "42000",
+            ErrorCode::ParseError,
             format!("You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{near}'"),
         )
     }
     /// 1235: a feature this engine does not have.
     pub fn unsupported(what: impl fmt::Display) -> DbError {
         DbError::new(
-            1235,
-            "42000",
+            ErrorCode::NotSupportedYet,
             format!("This version of Betula doesn't yet support '{what}'"),
         )
     }
     pub fn no_db() -> DbError {
-        DbError::new(1046, "3D000", "No database selected")
+        DbError::new(ErrorCode::NoDbError, "No database selected")
     }
     pub fn bad_db(db: &str) -> DbError {
-        DbError::new(1049, "42000", format!("Unknown database '{db}'"))
+        DbError::new(ErrorCode::BadDbError, format!("Unknown database '{db}'"))
     }
     pub fn db_exists(db: &str) -> DbError {
         DbError::new(
-            1007,
-            "HY000",
+            ErrorCode::DbCreateExists,
             format!("Can't create database '{db}'; database exists"),
         )
     }
     pub fn db_drop_missing(db: &str) -> DbError {
         DbError::new(
-            1008,
-            "HY000",
+            ErrorCode::DbDropExists,
             format!("Can't drop database '{db}'; database doesn't exist"),
         )
     }
     pub fn no_table(db: &str, t: &str) -> DbError {
-        DbError::new(1146, "42S02", format!("Table '{db}.{t}' doesn't exist"))
+        DbError::new(
+            ErrorCode::NoSuchTable,
+            format!("Table '{db}.{t}' doesn't exist"),
+        )
     }
     pub fn table_exists(t: &str) -> DbError {
-        DbError::new(1050, "42S01", format!("Table '{t}' already exists"))
+        DbError::new(
+            ErrorCode::TableExistsError,
+            format!("Table '{t}' already exists"),
+        )
     }
     pub fn unknown_table(db: &str, t: &str) -> DbError {
-        DbError::new(1051, "42S02", format!("Unknown table '{db}.{t}'"))
+        DbError::new(
+            ErrorCode::BadTableError,
+            format!("Unknown table '{db}.{t}'"),
+        )
     }
     pub fn bad_field(col: &str, place: &str) -> DbError {
         DbError::new(
-            1054,
-            "42S22",
+            ErrorCode::BadFieldError,
             format!("Unknown column '{col}' in '{place}'"),
         )
     }
     pub fn ambiguous(col: &str, place: &str) -> DbError {
         DbError::new(
-            1052,
-            "23000",
+            ErrorCode::NonUniqError,
             format!("Column '{col}' in {place} is ambiguous"),
         )
     }
     pub fn value_count(row: u64) -> DbError {
         if row <= 1 {
             DbError::new(
-                1136,
-                "21S01",
+                ErrorCode::WrongValueCountOnRow,
                 "Column count doesn't match value count at row 1",
             )
         } else {
             DbError::new(
-                1136,
-                "21S01",
+                ErrorCode::WrongValueCountOnRow,
                 format!("Column count doesn't match value count at row {row}"),
             )
         }
     }
     pub fn duplicate(entry: &str, key: &str) -> DbError {
         DbError::new(
-            1062,
-            "23000",
+            ErrorCode::DupEntry,
             format!("Duplicate entry '{entry}' for key '{key}'"),
         )
     }
     pub fn no_default(col: &str) -> DbError {
         DbError::new(
-            1364,
-            "HY000",
+            ErrorCode::NoDefaultForField,
             format!("Field '{col}' doesn't have a default value"),
         )
     }
     pub fn dup_field(col: &str) -> DbError {
-        DbError::new(1060, "42S21", format!("Duplicate column name '{col}'"))
+        DbError::new(
+            ErrorCode::DupFieldname,
+            format!("Duplicate column name '{col}'"),
+        )
     }
     pub fn dup_key_name(k: &str) -> DbError {
-        DbError::new(1061, "42000", format!("Duplicate key name '{k}'"))
+        DbError::new(ErrorCode::DupKeyname, format!("Duplicate key name '{k}'"))
     }
     pub fn cant_drop_key(k: &str) -> DbError {
         DbError::new(
-            1091,
-            "42000",
+            ErrorCode::CantDropFieldOrKey,
             format!("Can't DROP '{k}'; check that column/key exists"),
         )
     }
     pub fn unknown_var(v: &str) -> DbError {
-        DbError::new(1193, "HY000", format!("Unknown system variable '{v}'"))
+        DbError::new(
+            ErrorCode::UnknownSystemVariable,
+            format!("Unknown system variable '{v}'"),
+        )
     }
     pub fn lock_timeout() -> DbError {
         DbError::new(
-            1205,
-            "HY000",
+            ErrorCode::LockWaitTimeout,
             "Lock wait timeout exceeded; try restarting transaction",
         )
     }
     pub fn deadlock() -> DbError {
         DbError::new(
-            1213,
-            "40001",
+            ErrorCode::LockDeadlock,
             "Deadlock found when trying to get lock; try restarting transaction",
         )
     }
     pub fn access_denied_db(user: &str, host: &str, db: &str) -> DbError {
         DbError::new(
-            1044,
-            "42000",
+            ErrorCode::DbaccessDeniedError,
             format!("Access denied for user '{user}'@'{host}' to database '{db}'"),
         )
     }
     pub fn wrong_args(f: &str) -> DbError {
         DbError::new(
-            1582,
-            "42000",
+            ErrorCode::WrongParamcountToNativeFct,
             format!("Incorrect parameter count in the call to native function '{f}'"),
         )
     }
     pub fn no_function(f: &str) -> DbError {
-        DbError::new(1305, "42000", format!("FUNCTION {f} does not exist"))
+        DbError::new(
+            ErrorCode::SpDoesNotExist,
+            format!("FUNCTION {f} does not exist"),
+        )
     }
 }
 
 impl fmt::Display for DbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ERROR {} ({}): {}", self.code, self.state, self.message)
+        write!(
+            f,
+            "ERROR {} ({}): {}",
+            self.code.number(),
+            self.code.sqlstate(),
+            self.message
+        )
     }
 }
 
@@ -176,7 +186,7 @@ impl std::error::Error for DbError {}
 
 impl From<SqlError> for DbError {
     fn from(e: SqlError) -> DbError {
-        DbError::new(e.code(), e.sqlstate(), e.to_string())
+        DbError::new(e.code(), e.to_string())
     }
 }
 
@@ -185,7 +195,10 @@ impl From<betula_storage::Error> for DbError {
         match e {
             betula_storage::Error::LockTimeout => DbError::lock_timeout(),
             betula_storage::Error::Deadlock => DbError::deadlock(),
-            e => DbError::new(1030, "HY000", format!("Got error from storage engine: {e}")),
+            e => DbError::new(
+                ErrorCode::GetErrno,
+                format!("Got error from storage engine: {e}"),
+            ),
         }
     }
 }
@@ -228,8 +241,7 @@ impl DbError {
             .take(80)
             .collect();
         DbError::new(
-            1064,
-            "42000",
+            ErrorCode::ParseError,
             format!(
                 "You have an error in your SQL syntax; check the manual that corresponds to your \
                  MariaDB server version for the right syntax to use near '{near}' at line {line}"
@@ -252,7 +264,7 @@ mod parse_error_tests {
     fn parse_errors_name_the_rest_of_the_statement() {
         let sql = "ALTER TABLE t1 ADD COLUMN b3 BOOLEAN UNSIGNED";
         let e = crate::parser::parse(sql).unwrap_err();
-        assert_eq!(e.code, 1064);
+        assert_eq!(e.code.number(), 1064);
         assert!(
             e.message.ends_with("near 'UNSIGNED' at line 1"),
             "{}",

@@ -1,5 +1,7 @@
-//! Errors: [`db_error::DbError`], a statement's failure as the client sees it, and
+//! Errors: [`code::ErrorCode`], the conditions Betula reports with their MariaDB error numbers and
+//! SQLSTATEs; [`db_error::DbError`], a statement's failure as the client sees it; and
 //! [`sql_error::SqlError`] / [`sql_error::Warning`], what conversions and codecs report.
 
+pub mod code;
 pub mod db_error;
 pub mod sql_error;

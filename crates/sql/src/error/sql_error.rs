@@ -1,14 +1,16 @@
-//! Typed errors and warnings of the SQL value layer, each mapped to a MySQL error number and SQLSTATE.
+//! Typed errors and warnings of the SQL value layer, each mapped to an [`ErrorCode`] (error number
+//! and SQLSTATE).
 //!
 //! Owns: [`SqlError`] (what a conversion, codec or type definition can fail with) and [`Warning`]
 //! (what a non-strict conversion reports instead of failing, as MySQL's `SHOW WARNINGS` rows).
 //!
-//! Invariants: every variant has a fixed `(errno, sqlstate)` pair returned by [`SqlError::code`] and
-//! [`SqlError::sqlstate`]; messages follow MySQL's English message templates so clients and tests that
+//! Invariants: every variant has a fixed [`ErrorCode`] returned by [`SqlError::code`]; messages follow MySQL's English message templates so clients and tests that
 //! match on text see what MySQL would print. Codec corruption never panics: it surfaces as
 //! [`SqlError::CorruptKey`] / [`SqlError::CorruptRow`].
 
 use thiserror::Error;
+
+use crate::error::code::ErrorCode;
 
 /// Errors raised by type definitions, value coercion and the key / row codecs.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -25,7 +27,7 @@ pub enum SqlError {
         column: String,
         row: u64,
     },
-    /// 1366 / HY000: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
+    /// 1366 / 22007: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
     /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
     /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
     #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
@@ -82,43 +84,23 @@ pub enum SqlError {
 }
 
 impl SqlError {
-    /// MySQL error number.
-    pub fn code(&self) -> u16 {
+    /// The condition, which gives the error number and SQLSTATE.
+    pub fn code(&self) -> ErrorCode {
         match self {
-            SqlError::OutOfRange { .. } => 1264,
-            SqlError::IncorrectTemporal { .. } => 1292,
-            SqlError::IncorrectValue { .. } => 1366,
-            SqlError::DataTooLong { .. } => 1406,
-            SqlError::DataTruncated { .. } => 1265,
-            SqlError::NotNull { .. } => 1048,
-            SqlError::TooBigPrecision { .. } => 1426,
-            SqlError::TooBigScale { .. } => 1425,
-            SqlError::ScaleAbovePrecision { .. } => 1427,
-            SqlError::TooBigLength { .. } => 1074,
-            SqlError::TooBigDisplayWidth { .. } => 1439,
-            SqlError::CorruptKey(_) => 1712,
-            SqlError::CorruptRow(_) => 1877,
-            SqlError::Internal(_) => 1105,
-        }
-    }
-
-    /// Five-character SQLSTATE.
-    pub fn sqlstate(&self) -> &'static str {
-        match self {
-            SqlError::OutOfRange { .. } => "22003",
-            SqlError::IncorrectTemporal { .. } => "22007",
-            SqlError::DataTooLong { .. } => "22001",
-            SqlError::DataTruncated { .. } => "01000",
-            SqlError::NotNull { .. } => "23000",
-            SqlError::TooBigPrecision { .. }
-            | SqlError::TooBigScale { .. }
-            | SqlError::ScaleAbovePrecision { .. }
-            | SqlError::TooBigLength { .. }
-            | SqlError::TooBigDisplayWidth { .. } => "42000",
-            SqlError::IncorrectValue { .. }
-            | SqlError::CorruptKey(_)
-            | SqlError::CorruptRow(_)
-            | SqlError::Internal(_) => "HY000",
+            SqlError::OutOfRange { .. } => ErrorCode::WarnDataOutOfRange,
+            SqlError::IncorrectTemporal { .. } => ErrorCode::TruncatedWrongValue,
+            SqlError::IncorrectValue { .. } => ErrorCode::TruncatedWrongValueForField,
+            SqlError::DataTooLong { .. } => ErrorCode::DataTooLong,
+            SqlError::DataTruncated { .. } => ErrorCode::WarnDataTruncated,
+            SqlError::NotNull { .. } => ErrorCode::BadNullError,
+            SqlError::TooBigPrecision { .. } => ErrorCode::TooBigPrecision,
+            SqlError::TooBigScale { .. } => ErrorCode::TooBigScale,
+            SqlError::ScaleAbovePrecision { .. } => ErrorCode::MBiggerThanD,
+            SqlError::TooBigLength { .. } => ErrorCode::TooBigFieldlength,
+            SqlError::TooBigDisplayWidth { .. } => ErrorCode::TooBigDisplaywidth,
+            SqlError::CorruptKey(_) => ErrorCode::IndexCorrupt,
+            SqlError::CorruptRow(_) => ErrorCode::TableCorrupt,
+            SqlError::Internal(_) => ErrorCode::UnknownError,
         }
     }
 
@@ -143,7 +125,7 @@ pub enum WarningLevel {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     pub level: WarningLevel,
-    pub code: u16,
+    pub code: ErrorCode,
     pub message: String,
 }
 
@@ -168,7 +150,7 @@ mod tests {
             column: "c".into(),
             row: 1,
         };
-        assert_eq!((e.code(), e.sqlstate()), (1264, "22003"));
+        assert_eq!((e.code().number(), e.code().sqlstate()), (1264, "22003"));
         assert_eq!(e.to_string(), "Out of range value for column 'c' at row 1");
         let e = SqlError::IncorrectValue {
             kind: "integer",
@@ -176,19 +158,20 @@ mod tests {
             column: "`db`.`t`.`i`".into(),
             row: 2,
         };
-        assert_eq!(e.code(), 1366);
+        assert_eq!((e.code().number(), e.code().sqlstate()), (1366, "22007"));
         assert_eq!(
             e.to_string(),
             "Incorrect integer value: 'abc' for column `db`.`t`.`i` at row 2"
         );
         let e = SqlError::NotNull { column: "x".into() };
-        assert_eq!((e.code(), e.sqlstate()), (1048, "23000"));
+        assert_eq!((e.code().number(), e.code().sqlstate()), (1048, "23000"));
         assert_eq!(
             SqlError::DataTooLong {
                 column: "s".into(),
                 row: 1
             }
-            .code(),
+            .code()
+            .number(),
             1406
         );
         let w = SqlError::DataTruncated {
@@ -196,7 +179,7 @@ mod tests {
             row: 3,
         }
         .to_warning();
-        assert_eq!((w.level, w.code), (WarningLevel::Warning, 1265));
+        assert_eq!((w.level, w.code.number()), (WarningLevel::Warning, 1265));
         assert_eq!(w.message, "Data truncated for column 's' at row 3");
     }
 }

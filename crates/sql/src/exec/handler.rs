@@ -19,6 +19,7 @@ use sqlparser::ast::{self as ast};
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key_value, prefix_successor, KeyDecoder};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::Scope;
@@ -39,7 +40,10 @@ enum Move {
 }
 
 fn unknown(alias: &str) -> DbError {
-    DbError::new(1109, "42S02", format!("Unknown table '{alias}' in HANDLER"))
+    DbError::new(
+        ErrorCode::UnknownTable,
+        format!("Unknown table '{alias}' in HANDLER"),
+    )
 }
 
 /// Closes this session's handlers of the tables named `tables` (a statement is about to
@@ -80,8 +84,7 @@ fn open(cx: &mut Context, name: &[String], alias: Option<String>) -> DbResult<Ou
     let k = alias.to_ascii_lowercase();
     if cx.handlers.contains_key(&k) {
         return Err(DbError::new(
-            1066,
-            "42000",
+            ErrorCode::NonuniqTable,
             format!("Not unique table/alias: '{alias}'"),
         ));
     }
@@ -210,8 +213,7 @@ fn key_named(t: &TableDef, name: &str) -> DbResult<Option<usize>> {
         .map(Some)
         .ok_or_else(|| {
             DbError::new(
-                1176,
-                "42000",
+                ErrorCode::KeyDoesNotExists,
                 format!("Key '{name}' doesn't exist in table '{}'", t.name),
             )
         })
@@ -267,8 +269,7 @@ fn bounds(
         Move::Cmp(op, vals) => {
             if vals.len() > cols.len() || vals.is_empty() {
                 return Err(DbError::new(
-                    1070,
-                    "42000",
+                    ErrorCode::TooManyKeyParts,
                     format!(
                         "Too many key parts specified; max {} parts allowed",
                         cols.len()

@@ -16,6 +16,7 @@ use std::collections::HashSet;
 use sqlparser::ast::{self as ast};
 
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
@@ -65,7 +66,7 @@ fn soften_subqueries(cx: &mut Context, e: &mut ast::Expr) -> DbResult<()> {
                 if rows.len() > 1 {
                     cx.warnings.push(Warning {
                         level: WarningLevel::Warning,
-                        code: 1242,
+                        code: ErrorCode::SubqueryNo1Row,
                         message: "Subquery returns more than 1 row".into(),
                     });
                     *e = E::Value(ast::Value::Null.into());
@@ -86,8 +87,7 @@ fn soften_subqueries(cx: &mut Context, e: &mut ast::Expr) -> DbResult<()> {
 
 fn usage_error(stmt: &str, what: &str) -> DbError {
     DbError::new(
-        1221,
-        "HY000",
+        ErrorCode::WrongUsage,
         format!("Incorrect usage of {stmt} and {what}"),
     )
 }
@@ -305,8 +305,7 @@ fn multi_update(
         };
         let SrcKind::Table(t) = &j.from.sources[src].kind else {
             return Err(DbError::new(
-                1288,
-                "HY000",
+                ErrorCode::NonUpdatableTable,
                 format!(
                     "The target table {} of the UPDATE is not updatable",
                     j.from.sources[src].alias
@@ -379,7 +378,7 @@ fn multi_update(
             match dml::update_row(cx, &t, pk, &old, &new) {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
-                Err(e) if ignore && e.code == 1062 => warnings.push(as_warning(e)),
+                Err(e) if ignore && e.code == ErrorCode::DupEntry => warnings.push(as_warning(e)),
                 Err(e) => return Err(e),
             }
         }
@@ -432,8 +431,7 @@ fn multi_delete(
         });
         let Some(src) = found else {
             return Err(DbError::new(
-                1109,
-                "42S02",
+                ErrorCode::UnknownTable,
                 format!("Unknown table '{alias}' in MULTI DELETE"),
             ));
         };

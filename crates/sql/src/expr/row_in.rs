@@ -6,6 +6,7 @@
 //! Invariant: the OR tree is balanced, so its depth grows with the logarithm of the row count
 //! (evaluation recurses on it); every row must have as many columns as the left side (1241).
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{BinOp, Expr, UnOp};
 use crate::types::collation::Collation;
@@ -23,8 +24,7 @@ pub fn row_in(
     for r in rows {
         if r.len() != n {
             return Err(DbError::new(
-                1241,
-                "21000",
+                ErrorCode::OperandColumns,
                 format!("Operand should contain {n} column(s)"),
             ));
         }
@@ -93,6 +93,6 @@ mod tests {
             rows,
             false,
         );
-        assert_eq!(e.unwrap_err().code, 1241);
+        assert_eq!(e.unwrap_err().code, ErrorCode::OperandColumns);
     }
 }

@@ -13,6 +13,7 @@
 
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml::{complete_row, table_scope, Slot};
@@ -154,8 +155,7 @@ impl Converter {
         let nd = self.dests.len();
         if nf < nd {
             let e = DbError::new(
-                1261,
-                "01000",
+                ErrorCode::WarnTooFewRecords,
                 format!("Row {rownum} doesn't contain data for all columns"),
             );
             if self.strict {
@@ -164,8 +164,7 @@ impl Converter {
             warn(warnings, e);
         } else if nf > nd {
             let e = DbError::new(
-                1262,
-                "01000",
+                ErrorCode::WarnTooManyRecords,
                 format!("Row {rownum} was truncated; it contained more data than there were input columns"),
             );
             if self.strict {

@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::dml;
@@ -80,8 +81,7 @@ impl RowSource<'_> {
         let more = self.reader.next_record(&mut self.rec).map_err(|e| {
             if self.local {
                 DbError::new(
-                    1158,
-                    "08S01",
+                    ErrorCode::NetReadError,
                     format!(
                         "Got an error reading communication packets (LOAD DATA LOCAL '{}': {e})",
                         self.file
@@ -89,8 +89,7 @@ impl RowSource<'_> {
                 )
             } else {
                 DbError::new(
-                    29,
-                    "HY000",
+                    ErrorCode::EeFileNotFound,
                     format!("Error reading file '{}' ({e})", self.file),
                 )
             }
@@ -172,8 +171,7 @@ pub fn local_request(cx: &Context, sql: &str) -> Option<String> {
 fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
     let refused = || {
         DbError::new(
-            1290,
-            "HY000",
+            ErrorCode::OptionPreventsStatement,
             "The MySQL server is running with the --secure-file-priv option so it cannot execute this statement",
         )
     };
@@ -182,8 +180,7 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
     };
     if cx.user != "root" {
         return Err(DbError::new(
-            1045,
-            "28000",
+            ErrorCode::AccessDeniedError,
             format!("Access denied for user '{}'@'{}' (LOAD DATA INFILE needs the FILE privilege, which only root has)", cx.user, cx.host),
         ));
     }
@@ -195,8 +192,7 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
     };
     let not_found = |e: std::io::Error| {
         DbError::new(
-            29,
-            "HY000",
+            ErrorCode::EeFileNotFound,
             format!("File '{}' not found ({e})", path.display()),
         )
     };
@@ -226,8 +222,7 @@ pub fn run(cx: &mut Context, stmt: &LoadStmt, local: Option<&mut dyn Read>) -> D
             Some(r) if enabled => r,
             _ => {
                 return Err(DbError::new(
-                    3948,
-                    "42000",
+                    ErrorCode::ClientLocalFilesDisabled,
                     "Loading local data is disabled; this must be enabled on both the client and server sides",
                 ))
             }
@@ -265,8 +260,7 @@ pub fn execute(
     for _ in 0..stmt.ignore_lines {
         if !src.reader.next_record(&mut src.rec).map_err(|e| {
             DbError::new(
-                29,
-                "HY000",
+                ErrorCode::EeFileNotFound,
                 format!("Error reading file '{}' ({e})", stmt.file),
             )
         })? {

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::thread::JoinHandle;
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 
 pub use crate::context::engine::LOAD_TEMP_PREFIX as TEMP_PREFIX;
@@ -58,8 +59,7 @@ pub use crate::context::engine::clean_stale_load_dirs as clean_stale;
 pub fn io_error(path: &Path, what: &str, e: io::Error) -> DbError {
     if e.kind() == io::ErrorKind::StorageFull || e.raw_os_error() == Some(28) {
         return DbError::new(
-            1021,
-            "HY000",
+            ErrorCode::DiskFull,
             format!(
                 "Disk full ({}): LOAD DATA cannot {what} its temporary sort file; free space or lower betula_load_memory's spill volume",
                 path.display()
@@ -67,8 +67,7 @@ pub fn io_error(path: &Path, what: &str, e: io::Error) -> DbError {
         );
     }
     DbError::new(
-        1026,
-        "HY000",
+        ErrorCode::ErrorOnWrite,
         format!(
             "Error writing file '{}' (LOAD DATA temporary sort file, {what}: {e})",
             path.display()

@@ -20,6 +20,7 @@
 
 use sqlparser::ast;
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::tokens::{syntax, Cursor, Lexer, Tok};
 
@@ -109,8 +110,7 @@ fn one_byte(s: &str, what: &str) -> DbResult<Option<u8>> {
         [] => Ok(None),
         [b] => Ok(Some(*b)),
         _ => Err(DbError::new(
-            1083,
-            "42000",
+            ErrorCode::WrongFieldTerminators,
             format!("Field separator argument is not what is expected; check the manual ({what} takes one character)"),
         )),
     }
@@ -122,8 +122,7 @@ fn charset(name: &str) -> DbResult<Charset> {
         "latin1" => Ok(Charset::Latin1),
         "binary" => Ok(Charset::Binary),
         other => Err(DbError::new(
-            1115,
-            "42000",
+            ErrorCode::UnknownCharacterSet,
             format!("Unknown character set: '{other}'"),
         )),
     }
@@ -404,33 +403,33 @@ mod tests {
             parse("LOAD DATA INFILE 'f' INTO TABLE t FIELDS ENCLOSED BY 'ab'")
                 .unwrap_err()
                 .code,
-            1083
+            ErrorCode::WrongFieldTerminators
         );
         assert_eq!(
             parse("LOAD DATA INFILE 'f' INTO TABLE t CHARACTER SET klingon")
                 .unwrap_err()
                 .code,
-            1115
+            ErrorCode::UnknownCharacterSet
         );
         assert_eq!(
             parse("LOAD DATA INFILE INTO TABLE t").unwrap_err().code,
-            1064
+            ErrorCode::ParseError
         );
         assert_eq!(
             parse("LOAD DATA INFILE 'f' INTO TABLE t IGNORE x LINES")
                 .unwrap_err()
                 .code,
-            1064
+            ErrorCode::ParseError
         );
         assert_eq!(
             parse("LOAD XML INFILE 'f' INTO TABLE t").unwrap_err().code,
-            1235
+            ErrorCode::NotSupportedYet
         );
         assert_eq!(
             parse("LOAD DATA INFILE 'f' INTO TABLE t FIELDS TERMINATED BY ''")
                 .unwrap_err()
                 .code,
-            1235
+            ErrorCode::NotSupportedYet
         );
     }
 

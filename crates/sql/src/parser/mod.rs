@@ -52,6 +52,7 @@ use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 pub use statement::Statement;
 use tokens::{Cursor, Lexer, Tok};
@@ -85,7 +86,7 @@ fn sql_statement(sql: &str) -> DbResult<Statement> {
     let mut stmts = parse(sql)?;
     match stmts.len() {
         1 => Ok(Statement::Sql(Box::new(stmts.remove(0)))),
-        0 => Err(DbError::new(1065, "42000", "Query was empty")),
+        0 => Err(DbError::new(ErrorCode::EmptyQuery, "Query was empty")),
         _ => Err(DbError::syntax(sql)),
     }
 }

@@ -332,6 +332,7 @@ fn classify(sql: &str) -> Option<Plan> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::code::ErrorCode;
 
     #[test]
     fn classifies_forms() {
@@ -414,6 +415,9 @@ mod tests {
             parse("UPDATE t1, t2 SET t1.a = t2.b WHERE t1.k = t2.k"),
             Ok(Some(MultiTable::MultiUpdate { ref refs, .. })) if refs.len() == 2
         ));
-        assert_eq!(parse("UPDATE t1, t2 SET").unwrap_err().code, 1064);
+        assert_eq!(
+            parse("UPDATE t1, t2 SET").unwrap_err().code,
+            ErrorCode::ParseError
+        );
     }
 }

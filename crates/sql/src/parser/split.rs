@@ -76,34 +76,41 @@ fn scan(sql: &str, mut f: impl FnMut(usize, u8, bool)) {
     }
 }
 
-/// The statements of `sql`, trimmed, without empty ones.
-pub fn split_statements(sql: &str) -> Vec<String> {
+/// The statements of `sql`, trimmed, without empty ones (nothing but blanks and comments), in one
+/// pass over the text.
+pub fn split_statements(sql: &str) -> Vec<&str> {
+    // No `;` anywhere and a word first (so code): one statement, found without the scan.
+    let whole = sql.trim();
+    if !sql.as_bytes().contains(&b';')
+        && whole
+            .as_bytes()
+            .first()
+            .is_some_and(u8::is_ascii_alphabetic)
+    {
+        return vec![whole];
+    }
+    // (end of the piece, whether it holds code) per piece
     let mut cuts = Vec::new();
+    let mut code_seen = false;
     scan(sql, |i, c, code| {
         if code && c == b';' {
-            cuts.push(i);
+            cuts.push((i, code_seen));
+            code_seen = false;
+        } else if code && !c.is_ascii_whitespace() {
+            code_seen = true;
         }
     });
+    cuts.push((sql.len(), code_seen));
     let mut out = Vec::new();
     let mut start = 0;
-    for cut in cuts.into_iter().chain(std::iter::once(sql.len())) {
+    for (cut, has_code) in cuts {
         let piece = sql[start..cut].trim();
-        if !piece.is_empty() && !is_only_comments(piece) {
-            out.push(piece.to_string());
+        if has_code && !piece.is_empty() {
+            out.push(piece);
         }
         start = cut + 1;
     }
     out
-}
-
-fn is_only_comments(s: &str) -> bool {
-    let mut code = false;
-    scan(s, |_, c, in_code| {
-        if in_code && !c.is_ascii_whitespace() {
-            code = true;
-        }
-    });
-    !code
 }
 
 /// Replaces each `?` placeholder with `?N` (1-based); returns the new text and the count.
@@ -165,24 +172,27 @@ pub fn prescan(sql: &str) -> Prescan {
     let mut max = 0usize;
     let mut versioned = false;
     let mut counters = false;
-    let mut word = String::new();
-    // `@` signs right before the current word (in code)
+    // The current word: where it starts, and the `@` signs right before it (in code).
+    let mut word: Option<usize> = None;
     let mut ats = 0usize;
     let mut word_ats = 0usize;
-    let flush_word = |word: &mut String, seg: &mut usize, counters: &mut bool, word_ats: usize| {
-        if matches!(
-            word.to_ascii_uppercase().as_str(),
-            "AND" | "OR" | "XOR" | "NOT" | "IS" | "LIKE" | "DIV" | "MOD" | "BETWEEN" | "IN"
-        ) {
+    let flush_word = |word: &[u8], seg: &mut usize, counters: &mut bool, word_ats: usize| {
+        // Operators spelled as words; numbers and longer names are none of them.
+        const OPS: [&[u8]; 10] = [
+            b"AND", b"OR", b"XOR", b"NOT", b"IS", b"LIKE", b"DIV", b"MOD", b"BETWEEN", b"IN",
+        ];
+        if (2..=7).contains(&word.len())
+            && !word[0].is_ascii_digit()
+            && OPS.iter().any(|op| word.eq_ignore_ascii_case(op))
+        {
             *seg += 1;
         }
         if word_ats >= 2
-            && (word.eq_ignore_ascii_case("warning_count")
-                || word.eq_ignore_ascii_case("error_count"))
+            && (word.eq_ignore_ascii_case(b"warning_count")
+                || word.eq_ignore_ascii_case(b"error_count"))
         {
             *counters = true;
         }
-        word.clear();
     };
     scan(sql, |i, c, code| {
         if c == b'/'
@@ -193,13 +203,15 @@ pub fn prescan(sql: &str) -> Prescan {
             versioned = true;
         }
         if code && (c.is_ascii_alphanumeric() || c == b'_') {
-            if word.is_empty() {
+            if word.is_none() {
+                word = Some(i);
                 word_ats = ats;
             }
-            word.push(c as char);
             return;
         }
-        flush_word(&mut word, &mut seg, &mut counters, word_ats);
+        if let Some(w) = word.take() {
+            flush_word(&b[w..i], &mut seg, &mut counters, word_ats);
+        }
         if code && c == b'@' {
             ats += 1;
         } else {
@@ -218,7 +230,9 @@ pub fn prescan(sql: &str) -> Prescan {
         }
         max = max.max(seg + depth);
     });
-    flush_word(&mut word, &mut seg, &mut counters, word_ats);
+    if let Some(w) = word {
+        flush_word(&b[w..], &mut seg, &mut counters, word_ats);
+    }
     Prescan {
         nesting: max.max(seg + depth),
         versioned,

@@ -16,6 +16,7 @@ use super::hints::IndexHints;
 use super::query::QueryPlan;
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
 use crate::types::collation::Collation;
@@ -161,8 +162,7 @@ fn table_factor(
         } => {
             let Some(alias) = alias else {
                 return Err(DbError::new(
-                    1248,
-                    "42000",
+                    ErrorCode::DerivedMustHaveAlias,
                     "Every derived table must have its own alias",
                 ));
             };

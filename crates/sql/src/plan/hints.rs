@@ -11,6 +11,7 @@
 use sqlparser::ast::{self as ast};
 
 use crate::catalog::TableDef;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 
 /// A key of a table: `None` the primary key, `Some(i)` secondary index `i`.
@@ -89,8 +90,7 @@ fn key_named(t: &TableDef, name: &str) -> DbResult<Key> {
     }
     .ok_or_else(|| {
         DbError::new(
-            1176,
-            "42000",
+            ErrorCode::KeyDoesNotExists,
             format!("Key '{name}' doesn't exist in table '{}'", t.name),
         )
     })

@@ -11,6 +11,7 @@ use sqlparser::ast;
 
 use super::select::{limit_of, order_of, plan_select, SelectPlan};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{Expr, Scope, ScopeCol};
@@ -113,8 +114,7 @@ pub fn plan_query(cx: &mut Context, q: &ast::Query) -> DbResult<QueryPlan> {
             let right = plan_branch(cx, right)?;
             if left.columns().len() != right.columns().len() {
                 return Err(DbError::new(
-                    1222,
-                    "21000",
+                    ErrorCode::WrongNumberOfColumnsInSelect,
                     "The used SELECT statements have a different number of columns",
                 ));
             }

@@ -13,6 +13,7 @@ use sqlparser::ast::{self as ast, Spanned};
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
@@ -219,7 +220,7 @@ fn plan_projection(
 /// `*` (qual None) or `t.*`: every column of the sources, or of the one named `t`.
 fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>) -> DbResult<()> {
     if from.sources.is_empty() {
-        return Err(DbError::new(1096, "HY000", "No tables used"));
+        return Err(DbError::new(ErrorCode::NoTablesUsed, "No tables used"));
     }
     let mut any = false;
     for (i, c) in from.scope.cols.iter().enumerate() {
@@ -234,8 +235,7 @@ fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>
     }
     if !any {
         return Err(DbError::new(
-            1051,
-            "42S02",
+            ErrorCode::BadTableError,
             format!("Unknown table '{}'", qual.unwrap_or_default()),
         ));
     }

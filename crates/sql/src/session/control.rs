@@ -7,6 +7,7 @@
 //! answers 1094.
 
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::result::Output;
 
@@ -23,8 +24,7 @@ pub fn checkpoint(cx: &mut Context) -> DbResult<Output> {
 pub fn kill(cx: &mut Context, id: u64) -> DbResult<Output> {
     if !cx.engine.processes.lock().contains_key(&id) {
         return Err(DbError::new(
-            1094,
-            "HY000",
+            ErrorCode::NoSuchThread,
             format!("Unknown thread id: {id}"),
         ));
     }

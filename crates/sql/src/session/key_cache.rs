@@ -7,6 +7,7 @@
 //! result, not an error.
 
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::statement::TableIndexes;
 use crate::result::Output;
@@ -21,8 +22,7 @@ pub fn assign(cx: &mut Context, cache: &str, param: &'static str, v: &Value) -> 
         Value::Decimal(d) if !d.is_negative() => d.round_to_i128() as u64,
         _ => {
             return Err(DbError::new(
-                1232,
-                "42000",
+                ErrorCode::WrongTypeForVar,
                 format!("Incorrect argument type to variable '{param}'"),
             ))
         }
@@ -35,8 +35,7 @@ pub fn assign(cx: &mut Context, cache: &str, param: &'static str, v: &Value) -> 
 pub fn cache_index(cx: &mut Context, tables: &[TableIndexes], cache: &str) -> DbResult<Output> {
     if !cx.engine.key_caches.lock().exists(cache) {
         return Err(DbError::new(
-            1284,
-            "HY000",
+            ErrorCode::UnknownKeyCache,
             format!("Unknown key cache '{cache}'"),
         ));
     }

@@ -34,6 +34,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use crate::context::{now_utc, Context, Engine};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::WarningLevel;
 use crate::exec::query;
@@ -123,8 +124,7 @@ impl Session {
     pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<OutCol>)> {
         let too_deep = || {
             DbError::new(
-                1436,
-                "HY000",
+                ErrorCode::StackOverrunNeedMore,
                 "Thread stack overrun: the statement nests expressions too deeply",
             )
         };
@@ -195,15 +195,13 @@ impl Session {
     ) -> DbResult<Output> {
         let Some(p) = self.prepared.get(&id) else {
             return Err(DbError::new(
-                1243,
-                "HY000",
+                ErrorCode::UnknownStmtHandler,
                 format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"),
             ));
         };
         if p.params != params.len() {
             return Err(DbError::new(
-                1210,
-                "HY000",
+                ErrorCode::WrongArguments,
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         }
@@ -292,8 +290,7 @@ impl Session {
             let go = || -> DbResult<Output> {
                 if nesting > MAX_NESTING {
                     return Err(DbError::new(
-                        1436,
-                        "HY000",
+                        ErrorCode::StackOverrunNeedMore,
                         format!("Thread stack overrun: the statement nests expressions more than {MAX_NESTING} levels deep"),
                     ));
                 }
@@ -319,7 +316,7 @@ impl Session {
     }
 
     /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
-    fn finish(&mut self, result: DbResult<Output>, mark: usize) -> DbResult<Output> {
+    fn finish(&mut self, result: DbResult<Output>, mark: crate::store::Mark) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
@@ -347,9 +344,9 @@ impl Session {
             }
             Err(e) => {
                 self.ws.rollback_to(mark);
-                if e.code == 1205 || e.code == 1213 {
+                if e.code == ErrorCode::LockWaitTimeout || e.code == ErrorCode::LockDeadlock {
                     // MySQL rolls back the statement on 1205, the transaction on 1213.
-                    if e.code == 1213 {
+                    if e.code == ErrorCode::LockDeadlock {
                         self.rollback();
                     }
                 }
@@ -382,7 +379,7 @@ mod tests {
         .unwrap()
     }
 
-    fn code(r: DbResult<impl std::fmt::Debug>) -> u16 {
+    fn code(r: DbResult<impl std::fmt::Debug>) -> ErrorCode {
         r.map(|o| panic!("expected an error, got {o:?}"))
             .unwrap_err()
             .code
@@ -418,18 +415,21 @@ mod tests {
         // Betula's own grammars report a syntax error at EXECUTE (as before PREPARE parsed
         // them), sqlparser's at PREPARE; LOAD DATA is not a prepared statement.
         s.prepare(3, "SHOW TABLES junk").unwrap();
-        assert_eq!(code(s.execute_prepared(3, &[])), 1064);
-        assert_eq!(code(s.prepare(4, "SELEC 1")), 1064);
+        assert_eq!(code(s.execute_prepared(3, &[])), ErrorCode::ParseError);
+        assert_eq!(code(s.prepare(4, "SELEC 1")), ErrorCode::ParseError);
         assert_eq!(
             code(s.prepare(5, "LOAD DATA INFILE 'f' INTO TABLE t")),
-            1064
+            ErrorCode::ParseError
         );
         // a prepared SHOW WARNINGS shows the previous statement's warnings
         s.prepare(6, "SHOW WARNINGS").unwrap();
         s.execute("DROP TABLE IF EXISTS nope", &[]).unwrap();
         assert_eq!(rows(s.execute_prepared(6, &[]).unwrap()).len(), 1);
-        assert_eq!(code(s.execute_prepared(7, &[])), 1243);
-        assert_eq!(code(s.execute_prepared(2, &[])), 1210);
+        assert_eq!(
+            code(s.execute_prepared(7, &[])),
+            ErrorCode::UnknownStmtHandler
+        );
+        assert_eq!(code(s.execute_prepared(2, &[])), ErrorCode::WrongArguments);
     }
 
     #[test]
@@ -461,7 +461,7 @@ mod tests {
         let e = engine(dir.path());
         let mut s = e.session(1, "root", "localhost");
         let huge = format!("SELECT /*!40101 {} */", vec!["1"; 100_000].join("+"));
-        assert_eq!(code(s.execute(&huge, &[])), 1436);
-        assert_eq!(code(s.prepare(1, &huge)), 1436);
+        assert_eq!(code(s.execute(&huge, &[])), ErrorCode::StackOverrunNeedMore);
+        assert_eq!(code(s.prepare(1, &huge)), ErrorCode::StackOverrunNeedMore);
     }
 }

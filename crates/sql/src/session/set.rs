@@ -10,6 +10,7 @@ use sqlparser::ast;
 
 use crate::context::variables;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Scope};
@@ -55,7 +56,7 @@ pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
         }
         other => {
             let text = other.to_string();
-            cx.warn(1235, format!("Ignored: {text}"));
+            cx.warn(ErrorCode::NotSupportedYet, format!("Ignored: {text}"));
         }
     }
     Ok(Output::done(0))
@@ -107,7 +108,10 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
     }
     let known = cx.engine.globals.read().contains_key(&var);
     if !known {
-        cx.warn(1193, format!("Unknown system variable '{var}' (ignored)"));
+        cx.warn(
+            ErrorCode::UnknownSystemVariable,
+            format!("Unknown system variable '{var}' (ignored)"),
+        );
         return Ok(());
     }
     if var == "autocommit" {

@@ -39,29 +39,64 @@ impl Pending {
     }
 }
 
+/// A point in a write set's changes to roll back to ([`WriteSet::mark`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    undo: usize,
+    /// The set was empty: rolling back empties it.
+    empty: bool,
+}
+
 /// A session's uncommitted changes, and the storage transaction that holds their row locks.
 #[derive(Default)]
 pub struct WriteSet {
-    overlay: HashMap<String, BTreeMap<Vec<u8>, Pending>>,
-    undo: Vec<(String, Vec<u8>, Option<Pending>)>,
+    /// The changed trees' names; `overlay[i]` holds the changes of `names[i]`.
+    names: Vec<String>,
+    slots: HashMap<String, usize>,
+    overlay: Vec<BTreeMap<Vec<u8>, Pending>>,
+    /// (tree slot, key, the key's previous pending change) per change since `logging` was set,
+    /// oldest first.
+    undo: Vec<(usize, Vec<u8>, Option<Pending>)>,
+    /// Whether changes are logged in `undo`: only after a mark taken on a non-empty set, since
+    /// rolling back to a mark taken on an empty one just empties the set (an autocommit
+    /// statement, the first statement of a transaction, logs nothing).
+    logging: bool,
     /// Holds the row locks of every key in the overlay (and of keys read for a uniqueness check
     /// or an update); the overlay is written through it at commit.
     txn: Option<Txn>,
+    /// The last key locked through `txn` (tree name, key): locking it again is a no-op, so a
+    /// row locked for its duplicate check is not looked up in the lock table again when it is
+    /// written.
+    last_locked: Option<(String, Vec<u8>)>,
 }
 
 impl WriteSet {
     pub fn is_empty(&self) -> bool {
-        self.overlay.values().all(|m| m.is_empty())
+        self.overlay.iter().all(|m| m.is_empty())
     }
-    pub fn mark(&self) -> usize {
-        self.undo.len()
+    /// A point to roll back to: the changes so far.
+    pub fn mark(&mut self) -> Mark {
+        let empty = self.is_empty();
+        self.logging = !empty;
+        Mark {
+            undo: self.undo.len(),
+            empty,
+        }
     }
-    pub fn rollback_to(&mut self, mark: usize) {
-        while self.undo.len() > mark {
-            let Some((tree, key, prev)) = self.undo.pop() else {
+    /// Undoes every change made after `mark` (row locks stay held until the transaction ends).
+    pub fn rollback_to(&mut self, mark: Mark) {
+        if mark.empty {
+            for m in &mut self.overlay {
+                m.clear();
+            }
+            self.undo.clear();
+            return;
+        }
+        while self.undo.len() > mark.undo {
+            let Some((slot, key, prev)) = self.undo.pop() else {
                 break;
             };
-            let m = self.overlay.entry(tree).or_default();
+            let m = &mut self.overlay[slot];
             match prev {
                 Some(p) => {
                     m.insert(key, p);
@@ -74,11 +109,32 @@ impl WriteSet {
     }
     /// Drops the changes and ends the transaction (releasing its row locks).
     pub fn clear(&mut self) {
+        self.names.clear();
+        self.slots.clear();
         self.overlay.clear();
         self.undo.clear();
+        self.logging = false;
+        self.last_locked = None;
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
         }
+    }
+
+    /// The changes of `tree`, if it has any.
+    fn pending(&self, tree: &str) -> Option<&BTreeMap<Vec<u8>, Pending>> {
+        self.slots.get(tree).map(|&i| &self.overlay[i])
+    }
+
+    /// The slot of `tree`'s changes, made on first use.
+    fn slot(&mut self, tree: &str) -> usize {
+        if let Some(&i) = self.slots.get(tree) {
+            return i;
+        }
+        let i = self.overlay.len();
+        self.names.push(tree.to_string());
+        self.slots.insert(tree.to_string(), i);
+        self.overlay.push(BTreeMap::new());
+        i
     }
 
     /// Starts the storage transaction that will hold this session's row locks, if none is open.
@@ -97,10 +153,23 @@ impl WriteSet {
     /// session holding it: 1205 after the lock wait timeout, 1213 on a deadlock). Callers lock a
     /// row before reading it to check uniqueness or to change it.
     pub fn lock(&mut self, store: &Store, tree: &str, key: &[u8]) -> DbResult<()> {
+        // `last_locked` is reset whenever `txn` ends, so a match is a lock `txn` holds.
+        if matches!(&self.last_locked, Some((n, k)) if n == tree && k == key) {
+            return Ok(());
+        }
         self.begin(store, TxnOptions::default().lock_timeout)?;
         let h = store.tree(tree)?;
         if let Some(t) = self.txn.as_mut() {
             t.lock_key(&h, key)?;
+        }
+        match &mut self.last_locked {
+            Some((n, k)) => {
+                n.clear();
+                n.push_str(tree);
+                k.clear();
+                k.extend_from_slice(key);
+            }
+            None => self.last_locked = Some((tree.to_string(), key.to_vec())),
         }
         Ok(())
     }
@@ -134,9 +203,13 @@ impl WriteSet {
 
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
         self.lock(store, tree, &key)?;
-        let m = self.overlay.entry(tree.to_string()).or_default();
-        let prev = m.insert(key.clone(), p);
-        self.undo.push((tree.to_string(), key, prev));
+        let slot = self.slot(tree);
+        if self.logging {
+            let prev = self.overlay[slot].insert(key.clone(), p);
+            self.undo.push((slot, key, prev));
+        } else {
+            self.overlay[slot].insert(key, p);
+        }
         Ok(())
     }
     pub fn put(&mut self, store: &Store, tree: &str, key: Vec<u8>, value: Vec<u8>) -> DbResult<()> {
@@ -152,7 +225,7 @@ impl WriteSet {
         key: Vec<u8>,
         arg: Vec<u8>,
     ) -> DbResult<()> {
-        let prev = self.overlay.get(tree).and_then(|m| m.get(&key)).cloned();
+        let prev = self.pending(tree).and_then(|m| m.get(&key)).cloned();
         let p = match prev {
             Some(Pending::Value(v)) => Pending::Value(upsert::apply(v.as_deref(), &arg)),
             Some(Pending::Upserts(mut a)) => {
@@ -180,7 +253,7 @@ impl WriteSet {
                 None => h.get(key)?,
             })
         };
-        match self.overlay.get(tree).and_then(|m| m.get(key)) {
+        match self.pending(tree).and_then(|m| m.get(key)) {
             Some(Pending::Value(v)) => Ok(v.clone()),
             Some(p) => Ok(p.resolve(base(store)?.as_deref())),
             None => base(store),
@@ -198,7 +271,7 @@ impl WriteSet {
         snap: Option<&'t Txn>,
     ) -> DbResult<Scan<'t>> {
         let handle = store.tree(tree)?;
-        let mut pending: Vec<(Vec<u8>, Pending)> = match self.overlay.get(tree) {
+        let mut pending: Vec<(Vec<u8>, Pending)> = match self.pending(tree) {
             Some(m) => m
                 .range((lo.clone(), hi.clone()))
                 .map(|(k, v)| (k.clone(), v.clone()))
@@ -223,10 +296,14 @@ impl WriteSet {
         let Some(mut txn) = self.txn.take() else {
             return Err(DbError::internal("write set without a transaction"));
         };
+        self.last_locked = None;
         txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
         // The changes leave the set whatever happens (on failure the transaction rolls back).
-        let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> =
-            std::mem::take(&mut self.overlay).into_iter().collect();
+        let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> = std::mem::take(&mut self.names)
+            .into_iter()
+            .zip(std::mem::take(&mut self.overlay))
+            .collect();
+        self.slots.clear();
         self.undo.clear();
         trees.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, m) in trees {
@@ -253,10 +330,75 @@ impl WriteSet {
                     }
                 }
             }
-            txn.write_batch(&t, ops)?;
+            // Every key was locked through `txn` when it entered the overlay (`set`).
+            txn.write_locked_batch(&t, ops)?;
         }
         txn.commit()?;
         self.clear();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use betula_storage::EnvOptions;
+    use rand::{Rng, SeedableRng};
+
+    type Model = BTreeMap<(usize, Vec<u8>), Pending>;
+
+    /// What the set holds, as (tree, key) → pending change.
+    fn contents(ws: &WriteSet) -> Model {
+        let mut out = BTreeMap::new();
+        for (name, m) in ws.names.iter().zip(&ws.overlay) {
+            let t = if name == "a" { 0 } else { 1 };
+            for (k, p) in m {
+                out.insert((t, k.clone()), p.clone());
+            }
+        }
+        out
+    }
+
+    /// Against snapshots of the whole set taken at every mark: changes, marks (statements and
+    /// savepoints, on empty and non-empty sets) and rollbacks to any live mark, which forgets the
+    /// later ones as ROLLBACK TO SAVEPOINT does.
+    #[test]
+    fn rollback_to_a_mark_restores_the_set_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), EnvOptions::default()).unwrap();
+        for t in ["a", "b"] {
+            store.create_tree(t, None).unwrap();
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for _ in 0..200 {
+            let mut ws = WriteSet::default();
+            let mut marks: Vec<(Mark, Model)> = Vec::new();
+            for _ in 0..60 {
+                match rng.gen_range(0..10) {
+                    0..=5 => {
+                        let tree = ["a", "b"][rng.gen_range(0..2)];
+                        let key = vec![rng.gen_range(0..8u8)];
+                        if rng.gen_bool(0.2) {
+                            ws.delete(&store, tree, key).unwrap();
+                        } else {
+                            ws.put(&store, tree, key, vec![rng.gen()]).unwrap();
+                        }
+                    }
+                    6 | 7 => {
+                        let before = contents(&ws);
+                        marks.push((ws.mark(), before));
+                    }
+                    _ if !marks.is_empty() => {
+                        let i = rng.gen_range(0..marks.len());
+                        let (mark, want) = marks[i].clone();
+                        marks.truncate(i + 1);
+                        ws.rollback_to(mark);
+                        assert_eq!(contents(&ws), want);
+                    }
+                    _ => {}
+                }
+            }
+            ws.clear();
+        }
     }
 }

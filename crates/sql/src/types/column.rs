@@ -155,6 +155,7 @@ pub fn implicit_default(t: &SqlType) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::code::ErrorCode;
     use crate::types::{column_flag, IntWidth};
 
     const fn int(width: IntWidth, unsigned: bool) -> SqlType {
@@ -165,12 +166,12 @@ mod tests {
     fn validation_and_columns() {
         assert_eq!(
             SqlType::decimal(66, 0).validate("d").unwrap_err().code(),
-            1426
+            ErrorCode::TooBigPrecision
         );
         assert!(SqlType::decimal(65, 38).validate("d").is_ok());
         assert_eq!(
             SqlType::decimal(66, 39).validate("d").unwrap_err().code(),
-            1425
+            ErrorCode::TooBigScale
         );
         assert_eq!(
             SqlType::Double {
@@ -180,7 +181,7 @@ mod tests {
             .validate("d")
             .unwrap_err()
             .code(),
-            1427
+            ErrorCode::MBiggerThanD
         );
         let z = Column {
             zerofill: true,
@@ -207,18 +208,18 @@ mod tests {
         );
         assert_eq!(
             SqlType::decimal(5, 6).validate("d").unwrap_err().code(),
-            1427
+            ErrorCode::MBiggerThanD
         );
         assert_eq!(
             SqlType::DateTime { fsp: 7 }
                 .validate("d")
                 .unwrap_err()
                 .code(),
-            1425
+            ErrorCode::TooBigScale
         );
         assert_eq!(
             SqlType::Char { len: 256 }.validate("c").unwrap_err().code(),
-            1074
+            ErrorCode::TooBigFieldlength
         );
         assert!(SqlType::VarChar { len: 255 }.validate("c").is_ok());
         let c = Column::new(1, "b", SqlType::VarBinary { len: 4 })

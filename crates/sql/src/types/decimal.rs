@@ -30,6 +30,12 @@ pub struct Decimal {
     scale: u8,
 }
 
+/// The powers of ten that are exact doubles.
+const EXACT_POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
 /// `10^n` for `n <= 38`.
 pub fn pow10(n: u32) -> i128 {
     10i128.pow(n)
@@ -181,8 +187,15 @@ impl Decimal {
     }
 
     pub fn to_f64(&self) -> f64 {
-        // Through the decimal string: exact for every value with <= 17 significant digits and
-        // correctly rounded by Rust's parser for the rest.
+        // Clinger's fast path: a mantissa below 2^53 and a power of ten up to 10^22 are both
+        // exact doubles, so one division is the correctly rounded quotient (what MariaDB's
+        // strtod gives). Everything else goes through the decimal string, which Rust's parser
+        // rounds correctly.
+        if let Some(m) = self.mantissa.to_i128() {
+            if m.unsigned_abs() < 1u128 << 53 && self.scale <= 22 {
+                return m as f64 / EXACT_POW10[self.scale as usize];
+            }
+        }
         self.to_string().parse().unwrap_or(0.0)
     }
 
@@ -229,7 +242,8 @@ impl Decimal {
         };
         // The significant digits (leading zeros dropped), how many of them follow the point, and
         // the first digit dropped once MAX_DIGITS are taken.
-        let mut digits: Vec<u8> = Vec::new();
+        let mut buf = [0u8; MAX_DIGITS as usize];
+        let mut taken = 0usize;
         let mut scale: i32 = 0;
         let mut any_digit = false;
         let mut round_digit: Option<u8> = None;
@@ -246,14 +260,15 @@ impl Decimal {
             }
             any_digit = true;
             let d = c - b'0';
-            if round_digit.is_some() || digits.len() as u32 >= MAX_DIGITS {
+            if round_digit.is_some() || taken >= MAX_DIGITS as usize {
                 if !seen_point {
                     return Err(DecimalParseError::Overflow);
                 }
                 round_digit.get_or_insert(d);
             } else {
-                if !(digits.is_empty() && d == 0) {
-                    digits.push(d);
+                if !(taken == 0 && d == 0) {
+                    buf[taken] = d;
+                    taken += 1;
                 }
                 if seen_point {
                     scale += 1;
@@ -264,14 +279,22 @@ impl Decimal {
         if !any_digit {
             return Err(DecimalParseError::Invalid);
         }
-        let mut mant = WideInt::ZERO;
-        let ten = WideInt::from_i128(10);
-        for d in &digits {
-            mant = mant
-                .checked_mul(&ten)
-                .and_then(|m| m.checked_add(&WideInt::from_i128(*d as i128)))
-                .ok_or(DecimalParseError::Overflow)?;
-        }
+        let digits = &buf[..taken];
+        let mut mant = if digits.len() <= 38 {
+            // 38 digits fit an i128: no wide arithmetic per digit.
+            let m = digits.iter().fold(0i128, |m, &d| m * 10 + d as i128);
+            WideInt::from_i128(m)
+        } else {
+            let mut mant = WideInt::ZERO;
+            let ten = WideInt::from_i128(10);
+            for d in digits {
+                mant = mant
+                    .checked_mul(&ten)
+                    .and_then(|m| m.checked_add(&WideInt::from_i128(*d as i128)))
+                    .ok_or(DecimalParseError::Overflow)?;
+            }
+            mant
+        };
         if round_digit.is_some_and(|d| d >= 5) {
             mant = mant
                 .checked_add(&WideInt::from_i128(1))
@@ -404,6 +427,41 @@ mod tests {
 
     fn d(s: &str) -> Decimal {
         Decimal::parse(s).unwrap()
+    }
+
+    /// The fast path of `to_f64` gives what parsing the decimal's text gives (correct rounding),
+    /// around its limits: 2^53, 10^22, negative values and many digits.
+    #[test]
+    fn to_f64_agrees_with_parsing_the_text() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut texts: Vec<String> = vec![
+            "9007199254740991".into(),
+            "9007199254740993".into(),
+            "-9007199254740991e-22".into(),
+            "1e-22".into(),
+            "1e-23".into(),
+            "0.1".into(),
+            "-0.0".into(),
+            "123456789012345678901234567890.5".into(),
+        ];
+        for _ in 0..20_000 {
+            let digits = 1 + next() % 20;
+            let m = next() % 10u64.pow(digits as u32 % 20);
+            let scale = next() % 26;
+            let sign = if next() % 2 == 0 { "" } else { "-" };
+            texts.push(format!("{sign}{m}e-{scale}"));
+        }
+        for t in texts {
+            let v = d(&t);
+            let want: f64 = v.to_string().parse().unwrap();
+            assert_eq!(v.to_f64().to_bits(), want.to_bits(), "{t}");
+        }
     }
 
     #[test]

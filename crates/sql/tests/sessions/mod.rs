@@ -47,7 +47,7 @@ pub fn exec(s: &mut Session, sql: &str) -> Output {
 pub fn err_code(s: &mut Session, sql: &str) -> u16 {
     match s.execute(sql, &[]) {
         Ok(o) => panic!("{sql}: expected an error, got {o:?}"),
-        Err(e) => e.code,
+        Err(e) => e.code.number(),
     }
 }
 

@@ -181,6 +181,23 @@ impl LockTable {
         }
     }
 
+    /// Whether `txn` holds a point lock on `key` of `tree` or a range lock covering it.
+    pub fn holds(&self, txn: TxnId, tree: u64, key: &[u8]) -> bool {
+        let t = self.table.lock();
+        let point = t
+            .points
+            .get(&tree)
+            .is_some_and(|p| p.get(key) == Some(&txn));
+        point
+            || t.ranges.get(&tree).is_some_and(|rs| {
+                rs.iter().any(|r| {
+                    r.owner == txn
+                        && r.lo.as_slice() <= key
+                        && r.hi.as_deref().is_none_or(|h| key < h)
+                })
+            })
+    }
+
     /// Releases every lock `txn` holds.
     pub fn release_all(&self, txn: TxnId, held: &[Held]) {
         let mut t = self.table.lock();

@@ -196,6 +196,24 @@ impl Txn {
         Ok(())
     }
 
+    /// [`Txn::write_batch`] for keys this transaction has already locked, each through
+    /// [`Txn::lock_key`] on `t`: the lock table is not consulted again (debug builds check that
+    /// every key is held).
+    pub fn write_locked_batch(&mut self, t: &TreeHandle, ops: Vec<(Vec<u8>, Op)>) -> Result<()> {
+        let tree = t.tree().id();
+        for (key, op) in &ops {
+            t.validate(key, op)?;
+            debug_assert!(
+                self.id != 0 && self.env.locks.holds(self.id, tree, key),
+                "write_locked_batch: a key this transaction has not locked"
+            );
+        }
+        let id = self.ensure_id()?;
+        self.wrote |= !ops.is_empty();
+        t.write_messages(id, ops)?;
+        Ok(())
+    }
+
     /// Inserts or overwrites a row (locks it).
     pub fn put(&mut self, t: &TreeHandle, key: &[u8], value: &[u8]) -> Result<()> {
         self.write(t, key, Op::Put(value.to_vec()))

@@ -13,6 +13,7 @@ use super::keys::Keys;
 use crate::catalog::charset_clause;
 use crate::catalog::type_text::{declared_width, is_zerofill, lenient_type};
 use crate::catalog::IndexDef;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{object_name_parts, Compiler, Scope};
@@ -76,8 +77,7 @@ pub(super) fn column_def(
     }
     if opts.explicit_null && !col.nullable && keys.pk.contains(&i) {
         return Err(DbError::new(
-            1171,
-            "42000",
+            ErrorCode::PrimaryCantHaveNull,
             "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead",
         ));
     }
@@ -86,8 +86,7 @@ pub(super) fn column_def(
     }
     if opts.default_now && !matches!(ty, SqlType::Timestamp { .. } | SqlType::DateTime { .. }) {
         return Err(DbError::new(
-            1067,
-            "42000",
+            ErrorCode::InvalidDefault,
             format!("Invalid default value for '{cname}'"),
         ));
     }
@@ -140,7 +139,10 @@ fn apply_options(
             ColumnOption::OnUpdate(e) if is_now(e) => o.on_update_now = true,
             ColumnOption::PrimaryKey(_) => {
                 if !keys.pk.is_empty() {
-                    return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                    return Err(DbError::new(
+                        ErrorCode::MultiplePriKey,
+                        "Multiple primary key defined",
+                    ));
                 }
                 keys.pk = vec![i];
                 keys.pk_prefix = vec![None];
@@ -180,8 +182,7 @@ fn set_default(
 ) -> DbResult<()> {
     let invalid = || {
         DbError::new(
-            1067,
-            "42000",
+            ErrorCode::InvalidDefault,
             format!("Invalid default value for '{cname}'"),
         )
     };
@@ -233,14 +234,13 @@ fn member_type(
         }) {
             notes.push(Warning {
                 level: WarningLevel::Note,
-                code: 1291,
+                code: ErrorCode::DuplicatedValueInType,
                 message: format!("Column '{col}' has duplicated value '{p}' in {kind}"),
             });
         }
         if m.chars().count() > 255 {
             return Err(DbError::new(
-                3504,
-                "HY000",
+                ErrorCode::TooLongSetEnumValue,
                 format!("Too long enumeration/set value for column {col}."),
             ));
         }
@@ -248,8 +248,7 @@ fn member_type(
     let ty = if kind == "ENUM" {
         if members.len() > 65_535 {
             return Err(DbError::new(
-                1097,
-                "HY000",
+                ErrorCode::TooBigSet,
                 format!("Too many strings for column {col} and ENUM"),
             ));
         }
@@ -259,15 +258,13 @@ fn member_type(
     } else {
         if members.len() > 64 {
             return Err(DbError::new(
-                1097,
-                "HY000",
+                ErrorCode::TooBigSet,
                 format!("Too many strings for column {col} and SET"),
             ));
         }
         if let Some(m) = members.iter().find(|m| m.contains(',')) {
             return Err(DbError::new(
-                1367,
-                "HY000",
+                ErrorCode::IllegalValueForType,
                 format!("Illegal set '{m}' value found during parsing"),
             ));
         }

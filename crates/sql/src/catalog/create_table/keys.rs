@@ -11,6 +11,7 @@ use sqlparser::ast::{self as ast, TableConstraint};
 use super::columns::ident;
 use crate::catalog::key_parts::key_parts;
 use crate::catalog::IndexDef;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::types::{Column, SqlType};
@@ -37,7 +38,10 @@ pub(super) fn add_constraints(
         match c {
             TableConstraint::PrimaryKey(p) => {
                 if !keys.pk.is_empty() {
-                    return Err(DbError::new(1068, "42000", "Multiple primary key defined"));
+                    return Err(DbError::new(
+                        ErrorCode::MultiplePriKey,
+                        "Multiple primary key defined",
+                    ));
                 }
                 (keys.pk, keys.pk_prefix) = key_parts(&p.columns, columns)?;
                 for &i in &keys.pk {
@@ -47,7 +51,7 @@ pub(super) fn add_constraints(
                     if !n.value.eq_ignore_ascii_case("PRIMARY") {
                         notes.push(Warning {
                             level: WarningLevel::Warning,
-                            code: 1280,
+                            code: ErrorCode::WrongNameForIndex,
                             message: format!("Name '{}' ignored for PRIMARY key.", n.value),
                         });
                     }
@@ -105,8 +109,7 @@ pub(super) fn name_indexes(indexes: &mut [IndexDef]) -> DbResult<()> {
         }
         if ix.name.eq_ignore_ascii_case("PRIMARY") {
             return Err(DbError::new(
-                1280,
-                "42000",
+                ErrorCode::WrongNameForIndex,
                 "Incorrect index name 'PRIMARY'",
             ));
         }
@@ -133,8 +136,7 @@ pub(super) fn check_auto_column(columns: &[Column], keys: &Keys) -> DbResult<()>
         })
     {
         return Err(DbError::new(
-            1075,
-            "42000",
+            ErrorCode::WrongAutoKey,
             "Incorrect table definition; there can be only one auto column and it must be defined as a key",
         ));
     }

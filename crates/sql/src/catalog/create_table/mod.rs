@@ -26,6 +26,7 @@ use sqlparser::ast::CreateTable;
 
 use crate::catalog::{charset_clause, Counters, TableDef};
 use crate::codec::row::RowLayout;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::expr::object_name_parts;
@@ -53,8 +54,7 @@ pub fn table_from_create_mode(
     check_name(&name)?;
     if ct.columns.is_empty() {
         return Err(DbError::new(
-            1113,
-            "42000",
+            ErrorCode::TableMustHaveColumns,
             "A table must have at least 1 column",
         ));
     }
@@ -130,8 +130,7 @@ pub fn check_name(name: &str) -> DbResult<()> {
         || name.ends_with(' ')
     {
         return Err(DbError::new(
-            1103,
-            "42000",
+            ErrorCode::WrongTableName,
             format!("Incorrect table name '{name}'"),
         ));
     }

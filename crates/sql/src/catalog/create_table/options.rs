@@ -10,6 +10,7 @@ use betula_storage::Codec;
 use sqlparser::ast::{self as ast, CreateTable};
 
 use super::render::quote_str;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 
 /// The codec a COMPRESSION / ROW_FORMAT value selects: `None` for InnoDB's row formats (the
@@ -22,13 +23,11 @@ pub fn option_codec(opt: &str) -> DbResult<Option<Codec>> {
     match opt.to_ascii_uppercase().as_str() {
         "DEFAULT" | "DYNAMIC" | "COMPACT" | "COMPRESSED" | "REDUNDANT" => Ok(None),
         "FIXED" | "PAGE" => Err(DbError::new(
-            1478,
-            "HY000",
+            ErrorCode::IllegalHaCreateOption,
             "Table storage engine 'Betula' does not support the create option 'ROW_TYPE'",
         )),
         _ => Err(DbError::new(
-            1210,
-            "HY000",
+            ErrorCode::WrongArguments,
             format!("Incorrect arguments to COMPRESSION/ROW_FORMAT: '{opt}'"),
         )),
     }

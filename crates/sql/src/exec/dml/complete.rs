@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::types::coerce::{coerce_to_column, coerce_to_table_column};
@@ -80,7 +81,7 @@ pub(crate) fn complete_row(
                     }
                     warnings.push(Warning {
                         level: crate::error::sql_error::WarningLevel::Warning,
-                        code: 1364,
+                        code: ErrorCode::NoDefaultForField,
                         message: format!("Field '{}' doesn't have a default value", c.name),
                     });
                     c.implicit_value()

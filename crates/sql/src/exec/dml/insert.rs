@@ -14,6 +14,7 @@ use super::insert_row::{insert_row, RowPolicy};
 use super::{is_default_kw, table_scope};
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::exec::query::run_query;
@@ -133,7 +134,7 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         let rownum = n as u64 + 1;
         let row = match complete_row(cx, &t, slots, rownum, strict, &mut first_id, &mut warnings) {
             Ok(r) => r,
-            Err(e) if ignore && e.code != 1364 => {
+            Err(e) if ignore && e.code != ErrorCode::NoDefaultForField => {
                 warnings.push(Warning {
                     level: crate::error::sql_error::WarningLevel::Warning,
                     code: e.code,

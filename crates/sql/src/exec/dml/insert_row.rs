@@ -10,6 +10,7 @@
 use super::{delete_row, encode, find_conflict, load, put_row, update_row};
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::expr::eval::{eval, EvalCtx};
@@ -77,7 +78,7 @@ pub(super) fn insert_row(
         if policy.ignore {
             warnings.push(Warning {
                 level: crate::error::sql_error::WarningLevel::Warning,
-                code: 1062,
+                code: ErrorCode::DupEntry,
                 message: e.message,
             });
             break;

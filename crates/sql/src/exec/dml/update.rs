@@ -10,6 +10,7 @@ use super::matching::{matching_rows, single_table};
 use super::{is_default_kw, table_scope, update_row};
 use crate::catalog::TableDef;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::expr::eval::{eval, EvalCtx};
@@ -81,7 +82,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => changed += 1,
             Ok(false) => {}
-            Err(e) if ignore && e.code == 1062 => warnings.push(Warning {
+            Err(e) if ignore && e.code == ErrorCode::DupEntry => warnings.push(Warning {
                 level: crate::error::sql_error::WarningLevel::Warning,
                 code: e.code,
                 message: e.message,

@@ -14,6 +14,7 @@
 use sqlparser::ast;
 
 use super::{interval_unit, object_name_parts, Compiler};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit};
@@ -284,7 +285,10 @@ impl Compiler<'_> {
         // The argument is evaluated on input rows: compile it without aggregates.
         let saved = self.aggs.take();
         let Some(list) = saved else {
-            return Err(DbError::new(1111, "HY000", "Invalid use of group function"));
+            return Err(DbError::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
         };
         let mut arg = Vec::new();
         let mut order = Vec::new();

@@ -8,6 +8,7 @@
 use sqlparser::ast;
 
 use super::{object_name_parts, Compiler};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{CastTo, Expr};
 use crate::types::collation::Collation;
@@ -45,8 +46,12 @@ impl Compiler<'_> {
     ) -> DbResult<Expr> {
         let a = self.compile(expr)?;
         let name = object_name_parts(collation).join(".");
-        let c = Collation::from_name(&name)
-            .ok_or_else(|| DbError::new(1273, "HY000", format!("Unknown collation: '{name}'")))?;
+        let c = Collation::from_name(&name).ok_or_else(|| {
+            DbError::new(
+                ErrorCode::UnknownCollation,
+                format!("Unknown collation: '{name}'"),
+            )
+        })?;
         Ok(Expr::Func(
             "__COLLATE".into(),
             vec![a, Expr::Lit(Value::Text(c.name().into()))],

@@ -9,6 +9,7 @@
 use sqlparser::ast;
 
 use super::Compiler;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::Expr;
 use crate::types::decimal::Decimal;
@@ -60,7 +61,7 @@ impl Compiler<'_> {
             V::Number(s, _) if literal_overflows(s) => {
                 self.env.warn(crate::error::sql_error::Warning {
                     level: crate::error::sql_error::WarningLevel::Warning,
-                    code: 1916,
+                    code: ErrorCode::DataOverflow,
                     message: "Got overflow when converting '' to DECIMAL. Value truncated".into(),
                 });
                 let max = Decimal::max_for(crate::types::decimal::MAX_PRECISION, 0);

@@ -9,12 +9,16 @@
 use sqlparser::ast;
 
 use super::Compiler;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::Expr;
 use crate::types::value::Value;
 
 fn one_column_expected() -> DbError {
-    DbError::new(1241, "21000", "Operand should contain 1 column(s)")
+    DbError::new(
+        ErrorCode::OperandColumns,
+        "Operand should contain 1 column(s)",
+    )
 }
 
 impl Compiler<'_> {
@@ -58,8 +62,7 @@ impl Compiler<'_> {
         let rows = self.env.subquery(q)?;
         if rows.len() > 1 {
             return Err(DbError::new(
-                1242,
-                "21000",
+                ErrorCode::SubqueryNo1Row,
                 "Subquery returns more than 1 row",
             ));
         }

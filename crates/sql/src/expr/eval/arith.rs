@@ -6,6 +6,7 @@
 //! finite is NULL. Division or modulo by zero is NULL. Bit operators work on 64-bit unsigned
 //! values; shifts of 64 or more give 0.
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{BinOp, UnOp};
 use crate::types::decimal::{pow10, Decimal};
@@ -27,8 +28,7 @@ pub fn negate_literal(v: &Value) -> Option<Value> {
 
 fn out_of_range(what: &str) -> DbError {
     DbError::new(
-        1690,
-        "22003",
+        ErrorCode::DataOutOfRange,
         format!("BIGINT value is out of range in '{what}'"),
     )
 }

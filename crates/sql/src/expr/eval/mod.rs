@@ -143,6 +143,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, coll: Collation, cx: &EvalCtx<'_>) -> D
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::code::ErrorCode;
     use crate::error::db_error::DbError;
     use crate::expr::CompileEnv;
     use crate::expr::Compiler;
@@ -209,7 +210,10 @@ mod tests {
         assert_eq!(text("0.1 + 0.2"), "0.3");
         assert_eq!(text("2.50 * 2"), "5.00");
         assert_eq!(text("'3abc' + 1"), "4");
-        assert_eq!(run("9223372036854775807 + 1").unwrap_err().code, 1690);
+        assert_eq!(
+            run("9223372036854775807 + 1").unwrap_err().code,
+            ErrorCode::DataOutOfRange
+        );
         assert_eq!(text("-9223372036854775808"), "-9223372036854775808");
     }
 
@@ -251,7 +255,10 @@ mod tests {
         assert_eq!(text("FROM_UNIXTIME(0)"), "1970-01-01 00:00:00");
         assert_eq!(text("CAST('12.6' AS UNSIGNED)"), "13");
         assert_eq!(text("CASE 2 WHEN 1 THEN 'a' WHEN 2 THEN 'b' END"), "b");
-        assert_eq!(run("NO_SUCH(1)").unwrap_err().code, 1305);
+        assert_eq!(
+            run("NO_SUCH(1)").unwrap_err().code,
+            ErrorCode::SpDoesNotExist
+        );
     }
 
     #[test]

@@ -124,6 +124,7 @@ fn text(v: String) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::code::ErrorCode;
 
     /// The names accepted before the functions were split into families.
     const KNOWN: &[&str] = &[
@@ -240,7 +241,10 @@ mod tests {
         let n = Value::Null;
         assert_eq!(call("LENGTH", &[Value::Null]).unwrap(), Value::Null);
         assert_eq!(call("UUID_SHORT", &[Value::Null]).unwrap(), Value::Null);
-        assert_eq!(call("UUID_SHORT", &[]).unwrap_err().code, 1305);
+        assert_eq!(
+            call("UUID_SHORT", &[]).unwrap_err().code,
+            ErrorCode::SpDoesNotExist
+        );
         assert_eq!(
             call("IFNULL", &[n.clone(), Value::Int(2)]).unwrap(),
             Value::Int(2)

@@ -6,6 +6,7 @@
 
 use super::t;
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::result::Output;
 
@@ -14,8 +15,7 @@ pub fn grants(cx: &Context, user: Option<&str>) -> DbResult<Output> {
     let user = user.map_or_else(|| cx.user.clone(), str::to_string);
     let u = cx.engine.catalog.user(&user).ok_or_else(|| {
         DbError::new(
-            1141,
-            "42000",
+            ErrorCode::NonexistingGrant,
             format!("There is no such grant defined for user '{user}' on host '%'"),
         )
     })?;

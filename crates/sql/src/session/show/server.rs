@@ -52,7 +52,7 @@ pub fn warnings(cx: &Context, errors_only: bool) -> Output {
                     WarningLevel::Note => "Note",
                     WarningLevel::Warning => "Warning",
                 }),
-                Value::Int(w.code as i64),
+                Value::Int(i64::from(w.code.number())),
                 t(w.message.clone()),
             ]
         })

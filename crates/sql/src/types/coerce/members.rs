@@ -160,6 +160,7 @@ pub(crate) fn to_bit(cx: &mut Ctx<'_>, v: &Value, len: u8) -> Result<Value, SqlE
 
 #[cfg(test)]
 mod tests {
+    use crate::error::code::ErrorCode;
     use crate::types::coerce::coerce_to_column;
     use crate::types::coerce::SqlMode;
     use crate::types::value::Value;
@@ -170,7 +171,7 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
-    fn put(col: &Column, v: Value, strict: bool) -> (Result<Value, u16>, Vec<u16>) {
+    fn put(col: &Column, v: Value, strict: bool) -> (Result<Value, ErrorCode>, Vec<ErrorCode>) {
         let mut w = Vec::new();
         let r = coerce_to_column(&v, col, 1, SqlMode { strict }, &mut w).map_err(|e| e.code());
         (r, w.iter().map(|w| w.code).collect())
@@ -187,10 +188,22 @@ mod tests {
         assert_eq!(put(&c, text("TEST2 "), true).0, Ok(text("test2")));
         assert_eq!(put(&c, Value::Int(5), true).0, Ok(text("test5")));
         assert_eq!(put(&c, text("3"), true).0, Ok(text("test3")));
-        assert_eq!(put(&c, text("test6"), true).0, Err(1265));
-        assert_eq!(put(&c, text("test6"), false), (Ok(text("")), vec![1265]));
-        assert_eq!(put(&c, Value::Int(0), false), (Ok(text("")), vec![1265]));
-        assert_eq!(put(&c, Value::Int(-1), false), (Ok(text("")), vec![1265]));
+        assert_eq!(
+            put(&c, text("test6"), true).0,
+            Err(ErrorCode::WarnDataTruncated)
+        );
+        assert_eq!(
+            put(&c, text("test6"), false),
+            (Ok(text("")), vec![ErrorCode::WarnDataTruncated])
+        );
+        assert_eq!(
+            put(&c, Value::Int(0), false),
+            (Ok(text("")), vec![ErrorCode::WarnDataTruncated])
+        );
+        assert_eq!(
+            put(&c, Value::Int(-1), false),
+            (Ok(text("")), vec![ErrorCode::WarnDataTruncated])
+        );
         // a numeric string that is a member is the member, not its number
         let d = Column::new(1, "c", SqlType::Enum { count: 2 }).with_members(members(&["2", "1"]));
         assert_eq!(put(&d, text("1"), true).0, Ok(text("1")));
@@ -207,16 +220,19 @@ mod tests {
         assert_eq!(put(&c, text("44,01,34,01"), true).0, Ok(text("01,34,44")));
         assert_eq!(
             put(&c, text("01,34,44,,23"), false),
-            (Ok(text("01,23,34,44")), vec![1265])
+            (Ok(text("01,23,34,44")), vec![ErrorCode::WarnDataTruncated])
         );
-        assert_eq!(put(&c, text("01,99"), true).0, Err(1265));
+        assert_eq!(
+            put(&c, text("01,99"), true).0,
+            Err(ErrorCode::WarnDataTruncated)
+        );
         assert_eq!(put(&c, Value::Int(5), true).0, Ok(text("01,34")));
         assert_eq!(put(&c, text("2"), true).0, Ok(text("23")));
         assert_eq!(put(&c, text(""), true).0, Ok(text("")));
         assert_eq!(put(&c, Value::Int(0), true).0, Ok(text("")));
         assert_eq!(
             put(&c, Value::Int(-1), false),
-            (Ok(text("01,23,34,44")), vec![1265])
+            (Ok(text("01,23,34,44")), vec![ErrorCode::WarnDataTruncated])
         );
         let blank = Column::new(1, "a", SqlType::Set { count: 1 }).with_members(members(&[""]));
         assert_eq!(put(&blank, text(","), true).0, Ok(text("")));
@@ -237,14 +253,20 @@ mod tests {
             put(&b64, Value::Bytes(vec![0xFF]), true).0,
             Ok(Value::UInt(255))
         );
-        assert_eq!(put(&b1, Value::Bytes(vec![0x10]), true).0, Err(1264));
+        assert_eq!(
+            put(&b1, Value::Bytes(vec![0x10]), true).0,
+            Err(ErrorCode::WarnDataOutOfRange)
+        );
         assert_eq!(
             put(&b1, Value::Bytes(vec![0x10]), false),
-            (Ok(Value::UInt(1)), vec![1264])
+            (Ok(Value::UInt(1)), vec![ErrorCode::WarnDataOutOfRange])
         );
         assert_eq!(
             put(&b64, Value::Bytes(vec![1, 0, 0, 0, 0, 0, 0, 0, 0]), false),
-            (Ok(Value::UInt(u64::MAX)), vec![1264])
+            (
+                Ok(Value::UInt(u64::MAX)),
+                vec![ErrorCode::WarnDataOutOfRange]
+            )
         );
     }
 }

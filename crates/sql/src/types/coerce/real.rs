@@ -78,12 +78,13 @@ pub(crate) fn to_real(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::code::ErrorCode;
     use crate::types::coerce::coerce_to_column;
     use crate::types::coerce::SqlMode;
     use crate::types::Column;
     use crate::types::SqlType;
 
-    fn store(ty: SqlType, v: Value) -> (Value, Vec<u16>) {
+    fn store(ty: SqlType, v: Value) -> (Value, Vec<ErrorCode>) {
         let col = Column::new(1, "c", ty);
         let mut w = Vec::new();
         let out = coerce_to_column(&v, &col, 1, SqlMode { strict: false }, &mut w).unwrap();
@@ -108,11 +109,11 @@ mod tests {
         );
         assert_eq!(
             store(fixed(false, 1, 1, false), Value::Double(1.9)),
-            (Value::Double(0.9), vec![1264])
+            (Value::Double(0.9), vec![ErrorCode::WarnDataOutOfRange])
         );
         assert_eq!(
             store(fixed(false, 1, 1, false), Value::Double(-1.9)),
-            (Value::Double(-0.9), vec![1264])
+            (Value::Double(-0.9), vec![ErrorCode::WarnDataOutOfRange])
         );
         // FLOAT(20,3): rounded to 3 decimals, then narrowed to f32
         assert_eq!(
@@ -122,11 +123,17 @@ mod tests {
         // DOUBLE(53,10): 10^43 − 10^-10 is 1e43 as a double
         assert_eq!(
             store(fixed(false, 53, 10, false), Value::Double(2e43)),
-            (Value::Double(1e43), vec![1264])
+            (Value::Double(1e43), vec![ErrorCode::WarnDataOutOfRange])
         );
         // DOUBLE(10,10): 0.99999999999 rounds to 1.0, which is over 0.9999999999
         let (v, w) = store(fixed(false, 10, 10, false), Value::Double(0.99999999999));
-        assert_eq!((v, w), (Value::Double(0.9999999999), vec![1264]));
+        assert_eq!(
+            (v, w),
+            (
+                Value::Double(0.9999999999),
+                vec![ErrorCode::WarnDataOutOfRange]
+            )
+        );
         assert_eq!(round_to_decimals(2.5, 0), 2.0);
         assert_eq!(round_to_decimals(0.25, 1), 0.2);
     }
@@ -141,15 +148,15 @@ mod tests {
                 },
                 Value::Int(-5)
             ),
-            (Value::Float(0.0), vec![1264])
+            (Value::Float(0.0), vec![ErrorCode::WarnDataOutOfRange])
         );
         assert_eq!(
             store(SqlType::FLOAT, Value::Double(1e39)),
-            (Value::Float(f32::MAX), vec![1264])
+            (Value::Float(f32::MAX), vec![ErrorCode::WarnDataOutOfRange])
         );
         assert_eq!(
             store(SqlType::DOUBLE, Value::Text("1.5x".into())),
-            (Value::Double(1.5), vec![1265])
+            (Value::Double(1.5), vec![ErrorCode::WarnDataTruncated])
         );
         let col = Column::new(1, "c", fixed(false, 1, 1, false));
         let err = coerce_to_column(
@@ -159,6 +166,6 @@ mod tests {
             SqlMode::default(),
             &mut vec![],
         );
-        assert_eq!(err.unwrap_err().code(), 1264);
+        assert_eq!(err.unwrap_err().code(), ErrorCode::WarnDataOutOfRange);
     }
 }

@@ -7,10 +7,16 @@
 //! tail reaches [`TAIL`] slots, it is sorted and merged into `sorted` in one pass. Lookups search `sorted`
 //! by binary search and scan the tail, which stays a few KiB.
 //!
+//! A slot's head is 8 bytes of its key right after `prefix`, a prefix every key held shares (most of a
+//! buffer's keys start alike: a column marker, the high bytes of an id), so heads tell keys apart and
+//! the search rarely compares whole keys. `prefix` only shrinks while messages arrive, and every head is
+//! recomputed when it does; it is at most [`MAX_PREFIX`] bytes, so that happens a bounded number of
+//! times per buffer.
+//!
 //! Invariants: design.md, "Message buffers", BUF1-BUF4: one slot per entry across `sorted` and `tail`
 //! (BUF1); `sorted` in (head, key, index) order, the keys' bytewise order (BUF2, see [`head`]); every
 //! index in `tail` above every index in `sorted` (BUF3); a key's entries in MSN order, so index order is
-//! MSN order (BUF4).
+//! MSN order (BUF4). Every key held starts with `prefix`, and every slot's head is taken after it.
 
 use super::key_index;
 use super::message::{Message, Op};
@@ -19,6 +25,9 @@ use std::cmp::Ordering;
 /// Slots the unsorted tail holds before it is merged into the sorted index. Each push costs about
 /// 1/TAIL of a pass over the index at the merge, and each lookup a scan of up to TAIL slots.
 const TAIL: usize = 256;
+
+/// The longest `prefix` kept: the first key sets it to at most this many of its bytes.
+const MAX_PREFIX: usize = 24;
 
 /// What a message moved out of the arena leaves behind (no allocation).
 fn vacant() -> Message {
@@ -36,12 +45,18 @@ struct Slot {
     idx: u32,
 }
 
-/// A key's first 8 bytes (zero-padded) as a big-endian integer. Comparing heads, then whole keys when
-/// they tie, is the keys' bytewise order: where two padded heads differ, either both keys have a byte
-/// there (the first differing byte decides) or the shorter key ran out (a prefix of the other, so
-/// smaller).
-fn head(key: &[u8]) -> u64 {
-    key_index::head(key, 0)
+/// A key's 8 bytes after its first `skip` (zero-padded) as a big-endian integer. For keys sharing their
+/// first `skip` bytes, comparing heads, then whole keys when they tie, is the keys' bytewise order:
+/// where two padded heads differ, either both keys have a byte there (the first differing byte decides)
+/// or the shorter key ran out (a prefix of the other, so smaller).
+fn head(key: &[u8], skip: usize) -> u64 {
+    key_index::head(key, skip)
+}
+
+/// Where `key` stands against keys that all start with `prefix`: `Less` (before all of them),
+/// `Greater` (after all of them) or `Equal` (it starts with `prefix` too).
+fn against_prefix(key: &[u8], prefix: &[u8]) -> Ordering {
+    key[..prefix.len().min(key.len())].cmp(prefix)
 }
 
 /// BUF2's order of two slots of `entries`.
@@ -61,6 +76,8 @@ pub struct Points {
     entries: Vec<Message>,
     sorted: Vec<Slot>,
     tail: Vec<Slot>,
+    /// Shared by every key in `entries` (set by the first message).
+    prefix: Vec<u8>,
 }
 
 impl Points {
@@ -73,8 +90,15 @@ impl Points {
     /// Adds a message; its MSN must exceed every MSN already here for the same key (BUF4).
     pub fn push(&mut self, msg: Message) {
         let idx = u32::try_from(self.entries.len()).expect("a buffer holds under 2^32 messages");
+        if self.entries.is_empty() {
+            self.prefix.clear();
+            self.prefix
+                .extend_from_slice(&msg.key[..msg.key.len().min(MAX_PREFIX)]);
+        } else {
+            self.narrow_prefix(&msg.key);
+        }
         self.tail.push(Slot {
-            head: head(&msg.key),
+            head: head(&msg.key, self.prefix.len()),
             idx,
         });
         self.entries.push(msg);
@@ -89,19 +113,34 @@ impl Points {
             u32::try_from(self.entries.len() + newer.entries.len()).is_ok(),
             "a buffer holds under 2^32 messages"
         );
+        if newer.entries.is_empty() {
+            return;
+        }
+        if self.entries.is_empty() {
+            *self = newer;
+            return;
+        }
         let offset = self.entries.len() as u32;
+        self.narrow_prefix(&newer.prefix);
         let Points {
             entries,
             sorted,
             tail,
+            prefix,
         } = newer;
+        let skip = self.prefix.len();
+        let same_skip = prefix.len() == skip;
         self.entries.extend(entries);
         // Their slots join the tail, so BUF3 holds; the merge sorts them.
-        self.tail
-            .extend(sorted.into_iter().chain(tail).map(|s| Slot {
-                head: s.head,
-                idx: s.idx + offset,
-            }));
+        for s in sorted.into_iter().chain(tail) {
+            let idx = s.idx + offset;
+            let head = if same_skip {
+                s.head
+            } else {
+                head(&self.entries[idx as usize].key, skip)
+            };
+            self.tail.push(Slot { head, idx });
+        }
         if self.tail.len() >= TAIL {
             self.merge_tail();
         }
@@ -115,8 +154,14 @@ impl Points {
 
     /// The messages for `key`, in MSN order.
     pub fn for_key<'a>(&'a self, key: &'a [u8]) -> impl Iterator<Item = &'a Message> + 'a {
-        let h = head(key);
-        let from = self.lower_bound(h, key);
+        // A key outside the prefix has no messages here.
+        let inside = against_prefix(key, &self.prefix) == Ordering::Equal;
+        let h = head(key, self.prefix.len());
+        let from = if inside {
+            self.lower_bound(key)
+        } else {
+            self.sorted.len()
+        };
         let sorted = self.sorted[from..]
             .iter()
             .take_while(move |s| s.head == h && self.key_of(s) == key);
@@ -125,14 +170,14 @@ impl Points {
         let tail = self
             .tail
             .iter()
-            .filter(move |s| s.head == h && self.key_of(s) == key);
+            .filter(move |s| inside && s.head == h && self.key_of(s) == key);
         sorted.chain(tail).map(|s| &self.entries[s.idx as usize])
     }
 
     /// The messages for keys in [lo, hi) (None = unbounded), in key order and each key's in MSN order.
     pub fn range(&self, lo: Option<&[u8]>, hi: Option<&[u8]>) -> Vec<&Message> {
-        let start = lo.map_or(0, |k| self.lower_bound(head(k), k));
-        let end = hi.map_or(self.sorted.len(), |k| self.lower_bound(head(k), k));
+        let start = lo.map_or(0, |k| self.lower_bound(k));
+        let end = hi.map_or(self.sorted.len(), |k| self.lower_bound(k));
         let in_range = |s: &&Slot| {
             let k = self.key_of(s);
             lo.is_none_or(|lo| k >= lo) && hi.is_none_or(|hi| k < hi)
@@ -193,7 +238,7 @@ impl Points {
     /// Moves the entries for keys ≥ `pivot` into a new `Points`.
     pub fn split_off(&mut self, pivot: &[u8]) -> Points {
         self.merge_tail();
-        let at = self.lower_bound(head(pivot), pivot);
+        let at = self.lower_bound(pivot);
         let left: Vec<u32> = self.sorted[..at].iter().map(|s| s.idx).collect();
         let right: Vec<u32> = self.sorted[at..].iter().map(|s| s.idx).collect();
         let r = self.rebuilt(&right);
@@ -207,11 +252,13 @@ impl Points {
             .iter()
             .map(|&i| std::mem::replace(&mut self.entries[i as usize], vacant()))
             .collect();
+        // Still a prefix of every key kept.
+        let skip = self.prefix.len();
         let sorted = entries
             .iter()
             .enumerate()
             .map(|(i, e)| Slot {
-                head: head(&e.key),
+                head: head(&e.key, skip),
                 idx: i as u32,
             })
             .collect();
@@ -219,6 +266,25 @@ impl Points {
             entries,
             sorted,
             tail: Vec::new(),
+            prefix: self.prefix.clone(),
+        }
+    }
+
+    /// Shortens `prefix` to what it shares with `key`, recomputing every head if it changed.
+    fn narrow_prefix(&mut self, key: &[u8]) {
+        let shared = self
+            .prefix
+            .iter()
+            .zip(key)
+            .take_while(|(a, b)| a == b)
+            .count();
+        if shared == self.prefix.len() {
+            return;
+        }
+        self.prefix.truncate(shared);
+        let entries = &self.entries;
+        for s in self.sorted.iter_mut().chain(self.tail.iter_mut()) {
+            s.head = head(&entries[s.idx as usize].key, shared);
         }
     }
 
@@ -226,10 +292,17 @@ impl Points {
         &self.entries[s.idx as usize].key
     }
 
-    /// The first position in `sorted` whose key is ≥ `key` (`h` its head).
-    fn lower_bound(&self, h: u64, key: &[u8]) -> usize {
-        self.sorted
-            .partition_point(|s| s.head < h || (s.head == h && self.key_of(s) < key))
+    /// The first position in `sorted` whose key is ≥ `key`.
+    fn lower_bound(&self, key: &[u8]) -> usize {
+        match against_prefix(key, &self.prefix) {
+            Ordering::Less => 0,
+            Ordering::Greater => self.sorted.len(),
+            Ordering::Equal => {
+                let h = head(key, self.prefix.len());
+                self.sorted
+                    .partition_point(|s| s.head < h || (s.head == h && self.key_of(s) < key))
+            }
+        }
     }
 
     /// Sorts the tail and merges it into `sorted`, from the back, in place.
@@ -267,7 +340,9 @@ mod tests {
 
     /// Against a map from key to its messages: every question answered alike through pushes, appends,
     /// retains and splits, with short keys over a tiny alphabet so that equal heads, zero padding and
-    /// prefixes all occur, and enough pushes that the tail is merged many times.
+    /// prefixes all occur, and enough pushes that the tail is merged many times. Later rounds put a long
+    /// shared start before every key (heads are taken after it) and, from the middle on, some keys
+    /// that share less of it, so the prefix narrows while the buffer is full.
     #[test]
     fn points_answer_as_a_sorted_map_does() {
         let mut x = 5u64;
@@ -277,15 +352,23 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             x >> 33
         };
-        for round in 0..6 {
+        for round in 0..12 {
+            let start: Vec<u8> = if round < 6 {
+                Vec::new()
+            } else {
+                vec![1, 128, 0, 0, 0, 0, 0, 0, 0, 3]
+            };
             let mut p = Points::default();
             let mut model: BTreeMap<Vec<u8>, Vec<Msn>> = BTreeMap::new();
             let mut msn = 0;
             for step in 0..3000 {
                 let r = next();
                 let len = (r % 11) as usize;
-                let key: Vec<u8> = (0..len)
-                    .map(|i| [0u8, 1, 255][(r >> (i * 2 + 4)) as usize % 3])
+                let narrowed = round >= 9 && step > 1500 && r % 7 == 0;
+                let key: Vec<u8> = start[..if narrowed { 2 } else { start.len() }]
+                    .iter()
+                    .copied()
+                    .chain((0..len).map(|i| [0u8, 1, 255][(r >> (i * 2 + 4)) as usize % 3]))
                     .collect();
                 msn += 1;
                 p.push(Message {
@@ -309,7 +392,8 @@ mod tests {
                         let mut newer = Points::default();
                         for _ in 0..(next() % 400) {
                             msn += 1;
-                            let k = vec![(next() % 3) as u8; (next() % 4) as usize];
+                            let mut k = start.clone();
+                            k.extend(vec![(next() % 3) as u8; (next() % 4) as usize]);
                             newer.push(Message {
                                 msn,
                                 txn: 0,
@@ -335,18 +419,35 @@ mod tests {
             assert_eq!(got(p.range(None, None)), flat(&model));
             let distinct: Vec<&[u8]> = model.keys().map(Vec::as_slice).collect();
             assert_eq!(p.distinct_keys(), distinct);
-            let (lo, hi) = (vec![1u8], vec![1u8, 255, 0]);
-            let sub: BTreeMap<_, _> = model
-                .range(lo.clone()..hi.clone())
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            assert_eq!(got(p.range(Some(&lo), Some(&hi))), flat(&sub));
+            let with_start =
+                |tail: &[u8]| -> Vec<u8> { start.iter().chain(tail).copied().collect() };
+            let bounds = [
+                (with_start(&[1]), with_start(&[1, 255, 0])),
+                (vec![0], vec![1, 128]),
+                (vec![1, 128, 0], vec![2]),
+                (vec![1], vec![1, 128, 0, 0, 0, 0, 0, 0, 0, 3, 1]),
+            ];
+            for (lo, hi) in bounds {
+                let sub: BTreeMap<_, _> = model
+                    .range(lo.clone()..hi.clone())
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                assert_eq!(got(p.range(Some(&lo), Some(&hi))), flat(&sub));
+            }
             for (k, v) in model.iter().take(200) {
                 let msns: Vec<Msn> = p.for_key(k).map(|e| e.msn).collect();
                 assert_eq!(&msns, v, "key {k:?}");
             }
             assert_eq!(p.for_key(b"\x07").count(), 0);
-            let pivot = vec![1u8, 0];
+            assert_eq!(
+                p.for_key(b"\x01").count(),
+                model.get(&vec![1u8]).map_or(0, Vec::len)
+            );
+            assert_eq!(
+                p.for_key(b"").count(),
+                model.get(&vec![]).map_or(0, Vec::len)
+            );
+            let pivot = with_start(&[1, 0]);
             let right = p.split_off(&pivot);
             let model_right = model.split_off(&pivot);
             assert_eq!(got(p.range(None, None)), flat(&model));

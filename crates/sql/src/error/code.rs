@@ -1,0 +1,310 @@
+//! [`ErrorCode`]: every error and warning condition Betula reports, named after MariaDB's
+//! `ER_*` symbol (`include/mysqld_error.h`), with its error number and SQLSTATE.
+//!
+//! Owns the one table (`error_codes!` below) from which [`ErrorCode::number`],
+//! [`ErrorCode::sqlstate`] and [`ErrorCode::from_number`] are all derived.
+//!
+//! Invariants: numbers are unique; each SQLSTATE is MariaDB's for that number
+//! (`sql/share/errmsg-utf8.txt`, HY000 where it names none). The few conditions MariaDB has no
+//! number for carry MySQL's, and say so. Numbers and SQLSTATEs are read only where they leave
+//! the engine: the wire packet, `SHOW WARNINGS` rows and printed messages.
+
+/// Declares [`ErrorCode`] and its number / SQLSTATE lookups from one table.
+macro_rules! error_codes {
+    ($($(#[$doc:meta])* $name:ident = $number:literal, $state:literal;)*) => {
+        /// An error or warning condition, as MariaDB names it. The discriminant is the error
+        /// number, so even an `as` cast gives what clients see.
+        #[non_exhaustive]
+        #[repr(u16)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[$doc])* $name = $number,)*
+        }
+
+        impl ErrorCode {
+            /// Every code, in the table's order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)*];
+
+            /// The error number clients see (MariaDB's, or MySQL's where noted).
+            pub const fn number(self) -> u16 {
+                self as u16
+            }
+
+            /// The five-character SQLSTATE that goes with [`ErrorCode::number`].
+            pub const fn sqlstate(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $state,)*
+                }
+            }
+
+            /// The code with error number `n`, if Betula knows it.
+            pub const fn from_number(n: u16) -> Option<ErrorCode> {
+                match n {
+                    $($number => Some(ErrorCode::$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
+    /// `EE_FILENOTFOUND` (mysys): a file LOAD DATA names is missing or unreadable.
+    EeFileNotFound = 29, "HY000";
+    /// `ER_DB_CREATE_EXISTS`
+    DbCreateExists = 1007, "HY000";
+    /// `ER_DB_DROP_EXISTS`
+    DbDropExists = 1008, "HY000";
+    /// `ER_DISK_FULL`
+    DiskFull = 1021, "HY000";
+    /// `ER_ERROR_ON_WRITE`
+    ErrorOnWrite = 1026, "HY000";
+    /// `ER_GET_ERRNO`: any other storage engine failure.
+    GetErrno = 1030, "HY000";
+    /// `ER_ILLEGAL_HA`: a table option the engine does not have.
+    IllegalHa = 1031, "HY000";
+    /// `ER_DBACCESS_DENIED_ERROR`
+    DbaccessDeniedError = 1044, "42000";
+    /// `ER_ACCESS_DENIED_ERROR`
+    AccessDeniedError = 1045, "28000";
+    /// `ER_NO_DB_ERROR`
+    NoDbError = 1046, "3D000";
+    /// `ER_BAD_NULL_ERROR`
+    BadNullError = 1048, "23000";
+    /// `ER_BAD_DB_ERROR`
+    BadDbError = 1049, "42000";
+    /// `ER_TABLE_EXISTS_ERROR`
+    TableExistsError = 1050, "42S01";
+    /// `ER_BAD_TABLE_ERROR`
+    BadTableError = 1051, "42S02";
+    /// `ER_NON_UNIQ_ERROR`
+    NonUniqError = 1052, "23000";
+    /// `ER_BAD_FIELD_ERROR`
+    BadFieldError = 1054, "42S22";
+    /// `ER_DUP_FIELDNAME`
+    DupFieldname = 1060, "42S21";
+    /// `ER_DUP_KEYNAME`
+    DupKeyname = 1061, "42000";
+    /// `ER_DUP_ENTRY`
+    DupEntry = 1062, "23000";
+    /// `ER_WRONG_FIELD_SPEC`
+    WrongFieldSpec = 1063, "42000";
+    /// `ER_PARSE_ERROR`
+    ParseError = 1064, "42000";
+    /// `ER_EMPTY_QUERY`
+    EmptyQuery = 1065, "42000";
+    /// `ER_NONUNIQ_TABLE`
+    NonuniqTable = 1066, "42000";
+    /// `ER_INVALID_DEFAULT`
+    InvalidDefault = 1067, "42000";
+    /// `ER_MULTIPLE_PRI_KEY`
+    MultiplePriKey = 1068, "42000";
+    /// `ER_TOO_MANY_KEY_PARTS`
+    TooManyKeyParts = 1070, "42000";
+    /// `ER_TOO_LONG_KEY`
+    TooLongKey = 1071, "42000";
+    /// `ER_KEY_COLUMN_DOES_NOT_EXITS` (sic)
+    KeyColumnDoesNotExits = 1072, "42000";
+    /// `ER_TOO_BIG_FIELDLENGTH`
+    TooBigFieldlength = 1074, "42000";
+    /// `ER_WRONG_AUTO_KEY`
+    WrongAutoKey = 1075, "42000";
+    /// `ER_WRONG_FIELD_TERMINATORS`
+    WrongFieldTerminators = 1083, "42000";
+    /// `ER_WRONG_SUB_KEY`
+    WrongSubKey = 1089, "HY000";
+    /// `ER_CANT_REMOVE_ALL_FIELDS`
+    CantRemoveAllFields = 1090, "42000";
+    /// `ER_CANT_DROP_FIELD_OR_KEY`
+    CantDropFieldOrKey = 1091, "42000";
+    /// `ER_NO_SUCH_THREAD`
+    NoSuchThread = 1094, "HY000";
+    /// `ER_NO_TABLES_USED`
+    NoTablesUsed = 1096, "HY000";
+    /// `ER_TOO_BIG_SET`
+    TooBigSet = 1097, "HY000";
+    /// `ER_WRONG_TABLE_NAME`
+    WrongTableName = 1103, "42000";
+    /// `ER_UNKNOWN_ERROR`: anything without a better code.
+    UnknownError = 1105, "HY000";
+    /// `ER_UNKNOWN_TABLE`
+    UnknownTable = 1109, "42S02";
+    /// `ER_INVALID_GROUP_FUNC_USE`
+    InvalidGroupFuncUse = 1111, "HY000";
+    /// `ER_TABLE_MUST_HAVE_COLUMNS`
+    TableMustHaveColumns = 1113, "42000";
+    /// `ER_UNKNOWN_CHARACTER_SET`
+    UnknownCharacterSet = 1115, "42000";
+    /// `ER_PASSWORD_NO_MATCH` (28000 in MariaDB; MySQL says 42000)
+    PasswordNoMatch = 1133, "28000";
+    /// `ER_WRONG_VALUE_COUNT_ON_ROW`
+    WrongValueCountOnRow = 1136, "21S01";
+    /// `ER_INVALID_USE_OF_NULL`
+    InvalidUseOfNull = 1138, "22004";
+    /// `ER_NONEXISTING_GRANT`
+    NonexistingGrant = 1141, "42000";
+    /// `ER_NO_SUCH_TABLE`
+    NoSuchTable = 1146, "42S02";
+    /// `ER_NET_READ_ERROR`
+    NetReadError = 1158, "08S01";
+    /// `ER_NET_ERROR_ON_WRITE`: the client went away while a result was being sent.
+    NetErrorOnWrite = 1160, "08S01";
+    /// `ER_BLOB_KEY_WITHOUT_LENGTH`
+    BlobKeyWithoutLength = 1170, "42000";
+    /// `ER_PRIMARY_CANT_HAVE_NULL`
+    PrimaryCantHaveNull = 1171, "42000";
+    /// `ER_KEY_DOES_NOT_EXISTS`
+    KeyDoesNotExists = 1176, "42000";
+    /// `ER_UNKNOWN_SYSTEM_VARIABLE`
+    UnknownSystemVariable = 1193, "HY000";
+    /// `ER_LOCK_WAIT_TIMEOUT`
+    LockWaitTimeout = 1205, "HY000";
+    /// `ER_WRONG_ARGUMENTS`
+    WrongArguments = 1210, "HY000";
+    /// `ER_LOCK_DEADLOCK`
+    LockDeadlock = 1213, "40001";
+    /// `ER_WRONG_USAGE`
+    WrongUsage = 1221, "HY000";
+    /// `ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT`
+    WrongNumberOfColumnsInSelect = 1222, "21000";
+    /// `ER_SPECIFIC_ACCESS_DENIED_ERROR`
+    SpecificAccessDeniedError = 1227, "42000";
+    /// `ER_WRONG_VALUE_FOR_VAR`
+    WrongValueForVar = 1231, "42000";
+    /// `ER_WRONG_TYPE_FOR_VAR`
+    WrongTypeForVar = 1232, "42000";
+    /// `ER_NOT_SUPPORTED_YET`
+    NotSupportedYet = 1235, "42000";
+    /// `ER_OPERAND_COLUMNS`
+    OperandColumns = 1241, "21000";
+    /// `ER_SUBQUERY_NO_1_ROW`
+    SubqueryNo1Row = 1242, "21000";
+    /// `ER_UNKNOWN_STMT_HANDLER`
+    UnknownStmtHandler = 1243, "HY000";
+    /// `ER_AUTO_CONVERT`
+    AutoConvert = 1246, "HY000";
+    /// `ER_DERIVED_MUST_HAVE_ALIAS`
+    DerivedMustHaveAlias = 1248, "42000";
+    /// `ER_COLLATION_CHARSET_MISMATCH`
+    CollationCharsetMismatch = 1253, "42000";
+    /// `ER_WARN_TOO_FEW_RECORDS`
+    WarnTooFewRecords = 1261, "01000";
+    /// `ER_WARN_TOO_MANY_RECORDS`
+    WarnTooManyRecords = 1262, "01000";
+    /// `ER_WARN_DATA_OUT_OF_RANGE`
+    WarnDataOutOfRange = 1264, "22003";
+    /// `WARN_DATA_TRUNCATED`
+    WarnDataTruncated = 1265, "01000";
+    /// `ER_UNKNOWN_COLLATION`
+    UnknownCollation = 1273, "HY000";
+    /// `ER_WRONG_NAME_FOR_INDEX`
+    WrongNameForIndex = 1280, "42000";
+    /// `ER_UNKNOWN_KEY_CACHE`
+    UnknownKeyCache = 1284, "HY000";
+    /// `ER_WARN_DEPRECATED_SYNTAX`
+    WarnDeprecatedSyntax = 1287, "HY000";
+    /// `ER_NON_UPDATABLE_TABLE`
+    NonUpdatableTable = 1288, "HY000";
+    /// `ER_OPTION_PREVENTS_STATEMENT`
+    OptionPreventsStatement = 1290, "HY000";
+    /// `ER_DUPLICATED_VALUE_IN_TYPE`
+    DuplicatedValueInType = 1291, "HY000";
+    /// `ER_TRUNCATED_WRONG_VALUE`
+    TruncatedWrongValue = 1292, "22007";
+    /// `ER_SP_DOES_NOT_EXIST`
+    SpDoesNotExist = 1305, "42000";
+    /// `ER_NO_DEFAULT_FOR_FIELD`
+    NoDefaultForField = 1364, "HY000";
+    /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
+    TruncatedWrongValueForField = 1366, "22007";
+    /// `ER_ILLEGAL_VALUE_FOR_TYPE`
+    IllegalValueForType = 1367, "22007";
+    /// `ER_KEY_PART_0`
+    KeyPart0 = 1391, "HY000";
+    /// `ER_CANNOT_USER`
+    CannotUser = 1396, "HY000";
+    /// `ER_DATA_TOO_LONG`
+    DataTooLong = 1406, "22001";
+    /// `ER_CANT_CREATE_USER_WITH_GRANT`
+    CantCreateUserWithGrant = 1410, "42000";
+    /// `ER_TOO_BIG_SCALE`
+    TooBigScale = 1425, "42000";
+    /// `ER_TOO_BIG_PRECISION`
+    TooBigPrecision = 1426, "42000";
+    /// `ER_M_BIGGER_THAN_D`
+    MBiggerThanD = 1427, "42000";
+    /// `ER_STACK_OVERRUN_NEED_MORE`
+    StackOverrunNeedMore = 1436, "HY000";
+    /// `ER_TOO_BIG_DISPLAYWIDTH`
+    TooBigDisplaywidth = 1439, "42000";
+    /// `ER_FOREIGN_SERVER_EXISTS`
+    ForeignServerExists = 1476, "HY000";
+    /// `ER_FOREIGN_SERVER_DOESNT_EXIST`
+    ForeignServerDoesntExist = 1477, "HY000";
+    /// `ER_ILLEGAL_HA_CREATE_OPTION`
+    IllegalHaCreateOption = 1478, "HY000";
+    /// `ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT`
+    WrongParamcountToNativeFct = 1582, "42000";
+    /// `ER_WARN_DEPRECATED_SYNTAX_NO_REPLACEMENT`
+    WarnDeprecatedSyntaxNoReplacement = 1681, "HY000";
+    /// `ER_DATA_OUT_OF_RANGE`
+    DataOutOfRange = 1690, "22003";
+    /// `ER_INDEX_CORRUPT`
+    IndexCorrupt = 1712, "HY000";
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
+    AlterOperationNotSupported = 1845, "0A000";
+    /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`
+    AlterOperationNotSupportedReason = 1846, "0A000";
+    /// `ER_TABLE_CORRUPT`
+    TableCorrupt = 1877, "HY000";
+    /// `ER_DATA_OVERFLOW`
+    DataOverflow = 1916, "22003";
+    /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
+    /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
+    TooLongSetEnumValue = 3504, "HY000";
+    /// MySQL 8's `ER_CLIENT_LOCAL_FILES_DISABLED` (MariaDB has no such error).
+    ClientLocalFilesDisabled = 3948, "42000";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
+    use std::collections::HashSet;
+
+    #[test]
+    fn numbers_are_unique_and_round_trip() {
+        let mut seen = HashSet::new();
+        for &c in ErrorCode::ALL {
+            assert!(
+                seen.insert(c.number()),
+                "{c:?}: number {} twice",
+                c.number()
+            );
+            assert_eq!(ErrorCode::from_number(c.number()), Some(c));
+        }
+        assert_eq!(ErrorCode::from_number(0), None);
+        assert_eq!(ErrorCode::from_number(9999), None);
+    }
+
+    #[test]
+    fn sqlstates_are_five_characters() {
+        for &c in ErrorCode::ALL {
+            let s = c.sqlstate();
+            assert!(
+                s.len() == 5
+                    && s.bytes()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()),
+                "{c:?}: SQLSTATE {s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn names_follow_mariadb() {
+        assert_eq!(ErrorCode::DupEntry.number(), 1062);
+        assert_eq!(ErrorCode::NoSuchTable.number(), 1146);
+        assert_eq!(ErrorCode::LockWaitTimeout.number(), 1205);
+        assert_eq!(ErrorCode::NotSupportedYet.number(), 1235);
+        assert_eq!(ErrorCode::LockDeadlock.sqlstate(), "40001");
+    }
+}
