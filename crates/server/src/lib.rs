@@ -1,6 +1,8 @@
 //! Library side of the `betula` binary: the MySQL wire-protocol layer, the backend glue that
-//! connects it to the SQL engine, the `serve` settings, and `betula import`.
+//! connects it to the SQL engine, the `serve` settings, `betula import`, and the disk-fault
+//! injection seam the reliability tests start the server with.
 pub mod backend;
 pub mod config;
+pub mod fault_control;
 pub mod import;
 pub mod protocol;

@@ -115,12 +115,15 @@ fn serve(
     if let Some(b) = bind {
         cfg.bind = b;
     }
-    let engine = Engine::open(EngineConfig {
-        datadir: cfg.datadir.clone(),
-        env: cfg.env.clone(),
-        port: cfg.port,
-        password_hash: auth::hash_password,
-    })
+    let engine = Engine::open_with_vfs(
+        EngineConfig {
+            datadir: cfg.datadir.clone(),
+            env: cfg.env.clone(),
+            port: cfg.port,
+            password_hash: auth::hash_password,
+        },
+        betula_server::fault_control::vfs_from_env(),
+    )
     .map_err(|e| format!("cannot open {}: {e}", cfg.datadir.display()))?;
     engine.set_secure_file_priv(cfg.secure_file_priv.clone());
     if !is_loopback(&cfg.bind) && engine.user_auth("root").flatten().is_none() {

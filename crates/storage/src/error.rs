@@ -91,6 +91,12 @@ impl Error {
             source,
         }
     }
+
+    /// Builds an I/O error of a block read or write: the path names the block's offset, as corruption
+    /// reports do, so a failing disk region can be found from the message.
+    pub fn io_at(op: &'static str, path: &str, offset: u64, source: std::io::Error) -> Error {
+        Error::io(op, format!("{path} block at offset {offset}"), source)
+    }
 }
 
 /// Builds an [`Error::Corruption`] that records the source line of the check.

@@ -8,13 +8,18 @@
 use betula_sql::types::temporal::{Date, DateTime, Time};
 use betula_sql::types::value::Value as SqlValue;
 use betula_sql::types::SqlType;
-use betula_sql::{DbError, OutCol};
+use betula_sql::{DbError, ErrorCode, OutCol};
 
 use crate::protocol::column::{charset, flags};
 use crate::protocol::value::{Date as PDate, DateTime as PDateTime, Time as PTime};
 use crate::protocol::{ColumnDef, ColumnType, SqlError, Value};
 
 pub fn error(e: DbError) -> SqlError {
+    // A storage engine failure (I/O error, corruption, the failure latch) is the operator's business
+    // too: its message names the file and the block.
+    if e.code == ErrorCode::GetErrno {
+        eprintln!("betula: error {}: {}", e.code.number(), e.message);
+    }
     let state: [u8; 5] = e.code.sqlstate().as_bytes().try_into().unwrap_or(*b"HY000");
     SqlError::new(e.code.number(), &state, e.message)
 }

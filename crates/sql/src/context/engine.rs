@@ -77,10 +77,19 @@ pub struct Engine {
 impl Engine {
     /// Opens (creating on first start) the data directory and loads the catalog.
     pub fn open(config: EngineConfig) -> DbResult<Arc<Engine>> {
+        Engine::open_with_vfs(config, Arc::new(betula_storage::vfs::RealVfs))
+    }
+
+    /// Opens the data directory through any file system: the server's fault-injection mode passes a
+    /// `betula_storage::vfs::FaultVfs` over the real one.
+    pub fn open_with_vfs(
+        config: EngineConfig,
+        vfs: Arc<dyn betula_storage::vfs::Vfs>,
+    ) -> DbResult<Arc<Engine>> {
         std::fs::create_dir_all(&config.datadir).map_err(|e| {
             DbError::internal(format!("cannot create {}: {e}", config.datadir.display()))
         })?;
-        let store = store::Store::open(&config.datadir, config.env.clone())?;
+        let store = store::Store::open_with_vfs(vfs, &config.datadir, config.env.clone())?;
         let catalog = catalog::Catalog::open(store.env(), |db, sql| {
             let stmts = crate::parser::parse(sql)?;
             match stmts.first() {

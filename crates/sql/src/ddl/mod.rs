@@ -3,6 +3,7 @@
 //! grants, foreign servers. Executors only: their grammars are in parser/.
 
 pub mod alter;
+pub mod check;
 pub mod create_select;
 pub mod databases;
 pub mod indexes;

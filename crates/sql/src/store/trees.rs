@@ -6,7 +6,9 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
+use betula_storage::vfs::{RealVfs, Vfs};
 use betula_storage::{
     ColumnLayout, Env, EnvOptions, TreeHandle, TreeOptions, TreeStats, UpdateRegistry,
 };
@@ -24,9 +26,14 @@ pub struct Store {
 
 impl Store {
     pub fn open(dir: &Path, opts: EnvOptions) -> DbResult<Store> {
+        Store::open_with_vfs(Arc::new(RealVfs), dir, opts)
+    }
+    /// Opens the environment through any file system (fault-injection tests pass a
+    /// `betula_storage::vfs::FaultVfs`).
+    pub fn open_with_vfs(vfs: Arc<dyn Vfs>, dir: &Path, opts: EnvOptions) -> DbResult<Store> {
         let mut reg = UpdateRegistry::new();
         reg.register(UPSERT_FN, |_key, old, arg| upsert::apply(old, arg));
-        let env = Env::open(dir, opts, reg)?;
+        let env = Env::open_with_vfs(vfs, dir, opts, reg)?;
         Ok(Store {
             env,
             trees: RwLock::new(HashMap::new()),

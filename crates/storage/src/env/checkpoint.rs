@@ -34,15 +34,22 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     env.wal.roll()?;
     let (begin_lsn, mut catalog, trees) = {
         let trees = env.trees.lock();
-        let begin_lsn = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
         // Transactions open now may have changes in the trees this checkpoint captures that the replayed
-        // log will not show: name them, so recovery rolls them back if their commit never comes.
-        let open = env.mvcc.active_list();
-        if !open.is_empty() {
-            env.wal
-                .append(&crate::wal::Record::TxnsOpen { txns: open })?;
-        }
-        let list: Vec<_> = trees.open.values().cloned().collect();
+        // log will not show: name them, so recovery rolls them back if their commit never comes. Not those
+        // whose commit record is already logged (before the begin, so never replayed), and no commit record
+        // may come between the two records (TXN1).
+        let begin_lsn = env.mvcc.log_checkpoint_begin(|open| {
+            let begin = env.wal.append(&crate::wal::Record::Checkpoint { seq })?;
+            if !open.is_empty() {
+                env.wal
+                    .append(&crate::wal::Record::TxnsOpen { txns: open })?;
+            }
+            Ok::<_, Error>(begin)
+        })?;
+        // In tree order: the same run writes the same files in the same order (the simulation replays
+        // a seed exactly).
+        let mut list: Vec<_> = trees.open.values().cloned().collect();
+        list.sort_by_key(|t| t.id());
         let mut catalog = trees.catalog.clone();
         catalog.aborted = env.mvcc.aborted().to_vec();
         (begin_lsn, catalog, list)

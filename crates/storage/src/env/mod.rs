@@ -16,6 +16,7 @@ mod stats;
 #[cfg(test)]
 mod upgrade_tests;
 
+pub use catalog::{Catalog, CatalogEntry};
 pub use handle::{TreeHandle, MAX_KEY_BYTES, MAX_VALUE_BYTES};
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
@@ -29,7 +30,7 @@ use crate::tree::options::TreeOptions;
 use crate::tree::Tree;
 use crate::vfs::{RealVfs, Vfs};
 use crate::wal::{Record, Wal};
-use catalog::{tree_file_name, Catalog, CatalogEntry};
+use catalog::tree_file_name;
 use parking_lot::{Condvar, Mutex};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

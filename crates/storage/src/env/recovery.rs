@@ -1,5 +1,5 @@
 //! Opening an environment: read the header and catalog, open every tree, replay the log
-//! (design.md, "Recovery", steps 1 to 5; invariants RCV1 to RCV3).
+//! (design.md, "Recovery", steps 1 to 5; invariants RCV1 to RCV5).
 
 use super::catalog::{
     catalog_name, Catalog, CatalogEntry, EnvHeader, ENV_MAGIC, ENV_PAYLOAD_BYTES,
@@ -47,6 +47,25 @@ pub(crate) fn read_env_header(vfs: &dyn Vfs, dir: &Path) -> Result<Option<(EnvHe
     )
 }
 
+/// RCV5: the header recovery is about to act on (retiring and reusing the log before its replay LSN) is
+/// rewritten and fsynced first. A process that died after writing a checkpoint's header but before its
+/// fsync succeeded leaves it in the page cache only, where this recovery reads it; a power loss could
+/// still take it back to the previous header, whose log would be gone. The slot is written again, not
+/// only fsynced: after a failed fsync the kernel may have dropped the dirty page's error and its data.
+/// A header of an older format is fsynced as it is (RCV4 checkpoints it before any write).
+fn make_header_durable(vfs: &dyn Vfs, dir: &Path, h: &EnvHeader, version: u32) -> Result<()> {
+    let path = dir.join(ENV_FILE);
+    let pstr = path.display().to_string();
+    let file = vfs
+        .open(&path, false)
+        .map_err(|e| Error::io("open", pstr.clone(), e))?;
+    if version == crate::format::FORMAT_VERSION {
+        slots::write_slot(&*file, h.seq, &h.encode())
+            .map_err(|e| Error::io("rewrite environment header", pstr.clone(), e))?;
+    }
+    file.sync().map_err(|e| Error::io("fsync", pstr, e))
+}
+
 /// Opens the environment in `dir`, creating it if needed (recovery steps 1 to 5); returns it and whether
 /// its header is missing or of an older format, so that the caller checkpoints before any write (RCV4).
 pub(crate) fn open(
@@ -59,6 +78,9 @@ pub(crate) fn open(
 
     // Step 1: header and catalog.
     let header = read_env_header(&*vfs, dir)?;
+    if let Some((h, version)) = &header {
+        make_header_durable(&*vfs, dir, h, *version)?;
+    }
     // RCV4: an environment without a header, or with one of an older format, is checkpointed before it is
     // used, so no build that cannot read this one's log frames takes it for its own.
     let stale_header = header

@@ -77,7 +77,7 @@ impl Tree {
             let read = self
                 .file
                 .read_exact_at(&mut buf[..len], offset)
-                .map_err(|e| Error::io("read", self.path.clone(), e));
+                .map_err(|e| Error::io_at("read", &self.path, offset, e));
             let result = read.and_then(|()| f(&buf[..len]));
             // Keep at most a node's worth for the next read.
             if buf.len() <= 16 << 20 {
@@ -455,7 +455,9 @@ impl Tree {
         self.health.check()?;
         let offset = self.space.lock().alloc(bytes.len() as u64);
         if let Err(e) = self.file.write_all_at(bytes, offset) {
-            return Err(self.health.fail(Error::io("write", self.path.clone(), e)));
+            return Err(self
+                .health
+                .fail(Error::io_at("write", &self.path, offset, e)));
         }
         self.budget
             .node_bytes_written

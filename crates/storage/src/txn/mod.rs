@@ -17,6 +17,8 @@
 //! invisible to others until its commit record is durable; TXN3, rows it wrote stay locked until it ends.
 
 pub mod bulk;
+#[cfg(test)]
+mod commit_tests;
 pub mod locks;
 
 use crate::env::{EnvInner, TreeHandle};
@@ -272,13 +274,16 @@ impl Txn {
     /// Commits: one log record, a durability wait (per the environment's mode), then visibility.
     pub fn commit(mut self) -> Result<()> {
         let result = if self.wrote {
-            let env = self.env.clone();
-            env.wal
-                .append(&Record::TxnCommit { txn: self.id })
-                .and_then(|lsn| env.commit_with(lsn, self.opts.durability))
+            self.log_commit()
+                .and_then(|lsn| self.env.commit_with(lsn, self.opts.durability))
         } else {
             self.end_lock_only()
         };
+        self.finish_commit(result)
+    }
+
+    /// After the commit record and the durability wait: visibility (if they succeeded), then the locks.
+    fn finish_commit(mut self, result: Result<()>) -> Result<()> {
         if result.is_ok() {
             self.end();
         }
@@ -319,10 +324,17 @@ impl Txn {
         if self.id == 0 {
             return Ok(());
         }
+        self.log_commit().map(|_| ())
+    }
+
+    /// Appends the commit record (TXN1: under the transactions' mutex, so a checkpoint that begins after
+    /// it does not name this transaction open); returns its LSN.
+    fn log_commit(&self) -> Result<crate::tree::in_memory::message::Msn> {
+        let wal = &self.env.wal;
+        let txn = self.id;
         self.env
-            .wal
-            .append(&Record::TxnCommit { txn: self.id })
-            .map(|_| ())
+            .mvcc
+            .log_commit(txn, || wal.append(&Record::TxnCommit { txn }))
     }
 
     /// The transaction stops being active.

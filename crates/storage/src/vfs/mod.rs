@@ -2,14 +2,20 @@
 //!
 //! [`RealVfs`] is the only user of `std::fs` in the engine. [`SimVfs`] keeps files in memory, tracks which
 //! bytes were synced, and can crash (drop unsynced writes, tear the last one) or fail I/O on demand: the crash
-//! and fault tests plug in here.
+//! and fault tests plug in here. [`FaultVfs`] wraps either and injects disk faults (EIO, ENOSPC, short,
+//! torn and misdirected writes, failed fsyncs, flipped bits) from a [`FaultPlan`] that can change while the
+//! environment runs.
 //!
 //! Contract (the media assumptions of docs/design.md): `sync` makes a file's written bytes durable;
 //! `sync_dir` makes creations, renames and removals in a directory durable.
 
+mod fault;
+mod fault_spec;
 mod real;
 mod sim;
 
+pub use fault::{FaultKind, FaultPlan, FaultRule, FaultVfs};
+pub use fault_spec::{apply_fault_spec, parse_fault_spec, FaultSpecError};
 pub use real::RealVfs;
 pub use sim::{SimCrashPlan, SimVfs};
 

@@ -92,7 +92,7 @@ impl Tree {
                 }
                 let mut raw = vec![0u8; h.table_len as usize];
                 file.read_exact_at(&mut raw, h.table_offset)
-                    .map_err(|e| Error::io("read", pstr.clone(), e))?;
+                    .map_err(|e| Error::io_at("read", &pstr, h.table_offset, e))?;
                 if crc32c::crc32c(&raw) != h.table_crc {
                     return Err(corruption!(
                         pstr,

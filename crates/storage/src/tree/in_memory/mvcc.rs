@@ -177,6 +177,13 @@ pub fn seen_by_all(msg: MsgRef<'_>, horizon: TxnId) -> bool {
     effective_txn(msg) < horizon
 }
 
+/// Whether `msg` was written by a rolled-back transaction: it changes nothing, wherever it is applied.
+/// (A rolled-back transaction is not active, so the horizon passes it: without this test a message still
+/// in a buffer at the rollback would reach its leaf as a committed value, `seen_by_all`.)
+pub fn rolled_back(msg: MsgRef<'_>, aborted: &[TxnId]) -> bool {
+    msg.txn != 0 && aborted.binary_search(&msg.txn).is_ok()
+}
+
 /// Applies a message to a cell (None = no entry) and collects garbage below `horizon`.
 pub fn apply(
     key: &[u8],
@@ -194,6 +201,8 @@ pub fn apply(
             }
             other => other,
         }
+    } else if rolled_back(msg, aborted) {
+        cell
     } else if seen_by_all(msg, horizon) && !matches!(cell, Some(Cell::Versions(_))) {
         // Fast path: nobody can read anything but the newest version, so keep a plain value.
         let old = match cell {
@@ -293,6 +302,9 @@ struct MvccInner {
     views: BTreeMap<u64, TxnId>,
     /// Rolled-back transactions, sorted (kept: their versions may still sit in the trees).
     aborted: Arc<Vec<TxnId>>,
+    /// Active transactions whose `TxnCommit` record is already in the log (they wait for its durability):
+    /// a checkpoint must not name them open (TXN1).
+    commit_logged: BTreeSet<TxnId>,
 }
 
 impl MvccInner {
@@ -320,10 +332,44 @@ impl MvccState {
         g.refresh();
     }
 
+    /// Appends a transaction's commit record with `append` (which returns its LSN) under this state's
+    /// mutex, and remembers that it is logged: a checkpoint that begins later finds the record before its
+    /// own and must not name the transaction open (TXN1), although it stays active until the record is
+    /// durable (TXN2).
+    pub fn log_commit<E>(
+        &self,
+        txn: TxnId,
+        append: impl FnOnce() -> Result<TxnId, E>,
+    ) -> Result<TxnId, E> {
+        let mut g = self.inner.lock();
+        let lsn = append()?;
+        g.commit_logged.insert(txn);
+        Ok(lsn)
+    }
+
+    /// Runs a checkpoint's `append` (its `Checkpoint` record, then a `TxnsOpen` record naming the given
+    /// transactions) under this state's mutex, with the transactions that are active and whose commit
+    /// record is not in the log: no commit record can fall before the checkpoint's begin while its
+    /// transaction is named open after it (TXN1). Returns what `append` returns (the begin LSN).
+    pub fn log_checkpoint_begin<E>(
+        &self,
+        append: impl FnOnce(Vec<TxnId>) -> Result<TxnId, E>,
+    ) -> Result<TxnId, E> {
+        let g = self.inner.lock();
+        let open = g
+            .active
+            .iter()
+            .copied()
+            .filter(|t| !g.commit_logged.contains(t))
+            .collect();
+        append(open)
+    }
+
     /// A transaction committed: it stops being active, which makes its versions visible to new views.
     pub fn deactivate(&self, txn: TxnId) {
         let mut g = self.inner.lock();
         g.active.remove(&txn);
+        g.commit_logged.remove(&txn);
         g.refresh();
     }
 
@@ -334,6 +380,7 @@ impl MvccState {
             Arc::make_mut(&mut g.aborted).insert(i, txn);
         }
         g.active.remove(&txn);
+        g.commit_logged.remove(&txn);
         g.refresh();
     }
 

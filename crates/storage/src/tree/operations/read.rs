@@ -13,6 +13,7 @@ use crate::tree::{Tree, TreeState};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 /// Reads never collect garbage (they change nothing).
 const NO_GC: TxnId = 0;
@@ -41,6 +42,15 @@ impl Tree {
     /// A view of everything committed now (not registered: good for one locked read).
     pub(crate) fn latest_view(&self) -> ReadView {
         self.mvcc.view(0, || TxnId::MAX, false).0
+    }
+
+    /// The rolled-back transactions to leave out when a read applies pending messages: the set now, not
+    /// the one the view copied when it was made. An upsert builds on the newest version not rolled back
+    /// (design.md, "Transactions and multi-version reads"), and a transaction rolled back after the view was
+    /// made must not be its basis; the view could not see that transaction's versions anyway (it was
+    /// active or not yet begun then), so the larger set changes no visibility.
+    fn basis_aborted(&self) -> Arc<Vec<TxnId>> {
+        self.mvcc.aborted()
     }
 
     /// The latest committed value of `key`, if any.
@@ -137,8 +147,9 @@ impl Tree {
                         }
                         return Ok(value);
                     }
+                    let aborted = self.basis_aborted();
                     for m in &msgs {
-                        cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, &view.aborted)?;
+                        cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, &aborted)?;
                     }
                     return Ok(cell.and_then(|c| c.visible(view).map(|v| v.to_vec())));
                 }
@@ -223,7 +234,8 @@ impl Tree {
                     let entries = if msgs.is_empty() {
                         basement.visible_range(view, from, to)
                     } else if !msgs.iter().any(ranged) {
-                        self.merge_point_messages(&basement.entries_range(from, to), msgs, view)?
+                        let part = basement.entries_range(from, to);
+                        self.merge_point_messages(&part, msgs, view, &self.basis_aborted())?
                     } else {
                         let mut map: BTreeMap<Vec<u8>, Cell> = basement
                             .entries_range(from, to)
@@ -231,8 +243,9 @@ impl Tree {
                             .into_iter()
                             .collect();
                         msgs.sort_by_key(|m| m.msn);
+                        let aborted = self.basis_aborted();
                         for m in msgs {
-                            self.apply_to_map(&mut map, m, &view.aborted)?;
+                            self.apply_to_map(&mut map, m, &aborted)?;
                         }
                         map.iter().filter_map(visible).collect()
                     };
@@ -253,6 +266,7 @@ impl Tree {
         part: &[(Vec<u8>, Cell)],
         mut msgs: Vec<Message>,
         view: &ReadView,
+        aborted: &[TxnId],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
         msgs.sort_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
         let mut out = Vec::with_capacity(part.len() + msgs.len());
@@ -278,7 +292,7 @@ impl Tree {
                 _ => None,
             };
             while let Some(m) = msgs.next_if(|m| m.key == key) {
-                cell = mvcc::apply(&key, cell, m.as_ref(), &self.reg, NO_GC, &view.aborted)?;
+                cell = mvcc::apply(&key, cell, m.as_ref(), &self.reg, NO_GC, aborted)?;
             }
             if let Some(v) = cell.as_ref().and_then(|c| c.visible(view)) {
                 out.push((key, v.to_vec()));

@@ -223,7 +223,10 @@ fn merge_packed(
             // into a new one (the copy was 5% of the flusher's samples in random inserts).
             let old_plain = if exists { p.plain(j) } else { None };
             // `mvcc::apply`'s plain-value case, for a put (no old value needed).
-            if mvcc::seen_by_all(msgs[i], horizon) && (!exists || old_plain.is_some()) {
+            if mvcc::seen_by_all(msgs[i], horizon)
+                && !mvcc::rolled_back(msgs[i], aborted)
+                && (!exists || old_plain.is_some())
+            {
                 if let Some((k, v)) = old_plain {
                     replaced += k.len() + v.len() + ENTRY_OVERHEAD;
                     j += 1;
