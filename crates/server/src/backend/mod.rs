@@ -181,12 +181,12 @@ impl Session for SqlSession {
             )));
         }
         for s in stmts {
-            let r = match betula_sql::load::local_request(&self.sess, &s) {
+            let r = match betula_sql::load::local_request(&self.sess, s) {
                 // LOAD DATA LOCAL: the client's file streams in through the sink.
                 Some(file) => {
                     let mut input = out.local_infile(&file);
                     let r = self.sess.execute_with_input(
-                        &s,
+                        s,
                         &[],
                         input.as_mut().map(|b| &mut **b as &mut dyn std::io::Read),
                     );
@@ -195,7 +195,7 @@ impl Session for SqlSession {
                 }
                 None => {
                     let mut stream = Stream::new(out);
-                    let r = self.sess.execute_to(&s, &[], &mut stream);
+                    let r = self.sess.execute_to(s, &[], &mut stream);
                     stream.result(r)
                 }
             }?;
