@@ -182,25 +182,7 @@ pub fn execute(
         })
     });
     if ex.no_lock {
-        if ex.rename.is_some() {
-            return Err(not_supported("LOCK=NONE/SHARED", None, "LOCK=EXCLUSIVE"));
-        }
-        if type_change {
-            return Err(not_supported(
-                "LOCK=NONE",
-                Some("Cannot change column type"),
-                "LOCK=SHARED",
-            ));
-        }
-        if ex.options.iter().any(|(k, v)| {
-            k == "ENGINE" && !v.eq_ignore_ascii_case("Betula") && !v.eq_ignore_ascii_case("InnoDB")
-        }) {
-            return Err(not_supported(
-                "LOCK=NONE",
-                Some("COPY algorithm requires a lock"),
-                "LOCK=SHARED",
-            ));
-        }
+        check_no_lock(&ex, type_change)?;
     }
     let rebuild = ex.force
         || !order.is_empty()
@@ -320,6 +302,31 @@ fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bo
         }
     }
     false
+}
+
+/// What LOCK=NONE (or SHARED) cannot do, refused as MariaDB refuses it: renaming the table,
+/// changing a column's type, or moving the table to another engine.
+fn check_no_lock(ex: &Extras, type_change: bool) -> DbResult<()> {
+    if ex.rename.is_some() {
+        return Err(not_supported("LOCK=NONE/SHARED", None, "LOCK=EXCLUSIVE"));
+    }
+    if type_change {
+        return Err(not_supported(
+            "LOCK=NONE",
+            Some("Cannot change column type"),
+            "LOCK=SHARED",
+        ));
+    }
+    if ex.options.iter().any(|(k, v)| {
+        k == "ENGINE" && !v.eq_ignore_ascii_case("Betula") && !v.eq_ignore_ascii_case("InnoDB")
+    }) {
+        return Err(not_supported(
+            "LOCK=NONE",
+            Some("COPY algorithm requires a lock"),
+            "LOCK=SHARED",
+        ));
+    }
+    Ok(())
 }
 
 /// CONVERT TO CHARACTER SET: every text column, and the table's default, take the collation.
