@@ -5,7 +5,8 @@
 //! "Concurrency"). Each group of submodules is a folder whose `mod.rs` says what it owns:
 //!
 //! - `mod.rs` (here): `Tree`, the state its lock guards (`TreeState`), cached-node slots, `TreeStats`.
-//! - `node_cache.rs`: loading, dirtying, writing and evicting this tree's nodes (the hub every group uses).
+//! - `node_cache.rs`: loading, dirtying and writing this tree's nodes (the hub every group uses).
+//! - `eviction.rs`: dropping the least-recently-used nodes of the whole cache while it is over budget.
 //! - `options.rs`: per-tree options (node and basement sizes, fanout, codec and level), in the catalog.
 //! - `invariants.rs`: whole-tree structural checks, for tests.
 //! - `in_memory/`: what a tree is made of in memory.
@@ -44,6 +45,7 @@
 //!   - `aged_write_out.rs`: handing written blocks to the disk ahead of the next checkpoint.
 
 mod durability;
+mod eviction;
 pub mod format;
 pub mod in_memory;
 mod invariants;

@@ -23,8 +23,8 @@
 //! only delays writing a node; every dirty node is still written by eviction or the next checkpoint.
 
 use crate::error::Result;
+use crate::tree::eviction::staleness;
 use crate::tree::in_memory::node::{BlockNum, Node};
-use crate::tree::node_cache::staleness;
 use crate::tree::Tree;
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;
