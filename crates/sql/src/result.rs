@@ -77,3 +77,24 @@ impl Output {
         }
     }
 }
+
+/// A scope over result columns by name (no table qualifier), for expressions that read a
+/// result's rows: ORDER BY over a UNION, SHOW ... WHERE.
+pub fn scope_of(cols: &[OutCol]) -> crate::expr::Scope {
+    crate::expr::Scope {
+        cols: cols
+            .iter()
+            .map(|c| crate::expr::ScopeCol {
+                table: String::new(),
+                db: String::new(),
+                org_table: String::new(),
+                name: c.name.clone(),
+                ty: c.ty,
+                collation: c.collation,
+                flags: 0,
+                length: c.length,
+                members: c.members.clone(),
+            })
+            .collect(),
+    }
+}

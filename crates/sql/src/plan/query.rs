@@ -14,8 +14,8 @@ use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, EvalCtx};
-use crate::expr::{Expr, Scope, ScopeCol};
-use crate::result::OutCol;
+use crate::expr::{Expr, Scope};
+use crate::result::{scope_of, OutCol};
 use crate::types::value::Value;
 
 /// A planned query.
@@ -189,22 +189,7 @@ fn finish(
         return Ok(input);
     }
     let cols = input.columns();
-    let scope = Scope {
-        cols: cols
-            .iter()
-            .map(|c| ScopeCol {
-                table: String::new(),
-                db: String::new(),
-                org_table: String::new(),
-                name: c.name.clone(),
-                ty: c.ty,
-                collation: c.collation,
-                flags: 0,
-                length: c.length,
-                members: c.members.clone(),
-            })
-            .collect(),
-    };
+    let scope = scope_of(&cols);
     let mut keys = Vec::new();
     for o in order {
         let e = match &o.expr {

@@ -17,10 +17,9 @@ mod server;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
 use crate::expr::eval::{eval, like_match, truth, EvalCtx};
-use crate::expr::{Scope, ScopeCol};
 use crate::parser::show::{Show, ShowStatement};
+use crate::result::scope_of;
 use crate::result::Output;
-use crate::types::collation::Collation;
 use crate::types::value::Value;
 
 pub use schema::show_columns;
@@ -82,22 +81,7 @@ fn where_filter(cx: &mut Context, out: Output, e: &sqlparser::ast::Expr) -> DbRe
     let Output::Rows { cols, rows } = out else {
         return Ok(out);
     };
-    let scope = Scope {
-        cols: cols
-            .iter()
-            .map(|c| ScopeCol {
-                table: String::new(),
-                db: String::new(),
-                org_table: String::new(),
-                name: c.name.clone(),
-                ty: c.ty,
-                collation: Collation::default(),
-                flags: 0,
-                length: 0,
-                members: Default::default(),
-            })
-            .collect(),
-    };
+    let scope = scope_of(&cols);
     let ex = cx.compile(&scope, e, "where clause")?;
     let mut kept = Vec::new();
     for r in rows {
