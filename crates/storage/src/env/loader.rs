@@ -60,6 +60,9 @@ impl Env {
             stats.push(stage.tree().build_from_sorted(&mut *rows)?);
             debug_assert_eq!(staged.len(), i + 1);
         }
+        // From the checkpoint that makes the staging trees durable until the swap is durable, a backup's
+        // final round waits (design.md BKP3).
+        let _gate = inner.unlogged_gate.read();
         self.checkpoint()?;
         let pairs: Vec<(u64, u64)> = targets
             .iter()

@@ -150,6 +150,8 @@ pub(crate) fn open(
         locks: Default::default(),
         mvcc,
         flushq,
+        unlogged_gate: Default::default(),
+        backup_running: Default::default(),
         _lock: lock,
     };
     Ok((inner, stale_header))
@@ -176,7 +178,7 @@ fn create_and_lock(vfs: &dyn Vfs, dir: &Path) -> Result<(PathBuf, Box<dyn Send +
 
 /// Step 1: the catalog the environment header names, with the LSN replay starts from and the
 /// checkpoint sequence; an empty catalog (replay from LSN 1) without a header.
-fn read_catalog(
+pub(crate) fn read_catalog(
     vfs: &dyn Vfs,
     dir: &Path,
     header: Option<EnvHeader>,
@@ -212,7 +214,7 @@ fn read_catalog(
 
 /// What every tree shares with the environment: the latch, the cache budget, the upsert registry, the
 /// transactions' state (with the aborted ids the catalog keeps) and the flush queue.
-fn shared_state(opts: &EnvOptions, reg: UpdateRegistry, catalog: &Catalog) -> TreeContextArgs {
+pub(crate) fn shared_state(opts: &EnvOptions, reg: UpdateRegistry, catalog: &Catalog) -> TreeContextArgs {
     let health = Arc::new(Health::default());
     let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
     let reg = Arc::new(reg);
