@@ -37,6 +37,7 @@ pub mod fast_insert;
 pub mod handler;
 pub mod index_syntax;
 pub mod load;
+pub mod locks;
 pub mod multi_table;
 pub mod servers;
 pub mod show;
@@ -182,6 +183,7 @@ const OWN: &[&str] = &[
     "CHECKPOINT",
     "CHECKSUM",
     "CACHE",
+    "BACKUP",
 ];
 
 fn grammar_of(sql: &str) -> Grammar {
