@@ -93,8 +93,9 @@ fn bulk_loop(env: &Env, journal: &Journal, stop: &AtomicBool) {
     let mut g = 0u64;
     while !stop.load(Ordering::Relaxed) {
         g += 1;
-        let rows: SortedRows<'_> =
-            Box::new((0..300u32).map(move |i| Ok((i.to_be_bytes().to_vec(), g.to_le_bytes().to_vec()))));
+        let rows: SortedRows<'_> = Box::new(
+            (0..300u32).map(move |i| Ok((i.to_be_bytes().to_vec(), g.to_le_bytes().to_vec()))),
+        );
         env.bulk_replace(vec![("bulk".to_string(), rows)]).unwrap();
         journal.acked.store(g, Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(30));
@@ -166,7 +167,10 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(700));
-    let before: Vec<u64> = journals.iter().map(|j| j.acked.load(Ordering::SeqCst)).collect();
+    let before: Vec<u64> = journals
+        .iter()
+        .map(|j| j.acked.load(Ordering::SeqCst))
+        .collect();
     let out = tempfile::tempdir().unwrap();
     let progress = BackupProgress::default();
     let checkpoints = env.stats().checkpoints;
@@ -191,7 +195,11 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
     assert!(summary.blocks_copied > 0);
     // Checkpoints of their own ran while round 1 copied (two are the backup's).
     eprintln!("{summary:?}, {during} checkpoints during the backup");
-    assert!(during > 2, "{during} checkpoints during a {:?} backup", summary.elapsed);
+    assert!(
+        during > 2,
+        "{during} checkpoints during a {:?} backup",
+        summary.elapsed
+    );
     assert_eq!(progress.phase.load(Ordering::Relaxed), 3);
 
     let to = out.path().join("restored");
@@ -200,7 +208,10 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
     let copy = restored(&to);
     let plain = copy.open_tree("plain").unwrap();
     let all = scan(&plain, b"");
-    assert_eq!(all.iter().filter(|(k, _)| k.len() == 5).count(), PREFILL as usize);
+    assert_eq!(
+        all.iter().filter(|(k, _)| k.len() == 5).count(),
+        PREFILL as usize
+    );
     for w in 0..2u64 {
         let suffix = format!("-w{w}");
         let got: Vec<_> = all
@@ -208,20 +219,36 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
             .filter(|(k, _)| k.ends_with(suffix.as_bytes()))
             .cloned()
             .collect();
-        check_prefix(w, &got, &journals[w as usize].ops.lock(), before[w as usize]);
+        check_prefix(
+            w,
+            &got,
+            &journals[w as usize].ops.lock(),
+            before[w as usize],
+        );
     }
     let txn = copy.open_tree("txn").unwrap();
     let values: Vec<_> = scan(&txn, b"t").into_iter().map(|(_, v)| v).collect();
     assert_eq!(values.len(), 4, "a transaction restored in part");
     assert!(values.windows(2).all(|w| w[0] == w[1]), "{values:?}");
     let n = u64::from_le_bytes(values[0].clone().try_into().unwrap());
-    assert!(n >= before[2], "transaction {n} restored, {} acknowledged", before[2]);
+    assert!(
+        n >= before[2],
+        "transaction {n} restored, {} acknowledged",
+        before[2]
+    );
     let bulk = copy.open_tree("bulk").unwrap();
     let rows = scan(&bulk, b"");
     assert_eq!(rows.len(), 300, "a bulk load restored in part");
     let g = u64::from_le_bytes(rows[0].1.clone().try_into().unwrap());
-    assert!(rows.iter().all(|(_, v)| v == &rows[0].1), "generations mixed");
-    assert!(g >= before[3], "bulk load {g} restored, {} acknowledged", before[3]);
+    assert!(
+        rows.iter().all(|(_, v)| v == &rows[0].1),
+        "generations mixed"
+    );
+    assert!(
+        g >= before[3],
+        "bulk load {g} restored, {} acknowledged",
+        before[3]
+    );
     for name in copy.tree_names() {
         copy.open_tree(&name).unwrap().check_invariants().unwrap();
     }
@@ -235,8 +262,11 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
 fn fill(env: &Env, from: u32, n: u32) {
     let t = env.open_tree("t").unwrap();
     for i in from..from + n {
-        t.put(&i.to_be_bytes(), format!("value {i} {}", "x".repeat(40)).as_bytes())
-            .unwrap();
+        t.put(
+            &i.to_be_bytes(),
+            format!("value {i} {}", "x".repeat(40)).as_bytes(),
+        )
+        .unwrap();
     }
 }
 
@@ -263,7 +293,9 @@ fn an_incremental_backup_copies_what_changed_and_restores_through_its_base() {
         base: Some(full.clone()),
         throttle_bytes_per_sec: None,
     };
-    let second = env.backup(&incr, &opts, &BackupProgress::default()).unwrap();
+    let second = env
+        .backup(&incr, &opts, &BackupProgress::default())
+        .unwrap();
     assert_eq!(second.base_id, first.id);
     assert!(
         second.blocks_from_base > second.blocks_copied,
@@ -368,8 +400,8 @@ fn a_damaged_backup_is_refused_at_restore() {
     for (name, damage, expect) in cases {
         let dir = copy(name);
         damage(&dir);
-        let err = restore_backup(&RealVfs, &dir, &out.path().join(format!("r-{name}")))
-            .expect_err(name);
+        let err =
+            restore_backup(&RealVfs, &dir, &out.path().join(format!("r-{name}"))).expect_err(name);
         assert!(err.to_string().contains(expect), "{name}: {err}");
     }
     restore_backup(&RealVfs, &good, &out.path().join("r-good")).unwrap();
@@ -419,7 +451,11 @@ fn a_cancelled_backup_leaves_the_environment_as_it_was() {
     assert_eq!(rows(&out.path().join("r")).len(), 20_000);
     // A directory that is not empty is refused.
     let err = env
-        .backup(&out.path().join("second"), &BackupOptions::default(), &BackupProgress::default())
+        .backup(
+            &out.path().join("second"),
+            &BackupOptions::default(),
+            &BackupProgress::default(),
+        )
         .unwrap_err();
     assert!(err.to_string().contains("not empty"), "{err}");
 }

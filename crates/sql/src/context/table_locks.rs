@@ -174,7 +174,10 @@ impl TableLocks {
             !st.others_global_read(me) && tables.iter().all(|t| st.others_lock(me, t).is_none())
         })?;
         *st.writing.entry(me).or_default() += 1;
-        st.uses.entry(me).or_default().extend(tables.iter().cloned());
+        st.uses
+            .entry(me)
+            .or_default()
+            .extend(tables.iter().cloned());
         Ok(())
     }
 

@@ -25,10 +25,7 @@ pub fn parse_lock(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
         let table = c.qualified().ok_or_else(|| syntax(c))?;
         let alias = if c.kw("AS") {
             Some(c.name().ok_or_else(|| syntax(c))?)
-        } else if !matches!(
-            c.peek_kw(),
-            Some("READ" | "WRITE" | "LOW_PRIORITY")
-        ) {
+        } else if !matches!(c.peek_kw(), Some("READ" | "WRITE" | "LOW_PRIORITY")) {
             c.name()
         } else {
             None
@@ -146,10 +143,20 @@ mod tests {
         };
         assert_eq!(
             l,
-            vec![lock("t", None, false), lock("d.u", Some("x"), true), lock("v", Some("w"), false)]
+            vec![
+                lock("t", None, false),
+                lock("d.u", Some("x"), true),
+                lock("v", Some("w"), false)
+            ]
         );
-        assert!(matches!(p("UNLOCK TABLES").unwrap(), Statement::UnlockTables));
-        assert!(matches!(p("unlock table").unwrap(), Statement::UnlockTables));
+        assert!(matches!(
+            p("UNLOCK TABLES").unwrap(),
+            Statement::UnlockTables
+        ));
+        assert!(matches!(
+            p("unlock table").unwrap(),
+            Statement::UnlockTables
+        ));
         assert!(p("LOCK TABLES t").is_err());
         assert!(p("LOCK TABLES t READ extra").is_err());
     }

@@ -87,7 +87,9 @@ pub fn run(cx: &mut Context, stmt: &BackupStmt) -> DbResult<Output> {
         });
     if done.is_err() {
         // Stops showing it as running.
-        progress.phase.store(3, std::sync::atomic::Ordering::Relaxed);
+        progress
+            .phase
+            .store(3, std::sync::atomic::Ordering::Relaxed);
     }
     let done = done?;
     let names = [

@@ -160,7 +160,9 @@ pub fn lock_tables(cx: &mut Context, specs: &[TableLockSpec]) -> DbResult<Output
     for s in specs {
         let (db, t) = cx.resolve_table_name(&s.table)?;
         cx.check_db_access(&db)?;
-        let def = cx.find_table(&db, &t).ok_or_else(|| DbError::no_table(&db, &t))?;
+        let def = cx
+            .find_table(&db, &t)
+            .ok_or_else(|| DbError::no_table(&db, &t))?;
         if def.temporary.is_some() {
             continue; // a session's temporary tables need no lock
         }

@@ -14,9 +14,9 @@ mod loader;
 mod options;
 mod recovery;
 mod stats;
-mod verify;
 #[cfg(test)]
 mod upgrade_tests;
+mod verify;
 
 pub use catalog::{Catalog, CatalogEntry};
 pub use handle::{TreeHandle, MAX_KEY_BYTES, MAX_VALUE_BYTES};

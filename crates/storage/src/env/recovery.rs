@@ -214,7 +214,11 @@ pub(crate) fn read_catalog(
 
 /// What every tree shares with the environment: the latch, the cache budget, the upsert registry, the
 /// transactions' state (with the aborted ids the catalog keeps) and the flush queue.
-pub(crate) fn shared_state(opts: &EnvOptions, reg: UpdateRegistry, catalog: &Catalog) -> TreeContextArgs {
+pub(crate) fn shared_state(
+    opts: &EnvOptions,
+    reg: UpdateRegistry,
+    catalog: &Catalog,
+) -> TreeContextArgs {
     let health = Arc::new(Health::default());
     let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
     let reg = Arc::new(reg);

@@ -44,7 +44,9 @@ pub fn verify_environment(vfs: &dyn Vfs, dir: &Path) -> Result<VerifyReport> {
     check_env_slots(vfs, dir, &mut report);
     let header = read_env_header(vfs, dir)?.map(|(h, _)| h);
     let Some(h) = header else {
-        report.problems.push(format!("{dstr}: no environment header"));
+        report
+            .problems
+            .push(format!("{dstr}: no environment header"));
         return Ok(report);
     };
     let (catalog, replay_lsn, _) = match read_catalog(vfs, dir, Some(h)) {
@@ -118,7 +120,11 @@ fn check_blocks(vfs: &dyn Vfs, path: &Path, id: u64, ckpt_seq: u64, report: &mut
     let ck = match read_checkpoint(&*file, &pstr, id) {
         Ok(Some(ck)) => ck,
         Ok(None) if ckpt_seq == 0 => return,
-        Ok(None) => return report.problems.push(format!("{pstr}: no valid header slot")),
+        Ok(None) => {
+            return report
+                .problems
+                .push(format!("{pstr}: no valid header slot"))
+        }
         Err(e) => return report.problems.push(e.to_string()),
     };
     if ck.header.seq < ckpt_seq {
@@ -138,9 +144,10 @@ fn check_blocks(vfs: &dyn Vfs, path: &Path, id: u64, ckpt_seq: u64, report: &mut
             .map_err(|e| e.to_string())
             .and_then(|_| node_codec::check_block(&buf, *bn).map_err(|e| e.0));
         if let Err(what) = checked {
-            report
-                .problems
-                .push(format!("{pstr} block at offset {}: node {bn}: {what}", loc.offset));
+            report.problems.push(format!(
+                "{pstr} block at offset {}: node {bn}: {what}",
+                loc.offset
+            ));
         }
     }
 }

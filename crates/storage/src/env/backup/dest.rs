@@ -37,7 +37,12 @@ impl<'a> Dest<'a> {
         progress: &'a BackupProgress,
     ) -> Result<Dest<'a>> {
         let dstr = dir.display().to_string();
-        if vfs.exists(dir) && !vfs.list(dir).map_err(|e| Error::io("list", &dstr, e))?.is_empty() {
+        if vfs.exists(dir)
+            && !vfs
+                .list(dir)
+                .map_err(|e| Error::io("list", &dstr, e))?
+                .is_empty()
+        {
             return Err(Error::InvalidArgument(format!(
                 "backup directory {dstr} is not empty"
             )));
@@ -126,7 +131,10 @@ impl<'a> Dest<'a> {
             file.sync()
                 .map_err(|e| Error::io("fsync", path.display().to_string(), e))?;
         }
-        for dir in [self.dir.join(crate::env::recovery::WAL_DIR), self.dir.clone()] {
+        for dir in [
+            self.dir.join(crate::env::recovery::WAL_DIR),
+            self.dir.clone(),
+        ] {
             self.vfs
                 .sync_dir(&dir)
                 .map_err(|e| Error::io("fsync directory", dir.display().to_string(), e))?;

@@ -131,8 +131,13 @@ impl Env {
         inner.wal.roll()?;
         let firsts = inner.wal.segment_firsts();
         drop(gate);
-        let (mut files, end_lsn) =
-            log_copy::copy_log(&*inner.vfs, inner.wal.dir(), &firsts, last.begin_lsn, run.out)?;
+        let (mut files, end_lsn) = log_copy::copy_log(
+            &*inner.vfs,
+            inner.wal.dir(),
+            &firsts,
+            last.begin_lsn,
+            run.out,
+        )?;
         let (blocks_copied, blocks_from_base) = (run.blocks_copied, run.blocks_from_base);
         drop(pins);
 

@@ -3,7 +3,9 @@
 //! they cover is written; each tree file is written compactly (blocks in block-number order, a new
 //! translation table, the checkpoint's header slot); the environment header is written last.
 
-use super::manifest::{block_file_name, block_hash, BlockEntry, BlockSource, Manifest, MANIFEST_FILE};
+use super::manifest::{
+    block_file_name, block_hash, BlockEntry, BlockSource, Manifest, MANIFEST_FILE,
+};
 use crate::block::allocator::aligned;
 use crate::block::{slots, BlockLoc, TranslationTable};
 use crate::corruption;
@@ -147,7 +149,12 @@ pub fn restore_backup(vfs: &dyn Vfs, from: &Path, to: &Path) -> Result<RestoreSu
     let chain = load_chain(vfs, from)?;
     let top = &chain[0].manifest;
     let tstr = to.display().to_string();
-    if vfs.exists(to) && !vfs.list(to).map_err(|e| Error::io("list", &tstr, e))?.is_empty() {
+    if vfs.exists(to)
+        && !vfs
+            .list(to)
+            .map_err(|e| Error::io("list", &tstr, e))?
+            .is_empty()
+    {
         return Err(Error::InvalidArgument(format!(
             "restore target {tstr} is not empty"
         )));
@@ -156,9 +163,11 @@ pub fn restore_backup(vfs: &dyn Vfs, from: &Path, to: &Path) -> Result<RestoreSu
         .map_err(|e| Error::io("create directory", &tstr, e))?;
     let mut written = Vec::new();
     let mut bytes_written = 0u64;
-    let env_entry = top.files.iter().find(|f| f.name == ENV_FILE).ok_or_else(|| {
-        corruption!(from.display(), None, "the manifest names no {ENV_FILE}")
-    })?;
+    let env_entry = top
+        .files
+        .iter()
+        .find(|f| f.name == ENV_FILE)
+        .ok_or_else(|| corruption!(from.display(), None, "the manifest names no {ENV_FILE}"))?;
     for f in top.files.iter().filter(|f| f.name != ENV_FILE) {
         let (file, n) = copy_checked(vfs, from, to, f)?;
         written.push(file);
