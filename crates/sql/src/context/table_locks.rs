@@ -125,6 +125,16 @@ impl TableLocks {
         self.changed.notify_all();
     }
 
+    /// Releases `me`'s LOCK TABLES list only (LOCK TABLES replacing it, BEGIN); a global read lock stays.
+    pub fn unlock_list(&self, me: u64) {
+        let mut st = self.state.lock();
+        if st.listed.remove(&me).is_some() {
+            self.active.fetch_sub(1, Ordering::SeqCst);
+        }
+        drop(st);
+        self.changed.notify_all();
+    }
+
     /// Forgets `table` in `me`'s list (it was dropped or renamed under LOCK TABLES).
     pub fn forget(&self, me: u64, table: &TableKey) {
         let mut st = self.state.lock();
@@ -181,12 +191,16 @@ impl TableLocks {
         Ok(())
     }
 
-    /// A COMMIT of changes: waits while another session holds the global read lock (TLK4).
+    /// A COMMIT: if the transaction changed tables (it has write uses; temporary tables have none), waits
+    /// while another session holds the global read lock (TLK4).
     pub fn before_commit(&self, me: u64, timeout: Duration) -> DbResult<()> {
         if self.active.load(Ordering::SeqCst) == 0 {
             return Ok(());
         }
-        wait_until(self, timeout, |st| !st.others_global_read(me)).map(drop)
+        wait_until(self, timeout, |st| {
+            !st.others_global_read(me) || st.uses.get(&me).is_none_or(|u| u.is_empty())
+        })
+        .map(drop)
     }
 
     /// The statement ended: it no longer counts as a write in progress.

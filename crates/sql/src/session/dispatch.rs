@@ -56,7 +56,7 @@ pub fn dispatch(
         Statement::Begin => {
             // A transaction ends LOCK TABLES mode, as in MariaDB.
             if cx.locked_tables.is_some() {
-                locking::release(cx);
+                locking::release_list(cx);
             }
             transaction::begin(cx)
         }

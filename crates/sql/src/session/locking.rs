@@ -138,7 +138,7 @@ pub fn after_drop(cx: &mut Context, names: &[Vec<String>]) {
     }
     if list.is_empty() {
         cx.locked_tables = None;
-        cx.engine.table_locks.unlock(cx.id);
+        cx.engine.table_locks.unlock_list(cx.id);
     }
 }
 
@@ -150,11 +150,12 @@ fn cx_resolve(db: &Option<String>, parts: &[String]) -> Result<(String, String),
     }
 }
 
-/// LOCK TABLES: commits the open transaction, releases the session's earlier list, then locks every table
+/// LOCK TABLES: commits the open transaction, releases the session's earlier list (not its global read
+/// lock), then locks every table
 /// named (all or none, waiting up to `lock_wait_timeout`).
 pub fn lock_tables(cx: &mut Context, specs: &[TableLockSpec]) -> DbResult<Output> {
     cx.implicit_commit()?;
-    release(cx);
+    release_list(cx);
     let holds_global = cx.engine.table_locks.holds_global_read(cx.id);
     let mut list = Vec::with_capacity(specs.len());
     for s in specs {
@@ -193,10 +194,16 @@ pub fn unlock_tables(cx: &mut Context) -> DbResult<Output> {
     Ok(Output::done(0))
 }
 
-/// Releases the session's LOCK TABLES list and global read lock (BEGIN, UNLOCK TABLES, LOCK TABLES).
+/// Releases the session's LOCK TABLES list and global read lock (UNLOCK TABLES).
 pub fn release(cx: &mut Context) {
     cx.locked_tables = None;
     cx.engine.table_locks.unlock(cx.id);
+}
+
+/// Releases the session's LOCK TABLES list only (LOCK TABLES, BEGIN): a global read lock stays.
+pub fn release_list(cx: &mut Context) {
+    cx.locked_tables = None;
+    cx.engine.table_locks.unlock_list(cx.id);
 }
 
 /// FLUSH TABLES [WITH READ LOCK]: a checkpoint; with the read lock, first the global read lock (waits for
