@@ -53,7 +53,10 @@ fn lock_tables_read_and_write() {
     a.query_drop("CREATE TEMPORARY TABLE tmp (x INT)").unwrap();
     a.query_drop("INSERT INTO tmp VALUES (1)").unwrap();
     assert_eq!(
-        rows(&mut a, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'd'"),
+        rows(
+            &mut a,
+            "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'd'"
+        ),
         2
     );
     // Others read, and their writes wait (then time out).
@@ -76,7 +79,8 @@ fn lock_tables_read_and_write() {
     // WRITE: the holder writes; others can neither read nor write.
     a.query_drop("LOCK TABLES t WRITE, u AS uu READ").unwrap();
     a.query_drop("UPDATE t SET b = b + 1").unwrap();
-    a.query_drop("INSERT INTO t SELECT a + 10, b FROM t").unwrap();
+    a.query_drop("INSERT INTO t SELECT a + 10, b FROM t")
+        .unwrap();
     assert_eq!(code(a.query_drop("INSERT INTO u VALUES (2)")), 1099);
     assert_eq!(code(b.query_drop("SELECT * FROM t")), 1205);
     assert_eq!(rows(&mut b, "SELECT COUNT(*) FROM u"), 1);
