@@ -197,7 +197,11 @@ fn sql_notes_off_keeps_notes_out_of_show_warnings() {
 const BUSY_ACCOUNTS: i64 = 10;
 
 /// Client `w` appends rows (w, 0), (w, 1), ... in 20-row statements until stopped.
-fn append_rows(port: u16, w: i64, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> impl FnOnce() {
+fn append_rows(
+    port: u16,
+    w: i64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> impl FnOnce() {
     let server_port = port;
     move || {
         let mut c = mysql::Conn::new(
@@ -237,12 +241,18 @@ fn transfers(port: u16, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> 
             n += 1;
             let (from, to, amount) = (n % BUSY_ACCOUNTS, (n * 3 + 1) % BUSY_ACCOUNTS, n % 7 + 1);
             let mut t = c.start_transaction(Default::default()).unwrap();
-            t.query_drop(format!("UPDATE bank SET balance = balance - {amount} WHERE id = {from}"))
-                .unwrap();
-            t.query_drop(format!("UPDATE bank SET balance = balance + {amount} WHERE id = {to}"))
-                .unwrap();
-            t.query_drop(format!("INSERT INTO ledger VALUES ({n}, {from}, {to}, {amount})"))
-                .unwrap();
+            t.query_drop(format!(
+                "UPDATE bank SET balance = balance - {amount} WHERE id = {from}"
+            ))
+            .unwrap();
+            t.query_drop(format!(
+                "UPDATE bank SET balance = balance + {amount} WHERE id = {to}"
+            ))
+            .unwrap();
+            t.query_drop(format!(
+                "INSERT INTO ledger VALUES ({n}, {from}, {to}, {amount})"
+            ))
+            .unwrap();
             t.commit().unwrap();
         }
     }
@@ -283,12 +293,21 @@ fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
     threads.push(std::thread::spawn(transfers(server.port, stop.clone())));
     std::thread::sleep(std::time::Duration::from_millis(800));
     let o = Command::new(program("mariadb-dump"))
-        .args(["--no-defaults", "-h127.0.0.1", "-uroot", "--single-transaction"])
+        .args([
+            "--no-defaults",
+            "-h127.0.0.1",
+            "-uroot",
+            "--single-transaction",
+        ])
         .arg(format!("-P{}", server.port))
         .args(["--databases", "b"])
         .output()
         .expect("run mariadb-dump");
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let bytes = ok(o, "mariadb-dump");
     std::thread::sleep(std::time::Duration::from_millis(300));
     stop.store(true, Ordering::Relaxed);
@@ -305,7 +324,9 @@ fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
     let mut after_dump = 0;
     for w in 0..2 {
         let (n, next): (u64, Option<i64>) = f
-            .query_first(format!("SELECT COUNT(*), MAX(seq) + 1 FROM log WHERE client = {w}"))
+            .query_first(format!(
+                "SELECT COUNT(*), MAX(seq) + 1 FROM log WHERE client = {w}"
+            ))
             .unwrap()
             .unwrap();
         assert_eq!(n as i64, next.unwrap_or(0), "client {w}: not a prefix");
@@ -320,19 +341,28 @@ fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
         .unwrap();
     assert_eq!(k as i64, last.unwrap_or(0), "the ledger is not a prefix");
     let later: Vec<(i64, i64, i64, i64)> = s
-        .query(format!("SELECT n, src, dst, amount FROM ledger WHERE n > {k} ORDER BY n DESC"))
+        .query(format!(
+            "SELECT n, src, dst, amount FROM ledger WHERE n > {k} ORDER BY n DESC"
+        ))
         .unwrap();
     after_dump += later.len() as u64;
     assert!(after_dump > 0, "nothing was written while the dump ran");
     for (n, from, to, amount) in later {
-        s.query_drop(format!("UPDATE bank SET balance = balance + {amount} WHERE id = {from}"))
-            .unwrap();
-        s.query_drop(format!("UPDATE bank SET balance = balance - {amount} WHERE id = {to}"))
-            .unwrap();
+        s.query_drop(format!(
+            "UPDATE bank SET balance = balance + {amount} WHERE id = {from}"
+        ))
+        .unwrap();
+        s.query_drop(format!(
+            "UPDATE bank SET balance = balance - {amount} WHERE id = {to}"
+        ))
+        .unwrap();
         s.query_drop(format!("DELETE FROM ledger WHERE n = {n}"))
             .unwrap();
     }
-    let total: i64 = f.query_first("SELECT SUM(balance) FROM bank").unwrap().unwrap();
+    let total: i64 = f
+        .query_first("SELECT SUM(balance) FROM bank")
+        .unwrap()
+        .unwrap();
     assert_eq!(total, BUSY_ACCOUNTS * 1000);
     assert!(k > 0, "no transfer before the dump");
     assert_eq!(busy_checksums(&fresh), busy_checksums(&server));

@@ -35,7 +35,8 @@ pub use env::backup::{
     restore_backup, BackupOptions, BackupProgress, BackupSummary, RestoreSummary,
 };
 pub use env::{
-    verify_environment, Durability, Env, EnvOptions, EnvStats, SortedRows, TreeHandle, VerifyReport,
+    verify_environment, Durability, Env, EnvOptions, EnvStats, ExportStats, SortedRows, TreeHandle,
+    VerifyReport,
 };
 pub use error::{Error, Result};
 pub use tree::format::columnar::{ColumnLayout, FieldKind, KeyField, ValueLayout};

@@ -14,6 +14,7 @@ mod loader;
 mod options;
 mod recovery;
 mod stats;
+mod transport;
 #[cfg(test)]
 mod upgrade_tests;
 mod verify;
@@ -23,6 +24,7 @@ pub use handle::{TreeHandle, MAX_KEY_BYTES, MAX_VALUE_BYTES};
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
 pub use stats::EnvStats;
+pub use transport::ExportStats;
 pub use verify::{verify_environment, VerifyReport};
 
 use crate::cache_budget::CacheBudget;

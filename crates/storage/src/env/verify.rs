@@ -117,7 +117,7 @@ fn check_blocks(vfs: &dyn Vfs, path: &Path, id: u64, ckpt_seq: u64, report: &mut
         Ok(f) => f,
         Err(e) => return report.problems.push(Error::io("open", pstr, e).to_string()),
     };
-    let ck = match read_checkpoint(&*file, &pstr, id) {
+    let ck = match read_checkpoint(&*file, &pstr, Some(id)) {
         Ok(Some(ck)) => ck,
         Ok(None) if ckpt_seq == 0 => return,
         Ok(None) => {

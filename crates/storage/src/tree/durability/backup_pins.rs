@@ -16,7 +16,7 @@ impl Tree {
     /// checkpoint mutex right after a checkpoint of this tree, so the durable checkpoint is the one just
     /// written and nothing can supersede it before the pin.
     pub(crate) fn pin_for_backup(&self) -> Result<Option<DurableCheckpoint>> {
-        let ck = read_checkpoint(&*self.file, &self.path, self.id)?;
+        let ck = read_checkpoint(&*self.file, &self.path, Some(self.id))?;
         self.space.lock().hold_durable();
         Ok(ck)
     }

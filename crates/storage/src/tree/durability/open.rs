@@ -50,7 +50,7 @@ impl Tree {
         }
         let state;
         let space;
-        match read_checkpoint(&*file, &pstr, id)? {
+        match read_checkpoint(&*file, &pstr, Some(id))? {
             None => {
                 state = TreeState {
                     root: 1,
@@ -122,12 +122,12 @@ pub(crate) struct DurableCheckpoint {
     pub table: TranslationTable,
 }
 
-/// Reads the newer valid header slot of the tree file `file` (named `pstr`, tree `id`) and its translation
-/// table, checking both; None for a file that was never checkpointed.
+/// Reads the newer valid header slot of the tree file `file` (named `pstr`, of tree `id` when given) and its
+/// translation table, checking both; None for a file that was never checkpointed.
 pub(crate) fn read_checkpoint(
     file: &dyn VfsFile,
     pstr: &str,
-    id: u64,
+    id: Option<u64>,
 ) -> Result<Option<DurableCheckpoint>> {
     let best = slots::newest_valid(
         file,
@@ -142,7 +142,7 @@ pub(crate) fn read_checkpoint(
         return Ok(None);
     };
     let file_len = file.len().map_err(|e| Error::io("stat", pstr, e))?;
-    if h.tree_id != id {
+    if let Some(id) = id.filter(|id| *id != h.tree_id) {
         return Err(corruption!(
             pstr,
             Some(0),
