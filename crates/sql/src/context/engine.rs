@@ -151,7 +151,7 @@ impl Engine {
     }
 
     /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1).
-    fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
+    pub(crate) fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
         let tree = self.store.tree(&t.primary_tree())?;
         let last = tree
             .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded, true)

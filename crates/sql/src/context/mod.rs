@@ -76,6 +76,8 @@ pub struct Context {
     /// The session's LOCK TABLES list while one is in effect (table_locks.rs; the engine's copy is what
     /// other sessions see).
     pub locked_tables: Option<Vec<table_locks::HeldLock>>,
+    /// Export directories of FLUSH TABLES ... FOR EXPORT, removed when its locks go.
+    pub export_dirs: Vec<std::path::PathBuf>,
 }
 
 impl Drop for Context {
@@ -84,6 +86,7 @@ impl Drop for Context {
         // After the write set: no buffered change refers to them any more (design.md TMP4).
         self.temp.drop_all(&self.engine.store);
         self.release_lock();
+        self.remove_exports();
         self.engine.table_locks.end_session(self.id);
         self.engine.processes.lock().remove(&self.id);
     }
@@ -134,6 +137,15 @@ impl Context {
             handlers: Default::default(),
             temp: Default::default(),
             locked_tables: None,
+            export_dirs: Vec::new(),
+        }
+    }
+
+    /// Removes the export directories of this session's FLUSH TABLES ... FOR EXPORT (best effort: one
+    /// that cannot be removed is replaced by the next export of its table).
+    pub fn remove_exports(&mut self) {
+        for dir in self.export_dirs.drain(..) {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 

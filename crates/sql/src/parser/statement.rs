@@ -135,6 +135,11 @@ pub enum Statement {
     UnlockTables,
     /// BACKUP TO 'dir' (locks.rs).
     Backup(BackupStmt),
+    /// ALTER TABLE t DISCARD TABLESPACE (`import` false) / IMPORT TABLESPACE (ddl.rs).
+    Tablespace {
+        table: Vec<String>,
+        import: bool,
+    },
     Kill(u64),
 }
 
@@ -202,6 +207,7 @@ impl Statement {
             | Statement::Truncate { .. }
             | Statement::RenameTables(_)
             | Statement::AlterTable { .. }
+            | Statement::Tablespace { .. }
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
             | Statement::Server(_)

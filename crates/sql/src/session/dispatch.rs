@@ -119,15 +119,22 @@ pub fn dispatch(
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
         Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
         Statement::FlushTables { tables, mode } => match mode {
-            FlushMode::ForExport => {
-                let _ = tables;
-                Err(DbError::unsupported("FLUSH TABLES ... FOR EXPORT"))
-            }
+            FlushMode::ForExport => locking::flush_for_export(cx, &tables),
             _ => locking::flush_tables(cx, mode),
         },
         Statement::LockTables(specs) => locking::lock_tables(cx, &specs),
         Statement::UnlockTables => locking::unlock_tables(cx),
         Statement::Backup(b) => backup::run(cx, &b),
+        Statement::Tablespace { table, import } => {
+            let (db, t) = cx.resolve_table_name(&table)?;
+            if import {
+                crate::ddl::transport::import(cx, &db, &t)
+            } else {
+                // DISCARD TABLESPACE empties the table (the import replaces its rows anyway).
+                tables::truncate(cx, &db, &t)?;
+                Ok(Output::done(0))
+            }
+        }
         Statement::Kill(id) => control::kill(cx, id),
     }
 }
@@ -162,6 +169,7 @@ fn close_handlers(cx: &mut Context, stmt: &Statement) {
         Statement::DropTables { names, .. } => names.iter().map(last).collect(),
         Statement::Truncate { table }
         | Statement::AlterTable { table, .. }
+        | Statement::Tablespace { table, .. }
         | Statement::DropIndex { table, .. } => vec![last(table)],
         Statement::RenameTables(pairs) => pairs
             .iter()

@@ -67,6 +67,7 @@ pub fn changed_tables(stmt: &Statement) -> Option<Vec<Vec<String>>> {
         Statement::DropTables { names, .. } => names.clone(),
         Statement::Truncate { table }
         | Statement::AlterTable { table, .. }
+        | Statement::Tablespace { table, .. }
         | Statement::CreateIndex { table, .. }
         | Statement::DropIndex { table, .. } => vec![table.clone()],
         Statement::RenameTables(pairs) => pairs
@@ -196,14 +197,61 @@ pub fn unlock_tables(cx: &mut Context) -> DbResult<Output> {
 
 /// Releases the session's LOCK TABLES list and global read lock (UNLOCK TABLES).
 pub fn release(cx: &mut Context) {
-    cx.locked_tables = None;
+    release_list(cx);
     cx.engine.table_locks.unlock(cx.id);
 }
 
-/// Releases the session's LOCK TABLES list only (LOCK TABLES, BEGIN): a global read lock stays.
+/// Releases the session's LOCK TABLES list only (LOCK TABLES, BEGIN): a global read lock stays. The
+/// export directories of FLUSH TABLES ... FOR EXPORT go with it, as InnoDB removes its `.cfg` files.
 pub fn release_list(cx: &mut Context) {
     cx.locked_tables = None;
     cx.engine.table_locks.unlock_list(cx.id);
+    cx.remove_exports();
+}
+
+/// FLUSH TABLES t, ... FOR EXPORT: READ locks on the tables, as LOCK TABLES takes them (no writer and no
+/// uncommitted change meanwhile, EXP3), then each table's export directory; until UNLOCK TABLES.
+pub fn flush_for_export(cx: &mut Context, tables: &[Vec<String>]) -> DbResult<Output> {
+    cx.need_root("RELOAD")?;
+    if cx.locked_tables.is_some() || cx.in_txn {
+        return Err(DbError::new(
+            ErrorCode::LockOrActiveTransaction,
+            "Can't execute the given command because you have active locked tables or an active transaction",
+        ));
+    }
+    let mut defs = Vec::new();
+    for parts in tables {
+        let (db, t) = cx.resolve_table_name(parts)?;
+        cx.check_db_access(&db)?;
+        let def = cx
+            .find_table(&db, &t)
+            .ok_or_else(|| DbError::no_table(&db, &t))?;
+        if def.temporary.is_some() {
+            return Err(DbError::unsupported(
+                "FLUSH TABLES ... FOR EXPORT of a temporary table",
+            ));
+        }
+        defs.push(def);
+    }
+    let specs: Vec<TableLockSpec> = tables
+        .iter()
+        .map(|t| TableLockSpec {
+            table: t.clone(),
+            alias: None,
+            write: false,
+        })
+        .collect();
+    lock_tables(cx, &specs)?;
+    for def in defs {
+        match crate::ddl::transport::export_table(cx, &def) {
+            Ok(dir) => cx.export_dirs.push(dir),
+            Err(e) => {
+                release(cx);
+                return Err(e);
+            }
+        }
+    }
+    Ok(Output::done(0))
 }
 
 /// FLUSH TABLES [WITH READ LOCK]: a checkpoint; with the read lock, first the global read lock (waits for
