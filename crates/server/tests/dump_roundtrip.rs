@@ -2,7 +2,8 @@
 //! preamble (SQL_NOTES, TIME_ZONE, UNIQUE_CHECKS, SQL_MODE, executable comments, LOCK TABLES) is
 //! accepted, the dump tool reports no error (it reads information_schema.FILES), and every table
 //! has the same CHECKSUM TABLE and rows after the load as before. Both the plain form and
-//! `--single-transaction` are driven. Needs Debian's mariadb-client (mariadb, mariadb-dump).
+//! `--single-transaction` are driven, the latter also against a server that clients keep writing to
+//! (the load must hold exactly the dump's snapshot). Needs Debian's mariadb-client (mariadb, mariadb-dump).
 
 mod betula;
 
