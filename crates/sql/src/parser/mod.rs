@@ -39,6 +39,7 @@ pub mod index_syntax;
 pub mod load;
 pub mod locks;
 pub mod multi_table;
+pub mod num_text;
 pub mod servers;
 pub mod show;
 pub mod split;

@@ -68,11 +68,14 @@ pub struct WriteSet {
     /// row locked for its duplicate check is not looked up in the lock table again when it is
     /// written.
     last_locked: Option<(String, Vec<u8>)>,
+    /// Changes were written straight through `txn` ([`WriteSet::write_through`]), not kept in
+    /// the overlay: committing commits them, rolling back to any mark rolls `txn` back.
+    written_through: bool,
 }
 
 impl WriteSet {
     pub fn is_empty(&self) -> bool {
-        self.overlay.iter().all(|m| m.is_empty())
+        !self.written_through && self.overlay.iter().all(|m| m.is_empty())
     }
     /// A point to roll back to: the changes so far.
     pub fn mark(&mut self) -> Mark {
@@ -85,6 +88,12 @@ impl WriteSet {
     }
     /// Undoes every change made after `mark` (row locks stay held until the transaction ends).
     pub fn rollback_to(&mut self, mark: Mark) {
+        if self.written_through {
+            // Written through only by a statement that is the whole transaction (its mark was
+            // taken on an empty set): undoing it is rolling the transaction back.
+            self.clear();
+            return;
+        }
         if mark.empty {
             for m in &mut self.overlay {
                 m.clear();
@@ -115,6 +124,7 @@ impl WriteSet {
         self.undo.clear();
         self.logging = false;
         self.last_locked = None;
+        self.written_through = false;
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
         }
@@ -198,6 +208,64 @@ impl WriteSet {
         if let Some(t) = self.txn.as_mut() {
             t.lock_range(&h, lo, hi)?;
         }
+        Ok(())
+    }
+
+    /// Locks every key of `keys` in `tree` ([`WriteSet::lock`] for each) in one call to the lock
+    /// table: a statement's whole batch, in key order.
+    pub fn lock_batch<'k>(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+    ) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_keys(&h, keys)?;
+        }
+        Ok(())
+    }
+
+    /// Which of `keys` (locked by this session) hold a row in `tree`'s latest committed state
+    /// with this session's written-through changes; the overlay must hold nothing for `tree`.
+    pub fn contains_locked(
+        &self,
+        store: &Store,
+        tree: &str,
+        keys: &[&[u8]],
+    ) -> DbResult<Vec<bool>> {
+        debug_assert!(self.pending(tree).is_none_or(|m| m.is_empty()));
+        let h = store.tree(tree)?;
+        match &self.txn {
+            Some(t) => Ok(t.contains_latest(&h, keys)?),
+            None => Err(DbError::internal("a batch read without a transaction")),
+        }
+    }
+
+    /// Writes a statement's new rows or entries of `tree` (keys locked through
+    /// [`WriteSet::lock_batch`], in key order) straight through the transaction instead of the overlay. Only for a statement that is a
+    /// whole transaction and reads none of them (an autocommit INSERT whose set was empty when
+    /// it began): the session's reads do not see them, and rolling back to any mark rolls the
+    /// transaction back.
+    pub fn write_through(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        puts: Vec<(Vec<u8>, Vec<u8>)>,
+    ) -> DbResult<()> {
+        let ops = puts.into_iter().map(|(k, v)| (k, Op::Put(v))).collect();
+        if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
+            return Err(DbError::internal(
+                "written through a write set with changes",
+            ));
+        }
+        let h = store.tree(tree)?;
+        let Some(t) = self.txn.as_mut() else {
+            return Err(DbError::internal("written through without a transaction"));
+        };
+        self.written_through = true;
+        t.write_locked_batch(&h, ops)?;
         Ok(())
     }
 
@@ -297,6 +365,7 @@ impl WriteSet {
             return Err(DbError::internal("write set without a transaction"));
         };
         self.last_locked = None;
+        self.written_through = false;
         txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
         // The changes leave the set whatever happens (on failure the transaction rolls back).
         let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> = std::mem::take(&mut self.names)

@@ -143,14 +143,28 @@ impl Txn {
 
     fn lock(&mut self, tree: u64, key: &[u8]) -> Result<()> {
         let owner = self.lock_owner()?;
-        if let Some(held) = self
-            .env
+        self.env
             .locks
-            .lock(owner, tree, key, self.opts.lock_timeout)?
-        {
-            self.locked.push(held);
-        }
-        Ok(())
+            .lock_many(owner, tree, [key], self.opts.lock_timeout, &mut self.locked)
+    }
+
+    /// Takes the exclusive row locks on every key of `keys` (until the transaction ends) under one hold
+    /// of the lock table while none has to wait: what [`Txn::lock_key`] does for each, for a statement's
+    /// whole batch of rows. Sorted keys keep two batches over the same keys from waiting on each other
+    /// in a cycle.
+    pub fn lock_keys<'k>(
+        &mut self,
+        t: &TreeHandle,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+    ) -> Result<()> {
+        let owner = self.lock_owner()?;
+        self.env.locks.lock_many(
+            owner,
+            t.tree().id(),
+            keys,
+            self.opts.lock_timeout,
+            &mut self.locked,
+        )
     }
 
     /// Locks every key of the tree in [lo, hi) (hi None: to the end), present or not, until the transaction
@@ -243,6 +257,14 @@ impl Txn {
             // A view per read: made under the tree lock (TXN4).
             None => t.tree().get_with_fresh_view(key, || self.current_view()),
         }
+    }
+
+    /// Which of `keys` have a row in the latest committed state plus this transaction's own writes: one
+    /// hold of the tree's read lock for the whole batch. The caller locked the keys first
+    /// ([`Txn::lock_keys`]), so the answer stays true until the transaction ends.
+    pub fn contains_latest(&self, t: &TreeHandle, keys: &[&[u8]]) -> Result<Vec<bool>> {
+        t.tree()
+            .contains_with_fresh_view(keys, || self.current_view())
     }
 
     /// Locks the row, then reads its latest committed value (with this transaction's own writes).

@@ -10,6 +10,7 @@
 use sqlparser::ast::{self as ast};
 
 use super::complete::{complete_row, Slot};
+use super::insert_batch::{batch_applies, insert_batch};
 use super::insert_row::{insert_row, RowPolicy};
 use super::{is_default_kw, table_scope};
 use crate::catalog::TableDef;
@@ -127,6 +128,9 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         blind,
     };
     cx.begin_write()?;
+    if batch_applies(cx, &t, &policy) {
+        return insert_batch(cx, &t, source, strict);
+    }
     let mut warnings = Vec::new();
     let mut affected = 0u64;
     let mut first_id = None;
@@ -146,6 +150,17 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         };
         affected += insert_row(cx, &t, &row, rownum, &policy, &mut warnings)?;
     }
+    Ok(finish_insert(cx, affected, first_id, warnings))
+}
+
+/// The statement's result after its rows were written: LAST_INSERT_ID, the warnings, and the
+/// affected-rows packet's count and info text.
+pub(super) fn finish_insert(
+    cx: &mut Context,
+    affected: u64,
+    first_id: Option<u64>,
+    warnings: Vec<Warning>,
+) -> Output {
     if let Some(id) = first_id {
         cx.last_insert_id = id;
     }
@@ -156,11 +171,11 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     } else {
         String::new()
     };
-    Ok(Output::Done {
+    Output::Done {
         affected,
         last_insert_id: first_id.unwrap_or(0),
         info,
-    })
+    }
 }
 
 /// The columns the statement names, in its order (none named: every column in order).
