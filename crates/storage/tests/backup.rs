@@ -360,7 +360,8 @@ fn a_damaged_backup_is_refused_at_restore() {
         .filter(|p| p.extension().is_some_and(|e| e == "blocks"))
         .collect();
     assert!(!blocks.is_empty());
-    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    type Damage<'a> = Box<dyn Fn(&Path) + 'a>;
+    let cases: Vec<(&str, Damage<'_>, &str)> = vec![
         (
             "block",
             Box::new(|d: &Path| flip(&d.join(blocks[0].file_name().unwrap()), 100)),

@@ -238,13 +238,16 @@ pub fn restore_backup(vfs: &dyn Vfs, from: &Path, to: &Path) -> Result<RestoreSu
     })
 }
 
+/// A file written by the restore, not yet synced.
+type Written = (PathBuf, Arc<dyn VfsFile>);
+
 /// Copies one file the manifest lists from `from` to `to`, checking its length and CRC-32C first.
 fn copy_checked(
     vfs: &dyn Vfs,
     from: &Path,
     to: &Path,
     f: &super::manifest::FileEntry,
-) -> Result<((PathBuf, Arc<dyn VfsFile>), u64)> {
+) -> Result<(Written, u64)> {
     let src = from.join(&f.name);
     let bytes = super::read_file(vfs, &src)?;
     if bytes.len() as u64 != f.len || crc32c::crc32c(&bytes) != f.crc {
