@@ -199,20 +199,11 @@ const BUSY_ACCOUNTS: i64 = 10;
 
 /// Client `w` appends rows (w, 0), (w, 1), ... in 20-row statements until stopped.
 fn append_rows(
-    port: u16,
+    mut c: mysql::Conn,
     w: i64,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) -> impl FnOnce() {
-    let server_port = port;
     move || {
-        let mut c = mysql::Conn::new(
-            mysql::OptsBuilder::new()
-                .ip_or_hostname(Some("127.0.0.1"))
-                .tcp_port(server_port)
-                .user(Some("root"))
-                .db_name(Some("b")),
-        )
-        .unwrap();
         let mut next = 0i64;
         while !stop.load(std::sync::atomic::Ordering::Relaxed) {
             let rows: Vec<String> = (next..next + 20)
@@ -227,16 +218,11 @@ fn append_rows(
 
 /// Transfers n = 1, 2, ...: each moves n % 7 + 1 from one account to another and records itself in the
 /// ledger, in one transaction.
-fn transfers(port: u16, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> impl FnOnce() {
+fn transfers(
+    mut c: mysql::Conn,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> impl FnOnce() {
     move || {
-        let mut c = mysql::Conn::new(
-            mysql::OptsBuilder::new()
-                .ip_or_hostname(Some("127.0.0.1"))
-                .tcp_port(port)
-                .user(Some("root"))
-                .db_name(Some("b")),
-        )
-        .unwrap();
         let mut n = 0i64;
         while !stop.load(std::sync::atomic::Ordering::Relaxed) {
             n += 1;
@@ -289,9 +275,12 @@ fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
         .unwrap();
     let stop = std::sync::Arc::new(AtomicBool::new(false));
     let mut threads: Vec<_> = (0..2)
-        .map(|w| std::thread::spawn(append_rows(server.port, w, stop.clone())))
+        .map(|w| std::thread::spawn(append_rows(server.conn(Some("b")), w, stop.clone())))
         .collect();
-    threads.push(std::thread::spawn(transfers(server.port, stop.clone())));
+    threads.push(std::thread::spawn(transfers(
+        server.conn(Some("b")),
+        stop.clone(),
+    )));
     std::thread::sleep(std::time::Duration::from_millis(800));
     let o = Command::new(program("mariadb-dump"))
         .args([

@@ -166,14 +166,19 @@ fn create_and_lock(vfs: &dyn Vfs, dir: &Path) -> Result<(PathBuf, Box<dyn Send +
     let wal_dir = dir.join(WAL_DIR);
     vfs.create_dir_all(&wal_dir)
         .map_err(|e| Error::io("create directory", wal_dir.display().to_string(), e))?;
-    let lock = vfs.lock(&dir.join("LOCK")).map_err(|e| {
+    Ok((wal_dir, lock_dir(vfs, dir)?))
+}
+
+/// Takes the environment's lock (its `LOCK` file): `Error::Locked` while another opener holds it.
+pub(crate) fn lock_dir(vfs: &dyn Vfs, dir: &Path) -> Result<Box<dyn Send + Sync>> {
+    let dstr = dir.display().to_string();
+    vfs.lock(&dir.join("LOCK")).map_err(|e| {
         if e.kind() == std::io::ErrorKind::WouldBlock {
-            Error::Locked(dstr.clone())
+            Error::Locked(dstr)
         } else {
-            Error::io("lock", dstr.clone(), e)
+            Error::io("lock", dstr, e)
         }
-    })?;
-    Ok((wal_dir, lock))
+    })
 }
 
 /// Step 1: the catalog the environment header names, with the LSN replay starts from and the

@@ -8,7 +8,7 @@
 //! changes; each problem names its file and, where there is one, the block's offset.
 
 use super::catalog::{catalog_name, tree_file_name, ENV_MAGIC, ENV_PAYLOAD_BYTES};
-use super::recovery::{read_catalog, read_env_header, shared_state, ENV_FILE, WAL_DIR};
+use super::recovery::{lock_dir, read_catalog, read_env_header, shared_state, ENV_FILE, WAL_DIR};
 use super::EnvOptions;
 use crate::block::slots::{self, SlotState};
 use crate::error::{Error, Result};
@@ -33,13 +33,7 @@ pub struct VerifyReport {
 /// Verifies the environment in `dir` (the server must not be running on it).
 pub fn verify_environment(vfs: &dyn Vfs, dir: &Path) -> Result<VerifyReport> {
     let dstr = dir.display().to_string();
-    let _lock = vfs.lock(&dir.join("LOCK")).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::WouldBlock {
-            Error::Locked(dstr.clone())
-        } else {
-            Error::io("lock", dstr.clone(), e)
-        }
-    })?;
+    let _lock = lock_dir(vfs, dir)?;
     let mut report = VerifyReport::default();
     check_env_slots(vfs, dir, &mut report);
     let header = read_env_header(vfs, dir)?.map(|(h, _)| h);

@@ -36,19 +36,7 @@ impl<'a> Dest<'a> {
         throttle: Option<u64>,
         progress: &'a BackupProgress,
     ) -> Result<Dest<'a>> {
-        let dstr = dir.display().to_string();
-        if vfs.exists(dir)
-            && !vfs
-                .list(dir)
-                .map_err(|e| Error::io("list", &dstr, e))?
-                .is_empty()
-        {
-            return Err(Error::InvalidArgument(format!(
-                "backup directory {dstr} is not empty"
-            )));
-        }
-        vfs.create_dir_all(&dir.join(crate::env::recovery::WAL_DIR))
-            .map_err(|e| Error::io("create directory", &dstr, e))?;
+        super::create_empty_dir(vfs, dir, "backup directory")?;
         Ok(Dest {
             vfs,
             dir: dir.to_path_buf(),

@@ -323,3 +323,16 @@ pub(crate) fn read_file(vfs: &dyn crate::vfs::Vfs, path: &Path) -> Result<Vec<u8
         .map_err(|e| Error::io("read", &pstr, e))?;
     Ok(raw)
 }
+
+/// Creates `dir` and its `wal/`; it must not exist or be empty (`what` names it in the error).
+pub(crate) fn create_empty_dir(vfs: &dyn crate::vfs::Vfs, dir: &Path, what: &str) -> Result<()> {
+    let dstr = dir.display().to_string();
+    let listed = || vfs.list(dir).map_err(|e| Error::io("list", &dstr, e));
+    if vfs.exists(dir) && !listed()?.is_empty() {
+        return Err(Error::InvalidArgument(format!(
+            "{what} {dstr} is not empty"
+        )));
+    }
+    vfs.create_dir_all(&dir.join(super::recovery::WAL_DIR))
+        .map_err(|e| Error::io("create directory", &dstr, e))
+}

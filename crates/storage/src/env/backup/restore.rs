@@ -148,19 +148,7 @@ fn fetch(
 pub fn restore_backup(vfs: &dyn Vfs, from: &Path, to: &Path) -> Result<RestoreSummary> {
     let chain = load_chain(vfs, from)?;
     let top = &chain[0].manifest;
-    let tstr = to.display().to_string();
-    if vfs.exists(to)
-        && !vfs
-            .list(to)
-            .map_err(|e| Error::io("list", &tstr, e))?
-            .is_empty()
-    {
-        return Err(Error::InvalidArgument(format!(
-            "restore target {tstr} is not empty"
-        )));
-    }
-    vfs.create_dir_all(&to.join(WAL_DIR))
-        .map_err(|e| Error::io("create directory", &tstr, e))?;
+    super::create_empty_dir(vfs, to, "restore target")?;
     let mut written = Vec::new();
     let mut bytes_written = 0u64;
     let env_entry = top
