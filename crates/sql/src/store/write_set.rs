@@ -39,6 +39,14 @@ impl Pending {
     }
 }
 
+/// One key's change written through ([`WriteSet::write_through`]).
+pub enum Change {
+    /// The row or index entry.
+    Put(Vec<u8>),
+    /// A blind upsert with this argument (`upsert::ArgTemplate::arg`).
+    Upsert(Vec<u8>),
+}
+
 /// A point in a write set's changes to roll back to ([`WriteSet::mark`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Mark {
@@ -211,6 +219,15 @@ impl WriteSet {
         Ok(())
     }
 
+    /// Waits until every row this session's locks took over from a committing transaction is
+    /// durable and visible (design.md TXN5), so that a read of the latest committed state sees it.
+    fn await_read_fence(&self) -> DbResult<()> {
+        if let Some(t) = &self.txn {
+            t.await_read_fence()?;
+        }
+        Ok(())
+    }
+
     /// Locks every key of `keys` in `tree` ([`WriteSet::lock`] for each) in one call to the lock
     /// table: a statement's whole batch, in key order.
     pub fn lock_batch<'k>(
@@ -243,8 +260,8 @@ impl WriteSet {
         }
     }
 
-    /// Writes a statement's new rows or entries of `tree` (keys locked through
-    /// [`WriteSet::lock_batch`], in key order) straight through the transaction instead of the overlay. Only for a statement that is a
+    /// Writes a statement's new rows or entries of `tree`, or its blind upserts (keys locked
+    /// through [`WriteSet::lock_batch`], in key order) straight through the transaction instead of the overlay. Only for a statement that is a
     /// whole transaction and reads none of them (an autocommit INSERT whose set was empty when
     /// it began): the session's reads do not see them, and rolling back to any mark rolls the
     /// transaction back.
@@ -252,9 +269,21 @@ impl WriteSet {
         &mut self,
         store: &Store,
         tree: &str,
-        puts: Vec<(Vec<u8>, Vec<u8>)>,
+        changes: Vec<(Vec<u8>, Change)>,
     ) -> DbResult<()> {
-        let ops = puts.into_iter().map(|(k, v)| (k, Op::Put(v))).collect();
+        let ops = changes
+            .into_iter()
+            .map(|(k, c)| match c {
+                Change::Put(v) => (k, Op::Put(v)),
+                Change::Upsert(arg) => (
+                    k,
+                    Op::Upsert {
+                        func: UPSERT_FN,
+                        arg,
+                    },
+                ),
+            })
+            .collect();
         if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
             return Err(DbError::internal(
                 "written through a write set with changes",
@@ -315,6 +344,9 @@ impl WriteSet {
         snap: Option<&Txn>,
     ) -> DbResult<Option<Vec<u8>>> {
         let base = |store: &Store| -> DbResult<Option<Vec<u8>>> {
+            if snap.is_none() {
+                self.await_read_fence()?;
+            }
             let h = store.tree(tree)?;
             Ok(match snap {
                 Some(t) => t.get(&h, key)?,
@@ -338,6 +370,9 @@ impl WriteSet {
         reverse: bool,
         snap: Option<&'t Txn>,
     ) -> DbResult<Scan<'t>> {
+        if snap.is_none() {
+            self.await_read_fence()?;
+        }
         let handle = store.tree(tree)?;
         let mut pending: Vec<(Vec<u8>, Pending)> = match self.pending(tree) {
             Some(m) => m

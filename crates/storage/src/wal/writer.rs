@@ -241,6 +241,11 @@ impl Wal {
         Ok(())
     }
 
+    /// The last LSN known durable.
+    pub fn durable_lsn(&self) -> Msn {
+        self.inner.lock().durable_lsn
+    }
+
     /// The LSN the next record will get.
     pub fn next_lsn(&self) -> Msn {
         self.inner.lock().next_lsn

@@ -10,7 +10,7 @@
 use sqlparser::ast::{self as ast};
 
 use super::complete::{complete_row, Slot};
-use super::insert_batch::{batch_applies, insert_batch};
+use super::insert_batch::{batch_kind, insert_batch};
 use super::insert_row::{insert_row, RowPolicy};
 use super::{is_default_kw, table_scope};
 use crate::catalog::TableDef;
@@ -128,8 +128,8 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         blind,
     };
     cx.begin_write()?;
-    if batch_applies(cx, &t, &policy) {
-        return insert_batch(cx, &t, source, strict);
+    if let Some(kind) = batch_kind(cx, &t, &policy) {
+        return insert_batch(cx, &t, source, strict, kind);
     }
     let mut warnings = Vec::new();
     let mut affected = 0u64;
@@ -253,6 +253,9 @@ fn source_rows(
 fn place(t: &TableDef, targets: &[usize], vals: Vec<Slot>, rownum: u64) -> DbResult<Vec<Slot>> {
     if vals.len() != targets.len() {
         return Err(DbError::value_count(rownum));
+    }
+    if targets.len() == t.columns.len() && targets.iter().enumerate().all(|(i, &c)| i == c) {
+        return Ok(vals);
     }
     let mut slots: Vec<Slot> = (0..t.columns.len()).map(|_| Slot::Unset).collect();
     for (s, &c) in vals.into_iter().zip(targets) {

@@ -3,9 +3,11 @@
 //! against the table in one batched read, locked in one call to the lock table, and written
 //! straight through the session's storage transaction (no overlay), one batch per tree.
 //!
-//! Taken when [`batch_applies`]: an autocommit statement that began with an empty write set (so
-//! the statement is its transaction and nothing reads its rows before it commits), a plain INSERT
-//! (no IGNORE, REPLACE or ON DUPLICATE KEY UPDATE), a table without UNIQUE secondary indexes.
+//! Taken when [`batch_kind`] says so: an autocommit statement that began with an empty write set
+//! (so the statement is its transaction and nothing reads its rows before it commits), no IGNORE
+//! or REPLACE, a table without UNIQUE secondary indexes, and either a plain INSERT or an ON
+//! DUPLICATE KEY UPDATE that the row-at-a-time path would send as blind upserts (then every row is
+//! one upsert message, in key order, and nothing is checked).
 //!
 //! Invariants: the statement's outcome is the row-at-a-time path's (insert_row.rs): the same rows,
 //! warnings and AUTO_INCREMENT values on success; on failure the error of the first row, in
@@ -25,18 +27,35 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::result::Output;
+use crate::store::upsert::ArgTemplate;
+use crate::store::Change;
 use crate::types::value::Value;
 
 use super::insert_row::RowPolicy;
 
-/// Whether an INSERT with `policy` into `t` takes the set-oriented path.
-pub(super) fn batch_applies(cx: &Context, t: &TableDef, policy: &RowPolicy<'_>) -> bool {
-    !policy.replace
-        && !policy.ignore
-        && policy.program.is_empty()
-        && !cx.in_explicit_or_implicit_txn()
-        && cx.ws.is_empty()
-        && t.indexes.iter().all(|ix| !ix.unique)
+/// How a statement's rows are written on the set-oriented path.
+pub(super) enum BatchKind {
+    /// New rows: duplicates are errors.
+    Insert,
+    /// Blind upserts (ON DUPLICATE KEY UPDATE that needs no read), one argument per row.
+    Upsert(ArgTemplate),
+}
+
+/// Whether (and how) an INSERT with `policy` into `t` takes the set-oriented path.
+pub(super) fn batch_kind(cx: &Context, t: &TableDef, policy: &RowPolicy<'_>) -> Option<BatchKind> {
+    let whole_txn = !cx.in_explicit_or_implicit_txn() && cx.ws.is_empty();
+    if !whole_txn || policy.replace || policy.ignore || t.indexes.iter().any(|ix| ix.unique) {
+        return None;
+    }
+    if policy.program.is_empty() {
+        return Some(BatchKind::Insert);
+    }
+    // The row-at-a-time path sends blind upserts exactly when their program encodes.
+    policy
+        .blind
+        .then(|| ArgTemplate::new(&t.layout, policy.program))
+        .flatten()
+        .map(BatchKind::Upsert)
 }
 
 /// Where, in the row-at-a-time path's order, a row stops the statement.
@@ -82,6 +101,7 @@ pub(super) fn insert_batch(
     t: &TableDef,
     source: Vec<Vec<Slot>>,
     strict: bool,
+    kind: BatchKind,
 ) -> DbResult<Output> {
     let mut stop = FirstStop::default();
     let mut done = complete_all(cx, t, source, strict, &mut stop);
@@ -94,8 +114,9 @@ pub(super) fn insert_batch(
         &primary,
         order.iter().map(|&i| done.pks[i].as_slice()),
     )?;
-    // Without a primary key every row has a new hidden row id: nothing to check.
-    if !t.pk.is_empty() {
+    // Without a primary key every row has a new hidden row id: nothing to check. Upserts take any
+    // key.
+    if !t.pk.is_empty() && matches!(kind, BatchKind::Insert) {
         let keys: Vec<&[u8]> = order.iter().map(|&i| done.pks[i].as_slice()).collect();
         let present = cx.ws.contains_locked(store, &primary, &keys)?;
         for (j, &i) in order.iter().enumerate() {
@@ -113,15 +134,23 @@ pub(super) fn insert_batch(
         return Err(error);
     }
     let rows = done.rows.len() as u64;
-    let puts = order
+    let changes = order
         .iter()
         .map(|&i| {
             let pk = std::mem::take(&mut done.pks[i]);
-            (pk, std::mem::take(&mut encoded.rows[i]))
+            let row = std::mem::take(&mut encoded.rows[i]);
+            match &kind {
+                BatchKind::Insert => (pk, Change::Put(row)),
+                BatchKind::Upsert(template) => (pk, Change::Upsert(template.arg(&row))),
+            }
         })
         .collect();
-    cx.ws.write_through(store, &primary, puts)?;
-    for (i, mut entries) in encoded.index_entries.into_iter().enumerate() {
+    cx.ws.write_through(store, &primary, changes)?;
+    for (i, entries) in encoded.index_entries.into_iter().enumerate() {
+        let mut entries: Vec<(Vec<u8>, Change)> = entries
+            .into_iter()
+            .map(|(k, v)| (k, Change::Put(v)))
+            .collect();
         entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let tree = t.index_tree(i);
         cx.ws
