@@ -259,14 +259,19 @@ fn a_backup_during_writes_restores_to_a_prefix_of_every_writer() {
     assert!(report.blocks > 0 && report.trees >= 3);
 }
 
+/// Rows `from..from + n` of tree "t", in 500-row batches (one commit each).
 fn fill(env: &Env, from: u32, n: u32) {
     let t = env.open_tree("t").unwrap();
-    for i in from..from + n {
-        t.put(
-            &i.to_be_bytes(),
-            format!("value {i} {}", "x".repeat(40)).as_bytes(),
-        )
-        .unwrap();
+    let rows: Vec<u32> = (from..from + n).collect();
+    for chunk in rows.chunks(500) {
+        let ops = chunk
+            .iter()
+            .map(|i| {
+                let v = format!("value {i} {}", "x".repeat(40)).into_bytes();
+                (i.to_be_bytes().to_vec(), Op::Put(v))
+            })
+            .collect();
+        t.write_batch(ops).unwrap();
     }
 }
 
