@@ -301,6 +301,13 @@ impl Vfs for FaultVfs {
             plan: self.plan.clone(),
         }))
     }
+    fn create_direct(&self, path: &Path) -> io::Result<Arc<dyn VfsFile>> {
+        Ok(Arc::new(FaultFile {
+            inner: self.inner.create_direct(path)?,
+            path: path.to_path_buf(),
+            plan: self.plan.clone(),
+        }))
+    }
     fn exists(&self, path: &Path) -> bool {
         self.inner.exists(path)
     }

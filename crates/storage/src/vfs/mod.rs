@@ -52,10 +52,22 @@ pub trait VfsFile: Send + Sync {
     }
 }
 
+/// Writes to a file made by [`Vfs::create_direct`] are whole units of this many bytes, at offsets and from
+/// memory aligned to it.
+pub const DIRECT_ALIGN: usize = 4096;
+
 /// A file system.
 pub trait Vfs: Send + Sync {
     /// Opens a file for reading and writing, creating it if `create` is set.
     fn open(&self, path: &Path, create: bool) -> io::Result<Arc<dyn VfsFile>>;
+    /// Creates (or opens) a file written once and not read back soon, a backup's: where the file system
+    /// allows, its writes bypass the page cache (Linux `O_DIRECT`), so they cost no copy and leave no
+    /// dirty pages for other files' fsyncs to wait behind. Every write to it must be whole
+    /// [`DIRECT_ALIGN`]-byte units at an aligned offset from aligned memory (`set_len` trims the end).
+    /// Durability is as for any file: its fsync. Elsewhere, `open(path, true)`.
+    fn create_direct(&self, path: &Path) -> io::Result<Arc<dyn VfsFile>> {
+        self.open(path, true)
+    }
     /// Whether a file exists.
     fn exists(&self, path: &Path) -> bool;
     /// Removes a file.

@@ -77,6 +77,26 @@ impl Vfs for RealVfs {
             .open(path)?;
         Ok(Arc::new(RealFile(file)))
     }
+    fn create_direct(&self, path: &Path) -> io::Result<Arc<dyn VfsFile>> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let direct = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .custom_flags(libc::O_DIRECT)
+                .open(path);
+            match direct {
+                Ok(file) => return Ok(Arc::new(RealFile(file))),
+                // A file system without direct I/O refuses the flag: written through the page cache.
+                Err(e) if e.raw_os_error() == Some(libc::EINVAL) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.open(path, true)
+    }
     fn exists(&self, path: &Path) -> bool {
         path.exists()
     }

@@ -260,16 +260,7 @@ impl Record {
     /// Decodes the frame at the start of `buf`: its first LSN, its records (LSNs dense from the first) and
     /// the bytes it took. A packed frame yields all its records or fails whole.
     pub fn decode_frame(buf: &[u8]) -> Result<(Msn, Vec<Record>, usize), DecodeError> {
-        let mut d = Decoder::new(buf);
-        let len = d.u32()? as usize;
-        let crc = d.u32()?;
-        if !(9..=MAX_RECORD_BYTES).contains(&len) {
-            return Err(DecodeError(format!("bad record length {len}")));
-        }
-        let body = d.take(len)?;
-        if crc32c::crc32c(body) != crc {
-            return Err(DecodeError("record checksum mismatch".into()));
-        }
+        let body = checked_body(buf)?;
         let mut d = Decoder::new(body);
         let lsn = d.u64()?;
         let kind = d.u8()?;
@@ -278,8 +269,41 @@ impl Record {
         } else {
             vec![Record::decode_body(kind, &mut d)?]
         };
-        Ok((lsn, records, FRAME_PREFIX_BYTES + len))
+        Ok((lsn, records, FRAME_PREFIX_BYTES + body.len()))
     }
+
+    /// The extent of the frame at the start of `buf`, checked by its length and checksum but not
+    /// decoded: its first LSN, how many records it holds and the bytes it took (a backup copying the
+    /// log finds where it ends this way, without decompressing a packed frame).
+    pub fn frame_extent(buf: &[u8]) -> Result<(Msn, u64, usize), DecodeError> {
+        let body = checked_body(buf)?;
+        let mut d = Decoder::new(body);
+        let lsn = d.u64()?;
+        let count = if d.u8()? == KIND_PACKED {
+            d.varint()?
+        } else {
+            1
+        };
+        if count == 0 {
+            return Err(DecodeError("packed frame of 0 records".into()));
+        }
+        Ok((lsn, count, FRAME_PREFIX_BYTES + body.len()))
+    }
+}
+
+/// The body of the frame at the start of `buf` after its length and checksum are checked.
+fn checked_body(buf: &[u8]) -> Result<&[u8], DecodeError> {
+    let mut d = Decoder::new(buf);
+    let len = d.u32()? as usize;
+    let crc = d.u32()?;
+    if !(9..=MAX_RECORD_BYTES).contains(&len) {
+        return Err(DecodeError(format!("bad record length {len}")));
+    }
+    let body = d.take(len)?;
+    if crc32c::crc32c(body) != crc {
+        return Err(DecodeError("record checksum mismatch".into()));
+    }
+    Ok(body)
 }
 
 /// Fills in the length and checksum of the frame that begins at `start` and runs to the end of `out`.
@@ -403,6 +427,7 @@ mod tests {
             let (lsn, got, n) = Record::decode_frame(&buf[pos..]).unwrap();
             assert_eq!(lsn, i as u64 + 10);
             assert_eq!(got, vec![r.clone()]);
+            assert_eq!(Record::frame_extent(&buf[pos..]).unwrap(), (lsn, 1, n));
             for cut in 0..n {
                 assert!(Record::decode_frame(&buf[pos..pos + cut]).is_err());
             }
@@ -449,16 +474,20 @@ mod tests {
             let (lsn, got, n) = Record::decode_frame(&frame).unwrap();
             assert_eq!((lsn, n), (77, frame.len()), "{codec:?}");
             assert_eq!(got, recs, "{codec:?}");
+            let extent = Record::frame_extent(&frame).unwrap();
+            assert_eq!(extent, (77, recs.len() as u64, frame.len()), "{codec:?}");
             for cut in 0..frame.len() {
                 assert!(
                     Record::decode_frame(&frame[..cut]).is_err(),
                     "{codec:?} cut {cut}"
                 );
+                assert!(Record::frame_extent(&frame[..cut]).is_err());
             }
             for i in (0..frame.len()).step_by(7) {
                 let mut bad = frame.clone();
                 bad[i] ^= 0x10;
                 assert!(Record::decode_frame(&bad).is_err(), "{codec:?} flip {i}");
+                assert!(Record::frame_extent(&bad).is_err(), "{codec:?} flip {i}");
             }
         }
         // The sample compresses: lz4 stores it in fewer bytes than no codec.
