@@ -114,6 +114,8 @@ fn a_backup_during_writes_restores_every_acknowledged_row() {
     std::fs::create_dir_all(&files).unwrap();
     let server = start(&data, &files);
     schema(&server);
+    // The tables' trees in a checkpoint, which the backups copy (and the log after it).
+    server.conn(None).query_drop("CHECKPOINT").unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let acked: Vec<Arc<AtomicU64>> = (0..3).map(|_| Arc::new(AtomicU64::new(0))).collect();
     let mut threads: Vec<_> = (0..3u64)
@@ -289,6 +291,8 @@ fn a_cancelled_or_killed_backup_leaves_the_server_unaffected() {
     schema(&server);
     fill(&server, 20_000);
     let mut watcher = server.conn(Some("d"));
+    // A backup copies the latest checkpoint's blocks (throttled below) and the log after it.
+    watcher.query_drop("CHECKPOINT").unwrap();
 
     // KILL QUERY of the backup's connection.
     let mut runner = server.conn(None);

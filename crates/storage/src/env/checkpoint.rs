@@ -244,7 +244,7 @@ const MAINTENANCE_NICE: i32 = 5;
 /// only where they leave it idle: the first checkpoint of a table outgrowing the cache cut the insert
 /// rate of its second to under half the median (design.md "Checkpoint protocol"). Failure is ignored
 /// (the thread then runs at normal priority).
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         let tid = rustix::thread::gettid();

@@ -199,22 +199,29 @@ pub(crate) fn read_catalog(
             0,
         ),
         Some(h) => {
-            let path = dir.join(catalog_name(h.seq));
-            let pstr = path.display().to_string();
-            let file = vfs
-                .open(&path, false)
-                .map_err(|e| Error::io("open", pstr.clone(), e))?;
-            let mut raw = vec![0u8; h.catalog_len as usize];
-            file.read_exact_at(&mut raw, 0)
-                .map_err(|e| Error::io("read", pstr.clone(), e))?;
-            if crc32c::crc32c(&raw) != h.catalog_crc {
-                return Err(corruption!(pstr, Some(0), "catalog checksum mismatch"));
-            }
+            let raw = read_catalog_bytes(vfs, dir, &h)?;
+            let pstr = dir.join(catalog_name(h.seq)).display().to_string();
             let catalog =
                 Catalog::decode(&raw).map_err(|e| corruption!(pstr, Some(0), "catalog: {e}"))?;
             (catalog, h.replay_lsn, h.seq)
         }
     })
+}
+
+/// The bytes of the catalog that `h` names, checked against its CRC-32C.
+pub(crate) fn read_catalog_bytes(vfs: &dyn Vfs, dir: &Path, h: &EnvHeader) -> Result<Vec<u8>> {
+    let path = dir.join(catalog_name(h.seq));
+    let pstr = path.display().to_string();
+    let file = vfs
+        .open(&path, false)
+        .map_err(|e| Error::io("open", pstr.clone(), e))?;
+    let mut raw = vec![0u8; h.catalog_len as usize];
+    file.read_exact_at(&mut raw, 0)
+        .map_err(|e| Error::io("read", pstr.clone(), e))?;
+    if crc32c::crc32c(&raw) != h.catalog_crc {
+        return Err(corruption!(pstr, Some(0), "catalog checksum mismatch"));
+    }
+    Ok(raw)
 }
 
 /// What every tree shares with the environment: the latch, the cache budget, the upsert registry, the

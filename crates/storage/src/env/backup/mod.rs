@@ -6,10 +6,12 @@
 //! | `mod.rs` | [`Env::backup`]: the two rounds, options, progress and summary |
 //! | `pins.rs` | a round's checkpoint with its places pinned and the log held; released by a guard |
 //! | `dest.rs` | the destination directory: block files, whole files, throttling, progress, cancel |
+//! | `chunks.rs` | writing those files in aligned chunks, each written out before the next (BKP9) |
 //! | `log_copy.rs` | copying the log from the final checkpoint's begin to the end LSN |
 //! | `manifest.rs` | the manifest: every file and block with its checksum |
 //! | `restore.rs` | [`restore_backup`]: a backup chain into a new environment directory |
 
+mod chunks;
 mod dest;
 mod log_copy;
 pub mod manifest;
@@ -79,7 +81,28 @@ type BaseIndex = HashMap<(u64, u64), (u32, u128)>;
 
 impl Env {
     /// Backs the running environment up into `dest` (a new or empty directory); writers go on meanwhile.
+    /// The work runs on a thread of its own at the maintenance thread's lower CPU priority (BKP9).
     pub fn backup(
+        &self,
+        dest: &Path,
+        opts: &BackupOptions,
+        progress: &BackupProgress,
+    ) -> Result<BackupSummary> {
+        std::thread::scope(|s| {
+            let worker = std::thread::Builder::new()
+                .name("betula-backup".into())
+                .spawn_scoped(s, || {
+                    super::checkpoint::lower_priority();
+                    self.backup_here(dest, opts, progress)
+                })
+                .map_err(|e| Error::io("start a thread for", "the backup", e))?;
+            worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
+    fn backup_here(
         &self,
         dest: &Path,
         opts: &BackupOptions,
@@ -110,7 +133,7 @@ impl Env {
 
         // Round 1: the bulk of the data, as of a checkpoint.
         progress.phase.store(1, Ordering::Relaxed);
-        let first = pins.checkpoint(false)?;
+        let first = pins.latest(false)?;
         progress
             .bytes_total
             .store(snapshot_bytes(&first), Ordering::Relaxed);
@@ -121,7 +144,7 @@ impl Env {
         // The final round: what changed since, and the log up to the end LSN.
         progress.phase.store(2, Ordering::Relaxed);
         let gate = inner.unlogged_gate.write();
-        let last = pins.checkpoint(true)?;
+        let last = pins.latest(true)?;
         let fresh = run.bytes_not_copied(&last);
         progress.bytes_total.fetch_add(fresh, Ordering::Relaxed);
         let mut trees = Vec::with_capacity(last.trees.len());
@@ -184,9 +207,9 @@ struct Run<'r, 'd> {
 }
 
 impl Run<'_, '_> {
-    /// Copies the blocks of one tree's checkpoint, in file order (sequential reads). In the final round a
-    /// block round 1 copied at a place still referenced, with the same length, is taken as it is (BKP4):
-    /// that place has been pinned since round 1.
+    /// Copies the blocks of one tree's checkpoint in file order, reading neighbouring blocks together
+    /// (spans of up to [`READ_SPAN`] bytes). In the final round a block round 1 copied at a place still
+    /// referenced, with the same length, is taken as it is (BKP4): that place has been pinned since round 1.
     fn copy_tree(
         &mut self,
         tree: &Tree,
@@ -197,38 +220,27 @@ impl Run<'_, '_> {
         let mut places: Vec<_> = ck.table.map.iter().map(|(bn, loc)| (*bn, *loc)).collect();
         places.sort_by_key(|(_, loc)| loc.offset);
         let mut blocks = Vec::with_capacity(places.len());
+        let mut to_read = Vec::with_capacity(places.len());
         for (bn, loc) in places {
-            let known = final_round
-                .then(|| self.copied.get(&id))
-                .flatten()
-                .and_then(|m| m.get(&loc.offset))
-                .filter(|(len, e)| *len == loc.len && e.bn == bn);
-            if let Some((_, entry)) = known {
-                blocks.push(*entry);
-                continue;
+            match final_round.then(|| self.known(id, bn, loc)).flatten() {
+                Some(entry) => blocks.push(entry),
+                None => to_read.push((bn, loc)),
             }
-            let bytes = tree.read_checked_block(bn, loc)?;
-            self.out.pace(bytes.len() as u64)?;
-            let hash = block_hash(&bytes);
-            let source = if self.index.get(&(id, bn)) == Some(&(loc.len, hash)) {
-                self.blocks_from_base += 1;
-                BlockSource::Base
-            } else {
-                self.blocks_copied += 1;
-                BlockSource::Here(self.out.write_block(id, &bytes)?)
-            };
-            let entry = BlockEntry {
-                bn,
-                len: loc.len,
-                prefix_len: loc.prefix_len,
-                source,
-                hash,
-            };
-            self.copied
-                .entry(id)
-                .or_default()
-                .insert(loc.offset, (loc.len, entry));
-            blocks.push(entry);
+        }
+        let mut span = Vec::new();
+        for run in spans(&to_read) {
+            let run = &to_read[run];
+            let start = run[0].1.offset;
+            let (_, last) = run[run.len() - 1];
+            span.resize((last.offset + u64::from(last.len) - start) as usize, 0);
+            tree.read_span(start, &mut span)?;
+            for &(bn, loc) in run {
+                let at = (loc.offset - start) as usize;
+                let block = &span[at..at + loc.len as usize];
+                tree.check_block_at(bn, loc, block)?;
+                self.out.pace(u64::from(loc.len))?;
+                blocks.push(self.take_block(id, bn, loc, block)?);
+            }
         }
         blocks.sort_by_key(|b| b.bn);
         let h = &ck.header;
@@ -240,6 +252,45 @@ impl Run<'_, '_> {
             next_bn: h.next_bn,
             blocks,
         })
+    }
+
+    /// What round 1 copied of block `bn` at `loc`, if it was there with the same length.
+    fn known(&self, id: u64, bn: u64, loc: crate::block::BlockLoc) -> Option<BlockEntry> {
+        self.copied
+            .get(&id)
+            .and_then(|m| m.get(&loc.offset))
+            .filter(|(len, e)| *len == loc.len && e.bn == bn)
+            .map(|(_, e)| *e)
+    }
+
+    /// Hashes a checked block and writes it to the backup unless the base chain holds it (BKP8).
+    fn take_block(
+        &mut self,
+        id: u64,
+        bn: u64,
+        loc: crate::block::BlockLoc,
+        block: &[u8],
+    ) -> Result<BlockEntry> {
+        let hash = block_hash(block);
+        let source = if self.index.get(&(id, bn)) == Some(&(loc.len, hash)) {
+            self.blocks_from_base += 1;
+            BlockSource::Base
+        } else {
+            self.blocks_copied += 1;
+            BlockSource::Here(self.out.write_block(id, block)?)
+        };
+        let entry = BlockEntry {
+            bn,
+            len: loc.len,
+            prefix_len: loc.prefix_len,
+            source,
+            hash,
+        };
+        self.copied
+            .entry(id)
+            .or_default()
+            .insert(loc.offset, (loc.len, entry));
+        Ok(entry)
     }
 
     /// Bytes of `snap`'s blocks this backup has not read yet.
@@ -264,6 +315,33 @@ fn snapshot_bytes(snap: &Snapshot) -> u64 {
         .flat_map(|(_, ck)| ck.table.map.values())
         .map(|loc| u64::from(loc.len))
         .sum()
+}
+
+/// Bytes read from a tree file at once: neighbouring blocks up to this much are one read.
+const READ_SPAN: u64 = 4 << 20;
+
+/// Dead bytes between two blocks that are read rather than split the span (a freed place between them).
+const SPAN_GAP: u64 = 64 << 10;
+
+/// `places` (sorted by offset, not overlapping) cut into spans read at once: each holds at least one
+/// place, reaches at most [`READ_SPAN`] bytes from its first to its last byte unless its only place is
+/// longer, and has no gap over [`SPAN_GAP`] between neighbours.
+fn spans(places: &[(u64, crate::block::BlockLoc)]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut first = 0;
+    for i in 1..=places.len() {
+        let split = places.get(i).is_none_or(|(_, loc)| {
+            let prev = places[i - 1].1;
+            let prev_end = prev.offset + u64::from(prev.len);
+            let start = places[first].1.offset;
+            loc.offset - prev_end > SPAN_GAP || loc.offset + u64::from(loc.len) - start > READ_SPAN
+        });
+        if split {
+            out.push(first..i);
+            first = i;
+        }
+    }
+    out
 }
 
 fn base_index(m: &Manifest) -> BaseIndex {
@@ -335,4 +413,43 @@ pub(crate) fn create_empty_dir(vfs: &dyn crate::vfs::Vfs, dir: &Path, what: &str
     }
     vfs.create_dir_all(&dir.join(super::recovery::WAL_DIR))
         .map_err(|e| Error::io("create directory", &dstr, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{spans, READ_SPAN, SPAN_GAP};
+    use crate::block::BlockLoc;
+
+    fn at(offset: u64, len: u32) -> (u64, BlockLoc) {
+        (
+            offset,
+            BlockLoc {
+                offset,
+                len,
+                prefix_len: 0,
+            },
+        )
+    }
+
+    #[test]
+    fn neighbouring_blocks_are_read_in_spans_of_bounded_size() {
+        assert!(spans(&[]).is_empty());
+        // Back to back, then a small gap (read through), then a large one (a new span).
+        let places = [
+            at(8192, 4096),
+            at(12288, 4096),
+            at(16384 + SPAN_GAP, 100),
+            at(16384 + 3 * SPAN_GAP, 100),
+        ];
+        assert_eq!(spans(&places), vec![0..3, 3..4]);
+        // A span stops before it would pass READ_SPAN; a block longer than that is a span of its own.
+        let big = READ_SPAN as u32;
+        let places = [
+            at(0, big / 2),
+            at(u64::from(big / 2), big / 2),
+            at(u64::from(big), 1),
+            at(u64::from(big) + 1, big + 1),
+        ];
+        assert_eq!(spans(&places), vec![0..2, 2..3, 3..4]);
+    }
 }

@@ -28,16 +28,17 @@ impl Tree {
         self.space.lock().unhold(|off| live.contains(&off));
     }
 
-    /// Reads the block at `loc`, checking its checksums (the node block `bn`, or with `bn` None the
-    /// translation table, which its header's CRC covers and the caller checks).
-    pub(crate) fn read_checked_block(&self, bn: BlockNum, loc: BlockLoc) -> Result<Vec<u8>> {
-        let mut buf = vec![0u8; loc.len as usize];
+    /// Reads `buf.len()` bytes of the tree file at `offset` (a span of blocks, read at once).
+    pub(crate) fn read_span(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         self.file
-            .read_exact_at(&mut buf, loc.offset)
-            .map_err(|e| Error::io_at("read", &self.path, loc.offset, e))?;
-        node_codec::check_block(&buf, bn)
-            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
-        Ok(buf)
+            .read_exact_at(buf, offset)
+            .map_err(|e| Error::io_at("read", &self.path, offset, e))
+    }
+
+    /// Checks the checksums of the node block `bn`, whose bytes `block` were read at `loc`.
+    pub(crate) fn check_block_at(&self, bn: BlockNum, loc: BlockLoc, block: &[u8]) -> Result<()> {
+        node_codec::check_block(block, bn)
+            .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
     }
 
     /// The tree file's name as errors show it.
