@@ -70,6 +70,10 @@ struct BackupArgs {
     /// The backup's throttle in bytes per second.
     #[arg(long)]
     throttle: Option<u64>,
+    /// MB of rows of random text loaded (LOAD DATA) into a table of their own before the stream, so the
+    /// backup copies a large data directory.
+    #[arg(long, default_value_t = 0)]
+    preload_mb: u64,
     /// The `betula` binary (default: next to this one).
     #[arg(long)]
     betula_bin: Option<PathBuf>,
@@ -532,6 +536,7 @@ fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
         before_secs: a.before,
         after_secs: a.after,
         throttle: a.throttle,
+        preload_mb: a.preload_mb,
         dir: dir.clone(),
         start: peer::StartOptions {
             betula_bin,
@@ -540,13 +545,13 @@ fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
         },
     };
     let mut ctx = context(&a.common, &dir);
-    let md = sql::backup_during::run(&p, &mut ctx)?;
+    let (md, csv) = sql::backup_during::run(&p, &mut ctx)?;
     let stem = a
         .common
         .name
         .clone()
         .unwrap_or_else(|| format!("{}-backup-during-stream", ctx.date));
-    write_out(&a.common, &stem, &[("md", md)])
+    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
 fn main() {

@@ -2,7 +2,8 @@
 //! insert (design.md, "Online backup and restore"). The clients insert throughout; after `fill + before`
 //! seconds `BACKUP TO` runs on one more connection, and they stop `after` seconds past its end. Figures: the rows/s of the seconds before the
 //! backup, of the whole seconds during it, their ratio, the backup's bytes read and written, seconds and
-//! MB/s (bytes read ÷ the client's wall time of the statement), and the data directory's size.
+//! MB/s (bytes read ÷ the client's wall time of the statement), and the data directory's size; beside
+//! them, the rows of every second and whether the backup ran in it.
 
 use super::driver;
 use super::sensor_stream::{create_sql, insert_builder};
@@ -26,6 +27,8 @@ pub struct BackupRunParams {
     pub after_secs: u64,
     /// Bytes per second the backup may read (None: unthrottled).
     pub throttle: Option<u64>,
+    /// MB of random text rows loaded into a table of their own before the stream (0: none).
+    pub preload_mb: u64,
     pub dir: PathBuf,
     pub start: StartOptions,
 }
@@ -74,8 +77,8 @@ fn mean_between(per_sec: &[u64], from: f64, to: f64) -> Option<f64> {
     (b > a).then(|| per_sec[a..b].iter().sum::<u64>() as f64 / (b - a) as f64)
 }
 
-/// Runs the benchmark and returns its markdown report.
-pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<String> {
+/// Runs the benchmark and returns its markdown report and its per-second series (CSV).
+pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<(String, String)> {
     let root = p.dir.join("betula");
     let backups = p.dir.join("backups");
     if backups.exists() {
@@ -87,6 +90,17 @@ pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<String> {
         .betula_settings
         .push(format!("secure_file_priv = {}", backups.display()));
     let server = peer::start(EngineKind::Betula, &root, &start)?;
+    let preload = if p.preload_mb > 0 {
+        eprintln!("[backup] loading {} MB of ballast rows", p.preload_mb);
+        Some(super::ballast::load(
+            &server,
+            "ballast",
+            p.preload_mb,
+            p.seed,
+        )?)
+    } else {
+        None
+    };
     driver::open_table(&server, &create_sql(server.kind.table_options()))
         .map_err(|e| format!("create table: {e:?}"))?;
     let newest = Arc::new(AtomicU64::new(0));
@@ -142,21 +156,57 @@ pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<String> {
     let secs = b.ended - b.started;
     ctx.load_after = crate::machine::loadavg();
     let rates = [before, during, after];
-    Ok(markdown(p, ctx, &stream, datadir, &b, rates, secs))
+    let m = Measured {
+        stream: &stream,
+        preload,
+        datadir,
+        backup: &b,
+    };
+    Ok((markdown(p, ctx, &m, rates, secs), series_csv(&per_sec, &b)))
+}
+
+/// Rows acknowledged in each second of the run, and whether the backup ran in it (wholly or in part).
+fn series_csv(per_sec: &[u64], b: &BackupOutcome) -> String {
+    let mut s = "second,rows,backup\n".to_string();
+    for (i, rows) in per_sec.iter().enumerate() {
+        let (from, to) = (i as f64, i as f64 + 1.0);
+        let during = if from >= b.started && to <= b.ended {
+            "whole"
+        } else if to > b.started && from < b.ended {
+            "part"
+        } else {
+            ""
+        };
+        s.push_str(&format!("{i},{rows},{during}\n"));
+    }
+    s
+}
+
+/// What a run measured besides the rates.
+struct Measured<'a> {
+    stream: &'a driver::BatchRun,
+    /// The ballast load's rows and seconds.
+    preload: Option<(u64, f64)>,
+    datadir: u64,
+    backup: &'a BackupOutcome,
 }
 
 fn markdown(
     p: &BackupRunParams,
     ctx: &RunContext,
-    stream: &driver::BatchRun,
-    datadir: u64,
-    b: &BackupOutcome,
+    m: &Measured<'_>,
     [before, during, after]: [Option<f64>; 3],
     secs: f64,
 ) -> String {
+    let (stream, datadir, b) = (m.stream, m.datadir, m.backup);
     let n = |v: Option<f64>| v.map_or("n/a".into(), fmt_num);
     let mb = |v: u64| v as f64 / 1e6;
     let rows = [
+        (
+            "ballast rows loaded first",
+            m.preload.map(|(r, _)| r as f64),
+        ),
+        ("ballast load seconds", m.preload.map(|(_, s)| s)),
         ("rows inserted (whole run)", Some(stream.rows as f64)),
         (
             "data directory when the backup began, MB",
@@ -178,8 +228,17 @@ fn markdown(
     let mut s = "# Online backup during sensor-stream\n\n".to_string();
     crate::report::context(&mut s, ctx);
     s.push_str(&format!(
-        "\n{} clients × {}-row INSERTs (sensor-stream's), {} s of filling, then {} s before BACKUP TO and {} s \
+        "\n{}{} clients × {}-row INSERTs (sensor-stream's), {} s of filling, then {} s before BACKUP TO and {} s \
          after it; throttle {}; Betula cache {} MiB, sync at commit.\n\n| figure | value |\n|---|---|\n",
+        if p.preload_mb > 0 {
+            format!(
+                "First {} MB of 1000-character random text rows loaded into a table of their own \
+                 (`LOAD DATA LOCAL`), then ",
+                p.preload_mb
+            )
+        } else {
+            String::new()
+        },
         p.clients,
         p.sensors,
         p.fill_secs,
@@ -188,7 +247,11 @@ fn markdown(
         p.throttle.map_or("none".into(), |t| format!("{t} B/s")),
         p.start.cache_bytes >> 20
     ));
-    for (name, v) in rows {
+    // The ballast rows only when there was a ballast.
+    for (name, v) in rows
+        .into_iter()
+        .filter(|(name, _)| m.preload.is_some() || !name.starts_with("ballast"))
+    {
         s.push_str(&format!("| {name} | {} |\n", n(v)));
     }
     if let Some(e) = &b.error {

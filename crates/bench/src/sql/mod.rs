@@ -2,6 +2,7 @@
 //! servers the suite starts itself — Betula, MariaDB InnoDB, MariaDB MyRocks — with one report.
 
 pub mod backup_during;
+pub mod ballast;
 pub mod compression;
 pub mod driver;
 pub mod hot_reads;

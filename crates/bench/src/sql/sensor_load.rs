@@ -96,6 +96,14 @@ pub fn infile_conn(server: &Server, csv: &Path) -> Result<mysql::Conn, mysql::Er
         io::copy(&mut f, writer)?;
         Ok(())
     });
+    infile_conn_with(server, handler)
+}
+
+/// A connection whose local-infile requests `handler` answers.
+pub fn infile_conn_with(
+    server: &Server,
+    handler: mysql::LocalInfileHandler,
+) -> Result<mysql::Conn, mysql::Error> {
     let opts = mysql::OptsBuilder::from_opts(server.opts()).local_infile_handler(Some(handler));
     mysql::Conn::new(opts)
 }
