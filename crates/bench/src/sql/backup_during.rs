@@ -1,9 +1,10 @@
 //! `betula-bench backup-during-stream`: an online backup of Betula's server while sensor-stream's clients
 //! insert (design.md, "Online backup and restore"). The clients insert throughout; after `fill + before`
-//! seconds `BACKUP TO` runs on one more connection, and they stop `after` seconds past its end. Figures: the rows/s of the seconds before the
-//! backup, of the whole seconds during it, their ratio, the backup's bytes read and written, seconds and
-//! MB/s (bytes read ÷ the client's wall time of the statement), and the data directory's size; beside
-//! them, the rows of every second and whether the backup ran in it.
+//! seconds `BACKUP TO` runs on one more connection, and they stop `after` seconds past its end. Figures:
+//! the rows/s of the `before` seconds, of the backup's run and of the `after` seconds (rows acknowledged
+//! between the windows' edges), during ÷ before, the backup's bytes read and written, seconds and MB/s
+//! (bytes read ÷ the client's wall time of the statement), and the data directory's size; beside them,
+//! the rows of every second and whether the backup ran in it.
 
 use super::driver;
 use super::sensor_stream::{create_sql, insert_builder};
@@ -42,20 +43,39 @@ struct BackupOutcome {
     bytes_written: u64,
     blocks: u64,
     error: Option<String>,
+    /// (seconds, rows acknowledged so far) when the `before` window began, when the backup began and
+    /// ended, and when the `after` window ended.
+    marks: [(f64, u64); 4],
 }
 
-fn run_backup(server: &Server, to: &str, throttle: Option<u64>, t0: Instant) -> BackupOutcome {
-    let mut out = BackupOutcome {
-        started: t0.elapsed().as_secs_f64(),
-        ..Default::default()
-    };
+/// The moment and the rows acknowledged by then.
+fn mark(t0: Instant, rows: &AtomicU64) -> (f64, u64) {
+    (t0.elapsed().as_secs_f64(), rows.load(Ordering::Acquire))
+}
+
+/// Rows per second between two marks.
+fn rate((t1, r1): (f64, u64), (t2, r2): (f64, u64)) -> Option<f64> {
+    (t2 > t1).then(|| r2.saturating_sub(r1) as f64 / (t2 - t1))
+}
+
+fn run_backup(
+    server: &Server,
+    to: &str,
+    throttle: Option<u64>,
+    t0: Instant,
+    rows: &AtomicU64,
+) -> BackupOutcome {
+    let mut out = BackupOutcome::default();
     let sql = match throttle {
         Some(r) => format!("BACKUP TO '{to}' THROTTLE {r}"),
         None => format!("BACKUP TO '{to}'"),
     };
-    let row: Result<Option<mysql::Row>, _> =
-        mysql::Conn::new(server.opts()).and_then(|mut c| c.query_first(sql));
-    out.ended = t0.elapsed().as_secs_f64();
+    let conn = mysql::Conn::new(server.opts());
+    out.marks[1] = mark(t0, rows);
+    out.started = out.marks[1].0;
+    let row: Result<Option<mysql::Row>, _> = conn.and_then(|mut c| c.query_first(sql));
+    out.marks[2] = mark(t0, rows);
+    out.ended = out.marks[2].0;
     match row {
         Ok(Some(r)) => {
             out.bytes_read = r.get("Bytes_read").unwrap_or(0);
@@ -66,15 +86,6 @@ fn run_backup(server: &Server, to: &str, throttle: Option<u64>, t0: Instant) -> 
         Err(e) => out.error = Some(e.to_string()),
     }
     out
-}
-
-/// Mean of `per_sec` over the whole seconds inside [from, to).
-fn mean_between(per_sec: &[u64], from: f64, to: f64) -> Option<f64> {
-    let (a, b) = (
-        from.ceil() as usize,
-        (to.floor() as usize).min(per_sec.len()),
-    );
-    (b > a).then(|| per_sec[a..b].iter().sum::<u64>() as f64 / (b - a) as f64)
 }
 
 /// Runs the benchmark and returns its markdown report and its per-second series (CSV).
@@ -112,35 +123,39 @@ pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<(String, St
         .collect();
     let outcome = Arc::new(Mutex::new(None::<BackupOutcome>));
     let datadir = Arc::new(AtomicU64::new(0));
+    let rows = AtomicU64::new(0);
     let to = backups.join("full").display().to_string();
     let t0 = Instant::now();
     eprintln!(
         "[backup] inserting for {} s before the backup",
         p.fill_secs + p.before_secs
     );
-    // One run of the clients throughout (their batches number the rows' timestamps); it stops `after`
-    // seconds past the backup's end.
+    // One run of the clients throughout (their batches number the rows' timestamps); it stops once the
+    // `after` window past the backup's end is measured. The rates are read from the rows acknowledged
+    // at the windows' edges.
     let stream = std::thread::scope(|s| {
-        let (o, srv, to, du) = (outcome.clone(), &server, to.clone(), datadir.clone());
-        let wait = Duration::from_secs(p.fill_secs + p.before_secs);
+        let (o, srv, to, du, rows) = (outcome.clone(), &server, to.clone(), datadir.clone(), &rows);
         s.spawn(move || {
-            std::thread::sleep(wait);
+            let until = |secs: u64| {
+                let due = t0 + Duration::from_secs(secs);
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+            };
+            until(p.fill_secs);
+            let first = mark(t0, rows);
+            until(p.fill_secs + p.before_secs);
             du.store(srv.datadir_bytes().unwrap_or(0), Ordering::SeqCst);
             eprintln!("[backup] BACKUP TO {to}");
-            let done = run_backup(srv, &to, p.throttle, t0);
+            let mut done = run_backup(srv, &to, p.throttle, t0, rows);
+            std::thread::sleep(Duration::from_secs(p.after_secs));
+            done.marks[0] = first;
+            done.marks[3] = mark(t0, rows);
             *o.lock().expect("outcome") = Some(done);
         });
-        let finished = || {
-            outcome
-                .lock()
-                .expect("outcome")
-                .as_ref()
-                .is_some_and(|b| t0.elapsed().as_secs_f64() > b.ended + p.after_secs as f64)
-        };
-        driver::run_until(
+        let finished = || outcome.lock().expect("outcome").is_some();
+        driver::run_counting(
             &server,
             builders,
-            p.sensors as u64,
+            (p.sensors as u64, rows),
             Duration::from_secs(24 * 3600),
             u64::MAX,
             &finished,
@@ -150,9 +165,8 @@ pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<(String, St
     let datadir = datadir.load(Ordering::SeqCst);
     server.stop(Duration::from_secs(180))?;
     let (per_sec, _) = driver::per_second_series(&stream);
-    let before = mean_between(&per_sec, b.started - p.before_secs as f64, b.started);
-    let during = mean_between(&per_sec, b.started, b.ended);
-    let after = mean_between(&per_sec, b.ended, b.ended + p.after_secs as f64);
+    let [m0, m1, m2, m3] = b.marks;
+    let (before, during, after) = (rate(m0, m1), rate(m1, m2), rate(m2, m3));
     let secs = b.ended - b.started;
     ctx.load_after = crate::machine::loadavg();
     let rates = [before, during, after];
@@ -212,10 +226,10 @@ fn markdown(
             "data directory when the backup began, MB",
             Some(mb(datadir)),
         ),
-        ("rows/s before the backup (mean of whole seconds)", before),
-        ("rows/s during the backup (mean of whole seconds)", during),
+        ("rows/s before the backup (its `before` window)", before),
+        ("rows/s during the backup", during),
         ("during ÷ before", before.zip(during).map(|(a, d)| d / a)),
-        ("rows/s after the backup (mean of whole seconds)", after),
+        ("rows/s after the backup (its `after` window)", after),
         ("backup seconds (client wall time)", Some(secs)),
         ("backup MB read", Some(mb(b.bytes_read))),
         ("backup MB written", Some(mb(b.bytes_written))),
@@ -263,10 +277,8 @@ fn markdown(
 #[cfg(test)]
 mod tests {
     #[test]
-    fn whole_seconds_between_two_moments() {
-        let per_sec = [10, 20, 30, 40, 50];
-        assert_eq!(super::mean_between(&per_sec, 1.2, 3.9), Some(30.0));
-        assert_eq!(super::mean_between(&per_sec, 3.5, 3.9), None);
-        assert_eq!(super::mean_between(&per_sec, 0.0, 99.0), Some(30.0));
+    fn rows_per_second_between_two_marks() {
+        assert_eq!(super::rate((1.0, 100), (3.0, 500)), Some(200.0));
+        assert_eq!(super::rate((2.0, 100), (2.0, 100)), None);
     }
 }

@@ -174,9 +174,29 @@ pub fn run_until(
     limit: u64,
     done: &(dyn Fn() -> bool + Sync),
 ) -> BatchRun {
+    let rows = AtomicU64::new(0);
+    run_counting(
+        server,
+        builders,
+        (rows_per_batch, &rows),
+        duration,
+        limit,
+        done,
+    )
+}
+
+/// [`run_until`], counting the rows acknowledged in `rows` (its second half) as they are, so that a
+/// caller can read the count at moments of its own.
+pub fn run_counting(
+    server: &Server,
+    builders: Vec<TxSql>,
+    (rows_per_batch, rows): (u64, &AtomicU64),
+    duration: Duration,
+    limit: u64,
+    done: &(dyn Fn() -> bool + Sync),
+) -> BatchRun {
     let retries = AtomicU64::new(0);
     let clients = builders.len() as u64;
-    let rows = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let finished = AtomicU64::new(0);
     let error: Mutex<Option<Status>> = Mutex::new(None);
@@ -190,7 +210,7 @@ pub fn run_until(
     std::thread::scope(|s| {
         for (i, mut build) in builders.into_iter().enumerate() {
             let (rows, stop, error, batches, finished, opts, retries) = (
-                &rows,
+                rows,
                 &stop,
                 &error,
                 &batches,
