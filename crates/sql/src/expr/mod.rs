@@ -25,7 +25,7 @@ mod tree;
 
 pub use compile::{
     cast_target, interval_unit, literal_overflows, number_literal, object_name_parts, CompileEnv,
-    Compiler,
+    Compiler, NoSession,
 };
 pub use scope::{Scope, ScopeCol};
 pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp};

@@ -206,6 +206,26 @@ impl Wal {
         Ok(lsn)
     }
 
+    /// Appends `recs` under one hold of the log's lock; returns the LSN of the last. The records sit
+    /// together in the buffer, which a leader always writes whole as one packed frame, so they become
+    /// durable together or not at all (design.md WAL3).
+    pub fn append_group(&self, recs: &[Record]) -> Result<Msn> {
+        let mut g = self.inner.lock();
+        let before = g.buf.len();
+        for rec in recs {
+            g.next_lsn += 1;
+            rec.encode_entry(&mut g.buf);
+        }
+        let lsn = g.next_lsn - 1;
+        g.bytes_appended += (g.buf.len() - before) as u64;
+        let big = g.buf.len() >= BUFFER_FLUSH_BYTES && !g.busy;
+        drop(g);
+        if big {
+            self.flush(lsn, false)?;
+        }
+        Ok(lsn)
+    }
+
     /// The LSN the next record will get.
     pub fn next_lsn(&self) -> Msn {
         self.inner.lock().next_lsn

@@ -280,28 +280,10 @@ pub(super) fn ident(i: &ast::Ident) -> String {
     i.value.clone()
 }
 
-/// Evaluates a constant DEFAULT expression.
-fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
-    struct NoEnv;
-    impl crate::expr::CompileEnv for NoEnv {
-        fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
-            Err(DbError::unknown_var(n))
-        }
-        fn user_var(&mut self, _: &str) -> Value {
-            Value::Null
-        }
-        fn param(&mut self, _: usize) -> DbResult<Value> {
-            Err(DbError::syntax("?"))
-        }
-        fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-            Err(DbError::unsupported("subquery in DEFAULT"))
-        }
-        fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
-            None
-        }
-    }
+/// Evaluates a constant expression (a DEFAULT, a partition bound): no columns, no session.
+pub(crate) fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
     let scope = Scope::default();
-    let mut env = NoEnv;
+    let mut env = crate::expr::NoSession;
     let mut c = Compiler {
         scope: &scope,
         env: &mut env,

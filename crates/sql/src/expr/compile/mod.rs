@@ -62,6 +62,28 @@ pub trait CompileEnv {
     fn warn(&mut self, _w: crate::error::sql_error::Warning) {}
 }
 
+/// The environment of an expression compiled outside any session (a DEFAULT, a partition
+/// function): no variables, parameters, subqueries or session functions.
+pub struct NoSession;
+
+impl CompileEnv for NoSession {
+    fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
+        Err(DbError::unknown_var(n))
+    }
+    fn user_var(&mut self, _: &str) -> Value {
+        Value::Null
+    }
+    fn param(&mut self, _: usize) -> DbResult<Value> {
+        Err(DbError::syntax("?"))
+    }
+    fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+        Err(DbError::unsupported("subquery in DEFAULT"))
+    }
+    fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
+        None
+    }
+}
+
 pub struct Compiler<'a> {
     pub scope: &'a Scope,
     pub env: &'a mut dyn CompileEnv,
