@@ -72,6 +72,19 @@ pub struct Engine {
     pub temp_ids: AtomicU64,
     /// Named key caches (key_caches.rs): kept for MariaDB scripts, they hold nothing.
     pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
+    /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
+    pub retention: RetentionCounters,
+}
+
+/// Counters of the retention thread (design.md "Retention").
+#[derive(Default)]
+pub struct RetentionCounters {
+    /// Rounds run.
+    pub rounds: AtomicU64,
+    pub partitions_added: AtomicU64,
+    pub partitions_dropped: AtomicU64,
+    /// Actions that failed (each also logged).
+    pub errors: AtomicU64,
 }
 
 impl Engine {
@@ -115,6 +128,7 @@ impl Engine {
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
+            retention: RetentionCounters::default(),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

@@ -12,6 +12,7 @@ pub mod maintenance;
 mod part_streams;
 pub mod partitions;
 pub mod rebuild;
+pub mod retention;
 pub mod servers;
 pub mod table_draft;
 pub mod tables;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::catalog::create_table::render_stored;
 use crate::catalog::partition::{
-    check_layout, new_parts, retention, Method, PartBound, PartDefClause, Partitioning,
+    check_layout, new_parts, retention, Method, PartBound, PartDef, PartDefClause, Partitioning,
 };
 use crate::catalog::TableDef;
 use crate::context::Context;
@@ -190,10 +190,23 @@ fn add(
         ));
     }
     let added = new_parts(p, old, &defs)?;
+    append_parts(cx, old, p, added)
+}
+
+/// New empty partitions `added` at the top of `old` (their ids are given here).
+pub fn append_parts(
+    cx: &mut Context,
+    old: &TableDef,
+    p: &Partitioning,
+    added: Vec<PartDef>,
+) -> DbResult<()> {
     let mut np = p.clone();
     let first = np.parts.len();
-    np.next_id += added.len() as u64;
-    np.parts.extend(added);
+    for mut d in added {
+        d.id = np.next_id;
+        np.next_id += 1;
+        np.parts.push(d);
+    }
     check_layout(&np)?;
     let new = with_parts(old, np);
     let created: Vec<usize> = (first..new.parts().len()).collect();
@@ -203,7 +216,7 @@ fn add(
 }
 
 /// A HASH / KEY partition's definition as a clause (name, comment, options).
-fn plain_def(d: &crate::catalog::partition::PartDef) -> PartDefClause {
+fn plain_def(d: &PartDef) -> PartDefClause {
     PartDefClause {
         name: d.name.clone(),
         values: None,
@@ -344,13 +357,33 @@ fn reorganize(
         ));
     }
     let added = new_parts(p, old, &into)?;
-    let (first, last) = (at[0], at[at.len() - 1]);
+    let last = at[at.len() - 1];
     if p.method == Method::Range {
         check_same_range(p, &p.parts[last].bound, &added, last + 1 == p.parts.len())?;
     }
+    replace_parts(cx, old, p, &at, added)
+}
+
+/// The consecutive partitions `at` of `old` replaced by `added` (ids given here), which receive
+/// their rows.
+pub fn replace_parts(
+    cx: &mut Context,
+    old: &TableDef,
+    p: &Partitioning,
+    at: &[usize],
+    added: Vec<PartDef>,
+) -> DbResult<()> {
+    let (first, last) = (at[0], at[at.len() - 1]);
     let mut np = p.clone();
-    np.next_id += added.len() as u64;
     let n_new = added.len();
+    let added: Vec<PartDef> = added
+        .into_iter()
+        .map(|mut d| {
+            d.id = np.next_id;
+            np.next_id += 1;
+            d
+        })
+        .collect();
     np.parts.splice(first..=last, added);
     check_layout(&np)?;
     let new = with_parts(old, np);
@@ -363,7 +396,7 @@ fn reorganize(
             new: &new,
             origin: &origin,
             order: &[],
-            from_parts: Some(&at),
+            from_parts: Some(at),
             into_parts: Some(&into_parts),
         },
     )?;
@@ -376,7 +409,7 @@ fn reorganize(
 fn check_same_range(
     p: &Partitioning,
     old_top: &PartBound,
-    added: &[crate::catalog::partition::PartDef],
+    added: &[PartDef],
     is_last: bool,
 ) -> DbResult<()> {
     let new_top = &added.last().expect("INTO lists partitions").bound;
