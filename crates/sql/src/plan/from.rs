@@ -109,6 +109,12 @@ fn table_factor(
                 .map(|a| a.name.value.clone())
                 .unwrap_or_else(|| tname.clone());
             if db.eq_ignore_ascii_case("information_schema") {
+                if !partitions.is_empty() {
+                    return Err(DbError::new(
+                        ErrorCode::PartitionClauseOnNonpartitioned,
+                        "PARTITION () clause on non partitioned table",
+                    ));
+                }
                 let (cols, rows) = crate::infoschema::view(cx, &tname)?;
                 for c in &cols {
                     from.scope.cols.push(ScopeCol {

@@ -2,7 +2,7 @@
 //! partition's bound as information_schema.PARTITIONS shows it ([`render_bound`]).
 //!
 //! Invariant: the text parses back into the same partitioning (catalog: the stored CREATE TABLE
-//! text is this text): RANGE bounds are the evaluated integers, LIST values sorted with NULL
+//! text is this text): RANGE bounds are the evaluated integers, LIST values as written with NULL
 //! first, COLUMNS values as literals of their column's type.
 
 use super::{Method, PartBound, PartDef, Partitioning};
@@ -81,31 +81,26 @@ pub fn render_bound(p: &Partitioning, t: &TableDef, b: &PartBound) -> String {
             .map(|(i, v)| v.as_ref().map_or("MAXVALUE".into(), |v| lit(i, v)))
             .collect::<Vec<_>>()
             .join(","),
-        PartBound::IntIn(vals) => {
-            let mut v = vals.clone();
-            v.sort();
-            v.iter()
-                .map(|x| x.map_or("NULL".into(), |x| x.to_string()))
-                .collect::<Vec<_>>()
-                .join(",")
-        }
-        PartBound::ColumnsIn(tuples) => {
-            let mut sorted: Vec<&Vec<Value>> = tuples.iter().collect();
-            sorted.sort_by(|a, b| p.cmp_tuple(a, b));
-            sorted
-                .iter()
-                .map(|tuple| {
-                    let items: Vec<String> =
-                        tuple.iter().enumerate().map(|(i, v)| lit(i, v)).collect();
-                    if tuple.len() == 1 {
-                        items.join(",")
-                    } else {
-                        format!("({})", items.join(","))
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(",")
-        }
+        // As written, NULL first (MariaDB's order).
+        PartBound::IntIn(vals) => vals
+            .iter()
+            .filter(|v| v.is_none())
+            .chain(vals.iter().filter(|v| v.is_some()))
+            .map(|x| x.map_or("NULL".into(), |x| x.to_string()))
+            .collect::<Vec<_>>()
+            .join(","),
+        PartBound::ColumnsIn(tuples) => tuples
+            .iter()
+            .map(|tuple| {
+                let items: Vec<String> = tuple.iter().enumerate().map(|(i, v)| lit(i, v)).collect();
+                if tuple.len() == 1 {
+                    items.join(",")
+                } else {
+                    format!("({})", items.join(","))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(","),
     }
 }
 
