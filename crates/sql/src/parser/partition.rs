@@ -142,11 +142,28 @@ fn group<'a>(c: &mut Cursor<'a>) -> DbResult<&'a str> {
     Err(syntax(c))
 }
 
-/// One expression read by sqlparser.
+/// One expression read by sqlparser, which must take the whole text. MySQL's `a MOD b`
+/// operator (which sqlparser does not read, and mariadb-dump writes) is read as `a % b`.
 fn expression(text: &str) -> DbResult<ast::Expr> {
-    Ok(Parser::new(&MySqlDialect {})
-        .try_with_sql(text)?
-        .parse_expr()?)
+    let mut rewritten = String::with_capacity(text.len());
+    let mut at = 0;
+    let toks = crate::parser::tokens::lex(text);
+    for (i, (t, off)) in toks.iter().enumerate() {
+        let is_mod = matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "MOD")
+            && !matches!(toks.get(i + 1), Some((Tok::Sym('('), _)));
+        if is_mod {
+            rewritten.push_str(&text[at..*off]);
+            rewritten.push('%');
+            at = off + 3;
+        }
+    }
+    rewritten.push_str(&text[at..]);
+    let mut p = Parser::new(&MySqlDialect {}).try_with_sql(&rewritten)?;
+    let e = p.parse_expr()?;
+    if p.peek_token().token != sqlparser::tokenizer::Token::EOF {
+        return Err(DbError::syntax(text));
+    }
+    Ok(e)
 }
 
 /// `(a, b, ...)`: column names.
