@@ -16,11 +16,10 @@ use std::sync::Arc;
 use betula_storage::{Codec, ColumnLayout, ValueLayout};
 
 use crate::catalog::partition::{PartIds, Partitioning};
-use crate::codec::key::decode_key;
-use crate::codec::key::{encode_key, KeyColumn};
+use crate::codec::key::{decode_key, encode_key, encode_key_value, KeyColumn};
 use crate::codec::layout::{key_fields, row_value};
 use crate::codec::row::RowLayout;
-use crate::error::db_error::DbResult;
+use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{Scope, ScopeCol};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
@@ -242,6 +241,33 @@ impl TableDef {
             None => Ok(None),
         }
     }
+    /// The rows at positions `order` grouped by partition (each group keeping `order`'s order;
+    /// one group, `None`, for a table that is not partitioned), and the rows no partition takes
+    /// with their error (1526), which are in no group.
+    pub fn group_by_part(
+        &self,
+        rows: &[Vec<Value>],
+        order: &[usize],
+    ) -> (Vec<(Option<usize>, Vec<usize>)>, Vec<(usize, DbError)>) {
+        let Some(p) = &self.partitioning else {
+            return (vec![(None, order.to_vec())], Vec::new());
+        };
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); p.parts.len()];
+        let mut failed = Vec::new();
+        for &i in order {
+            match p.part_of(&rows[i]) {
+                Ok(part) => groups[part].push(i),
+                Err(e) => failed.push((i, e)),
+            }
+        }
+        let groups = groups
+            .into_iter()
+            .enumerate()
+            .filter(|(_, g)| !g.is_empty())
+            .map(|(part, g)| (Some(part), g))
+            .collect();
+        (groups, failed)
+    }
     /// The columns the partition function reads (none for a table that is not partitioned).
     pub fn partition_columns(&self) -> &[usize] {
         self.partitioning.as_ref().map_or(&[], |p| &p.columns)
@@ -388,8 +414,9 @@ impl TableDef {
             let id = self.counters.row_id.fetch_add(1, Ordering::SeqCst);
             encode_key(&self.pk_key_columns(), &[Value::UInt(id)], &mut out)?;
         } else {
-            let vals: Vec<Value> = self.pk.iter().map(|&i| row[i].clone()).collect();
-            encode_key(&self.pk_key_columns(), &vals, &mut out)?;
+            for (p, &c) in self.pk.iter().enumerate() {
+                encode_key_value(&self.key_column(None, p), &row[c], &mut out)?;
+            }
         }
         Ok(out)
     }
