@@ -128,6 +128,9 @@ pub struct TableDef {
     pub partitioning: Option<Arc<Partitioning>>,
 }
 
+/// Rows of one partition (`None`: the table is not partitioned), by position.
+pub type PartGroup = (Option<usize>, Vec<usize>);
+
 /// The key format new and rebuilt tables are written in (see [`TableDef::key_format`]).
 pub const KEY_FORMAT: u8 = 2;
 
@@ -248,7 +251,7 @@ impl TableDef {
         &self,
         rows: &[Vec<Value>],
         order: &[usize],
-    ) -> (Vec<(Option<usize>, Vec<usize>)>, Vec<(usize, DbError)>) {
+    ) -> (Vec<PartGroup>, Vec<(usize, DbError)>) {
         let Some(p) = &self.partitioning else {
             return (vec![(None, order.to_vec())], Vec::new());
         };

@@ -255,8 +255,8 @@ fn by_first_column(p: &Partitioning, lo: Option<Value>, hi: Option<Value>) -> Ve
     for (i, d) in p.parts.iter().enumerate() {
         let keep = match &d.bound {
             PartBound::ColumnsLessThan(b) => {
-                let top_ok = b[0].as_ref().is_none_or(|v| ge_lo(v));
-                let bottom_ok = prev.is_none_or(|v| le_hi(v));
+                let top_ok = b[0].as_ref().is_none_or(&ge_lo);
+                let bottom_ok = prev.is_none_or(&le_hi);
                 prev = b[0].as_ref().or(prev);
                 top_ok && bottom_ok
             }

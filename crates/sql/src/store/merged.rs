@@ -16,6 +16,9 @@ enum Heads {
     Backward(BinaryHeap<(Vec<u8>, usize)>),
 }
 
+/// An entry of a merge: the index of the scan it came from, its key and its value.
+pub type MergedEntry = (usize, Vec<u8>, Vec<u8>);
+
 /// A merge of scans in key order.
 pub struct Merged<'t> {
     scans: Vec<Scan<'t>>,
@@ -50,7 +53,7 @@ impl<'t> Merged<'t> {
     }
 
     /// The next entry and the index of the scan it came from.
-    pub fn next_entry(&mut self) -> DbResult<Option<(usize, Vec<u8>, Vec<u8>)>> {
+    pub fn next_entry(&mut self) -> DbResult<Option<MergedEntry>> {
         let Some((k, i)) = self.heads.pop() else {
             return Ok(None);
         };

@@ -458,10 +458,10 @@ fn check_increasing(p: &Partitioning) -> DbResult<()> {
             (PartBound::IntLessThan(Some(a)), PartBound::IntLessThan(Some(b))) if a >= b => {
                 return Err(not_increasing())
             }
-            (PartBound::ColumnsLessThan(a), PartBound::ColumnsLessThan(b)) => {
-                if p.cmp_bound_pair(a, b) != Ordering::Less {
-                    return Err(not_increasing());
-                }
+            (PartBound::ColumnsLessThan(a), PartBound::ColumnsLessThan(b))
+                if p.cmp_bound_pair(a, b) != Ordering::Less =>
+            {
+                return Err(not_increasing())
             }
             _ => {}
         }

@@ -104,7 +104,7 @@ mod tests {
             unsigned: false,
         };
         let kc = KeyColumn::from_column(&Column::new(0, "a", ty));
-        let part = |v: Value| hash(&[kc.clone()], &[ty], &[v]).unwrap() % 5;
+        let part = |v: Value| hash(std::slice::from_ref(&kc), &[ty], &[v]).unwrap() % 5;
         for (v, p) in [
             (0, 1),
             (1, 4),
@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(part(Value::Null), 2);
         // With 3 partitions: bytes that are letters weigh as capitals, accented ones as their
         // base letter, and a trailing 0x20 byte weighs as a space and is dropped.
-        let part3 = |v: i64| hash(&[kc.clone()], &[ty], &[Value::Int(v)]).unwrap() % 3;
+        let part3 = |v: i64| hash(std::slice::from_ref(&kc), &[ty], &[Value::Int(v)]).unwrap() % 3;
         for (v, p) in [(100, 1), (-500, 1), (-487, 2), (3, 2), (0x2000_0000, 1)] {
             assert_eq!(part3(v), p, "value {v}");
         }
