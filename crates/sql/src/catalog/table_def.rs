@@ -302,20 +302,7 @@ impl TableDef {
         let Some(p) = self.partitioning.as_mut() else {
             return Ok(());
         };
-        let p = Arc::make_mut(p);
-        if p.parts.len() != ids.ids.len() {
-            return Err(crate::error::db_error::DbError::internal(format!(
-                "catalog entry of {} names {} partitions, its text {}",
-                self.name,
-                ids.ids.len(),
-                p.parts.len()
-            )));
-        }
-        for (part, id) in p.parts.iter_mut().zip(&ids.ids) {
-            part.id = *id;
-        }
-        p.next_id = ids.next;
-        Ok(())
+        Arc::make_mut(p).set_ids(ids)
     }
     /// The partitions' ids as the catalog header stores them.
     pub fn part_ids(&self) -> Option<PartIds> {

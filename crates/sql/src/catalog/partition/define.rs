@@ -20,7 +20,7 @@ use crate::catalog::TableDef;
 use crate::codec::key::KeyColumn;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{Compiler, NoSession};
+use crate::expr::compile_standalone;
 use crate::types::coerce::{coerce_to_column, SqlMode};
 use crate::types::value::Value;
 use crate::types::SqlType;
@@ -66,21 +66,9 @@ pub fn define(
         retention,
     };
     p.parts = new_parts(&p, t, &defs)?;
-    if let Some(ids) = ids {
-        if ids.ids.len() != p.parts.len() {
-            return Err(DbError::internal(format!(
-                "catalog entry of {} names {} partitions, its text {}",
-                t.name,
-                ids.ids.len(),
-                p.parts.len()
-            )));
-        }
-        for (part, id) in p.parts.iter_mut().zip(&ids.ids) {
-            part.id = *id;
-        }
-        p.next_id = ids.next;
-    } else {
-        p.next_id = p.parts.len() as u64;
+    match ids {
+        Some(ids) => p.set_ids(ids)?,
+        None => p.next_id = p.parts.len() as u64,
     }
     check_layout(&p)?;
     check_keys(t, &p)?;
@@ -140,17 +128,7 @@ fn function(
 ) -> DbResult<(Option<PartFunc>, Vec<usize>, bool)> {
     if let Some(e) = &clause.expr {
         let checked = expr_check::check(e, t)?;
-        let scope = t.scope(&t.name);
-        let mut env = NoSession;
-        let mut c = Compiler {
-            scope: &scope,
-            env: &mut env,
-            aggs: None,
-            insert_scope: None,
-            aliases: &[],
-            place: "partition function",
-        };
-        let expr = c.compile(e)?;
+        let expr = compile_standalone(&t.scope(&t.name), e, "partition function")?;
         let func = PartFunc {
             expr,
             text: checked.text,

@@ -117,6 +117,22 @@ impl Partitioning {
         }
     }
 
+    /// Gives the partitions the ids the catalog stored for them (header `parts=`, `next_part=`).
+    pub fn set_ids(&mut self, ids: &PartIds) -> DbResult<()> {
+        if self.parts.len() != ids.ids.len() {
+            return Err(DbError::internal(format!(
+                "a catalog entry names {} partitions, its text {}",
+                ids.ids.len(),
+                self.parts.len()
+            )));
+        }
+        for (part, id) in self.parts.iter_mut().zip(&ids.ids) {
+            part.id = *id;
+        }
+        self.next_id = ids.next;
+        Ok(())
+    }
+
     /// The index of the partition named `name` (case-insensitive, as MariaDB).
     pub fn position(&self, name: &str) -> Option<usize> {
         self.parts

@@ -84,6 +84,20 @@ impl CompileEnv for NoSession {
     }
 }
 
+/// `e` compiled against `scope` outside any session ([`NoSession`]), with no aggregates.
+pub fn compile_standalone(scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
+    let mut env = NoSession;
+    Compiler {
+        scope,
+        env: &mut env,
+        aggs: None,
+        insert_scope: None,
+        aliases: &[],
+        place,
+    }
+    .compile(e)
+}
+
 pub struct Compiler<'a> {
     pub scope: &'a Scope,
     pub env: &'a mut dyn CompileEnv,
