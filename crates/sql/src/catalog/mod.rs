@@ -34,6 +34,7 @@ pub mod charset_clause;
 pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
+pub mod partition;
 pub mod type_text;
 
 mod persist;

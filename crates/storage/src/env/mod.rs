@@ -256,6 +256,51 @@ impl Env {
         inner.commit(lsn)
     }
 
+    /// Swaps the names of each pair of trees, all pairs at once: the contents of `a` are then
+    /// found under `b`'s name and those of `b` under `a`'s. The renames are logged as one group
+    /// (design.md WAL3): after a crash, every pair is swapped or none is. Durable when this
+    /// returns (under `Durability::Sync`).
+    pub fn swap_trees(&self, pairs: &[(String, String)]) -> Result<()> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let lsn = {
+            let mut trees = inner.trees.lock();
+            let mut renames = Vec::with_capacity(pairs.len() * 2);
+            for (a, b) in pairs {
+                let id_of = |n: &str| {
+                    trees
+                        .catalog
+                        .id_of(n)
+                        .ok_or_else(|| Error::NoSuchTree(n.to_string()))
+                };
+                let (ia, ib) = (id_of(a)?, id_of(b)?);
+                if ia == ib || renames.iter().any(|(i, _)| *i == ia || *i == ib) {
+                    return Err(Error::InvalidArgument(format!(
+                        "tree swapped twice: {a:?} <-> {b:?}"
+                    )));
+                }
+                renames.push((ia, b.clone()));
+                renames.push((ib, a.clone()));
+            }
+            let records: Vec<Record> = renames
+                .iter()
+                .map(|(id, name)| Record::RenameTree {
+                    id: *id,
+                    name: name.clone(),
+                })
+                .collect();
+            if records.is_empty() {
+                return Ok(());
+            }
+            let lsn = inner.wal.append_group(&records)?;
+            for (id, name) in renames {
+                trees.catalog.trees.get_mut(&id).expect("present").name = name;
+            }
+            lsn
+        };
+        inner.commit(lsn)
+    }
+
     /// Names of all trees, sorted (including staging trees of a bulk load in progress).
     pub fn tree_names(&self) -> Vec<String> {
         let trees = self.inner.trees.lock();

@@ -35,7 +35,7 @@ mod update;
 use sqlparser::ast::{self as ast};
 
 use crate::catalog::TableDef;
-use crate::expr::{Scope, ScopeCol};
+use crate::expr::Scope;
 use crate::types::value::Value;
 
 pub(crate) use complete::complete_row;
@@ -51,23 +51,7 @@ type KeyedRow = (Vec<u8>, Vec<Value>);
 
 /// The columns of `t` as an expression scope, the table named `alias`.
 pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
-    Scope {
-        cols: t
-            .columns
-            .iter()
-            .map(|c| ScopeCol {
-                table: alias.to_string(),
-                db: t.db.clone(),
-                org_table: t.name.clone(),
-                name: c.name.clone(),
-                ty: Some(c.sql_type),
-                collation: c.collation,
-                flags: c.protocol_flags(),
-                length: c.display_length(),
-                members: c.members.clone(),
-            })
-            .collect(),
-    }
+    t.scope(alias)
 }
 
 /// The bare keyword DEFAULT as a value (`VALUES (DEFAULT)`, `SET c = DEFAULT`).

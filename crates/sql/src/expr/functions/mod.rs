@@ -220,6 +220,11 @@ mod tests {
         "FORMAT",
         "QUOTE",
         "UUID_SHORT",
+        // Added with partitioning (its functions).
+        "TO_SECONDS",
+        "QUARTER",
+        "MICROSECOND",
+        "TIME_TO_SEC",
     ];
 
     #[test]
