@@ -216,7 +216,7 @@ impl Env {
     pub fn drop_tree(&self, name: &str) -> Result<()> {
         let inner = &self.inner;
         inner.check_writable()?;
-        let (lsn, id) = {
+        let (lsn, id, dropped) = {
             let mut trees = inner.trees.lock();
             let id = trees
                 .catalog
@@ -224,11 +224,15 @@ impl Env {
                 .ok_or_else(|| Error::NoSuchTree(name.to_string()))?;
             let lsn = inner.wal.append(&Record::DropTree { id })?;
             trees.catalog.trees.remove(&id);
-            if let Some(t) = trees.open.remove(&id) {
+            let dropped = trees.open.remove(&id);
+            if let Some(t) = &dropped {
                 t.dropped.store(true, Ordering::SeqCst);
             }
-            (lsn, id)
+            (lsn, id, dropped)
         };
+        if let Some(t) = dropped {
+            t.release_dropped_nodes();
+        }
         inner.commit_always(lsn)?;
         inner.remove_tree_file(id)
     }
