@@ -263,7 +263,7 @@ impl Tree {
         let loc = self.location(st, bn)?;
         let slot = st.nodes.get_mut().get_mut(&bn).expect("just loaded");
         let node = Arc::make_mut(&mut slot.node);
-        self.with_bytes(loc.offset, loc.len as usize, |block| {
+        let read = self.with_bytes(loc.offset, loc.len as usize, |block| {
             if !full {
                 let decoded = node_codec::decode_node(block, bn, false)
                     .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
@@ -279,7 +279,13 @@ impl Tree {
                 self.keep_stored_copies(node, block);
             }
             Ok(())
-        })?;
+        });
+        match read {
+            // A node already in memory needed the block only for the copies, which are an economy:
+            // a read error costs it the copies, not the change.
+            Err(_) if full => {}
+            other => other?,
+        }
         st.touched.push(bn);
         Ok(())
     }
