@@ -160,16 +160,17 @@ fn encode_as(
                 if let (Written::Current(..), Some(copy)) = (written, slot.current_copy()) {
                     // Unchanged since the node's last block: its bytes again (TREE6).
                     reused += 1;
-                    frame_count.0 += copy.frames;
-                    frame_count.1 += copy.columnar;
+                    frame_count.0 += copy.parts.frames;
+                    frame_count.1 += copy.parts.columnar;
                     let filter = copy
+                        .parts
                         .filter
                         .clone()
                         .unwrap_or_else(|| Arc::new(b.key_filter()));
                     let stored = (
-                        Cow::Borrowed(&copy.bytes[..]),
-                        copy.crc,
-                        copy.raw_len as usize,
+                        Cow::Borrowed(&copy.parts.bytes[..]),
+                        copy.parts.crc,
+                        copy.parts.raw_len as usize,
                     );
                     return (stored, Some(filter));
                 }

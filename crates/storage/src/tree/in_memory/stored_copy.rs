@@ -24,6 +24,12 @@ use std::sync::{Arc, Weak};
 #[derive(Debug)]
 pub struct StoredCopy<T> {
     of: Weak<T>,
+    pub parts: CopyParts,
+}
+
+/// What a copy holds.
+#[derive(Debug)]
+pub struct CopyParts {
     /// The partition's stored bytes (frame table and frames).
     pub bytes: Box<[u8]>,
     /// CRC-32C of `bytes`.
@@ -37,27 +43,12 @@ pub struct StoredCopy<T> {
     pub columnar: usize,
 }
 
-/// What a copy is made of, besides the partition it is for.
-pub struct CopyParts {
-    pub bytes: Box<[u8]>,
-    pub crc: u32,
-    pub raw_len: u32,
-    pub filter: Option<Arc<KeyFilter>>,
-    pub frames: usize,
-    pub columnar: usize,
-}
-
 impl<T> StoredCopy<T> {
     /// A copy of the stored form of `of`.
     pub fn new(of: &Arc<T>, parts: CopyParts) -> StoredCopy<T> {
         StoredCopy {
             of: Arc::downgrade(of),
-            bytes: parts.bytes,
-            crc: parts.crc,
-            raw_len: parts.raw_len,
-            filter: parts.filter,
-            frames: parts.frames,
-            columnar: parts.columnar,
+            parts,
         }
     }
 
@@ -68,7 +59,7 @@ impl<T> StoredCopy<T> {
 
     /// Bytes the copy counts in its node's cached size.
     pub fn mem_bytes(&self) -> usize {
-        self.bytes.len() + 64
+        self.parts.bytes.len() + 64
     }
 }
 
