@@ -43,6 +43,36 @@ enum Cmd {
     Sql(SqlArgs),
     /// Bytes and speed of each codec and level on basement frames (prints a markdown table).
     Codecs(CodecArgs),
+    /// An online backup of Betula's server while sensor-stream's clients insert: rows/s before and during
+    /// it, and the backup's MB/s.
+    BackupDuringStream(BackupArgs),
+}
+
+#[derive(Args)]
+struct BackupArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Inserting connections.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Sensors = rows per INSERT.
+    #[arg(long, default_value_t = 1000)]
+    sensors: usize,
+    /// Seconds of inserts before the measured run (the data the backup copies).
+    #[arg(long, default_value_t = 300)]
+    fill: u64,
+    /// Seconds of inserts measured before the backup starts.
+    #[arg(long, default_value_t = 30)]
+    before: u64,
+    /// Seconds of inserts after the backup's budget.
+    #[arg(long, default_value_t = 10)]
+    after: u64,
+    /// The backup's throttle in bytes per second.
+    #[arg(long)]
+    throttle: Option<u64>,
+    /// The `betula` binary (default: next to this one).
+    #[arg(long)]
+    betula_bin: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -493,12 +523,45 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
+fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
+    let dir = data_dir(&a.common)?;
+    io_stats::watch_device(&dir);
+    let betula_bin = match a.betula_bin.clone() {
+        Some(b) => b,
+        None => std::env::current_exe()?.with_file_name("betula"),
+    };
+    let p = sql::backup_during::BackupRunParams {
+        clients: a.clients.max(1),
+        sensors: a.sensors.max(1),
+        seed: a.common.seed,
+        fill_secs: a.fill,
+        before_secs: a.before,
+        after_secs: a.after,
+        throttle: a.throttle,
+        dir: dir.clone(),
+        start: peer::StartOptions {
+            betula_bin,
+            cache_bytes: a.common.cache_mb << 20,
+            betula_settings: Vec::new(),
+        },
+    };
+    let mut ctx = context(&a.common, &dir);
+    let md = sql::backup_during::run(&p, &mut ctx)?;
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-backup-during-stream", ctx.date));
+    write_out(&a.common, &stem, &[("md", md)])
+}
+
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Storage(a) => storage(a),
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
+        Cmd::BackupDuringStream(a) => backup_during_stream(a),
         Cmd::Codecs(a) => {
             let tree = betula_storage::TreeOptions {
                 basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,

@@ -242,7 +242,7 @@ fn kv_table(out: &mut String, title: &str, kv: &[(String, String)]) {
     }
 }
 
-fn context(out: &mut String, c: &RunContext) {
+pub fn context(out: &mut String, c: &RunContext) {
     let _ = writeln!(
         out,
         "Command (from the repository root):\n\n```\n{}\n```\n",

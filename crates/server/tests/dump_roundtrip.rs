@@ -2,7 +2,8 @@
 //! preamble (SQL_NOTES, TIME_ZONE, UNIQUE_CHECKS, SQL_MODE, executable comments, LOCK TABLES) is
 //! accepted, the dump tool reports no error (it reads information_schema.FILES), and every table
 //! has the same CHECKSUM TABLE and rows after the load as before. Both the plain form and
-//! `--single-transaction` are driven. Needs Debian's mariadb-client (mariadb, mariadb-dump).
+//! `--single-transaction` are driven, the latter also against a server that clients keep writing to
+//! (the load must hold exactly the dump's snapshot). Needs Debian's mariadb-client (mariadb, mariadb-dump).
 
 mod betula;
 
@@ -191,4 +192,168 @@ fn sql_notes_off_keeps_notes_out_of_show_warnings() {
     c.query_drop("SET SQL_NOTES=@OLD_SQL_NOTES").unwrap();
     let on: i64 = c.query_first("SELECT @@sql_notes").unwrap().unwrap();
     assert_eq!(on, 1);
+}
+
+/// Rows appended by the insert clients of the busy test, and transfers with their ledger rows.
+const BUSY_ACCOUNTS: i64 = 10;
+
+/// Client `w` appends rows (w, 0), (w, 1), ... in 20-row statements until stopped.
+fn append_rows(
+    mut c: mysql::Conn,
+    w: i64,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> impl FnOnce() {
+    move || {
+        let mut next = 0i64;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let rows: Vec<String> = (next..next + 20)
+                .map(|i| format!("({w}, {i}, 'row {i}', {}.25)", i % 101))
+                .collect();
+            c.query_drop(format!("INSERT INTO log VALUES {}", rows.join(",")))
+                .unwrap();
+            next += 20;
+        }
+    }
+}
+
+/// Transfers n = 1, 2, ...: each moves n % 7 + 1 from one account to another and records itself in the
+/// ledger, in one transaction.
+fn transfers(
+    mut c: mysql::Conn,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> impl FnOnce() {
+    move || {
+        let mut n = 0i64;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            n += 1;
+            let (from, to, amount) = (n % BUSY_ACCOUNTS, (n * 3 + 1) % BUSY_ACCOUNTS, n % 7 + 1);
+            let mut t = c.start_transaction(Default::default()).unwrap();
+            t.query_drop(format!(
+                "UPDATE bank SET balance = balance - {amount} WHERE id = {from}"
+            ))
+            .unwrap();
+            t.query_drop(format!(
+                "UPDATE bank SET balance = balance + {amount} WHERE id = {to}"
+            ))
+            .unwrap();
+            t.query_drop(format!(
+                "INSERT INTO ledger VALUES ({n}, {from}, {to}, {amount})"
+            ))
+            .unwrap();
+            t.commit().unwrap();
+        }
+    }
+}
+
+fn busy_checksums(server: &BetulaServer) -> Vec<(String, Option<u64>)> {
+    let mut c = server.conn(Some("b"));
+    c.query("CHECKSUM TABLE log, bank, ledger").unwrap()
+}
+
+/// `mariadb-dump --single-transaction` of a server that clients keep writing to: loaded into a fresh
+/// server, every table has the CHECKSUM TABLE the source had at the dump's snapshot. The snapshot is
+/// recovered on the source afterwards from what the load holds: each insert client's rows are a prefix
+/// (later ones are deleted), the ledger is a prefix of the transfers (later transfers are undone, in
+/// reverse), and the bank's balances must then agree with it.
+#[test]
+fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut c = server.conn(None);
+    for sql in [
+        "CREATE DATABASE b",
+        "CREATE TABLE b.log (client INT NOT NULL, seq INT NOT NULL, note VARCHAR(20), v DOUBLE, \
+         PRIMARY KEY (client, seq), KEY by_v (v))",
+        "CREATE TABLE b.bank (id INT PRIMARY KEY, balance BIGINT NOT NULL)",
+        "CREATE TABLE b.ledger (n BIGINT PRIMARY KEY, src INT, dst INT, amount INT)",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let accounts: Vec<String> = (0..BUSY_ACCOUNTS).map(|i| format!("({i}, 1000)")).collect();
+    c.query_drop(format!("INSERT INTO b.bank VALUES {}", accounts.join(",")))
+        .unwrap();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let mut threads: Vec<_> = (0..2)
+        .map(|w| std::thread::spawn(append_rows(server.conn(Some("b")), w, stop.clone())))
+        .collect();
+    threads.push(std::thread::spawn(transfers(
+        server.conn(Some("b")),
+        stop.clone(),
+    )));
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let o = Command::new(program("mariadb-dump"))
+        .args([
+            "--no-defaults",
+            "-h127.0.0.1",
+            "-uroot",
+            "--single-transaction",
+        ])
+        .arg(format!("-P{}", server.port))
+        .args(["--databases", "b"])
+        .output()
+        .expect("run mariadb-dump");
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let bytes = ok(o, "mariadb-dump");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        t.join().unwrap();
+    }
+
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = BetulaServer::start(fresh_dir.path());
+    load(fresh.port, &bytes);
+    let mut f = fresh.conn(Some("b"));
+    let mut s = server.conn(Some("b"));
+    // Insert clients: a prefix each; the source's later rows go.
+    let mut after_dump = 0;
+    for w in 0..2 {
+        let (n, next): (u64, Option<i64>) = f
+            .query_first(format!(
+                "SELECT COUNT(*), MAX(seq) + 1 FROM log WHERE client = {w}"
+            ))
+            .unwrap()
+            .unwrap();
+        assert_eq!(n as i64, next.unwrap_or(0), "client {w}: not a prefix");
+        s.query_drop(format!("DELETE FROM log WHERE client = {w} AND seq >= {n}"))
+            .unwrap();
+        after_dump += s.affected_rows();
+    }
+    // Transfers: the ledger is a prefix; later transfers are undone on the source.
+    let (k, last): (u64, Option<i64>) = f
+        .query_first("SELECT COUNT(*), MAX(n) FROM ledger")
+        .unwrap()
+        .unwrap();
+    assert_eq!(k as i64, last.unwrap_or(0), "the ledger is not a prefix");
+    let later: Vec<(i64, i64, i64, i64)> = s
+        .query(format!(
+            "SELECT n, src, dst, amount FROM ledger WHERE n > {k} ORDER BY n DESC"
+        ))
+        .unwrap();
+    after_dump += later.len() as u64;
+    assert!(after_dump > 0, "nothing was written while the dump ran");
+    for (n, from, to, amount) in later {
+        s.query_drop(format!(
+            "UPDATE bank SET balance = balance + {amount} WHERE id = {from}"
+        ))
+        .unwrap();
+        s.query_drop(format!(
+            "UPDATE bank SET balance = balance - {amount} WHERE id = {to}"
+        ))
+        .unwrap();
+        s.query_drop(format!("DELETE FROM ledger WHERE n = {n}"))
+            .unwrap();
+    }
+    let total: i64 = f
+        .query_first("SELECT SUM(balance) FROM bank")
+        .unwrap()
+        .unwrap();
+    assert_eq!(total, BUSY_ACCOUNTS * 1000);
+    assert!(k > 0, "no transfer before the dump");
+    assert_eq!(busy_checksums(&fresh), busy_checksums(&server));
 }

@@ -77,6 +77,9 @@ pub enum Error {
     /// Waiting for a row lock would close a cycle of waiting transactions; this one was chosen to fail.
     #[error("deadlock found when trying to get lock")]
     Deadlock,
+    /// A long operation (a backup) was cancelled by its caller.
+    #[error("cancelled")]
+    Cancelled,
     /// Another process holds the environment's lock.
     #[error("environment {0} is in use by another process")]
     Locked(String),

@@ -31,7 +31,13 @@ pub mod vfs;
 pub mod wal;
 
 pub use compress::Codec;
-pub use env::{Durability, Env, EnvOptions, EnvStats, SortedRows, TreeHandle};
+pub use env::backup::{
+    restore_backup, BackupOptions, BackupProgress, BackupSummary, RestoreSummary,
+};
+pub use env::{
+    verify_environment, Durability, Env, EnvOptions, EnvStats, ExportStats, SortedRows, TreeHandle,
+    VerifyReport,
+};
 pub use error::{Error, Result};
 pub use tree::format::columnar::{ColumnLayout, FieldKind, KeyField, ValueLayout};
 pub use tree::in_memory::message::{Op, UpdateRegistry};

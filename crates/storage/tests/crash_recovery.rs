@@ -6,27 +6,14 @@
 mod common;
 
 use betula_storage::vfs::{SimCrashPlan, SimVfs};
-use betula_storage::{Codec, Durability, Env, EnvOptions, Error, Op, TreeOptions};
+use betula_storage::{Durability, Env, EnvOptions, Error, Op};
 use common::{random_op, registry, Model, Rng};
 use std::ops::Bound;
 use std::path::Path;
 use std::sync::Arc;
 
 fn opts() -> EnvOptions {
-    EnvOptions {
-        cache_bytes: 48 << 10,
-        durability: Durability::Sync,
-        background: false,
-        wal_segment_bytes: 16 << 10,
-        default_tree: TreeOptions {
-            node_size_bytes: 2048,
-            basement_size_bytes: 512,
-            fanout: 4,
-            codec: Codec::Lz4,
-            level: 0,
-        },
-        ..EnvOptions::default()
-    }
+    common::crash_opts()
 }
 
 enum Step {

@@ -1,6 +1,7 @@
 //! `betula-bench sql`: the seed workloads (shared/bench/peers) run through the MySQL protocol against
 //! servers the suite starts itself — Betula, MariaDB InnoDB, MariaDB MyRocks — with one report.
 
+pub mod backup_during;
 pub mod compression;
 pub mod driver;
 pub mod drop_partition;

@@ -26,7 +26,7 @@ pub fn create_sql(table_options: &str) -> String {
     )
 }
 
-fn insert_builder(sensors: usize, seed: u64, newest: Arc<AtomicU64>) -> BatchSql {
+pub fn insert_builder(sensors: usize, seed: u64, newest: Arc<AtomicU64>) -> BatchSql {
     let mut data = SensorStream::new(sensors, seed);
     Box::new(move |b| {
         newest.fetch_max(b, Ordering::AcqRel);

@@ -72,6 +72,10 @@ pub struct Engine {
     pub temp_ids: AtomicU64,
     /// Named key caches (key_caches.rs): kept for MariaDB scripts, they hold nothing.
     pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
+    /// LOCK TABLES, the global read lock and tables' write uses (table_locks.rs).
+    pub table_locks: crate::context::table_locks::TableLocks,
+    /// The running or last backup: the connection that runs it and its progress (SHOW STATUS, KILL).
+    pub backup: Mutex<Option<(u64, Arc<betula_storage::BackupProgress>)>>,
     /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
     pub retention: RetentionCounters,
 }
@@ -129,6 +133,8 @@ impl Engine {
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
             retention: RetentionCounters::default(),
+            table_locks: Default::default(),
+            backup: Mutex::new(None),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

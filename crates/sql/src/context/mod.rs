@@ -12,6 +12,7 @@
 //! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
 //! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
+//! | `table_locks` | LOCK TABLES, the global read lock and tables' write uses, across sessions |
 //!
 //! Invariant: a context registers itself in the engine's process list when it is made and
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
@@ -22,6 +23,7 @@ pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
 pub mod source_text;
+pub mod table_locks;
 pub mod temp_tables;
 pub mod transaction;
 pub mod variables;
@@ -71,6 +73,11 @@ pub struct Context {
     pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
     pub temp: crate::context::temp_tables::TempTables,
+    /// The session's LOCK TABLES list while one is in effect (table_locks.rs; the engine's copy is what
+    /// other sessions see).
+    pub locked_tables: Option<Vec<table_locks::HeldLock>>,
+    /// Export directories of FLUSH TABLES ... FOR EXPORT, removed when its locks go.
+    pub export_dirs: Vec<std::path::PathBuf>,
 }
 
 impl Drop for Context {
@@ -79,6 +86,8 @@ impl Drop for Context {
         // After the write set: no buffered change refers to them any more (design.md TMP4).
         self.temp.drop_all(&self.engine.store);
         self.release_lock();
+        self.remove_exports();
+        self.engine.table_locks.end_session(self.id);
         self.engine.processes.lock().remove(&self.id);
     }
 }
@@ -127,6 +136,16 @@ impl Context {
             savepoints: Vec::new(),
             handlers: Default::default(),
             temp: Default::default(),
+            locked_tables: None,
+            export_dirs: Vec::new(),
+        }
+    }
+
+    /// Removes the export directories of this session's FLUSH TABLES ... FOR EXPORT (best effort: one
+    /// that cannot be removed is replaced by the next export of its table).
+    pub fn remove_exports(&mut self) {
+        for dir in self.export_dirs.drain(..) {
+            let _ = std::fs::remove_dir_all(dir);
         }
     }
 

@@ -79,10 +79,26 @@ impl Context {
             .get(db, name)
             .or_else(|| self.engine.catalog.table(db, name))
     }
-    /// [`Context::find_table`], or 1146 if there is none.
+    /// [`Context::find_table`], or 1146 if there is none; a permanent table is also checked against the
+    /// table locks (design.md TLK1, TLK3): under LOCK TABLES it must be in the session's list (1100),
+    /// otherwise the read waits while another session holds a WRITE lock on it.
     pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
-        self.find_table(db, name)
-            .ok_or_else(|| DbError::no_table(db, name))
+        let def = self
+            .find_table(db, name)
+            .ok_or_else(|| DbError::no_table(db, name))?;
+        if def.temporary.is_none() {
+            let key = (def.db.clone(), def.name.clone());
+            match &self.locked_tables {
+                Some(list) if list.iter().any(|l| l.table == key) => {}
+                Some(_) => return Err(crate::context::table_locks::not_locked(name)),
+                None => {
+                    let secs = self.int_var("lock_wait_timeout").min(31_536_000);
+                    let wait = std::time::Duration::from_secs(secs);
+                    self.engine.table_locks.before_read(self.id, &key, wait)?;
+                }
+            }
+        }
+        Ok(def)
     }
     /// Publishes a new version of a definition: in the session's overlay for a temporary table,
     /// in the catalog (with its stored text `sql`) otherwise; its trees take its column layouts.

@@ -123,6 +123,13 @@ impl Context {
     }
 
     pub fn commit(&mut self) -> DbResult<()> {
+        if !self.ws.is_empty() {
+            // No commit while another session holds the global read lock (design.md TLK4).
+            let secs = self.int_var("lock_wait_timeout").min(31_536_000);
+            self.engine
+                .table_locks
+                .before_commit(self.id, Duration::from_secs(secs))?;
+        }
         self.savepoints.clear();
         self.end_snapshot();
         let sync = ["betula_commit_sync", "tokudb_commit_sync"]
@@ -134,6 +141,7 @@ impl Context {
         }
         self.in_txn = false;
         self.release_lock();
+        self.engine.table_locks.end_transaction(self.id);
         r
     }
 
@@ -179,6 +187,7 @@ impl Context {
         self.ws.clear();
         self.in_txn = false;
         self.release_lock();
+        self.engine.table_locks.end_transaction(self.id);
     }
 
     /// DDL and other statements that commit the current transaction first.

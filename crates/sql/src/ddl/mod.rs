@@ -1,6 +1,6 @@
 //! Data definition: databases, tables (CREATE / DROP / TRUNCATE / RENAME, CREATE TABLE ...
 //! SELECT), indexes, ALTER TABLE and table rebuilds, ANALYZE / OPTIMIZE / CHECK, accounts and
-//! grants, foreign servers. Executors only: their grammars are in parser/.
+//! grants, foreign servers, table export and import. Executors only: their grammars are in parser/.
 
 pub mod alter;
 pub mod check;
@@ -16,4 +16,6 @@ pub mod retention;
 pub mod servers;
 pub mod table_draft;
 pub mod tables;
+pub mod transport;
+pub mod transport_meta;
 pub mod users;

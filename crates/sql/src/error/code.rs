@@ -123,6 +123,10 @@ error_codes! {
     NoTablesUsed = 1096, "HY000";
     /// `ER_TOO_BIG_SET`
     TooBigSet = 1097, "HY000";
+    /// `ER_TABLE_NOT_LOCKED_FOR_WRITE`
+    TableNotLockedForWrite = 1099, "HY000";
+    /// `ER_TABLE_NOT_LOCKED`
+    TableNotLocked = 1100, "HY000";
     /// `ER_WRONG_TABLE_NAME`
     WrongTableName = 1103, "42000";
     /// `ER_UNKNOWN_ERROR`: anything without a better code.
@@ -155,6 +159,8 @@ error_codes! {
     PrimaryCantHaveNull = 1171, "42000";
     /// `ER_KEY_DOES_NOT_EXISTS`
     KeyDoesNotExists = 1176, "42000";
+    /// `ER_LOCK_OR_ACTIVE_TRANSACTION`
+    LockOrActiveTransaction = 1192, "HY000";
     /// `ER_UNKNOWN_SYSTEM_VARIABLE`
     UnknownSystemVariable = 1193, "HY000";
     /// `ER_LOCK_WAIT_TIMEOUT`
@@ -167,6 +173,8 @@ error_codes! {
     WrongUsage = 1221, "HY000";
     /// `ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT`
     WrongNumberOfColumnsInSelect = 1222, "21000";
+    /// `ER_CANT_UPDATE_WITH_READLOCK`
+    CantUpdateWithReadlock = 1223, "HY000";
     /// `ER_SPECIFIC_ACCESS_DENIED_ERROR`
     SpecificAccessDeniedError = 1227, "42000";
     /// `ER_WRONG_VALUE_FOR_VAR`
@@ -213,6 +221,8 @@ error_codes! {
     TruncatedWrongValue = 1292, "22007";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
+    /// `ER_QUERY_INTERRUPTED`
+    QueryInterrupted = 1317, "70100";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
@@ -347,6 +357,12 @@ error_codes! {
     PartitionClauseOnNonpartitioned = 1747, "HY000";
     /// `ER_ROW_DOES_NOT_MATCH_GIVEN_PARTITION_SET`
     RowDoesNotMatchGivenPartitionSet = 1748, "HY000";
+    /// `ER_TABLE_SCHEMA_MISMATCH`
+    TableSchemaMismatch = 1808, "HY000";
+    /// `ER_TABLESPACE_MISSING`
+    TablespaceMissing = 1812, "HY000";
+    /// `ER_TABLESPACE_DISCARDED`
+    TablespaceDiscarded = 1814, "HY000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
     AlterOperationNotSupported = 1845, "0A000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`

@@ -102,6 +102,35 @@ pub fn status(cx: &Context) -> Vec<(String, String)> {
         ),
         ("Betula_filter_skips".into(), st.filter_skips.to_string()),
     ]
+    .into_iter()
+    .chain(backup_status(cx))
+    .collect()
+}
+
+/// The running or last backup (session/backup.rs): its connection, phase (0 not started, 1 copying the
+/// first checkpoint, 2 the final round, 3 done or failed) and bytes.
+fn backup_status(cx: &Context) -> Vec<(String, String)> {
+    let b = cx.engine.backup.lock();
+    let (conn, phase, total, done, written) = match &*b {
+        Some((conn, p)) => (
+            *conn,
+            p.phase.load(Ordering::Relaxed),
+            p.bytes_total.load(Ordering::Relaxed),
+            p.bytes_done.load(Ordering::Relaxed),
+            p.bytes_written.load(Ordering::Relaxed),
+        ),
+        None => (0, 0, 0, 0, 0),
+    };
+    [
+        ("Betula_backup_connection", conn),
+        ("Betula_backup_phase", u64::from(phase)),
+        ("Betula_backup_bytes_total", total),
+        ("Betula_backup_bytes_read", done),
+        ("Betula_backup_bytes_written", written),
+    ]
+    .into_iter()
+    .map(|(n, v)| (n.to_string(), v.to_string()))
+    .collect()
 }
 
 /// The rows of SHOW PROCESSLIST and information_schema.PROCESSLIST, one per session.

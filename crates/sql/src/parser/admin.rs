@@ -1,11 +1,11 @@
 //! The grammar of the session and maintenance statements Betula reads itself: USE, transaction
 //! control (BEGIN / START TRANSACTION, COMMIT, ROLLBACK [TO SAVEPOINT], SAVEPOINT, RELEASE
-//! SAVEPOINT), KILL, FLUSH, CHECKPOINT, LOCK / UNLOCK, ANALYZE / OPTIMIZE / CHECK TABLE,
-//! CHECKSUM TABLE, CACHE INDEX and LOAD INDEX INTO CACHE.
+//! SAVEPOINT), KILL, CHECKPOINT, ANALYZE / OPTIMIZE / CHECK TABLE, CHECKSUM TABLE, CACHE INDEX and
+//! LOAD INDEX INTO CACHE; FLUSH, LOCK / UNLOCK and BACKUP are read by locks.rs.
 //!
 //! Invariant: text after the part a statement uses is ignored where MySQL's options change
-//! nothing here (`START TRANSACTION READ ONLY`, `COMMIT AND CHAIN`, `FLUSH TABLES`, `LOCK
-//! TABLES t READ`, CHECK's `FOR UPGRADE`, a savepoint or KILL statement's tail), as before;
+//! nothing here (`START TRANSACTION READ ONLY`, `COMMIT AND CHAIN`, CHECK's `FOR UPGRADE`, a
+//! savepoint or KILL statement's tail), as before;
 //! CHECKSUM TABLE, CACHE INDEX and LOAD INDEX must end where their grammar does (1064).
 
 use crate::error::db_error::DbResult;
@@ -52,9 +52,10 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
                 .ok_or_else(|| syntax(c))?;
             Statement::Kill(id)
         }
-        "FLUSH" => Statement::Flush,
+        "FLUSH" => crate::parser::locks::parse_flush(c)?,
         "CHECKPOINT" => Statement::Checkpoint,
-        "LOCK" | "UNLOCK" => Statement::LockTables,
+        "LOCK" | "UNLOCK" => crate::parser::locks::parse_lock(keyword, c)?,
+        "BACKUP" => crate::parser::locks::parse_backup(c)?,
         "ANALYZE" | "OPTIMIZE" | "CHECK" => {
             let op = match keyword {
                 "ANALYZE" => MaintenanceOp::Analyze,

@@ -144,6 +144,13 @@ pub fn parse_alter(c: &mut Cursor<'_>) -> DbResult<Statement> {
         return Err(syntax(c));
     }
     let table = c.qualified().ok_or_else(|| syntax(c))?;
+    // DISCARD / IMPORT TABLESPACE stand alone (locks.rs's family: moving a table between servers).
+    for (kw, import) in [("DISCARD", false), ("IMPORT", true)] {
+        if c.kws(&[kw, "TABLESPACE"]) {
+            expect_end(c)?;
+            return Ok(Statement::Tablespace { table, import });
+        }
+    }
     let ops = alter::parse_ops(c)?;
     Ok(Statement::AlterTable { table, ops, online })
 }

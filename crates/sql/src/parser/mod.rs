@@ -38,6 +38,7 @@ pub mod fast_insert;
 pub mod handler;
 pub mod index_syntax;
 pub mod load;
+pub mod locks;
 pub mod multi_table;
 pub mod num_text;
 pub mod partition;
@@ -191,6 +192,7 @@ const OWN: &[&str] = &[
     "CHECKPOINT",
     "CHECKSUM",
     "CACHE",
+    "BACKUP",
 ];
 
 fn grammar_of(sql: &str) -> Grammar {

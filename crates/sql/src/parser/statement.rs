@@ -132,11 +132,51 @@ pub enum Statement {
     LoadIndex {
         tables: Vec<TableIndexes>,
     },
+    /// FLUSH of anything but tables (logs, privileges, status ...): a checkpoint.
     Flush,
+    /// FLUSH TABLES [t, ...] [WITH READ LOCK | FOR EXPORT] (locks.rs).
+    FlushTables {
+        tables: Vec<Vec<String>>,
+        mode: FlushMode,
+    },
     Checkpoint,
-    /// LOCK TABLES / UNLOCK TABLES (accepted, nothing to do).
-    LockTables,
+    /// LOCK TABLES (locks.rs).
+    LockTables(Vec<TableLockSpec>),
+    UnlockTables,
+    /// BACKUP TO 'dir' (locks.rs).
+    Backup(BackupStmt),
+    /// ALTER TABLE t DISCARD TABLESPACE (`import` false) / IMPORT TABLESPACE (ddl.rs).
+    Tablespace {
+        table: Vec<String>,
+        import: bool,
+    },
     Kill(u64),
+}
+
+/// What FLUSH TABLES does besides the checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlushMode {
+    Plain,
+    /// WITH READ LOCK: the global read lock.
+    ReadLock,
+    /// FOR EXPORT: read locks on the tables and their export files.
+    ForExport,
+}
+
+/// One table of LOCK TABLES.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableLockSpec {
+    pub table: Vec<String>,
+    pub alias: Option<String>,
+    pub write: bool,
+}
+
+/// BACKUP TO 'dir' [INCREMENTAL FROM 'base'] [THROTTLE bytes_per_second].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackupStmt {
+    pub to: String,
+    pub base: Option<String>,
+    pub throttle: Option<u64>,
 }
 
 /// ANALYZE, OPTIMIZE or CHECK.
@@ -178,6 +218,7 @@ impl Statement {
             | Statement::Truncate { .. }
             | Statement::RenameTables(_)
             | Statement::AlterTable { .. }
+            | Statement::Tablespace { .. }
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
             | Statement::Server(_)

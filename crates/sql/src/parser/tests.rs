@@ -197,8 +197,9 @@ fn session_and_maintenance_statements() {
     assert!(matches!(p("USE `db`"), S::Use(d) if d == "db"));
     assert!(matches!(p("KILL QUERY 12"), S::Kill(12)));
     assert_eq!(code("KILL x"), ErrorCode::ParseError);
-    assert!(matches!(p("FLUSH TABLES"), S::Flush));
-    assert!(matches!(p("LOCK TABLES t READ"), S::LockTables));
+    assert!(matches!(p("FLUSH TABLES"), S::FlushTables { .. }));
+    assert!(matches!(p("FLUSH LOGS"), S::Flush));
+    assert!(matches!(p("LOCK TABLES t READ"), S::LockTables(_)));
     assert!(matches!(
         p("OPTIMIZE NO_WRITE_TO_BINLOG TABLE t, db.u"),
         S::Maintenance { op: MaintenanceOp::Optimize, tables } if tables.len() == 2

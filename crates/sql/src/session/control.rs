@@ -1,10 +1,9 @@
-//! Statements about the connection and the server rather than data: USE, KILL, FLUSH,
-//! CHECKPOINT and LOCK / UNLOCK TABLES.
+//! Statements about the connection and the server rather than data: USE, KILL, FLUSH and
+//! CHECKPOINT (FLUSH TABLES and the table locks are locking.rs's).
 //!
 //! Invariants: FLUSH and CHECKPOINT write a checkpoint of the storage engine (whatever FLUSH
-//! names); LOCK / UNLOCK TABLES are accepted and do nothing (row locks and the schema lock
-//! already isolate statements); KILL of a known connection is refused (1235), of an unknown one
-//! answers 1094.
+//! names); KILL [QUERY] of the connection running a backup cancels the backup (it ends with 1317),
+//! KILL of any other known connection is refused (1235), of an unknown one answers 1094.
 
 use crate::context::Context;
 use crate::error::code::ErrorCode;
@@ -27,6 +26,15 @@ pub fn kill(cx: &mut Context, id: u64) -> DbResult<Output> {
             ErrorCode::NoSuchThread,
             format!("Unknown thread id: {id}"),
         ));
+    }
+    if let Some((conn, progress)) = &*cx.engine.backup.lock() {
+        if *conn == id && progress.phase.load(std::sync::atomic::Ordering::Relaxed) < 3 {
+            cx.need_root("SUPER")?;
+            progress
+                .cancel
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+            return Ok(Output::done(0));
+        }
     }
     Err(DbError::unsupported("KILL"))
 }

@@ -13,9 +13,9 @@ use crate::context::Context;
 use crate::ddl::{alter, databases, indexes, maintenance, servers, tables, users};
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::{checksum, dml, handler, multi_table, query};
-use crate::parser::statement::Statement;
+use crate::parser::statement::{FlushMode, Statement};
 use crate::result::{Output, RowSink};
-use crate::session::{control, key_cache, set, show, transaction};
+use crate::session::{backup, control, key_cache, locking, set, show, transaction};
 
 /// Runs `stmt`; `input` is the client's file for LOAD DATA LOCAL, `sink` receives a query's
 /// rows as they are read.
@@ -29,6 +29,8 @@ pub fn dispatch(
     if stmt.commits_implicitly() {
         cx.implicit_commit()?;
     }
+    // After the implicit commit, which would end the write uses this takes (design.md TLK5).
+    locking::before_statement(cx, &stmt)?;
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
@@ -53,7 +55,13 @@ pub fn dispatch(
         Statement::MultiTable(m) => multi_table::run(cx, m),
         Statement::Show(s) => show::run(cx, &s),
         Statement::Use(db) => control::use_db(cx, &db),
-        Statement::Begin => transaction::begin(cx),
+        Statement::Begin => {
+            // A transaction ends LOCK TABLES mode, as in MariaDB.
+            if cx.locked_tables.is_some() {
+                locking::release_list(cx);
+            }
+            transaction::begin(cx)
+        }
         Statement::Commit => transaction::commit(cx),
         Statement::Rollback { to_savepoint } => transaction::rollback(cx, to_savepoint.as_deref()),
         Statement::Savepoint(name) => transaction::savepoint(cx, &name),
@@ -69,7 +77,11 @@ pub fn dispatch(
             names,
             if_exists,
             temporary,
-        } => tables::drop_tables(cx, &names, if_exists, temporary),
+        } => {
+            let out = tables::drop_tables(cx, &names, if_exists, temporary)?;
+            locking::after_drop(cx, &names);
+            Ok(out)
+        }
         Statement::Truncate { table } => {
             let (db, t) = cx.resolve_table_name(&table)?;
             tables::truncate(cx, &db, &t)?;
@@ -108,7 +120,23 @@ pub fn dispatch(
         Statement::CacheIndex { tables, cache } => key_cache::cache_index(cx, &tables, &cache),
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
         Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
-        Statement::LockTables => Ok(Output::done(0)),
+        Statement::FlushTables { tables, mode } => match mode {
+            FlushMode::ForExport => locking::flush_for_export(cx, &tables),
+            _ => locking::flush_tables(cx, mode),
+        },
+        Statement::LockTables(specs) => locking::lock_tables(cx, &specs),
+        Statement::UnlockTables => locking::unlock_tables(cx),
+        Statement::Backup(b) => backup::run(cx, &b),
+        Statement::Tablespace { table, import } => {
+            let (db, t) = cx.resolve_table_name(&table)?;
+            if import {
+                crate::ddl::transport::import(cx, &db, &t)
+            } else {
+                // DISCARD TABLESPACE empties the table (the import replaces its rows anyway).
+                tables::truncate(cx, &db, &t)?;
+                Ok(Output::done(0))
+            }
+        }
         Statement::Kill(id) => control::kill(cx, id),
     }
 }
@@ -143,6 +171,7 @@ fn close_handlers(cx: &mut Context, stmt: &Statement) {
         Statement::DropTables { names, .. } => names.iter().map(last).collect(),
         Statement::Truncate { table }
         | Statement::AlterTable { table, .. }
+        | Statement::Tablespace { table, .. }
         | Statement::DropIndex { table, .. } => vec![last(table)],
         Statement::RenameTables(pairs) => pairs
             .iter()

@@ -7,7 +7,9 @@
 //! | `show` | SHOW and DESCRIBE |
 //! | `set` | SET |
 //! | `transaction` | BEGIN, COMMIT, ROLLBACK, savepoints |
-//! | `control` | USE, KILL, FLUSH, CHECKPOINT, LOCK TABLES |
+//! | `control` | USE, KILL, FLUSH, CHECKPOINT |
+//! | `locking` | LOCK / UNLOCK TABLES, FLUSH TABLES WITH READ LOCK, the lock checks before a statement |
+//! | `backup` | BACKUP TO |
 //! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
 //!
 //! Invariants:
@@ -19,9 +21,11 @@
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
 //!   becomes error 1105 and the statement's changes are dropped.
 
+pub mod backup;
 pub mod control;
 pub mod dispatch;
 pub mod key_cache;
+pub mod locking;
 pub mod set;
 pub mod show;
 pub mod transaction;
@@ -342,6 +346,17 @@ impl Session {
 
     /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
     fn finish(&mut self, result: DbResult<Output>, mark: crate::store::Mark) -> DbResult<Output> {
+        let out = self.finish_statement(result, mark);
+        // After the autocommit: the statement no longer holds off a global read lock (TLK4).
+        self.engine.table_locks.end_statement(self.id);
+        out
+    }
+
+    fn finish_statement(
+        &mut self,
+        result: DbResult<Output>,
+        mark: crate::store::Mark,
+    ) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }

@@ -2,7 +2,7 @@
 //! [`UPSERT_FN`]) and keeps a handle per tree name; hands trees their column layouts.
 //!
 //! Invariant: a cached handle is forgotten whenever its tree is dropped, renamed or replaced
-//! in bulk, so a name never resolves to a tree that no longer holds it.
+//! in bulk or by an import, so a name never resolves to a tree that no longer holds it.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -96,6 +96,20 @@ impl Store {
     ) -> betula_storage::Result<Vec<betula_storage::BuildStats>> {
         let names: Vec<String> = loads.iter().map(|(n, _)| n.clone()).collect();
         let r = self.env.bulk_replace(loads);
+        let mut cache = self.trees.write();
+        for n in names {
+            cache.remove(&n);
+        }
+        r
+    }
+    /// Replaces the named trees by copies of exported tree files, atomically (`Env::import_trees`), and
+    /// forgets the cached handles of the replaced trees.
+    pub fn import_trees(
+        &self,
+        imports: Vec<(String, std::path::PathBuf)>,
+    ) -> betula_storage::Result<Vec<u64>> {
+        let names: Vec<String> = imports.iter().map(|(n, _)| n.clone()).collect();
+        let r = self.env.import_trees(imports);
         let mut cache = self.trees.write();
         for n in names {
             cache.remove(&n);

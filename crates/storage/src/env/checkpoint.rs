@@ -20,8 +20,27 @@ use std::time::{Duration, Instant};
 /// and its spare (SPR1-SPR5) should be ready well before.
 const TICK: Duration = Duration::from_millis(50);
 
+/// What a completed checkpoint was, for a caller that acts on it before the next one can begin (a backup
+/// pins its places, design.md BKP1).
+pub(crate) struct CheckpointDone<'a> {
+    pub seq: u64,
+    pub begin_lsn: u64,
+    pub catalog_bytes: &'a [u8],
+    /// Every tree the checkpoint wrote, in id order.
+    pub trees: &'a [Arc<crate::tree::Tree>],
+}
+
 /// Runs one checkpoint (one at a time).
 pub(crate) fn run(env: &EnvInner) -> Result<()> {
+    run_then(env, |_| Ok(()))
+}
+
+/// Runs one checkpoint, then `then` while still holding the checkpoint mutex: no other checkpoint can
+/// supersede this one before `then` returns.
+pub(crate) fn run_then<R>(
+    env: &EnvInner,
+    then: impl FnOnce(&CheckpointDone<'_>) -> Result<R>,
+) -> Result<R> {
     let mut ck = env.ckpt.lock();
     env.check_writable()?;
     let started = Instant::now();
@@ -118,7 +137,12 @@ pub(crate) fn run(env: &EnvInner) -> Result<()> {
     env.last_checkpoint_ms
         .store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
     env.checkpoints_done.fetch_add(1, Ordering::Relaxed);
-    Ok(())
+    then(&CheckpointDone {
+        seq,
+        begin_lsn,
+        catalog_bytes: &cat_bytes,
+        trees: &trees,
+    })
 }
 
 /// Flushes the trees writers left over-full, until the flush queue is stopped.

@@ -1,4 +1,5 @@
-//! Bulk replacement of trees from sorted streams (the storage half of `LOAD DATA` into an empty table).
+//! Bulk replacement of trees from sorted streams (the storage half of `LOAD DATA` into an empty table), and
+//! the replacement of trees by staging trees filled any other way (an import, env/transport.rs).
 //!
 //! Protocol (rows are never written to the log):
 //! 1. For each target tree, create a staging tree named `LOAD_PREFIX<n>/<target>` with the same options
@@ -12,7 +13,7 @@
 //! behind are dropped when the environment opens.
 
 use super::{Env, EnvInner, Error, Result};
-use crate::tree::BuildStats;
+use crate::tree::{BuildStats, Tree};
 use crate::wal::Record;
 use std::sync::atomic::Ordering;
 
@@ -25,8 +26,24 @@ pub type SortedRows<'a> = Box<dyn Iterator<Item = Result<(Vec<u8>, Vec<u8>)>> + 
 impl Env {
     /// Replaces the contents of each named tree with its sorted stream, all trees atomically.
     pub fn bulk_replace(&self, loads: Vec<(String, SortedRows<'_>)>) -> Result<Vec<BuildStats>> {
+        let (names, rows): (Vec<String>, Vec<SortedRows<'_>>) = loads.into_iter().unzip();
+        let mut rows: Vec<Option<SortedRows<'_>>> = rows.into_iter().map(Some).collect();
+        self.replace_staged(&names, |i, stage| {
+            let mut r = rows[i].take().expect("each stream once");
+            stage.build_from_sorted(&mut *r)
+        })
+    }
+
+    /// Replaces each named tree, all at once, by a staging tree that `fill` fills (protocol above: the
+    /// staging trees are created, filled, checkpointed, and swapped in by one `ReplaceTrees` record). On
+    /// any error the staging trees are dropped and the targets are unchanged.
+    pub(crate) fn replace_staged<R>(
+        &self,
+        names: &[String],
+        mut fill: impl FnMut(usize, &Tree) -> Result<R>,
+    ) -> Result<Vec<R>> {
         let mut staged: Vec<(u64, String)> = Vec::new();
-        let result = self.bulk_replace_inner(loads, &mut staged);
+        let result = self.replace_staged_inner(names, &mut fill, &mut staged);
         if result.is_err() {
             for (_, name) in staged {
                 let _ = self.drop_tree(&name);
@@ -35,20 +52,21 @@ impl Env {
         result
     }
 
-    fn bulk_replace_inner(
+    fn replace_staged_inner<R>(
         &self,
-        loads: Vec<(String, SortedRows<'_>)>,
+        names: &[String],
+        fill: &mut dyn FnMut(usize, &Tree) -> Result<R>,
         staged: &mut Vec<(u64, String)>,
-    ) -> Result<Vec<BuildStats>> {
+    ) -> Result<Vec<R>> {
         let inner = &self.inner;
         let mut targets = Vec::new();
-        for (name, _) in &loads {
+        for name in names {
             let t = self.open_tree(name)?;
             targets.push(t.tree().id());
         }
-        let mut stats = Vec::new();
-        for (i, (name, mut rows)) in loads.into_iter().enumerate() {
-            let target = self.open_tree(&name)?;
+        let mut out = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let target = self.open_tree(name)?;
             let options = target.tree().options();
             let stage_name = format!("{LOAD_PREFIX}{}/{name}", inner.wal.next_lsn());
             let stage = self.create_tree(&stage_name, Some(options))?;
@@ -57,9 +75,12 @@ impl Env {
                 .tree()
                 .set_column_layout(target.tree().column_layout());
             staged.push((stage.tree().id(), stage_name));
-            stats.push(stage.tree().build_from_sorted(&mut *rows)?);
+            out.push(fill(i, stage.tree())?);
             debug_assert_eq!(staged.len(), i + 1);
         }
+        // From the checkpoint that makes the staging trees durable until the swap is durable, a backup's
+        // final round waits (design.md BKP3).
+        let _gate = inner.unlogged_gate.read();
         self.checkpoint()?;
         let pairs: Vec<(u64, u64)> = targets
             .iter()
@@ -92,7 +113,7 @@ impl Env {
         for (old, _) in pairs {
             inner.remove_tree_file(old)?;
         }
-        Ok(stats)
+        Ok(out)
     }
 }
 

@@ -6,6 +6,7 @@
 //! applies its message under the tree's write lock (invariant CKP5), then waits for durability outside the
 //! lock. Status figures are in stats.rs, opening and replay in recovery.rs, checkpoints in checkpoint.rs.
 
+pub mod backup;
 mod catalog;
 mod checkpoint;
 mod handle;
@@ -13,14 +14,18 @@ mod loader;
 mod options;
 mod recovery;
 mod stats;
+mod transport;
 #[cfg(test)]
 mod upgrade_tests;
+mod verify;
 
 pub use catalog::{Catalog, CatalogEntry};
 pub use handle::{TreeHandle, MAX_KEY_BYTES, MAX_VALUE_BYTES};
 pub use loader::{SortedRows, LOAD_PREFIX};
 pub use options::{Durability, EnvOptions};
 pub use stats::EnvStats;
+pub use transport::ExportStats;
+pub use verify::{verify_environment, VerifyReport};
 
 use crate::cache_budget::CacheBudget;
 use crate::error::{Error, Result};
@@ -65,6 +70,11 @@ pub(crate) struct EnvInner {
     pub locks: crate::txn::locks::LockTable,
     pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
     pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,
+    /// Held shared by bulk builds from their checkpoint until their `ReplaceTrees` record is durable, and
+    /// exclusively by a backup's final round (design.md BKP3).
+    pub unlogged_gate: parking_lot::RwLock<()>,
+    /// Held by the running backup (one at a time, BKP7).
+    pub backup_running: Mutex<()>,
     _lock: Box<dyn Send + Sync>,
 }
 

@@ -150,6 +150,8 @@ pub(crate) fn open(
         locks: Default::default(),
         mvcc,
         flushq,
+        unlogged_gate: Default::default(),
+        backup_running: Default::default(),
         _lock: lock,
     };
     Ok((inner, stale_header))
@@ -164,19 +166,24 @@ fn create_and_lock(vfs: &dyn Vfs, dir: &Path) -> Result<(PathBuf, Box<dyn Send +
     let wal_dir = dir.join(WAL_DIR);
     vfs.create_dir_all(&wal_dir)
         .map_err(|e| Error::io("create directory", wal_dir.display().to_string(), e))?;
-    let lock = vfs.lock(&dir.join("LOCK")).map_err(|e| {
+    Ok((wal_dir, lock_dir(vfs, dir)?))
+}
+
+/// Takes the environment's lock (its `LOCK` file): `Error::Locked` while another opener holds it.
+pub(crate) fn lock_dir(vfs: &dyn Vfs, dir: &Path) -> Result<Box<dyn Send + Sync>> {
+    let dstr = dir.display().to_string();
+    vfs.lock(&dir.join("LOCK")).map_err(|e| {
         if e.kind() == std::io::ErrorKind::WouldBlock {
-            Error::Locked(dstr.clone())
+            Error::Locked(dstr)
         } else {
-            Error::io("lock", dstr.clone(), e)
+            Error::io("lock", dstr, e)
         }
-    })?;
-    Ok((wal_dir, lock))
+    })
 }
 
 /// Step 1: the catalog the environment header names, with the LSN replay starts from and the
 /// checkpoint sequence; an empty catalog (replay from LSN 1) without a header.
-fn read_catalog(
+pub(crate) fn read_catalog(
     vfs: &dyn Vfs,
     dir: &Path,
     header: Option<EnvHeader>,
@@ -212,7 +219,11 @@ fn read_catalog(
 
 /// What every tree shares with the environment: the latch, the cache budget, the upsert registry, the
 /// transactions' state (with the aborted ids the catalog keeps) and the flush queue.
-fn shared_state(opts: &EnvOptions, reg: UpdateRegistry, catalog: &Catalog) -> TreeContextArgs {
+pub(crate) fn shared_state(
+    opts: &EnvOptions,
+    reg: UpdateRegistry,
+    catalog: &Catalog,
+) -> TreeContextArgs {
     let health = Arc::new(Health::default());
     let budget = Arc::new(CacheBudget::new(opts.cache_bytes));
     let reg = Arc::new(reg);

@@ -59,6 +59,7 @@ pub use in_memory::{basement, mvcc};
 
 pub use durability::checkpoint::TreeCapture;
 pub(crate) use durability::open::TreeContextArgs;
+pub(crate) use durability::open::{read_checkpoint, DurableCheckpoint};
 pub use operations::build::BuildStats;
 
 use crate::block::BlockLoc;

@@ -57,6 +57,8 @@ struct Inner {
     spares: u64,
     /// Writing a spare failed; none is tried again (design.md SPR4).
     spares_stopped: bool,
+    /// A running backup needs every segment holding records from this LSN on (design.md BKP2).
+    hold: Option<Msn>,
 }
 
 /// The write-ahead log of an environment.
@@ -124,6 +126,7 @@ impl Wal {
                 started: 0,
                 spares: 0,
                 spares_stopped: false,
+                hold: None,
             }),
             cond: Condvar::new(),
             syncer: SyncRequests::default(),
@@ -404,6 +407,8 @@ impl Wal {
     pub fn delete_before(&self, lsn: Msn) -> Result<()> {
         let (doomed, room, surplus) = {
             let mut g = self.inner.lock();
+            // A backup copying the log from its hold keeps those segments (BKP2).
+            let lsn = g.hold.map_or(lsn, |h| h.min(lsn));
             let current = g.seg.first_lsn;
             let segs = g.segments.clone();
             let mut doomed = Vec::new();
@@ -477,5 +482,22 @@ impl Wal {
     /// Number of segment files.
     pub fn segment_count(&self) -> usize {
         self.inner.lock().segments.len()
+    }
+
+    /// Keeps every segment holding records from `lsn` on until the hold is lifted (None), whatever the
+    /// checkpoints retire meanwhile (design.md BKP2).
+    pub fn hold_from(&self, lsn: Option<Msn>) {
+        self.inner.lock().hold = lsn;
+    }
+
+    /// First LSNs of the segments on disk, ascending; the last is the one being written, every earlier one
+    /// is complete and durable (a roll fsyncs a segment before it names the next).
+    pub fn segment_firsts(&self) -> Vec<Msn> {
+        self.inner.lock().segments.clone()
+    }
+
+    /// The directory holding the segments.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
     }
 }

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use betula_storage::{Op, UpdateRegistry};
+use betula_storage::{Codec, Durability, EnvOptions, Op, TreeOptions, UpdateRegistry};
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
@@ -148,4 +148,23 @@ pub fn random_op(rng: &mut Rng, space: u64) -> (Vec<u8>, Op) {
         );
     };
     (k, op)
+}
+
+/// The crash tests' environment: tiny nodes and log segments (so a short workload splits, flushes and rolls
+/// often), synchronous commits, no background threads (the test drives every checkpoint).
+pub fn crash_opts() -> EnvOptions {
+    EnvOptions {
+        cache_bytes: 48 << 10,
+        durability: Durability::Sync,
+        background: false,
+        wal_segment_bytes: 16 << 10,
+        default_tree: TreeOptions {
+            node_size_bytes: 2048,
+            basement_size_bytes: 512,
+            fanout: 4,
+            codec: Codec::Lz4,
+            level: 0,
+        },
+        ..EnvOptions::default()
+    }
 }

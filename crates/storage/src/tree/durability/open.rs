@@ -13,7 +13,7 @@ use crate::tree::in_memory::message::UpdateRegistry;
 use crate::tree::in_memory::node::Node;
 use crate::tree::options::TreeOptions;
 use crate::tree::{NodeMap, Tree, TreeState};
-use crate::vfs::Vfs;
+use crate::vfs::{Vfs, VfsFile};
 use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 use std::path::Path;
@@ -48,19 +48,9 @@ impl Tree {
             file.set_len(0)
                 .map_err(|e| Error::io("truncate", pstr.clone(), e))?;
         }
-        let best = slots::newest_valid(
-            &*file,
-            &pstr,
-            TREE_MAGIC,
-            TREE_PAYLOAD_BYTES,
-            TreeHeader::decode,
-            |h| h.seq,
-        )?
-        .map(|(h, _)| h);
-        let file_len = file.len().map_err(|e| Error::io("stat", pstr.clone(), e))?;
         let state;
         let space;
-        match best {
+        match read_checkpoint(&*file, &pstr, Some(id))? {
             None => {
                 state = TreeState {
                     root: 1,
@@ -74,43 +64,7 @@ impl Tree {
                 };
                 space = Space::new(Allocator::with_used([]), HashMap::new());
             }
-            Some(h) => {
-                if h.tree_id != id {
-                    return Err(corruption!(
-                        pstr,
-                        Some(0),
-                        "header names tree {}, catalog says {id}",
-                        h.tree_id
-                    ));
-                }
-                if h.table_offset + u64::from(h.table_len) > file_len {
-                    return Err(corruption!(
-                        pstr,
-                        Some(h.table_offset),
-                        "translation table lies past the end of the file"
-                    ));
-                }
-                let mut raw = vec![0u8; h.table_len as usize];
-                file.read_exact_at(&mut raw, h.table_offset)
-                    .map_err(|e| Error::io_at("read", &pstr, h.table_offset, e))?;
-                if crc32c::crc32c(&raw) != h.table_crc {
-                    return Err(corruption!(
-                        pstr,
-                        Some(h.table_offset),
-                        "translation table checksum mismatch"
-                    ));
-                }
-                let table = TranslationTable::decode(&raw, file_len).map_err(|e| {
-                    corruption!(pstr, Some(h.table_offset), "translation table: {e}")
-                })?;
-                if !table.map.contains_key(&h.root) {
-                    return Err(corruption!(
-                        pstr,
-                        Some(h.table_offset),
-                        "root node {} has no place",
-                        h.root
-                    ));
-                }
+            Some(DurableCheckpoint { header: h, table }) => {
                 let mut used: HashMap<u64, u64> = table
                     .map
                     .values()
@@ -160,4 +114,68 @@ impl Tree {
         }
         Ok(tree)
     }
+}
+
+/// A tree file's durable checkpoint: its newer valid header slot and the translation table it names.
+pub(crate) struct DurableCheckpoint {
+    pub header: TreeHeader,
+    pub table: TranslationTable,
+}
+
+/// Reads the newer valid header slot of the tree file `file` (named `pstr`, of tree `id` when given) and its
+/// translation table, checking both; None for a file that was never checkpointed.
+pub(crate) fn read_checkpoint(
+    file: &dyn VfsFile,
+    pstr: &str,
+    id: Option<u64>,
+) -> Result<Option<DurableCheckpoint>> {
+    let best = slots::newest_valid(
+        file,
+        pstr,
+        TREE_MAGIC,
+        TREE_PAYLOAD_BYTES,
+        TreeHeader::decode,
+        |h| h.seq,
+    )?
+    .map(|(h, _)| h);
+    let Some(h) = best else {
+        return Ok(None);
+    };
+    let file_len = file.len().map_err(|e| Error::io("stat", pstr, e))?;
+    if let Some(id) = id.filter(|id| *id != h.tree_id) {
+        return Err(corruption!(
+            pstr,
+            Some(0),
+            "header names tree {}, catalog says {id}",
+            h.tree_id
+        ));
+    }
+    if h.table_offset + u64::from(h.table_len) > file_len {
+        return Err(corruption!(
+            pstr,
+            Some(h.table_offset),
+            "translation table lies past the end of the file"
+        ));
+    }
+    let mut raw = vec![0u8; h.table_len as usize];
+    file.read_exact_at(&mut raw, h.table_offset)
+        .map_err(|e| Error::io_at("read", pstr, h.table_offset, e))?;
+    if crc32c::crc32c(&raw) != h.table_crc {
+        return Err(corruption!(
+            pstr,
+            Some(h.table_offset),
+            "translation table checksum mismatch"
+        ));
+    }
+    let table = TranslationTable::decode(&raw, file_len)
+        .map_err(|e| corruption!(pstr, Some(h.table_offset), "translation table: {e}"))?;
+    if !table.map.contains_key(&h.root) {
+        return Err(corruption!(
+            pstr,
+            Some(h.table_offset),
+            "root node {} has no place",
+            h.root
+        ));
+    }
+    Ok(Some(DurableCheckpoint { header: h, table }))
 }

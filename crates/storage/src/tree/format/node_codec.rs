@@ -440,6 +440,22 @@ fn part_slice<'a>(block: &'a [u8], loc: &PartLoc) -> Result<&'a [u8], DecodeErro
         .ok_or_else(|| err("partition lies outside the block"))
 }
 
+/// Checks a whole block's checksums without decompressing its partitions: the header, directory, meta and
+/// filter chunks (as [`decode_prefix`] does) and each partition's stored bytes. A backup checks every block
+/// it copies this way (design.md, "Online backup and restore").
+pub fn check_block(block: &[u8], blocknum: BlockNum) -> Result<(), DecodeError> {
+    let prefix = decode_prefix(block, blocknum)?;
+    for loc in &prefix.parts {
+        if crc32c::crc32c(part_slice(block, loc)?) != loc.crc {
+            return Err(err(format!(
+                "partition checksum mismatch at offset {}",
+                loc.offset
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Decodes a basement from the whole block bytes.
 pub fn decode_basement(block: &[u8], loc: &PartLoc) -> Result<Basement, DecodeError> {
     let raw = decode_part_bytes(part_slice(block, loc)?, loc)?;

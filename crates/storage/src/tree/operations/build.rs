@@ -252,7 +252,7 @@ impl Tree {
         Ok(b.stats)
     }
 
-    fn is_empty_locked(&self, st: &TreeState) -> Result<bool> {
+    pub(crate) fn is_empty_locked(&self, st: &TreeState) -> Result<bool> {
         let root = self.load(st, st.root)?;
         Ok(match &*root {
             Node::Leaf { basements, .. } => {
@@ -263,7 +263,7 @@ impl Tree {
     }
 
     /// Replaces the in-memory state with built, clean nodes.
-    fn install(
+    pub(crate) fn install(
         &self,
         st: &mut TreeState,
         root: BlockNum,

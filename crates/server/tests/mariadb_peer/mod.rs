@@ -1,0 +1,104 @@
+//! A private MariaDB server (Debian's mariadb-server: `mariadb-install-db`, `mariadbd`) on a free port
+//! with a data directory of its own, for tests that compare Betula with MariaDB; None when `mariadbd` is
+//! not installed. Killed and removed when dropped.
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+pub struct MariaDb {
+    child: Child,
+    pub port: u16,
+    _dir: tempfile::TempDir,
+}
+
+fn installed(program: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {program}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+impl MariaDb {
+    pub fn start() -> Option<MariaDb> {
+        if !installed("mariadbd") || !installed("mariadb-install-db") {
+            return None;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("free port")
+            .port();
+        let d = dir.path().display().to_string();
+        let cnf = dir.path().join("my.cnf");
+        std::fs::write(
+            &cnf,
+            format!(
+                "[mariadbd]\nuser=root\ndatadir={d}/data\nsocket={d}/sock\npid-file={d}/pid\n\
+                 log-error={d}/err\nbind-address=127.0.0.1\nport={port}\nskip-name-resolve\n\
+                 skip-log-bin\nperformance_schema=OFF\ndefault-time-zone=+00:00\n\
+                 character-set-server=utf8mb4\ncollation-server=utf8mb4_general_ci\n\
+                 innodb_buffer_pool_size=32M\n"
+            ),
+        )
+        .expect("write my.cnf");
+        let defaults = format!("--defaults-file={}", cnf.display());
+        let ok = Command::new("mariadb-install-db")
+            .args([
+                &defaults,
+                "--user=root",
+                "--auth-root-authentication-method=normal",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        assert!(ok, "mariadb-install-db failed");
+        let child = Command::new("mariadbd")
+            .args([&defaults, "--user=root"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn mariadbd");
+        let server = MariaDb {
+            child,
+            port,
+            _dir: dir,
+        };
+        for _ in 0..600 {
+            let up = Command::new("mariadb")
+                .args(["--no-defaults", "-h127.0.0.1", "-uroot", "-e", "SELECT 1"])
+                .arg(format!("-P{port}"))
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if up {
+                return Some(server);
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("mariadbd did not start (see {d}/err)");
+    }
+
+    /// `mariadb-dump` of this server with `args`; its bytes (stderr must stay empty).
+    pub fn dump(&self, args: &[&str]) -> Vec<u8> {
+        let o = Command::new("mariadb-dump")
+            .args(["--no-defaults", "-h127.0.0.1", "-uroot"])
+            .arg(format!("-P{}", self.port))
+            .args(args)
+            .output()
+            .expect("run mariadb-dump");
+        assert!(
+            o.status.success() && o.stderr.is_empty(),
+            "mariadb-dump: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o.stdout
+    }
+}
+
+impl Drop for MariaDb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
