@@ -4,7 +4,8 @@
 //! Keys: `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
 //! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
-//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs). Entries of other kinds
+//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `A\0<db>\0<table>` → the
+//! table's next AUTO_INCREMENT value, 8 bytes little-endian (design.md AIC1-AIC4). Entries of other kinds
 //! are skipped at start-up, so an older server reads a newer catalog.
 //!
 //! Invariants: every change is written to the tree before the in-memory maps; a table's trees
@@ -14,9 +15,10 @@
 //! keeps them (temp_tables.rs).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use betula_storage::{Env, TreeHandle};
+use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
@@ -91,6 +93,7 @@ impl Catalog {
             )
             .collect::<Result<_, _>>()?;
         let mut st = self.state.write();
+        let mut auto_incs = Vec::new();
         for (k, v) in entries {
             let parts: Vec<String> = k[1..]
                 .split(|b| *b == 0)
@@ -100,6 +103,11 @@ impl Catalog {
             match (k.first(), parts.as_slice()) {
                 (Some(b'D'), [db]) => {
                     st.dbs.insert(db.clone(), ());
+                }
+                (Some(b'A'), [db, t]) => {
+                    if let Ok(b) = <[u8; 8]>::try_from(v.as_slice()) {
+                        auto_incs.push(((db.clone(), t.clone()), u64::from_le_bytes(b)));
+                    }
                 }
                 (Some(b'T'), [db, _t]) => {
                     let text = String::from_utf8_lossy(&v);
@@ -123,6 +131,29 @@ impl Catalog {
                 _ => {}
             }
         }
+        for (name, next) in auto_incs {
+            if let Some(t) = st.tables.get(&name) {
+                t.counters.auto_inc.store(next, Ordering::SeqCst);
+                t.counters.auto_inc_persisted.store(next, Ordering::SeqCst);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes (`Some`) or removes the persisted AUTO_INCREMENT counter of `db`.`table` in a
+    /// transaction of its own that does not wait for the log sync: the next durable commit
+    /// covers it, the log being written in order (design.md AIC2).
+    pub fn write_auto_inc(&self, env: &Env, db: &str, table: &str, next: Option<u64>) -> DbResult<()> {
+        let mut txn = env.begin(TxnOptions {
+            durability: Some(Durability::NoSync),
+            ..TxnOptions::default()
+        })?;
+        let k = key(b'A', &[db, table]);
+        match next {
+            Some(n) => txn.put(&self.tree, &k, &n.to_le_bytes())?,
+            None => txn.delete(&self.tree, &k)?,
+        }
+        txn.commit()?;
         Ok(())
     }
 

@@ -10,7 +10,7 @@
 //! definition (they live in `Counters`). Temporary tables' trees are named `\0temp/<id>/...`
 //! ([`TableDef::temporary`]) and are not table trees in the sense above.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use betula_storage::{Codec, ColumnLayout, ValueLayout};
@@ -67,6 +67,10 @@ impl IndexDef {
 pub struct Counters {
     /// Next AUTO_INCREMENT value.
     pub auto_inc: AtomicU64,
+    /// The value last written to the catalog tree (design.md "AUTO_INCREMENT counters").
+    pub auto_inc_persisted: AtomicU64,
+    /// `auto_inc` may have moved past `auto_inc_persisted` since the engine last looked (AIC1).
+    pub auto_inc_moved: AtomicBool,
     /// Next hidden row id (tables without a primary key).
     pub row_id: AtomicU64,
     /// Rows of the primary tree counted by the last ANALYZE TABLE of this run (0: none yet);

@@ -72,6 +72,8 @@ pub struct Engine {
     pub temp_ids: AtomicU64,
     /// Named key caches (key_caches.rs): kept for MariaDB scripts, they hold nothing.
     pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
+    /// Tables whose AUTO_INCREMENT counter moved since it was last written (auto_inc.rs).
+    pub moved_counters: Mutex<Vec<crate::context::auto_inc::MovedCounter>>,
 }
 
 impl Engine {
@@ -121,6 +123,7 @@ impl Engine {
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
+            moved_counters: Mutex::new(Vec::new()),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
@@ -144,7 +147,8 @@ impl Engine {
         Ok(Arc::new(engine))
     }
 
-    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1).
+    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1; an
+    /// AUTO_INCREMENT counter never below its persisted value, design.md AIC4).
     fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
         let tree = self.store.tree(&t.primary_tree())?;
         let last = tree
@@ -183,7 +187,7 @@ impl Engine {
                     max = max.max(as_u64(&decode_row(&t.layout, &v)?[ac]));
                 }
             }
-            t.counters.auto_inc.store(max + 1, Ordering::SeqCst);
+            t.counters.auto_inc.fetch_max(max + 1, Ordering::SeqCst);
         }
         Ok(())
     }

@@ -6,6 +6,7 @@
 //! | module | owns |
 //! | --- | --- |
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
+//! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
@@ -16,6 +17,7 @@
 //! Invariant: a context registers itself in the engine's process list when it is made and
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
+pub mod auto_inc;
 pub mod engine;
 pub mod handlers;
 pub mod key_caches;

@@ -101,7 +101,7 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
     if ct.temporary {
         def.temporary = Some(cx.new_temp_id());
     }
-    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
+    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (persisted with the entry: AIC3)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
         Ordering::SeqCst,
@@ -180,7 +180,7 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.engine.store.set_column_layouts(def.column_layouts())?;
     def.counters.auto_inc.store(1, Ordering::SeqCst);
     def.counters.row_id.store(1, Ordering::SeqCst);
-    Ok(())
+    cx.engine.auto_inc_stored(&def)
 }
 
 pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {

@@ -90,6 +90,8 @@ pub(crate) fn complete_row(
         };
         row.push(v);
     }
+    // Persisted before the commit that stores the row (design.md AIC1).
+    cx.engine.auto_inc_moved(t);
     Ok(row)
 }
 

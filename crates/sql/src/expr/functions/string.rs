@@ -318,6 +318,8 @@ fn format_number(x: f64, d: usize) -> String {
         .split_once('.')
         .map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
     let (neg, ip) = ip.strip_prefix('-').map_or((false, ip), |r| (true, r));
+    // A value that rounds to zero has no sign (MariaDB: FORMAT(-0.001, 2) is `0.00`).
+    let neg = neg && s.bytes().any(|b| matches!(b, b'1'..=b'9'));
     let mut grouped = String::new();
     for (i, c) in ip.chars().enumerate() {
         if i > 0 && (ip.len() - i) % 3 == 0 {
