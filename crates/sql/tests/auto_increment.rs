@@ -77,11 +77,23 @@ fn deleted_values_are_not_reused_after_a_restart() {
     }
     let (_e, mut s) = common::engine::engine(dir.path());
     let o = common::engine::exec(&mut s, "INSERT INTO t (v) VALUES (4)");
-    assert_eq!(inserted_id(&o), 4, "MariaDB gives 4 after 1-3, delete 3, restart");
+    assert_eq!(
+        inserted_id(&o),
+        4,
+        "MariaDB gives 4 after 1-3, delete 3, restart"
+    );
     let o = common::engine::exec(&mut s, "INSERT INTO s VALUES ()");
-    assert_eq!(inserted_id(&o), 100, "CREATE TABLE ... AUTO_INCREMENT=100 survives");
+    assert_eq!(
+        inserted_id(&o),
+        100,
+        "CREATE TABLE ... AUTO_INCREMENT=100 survives"
+    );
     let o = common::engine::exec(&mut s, "INSERT INTO r2 VALUES ()");
-    assert_eq!(inserted_id(&o), 51, "an explicit value moves the counter, kept by RENAME");
+    assert_eq!(
+        inserted_id(&o),
+        51,
+        "an explicit value moves the counter, kept by RENAME"
+    );
     common::engine::exec(&mut s, "TRUNCATE TABLE t");
     drop(s);
     drop(_e);
@@ -89,12 +101,19 @@ fn deleted_values_are_not_reused_after_a_restart() {
     let o = common::engine::exec(&mut s, "INSERT INTO t (v) VALUES (5)");
     assert_eq!(inserted_id(&o), 1, "TRUNCATE starts the counter again at 1");
     common::engine::exec(&mut s, "DROP TABLE r2");
-    common::engine::exec(&mut s, "CREATE TABLE r2 (id INT AUTO_INCREMENT PRIMARY KEY)");
+    common::engine::exec(
+        &mut s,
+        "CREATE TABLE r2 (id INT AUTO_INCREMENT PRIMARY KEY)",
+    );
     drop(s);
     drop(_e);
     let (_e, mut s) = common::engine::engine(dir.path());
     let o = common::engine::exec(&mut s, "INSERT INTO r2 VALUES ()");
-    assert_eq!(inserted_id(&o), 1, "a dropped table's counter is gone with it");
+    assert_eq!(
+        inserted_id(&o),
+        1,
+        "a dropped table's counter is gone with it"
+    );
 }
 
 /// The script: single-row and multi-row inserts, explicit values, deletes of the largest values
@@ -102,11 +121,17 @@ fn deleted_values_are_not_reused_after_a_restart() {
 /// at the first failing statement.
 fn script(s: &mut Session, acked_max: &mut u64) -> Result<(), String> {
     let run = |s: &mut Session, sql: &str| s.execute(sql, &[]).map_err(|e| e.to_string());
-    run(s, "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)")?;
+    run(
+        s,
+        "CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+    )?;
     for round in 0..4u64 {
         let o = run(s, "INSERT INTO t (v) VALUES (1), (2), (3)")?;
         *acked_max = (*acked_max).max(inserted_id(&o) + 2);
-        run(s, &format!("INSERT INTO t VALUES ({}, 9)", 20 * (round + 1)))?;
+        run(
+            s,
+            &format!("INSERT INTO t VALUES ({}, 9)", 20 * (round + 1)),
+        )?;
         *acked_max = (*acked_max).max(20 * (round + 1));
         run(s, "DELETE FROM t ORDER BY id DESC LIMIT 2")?;
         run(s, "BEGIN")?;
@@ -151,9 +176,15 @@ fn crashes_at_every_sync_never_reuse_a_committed_value() {
             let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at * 7 + seed));
             let e = Engine::open_with_vfs(config(dir.path()), image).unwrap();
             let mut s = session(&e);
-            let tables = int_rows(&mut s, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_NAME = 't'");
+            let tables = int_rows(
+                &mut s,
+                "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_NAME = 't'",
+            );
             if tables != vec![1] {
-                assert_eq!(acked_max, 0, "crash {crash_at}: the table of committed rows is gone");
+                assert_eq!(
+                    acked_max, 0,
+                    "crash {crash_at}: the table of committed rows is gone"
+                );
                 continue;
             }
             let o = s.execute("INSERT INTO t (v) VALUES (0)", &[]).unwrap();

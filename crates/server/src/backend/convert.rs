@@ -59,7 +59,8 @@ impl ColumnText {
 
 /// [`to_protocol`] for a value of a result column described by `col`, as MariaDB sends it: a
 /// BIT(M) value as its (M+7)/8 bytes big-endian, a YEAR as 4 digits (YEAR(2): 2), a FLOAT(M,D) /
-/// DOUBLE(M,D) with exactly D decimals, and a ZEROFILL column's value left-padded with `0` to the
+/// DOUBLE(M,D) with exactly D decimals, a DATETIME(n) / TIMESTAMP(n) / TIME(n) with n digits of
+/// fraction, and a ZEROFILL column's value left-padded with `0` to the
 /// column's display length. (Text values of numeric columns still convert to numbers in the binary
 /// protocol.)
 pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
@@ -71,6 +72,10 @@ pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
         (SqlValue::UInt(y), Some(SqlType::Year)) if col.length == 2 => format!("{:02}", y % 100),
         (SqlValue::UInt(y), Some(SqlType::Year)) => format!("{y:04}"),
         (SqlValue::Float(_) | SqlValue::Double(_), Some(t)) if t.float_decimals().is_some() => v
+            .to_text(Some(&t))
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default(),
+        (SqlValue::DateTime(_) | SqlValue::Time(_), Some(t)) if t.fsp() > 0 => v
             .to_text(Some(&t))
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default(),

@@ -143,7 +143,13 @@ impl Catalog {
     /// Writes (`Some`) or removes the persisted AUTO_INCREMENT counter of `db`.`table` in a
     /// transaction of its own that does not wait for the log sync: the next durable commit
     /// covers it, the log being written in order (design.md AIC2).
-    pub fn write_auto_inc(&self, env: &Env, db: &str, table: &str, next: Option<u64>) -> DbResult<()> {
+    pub fn write_auto_inc(
+        &self,
+        env: &Env,
+        db: &str,
+        table: &str,
+        next: Option<u64>,
+    ) -> DbResult<()> {
         let mut txn = env.begin(TxnOptions {
             durability: Some(Durability::NoSync),
             ..TxnOptions::default()

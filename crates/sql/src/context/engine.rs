@@ -108,6 +108,12 @@ impl Engine {
             "betula_cache_size".into(),
             Value::UInt(config.env.cache_bytes),
         );
+        // The server's own zone, named as MariaDB shows it (its abbreviation now).
+        let started_utc = crate::context::now_utc();
+        let system_zone = crate::types::time_zone::TimeZone::system()
+            .at(crate::types::time_zone::unix_secs(started_utc))
+            .1;
+        globals.insert("system_time_zone".into(), Value::Text(system_zone));
         globals.insert(
             "betula_compression".into(),
             Value::Text(config.env.default_tree.codec.name().into()),

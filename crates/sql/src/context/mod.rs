@@ -39,6 +39,7 @@ use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{AggSpec, Compiler, Expr, Scope};
 use crate::store::{LockMode, WriteSet};
 use crate::types::temporal::DateTime;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 pub use engine::Engine;
 
@@ -59,7 +60,12 @@ pub struct Context {
     pub found_rows: u64,
     /// ROW_COUNT(): the rows the last statement changed, -1 after a result set or an error.
     pub row_count: i64,
+    /// The statement's start in the session's time zone (NOW(), CURRENT_TIMESTAMP, defaults).
     pub now: DateTime,
+    /// The statement's start in UTC (UTC_TIMESTAMP(), UNIX_TIMESTAMP()).
+    pub now_utc: DateTime,
+    /// The session's `time_zone`, resolved (types/time_zone).
+    pub time_zone: TimeZone,
     /// The statement's `?` parameter values.
     pub params: Vec<Value>,
     /// The statement's text (select items are named after it: source_text.rs).
@@ -97,6 +103,12 @@ pub fn now_utc() -> DateTime {
 impl Context {
     pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Context {
         let vars = engine.globals.read().clone();
+        let time_zone = vars
+            .get("time_zone")
+            .and_then(crate::expr::eval::text_of)
+            .and_then(|z| TimeZone::parse(&z))
+            .unwrap_or_default();
+        let now = now_utc();
         engine.processes.lock().insert(
             id,
             crate::context::engine::ProcInfo {
@@ -122,7 +134,9 @@ impl Context {
             last_insert_id: 0,
             found_rows: 0,
             row_count: -1,
-            now: now_utc(),
+            now: time_zone.utc_to_local(now),
+            now_utc: now,
+            time_zone,
             params: Vec::new(),
             cur_sql: String::new(),
             snapshot: None,

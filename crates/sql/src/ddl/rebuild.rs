@@ -81,6 +81,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
     let mode = SqlMode {
         strict: cx.strict(),
+        time_zone: cx.time_zone,
     };
     let mut warnings = Vec::new();
     let mut next_auto = plan
@@ -176,7 +177,22 @@ fn convert(
         let v = match plan.origin[i] {
             Some(j) => {
                 let before = warnings.len();
-                let v = coerce_to_column(&old_row[j], c, rownum, mode, warnings).map_err(|e| {
+                // A TIMESTAMP's stored UTC stays as it is in a TIMESTAMP, and is read in the
+                // session's time zone by any other type (as MariaDB's copy does).
+                let (old_v, mode) = match (
+                    plan.old.columns[j].sql_type.is_timestamp(),
+                    c.sql_type.is_timestamp(),
+                ) {
+                    (true, true) => (old_row[j].clone(), SqlMode::utc(mode.strict)),
+                    (true, false) => match &old_row[j] {
+                        Value::DateTime(dt) => {
+                            (Value::DateTime(cx.time_zone.utc_to_local(*dt)), mode)
+                        }
+                        v => (v.clone(), mode),
+                    },
+                    _ => (old_row[j].clone(), mode),
+                };
+                let v = coerce_to_column(&old_v, c, rownum, mode, warnings).map_err(|e| {
                     match e {
                         // MySQL's word for a NULL met by ALTER TABLE in a NOT NULL column
                         crate::error::sql_error::SqlError::NotNull { .. } => {

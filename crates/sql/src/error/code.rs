@@ -211,6 +211,10 @@ error_codes! {
     DuplicatedValueInType = 1291, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE`
     TruncatedWrongValue = 1292, "22007";
+    /// `ER_UNKNOWN_TIME_ZONE`
+    UnknownTimeZone = 1298, "HY000";
+    /// `ER_WARN_INVALID_TIMESTAMP`
+    WarnInvalidTimestamp = 1299, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
     /// `ER_NO_DEFAULT_FOR_FIELD`

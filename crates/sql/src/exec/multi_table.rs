@@ -292,7 +292,10 @@ fn multi_update(
             [c] => ast::Expr::Identifier(ast::Ident::new(c)),
             _ => ast::Expr::CompoundIdentifier(parts.iter().map(ast::Ident::new).collect()),
         };
-        let Expr::Col(g) = cx.compile(&j.from.scope, &target, "field list")? else {
+        let Some(g) = cx
+            .compile(&j.from.scope, &target, "field list")?
+            .col_index()
+        else {
             return Err(DbError::bad_field(&parts.join("."), "field list"));
         };
         let Some(src) = j
@@ -356,7 +359,10 @@ fn multi_update(
                     &t.columns[c],
                     (&t.db, &t.name),
                     n as u64 + 1,
-                    crate::types::coerce::SqlMode { strict },
+                    crate::types::coerce::SqlMode {
+                        strict,
+                        time_zone: cx.time_zone,
+                    },
                     &mut warnings,
                 ) {
                     Ok(v) => v,
@@ -371,7 +377,7 @@ fn multi_update(
             if new != old {
                 for (i, on) in t.on_update_now.iter().enumerate() {
                     if *on && !assigns.iter().any(|(g, _)| *g == s.offset + i) {
-                        new[i] = Value::DateTime(cx.now);
+                        new[i] = cx.now_for(&t.columns[i]);
                     }
                 }
             }

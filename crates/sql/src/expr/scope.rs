@@ -9,8 +9,9 @@
 //! a name that matches two columns is an error (1052) naming the clause, never the first match.
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{Expr, UnOp};
+use crate::expr::{Expr, UnOp, ZoneShift};
 use crate::types::collation::Collation;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -31,6 +32,9 @@ pub struct ScopeCol {
     pub length: u32,
     /// The members of an ENUM or SET column (empty otherwise).
     pub members: std::sync::Arc<[String]>,
+    /// A TIMESTAMP column of a table: its values are UTC, and expressions read them in the
+    /// session's time zone ([`Expr::InZone`]).
+    pub stored_utc: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -61,6 +65,18 @@ impl Scope {
             found = Some(i);
         }
         Ok(found)
+    }
+}
+
+impl Scope {
+    /// Column `i` as expressions read it: a TIMESTAMP of a table in time zone `tz`.
+    pub fn column_expr(&self, i: usize, tz: TimeZone) -> Expr {
+        match self.cols.get(i) {
+            Some(c) if c.stored_utc && !tz.is_utc() => {
+                Expr::InZone(Box::new(Expr::Col(i)), tz, ZoneShift::ToLocal)
+            }
+            _ => Expr::Col(i),
+        }
     }
 }
 

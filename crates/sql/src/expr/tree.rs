@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::expr::functions::Rng;
 use crate::types::collation::Collation;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -145,11 +146,37 @@ pub enum Expr {
     /// `RAND()` / `RAND(seed)`: the next value of the call's own generator at each evaluation
     /// (functions/random.rs); never constant.
     Rand(Option<Box<Expr>>, Rng),
+    /// The inner DATETIME value moved between UTC and the time zone (types/time_zone): a
+    /// TIMESTAMP column (stored as UTC) read in the session's zone, or a value compared with one
+    /// turned into UTC (TIMESTAMPs compare as stored, as in MariaDB). A value that is not a date
+    /// and time passes unchanged.
+    InZone(Box<Expr>, TimeZone, ZoneShift),
+}
+
+/// The direction of an [`Expr::InZone`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneShift {
+    /// UTC to local time.
+    ToLocal,
+    /// Local time to UTC; a local time that happens twice gives its first instant.
+    ToUtc,
 }
 
 impl Expr {
     pub fn lit(v: Value) -> Expr {
         Expr::Lit(v)
+    }
+    /// The column this expression reads as it is, or as a TIMESTAMP read in the session's zone
+    /// (`InZone(Col, ToLocal)`): what a key, ORDER BY or an UPDATE target recognizes as a column.
+    pub fn col_index(&self) -> Option<usize> {
+        match self {
+            Expr::Col(i) => Some(*i),
+            Expr::InZone(a, _, ZoneShift::ToLocal) => match **a {
+                Expr::Col(i) => Some(i),
+                _ => None,
+            },
+            _ => None,
+        }
     }
     /// Calls `f` on every column this expression reads.
     pub fn visit_cols(&self, f: &mut dyn FnMut(usize)) {
@@ -160,7 +187,8 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.visit_cols(f),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.visit_cols(f),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.visit_cols(f);
                 b.visit_cols(f)
@@ -209,7 +237,8 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.has_agg(),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.has_agg(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_agg() || b.has_agg()
             }
@@ -233,7 +262,8 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.has_rand(),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.has_rand(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_rand() || b.has_rand()
             }

@@ -96,6 +96,7 @@ impl Converter {
                 flags: 0,
                 length: 0,
                 members: Default::default(),
+                stored_utc: false,
             });
         }
         for (name, v) in &stmt.set {

@@ -61,7 +61,8 @@ fn volatile(e: &Expr) -> bool {
         | Expr::IsNull(a, _)
         | Expr::IsTrue(a, _, _)
         | Expr::Cast(a, _)
-        | Expr::Member(a, _, _) => volatile(a),
+        | Expr::Member(a, _, _)
+        | Expr::InZone(a, _, _) => volatile(a),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
             volatile(a) || volatile(b)
         }

@@ -274,7 +274,8 @@ impl Session {
         if !run.reads_diagnostics {
             self.warnings.clear();
         }
-        self.now = now_utc();
+        self.now_utc = now_utc();
+        self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {

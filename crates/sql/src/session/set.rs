@@ -16,6 +16,7 @@ use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Scope};
 use crate::result::Output;
 use crate::session::key_cache;
+use crate::types::time_zone::{format_offset, TimeZone};
 use crate::types::value::Value;
 
 /// SET statements (parsed by sqlparser).
@@ -60,6 +61,24 @@ pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
         }
     }
     Ok(Output::done(0))
+}
+
+/// A `time_zone` value: the zone, and the text the variable keeps (an offset as `+hh:mm`, as
+/// MariaDB shows it); 1298 for anything else.
+fn time_zone_value(v: &Value) -> DbResult<(TimeZone, Value)> {
+    let text = crate::expr::eval::text_of(v).unwrap_or_default();
+    let zone = TimeZone::parse(&text).ok_or_else(|| {
+        DbError::new(
+            ErrorCode::UnknownTimeZone,
+            format!("Unknown or incorrect time zone: '{text}'"),
+        )
+    })?;
+    let shown = match zone {
+        _ if text.eq_ignore_ascii_case("SYSTEM") => text,
+        TimeZone::Offset(o) => format_offset(o),
+        TimeZone::Zone(_) => zone.name().unwrap_or(text),
+    };
+    Ok((zone, Value::Text(shown)))
 }
 
 fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
@@ -128,6 +147,15 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         v = Value::Text(value);
     }
     let v = variables::normalize(&var, v);
+    let v = if var == "time_zone" {
+        let (zone, shown) = time_zone_value(&v)?;
+        if !global {
+            cx.time_zone = zone;
+        }
+        shown
+    } else {
+        v
+    };
     if global {
         cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
         cx.engine.globals.write().insert(var.clone(), v.clone());

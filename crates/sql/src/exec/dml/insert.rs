@@ -118,7 +118,9 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         && !t.pk.is_empty()
         && t.indexes.is_empty()
         && !t.on_update_now.iter().any(|b| *b)
-        && program.iter().all(|(c, _)| !t.pk.contains(c));
+        && program.iter().all(|(c, _)| !t.pk.contains(c))
+        // The message is applied in UTC: a TIMESTAMP assigned in another zone is read first.
+        && (cx.time_zone.is_utc() || !program.iter().any(|(c, _)| t.columns[*c].sql_type.is_timestamp()));
     let policy = RowPolicy {
         replace,
         ignore,

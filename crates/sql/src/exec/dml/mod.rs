@@ -63,6 +63,7 @@ pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
                 flags: c.protocol_flags(),
                 length: c.display_length(),
                 members: c.members.clone(),
+                stored_utc: c.sql_type.is_timestamp(),
             })
             .collect(),
     }

@@ -56,6 +56,11 @@ impl Compiler<'_> {
         let coll = self.col_collation(&a, &b);
         let op = binop(op)?;
         let (a, b) = self.operands(op, a, b);
+        let (a, b) = if op.is_comparison() {
+            super::utc_operands(a, b)
+        } else {
+            (a, b)
+        };
         Ok(Expr::Binary(op, Box::new(a), Box::new(b), coll))
     }
 

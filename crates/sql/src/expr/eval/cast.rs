@@ -9,10 +9,11 @@
 //! (or smallest) value, as MariaDB's.
 
 use super::arith::double;
-use crate::expr::CastTo;
+use crate::expr::{CastTo, ZoneShift};
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
 use crate::types::temporal::{DateTime, Time, MICROS_PER_SEC};
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -127,4 +128,19 @@ pub(super) fn member_number(v: Value, ty: SqlType, members: &[String]) -> Value 
         Some(n) => Value::Double(n as f64),
         None => v,
     }
+}
+
+/// [`Expr::InZone`](crate::expr::Expr::InZone): a date and time moved between UTC and `tz`;
+/// anything that is not one passes unchanged (a key bound then widens the range).
+pub(super) fn in_zone(v: Value, tz: TimeZone, shift: ZoneShift) -> Value {
+    if tz.is_utc() {
+        return v;
+    }
+    let Some(dt) = to_datetime(&v) else {
+        return v;
+    };
+    Value::DateTime(match shift {
+        ZoneShift::ToLocal => tz.utc_to_local(dt),
+        ZoneShift::ToUtc => tz.local_to_utc(dt),
+    })
 }

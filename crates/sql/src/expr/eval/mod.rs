@@ -90,6 +90,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         }
         Expr::Cast(a, to) => cast(&eval(a, cx)?, *to),
         Expr::Member(a, ty, members) => cast::member_number(eval(a, cx)?, *ty, members),
+        Expr::InZone(a, tz, shift) => cast::in_zone(eval(a, cx)?, *tz, *shift),
         Expr::DateAdd(d, n, unit, sub) => {
             let dv = eval(d, cx)?;
             let nv = eval(n, cx)?;
@@ -275,6 +276,7 @@ mod tests {
             flags: 0,
             length: 0,
             members: members.iter().map(|m| m.to_string()).collect(),
+            stored_utc: false,
         };
         let scope = Scope {
             cols: vec![

@@ -11,9 +11,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{text_of, to_datetime};
 use crate::expr::IntervalUnit;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::{
-    day_number, days_in_month, from_day_number, Date, DateTime, MICROS_PER_DAY,
-};
+use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime};
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
@@ -145,13 +143,7 @@ pub fn from_unix_micros(us: i64) -> Option<DateTime> {
     if us < 0 {
         return None;
     }
-    const EPOCH: i64 = 719_468;
-    let days = us.div_euclid(MICROS_PER_DAY as i64) + EPOCH;
-    let micros = us.rem_euclid(MICROS_PER_DAY as i64) as u64;
-    Some(DateTime {
-        date: from_day_number(days),
-        micros,
-    })
+    crate::types::time_zone::from_unix_micros(us)
 }
 
 const DAYS: [&str; 7] = [

@@ -90,7 +90,7 @@ mod tests {
     fn store(ty: SqlType, v: Value) -> (Value, Vec<ErrorCode>) {
         let col = Column::new(1, "c", ty);
         let mut w = Vec::new();
-        let out = coerce_to_column(&v, &col, 1, SqlMode { strict: false }, &mut w).unwrap();
+        let out = coerce_to_column(&v, &col, 1, SqlMode::utc(false), &mut w).unwrap();
         (out, w.iter().map(|w| w.code).collect())
     }
 
