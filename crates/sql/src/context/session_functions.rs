@@ -1,6 +1,6 @@
 //! Functions whose value comes from the connection, not from their arguments: NOW() (the
-//! statement's start, in the session's time zone; UTC_TIMESTAMP() in UTC), DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(),
-//! ROW_COUNT(), UUID(). Expressions fold them to constants when they are compiled. RAND() is
+//! statement's start, in the session's time zone; UTC_TIMESTAMP() in UTC), DATABASE(), USER(),
+//! CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(), ROW_COUNT(), UUID(). Expressions fold them to constants when they are compiled. RAND() is
 //! evaluated per row (expr/functions/random.rs); the session only seeds it
 //! ([`Context::new_rand_seed`]).
 
