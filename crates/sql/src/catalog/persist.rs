@@ -1,7 +1,7 @@
 //! The catalog in memory and its persistence in the storage tree `__catalog`: databases and
 //! tables here, users (users.rs) and foreign servers (server_def.rs) through the same tree.
 //!
-//! Keys: `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
+//! Keys: `D\0<db>` → the database's defaults (database_def.rs); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
 //! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
 //! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `A\0<db>\0<table>` → the
@@ -22,7 +22,7 @@ use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
-use crate::catalog::{is_table_tree, ServerDef, TableDef, UserDef};
+use crate::catalog::{is_table_tree, DatabaseDef, ServerDef, TableDef, UserDef};
 use crate::error::db_error::{DbError, DbResult};
 
 /// The storage tree that holds the catalog.
@@ -31,7 +31,7 @@ pub const CATALOG_TREE: &str = "__catalog";
 /// The in-memory maps, a copy of the tree's entries.
 #[derive(Default)]
 pub(super) struct State {
-    pub(super) dbs: BTreeMap<String, ()>,
+    pub(super) dbs: BTreeMap<String, DatabaseDef>,
     pub(super) tables: BTreeMap<(String, String), Arc<TableDef>>,
     pub(super) users: BTreeMap<String, UserDef>,
     pub(super) servers: BTreeMap<String, ServerDef>,
@@ -71,7 +71,7 @@ impl Catalog {
             state: RwLock::new(State::default()),
         };
         if fresh {
-            cat.create_db("test")?;
+            cat.put_db("test", DatabaseDef::default())?;
             cat.put_user(UserDef {
                 name: "root".into(),
                 password_hash: None,
@@ -102,7 +102,7 @@ impl Catalog {
                 .collect();
             match (k.first(), parts.as_slice()) {
                 (Some(b'D'), [db]) => {
-                    st.dbs.insert(db.clone(), ());
+                    st.dbs.insert(db.clone(), DatabaseDef::decode(&v));
                 }
                 (Some(b'A'), [db, t]) => {
                     if let Ok(b) = <[u8; 8]>::try_from(v.as_slice()) {
@@ -169,10 +169,15 @@ impl Catalog {
     pub fn has_db(&self, db: &str) -> bool {
         self.state.read().dbs.contains_key(db)
     }
-    pub fn create_db(&self, db: &str) -> DbResult<()> {
-        self.tree.put(&key(b'D', &[db]), b"")?;
-        self.state.write().dbs.insert(db.into(), ());
+    /// Creates database `db`, or changes its definition (ALTER DATABASE).
+    pub fn put_db(&self, db: &str, def: DatabaseDef) -> DbResult<()> {
+        self.tree.put(&key(b'D', &[db]), &def.encode())?;
+        self.state.write().dbs.insert(db.into(), def);
         Ok(())
+    }
+    /// The definition of database `db`, if it exists.
+    pub fn db(&self, db: &str) -> Option<DatabaseDef> {
+        self.state.read().dbs.get(db).cloned()
     }
     pub fn drop_db(&self, db: &str) -> DbResult<()> {
         self.tree.delete(&key(b'D', &[db]))?;

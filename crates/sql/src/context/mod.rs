@@ -7,6 +7,7 @@
 //! | --- | --- |
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
 //! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
+//! | `charset_defaults` | the server's and databases' default collations, their variables |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
@@ -18,6 +19,7 @@
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod auto_inc;
+pub mod charset_defaults;
 pub mod engine;
 pub mod handlers;
 pub mod key_caches;
@@ -119,7 +121,7 @@ impl Context {
                 started: std::time::Instant::now(),
             },
         );
-        Context {
+        let mut cx = Context {
             engine,
             id,
             user: user.into(),
@@ -143,7 +145,9 @@ impl Context {
             savepoints: Vec::new(),
             handlers: Default::default(),
             temp: Default::default(),
-        }
+        };
+        cx.refresh_database_charset();
+        cx
     }
 
     pub fn autocommit(&self) -> bool {
@@ -190,6 +194,7 @@ impl Context {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.db = self.db.clone();
         }
+        self.refresh_database_charset();
         Ok(())
     }
 

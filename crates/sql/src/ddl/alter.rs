@@ -36,7 +36,11 @@ use crate::types::collation::Collation;
 /// AUTO_INCREMENT (raises the counter), the shown options, ENGINE (the name shown, ddl.rs),
 /// [DEFAULT] CHARACTER SET / COLLATE (the table's default collation; columns keep theirs);
 /// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
-fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> {
+fn apply_options(
+    new: &mut TableDef,
+    opts: &[(String, String)],
+    db_default: Collation,
+) -> DbResult<()> {
     let mut shown = create_table::TableOptions {
         shown: new.options.clone(),
         ..Default::default()
@@ -48,7 +52,7 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
         new.collation = charset_clause::resolve(
             charset.map(|(_, v)| v.as_str()),
             collate.map(|(_, v)| v.as_str()),
-            Collation::default(),
+            db_default,
         )?;
     }
     for (k, v) in opts {
@@ -157,7 +161,7 @@ pub fn execute(
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
-    apply_options(&mut new, &ex.options)?;
+    apply_options(&mut new, &ex.options, cx.database_collation(db))?;
     let mut order = Vec::new();
     for (name, desc) in &ex.order {
         let i = new
@@ -330,8 +334,14 @@ fn check_no_lock(ex: &Extras, type_change: bool) -> DbResult<()> {
 }
 
 /// CONVERT TO CHARACTER SET: every text column, and the table's default, take the collation.
-fn convert_to(draft: &mut Draft, ex: &mut Extras, cs: &str, coll: Option<&str>) -> DbResult<()> {
-    let to = charset_clause::resolve(Some(cs), coll, Collation::default())?;
+fn convert_to(
+    draft: &mut Draft,
+    ex: &mut Extras,
+    cs: &str,
+    coll: Option<&str>,
+    db_default: Collation,
+) -> DbResult<()> {
+    let to = charset_clause::resolve(Some(cs), coll, db_default)?;
     for c in draft.columns.iter_mut() {
         if c.col.sql_type.is_text() {
             c.col.collation = to;
@@ -462,7 +472,10 @@ fn apply(
             ex.options.push((k, v));
             Ok(())
         }
-        AlterOp::Convert(cs, coll) => convert_to(draft, ex, &cs, coll.as_deref()),
+        AlterOp::Convert(cs, coll) => {
+            let db_default = cx.database_collation(db);
+            convert_to(draft, ex, &cs, coll.as_deref(), db_default)
+        }
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);
             Ok(())

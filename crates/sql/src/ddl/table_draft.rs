@@ -115,7 +115,7 @@ pub fn parse_column(
         return Err(DbError::syntax(text));
     }
     let mut notes = Vec::new();
-    let one = create_table::table_from_create_mode(db, ct, cx.strict(), &mut notes)?;
+    let one = create_table::table_from_create_mode(db, ct, collation, cx.strict(), &mut notes)?;
     cx.warnings.extend(notes);
     let mut col = one.columns[0].clone();
     col.id = 0;
@@ -447,7 +447,8 @@ impl Draft {
             )));
         };
         let mut notes = Vec::new();
-        let parsed = create_table::table_from_create_mode(&old.db, ct, true, &mut notes)?;
+        let parsed =
+            create_table::table_from_create_mode(&old.db, ct, old.collation, true, &mut notes)?;
         let def = TableDef {
             db: old.db.clone(),
             name: old.name.clone(),

@@ -90,7 +90,8 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let mut def = create_table::table_from_create_mode(&db, ct, cx.strict(), &mut notes)?;
+    let default = cx.database_collation(&db);
+    let mut def = create_table::table_from_create_mode(&db, ct, default, cx.strict(), &mut notes)?;
     // `betula_key_format = 1` creates a table in the layout of versions before key formats
     // (compatibility tests); any other value gives the current format.
     if matches!(cx.vars.get("betula_key_format"), Some(Value::Int(1))) {

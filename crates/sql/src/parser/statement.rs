@@ -47,6 +47,12 @@ pub enum Statement {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        options: DatabaseOptions,
+    },
+    /// ALTER DATABASE [name] options (None: the current database).
+    AlterDatabase {
+        name: Option<String>,
+        options: DatabaseOptions,
     },
     DropDatabase {
         name: String,
@@ -148,6 +154,14 @@ impl MaintenanceOp {
     }
 }
 
+/// The options of CREATE / ALTER DATABASE, as written (the last of each kind wins).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DatabaseOptions {
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    pub comment: Option<String>,
+}
+
 /// A table of CACHE INDEX / LOAD INDEX and the index names given for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableIndexes {
@@ -162,6 +176,7 @@ impl Statement {
         match self {
             Statement::Sql(s) => matches!(**s, ast::Statement::CreateTable(_)),
             Statement::CreateDatabase { .. }
+            | Statement::AlterDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::DropTables { .. }
             | Statement::Truncate { .. }

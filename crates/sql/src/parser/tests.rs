@@ -234,8 +234,31 @@ fn session_and_maintenance_statements() {
 fn ddl_statements() {
     assert!(matches!(
         p("CREATE DATABASE IF NOT EXISTS d DEFAULT CHARSET utf8mb4"),
-        S::CreateDatabase { name, if_not_exists: true } if name == "d"
+        S::CreateDatabase { name, if_not_exists: true, options } if name == "d"
+            && options.charset.as_deref() == Some("utf8mb4")
     ));
+    assert!(matches!(
+        p("CREATE DATABASE d CHARACTER SET = latin1 COLLATE latin1_bin COMMENT 'c'"),
+        S::CreateDatabase { options, .. } if options.collate.as_deref() == Some("latin1_bin")
+            && options.charset.as_deref() == Some("latin1")
+            && options.comment.as_deref() == Some("c")
+    ));
+    assert!(matches!(
+        p("ALTER DATABASE CHARACTER SET ascii"),
+        S::AlterDatabase { name: None, options } if options.charset.as_deref() == Some("ascii")
+    ));
+    assert!(matches!(
+        p("ALTER SCHEMA d DEFAULT COLLATE utf8mb4_bin"),
+        S::AlterDatabase { name: Some(n), .. } if n == "d"
+    ));
+    for bad in [
+        "CREATE DATABASE d ENGINE=x",
+        "ALTER DATABASE d",
+        "ALTER DATABASE",
+        "CREATE DATABASE d CHARSET",
+    ] {
+        assert!(crate::parser::parse_statement(bad).is_err(), "{bad}");
+    }
     assert!(matches!(
         p("drop schema if exists d"),
         S::DropDatabase { name, if_exists: true } if name == "d"

@@ -59,7 +59,11 @@ pub fn dispatch(
         Statement::CreateDatabase {
             name,
             if_not_exists,
-        } => databases::create_database(cx, &name, if_not_exists),
+            options,
+        } => databases::create_database(cx, &name, if_not_exists, &options),
+        Statement::AlterDatabase { name, options } => {
+            databases::alter_database(cx, name.as_deref(), &options)
+        }
         Statement::DropDatabase { name, if_exists } => {
             databases::drop_database(cx, &name, if_exists)
         }

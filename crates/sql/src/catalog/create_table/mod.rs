@@ -40,13 +40,16 @@ pub use render::{quote_ident, quote_str, render_create, render_stored};
 
 /// Builds a table definition from a parsed CREATE TABLE (database already resolved).
 pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
-    table_from_create_mode(db, ct, true, &mut Vec::new())
+    table_from_create_mode(db, ct, Collation::default(), true, &mut Vec::new())
 }
 
-/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+/// [`table_from_create`] in a database whose default collation is `default` (a table without
+/// CHARACTER SET / COLLATE takes it), with the session's strictness; non-strict conversions add
+/// notes.
 pub fn table_from_create_mode(
     db: &str,
     ct: &CreateTable,
+    default: Collation,
     strict: bool,
     notes: &mut Vec<Warning>,
 ) -> DbResult<TableDef> {
@@ -68,8 +71,7 @@ pub fn table_from_create_mode(
         collate,
         engine,
     } = options::table_options(&ct.table_options);
-    let table_collation =
-        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
+    let table_collation = charset_clause::resolve(charset.as_deref(), collate.as_deref(), default)?;
     let mut keys = keys::Keys::default();
     let mut columns = Vec::new();
     let mut comments = Vec::new();
