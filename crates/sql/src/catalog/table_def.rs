@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use betula_storage::{Codec, ColumnLayout, ValueLayout};
 
-use crate::codec::key::{encode_key, KeyColumn};
+use crate::codec::key::{encode_key, encode_key_value, KeyColumn};
 use crate::codec::layout::{key_fields, row_value};
 use crate::codec::row::RowLayout;
 use crate::error::db_error::DbResult;
@@ -268,8 +268,9 @@ impl TableDef {
             let id = self.counters.row_id.fetch_add(1, Ordering::SeqCst);
             encode_key(&self.pk_key_columns(), &[Value::UInt(id)], &mut out)?;
         } else {
-            let vals: Vec<Value> = self.pk.iter().map(|&i| row[i].clone()).collect();
-            encode_key(&self.pk_key_columns(), &vals, &mut out)?;
+            for (p, &c) in self.pk.iter().enumerate() {
+                encode_key_value(&self.key_column(None, p), &row[c], &mut out)?;
+            }
         }
         Ok(out)
     }

@@ -17,6 +17,7 @@ use sqlparser::ast;
 
 use crate::expr::eval::negate_literal;
 use crate::expr::{literal_overflows, number_literal};
+use crate::parser::num_text::NumText;
 use crate::types::value::Value;
 
 /// One value of an inserted row before defaults and coercion.
@@ -25,6 +26,8 @@ pub enum Slot {
     Unset,
     Default,
     Val(Value),
+    /// A numeric literal, read when its column is known (`exec::dml::complete_row`).
+    Num(NumText),
 }
 
 /// An INSERT statement read by the fast parser.
@@ -230,12 +233,7 @@ impl Cursor<'_> {
         self.ws();
         let v = match self.peek()? {
             b'\'' => Slot::Val(Value::Text(self.string()?)),
-            b'-' => {
-                self.i += 1;
-                let n = self.number()?;
-                Slot::Val(negate_literal(&n)?)
-            }
-            b'0'..=b'9' => Slot::Val(self.number()?),
+            b'-' | b'0'..=b'9' => self.number()?,
             _ => {
                 if self.keyword("NULL") {
                     Slot::Val(Value::Null)
@@ -254,8 +252,12 @@ impl Cursor<'_> {
         Some(v)
     }
 
-    /// digits [. digits] [e [+-] digits], followed by a delimiter.
-    fn number(&mut self) -> Option<Value> {
+    /// [-] digits [. digits] [e [+-] digits], followed by a delimiter: kept as text when short.
+    fn number(&mut self) -> Option<Slot> {
+        let signed = self.i;
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
         let start = self.i;
         let digits = |c: &mut Self| {
             let s = c.i;
@@ -285,12 +287,23 @@ impl Cursor<'_> {
         if self.peek().is_some_and(|b| is_word_byte(b) || b == b'.') {
             return None;
         }
+        if let Some(n) = std::str::from_utf8(&self.s[signed..self.i])
+            .ok()
+            .and_then(NumText::new)
+        {
+            return Some(Slot::Num(n));
+        }
         let text = std::str::from_utf8(&self.s[start..self.i]).ok()?;
         // a literal with a warning (1916) takes the general path
         if literal_overflows(text) {
             return None;
         }
-        number_literal(text).ok()
+        let v = number_literal(text).ok()?;
+        Some(Slot::Val(if signed < start {
+            negate_literal(&v)?
+        } else {
+            v
+        }))
     }
 
     /// A single-quoted string with the escapes MySQL and the general parser agree on.
@@ -340,6 +353,7 @@ mod tests {
                 r.iter()
                     .map(|s| match s {
                         Slot::Val(v) => format!("{v:?}"),
+                        Slot::Num(n) => format!("{:?}", n.value().unwrap()),
                         Slot::Default => "DEFAULT".into(),
                         Slot::Unset => "UNSET".into(),
                     })

@@ -38,6 +38,7 @@ pub mod handler;
 pub mod index_syntax;
 pub mod load;
 pub mod multi_table;
+pub mod num_text;
 pub mod servers;
 pub mod show;
 pub mod split;

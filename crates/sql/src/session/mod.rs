@@ -108,7 +108,17 @@ struct Run<'a> {
     sql: &'a str,
     nesting: usize,
     reads_diagnostics: bool,
-    stmt: Option<Arc<Statement>>,
+    stmt: RunStatement,
+}
+
+/// The statement of a run, if it was parsed before the run.
+enum RunStatement {
+    /// Not yet: the run parses its text.
+    No,
+    /// A prepared statement (copied: it runs again).
+    Prepared(Arc<Statement>),
+    /// Parsed for this run only (a literal-only INSERT read by the fast parser).
+    Once(Statement),
 }
 
 impl Session {
@@ -210,7 +220,10 @@ impl Session {
             sql: &sql,
             nesting: p.parsed.nesting,
             reads_diagnostics: p.reads_diagnostics,
-            stmt: p.parsed.stmt.clone(),
+            stmt: match &p.parsed.stmt {
+                Some(s) => RunStatement::Prepared(s.clone()),
+                None => RunStatement::No,
+            },
         };
         self.run(run, params, None, sink)
     }
@@ -248,12 +261,23 @@ impl Session {
         input: Option<&mut dyn std::io::Read>,
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
+        // A literal-only INSERT (bulk ingest) needs none of what the pass over the text finds: it
+        // holds no comments, executable or not, nests nothing and reads no diagnostics.
+        if let Some(insert) = parser::fast_insert::parse(sql) {
+            let run = Run {
+                sql,
+                nesting: 1,
+                reads_diagnostics: false,
+                stmt: RunStatement::Once(Statement::Insert(Box::new(insert))),
+            };
+            return self.run(run, params, input, sink);
+        }
         let src = parser::read(sql);
         let run = Run {
             sql: &src.text,
             nesting: src.nesting,
             reads_diagnostics: src.reads_diagnostics,
-            stmt: None,
+            stmt: RunStatement::No,
         };
         self.run(run, params, input, sink)
     }
@@ -296,9 +320,10 @@ impl Session {
                     ));
                 }
                 let stmt = match stmt {
+                    RunStatement::Once(s) => s,
                     // a copy: the prepared statement runs again
-                    Some(s) => Statement::clone(&s),
-                    None => parser::parse_statement(sql)?,
+                    RunStatement::Prepared(s) => Statement::clone(&s),
+                    RunStatement::No => parser::parse_statement(sql)?,
                 };
                 dispatch::dispatch(&mut self.cx, stmt, input, sink)
             };

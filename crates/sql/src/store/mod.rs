@@ -36,7 +36,7 @@ use crate::error::db_error::DbError;
 pub use scan::Scan;
 pub use schema_lock::{LockMode, SchemaLock};
 pub use trees::Store;
-pub use write_set::{Mark, WriteSet};
+pub use write_set::{Change, Mark, WriteSet};
 
 /// Id under which the generic row upsert function is registered.
 pub const UPSERT_FN: u32 = 1;

@@ -39,6 +39,14 @@ impl Pending {
     }
 }
 
+/// One key's change written through ([`WriteSet::write_through`]).
+pub enum Change {
+    /// The row or index entry.
+    Put(Vec<u8>),
+    /// A blind upsert with this argument (`upsert::ArgTemplate::arg`).
+    Upsert(Vec<u8>),
+}
+
 /// A point in a write set's changes to roll back to ([`WriteSet::mark`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Mark {
@@ -68,11 +76,14 @@ pub struct WriteSet {
     /// row locked for its duplicate check is not looked up in the lock table again when it is
     /// written.
     last_locked: Option<(String, Vec<u8>)>,
+    /// Changes were written straight through `txn` ([`WriteSet::write_through`]), not kept in
+    /// the overlay: committing commits them, rolling back to any mark rolls `txn` back.
+    written_through: bool,
 }
 
 impl WriteSet {
     pub fn is_empty(&self) -> bool {
-        self.overlay.iter().all(|m| m.is_empty())
+        !self.written_through && self.overlay.iter().all(|m| m.is_empty())
     }
     /// A point to roll back to: the changes so far.
     pub fn mark(&mut self) -> Mark {
@@ -85,6 +96,12 @@ impl WriteSet {
     }
     /// Undoes every change made after `mark` (row locks stay held until the transaction ends).
     pub fn rollback_to(&mut self, mark: Mark) {
+        if self.written_through {
+            // Written through only by a statement that is the whole transaction (its mark was
+            // taken on an empty set): undoing it is rolling the transaction back.
+            self.clear();
+            return;
+        }
         if mark.empty {
             for m in &mut self.overlay {
                 m.clear();
@@ -115,6 +132,7 @@ impl WriteSet {
         self.undo.clear();
         self.logging = false;
         self.last_locked = None;
+        self.written_through = false;
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
         }
@@ -201,6 +219,85 @@ impl WriteSet {
         Ok(())
     }
 
+    /// Waits until every row this session's locks took over from a committing transaction is
+    /// durable and visible (design.md TXN5), so that a read of the latest committed state sees it.
+    fn await_read_fence(&self) -> DbResult<()> {
+        if let Some(t) = &self.txn {
+            t.await_read_fence()?;
+        }
+        Ok(())
+    }
+
+    /// Locks every key of `keys` in `tree` ([`WriteSet::lock`] for each) in one call to the lock
+    /// table: a statement's whole batch, in key order.
+    pub fn lock_batch<'k>(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+    ) -> DbResult<()> {
+        self.begin(store, TxnOptions::default().lock_timeout)?;
+        let h = store.tree(tree)?;
+        if let Some(t) = self.txn.as_mut() {
+            t.lock_keys(&h, keys)?;
+        }
+        Ok(())
+    }
+
+    /// Which of `keys` (locked by this session) hold a row in `tree`'s latest committed state
+    /// with this session's written-through changes; the overlay must hold nothing for `tree`.
+    pub fn contains_locked(
+        &self,
+        store: &Store,
+        tree: &str,
+        keys: &[&[u8]],
+    ) -> DbResult<Vec<bool>> {
+        debug_assert!(self.pending(tree).is_none_or(|m| m.is_empty()));
+        let h = store.tree(tree)?;
+        match &self.txn {
+            Some(t) => Ok(t.contains_latest(&h, keys)?),
+            None => Err(DbError::internal("a batch read without a transaction")),
+        }
+    }
+
+    /// Writes a statement's new rows or entries of `tree`, or its blind upserts (keys locked
+    /// through [`WriteSet::lock_batch`], in key order) straight through the transaction instead of the overlay. Only for a statement that is a
+    /// whole transaction and reads none of them (an autocommit INSERT whose set was empty when
+    /// it began): the session's reads do not see them, and rolling back to any mark rolls the
+    /// transaction back.
+    pub fn write_through(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        changes: Vec<(Vec<u8>, Change)>,
+    ) -> DbResult<()> {
+        let ops = changes
+            .into_iter()
+            .map(|(k, c)| match c {
+                Change::Put(v) => (k, Op::Put(v)),
+                Change::Upsert(arg) => (
+                    k,
+                    Op::Upsert {
+                        func: UPSERT_FN,
+                        arg,
+                    },
+                ),
+            })
+            .collect();
+        if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
+            return Err(DbError::internal(
+                "written through a write set with changes",
+            ));
+        }
+        let h = store.tree(tree)?;
+        let Some(t) = self.txn.as_mut() else {
+            return Err(DbError::internal("written through without a transaction"));
+        };
+        self.written_through = true;
+        t.write_locked_batch(&h, ops)?;
+        Ok(())
+    }
+
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
         self.lock(store, tree, &key)?;
         let slot = self.slot(tree);
@@ -247,6 +344,9 @@ impl WriteSet {
         snap: Option<&Txn>,
     ) -> DbResult<Option<Vec<u8>>> {
         let base = |store: &Store| -> DbResult<Option<Vec<u8>>> {
+            if snap.is_none() {
+                self.await_read_fence()?;
+            }
             let h = store.tree(tree)?;
             Ok(match snap {
                 Some(t) => t.get(&h, key)?,
@@ -270,6 +370,9 @@ impl WriteSet {
         reverse: bool,
         snap: Option<&'t Txn>,
     ) -> DbResult<Scan<'t>> {
+        if snap.is_none() {
+            self.await_read_fence()?;
+        }
         let handle = store.tree(tree)?;
         let mut pending: Vec<(Vec<u8>, Pending)> = match self.pending(tree) {
             Some(m) => m
@@ -297,6 +400,7 @@ impl WriteSet {
             return Err(DbError::internal("write set without a transaction"));
         };
         self.last_locked = None;
+        self.written_through = false;
         txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
         // The changes leave the set whatever happens (on failure the transaction rolls back).
         let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> = std::mem::take(&mut self.names)

@@ -9,7 +9,7 @@ use crate::tree::format::columnar::ColumnLayout;
 use crate::tree::in_memory::message::{Message, Msn, Op};
 use crate::tree::operations::cursor::RangeIter;
 use crate::tree::{Tree, TreeStats};
-use crate::wal::Record;
+
 use std::ops::Bound;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -64,25 +64,14 @@ impl TreeHandle {
             if self.tree.dropped.load(Ordering::SeqCst) {
                 return Err(Error::NoSuchTree(self.name.clone()));
             }
-            let mut msgs = Vec::with_capacity(ops.len());
-            for (key, op) in ops {
-                let rec = Record::Message {
-                    tree: self.tree.id,
-                    txn,
-                    key,
-                    op,
-                };
-                let lsn = env.wal.append(&rec)?;
-                let Record::Message { txn, key, op, .. } = rec else {
-                    unreachable!()
-                };
-                msgs.push(Message {
-                    msn: lsn,
-                    txn,
-                    key,
-                    op,
-                });
-            }
+            let mut lsns = Vec::with_capacity(ops.len());
+            env.wal
+                .append_messages(self.tree.id, txn, &ops, &mut lsns)?;
+            let msgs: Vec<Message> = ops
+                .into_iter()
+                .zip(lsns)
+                .map(|((key, op), msn)| Message { msn, txn, key, op })
+                .collect();
             let last = msgs.last().map_or(0, |m| m.msn);
             if txn == 0 {
                 env.wal.syncer.request(last);

@@ -35,7 +35,7 @@ fn a_commit_logged_before_a_checkpoint_survives_recovery_from_it() {
     // ... when a checkpoint begins: its replay starts after the commit record.
     env.checkpoint().unwrap();
     let waited = txn.env.commit_with(lsn, None);
-    txn.finish_commit(waited).unwrap();
+    txn.finish_commit(waited, Some((lsn, true))).unwrap();
     assert_eq!(a.get(b"row").unwrap(), Some(b"in a".to_vec()));
 
     // The process dies; everything above was acknowledged.

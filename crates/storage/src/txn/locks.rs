@@ -5,6 +5,12 @@
 //! rows from appearing in the range). A request conflicts with another transaction's point lock on a key it
 //! covers, or with another transaction's range lock that overlaps it.
 //!
+//! Early lock release (design.md TXN5): a committing transaction whose commit record is appended turns its
+//! point locks into *fences* carrying that record's LSN ([`LockTable::fence_points`]) before it waits for
+//! durability. A fence conflicts with nothing: whoever locks its key takes it over and learns the LSN
+//! (`read_fence`), up to which the log must be durable before that transaction reads the key's latest
+//! committed version. The committer removes its fences once durable, unless they were taken over.
+//!
 //! Invariants: a transaction waits for at most one lock at a time, and records the transaction it waits
 //! for; before waiting, the chain waiter → holder → (what the holder waits for) → ... is followed, and if it
 //! leads back to the requester the request fails with `Deadlock` instead of waiting (the requester is the
@@ -12,16 +18,27 @@
 
 use crate::error::{Error, Result};
 use crate::tree::in_memory::message::TxnId;
-use parking_lot::{Condvar, Mutex};
-use std::collections::{BTreeMap, HashMap};
+use parking_lot::{Condvar, Mutex, MutexGuard};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// What a transaction holds, for release.
+/// What a transaction holds, for release. A point lock's key is shared with the lock table's entry
+/// (one allocation per lock).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Held {
-    Point(u64, Vec<u8>),
+    Point(u64, Arc<[u8]>),
     Range(u64),
+}
+
+impl Held {
+    fn tree(&self) -> u64 {
+        match self {
+            Held::Point(tree, _) | Held::Range(tree) => *tree,
+        }
+    }
 }
 
 struct RangeLock {
@@ -30,12 +47,33 @@ struct RangeLock {
     owner: TxnId,
 }
 
+/// A point entry of the lock table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Point {
+    /// Locked by a transaction.
+    Held(TxnId),
+    /// Released by a transaction whose commit record has this LSN, maybe not durable yet.
+    Fenced(TxnId),
+}
+
+/// The locks of one tree.
+#[derive(Default)]
+struct TreeLocks {
+    points: BTreeMap<Arc<[u8]>, Point>,
+    ranges: Vec<RangeLock>,
+}
+
+impl TreeLocks {
+    fn is_empty(&self) -> bool {
+        self.points.is_empty() && self.ranges.is_empty()
+    }
+}
+
 #[derive(Default)]
 struct Table {
-    points: HashMap<u64, BTreeMap<Vec<u8>, TxnId>>,
-    ranges: HashMap<u64, Vec<RangeLock>>,
+    trees: FxHashMap<u64, TreeLocks>,
     /// waiter → the transaction holding what it waits for.
-    waiting: HashMap<TxnId, TxnId>,
+    waiting: FxHashMap<TxnId, TxnId>,
 }
 
 fn overlaps(lo: &[u8], hi: Option<&[u8]>, r: &RangeLock) -> bool {
@@ -44,49 +82,88 @@ fn overlaps(lo: &[u8], hi: Option<&[u8]>, r: &RangeLock) -> bool {
     a && b
 }
 
-impl Table {
+impl TreeLocks {
     /// The other transaction whose lock conflicts with `txn` locking [lo, hi) (hi None with `point` set:
     /// the single key `lo`).
-    fn conflict(
-        &self,
-        txn: TxnId,
-        tree: u64,
-        lo: &[u8],
-        hi: Option<&[u8]>,
-        point: bool,
-    ) -> Option<TxnId> {
-        if let Some(points) = self.points.get(&tree) {
-            if point {
-                if let Some(&o) = points.get(lo) {
-                    if o != txn {
-                        return Some(o);
-                    }
-                }
-            } else {
-                let upper = hi.map_or(Bound::Unbounded, Bound::Excluded);
-                if let Some((_, &o)) = points
-                    .range::<[u8], _>((Bound::Included(lo), upper))
-                    .find(|(_, o)| **o != txn)
-                {
-                    return Some(o);
-                }
+    fn conflict(&self, txn: TxnId, lo: &[u8], hi: Option<&[u8]>, point: bool) -> Option<TxnId> {
+        let other = |p: &Point| match *p {
+            Point::Held(o) if o != txn => Some(o),
+            _ => None,
+        };
+        if point {
+            if let Some(o) = self.points.get(lo).and_then(other) {
+                return Some(o);
+            }
+        } else {
+            let upper = hi.map_or(Bound::Unbounded, Bound::Excluded);
+            if let Some(o) = self
+                .points
+                .range::<[u8], _>((Bound::Included(lo), upper))
+                .find_map(|(_, p)| other(p))
+            {
+                return Some(o);
             }
         }
         let hi_for_range = if point { None } else { hi };
-        self.ranges.get(&tree).and_then(|rs| {
-            rs.iter()
-                .find(|r| {
-                    r.owner != txn
-                        && if point {
-                            r.lo.as_slice() <= lo && r.hi.as_deref().is_none_or(|h| lo < h)
-                        } else {
-                            overlaps(lo, hi_for_range, r)
-                        }
-                })
-                .map(|r| r.owner)
-        })
+        self.ranges
+            .iter()
+            .find(|r| {
+                r.owner != txn
+                    && if point {
+                        r.lo.as_slice() <= lo && r.hi.as_deref().is_none_or(|h| lo < h)
+                    } else {
+                        overlaps(lo, hi_for_range, r)
+                    }
+            })
+            .map(|r| r.owner)
     }
 
+    /// The largest fence among the point entries in [lo, hi) (0: none).
+    fn fence_in(&self, lo: &[u8], hi: Option<&[u8]>) -> TxnId {
+        let upper = hi.map_or(Bound::Unbounded, Bound::Excluded);
+        self.points
+            .range::<[u8], _>((Bound::Included(lo), upper))
+            .filter_map(|(_, p)| match *p {
+                Point::Fenced(lsn) => Some(lsn),
+                Point::Held(_) => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Takes the point lock on `key` for `txn` if no other transaction's lock covers it: Ok(Some) with
+    /// the new lock, Ok(None) if `txn` already held it, Err(holder) on a conflict. Taking over a fence
+    /// raises `fence` to its LSN.
+    fn try_point(
+        &mut self,
+        txn: TxnId,
+        key: &[u8],
+        fence: &mut TxnId,
+    ) -> std::result::Result<Option<Held>, TxnId> {
+        if let Some(r) = self.ranges.iter().find(|r| {
+            r.owner != txn && r.lo.as_slice() <= key && r.hi.as_deref().is_none_or(|h| key < h)
+        }) {
+            return Err(r.owner);
+        }
+        if let Some((k, p)) = self.points.get_key_value(key) {
+            return match *p {
+                Point::Held(o) if o == txn => Ok(None),
+                Point::Held(o) => Err(o),
+                Point::Fenced(lsn) => {
+                    *fence = (*fence).max(lsn);
+                    let k = k.clone();
+                    self.points.insert(k.clone(), Point::Held(txn));
+                    Ok(Some(Held::Point(0, k)))
+                }
+            };
+        }
+        let k: Arc<[u8]> = Arc::from(key);
+        self.points.insert(k.clone(), Point::Held(txn));
+        Ok(Some(Held::Point(0, k)))
+    }
+}
+
+impl Table {
     fn leads_to(&self, from: TxnId, target: TxnId) -> bool {
         let mut cur = from;
         for _ in 0..=self.waiting.len() {
@@ -119,10 +196,53 @@ impl LockTable {
         key: &[u8],
         timeout: Duration,
     ) -> Result<Option<Held>> {
-        self.acquire(txn, tree, key, None, true, timeout)
+        let (mut held, mut fence) = (Vec::new(), 0);
+        self.lock_many(txn, tree, [key], timeout, &mut held, &mut fence)?;
+        Ok(held.pop())
     }
 
-    /// Takes a range lock on [lo, hi) of `tree` (hi None: to the end) for `txn`.
+    /// Takes the point locks on every key of `keys` in `tree` for `txn`, in order, under one hold of the
+    /// table's mutex while none has to wait; appends the locks taken to `held` (also those taken before
+    /// a failure, so the caller releases them). A conflict waits as [`LockTable::lock`] does (up to
+    /// `timeout`, deadlock detection), then goes on with the next key. Raises `fence` to the largest
+    /// fence taken over.
+    pub fn lock_many<'k>(
+        &self,
+        txn: TxnId,
+        tree: u64,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+        timeout: Duration,
+        held: &mut Vec<Held>,
+        fence: &mut TxnId,
+    ) -> Result<()> {
+        let mut deadline = None;
+        let mut t = self.table.lock();
+        for key in keys {
+            loop {
+                match t.trees.entry(tree).or_default().try_point(txn, key, fence) {
+                    Ok(got) => {
+                        if let Some(Held::Point(_, k)) = got {
+                            held.push(Held::Point(tree, k));
+                        }
+                        break;
+                    }
+                    Err(holder) => {
+                        let deadline = *deadline.get_or_insert_with(|| Instant::now() + timeout);
+                        self.wait(&mut t, txn, holder, deadline, |t| {
+                            t.trees
+                                .get(&tree)
+                                .and_then(|l| l.conflict(txn, key, None, true))
+                        })?;
+                    }
+                }
+            }
+        }
+        t.waiting.remove(&txn);
+        Ok(())
+    }
+
+    /// Takes a range lock on [lo, hi) of `tree` (hi None: to the end) for `txn`; raises `fence` to the
+    /// largest fence inside it.
     pub fn lock_range(
         &self,
         txn: TxnId,
@@ -130,97 +250,116 @@ impl LockTable {
         lo: &[u8],
         hi: Option<&[u8]>,
         timeout: Duration,
-    ) -> Result<Option<Held>> {
-        self.acquire(txn, tree, lo, hi, false, timeout)
-    }
-
-    fn acquire(
-        &self,
-        txn: TxnId,
-        tree: u64,
-        lo: &[u8],
-        hi: Option<&[u8]>,
-        point: bool,
-        timeout: Duration,
+        fence: &mut TxnId,
     ) -> Result<Option<Held>> {
         let deadline = Instant::now() + timeout;
         let mut t = self.table.lock();
         loop {
-            match t.conflict(txn, tree, lo, hi, point) {
+            let locks = t.trees.entry(tree).or_default();
+            match locks.conflict(txn, lo, hi, false) {
                 None => {
-                    t.waiting.remove(&txn);
-                    if point {
-                        let points = t.points.entry(tree).or_default();
-                        if points.get(lo) == Some(&txn) {
-                            return Ok(None);
-                        }
-                        points.insert(lo.to_vec(), txn);
-                        return Ok(Some(Held::Point(tree, lo.to_vec())));
-                    }
-                    t.ranges.entry(tree).or_default().push(RangeLock {
+                    *fence = (*fence).max(locks.fence_in(lo, hi));
+                    locks.ranges.push(RangeLock {
                         lo: lo.to_vec(),
                         hi: hi.map(|h| h.to_vec()),
                         owner: txn,
                     });
+                    t.waiting.remove(&txn);
                     return Ok(Some(Held::Range(tree)));
                 }
-                Some(holder) => {
-                    if t.leads_to(holder, txn) {
-                        t.waiting.remove(&txn);
-                        return Err(Error::Deadlock);
-                    }
-                    t.waiting.insert(txn, holder);
-                    if self.released.wait_until(&mut t, deadline).timed_out()
-                        && t.conflict(txn, tree, lo, hi, point).is_some()
-                    {
-                        t.waiting.remove(&txn);
-                        return Err(Error::LockTimeout);
-                    }
-                }
+                Some(holder) => self.wait(&mut t, txn, holder, deadline, |t| {
+                    t.trees
+                        .get(&tree)
+                        .and_then(|l| l.conflict(txn, lo, hi, false))
+                })?,
             }
         }
+    }
+
+    /// Waits once for a release while `holder` holds what `txn` asks for: fails with `Deadlock` if
+    /// `holder` waits (through any chain) for `txn`, with `LockTimeout` if the deadline passes while
+    /// `conflict` still finds a holder.
+    fn wait(
+        &self,
+        t: &mut MutexGuard<'_, Table>,
+        txn: TxnId,
+        holder: TxnId,
+        deadline: Instant,
+        conflict: impl Fn(&Table) -> Option<TxnId>,
+    ) -> Result<()> {
+        if t.leads_to(holder, txn) {
+            t.waiting.remove(&txn);
+            return Err(Error::Deadlock);
+        }
+        t.waiting.insert(txn, holder);
+        if self.released.wait_until(t, deadline).timed_out() && conflict(t).is_some() {
+            t.waiting.remove(&txn);
+            return Err(Error::LockTimeout);
+        }
+        Ok(())
     }
 
     /// Whether `txn` holds a point lock on `key` of `tree` or a range lock covering it.
     pub fn holds(&self, txn: TxnId, tree: u64, key: &[u8]) -> bool {
         let t = self.table.lock();
-        let point = t
-            .points
-            .get(&tree)
-            .is_some_and(|p| p.get(key) == Some(&txn));
-        point
-            || t.ranges.get(&tree).is_some_and(|rs| {
-                rs.iter().any(|r| {
-                    r.owner == txn
-                        && r.lo.as_slice() <= key
-                        && r.hi.as_deref().is_none_or(|h| key < h)
-                })
+        let Some(locks) = t.trees.get(&tree) else {
+            return false;
+        };
+        locks.points.get(key) == Some(&Point::Held(txn))
+            || locks.ranges.iter().any(|r| {
+                r.owner == txn && r.lo.as_slice() <= key && r.hi.as_deref().is_none_or(|h| key < h)
             })
     }
 
-    /// Releases every lock `txn` holds.
-    pub fn release_all(&self, txn: TxnId, held: &[Held]) {
+    /// Turns every point lock of `held` (`txn`'s) into a fence with `commit_lsn`, the LSN of `txn`'s
+    /// appended commit record, and wakes the waiters: they take the keys over (TXN5).
+    pub fn fence_points(&self, txn: TxnId, held: &[Held], commit_lsn: TxnId) {
         let mut t = self.table.lock();
-        for h in held {
-            match h {
-                Held::Point(tree, key) => {
-                    if let Some(points) = t.points.get_mut(tree) {
-                        if points.get(key) == Some(&txn) {
-                            points.remove(key);
-                        }
-                        if points.is_empty() {
-                            t.points.remove(tree);
-                        }
+        for run in held.chunk_by(|a, b| a.tree() == b.tree()) {
+            let Some(locks) = t.trees.get_mut(&run[0].tree()) else {
+                continue;
+            };
+            for h in run {
+                if let Held::Point(_, key) = h {
+                    if let Some(p) = locks.points.get_mut(key.as_ref()) {
+                        debug_assert_eq!(*p, Point::Held(txn));
+                        *p = Point::Fenced(commit_lsn);
                     }
                 }
-                Held::Range(tree) => {
-                    if let Some(rs) = t.ranges.get_mut(tree) {
-                        rs.retain(|r| r.owner != txn);
-                        if rs.is_empty() {
-                            t.ranges.remove(tree);
+            }
+        }
+        drop(t);
+        self.released.notify_all();
+    }
+
+    /// Releases every lock `txn` holds: its point locks, and the fences it left with `commit_lsn`
+    /// (0: none) that nobody took over.
+    pub fn release_all(&self, txn: TxnId, held: &[Held], commit_lsn: TxnId) {
+        if held.is_empty() {
+            return;
+        }
+        let mut t = self.table.lock();
+        for run in held.chunk_by(|a, b| a.tree() == b.tree()) {
+            let tree = run[0].tree();
+            let Some(locks) = t.trees.get_mut(&tree) else {
+                continue;
+            };
+            for h in run {
+                match h {
+                    Held::Point(_, key) => {
+                        let ours = |p: &Point| {
+                            *p == Point::Held(txn)
+                                || (commit_lsn != 0 && *p == Point::Fenced(commit_lsn))
+                        };
+                        if locks.points.get(key.as_ref()).is_some_and(ours) {
+                            locks.points.remove(key.as_ref());
                         }
                     }
+                    Held::Range(_) => locks.ranges.retain(|r| r.owner != txn),
                 }
+            }
+            if locks.is_empty() {
+                t.trees.remove(&tree);
             }
         }
         t.waiting.remove(&txn);
@@ -236,8 +375,10 @@ impl LockTable {
     /// Number of locks held (status output).
     pub fn held(&self) -> usize {
         let t = self.table.lock();
-        t.points.values().map(|p| p.len()).sum::<usize>()
-            + t.ranges.values().map(|r| r.len()).sum::<usize>()
+        t.trees
+            .values()
+            .map(|l| l.points.len() + l.ranges.len())
+            .sum()
     }
 }
 
@@ -277,7 +418,7 @@ mod tests {
             locks.lock(1, 0, b"b", Duration::from_secs(5)),
             Err(Error::Deadlock)
         ));
-        locks.release_all(1, &[a]);
+        locks.release_all(1, &[a], 0);
         assert!(waiter.join().unwrap().unwrap().is_some());
         assert_eq!(locks.held(), 2);
     }
@@ -286,7 +427,7 @@ mod tests {
     fn range_locks_block_points_inside_and_overlapping_ranges() {
         let locks = LockTable::default();
         let r = locks
-            .lock_range(1, 7, b"b", Some(b"f"), SHORT)
+            .lock_range(1, 7, b"b", Some(b"f"), SHORT, &mut 0)
             .unwrap()
             .unwrap();
         assert!(matches!(
@@ -306,11 +447,11 @@ mod tests {
             "other tree"
         );
         assert!(matches!(
-            locks.lock_range(3, 7, b"e", None, SHORT),
+            locks.lock_range(3, 7, b"e", None, SHORT, &mut 0),
             Err(Error::LockTimeout)
         ));
         assert!(matches!(
-            locks.lock_range(3, 7, b"a", Some(b"g"), SHORT),
+            locks.lock_range(3, 7, b"a", Some(b"g"), SHORT, &mut 0),
             Err(Error::LockTimeout),
         ));
         assert!(
@@ -319,10 +460,92 @@ mod tests {
         );
         // A range over another's point lock waits.
         assert!(matches!(
-            locks.lock_range(1, 7, b"f", Some(b"z"), SHORT),
+            locks.lock_range(1, 7, b"f", Some(b"z"), SHORT, &mut 0),
             Err(Error::LockTimeout)
         ));
-        locks.release_all(1, &[r, Held::Point(7, b"d".to_vec())]);
+        locks.release_all(1, &[r, Held::Point(7, Arc::from(&b"d"[..]))], 0);
         assert!(locks.lock(2, 7, b"c", SHORT).unwrap().is_some());
+    }
+
+    #[test]
+    fn lock_many_waits_for_a_held_key_and_reports_what_it_took() {
+        let locks = Arc::new(LockTable::default());
+        let b = locks.lock(1, 3, b"b", SHORT).unwrap().unwrap();
+        // A batch over a, b, c: a is taken, b times out; what was taken is reported for release.
+        let mut held = Vec::new();
+        let keys: [&[u8]; 3] = [b"a", b"b", b"c"];
+        assert!(matches!(
+            locks.lock_many(2, 3, keys, SHORT, &mut held, &mut 0),
+            Err(Error::LockTimeout)
+        ));
+        assert_eq!(held, vec![Held::Point(3, Arc::from(&b"a"[..]))]);
+        // Again, while 1 releases b meanwhile: the batch waits, then takes b and c (a is its own already).
+        let l2 = locks.clone();
+        let batch = std::thread::spawn(move || {
+            let mut held = Vec::new();
+            l2.lock_many(2, 3, keys, Duration::from_secs(5), &mut held, &mut 0)
+                .map(|()| held)
+        });
+        while locks.waiting() == 0 {
+            std::thread::yield_now();
+        }
+        locks.release_all(1, &[b], 0);
+        let more = batch.join().unwrap().unwrap();
+        assert_eq!(
+            more,
+            vec![
+                Held::Point(3, Arc::from(&b"b"[..])),
+                Held::Point(3, Arc::from(&b"c"[..]))
+            ]
+        );
+        assert!(locks.holds(2, 3, b"a") && locks.holds(2, 3, b"b") && locks.holds(2, 3, b"c"));
+        held.extend(more);
+        locks.release_all(2, &held, 0);
+        assert_eq!(locks.held(), 0);
+    }
+
+    #[test]
+    fn a_fenced_key_is_taken_over_with_its_fence_and_released_by_whoever_holds_it() {
+        let locks = Arc::new(LockTable::default());
+        let mut held = Vec::new();
+        let keys: [&[u8]; 2] = [b"a", b"b"];
+        locks
+            .lock_many(1, 3, keys, SHORT, &mut held, &mut 0)
+            .unwrap();
+        // 2 waits for a; 1 appends its commit record (LSN 40) and fences: 2 gets a, and learns 40.
+        let l2 = locks.clone();
+        let taker = std::thread::spawn(move || {
+            let (mut held, mut fence) = (Vec::new(), 0);
+            l2.lock_many(
+                2,
+                3,
+                [&b"a"[..]],
+                Duration::from_secs(5),
+                &mut held,
+                &mut fence,
+            )
+            .map(|()| (held, fence))
+        });
+        while locks.waiting() == 0 {
+            std::thread::yield_now();
+        }
+        locks.fence_points(1, &held, 40);
+        let (taken, fence) = taker.join().unwrap().unwrap();
+        assert_eq!(fence, 40);
+        assert!(locks.holds(2, 3, b"a") && !locks.holds(1, 3, b"b"));
+        // A range over b meets the fence too, and no conflict.
+        let mut range_fence = 0;
+        let r = locks
+            .lock_range(3, 3, b"b", Some(b"c"), SHORT, &mut range_fence)
+            .unwrap()
+            .unwrap();
+        assert_eq!(range_fence, 40);
+        // 1 releases once durable: its fence on b goes, 2's lock on a stays.
+        locks.release_all(1, &held, 40);
+        assert!(locks.holds(2, 3, b"a"));
+        assert_eq!(locks.held(), 2, "2's point and 3's range");
+        locks.release_all(2, &taken, 0);
+        locks.release_all(3, &[r], 0);
+        assert_eq!(locks.held(), 0);
     }
 }

@@ -19,6 +19,8 @@
 pub mod bulk;
 #[cfg(test)]
 mod commit_tests;
+#[cfg(test)]
+mod early_release_tests;
 pub mod locks;
 
 use crate::env::{EnvInner, TreeHandle};
@@ -28,6 +30,7 @@ use crate::tree::in_memory::mvcc::ReadView;
 use crate::tree::operations::cursor::{RangeIter, ViewGuard};
 use crate::wal::Record;
 use std::ops::Bound;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -72,6 +75,9 @@ pub struct Txn {
     wrote: bool,
     /// Trees this transaction holds a whole-tree lock on (`bulk.rs`).
     whole_trees: Vec<u64>,
+    /// The largest commit LSN among the fences its locks took over (0: none, or already awaited): the
+    /// log must be durable that far before it reads the latest committed state (TXN5).
+    read_fence: AtomicU64,
     finished: bool,
 }
 
@@ -94,6 +100,7 @@ impl EnvInner {
             locked: Vec::new(),
             wrote: false,
             whole_trees: Vec::new(),
+            read_fence: AtomicU64::new(0),
             finished: false,
         })
     }
@@ -143,28 +150,76 @@ impl Txn {
 
     fn lock(&mut self, tree: u64, key: &[u8]) -> Result<()> {
         let owner = self.lock_owner()?;
-        if let Some(held) = self
-            .env
-            .locks
-            .lock(owner, tree, key, self.opts.lock_timeout)?
-        {
-            self.locked.push(held);
+        let mut fence = 0;
+        let got = self.env.locks.lock_many(
+            owner,
+            tree,
+            [key],
+            self.opts.lock_timeout,
+            &mut self.locked,
+            &mut fence,
+        );
+        self.read_fence.fetch_max(fence, Ordering::Relaxed);
+        got
+    }
+
+    /// Waits until the log is durable past every fence this transaction's locks took over, and makes
+    /// the transactions that left them visible (TXN5): what a read of the latest committed state
+    /// under those locks needs first. Free when there is none.
+    pub fn await_read_fence(&self) -> Result<()> {
+        let fence = self.read_fence.load(Ordering::Relaxed);
+        if fence != 0 {
+            self.env.wal.sync_to(fence)?;
+            self.env.mvcc.settle(fence);
+            let _ =
+                self.read_fence
+                    .compare_exchange(fence, 0, Ordering::Relaxed, Ordering::Relaxed);
         }
         Ok(())
+    }
+
+    /// Takes the exclusive row locks on every key of `keys` (until the transaction ends) under one hold
+    /// of the lock table while none has to wait: what [`Txn::lock_key`] does for each, for a statement's
+    /// whole batch of rows. Sorted keys keep two batches over the same keys from waiting on each other
+    /// in a cycle.
+    pub fn lock_keys<'k>(
+        &mut self,
+        t: &TreeHandle,
+        keys: impl IntoIterator<Item = &'k [u8]>,
+    ) -> Result<()> {
+        let owner = self.lock_owner()?;
+        let mut fence = 0;
+        let got = self.env.locks.lock_many(
+            owner,
+            t.tree().id(),
+            keys,
+            self.opts.lock_timeout,
+            &mut self.locked,
+            &mut fence,
+        );
+        self.read_fence.fetch_max(fence, Ordering::Relaxed);
+        got
     }
 
     /// Locks every key of the tree in [lo, hi) (hi None: to the end), present or not, until the transaction
     /// ends: other transactions can neither write nor lock keys in it (no phantoms for locking reads).
     pub fn lock_range(&mut self, t: &TreeHandle, lo: &[u8], hi: Option<&[u8]>) -> Result<()> {
         let owner = self.lock_owner()?;
-        if let Some(held) =
-            self.env
-                .locks
-                .lock_range(owner, t.tree().id(), lo, hi, self.opts.lock_timeout)?
-        {
+        let mut fence = 0;
+        let got = self.env.locks.lock_range(
+            owner,
+            t.tree().id(),
+            lo,
+            hi,
+            self.opts.lock_timeout,
+            &mut fence,
+        );
+        self.read_fence.fetch_max(fence, Ordering::Relaxed);
+        if let Some(held) = got? {
             self.locked.push(held);
         }
-        Ok(())
+        // A range is locked to be read (locking reads, loads): its fences are awaited at once.
+        self.await_read_fence()
     }
 
     /// The latest committed state plus this transaction's own writes.
@@ -241,13 +296,26 @@ impl Txn {
         match &self.view {
             Some((v, _)) => t.tree().get_with_view(key, v),
             // A view per read: made under the tree lock (TXN4).
-            None => t.tree().get_with_fresh_view(key, || self.current_view()),
+            None => {
+                self.await_read_fence()?;
+                t.tree().get_with_fresh_view(key, || self.current_view())
+            }
         }
+    }
+
+    /// Which of `keys` have a row in the latest committed state plus this transaction's own writes: one
+    /// hold of the tree's read lock for the whole batch. The caller locked the keys first
+    /// ([`Txn::lock_keys`]), so the answer stays true until the transaction ends.
+    pub fn contains_latest(&self, t: &TreeHandle, keys: &[&[u8]]) -> Result<Vec<bool>> {
+        self.await_read_fence()?;
+        t.tree()
+            .contains_with_fresh_view(keys, || self.current_view())
     }
 
     /// Locks the row, then reads its latest committed value (with this transaction's own writes).
     pub fn get_for_update(&mut self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lock(t.tree().id(), key)?;
+        self.await_read_fence()?;
         t.tree().get_with_fresh_view(key, || self.current_view())
     }
 
@@ -272,24 +340,39 @@ impl Txn {
     }
 
     /// Commits: one log record, a durability wait (per the environment's mode), then visibility.
+    /// Under `Sync` durability the point locks are released when the commit record is appended, as
+    /// fences, and the durability wait follows (TXN5): writers of the same rows go on meanwhile.
     pub fn commit(mut self) -> Result<()> {
-        let result = if self.wrote {
-            self.log_commit()
-                .and_then(|lsn| self.env.commit_with(lsn, self.opts.durability))
-        } else {
-            self.end_lock_only()
+        if !self.wrote {
+            let result = self.end_lock_only();
+            return self.finish_commit(result, None);
+        }
+        let lsn = match self.log_commit() {
+            Ok(lsn) => lsn,
+            Err(e) => return self.finish_commit(Err(e), None),
         };
-        self.finish_commit(result)
+        let durability = self.opts.durability.unwrap_or(self.env.opts.durability);
+        let waits = durability == crate::env::Durability::Sync;
+        if waits {
+            self.env.locks.fence_points(self.id, &self.locked, lsn);
+        }
+        let result = self.env.commit_with(lsn, self.opts.durability);
+        self.finish_commit(result, Some((lsn, waits)))
     }
 
-    /// After the commit record and the durability wait: visibility (if they succeeded), then the locks.
-    fn finish_commit(mut self, result: Result<()>) -> Result<()> {
+    /// After the commit record (`commit`: its LSN, and whether its durability was waited for) and the
+    /// durability wait: visibility (if they succeeded), then the locks and fences.
+    fn finish_commit(mut self, result: Result<()>, commit: Option<(TxnId, bool)>) -> Result<()> {
         if result.is_ok() {
-            self.end();
+            match commit {
+                // Durable through `lsn`: this and every earlier committer become visible at once.
+                Some((lsn, true)) => self.env.mvcc.settle(lsn),
+                _ => self.end(),
+            }
         }
         // On failure the environment is latched; the transaction stays active (invisible) until reopen.
         self.finished = true;
-        self.release();
+        self.release(commit.filter(|c| c.1).map_or(0, |c| c.0));
         result
     }
 
@@ -297,7 +380,7 @@ impl Txn {
     pub fn rollback(mut self) -> Result<()> {
         let result = self.abort();
         self.finished = true;
-        self.release();
+        self.release(0);
         result
     }
 
@@ -344,10 +427,11 @@ impl Txn {
         }
     }
 
-    fn release(&mut self) {
+    /// Releases the locks, and the fences left at `commit_lsn` (0: none).
+    fn release(&mut self, commit_lsn: TxnId) {
         self.view = None;
         let owner = self.id;
-        self.env.locks.release_all(owner, &self.locked);
+        self.env.locks.release_all(owner, &self.locked, commit_lsn);
         self.locked.clear();
     }
 }
@@ -357,7 +441,7 @@ impl Drop for Txn {
         if !self.finished {
             self.finished = true;
             let _ = self.abort();
-            self.release();
+            self.release(0);
         }
     }
 }

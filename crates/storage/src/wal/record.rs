@@ -105,6 +105,31 @@ fn utf8(b: &[u8]) -> Result<String, DecodeError> {
     String::from_utf8(b.to_vec()).map_err(|_| DecodeError("name is not UTF-8".into()))
 }
 
+/// Appends the entry of `Record::Message { tree, txn, key, op }` (the bytes
+/// [`Record::encode_entry`] writes for it) without building the record.
+pub fn encode_message_entry(out: &mut Vec<u8>, tree: u64, txn: u64, key: &[u8], op: &Op) {
+    let start = out.len();
+    out.push(0);
+    out.put_u8(op.kind() as u8);
+    out.put_varint(tree);
+    out.put_varint(txn);
+    out.put_bytes(key);
+    op.encode_body(out);
+    seal_entry(out, start);
+}
+
+/// Writes the length of the entry begun at `start` (a one-byte placeholder) as its varint prefix.
+fn seal_entry(out: &mut Vec<u8>, start: usize) {
+    let len = (out.len() - start - 1) as u64;
+    if len < 0x80 {
+        out[start] = len as u8;
+    } else {
+        let mut prefix = Vec::with_capacity(10);
+        prefix.put_varint(len);
+        out.splice(start..start + 1, prefix);
+    }
+}
+
 impl Record {
     fn kind(&self) -> u8 {
         match self {
@@ -137,14 +162,7 @@ impl Record {
         let start = out.len();
         out.push(0);
         self.encode_kind_and_body(out);
-        let len = (out.len() - start - 1) as u64;
-        if len < 0x80 {
-            out[start] = len as u8;
-        } else {
-            let mut prefix = Vec::with_capacity(10);
-            prefix.put_varint(len);
-            out.splice(start..start + 1, prefix);
-        }
+        seal_entry(out, start);
     }
 
     fn encode_kind_and_body(&self, out: &mut Vec<u8>) {
@@ -504,6 +522,31 @@ mod tests {
             frame.extend_from_slice(&body);
             let _ = Record::decode_frame(&frame);
             let _ = Record::decode_frame(&body);
+        }
+    }
+
+    #[test]
+    fn a_message_entry_encodes_as_its_record_does() {
+        let ops = [
+            Op::Put(vec![7; 300]),
+            Op::Delete,
+            Op::Upsert {
+                func: 3,
+                arg: vec![1, 2],
+            },
+            Op::RangeDelete { end: vec![9] },
+        ];
+        for op in ops {
+            let rec = Record::Message {
+                tree: 5,
+                txn: 1 << 40,
+                key: vec![4; 130],
+                op: op.clone(),
+            };
+            let (mut a, mut b) = (vec![1], vec![1]);
+            rec.encode_entry(&mut a);
+            encode_message_entry(&mut b, 5, 1 << 40, &[4; 130], &op);
+            assert_eq!(a, b);
         }
     }
 }

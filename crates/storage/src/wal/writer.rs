@@ -10,17 +10,20 @@
 //!
 //! A failed write or fsync latches the environment (no fsync retry) and wakes every waiter with the error.
 
-use super::record::{pack, Record};
+use super::record::{encode_message_entry, pack, Record};
 use super::syncer::SyncRequests;
 use super::{free_segment_name, segment_name};
 use crate::compress::Codec;
 use crate::error::{Error, Result};
 use crate::health::Health;
-use crate::tree::in_memory::message::Msn;
+use crate::tree::in_memory::message::{Msn, Op};
 use crate::vfs::{Vfs, VfsFile};
 use parking_lot::{Condvar, Mutex};
 use std::path::PathBuf;
 use std::sync::Arc;
+
+/// Records [`Wal::append_messages`] encodes under one hold of the log's mutex.
+const MESSAGES_PER_HOLD: usize = 256;
 
 struct Segment {
     file: Arc<dyn VfsFile>,
@@ -204,6 +207,40 @@ impl Wal {
             self.flush(lsn, false)?;
         }
         Ok(lsn)
+    }
+
+    /// Appends `Record::Message { tree, txn, key, op }` for each of `msgs`, in order, and pushes each
+    /// one's LSN to `lsns`: [`MESSAGES_PER_HOLD`] records per hold of the log's mutex, with the same
+    /// flush of a full buffer as [`Wal::append`] between holds.
+    pub fn append_messages(
+        &self,
+        tree: u64,
+        txn: u64,
+        msgs: &[(Vec<u8>, Op)],
+        lsns: &mut Vec<Msn>,
+    ) -> Result<()> {
+        for group in msgs.chunks(MESSAGES_PER_HOLD) {
+            let mut g = self.inner.lock();
+            let before = g.buf.len();
+            for (key, op) in group {
+                lsns.push(g.next_lsn);
+                g.next_lsn += 1;
+                encode_message_entry(&mut g.buf, tree, txn, key, op);
+            }
+            g.bytes_appended += (g.buf.len() - before) as u64;
+            let last = g.next_lsn - 1;
+            let big = g.buf.len() >= BUFFER_FLUSH_BYTES && !g.busy;
+            drop(g);
+            if big {
+                self.flush(last, false)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The last LSN known durable.
+    pub fn durable_lsn(&self) -> Msn {
+        self.inner.lock().durable_lsn
     }
 
     /// The LSN the next record will get.

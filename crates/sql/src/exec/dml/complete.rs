@@ -33,8 +33,16 @@ pub(crate) fn complete_row(
         time_zone: cx.time_zone,
     };
     let mut row = Vec::with_capacity(t.columns.len());
-    let zero_is_value = cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
+    // Read only for a 0 into an AUTO_INCREMENT column (sql_mode is text to search).
+    let zero_is_value = || cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
+        let s = match s {
+            Slot::Num(n) => Slot::Val(match c.sql_type {
+                SqlType::Double { .. } | SqlType::Float { .. } => Value::Double(n.to_f64()),
+                _ => n.value()?,
+            }),
+            s => s,
+        };
         let v = match s {
             // MariaDB: NULL into a TIMESTAMP NOT NULL column stores the current time
             Slot::Val(Value::Null)
@@ -43,7 +51,7 @@ pub(crate) fn complete_row(
                 coerce_to_column(&Value::DateTime(cx.now), c, rownum, mode, warnings)?
             }
             Slot::Val(v)
-                if !(c.auto_increment && (v.is_null() || (is_zero(&v) && !zero_is_value))) =>
+                if !(c.auto_increment && (v.is_null() || (is_zero(&v) && !zero_is_value()))) =>
             {
                 let v = coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, warnings)?;
                 if c.auto_increment {

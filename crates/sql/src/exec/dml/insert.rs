@@ -10,6 +10,7 @@
 use sqlparser::ast::{self as ast};
 
 use super::complete::{complete_row, Slot};
+use super::insert_batch::{batch_kind, insert_batch};
 use super::insert_row::{insert_row, RowPolicy};
 use super::{is_default_kw, table_scope};
 use crate::catalog::TableDef;
@@ -129,6 +130,9 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         blind,
     };
     cx.begin_write()?;
+    if let Some(kind) = batch_kind(cx, &t, &policy) {
+        return insert_batch(cx, &t, source, strict, kind);
+    }
     let mut warnings = Vec::new();
     let mut affected = 0u64;
     let mut first_id = None;
@@ -148,6 +152,17 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         };
         affected += insert_row(cx, &t, &row, rownum, &policy, &mut warnings)?;
     }
+    Ok(finish_insert(cx, affected, first_id, warnings))
+}
+
+/// The statement's result after its rows were written: LAST_INSERT_ID, the warnings, and the
+/// affected-rows packet's count and info text.
+pub(super) fn finish_insert(
+    cx: &mut Context,
+    affected: u64,
+    first_id: Option<u64>,
+    warnings: Vec<Warning>,
+) -> Output {
     if let Some(id) = first_id {
         cx.last_insert_id = id;
     }
@@ -158,11 +173,11 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     } else {
         String::new()
     };
-    Ok(Output::Done {
+    Output::Done {
         affected,
         last_insert_id: first_id.unwrap_or(0),
         info,
-    })
+    }
 }
 
 /// The columns the statement names, in its order (none named: every column in order).
@@ -240,6 +255,9 @@ fn source_rows(
 fn place(t: &TableDef, targets: &[usize], vals: Vec<Slot>, rownum: u64) -> DbResult<Vec<Slot>> {
     if vals.len() != targets.len() {
         return Err(DbError::value_count(rownum));
+    }
+    if targets.len() == t.columns.len() && targets.iter().enumerate().all(|(i, &c)| i == c) {
+        return Ok(vals);
     }
     let mut slots: Vec<Slot> = (0..t.columns.len()).map(|_| Slot::Unset).collect();
     for (s, &c) in vals.into_iter().zip(targets) {

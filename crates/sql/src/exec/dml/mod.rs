@@ -16,7 +16,8 @@
 //! otherwise it reads, then updates like UPDATE. The blind path reports 1 affected row per row.
 //!
 //! Map: insert.rs (INSERT and REPLACE: target columns, source rows, the ON DUPLICATE KEY UPDATE
-//! program), insert_row.rs (one row against existing keys: REPLACE, IGNORE, ON DUPLICATE KEY
+//! program), insert_batch.rs (the set-oriented path of an INSERT that is a whole transaction:
+//! sorted, locked and checked as one batch, written straight through), insert_row.rs (one row against existing keys: REPLACE, IGNORE, ON DUPLICATE KEY
 //! UPDATE, the blind upsert), complete.rs (defaults, AUTO_INCREMENT and coercion of an inserted
 //! row), update.rs, delete.rs, matching.rs (the rows an UPDATE or DELETE changes, locked and
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
@@ -25,6 +26,7 @@
 mod complete;
 mod delete;
 mod insert;
+mod insert_batch;
 mod insert_row;
 mod matching;
 mod row_changes;

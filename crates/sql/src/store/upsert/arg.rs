@@ -11,29 +11,53 @@ use super::Assignment;
 use crate::codec::row::RowLayout;
 use crate::types::Column;
 
-/// Builds the upsert argument; `None` if the program uses an unsupported expression.
+/// The argument of a blind upsert that inserts `insert_row` when the key is absent and runs
+/// `program` on the row otherwise (None: the program has no encoding).
 pub fn encode_arg(
     layout: &RowLayout,
     insert_row: &[u8],
     program: &[Assignment],
 ) -> Option<Vec<u8>> {
-    let mut out = vec![1u8];
-    put_varint(&mut out, layout.schema_version as u64);
-    let cols: Vec<&Column> = layout.live_columns().collect();
-    put_varint(&mut out, cols.len() as u64);
-    for c in cols {
-        put_type(&mut out, c);
-        out.push(c.nullable as u8);
-        out.push(COLLATIONS.iter().position(|x| *x == c.collation)? as u8);
+    Some(ArgTemplate::new(layout, program)?.arg(insert_row))
+}
+
+/// What every argument of one statement's upserts shares: the column description before the
+/// inserted row and the program after it, encoded once.
+pub struct ArgTemplate {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+}
+
+impl ArgTemplate {
+    /// The template of `layout` and `program` (None: the program has no encoding).
+    pub fn new(layout: &RowLayout, program: &[Assignment]) -> Option<ArgTemplate> {
+        let mut head = vec![1u8];
+        put_varint(&mut head, layout.schema_version as u64);
+        let cols: Vec<&Column> = layout.live_columns().collect();
+        put_varint(&mut head, cols.len() as u64);
+        for c in cols {
+            put_type(&mut head, c);
+            head.push(c.nullable as u8);
+            head.push(COLLATIONS.iter().position(|x| *x == c.collation)? as u8);
+        }
+        let mut tail = Vec::new();
+        put_varint(&mut tail, program.len() as u64);
+        for (col, e) in program {
+            put_varint(&mut tail, *col as u64);
+            encode_expr(&mut tail, e)?;
+        }
+        Some(ArgTemplate { head, tail })
     }
-    put_varint(&mut out, insert_row.len() as u64);
-    out.extend_from_slice(insert_row);
-    put_varint(&mut out, program.len() as u64);
-    for (col, e) in program {
-        put_varint(&mut out, *col as u64);
-        encode_expr(&mut out, e)?;
+
+    /// The argument for one row to insert.
+    pub fn arg(&self, insert_row: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.head.len() + insert_row.len() + 10 + self.tail.len());
+        out.extend_from_slice(&self.head);
+        put_varint(&mut out, insert_row.len() as u64);
+        out.extend_from_slice(insert_row);
+        out.extend_from_slice(&self.tail);
+        out
     }
-    Some(out)
 }
 
 /// A decoded argument.

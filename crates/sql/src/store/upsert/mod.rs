@@ -43,7 +43,7 @@ mod wire;
 use crate::expr::Expr;
 
 pub use apply::apply;
-pub use arg::encode_arg;
+pub use arg::{encode_arg, ArgTemplate};
 pub use expr::encode_expr;
 
 /// One assignment: column index and expression.

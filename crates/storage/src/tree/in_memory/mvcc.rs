@@ -302,12 +302,22 @@ struct MvccInner {
     views: BTreeMap<u64, TxnId>,
     /// Rolled-back transactions, sorted (kept: their versions may still sit in the trees).
     aborted: Arc<Vec<TxnId>>,
-    /// Active transactions whose `TxnCommit` record is already in the log (they wait for its durability):
-    /// a checkpoint must not name them open (TXN1).
-    commit_logged: BTreeSet<TxnId>,
+    /// Active transactions whose `TxnCommit` record is already in the log (they wait for its durability),
+    /// with that record's LSN: a checkpoint must not name them open (TXN1).
+    commit_logged: BTreeMap<TxnId, TxnId>,
+    /// The same transactions by the LSN of their commit record (for [`MvccState::settle`]).
+    committing: BTreeMap<TxnId, TxnId>,
 }
 
 impl MvccInner {
+    /// `txn` is no longer active (the caller refreshes `active_sorted`).
+    fn forget(&mut self, txn: TxnId) {
+        self.active.remove(&txn);
+        if let Some(lsn) = self.commit_logged.remove(&txn) {
+            self.committing.remove(&lsn);
+        }
+    }
+
     fn refresh(&mut self) {
         self.active_sorted = Arc::new(self.active.iter().copied().collect());
     }
@@ -343,7 +353,8 @@ impl MvccState {
     ) -> Result<TxnId, E> {
         let mut g = self.inner.lock();
         let lsn = append()?;
-        g.commit_logged.insert(txn);
+        g.commit_logged.insert(txn, lsn);
+        g.committing.insert(lsn, txn);
         Ok(lsn)
     }
 
@@ -360,7 +371,7 @@ impl MvccState {
             .active
             .iter()
             .copied()
-            .filter(|t| !g.commit_logged.contains(t))
+            .filter(|t| !g.commit_logged.contains_key(t))
             .collect();
         append(open)
     }
@@ -368,9 +379,26 @@ impl MvccState {
     /// A transaction committed: it stops being active, which makes its versions visible to new views.
     pub fn deactivate(&self, txn: TxnId) {
         let mut g = self.inner.lock();
-        g.active.remove(&txn);
-        g.commit_logged.remove(&txn);
+        g.forget(txn);
         g.refresh();
+    }
+
+    /// Every transaction whose commit record is durable (its LSN at most `durable`) stops being active,
+    /// whichever thread waited for it: a transaction that sees one version never misses one it was built
+    /// on (TXN5).
+    pub fn settle(&self, durable: TxnId) {
+        let mut g = self.inner.lock();
+        let mut changed = false;
+        while let Some((&lsn, &txn)) = g.committing.first_key_value() {
+            if lsn > durable {
+                break;
+            }
+            g.forget(txn);
+            changed = true;
+        }
+        if changed {
+            g.refresh();
+        }
     }
 
     /// A transaction rolled back: O(1); its versions become invisible to everyone.
@@ -379,8 +407,7 @@ impl MvccState {
         if let Err(i) = g.aborted.binary_search(&txn) {
             Arc::make_mut(&mut g.aborted).insert(i, txn);
         }
-        g.active.remove(&txn);
-        g.commit_logged.remove(&txn);
+        g.forget(txn);
         g.refresh();
     }
 

@@ -15,6 +15,9 @@ use std::ops::Bound;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
+/// Keys a batched point read looks up under one hold of the tree's read lock.
+const KEYS_PER_READ_HOLD: usize = 64;
+
 /// Reads never collect garbage (they change nothing).
 const NO_GC: TxnId = 0;
 
@@ -74,6 +77,28 @@ impl Tree {
         };
         self.evict_after_read()?;
         Ok(value)
+    }
+
+    /// Whether each of `keys` has a value as a view made by `make_view` sees it. The keys are read in
+    /// groups of [`KEYS_PER_READ_HOLD`], each under one hold of the tree's read lock with a view made
+    /// under it (as in [`Tree::get_with_fresh_view`]), so writers wait at most one group's reads.
+    pub fn contains_with_fresh_view(
+        &self,
+        keys: &[&[u8]],
+        make_view: impl Fn() -> ReadView,
+    ) -> Result<Vec<bool>> {
+        let mut found = Vec::with_capacity(keys.len());
+        for group in keys.chunks(KEYS_PER_READ_HOLD) {
+            {
+                let st = self.state.read();
+                let view = make_view();
+                for k in group {
+                    found.push(self.get_locked(&st, k, &view)?.is_some());
+                }
+            }
+            self.evict_after_read()?;
+        }
+        Ok(found)
     }
 
     /// The value of `key` as `view` sees it.
