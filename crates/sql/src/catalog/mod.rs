@@ -31,6 +31,7 @@
 //! index_entry.rs.
 
 pub mod charset_clause;
+pub mod check_def;
 pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
@@ -43,6 +44,7 @@ mod table_def;
 mod table_entry;
 mod users;
 
+pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use server_def::ServerDef;

@@ -125,6 +125,33 @@ pub struct TableDef {
     /// of key columns whose key does not decode (index_entry.rs). Fixed for the life of the
     /// table's trees: only a rebuild (new generation) changes it.
     pub key_format: u8,
+    /// CHECK constraints, enforced on every row written (check_def.rs).
+    pub checks: Vec<crate::catalog::CheckDef>,
+}
+
+impl TableDef {
+    /// The table's columns as an expression scope, the table named `alias` (TIMESTAMPs are
+    /// marked as stored in UTC).
+    pub fn scope(&self, alias: &str) -> crate::expr::Scope {
+        crate::expr::Scope {
+            cols: self
+                .columns
+                .iter()
+                .map(|c| crate::expr::ScopeCol {
+                    table: alias.to_string(),
+                    db: self.db.clone(),
+                    org_table: self.name.clone(),
+                    name: c.name.clone(),
+                    ty: Some(c.sql_type),
+                    collation: c.collation,
+                    flags: c.protocol_flags(),
+                    length: c.display_length(),
+                    members: c.members.clone(),
+                    stored_utc: c.sql_type.is_timestamp(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The key format new and rebuilt tables are written in (see [`TableDef::key_format`]).

@@ -134,6 +134,9 @@ struct Extras {
     force: bool,
     no_lock: bool,
     instant: bool,
+    /// ADD CHECK: name and expression text; DROP CONSTRAINT: name and IF EXISTS.
+    checks: Vec<(Option<String>, String)>,
+    dropped_checks: Vec<(String, bool)>,
 }
 
 /// Applies `ops` to the table `db`.`t` (under the schema lock).
@@ -162,6 +165,7 @@ pub fn execute(
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
     apply_options(&mut new, &ex.options, cx.database_collation(db))?;
+    crate::ddl::check_ops::apply(&mut new, &ex.checks, &ex.dropped_checks)?;
     let mut order = Vec::new();
     for (name, desc) in &ex.order {
         let i = new
@@ -273,6 +277,10 @@ pub fn execute(
 
 /// Whether the new definition needs the rows rewritten (see the module docs).
 fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bool {
+    // A new CHECK is validated against every row, which the rebuild's copy does.
+    if crate::ddl::check_ops::adds_checks(old, new) {
+        return true;
+    }
     let old_pk: Vec<Option<usize>> = new.pk.iter().map(|&i| origin[i]).collect();
     if old_pk != old.pk.iter().map(|&i| Some(i)).collect::<Vec<_>>() {
         return true;
@@ -475,6 +483,14 @@ fn apply(
         AlterOp::Convert(cs, coll) => {
             let db_default = cx.database_collation(db);
             convert_to(draft, ex, &cs, coll.as_deref(), db_default)
+        }
+        AlterOp::AddCheck { name, expr } => {
+            ex.checks.push((name, expr));
+            Ok(())
+        }
+        AlterOp::DropConstraint { name, if_exists } => {
+            ex.dropped_checks.push((name, if_exists));
+            Ok(())
         }
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);

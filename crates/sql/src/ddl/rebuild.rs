@@ -226,6 +226,7 @@ fn convert(
         };
         row.push(v);
     }
+    crate::exec::dml::check_row(new, &row)?;
     Ok(row)
 }
 

@@ -195,6 +195,8 @@ error_codes! {
     WarnDataOutOfRange = 1264, "22003";
     /// `WARN_DATA_TRUNCATED`
     WarnDataTruncated = 1265, "01000";
+    /// `ER_CANT_AGGREGATE_2COLLATIONS`
+    CantAggregate2collations = 1267, "HY000";
     /// `ER_UNKNOWN_COLLATION`
     UnknownCollation = 1273, "HY000";
     /// `ER_WRONG_NAME_FOR_INDEX`
@@ -255,6 +257,10 @@ error_codes! {
     DataOutOfRange = 1690, "22003";
     /// `ER_INDEX_CORRUPT`
     IndexCorrupt = 1712, "HY000";
+    /// `ER_PARTITION_CLAUSE_ON_NONPARTITIONED`
+    PartitionClauseOnNonpartitioned = 1747, "HY000";
+    /// `ER_DUP_CONSTRAINT_NAME`
+    DupConstraintName = 1826, "HY000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
     AlterOperationNotSupported = 1845, "0A000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`
@@ -268,6 +274,8 @@ error_codes! {
     TooLongSetEnumValue = 3504, "HY000";
     /// MySQL 8's `ER_CLIENT_LOCAL_FILES_DISABLED` (MariaDB has no such error).
     ClientLocalFilesDisabled = 3948, "42000";
+    /// `ER_CONSTRAINT_FAILED`
+    ConstraintFailed = 4025, "23000";
 }
 
 #[cfg(test)]

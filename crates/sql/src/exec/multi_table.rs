@@ -381,6 +381,7 @@ fn multi_update(
                     }
                 }
             }
+            dml::check_row(&t, &new)?;
             match dml::update_row(cx, &t, pk, &old, &new) {
                 Ok(true) => changed += 1,
                 Ok(false) => {}

@@ -80,17 +80,87 @@ impl Scope {
     }
 }
 
+/// Functions whose text result keeps the collation of their text arguments (MariaDB derives
+/// it from them): the first argument that has one gives it.
+const KEEPS_COLLATION: &[&str] = &[
+    "CONCAT",
+    "CONCAT_WS",
+    "LOWER",
+    "LCASE",
+    "UPPER",
+    "UCASE",
+    "SUBSTRING",
+    "SUBSTR",
+    "MID",
+    "LEFT",
+    "RIGHT",
+    "TRIM",
+    "LTRIM",
+    "RTRIM",
+    "TRIM_CHARS",
+    "LTRIM_CHARS",
+    "RTRIM_CHARS",
+    "REPLACE",
+    "REVERSE",
+    "LPAD",
+    "RPAD",
+    "REPEAT",
+    "IF",
+    "IFNULL",
+    "NVL",
+    "COALESCE",
+    "NULLIF",
+    "GREATEST",
+    "LEAST",
+    "SUBSTRING_INDEX",
+    "ELT",
+];
+
 impl Expr {
-    /// The column's collation, when this is a column reference of a text type.
-    pub(super) fn text_collation(&self, scope: &Scope) -> Option<Collation> {
+    /// The collation this expression's text compares, sorts and groups under, when it has one
+    /// of its own: a text column's (a binary column, BINARY and CAST(... AS BINARY): binary), an
+    /// explicit `COLLATE`, or the text arguments' of a function that returns them.
+    pub fn text_collation(&self, scope: &Scope) -> Option<Collation> {
         match self {
             Expr::Col(i) => scope.cols.get(*i).and_then(|c| match c.ty {
                 Some(t) if t.is_text() => Some(c.collation),
                 Some(t) if t.is_binary() => Some(Collation::Binary),
                 _ => None,
             }),
+            Expr::Lit(Value::Bytes(_)) | Expr::Cast(_, crate::expr::CastTo::Binary(_)) => {
+                Some(Collation::Binary)
+            }
+            _ if self.explicit_collation().is_some() => self.explicit_collation(),
+            Expr::Func(name, args) if KEEPS_COLLATION.contains(&name.as_str()) => {
+                let skip = usize::from(name == "IF");
+                args.iter().skip(skip).find_map(|a| a.text_collation(scope))
+            }
+            Expr::Case(_, whens, el, _) => whens
+                .iter()
+                .map(|(_, r)| r)
+                .chain(el.as_deref())
+                .find_map(|r| r.text_collation(scope)),
             _ => None,
         }
+    }
+
+    /// The collation named by `x COLLATE c` (MariaDB's explicit derivation, which wins over any
+    /// other in a comparison).
+    pub fn explicit_collation(&self) -> Option<Collation> {
+        match self {
+            Expr::Func(name, args) if name == "__COLLATE" => match args.get(1) {
+                Some(Expr::Lit(Value::Text(n))) => Collation::from_name(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl Scope {
+    /// The collation `e` sorts and groups under: its own, else the default.
+    pub fn collation_of(&self, e: &Expr) -> Collation {
+        e.text_collation(self).unwrap_or_default()
     }
 }
 

@@ -97,8 +97,10 @@ pub enum IntervalUnit {
 pub enum CastTo {
     Signed,
     Unsigned,
-    Char,
-    Binary,
+    /// CHAR / CHAR(n): text, cut to n characters.
+    Char(Option<u32>),
+    /// BINARY / BINARY(n): bytes, cut or padded with 0x00 to n bytes.
+    Binary(Option<u32>),
     Decimal(u8, u8),
     Double,
     Date,
@@ -299,4 +301,7 @@ pub struct AggSpec {
     pub distinct: bool,
     pub separator: String,
     pub order: Vec<(Expr, bool)>,
+    /// The collation of each argument (DISTINCT, MIN, MAX) and of each ORDER BY key.
+    pub collations: Vec<crate::types::collation::Collation>,
+    pub order_collations: Vec<crate::types::collation::Collation>,
 }

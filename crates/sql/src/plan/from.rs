@@ -93,8 +93,16 @@ fn table_factor(
             name,
             alias,
             index_hints,
+            partitions,
             ..
         } => {
+            if !partitions.is_empty() {
+                // Reading the whole table instead would be a wrong answer.
+                return Err(DbError::new(
+                    ErrorCode::PartitionClauseOnNonpartitioned,
+                    "PARTITION () clause on non partitioned table",
+                ));
+            }
             let parts = object_name_parts(name);
             if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
                 return Ok(());

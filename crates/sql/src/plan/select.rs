@@ -64,6 +64,33 @@ impl SelectPlan {
         !self.order_by.is_empty() && !self.key_ordered
     }
 
+    /// The collation each ORDER BY key sorts under.
+    pub fn order_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.order_by
+            .iter()
+            .map(|(e, _)| scope.collation_of(e))
+            .collect()
+    }
+
+    /// The collation each GROUP BY key groups under.
+    pub fn group_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.group_by
+            .iter()
+            .map(|e| scope.collation_of(e))
+            .collect()
+    }
+
+    /// The collation each result column compares under for DISTINCT.
+    pub fn projection_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.projection
+            .iter()
+            .map(|p| scope.collation_of(&p.expr))
+            .collect()
+    }
+
     /// How many rows the scan must produce before it can stop (None: all).
     pub fn stop_at(&self) -> Option<u64> {
         if self.grouped() || self.distinct || self.sorted() {
@@ -429,8 +456,13 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
-    if let ast::Expr::Substring { .. } = e {
+    if let ast::Expr::Substring { .. } | ast::Expr::Cast { .. } | ast::Expr::Convert { .. } = e {
         if let Some(t) = cx.call_text(e.span()) {
+            return t;
+        }
+    }
+    if let ast::Expr::Subquery(_) | ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } = e {
+        if let Some(t) = cx.prefixed_text(e.span()) {
             return t;
         }
     }
@@ -562,6 +594,9 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
                 None => OutCol::named(&p.name, None),
             }
         }
-        _ => OutCol::named(&p.name, None),
+        e => OutCol {
+            collation: scope.collation_of(e),
+            ..OutCol::named(&p.name, None)
+        },
     }
 }

@@ -119,6 +119,14 @@ pub fn dispatch(
 fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -> DbResult<Output> {
     match &stmt {
         ast::Statement::Query(q) => query::run_query_to(cx, q, sink),
+        // RETURNING would be answered with no rows: refused (MariaDB has it, MySQL not).
+        ast::Statement::Insert(i) if i.returning.is_some() => {
+            Err(DbError::unsupported("INSERT ... RETURNING"))
+        }
+        ast::Statement::Delete(d) if d.returning.is_some() => {
+            Err(DbError::unsupported("DELETE ... RETURNING"))
+        }
+        ast::Statement::Update(u) if u.returning.is_some() => Err(DbError::syntax("RETURNING")),
         ast::Statement::Insert(i) => dml::insert(cx, i),
         ast::Statement::Update(u) => dml::update(cx, u),
         ast::Statement::Delete(d) => dml::delete(cx, d),

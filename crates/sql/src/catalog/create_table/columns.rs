@@ -281,26 +281,8 @@ pub(super) fn ident(i: &ast::Ident) -> String {
 
 /// Evaluates a constant DEFAULT expression.
 fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
-    struct NoEnv;
-    impl crate::expr::CompileEnv for NoEnv {
-        fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
-            Err(DbError::unknown_var(n))
-        }
-        fn user_var(&mut self, _: &str) -> Value {
-            Value::Null
-        }
-        fn param(&mut self, _: usize) -> DbResult<Value> {
-            Err(DbError::syntax("?"))
-        }
-        fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-            Err(DbError::unsupported("subquery in DEFAULT"))
-        }
-        fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
-            None
-        }
-    }
     let scope = Scope::default();
-    let mut env = NoEnv;
+    let mut env = crate::catalog::check_def::NoSession;
     let mut c = Compiler {
         scope: &scope,
         env: &mut env,

@@ -98,7 +98,7 @@ pub fn table_from_create_mode(
         pk_prefix,
         indexes,
     } = keys;
-    Ok(TableDef {
+    let mut def = TableDef {
         db: db.to_string(),
         name,
         columns,
@@ -121,7 +121,13 @@ pub fn table_from_create_mode(
         engine: engine.as_deref().and_then(shown_engine),
         temporary: None,
         key_format: crate::catalog::KEY_FORMAT,
-    })
+        checks: Vec::new(),
+    };
+    def.checks = crate::catalog::check_def::checks_of(ct);
+    for c in &def.checks {
+        c.expr(|| def.scope(&def.name))?;
+    }
+    Ok(def)
 }
 
 /// Checks a table name: 1 to 64 bytes, no `/` or NUL, no trailing space (1103).

@@ -103,6 +103,7 @@ pub(crate) fn complete_row(
     }
     // Persisted before the commit that stores the row (design.md AIC1).
     cx.engine.auto_inc_moved(t);
+    super::check_row(t, &row)?;
     Ok(row)
 }
 

@@ -120,6 +120,7 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         && t.indexes.is_empty()
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c))
+        && t.checks.is_empty()
         // The message is applied in UTC: a TIMESTAMP assigned in another zone is read first.
         && (cx.time_zone.is_utc() || !program.iter().any(|(c, _)| t.columns[*c].sql_type.is_timestamp()));
     let policy = RowPolicy {
@@ -140,7 +141,12 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         let rownum = n as u64 + 1;
         let row = match complete_row(cx, &t, slots, rownum, strict, &mut first_id, &mut warnings) {
             Ok(r) => r,
-            Err(e) if ignore && e.code != ErrorCode::NoDefaultForField => {
+            // A failed CHECK is an error under IGNORE too (MariaDB).
+            Err(e)
+                if ignore
+                    && e.code != ErrorCode::NoDefaultForField
+                    && e.code != ErrorCode::ConstraintFailed =>
+            {
                 warnings.push(Warning {
                     level: crate::error::sql_error::WarningLevel::Warning,
                     code: e.code,

@@ -127,5 +127,6 @@ fn updated_row(
             }
         }
     }
+    super::check_row(t, &new)?;
     Ok(new)
 }

@@ -81,6 +81,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 }
             }
         }
+        super::check_row(&t, &new)?;
         match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => changed += 1,
             Ok(false) => {}

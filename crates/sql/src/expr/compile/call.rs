@@ -334,12 +334,19 @@ impl Compiler<'_> {
         self.aggs = Some(list);
         res?;
         let list = self.aggs.as_mut().expect("restored above");
+        let collations = arg.iter().map(|e| self.scope.collation_of(e)).collect();
+        let order_collations = order
+            .iter()
+            .map(|(e, _)| self.scope.collation_of(e))
+            .collect();
         let spec = AggSpec {
             func,
             arg,
             distinct,
             separator,
             order,
+            collations,
+            order_collations,
         };
         if let Some(i) = list.iter().position(|s| *s == spec) {
             return Ok(Expr::Agg(i));

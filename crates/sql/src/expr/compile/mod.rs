@@ -152,11 +152,25 @@ impl Compiler<'_> {
         }
     }
 
-    /// The collation a comparison of `a` and `b` uses: the first text column's, else the default.
-    fn col_collation(&self, a: &Expr, b: &Expr) -> Collation {
-        a.text_collation(self.scope)
-            .or_else(|| b.text_collation(self.scope))
-            .unwrap_or_default()
+    /// The collation a comparison of `a` and `b` uses, as MariaDB derives it: an explicit
+    /// `COLLATE` on either side (two different ones are 1267), else the first operand's own
+    /// (a column's, a function's of its arguments), else the default.
+    fn col_collation(&self, a: &Expr, b: &Expr) -> DbResult<Collation> {
+        match (a.explicit_collation(), b.explicit_collation()) {
+            (Some(x), Some(y)) if x != y => Err(DbError::new(
+                crate::error::code::ErrorCode::CantAggregate2collations,
+                format!(
+                    "Illegal mix of collations ({},EXPLICIT) and ({},EXPLICIT) for operation '='",
+                    x.name(),
+                    y.name()
+                ),
+            )),
+            (Some(x), _) | (None, Some(x)) => Ok(x),
+            _ => Ok(a
+                .text_collation(self.scope)
+                .or_else(|| b.text_collation(self.scope))
+                .unwrap_or_default()),
+        }
     }
 
     fn sub(&mut self, e: &ast::Expr) -> DbResult<Box<Expr>> {

@@ -69,8 +69,19 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 Value::Int(i as i64)
             }
         }
-        CastTo::Char => text_of(v).map(Value::Text).unwrap_or(Value::Null),
-        CastTo::Binary => bytes_of(v).map(Value::Bytes).unwrap_or(Value::Null),
+        CastTo::Char(n) => match (text_of(v), n) {
+            (Some(s), Some(n)) => Value::Text(s.chars().take(n as usize).collect()),
+            (Some(s), None) => Value::Text(s),
+            (None, _) => Value::Null,
+        },
+        CastTo::Binary(n) => match (bytes_of(v), n) {
+            (Some(mut b), Some(n)) => {
+                b.resize(n as usize, 0);
+                Value::Bytes(b)
+            }
+            (Some(b), None) => Value::Bytes(b),
+            (None, _) => Value::Null,
+        },
         CastTo::Double => v.to_f64_lenient().map(double).unwrap_or(Value::Null),
         CastTo::Decimal(p, s) => {
             let d = match v {

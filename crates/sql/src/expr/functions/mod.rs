@@ -7,6 +7,7 @@
 //! | `numeric.rs` | ABS, ROUND, TRUNCATE, FLOOR, MOD, POW, SQRT, LN, ... |
 //! | `temporal.rs` | DATE_FORMAT, DATEDIFF, EXTRACT, FROM_UNIXTIME, DATE_ADD, ... |
 //! | `time_zone.rs` | CONVERT_TZ |
+//! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
 //! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, ... (lazy ones too) |
 //! | `conversion.rs` | HEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
@@ -33,6 +34,7 @@ mod random;
 mod string;
 mod temporal;
 mod time_zone;
+mod week;
 
 pub use control::eval_lazy;
 pub use numeric::reads_numbers;
@@ -51,6 +53,7 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (numeric::NAMES, numeric::call),
     (temporal::NAMES, temporal::call),
     (time_zone::NAMES, time_zone::call),
+    (week::NAMES, week::call),
     (control::NAMES, control::call),
     (conversion::NAMES, conversion::call),
     (hash::NAMES, hash::call),
@@ -224,6 +227,9 @@ mod tests {
         "QUOTE",
         "UUID_SHORT",
         "CONVERT_TZ",
+        "WEEK",
+        "YEARWEEK",
+        "WEEKOFYEAR",
     ];
 
     #[test]

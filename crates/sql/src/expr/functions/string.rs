@@ -69,8 +69,8 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             need(name, a, 1, 1)?;
             Value::Int(t(0).unwrap_or_default().chars().count() as i64)
         }
-        "UPPER" | "UCASE" => text(t(0).unwrap_or_default().to_uppercase()),
-        "LOWER" | "LCASE" => text(t(0).unwrap_or_default().to_lowercase()),
+        "UPPER" | "UCASE" => text(simple_case(&t(0).unwrap_or_default(), true)),
+        "LOWER" | "LCASE" => text(simple_case(&t(0).unwrap_or_default(), false)),
         "SUBSTRING" | "SUBSTR" | "MID" => {
             need(name, a, 2, 3)?;
             let s = t(0).unwrap_or_default();
@@ -309,6 +309,25 @@ fn find_in_set(s: &str, list: &str) -> Value {
             .position(|m| c.compare(m.as_bytes(), s.as_bytes()).is_eq())
     };
     Value::Int(pos.map_or(0, |p| p as i64 + 1))
+}
+
+/// UPPER / LOWER by each character's one-character mapping, as MariaDB's collations map case:
+/// `ß` stays `ß` (no one-character upper case), `İ` lowers to `i`.
+fn simple_case(s: &str, upper: bool) -> String {
+    s.chars()
+        .map(|c| {
+            let mut m: Vec<char> = if upper {
+                c.to_uppercase().collect()
+            } else {
+                c.to_lowercase().collect()
+            };
+            match (m.len(), upper) {
+                (1, _) => m[0],
+                (_, false) => m.swap_remove(0),
+                (_, true) => c,
+            }
+        })
+        .collect()
 }
 
 /// FORMAT(x, d): `d` decimals, thousands grouped with `,`.

@@ -236,7 +236,10 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
         'w' => out.push_str(&((weekday(dt) + 1) % 7).to_string()),
         'j' => out.push_str(&format!("{:03}", day_of_year(dt))),
         '%' => out.push('%'),
-        other => out.push(other),
+        other => match super::week::format_week(*d, other) {
+            Some(w) => out.push_str(&w),
+            None => out.push(other),
+        },
     }
 }
 
