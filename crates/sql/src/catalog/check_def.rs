@@ -59,7 +59,12 @@ pub fn checks_of(ct: &ast::CreateTable) -> Vec<CheckDef> {
         for o in &cd.options {
             if let ast::ColumnOption::Check(c) = &o.option {
                 let enforced = c.enforced != Some(false);
-                out.push(CheckDef::new(&cd.name.value, Some(&cd.name.value), &c.expr, enforced));
+                out.push(CheckDef::new(
+                    &cd.name.value,
+                    Some(&cd.name.value),
+                    &c.expr,
+                    enforced,
+                ));
             }
         }
     }
@@ -73,7 +78,12 @@ pub fn checks_of(ct: &ast::CreateTable) -> Vec<CheckDef> {
                     format!("CONSTRAINT_{unnamed}")
                 }
             };
-            out.push(CheckDef::new(&name, None, &c.expr, c.enforced != Some(false)));
+            out.push(CheckDef::new(
+                &name,
+                None,
+                &c.expr,
+                c.enforced != Some(false),
+            ));
         }
     }
     out
@@ -113,7 +123,9 @@ impl CompileEnv for NoSession {
         Err(DbError::syntax("?"))
     }
     fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-        Err(DbError::unsupported("subquery in a column default or CHECK"))
+        Err(DbError::unsupported(
+            "subquery in a column default or CHECK",
+        ))
     }
     fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
         None

@@ -56,6 +56,8 @@ pub struct ProcInfo {
     pub db: Option<String>,
     pub info: Option<String>,
     pub started: Instant,
+    /// The connection's interrupt flag (KILL).
+    pub interrupt: crate::context::interrupt::Interrupt,
 }
 
 pub struct Engine {
@@ -74,6 +76,10 @@ pub struct Engine {
     pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
     /// Tables whose AUTO_INCREMENT counter moved since it was last written (auto_inc.rs).
     pub moved_counters: Mutex<Vec<crate::context::auto_inc::MovedCounter>>,
+    /// How KILL closes a connection and SHUTDOWN stops the server (interrupt.rs).
+    pub server_hooks: crate::context::interrupt::SharedHooks,
+    /// The connection that ran SHUTDOWN (0: none): the shutdown spares it (interrupt.rs).
+    pub shutdown_by: AtomicU64,
 }
 
 impl Engine {
@@ -130,6 +136,8 @@ impl Engine {
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
             moved_counters: Mutex::new(Vec::new()),
+            server_hooks: Default::default(),
+            shutdown_by: AtomicU64::new(0),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

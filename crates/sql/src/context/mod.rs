@@ -8,6 +8,7 @@
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
 //! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
 //! | `charset_defaults` | the server's and databases' default collations, their variables |
+//! | `interrupt` | KILL's flag, the server's hooks for KILL CONNECTION and SHUTDOWN |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
@@ -22,6 +23,7 @@ pub mod auto_inc;
 pub mod charset_defaults;
 pub mod engine;
 pub mod handlers;
+pub mod interrupt;
 pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
@@ -81,6 +83,8 @@ pub struct Context {
     pub handlers: handlers::Handlers,
     /// The session's temporary tables (temp_tables.rs).
     pub temp: crate::context::temp_tables::TempTables,
+    /// Set by KILL from another connection (interrupt.rs).
+    pub interrupt: interrupt::Interrupt,
 }
 
 impl Drop for Context {
@@ -111,6 +115,7 @@ impl Context {
             .and_then(|z| TimeZone::parse(&z))
             .unwrap_or_default();
         let now = now_utc();
+        let interrupt = interrupt::Interrupt::default();
         engine.processes.lock().insert(
             id,
             crate::context::engine::ProcInfo {
@@ -119,6 +124,7 @@ impl Context {
                 db: None,
                 info: None,
                 started: std::time::Instant::now(),
+                interrupt: interrupt.clone(),
             },
         );
         let mut cx = Context {
@@ -145,6 +151,7 @@ impl Context {
             savepoints: Vec::new(),
             handlers: Default::default(),
             temp: Default::default(),
+            interrupt,
         };
         cx.refresh_database_charset();
         cx

@@ -31,7 +31,11 @@ pub fn apply(
                 .find(|n| !new.checks.iter().any(|c| c.name.eq_ignore_ascii_case(n)))
                 .unwrap_or_default(),
         };
-        if new.checks.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
+        if new
+            .checks
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(&name))
+        {
             return Err(DbError::new(
                 ErrorCode::DupConstraintName,
                 format!("Duplicate CHECK constraint name '{name}'"),
@@ -46,9 +50,11 @@ pub fn apply(
 
 /// Whether `new` has a constraint `old` did not (by name and text).
 pub fn adds_checks(old: &TableDef, new: &TableDef) -> bool {
-    new.checks
-        .iter()
-        .any(|c| !old.checks.iter().any(|o| o.name == c.name && o.text == c.text))
+    new.checks.iter().any(|c| {
+        !old.checks
+            .iter()
+            .any(|o| o.name == c.name && o.text == c.text)
+    })
 }
 
 fn parse_expr(text: &str) -> DbResult<ast::Expr> {

@@ -16,7 +16,8 @@
 //!    the old trees. A crash before the catalog write leaves the old table intact plus orphan
 //!    trees, dropped at the next start (catalog.rs).
 //!
-//! On any error the new trees are dropped and the old table is untouched.
+//! On any error, a KILL of the connection included (checked at each row copied and each entry
+//! built), the new trees are dropped and the old table is untouched.
 
 use std::cell::RefCell;
 use std::ops::Bound;
@@ -25,6 +26,7 @@ use std::rc::Rc;
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key, KeyColumn, KeyDecoder};
 use crate::codec::row::{decode_row, encode_row};
+use crate::context::interrupt::Interrupt;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -98,6 +100,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let source = cx.engine.store.tree(&old.primary_tree())?;
     for item in source.range(Bound::Unbounded, Bound::Unbounded, false) {
         let (old_key, v) = item?;
+        cx.check_interrupted()?;
         rows += 1;
         let old_row = decode_row(&old.layout, &v)?;
         let row = convert(
@@ -125,6 +128,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     if let Some(s) = ordered {
         for e in s.finish()? {
             let (_, seq, bytes) = e?;
+            cx.check_interrupted()?;
             let row = decode_row(&new.layout, &bytes)?;
             let pk = new.encode_pk(&row)?;
             push(new, &mut primary, &mut indexes, &pk, seq, &row, &bytes)?;
@@ -284,6 +288,7 @@ fn fail(f: &Failure, e: DbError) -> betula_storage::Error {
 /// columns are equal and (in a secondary index) not NULL.
 struct Checked<'a> {
     inner: Merge,
+    interrupt: Interrupt,
     t: &'a TableDef,
     check: Option<Check>,
     prev: Option<Vec<u8>>,
@@ -330,6 +335,9 @@ impl Checked<'_> {
 impl Iterator for Checked<'_> {
     type Item = betula_storage::Result<(Vec<u8>, Vec<u8>)>;
     fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.interrupt.check() {
+            return Some(Err(fail(&self.failure, e)));
+        }
         let (key, _, value) = match self.inner.next()? {
             Ok(e) => e,
             Err(e) => return Some(Err(fail(&self.failure, e))),
@@ -434,6 +442,7 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
             l.tree,
             Box::new(Checked {
                 inner: l.sorter.finish()?,
+                interrupt: cx.interrupt.clone(),
                 t,
                 check: l.check,
                 prev: None,
@@ -477,6 +486,7 @@ pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResul
         let mut seq = 0;
         for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
             let (pk, v) = item?;
+            cx.check_interrupted()?;
             seq += 1;
             let row = decode_row(&t.layout, &v)?;
             for (s, &i) in sorters.iter_mut().zip(which) {

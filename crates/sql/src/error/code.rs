@@ -119,6 +119,8 @@ error_codes! {
     CantDropFieldOrKey = 1091, "42000";
     /// `ER_NO_SUCH_THREAD`
     NoSuchThread = 1094, "HY000";
+    /// `ER_KILL_DENIED_ERROR`
+    KillDeniedError = 1095, "HY000";
     /// `ER_NO_TABLES_USED`
     NoTablesUsed = 1096, "HY000";
     /// `ER_TOO_BIG_SET`
@@ -219,6 +221,8 @@ error_codes! {
     WarnInvalidTimestamp = 1299, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
+    /// `ER_QUERY_INTERRUPTED`
+    QueryInterrupted = 1317, "70100";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
@@ -269,6 +273,8 @@ error_codes! {
     TableCorrupt = 1877, "HY000";
     /// `ER_DATA_OVERFLOW`
     DataOverflow = 1916, "22003";
+    /// `ER_CONNECTION_KILLED`
+    ConnectionKilled = 1927, "70100";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";

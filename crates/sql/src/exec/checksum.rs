@@ -64,6 +64,7 @@ pub fn run(cx: &mut Context, names: &[Vec<String>], quick: bool) -> DbResult<Out
         )?;
         let mut sum = 0u32;
         while let Some((_, v)) = scan.next_entry()? {
+            cx.check_interrupted()?;
             let row = decode_row(&def.layout, &v)?;
             sum = sum.wrapping_add(layout.row_crc(&def.columns, &row));
         }

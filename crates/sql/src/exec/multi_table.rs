@@ -187,6 +187,7 @@ fn walk(
                      pks: &mut Vec<Vec<u8>>,
                      targets: &mut [Matches]|
      -> DbResult<()> {
+        cx.check_interrupted()?;
         row[s.offset..s.offset + s.ncols].clone_from_slice(&vals[..s.ncols]);
         if !passes(s.on_c.as_ref(), row)? {
             return Ok(());
@@ -346,6 +347,7 @@ fn multi_update(
         let t = t.clone();
         let range = s.offset..s.offset + s.ncols;
         for (n, (pk, joined)) in m.rows.iter().enumerate() {
+            cx.check_interrupted()?;
             let Some(mut row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };
@@ -460,6 +462,7 @@ fn multi_delete(
         let t = t.clone();
         let s = &j.from.sources[m.source];
         for (pk, joined) in &m.rows {
+            cx.check_interrupted()?;
             let Some(row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };

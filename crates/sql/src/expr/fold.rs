@@ -86,6 +86,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(a, f)
             }
         }
+        Expr::Sleep(a, _) => visit(a, f),
     }
 }
 

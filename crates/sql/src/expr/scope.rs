@@ -201,7 +201,7 @@ impl Scope {
                 .cols
                 .get(*i)
                 .is_some_and(|c| c.ty.is_some_and(|t| t.is_numeric())),
-            Expr::Member(..) | Expr::Rand(..) => true,
+            Expr::Member(..) | Expr::Rand(..) | Expr::Sleep(..) => true,
             Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
             Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
             Expr::Cast(_, to) => to.is_numeric(),

@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use crate::error::interrupt::Interrupt;
 use crate::expr::functions::Rng;
 use crate::types::collation::Collation;
 use crate::types::time_zone::TimeZone;
@@ -153,6 +154,9 @@ pub enum Expr {
     /// turned into UTC (TIMESTAMPs compare as stored, as in MariaDB). A value that is not a date
     /// and time passes unchanged.
     InZone(Box<Expr>, TimeZone, ZoneShift),
+    /// `SLEEP(seconds)`: waits, then gives 0; a KILL of the connection ends the wait with the
+    /// statement's interruption error (error/interrupt.rs). Never constant.
+    Sleep(Box<Expr>, Interrupt),
 }
 
 /// The direction of an [`Expr::InZone`].
@@ -222,6 +226,7 @@ impl Expr {
                     a.visit_cols(f)
                 }
             }
+            Expr::Sleep(a, _) => a.visit_cols(f),
         }
     }
     /// True if the expression has the same value on every row: it reads no column of the row,
@@ -253,12 +258,14 @@ impl Expr {
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
+            Expr::Sleep(a, _) => a.has_agg(),
         }
     }
-    /// True if the expression calls RAND: its value changes from one evaluation to the next.
+    /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
+    /// changes from one evaluation to the next.
     pub fn has_rand(&self) -> bool {
         match self {
-            Expr::Rand(..) => true,
+            Expr::Rand(..) | Expr::Sleep(..) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)

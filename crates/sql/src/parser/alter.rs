@@ -106,7 +106,10 @@ pub enum AlterOp {
         expr: String,
     },
     /// DROP CONSTRAINT / CHECK name (a foreign key's name is accepted and drops nothing).
-    DropConstraint { name: String, if_exists: bool },
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
 }
 
 /// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).

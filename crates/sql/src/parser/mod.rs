@@ -173,6 +173,7 @@ const OWN: &[&str] = &[
     "REVOKE",
     "FLUSH",
     "KILL",
+    "SHUTDOWN",
     "LOCK",
     "UNLOCK",
     "ANALYZE",

@@ -132,7 +132,10 @@ pub enum Statement {
     Checkpoint,
     /// LOCK TABLES / UNLOCK TABLES (accepted, nothing to do).
     LockTables,
-    Kill(u64),
+    /// KILL [CONNECTION | QUERY] id: the id, and whether only the query is killed.
+    Kill(u64, bool),
+    /// SHUTDOWN.
+    Shutdown,
 }
 
 /// ANALYZE, OPTIMIZE or CHECK.

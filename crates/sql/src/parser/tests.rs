@@ -186,7 +186,10 @@ fn session_and_maintenance_statements() {
     assert!(matches!(p("SAVEPOINT `a b`"), S::Savepoint(n) if n == "a b"));
     assert_eq!(code("RELEASE s"), ErrorCode::ParseError);
     assert!(matches!(p("USE `db`"), S::Use(d) if d == "db"));
-    assert!(matches!(p("KILL QUERY 12"), S::Kill(12)));
+    assert!(matches!(p("KILL QUERY 12"), S::Kill(12, true)));
+    assert!(matches!(p("KILL CONNECTION 3"), S::Kill(3, false)));
+    assert!(matches!(p("KILL HARD 4"), S::Kill(4, false)));
+    assert!(matches!(p("shutdown"), S::Shutdown));
     assert_eq!(code("KILL x"), ErrorCode::ParseError);
     assert!(matches!(p("FLUSH TABLES"), S::Flush));
     assert!(matches!(p("LOCK TABLES t READ"), S::LockTables));

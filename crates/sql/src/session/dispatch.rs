@@ -111,7 +111,8 @@ pub fn dispatch(
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
         Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
         Statement::LockTables => Ok(Output::done(0)),
-        Statement::Kill(id) => control::kill(cx, id),
+        Statement::Kill(id, query_only) => control::kill(cx, id, query_only),
+        Statement::Shutdown => control::shutdown(cx),
     }
 }
 

@@ -7,7 +7,7 @@
 //! | `show` | SHOW and DESCRIBE |
 //! | `set` | SET |
 //! | `transaction` | BEGIN, COMMIT, ROLLBACK, savepoints |
-//! | `control` | USE, KILL, FLUSH, CHECKPOINT, LOCK TABLES |
+//! | `control` | USE, KILL, SHUTDOWN, FLUSH, CHECKPOINT, LOCK TABLES |
 //! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
 //!
 //! Invariants:
@@ -18,6 +18,8 @@
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
 //!   becomes error 1105 and the statement's changes are dropped.
+//! * A statement starts by forgetting a KILL QUERY sent while the connection was idle
+//!   (context/interrupt.rs); a killed statement fails (1317, 1927) and is undone like any other.
 
 pub mod control;
 pub mod dispatch;
@@ -313,6 +315,7 @@ impl Session {
         let (nesting, stmt) = (run.nesting, run.stmt);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let go = || -> DbResult<Output> {
+                self.cx.interrupt.statement_starts()?;
                 if nesting > MAX_NESTING {
                     return Err(DbError::new(
                         ErrorCode::StackOverrunNeedMore,
@@ -341,11 +344,20 @@ impl Session {
         self.finish(result, mark)
     }
 
-    /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
+    /// After a statement: the counters it sets, then commit (autocommit) or undo (error). A
+    /// statement of a connection killed meanwhile fails with 1927, whatever it did.
     fn finish(&mut self, result: DbResult<Output>, mark: crate::store::Mark) -> DbResult<Output> {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
+        let result = match result {
+            Err(e) if e.code == ErrorCode::ConnectionKilled => Err(e),
+            _ if self.interrupt.connection_killed() => Err(DbError::new(
+                ErrorCode::ConnectionKilled,
+                "Connection was killed",
+            )),
+            r => r,
+        };
         match &result {
             Ok(Output::Rows { rows, .. }) => {
                 self.found_rows = rows.len() as u64;

@@ -60,7 +60,11 @@ pub fn render_create(t: &TableDef) -> String {
     let mut lines: Vec<String> = (0..t.columns.len()).map(|i| column_line(t, i)).collect();
     lines.extend(key_lines(t));
     for ch in t.checks.iter().filter(|ch| ch.column.is_none()) {
-        lines.push(format!("  CONSTRAINT {}{}", quote_ident(&ch.name), check_text(ch)));
+        lines.push(format!(
+            "  CONSTRAINT {}{}",
+            quote_ident(&ch.name),
+            check_text(ch)
+        ));
     }
     let mut s = format!(
         "CREATE {}TABLE {} (\n{}\n) ENGINE={}",
@@ -100,7 +104,11 @@ fn column_line(t: &TableDef, i: usize) -> String {
     if let Some(cm) = &t.comments[i] {
         s.push_str(&format!(" COMMENT {}", quote_str(cm)));
     }
-    for ch in t.checks.iter().filter(|ch| ch.column.as_deref() == Some(&c.name)) {
+    for ch in t
+        .checks
+        .iter()
+        .filter(|ch| ch.column.as_deref() == Some(&c.name))
+    {
         s.push_str(&check_text(ch));
     }
     s

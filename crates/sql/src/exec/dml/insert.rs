@@ -24,6 +24,10 @@ use crate::expr::{object_name_parts, Expr, Scope};
 use crate::result::Output;
 use crate::types::SqlType;
 
+/// Rows between two checks for a KILL of the connection (a check per row would cost the bulk
+/// INSERT path more than it gains).
+pub(super) const KILL_CHECK_ROWS: usize = 1024;
+
 /// Where an INSERT's rows come from.
 pub enum InsertSource<'a> {
     /// VALUES rows (or the SET form as one row) as expressions, compiled per row.
@@ -138,6 +142,9 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     let mut affected = 0u64;
     let mut first_id = None;
     for (n, slots) in source.into_iter().enumerate() {
+        if n % KILL_CHECK_ROWS == KILL_CHECK_ROWS - 1 {
+            cx.check_interrupted()?;
+        }
         let rownum = n as u64 + 1;
         let row = match complete_row(cx, &t, slots, rownum, strict, &mut first_id, &mut warnings) {
             Ok(r) => r,

@@ -46,6 +46,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
     'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
+        cx.check_interrupted()?;
         matched += 1;
         let mut new = old.clone();
         for (c, e) in &assigns {

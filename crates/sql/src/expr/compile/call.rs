@@ -6,8 +6,8 @@
 //! * Clauses the evaluator does not implement (OVER, FILTER, IGNORE NULLS, WITHIN GROUP) are
 //!   refused (1235), never ignored.
 //! * A session function with constant arguments folds to its value here; RAND becomes an
-//!   [`Expr::Rand`] with its own generator; any other name must be a known scalar function
-//!   (functions/) or is 1305.
+//!   [`Expr::Rand`] with its own generator, SLEEP an [`Expr::Sleep`] waiting on the connection's
+//!   interrupt flag; any other name must be a known scalar function (functions/) or is 1305.
 //! * An aggregate's argument is compiled without aggregates (nested aggregates are 1111); equal
 //!   aggregate calls share one `Agg(i)`.
 
@@ -173,6 +173,15 @@ impl Compiler<'_> {
             "RAND" => {
                 if let Some(e) = self.rand(&args)? {
                     return Ok(e);
+                }
+            }
+            "SLEEP" => {
+                if let Some(interrupt) = self.env.interrupt() {
+                    let [secs] = args.as_slice() else {
+                        return Err(DbError::wrong_args("SLEEP"));
+                    };
+                    let secs = self.compile(secs)?;
+                    return Ok(Expr::Sleep(Box::new(secs), interrupt));
                 }
             }
             _ => {}

@@ -57,6 +57,11 @@ pub trait CompileEnv {
     fn rand_seed(&mut self) -> Option<u64> {
         None
     }
+    /// The connection's interrupt flag, which a `SLEEP()` of the statement waits on; `None`
+    /// where there is no session (SLEEP is then an unknown function).
+    fn interrupt(&self) -> Option<crate::error::interrupt::Interrupt> {
+        None
+    }
     /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
     /// where there is no session.
     fn warn(&mut self, _w: crate::error::sql_error::Warning) {}

@@ -114,6 +114,16 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
             };
             rng.next(seed.as_ref())
         }
+        Expr::Sleep(secs, interrupt) => {
+            // MariaDB: NULL, negative and tiny waits return at once.
+            let secs = eval(secs, cx)?.to_f64_lenient().unwrap_or(0.0);
+            if secs >= 0.00001 {
+                let d = std::time::Duration::try_from_secs_f64(secs)
+                    .unwrap_or(std::time::Duration::MAX);
+                interrupt.sleep(d)?;
+            }
+            Value::Int(0)
+        }
     })
 }
 
