@@ -5,6 +5,10 @@
 //! flag says whether it is listed); [`Engine::persist_auto_inc`] writes every listed counter that
 //! is above its persisted value while it holds the list's mutex, so a commit that calls it finds
 //! every counter moved before it written to the log ahead of its own commit record.
+//! `Engine::counters_unwritten` counts the listed counters plus the one being written: it rises
+//! before a table is listed and falls only once its counter is written, so a commit that reads 0
+//! has nothing to wait for and skips the mutex (a commit that moved no counter does one atomic
+//! load).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -31,6 +35,7 @@ impl Engine {
         {
             return;
         }
+        self.counters_unwritten.fetch_add(1, Ordering::SeqCst);
         self.moved_counters.lock().push(MovedCounter {
             db: t.db.clone(),
             name: t.name.clone(),
@@ -41,12 +46,16 @@ impl Engine {
     /// Writes every moved counter (AIC2); called before a commit writes its commit record and
     /// before DDL.
     pub fn persist_auto_inc(&self) -> DbResult<()> {
+        if self.counters_unwritten.load(Ordering::SeqCst) == 0 {
+            return Ok(());
+        }
         let mut moved = self.moved_counters.lock();
         while let Some(m) = moved.pop() {
             // Cleared first: a value taken from now on lists the table again.
             m.counters.auto_inc_moved.store(false, Ordering::SeqCst);
             let next = m.counters.auto_inc.load(Ordering::SeqCst);
             if next <= m.counters.auto_inc_persisted.load(Ordering::SeqCst) {
+                self.counters_unwritten.fetch_sub(1, Ordering::SeqCst);
                 continue;
             }
             let written = self
@@ -58,6 +67,7 @@ impl Engine {
                 return Err(e);
             }
             m.counters.auto_inc_persisted.store(next, Ordering::SeqCst);
+            self.counters_unwritten.fetch_sub(1, Ordering::SeqCst);
         }
         Ok(())
     }

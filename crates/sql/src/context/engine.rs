@@ -76,6 +76,8 @@ pub struct Engine {
     pub key_caches: Mutex<crate::context::key_caches::KeyCaches>,
     /// Tables whose AUTO_INCREMENT counter moved since it was last written (auto_inc.rs).
     pub moved_counters: Mutex<Vec<crate::context::auto_inc::MovedCounter>>,
+    /// Moved counters listed or being written: 0 lets a commit skip the list (auto_inc.rs).
+    pub counters_unwritten: std::sync::atomic::AtomicUsize,
     /// How KILL closes a connection and SHUTDOWN stops the server (interrupt.rs).
     pub server_hooks: crate::context::interrupt::SharedHooks,
     /// The connection that ran SHUTDOWN (0: none): the shutdown spares it (interrupt.rs).
@@ -136,6 +138,7 @@ impl Engine {
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
             moved_counters: Mutex::new(Vec::new()),
+            counters_unwritten: Default::default(),
             server_hooks: Default::default(),
             shutdown_by: AtomicU64::new(0),
         };
