@@ -158,7 +158,13 @@ fn serve(
         "betula: listening on {local} (data in {})",
         cfg.datadir.display()
     );
+    // Partitions of tables with a RETENTION come and go by themselves (design.md "Retention").
+    let retention = betula_sql::ddl::retention::start(engine.clone(), |line| {
+        let _ = writeln!(std::io::stdout(), "betula: {line}");
+    })
+    .map_err(|e| format!("retention thread: {e}"))?;
     server.run().map_err(|e| e.to_string())?;
+    retention.stop();
     engine.checkpoint().map_err(|e| e.to_string())?;
     // stdout may be a closed pipe by now: never panic on it.
     let _ = writeln!(std::io::stdout(), "betula: shut down cleanly");

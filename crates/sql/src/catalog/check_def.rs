@@ -13,8 +13,7 @@ use std::sync::{Arc, OnceLock};
 use sqlparser::ast;
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{CompileEnv, Compiler, Expr, Scope};
-use crate::types::value::Value;
+use crate::expr::{Expr, Scope};
 
 /// One CHECK constraint of a table.
 #[derive(Clone, Debug)]
@@ -97,39 +96,7 @@ fn compile(text: &str, scope: &Scope) -> DbResult<Expr> {
     let ast = parser
         .parse_expr()
         .map_err(|e| DbError::syntax(e.to_string()))?;
-    let mut env = NoSession;
-    let mut c = Compiler {
-        scope,
-        env: &mut env,
-        aggs: None,
-        insert_scope: None,
-        aliases: &[],
-        place: "CHECK",
-    };
-    c.compile(&ast)
-}
-
-/// What an expression compiled outside any session may use: nothing of a session.
-pub struct NoSession;
-
-impl CompileEnv for NoSession {
-    fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
-        Err(DbError::unknown_var(n))
-    }
-    fn user_var(&mut self, _: &str) -> Value {
-        Value::Null
-    }
-    fn param(&mut self, _: usize) -> DbResult<Value> {
-        Err(DbError::syntax("?"))
-    }
-    fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-        Err(DbError::unsupported(
-            "subquery in a column default or CHECK",
-        ))
-    }
-    fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
-        None
-    }
+    crate::expr::compile_standalone(scope, &ast, "CHECK")
 }
 
 /// Puts the identifiers of `e` in backquotes, as MariaDB prints a constraint.

@@ -35,6 +35,7 @@ pub mod check_def;
 pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
+pub mod partition;
 pub mod type_text;
 
 mod database_def;

@@ -116,6 +116,9 @@ impl Catalog {
                     def.generation = h.generation;
                     def.full_columns = h.full_columns.unwrap_or(def.columns.len());
                     def.key_format = h.key_format;
+                    if let Some(ids) = &h.parts {
+                        def.set_part_ids(ids)?;
+                    }
                     st.tables
                         .insert((def.db.clone(), def.name.clone()), Arc::new(def));
                 }

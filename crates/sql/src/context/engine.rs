@@ -82,6 +82,19 @@ pub struct Engine {
     pub server_hooks: crate::context::interrupt::SharedHooks,
     /// The connection that ran SHUTDOWN (0: none): the shutdown spares it (interrupt.rs).
     pub shutdown_by: AtomicU64,
+    /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
+    pub retention: RetentionCounters,
+}
+
+/// Counters of the retention thread (design.md "Retention").
+#[derive(Default)]
+pub struct RetentionCounters {
+    /// Rounds run.
+    pub rounds: AtomicU64,
+    pub partitions_added: AtomicU64,
+    pub partitions_dropped: AtomicU64,
+    /// Actions that failed (each also logged).
+    pub errors: AtomicU64,
 }
 
 impl Engine {
@@ -101,15 +114,9 @@ impl Engine {
         })?;
         let store = store::Store::open_with_vfs(vfs, &config.datadir, config.env.clone())?;
         let catalog = catalog::Catalog::open(store.env(), |db, sql| {
-            let stmts = crate::parser::parse(sql)?;
-            match stmts.first() {
-                Some(sqlparser::ast::Statement::CreateTable(ct)) => {
-                    crate::catalog::create_table::table_from_create(db, ct)
-                }
-                _ => Err(DbError::internal(format!(
-                    "bad catalog entry for {db}: {sql}"
-                ))),
-            }
+            let (ct, extras) = crate::parser::parse_create_table(sql)
+                .map_err(|e| DbError::internal(format!("bad catalog entry for {db}: {e}")))?;
+            crate::catalog::create_table::table_from_create(db, &ct, &extras)
         })?;
         let mut globals = vars::defaults(config.port, &config.datadir.display().to_string());
         globals.insert(
@@ -141,6 +148,7 @@ impl Engine {
             counters_unwritten: Default::default(),
             server_hooks: Default::default(),
             shutdown_by: AtomicU64::new(0),
+            retention: RetentionCounters::default(),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
@@ -164,26 +172,44 @@ impl Engine {
         Ok(Arc::new(engine))
     }
 
-    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1; an
-    /// AUTO_INCREMENT counter never below its persisted value, design.md AIC4).
-    fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
-        let tree = self.store.tree(&t.primary_tree())?;
+    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1 over every
+    /// partition; the counters only grow, so an AUTO_INCREMENT counter never falls below its
+    /// persisted value, design.md AIC4).
+    pub fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
+        let (mut next_row_id, mut max_auto) = (1u64, 0u64);
+        for part in t.parts() {
+            let (row_id, auto) = self.counters_of(t, &t.primary_tree_of(part))?;
+            next_row_id = next_row_id.max(row_id);
+            max_auto = max_auto.max(auto);
+        }
+        if t.pk.is_empty() {
+            t.counters.row_id.fetch_max(next_row_id, Ordering::SeqCst);
+        }
+        if t.auto_inc_col().is_some() {
+            t.counters
+                .auto_inc
+                .fetch_max(max_auto + 1, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// The next hidden row id and the largest AUTO_INCREMENT value in one primary tree.
+    fn counters_of(&self, t: &catalog::TableDef, primary: &str) -> DbResult<(u64, u64)> {
+        let tree = self.store.tree(primary)?;
         let last = tree
             .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded, true)
             .next()
             .transpose()?;
+        let mut next_row_id = 1;
         if t.pk.is_empty() {
-            let next = match &last {
-                Some((k, _)) => match decode_key(&t.pk_key_columns(), k)?.first() {
-                    Some(Some(Value::UInt(u))) => u + 1,
-                    _ => 1,
-                },
-                None => 1,
-            };
-            t.counters.row_id.store(next, Ordering::SeqCst);
+            if let Some((k, _)) = &last {
+                if let Some(Some(Value::UInt(u))) = decode_key(&t.pk_key_columns(), k)?.first() {
+                    next_row_id = u + 1;
+                }
+            }
         }
+        let mut max = 0u64;
         if let Some(ac) = t.auto_inc_col() {
-            let mut max = 0u64;
             let as_u64 = |v: &Value| match v {
                 Value::Int(i) if *i > 0 => *i as u64,
                 Value::UInt(u) => *u,
@@ -204,9 +230,8 @@ impl Engine {
                     max = max.max(as_u64(&decode_row(&t.layout, &v)?[ac]));
                 }
             }
-            t.counters.auto_inc.fetch_max(max + 1, Ordering::SeqCst);
         }
-        Ok(())
+        Ok((next_row_id, max))
     }
 
     /// Lets server-side LOAD DATA INFILE read files under `dir` (MySQL's `secure_file_priv`).
@@ -236,10 +261,6 @@ impl Engine {
 #[cfg(test)]
 pub fn test_table() -> catalog::TableDef {
     let sql = "CREATE TABLE t (id INT NOT NULL, k INT, c VARCHAR(10), PRIMARY KEY (id), KEY k (k))";
-    match crate::parser::parse(sql).unwrap().remove(0) {
-        sqlparser::ast::Statement::CreateTable(ct) => {
-            crate::catalog::create_table::table_from_create("db", &ct).unwrap()
-        }
-        _ => unreachable!(),
-    }
+    let (ct, extras) = crate::parser::parse_create_table(sql).unwrap();
+    crate::catalog::create_table::table_from_create("db", &ct, &extras).unwrap()
 }

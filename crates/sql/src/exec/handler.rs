@@ -79,7 +79,9 @@ pub fn run(cx: &mut Context, stmt: HandlerStmt) -> DbResult<Output> {
 fn open(cx: &mut Context, name: &[String], alias: Option<String>) -> DbResult<Output> {
     let (db, table) = cx.resolve_table_name(name)?;
     cx.check_db_access(&db)?;
-    cx.get_table(&db, &table)?;
+    if cx.get_table(&db, &table)?.partitioning.is_some() {
+        return Err(DbError::unsupported("HANDLER on a partitioned table"));
+    }
     let alias = alias.unwrap_or_else(|| table.clone());
     let k = alias.to_ascii_lowercase();
     if cx.handlers.contains_key(&k) {
@@ -116,6 +118,9 @@ fn read(
         cx.handlers.remove(&k);
         return Err(unknown(alias));
     };
+    if t.partitioning.is_some() {
+        return Err(DbError::unsupported("HANDLER on a partitioned table"));
+    }
     let key = match key_name {
         None => None,
         Some(n) => Some(key_named(&t, n)?),

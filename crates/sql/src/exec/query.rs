@@ -48,6 +48,14 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     }
 }
 
+/// EXPLAIN PARTITIONS of a query: EXPLAIN with the partitions each table reads.
+pub fn explain_partitions(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    match plan_query(cx, q)? {
+        QueryPlan::Select(s) => Ok(crate::plan::explain::explain_partitions(cx, &s)),
+        _ => Err(DbError::unsupported("EXPLAIN of this query")),
+    }
+}
+
 /// ANALYZE of a query (MariaDB's `ANALYZE SELECT`): runs the plan, drops its rows and returns
 /// EXPLAIN's rows for that same plan with what each table really read.
 pub fn analyze(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {

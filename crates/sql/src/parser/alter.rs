@@ -6,9 +6,10 @@
 //! after another); column definitions are kept as their text (the CREATE TABLE grammar reads
 //! them when they are applied, against the table's default collation: ddl/table_draft.rs); an
 //! operation Betula does not have is refused with 1235 naming it, text after the last
-//! operation with 1064.
+//! operation with 1064. Partition operations are read by partition.rs.
 
 use crate::catalog::create_table;
+use crate::catalog::partition::{PartDefClause, PartitionClause, Retention};
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::tokens::{syntax, Cursor, Tok};
 
@@ -110,6 +111,30 @@ pub enum AlterOp {
         name: String,
         if_exists: bool,
     },
+    /// ADD PARTITION (defs) / ADD PARTITION PARTITIONS n (partition.rs, as the rest below).
+    AddPartitions {
+        defs: Vec<PartDefClause>,
+        count: Option<u64>,
+    },
+    DropPartitions(Vec<String>),
+    /// TRUNCATE PARTITION names (`None`: ALL).
+    TruncatePartitions(Option<Vec<String>>),
+    /// REORGANIZE PARTITION from INTO (into); both empty: rebuild a HASH / KEY table's partitions.
+    ReorganizePartitions {
+        from: Vec<String>,
+        into: Vec<PartDefClause>,
+    },
+    CoalescePartitions(u64),
+    ExchangePartition {
+        name: String,
+        table: Vec<String>,
+        /// WITH VALIDATION (the default): every row of the table is checked against the partition.
+        validate: bool,
+    },
+    RemovePartitioning,
+    PartitionBy(Box<PartitionClause>),
+    /// RETENTION = n unit (`None`: RETENTION = NONE).
+    Retention(Option<Retention>),
 }
 
 /// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).
@@ -342,7 +367,9 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
         if c.at_end() {
             break;
         }
-        if c.kw("ADD") {
+        if let Some(op) = crate::parser::partition::alter_op(c)? {
+            ops.push(op);
+        } else if c.kw("ADD") {
             parse_add(c, &mut ops)?;
         } else if c.kw("DROP") {
             parse_drop(c, &mut ops)?;
@@ -464,6 +491,10 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
         if !c.sym(',') {
             break;
         }
+    }
+    // PARTITION BY / REMOVE PARTITIONING may follow the other operations without a comma.
+    if let Some(op) = crate::parser::partition::alter_op(c)? {
+        ops.push(op);
     }
     if c.at_end() {
         Ok(ops)

@@ -9,6 +9,8 @@
 
 use sqlparser::ast;
 
+use crate::catalog::partition::TableExtras;
+
 use crate::parser::alter::{AlterOp, IndexSpec};
 use crate::parser::fast_insert::FastInsert;
 use crate::parser::handler::HandlerStmt;
@@ -23,6 +25,14 @@ use crate::parser::users::{GrantOn, NewUser, UserName};
 pub enum Statement {
     /// What sqlparser reads: queries, INSERT / UPDATE / DELETE, CREATE TABLE, EXPLAIN, SET ...
     Sql(Box<ast::Statement>),
+    /// CREATE TABLE with clauses sqlparser does not read (PARTITION BY, RETENTION: partition.rs);
+    /// the rest of the statement is sqlparser's.
+    CreateTableWith {
+        table: Box<ast::CreateTable>,
+        extras: Box<TableExtras>,
+    },
+    /// `EXPLAIN PARTITIONS <query>`: EXPLAIN with MariaDB's `partitions` column.
+    ExplainPartitions(Box<ast::Query>),
     /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
     Analyze(Box<ast::Query>),
     /// A literal-only INSERT / REPLACE (fast_insert.rs).
@@ -178,7 +188,8 @@ impl Statement {
     pub fn commits_implicitly(&self) -> bool {
         match self {
             Statement::Sql(s) => matches!(**s, ast::Statement::CreateTable(_)),
-            Statement::CreateDatabase { .. }
+            Statement::CreateTableWith { .. }
+            | Statement::CreateDatabase { .. }
             | Statement::AlterDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::DropTables { .. }

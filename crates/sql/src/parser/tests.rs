@@ -61,8 +61,6 @@ fn the_first_keyword_skips_space_and_comments() {
         "`SHOW` TABLES",
         "EXPLAIN SELECT 1",
         "EXPLAIN (SELECT 1)",
-        "CREATE OR REPLACE TABLE t (a INT)",
-        "CREATE TABLE t (a INT)",
         "SET @a = 1",
         "LOAD x",
         "",
@@ -70,6 +68,17 @@ fn the_first_keyword_skips_space_and_comments() {
     ] {
         assert_eq!(grammar_of(sql), Grammar::Sqlparser, "{sql}");
     }
+    for sql in [
+        "CREATE OR REPLACE TABLE t (a INT)",
+        "CREATE TABLE t (a INT)",
+        "create temporary table t (a int)",
+    ] {
+        assert_eq!(grammar_of(sql), Grammar::CreateTable, "{sql}");
+    }
+    assert_eq!(
+        grammar_of("EXPLAIN PARTITIONS SELECT 1"),
+        Grammar::ExplainPartitions
+    );
     assert_eq!(grammar_of(" insert into t values (1)"), Grammar::Insert);
     assert_eq!(grammar_of("/**/DELETE FROM t"), Grammar::UpdateDelete);
     assert_eq!(

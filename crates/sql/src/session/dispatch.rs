@@ -31,7 +31,9 @@ pub fn dispatch(
     }
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
+        Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
         Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
+        Statement::ExplainPartitions(q) => crate::exec::query::explain_partitions(cx, &q),
         Statement::Insert(f) => {
             let f = *f;
             dml::run_insert(
@@ -131,7 +133,7 @@ fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -
         ast::Statement::Insert(i) => dml::insert(cx, i),
         ast::Statement::Update(u) => dml::update(cx, u),
         ast::Statement::Delete(d) => dml::delete(cx, d),
-        ast::Statement::CreateTable(ct) => tables::create_table(cx, ct),
+        ast::Statement::CreateTable(ct) => tables::create_table(cx, ct, &Default::default()),
         ast::Statement::Explain { statement, .. } => match &**statement {
             ast::Statement::Query(q) => query::explain(cx, q),
             _ => Err(DbError::unsupported("EXPLAIN of this statement")),

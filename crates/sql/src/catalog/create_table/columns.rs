@@ -16,7 +16,7 @@ use crate::catalog::IndexDef;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::expr::{object_name_parts, Compiler, Scope};
+use crate::expr::{object_name_parts, Scope};
 use crate::types::coerce::{coerce_to_column, SqlMode};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
@@ -279,19 +279,9 @@ pub(super) fn ident(i: &ast::Ident) -> String {
     i.value.clone()
 }
 
-/// Evaluates a constant DEFAULT expression.
-fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
-    let scope = Scope::default();
-    let mut env = crate::catalog::check_def::NoSession;
-    let mut c = Compiler {
-        scope: &scope,
-        env: &mut env,
-        aggs: None,
-        insert_scope: None,
-        aliases: &[],
-        place: "field list",
-    };
-    let ex = c.compile(e)?;
+/// Evaluates a constant expression (a DEFAULT, a partition bound): no columns, no session.
+pub(crate) fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
+    let ex = crate::expr::compile_standalone(&Scope::default(), e, "field list")?;
     Ok(Some(crate::expr::eval::eval(
         &ex,
         &crate::expr::eval::EvalCtx::default(),

@@ -78,7 +78,23 @@ pub fn render_create(t: &TableDef) -> String {
         t.engine.as_deref().unwrap_or("Betula")
     );
     push_table_options(t, &mut s);
+    s.push_str(&partition_text(t));
     s
+}
+
+/// The RETENTION option and the PARTITION BY clause that end a partitioned table's text (empty
+/// for another table).
+pub fn partition_text(t: &TableDef) -> String {
+    match &t.partitioning {
+        None => String::new(),
+        Some(p) => {
+            let retention = p
+                .retention
+                .map(|r| format!(" RETENTION={r}"))
+                .unwrap_or_default();
+            retention + &crate::catalog::partition::render_clause(p, t)
+        }
+    }
 }
 
 /// The definition line of column `i` of `t`.

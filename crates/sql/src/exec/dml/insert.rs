@@ -56,6 +56,9 @@ pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
         ast::TableObject::TableName(n) => object_name_parts(n),
         other => return Err(DbError::unsupported(format!("INSERT INTO {other}"))),
     };
+    if ins.partitioned.is_some() {
+        return Err(DbError::unsupported("INSERT ... PARTITION (...)"));
+    }
     let columns: Vec<String> = if !ins.assignments.is_empty() {
         ins.assignments
             .iter()

@@ -43,10 +43,17 @@ pub(super) fn insert_row(
     warnings: &mut Vec<Warning>,
 ) -> DbResult<u64> {
     let pk = t.encode_pk(row)?;
-    if policy.blind {
+    // A blind upsert cannot move a row whose partition columns it changes (PRT1).
+    if policy.blind
+        && !policy
+            .program
+            .iter()
+            .any(|(c, _)| t.partition_columns().contains(c))
+    {
         let bytes = encode(t, row)?;
         if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, policy.program) {
-            cx.ws.upsert(&cx.engine.store, &t.primary_tree(), pk, arg)?;
+            let tree = t.primary_tree_of(t.part_of_row(row)?);
+            cx.ws.upsert(&cx.engine.store, &tree, pk, arg)?;
             return Ok(1);
         }
     }

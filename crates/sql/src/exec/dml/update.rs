@@ -29,7 +29,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
-    let (t, alias) = single_table(cx, &u.table)?;
+    let (t, alias, selected) = single_table(cx, &u.table)?;
     let scope = table_scope(&t, &alias);
     let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).
@@ -41,6 +41,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         u.selection.as_ref(),
         &u.order_by,
         u.limit.as_ref(),
+        selected.as_deref(),
     )?;
     let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();

@@ -71,6 +71,44 @@ pub trait CompileEnv {
     }
 }
 
+/// The environment of an expression compiled outside any session (a DEFAULT, a partition
+/// function): no variables, parameters, subqueries or session functions.
+pub struct NoSession;
+
+impl CompileEnv for NoSession {
+    fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
+        Err(DbError::unknown_var(n))
+    }
+    fn user_var(&mut self, _: &str) -> Value {
+        Value::Null
+    }
+    fn param(&mut self, _: usize) -> DbResult<Value> {
+        Err(DbError::syntax("?"))
+    }
+    fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+        Err(DbError::unsupported(
+            "subquery in a column default, CHECK or partition expression",
+        ))
+    }
+    fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
+        None
+    }
+}
+
+/// `e` compiled against `scope` outside any session ([`NoSession`]), with no aggregates.
+pub fn compile_standalone(scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
+    let mut env = NoSession;
+    Compiler {
+        scope,
+        env: &mut env,
+        aggs: None,
+        insert_scope: None,
+        aliases: &[],
+        place,
+    }
+    .compile(e)
+}
+
 pub struct Compiler<'a> {
     pub scope: &'a Scope,
     pub env: &'a mut dyn CompileEnv,

@@ -230,6 +230,11 @@ mod tests {
         "WEEK",
         "YEARWEEK",
         "WEEKOFYEAR",
+        // Added with partitioning (its functions).
+        "TO_SECONDS",
+        "QUARTER",
+        "MICROSECOND",
+        "TIME_TO_SEC",
     ];
 
     #[test]

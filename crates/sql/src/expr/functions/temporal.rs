@@ -1,5 +1,5 @@
 //! Date and time functions: DATE_FORMAT, DATEDIFF, EXTRACT and its shorthands (YEAR, MONTH, ...),
-//! DAYNAME/MONTHNAME, TO_DAYS/FROM_DAYS, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
+//! DAYNAME/MONTHNAME, TO_DAYS/TO_SECONDS/FROM_DAYS, QUARTER, MICROSECOND, TIME_TO_SEC, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
 //! TIMESTAMP, and [`date_add`] (DATE_ADD, DATE_SUB, `d ± INTERVAL n unit`).
 //!
 //! Invariants: arguments are read as DATETIME through [`to_datetime`] (text, numbers, DATE and
@@ -32,11 +32,15 @@ pub(super) const NAMES: &[&str] = &[
     "DAYOFYEAR",
     "WEEKDAY",
     "TO_DAYS",
+    "TO_SECONDS",
     "FROM_DAYS",
     "DATEDIFF",
     "LAST_DAY",
     "DAYNAME",
     "MONTHNAME",
+    "QUARTER",
+    "MICROSECOND",
+    "TIME_TO_SEC",
 ];
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
@@ -87,6 +91,19 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "TO_DAYS" => to_datetime(&a[0])
             .map(|d| Value::Int(day_number(d.date) + 60))
             .unwrap_or(Value::Null),
+        // Seconds since year 0: TO_DAYS * 86400 plus the time of day (whole seconds).
+        "TO_SECONDS" => to_datetime(&a[0])
+            .map(|d| {
+                let day = day_number(d.date) + 60;
+                Value::Int(day * 86_400 + (d.micros / 1_000_000) as i64)
+            })
+            .unwrap_or(Value::Null),
+        "QUARTER" => extract("Quarter", &a[0]),
+        "MICROSECOND" => extract("Microsecond", &a[0]),
+        "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time) {
+            Value::Time(t) => Value::Int(t.micros / 1_000_000),
+            _ => Value::Null,
+        },
         "FROM_DAYS" => Value::Date(from_day_number(
             int(&a[0]).unwrap_or(0).clamp(60, 3_652_500) - 60,
         )),

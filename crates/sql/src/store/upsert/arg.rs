@@ -60,12 +60,20 @@ impl ArgTemplate {
     }
 }
 
-/// A decoded argument.
-pub(super) struct Decoded {
+/// The part of an argument that is the same for every row of a statement: the columns and the
+/// program, decoded.
+pub(super) struct Program {
     pub(super) layout: RowLayout,
     pub(super) columns: Vec<Column>,
-    pub(super) insert_row: Vec<u8>,
-    pub(super) program: Vec<Assignment>,
+    pub(super) assignments: Vec<Assignment>,
+}
+
+/// A decoded argument: its program, and where in the argument the head (version and columns,
+/// `..head_end`), the row to insert and the tail (the program, after the row) lie.
+pub(super) struct Decoded {
+    pub(super) program: Program,
+    pub(super) head_end: usize,
+    pub(super) row: std::ops::Range<usize>,
 }
 
 /// Reads an argument written by [`encode_arg`]; `None` if it is not one.
@@ -90,24 +98,40 @@ pub(super) fn decode_arg(arg: &[u8]) -> Option<Decoded> {
         c.nullable = nullable;
         columns.push(c);
     }
+    let head_end = r.p;
     let len = r.varint()? as usize;
-    let insert_row = r.take(len)?.to_vec();
+    let start = r.p;
+    r.take(len)?;
+    let row = start..r.p;
     let m = r.varint()? as usize;
-    let mut program = Vec::new();
+    let mut assignments = Vec::new();
     for _ in 0..m.min(4096) {
         let col = r.varint()? as usize;
         if col >= n {
             return None;
         }
-        program.push((col, read_expr(&mut r, 0)?));
+        assignments.push((col, read_expr(&mut r, 0)?));
     }
     if r.p != arg.len() {
         return None;
     }
     Some(Decoded {
-        layout: RowLayout::new(schema, columns.clone()),
-        columns,
-        insert_row,
-        program,
+        program: Program {
+            layout: RowLayout::new(schema, columns.clone()),
+            columns,
+            assignments,
+        },
+        head_end,
+        row,
     })
+}
+
+/// Where the row to insert lies in `arg` if `arg` is `head` + varint length + row + `tail`.
+pub(super) fn row_between(arg: &[u8], head: &[u8], tail: &[u8]) -> Option<std::ops::Range<usize>> {
+    let rest = arg.strip_prefix(head)?;
+    let mut r = Rd { b: rest, p: 0 };
+    let len = r.varint()? as usize;
+    let start = head.len() + r.p;
+    let end = start.checked_add(len)?;
+    (arg.get(end..)? == tail).then_some(start..end)
 }

@@ -109,3 +109,43 @@ fn unsupported_expressions_are_refused() {
     let ins = row(&l, &[Value::Int(1), Value::Null, Value::Null]);
     assert!(encode_arg(&l, &ins, &[(1, Expr::Agg(0))]).is_none());
 }
+
+#[test]
+fn programs_reused_across_messages_give_what_a_fresh_decoding_gives() {
+    let l = layout();
+    let add = vec![(
+        1,
+        Expr::Binary(
+            BinOp::Add,
+            Box::new(Expr::Col(1)),
+            Box::new(Expr::InsertValue(1)),
+            Collation::default(),
+        ),
+    )];
+    let set = vec![(1, Expr::InsertValue(1))];
+    let old = row(
+        &l,
+        &[Value::Int(1), Value::Int(10), Value::Text("a".into())],
+    );
+    // Two statements' templates, their messages interleaved: each keeps its own program, whatever
+    // the row in between (a row whose bytes look like the other template's tail included).
+    for (i, n) in [3i64, 4, 5, 6, 7, 8].into_iter().enumerate() {
+        let ins = row(&l, &[Value::Int(1), Value::Int(n), Value::Text("z".into())]);
+        let (prog, want) = if i % 3 == 2 {
+            (&set, n)
+        } else {
+            (&add, 10 + n)
+        };
+        let arg = ArgTemplate::new(&l, prog).unwrap().arg(&ins);
+        let got = decode_row(&l, &apply(Some(&old), &arg).unwrap()).unwrap();
+        assert_eq!(got[1], Value::Int(want), "message {i}");
+        // The same message again, now surely from the remembered program.
+        let again = decode_row(&l, &apply(Some(&old), &arg).unwrap()).unwrap();
+        assert_eq!(again, got);
+    }
+    // A truncated argument after a good one is still refused (the old row stays).
+    let ins = row(&l, &[Value::Int(1), Value::Int(1), Value::Text("z".into())]);
+    let arg = ArgTemplate::new(&l, &add).unwrap().arg(&ins);
+    assert!(apply(Some(&old), &arg).is_some());
+    assert_eq!(apply(Some(&old), &arg[..arg.len() - 1]), Some(old.clone()));
+}

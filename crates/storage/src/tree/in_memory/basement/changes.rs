@@ -12,6 +12,11 @@ use crate::tree::format::packed::{Packed, PackedBuilder};
 use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId, UpdateRegistry};
 use crate::tree::in_memory::mvcc::{self, Cell};
 
+/// A batch of fewer than entries ÷ this many messages is applied message by message
+/// ([`Basement::apply_sorted`]): a binary search and at most one shift of the entries each costs less
+/// than rebuilding the whole basement.
+const SPARSE_BATCH_DIVISOR: usize = 16;
+
 impl Basement {
     /// Applies one message (already clipped to this basement's range, if ranged), collecting versions below
     /// `horizon`.
@@ -51,41 +56,54 @@ impl Basement {
                 self.entries.extend(tail);
                 self.reindex();
             }
-            _ => match self.search_for_change(&msg.key) {
-                (i, true) => {
-                    let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
-                    self.bytes -= entry_size(&msg.key, &old);
-                    match mvcc::apply(&msg.key, Some(old), msg.as_ref(), reg, horizon, aborted)? {
-                        Some(nc) => {
-                            self.bytes += entry_size(&msg.key, &nc);
-                            self.entries[i].1 = nc;
-                        }
-                        None => {
-                            self.entries.remove(i);
-                            self.index_mut().remove(i);
-                        }
-                    }
-                }
-                (i, false) => {
-                    if let Some(nc) =
-                        mvcc::apply(&msg.key, None, msg.as_ref(), reg, horizon, aborted)?
-                    {
-                        self.bytes += entry_size(&msg.key, &nc);
-                        self.entries.insert(i, (msg.key.clone(), nc));
-                        let entries = &self.entries;
-                        self.index
-                            .get_mut()
-                            .expect("built by search_for_change")
-                            .insert(i, &msg.key, |j| entries[j].0.as_slice(), entries.len());
-                    }
-                }
-            },
+            _ => self.apply_point(msg.as_ref(), reg, horizon, aborted)?,
         }
         Ok(())
     }
 
-    /// Applies point messages sorted by key (and by MSN within a key) in one merge pass over the entries:
-    /// O(entries + messages) instead of one insertion (and shift) per message.
+    /// Applies one point message to an unpacked basement: in place when its key is there (or removed),
+    /// inserted at its place otherwise.
+    fn apply_point(
+        &mut self,
+        msg: MsgRef<'_>,
+        reg: &UpdateRegistry,
+        horizon: TxnId,
+        aborted: &[TxnId],
+    ) -> Result<()> {
+        match self.search_for_change(msg.key) {
+            (i, true) => {
+                let old = std::mem::replace(&mut self.entries[i].1, Cell::Plain(Vec::new()));
+                self.bytes -= entry_size(msg.key, &old);
+                match mvcc::apply(msg.key, Some(old), msg, reg, horizon, aborted)? {
+                    Some(nc) => {
+                        self.bytes += entry_size(msg.key, &nc);
+                        self.entries[i].1 = nc;
+                    }
+                    None => {
+                        self.entries.remove(i);
+                        self.index_mut().remove(i);
+                    }
+                }
+            }
+            (i, false) => {
+                if let Some(nc) = mvcc::apply(msg.key, None, msg, reg, horizon, aborted)? {
+                    self.bytes += entry_size(msg.key, &nc);
+                    self.entries.insert(i, (msg.key.to_vec(), nc));
+                    let entries = &self.entries;
+                    self.index
+                        .get_mut()
+                        .expect("built by search_for_change")
+                        .insert(i, msg.key, |j| entries[j].0.as_slice(), entries.len());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies point messages sorted by key (and by MSN within a key). Few messages into an unpacked
+    /// basement ([`SPARSE_BATCH_DIVISOR`]) are applied one by one, each a binary search and, for a key
+    /// that is there (an upsert of an existing row), a change in place; otherwise one merge pass over
+    /// the entries: O(entries + messages) instead of one insertion (and shift) per message.
     pub fn apply_sorted(
         &mut self,
         msgs: &[MsgRef<'_>],
@@ -94,6 +112,12 @@ impl Basement {
         aborted: &[TxnId],
     ) -> Result<()> {
         debug_assert!(msgs.iter().all(|m| !m.op.is_ranged()));
+        if self.packed.is_none() && msgs.len() * SPARSE_BATCH_DIVISOR < self.entries.len() {
+            for m in msgs {
+                self.apply_point(*m, reg, horizon, aborted)?;
+            }
+            return Ok(());
+        }
         if let Some(p) = &self.packed {
             *self = Basement::from_packed(merge_packed(p, msgs, reg, horizon, aborted)?);
             return Ok(());
