@@ -121,11 +121,16 @@ pub fn create_database(cx: &Context, db: &str) -> DbResult<Output> {
     let Some(def) = cx.engine.catalog.db(db) else {
         return Err(DbError::bad_db(db));
     };
+    // MariaDB names the collation only when it is not its character set's default.
+    let collate = if def.collation.is_default() {
+        String::new()
+    } else {
+        format!(" COLLATE {}", def.collation.name())
+    };
     let mut text = format!(
-        "CREATE DATABASE {} /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+        "CREATE DATABASE {} /*!40100 DEFAULT CHARACTER SET {}{collate} */",
         quote_ident(db),
         def.collation.charset().name(),
-        def.collation.name()
     );
     if let Some(c) = &def.comment {
         text.push_str(&format!(" COMMENT {}", quote_str(c)));
