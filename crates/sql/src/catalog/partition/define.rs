@@ -22,7 +22,6 @@ use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::compile_standalone;
 use crate::types::coerce::{coerce_to_column, SqlMode};
-use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 use sqlparser::ast;
@@ -391,11 +390,7 @@ fn column_constant(t: &TableDef, c: usize, e: &ast::Expr) -> DbResult<Value> {
     }
     let mut warnings = Vec::new();
     // A bound is a constant of the definition, the same in every session: read in UTC.
-    let mode = SqlMode {
-        strict: true,
-        time_zone: TimeZone::UTC,
-    };
-    let out = coerce_to_column(&v, col, 1, mode, &mut warnings).map_err(|_| bad())?;
+    let out = coerce_to_column(&v, col, 1, SqlMode::utc(true), &mut warnings).map_err(|_| bad())?;
     if !warnings.is_empty() {
         return Err(bad());
     }
