@@ -198,6 +198,8 @@ fn serve(
     .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = server.local_addr().map_err(|e| e.to_string())?;
     let stop = server.shutdown_handle().map_err(|e| e.to_string())?;
+    // KILL CONNECTION shuts sockets down; SHUTDOWN takes the SIGTERM path below.
+    betula_server::backend::install_hooks(&engine, &stop);
     ctrlc::set_handler(move || stop.shutdown()).map_err(|e| format!("signal handler: {e}"))?;
     println!(
         "betula: listening on {local} (data in {})",

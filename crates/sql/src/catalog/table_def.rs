@@ -10,7 +10,7 @@
 //! definition (they live in `Counters`). Temporary tables' trees are named `\0temp/<id>/...`
 //! ([`TableDef::temporary`]) and are not table trees in the sense above.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use betula_storage::{Codec, ColumnLayout, ValueLayout};
@@ -69,6 +69,10 @@ impl IndexDef {
 pub struct Counters {
     /// Next AUTO_INCREMENT value.
     pub auto_inc: AtomicU64,
+    /// The value last written to the catalog tree (design.md "AUTO_INCREMENT counters").
+    pub auto_inc_persisted: AtomicU64,
+    /// `auto_inc` may have moved past `auto_inc_persisted` since the engine last looked (AIC1).
+    pub auto_inc_moved: AtomicBool,
     /// Next hidden row id (tables without a primary key).
     pub row_id: AtomicU64,
     /// Rows of the primary tree counted by the last ANALYZE TABLE of this run (0: none yet);
@@ -123,6 +127,8 @@ pub struct TableDef {
     /// of key columns whose key does not decode (index_entry.rs). Fixed for the life of the
     /// table's trees: only a rebuild (new generation) changes it.
     pub key_format: u8,
+    /// CHECK constraints, enforced on every row written (check_def.rs).
+    pub checks: Vec<crate::catalog::CheckDef>,
     /// How the table is partitioned (`None`: one set of trees); each partition owns its own
     /// trees, `db/t/#<id>/<index>` (catalog/partition/, design.md "Partitioned tables").
     pub partitioning: Option<Arc<Partitioning>>,
@@ -311,7 +317,8 @@ impl TableDef {
             next: p.next_id,
         })
     }
-    /// The table's columns as an expression scope, the table named `alias`.
+    /// The table's columns as an expression scope, the table named `alias` (TIMESTAMPs are
+    /// marked as stored in UTC).
     pub fn scope(&self, alias: &str) -> Scope {
         Scope {
             cols: self
@@ -327,6 +334,7 @@ impl TableDef {
                     flags: c.protocol_flags(),
                     length: c.display_length(),
                     members: c.members.clone(),
+                    stored_utc: c.sql_type.is_timestamp(),
                 })
                 .collect(),
         }

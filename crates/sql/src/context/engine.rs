@@ -56,6 +56,8 @@ pub struct ProcInfo {
     pub db: Option<String>,
     pub info: Option<String>,
     pub started: Instant,
+    /// The connection's interrupt flag (KILL).
+    pub interrupt: crate::context::interrupt::Interrupt,
 }
 
 pub struct Engine {
@@ -76,6 +78,14 @@ pub struct Engine {
     pub table_locks: crate::context::table_locks::TableLocks,
     /// The running or last backup: the connection that runs it and its progress (SHOW STATUS, KILL).
     pub backup: Mutex<Option<(u64, Arc<betula_storage::BackupProgress>)>>,
+    /// Tables whose AUTO_INCREMENT counter moved since it was last written (auto_inc.rs).
+    pub moved_counters: Mutex<Vec<crate::context::auto_inc::MovedCounter>>,
+    /// Moved counters listed or being written: 0 lets a commit skip the list (auto_inc.rs).
+    pub counters_unwritten: std::sync::atomic::AtomicUsize,
+    /// How KILL closes a connection and SHUTDOWN stops the server (interrupt.rs).
+    pub server_hooks: crate::context::interrupt::SharedHooks,
+    /// The connection that ran SHUTDOWN (0: none): the shutdown spares it (interrupt.rs).
+    pub shutdown_by: AtomicU64,
     /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
     pub retention: RetentionCounters,
 }
@@ -117,6 +127,12 @@ impl Engine {
             "betula_cache_size".into(),
             Value::UInt(config.env.cache_bytes),
         );
+        // The server's own zone, named as MariaDB shows it (its abbreviation now).
+        let started_utc = crate::context::now_utc();
+        let system_zone = crate::types::time_zone::TimeZone::system()
+            .at(crate::types::time_zone::unix_secs(started_utc))
+            .1;
+        globals.insert("system_time_zone".into(), Value::Text(system_zone));
         globals.insert(
             "betula_compression".into(),
             Value::Text(config.env.default_tree.codec.name().into()),
@@ -132,6 +148,10 @@ impl Engine {
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
+            moved_counters: Mutex::new(Vec::new()),
+            counters_unwritten: Default::default(),
+            server_hooks: Default::default(),
+            shutdown_by: AtomicU64::new(0),
             retention: RetentionCounters::default(),
             table_locks: Default::default(),
             backup: Mutex::new(None),
@@ -159,7 +179,8 @@ impl Engine {
     }
 
     /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1 over every
-    /// partition; the counters only grow).
+    /// partition; the counters only grow, so an AUTO_INCREMENT counter never falls below its
+    /// persisted value, design.md AIC4).
     pub fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
         let (mut next_row_id, mut max_auto) = (1u64, 0u64);
         for part in t.parts() {

@@ -40,7 +40,11 @@ use crate::types::collation::Collation;
 /// AUTO_INCREMENT (raises the counter), the shown options, ENGINE (the name shown, ddl.rs),
 /// [DEFAULT] CHARACTER SET / COLLATE (the table's default collation; columns keep theirs);
 /// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
-fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> {
+fn apply_options(
+    new: &mut TableDef,
+    opts: &[(String, String)],
+    db_default: Collation,
+) -> DbResult<()> {
     let mut shown = create_table::TableOptions {
         shown: new.options.clone(),
         ..Default::default()
@@ -52,7 +56,7 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
         new.collation = charset_clause::resolve(
             charset.map(|(_, v)| v.as_str()),
             collate.map(|(_, v)| v.as_str()),
-            Collation::default(),
+            db_default,
         )?;
     }
     for (k, v) in opts {
@@ -134,6 +138,9 @@ struct Extras {
     force: bool,
     no_lock: bool,
     instant: bool,
+    /// ADD CHECK: name and expression text; DROP CONSTRAINT: name and IF EXISTS.
+    checks: Vec<(Option<String>, String)>,
+    dropped_checks: Vec<(String, bool)>,
     /// PARTITION BY (`Some(Some(..))`) or REMOVE PARTITIONING (`Some(None)`).
     partition: Option<Option<Box<PartitionClause>>>,
     /// RETENTION = ... (`Some(None)`: RETENTION = NONE).
@@ -178,7 +185,8 @@ pub fn execute(
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
-    apply_options(&mut new, &ex.options)?;
+    apply_options(&mut new, &ex.options, cx.database_collation(db))?;
+    crate::ddl::check_ops::apply(&mut new, &ex.checks, &ex.dropped_checks)?;
     apply_partitioning(&old, &mut new, &ex)?;
     let mut order = Vec::new();
     for (name, desc) in &ex.order {
@@ -351,6 +359,10 @@ fn layout_changed(old: &TableDef, new: &TableDef) -> bool {
 
 /// Whether the new definition needs the rows rewritten (see the module docs).
 fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bool {
+    // A new CHECK is validated against every row, which the rebuild's copy does.
+    if crate::ddl::check_ops::adds_checks(old, new) {
+        return true;
+    }
     let old_pk: Vec<Option<usize>> = new.pk.iter().map(|&i| origin[i]).collect();
     if old_pk != old.pk.iter().map(|&i| Some(i)).collect::<Vec<_>>() {
         return true;
@@ -412,8 +424,14 @@ fn check_no_lock(ex: &Extras, type_change: bool) -> DbResult<()> {
 }
 
 /// CONVERT TO CHARACTER SET: every text column, and the table's default, take the collation.
-fn convert_to(draft: &mut Draft, ex: &mut Extras, cs: &str, coll: Option<&str>) -> DbResult<()> {
-    let to = charset_clause::resolve(Some(cs), coll, Collation::default())?;
+fn convert_to(
+    draft: &mut Draft,
+    ex: &mut Extras,
+    cs: &str,
+    coll: Option<&str>,
+    db_default: Collation,
+) -> DbResult<()> {
+    let to = charset_clause::resolve(Some(cs), coll, db_default)?;
     for c in draft.columns.iter_mut() {
         if c.col.sql_type.is_text() {
             c.col.collation = to;
@@ -544,7 +562,18 @@ fn apply(
             ex.options.push((k, v));
             Ok(())
         }
-        AlterOp::Convert(cs, coll) => convert_to(draft, ex, &cs, coll.as_deref()),
+        AlterOp::Convert(cs, coll) => {
+            let db_default = cx.database_collation(db);
+            convert_to(draft, ex, &cs, coll.as_deref(), db_default)
+        }
+        AlterOp::AddCheck { name, expr } => {
+            ex.checks.push((name, expr));
+            Ok(())
+        }
+        AlterOp::DropConstraint { name, if_exists } => {
+            ex.dropped_checks.push((name, if_exists));
+            Ok(())
+        }
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);
             Ok(())

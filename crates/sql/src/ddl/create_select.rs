@@ -206,9 +206,9 @@ fn derived_column<'a>(
             } else {
                 t.sql_name()
             };
-            // A text column keeps its character set and collation when they are not the
-            // table default's (utf8mb4_general_ci).
-            if t.is_text() && c.collation != crate::types::collation::Collation::default() {
+            // A text column keeps its character set and collation, whatever the new table's
+            // default (SHOW CREATE TABLE then names them only when they differ from it).
+            if t.is_text() {
                 text.push_str(&format!(
                     " CHARACTER SET {} COLLATE {}",
                     c.collation.charset().name(),

@@ -112,6 +112,7 @@ fn check_rows(cx: &Context, t: &TableDef, part: usize, nt: &TableDef) -> DbResul
         false,
     ) {
         let (_, v) = item?;
+        cx.check_interrupted()?;
         let row = decode_row(&nt.layout, &v)?;
         if t.part_of_row(&row).ok().flatten() != Some(part) {
             return Err(err(

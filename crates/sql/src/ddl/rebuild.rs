@@ -16,7 +16,8 @@
 //!    the old trees. A crash before the catalog write leaves the old table intact plus orphan
 //!    trees, dropped at the next start (catalog.rs).
 //!
-//! On any error the new trees are dropped and the old table is untouched.
+//! On any error, a KILL of the connection included (checked at each row copied and each entry
+//! built), the new trees are dropped and the old table is untouched.
 
 use std::cell::RefCell;
 use std::ops::Bound;
@@ -25,6 +26,7 @@ use std::rc::Rc;
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key, KeyColumn, KeyDecoder};
 use crate::codec::row::{decode_row, encode_row};
+use crate::context::interrupt::Interrupt;
 use crate::context::Context;
 use crate::ddl::part_streams::{sort_key, split, Entries};
 use crate::error::code::ErrorCode;
@@ -114,6 +116,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
     let mode = SqlMode {
         strict: cx.strict(),
+        time_zone: cx.time_zone,
     };
     let mut warnings = Vec::new();
     let mut next_auto = plan
@@ -137,6 +140,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
         .flat_map(|s| s.range(Bound::Unbounded, Bound::Unbounded, false));
     for item in scans {
         let (old_key, v) = item?;
+        cx.check_interrupted()?;
         rows += 1;
         let old_row = decode_row(&old.layout, &v)?;
         let row = convert(
@@ -174,6 +178,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     if let Some(s) = ordered {
         for e in s.finish()? {
             let (_, seq, bytes) = e?;
+            cx.check_interrupted()?;
             let row = decode_row(&new.layout, &bytes)?;
             let pk = new.encode_pk(&row)?;
             let part = target_of(new, &targets, &row)?;
@@ -258,7 +263,22 @@ fn convert(
         let v = match plan.origin[i] {
             Some(j) => {
                 let before = warnings.len();
-                let v = coerce_to_column(&old_row[j], c, rownum, mode, warnings).map_err(|e| {
+                // A TIMESTAMP's stored UTC stays as it is in a TIMESTAMP, and is read in the
+                // session's time zone by any other type (as MariaDB's copy does).
+                let (old_v, mode) = match (
+                    plan.old.columns[j].sql_type.is_timestamp(),
+                    c.sql_type.is_timestamp(),
+                ) {
+                    (true, true) => (old_row[j].clone(), SqlMode::utc(mode.strict)),
+                    (true, false) => match &old_row[j] {
+                        Value::DateTime(dt) => {
+                            (Value::DateTime(cx.time_zone.utc_to_local(*dt)), mode)
+                        }
+                        v => (v.clone(), mode),
+                    },
+                    _ => (old_row[j].clone(), mode),
+                };
+                let v = coerce_to_column(&old_v, c, rownum, mode, warnings).map_err(|e| {
                     match e {
                         // MySQL's word for a NULL met by ALTER TABLE in a NOT NULL column
                         crate::error::sql_error::SqlError::NotNull { .. } => {
@@ -292,6 +312,7 @@ fn convert(
         };
         row.push(v);
     }
+    crate::exec::dml::check_row(new, &row)?;
     Ok(row)
 }
 
@@ -349,6 +370,7 @@ fn fail(f: &Failure, e: DbError) -> betula_storage::Error {
 /// columns are equal and (in a secondary index) not NULL.
 struct Checked<'a> {
     inner: Entries,
+    interrupt: Interrupt,
     t: &'a TableDef,
     check: Option<Check>,
     prev: Option<Vec<u8>>,
@@ -395,6 +417,9 @@ impl Checked<'_> {
 impl Iterator for Checked<'_> {
     type Item = betula_storage::Result<(Vec<u8>, Vec<u8>)>;
     fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.interrupt.check() {
+            return Some(Err(fail(&self.failure, e)));
+        }
         let (key, _, value) = match self.inner.next()? {
             Ok(e) => e,
             Err(e) => return Some(Err(fail(&self.failure, e))),
@@ -499,6 +524,7 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
             l.tree,
             Box::new(Checked {
                 inner: l.entries,
+                interrupt: cx.interrupt.clone(),
                 t,
                 check: l.check,
                 prev: None,
@@ -549,6 +575,7 @@ pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResul
             let primary = cx.engine.store.tree(&t.primary_tree_of(part))?;
             for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
                 let (pk, v) = item?;
+                cx.check_interrupted()?;
                 seq += 1;
                 let row = decode_row(&t.layout, &v)?;
                 for (s, &i) in sorters.iter_mut().zip(which) {

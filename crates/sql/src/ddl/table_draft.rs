@@ -115,8 +115,14 @@ pub fn parse_column(
         return Err(DbError::syntax(text));
     }
     let mut notes = Vec::new();
-    let one =
-        create_table::table_from_create_mode(db, ct, &Default::default(), cx.strict(), &mut notes)?;
+    let one = create_table::table_from_create_mode(
+        db,
+        ct,
+        &Default::default(),
+        collation,
+        cx.strict(),
+        &mut notes,
+    )?;
     cx.warnings.extend(notes);
     let mut col = one.columns[0].clone();
     col.id = 0;
@@ -445,8 +451,14 @@ impl Draft {
         let text = render_create(&def) + &create_table::partition_text(old);
         let (ct, extras) = crate::parser::parse_create_table(&text)?;
         let mut notes = Vec::new();
-        let mut parsed =
-            create_table::table_from_create_mode(&old.db, &ct, &extras, true, &mut notes)?;
+        let mut parsed = create_table::table_from_create_mode(
+            &old.db,
+            &ct,
+            &extras,
+            old.collation,
+            true,
+            &mut notes,
+        )?;
         if let Some(ids) = old.part_ids() {
             parsed.set_part_ids(&ids)?;
         }

@@ -99,7 +99,9 @@ pub fn create_table(
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let mut def = create_table::table_from_create_mode(&db, ct, extras, cx.strict(), &mut notes)?;
+    let default = cx.database_collation(&db);
+    let mut def =
+        create_table::table_from_create_mode(&db, ct, extras, default, cx.strict(), &mut notes)?;
     // `betula_key_format = 1` creates a table in the layout of versions before key formats
     // (compatibility tests); any other value gives the current format.
     if matches!(cx.vars.get("betula_key_format"), Some(Value::Int(1))) {
@@ -110,7 +112,7 @@ pub fn create_table(
     if ct.temporary {
         def.temporary = Some(cx.new_temp_id());
     }
-    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
+    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (persisted with the entry: AIC3)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
         Ordering::SeqCst,
@@ -189,7 +191,7 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.engine.store.set_column_layouts(def.column_layouts())?;
     def.counters.auto_inc.store(1, Ordering::SeqCst);
     def.counters.row_id.store(1, Ordering::SeqCst);
-    Ok(())
+    cx.engine.auto_inc_stored(&def)
 }
 
 pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {

@@ -119,6 +119,8 @@ error_codes! {
     CantDropFieldOrKey = 1091, "42000";
     /// `ER_NO_SUCH_THREAD`
     NoSuchThread = 1094, "HY000";
+    /// `ER_KILL_DENIED_ERROR`
+    KillDeniedError = 1095, "HY000";
     /// `ER_NO_TABLES_USED`
     NoTablesUsed = 1096, "HY000";
     /// `ER_TOO_BIG_SET`
@@ -203,6 +205,8 @@ error_codes! {
     WarnDataOutOfRange = 1264, "22003";
     /// `WARN_DATA_TRUNCATED`
     WarnDataTruncated = 1265, "01000";
+    /// `ER_CANT_AGGREGATE_2COLLATIONS`
+    CantAggregate2collations = 1267, "HY000";
     /// `ER_UNKNOWN_COLLATION`
     UnknownCollation = 1273, "HY000";
     /// `ER_WRONG_NAME_FOR_INDEX`
@@ -219,6 +223,10 @@ error_codes! {
     DuplicatedValueInType = 1291, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE`
     TruncatedWrongValue = 1292, "22007";
+    /// `ER_UNKNOWN_TIME_ZONE`
+    UnknownTimeZone = 1298, "HY000";
+    /// `ER_WARN_INVALID_TIMESTAMP`
+    WarnInvalidTimestamp = 1299, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
     /// `ER_QUERY_INTERRUPTED`
@@ -363,6 +371,8 @@ error_codes! {
     TablespaceMissing = 1812, "HY000";
     /// `ER_TABLESPACE_DISCARDED`
     TablespaceDiscarded = 1814, "HY000";
+    /// `ER_DUP_CONSTRAINT_NAME`
+    DupConstraintName = 1826, "HY000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
     AlterOperationNotSupported = 1845, "0A000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`
@@ -371,11 +381,15 @@ error_codes! {
     TableCorrupt = 1877, "HY000";
     /// `ER_DATA_OVERFLOW`
     DataOverflow = 1916, "22003";
+    /// `ER_CONNECTION_KILLED`
+    ConnectionKilled = 1927, "70100";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";
     /// MySQL 8's `ER_CLIENT_LOCAL_FILES_DISABLED` (MariaDB has no such error).
     ClientLocalFilesDisabled = 3948, "42000";
+    /// `ER_CONSTRAINT_FAILED`
+    ConstraintFailed = 4025, "23000";
 }
 
 #[cfg(test)]

@@ -66,6 +66,7 @@ pub fn run(cx: &mut Context, names: &[Vec<String>], quick: bool) -> DbResult<Out
                 None,
             )?;
             while let Some((_, v)) = scan.next_entry()? {
+                cx.check_interrupted()?;
                 let row = decode_row(&def.layout, &v)?;
                 sum = sum.wrapping_add(layout.row_crc(&def.columns, &row));
             }

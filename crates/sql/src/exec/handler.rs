@@ -183,7 +183,7 @@ fn read(
                 None => true,
             };
             if ok {
-                rows.push(row);
+                rows.push(in_session_zone(cx, &t, row));
                 if rows.len() as u64 >= limit {
                     break;
                 }
@@ -304,4 +304,14 @@ fn bounds(
 
 fn succ_excl(prefix: &[u8]) -> Bound<Vec<u8>> {
     prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// A row as the session reads it: TIMESTAMP columns (stored as UTC) in its time zone.
+fn in_session_zone(cx: &Context, t: &TableDef, mut row: Vec<Value>) -> Vec<Value> {
+    for (v, c) in row.iter_mut().zip(&t.columns) {
+        if let (true, Value::DateTime(dt)) = (c.sql_type.is_timestamp(), &*v) {
+            *v = Value::DateTime(cx.time_zone.utc_to_local(*dt));
+        }
+    }
+    row
 }

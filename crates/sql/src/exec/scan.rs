@@ -3,7 +3,7 @@
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
 //! and DELETE); a covering index read fills only the columns the statement uses (others are
 //! NULL), and is chosen only when the index entries give all those columns back
-//! (index_entry.rs).
+//! (index_entry.rs); a KILL of the connection stops the read before the next entry.
 
 use std::ops::Bound;
 
@@ -109,6 +109,7 @@ pub fn read_rows(
             for (lo, hi) in ranges {
                 let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
                 while let Some((_, k, v)) = scan.next_entry()? {
+                    cx.check_interrupted()?;
                     if !f(k, decode(t, &v)?)? {
                         return Ok(());
                     }
@@ -123,6 +124,7 @@ pub fn read_rows(
             for (lo, hi) in ranges {
                 let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
                 while let Some((from, k, v)) = scan.next_entry()? {
+                    cx.check_interrupted()?;
                     let (pk, row) = if covering {
                         let (row, at) = crate::catalog::index_entry::decode_entry(t, ix, &k, &v)?;
                         (k[at..].to_vec(), row)

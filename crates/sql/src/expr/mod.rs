@@ -28,4 +28,4 @@ pub use compile::{
     object_name_parts, CompileEnv, Compiler, NoSession,
 };
 pub use scope::{Scope, ScopeCol};
-pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp};
+pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};

@@ -101,7 +101,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
     let visible = visible_databases(cx);
     let tables = || visible_tables(cx, &visible);
     Ok(match up.as_str() {
-        "SCHEMATA" => tables::schemata_view(&visible),
+        "SCHEMATA" => tables::schemata_view(cx, &visible),
         "TABLES" => tables::tables_view(cx, &visible)?,
         "COLUMNS" => columns::columns_view(tables()),
         "STATISTICS" => statistics::statistics_view(tables()),

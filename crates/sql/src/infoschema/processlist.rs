@@ -144,7 +144,13 @@ pub fn processlist(cx: &Context) -> Vec<Vec<Value>> {
                 t(p.user.clone()),
                 t(p.host.clone()),
                 p.db.clone().map(t).unwrap_or(Value::Null),
-                t(if p.info.is_some() { "Query" } else { "Sleep" }),
+                t(if p.interrupt.connection_killed() {
+                    "Killed"
+                } else if p.info.is_some() {
+                    "Query"
+                } else {
+                    "Sleep"
+                }),
                 Value::UInt(p.started.elapsed().as_secs()),
                 t(if p.info.is_some() { "executing" } else { "" }),
                 p.info.clone().map(t).unwrap_or(Value::Null),

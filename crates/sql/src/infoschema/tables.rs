@@ -15,7 +15,7 @@ use crate::result::OutCol;
 use crate::types::value::Value;
 
 /// information_schema.SCHEMATA: the databases `visible` to the user.
-pub(super) fn schemata_view(visible: &[String]) -> ViewRows {
+pub(super) fn schemata_view(cx: &Context, visible: &[String]) -> ViewRows {
     (
         names(&[
             "CATALOG_NAME",
@@ -23,18 +23,19 @@ pub(super) fn schemata_view(visible: &[String]) -> ViewRows {
             "DEFAULT_CHARACTER_SET_NAME",
             "DEFAULT_COLLATION_NAME",
             "SQL_PATH",
-            "DEFAULT_ENCRYPTION",
+            "SCHEMA_COMMENT",
         ]),
         visible
             .iter()
             .map(|d| {
+                let def = cx.engine.catalog.db(d).unwrap_or_default();
                 vec![
                     t("def"),
                     t(d.clone()),
-                    t("utf8mb4"),
-                    t("utf8mb4_general_ci"),
+                    t(def.collation.charset().name()),
+                    t(def.collation.name()),
                     Value::Null,
-                    t("NO"),
+                    t(def.comment.unwrap_or_default()),
                 ]
             })
             .collect(),

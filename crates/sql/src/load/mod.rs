@@ -16,7 +16,7 @@
 //! reach the log); any other table takes sorted batches through one storage transaction.
 //!
 //! Invariants: a load is atomic: an error of any kind (bad row in strict mode, duplicate key,
-//! client gone, temp disk full) leaves the table exactly as it was, and a crash mid-load does
+//! client gone, temp disk full, KILL) leaves the table exactly as it was, and a crash mid-load does
 //! too (bulk_replace's swap record / the transaction's missing commit record). Outside an
 //! explicit transaction the load's storage transaction holds the whole-tree lock of every tree
 //! of the table from before the emptiness check to the end (other writers of the table wait;
@@ -47,6 +47,9 @@ use crate::result::Output;
 use crate::types::value::Value;
 use convert::Converter;
 use fields::{FieldReader, Record};
+
+/// Records read between two checks for a KILL of the connection.
+const KILL_CHECK_RECORDS: u64 = 1024;
 
 /// Warnings kept per statement (the count in the reply counts them all).
 const MAX_WARNINGS: usize = 65_535;
@@ -98,6 +101,9 @@ impl RowSource<'_> {
             return Ok(None);
         }
         self.rownum += 1;
+        if self.rownum % KILL_CHECK_RECORDS == 0 {
+            cx.check_interrupted()?;
+        }
         let row = self
             .conv
             .row(

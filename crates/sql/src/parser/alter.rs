@@ -101,6 +101,16 @@ pub enum AlterOp {
     Lock(bool),
     /// ALGORITHM=INSTANT (true) or another algorithm.
     Algorithm(bool),
+    /// ADD [CONSTRAINT [name]] CHECK (expr): the name and the expression's text.
+    AddCheck {
+        name: Option<String>,
+        expr: String,
+    },
+    /// DROP CONSTRAINT / CHECK name (a foreign key's name is accepted and drops nothing).
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
     /// ADD PARTITION (defs) / ADD PARTITION PARTITIONS n (partition.rs, as the rest below).
     AddPartitions {
         defs: Vec<PartDefClause>,
@@ -226,14 +236,16 @@ fn if_exists(c: &mut Cursor<'_>) -> bool {
 }
 
 fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
-    // CONSTRAINT [symbol]: the symbol is not kept
+    // CONSTRAINT [symbol]: the symbol names a CHECK, and is not kept for keys
+    let mut symbol = None;
     if c.kw("CONSTRAINT")
         && !matches!(
             c.peek_kw(),
             Some("PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK")
         )
     {
-        c.name();
+        c.kws(&["IF", "NOT", "EXISTS"]);
+        symbol = c.name();
     }
     if c.kw("PRIMARY") {
         if !c.kw("KEY") {
@@ -255,7 +267,12 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             c.peek_kw().unwrap_or_default()
         )));
     }
-    if c.kw("FOREIGN") || c.kw("CHECK") {
+    if c.kw("CHECK") {
+        let expr = c.clause().trim().to_string();
+        ops.push(AlterOp::AddCheck { name: symbol, expr });
+        return Ok(());
+    }
+    if c.kw("FOREIGN") {
         // Not kept (as in CREATE TABLE): docs/mysql-compat.md.
         c.clause();
         return Ok(());
@@ -320,10 +337,17 @@ fn parse_drop(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             name,
             if_exists: ie,
         });
-    } else if c.kws(&["FOREIGN", "KEY"]) || c.kw("CONSTRAINT") || c.kw("CHECK") {
-        // Foreign keys and checks are not kept: nothing to drop.
+    } else if c.kws(&["FOREIGN", "KEY"]) {
+        // Foreign keys are not kept: nothing to drop.
         if_exists(c);
         c.name().ok_or_else(|| syntax(c))?;
+    } else if c.kw("CONSTRAINT") || c.kw("CHECK") {
+        let ie = if_exists(c);
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        ops.push(AlterOp::DropConstraint {
+            name,
+            if_exists: ie,
+        });
     } else {
         c.kw("COLUMN");
         let ie = if_exists(c);

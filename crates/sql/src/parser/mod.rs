@@ -182,6 +182,7 @@ const OWN: &[&str] = &[
     "REVOKE",
     "FLUSH",
     "KILL",
+    "SHUTDOWN",
     "LOCK",
     "UNLOCK",
     "ANALYZE",

@@ -57,6 +57,12 @@ pub enum Statement {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        options: DatabaseOptions,
+    },
+    /// ALTER DATABASE [name] options (None: the current database).
+    AlterDatabase {
+        name: Option<String>,
+        options: DatabaseOptions,
     },
     DropDatabase {
         name: String,
@@ -150,7 +156,10 @@ pub enum Statement {
         table: Vec<String>,
         import: bool,
     },
-    Kill(u64),
+    /// KILL [CONNECTION | QUERY] id: the id, and whether only the query is killed.
+    Kill(u64, bool),
+    /// SHUTDOWN.
+    Shutdown,
 }
 
 /// What FLUSH TABLES does besides the checkpoint.
@@ -198,6 +207,14 @@ impl MaintenanceOp {
     }
 }
 
+/// The options of CREATE / ALTER DATABASE, as written (the last of each kind wins).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DatabaseOptions {
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    pub comment: Option<String>,
+}
+
 /// A table of CACHE INDEX / LOAD INDEX and the index names given for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableIndexes {
@@ -213,6 +230,7 @@ impl Statement {
             Statement::Sql(s) => matches!(**s, ast::Statement::CreateTable(_)),
             Statement::CreateTableWith { .. }
             | Statement::CreateDatabase { .. }
+            | Statement::AlterDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::DropTables { .. }
             | Statement::Truncate { .. }

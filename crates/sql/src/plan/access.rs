@@ -252,7 +252,7 @@ pub fn exact(c: &Column, v: &Value) -> Option<Value> {
         return Some(Value::Text(String::new()));
     }
     let mut w = Vec::new();
-    let cv = coerce_to_column(v, c, 1, SqlMode { strict: true }, &mut w).ok()?;
+    let cv = coerce_to_column(v, c, 1, SqlMode::utc(true), &mut w).ok()?;
     if !w.is_empty() {
         return None;
     }

@@ -127,6 +127,7 @@ fn table_factor(
                         flags: 0,
                         length: 0,
                         members: Default::default(),
+                        stored_utc: false,
                     });
                 }
                 from.sources
@@ -150,6 +151,7 @@ fn table_factor(
                     flags,
                     length: c.display_length(),
                     members: c.members.clone(),
+                    stored_utc: c.sql_type.is_timestamp(),
                 });
             }
             let hints = IndexHints::from_ast(&t, index_hints)?;
@@ -192,6 +194,7 @@ fn table_factor(
                     flags: 0,
                     length: c.length,
                     members: c.members.clone(),
+                    stored_utc: false,
                 });
             }
             let mut src = Source::rows(

@@ -196,8 +196,7 @@ fn set_default(
     // MariaDB reports a default's conversion notes (e.g. 1265 for DECIMAL DEFAULT 1.1)
     // "at row 0"
     let mut w = Vec::new();
-    let cv =
-        coerce_to_column(&v, col, 0, SqlMode { strict: true }, &mut w).map_err(|_| invalid())?;
+    let cv = coerce_to_column(&v, col, 0, SqlMode::utc(true), &mut w).map_err(|_| invalid())?;
     col.default = Some(cv);
     notes.extend(w.into_iter().filter(|w| w.level == WarningLevel::Note));
     Ok(())

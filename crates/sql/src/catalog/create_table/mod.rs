@@ -43,14 +43,17 @@ pub use render::{partition_text, quote_ident, quote_str, render_create, render_s
 /// Builds a table definition from a parsed CREATE TABLE (database already resolved) and the
 /// clauses Betula reads itself (PARTITION BY, RETENTION: parser/partition.rs).
 pub fn table_from_create(db: &str, ct: &CreateTable, extras: &TableExtras) -> DbResult<TableDef> {
-    table_from_create_mode(db, ct, extras, true, &mut Vec::new())
+    table_from_create_mode(db, ct, extras, Collation::default(), true, &mut Vec::new())
 }
 
-/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+/// [`table_from_create`] in a database whose default collation is `default` (a table without
+/// CHARACTER SET / COLLATE takes it), with the session's strictness; non-strict conversions add
+/// notes.
 pub fn table_from_create_mode(
     db: &str,
     ct: &CreateTable,
     extras: &TableExtras,
+    default: Collation,
     strict: bool,
     notes: &mut Vec<Warning>,
 ) -> DbResult<TableDef> {
@@ -72,8 +75,7 @@ pub fn table_from_create_mode(
         collate,
         engine,
     } = options::table_options(&ct.table_options);
-    let table_collation =
-        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
+    let table_collation = charset_clause::resolve(charset.as_deref(), collate.as_deref(), default)?;
     let mut keys = keys::Keys::default();
     let mut columns = Vec::new();
     let mut comments = Vec::new();
@@ -123,8 +125,13 @@ pub fn table_from_create_mode(
         engine: engine.as_deref().and_then(shown_engine),
         temporary: None,
         key_format: crate::catalog::KEY_FORMAT,
+        checks: Vec::new(),
         partitioning: None,
     };
+    def.checks = crate::catalog::check_def::checks_of(ct);
+    for c in &def.checks {
+        c.expr(|| def.scope(&def.name))?;
+    }
     def.partitioning = match (&extras.partitioning, extras.retention) {
         (Some(clause), retention) => {
             Some(Arc::new(partition::define(clause, retention, &def, None)?))

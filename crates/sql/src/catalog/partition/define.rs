@@ -389,8 +389,8 @@ fn column_constant(t: &TableDef, c: usize, e: &ast::Expr) -> DbResult<Value> {
         return Err(bad());
     }
     let mut warnings = Vec::new();
-    let out =
-        coerce_to_column(&v, col, 1, SqlMode { strict: true }, &mut warnings).map_err(|_| bad())?;
+    // A bound is a constant of the definition, the same in every session: read in UTC.
+    let out = coerce_to_column(&v, col, 1, SqlMode::utc(true), &mut warnings).map_err(|_| bad())?;
     if !warnings.is_empty() {
         return Err(bad());
     }

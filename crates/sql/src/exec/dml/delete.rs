@@ -30,6 +30,7 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {
+        cx.check_interrupted()?;
         delete_row(cx, &t, &pk, &row)?;
     }
     Ok(Output::done(n))

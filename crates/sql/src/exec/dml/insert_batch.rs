@@ -31,6 +31,7 @@ use crate::store::upsert::ArgTemplate;
 use crate::store::Change;
 use crate::types::value::Value;
 
+use super::insert::KILL_CHECK_ROWS;
 use super::insert_row::RowPolicy;
 
 /// How a statement's rows are written on the set-oriented path.
@@ -203,6 +204,12 @@ fn complete_all(
         warnings: Vec::new(),
     };
     for (i, slots) in source.into_iter().enumerate() {
+        if i % KILL_CHECK_ROWS == KILL_CHECK_ROWS - 1 {
+            if let Err(e) = cx.check_interrupted() {
+                stop.offer(i, Phase::Completion, || e);
+                break;
+            }
+        }
         let row = complete_row(
             cx,
             t,

@@ -122,6 +122,7 @@ fn updated_row(
         )?;
         let mode = crate::types::coerce::SqlMode {
             strict: policy.strict,
+            time_zone: cx.time_zone,
         };
         let c = &t.columns[*col];
         new[*col] = coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, warnings)?;
@@ -129,9 +130,10 @@ fn updated_row(
     if new != old {
         for (i, on) in t.on_update_now.iter().enumerate() {
             if *on && !policy.program.iter().any(|(c, _)| *c == i) {
-                new[i] = Value::DateTime(cx.now);
+                new[i] = cx.now_for(&t.columns[i]);
             }
         }
     }
+    super::check_row(t, &new)?;
     Ok(new)
 }

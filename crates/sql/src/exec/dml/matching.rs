@@ -181,6 +181,7 @@ fn lock_and_recheck(
 ) -> DbResult<Vec<KeyedRow>> {
     let mut out = Vec::with_capacity(rows.len());
     for (pk, row) in rows {
+        cx.check_interrupted()?;
         let Some(now) = load(cx, t, &pk)? else {
             continue;
         };

@@ -23,6 +23,7 @@
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
 //! duplicate-key checks).
 
+mod checks;
 mod complete;
 mod delete;
 mod insert;
@@ -38,6 +39,7 @@ use crate::catalog::TableDef;
 use crate::expr::Scope;
 use crate::types::value::Value;
 
+pub(crate) use checks::check_row;
 pub(crate) use complete::complete_row;
 pub use complete::{auto_inc_after, Slot};
 pub use delete::delete;

@@ -17,7 +17,6 @@ use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
 use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
-use crate::types::value::Value;
 
 /// UPDATE (without IGNORE).
 pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
@@ -48,6 +47,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
     'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
+        cx.check_interrupted()?;
         matched += 1;
         let mut new = old.clone();
         for (c, e) in &assigns {
@@ -57,7 +57,10 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 &t.columns[*c],
                 (&t.db, &t.name),
                 n as u64 + 1,
-                crate::types::coerce::SqlMode { strict },
+                crate::types::coerce::SqlMode {
+                    strict,
+                    time_zone: cx.time_zone,
+                },
                 &mut warnings,
             ) {
                 Ok(v) => v,
@@ -76,10 +79,11 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         if new != old {
             for (i, on) in t.on_update_now.iter().enumerate() {
                 if *on && !assigns.iter().any(|(c, _)| *c == i) {
-                    new[i] = Value::DateTime(cx.now);
+                    new[i] = cx.now_for(&t.columns[i]);
                 }
             }
         }
+        super::check_row(&t, &new)?;
         match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => changed += 1,
             Ok(false) => {}

@@ -11,9 +11,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{text_of, to_datetime};
 use crate::expr::IntervalUnit;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::{
-    day_number, days_in_month, from_day_number, Date, DateTime, MICROS_PER_DAY,
-};
+use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime};
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
@@ -162,13 +160,7 @@ pub fn from_unix_micros(us: i64) -> Option<DateTime> {
     if us < 0 {
         return None;
     }
-    const EPOCH: i64 = 719_468;
-    let days = us.div_euclid(MICROS_PER_DAY as i64) + EPOCH;
-    let micros = us.rem_euclid(MICROS_PER_DAY as i64) as u64;
-    Some(DateTime {
-        date: from_day_number(days),
-        micros,
-    })
+    crate::types::time_zone::from_unix_micros(us)
 }
 
 const DAYS: [&str; 7] = [
@@ -261,7 +253,10 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
         'w' => out.push_str(&((weekday(dt) + 1) % 7).to_string()),
         'j' => out.push_str(&format!("{:03}", day_of_year(dt))),
         '%' => out.push('%'),
-        other => out.push(other),
+        other => match super::week::format_week(*d, other) {
+            Some(w) => out.push_str(&w),
+            None => out.push(other),
+        },
     }
 }
 
