@@ -164,9 +164,10 @@ mod tests {
         assert_eq!(ids, [1, 2, 3]);
         let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 300, 200)).collect();
         assert_eq!(ids, [200, 500, 800]);
-        assert_eq!(c.load(Ordering::SeqCst), 1100);
+        // The last value plus one increment (800 + 300).
+        assert_eq!(c.load(Ordering::SeqCst), 800 + 300);
         let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 50, 0)).collect();
-        assert_eq!(ids, [1100, 1150, 1200]);
+        assert_eq!(ids, [800 + 300, 1150, 1200]);
         // Defaults: the counter is the last value + 1.
         assert_eq!(auto_inc_after(41, 1, 1), 42);
         // An explicit value below the offset (InnoDB's rounding).
