@@ -185,7 +185,7 @@ struct SqlArgs {
     #[command(flatten)]
     common: Common,
     /// Workloads, in order: sensor-load, sensor-stream, hot-reads (after sensor-stream), sysbench,
-    /// upsert-rollup, iibench, retention, compression.
+    /// upsert-rollup, iibench, retention, compression, drop-partition (not in the default list).
     #[arg(
         long,
         value_delimiter = ',',
@@ -238,6 +238,9 @@ struct SqlArgs {
     /// Rows per compression setting (overrides the mode).
     #[arg(long)]
     compression_rows: Option<u64>,
+    /// Rows in the partition drop-partition drops (overrides the mode).
+    #[arg(long)]
+    drop_rows: Option<u64>,
     /// The `betula` binary (default: next to this one, i.e. the same target directory).
     #[arg(long)]
     betula_bin: Option<PathBuf>,
@@ -485,6 +488,9 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         compression_rows: a
             .compression_rows
             .unwrap_or(if a.quick { 100_000 } else { 500_000 }),
+        drop_rows: a
+            .drop_rows
+            .unwrap_or(if a.quick { 1_000_000 } else { 10_000_000 }),
         seed: a.common.seed,
         dir: dir.clone(),
         keep: a.keep,

@@ -198,12 +198,20 @@ fn serve(
     .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = server.local_addr().map_err(|e| e.to_string())?;
     let stop = server.shutdown_handle().map_err(|e| e.to_string())?;
+    // KILL CONNECTION shuts sockets down; SHUTDOWN takes the SIGTERM path below.
+    betula_server::backend::install_hooks(&engine, &stop);
     ctrlc::set_handler(move || stop.shutdown()).map_err(|e| format!("signal handler: {e}"))?;
     println!(
         "betula: listening on {local} (data in {})",
         cfg.datadir.display()
     );
+    // Partitions of tables with a RETENTION come and go by themselves (design.md "Retention").
+    let retention = betula_sql::ddl::retention::start(engine.clone(), |line| {
+        let _ = writeln!(std::io::stdout(), "betula: {line}");
+    })
+    .map_err(|e| format!("retention thread: {e}"))?;
     server.run().map_err(|e| e.to_string())?;
+    retention.stop();
     engine.checkpoint().map_err(|e| e.to_string())?;
     // stdout may be a closed pipe by now: never panic on it.
     let _ = writeln!(std::io::stdout(), "betula: shut down cleanly");

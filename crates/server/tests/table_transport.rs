@@ -208,6 +208,14 @@ fn an_import_is_refused_unless_the_export_fits() {
     cb.query_drop("ALTER TABLE d.t IMPORT TABLESPACE").unwrap();
     let got: Vec<String> = cb.query("SELECT email FROM d.t ORDER BY id").unwrap();
     assert_eq!(got, vec!["a@x.org".to_string(), "b@x.org".to_string()]);
+    // Partitioned tables are refused rather than moved in part.
+    ca.query_drop(
+        "CREATE TABLE p (id INT PRIMARY KEY) PARTITION BY RANGE (id) \
+         (PARTITION p0 VALUES LESS THAN (10), PARTITION p1 VALUES LESS THAN MAXVALUE)",
+    )
+    .unwrap();
+    assert_eq!(code(ca.query_drop("FLUSH TABLES p FOR EXPORT")), 1235);
+    assert_eq!(code(ca.query_drop("ALTER TABLE p IMPORT TABLESPACE")), 1235);
     // FOR EXPORT is refused under LOCK TABLES.
     ca.query_drop("LOCK TABLES t READ").unwrap();
     assert_eq!(code(ca.query_drop("FLUSH TABLES t FOR EXPORT")), 1192);

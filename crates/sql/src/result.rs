@@ -94,6 +94,7 @@ pub fn scope_of(cols: &[OutCol]) -> crate::expr::Scope {
                 flags: 0,
                 length: c.length,
                 members: c.members.clone(),
+                stored_utc: false,
             })
             .collect(),
     }

@@ -198,3 +198,81 @@ fn varchar_length_limits_follow_the_character_set() {
     assert_eq!(rows(&mut s, "SHOW WARNINGS")[0][1], "1246");
     assert_eq!(rows(&mut s, "SHOW COLUMNS FROM w")[0][1], "mediumtext");
 }
+
+/// Server → database → table → column, as MariaDB: a database takes `collation_server` unless
+/// it names its own, a table its database's, and both survive a reopen.
+#[test]
+fn databases_have_defaults_that_tables_inherit() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_text =
+        "CREATE DATABASE `l1` /*!40100 DEFAULT CHARACTER SET latin1 COLLATE latin1_bin */ \
+                   COMMENT 'legacy'";
+    {
+        let (_e, mut s) = open(
+            dir.path(),
+            &[
+                "SET character_set_server = latin1",
+                "CREATE DATABASE l1 COMMENT 'legacy'",
+                "ALTER DATABASE l1 COLLATE latin1_bin",
+                "CREATE DATABASE u1 CHARACTER SET utf8mb4 COLLATE utf8mb4_bin",
+            ],
+        );
+        assert_eq!(rows(&mut s, "SHOW CREATE DATABASE l1")[0][1], db_text);
+        exec(&mut s, "USE l1");
+        assert_eq!(
+            rows(
+                &mut s,
+                "SELECT @@character_set_database, @@collation_database"
+            ),
+            vec![vec!["latin1", "latin1_bin"]]
+        );
+        exec(
+            &mut s,
+            "CREATE TABLE t (a VARCHAR(3), b VARCHAR(3) CHARACTER SET utf8mb4)",
+        );
+    }
+    let (e, mut s) = open(dir.path(), &[]);
+    assert_eq!(rows(&mut s, "SHOW CREATE DATABASE l1")[0][1], db_text);
+    assert_eq!(
+        show_create(&mut s, "l1.t"),
+        "CREATE TABLE `t` (\n  `a` varchar(3) DEFAULT NULL,\n  \
+         `b` varchar(3) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL\n\
+         ) ENGINE=Betula DEFAULT CHARSET=latin1 COLLATE=latin1_bin"
+    );
+    exec(&mut s, "CREATE TABLE u1.t (a TEXT)");
+    assert!(show_create(&mut s, "u1.t").ends_with("DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin"));
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME, SCHEMA_COMMENT \
+             FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'l1'"
+        ),
+        vec![vec!["latin1", "latin1_bin", "legacy"]]
+    );
+    // SET GLOBAL reaches new sessions; the two server variables move together.
+    exec(&mut s, "SET GLOBAL collation_server = ascii_bin");
+    let mut s2 = e.session(2, "root", "localhost");
+    assert_eq!(
+        rows(
+            &mut s2,
+            "SELECT @@character_set_server, @@character_set_database"
+        ),
+        vec![vec!["ascii", "ascii"]]
+    );
+    exec(&mut s2, "CREATE DATABASE a1");
+    assert!(rows(&mut s2, "SHOW CREATE DATABASE a1")[0][1]
+        .contains("CHARACTER SET ascii COLLATE ascii_bin"));
+    assert_eq!(err_code(&mut s, "SET character_set_server = bogus"), 1115);
+    assert_eq!(err_code(&mut s, "SET collation_server = bogus"), 1273);
+    assert_eq!(
+        err_code(
+            &mut s,
+            "CREATE DATABASE x CHARACTER SET latin1 COLLATE utf8mb4_bin"
+        ),
+        1253
+    );
+    assert_eq!(
+        err_code(&mut s, "ALTER DATABASE nosuch CHARACTER SET latin1"),
+        1049
+    );
+}

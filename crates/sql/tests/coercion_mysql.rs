@@ -4,11 +4,18 @@ use betula_sql::error::sql_error::{SqlError, Warning, WarningLevel};
 use betula_sql::types::coerce::{coerce_to_column, SqlMode};
 use betula_sql::types::decimal::Decimal;
 use betula_sql::types::temporal::DateTime;
+use betula_sql::types::time_zone::TimeZone;
 use betula_sql::types::value::Value;
 use betula_sql::types::{Column, IntWidth, LobSize, SqlType};
 
-const STRICT: SqlMode = SqlMode { strict: true };
-const LAX: SqlMode = SqlMode { strict: false };
+const STRICT: SqlMode = SqlMode {
+    strict: true,
+    time_zone: TimeZone::UTC,
+};
+const LAX: SqlMode = SqlMode {
+    strict: false,
+    time_zone: TimeZone::UTC,
+};
 
 fn col(t: SqlType) -> Column {
     Column::new(1, "c", t)

@@ -44,6 +44,8 @@ pub struct CacheBudget {
     /// Basement frames written, and of them columnar ones (statistics, design.md COL1-COL5).
     pub frames_written: AtomicU64,
     pub columnar_frames_written: AtomicU64,
+    /// Basements written from their stored copy (TREE6).
+    pub basements_reused: AtomicU64,
     /// Dirty nodes the flusher wrote without the write lock and marked clean
     /// (tree/maintenance/write_back.rs).
     pub written_back: AtomicU64,
@@ -66,6 +68,7 @@ impl CacheBudget {
             filter_skips: AtomicU64::new(0),
             frames_written: AtomicU64::new(0),
             columnar_frames_written: AtomicU64::new(0),
+            basements_reused: AtomicU64::new(0),
             written_back: AtomicU64::new(0),
             members: Mutex::new(Vec::new()),
         }

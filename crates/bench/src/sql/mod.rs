@@ -5,6 +5,7 @@ pub mod backup_during;
 pub mod ballast;
 pub mod compression;
 pub mod driver;
+pub mod drop_partition;
 pub mod hot_reads;
 pub mod iibench;
 pub mod log_data;
@@ -46,9 +47,11 @@ pub enum Workload {
     Retention,
     /// The sensor load once per compression codec of each engine.
     Compression,
+    /// DROP PARTITION of a partition holding N rows, timed.
+    DropPartition,
 }
 
-pub const ALL: [Workload; 8] = [
+pub const ALL: [Workload; 9] = [
     Workload::SensorLoad,
     Workload::SensorStream,
     Workload::HotReads,
@@ -57,6 +60,7 @@ pub const ALL: [Workload; 8] = [
     Workload::Iibench,
     Workload::Retention,
     Workload::Compression,
+    Workload::DropPartition,
 ];
 
 impl Workload {
@@ -70,6 +74,7 @@ impl Workload {
             Workload::Iibench => "iibench",
             Workload::Retention => "retention",
             Workload::Compression => "compression",
+            Workload::DropPartition => "drop-partition",
         }
     }
 
@@ -91,6 +96,7 @@ impl Workload {
             Workload::Iibench => iibench::DESCRIPTION,
             Workload::Retention => retention::DESCRIPTION,
             Workload::Compression => compression::DESCRIPTION,
+            Workload::DropPartition => drop_partition::DESCRIPTION,
         }
     }
 }
@@ -121,6 +127,8 @@ pub struct SqlParams {
     pub retention_keep: u64,
     /// compression: rows loaded per codec.
     pub compression_rows: u64,
+    /// drop-partition: rows in the partition dropped.
+    pub drop_rows: u64,
     pub seed: u64,
     pub dir: PathBuf,
     pub keep: bool,
@@ -285,6 +293,7 @@ pub fn run_engine(kind: EngineKind, p: &SqlParams) -> BenchResult<EngineResult> 
             Workload::Iibench => iibench::run(&server, p),
             Workload::Retention => retention::run(&server, p),
             Workload::Compression => compression::run(&server, p),
+            Workload::DropPartition => drop_partition::run(&server, p),
         };
         let mut r = r;
         r.datadir_after = server.datadir_bytes();

@@ -6,7 +6,8 @@
 //!   connection adds partitions ahead of the writers and drops the ones wholly older than the cutoff.
 //!
 //! A server that rejects the partitioned table gets "not supported yet" for that variant (the DELETE
-//! figures stay). Afterwards one last maintenance step runs and the rows at or after the oldest kept second
+//! figures stay). The DROP PARTITION variant also reports the inserts in the first whole second after
+//! each drop, against the median second (whether a drop stalls the writers). Afterwards one last maintenance step runs and the rows at or after the oldest kept second
 //! are checked against the acknowledged batches from then (late rows of a lagging client that arrived
 //! after their range was removed are counted apart).
 
@@ -89,6 +90,9 @@ struct Keeper {
     deleted: u64,
     statements: u64,
     nanos: Vec<u64>,
+    /// When the run started, and when each DROP PARTITION returned since then.
+    started: Instant,
+    drops_at: Vec<Duration>,
 }
 
 impl Keeper {
@@ -131,6 +135,7 @@ impl Keeper {
                         format!("ALTER TABLE {table} DROP PARTITION p{}", self.low),
                         self,
                     )?;
+                    self.drops_at.push(self.started.elapsed());
                     self.low += 1;
                 }
             }
@@ -175,6 +180,8 @@ fn run_variant(
         deleted: 0,
         statements: 0,
         nanos: Vec::new(),
+        started: Instant::now(),
+        drops_at: Vec::new(),
     };
     let (run, keep_err) = run_with_keeper(server, p, builders, &mut keeper, &mut conn, &newest);
     let per_sec = stats::per_second(&run.row_marks);
@@ -234,6 +241,7 @@ fn run_with_keeper(
 ) -> (BatchRun, Option<Status>) {
     let stop = AtomicBool::new(false);
     let mut keep_err: Option<Status> = None;
+    keeper.started = Instant::now();
     let run = std::thread::scope(|s| {
         let h = s.spawn(|| {
             while !stop.load(Ordering::Acquire) {
@@ -311,8 +319,26 @@ fn run_figures(v: Variant, run: &BatchRun, per_sec: &[u64], keeper: &mut Keeper)
             Some(keeper.deleted as f64),
             Better::Neither,
         ));
+    } else {
+        figs.push(fig(
+            &format!("{l}: inserted rows/s in the second after a drop ÷ median (worst drop)"),
+            after_drops(per_sec, &keeper.drops_at),
+            Better::Higher,
+        ));
     }
     figs
+}
+
+/// The worst, over the drops, of the rows inserted in the first whole second after a drop
+/// returned, divided by the run's median second (None without a drop followed by a whole second).
+pub fn after_drops(per_sec: &[u64], drops_at: &[Duration]) -> Option<f64> {
+    let steady: Vec<f64> = per_sec.iter().map(|&n| n as f64).collect();
+    let median = stats::median(&steady)?;
+    drops_at
+        .iter()
+        .filter_map(|t| per_sec.get(t.as_secs() as usize + 1))
+        .filter_map(|&n| stats::ratio(n as f64, median))
+        .min_by(|a, b| a.total_cmp(b))
 }
 
 /// One last maintenance step for the newest batch acknowledged, then the check that the table
@@ -437,6 +463,16 @@ mod tests {
     }
 
     #[test]
+    fn the_second_after_each_drop_against_the_median() {
+        let per_sec = [100, 100, 40, 100, 90, 100];
+        let at = |ms| Duration::from_millis(ms);
+        // Drops in seconds 1 and 3: the seconds after them are 2 (40) and 4 (90).
+        assert_eq!(after_drops(&per_sec, &[at(1500), at(3200)]), Some(0.4));
+        assert_eq!(after_drops(&per_sec, &[at(5100)]), None);
+        assert_eq!(after_drops(&[], &[at(100)]), None);
+    }
+
+    #[test]
     fn oldest_kept_second() {
         let mut k = Keeper {
             v: Variant::Partition,
@@ -447,6 +483,8 @@ mod tests {
             deleted: 0,
             statements: 0,
             nanos: vec![],
+            started: Instant::now(),
+            drops_at: vec![],
         };
         assert_eq!(k.oldest_kept(), 150);
         k.v = Variant::Delete;

@@ -29,7 +29,7 @@ pub fn tables() -> &'static [TableDef] {
             .iter()
             .map(|sql| match parse(sql).expect("fuzz table").remove(0) {
                 sqlparser::ast::Statement::CreateTable(ct) => {
-                    table_from_create("db", &ct).expect("fuzz table")
+                    table_from_create("db", &ct, &Default::default()).expect("fuzz table")
                 }
                 _ => unreachable!("CREATE TABLE"),
             })

@@ -59,8 +59,8 @@ impl ColumnText {
 
 /// [`to_protocol`] for a value of a result column described by `col`, as MariaDB sends it: a
 /// BIT(M) value as its (M+7)/8 bytes big-endian, a YEAR as 4 digits (YEAR(2): 2), a FLOAT(M,D) /
-/// DOUBLE(M,D) with exactly D decimals, a DATETIME(n) / TIME(n) with exactly n fraction digits, and a
-/// ZEROFILL column's value left-padded with `0` to the
+/// DOUBLE(M,D) with exactly D decimals, a DATETIME(n) / TIMESTAMP(n) / TIME(n) with n digits of
+/// fraction, and a ZEROFILL column's value left-padded with `0` to the
 /// column's display length. (Text values of numeric columns still convert to numbers in the binary
 /// protocol.)
 pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
@@ -76,7 +76,7 @@ pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default(),
         // DATETIME(n) / TIMESTAMP(n) / TIME(n): exactly n fraction digits, as MariaDB sends them.
-        (SqlValue::DateTime(_) | SqlValue::Time(_), Some(t)) => v
+        (SqlValue::DateTime(_) | SqlValue::Time(_), Some(t)) if t.fsp() > 0 => v
             .to_text(Some(&t))
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default(),

@@ -2,7 +2,8 @@
 //! `protocol::Backend` over a `betula_sql::Engine`, [`SqlSession`] implements
 //! `protocol::Session` over an engine session.
 //!
-//! Invariants: multi-statement text is split here (split.rs in the SQL crate) and each result is
+//! Invariants: KILL CONNECTION and SHUTDOWN reach the server through the hooks [`install_hooks`]
+//! lends the engine, and server shutdown interrupts every session's statement first; multi-statement text is split here (split.rs in the SQL crate) and each result is
 //! sent in order; the first failing statement's error ends the reply (after rows already sent, as
 //! an ERR in place of the end of the result set). Plain queries send their rows to the client as
 //! the engine reads them ([`Stream`]); results that need every row first (sorting, grouping) are
@@ -16,9 +17,11 @@ use betula_sql::parser::split::split_statements;
 use betula_sql::Session as EngineSession;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, OutCol, Output, RowSink};
 
+use betula_sql::context::interrupt::ServerHooks;
+
 use crate::protocol::{
-    Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext, SqlError,
-    StatementId, StatusFlags, UserAuth, Value,
+    Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext,
+    ShutdownHandle, SqlError, StatementId, StatusFlags, UserAuth, Value,
 };
 
 pub use convert::{error, from_protocol, to_protocol, to_protocol_typed, ColumnText};
@@ -43,6 +46,25 @@ impl Backend for SqlBackend {
         }
         Ok(Box::new(SqlSession { sess }))
     }
+
+    fn shutdown(&self) {
+        self.engine.interrupt_all();
+    }
+}
+
+/// Lends the engine the server's part of KILL CONNECTION (shutting a connection's socket down)
+/// and of SHUTDOWN (the same stop as SIGTERM).
+pub fn install_hooks(engine: &Engine, server: &ShutdownHandle) {
+    let closer = server.clone();
+    let stopper = server.clone();
+    engine.install_server_hooks(ServerHooks {
+        close_connection: Some(Box::new(move |id| {
+            if let Ok(id) = u32::try_from(id) {
+                closer.close_connection(id);
+            }
+        })),
+        shutdown: Some(Box::new(move || stopper.shutdown())),
+    });
 }
 
 pub struct SqlSession {
@@ -296,5 +318,21 @@ impl Session for SqlSession {
         self.sess.user_vars.clear();
         self.sess.warnings.clear();
         Ok(())
+    }
+
+    fn killed(&self) -> bool {
+        self.sess.interrupt.connection_killed()
+    }
+
+    fn process_kill(&mut self, id: u32) -> Result<(), SqlError> {
+        let r = self.sess.execute(&format!("KILL CONNECTION {id}"), &[]);
+        r.map(|_| ()).map_err(error)
+    }
+
+    fn shutdown_server(&mut self) -> Result<(), SqlError> {
+        self.sess
+            .execute("SHUTDOWN", &[])
+            .map(|_| ())
+            .map_err(error)
     }
 }

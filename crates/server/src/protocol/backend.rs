@@ -32,6 +32,10 @@
 //!   statement on COM_RESET_CONNECTION and when the connection ends.
 //! * Backend calls run on the connection's own thread; a panic in a backend
 //!   ends only that connection.
+//! * **KILL.** A session reports `killed()` once KILL CONNECTION (or shutdown)
+//!   reached it; the protocol layer then sends the current reply and closes
+//!   the connection. Closing another connection's socket is the server's
+//!   part (`ShutdownHandle::close_connection`), which the backend is lent.
 
 use super::column::ColumnDef;
 use super::error::SqlError;
@@ -88,6 +92,9 @@ pub trait Backend: Send + Sync + 'static {
     fn server_version(&self) -> String {
         format!("8.0.35-betula-{}", env!("CARGO_PKG_VERSION"))
     }
+    /// The server is stopping: interrupt what the sessions run, so they end and reply soon
+    /// (called before their sockets are shut down).
+    fn shutdown(&self) {}
 }
 
 /// One connection's SQL state (current database, transaction, plans...).
@@ -119,6 +126,28 @@ pub trait Session: Send {
     fn reset(&mut self) -> Result<(), SqlError> {
         Ok(())
     }
+    /// Whether this connection was killed (KILL CONNECTION from any session, or server
+    /// shutdown): the protocol layer closes it after the current reply.
+    fn killed(&self) -> bool {
+        false
+    }
+    /// COM_PROCESS_KILL: KILL CONNECTION `id`.
+    fn process_kill(&mut self, _id: u32) -> Result<(), SqlError> {
+        Err(unknown_command())
+    }
+    /// COM_SHUTDOWN: stop the server.
+    fn shutdown_server(&mut self) -> Result<(), SqlError> {
+        Err(unknown_command())
+    }
+}
+
+/// ER_UNKNOWN_COM_ERROR, for commands a backend does not implement.
+pub fn unknown_command() -> SqlError {
+    SqlError::new(
+        super::error::codes::ER_UNKNOWN_COM_ERROR,
+        b"08S01",
+        "Unknown command",
+    )
 }
 
 /// Where a backend pushes the results of one command.

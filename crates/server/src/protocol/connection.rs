@@ -9,7 +9,9 @@
 //!   continues; framing errors (oversized packet, sequence out of order) are
 //!   answered with ERR and the connection is closed; I/O errors close it;
 //! * the session's prepared statements are closed in the backend when the
-//!   connection ends, however it ends.
+//!   connection ends, however it ends;
+//! * a killed session (`Session::killed`) gets the reply of the command it
+//!   was running, then the connection closes without reading another one.
 
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::net::TcpStream;
@@ -215,6 +217,9 @@ enum Next {
 impl Connection<'_> {
     fn command_loop(&mut self) -> Result<(), ProtocolError> {
         loop {
+            if self.session.killed() {
+                return Ok(());
+            }
             self.stream.reset_seq();
             let packet = match self.stream.read_packet() {
                 Ok(p) => p,
@@ -279,6 +284,17 @@ impl Connection<'_> {
             }
             Command::Query => self.query(&super::query_text::decode(body))?,
             Command::FieldList => self.field_list(body)?,
+            Command::ProcessKill => {
+                let r = match WireReader::new(body).u32() {
+                    Ok(id) => self.session.process_kill(id),
+                    Err(_) => Err(SqlError::malformed("COM_PROCESS_KILL too short")),
+                };
+                self.reply(r)?;
+            }
+            Command::Shutdown => match self.session.shutdown_server() {
+                Ok(()) => self.send_end()?,
+                Err(e) => send_err(&mut self.stream, &e)?,
+            },
             Command::Statistics => {
                 let s = self.shared.stats.summary(self.shared.live_count());
                 self.stream.write_packet(s.as_bytes())?;

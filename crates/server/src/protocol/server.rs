@@ -8,8 +8,15 @@
 //!   registry entry is removed by a drop guard whatever happens;
 //! * beyond `max_connections` live connections a new client gets ERR 1040
 //!   (Too many connections) instead of a greeting and is closed;
-//! * shutdown stops accepting, shuts down every live socket (which unblocks
-//!   its thread's read) and joins all threads before returning.
+//! * shutdown stops accepting, tells the backend (which interrupts running
+//!   statements), shuts down the read half of every live socket (which ends a
+//!   blocked read and lets a statement send its reply), gives connections
+//!   [`SHUTDOWN_GRACE`] to end, then shuts their sockets down completely (a
+//!   thread blocked writing to a client that does not read) and joins all
+//!   threads before returning;
+//! * KILL CONNECTION of another connection shuts down the read half of its
+//!   socket ([`ShutdownHandle::close_connection`]): a connection blocked
+//!   reading ends at once, a running one after its reply.
 
 use std::collections::HashMap;
 use std::io;
@@ -71,9 +78,18 @@ impl Stats {
     }
 }
 
+/// How long shutdown waits for connections to send their last reply and end.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
 impl Shared {
     pub fn live_count(&self) -> usize {
         self.live().len()
+    }
+
+    fn shutdown_sockets(&self, how: Shutdown) {
+        for s in self.live().values() {
+            let _ = s.shutdown(how);
+        }
     }
 
     fn live(&self) -> MutexGuard<'_, HashMap<u32, TcpStream>> {
@@ -157,9 +173,13 @@ impl Server {
             threads.retain(|t| !t.is_finished());
             self.accept_one(socket, &mut threads);
         }
-        for s in self.shared.live().values() {
-            let _ = s.shutdown(Shutdown::Both);
+        self.backend.shutdown();
+        self.shared.shutdown_sockets(Shutdown::Read);
+        let deadline = Instant::now() + SHUTDOWN_GRACE;
+        while threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(10));
         }
+        self.shared.shutdown_sockets(Shutdown::Both);
         for t in threads {
             let _ = t.join();
         }
@@ -246,6 +266,14 @@ impl ShutdownHandle {
     /// Number of live connections.
     pub fn connections(&self) -> usize {
         self.shared.live().len()
+    }
+
+    /// KILL CONNECTION `id`: shuts down the read half of its socket, if it is live (its thread
+    /// ends at its next read; a reply it is sending still goes out).
+    pub fn close_connection(&self, id: u32) {
+        if let Some(s) = self.shared.live().get(&id) {
+            let _ = s.shutdown(Shutdown::Read);
+        }
     }
 }
 

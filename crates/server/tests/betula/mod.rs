@@ -96,6 +96,24 @@ impl BetulaServer {
     }
 }
 
+impl BetulaServer {
+    /// Waits up to `timeout` for the server to exit on its own (SHUTDOWN); its exit status, or
+    /// None if it had to be killed.
+    pub fn wait_exit(mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let mut child = self.child.take().expect("running");
+        let end = std::time::Instant::now() + timeout;
+        while std::time::Instant::now() < end {
+            if let Ok(Some(st)) = child.try_wait() {
+                return Some(st);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        None
+    }
+}
+
 impl Drop for BetulaServer {
     fn drop(&mut self) {
         if let Some(mut c) = self.child.take() {

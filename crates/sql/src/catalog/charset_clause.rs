@@ -2,7 +2,7 @@
 //! [`Collation`], with MariaDB's errors, and the matching SHOW CREATE TABLE text.
 //!
 //! Rules (MariaDB 10.11): neither clause → the context's default (the table's collation for a
-//! column, the server's utf8mb4_general_ci for a table); a character set alone → its default
+//! column, the database's for a table, the session's `collation_server` for a database); a character set alone → its default
 //! collation; a collation alone → that collation (its character set implied); both → the
 //! collation, which must belong to the character set. Unknown names are 1115 (character set)
 //! and 1273 (collation); a collation of another character set is 1253. `DEFAULT` as either

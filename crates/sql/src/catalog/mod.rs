@@ -1,7 +1,7 @@
 //! The catalog: databases, tables (with their indexes and storage trees), users and foreign
 //! servers, kept in memory and persisted in the storage tree `__catalog`.
 //!
-//! Persistence: key `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's
+//! Persistence: key `D\0<db>` → its default collation and comment (database_def.rs); `T\0<db>\0<table>` → the table's
 //! `SHOW CREATE TABLE` text, parsed again at start-up by the same code as user DDL, so the stored
 //! form is the one users see, preceded by the header line
 //! `#betula generation=<n> full_columns=<k> keys=<f>\n` when the table's trees are of
@@ -31,17 +31,22 @@
 //! index_entry.rs.
 
 pub mod charset_clause;
+pub mod check_def;
 pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
+pub mod partition;
 pub mod type_text;
 
+mod database_def;
 mod persist;
 mod server_def;
 mod table_def;
 mod table_entry;
 mod users;
 
+pub use check_def::CheckDef;
+pub use database_def::DatabaseDef;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use server_def::ServerDef;
 pub use table_def::{

@@ -1,10 +1,11 @@
 //! The catalog in memory and its persistence in the storage tree `__catalog`: databases and
 //! tables here, users (users.rs) and foreign servers (server_def.rs) through the same tree.
 //!
-//! Keys: `D\0<db>` → empty (a database); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
+//! Keys: `D\0<db>` → the database's defaults (database_def.rs); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
 //! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
-//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs). Entries of other kinds
+//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `A\0<db>\0<table>` → the
+//! table's next AUTO_INCREMENT value, 8 bytes little-endian (design.md AIC1-AIC4). Entries of other kinds
 //! are skipped at start-up, so an older server reads a newer catalog.
 //!
 //! Invariants: every change is written to the tree before the in-memory maps; a table's trees
@@ -14,13 +15,14 @@
 //! keeps them (temp_tables.rs).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use betula_storage::{Env, TreeHandle};
+use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
-use crate::catalog::{is_table_tree, ServerDef, TableDef, UserDef};
+use crate::catalog::{is_table_tree, DatabaseDef, ServerDef, TableDef, UserDef};
 use crate::error::db_error::{DbError, DbResult};
 
 /// The storage tree that holds the catalog.
@@ -29,7 +31,7 @@ pub const CATALOG_TREE: &str = "__catalog";
 /// The in-memory maps, a copy of the tree's entries.
 #[derive(Default)]
 pub(super) struct State {
-    pub(super) dbs: BTreeMap<String, ()>,
+    pub(super) dbs: BTreeMap<String, DatabaseDef>,
     pub(super) tables: BTreeMap<(String, String), Arc<TableDef>>,
     pub(super) users: BTreeMap<String, UserDef>,
     pub(super) servers: BTreeMap<String, ServerDef>,
@@ -69,7 +71,7 @@ impl Catalog {
             state: RwLock::new(State::default()),
         };
         if fresh {
-            cat.create_db("test")?;
+            cat.put_db("test", DatabaseDef::default())?;
             cat.put_user(UserDef {
                 name: "root".into(),
                 password_hash: None,
@@ -91,6 +93,7 @@ impl Catalog {
             )
             .collect::<Result<_, _>>()?;
         let mut st = self.state.write();
+        let mut auto_incs = Vec::new();
         for (k, v) in entries {
             let parts: Vec<String> = k[1..]
                 .split(|b| *b == 0)
@@ -99,7 +102,12 @@ impl Catalog {
                 .collect();
             match (k.first(), parts.as_slice()) {
                 (Some(b'D'), [db]) => {
-                    st.dbs.insert(db.clone(), ());
+                    st.dbs.insert(db.clone(), DatabaseDef::decode(&v));
+                }
+                (Some(b'A'), [db, t]) => {
+                    if let Ok(b) = <[u8; 8]>::try_from(v.as_slice()) {
+                        auto_incs.push(((db.clone(), t.clone()), u64::from_le_bytes(b)));
+                    }
                 }
                 (Some(b'T'), [db, _t]) => {
                     let text = String::from_utf8_lossy(&v);
@@ -108,6 +116,9 @@ impl Catalog {
                     def.generation = h.generation;
                     def.full_columns = h.full_columns.unwrap_or(def.columns.len());
                     def.key_format = h.key_format;
+                    if let Some(ids) = &h.parts {
+                        def.set_part_ids(ids)?;
+                    }
                     st.tables
                         .insert((def.db.clone(), def.name.clone()), Arc::new(def));
                 }
@@ -123,6 +134,35 @@ impl Catalog {
                 _ => {}
             }
         }
+        for (name, next) in auto_incs {
+            if let Some(t) = st.tables.get(&name) {
+                t.counters.auto_inc.store(next, Ordering::SeqCst);
+                t.counters.auto_inc_persisted.store(next, Ordering::SeqCst);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes (`Some`) or removes the persisted AUTO_INCREMENT counter of `db`.`table` in a
+    /// transaction of its own that does not wait for the log sync: the next durable commit
+    /// covers it, the log being written in order (design.md AIC2).
+    pub fn write_auto_inc(
+        &self,
+        env: &Env,
+        db: &str,
+        table: &str,
+        next: Option<u64>,
+    ) -> DbResult<()> {
+        let mut txn = env.begin(TxnOptions {
+            durability: Some(Durability::NoSync),
+            ..TxnOptions::default()
+        })?;
+        let k = key(b'A', &[db, table]);
+        match next {
+            Some(n) => txn.put(&self.tree, &k, &n.to_le_bytes())?,
+            None => txn.delete(&self.tree, &k)?,
+        }
+        txn.commit()?;
         Ok(())
     }
 
@@ -132,10 +172,15 @@ impl Catalog {
     pub fn has_db(&self, db: &str) -> bool {
         self.state.read().dbs.contains_key(db)
     }
-    pub fn create_db(&self, db: &str) -> DbResult<()> {
-        self.tree.put(&key(b'D', &[db]), b"")?;
-        self.state.write().dbs.insert(db.into(), ());
+    /// Creates database `db`, or changes its definition (ALTER DATABASE).
+    pub fn put_db(&self, db: &str, def: DatabaseDef) -> DbResult<()> {
+        self.tree.put(&key(b'D', &[db]), &def.encode())?;
+        self.state.write().dbs.insert(db.into(), def);
         Ok(())
+    }
+    /// The definition of database `db`, if it exists.
+    pub fn db(&self, db: &str) -> Option<DatabaseDef> {
+        self.state.read().dbs.get(db).cloned()
     }
     pub fn drop_db(&self, db: &str) -> DbResult<()> {
         self.tree.delete(&key(b'D', &[db]))?;

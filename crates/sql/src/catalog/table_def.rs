@@ -10,15 +10,17 @@
 //! definition (they live in `Counters`). Temporary tables' trees are named `\0temp/<id>/...`
 //! ([`TableDef::temporary`]) and are not table trees in the sense above.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use betula_storage::{Codec, ColumnLayout, ValueLayout};
 
-use crate::codec::key::{encode_key, encode_key_value, KeyColumn};
+use crate::catalog::partition::{PartIds, Partitioning};
+use crate::codec::key::{decode_key, encode_key, encode_key_value, KeyColumn};
 use crate::codec::layout::{key_fields, row_value};
 use crate::codec::row::RowLayout;
-use crate::error::db_error::DbResult;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::{Scope, ScopeCol};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 use crate::types::{Column, IntWidth, SqlType};
@@ -67,6 +69,10 @@ impl IndexDef {
 pub struct Counters {
     /// Next AUTO_INCREMENT value.
     pub auto_inc: AtomicU64,
+    /// The value last written to the catalog tree (design.md "AUTO_INCREMENT counters").
+    pub auto_inc_persisted: AtomicU64,
+    /// `auto_inc` may have moved past `auto_inc_persisted` since the engine last looked (AIC1).
+    pub auto_inc_moved: AtomicBool,
     /// Next hidden row id (tables without a primary key).
     pub row_id: AtomicU64,
     /// Rows of the primary tree counted by the last ANALYZE TABLE of this run (0: none yet);
@@ -121,7 +127,15 @@ pub struct TableDef {
     /// of key columns whose key does not decode (index_entry.rs). Fixed for the life of the
     /// table's trees: only a rebuild (new generation) changes it.
     pub key_format: u8,
+    /// CHECK constraints, enforced on every row written (check_def.rs).
+    pub checks: Vec<crate::catalog::CheckDef>,
+    /// How the table is partitioned (`None`: one set of trees); each partition owns its own
+    /// trees, `db/t/#<id>/<index>` (catalog/partition/, design.md "Partitioned tables").
+    pub partitioning: Option<Arc<Partitioning>>,
 }
+
+/// Rows of one partition (`None`: the table is not partitioned), by position.
+pub type PartGroup = (Option<usize>, Vec<usize>);
 
 /// The key format new and rebuilt tables are written in (see [`TableDef::key_format`]).
 pub const KEY_FORMAT: u8 = 2;
@@ -181,38 +195,172 @@ impl TableDef {
             None => tree_name_gen(&self.db, &self.name, self.generation, index),
         }
     }
+    /// The tree of `index` in partition `part` (`None`: the table's own trees, which a
+    /// partitioned table does not have).
+    fn tree_in(&self, part: Option<usize>, index: &str) -> String {
+        match (part, &self.partitioning) {
+            (Some(p), Some(parts)) => {
+                let id = format!("#{}", parts.parts[p].id);
+                join_tree_name(&[&self.db, &self.name, &id, index])
+            }
+            _ => self.tree(index),
+        }
+    }
+    /// The primary tree of a table that is not partitioned (of a partitioned one: a name no tree
+    /// has, so a read that forgot the partitions fails instead of finding nothing).
     pub fn primary_tree(&self) -> String {
         self.tree("PRIMARY")
     }
     pub fn index_tree(&self, i: usize) -> String {
         self.tree(&self.indexes[i].name)
     }
-    pub fn all_trees(&self) -> Vec<String> {
-        let mut v = vec![self.primary_tree()];
-        v.extend((0..self.indexes.len()).map(|i| self.index_tree(i)));
+    /// The primary tree of partition `part` (`None`: the table is not partitioned).
+    pub fn primary_tree_of(&self, part: Option<usize>) -> String {
+        self.tree_in(part, "PRIMARY")
+    }
+    /// Secondary index `i`'s tree in partition `part`.
+    pub fn index_tree_of(&self, part: Option<usize>, i: usize) -> String {
+        self.tree_in(part, &self.indexes[i].name)
+    }
+    /// Every partition (`[None]` for a table that is not partitioned).
+    pub fn parts(&self) -> Vec<Option<usize>> {
+        match &self.partitioning {
+            Some(p) => (0..p.parts.len()).map(Some).collect(),
+            None => vec![None],
+        }
+    }
+    /// The trees of partition `part`: primary first, then each index's.
+    pub fn trees_of(&self, part: Option<usize>) -> Vec<String> {
+        let mut v = vec![self.primary_tree_of(part)];
+        v.extend((0..self.indexes.len()).map(|i| self.index_tree_of(part, i)));
         v
+    }
+    pub fn all_trees(&self) -> Vec<String> {
+        self.parts()
+            .into_iter()
+            .flat_map(|p| self.trees_of(p))
+            .collect()
+    }
+    /// The partition `row` is stored in (design.md PRT1; `None`: the table is not partitioned).
+    /// The one door from the write path to partitions: its trees are then
+    /// [`TableDef::primary_tree_of`] and [`TableDef::index_tree_of`].
+    pub fn part_of_row(&self, row: &[Value]) -> DbResult<Option<usize>> {
+        match &self.partitioning {
+            Some(p) => Ok(Some(p.part_of(row)?)),
+            None => Ok(None),
+        }
+    }
+    /// The rows at positions `order` grouped by partition (each group keeping `order`'s order;
+    /// one group, `None`, for a table that is not partitioned), and the rows no partition takes
+    /// with their error (1526), which are in no group.
+    pub fn group_by_part(
+        &self,
+        rows: &[Vec<Value>],
+        order: &[usize],
+    ) -> (Vec<PartGroup>, Vec<(usize, DbError)>) {
+        let Some(p) = &self.partitioning else {
+            return (vec![(None, order.to_vec())], Vec::new());
+        };
+        let mut groups: Vec<Vec<usize>> = vec![Vec::new(); p.parts.len()];
+        let mut failed = Vec::new();
+        for &i in order {
+            match p.part_of(&rows[i]) {
+                Ok(part) => groups[part].push(i),
+                Err(e) => failed.push((i, e)),
+            }
+        }
+        let groups = groups
+            .into_iter()
+            .enumerate()
+            .filter(|(_, g)| !g.is_empty())
+            .map(|(part, g)| (Some(part), g))
+            .collect();
+        (groups, failed)
+    }
+    /// The columns the partition function reads (none for a table that is not partitioned).
+    pub fn partition_columns(&self) -> &[usize] {
+        self.partitioning.as_ref().map_or(&[], |p| &p.columns)
+    }
+    /// The partitions the row with primary key bytes `pk` may be in: the one its key gives when
+    /// the key decodes to every column of the partition function (PRT2), else all of them.
+    pub fn parts_of_pk(&self, pk: &[u8]) -> DbResult<Vec<Option<usize>>> {
+        let Some(p) = &self.partitioning else {
+            return Ok(vec![None]);
+        };
+        if !self.pk.is_empty() {
+            let vals = decode_key(&self.pk_key_columns(), pk)?;
+            let mut row = vec![Value::Null; self.columns.len()];
+            for (i, v) in vals.into_iter().enumerate() {
+                if let Some(v) = v {
+                    row[self.pk[i]] = v;
+                } else if p.columns.contains(&self.pk[i]) {
+                    return Ok(self.parts());
+                }
+            }
+            if p.columns.iter().all(|c| self.pk.contains(c)) {
+                return Ok(vec![Some(p.part_of(&row)?)]);
+            }
+        }
+        Ok(self.parts())
+    }
+    /// Gives the partitions the ids the catalog stored for them (catalog header `parts=`).
+    pub fn set_part_ids(&mut self, ids: &PartIds) -> DbResult<()> {
+        let Some(p) = self.partitioning.as_mut() else {
+            return Ok(());
+        };
+        Arc::make_mut(p).set_ids(ids)
+    }
+    /// The partitions' ids as the catalog header stores them.
+    pub fn part_ids(&self) -> Option<PartIds> {
+        self.partitioning.as_ref().map(|p| PartIds {
+            ids: p.parts.iter().map(|d| d.id).collect(),
+            next: p.next_id,
+        })
+    }
+    /// The table's columns as an expression scope, the table named `alias` (TIMESTAMPs are
+    /// marked as stored in UTC).
+    pub fn scope(&self, alias: &str) -> Scope {
+        Scope {
+            cols: self
+                .columns
+                .iter()
+                .map(|c| ScopeCol {
+                    table: alias.to_string(),
+                    db: self.db.clone(),
+                    org_table: self.name.clone(),
+                    name: c.name.clone(),
+                    ty: Some(c.sql_type),
+                    collation: c.collation,
+                    flags: c.protocol_flags(),
+                    length: c.display_length(),
+                    members: c.members.clone(),
+                    stored_utc: c.sql_type.is_timestamp(),
+                })
+                .collect(),
+        }
     }
     /// Each tree of the table with the layout of its keys and values (codec/layout.rs, design.md
     /// COL5): the primary tree holds rows; secondary index values depend on the key format and
     /// are described as opaque.
     pub fn column_layouts(&self) -> Vec<(String, ColumnLayout)> {
-        let mut v = vec![(
-            self.primary_tree(),
-            ColumnLayout {
-                key: key_fields(&self.pk_key_columns()),
-                value: row_value(&self.layout),
-            },
-        )];
-        v.extend((0..self.indexes.len()).map(|i| {
-            let key = key_fields(&self.index_key_columns(i));
-            (
-                self.index_tree(i),
-                ColumnLayout {
-                    key,
-                    value: ValueLayout::Opaque,
-                },
-            )
-        }));
+        let primary = ColumnLayout {
+            key: key_fields(&self.pk_key_columns()),
+            value: row_value(&self.layout),
+        };
+        let mut v = Vec::new();
+        for part in self.parts() {
+            v.push((self.primary_tree_of(part), primary.clone()));
+            v.extend((0..self.indexes.len()).map(|i| {
+                let key = key_fields(&self.index_key_columns(i));
+                (
+                    self.index_tree_of(part, i),
+                    ColumnLayout {
+                        key,
+                        value: ValueLayout::Opaque,
+                    },
+                )
+            }));
+        }
         v
     }
     pub fn auto_inc_col(&self) -> Option<usize> {

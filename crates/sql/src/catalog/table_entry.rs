@@ -1,12 +1,14 @@
 //! The stored form of a table entry of the catalog tree: an optional header line, then the
 //! table's CREATE TABLE text.
 //!
-//! The header `#betula generation=<n> full_columns=<k> keys=<f>\n` is written when the table's
-//! trees are of generation n > 0, old rows lack columns, or its key format f is not 1
-//! ([`TableDef::key_format`]). Invariants: an entry without the header is generation 0, every
+//! The header `#betula generation=<n> full_columns=<k> keys=<f>[ parts=<id>.<id>... next_part=<m>]\n`
+//! is written when the table's trees are of generation n > 0, old rows lack columns, its key
+//! format f is not 1 ([`TableDef::key_format`]), or it is partitioned (its partitions' ids in
+//! order and the next id, design.md PRT3). Invariants: an entry without the header is generation 0, every
 //! column in every row, key format 1; unknown `key=value` pairs are ignored (a newer version's),
 //! an unknown key format is an error.
 
+use crate::catalog::partition::PartIds;
 use crate::catalog::{TableDef, KEY_FORMAT};
 use crate::error::db_error::{DbError, DbResult};
 
@@ -16,15 +18,23 @@ const HEADER: &str = "#betula ";
 /// columns are missing from old rows or the key format is not 1
 /// (`#betula generation=N full_columns=K keys=F`), then the CREATE TABLE text.
 pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
-    if t.generation == 0 && t.full_columns == t.columns.len() && t.key_format == 1 {
-        sql.as_bytes().to_vec()
-    } else {
-        format!(
-            "{HEADER}generation={} full_columns={} keys={}\n{sql}",
-            t.generation, t.full_columns, t.key_format
-        )
-        .into_bytes()
+    let parts = t.part_ids();
+    if t.generation == 0
+        && t.full_columns == t.columns.len()
+        && t.key_format == 1
+        && parts.is_none()
+    {
+        return sql.as_bytes().to_vec();
     }
+    let mut head = format!(
+        "{HEADER}generation={} full_columns={} keys={}",
+        t.generation, t.full_columns, t.key_format
+    );
+    if let Some(p) = parts {
+        let ids: Vec<String> = p.ids.iter().map(u64::to_string).collect();
+        head.push_str(&format!(" parts={} next_part={}", ids.join("."), p.next));
+    }
+    format!("{head}\n{sql}").into_bytes()
 }
 
 /// What a stored table entry's header says (absent pairs: `None`).
@@ -34,6 +44,8 @@ pub(super) struct EntryHeader {
     pub(super) full_columns: Option<usize>,
     /// The key format; no `keys` pair means format 1 (written before formats existed).
     pub(super) key_format: u8,
+    /// A partitioned table's partition ids (`parts=`, `next_part=`).
+    pub(super) parts: Option<PartIds>,
 }
 
 /// The header of a stored table entry and its CREATE TABLE text. Unknown `key=value` pairs of
@@ -44,6 +56,7 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
         generation: 0,
         full_columns: None,
         key_format: 1,
+        parts: None,
     };
     let Some(rest) = v.strip_prefix(HEADER) else {
         return Ok((h, v));
@@ -60,6 +73,23 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
                 if !(1..=KEY_FORMAT).contains(&h.key_format) {
                     return Err(bad());
                 }
+            }
+            "parts" => {
+                let ids = n
+                    .split('.')
+                    .map(|i| i.parse::<u64>().map_err(|_| bad()))
+                    .collect::<DbResult<Vec<u64>>>()?;
+                let next = h.parts.as_ref().map_or(0, |p| p.next);
+                h.parts = Some(PartIds { ids, next });
+            }
+            "next_part" => {
+                let next = n.parse().map_err(|_| bad())?;
+                h.parts
+                    .get_or_insert(PartIds {
+                        ids: vec![],
+                        next: 0,
+                    })
+                    .next = next;
             }
             _ => {}
         }
@@ -78,6 +108,7 @@ mod tests {
             generation,
             full_columns,
             key_format,
+            parts: None,
         };
         let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
         t.key_format = 1;

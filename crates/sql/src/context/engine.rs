@@ -56,6 +56,8 @@ pub struct ProcInfo {
     pub db: Option<String>,
     pub info: Option<String>,
     pub started: Instant,
+    /// The connection's interrupt flag (KILL).
+    pub interrupt: crate::context::interrupt::Interrupt,
 }
 
 pub struct Engine {
@@ -76,6 +78,27 @@ pub struct Engine {
     pub table_locks: crate::context::table_locks::TableLocks,
     /// The running or last backup: the connection that runs it and its progress (SHOW STATUS, KILL).
     pub backup: Mutex<Option<(u64, Arc<betula_storage::BackupProgress>)>>,
+    /// Tables whose AUTO_INCREMENT counter moved since it was last written (auto_inc.rs).
+    pub moved_counters: Mutex<Vec<crate::context::auto_inc::MovedCounter>>,
+    /// Moved counters listed or being written: 0 lets a commit skip the list (auto_inc.rs).
+    pub counters_unwritten: std::sync::atomic::AtomicUsize,
+    /// How KILL closes a connection and SHUTDOWN stops the server (interrupt.rs).
+    pub server_hooks: crate::context::interrupt::SharedHooks,
+    /// The connection that ran SHUTDOWN (0: none): the shutdown spares it (interrupt.rs).
+    pub shutdown_by: AtomicU64,
+    /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
+    pub retention: RetentionCounters,
+}
+
+/// Counters of the retention thread (design.md "Retention").
+#[derive(Default)]
+pub struct RetentionCounters {
+    /// Rounds run.
+    pub rounds: AtomicU64,
+    pub partitions_added: AtomicU64,
+    pub partitions_dropped: AtomicU64,
+    /// Actions that failed (each also logged).
+    pub errors: AtomicU64,
 }
 
 impl Engine {
@@ -95,21 +118,21 @@ impl Engine {
         })?;
         let store = store::Store::open_with_vfs(vfs, &config.datadir, config.env.clone())?;
         let catalog = catalog::Catalog::open(store.env(), |db, sql| {
-            let stmts = crate::parser::parse(sql)?;
-            match stmts.first() {
-                Some(sqlparser::ast::Statement::CreateTable(ct)) => {
-                    crate::catalog::create_table::table_from_create(db, ct)
-                }
-                _ => Err(DbError::internal(format!(
-                    "bad catalog entry for {db}: {sql}"
-                ))),
-            }
+            let (ct, extras) = crate::parser::parse_create_table(sql)
+                .map_err(|e| DbError::internal(format!("bad catalog entry for {db}: {e}")))?;
+            crate::catalog::create_table::table_from_create(db, &ct, &extras)
         })?;
         let mut globals = vars::defaults(config.port, &config.datadir.display().to_string());
         globals.insert(
             "betula_cache_size".into(),
             Value::UInt(config.env.cache_bytes),
         );
+        // The server's own zone, named as MariaDB shows it (its abbreviation now).
+        let started_utc = crate::context::now_utc();
+        let system_zone = crate::types::time_zone::TimeZone::system()
+            .at(crate::types::time_zone::unix_secs(started_utc))
+            .1;
+        globals.insert("system_time_zone".into(), Value::Text(system_zone));
         globals.insert(
             "betula_compression".into(),
             Value::Text(config.env.default_tree.codec.name().into()),
@@ -125,6 +148,11 @@ impl Engine {
             secure_file_priv: RwLock::new(None),
             temp_ids: AtomicU64::new(1),
             key_caches: Mutex::new(crate::context::key_caches::KeyCaches::default()),
+            moved_counters: Mutex::new(Vec::new()),
+            counters_unwritten: Default::default(),
+            server_hooks: Default::default(),
+            shutdown_by: AtomicU64::new(0),
+            retention: RetentionCounters::default(),
             table_locks: Default::default(),
             backup: Mutex::new(None),
         };
@@ -150,25 +178,44 @@ impl Engine {
         Ok(Arc::new(engine))
     }
 
-    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1).
-    pub(crate) fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
-        let tree = self.store.tree(&t.primary_tree())?;
+    /// AUTO_INCREMENT and hidden row-id counters from the data (largest value + 1 over every
+    /// partition; the counters only grow, so an AUTO_INCREMENT counter never falls below its
+    /// persisted value, design.md AIC4).
+    pub fn init_counters(&self, t: &catalog::TableDef) -> DbResult<()> {
+        let (mut next_row_id, mut max_auto) = (1u64, 0u64);
+        for part in t.parts() {
+            let (row_id, auto) = self.counters_of(t, &t.primary_tree_of(part))?;
+            next_row_id = next_row_id.max(row_id);
+            max_auto = max_auto.max(auto);
+        }
+        if t.pk.is_empty() {
+            t.counters.row_id.fetch_max(next_row_id, Ordering::SeqCst);
+        }
+        if t.auto_inc_col().is_some() {
+            t.counters
+                .auto_inc
+                .fetch_max(max_auto + 1, Ordering::SeqCst);
+        }
+        Ok(())
+    }
+
+    /// The next hidden row id and the largest AUTO_INCREMENT value in one primary tree.
+    fn counters_of(&self, t: &catalog::TableDef, primary: &str) -> DbResult<(u64, u64)> {
+        let tree = self.store.tree(primary)?;
         let last = tree
             .range(std::ops::Bound::Unbounded, std::ops::Bound::Unbounded, true)
             .next()
             .transpose()?;
+        let mut next_row_id = 1;
         if t.pk.is_empty() {
-            let next = match &last {
-                Some((k, _)) => match decode_key(&t.pk_key_columns(), k)?.first() {
-                    Some(Some(Value::UInt(u))) => u + 1,
-                    _ => 1,
-                },
-                None => 1,
-            };
-            t.counters.row_id.store(next, Ordering::SeqCst);
+            if let Some((k, _)) = &last {
+                if let Some(Some(Value::UInt(u))) = decode_key(&t.pk_key_columns(), k)?.first() {
+                    next_row_id = u + 1;
+                }
+            }
         }
+        let mut max = 0u64;
         if let Some(ac) = t.auto_inc_col() {
-            let mut max = 0u64;
             let as_u64 = |v: &Value| match v {
                 Value::Int(i) if *i > 0 => *i as u64,
                 Value::UInt(u) => *u,
@@ -189,9 +236,8 @@ impl Engine {
                     max = max.max(as_u64(&decode_row(&t.layout, &v)?[ac]));
                 }
             }
-            t.counters.auto_inc.store(max + 1, Ordering::SeqCst);
         }
-        Ok(())
+        Ok((next_row_id, max))
     }
 
     /// Lets server-side LOAD DATA INFILE read files under `dir` (MySQL's `secure_file_priv`).
@@ -221,10 +267,6 @@ impl Engine {
 #[cfg(test)]
 pub fn test_table() -> catalog::TableDef {
     let sql = "CREATE TABLE t (id INT NOT NULL, k INT, c VARCHAR(10), PRIMARY KEY (id), KEY k (k))";
-    match crate::parser::parse(sql).unwrap().remove(0) {
-        sqlparser::ast::Statement::CreateTable(ct) => {
-            crate::catalog::create_table::table_from_create("db", &ct).unwrap()
-        }
-        _ => unreachable!(),
-    }
+    let (ct, extras) = crate::parser::parse_create_table(sql).unwrap();
+    crate::catalog::create_table::table_from_create("db", &ct, &extras).unwrap()
 }

@@ -6,6 +6,9 @@
 //! | module | owns |
 //! | --- | --- |
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
+//! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
+//! | `charset_defaults` | the server's and databases' default collations, their variables |
+//! | `interrupt` | KILL's flag, the server's hooks for KILL CONNECTION and SHUTDOWN |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
@@ -17,8 +20,11 @@
 //! Invariant: a context registers itself in the engine's process list when it is made and
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
+pub mod auto_inc;
+pub mod charset_defaults;
 pub mod engine;
 pub mod handlers;
+pub mod interrupt;
 pub mod key_caches;
 pub mod optimizer_switch;
 pub mod session_functions;
@@ -39,6 +45,7 @@ use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{AggSpec, Compiler, Expr, Scope};
 use crate::store::{LockMode, WriteSet};
 use crate::types::temporal::DateTime;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 pub use engine::Engine;
 
@@ -59,7 +66,12 @@ pub struct Context {
     pub found_rows: u64,
     /// ROW_COUNT(): the rows the last statement changed, -1 after a result set or an error.
     pub row_count: i64,
+    /// The statement's start in the session's time zone (NOW(), CURRENT_TIMESTAMP, defaults).
     pub now: DateTime,
+    /// The statement's start in UTC (UTC_TIMESTAMP(), UNIX_TIMESTAMP()).
+    pub now_utc: DateTime,
+    /// The session's `time_zone`, resolved (types/time_zone).
+    pub time_zone: TimeZone,
     /// The statement's `?` parameter values.
     pub params: Vec<Value>,
     /// The statement's text (select items are named after it: source_text.rs).
@@ -78,6 +90,8 @@ pub struct Context {
     pub locked_tables: Option<Vec<table_locks::HeldLock>>,
     /// Export directories of FLUSH TABLES ... FOR EXPORT, removed when its locks go.
     pub export_dirs: Vec<std::path::PathBuf>,
+    /// Set by KILL from another connection (interrupt.rs).
+    pub interrupt: interrupt::Interrupt,
 }
 
 impl Drop for Context {
@@ -104,6 +118,13 @@ pub fn now_utc() -> DateTime {
 impl Context {
     pub fn new(engine: Arc<Engine>, id: u64, user: &str, host: &str) -> Context {
         let vars = engine.globals.read().clone();
+        let time_zone = vars
+            .get("time_zone")
+            .and_then(crate::expr::eval::text_of)
+            .and_then(|z| TimeZone::parse(&z))
+            .unwrap_or_default();
+        let now = now_utc();
+        let interrupt = interrupt::Interrupt::default();
         engine.processes.lock().insert(
             id,
             crate::context::engine::ProcInfo {
@@ -112,9 +133,10 @@ impl Context {
                 db: None,
                 info: None,
                 started: std::time::Instant::now(),
+                interrupt: interrupt.clone(),
             },
         );
-        Context {
+        let mut cx = Context {
             engine,
             id,
             user: user.into(),
@@ -129,7 +151,9 @@ impl Context {
             last_insert_id: 0,
             found_rows: 0,
             row_count: -1,
-            now: now_utc(),
+            now: time_zone.utc_to_local(now),
+            now_utc: now,
+            time_zone,
             params: Vec::new(),
             cur_sql: String::new(),
             snapshot: None,
@@ -138,7 +162,10 @@ impl Context {
             temp: Default::default(),
             locked_tables: None,
             export_dirs: Vec::new(),
-        }
+            interrupt,
+        };
+        cx.refresh_database_charset();
+        cx
     }
 
     /// Removes the export directories of this session's FLUSH TABLES ... FOR EXPORT (best effort: one
@@ -193,6 +220,7 @@ impl Context {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.db = self.db.clone();
         }
+        self.refresh_database_charset();
         Ok(())
     }
 

@@ -1,12 +1,13 @@
 //! Functions whose value comes from the connection, not from their arguments: NOW() (the
-//! statement's start), DATABASE(), USER(), CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(),
-//! ROW_COUNT(), UUID(). Expressions fold them to constants when they are compiled. RAND() is
+//! statement's start, in the session's time zone; UTC_TIMESTAMP() in UTC), DATABASE(), USER(),
+//! CONNECTION_ID(), LAST_INSERT_ID(), FOUND_ROWS(), ROW_COUNT(), UUID(). Expressions fold them to constants when they are compiled. RAND() is
 //! evaluated per row (expr/functions/random.rs); the session only seeds it
 //! ([`Context::new_rand_seed`]).
 
 use super::variables;
 use super::Context;
 use crate::error::db_error::DbResult;
+use crate::types::temporal::{DateTime, Time};
 use crate::types::value::Value;
 
 impl Context {
@@ -19,6 +20,16 @@ impl Context {
         h.write_u64(self.now.micros);
         h.write_u64(self.id);
         h.finish()
+    }
+
+    /// The statement's start as column `c` stores it: UTC for a TIMESTAMP, local time otherwise
+    /// (ON UPDATE CURRENT_TIMESTAMP).
+    pub fn now_for(&self, c: &crate::types::Column) -> Value {
+        Value::DateTime(if c.sql_type.is_timestamp() {
+            self.now_utc
+        } else {
+            self.now
+        })
     }
 
     /// The value of session function `name` (upper case) with constant `args`, or `None` when
@@ -41,20 +52,16 @@ impl Context {
                 t(format!("{}@{}", self.user, self.host))
             }
             ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
-            (
-                "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
-                | "UTC_TIMESTAMP",
-                0,
-            ) => Some(Ok(Value::DateTime(self.now))),
-            ("NOW" | "CURRENT_TIMESTAMP" | "SYSDATE", 1) => Some(Ok(Value::DateTime(self.now))),
-            ("CURDATE" | "CURRENT_DATE" | "UTC_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
-            ("CURTIME" | "CURRENT_TIME" | "UTC_TIME", 0) => Some(Ok(
-                crate::types::temporal::Time::from_micros(self.now.micros as i64)
-                    .map(Value::Time)
-                    .unwrap_or(Value::Null),
-            )),
+            ("NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE", 0 | 1) => {
+                Some(Ok(Value::DateTime(self.now)))
+            }
+            ("UTC_TIMESTAMP", 0) => Some(Ok(Value::DateTime(self.now_utc))),
+            ("CURDATE" | "CURRENT_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
+            ("UTC_DATE", 0) => Some(Ok(Value::Date(self.now_utc.date))),
+            ("CURTIME" | "CURRENT_TIME", 0) => Some(Ok(time_of_day(self.now))),
+            ("UTC_TIME", 0) => Some(Ok(time_of_day(self.now_utc))),
             ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
-                self.now.unix_micros().unwrap_or(0) / 1_000_000,
+                self.now_utc.unix_micros().unwrap_or(0) / 1_000_000,
             ))),
             ("FOUND_ROWS", 0) => Some(Ok(Value::UInt(self.found_rows))),
             ("ROW_COUNT", 0) => Some(Ok(Value::Int(self.row_count))),
@@ -70,4 +77,11 @@ impl Context {
             _ => None,
         }
     }
+}
+
+/// The time of day of `dt`, as CURTIME() gives it.
+fn time_of_day(dt: DateTime) -> Value {
+    Time::from_micros(dt.micros as i64)
+        .map(Value::Time)
+        .unwrap_or(Value::Null)
 }

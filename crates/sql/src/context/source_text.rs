@@ -40,6 +40,58 @@ impl Context {
         self.item_text_at(span, true)
     }
 
+    /// [`Context::item_text`] of an expression whose span starts after a prefix sqlparser
+    /// leaves out of it (`(SELECT ...)`, `-5`, `(a + b)`): the text from that prefix.
+    pub fn prefixed_text(&self, span: Span) -> Option<String> {
+        self.item_text_at(span, false).and_then(|t| {
+            let start = self.offset_of(span)?;
+            let head = self.cur_sql.get(..start)?;
+            let prefix = head
+                .bytes()
+                .rev()
+                .take_while(|b| b"(-+~! \t\n".contains(b))
+                .count();
+            let from = head.len() - prefix;
+            let extended = self.cur_sql.get(from..start)?.trim_start();
+            let opens = extended.matches('(').count();
+            let mut text = format!("{extended}{t}");
+            // The item's own closing parentheses follow the inner text.
+            let rest = self.cur_sql.get(start + t.len()..)?;
+            let mut closes = 0;
+            for c in rest.chars() {
+                match c {
+                    ')' if closes < opens => {
+                        text.push(')');
+                        closes += 1;
+                    }
+                    c if c.is_whitespace() && closes < opens => text.push(c),
+                    _ => break,
+                }
+            }
+            Some(text.trim().to_string())
+        })
+    }
+
+    /// The byte offset of a span's start in the statement.
+    fn offset_of(&self, span: Span) -> Option<usize> {
+        if span.start.line == 0 {
+            return None;
+        }
+        let mut off = 0usize;
+        for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
+            if i as u64 + 1 == span.start.line {
+                let by: usize = l
+                    .chars()
+                    .take(span.start.column as usize - 1)
+                    .map(char::len_utf8)
+                    .sum();
+                return Some(off + by);
+            }
+            off += l.len();
+        }
+        None
+    }
+
     fn item_text_at(&self, span: Span, from_call: bool) -> Option<String> {
         if span.start.line == 0 {
             return None;

@@ -108,6 +108,8 @@ impl Context {
         if def.temporary.is_some() {
             Ok(self.temp.put(def))
         } else {
+            // The counter first: the entry's durable write covers it (design.md AIC2, AIC3).
+            self.engine.auto_inc_stored(&def)?;
             self.engine.catalog.put_table(def, sql)
         }
     }
@@ -117,6 +119,7 @@ impl Context {
             self.temp.remove(&def.db, &def.name);
             Ok(())
         } else {
+            self.engine.auto_inc_forgotten(def)?;
             self.engine.catalog.remove_table(&def.db, &def.name)
         }
     }

@@ -59,7 +59,9 @@ impl Context {
     /// Prepares to change a table's definition: the schema lock exclusive (waits for writing
     /// transactions to end).
     pub fn begin_ddl(&mut self) -> DbResult<()> {
-        self.take_schema_lock(LockMode::Exclusive)
+        self.take_schema_lock(LockMode::Exclusive)?;
+        // Before any table's name changes (design.md AIC3).
+        self.engine.persist_auto_inc()
     }
 
     /// Whether statements run inside a transaction (BEGIN, or autocommit off).
@@ -135,7 +137,11 @@ impl Context {
         let sync = ["betula_commit_sync", "tokudb_commit_sync"]
             .iter()
             .all(|v| !matches!(self.vars.get(*v), Some(crate::types::value::Value::Int(0))));
-        let r = self.ws.flush(&self.engine.store, sync);
+        // Moved AUTO_INCREMENT counters go to the log before this commit record (AIC2).
+        let r = self
+            .engine
+            .persist_auto_inc()
+            .and_then(|()| self.ws.flush(&self.engine.store, sync));
         if r.is_err() {
             self.ws.clear();
         }

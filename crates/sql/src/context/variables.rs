@@ -44,6 +44,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("betula_commit_sync", i(1)),
         // LOAD DATA: sort memory per statement (bytes) before runs spill to compressed temp files.
         ("betula_load_memory", i(256 << 20)),
+        // Seconds between two rounds of the retention thread (ddl/retention.rs; 0: no rounds).
+        ("betula_retention_interval", i(60)),
         // LOAD DATA LOCAL allowed (the client must opt in too).
         ("local_infile", i(1)),
         // Shown only; the directory is set at server start (`--secure-file-priv`), never by SET.

@@ -18,9 +18,13 @@
 
 use std::sync::atomic::Ordering;
 
+use std::sync::Arc;
+
+use crate::catalog::partition::{self, PartitionClause, Retention};
 use crate::catalog::{charset_clause, create_table, TableDef};
 use crate::codec::row::RowLayout;
 use crate::context::Context;
+use crate::ddl::partitions;
 use crate::ddl::rebuild;
 use crate::ddl::rebuild::Plan;
 use crate::ddl::table_draft::{parse_column, Draft};
@@ -36,7 +40,11 @@ use crate::types::collation::Collation;
 /// AUTO_INCREMENT (raises the counter), the shown options, ENGINE (the name shown, ddl.rs),
 /// [DEFAULT] CHARACTER SET / COLLATE (the table's default collation; columns keep theirs);
 /// PASSWORD, INSERT_METHOD, UNION and STATS_* are accepted and ignored.
-fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> {
+fn apply_options(
+    new: &mut TableDef,
+    opts: &[(String, String)],
+    db_default: Collation,
+) -> DbResult<()> {
     let mut shown = create_table::TableOptions {
         shown: new.options.clone(),
         ..Default::default()
@@ -48,7 +56,7 @@ fn apply_options(new: &mut TableDef, opts: &[(String, String)]) -> DbResult<()> 
         new.collation = charset_clause::resolve(
             charset.map(|(_, v)| v.as_str()),
             collate.map(|(_, v)| v.as_str()),
-            Collation::default(),
+            db_default,
         )?;
     }
     for (k, v) in opts {
@@ -130,6 +138,13 @@ struct Extras {
     force: bool,
     no_lock: bool,
     instant: bool,
+    /// ADD CHECK: name and expression text; DROP CONSTRAINT: name and IF EXISTS.
+    checks: Vec<(Option<String>, String)>,
+    dropped_checks: Vec<(String, bool)>,
+    /// PARTITION BY (`Some(Some(..))`) or REMOVE PARTITIONING (`Some(None)`).
+    partition: Option<Option<Box<PartitionClause>>>,
+    /// RETENTION = ... (`Some(None)`: RETENTION = NONE).
+    retention: Option<Option<Retention>>,
 }
 
 /// Applies `ops` to the table `db`.`t` (under the schema lock).
@@ -137,11 +152,24 @@ pub fn execute(
     cx: &mut Context,
     db: &str,
     t: &str,
-    ops: Vec<AlterOp>,
+    mut ops: Vec<AlterOp>,
     online: bool,
 ) -> DbResult<()> {
     cx.check_db_access(db)?;
     cx.begin_ddl()?;
+    if let Some(at) = ops.iter().position(partitions::is_management) {
+        // A partition operation stands alone (LOCK= and ALGORITHM= aside), as in MariaDB.
+        let alone = ops
+            .iter()
+            .enumerate()
+            .all(|(i, o)| i == at || matches!(o, AlterOp::Lock(_) | AlterOp::Algorithm(_)));
+        if !alone {
+            return Err(DbError::syntax(
+                "partition operation with other ALTER TABLE operations",
+            ));
+        }
+        return partitions::manage(cx, db, t, ops.swap_remove(at));
+    }
     let old = cx.get_table(db, t)?;
     let mut draft = Draft::of(&old);
     let mut ex = Extras {
@@ -157,7 +185,9 @@ pub fn execute(
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
-    apply_options(&mut new, &ex.options)?;
+    apply_options(&mut new, &ex.options, cx.database_collation(db))?;
+    crate::ddl::check_ops::apply(&mut new, &ex.checks, &ex.dropped_checks)?;
+    apply_partitioning(&old, &mut new, &ex)?;
     let mut order = Vec::new();
     for (name, desc) in &ex.order {
         let i = new
@@ -187,7 +217,8 @@ pub fn execute(
     let rebuild = ex.force
         || !order.is_empty()
         || recompresses(&ex.options)
-        || needs_rebuild(&old, &new, &fin.origin);
+        || needs_rebuild(&old, &new, &fin.origin)
+        || layout_changed(&old, &new);
     if rebuild {
         if ex.instant {
             return Err(not_supported(
@@ -200,6 +231,7 @@ pub fn execute(
         new.full_columns = new.columns.len();
         new.key_format = crate::catalog::KEY_FORMAT;
         new.layout = RowLayout::new(1, new.columns.clone());
+        fresh_part_ids(&old, &mut new);
         rebuild::copy_rows(
             cx,
             &Plan {
@@ -207,6 +239,8 @@ pub fn execute(
                 new: &new,
                 origin: &fin.origin,
                 order: &order,
+                from_parts: None,
+                into_parts: None,
             },
         )?;
     } else {
@@ -225,10 +259,16 @@ pub fn execute(
         if !build.is_empty() {
             // A new index may reuse a dropped index's name: its tree must not be the old one.
             let kept: Vec<String> = old.all_trees();
-            if build.iter().any(|&i| kept.contains(&new.index_tree(i))) {
+            let reused = new.parts().into_iter().any(|p| {
+                build
+                    .iter()
+                    .any(|&i| kept.contains(&new.index_tree_of(p, i)))
+            });
+            if reused {
                 new.generation = old.generation + 1;
                 new.full_columns = new.columns.len();
                 new.key_format = crate::catalog::KEY_FORMAT;
+                fresh_part_ids(&old, &mut new);
                 rebuild::copy_rows(
                     cx,
                     &Plan {
@@ -236,6 +276,8 @@ pub fn execute(
                         new: &new,
                         origin: &fin.origin,
                         order: &[],
+                        from_parts: None,
+                        into_parts: None,
                     },
                 )?;
             } else {
@@ -243,21 +285,7 @@ pub fn execute(
             }
         }
     }
-    let sql = create_table::render_stored(&new);
-    let new = cx.store_table(new, &sql)?;
-    let keep = new.all_trees();
-    let gone: Vec<String> = old
-        .all_trees()
-        .into_iter()
-        .filter(|tr| !keep.contains(tr))
-        .collect();
-    if !gone.is_empty() {
-        // The switch is durable before the old trees go.
-        cx.engine.store.env().sync()?;
-        for tree in gone {
-            cx.engine.store.drop_tree(&tree)?;
-        }
-    }
+    partitions::publish(cx, &old, new)?;
     if let Some(r) = ex.rename {
         let (tdb, tt) = cx.resolve_table_name(&r)?;
         if (tdb.as_str(), tt.as_str()) != (db, t) {
@@ -267,8 +295,74 @@ pub fn execute(
     Ok(())
 }
 
+/// PARTITION BY, REMOVE PARTITIONING and RETENTION on the new definition: the new partitions
+/// are numbered after the old ones' ids (PRT3).
+fn apply_partitioning(old: &TableDef, new: &mut TableDef, ex: &Extras) -> DbResult<()> {
+    let kept_retention = old.partitioning.as_ref().and_then(|p| p.retention);
+    if let Some(change) = &ex.partition {
+        match change {
+            None if old.partitioning.is_none() => {
+                return Err(DbError::new(
+                    ErrorCode::PartitionMgmtOnNonpartitioned,
+                    "Partition management on a not partitioned table is not possible",
+                ))
+            }
+            None => new.partitioning = None,
+            Some(clause) => {
+                let retention = ex.retention.unwrap_or(kept_retention);
+                let p = partition::define(clause, retention, new, None)?;
+                new.partitioning = Some(Arc::new(p));
+                fresh_part_ids(old, new);
+            }
+        }
+    }
+    if let Some(r) = ex.retention {
+        match new.partitioning.as_mut() {
+            Some(p) => {
+                let p = Arc::make_mut(p);
+                p.retention = r;
+            }
+            None if r.is_none() => {}
+            None => return Err(partition::retention_needs_range()),
+        }
+        if let (Some(p), Some(r)) = (&new.partitioning, r) {
+            partition::retention::check(p, new, r)?;
+        }
+    }
+    Ok(())
+}
+
+/// Gives every partition of `new` an id above all of `old`'s and `new`'s (a rebuild writes new
+/// trees: none may carry the name of one the old definition still names, PRT3).
+fn fresh_part_ids(old: &TableDef, new: &mut TableDef) {
+    let floor = old.partitioning.as_ref().map_or(0, |p| p.next_id);
+    if let Some(p) = new.partitioning.as_mut() {
+        let p = Arc::make_mut(p);
+        let mut next = p.next_id.max(floor);
+        for part in &mut p.parts {
+            part.id = next;
+            next += 1;
+        }
+        p.next_id = next;
+    }
+}
+
+/// Whether the partitioning's function or partitions changed (the rows must move).
+fn layout_changed(old: &TableDef, new: &TableDef) -> bool {
+    let text = |t: &TableDef| {
+        t.partitioning
+            .as_ref()
+            .map(|p| partition::render_clause(p, t))
+    };
+    text(old) != text(new)
+}
+
 /// Whether the new definition needs the rows rewritten (see the module docs).
 fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bool {
+    // A new CHECK is validated against every row, which the rebuild's copy does.
+    if crate::ddl::check_ops::adds_checks(old, new) {
+        return true;
+    }
     let old_pk: Vec<Option<usize>> = new.pk.iter().map(|&i| origin[i]).collect();
     if old_pk != old.pk.iter().map(|&i| Some(i)).collect::<Vec<_>>() {
         return true;
@@ -330,8 +424,14 @@ fn check_no_lock(ex: &Extras, type_change: bool) -> DbResult<()> {
 }
 
 /// CONVERT TO CHARACTER SET: every text column, and the table's default, take the collation.
-fn convert_to(draft: &mut Draft, ex: &mut Extras, cs: &str, coll: Option<&str>) -> DbResult<()> {
-    let to = charset_clause::resolve(Some(cs), coll, Collation::default())?;
+fn convert_to(
+    draft: &mut Draft,
+    ex: &mut Extras,
+    cs: &str,
+    coll: Option<&str>,
+    db_default: Collation,
+) -> DbResult<()> {
+    let to = charset_clause::resolve(Some(cs), coll, db_default)?;
     for c in draft.columns.iter_mut() {
         if c.col.sql_type.is_text() {
             c.col.collation = to;
@@ -462,7 +562,18 @@ fn apply(
             ex.options.push((k, v));
             Ok(())
         }
-        AlterOp::Convert(cs, coll) => convert_to(draft, ex, &cs, coll.as_deref()),
+        AlterOp::Convert(cs, coll) => {
+            let db_default = cx.database_collation(db);
+            convert_to(draft, ex, &cs, coll.as_deref(), db_default)
+        }
+        AlterOp::AddCheck { name, expr } => {
+            ex.checks.push((name, expr));
+            Ok(())
+        }
+        AlterOp::DropConstraint { name, if_exists } => {
+            ex.dropped_checks.push((name, if_exists));
+            Ok(())
+        }
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);
             Ok(())
@@ -486,6 +597,26 @@ fn apply(
         AlterOp::Algorithm(instant) => {
             ex.instant |= instant;
             Ok(())
+        }
+        AlterOp::PartitionBy(clause) => {
+            ex.partition = Some(Some(clause));
+            Ok(())
+        }
+        AlterOp::RemovePartitioning => {
+            ex.partition = Some(None);
+            Ok(())
+        }
+        AlterOp::Retention(r) => {
+            ex.retention = Some(r);
+            Ok(())
+        }
+        AlterOp::AddPartitions { .. }
+        | AlterOp::DropPartitions(_)
+        | AlterOp::TruncatePartitions(_)
+        | AlterOp::ReorganizePartitions { .. }
+        | AlterOp::CoalescePartitions(_)
+        | AlterOp::ExchangePartition { .. } => {
+            Err(DbError::internal("partition operation with others"))
         }
     }
 }

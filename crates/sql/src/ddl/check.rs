@@ -36,6 +36,7 @@ pub fn problems(cx: &Context, def: &TableDef) -> DbResult<Vec<String>> {
         let t = store.tree(name)?;
         let mut n = 0u64;
         for entry in txn.range(&t, Bound::Unbounded, Bound::Unbounded, false) {
+            cx.check_interrupted()?;
             if let Err(e) = entry {
                 found.push(format!("{}: {e}", display(name)));
                 break;

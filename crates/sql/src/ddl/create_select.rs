@@ -14,6 +14,7 @@
 
 use sqlparser::ast;
 
+use crate::catalog::partition::TableExtras;
 use crate::context::Context;
 use crate::ddl::tables::{create_table, drop_table_named};
 use crate::error::code::ErrorCode;
@@ -30,6 +31,7 @@ use crate::types::value::Value;
 pub fn create_table_as(
     cx: &mut Context,
     ct: &ast::CreateTable,
+    extras: &TableExtras,
     q: &ast::Query,
 ) -> DbResult<Output> {
     let (cols, rows) = match crate::exec::query::run_query(cx, q)? {
@@ -74,7 +76,7 @@ pub fn create_table_as(
             cx.engine.catalog.table(&db, &name).is_some()
         }
     };
-    create_table(cx, &def)?;
+    create_table(cx, &def, extras)?;
     if existed {
         // CREATE TABLE IF NOT EXISTS ... SELECT on an existing table: MySQL adds nothing (a note).
         return Ok(Output::done(0));
@@ -204,9 +206,9 @@ fn derived_column<'a>(
             } else {
                 t.sql_name()
             };
-            // A text column keeps its character set and collation when they are not the
-            // table default's (utf8mb4_general_ci).
-            if t.is_text() && c.collation != crate::types::collation::Collation::default() {
+            // A text column keeps its character set and collation, whatever the new table's
+            // default (SHOW CREATE TABLE then names them only when they differ from it).
+            if t.is_text() {
                 text.push_str(&format!(
                     " CHARACTER SET {} COLLATE {}",
                     c.collation.charset().name(),

@@ -1,18 +1,27 @@
-//! CREATE DATABASE and DROP DATABASE.
+//! CREATE, ALTER and DROP DATABASE.
 //!
 //! Invariants: only root creates or drops a database; `information_schema` always exists and is
 //! never created or dropped; a database is dropped after every table in it (ddl ordering:
 //! tables.rs), and the session's current database is cleared when it is the one dropped.
 
+use crate::catalog::charset_clause;
 use crate::catalog::create_table::check_name;
+use crate::catalog::DatabaseDef;
 use crate::context::Context;
 use crate::ddl::tables::drop_tables;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::parser::statement::DatabaseOptions;
 use crate::result::Output;
 
-/// CREATE DATABASE [IF NOT EXISTS] db.
-pub fn create_database(cx: &mut Context, db: &str, if_not_exists: bool) -> DbResult<Output> {
+/// CREATE DATABASE [IF NOT EXISTS] db [options]: the character set and collation default to the
+/// session's `collation_server`.
+pub fn create_database(
+    cx: &mut Context,
+    db: &str,
+    if_not_exists: bool,
+    options: &DatabaseOptions,
+) -> DbResult<Output> {
     check_name(db)?;
     if db.eq_ignore_ascii_case("information_schema") || cx.engine.catalog.has_db(db) {
         if if_not_exists {
@@ -25,7 +34,47 @@ pub fn create_database(cx: &mut Context, db: &str, if_not_exists: bool) -> DbRes
         return Err(DbError::db_exists(db));
     }
     cx.need_root("CREATE")?;
-    cx.engine.catalog.create_db(db)?;
+    let def = DatabaseDef {
+        collation: charset_clause::resolve(
+            options.charset.as_deref(),
+            options.collate.as_deref(),
+            cx.server_collation(),
+        )?,
+        comment: options.comment.clone(),
+    };
+    cx.engine.catalog.put_db(db, def)?;
+    Ok(Output::done(1))
+}
+
+/// ALTER DATABASE [db] options: the defaults of tables created from now on (existing tables
+/// keep theirs, as in MariaDB).
+pub fn alter_database(
+    cx: &mut Context,
+    db: Option<&str>,
+    options: &DatabaseOptions,
+) -> DbResult<Output> {
+    let db = match db {
+        Some(d) => d.to_string(),
+        None => cx.db.clone().ok_or_else(DbError::no_db)?,
+    };
+    let Some(mut def) = cx.engine.catalog.db(&db) else {
+        return Err(DbError::bad_db(&db));
+    };
+    cx.need_root("ALTER")?;
+    if options.charset.is_some() || options.collate.is_some() {
+        def.collation = charset_clause::resolve(
+            options.charset.as_deref(),
+            options.collate.as_deref(),
+            cx.server_collation(),
+        )?;
+    }
+    if let Some(c) = &options.comment {
+        def.comment = Some(c.clone());
+    }
+    cx.engine.catalog.put_db(&db, def)?;
+    if cx.db.as_deref() == Some(db.as_str()) {
+        cx.refresh_database_charset();
+    }
     Ok(Output::done(1))
 }
 

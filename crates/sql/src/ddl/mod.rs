@@ -4,11 +4,16 @@
 
 pub mod alter;
 pub mod check;
+pub mod check_ops;
 pub mod create_select;
 pub mod databases;
+pub mod exchange;
 pub mod indexes;
 pub mod maintenance;
+mod part_streams;
+pub mod partitions;
 pub mod rebuild;
+pub mod retention;
 pub mod servers;
 pub mod table_draft;
 pub mod tables;

@@ -16,7 +16,8 @@
 //!    the old trees. A crash before the catalog write leaves the old table intact plus orphan
 //!    trees, dropped at the next start (catalog.rs).
 //!
-//! On any error the new trees are dropped and the old table is untouched.
+//! On any error, a KILL of the connection included (checked at each row copied and each entry
+//! built), the new trees are dropped and the old table is untouched.
 
 use std::cell::RefCell;
 use std::ops::Bound;
@@ -25,11 +26,13 @@ use std::rc::Rc;
 use crate::catalog::TableDef;
 use crate::codec::key::{encode_key, KeyColumn, KeyDecoder};
 use crate::codec::row::{decode_row, encode_row};
+use crate::context::interrupt::Interrupt;
 use crate::context::Context;
+use crate::ddl::part_streams::{sort_key, split, Entries};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::load::sorter::{Merge, Sorter, TempDir};
+use crate::load::sorter::{Sorter, TempDir};
 use crate::types::coerce::{coerce_to_column, SqlMode};
 use crate::types::value::Value;
 use crate::types::SqlType;
@@ -43,6 +46,28 @@ pub struct Plan<'a> {
     pub origin: &'a [Option<usize>],
     /// ALTER TABLE ... ORDER BY for a table without primary key: new columns, descending.
     pub order: &'a [(usize, bool)],
+    /// The old partitions whose rows are copied (`None`: every row of the table).
+    pub from_parts: Option<&'a [usize]>,
+    /// The new partitions whose trees are built (`None`: all of the new table's trees); a row
+    /// that belongs to another partition is an error (1526).
+    pub into_parts: Option<&'a [usize]>,
+}
+
+impl Plan<'_> {
+    /// The new partitions built (`[None]`: a table that is not partitioned).
+    fn targets(&self) -> Vec<Option<usize>> {
+        match self.into_parts {
+            Some(v) => v.iter().map(|&p| Some(p)).collect(),
+            None => self.new.parts(),
+        }
+    }
+    /// The old partitions read.
+    fn sources(&self) -> Vec<Option<usize>> {
+        match self.from_parts {
+            Some(v) => v.iter().map(|&p| Some(p)).collect(),
+            None => self.old.parts(),
+        }
+    }
 }
 
 /// Memory budget of the sorters together.
@@ -52,13 +77,23 @@ const SORT_BUDGET: usize = 64 << 20;
 pub fn copy_rows(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let store = &cx.engine.store;
     let opts = crate::ddl::tables::tree_opts(cx, plan.new);
-    let trees = plan.new.all_trees();
+    let trees: Vec<String> = plan
+        .targets()
+        .into_iter()
+        .flat_map(|p| plan.new.trees_of(p))
+        .collect();
     for tree in &trees {
         store.drop_tree(tree)?;
         store.create_tree(tree, Some(opts))?;
     }
     // The rows are bulk built columnar (design.md COL5).
-    store.set_column_layouts(plan.new.column_layouts())?;
+    store.set_column_layouts(
+        plan.new
+            .column_layouts()
+            .into_iter()
+            .filter(|(name, _)| trees.contains(name))
+            .collect(),
+    )?;
     let r = fill(cx, plan);
     if r.is_err() {
         for tree in &trees {
@@ -81,6 +116,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
     let mode = SqlMode {
         strict: cx.strict(),
+        time_zone: cx.time_zone,
     };
     let mut warnings = Vec::new();
     let mut next_auto = plan
@@ -94,9 +130,17 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
         .max(1);
     let mut rows = 0u64;
     let mut bytes = Vec::new();
-    let source = cx.engine.store.tree(&old.primary_tree())?;
-    for item in source.range(Bound::Unbounded, Bound::Unbounded, false) {
+    let targets = plan.targets();
+    let mut sources = Vec::new();
+    for part in plan.sources() {
+        sources.push(cx.engine.store.tree(&old.primary_tree_of(part))?);
+    }
+    let scans = sources
+        .iter()
+        .flat_map(|s| s.range(Bound::Unbounded, Bound::Unbounded, false));
+    for item in scans {
         let (old_key, v) = item?;
+        cx.check_interrupted()?;
         rows += 1;
         let old_row = decode_row(&old.layout, &v)?;
         let row = convert(
@@ -119,14 +163,35 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
         } else {
             new.encode_pk(&row)?
         };
-        push(new, &mut primary, &mut indexes, &pk, rows, &row, &bytes)?;
+        let part = target_of(new, &targets, &row)?;
+        push(
+            new,
+            part,
+            &mut primary,
+            &mut indexes,
+            &pk,
+            rows,
+            &row,
+            &bytes,
+        )?;
     }
     if let Some(s) = ordered {
         for e in s.finish()? {
             let (_, seq, bytes) = e?;
+            cx.check_interrupted()?;
             let row = decode_row(&new.layout, &bytes)?;
             let pk = new.encode_pk(&row)?;
-            push(new, &mut primary, &mut indexes, &pk, seq, &row, &bytes)?;
+            let part = target_of(new, &targets, &row)?;
+            push(
+                new,
+                part,
+                &mut primary,
+                &mut indexes,
+                &pk,
+                seq,
+                &row,
+                &bytes,
+            )?;
         }
     }
     if new.auto_inc_col().is_some() {
@@ -134,17 +199,35 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
             .auto_inc
             .fetch_max(next_auto, std::sync::atomic::Ordering::SeqCst);
     }
-    let mut loads = vec![primary_load(new, primary)];
+    let mut loads = Vec::new();
+    for (part, entries) in targets.iter().zip(split(primary.finish()?, &targets)) {
+        loads.push(primary_load(new, *part, entries));
+    }
     for (i, s) in indexes.into_iter().enumerate() {
-        loads.push(index_load(new, i, s));
+        for (part, entries) in targets.iter().zip(split(s.finish()?, &targets)) {
+            loads.push(index_load(new, i, *part, entries));
+        }
     }
     build(cx, new, loads)?;
     cx.warnings.extend(warnings);
     Ok(rows)
 }
 
+/// The partition of the new table `row` goes to, which must be one being built.
+fn target_of(new: &TableDef, targets: &[Option<usize>], row: &[Value]) -> DbResult<Option<usize>> {
+    let part = new.part_of_row(row)?;
+    if !targets.contains(&part) {
+        return Err(crate::catalog::partition::no_partition(
+            "outside the partitions being reorganized",
+        ));
+    }
+    Ok(part)
+}
+
+#[allow(clippy::too_many_arguments)] // one row's entries: where, what and its order
 fn push(
     new: &TableDef,
+    part: Option<usize>,
     primary: &mut Sorter,
     indexes: &mut [Sorter],
     pk: &[u8],
@@ -152,10 +235,14 @@ fn push(
     row: &[Value],
     bytes: &[u8],
 ) -> DbResult<()> {
-    primary.push(pk, seq, bytes)?;
+    primary.push(&sort_key(part, pk), seq, bytes)?;
     for (i, s) in indexes.iter_mut().enumerate() {
         let value = sort_value(new, i, row, bytes)?;
-        s.push(&new.encode_index_key(i, row, pk)?, seq, &value)?;
+        s.push(
+            &sort_key(part, &new.encode_index_key(i, row, pk)?),
+            seq,
+            &value,
+        )?;
     }
     Ok(())
 }
@@ -176,7 +263,22 @@ fn convert(
         let v = match plan.origin[i] {
             Some(j) => {
                 let before = warnings.len();
-                let v = coerce_to_column(&old_row[j], c, rownum, mode, warnings).map_err(|e| {
+                // A TIMESTAMP's stored UTC stays as it is in a TIMESTAMP, and is read in the
+                // session's time zone by any other type (as MariaDB's copy does).
+                let (old_v, mode) = match (
+                    plan.old.columns[j].sql_type.is_timestamp(),
+                    c.sql_type.is_timestamp(),
+                ) {
+                    (true, true) => (old_row[j].clone(), SqlMode::utc(mode.strict)),
+                    (true, false) => match &old_row[j] {
+                        Value::DateTime(dt) => {
+                            (Value::DateTime(cx.time_zone.utc_to_local(*dt)), mode)
+                        }
+                        v => (v.clone(), mode),
+                    },
+                    _ => (old_row[j].clone(), mode),
+                };
+                let v = coerce_to_column(&old_v, c, rownum, mode, warnings).map_err(|e| {
                     match e {
                         // MySQL's word for a NULL met by ALTER TABLE in a NOT NULL column
                         crate::error::sql_error::SqlError::NotNull { .. } => {
@@ -210,6 +312,7 @@ fn convert(
         };
         row.push(v);
     }
+    crate::exec::dml::check_row(new, &row)?;
     Ok(row)
 }
 
@@ -266,7 +369,8 @@ fn fail(f: &Failure, e: DbError) -> betula_storage::Error {
 /// Streams a sorted tree's entries, failing on two entries whose first `check.prefix` key
 /// columns are equal and (in a secondary index) not NULL.
 struct Checked<'a> {
-    inner: Merge,
+    inner: Entries,
+    interrupt: Interrupt,
     t: &'a TableDef,
     check: Option<Check>,
     prev: Option<Vec<u8>>,
@@ -313,6 +417,9 @@ impl Checked<'_> {
 impl Iterator for Checked<'_> {
     type Item = betula_storage::Result<(Vec<u8>, Vec<u8>)>;
     fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.interrupt.check() {
+            return Some(Err(fail(&self.failure, e)));
+        }
         let (key, _, value) = match self.inner.next()? {
             Ok(e) => e,
             Err(e) => return Some(Err(fail(&self.failure, e))),
@@ -371,16 +478,16 @@ fn sort_value(t: &TableDef, i: usize, row: &[Value], bytes: &[u8]) -> DbResult<V
 /// One tree to build: its sorted entries and the key check on the way.
 struct Load {
     tree: String,
-    sorter: Sorter,
+    entries: Entries,
     check: Option<Check>,
     values: Values,
 }
 
-fn primary_load(t: &TableDef, sorter: Sorter) -> Load {
+fn primary_load(t: &TableDef, part: Option<usize>, entries: Entries) -> Load {
     let columns = t.pk_key_columns();
     Load {
-        tree: t.primary_tree(),
-        sorter,
+        tree: t.primary_tree_of(part),
+        entries,
         check: Some(Check {
             prefix: columns.len(),
             columns,
@@ -390,11 +497,11 @@ fn primary_load(t: &TableDef, sorter: Sorter) -> Load {
     }
 }
 
-fn index_load(t: &TableDef, i: usize, sorter: Sorter) -> Load {
+fn index_load(t: &TableDef, i: usize, part: Option<usize>, entries: Entries) -> Load {
     let ix = &t.indexes[i];
     Load {
-        tree: t.index_tree(i),
-        sorter,
+        tree: t.index_tree_of(part, i),
+        entries,
         check: ix.unique.then(|| Check {
             columns: t.index_key_columns(i),
             prefix: ix.columns.len(),
@@ -416,7 +523,8 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
         streams.push((
             l.tree,
             Box::new(Checked {
-                inner: l.sorter.finish()?,
+                inner: l.entries,
+                interrupt: cx.interrupt.clone(),
                 t,
                 check: l.check,
                 prev: None,
@@ -433,16 +541,22 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
     Ok(())
 }
 
-/// Builds new secondary indexes `which` of `t` (their trees are created here, empty) from the
-/// rows of its primary tree, checking UNIQUE ones; on error their trees are dropped again.
+/// Builds new secondary indexes `which` of `t` (their trees are created here, empty, in every
+/// partition) from the rows of its primary trees, checking UNIQUE ones; on error their trees are
+/// dropped again.
 pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResult<()> {
     let store = &cx.engine.store;
     let opts = crate::ddl::tables::tree_opts(cx, t);
-    for &i in which {
-        store.drop_tree(&t.index_tree(i))?;
-        store.create_tree(&t.index_tree(i), Some(opts))?;
+    let parts = t.parts();
+    let built: Vec<String> = parts
+        .iter()
+        .flat_map(|&p| which.iter().map(move |&i| (p, i)))
+        .map(|(p, i)| t.index_tree_of(p, i))
+        .collect();
+    for tree in &built {
+        store.drop_tree(tree)?;
+        store.create_tree(tree, Some(opts))?;
     }
-    let built: Vec<String> = which.iter().map(|&i| t.index_tree(i)).collect();
     store.set_column_layouts(
         t.column_layouts()
             .into_iter()
@@ -456,27 +570,32 @@ pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResul
             .iter()
             .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
             .collect();
-        let primary = cx.engine.store.tree(&t.primary_tree())?;
         let mut seq = 0;
-        for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
-            let (pk, v) = item?;
-            seq += 1;
-            let row = decode_row(&t.layout, &v)?;
-            for (s, &i) in sorters.iter_mut().zip(which) {
-                let value = sort_value(t, i, &row, &v)?;
-                s.push(&t.encode_index_key(i, &row, &pk)?, seq, &value)?;
+        for &part in &parts {
+            let primary = cx.engine.store.tree(&t.primary_tree_of(part))?;
+            for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
+                let (pk, v) = item?;
+                cx.check_interrupted()?;
+                seq += 1;
+                let row = decode_row(&t.layout, &v)?;
+                for (s, &i) in sorters.iter_mut().zip(which) {
+                    let value = sort_value(t, i, &row, &v)?;
+                    let key = sort_key(part, &t.encode_index_key(i, &row, &pk)?);
+                    s.push(&key, seq, &value)?;
+                }
             }
         }
-        let loads = sorters
-            .into_iter()
-            .zip(which)
-            .map(|(s, &i)| index_load(t, i, s))
-            .collect();
+        let mut loads = Vec::new();
+        for (s, &i) in sorters.into_iter().zip(which) {
+            for (part, entries) in parts.iter().zip(split(s.finish()?, &parts)) {
+                loads.push(index_load(t, i, *part, entries));
+            }
+        }
         build(cx, t, loads)
     })();
     if r.is_err() {
-        for &i in which {
-            let _ = cx.engine.store.drop_tree(&t.index_tree(i));
+        for tree in &built {
+            let _ = cx.engine.store.drop_tree(tree);
         }
     }
     r

@@ -115,7 +115,14 @@ pub fn parse_column(
         return Err(DbError::syntax(text));
     }
     let mut notes = Vec::new();
-    let one = create_table::table_from_create_mode(db, ct, cx.strict(), &mut notes)?;
+    let one = create_table::table_from_create_mode(
+        db,
+        ct,
+        &Default::default(),
+        collation,
+        cx.strict(),
+        &mut notes,
+    )?;
     cx.warnings.extend(notes);
     let mut col = one.columns[0].clone();
     col.id = 0;
@@ -438,16 +445,23 @@ impl Draft {
             c.id = i as u32;
         }
         // Validate (AUTO_INCREMENT must be a key, PRIMARY KEY columns NOT NULL, ...) as CREATE
-        // TABLE does; the parsed definition is the one kept.
-        let text = render_create(&def);
-        let stmts = crate::parser::parse(&text)?;
-        let Some(ast::Statement::CreateTable(ct)) = stmts.first() else {
-            return Err(DbError::internal(format!(
-                "unparsable ALTER result: {text}"
-            )));
-        };
+        // TABLE does; the parsed definition is the one kept. The partitioning is the old one's
+        // text, read again against the new columns (its column numbers are the old table's).
+        def.partitioning = None;
+        let text = render_create(&def) + &create_table::partition_text(old);
+        let (ct, extras) = crate::parser::parse_create_table(&text)?;
         let mut notes = Vec::new();
-        let parsed = create_table::table_from_create_mode(&old.db, ct, true, &mut notes)?;
+        let mut parsed = create_table::table_from_create_mode(
+            &old.db,
+            &ct,
+            &extras,
+            old.collation,
+            true,
+            &mut notes,
+        )?;
+        if let Some(ids) = old.part_ids() {
+            parsed.set_part_ids(&ids)?;
+        }
         let def = TableDef {
             db: old.db.clone(),
             name: old.name.clone(),

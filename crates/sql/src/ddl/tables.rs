@@ -13,6 +13,7 @@ use betula_storage::TreeOptions;
 use sqlparser::ast;
 
 use crate::catalog::create_table::{check_name, render_stored};
+use crate::catalog::partition::TableExtras;
 use crate::catalog::{create_table, TableDef};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
@@ -38,7 +39,11 @@ pub fn tree_opts(cx: &Context, t: &TableDef) -> TreeOptions {
     o
 }
 
-pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output> {
+pub fn create_table(
+    cx: &mut Context,
+    ct: &ast::CreateTable,
+    extras: &TableExtras,
+) -> DbResult<Output> {
     if let Some(ast::CreateTableLikeKind::Plain(l) | ast::CreateTableLikeKind::Parenthesized(l)) =
         &ct.like
     {
@@ -47,16 +52,20 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
         cx.check_db_access(&src.0)?;
         let old = cx.get_table(&src.0, &src.1)?;
         let text = render_stored(&old);
-        let stmts = crate::parser::parse(&text)?;
-        if let Some(ast::Statement::CreateTable(mut copy)) = stmts.into_iter().next() {
-            copy.name = ct.name.clone();
-            copy.if_not_exists = ct.if_not_exists;
-            copy.temporary = ct.temporary;
-            return create_table(cx, &copy);
-        }
+        let (mut copy, extras) = crate::parser::parse_create_table(&text)?;
+        copy.name = ct.name.clone();
+        copy.if_not_exists = ct.if_not_exists;
+        copy.temporary = ct.temporary;
+        return create_table(cx, &copy, &extras);
+    }
+    if ct.temporary && extras.partitioning.is_some() {
+        return Err(DbError::new(
+            ErrorCode::PartitionNoTemporary,
+            "Cannot create temporary table with partitions",
+        ));
     }
     if let Some(q) = &ct.query {
-        return crate::ddl::create_select::create_table_as(cx, ct, q);
+        return crate::ddl::create_select::create_table_as(cx, ct, extras, q);
     }
     if ct.clone.is_some() {
         return Err(DbError::unsupported("CREATE TABLE ... CLONE"));
@@ -90,7 +99,9 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
         return Err(DbError::table_exists(&name));
     }
     let mut notes = Vec::new();
-    let mut def = create_table::table_from_create_mode(&db, ct, cx.strict(), &mut notes)?;
+    let default = cx.database_collation(&db);
+    let mut def =
+        create_table::table_from_create_mode(&db, ct, extras, default, cx.strict(), &mut notes)?;
     // `betula_key_format = 1` creates a table in the layout of versions before key formats
     // (compatibility tests); any other value gives the current format.
     if matches!(cx.vars.get("betula_key_format"), Some(Value::Int(1))) {
@@ -101,7 +112,7 @@ pub fn create_table(cx: &mut Context, ct: &ast::CreateTable) -> DbResult<Output>
     if ct.temporary {
         def.temporary = Some(cx.new_temp_id());
     }
-    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (not persisted, see render_stored)
+    // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (persisted with the entry: AIC3)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
         Ordering::SeqCst,
@@ -180,7 +191,7 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.engine.store.set_column_layouts(def.column_layouts())?;
     def.counters.auto_inc.store(1, Ordering::SeqCst);
     def.counters.row_id.store(1, Ordering::SeqCst);
-    Ok(())
+    cx.engine.auto_inc_stored(&def)
 }
 
 pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) -> DbResult<()> {

@@ -165,6 +165,11 @@ pub fn import(cx: &mut Context, db: &str, table: &str) -> DbResult<Output> {
             "IMPORT TABLESPACE of a temporary table",
         ));
     }
+    if def.partitioning.is_some() {
+        return Err(DbError::unsupported(
+            "IMPORT TABLESPACE of a partitioned table",
+        ));
+    }
     let dir = export_dir(cx, db, table);
     let meta = checked_meta(&dir, &def)?;
     let files = |index: &str| {

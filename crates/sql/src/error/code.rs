@@ -119,6 +119,8 @@ error_codes! {
     CantDropFieldOrKey = 1091, "42000";
     /// `ER_NO_SUCH_THREAD`
     NoSuchThread = 1094, "HY000";
+    /// `ER_KILL_DENIED_ERROR`
+    KillDeniedError = 1095, "HY000";
     /// `ER_NO_TABLES_USED`
     NoTablesUsed = 1096, "HY000";
     /// `ER_TOO_BIG_SET`
@@ -203,6 +205,8 @@ error_codes! {
     WarnDataOutOfRange = 1264, "22003";
     /// `WARN_DATA_TRUNCATED`
     WarnDataTruncated = 1265, "01000";
+    /// `ER_CANT_AGGREGATE_2COLLATIONS`
+    CantAggregate2collations = 1267, "HY000";
     /// `ER_UNKNOWN_COLLATION`
     UnknownCollation = 1273, "HY000";
     /// `ER_WRONG_NAME_FOR_INDEX`
@@ -219,6 +223,10 @@ error_codes! {
     DuplicatedValueInType = 1291, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE`
     TruncatedWrongValue = 1292, "22007";
+    /// `ER_UNKNOWN_TIME_ZONE`
+    UnknownTimeZone = 1298, "HY000";
+    /// `ER_WARN_INVALID_TIMESTAMP`
+    WarnInvalidTimestamp = 1299, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
     /// `ER_QUERY_INTERRUPTED`
@@ -253,20 +261,118 @@ error_codes! {
     ForeignServerDoesntExist = 1477, "HY000";
     /// `ER_ILLEGAL_HA_CREATE_OPTION`
     IllegalHaCreateOption = 1478, "HY000";
+    /// `ER_PARTITION_REQUIRES_VALUES_ERROR`
+    PartitionRequiresValuesError = 1479, "HY000";
+    /// `ER_PARTITION_WRONG_VALUES_ERROR`
+    PartitionWrongValuesError = 1480, "HY000";
+    /// `ER_PARTITION_MAXVALUE_ERROR`
+    PartitionMaxvalueError = 1481, "HY000";
+    /// `ER_WRONG_EXPR_IN_PARTITION_FUNC_ERROR`
+    WrongExprInPartitionFuncError = 1486, "HY000";
+    /// `ER_FIELD_NOT_FOUND_PART_ERROR`
+    FieldNotFoundPartError = 1488, "HY000";
+    /// `ER_PARTITION_FUNC_NOT_ALLOWED_ERROR`
+    PartitionFuncNotAllowedError = 1491, "HY000";
+    /// `ER_PARTITIONS_MUST_BE_DEFINED_ERROR`
+    PartitionsMustBeDefinedError = 1492, "HY000";
+    /// `ER_RANGE_NOT_INCREASING_ERROR`
+    RangeNotIncreasingError = 1493, "HY000";
+    /// `ER_MULTIPLE_DEF_CONST_IN_LIST_PART_ERROR`
+    MultipleDefConstInListPartError = 1495, "HY000";
+    /// `ER_TOO_MANY_PARTITIONS_ERROR`
+    TooManyPartitionsError = 1499, "HY000";
+    /// `ER_BLOB_FIELD_IN_PART_FUNC_ERROR`
+    BlobFieldInPartFuncError = 1502, "HY000";
+    /// `ER_UNIQUE_KEY_NEED_ALL_FIELDS_IN_PF`
+    UniqueKeyNeedAllFieldsInPf = 1503, "HY000";
+    /// `ER_NO_PARTS_ERROR`
+    NoPartsError = 1504, "HY000";
+    /// `ER_PARTITION_MGMT_ON_NONPARTITIONED`
+    PartitionMgmtOnNonpartitioned = 1505, "HY000";
+    /// `ER_PARTITION_DOES_NOT_EXIST`
+    PartitionDoesNotExist = 1507, "HY000";
+    /// `ER_DROP_LAST_PARTITION`
+    DropLastPartition = 1508, "HY000";
+    /// `ER_COALESCE_ONLY_ON_HASH_PARTITION`
+    CoalesceOnlyOnHashPartition = 1509, "HY000";
+    /// `ER_REORG_HASH_ONLY_ON_SAME_NO`
+    ReorgHashOnlyOnSameNo = 1510, "HY000";
+    /// `ER_REORG_NO_PARAM_ERROR`
+    ReorgNoParamError = 1511, "HY000";
+    /// `ER_ONLY_ON_RANGE_LIST_PARTITION`
+    OnlyOnRangeListPartition = 1512, "HY000";
+    /// `ER_ADD_PARTITION_NO_NEW_PARTITION`
+    AddPartitionNoNewPartition = 1514, "HY000";
+    /// `ER_COALESCE_PARTITION_NO_PARTITION`
+    CoalescePartitionNoPartition = 1515, "HY000";
+    /// `ER_REORG_PARTITION_NOT_EXIST`
+    ReorgPartitionNotExist = 1516, "HY000";
+    /// `ER_SAME_NAME_PARTITION`
+    SameNamePartition = 1517, "HY000";
+    /// `ER_CONSECUTIVE_REORG_PARTITIONS`
+    ConsecutiveReorgPartitions = 1519, "HY000";
+    /// `ER_REORG_OUTSIDE_RANGE`
+    ReorgOutsideRange = 1520, "HY000";
+    /// `ER_NO_PARTITION_FOR_GIVEN_VALUE`
+    NoPartitionForGivenValue = 1526, "HY000";
+    /// `ER_PARTITION_NO_TEMPORARY`
+    PartitionNoTemporary = 1562, "HY000";
+    /// `ER_PARTITION_FUNCTION_IS_NOT_ALLOWED`
+    PartitionFunctionIsNotAllowed = 1564, "HY000";
+    /// `ER_NULL_IN_VALUES_LESS_THAN`
+    NullInValuesLessThan = 1566, "HY000";
+    /// `ER_WRONG_PARTITION_NAME`
+    WrongPartitionName = 1567, "HY000";
     /// `ER_WRONG_PARAMCOUNT_TO_NATIVE_FCT`
     WrongParamcountToNativeFct = 1582, "42000";
+    /// `ER_SAME_NAME_PARTITION_FIELD`
+    SameNamePartitionField = 1652, "HY000";
+    /// `ER_PARTITION_COLUMN_LIST_ERROR`
+    PartitionColumnListError = 1653, "HY000";
+    /// `ER_WRONG_TYPE_COLUMN_VALUE_ERROR`
+    WrongTypeColumnValueError = 1654, "HY000";
+    /// `ER_TOO_MANY_PARTITION_FUNC_FIELDS_ERROR`
+    TooManyPartitionFuncFieldsError = 1655, "HY000";
+    /// `ER_MAXVALUE_IN_VALUES_IN`
+    MaxvalueInValuesIn = 1656, "HY000";
+    /// `ER_TOO_MANY_VALUES_ERROR`
+    TooManyValuesError = 1657, "HY000";
+    /// `ER_ROW_SINGLE_PARTITION_FIELD_ERROR`
+    RowSinglePartitionFieldError = 1658, "HY000";
+    /// `ER_FIELD_TYPE_NOT_ALLOWED_AS_PARTITION_FIELD`
+    FieldTypeNotAllowedAsPartitionField = 1659, "HY000";
     /// `ER_WARN_DEPRECATED_SYNTAX_NO_REPLACEMENT`
     WarnDeprecatedSyntaxNoReplacement = 1681, "HY000";
     /// `ER_DATA_OUT_OF_RANGE`
     DataOutOfRange = 1690, "22003";
+    /// `ER_VALUES_IS_NOT_INT_TYPE_ERROR`
+    ValuesIsNotIntTypeError = 1697, "HY000";
     /// `ER_INDEX_CORRUPT`
     IndexCorrupt = 1712, "HY000";
+    /// `ER_PARTITION_EXCHANGE_DIFFERENT_OPTION`
+    PartitionExchangeDifferentOption = 1731, "HY000";
+    /// `ER_PARTITION_EXCHANGE_PART_TABLE`
+    PartitionExchangePartTable = 1732, "HY000";
+    /// `ER_PARTITION_EXCHANGE_TEMP_TABLE`
+    PartitionExchangeTempTable = 1733, "HY000";
+    /// `ER_UNKNOWN_PARTITION`
+    UnknownPartition = 1735, "HY000";
+    /// `ER_TABLES_DIFFERENT_METADATA`
+    TablesDifferentMetadata = 1736, "HY000";
+    /// `ER_ROW_DOES_NOT_MATCH_PARTITION`
+    RowDoesNotMatchPartition = 1737, "HY000";
+    /// `ER_PARTITION_CLAUSE_ON_NONPARTITIONED`
+    PartitionClauseOnNonpartitioned = 1747, "HY000";
+    /// `ER_ROW_DOES_NOT_MATCH_GIVEN_PARTITION_SET`
+    RowDoesNotMatchGivenPartitionSet = 1748, "HY000";
     /// `ER_TABLE_SCHEMA_MISMATCH`
     TableSchemaMismatch = 1808, "HY000";
     /// `ER_TABLESPACE_MISSING`
     TablespaceMissing = 1812, "HY000";
     /// `ER_TABLESPACE_DISCARDED`
     TablespaceDiscarded = 1814, "HY000";
+    /// `ER_DUP_CONSTRAINT_NAME`
+    DupConstraintName = 1826, "HY000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
     AlterOperationNotSupported = 1845, "0A000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`
@@ -275,11 +381,15 @@ error_codes! {
     TableCorrupt = 1877, "HY000";
     /// `ER_DATA_OVERFLOW`
     DataOverflow = 1916, "22003";
+    /// `ER_CONNECTION_KILLED`
+    ConnectionKilled = 1927, "70100";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";
     /// MySQL 8's `ER_CLIENT_LOCAL_FILES_DISABLED` (MariaDB has no such error).
     ClientLocalFilesDisabled = 3948, "42000";
+    /// `ER_CONSTRAINT_FAILED`
+    ConstraintFailed = 4025, "23000";
 }
 
 #[cfg(test)]

@@ -27,6 +27,10 @@ pub enum SqlError {
         column: String,
         row: u64,
     },
+    /// 1299 / HY000: a local time that never happened in the session's time zone (clocks set
+    /// forward over it) stored into a TIMESTAMP (a warning; MariaDB's text).
+    #[error("Invalid TIMESTAMP value in column '{column}' at row {row}")]
+    InvalidTimestamp { column: String, row: u64 },
     /// 1366 / 22007: a string that is not a number (`kind` = `integer`, `decimal`, `double`) or, with
     /// `kind` = `string`, bytes that are not valid UTF-8 for a text column.
     /// `column` is quoted as MariaDB shows it: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
@@ -90,6 +94,7 @@ impl SqlError {
             SqlError::OutOfRange { .. } => ErrorCode::WarnDataOutOfRange,
             SqlError::IncorrectTemporal { .. } => ErrorCode::TruncatedWrongValue,
             SqlError::IncorrectValue { .. } => ErrorCode::TruncatedWrongValueForField,
+            SqlError::InvalidTimestamp { .. } => ErrorCode::WarnInvalidTimestamp,
             SqlError::DataTooLong { .. } => ErrorCode::DataTooLong,
             SqlError::DataTruncated { .. } => ErrorCode::WarnDataTruncated,
             SqlError::NotNull { .. } => ErrorCode::BadNullError,

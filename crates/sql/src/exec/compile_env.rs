@@ -47,4 +47,10 @@ impl CompileEnv for Context {
     fn rand_seed(&mut self) -> Option<u64> {
         Some(self.new_rand_seed())
     }
+    fn interrupt(&self) -> Option<crate::error::interrupt::Interrupt> {
+        Some(self.interrupt.clone())
+    }
+    fn time_zone(&self) -> crate::types::time_zone::TimeZone {
+        self.time_zone
+    }
 }

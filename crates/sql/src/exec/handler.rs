@@ -79,7 +79,9 @@ pub fn run(cx: &mut Context, stmt: HandlerStmt) -> DbResult<Output> {
 fn open(cx: &mut Context, name: &[String], alias: Option<String>) -> DbResult<Output> {
     let (db, table) = cx.resolve_table_name(name)?;
     cx.check_db_access(&db)?;
-    cx.get_table(&db, &table)?;
+    if cx.get_table(&db, &table)?.partitioning.is_some() {
+        return Err(DbError::unsupported("HANDLER on a partitioned table"));
+    }
     let alias = alias.unwrap_or_else(|| table.clone());
     let k = alias.to_ascii_lowercase();
     if cx.handlers.contains_key(&k) {
@@ -116,6 +118,9 @@ fn read(
         cx.handlers.remove(&k);
         return Err(unknown(alias));
     };
+    if t.partitioning.is_some() {
+        return Err(DbError::unsupported("HANDLER on a partitioned table"));
+    }
     let key = match key_name {
         None => None,
         Some(n) => Some(key_named(&t, n)?),
@@ -178,7 +183,7 @@ fn read(
                 None => true,
             };
             if ok {
-                rows.push(row);
+                rows.push(in_session_zone(cx, &t, row));
                 if rows.len() as u64 >= limit {
                     break;
                 }
@@ -299,4 +304,14 @@ fn bounds(
 
 fn succ_excl(prefix: &[u8]) -> Bound<Vec<u8>> {
     prefix_successor(prefix).map_or(Bound::Unbounded, Bound::Excluded)
+}
+
+/// A row as the session reads it: TIMESTAMP columns (stored as UTC) in its time zone.
+fn in_session_zone(cx: &Context, t: &TableDef, mut row: Vec<Value>) -> Vec<Value> {
+    for (v, c) in row.iter_mut().zip(&t.columns) {
+        if let (true, Value::DateTime(dt)) = (c.sql_type.is_timestamp(), &*v) {
+            *v = Value::DateTime(cx.time_zone.utc_to_local(*dt));
+        }
+    }
+    row
 }

@@ -4,9 +4,9 @@
 //!
 //! Invariants: a source's ON clause is checked on each of its rows, WHERE on each complete row;
 //! a derived table is run once, before the first row is read ([`Join::new`]); the loop stops as
-//! soon as the consumer asks it to. [`JoinStats`] counts, per source, how often it was read, the
-//! rows its access path handed out and the rows that passed its conditions (what ANALYZE
-//! reports as `r_rows` and `r_filtered`).
+//! soon as the consumer asks it to, or at the next row after a KILL of the connection.
+//! [`JoinStats`] counts, per source, how often it was read, the rows its access path handed out
+//! and the rows that passed its conditions (what ANALYZE reports as `r_rows` and `r_filtered`).
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
@@ -79,6 +79,8 @@ impl<'a> Join<'a> {
         let mut matched = false;
         let mut go_on = true;
         let mut visit = |this: &mut Self, vals: &[Value], row: &mut Vec<Value>| {
+            // Derived tables' rows are no scan: a KILL is seen here too.
+            this.cx.check_interrupted()?;
             this.stats.rows[i] += 1;
             row[s.offset..s.offset + s.ncols].clone_from_slice(&vals[..s.ncols]);
             if !passes(s.on_c.as_ref(), row)? {

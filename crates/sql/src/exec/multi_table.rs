@@ -187,6 +187,7 @@ fn walk(
                      pks: &mut Vec<Vec<u8>>,
                      targets: &mut [Matches]|
      -> DbResult<()> {
+        cx.check_interrupted()?;
         row[s.offset..s.offset + s.ncols].clone_from_slice(&vals[..s.ncols]);
         if !passes(s.on_c.as_ref(), row)? {
             return Ok(());
@@ -292,7 +293,10 @@ fn multi_update(
             [c] => ast::Expr::Identifier(ast::Ident::new(c)),
             _ => ast::Expr::CompoundIdentifier(parts.iter().map(ast::Ident::new).collect()),
         };
-        let Expr::Col(g) = cx.compile(&j.from.scope, &target, "field list")? else {
+        let Some(g) = cx
+            .compile(&j.from.scope, &target, "field list")?
+            .col_index()
+        else {
             return Err(DbError::bad_field(&parts.join("."), "field list"));
         };
         let Some(src) = j
@@ -343,6 +347,7 @@ fn multi_update(
         let t = t.clone();
         let range = s.offset..s.offset + s.ncols;
         for (n, (pk, joined)) in m.rows.iter().enumerate() {
+            cx.check_interrupted()?;
             let Some(mut row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };
@@ -356,7 +361,10 @@ fn multi_update(
                     &t.columns[c],
                     (&t.db, &t.name),
                     n as u64 + 1,
-                    crate::types::coerce::SqlMode { strict },
+                    crate::types::coerce::SqlMode {
+                        strict,
+                        time_zone: cx.time_zone,
+                    },
                     &mut warnings,
                 ) {
                     Ok(v) => v,
@@ -371,10 +379,11 @@ fn multi_update(
             if new != old {
                 for (i, on) in t.on_update_now.iter().enumerate() {
                     if *on && !assigns.iter().any(|(g, _)| *g == s.offset + i) {
-                        new[i] = Value::DateTime(cx.now);
+                        new[i] = cx.now_for(&t.columns[i]);
                     }
                 }
             }
+            dml::check_row(&t, &new)?;
             match dml::update_row(cx, &t, pk, &old, &new) {
                 Ok(true) => changed += 1,
                 Ok(false) => {}
@@ -453,6 +462,7 @@ fn multi_delete(
         let t = t.clone();
         let s = &j.from.sources[m.source];
         for (pk, joined) in &m.rows {
+            cx.check_interrupted()?;
             let Some(row) = relock(cx, &j, m.source, pk, joined)? else {
                 continue;
             };

@@ -25,6 +25,10 @@ pub fn run_query_to(
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
     if !q.locks.is_empty() {
+        if q.locks.iter().any(|l| l.nonblock.is_some()) {
+            // Waiting (or reading locked rows) instead would silently change the answer.
+            return Err(DbError::unsupported("NOWAIT / SKIP LOCKED"));
+        }
         return locking_read(cx, q);
     }
     let plan = plan_query(cx, q)?;
@@ -40,6 +44,14 @@ pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
 pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     match plan_query(cx, q)? {
         QueryPlan::Select(s) => Ok(crate::plan::explain::explain(cx, &s)),
+        _ => Err(DbError::unsupported("EXPLAIN of this query")),
+    }
+}
+
+/// EXPLAIN PARTITIONS of a query: EXPLAIN with the partitions each table reads.
+pub fn explain_partitions(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    match plan_query(cx, q)? {
+        QueryPlan::Select(s) => Ok(crate::plan::explain::explain_partitions(cx, &s)),
         _ => Err(DbError::unsupported("EXPLAIN of this query")),
     }
 }
@@ -88,13 +100,12 @@ pub fn run_plan(
         } => {
             let mut rows = rows_of(run_plan(cx, left, None)?);
             rows.extend(rows_of(run_plan(cx, right, None)?));
+            let cols = plan.columns();
             if *distinct {
-                dedup(&mut rows);
+                let colls: Vec<_> = cols.iter().map(|c| c.collation).collect();
+                dedup(&mut rows, &colls);
             }
-            Ok(Output::Rows {
-                cols: plan.columns(),
-                rows,
-            })
+            Ok(Output::Rows { cols, rows })
         }
         QueryPlan::Values { rows } => Ok(Output::Rows {
             cols: plan.columns(),
@@ -116,7 +127,9 @@ pub fn run_plan(
                 keyed.push((keys, r));
             }
             let desc: Vec<bool> = order.iter().map(|(_, d)| *d).collect();
-            sort_keyed(&mut keyed, &desc);
+            let scope = crate::result::scope_of(&input.columns());
+            let colls: Vec<_> = order.iter().map(|(e, _)| scope.collation_of(e)).collect();
+            sort_keyed(&mut keyed, &desc, &colls);
             let mut rows: Vec<Vec<Value>> = keyed.into_iter().map(|(_, r)| r).collect();
             apply_limit(&mut rows, *limit, *offset);
             Ok(Output::Rows {

@@ -3,7 +3,7 @@
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
 //! and DELETE); a covering index read fills only the columns the statement uses (others are
 //! NULL), and is chosen only when the index entries give all those columns back
-//! (index_entry.rs).
+//! (index_entry.rs); a KILL of the connection stops the read before the next entry.
 
 use std::ops::Bound;
 
@@ -16,6 +16,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::plan::access::Access;
 use crate::plan::index_condition::Pushed;
+use crate::store::Merged;
 use crate::types::value::Value;
 
 /// Whether the pushed condition holds for an index entry (the row is then fetched).
@@ -41,9 +42,33 @@ fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
     decode_row(&t.layout, bytes).map_err(DbError::from)
 }
 
+/// A merged scan of `trees` (one per partition read) within `lo`..`hi`.
+fn merged<'t>(
+    cx: &Context,
+    trees: &[String],
+    lo: Bound<Vec<u8>>,
+    hi: Bound<Vec<u8>>,
+    reverse: bool,
+    snap: Option<&'t betula_storage::Txn>,
+) -> DbResult<Merged<'t>> {
+    let mut scans = Vec::with_capacity(trees.len());
+    for tree in trees {
+        scans.push(cx.ws.scan(
+            &cx.engine.store,
+            tree,
+            lo.clone(),
+            hi.clone(),
+            reverse,
+            snap,
+        )?);
+    }
+    Merged::new(scans, reverse)
+}
+
 /// Calls `f(pk_bytes, row)` for each row in the access path's ranges (evaluated against
 /// `outer`), in key order or reverse, until `f` returns `false`. `snap` is the read view (None:
-/// latest committed).
+/// latest committed). A partitioned table is read in the partitions the access path keeps, their
+/// scans merged in key order (design.md PRT7).
 #[allow(clippy::too_many_arguments)] // each argument is one independent knob of the read
 pub fn read_rows(
     cx: &Context,
@@ -57,25 +82,34 @@ pub fn read_rows(
 ) -> DbResult<()> {
     let store = &cx.engine.store;
     let ranges = access.key_ranges(t, outer)?;
-    let primary = t.primary_tree();
+    let parts = access.read_parts(t);
+    let ranges: Box<dyn Iterator<Item = _>> = if reverse {
+        Box::new(ranges.into_iter().rev())
+    } else {
+        Box::new(ranges.into_iter())
+    };
     match access.index {
         None => {
-            if access.is_point(t) && ranges.len() == 1 {
-                if let Bound::Included(k) = &ranges[0].0 {
-                    if let Some(v) = cx.ws.get(store, &primary, k, snap)? {
-                        f(k.clone(), decode(t, &v)?)?;
+            let mut ranges = ranges.peekable();
+            if access.is_point(t) {
+                if let Some((Bound::Included(k), _)) = ranges.peek() {
+                    for part in t.parts_of_pk(k)? {
+                        if !parts.contains(&part) {
+                            continue;
+                        }
+                        if let Some(v) = cx.ws.get(store, &t.primary_tree_of(part), k, snap)? {
+                            f(k.clone(), decode(t, &v)?)?;
+                            break;
+                        }
                     }
                     return Ok(());
                 }
             }
-            let iter: Box<dyn Iterator<Item = _>> = if reverse {
-                Box::new(ranges.into_iter().rev())
-            } else {
-                Box::new(ranges.into_iter())
-            };
-            for (lo, hi) in iter {
-                let mut scan = cx.ws.scan(store, &primary, lo, hi, reverse, snap)?;
-                while let Some((k, v)) = scan.next_entry()? {
+            let trees: Vec<String> = parts.iter().map(|&p| t.primary_tree_of(p)).collect();
+            for (lo, hi) in ranges {
+                let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
+                while let Some((_, k, v)) = scan.next_entry()? {
+                    cx.check_interrupted()?;
                     if !f(k, decode(t, &v)?)? {
                         return Ok(());
                     }
@@ -83,18 +117,14 @@ pub fn read_rows(
             }
         }
         Some(ix) => {
-            let tree = t.index_tree(ix);
+            let trees: Vec<String> = parts.iter().map(|&p| t.index_tree_of(p, ix)).collect();
             let kcols = t.index_key_columns(ix);
             let nix = t.indexes[ix].columns.len();
             let covering = covers(t, ix, needed);
-            let iter: Box<dyn Iterator<Item = _>> = if reverse {
-                Box::new(ranges.into_iter().rev())
-            } else {
-                Box::new(ranges.into_iter())
-            };
-            for (lo, hi) in iter {
-                let mut scan = cx.ws.scan(store, &tree, lo, hi, reverse, snap)?;
-                while let Some((k, v)) = scan.next_entry()? {
+            for (lo, hi) in ranges {
+                let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
+                while let Some((from, k, v)) = scan.next_entry()? {
+                    cx.check_interrupted()?;
                     let (pk, row) = if covering {
                         let (row, at) = crate::catalog::index_entry::decode_entry(t, ix, &k, &v)?;
                         (k[at..].to_vec(), row)
@@ -109,6 +139,8 @@ pub fn read_rows(
                             d.next(kc)?;
                         }
                         let pk = k[d.position()..].to_vec();
+                        // The row is in the partition of the index entry.
+                        let primary = t.primary_tree_of(parts[from]);
                         match cx.ws.get(store, &primary, &pk, snap)? {
                             Some(v) => (pk, decode(t, &v)?),
                             // Index entry without row (a concurrent delete): skip.

@@ -48,11 +48,11 @@ pub fn run_select_analyzed(
         plain_rows(cx, plan, &members)?
     };
     if plan.distinct {
-        dedup_keyed(&mut out_rows);
+        dedup_keyed(&mut out_rows, &plan.projection_collations());
     }
     if plan.sorted() {
         let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
-        sort_keyed(&mut out_rows, &desc);
+        sort_keyed(&mut out_rows, &desc, &plan.order_collations());
     }
     let mut rows: Vec<Vec<Value>> = out_rows.into_iter().map(|(_, v)| v).collect();
     apply_limit(&mut rows, plan.limit, plan.offset);
@@ -117,6 +117,7 @@ fn grouped_rows(
     let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
     // Each group: its first row (non-aggregated columns read from it) and its accumulators.
     let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
+    let group_colls = plan.group_collations();
     let mut join = Join::new(cx, &plan.from)?;
     join.run(plan.filter.as_ref(), &mut |row| {
         let ecx = EvalCtx::row(row);
@@ -124,7 +125,7 @@ fn grouped_rows(
         for g in &plan.group_by {
             kv.push(eval(g, &ecx)?);
         }
-        let key = group_key(&kv);
+        let key = group_key(&kv, &group_colls);
         let idx = match groups.get(&key) {
             Some(i) => *i,
             None => {

@@ -2,7 +2,7 @@
 //! (MariaDB's "Using filesort"), DISTINCT and UNION's duplicate removal ("Using temporary").
 //!
 //! Invariants: sorts are stable, NULLs first ascending (last descending), values compared as
-//! MySQL compares them under the default collation; duplicates are detected with
+//! MySQL compares them, text under its expression's collation; duplicates are detected with
 //! [`group_key`], so rows MySQL groups together are one.
 
 use std::cmp::Ordering;
@@ -15,11 +15,13 @@ use crate::types::value::{cmp_nulls_first, Value};
 /// Rows with their sort keys: `(keys, row)`.
 pub type Keyed = (Vec<Value>, Vec<Value>);
 
-/// Sorts `rows` by their keys; `desc[i]` reverses key `i`.
-pub fn sort_keyed(rows: &mut [Keyed], desc: &[bool]) {
+/// Sorts `rows` by their keys; `desc[i]` reverses key `i`, text of key `i` compares under
+/// `colls[i]`.
+pub fn sort_keyed(rows: &mut [Keyed], desc: &[bool], colls: &[Collation]) {
     rows.sort_by(|a, b| {
         for (i, d) in desc.iter().enumerate() {
-            let o = cmp_nulls_first(&a.0[i], &b.0[i], Collation::default());
+            let coll = colls.get(i).copied().unwrap_or_default();
+            let o = cmp_nulls_first(&a.0[i], &b.0[i], coll);
             if o != Ordering::Equal {
                 return if *d { o.reverse() } else { o };
             }
@@ -28,16 +30,17 @@ pub fn sort_keyed(rows: &mut [Keyed], desc: &[bool]) {
     });
 }
 
-/// Keeps the first of each set of equal rows (keys are not compared).
-pub fn dedup_keyed(rows: &mut Vec<Keyed>) {
+/// Keeps the first of each set of equal rows (keys are not compared); text of column `i`
+/// compares under `colls[i]`.
+pub fn dedup_keyed(rows: &mut Vec<Keyed>, colls: &[Collation]) {
     let mut seen = HashSet::new();
-    rows.retain(|(_, v)| seen.insert(group_key(v)));
+    rows.retain(|(_, v)| seen.insert(group_key(v, colls)));
 }
 
-/// Keeps the first of each set of equal rows.
-pub fn dedup(rows: &mut Vec<Vec<Value>>) {
+/// Keeps the first of each set of equal rows (text of column `i` under `colls[i]`).
+pub fn dedup(rows: &mut Vec<Vec<Value>>, colls: &[Collation]) {
     let mut seen = HashSet::new();
-    rows.retain(|r| seen.insert(group_key(r)));
+    rows.retain(|r| seen.insert(group_key(r, colls)));
 }
 
 /// Drops `offset` rows from the front and keeps at most `limit`.

@@ -3,8 +3,9 @@
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
 //! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
-//! argument's value. Text groups and DISTINCT compare under the default case-insensitive
-//! collation (`'a'` and `'A'` are one group).
+//! argument's value. Text groups, DISTINCT, MIN/MAX and GROUP_CONCAT's ORDER BY compare under
+//! the collation of their expression (`'a'` and `'A'` are one group under a `_ci` collation, two
+//! under a `_bin` one), as MariaDB.
 
 use std::collections::HashSet;
 
@@ -15,10 +16,12 @@ use crate::types::collation::Collation;
 use crate::types::decimal::Decimal;
 use crate::types::value::{sql_cmp, Value};
 
-/// A byte string equal for values that group together.
-pub fn group_key(vals: &[Value]) -> Vec<u8> {
+/// A byte string equal for values that group together; text compares under `colls[i]` (the
+/// default collation where `colls` is shorter).
+pub fn group_key(vals: &[Value], colls: &[Collation]) -> Vec<u8> {
     let mut out = Vec::new();
-    for v in vals {
+    for (i, v) in vals.iter().enumerate() {
+        let coll = colls.get(i).copied().unwrap_or_default();
         match v {
             Value::Null => out.push(0),
             Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
@@ -50,7 +53,7 @@ pub fn group_key(vals: &[Value]) -> Vec<u8> {
             }
             Value::Text(s) => {
                 out.push(3);
-                let k = Collation::default().sort_key(s.as_bytes());
+                let k = coll.sort_key(s.as_bytes());
                 out.extend((k.len() as u64).to_le_bytes());
                 out.extend(k.iter());
             }
@@ -127,7 +130,7 @@ impl Accumulator {
         if vals.iter().any(Value::is_null) {
             return Ok(());
         }
-        if spec.distinct && !self.seen.insert(group_key(&vals)) {
+        if spec.distinct && !self.seen.insert(group_key(&vals, &spec.collations)) {
             return Ok(());
         }
         let v = &vals[0];
@@ -151,7 +154,8 @@ impl Accumulator {
                 let better = match &self.best {
                     None => true,
                     Some(b) => {
-                        let o = sql_cmp(v, b, Collation::default());
+                        let coll = spec.collations.first().copied().unwrap_or_default();
+                        let o = sql_cmp(v, b, coll);
                         if spec.func == AggFunc::Min {
                             o == Some(std::cmp::Ordering::Less)
                         } else {
@@ -241,7 +245,7 @@ impl Accumulator {
                             let o = crate::types::value::cmp_nulls_first(
                                 &a.0[i],
                                 &b.0[i],
-                                Collation::default(),
+                                spec.order_collations.get(i).copied().unwrap_or_default(),
                             );
                             if o != std::cmp::Ordering::Equal {
                                 return if *desc { o.reverse() } else { o };

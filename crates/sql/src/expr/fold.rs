@@ -53,7 +53,8 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::IsNull(a, _)
         | Expr::IsTrue(a, _, _)
         | Expr::Cast(a, _)
-        | Expr::Member(a, _, _) => visit(a, f),
+        | Expr::Member(a, _, _)
+        | Expr::InZone(a, _, _) => visit(a, f),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
             visit(a, f);
             visit(b, f)
@@ -85,6 +86,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(a, f)
             }
         }
+        Expr::Sleep(a, _) => visit(a, f),
     }
 }
 

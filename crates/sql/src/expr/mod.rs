@@ -24,8 +24,8 @@ mod scope;
 mod tree;
 
 pub use compile::{
-    cast_target, interval_unit, literal_overflows, number_literal, object_name_parts, CompileEnv,
-    Compiler,
+    cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,
+    object_name_parts, CompileEnv, Compiler, NoSession,
 };
 pub use scope::{Scope, ScopeCol};
-pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp};
+pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};

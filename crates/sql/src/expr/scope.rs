@@ -9,8 +9,9 @@
 //! a name that matches two columns is an error (1052) naming the clause, never the first match.
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{Expr, UnOp};
+use crate::expr::{Expr, UnOp, ZoneShift};
 use crate::types::collation::Collation;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -31,6 +32,9 @@ pub struct ScopeCol {
     pub length: u32,
     /// The members of an ENUM or SET column (empty otherwise).
     pub members: std::sync::Arc<[String]>,
+    /// A TIMESTAMP column of a table: its values are UTC, and expressions read them in the
+    /// session's time zone ([`Expr::InZone`]).
+    pub stored_utc: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -64,17 +68,99 @@ impl Scope {
     }
 }
 
+impl Scope {
+    /// Column `i` as expressions read it: a TIMESTAMP of a table in time zone `tz`.
+    pub fn column_expr(&self, i: usize, tz: TimeZone) -> Expr {
+        match self.cols.get(i) {
+            Some(c) if c.stored_utc && !tz.is_utc() => {
+                Expr::InZone(Box::new(Expr::Col(i)), tz, ZoneShift::ToLocal)
+            }
+            _ => Expr::Col(i),
+        }
+    }
+}
+
+/// Functions whose text result keeps the collation of their text arguments (MariaDB derives
+/// it from them): the first argument that has one gives it.
+const KEEPS_COLLATION: &[&str] = &[
+    "CONCAT",
+    "CONCAT_WS",
+    "LOWER",
+    "LCASE",
+    "UPPER",
+    "UCASE",
+    "SUBSTRING",
+    "SUBSTR",
+    "MID",
+    "LEFT",
+    "RIGHT",
+    "TRIM",
+    "LTRIM",
+    "RTRIM",
+    "TRIM_CHARS",
+    "LTRIM_CHARS",
+    "RTRIM_CHARS",
+    "REPLACE",
+    "REVERSE",
+    "LPAD",
+    "RPAD",
+    "REPEAT",
+    "IF",
+    "IFNULL",
+    "NVL",
+    "COALESCE",
+    "NULLIF",
+    "GREATEST",
+    "LEAST",
+    "SUBSTRING_INDEX",
+    "ELT",
+];
+
 impl Expr {
-    /// The column's collation, when this is a column reference of a text type.
-    pub(super) fn text_collation(&self, scope: &Scope) -> Option<Collation> {
+    /// The collation this expression's text compares, sorts and groups under, when it has one
+    /// of its own: a text column's (a binary column, BINARY and CAST(... AS BINARY): binary), an
+    /// explicit `COLLATE`, or the text arguments' of a function that returns them.
+    pub fn text_collation(&self, scope: &Scope) -> Option<Collation> {
         match self {
             Expr::Col(i) => scope.cols.get(*i).and_then(|c| match c.ty {
                 Some(t) if t.is_text() => Some(c.collation),
                 Some(t) if t.is_binary() => Some(Collation::Binary),
                 _ => None,
             }),
+            Expr::Lit(Value::Bytes(_)) | Expr::Cast(_, crate::expr::CastTo::Binary(_)) => {
+                Some(Collation::Binary)
+            }
+            _ if self.explicit_collation().is_some() => self.explicit_collation(),
+            Expr::Func(name, args) if KEEPS_COLLATION.contains(&name.as_str()) => {
+                let skip = usize::from(name == "IF");
+                args.iter().skip(skip).find_map(|a| a.text_collation(scope))
+            }
+            Expr::Case(_, whens, el, _) => whens
+                .iter()
+                .map(|(_, r)| r)
+                .chain(el.as_deref())
+                .find_map(|r| r.text_collation(scope)),
             _ => None,
         }
+    }
+
+    /// The collation named by `x COLLATE c` (MariaDB's explicit derivation, which wins over any
+    /// other in a comparison).
+    pub fn explicit_collation(&self) -> Option<Collation> {
+        match self {
+            Expr::Func(name, args) if name == "__COLLATE" => match args.get(1) {
+                Some(Expr::Lit(Value::Text(n))) => Collation::from_name(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+impl Scope {
+    /// The collation `e` sorts and groups under: its own, else the default.
+    pub fn collation_of(&self, e: &Expr) -> Collation {
+        e.text_collation(self).unwrap_or_default()
     }
 }
 
@@ -115,7 +201,7 @@ impl Scope {
                 .cols
                 .get(*i)
                 .is_some_and(|c| c.ty.is_some_and(|t| t.is_numeric())),
-            Expr::Member(..) | Expr::Rand(..) => true,
+            Expr::Member(..) | Expr::Rand(..) | Expr::Sleep(..) => true,
             Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
             Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
             Expr::Cast(_, to) => to.is_numeric(),

@@ -12,8 +12,10 @@
 
 use std::sync::Arc;
 
+use crate::error::interrupt::Interrupt;
 use crate::expr::functions::Rng;
 use crate::types::collation::Collation;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -96,8 +98,10 @@ pub enum IntervalUnit {
 pub enum CastTo {
     Signed,
     Unsigned,
-    Char,
-    Binary,
+    /// CHAR / CHAR(n): text, cut to n characters.
+    Char(Option<u32>),
+    /// BINARY / BINARY(n): bytes, cut or padded with 0x00 to n bytes.
+    Binary(Option<u32>),
     Decimal(u8, u8),
     Double,
     Date,
@@ -145,11 +149,40 @@ pub enum Expr {
     /// `RAND()` / `RAND(seed)`: the next value of the call's own generator at each evaluation
     /// (functions/random.rs); never constant.
     Rand(Option<Box<Expr>>, Rng),
+    /// The inner DATETIME value moved between UTC and the time zone (types/time_zone): a
+    /// TIMESTAMP column (stored as UTC) read in the session's zone, or a value compared with one
+    /// turned into UTC (TIMESTAMPs compare as stored, as in MariaDB). A value that is not a date
+    /// and time passes unchanged.
+    InZone(Box<Expr>, TimeZone, ZoneShift),
+    /// `SLEEP(seconds)`: waits, then gives 0; a KILL of the connection ends the wait with the
+    /// statement's interruption error (error/interrupt.rs). Never constant.
+    Sleep(Box<Expr>, Interrupt),
+}
+
+/// The direction of an [`Expr::InZone`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneShift {
+    /// UTC to local time.
+    ToLocal,
+    /// Local time to UTC; a local time that happens twice gives its first instant.
+    ToUtc,
 }
 
 impl Expr {
     pub fn lit(v: Value) -> Expr {
         Expr::Lit(v)
+    }
+    /// The column this expression reads as it is, or as a TIMESTAMP read in the session's zone
+    /// (`InZone(Col, ToLocal)`): what a key, ORDER BY or an UPDATE target recognizes as a column.
+    pub fn col_index(&self) -> Option<usize> {
+        match self {
+            Expr::Col(i) => Some(*i),
+            Expr::InZone(a, _, ZoneShift::ToLocal) => match **a {
+                Expr::Col(i) => Some(i),
+                _ => None,
+            },
+            _ => None,
+        }
     }
     /// Calls `f` on every column this expression reads.
     pub fn visit_cols(&self, f: &mut dyn FnMut(usize)) {
@@ -160,7 +193,8 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.visit_cols(f),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.visit_cols(f),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.visit_cols(f);
                 b.visit_cols(f)
@@ -192,6 +226,7 @@ impl Expr {
                     a.visit_cols(f)
                 }
             }
+            Expr::Sleep(a, _) => a.visit_cols(f),
         }
     }
     /// True if the expression has the same value on every row: it reads no column of the row,
@@ -209,7 +244,8 @@ impl Expr {
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.has_agg(),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.has_agg(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_agg() || b.has_agg()
             }
@@ -222,18 +258,21 @@ impl Expr {
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
+            Expr::Sleep(a, _) => a.has_agg(),
         }
     }
-    /// True if the expression calls RAND: its value changes from one evaluation to the next.
+    /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
+    /// changes from one evaluation to the next.
     pub fn has_rand(&self) -> bool {
         match self {
-            Expr::Rand(..) => true,
+            Expr::Rand(..) | Expr::Sleep(..) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
             | Expr::Cast(a, _)
-            | Expr::Member(a, _, _) => a.has_rand(),
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.has_rand(),
             Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
                 a.has_rand() || b.has_rand()
             }
@@ -269,4 +308,7 @@ pub struct AggSpec {
     pub distinct: bool,
     pub separator: String,
     pub order: Vec<(Expr, bool)>,
+    /// The collation of each argument (DISTINCT, MIN, MAX) and of each ORDER BY key.
+    pub collations: Vec<crate::types::collation::Collation>,
+    pub order_collations: Vec<crate::types::collation::Collation>,
 }

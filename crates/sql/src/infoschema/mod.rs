@@ -6,7 +6,7 @@
 //! tables.rs (SCHEMATA, TABLES, SHOW TABLE STATUS), columns.rs (COLUMNS, SHOW COLUMNS),
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
 //! TABLE_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
-//! charsets.rs (CHARACTER_SETS, COLLATIONS), empty.rs (the column lists of the views that are
+//! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), empty.rs (the column lists of the views that are
 //! always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
@@ -17,6 +17,7 @@ mod columns;
 mod constraints;
 mod empty;
 mod engines;
+mod partitions;
 mod processlist;
 mod statistics;
 mod tables;
@@ -86,6 +87,7 @@ const VIEWS: &[&str] = &[
     "COLUMNS",
     "ENGINES",
     "KEY_COLUMN_USAGE",
+    "PARTITIONS",
     "PROCESSLIST",
     "SCHEMATA",
     "STATISTICS",
@@ -99,7 +101,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
     let visible = visible_databases(cx);
     let tables = || visible_tables(cx, &visible);
     Ok(match up.as_str() {
-        "SCHEMATA" => tables::schemata_view(&visible),
+        "SCHEMATA" => tables::schemata_view(cx, &visible),
         "TABLES" => tables::tables_view(cx, &visible)?,
         "COLUMNS" => columns::columns_view(tables()),
         "STATISTICS" => statistics::statistics_view(tables()),
@@ -108,6 +110,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "KEY_COLUMN_USAGE" => constraints::key_column_usage_view(tables()),
         "TABLE_CONSTRAINTS" => constraints::table_constraints_view(tables()),
         "CHARACTER_SETS" => charsets::character_sets_view(),
+        "PARTITIONS" => partitions::partitions_view(cx, tables()),
         "COLLATIONS" => charsets::collations_view(),
         other => match empty::empty_view_columns(other) {
             Some(cols) => (names(cols), vec![]),

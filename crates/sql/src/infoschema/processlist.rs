@@ -55,6 +55,28 @@ pub fn status(cx: &Context) -> Vec<(String, String)> {
         ),
         ("Betula_wal_segments".into(), st.wal_segments.to_string()),
         (
+            "Betula_retention_rounds".into(),
+            e.retention.rounds.load(Ordering::Relaxed).to_string(),
+        ),
+        (
+            "Betula_retention_partitions_added".into(),
+            e.retention
+                .partitions_added
+                .load(Ordering::Relaxed)
+                .to_string(),
+        ),
+        (
+            "Betula_retention_partitions_dropped".into(),
+            e.retention
+                .partitions_dropped
+                .load(Ordering::Relaxed)
+                .to_string(),
+        ),
+        (
+            "Betula_retention_errors".into(),
+            e.retention.errors.load(Ordering::Relaxed).to_string(),
+        ),
+        (
             "Betula_wal_free_segments".into(),
             st.wal_free_segments.to_string(),
         ),
@@ -122,7 +144,13 @@ pub fn processlist(cx: &Context) -> Vec<Vec<Value>> {
                 t(p.user.clone()),
                 t(p.host.clone()),
                 p.db.clone().map(t).unwrap_or(Value::Null),
-                t(if p.info.is_some() { "Query" } else { "Sleep" }),
+                t(if p.interrupt.connection_killed() {
+                    "Killed"
+                } else if p.info.is_some() {
+                    "Query"
+                } else {
+                    "Sleep"
+                }),
                 Value::UInt(p.started.elapsed().as_secs()),
                 t(if p.info.is_some() { "executing" } else { "" }),
                 p.info.clone().map(t).unwrap_or(Value::Null),

@@ -15,7 +15,7 @@ use crate::result::OutCol;
 use crate::types::value::Value;
 
 /// information_schema.SCHEMATA: the databases `visible` to the user.
-pub(super) fn schemata_view(visible: &[String]) -> ViewRows {
+pub(super) fn schemata_view(cx: &Context, visible: &[String]) -> ViewRows {
     (
         names(&[
             "CATALOG_NAME",
@@ -23,18 +23,19 @@ pub(super) fn schemata_view(visible: &[String]) -> ViewRows {
             "DEFAULT_CHARACTER_SET_NAME",
             "DEFAULT_COLLATION_NAME",
             "SQL_PATH",
-            "DEFAULT_ENCRYPTION",
+            "SCHEMA_COMMENT",
         ]),
         visible
             .iter()
             .map(|d| {
+                let def = cx.engine.catalog.db(d).unwrap_or_default();
                 vec![
                     t("def"),
                     t(d.clone()),
-                    t("utf8mb4"),
-                    t("utf8mb4_general_ci"),
+                    t(def.collation.charset().name()),
+                    t(def.collation.name()),
                     Value::Null,
-                    t("NO"),
+                    t(def.comment.unwrap_or_default()),
                 ]
             })
             .collect(),
@@ -133,9 +134,19 @@ pub fn row_count(cx: &Context, t: &TableDef) -> u64 {
     n.max(t.counters.analyzed_rows.load(Ordering::Relaxed))
 }
 
-/// The rows of `t`'s committed primary tree, counted up to `limit` (all without one).
+/// The rows of `t`'s committed primary trees (every partition's), counted up to `limit` (all
+/// without one).
 pub fn count_rows(cx: &Context, t: &TableDef, limit: Option<u64>) -> u64 {
-    let Ok(tree) = cx.engine.store.tree(&t.primary_tree()) else {
+    let mut n = 0u64;
+    for part in t.parts() {
+        n += count_part_rows(cx, t, part, limit.map(|l| l.saturating_sub(n)));
+    }
+    n
+}
+
+/// The rows of partition `part`'s committed primary tree, counted up to `limit`.
+pub fn count_part_rows(cx: &Context, t: &TableDef, part: Option<usize>, limit: Option<u64>) -> u64 {
+    let Ok(tree) = cx.engine.store.tree(&t.primary_tree_of(part)) else {
         return 0;
     };
     let mut n = 0u64;
@@ -150,6 +161,17 @@ pub fn count_rows(cx: &Context, t: &TableDef, limit: Option<u64>) -> u64 {
         n += 1;
     }
     n
+}
+
+/// Bytes on disk of partition `part`'s primary tree, of its index trees, and free inside them.
+pub fn part_bytes(cx: &Context, t: &TableDef, part: Option<usize>) -> (u64, u64, u64) {
+    let store = &cx.engine.store;
+    let data = store.tree_bytes(&[t.primary_tree_of(part)]);
+    let indexes: Vec<String> = (0..t.indexes.len())
+        .map(|i| t.index_tree_of(part, i))
+        .collect();
+    let free = store.tree_free_bytes(&t.trees_of(part));
+    (data, store.tree_bytes(&indexes), free)
 }
 
 /// SHOW TABLE STATUS of database `db`: MariaDB's columns, one row per table.
@@ -189,20 +211,24 @@ pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
         .collect();
     let mut rows = Vec::new();
     for tdef in cx.engine.catalog.tables(db) {
-        let store = &cx.engine.store;
-        let data = store.tree_bytes(&[tdef.primary_tree()]);
-        let index = store.tree_bytes(
-            &(0..tdef.indexes.len())
-                .map(|i| tdef.index_tree(i))
-                .collect::<Vec<_>>(),
-        );
+        let (data, index, free) = tdef
+            .parts()
+            .into_iter()
+            .map(|p| part_bytes(cx, &tdef, p))
+            .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
         let n = row_count(cx, &tdef);
-        let free = store.tree_free_bytes(&tdef.all_trees());
-        let opts = match (&tdef.compression, &tdef.row_format) {
+        let mut opts = match (&tdef.compression, &tdef.row_format) {
             (Some(c), _) => format!("COMPRESSION=\"{c}\""),
             (None, Some(r)) => format!("row_format={r}"),
             _ => String::new(),
         };
+        if tdef.partitioning.is_some() {
+            opts = if opts.is_empty() {
+                "partitioned".into()
+            } else {
+                format!("{opts} partitioned")
+            };
+        }
         rows.push(vec![
             t(tdef.name.clone()),
             t(tdef.engine.clone().unwrap_or_else(|| "Betula".into())),

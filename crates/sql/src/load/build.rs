@@ -11,6 +11,9 @@
 //! The sequence numbers of dropped rows are collected while the primary stream is consumed
 //! (bulk_replace builds the trees in order, primary first) and their index entries are skipped.
 //!
+//! A KILL of the connection stops the build at the next entry of any stream (the load fails, the
+//! table is unchanged).
+//!
 //! Eligibility (checked under the whole-tree locks of the load's transaction, `merge::begin_locked`): no UNIQUE secondary index (their conflicts need
 //! per-row checks, done by `merge`), and no visible row in the primary tree.
 
@@ -21,6 +24,7 @@ use std::rc::Rc;
 
 use crate::catalog::TableDef;
 use crate::codec::row::decode_row;
+use crate::context::interrupt::Interrupt;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::load::sorter::{Entry, Merge, Sorter, TempDir};
@@ -61,6 +65,7 @@ struct Primary<'a> {
     shared: Rc<RefCell<Shared>>,
     on_dup: OnDuplicate,
     t: &'a TableDef,
+    interrupt: Interrupt,
 }
 
 fn storage_error(shared: &Rc<RefCell<Shared>>, e: DbError) -> betula_storage::Error {
@@ -81,6 +86,9 @@ impl Primary<'_> {
 impl Iterator for Primary<'_> {
     type Item = betula_storage::Result<(Vec<u8>, Vec<u8>)>;
     fn next(&mut self) -> Option<Self::Item> {
+        if let Err(e) = self.interrupt.check() {
+            return Some(Err(storage_error(&self.shared, e)));
+        }
         let mut cur = match self.inner.next()? {
             Ok(e) => e,
             Err(e) => return Some(Err(storage_error(&self.shared, e))),
@@ -160,23 +168,30 @@ pub fn load(
             shared: shared.clone(),
             on_dup,
             t,
+            interrupt: cx.interrupt.clone(),
         }),
     )];
     for (i, s) in indexes.into_iter().enumerate() {
         let sh = shared.clone();
         let sh2 = shared.clone();
+        let interrupt = cx.interrupt.clone();
         let merged = s.finish()?;
         loads.push((
             t.index_tree(i),
-            Box::new(merged.filter_map(move |r| match r {
-                Ok((k, seq, v)) => {
-                    if sh.borrow().dropped.contains(&seq) {
-                        None
-                    } else {
-                        Some(Ok((k, v)))
-                    }
+            Box::new(merged.filter_map(move |r| {
+                if let Err(e) = interrupt.check() {
+                    return Some(Err(storage_error(&sh2, e)));
                 }
-                Err(e) => Some(Err(storage_error(&sh2, e))),
+                match r {
+                    Ok((k, seq, v)) => {
+                        if sh.borrow().dropped.contains(&seq) {
+                            None
+                        } else {
+                            Some(Ok((k, v)))
+                        }
+                    }
+                    Err(e) => Some(Err(storage_error(&sh2, e))),
+                }
             })),
         ));
     }

@@ -96,6 +96,7 @@ impl Converter {
                 flags: 0,
                 length: 0,
                 members: Default::default(),
+                stored_utc: false,
             });
         }
         for (name, v) in &stmt.set {
@@ -108,7 +109,16 @@ impl Converter {
             };
             set.push((col, e));
         }
-        let charset = stmt.charset.unwrap_or(Charset::Utf8);
+        // Without CHARACTER SET the file is in the database's character set (MariaDB's
+        // `character_set_database`).
+        let charset = stmt.charset.unwrap_or_else(|| {
+            let db_charset = cx.database_collation(&t.db).charset();
+            if db_charset == crate::types::charset::Charset::Latin1 {
+                Charset::Latin1
+            } else {
+                Charset::Utf8
+            }
+        });
         Ok(Converter {
             dests,
             vars,

@@ -16,7 +16,7 @@
 //! reach the log); any other table takes sorted batches through one storage transaction.
 //!
 //! Invariants: a load is atomic: an error of any kind (bad row in strict mode, duplicate key,
-//! client gone, temp disk full) leaves the table exactly as it was, and a crash mid-load does
+//! client gone, temp disk full, KILL) leaves the table exactly as it was, and a crash mid-load does
 //! too (bulk_replace's swap record / the transaction's missing commit record). Outside an
 //! explicit transaction the load's storage transaction holds the whole-tree lock of every tree
 //! of the table from before the emptiness check to the end (other writers of the table wait;
@@ -47,6 +47,9 @@ use crate::result::Output;
 use crate::types::value::Value;
 use convert::Converter;
 use fields::{FieldReader, Record};
+
+/// Records read between two checks for a KILL of the connection.
+const KILL_CHECK_RECORDS: u64 = 1024;
 
 /// Warnings kept per statement (the count in the reply counts them all).
 const MAX_WARNINGS: usize = 65_535;
@@ -98,6 +101,9 @@ impl RowSource<'_> {
             return Ok(None);
         }
         self.rownum += 1;
+        if self.rownum % KILL_CHECK_RECORDS == 0 {
+            cx.check_interrupted()?;
+        }
         let row = self
             .conv
             .row(
@@ -274,7 +280,8 @@ pub fn execute(
         .and_then(|v| v.to_f64_lenient())
         .unwrap_or(256.0 * 1048576.0)
         .clamp(1048576.0, 1e15) as usize;
-    let in_txn = cx.in_txn || !cx.autocommit();
+    // A partitioned table's rows go row by row to their partitions (docs/mysql-compat.md).
+    let in_txn = cx.in_txn || !cx.autocommit() || t.partitioning.is_some();
     let counts = if in_txn {
         through_write_set(cx, &t, &mut src, stmt.on_duplicate)?
     } else {

@@ -44,13 +44,21 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
             Statement::ReleaseSavepoint(c.name().ok_or_else(|| syntax(c))?)
         }
         "KILL" => {
-            c.kw("QUERY");
-            c.kw("CONNECTION");
+            let _ = c.kw("HARD") || c.kw("SOFT");
+            let query = c.kw("QUERY");
+            if !query {
+                c.kw("CONNECTION");
+            }
             let id = c
                 .name()
                 .and_then(|n| n.parse().ok())
                 .ok_or_else(|| syntax(c))?;
-            Statement::Kill(id)
+            Statement::Kill(id, query)
+        }
+        "SHUTDOWN" => {
+            // MariaDB's `WAIT FOR ALL SLAVES`: there are none.
+            c.kws(&["WAIT", "FOR", "ALL", "SLAVES"]);
+            Statement::Shutdown
         }
         "FLUSH" => crate::parser::locks::parse_flush(c)?,
         "CHECKPOINT" => Statement::Checkpoint,

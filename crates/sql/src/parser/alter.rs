@@ -6,9 +6,10 @@
 //! after another); column definitions are kept as their text (the CREATE TABLE grammar reads
 //! them when they are applied, against the table's default collation: ddl/table_draft.rs); an
 //! operation Betula does not have is refused with 1235 naming it, text after the last
-//! operation with 1064.
+//! operation with 1064. Partition operations are read by partition.rs.
 
 use crate::catalog::create_table;
+use crate::catalog::partition::{PartDefClause, PartitionClause, Retention};
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::tokens::{syntax, Cursor, Tok};
 
@@ -100,6 +101,40 @@ pub enum AlterOp {
     Lock(bool),
     /// ALGORITHM=INSTANT (true) or another algorithm.
     Algorithm(bool),
+    /// ADD [CONSTRAINT [name]] CHECK (expr): the name and the expression's text.
+    AddCheck {
+        name: Option<String>,
+        expr: String,
+    },
+    /// DROP CONSTRAINT / CHECK name (a foreign key's name is accepted and drops nothing).
+    DropConstraint {
+        name: String,
+        if_exists: bool,
+    },
+    /// ADD PARTITION (defs) / ADD PARTITION PARTITIONS n (partition.rs, as the rest below).
+    AddPartitions {
+        defs: Vec<PartDefClause>,
+        count: Option<u64>,
+    },
+    DropPartitions(Vec<String>),
+    /// TRUNCATE PARTITION names (`None`: ALL).
+    TruncatePartitions(Option<Vec<String>>),
+    /// REORGANIZE PARTITION from INTO (into); both empty: rebuild a HASH / KEY table's partitions.
+    ReorganizePartitions {
+        from: Vec<String>,
+        into: Vec<PartDefClause>,
+    },
+    CoalescePartitions(u64),
+    ExchangePartition {
+        name: String,
+        table: Vec<String>,
+        /// WITH VALIDATION (the default): every row of the table is checked against the partition.
+        validate: bool,
+    },
+    RemovePartitioning,
+    PartitionBy(Box<PartitionClause>),
+    /// RETENTION = n unit (`None`: RETENTION = NONE).
+    Retention(Option<Retention>),
 }
 
 /// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).
@@ -201,14 +236,16 @@ fn if_exists(c: &mut Cursor<'_>) -> bool {
 }
 
 fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
-    // CONSTRAINT [symbol]: the symbol is not kept
+    // CONSTRAINT [symbol]: the symbol names a CHECK, and is not kept for keys
+    let mut symbol = None;
     if c.kw("CONSTRAINT")
         && !matches!(
             c.peek_kw(),
             Some("PRIMARY" | "UNIQUE" | "FOREIGN" | "CHECK")
         )
     {
-        c.name();
+        c.kws(&["IF", "NOT", "EXISTS"]);
+        symbol = c.name();
     }
     if c.kw("PRIMARY") {
         if !c.kw("KEY") {
@@ -230,7 +267,12 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             c.peek_kw().unwrap_or_default()
         )));
     }
-    if c.kw("FOREIGN") || c.kw("CHECK") {
+    if c.kw("CHECK") {
+        let expr = c.clause().trim().to_string();
+        ops.push(AlterOp::AddCheck { name: symbol, expr });
+        return Ok(());
+    }
+    if c.kw("FOREIGN") {
         // Not kept (as in CREATE TABLE): docs/mysql-compat.md.
         c.clause();
         return Ok(());
@@ -295,10 +337,17 @@ fn parse_drop(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             name,
             if_exists: ie,
         });
-    } else if c.kws(&["FOREIGN", "KEY"]) || c.kw("CONSTRAINT") || c.kw("CHECK") {
-        // Foreign keys and checks are not kept: nothing to drop.
+    } else if c.kws(&["FOREIGN", "KEY"]) {
+        // Foreign keys are not kept: nothing to drop.
         if_exists(c);
         c.name().ok_or_else(|| syntax(c))?;
+    } else if c.kw("CONSTRAINT") || c.kw("CHECK") {
+        let ie = if_exists(c);
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        ops.push(AlterOp::DropConstraint {
+            name,
+            if_exists: ie,
+        });
     } else {
         c.kw("COLUMN");
         let ie = if_exists(c);
@@ -318,7 +367,9 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
         if c.at_end() {
             break;
         }
-        if c.kw("ADD") {
+        if let Some(op) = crate::parser::partition::alter_op(c)? {
+            ops.push(op);
+        } else if c.kw("ADD") {
             parse_add(c, &mut ops)?;
         } else if c.kw("DROP") {
             parse_drop(c, &mut ops)?;
@@ -440,6 +491,10 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
         if !c.sym(',') {
             break;
         }
+    }
+    // PARTITION BY / REMOVE PARTITIONING may follow the other operations without a comma.
+    if let Some(op) = crate::parser::partition::alter_op(c)? {
+        ops.push(op);
     }
     if c.at_end() {
         Ok(ops)

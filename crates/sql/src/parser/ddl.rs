@@ -17,7 +17,7 @@
 //! must end where their grammar does.
 
 use crate::error::db_error::DbResult;
-use crate::parser::statement::Statement;
+use crate::parser::statement::{DatabaseOptions, Statement};
 use crate::parser::tokens::{expect_end, syntax, Cursor};
 use crate::parser::{alter, servers, users};
 
@@ -33,9 +33,11 @@ pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
     if c.kw("DATABASE") || c.kw("SCHEMA") {
         let if_not_exists = c.kws(&["IF", "NOT", "EXISTS"]);
         let name = c.name().ok_or_else(|| syntax(c))?;
+        let options = database_options(c)?;
         return Ok(Statement::CreateDatabase {
             name,
             if_not_exists,
+            options,
         });
     }
     if c.kw("USER") {
@@ -132,6 +134,18 @@ pub fn parse_rename(c: &mut Cursor<'_>) -> DbResult<Statement> {
 
 /// After `ALTER`.
 pub fn parse_alter(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if c.kw("DATABASE") || c.kw("SCHEMA") {
+        let starts_options = ["DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT"];
+        let name = match c.peek_kw() {
+            Some(k) if starts_options.contains(&k) => None,
+            _ => Some(c.name().ok_or_else(|| syntax(c))?),
+        };
+        let options = database_options(c)?;
+        if options == DatabaseOptions::default() {
+            return Err(syntax(c));
+        }
+        return Ok(Statement::AlterDatabase { name, options });
+    }
     if c.kw("USER") {
         return users::parse_alter_user(c);
     }
@@ -153,4 +167,26 @@ pub fn parse_alter(c: &mut Cursor<'_>) -> DbResult<Statement> {
     }
     let ops = alter::parse_ops(c)?;
     Ok(Statement::AlterTable { table, ops, online })
+}
+
+/// `[DEFAULT] {CHARACTER SET | CHARSET} [=] cs`, `[DEFAULT] COLLATE [=] c` and `COMMENT [=] 's'`
+/// of CREATE / ALTER DATABASE, to the end of the statement.
+fn database_options(c: &mut Cursor<'_>) -> DbResult<DatabaseOptions> {
+    let mut o = DatabaseOptions::default();
+    while !c.at_end() {
+        c.kw("DEFAULT");
+        if c.kws(&["CHARACTER", "SET"]) || c.kw("CHARSET") {
+            c.sym('=');
+            o.charset = Some(c.name().ok_or_else(|| syntax(c))?);
+        } else if c.kw("COLLATE") {
+            c.sym('=');
+            o.collate = Some(c.name().ok_or_else(|| syntax(c))?);
+        } else if c.kw("COMMENT") {
+            c.sym('=');
+            o.comment = Some(c.string().ok_or_else(|| syntax(c))?);
+        } else {
+            return Err(syntax(c));
+        }
+    }
+    Ok(o)
 }

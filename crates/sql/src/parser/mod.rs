@@ -18,7 +18,8 @@
 //! | CREATE {DATABASE, SCHEMA, [UNIQUE] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
-//! | anything else (SELECT, WITH, CREATE TABLE, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
+//! | CREATE [OR REPLACE] [TEMPORARY] TABLE | partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
+//! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
 //!
 //! Invariants: a grammar gets the whole text and nothing else parses it, so a statement is
 //! lexed once, except: the first words read to choose the grammar; an INSERT the fast path
@@ -40,6 +41,7 @@ pub mod load;
 pub mod locks;
 pub mod multi_table;
 pub mod num_text;
+pub mod partition;
 pub mod servers;
 pub mod show;
 pub mod split;
@@ -54,6 +56,7 @@ use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
+use crate::catalog::partition::TableExtras;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 pub use statement::Statement;
@@ -140,8 +143,13 @@ enum Grammar {
     Handler,
     /// ANALYZE of a statement (MariaDB's `ANALYZE SELECT ...`), not ANALYZE TABLE.
     Analyze,
+    /// `EXPLAIN PARTITIONS <query>`.
+    ExplainPartitions,
     /// Betula's grammars over tokens.rs's Cursor (show, ddl, users, admin).
     Own,
+    /// CREATE [OR REPLACE] [TEMPORARY] TABLE: partition.rs takes out PARTITION BY and
+    /// RETENTION, sqlparser reads the rest.
+    CreateTable,
 }
 
 /// The first keyword of a token (upper case), if it is an unquoted word.
@@ -174,6 +182,7 @@ const OWN: &[&str] = &[
     "REVOKE",
     "FLUSH",
     "KILL",
+    "SHUTDOWN",
     "LOCK",
     "UNLOCK",
     "ANALYZE",
@@ -203,6 +212,11 @@ fn grammar_of(sql: &str) -> Grammar {
             _ => Grammar::Sqlparser,
         },
         "EXPLAIN" => match toks.next() {
+            Some(Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            }) if upper == "PARTITIONS" => Grammar::ExplainPartitions,
             // EXPLAIN of a table is DESCRIBE
             Some(Tok::Word { upper, quoted, .. })
                 if quoted
@@ -242,9 +256,11 @@ fn grammar_of(sql: &str) -> Grammar {
         "CREATE" => match next().as_deref() {
             Some("OR") => match (next().as_deref(), next().as_deref()) {
                 (Some("REPLACE"), Some("SERVER")) => Grammar::Own,
+                (Some("REPLACE"), Some("TABLE" | "TEMPORARY")) => Grammar::CreateTable,
                 _ => Grammar::Sqlparser,
             },
             Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER" | "SERVER") => Grammar::Own,
+            Some("TABLE" | "TEMPORARY") => Grammar::CreateTable,
             _ => Grammar::Sqlparser,
         },
         "SET" => match next().as_deref() {
@@ -272,7 +288,34 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
         Grammar::Load => Ok(Statement::Load(Box::new(load::parse(sql)?))),
         Grammar::Handler => Ok(Statement::Handler(handler::parse(sql)?)),
         Grammar::Analyze => analyze(sql),
+        Grammar::ExplainPartitions => explain_partitions(sql),
         Grammar::Own => own(sql),
+        Grammar::CreateTable => match partition::split_create(sql)? {
+            None => sql_statement(sql),
+            Some((rest, extras)) => match sql_statement(&rest)? {
+                Statement::Sql(s) => match *s {
+                    ast::Statement::CreateTable(table) => Ok(Statement::CreateTableWith {
+                        table: Box::new(table),
+                        extras: Box::new(extras),
+                    }),
+                    _ => Err(DbError::syntax(sql)),
+                },
+                _ => Err(DbError::syntax(sql)),
+            },
+        },
+    }
+}
+
+/// A CREATE TABLE text (the catalog's stored form, or one rendered by DDL) as sqlparser's
+/// statement and the clauses Betula reads itself.
+pub fn parse_create_table(sql: &str) -> DbResult<(ast::CreateTable, TableExtras)> {
+    let (text, extras) = match partition::split_create(sql)? {
+        Some((rest, extras)) => (Cow::Owned(rest), extras),
+        None => (Cow::Borrowed(sql), TableExtras::default()),
+    };
+    match parse(&text)?.into_iter().next() {
+        Some(ast::Statement::CreateTable(ct)) => Ok((ct, extras)),
+        _ => Err(DbError::internal(format!("not a CREATE TABLE: {sql}"))),
     }
 }
 
@@ -282,7 +325,12 @@ pub fn is_own_grammar(sql: &str) -> bool {
     match grammar_of(sql) {
         Grammar::Own | Grammar::Handler => true,
         Grammar::UpdateDelete => multi_table::is_own(sql),
-        Grammar::Sqlparser | Grammar::Insert | Grammar::Load | Grammar::Analyze => false,
+        Grammar::Sqlparser
+        | Grammar::Insert
+        | Grammar::Load
+        | Grammar::Analyze
+        | Grammar::ExplainPartitions
+        | Grammar::CreateTable => false,
     }
 }
 
@@ -303,6 +351,20 @@ fn analyze(sql: &str) -> DbResult<Statement> {
         Statement::Sql(s) => match *s {
             ast::Statement::Query(q) => Ok(Statement::Analyze(q)),
             _ => Err(DbError::syntax(rest)),
+        },
+        _ => Err(DbError::syntax(rest)),
+    }
+}
+
+/// `EXPLAIN PARTITIONS <query>`: the query, read by sqlparser.
+fn explain_partitions(sql: &str) -> DbResult<Statement> {
+    let mut c = Cursor::new(sql);
+    c.pos += 2;
+    let rest = c.rest();
+    match sql_statement(rest)? {
+        Statement::Sql(s) => match *s {
+            ast::Statement::Query(q) => Ok(Statement::ExplainPartitions(q)),
+            _ => Err(DbError::unsupported("EXPLAIN PARTITIONS of this statement")),
         },
         _ => Err(DbError::syntax(rest)),
     }

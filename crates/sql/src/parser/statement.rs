@@ -9,6 +9,8 @@
 
 use sqlparser::ast;
 
+use crate::catalog::partition::TableExtras;
+
 use crate::parser::alter::{AlterOp, IndexSpec};
 use crate::parser::fast_insert::FastInsert;
 use crate::parser::handler::HandlerStmt;
@@ -23,6 +25,14 @@ use crate::parser::users::{GrantOn, NewUser, UserName};
 pub enum Statement {
     /// What sqlparser reads: queries, INSERT / UPDATE / DELETE, CREATE TABLE, EXPLAIN, SET ...
     Sql(Box<ast::Statement>),
+    /// CREATE TABLE with clauses sqlparser does not read (PARTITION BY, RETENTION: partition.rs);
+    /// the rest of the statement is sqlparser's.
+    CreateTableWith {
+        table: Box<ast::CreateTable>,
+        extras: Box<TableExtras>,
+    },
+    /// `EXPLAIN PARTITIONS <query>`: EXPLAIN with MariaDB's `partitions` column.
+    ExplainPartitions(Box<ast::Query>),
     /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
     Analyze(Box<ast::Query>),
     /// A literal-only INSERT / REPLACE (fast_insert.rs).
@@ -47,6 +57,12 @@ pub enum Statement {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        options: DatabaseOptions,
+    },
+    /// ALTER DATABASE [name] options (None: the current database).
+    AlterDatabase {
+        name: Option<String>,
+        options: DatabaseOptions,
     },
     DropDatabase {
         name: String,
@@ -140,7 +156,10 @@ pub enum Statement {
         table: Vec<String>,
         import: bool,
     },
-    Kill(u64),
+    /// KILL [CONNECTION | QUERY] id: the id, and whether only the query is killed.
+    Kill(u64, bool),
+    /// SHUTDOWN.
+    Shutdown,
 }
 
 /// What FLUSH TABLES does besides the checkpoint.
@@ -188,6 +207,14 @@ impl MaintenanceOp {
     }
 }
 
+/// The options of CREATE / ALTER DATABASE, as written (the last of each kind wins).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DatabaseOptions {
+    pub charset: Option<String>,
+    pub collate: Option<String>,
+    pub comment: Option<String>,
+}
+
 /// A table of CACHE INDEX / LOAD INDEX and the index names given for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableIndexes {
@@ -201,7 +228,9 @@ impl Statement {
     pub fn commits_implicitly(&self) -> bool {
         match self {
             Statement::Sql(s) => matches!(**s, ast::Statement::CreateTable(_)),
-            Statement::CreateDatabase { .. }
+            Statement::CreateTableWith { .. }
+            | Statement::CreateDatabase { .. }
+            | Statement::AlterDatabase { .. }
             | Statement::DropDatabase { .. }
             | Statement::DropTables { .. }
             | Statement::Truncate { .. }

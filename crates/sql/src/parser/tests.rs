@@ -61,8 +61,6 @@ fn the_first_keyword_skips_space_and_comments() {
         "`SHOW` TABLES",
         "EXPLAIN SELECT 1",
         "EXPLAIN (SELECT 1)",
-        "CREATE OR REPLACE TABLE t (a INT)",
-        "CREATE TABLE t (a INT)",
         "SET @a = 1",
         "LOAD x",
         "",
@@ -70,6 +68,17 @@ fn the_first_keyword_skips_space_and_comments() {
     ] {
         assert_eq!(grammar_of(sql), Grammar::Sqlparser, "{sql}");
     }
+    for sql in [
+        "CREATE OR REPLACE TABLE t (a INT)",
+        "CREATE TABLE t (a INT)",
+        "create temporary table t (a int)",
+    ] {
+        assert_eq!(grammar_of(sql), Grammar::CreateTable, "{sql}");
+    }
+    assert_eq!(
+        grammar_of("EXPLAIN PARTITIONS SELECT 1"),
+        Grammar::ExplainPartitions
+    );
     assert_eq!(grammar_of(" insert into t values (1)"), Grammar::Insert);
     assert_eq!(grammar_of("/**/DELETE FROM t"), Grammar::UpdateDelete);
     assert_eq!(
@@ -186,7 +195,10 @@ fn session_and_maintenance_statements() {
     assert!(matches!(p("SAVEPOINT `a b`"), S::Savepoint(n) if n == "a b"));
     assert_eq!(code("RELEASE s"), ErrorCode::ParseError);
     assert!(matches!(p("USE `db`"), S::Use(d) if d == "db"));
-    assert!(matches!(p("KILL QUERY 12"), S::Kill(12)));
+    assert!(matches!(p("KILL QUERY 12"), S::Kill(12, true)));
+    assert!(matches!(p("KILL CONNECTION 3"), S::Kill(3, false)));
+    assert!(matches!(p("KILL HARD 4"), S::Kill(4, false)));
+    assert!(matches!(p("shutdown"), S::Shutdown));
     assert_eq!(code("KILL x"), ErrorCode::ParseError);
     assert!(matches!(p("FLUSH TABLES"), S::FlushTables { .. }));
     assert!(matches!(p("FLUSH LOGS"), S::Flush));
@@ -235,8 +247,31 @@ fn session_and_maintenance_statements() {
 fn ddl_statements() {
     assert!(matches!(
         p("CREATE DATABASE IF NOT EXISTS d DEFAULT CHARSET utf8mb4"),
-        S::CreateDatabase { name, if_not_exists: true } if name == "d"
+        S::CreateDatabase { name, if_not_exists: true, options } if name == "d"
+            && options.charset.as_deref() == Some("utf8mb4")
     ));
+    assert!(matches!(
+        p("CREATE DATABASE d CHARACTER SET = latin1 COLLATE latin1_bin COMMENT 'c'"),
+        S::CreateDatabase { options, .. } if options.collate.as_deref() == Some("latin1_bin")
+            && options.charset.as_deref() == Some("latin1")
+            && options.comment.as_deref() == Some("c")
+    ));
+    assert!(matches!(
+        p("ALTER DATABASE CHARACTER SET ascii"),
+        S::AlterDatabase { name: None, options } if options.charset.as_deref() == Some("ascii")
+    ));
+    assert!(matches!(
+        p("ALTER SCHEMA d DEFAULT COLLATE utf8mb4_bin"),
+        S::AlterDatabase { name: Some(n), .. } if n == "d"
+    ));
+    for bad in [
+        "CREATE DATABASE d ENGINE=x",
+        "ALTER DATABASE d",
+        "ALTER DATABASE",
+        "CREATE DATABASE d CHARSET",
+    ] {
+        assert!(crate::parser::parse_statement(bad).is_err(), "{bad}");
+    }
     assert!(matches!(
         p("drop schema if exists d"),
         S::DropDatabase { name, if_exists: true } if name == "d"

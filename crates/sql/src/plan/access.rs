@@ -37,6 +37,9 @@ pub struct Access {
     pub upper: Option<(Expr, bool)>,
     /// The condition checked on index entries before rows are fetched (index_condition.rs).
     pub pushed: Option<Box<crate::plan::index_condition::Pushed>>,
+    /// The partitions of a partitioned table read, ascending (`None`: every partition):
+    /// the statement's PARTITION (...) list narrowed by pruning (pruning.rs).
+    pub parts: Option<Vec<usize>>,
 }
 
 impl Access {
@@ -48,6 +51,24 @@ impl Access {
             lower: None,
             upper: None,
             pushed: None,
+            parts: None,
+        }
+    }
+    /// The partitions read (`[None]` for a table that is not partitioned).
+    pub fn read_parts(&self, t: &TableDef) -> Vec<Option<usize>> {
+        match (&self.parts, &t.partitioning) {
+            (_, None) => vec![None],
+            (Some(v), Some(_)) => v.iter().map(|&p| Some(p)).collect(),
+            (None, Some(_)) => t.parts(),
+        }
+    }
+    /// Narrows the partitions read to `selected` (a PARTITION (...) list).
+    pub fn select_parts(&mut self, selected: Option<&[usize]>) {
+        if let Some(sel) = selected {
+            self.parts = Some(match &self.parts {
+                None => sel.to_vec(),
+                Some(p) => p.iter().copied().filter(|i| sel.contains(i)).collect(),
+            });
         }
     }
     pub fn is_full_scan(&self) -> bool {
@@ -231,7 +252,7 @@ pub fn exact(c: &Column, v: &Value) -> Option<Value> {
         return Some(Value::Text(String::new()));
     }
     let mut w = Vec::new();
-    let cv = coerce_to_column(v, c, 1, SqlMode { strict: true }, &mut w).ok()?;
+    let cv = coerce_to_column(v, c, 1, SqlMode::utc(true), &mut w).ok()?;
     if !w.is_empty() {
         return None;
     }
@@ -239,7 +260,7 @@ pub fn exact(c: &Column, v: &Value) -> Option<Value> {
 }
 
 #[derive(Clone, Debug)]
-enum Cond {
+pub(crate) enum Cond {
     Eq(Expr),
     In(Vec<Expr>),
     Lower(Expr, bool),
@@ -257,7 +278,7 @@ fn flip(op: BinOp) -> BinOp {
 }
 
 /// Conditions on column `col` (index into the flat row) found in `conj`.
-fn conds_for(col: usize, conj: &[Expr], usable: &dyn Fn(&Expr) -> bool) -> Vec<Cond> {
+pub(crate) fn conds_for(col: usize, conj: &[Expr], usable: &dyn Fn(&Expr) -> bool) -> Vec<Cond> {
     let mut out = Vec::new();
     for e in conj {
         match e {
@@ -376,6 +397,7 @@ pub fn choose_access_among(
             best = a;
         }
     }
+    best.parts = crate::plan::pruning::prune(t, offset, conj);
     best
 }
 

@@ -46,6 +46,8 @@ pub struct Source {
     pub reverse: bool,
     /// USE / IGNORE / FORCE INDEX of the table reference.
     pub hints: IndexHints,
+    /// The partitions a `PARTITION (...)` list after the table's name selects.
+    pub selected: Option<Vec<usize>>,
 }
 
 impl Source {
@@ -70,6 +72,7 @@ impl Source {
             needed: vec![],
             reverse: false,
             hints: Default::default(),
+            selected: None,
         }
     }
 }
@@ -93,6 +96,7 @@ fn table_factor(
             name,
             alias,
             index_hints,
+            partitions,
             ..
         } => {
             let parts = object_name_parts(name);
@@ -105,6 +109,12 @@ fn table_factor(
                 .map(|a| a.name.value.clone())
                 .unwrap_or_else(|| tname.clone());
             if db.eq_ignore_ascii_case("information_schema") {
+                if !partitions.is_empty() {
+                    return Err(DbError::new(
+                        ErrorCode::PartitionClauseOnNonpartitioned,
+                        "PARTITION () clause on non partitioned table",
+                    ));
+                }
                 let (cols, rows) = crate::infoschema::view(cx, &tname)?;
                 for c in &cols {
                     from.scope.cols.push(ScopeCol {
@@ -117,6 +127,7 @@ fn table_factor(
                         flags: 0,
                         length: 0,
                         members: Default::default(),
+                        stored_utc: false,
                     });
                 }
                 from.sources
@@ -140,11 +151,15 @@ fn table_factor(
                     flags,
                     length: c.display_length(),
                     members: c.members.clone(),
+                    stored_utc: c.sql_type.is_timestamp(),
                 });
             }
             let hints = IndexHints::from_ast(&t, index_hints)?;
+            let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
+            let selected = super::pruning::selection(&t, &names)?;
             from.sources.push(Source {
                 hints,
+                selected,
                 alias: alias_s,
                 ncols: t.columns.len(),
                 needed: vec![false; t.columns.len()],
@@ -179,6 +194,7 @@ fn table_factor(
                     flags: 0,
                     length: c.length,
                     members: c.members.clone(),
+                    stored_utc: false,
                 });
             }
             let mut src = Source::rows(
@@ -319,6 +335,7 @@ pub fn plan_access(from: &mut From, where_conj: &[Expr]) {
                     a.index = Some(ix);
                 }
             }
+            a.select_parts(s.selected.as_deref());
             from.sources[i].access = a;
         }
     }

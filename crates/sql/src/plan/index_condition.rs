@@ -55,13 +55,14 @@ fn volatile(e: &Expr) -> bool {
         Expr::Func(name, args) => {
             VOLATILE.iter().any(|v| name.eq_ignore_ascii_case(v)) || args.iter().any(volatile)
         }
-        Expr::Rand(..) => true,
+        Expr::Rand(..) | Expr::Sleep(..) => true,
         Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
         Expr::Unary(_, a)
         | Expr::IsNull(a, _)
         | Expr::IsTrue(a, _, _)
         | Expr::Cast(a, _)
-        | Expr::Member(a, _, _) => volatile(a),
+        | Expr::Member(a, _, _)
+        | Expr::InZone(a, _, _) => volatile(a),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
             volatile(a) || volatile(b)
         }

@@ -34,7 +34,9 @@ pub fn lock_for_plan(cx: &mut Context, plan: &QueryPlan) -> DbResult<()> {
             for s in plan.selects() {
                 for src in &s.from.sources {
                     if let SrcKind::Table(t) = &src.kind {
-                        trees.push(t.primary_tree());
+                        for part in src.access.read_parts(t) {
+                            trees.push(t.primary_tree_of(part));
+                        }
                     }
                 }
             }
@@ -47,7 +49,11 @@ pub fn lock_for_plan(cx: &mut Context, plan: &QueryPlan) -> DbResult<()> {
 /// DELETE inside a transaction, design.md SES7).
 pub fn lock_primary_ranges(cx: &mut Context, t: &TableDef, ranges: &[KeyRange]) -> DbResult<()> {
     let bounds: Vec<(Vec<u8>, Option<Vec<u8>>)> = ranges.iter().map(half_open).collect();
-    cx.lock_key_ranges(&t.primary_tree(), &bounds)
+    // A key of the ranges may be in any partition (a row moved there by another session too).
+    for part in t.parts() {
+        cx.lock_key_ranges(&t.primary_tree_of(part), &bounds)?;
+    }
+    Ok(())
 }
 
 /// The table and key ranges a single-table query reads through its primary key; None when

@@ -11,5 +11,6 @@ pub mod from;
 pub mod hints;
 pub mod index_condition;
 pub mod locks;
+pub mod pruning;
 pub mod query;
 pub mod select;

@@ -46,10 +46,25 @@ impl QueryPlan {
     pub fn columns(&self) -> Vec<OutCol> {
         match self {
             QueryPlan::Select(s) => s.columns.clone(),
-            QueryPlan::Union { left, .. } => left
+            // A column's collation is the first side's, or the second's where the first has
+            // only the default (a literal): `SELECT bin_col UNION SELECT 'a'` keeps _bin.
+            QueryPlan::Union { left, right, .. } => left
                 .columns()
                 .into_iter()
-                .map(|c| OutCol::named(&c.name, c.ty))
+                .zip(
+                    right
+                        .columns()
+                        .into_iter()
+                        .map(Some)
+                        .chain(std::iter::repeat(None)),
+                )
+                .map(|(c, r)| OutCol {
+                    collation: match r {
+                        Some(r) if c.collation.is_default() => r.collation,
+                        _ => c.collation,
+                    },
+                    ..OutCol::named(&c.name, c.ty)
+                })
                 .collect(),
             QueryPlan::Values { rows } => {
                 let n = rows.first().map_or(0, Vec::len);

@@ -64,6 +64,33 @@ impl SelectPlan {
         !self.order_by.is_empty() && !self.key_ordered
     }
 
+    /// The collation each ORDER BY key sorts under.
+    pub fn order_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.order_by
+            .iter()
+            .map(|(e, _)| scope.collation_of(e))
+            .collect()
+    }
+
+    /// The collation each GROUP BY key groups under.
+    pub fn group_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.group_by
+            .iter()
+            .map(|e| scope.collation_of(e))
+            .collect()
+    }
+
+    /// The collation each result column compares under for DISTINCT.
+    pub fn projection_collations(&self) -> Vec<crate::types::collation::Collation> {
+        let scope = &self.from.scope;
+        self.projection
+            .iter()
+            .map(|p| scope.collation_of(&p.expr))
+            .collect()
+    }
+
     /// How many rows the scan must produce before it can stop (None: all).
     pub fn stop_at(&self) -> Option<u64> {
         if self.grouped() || self.distinct || self.sorted() {
@@ -199,7 +226,7 @@ fn plan_projection(
                     ) => Some(object_name_parts(n).last().cloned().unwrap_or_default()),
                     _ => None,
                 };
-                expand_wildcard(from, qual, &mut proj)?;
+                expand_wildcard(from, qual, cx.time_zone, &mut proj)?;
             }
             ast::SelectItem::UnnamedExpr(e) => {
                 let expr = cx.compile_agg(&from.scope, e, aggs, &[], "field list")?;
@@ -218,7 +245,12 @@ fn plan_projection(
 }
 
 /// `*` (qual None) or `t.*`: every column of the sources, or of the one named `t`.
-fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>) -> DbResult<()> {
+fn expand_wildcard(
+    from: &From,
+    qual: Option<String>,
+    tz: crate::types::time_zone::TimeZone,
+    proj: &mut Vec<Projection>,
+) -> DbResult<()> {
     if from.sources.is_empty() {
         return Err(DbError::new(ErrorCode::NoTablesUsed, "No tables used"));
     }
@@ -230,7 +262,7 @@ fn expand_wildcard(from: &From, qual: Option<String>, proj: &mut Vec<Projection>
         any = true;
         proj.push(Projection {
             name: c.name.clone(),
-            expr: Expr::Col(i),
+            expr: from.scope.column_expr(i, tz),
         });
     }
     if !any {
@@ -298,7 +330,7 @@ fn names_select_item(from: &From, proj: &[Projection], name: &str) -> bool {
     is_alias
         || proj
             .iter()
-            .any(|p| p.name == name && !matches!(p.expr, Expr::Col(_)))
+            .any(|p| p.name == name && p.expr.col_index().is_none())
 }
 
 /// Marks in each source the columns some expression of the plan reads.
@@ -424,8 +456,13 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
-    if let ast::Expr::Substring { .. } = e {
+    if let ast::Expr::Substring { .. } | ast::Expr::Cast { .. } | ast::Expr::Convert { .. } = e {
         if let Some(t) = cx.call_text(e.span()) {
+            return t;
+        }
+    }
+    if let ast::Expr::Subquery(_) | ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } = e {
+        if let Some(t) = cx.prefixed_text(e.span()) {
             return t;
         }
     }
@@ -464,12 +501,14 @@ fn key_order(from: &mut From, order: &[(Expr, bool)]) -> bool {
         if *d != desc {
             return false;
         }
-        let Expr::Col(c) = e else { return false };
+        let Some(c) = e.col_index() else {
+            return false;
+        };
         loop {
             if k >= key.len() {
                 return false;
             }
-            if s.offset + key[k] == *c {
+            if s.offset + key[k] == c {
                 if !whole[k] {
                     return false;
                 }
@@ -519,8 +558,8 @@ fn positional(
 
 fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
     match &p.expr {
-        Expr::Col(i) => {
-            let c = &scope.cols[*i];
+        e if e.col_index().is_some() => {
+            let c = &scope.cols[e.col_index().unwrap_or_default()];
             OutCol {
                 name: p.name.clone(),
                 table: c.table.clone(),
@@ -543,18 +582,21 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
             )
         }
         Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Min | AggFunc::Max) => {
-            match aggs[*i].arg.first() {
-                Some(Expr::Col(c)) => OutCol {
+            match aggs[*i].arg.first().and_then(Expr::col_index) {
+                Some(c) => OutCol {
                     name: p.name.clone(),
-                    ty: scope.cols[*c].ty,
-                    collation: scope.cols[*c].collation,
-                    length: scope.cols[*c].length,
-                    members: scope.cols[*c].members.clone(),
+                    ty: scope.cols[c].ty,
+                    collation: scope.cols[c].collation,
+                    length: scope.cols[c].length,
+                    members: scope.cols[c].members.clone(),
                     ..Default::default()
                 },
-                _ => OutCol::named(&p.name, None),
+                None => OutCol::named(&p.name, None),
             }
         }
-        _ => OutCol::named(&p.name, None),
+        e => OutCol {
+            collation: scope.collation_of(e),
+            ..OutCol::named(&p.name, None)
+        },
     }
 }

@@ -1,9 +1,12 @@
-//! Statements about the connection and the server rather than data: USE, KILL, FLUSH and
+//! Statements about the connection and the server rather than data: USE, KILL, SHUTDOWN, FLUSH and
 //! CHECKPOINT (FLUSH TABLES and the table locks are locking.rs's).
 //!
 //! Invariants: FLUSH and CHECKPOINT write a checkpoint of the storage engine (whatever FLUSH
-//! names); KILL [QUERY] of the connection running a backup cancels the backup (it ends with 1317),
-//! KILL of any other known connection is refused (1235), of an unknown one answers 1094.
+//! names); KILL raises the target connection's interrupt flag (error/interrupt.rs: its statement
+//! stops at its next check with 1317, or 1927 and the connection closes), and KILL [QUERY] of the
+//! connection running a backup also cancels the backup (it ends with 1317): 1094 for an unknown
+//! connection, 1095 for another user's connection unless root; SHUTDOWN (root only, else 1227) stops
+//! the server through the hook it installed, as SIGTERM does.
 
 use crate::context::Context;
 use crate::error::code::ErrorCode;
@@ -20,21 +23,51 @@ pub fn checkpoint(cx: &mut Context) -> DbResult<Output> {
     Ok(Output::done(0))
 }
 
-pub fn kill(cx: &mut Context, id: u64) -> DbResult<Output> {
-    if !cx.engine.processes.lock().contains_key(&id) {
+/// KILL [CONNECTION | QUERY] id: root kills any connection, a user its own (1095 otherwise).
+/// KILL CONNECTION also asks the server to shut the connection's socket down.
+pub fn kill(cx: &mut Context, id: u64, query_only: bool) -> DbResult<Output> {
+    let (user, interrupt) = match cx.engine.processes.lock().get(&id) {
+        Some(p) => (p.user.clone(), p.interrupt.clone()),
+        None => {
+            return Err(DbError::new(
+                ErrorCode::NoSuchThread,
+                format!("Unknown thread id: {id}"),
+            ))
+        }
+    };
+    if user != cx.user && cx.need_root("CONNECTION ADMIN").is_err() {
         return Err(DbError::new(
-            ErrorCode::NoSuchThread,
-            format!("Unknown thread id: {id}"),
+            ErrorCode::KillDeniedError,
+            format!("You are not owner of thread {id}"),
         ));
     }
     if let Some((conn, progress)) = &*cx.engine.backup.lock() {
         if *conn == id && progress.phase.load(std::sync::atomic::Ordering::Relaxed) < 3 {
-            cx.need_root("SUPER")?;
             progress
                 .cancel
                 .store(true, std::sync::atomic::Ordering::Relaxed);
-            return Ok(Output::done(0));
         }
     }
-    Err(DbError::unsupported("KILL"))
+    interrupt.kill(!query_only);
+    if !query_only {
+        if let Some(close) = &cx.engine.server_hooks.read().close_connection {
+            close(id);
+        }
+    }
+    Ok(Output::done(0))
+}
+
+/// SHUTDOWN: root only (1227); the server stops as on SIGTERM: every other connection is killed,
+/// this one gets its reply, then a final checkpoint. Refused (1235) outside a server.
+pub fn shutdown(cx: &mut Context) -> DbResult<Output> {
+    cx.need_root("SHUTDOWN")?;
+    let hooks = cx.engine.server_hooks.read();
+    let Some(stop) = &hooks.shutdown else {
+        return Err(DbError::unsupported("SHUTDOWN without a server"));
+    };
+    cx.engine
+        .shutdown_by
+        .store(cx.id, std::sync::atomic::Ordering::SeqCst);
+    stop();
+    Ok(Output::done(0))
 }

@@ -33,7 +33,9 @@ pub fn dispatch(
     locking::before_statement(cx, &stmt)?;
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
+        Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
         Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
+        Statement::ExplainPartitions(q) => crate::exec::query::explain_partitions(cx, &q),
         Statement::Insert(f) => {
             let f = *f;
             dml::run_insert(
@@ -67,7 +69,11 @@ pub fn dispatch(
         Statement::CreateDatabase {
             name,
             if_not_exists,
-        } => databases::create_database(cx, &name, if_not_exists),
+            options,
+        } => databases::create_database(cx, &name, if_not_exists, &options),
+        Statement::AlterDatabase { name, options } => {
+            databases::alter_database(cx, name.as_deref(), &options)
+        }
         Statement::DropDatabase { name, if_exists } => {
             databases::drop_database(cx, &name, if_exists)
         }
@@ -135,7 +141,8 @@ pub fn dispatch(
                 Ok(Output::done(0))
             }
         }
-        Statement::Kill(id) => control::kill(cx, id),
+        Statement::Kill(id, query_only) => control::kill(cx, id, query_only),
+        Statement::Shutdown => control::shutdown(cx),
     }
 }
 
@@ -143,10 +150,18 @@ pub fn dispatch(
 fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -> DbResult<Output> {
     match &stmt {
         ast::Statement::Query(q) => query::run_query_to(cx, q, sink),
+        // RETURNING would be answered with no rows: refused (MariaDB has it, MySQL not).
+        ast::Statement::Insert(i) if i.returning.is_some() => {
+            Err(DbError::unsupported("INSERT ... RETURNING"))
+        }
+        ast::Statement::Delete(d) if d.returning.is_some() => {
+            Err(DbError::unsupported("DELETE ... RETURNING"))
+        }
+        ast::Statement::Update(u) if u.returning.is_some() => Err(DbError::syntax("RETURNING")),
         ast::Statement::Insert(i) => dml::insert(cx, i),
         ast::Statement::Update(u) => dml::update(cx, u),
         ast::Statement::Delete(d) => dml::delete(cx, d),
-        ast::Statement::CreateTable(ct) => tables::create_table(cx, ct),
+        ast::Statement::CreateTable(ct) => tables::create_table(cx, ct, &Default::default()),
         ast::Statement::Explain { statement, .. } => match &**statement {
             ast::Statement::Query(q) => query::explain(cx, q),
             _ => Err(DbError::unsupported("EXPLAIN of this statement")),

@@ -7,7 +7,7 @@
 //! | `show` | SHOW and DESCRIBE |
 //! | `set` | SET |
 //! | `transaction` | BEGIN, COMMIT, ROLLBACK, savepoints |
-//! | `control` | USE, KILL, FLUSH, CHECKPOINT |
+//! | `control` | USE, KILL, SHUTDOWN, FLUSH, CHECKPOINT |
 //! | `locking` | LOCK / UNLOCK TABLES, FLUSH TABLES WITH READ LOCK, the lock checks before a statement |
 //! | `backup` | BACKUP TO |
 //! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
@@ -20,6 +20,8 @@
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
 //!   becomes error 1105 and the statement's changes are dropped.
+//! * A statement starts by forgetting a KILL QUERY sent while the connection was idle
+//!   (context/interrupt.rs); a killed statement fails (1317, 1927) and is undone like any other.
 
 pub mod backup;
 pub mod control;
@@ -302,7 +304,8 @@ impl Session {
         if !run.reads_diagnostics {
             self.warnings.clear();
         }
-        self.now = now_utc();
+        self.now_utc = now_utc();
+        self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
@@ -316,6 +319,7 @@ impl Session {
         let (nesting, stmt) = (run.nesting, run.stmt);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let go = || -> DbResult<Output> {
+                self.cx.interrupt.statement_starts()?;
                 if nesting > MAX_NESTING {
                     return Err(DbError::new(
                         ErrorCode::StackOverrunNeedMore,
@@ -344,7 +348,8 @@ impl Session {
         self.finish(result, mark)
     }
 
-    /// After a statement: the counters it sets, then commit (autocommit) or undo (error).
+    /// After a statement: the counters it sets, then commit (autocommit) or undo (error). A
+    /// statement of a connection killed meanwhile fails with 1927, whatever it did.
     fn finish(&mut self, result: DbResult<Output>, mark: crate::store::Mark) -> DbResult<Output> {
         let out = self.finish_statement(result, mark);
         // After the autocommit: the statement no longer holds off a global read lock (TLK4).
@@ -360,6 +365,14 @@ impl Session {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
+        let result = match result {
+            Err(e) if e.code == ErrorCode::ConnectionKilled => Err(e),
+            _ if self.interrupt.connection_killed() => Err(DbError::new(
+                ErrorCode::ConnectionKilled,
+                "Connection was killed",
+            )),
+            r => r,
+        };
         match &result {
             Ok(Output::Rows { rows, .. }) => {
                 self.found_rows = rows.len() as u64;

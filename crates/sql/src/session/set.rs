@@ -8,6 +8,8 @@
 
 use sqlparser::ast;
 
+use crate::catalog::charset_clause;
+use crate::context::charset_defaults::set_pair;
 use crate::context::variables;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
@@ -16,6 +18,8 @@ use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Scope};
 use crate::result::Output;
 use crate::session::key_cache;
+use crate::types::collation::Collation;
+use crate::types::time_zone::{format_offset, TimeZone};
 use crate::types::value::Value;
 
 /// SET statements (parsed by sqlparser).
@@ -60,6 +64,44 @@ pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
         }
     }
     Ok(Output::done(0))
+}
+
+/// `server` or `database` for the variables that name a default character set or collation.
+fn charset_pair(var: &str) -> Option<&'static str> {
+    match var {
+        "character_set_server" | "collation_server" => Some("server"),
+        "character_set_database" | "collation_database" => Some("database"),
+        _ => None,
+    }
+}
+
+/// The collation a SET of `character_set_*` (its default collation) or `collation_*` means;
+/// 1115 / 1273 for an unknown name.
+fn pair_collation(var: &str, v: &Value) -> DbResult<Collation> {
+    let name = crate::expr::eval::text_of(v).unwrap_or_default();
+    if var.starts_with("character_set_") {
+        Ok(charset_clause::charset_named(&name)?.default_collation())
+    } else {
+        charset_clause::collation_named(&name)
+    }
+}
+
+/// A `time_zone` value: the zone, and the text the variable keeps (an offset as `+hh:mm`, as
+/// MariaDB shows it); 1298 for anything else.
+fn time_zone_value(v: &Value) -> DbResult<(TimeZone, Value)> {
+    let text = crate::expr::eval::text_of(v).unwrap_or_default();
+    let zone = TimeZone::parse(&text).ok_or_else(|| {
+        DbError::new(
+            ErrorCode::UnknownTimeZone,
+            format!("Unknown or incorrect time zone: '{text}'"),
+        )
+    })?;
+    let shown = match zone {
+        _ if text.eq_ignore_ascii_case("SYSTEM") => text,
+        TimeZone::Offset(o) => format_offset(o),
+        TimeZone::Zone(_) => zone.name().unwrap_or(text),
+    };
+    Ok((zone, Value::Text(shown)))
 }
 
 fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) -> DbResult<()> {
@@ -128,6 +170,25 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         v = Value::Text(value);
     }
     let v = variables::normalize(&var, v);
+    if let Some(which) = charset_pair(&var) {
+        let coll = pair_collation(&var, &v)?;
+        if global {
+            cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
+            set_pair(&mut cx.engine.globals.write(), which, coll);
+        } else {
+            set_pair(&mut cx.vars, which, coll);
+        }
+        return Ok(());
+    }
+    let v = if var == "time_zone" {
+        let (zone, shown) = time_zone_value(&v)?;
+        if !global {
+            cx.time_zone = zone;
+        }
+        shown
+    } else {
+        v
+    };
     if global {
         cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
         cx.engine.globals.write().insert(var.clone(), v.clone());

@@ -21,8 +21,10 @@
 //!
 //! Map: trees.rs ([`Store`]: the environment and its tree handles), write_set.rs
 //! ([`WriteSet`]: the overlay, its row locks and commit), scan.rs ([`Scan`]: a range read merged
-//! with the overlay), schema_lock.rs ([`SchemaLock`]), upsert/ (the blind upsert message).
+//! with the overlay), merged.rs ([`Merged`]: scans of a partitioned table's trees in one key
+//! order), schema_lock.rs ([`SchemaLock`]), upsert/ (the blind upsert message).
 
+mod merged;
 mod scan;
 mod schema_lock;
 mod trees;
@@ -33,6 +35,7 @@ use std::sync::Arc;
 
 use crate::error::db_error::DbError;
 
+pub use merged::Merged;
 pub use scan::Scan;
 pub use schema_lock::{LockMode, SchemaLock};
 pub use trees::Store;

@@ -68,6 +68,18 @@ impl Store {
         self.env.rename_tree(from, to)?;
         Ok(())
     }
+    /// Swaps the names of each pair of trees, all at once and atomically across a crash
+    /// (`Env::swap_trees`, design.md WAL3); cached handles of both names are forgotten.
+    pub fn swap_trees(&self, pairs: &[(String, String)]) -> DbResult<()> {
+        // Held across the swap, so no lookup caches a name's tree of before it.
+        let mut cache = self.trees.write();
+        for (a, b) in pairs {
+            cache.remove(a);
+            cache.remove(b);
+        }
+        self.env.swap_trees(pairs)?;
+        Ok(())
+    }
     /// Hands each named tree the layout its leaves are written with from now on (design.md COL5;
     /// [`crate::catalog::TableDef::column_layouts`]).
     pub fn set_column_layouts(&self, layouts: Vec<(String, ColumnLayout)>) -> DbResult<()> {

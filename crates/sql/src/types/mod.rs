@@ -26,6 +26,7 @@ pub mod decimal;
 pub mod member_codes;
 pub mod temporal;
 pub mod text_format;
+pub mod time_zone;
 pub mod value;
 pub mod wide_int;
 

@@ -250,6 +250,10 @@ impl SqlType {
             SqlType::Binary { .. } | SqlType::VarBinary { .. } | SqlType::Blob(_)
         )
     }
+    /// TIMESTAMP (stored as UTC, read in the session's time zone).
+    pub fn is_timestamp(&self) -> bool {
+        matches!(self, SqlType::Timestamp { .. })
+    }
     pub fn is_temporal(&self) -> bool {
         matches!(
             self,

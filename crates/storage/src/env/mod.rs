@@ -226,7 +226,7 @@ impl Env {
     pub fn drop_tree(&self, name: &str) -> Result<()> {
         let inner = &self.inner;
         inner.check_writable()?;
-        let (lsn, id) = {
+        let (lsn, id, dropped) = {
             let mut trees = inner.trees.lock();
             let id = trees
                 .catalog
@@ -234,11 +234,15 @@ impl Env {
                 .ok_or_else(|| Error::NoSuchTree(name.to_string()))?;
             let lsn = inner.wal.append(&Record::DropTree { id })?;
             trees.catalog.trees.remove(&id);
-            if let Some(t) = trees.open.remove(&id) {
+            let dropped = trees.open.remove(&id);
+            if let Some(t) = &dropped {
                 t.dropped.store(true, Ordering::SeqCst);
             }
-            (lsn, id)
+            (lsn, id, dropped)
         };
+        if let Some(t) = dropped {
+            t.release_dropped_nodes();
+        }
         inner.commit_always(lsn)?;
         inner.remove_tree_file(id)
     }
@@ -261,6 +265,51 @@ impl Env {
                 name: to.to_string(),
             })?;
             trees.catalog.trees.get_mut(&id).expect("present").name = to.to_string();
+            lsn
+        };
+        inner.commit(lsn)
+    }
+
+    /// Swaps the names of each pair of trees, all pairs at once: the contents of `a` are then
+    /// found under `b`'s name and those of `b` under `a`'s. The renames are logged as one group
+    /// (design.md WAL3): after a crash, every pair is swapped or none is. Durable when this
+    /// returns (under `Durability::Sync`).
+    pub fn swap_trees(&self, pairs: &[(String, String)]) -> Result<()> {
+        let inner = &self.inner;
+        inner.check_writable()?;
+        let lsn = {
+            let mut trees = inner.trees.lock();
+            let mut renames = Vec::with_capacity(pairs.len() * 2);
+            for (a, b) in pairs {
+                let id_of = |n: &str| {
+                    trees
+                        .catalog
+                        .id_of(n)
+                        .ok_or_else(|| Error::NoSuchTree(n.to_string()))
+                };
+                let (ia, ib) = (id_of(a)?, id_of(b)?);
+                if ia == ib || renames.iter().any(|(i, _)| *i == ia || *i == ib) {
+                    return Err(Error::InvalidArgument(format!(
+                        "tree swapped twice: {a:?} <-> {b:?}"
+                    )));
+                }
+                renames.push((ia, b.clone()));
+                renames.push((ib, a.clone()));
+            }
+            let records: Vec<Record> = renames
+                .iter()
+                .map(|(id, name)| Record::RenameTree {
+                    id: *id,
+                    name: name.clone(),
+                })
+                .collect();
+            if records.is_empty() {
+                return Ok(());
+            }
+            let lsn = inner.wal.append_group(&records)?;
+            for (id, name) in renames {
+                trees.catalog.trees.get_mut(&id).expect("present").name = name;
+            }
             lsn
         };
         inner.commit(lsn)

@@ -37,6 +37,8 @@ pub struct EnvStats {
     /// Basement frames written, and of them columnar ones (design.md "Column encoding").
     pub frames_written: u64,
     pub columnar_frames_written: u64,
+    /// Basements written from a stored copy instead of encoded again (design.md TREE6).
+    pub basements_reused: u64,
     pub failure: Option<String>,
     /// Row locks held and transactions waiting for one.
     pub row_locks: usize,
@@ -78,6 +80,7 @@ impl Env {
             filter_skips: i.budget.filter_skips.load(Ordering::Relaxed),
             frames_written: i.budget.frames_written.load(Ordering::Relaxed),
             columnar_frames_written: i.budget.columnar_frames_written.load(Ordering::Relaxed),
+            basements_reused: i.budget.basements_reused.load(Ordering::Relaxed),
             failure: i.health.failure(),
             row_locks: i.locks.held(),
             lock_waiters: i.locks.waiting(),

@@ -2,23 +2,49 @@
 //!
 //! - `load` returns a node from the cache or reads it (leaves lazily: prefix only, basements on demand).
 //! - `node_mut` makes a node dirty and fully loaded and hands out a mutable reference (copy-on-write against
-//!   any checkpoint holding the old `Arc`). Dirtying releases the node's old place (invariant CKP1 decides
+//!   any checkpoint holding the old `Arc`); a leaf dirtied keeps copies of its basements' stored bytes
+//!   (design.md TREE6). Dirtying releases the node's old place (invariant CKP1 decides
 //!   whether it is really freed).
 //! - `write_node` serializes a node into a newly allocated place; a failed write latches the environment.
 //! - Eviction, which drops nodes again, is in eviction.rs.
 
-use super::format::node_codec;
+use super::format::{frames, node_codec};
 use super::in_memory::basement::Basement;
 use super::in_memory::buffer::Buffer;
 use super::in_memory::node::{
     BlockNum, Node, PartLoc, PartPlaces, PartSize, PartSlot, PART_OVERHEAD,
 };
+use super::in_memory::stored_copy::{CopyParts, StoredCopy};
 use super::{Slot, Tree, TreeState};
 use crate::block::BlockLoc;
 use crate::corruption;
 use crate::error::{Error, Result};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+
+/// Puts the partitions of `full` (the node's block decoded whole) into the slots of `node` that lack
+/// theirs; false when the two do not have the same partitions.
+fn merge_loaded(node: &mut Node, full: Node) -> bool {
+    match (node, full) {
+        (Node::Leaf { basements, .. }, Node::Leaf { basements: f, .. })
+            if basements.len() == f.len() =>
+        {
+            for (b, f) in basements.iter_mut().zip(f) {
+                b.loaded = b.loaded.take().or(f.loaded);
+            }
+            true
+        }
+        (Node::Internal { buffers, .. }, Node::Internal { buffers: f, .. })
+            if buffers.len() == f.len() =>
+        {
+            for (b, f) in buffers.iter_mut().zip(f) {
+                b.loaded = b.loaded.take().or(f.loaded);
+            }
+            true
+        }
+        _ => false,
+    }
+}
 
 /// Slots for the partitions a prefix describes, none loaded.
 fn slots_of<T>(p: &node_codec::NodePrefix) -> Vec<PartSlot<T>> {
@@ -30,6 +56,7 @@ fn slots_of<T>(p: &node_codec::NodePrefix) -> Vec<PartSlot<T>> {
             part: Some(*part),
             filter: filter.clone(),
             cold_reads: Default::default(),
+            stored: None,
         })
         .collect()
 }
@@ -223,52 +250,89 @@ impl Tree {
         )
     }
 
-    /// Loads every missing partition of a clean node into its cached copy.
-    fn load_all(&self, st: &mut TreeState, bn: BlockNum) -> Result<()> {
+    /// Loads every missing partition of a clean node into its cached copy. With `keep_stored`, a leaf's
+    /// basements also get copies of their stored bytes from the block (TREE6), read in the same pass.
+    fn load_all(&self, st: &mut TreeState, bn: BlockNum, keep_stored: bool) -> Result<()> {
         let node = self.load(st, bn)?;
-        if node.fully_loaded() {
+        let full = node.fully_loaded();
+        let copy = keep_stored && node.is_leaf();
+        drop(node);
+        if full && !copy {
             return Ok(());
         }
-        drop(node);
         let loc = self.location(st, bn)?;
-        let full = self.with_bytes(loc.offset, loc.len as usize, |block| {
-            node_codec::decode_node(block, bn, false)
-                .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))
-        })?;
         let slot = st.nodes.get_mut().get_mut(&bn).expect("just loaded");
-        let shape_ok = match (Arc::make_mut(&mut slot.node), full) {
-            (Node::Leaf { basements, .. }, Node::Leaf { basements: f, .. })
-                if basements.len() == f.len() =>
-            {
-                for (b, f) in basements.iter_mut().zip(f) {
-                    b.loaded = b.loaded.take().or(f.loaded);
+        let node = Arc::make_mut(&mut slot.node);
+        let read = self.with_bytes(loc.offset, loc.len as usize, |block| {
+            if !full {
+                let decoded = node_codec::decode_node(block, bn, false)
+                    .map_err(|e| corruption!(self.path, Some(loc.offset), "node {bn}: {e}"))?;
+                if !merge_loaded(node, decoded) {
+                    return Err(corruption!(
+                        self.path,
+                        Some(loc.offset),
+                        "node {bn} changed shape"
+                    ));
                 }
-                true
             }
-            (Node::Internal { buffers, .. }, Node::Internal { buffers: f, .. })
-                if buffers.len() == f.len() =>
-            {
-                for (b, f) in buffers.iter_mut().zip(f) {
-                    b.loaded = b.loaded.take().or(f.loaded);
-                }
-                true
+            if copy {
+                self.keep_stored_copies(node, block);
             }
-            _ => false,
-        };
-        if !shape_ok {
-            return Err(corruption!(
-                self.path,
-                Some(loc.offset),
-                "node {bn} changed shape"
-            ));
+            Ok(())
+        });
+        match read {
+            // A node already in memory needed the block only for the copies, which are an economy:
+            // a read error costs it the copies, not the change.
+            Err(_) if full => {}
+            other => other?,
         }
         st.touched.push(bn);
         Ok(())
     }
 
+    /// Gives each loaded basement of leaf `node`, clean and read from `block`, a copy of its stored
+    /// bytes there where a write could carry them unchanged (TREE6).
+    pub(crate) fn keep_stored_copies(&self, node: &mut Node, block: &[u8]) {
+        let Node::Leaf { basements, .. } = node else {
+            return;
+        };
+        for b in basements {
+            let (Some(loaded), Some(p)) = (&b.loaded, &b.part) else {
+                continue;
+            };
+            if let Some(mut copy) = self.stored_bytes(block, p) {
+                copy.filter = b.filter.clone();
+                b.stored = Some(Arc::new(StoredCopy::new(loaded, copy)));
+            }
+        }
+    }
+
+    /// A copy of partition `p`'s stored bytes in `block`, when a leaf written now could carry them
+    /// unchanged: tagged frames of this tree's codec, whose checksum and frame table check.
+    fn stored_bytes(&self, block: &[u8], p: &PartLoc) -> Option<CopyParts> {
+        if !(p.framed && p.tagged && p.codec == self.opts.codec) {
+            return None;
+        }
+        let start = p.offset as usize;
+        let bytes = block.get(start..start + p.stored_len as usize)?;
+        if crc32c::crc32c(bytes) != p.crc {
+            return None;
+        }
+        let (frames, columnar) = frames::tagged_frame_counts(bytes).ok()?;
+        Some(CopyParts {
+            bytes: bytes.into(),
+            crc: p.crc,
+            raw_len: p.raw_len,
+            filter: None,
+            frames,
+            columnar,
+        })
+    }
+
     /// Makes node `bn` dirty and fully loaded, and returns it for change.
     pub(crate) fn node_mut<'a>(&self, st: &'a mut TreeState, bn: BlockNum) -> Result<&'a mut Node> {
-        self.load_all(st, bn)?;
+        let clean = st.nodes.get_mut().get(&bn).is_none_or(|s| !s.dirty);
+        self.load_all(st, bn, clean)?;
         let released = {
             let gen = self.budget.tick();
             let slot = st.nodes.get_mut().get_mut(&bn).expect("loaded");
@@ -418,6 +482,9 @@ impl Tree {
         self.budget
             .columnar_frames_written
             .fetch_add(enc.columnar_frames as u64, Ordering::Relaxed);
+        self.budget
+            .basements_reused
+            .fetch_add(enc.reused as u64, Ordering::Relaxed);
         Ok((
             loc,
             PartPlaces {

@@ -198,11 +198,20 @@ impl Wal {
 
     /// Appends a record; returns its LSN. Not durable until [`Wal::sync_to`] (or a later flush).
     pub fn append(&self, rec: &Record) -> Result<Msn> {
+        self.append_group(std::slice::from_ref(rec))
+    }
+
+    /// Appends `recs` under one hold of the log's lock; returns the LSN of the last. The records sit
+    /// together in the buffer, which a leader always writes whole as one packed frame, so they become
+    /// durable together or not at all (design.md WAL3).
+    pub fn append_group(&self, recs: &[Record]) -> Result<Msn> {
         let mut g = self.inner.lock();
-        let lsn = g.next_lsn;
-        g.next_lsn += 1;
         let before = g.buf.len();
-        rec.encode_entry(&mut g.buf);
+        for rec in recs {
+            g.next_lsn += 1;
+            rec.encode_entry(&mut g.buf);
+        }
+        let lsn = g.next_lsn - 1;
         g.bytes_appended += (g.buf.len() - before) as u64;
         let big = g.buf.len() >= BUFFER_FLUSH_BYTES && !g.busy;
         drop(g);

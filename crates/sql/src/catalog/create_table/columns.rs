@@ -16,7 +16,7 @@ use crate::catalog::IndexDef;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::expr::{object_name_parts, Compiler, Scope};
+use crate::expr::{object_name_parts, Scope};
 use crate::types::coerce::{coerce_to_column, SqlMode};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
@@ -196,8 +196,7 @@ fn set_default(
     // MariaDB reports a default's conversion notes (e.g. 1265 for DECIMAL DEFAULT 1.1)
     // "at row 0"
     let mut w = Vec::new();
-    let cv =
-        coerce_to_column(&v, col, 0, SqlMode { strict: true }, &mut w).map_err(|_| invalid())?;
+    let cv = coerce_to_column(&v, col, 0, SqlMode::utc(true), &mut w).map_err(|_| invalid())?;
     col.default = Some(cv);
     notes.extend(w.into_iter().filter(|w| w.level == WarningLevel::Note));
     Ok(())
@@ -280,37 +279,9 @@ pub(super) fn ident(i: &ast::Ident) -> String {
     i.value.clone()
 }
 
-/// Evaluates a constant DEFAULT expression.
-fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
-    struct NoEnv;
-    impl crate::expr::CompileEnv for NoEnv {
-        fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
-            Err(DbError::unknown_var(n))
-        }
-        fn user_var(&mut self, _: &str) -> Value {
-            Value::Null
-        }
-        fn param(&mut self, _: usize) -> DbResult<Value> {
-            Err(DbError::syntax("?"))
-        }
-        fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
-            Err(DbError::unsupported("subquery in DEFAULT"))
-        }
-        fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
-            None
-        }
-    }
-    let scope = Scope::default();
-    let mut env = NoEnv;
-    let mut c = Compiler {
-        scope: &scope,
-        env: &mut env,
-        aggs: None,
-        insert_scope: None,
-        aliases: &[],
-        place: "field list",
-    };
-    let ex = c.compile(e)?;
+/// Evaluates a constant expression (a DEFAULT, a partition bound): no columns, no session.
+pub(crate) fn const_value(e: &ast::Expr) -> DbResult<Option<Value>> {
+    let ex = crate::expr::compile_standalone(&Scope::default(), e, "field list")?;
     Ok(Some(crate::expr::eval::eval(
         &ex,
         &crate::expr::eval::EvalCtx::default(),

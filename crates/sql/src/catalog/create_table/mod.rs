@@ -24,6 +24,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::CreateTable;
 
+use crate::catalog::partition::{self, TableExtras};
 use crate::catalog::{charset_clause, Counters, TableDef};
 use crate::codec::row::RowLayout;
 use crate::error::code::ErrorCode;
@@ -32,21 +33,27 @@ use crate::error::sql_error::Warning;
 use crate::expr::object_name_parts;
 use crate::types::collation::Collation;
 
+pub(crate) use columns::const_value;
 pub use options::{
     create_auto_increment, option_codec, shown_engine, table_codec, table_setting, TableOptions,
     OTHER_ENGINES, SHOWN_OPTIONS,
 };
-pub use render::{quote_ident, quote_str, render_create, render_stored};
+pub use render::{partition_text, quote_ident, quote_str, render_create, render_stored};
 
-/// Builds a table definition from a parsed CREATE TABLE (database already resolved).
-pub fn table_from_create(db: &str, ct: &CreateTable) -> DbResult<TableDef> {
-    table_from_create_mode(db, ct, true, &mut Vec::new())
+/// Builds a table definition from a parsed CREATE TABLE (database already resolved) and the
+/// clauses Betula reads itself (PARTITION BY, RETENTION: parser/partition.rs).
+pub fn table_from_create(db: &str, ct: &CreateTable, extras: &TableExtras) -> DbResult<TableDef> {
+    table_from_create_mode(db, ct, extras, Collation::default(), true, &mut Vec::new())
 }
 
-/// [`table_from_create`] with the session's strictness; non-strict conversions add notes.
+/// [`table_from_create`] in a database whose default collation is `default` (a table without
+/// CHARACTER SET / COLLATE takes it), with the session's strictness; non-strict conversions add
+/// notes.
 pub fn table_from_create_mode(
     db: &str,
     ct: &CreateTable,
+    extras: &TableExtras,
+    default: Collation,
     strict: bool,
     notes: &mut Vec<Warning>,
 ) -> DbResult<TableDef> {
@@ -68,8 +75,7 @@ pub fn table_from_create_mode(
         collate,
         engine,
     } = options::table_options(&ct.table_options);
-    let table_collation =
-        charset_clause::resolve(charset.as_deref(), collate.as_deref(), Collation::default())?;
+    let table_collation = charset_clause::resolve(charset.as_deref(), collate.as_deref(), default)?;
     let mut keys = keys::Keys::default();
     let mut columns = Vec::new();
     let mut comments = Vec::new();
@@ -96,7 +102,7 @@ pub fn table_from_create_mode(
         pk_prefix,
         indexes,
     } = keys;
-    Ok(TableDef {
+    let mut def = TableDef {
         db: db.to_string(),
         name,
         columns,
@@ -119,7 +125,21 @@ pub fn table_from_create_mode(
         engine: engine.as_deref().and_then(shown_engine),
         temporary: None,
         key_format: crate::catalog::KEY_FORMAT,
-    })
+        checks: Vec::new(),
+        partitioning: None,
+    };
+    def.checks = crate::catalog::check_def::checks_of(ct);
+    for c in &def.checks {
+        c.expr(|| def.scope(&def.name))?;
+    }
+    def.partitioning = match (&extras.partitioning, extras.retention) {
+        (Some(clause), retention) => {
+            Some(Arc::new(partition::define(clause, retention, &def, None)?))
+        }
+        (None, Some(_)) => return Err(partition::retention_needs_range()),
+        (None, None) => None,
+    };
+    Ok(def)
 }
 
 /// Checks a table name: 1 to 64 bytes, no `/` or NUL, no trailing space (1103).

@@ -59,6 +59,13 @@ fn default_text(col: &Column) -> Option<String> {
 pub fn render_create(t: &TableDef) -> String {
     let mut lines: Vec<String> = (0..t.columns.len()).map(|i| column_line(t, i)).collect();
     lines.extend(key_lines(t));
+    for ch in t.checks.iter().filter(|ch| ch.column.is_none()) {
+        lines.push(format!(
+            "  CONSTRAINT {}{}",
+            quote_ident(&ch.name),
+            check_text(ch)
+        ));
+    }
     let mut s = format!(
         "CREATE {}TABLE {} (\n{}\n) ENGINE={}",
         if t.temporary.is_some() {
@@ -71,7 +78,23 @@ pub fn render_create(t: &TableDef) -> String {
         t.engine.as_deref().unwrap_or("Betula")
     );
     push_table_options(t, &mut s);
+    s.push_str(&partition_text(t));
     s
+}
+
+/// The RETENTION option and the PARTITION BY clause that end a partitioned table's text (empty
+/// for another table).
+pub fn partition_text(t: &TableDef) -> String {
+    match &t.partitioning {
+        None => String::new(),
+        Some(p) => {
+            let retention = p
+                .retention
+                .map(|r| format!(" RETENTION={r}"))
+                .unwrap_or_default();
+            retention + &crate::catalog::partition::render_clause(p, t)
+        }
+    }
 }
 
 /// The definition line of column `i` of `t`.
@@ -97,7 +120,20 @@ fn column_line(t: &TableDef, i: usize) -> String {
     if let Some(cm) = &t.comments[i] {
         s.push_str(&format!(" COMMENT {}", quote_str(cm)));
     }
+    for ch in t
+        .checks
+        .iter()
+        .filter(|ch| ch.column.as_deref() == Some(&c.name))
+    {
+        s.push_str(&check_text(ch));
+    }
     s
+}
+
+/// ` CHECK (e)`, with MySQL's ` NOT ENFORCED` when it is not.
+fn check_text(ch: &crate::catalog::CheckDef) -> String {
+    let tail = if ch.enforced { "" } else { " NOT ENFORCED" };
+    format!(" CHECK ({}){tail}", ch.text)
 }
 
 /// The PRIMARY KEY line, then one line per index.

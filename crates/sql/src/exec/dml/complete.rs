@@ -28,7 +28,10 @@ pub(crate) fn complete_row(
     first_id: &mut Option<u64>,
     warnings: &mut Vec<Warning>,
 ) -> DbResult<Vec<Value>> {
-    let mode = crate::types::coerce::SqlMode { strict };
+    let mode = crate::types::coerce::SqlMode {
+        strict,
+        time_zone: cx.time_zone,
+    };
     let mut row = Vec::with_capacity(t.columns.len());
     // Read only for a 0 into an AUTO_INCREMENT column (sql_mode is text to search).
     let zero_is_value = || cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
@@ -70,7 +73,7 @@ pub(crate) fn complete_row(
                 let id = next_auto_id(&t.counters.auto_inc, inc, off);
                 // A generated value the column cannot hold is an error in every SQL mode
                 // (MariaDB's HA_ERR_AUTOINC_ERANGE).
-                let strict = crate::types::coerce::SqlMode { strict: true };
+                let strict = crate::types::coerce::SqlMode::utc(true);
                 let v = coerce_to_column(&Value::UInt(id), c, rownum, strict, warnings)?;
                 if first_id.is_none() {
                     *first_id = Some(id);
@@ -98,6 +101,9 @@ pub(crate) fn complete_row(
         };
         row.push(v);
     }
+    // Persisted before the commit that stores the row (design.md AIC1).
+    cx.engine.auto_inc_moved(t);
+    super::check_row(t, &row)?;
     Ok(row)
 }
 
@@ -158,9 +164,10 @@ mod tests {
         assert_eq!(ids, [1, 2, 3]);
         let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 300, 200)).collect();
         assert_eq!(ids, [200, 500, 800]);
-        assert_eq!(c.load(Ordering::SeqCst), 1100);
+        // The last value plus one increment (800 + 300).
+        assert_eq!(c.load(Ordering::SeqCst), 800 + 300);
         let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 50, 0)).collect();
-        assert_eq!(ids, [1100, 1150, 1200]);
+        assert_eq!(ids, [800 + 300, 1150, 1200]);
         // Defaults: the counter is the last value + 1.
         assert_eq!(auto_inc_after(41, 1, 1), 42);
         // An explicit value below the offset (InnoDB's rounding).

@@ -16,7 +16,7 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     if from.len() != 1 || !d.tables.is_empty() || d.using.is_some() {
         return Err(DbError::unsupported("multi-table DELETE"));
     }
-    let (t, alias) = single_table(cx, &from[0])?;
+    let (t, alias, selected) = single_table(cx, &from[0])?;
     let scope = table_scope(&t, &alias);
     cx.begin_write()?;
     let rows = matching_rows(
@@ -26,9 +26,11 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
         d.selection.as_ref(),
         &d.order_by,
         d.limit.as_ref(),
+        selected.as_deref(),
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {
+        cx.check_interrupted()?;
         delete_row(cx, &t, &pk, &row)?;
     }
     Ok(Output::done(n))

@@ -24,6 +24,10 @@ use crate::expr::{object_name_parts, Expr, Scope};
 use crate::result::Output;
 use crate::types::SqlType;
 
+/// Rows between two checks for a KILL of the connection (a check per row would cost the bulk
+/// INSERT path more than it gains).
+pub(super) const KILL_CHECK_ROWS: usize = 1024;
+
 /// Where an INSERT's rows come from.
 pub enum InsertSource<'a> {
     /// VALUES rows (or the SET form as one row) as expressions, compiled per row.
@@ -52,6 +56,9 @@ pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
         ast::TableObject::TableName(n) => object_name_parts(n),
         other => return Err(DbError::unsupported(format!("INSERT INTO {other}"))),
     };
+    if ins.partitioned.is_some() {
+        return Err(DbError::unsupported("INSERT ... PARTITION (...)"));
+    }
     let columns: Vec<String> = if !ins.assignments.is_empty() {
         ins.assignments
             .iter()
@@ -119,7 +126,10 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         && !t.pk.is_empty()
         && t.indexes.is_empty()
         && !t.on_update_now.iter().any(|b| *b)
-        && program.iter().all(|(c, _)| !t.pk.contains(c));
+        && program.iter().all(|(c, _)| !t.pk.contains(c))
+        && t.checks.is_empty()
+        // The message is applied in UTC: a TIMESTAMP assigned in another zone is read first.
+        && (cx.time_zone.is_utc() || !program.iter().any(|(c, _)| t.columns[*c].sql_type.is_timestamp()));
     let policy = RowPolicy {
         replace,
         ignore,
@@ -135,10 +145,18 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     let mut affected = 0u64;
     let mut first_id = None;
     for (n, slots) in source.into_iter().enumerate() {
+        if n % KILL_CHECK_ROWS == KILL_CHECK_ROWS - 1 {
+            cx.check_interrupted()?;
+        }
         let rownum = n as u64 + 1;
         let row = match complete_row(cx, &t, slots, rownum, strict, &mut first_id, &mut warnings) {
             Ok(r) => r,
-            Err(e) if ignore && e.code != ErrorCode::NoDefaultForField => {
+            // A failed CHECK is an error under IGNORE too (MariaDB).
+            Err(e)
+                if ignore
+                    && e.code != ErrorCode::NoDefaultForField
+                    && e.code != ErrorCode::ConstraintFailed =>
+            {
                 warnings.push(Warning {
                     level: crate::error::sql_error::WarningLevel::Warning,
                     code: e.code,

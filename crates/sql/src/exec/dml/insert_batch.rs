@@ -31,6 +31,7 @@ use crate::store::upsert::ArgTemplate;
 use crate::store::Change;
 use crate::types::value::Value;
 
+use super::insert::KILL_CHECK_ROWS;
 use super::insert_row::RowPolicy;
 
 /// How a statement's rows are written on the set-oriented path.
@@ -49,6 +50,14 @@ pub(super) fn batch_kind(cx: &Context, t: &TableDef, policy: &RowPolicy<'_>) -> 
     }
     if policy.program.is_empty() {
         return Some(BatchKind::Insert);
+    }
+    // A blind upsert cannot move a row whose partition columns it changes (PRT1).
+    if policy
+        .program
+        .iter()
+        .any(|(c, _)| t.partition_columns().contains(c))
+    {
+        return None;
     }
     // The row-at-a-time path sends blind upserts exactly when their program encodes.
     policy
@@ -106,23 +115,30 @@ pub(super) fn insert_batch(
     let mut stop = FirstStop::default();
     let mut done = complete_all(cx, t, source, strict, &mut stop);
     let order = key_order(&done.pks);
-    let primary = t.primary_tree();
+    // Each partition's rows go to its own trees (design.md PRT1; one group if not partitioned).
+    let (groups, unplaced) = t.group_by_part(&done.rows, &order);
+    for (i, e) in unplaced {
+        stop.offer(i, Phase::Duplicate, || e);
+    }
     let engine = cx.engine.clone();
     let store = &engine.store;
-    cx.ws.lock_batch(
-        store,
-        &primary,
-        order.iter().map(|&i| done.pks[i].as_slice()),
-    )?;
-    // Without a primary key every row has a new hidden row id: nothing to check. Upserts take any
-    // key.
-    if !t.pk.is_empty() && matches!(kind, BatchKind::Insert) {
-        let keys: Vec<&[u8]> = order.iter().map(|&i| done.pks[i].as_slice()).collect();
-        let present = cx.ws.contains_locked(store, &primary, &keys)?;
-        for (j, &i) in order.iter().enumerate() {
-            let repeats_earlier = j > 0 && done.pks[order[j - 1]] == done.pks[i];
-            if present[j] || repeats_earlier {
-                offer_duplicate(&mut stop, t, &done, i);
+    for (part, order) in &groups {
+        let primary = t.primary_tree_of(*part);
+        cx.ws.lock_batch(
+            store,
+            &primary,
+            order.iter().map(|&i| done.pks[i].as_slice()),
+        )?;
+        // Without a primary key every row has a new hidden row id: nothing to check. Upserts take
+        // any key.
+        if !t.pk.is_empty() && matches!(kind, BatchKind::Insert) {
+            let keys: Vec<&[u8]> = order.iter().map(|&i| done.pks[i].as_slice()).collect();
+            let present = cx.ws.contains_locked(store, &primary, &keys)?;
+            for (j, &i) in order.iter().enumerate() {
+                let repeats_earlier = j > 0 && done.pks[order[j - 1]] == done.pks[i];
+                if present[j] || repeats_earlier {
+                    offer_duplicate(&mut stop, t, &done, i);
+                }
             }
         }
     }
@@ -134,28 +150,34 @@ pub(super) fn insert_batch(
         return Err(error);
     }
     let rows = done.rows.len() as u64;
-    let changes = order
-        .iter()
-        .map(|&i| {
-            let pk = std::mem::take(&mut done.pks[i]);
-            let row = std::mem::take(&mut encoded.rows[i]);
-            match &kind {
-                BatchKind::Insert => (pk, Change::Put(row)),
-                BatchKind::Upsert(template) => (pk, Change::Upsert(template.arg(&row))),
-            }
-        })
-        .collect();
-    cx.ws.write_through(store, &primary, changes)?;
-    for (i, entries) in encoded.index_entries.into_iter().enumerate() {
-        let mut entries: Vec<(Vec<u8>, Change)> = entries
-            .into_iter()
-            .map(|(k, v)| (k, Change::Put(v)))
+    for (part, order) in &groups {
+        let changes = order
+            .iter()
+            .map(|&i| {
+                let pk = std::mem::take(&mut done.pks[i]);
+                let row = std::mem::take(&mut encoded.rows[i]);
+                match &kind {
+                    BatchKind::Insert => (pk, Change::Put(row)),
+                    BatchKind::Upsert(template) => (pk, Change::Upsert(template.arg(&row))),
+                }
+            })
             .collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let tree = t.index_tree(i);
         cx.ws
-            .lock_batch(store, &tree, entries.iter().map(|(k, _)| k.as_slice()))?;
-        cx.ws.write_through(store, &tree, entries)?;
+            .write_through(store, &t.primary_tree_of(*part), changes)?;
+    }
+    for (i, mut entries) in encoded.index_entries.into_iter().enumerate() {
+        for (part, order) in &groups {
+            let mut changes: Vec<(Vec<u8>, Change)> = order
+                .iter()
+                .map(|&r| std::mem::take(&mut entries[r]))
+                .map(|(k, v)| (k, Change::Put(v)))
+                .collect();
+            changes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let tree = t.index_tree_of(*part, i);
+            cx.ws
+                .lock_batch(store, &tree, changes.iter().map(|(k, _)| k.as_slice()))?;
+            cx.ws.write_through(store, &tree, changes)?;
+        }
     }
     Ok(super::insert::finish_insert(
         cx,
@@ -182,6 +204,12 @@ fn complete_all(
         warnings: Vec::new(),
     };
     for (i, slots) in source.into_iter().enumerate() {
+        if i % KILL_CHECK_ROWS == KILL_CHECK_ROWS - 1 {
+            if let Err(e) = cx.check_interrupted() {
+                stop.offer(i, Phase::Completion, || e);
+                break;
+            }
+        }
         let row = complete_row(
             cx,
             t,

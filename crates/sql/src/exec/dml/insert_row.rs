@@ -43,10 +43,17 @@ pub(super) fn insert_row(
     warnings: &mut Vec<Warning>,
 ) -> DbResult<u64> {
     let pk = t.encode_pk(row)?;
-    if policy.blind {
+    // A blind upsert cannot move a row whose partition columns it changes (PRT1).
+    if policy.blind
+        && !policy
+            .program
+            .iter()
+            .any(|(c, _)| t.partition_columns().contains(c))
+    {
         let bytes = encode(t, row)?;
         if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, policy.program) {
-            cx.ws.upsert(&cx.engine.store, &t.primary_tree(), pk, arg)?;
+            let tree = t.primary_tree_of(t.part_of_row(row)?);
+            cx.ws.upsert(&cx.engine.store, &tree, pk, arg)?;
             return Ok(1);
         }
     }
@@ -115,6 +122,7 @@ fn updated_row(
         )?;
         let mode = crate::types::coerce::SqlMode {
             strict: policy.strict,
+            time_zone: cx.time_zone,
         };
         let c = &t.columns[*col];
         new[*col] = coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, warnings)?;
@@ -122,9 +130,10 @@ fn updated_row(
     if new != old {
         for (i, on) in t.on_update_now.iter().enumerate() {
             if *on && !policy.program.iter().any(|(c, _)| *c == i) {
-                new[i] = Value::DateTime(cx.now);
+                new[i] = cx.now_for(&t.columns[i]);
             }
         }
     }
+    super::check_row(t, &new)?;
     Ok(new)
 }

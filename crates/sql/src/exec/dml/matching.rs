@@ -19,17 +19,22 @@ use crate::expr::{object_name_parts, Expr, Scope};
 use crate::plan::access::{choose_access, conjuncts, Access};
 use crate::types::value::Value;
 
-/// The table of a single-table UPDATE or DELETE and the name it goes by (its alias, else its
-/// name).
+/// The table of a single-table UPDATE or DELETE, the name it goes by (its alias, else its
+/// name) and the partitions its `PARTITION (...)` list selects.
 pub(super) fn single_table(
     cx: &mut Context,
     twj: &ast::TableWithJoins,
-) -> DbResult<(Arc<TableDef>, String)> {
+) -> DbResult<(Arc<TableDef>, String, Option<Vec<usize>>)> {
     if !twj.joins.is_empty() {
         return Err(DbError::unsupported("multi-table UPDATE/DELETE"));
     }
     match &twj.relation {
-        ast::TableFactor::Table { name, alias, .. } => {
+        ast::TableFactor::Table {
+            name,
+            alias,
+            partitions,
+            ..
+        } => {
             let parts = object_name_parts(name);
             let (db, tname) = cx.resolve_table_name(&parts)?;
             cx.check_db_access(&db)?;
@@ -38,7 +43,9 @@ pub(super) fn single_table(
                 .as_ref()
                 .map(|a| a.name.value.clone())
                 .unwrap_or(tname);
-            Ok((t, alias))
+            let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
+            let selected = crate::plan::pruning::selection(&t, &names)?;
+            Ok((t, alias, selected))
         }
         other => Err(DbError::unsupported(format!("UPDATE/DELETE of {other}"))),
     }
@@ -52,6 +59,7 @@ pub(super) fn matching_rows(
     selection: Option<&ast::Expr>,
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
+    selected: Option<&[usize]>,
 ) -> DbResult<Vec<KeyedRow>> {
     let where_c = match selection {
         Some(w) => Some(cx.compile(scope, w, "where clause")?),
@@ -69,7 +77,8 @@ pub(super) fn matching_rows(
     if let Some(w) = &where_c {
         conjuncts(w, &mut conj);
     }
-    let access = choose_access(t, 0, &conj, &|e| e.is_const());
+    let mut access = choose_access(t, 0, &conj, &|e| e.is_const());
+    access.select_parts(selected);
     lock_range_read(cx, t, &access)?;
     let needed = vec![true; t.columns.len()];
     let mut out = Vec::new();
@@ -172,6 +181,7 @@ fn lock_and_recheck(
 ) -> DbResult<Vec<KeyedRow>> {
     let mut out = Vec::with_capacity(rows.len());
     for (pk, row) in rows {
+        cx.check_interrupted()?;
         let Some(now) = load(cx, t, &pk)? else {
             continue;
         };

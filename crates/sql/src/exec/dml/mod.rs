@@ -23,6 +23,7 @@
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
 //! duplicate-key checks).
 
+mod checks;
 mod complete;
 mod delete;
 mod insert;
@@ -35,9 +36,10 @@ mod update;
 use sqlparser::ast::{self as ast};
 
 use crate::catalog::TableDef;
-use crate::expr::{Scope, ScopeCol};
+use crate::expr::Scope;
 use crate::types::value::Value;
 
+pub(crate) use checks::check_row;
 pub(crate) use complete::complete_row;
 pub use complete::{auto_inc_after, Slot};
 pub use delete::delete;
@@ -51,23 +53,7 @@ type KeyedRow = (Vec<u8>, Vec<Value>);
 
 /// The columns of `t` as an expression scope, the table named `alias`.
 pub fn table_scope(t: &TableDef, alias: &str) -> Scope {
-    Scope {
-        cols: t
-            .columns
-            .iter()
-            .map(|c| ScopeCol {
-                table: alias.to_string(),
-                db: t.db.clone(),
-                org_table: t.name.clone(),
-                name: c.name.clone(),
-                ty: Some(c.sql_type),
-                collation: c.collation,
-                flags: c.protocol_flags(),
-                length: c.display_length(),
-                members: c.members.clone(),
-            })
-            .collect(),
-    }
+    t.scope(alias)
 }
 
 /// The bare keyword DEFAULT as a value (`VALUES (DEFAULT)`, `SET c = DEFAULT`).

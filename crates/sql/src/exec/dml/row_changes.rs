@@ -3,7 +3,9 @@
 //!
 //! Invariants: a row is locked before it is read to decide a change ([`load`],
 //! [`find_conflict`]); the primary tree and every secondary index change together; an index
-//! entry's value is rewritten when its key stays but the text it carries changes.
+//! entry's value is rewritten when its key stays but the text it carries changes. A partitioned
+//! table's row is written to the trees of the partition its values give
+//! ([`TableDef::part_of_row`], design.md PRT1), and an update that changes it moves the row.
 
 use crate::catalog::TableDef;
 use crate::codec::key::prefix_successor;
@@ -37,11 +39,14 @@ pub(crate) fn find_conflict(
 ) -> DbResult<Option<Conflict>> {
     let engine = cx.engine.clone();
     let store = &engine.store;
+    // A duplicate can only be in the row's own partition (PRT2).
+    let part = t.part_of_row(row)?;
+    let primary = t.primary_tree_of(part);
     // Lock, then read: a concurrent insert of the same key waits for this one to end.
     if check_pk && !t.pk.is_empty() {
-        cx.ws.lock(store, &t.primary_tree(), pk)?;
+        cx.ws.lock(store, &primary, pk)?;
     }
-    if check_pk && !t.pk.is_empty() && cx.ws.get(store, &t.primary_tree(), pk, None)?.is_some() {
+    if check_pk && !t.pk.is_empty() && cx.ws.get(store, &primary, pk, None)?.is_some() {
         return Ok(Some(Conflict {
             pk: pk.to_vec(),
             key: "PRIMARY".into(),
@@ -53,16 +58,17 @@ pub(crate) fn find_conflict(
             continue;
         }
         let prefix = t.encode_index_prefix(i, row)?;
+        let tree = t.index_tree_of(part, i);
         // The unique value itself is locked (as a key of the index tree), so two sessions
         // inserting it with different primary keys are serialized.
-        cx.ws.lock(store, &t.index_tree(i), &prefix)?;
+        cx.ws.lock(store, &tree, &prefix)?;
         let hi = match prefix_successor(&prefix) {
             Some(s) => std::ops::Bound::Excluded(s),
             None => std::ops::Bound::Unbounded,
         };
         let mut scan = cx.ws.scan(
             store,
-            &t.index_tree(i),
+            &tree,
             std::ops::Bound::Included(prefix.clone()),
             hi,
             false,
@@ -82,35 +88,42 @@ pub(crate) fn find_conflict(
     Ok(None)
 }
 
-/// Locks the row at `pk`, then reads its latest committed version (with this session's changes).
+/// Locks the row at `pk`, then reads its latest committed version (with this session's changes),
+/// in the partition its key names (or each partition, when the key does not tell).
 pub(crate) fn load(cx: &mut Context, t: &TableDef, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
-    cx.ws.lock(&cx.engine.store, &t.primary_tree(), pk)?;
-    match cx.ws.get(&cx.engine.store, &t.primary_tree(), pk, None)? {
-        Some(v) => Ok(Some(crate::codec::row::decode_row(&t.layout, &v)?)),
-        None => Ok(None),
+    for part in t.parts_of_pk(pk)? {
+        let primary = t.primary_tree_of(part);
+        cx.ws.lock(&cx.engine.store, &primary, pk)?;
+        if let Some(v) = cx.ws.get(&cx.engine.store, &primary, pk, None)? {
+            return Ok(Some(crate::codec::row::decode_row(&t.layout, &v)?));
+        }
     }
+    Ok(None)
 }
 
-/// Writes `row` at `pk` and its entry in every secondary index.
+/// Writes `row` at `pk` and its entry in every secondary index, in the row's partition.
 pub(crate) fn put_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
     let bytes = encode(t, row)?;
+    let part = t.part_of_row(row)?;
     let store = &cx.engine.store;
-    cx.ws.put(store, &t.primary_tree(), pk.to_vec(), bytes)?;
+    cx.ws
+        .put(store, &t.primary_tree_of(part), pk.to_vec(), bytes)?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
         let v = crate::catalog::index_entry::entry_value(t, i, row)?;
-        cx.ws.put(store, &t.index_tree(i), k, v)?;
+        cx.ws.put(store, &t.index_tree_of(part, i), k, v)?;
     }
     Ok(())
 }
 
 /// Deletes the row at `pk` (whose values are `row`) and its index entries.
 pub fn delete_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> DbResult<()> {
+    let part = t.part_of_row(row)?;
     let store = &cx.engine.store;
-    cx.ws.delete(store, &t.primary_tree(), pk.to_vec())?;
+    cx.ws.delete(store, &t.primary_tree_of(part), pk.to_vec())?;
     for i in 0..t.indexes.len() {
         let k = t.encode_index_key(i, row, pk)?;
-        cx.ws.delete(store, &t.index_tree(i), k)?;
+        cx.ws.delete(store, &t.index_tree_of(part, i), k)?;
     }
     Ok(())
 }
@@ -132,25 +145,34 @@ pub(crate) fn update_row(
         t.encode_pk(new)?
     };
     let pk_changed = new_pk != old_pk;
+    let part = t.part_of_row(new)?;
     if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed)? {
         return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
     }
+    if t.part_of_row(old)? != part {
+        // The row moves to another partition (PRT1): out of the old one, into the new one.
+        delete_row(cx, t, old_pk, old)?;
+        put_row(cx, t, &new_pk, new)?;
+        return Ok(true);
+    }
     let store = &cx.engine.store;
+    let primary = t.primary_tree_of(part);
     if pk_changed {
-        cx.ws.delete(store, &t.primary_tree(), old_pk.to_vec())?;
+        cx.ws.delete(store, &primary, old_pk.to_vec())?;
     }
     cx.ws
-        .put(store, &t.primary_tree(), new_pk.clone(), encode(t, new)?)?;
+        .put(store, &primary, new_pk.clone(), encode(t, new)?)?;
     for i in 0..t.indexes.len() {
         let ok = t.encode_index_key(i, old, old_pk)?;
         let nk = t.encode_index_key(i, new, &new_pk)?;
         let nv = crate::catalog::index_entry::entry_value(t, i, new)?;
+        let tree = t.index_tree_of(part, i);
         if ok != nk {
-            cx.ws.delete(store, &t.index_tree(i), ok)?;
-            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
+            cx.ws.delete(store, &tree, ok)?;
+            cx.ws.put(store, &tree, nk, nv)?;
         } else if crate::catalog::index_entry::entry_value(t, i, old)? != nv {
             // Same key, other text carried ('a' -> 'A' under a case-insensitive collation).
-            cx.ws.put(store, &t.index_tree(i), nk, nv)?;
+            cx.ws.put(store, &tree, nk, nv)?;
         }
     }
     Ok(true)

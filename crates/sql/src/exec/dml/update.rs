@@ -17,7 +17,6 @@ use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
 use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
-use crate::types::value::Value;
 
 /// UPDATE (without IGNORE).
 pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
@@ -30,7 +29,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
-    let (t, alias) = single_table(cx, &u.table)?;
+    let (t, alias, selected) = single_table(cx, &u.table)?;
     let scope = table_scope(&t, &alias);
     let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).
@@ -42,11 +41,13 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         u.selection.as_ref(),
         &u.order_by,
         u.limit.as_ref(),
+        selected.as_deref(),
     )?;
     let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();
     let (mut matched, mut changed) = (0u64, 0u64);
     'rows: for (n, (pk, old)) in rows.into_iter().enumerate() {
+        cx.check_interrupted()?;
         matched += 1;
         let mut new = old.clone();
         for (c, e) in &assigns {
@@ -56,7 +57,10 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 &t.columns[*c],
                 (&t.db, &t.name),
                 n as u64 + 1,
-                crate::types::coerce::SqlMode { strict },
+                crate::types::coerce::SqlMode {
+                    strict,
+                    time_zone: cx.time_zone,
+                },
                 &mut warnings,
             ) {
                 Ok(v) => v,
@@ -75,10 +79,11 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         if new != old {
             for (i, on) in t.on_update_now.iter().enumerate() {
                 if *on && !assigns.iter().any(|(c, _)| *c == i) {
-                    new[i] = Value::DateTime(cx.now);
+                    new[i] = cx.now_for(&t.columns[i]);
                 }
             }
         }
+        super::check_row(&t, &new)?;
         match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => changed += 1,
             Ok(false) => {}

@@ -6,8 +6,8 @@
 //! * Clauses the evaluator does not implement (OVER, FILTER, IGNORE NULLS, WITHIN GROUP) are
 //!   refused (1235), never ignored.
 //! * A session function with constant arguments folds to its value here; RAND becomes an
-//!   [`Expr::Rand`] with its own generator; any other name must be a known scalar function
-//!   (functions/) or is 1305.
+//!   [`Expr::Rand`] with its own generator, SLEEP an [`Expr::Sleep`] waiting on the connection's
+//!   interrupt flag; any other name must be a known scalar function (functions/) or is 1305.
 //! * An aggregate's argument is compiled without aggregates (nested aggregates are 1111); equal
 //!   aggregate calls share one `Agg(i)`.
 
@@ -17,7 +17,7 @@ use super::{interval_unit, object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::functions::Rng;
-use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit};
+use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
 use crate::types::value::Value;
 
 /// Clauses of a call that the evaluator does not implement are refused, never ignored: a
@@ -175,6 +175,15 @@ impl Compiler<'_> {
                     return Ok(e);
                 }
             }
+            "SLEEP" => {
+                if let Some(interrupt) = self.env.interrupt() {
+                    let [secs] = args.as_slice() else {
+                        return Err(DbError::wrong_args("SLEEP"));
+                    };
+                    let secs = self.compile(secs)?;
+                    return Ok(Expr::Sleep(Box::new(secs), interrupt));
+                }
+            }
             _ => {}
         }
         let mut compiled = Vec::with_capacity(args.len());
@@ -199,7 +208,33 @@ impl Compiler<'_> {
         if !crate::expr::functions::is_known_function(&name) {
             return Err(DbError::no_function(&name.to_ascii_lowercase()));
         }
-        Ok(Expr::Func(name, compiled))
+        Ok(self.zoned_call(name, compiled))
+    }
+
+    /// A call whose meaning depends on the session's time zone: UNIX_TIMESTAMP(d) reads `d` in
+    /// it (a TIMESTAMP column gives its stored instant), FROM_UNIXTIME gives a time in it.
+    fn zoned_call(&mut self, name: String, mut args: Vec<Expr>) -> Expr {
+        let tz = self.env.time_zone();
+        if tz.is_utc() {
+            return Expr::Func(name, args);
+        }
+        let local = |e: Expr| Expr::InZone(Box::new(e), tz, ZoneShift::ToLocal);
+        match (name.as_str(), args.len()) {
+            ("UNIX_TIMESTAMP", 1) => {
+                let utc = match args.remove(0) {
+                    Expr::InZone(stored, _, ZoneShift::ToLocal) => *stored,
+                    other => Expr::InZone(Box::new(other), tz, ZoneShift::ToUtc),
+                };
+                Expr::Func(name, vec![utc])
+            }
+            ("FROM_UNIXTIME", 1) => local(Expr::Func(name, args)),
+            ("FROM_UNIXTIME", 2) => {
+                let format = args.pop().unwrap_or(Expr::Lit(Value::Null));
+                let when = local(Expr::Func(name, args));
+                Expr::Func("DATE_FORMAT".into(), vec![when, format])
+            }
+            _ => Expr::Func(name, args),
+        }
     }
 
     /// `VALUES(col)` in ON DUPLICATE KEY UPDATE: the column of the row the INSERT tried.
@@ -214,7 +249,7 @@ impl Compiler<'_> {
         };
         let col = parts.last().cloned().unwrap_or_default();
         match s.resolve(None, None, &col, "field list")? {
-            Some(i) => Ok(Expr::InsertValue(i)),
+            Some(i) => Ok(self.read_in_zone(s, i, Expr::InsertValue(i))),
             None => Err(DbError::bad_field(&col, "field list")),
         }
     }
@@ -308,12 +343,19 @@ impl Compiler<'_> {
         self.aggs = Some(list);
         res?;
         let list = self.aggs.as_mut().expect("restored above");
+        let collations = arg.iter().map(|e| self.scope.collation_of(e)).collect();
+        let order_collations = order
+            .iter()
+            .map(|(e, _)| self.scope.collation_of(e))
+            .collect();
         let spec = AggSpec {
             func,
             arg,
             distinct,
             separator,
             order,
+            collations,
+            order_collations,
         };
         if let Some(i) = list.iter().position(|s| *s == spec) {
             return Ok(Expr::Agg(i));

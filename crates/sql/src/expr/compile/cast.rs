@@ -1,5 +1,5 @@
 //! Conversions written in SQL: `CAST(x AS type)`, `CONVERT(x, type)` (`CONVERT(x USING cs)` is
-//! `x`), `x COLLATE name`, and typed strings (`DATE '2024-01-02'`, `TIMESTAMP '...'`).
+//! `x` as text), `x COLLATE name` (of a column: a collation of its character set, else 1253), and typed strings (`DATE '2024-01-02'`, `TIMESTAMP '...'`).
 //!
 //! Invariants: a target type MariaDB's CAST does not take is a syntax error; DECIMAL(M,D) is
 //! clamped to 65 digits and 38 decimals with D <= M; an unknown collation is 1273; a cast of an
@@ -20,6 +20,13 @@ impl Compiler<'_> {
         use ast::Expr as E;
         Ok(match e {
             E::Cast {
+                expr,
+                data_type: ast::DataType::Binary(None),
+                ..
+            } if binary_keyword_took_operator(expr) => {
+                self.compile(&binary_on_left_operand(expr))?
+            }
+            E::Cast {
                 expr, data_type, ..
             } => self.cast_to(expr, cast_target(data_type)?)?,
             E::Convert {
@@ -27,7 +34,10 @@ impl Compiler<'_> {
                 data_type: Some(dt),
                 ..
             } => self.cast_to(expr, cast_target(dt)?)?,
-            E::Convert { expr, .. } => self.compile(expr)?,
+            // CONVERT(x USING cs): text of the connection's character set.
+            E::Convert { expr, .. } => {
+                Expr::Cast(Box::new(self.compile(expr)?), CastTo::Char(None))
+            }
             other => return Err(DbError::unsupported(format!("expression {other}"))),
         })
     }
@@ -52,6 +62,22 @@ impl Compiler<'_> {
                 format!("Unknown collation: '{name}'"),
             )
         })?;
+        // A column's text is in its character set: the collation must be one of it (MariaDB).
+        if let Some(own) = matches!(a, Expr::Col(_))
+            .then(|| a.text_collation(self.scope))
+            .flatten()
+        {
+            if own != Collation::Binary && own.charset() != c.charset() {
+                return Err(DbError::new(
+                    ErrorCode::CollationCharsetMismatch,
+                    format!(
+                        "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                        c.name(),
+                        own.charset().name()
+                    ),
+                ));
+            }
+        }
         Ok(Expr::Func(
             "__COLLATE".into(),
             vec![a, Expr::Lit(Value::Text(c.name().into()))],
@@ -69,6 +95,54 @@ impl Compiler<'_> {
     }
 }
 
+/// Whether the operand of a `BINARY x` cast is an operator expression: sqlparser reads `BINARY
+/// a = b` as `BINARY (a = b)`, where MariaDB's BINARY binds to `a` alone.
+fn binary_keyword_took_operator(e: &ast::Expr) -> bool {
+    use ast::Expr as E;
+    matches!(
+        e,
+        E::BinaryOp { .. }
+            | E::Like { .. }
+            | E::InList { .. }
+            | E::Between { .. }
+            | E::IsNull(_)
+            | E::IsNotNull(_)
+    )
+}
+
+/// `BINARY (a op b)` as MariaDB reads `BINARY a op b`: `(BINARY a) op b`, down the left operands.
+fn binary_on_left_operand(e: &ast::Expr) -> ast::Expr {
+    use ast::Expr as E;
+    let bin = |x: &ast::Expr| -> Box<ast::Expr> {
+        Box::new(if binary_keyword_took_operator(x) {
+            binary_on_left_operand(x)
+        } else {
+            E::Cast {
+                kind: ast::CastKind::Cast,
+                expr: Box::new(x.clone()),
+                data_type: ast::DataType::Binary(None),
+                format: None,
+            }
+        })
+    };
+    let mut out = e.clone();
+    match &mut out {
+        E::BinaryOp { left, .. } => *left = bin(left),
+        E::Like { expr, .. } | E::InList { expr, .. } | E::Between { expr, .. } => {
+            *expr = bin(expr)
+        }
+        E::IsNull(x) | E::IsNotNull(x) => *x = bin(x),
+        _ => {}
+    }
+    out
+}
+
+/// The `(n)` of a type's text (`CHAR(3)`), if any.
+fn length_of(type_text: &str) -> Option<u32> {
+    let inner = type_text.split_once('(')?.1.split_once(')')?.0;
+    inner.trim().parse().ok()
+}
+
 pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
     let s = dt.to_string().to_ascii_uppercase();
     let base = s.split(['(', ' ']).next().unwrap_or("");
@@ -81,8 +155,8 @@ pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
             }
         }
         "UNSIGNED" => CastTo::Unsigned,
-        "CHAR" | "VARCHAR" | "TEXT" | "NCHAR" => CastTo::Char,
-        "BINARY" | "VARBINARY" | "BLOB" => CastTo::Binary,
+        "CHAR" | "VARCHAR" | "TEXT" | "NCHAR" => CastTo::Char(length_of(&s)),
+        "BINARY" | "VARBINARY" | "BLOB" => CastTo::Binary(length_of(&s)),
         "DECIMAL" | "NUMERIC" | "DEC" => {
             let nums: Vec<u8> = s
                 .split(|c: char| !c.is_ascii_digit())

@@ -39,7 +39,7 @@ pub use operators::interval_unit;
 use sqlparser::ast;
 
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::{AggSpec, Expr, Scope};
+use crate::expr::{AggSpec, Expr, Scope, ZoneShift};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
@@ -57,9 +57,56 @@ pub trait CompileEnv {
     fn rand_seed(&mut self) -> Option<u64> {
         None
     }
+    /// The connection's interrupt flag, which a `SLEEP()` of the statement waits on; `None`
+    /// where there is no session (SLEEP is then an unknown function).
+    fn interrupt(&self) -> Option<crate::error::interrupt::Interrupt> {
+        None
+    }
     /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
     /// where there is no session.
     fn warn(&mut self, _w: crate::error::sql_error::Warning) {}
+    /// The session's time zone (TIMESTAMP columns are read in it); UTC where there is no session.
+    fn time_zone(&self) -> crate::types::time_zone::TimeZone {
+        crate::types::time_zone::TimeZone::UTC
+    }
+}
+
+/// The environment of an expression compiled outside any session (a DEFAULT, a partition
+/// function): no variables, parameters, subqueries or session functions.
+pub struct NoSession;
+
+impl CompileEnv for NoSession {
+    fn system_var(&mut self, n: &str, _: bool) -> DbResult<Value> {
+        Err(DbError::unknown_var(n))
+    }
+    fn user_var(&mut self, _: &str) -> Value {
+        Value::Null
+    }
+    fn param(&mut self, _: usize) -> DbResult<Value> {
+        Err(DbError::syntax("?"))
+    }
+    fn subquery(&mut self, _: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
+        Err(DbError::unsupported(
+            "subquery in a column default, CHECK or partition expression",
+        ))
+    }
+    fn session_fn(&mut self, _: &str, _: &[Value]) -> Option<DbResult<Value>> {
+        None
+    }
+}
+
+/// `e` compiled against `scope` outside any session ([`NoSession`]), with no aggregates.
+pub fn compile_standalone(scope: &Scope, e: &ast::Expr, place: &'static str) -> DbResult<Expr> {
+    let mut env = NoSession;
+    Compiler {
+        scope,
+        env: &mut env,
+        aggs: None,
+        insert_scope: None,
+        aliases: &[],
+        place,
+    }
+    .compile(e)
 }
 
 pub struct Compiler<'a> {
@@ -148,19 +195,79 @@ impl Compiler<'_> {
         }
     }
 
-    /// The collation a comparison of `a` and `b` uses: the first text column's, else the default.
-    fn col_collation(&self, a: &Expr, b: &Expr) -> Collation {
-        a.text_collation(self.scope)
-            .or_else(|| b.text_collation(self.scope))
-            .unwrap_or_default()
+    /// The collation a comparison of `a` and `b` uses, as MariaDB derives it: an explicit
+    /// `COLLATE` on either side (two different ones are 1267), else the first operand's own
+    /// (a column's, a function's of its arguments), else the default.
+    fn col_collation(&self, a: &Expr, b: &Expr) -> DbResult<Collation> {
+        match (a.explicit_collation(), b.explicit_collation()) {
+            (Some(x), Some(y)) if x != y => Err(DbError::new(
+                crate::error::code::ErrorCode::CantAggregate2collations,
+                format!(
+                    "Illegal mix of collations ({},EXPLICIT) and ({},EXPLICIT) for operation '='",
+                    x.name(),
+                    y.name()
+                ),
+            )),
+            (Some(x), _) | (None, Some(x)) => Ok(x),
+            _ => Ok(a
+                .text_collation(self.scope)
+                .or_else(|| b.text_collation(self.scope))
+                .unwrap_or_default()),
+        }
     }
 
     fn sub(&mut self, e: &ast::Expr) -> DbResult<Box<Expr>> {
         Ok(Box::new(self.compile(e)?))
     }
 
+    /// `e`, the value of column `i` of `scope`, as expressions see it: a TIMESTAMP of a table is
+    /// read in the session's time zone.
+    fn read_in_zone(&mut self, scope: &Scope, i: usize, e: Expr) -> Expr {
+        let tz = self.env.time_zone();
+        match scope.cols.get(i) {
+            Some(c) if c.stored_utc && !tz.is_utc() => {
+                Expr::InZone(Box::new(e), tz, crate::expr::ZoneShift::ToLocal)
+            }
+            _ => e,
+        }
+    }
+
     /// `e` where a number is wanted: an ENUM/SET column gives its member number.
     fn number(&self, e: Expr) -> Expr {
         self.scope.numeric(e)
+    }
+}
+
+/// `v` compared with a TIMESTAMP read in zone `tz`: moved to UTC.
+fn to_utc(v: Expr, tz: crate::types::time_zone::TimeZone) -> Expr {
+    Expr::InZone(Box::new(v), tz, ZoneShift::ToUtc)
+}
+
+/// The operands of a comparison where one is a TIMESTAMP read in the session's zone: TIMESTAMPs
+/// compare as stored (UTC), the other operand moved to UTC, as MariaDB compares them (a local
+/// time that happens twice matches its first instant only).
+pub(super) fn utc_operands(a: Expr, b: Expr) -> (Expr, Expr) {
+    match (a, b) {
+        (Expr::InZone(x, _, ZoneShift::ToLocal), Expr::InZone(y, _, ZoneShift::ToLocal)) => {
+            (*x, *y)
+        }
+        (Expr::InZone(x, tz, ZoneShift::ToLocal), o) => (*x, to_utc(o, tz)),
+        (o, Expr::InZone(y, tz, ZoneShift::ToLocal)) => (to_utc(o, tz), *y),
+        (a, b) => (a, b),
+    }
+}
+
+/// [`utc_operands`] for `a IN (list)` and `a BETWEEN lo AND hi`: when `a` is a TIMESTAMP read
+/// in the session's zone, it compares as stored and the others move to UTC.
+pub(super) fn utc_operand_list(a: Expr, others: Vec<Expr>) -> (Expr, Vec<Expr>) {
+    match a {
+        Expr::InZone(x, tz, ZoneShift::ToLocal) => {
+            let others = others
+                .into_iter()
+                .map(|o| utc_operands(Expr::InZone(x.clone(), tz, ZoneShift::ToLocal), o).1)
+                .collect();
+            (*x, others)
+        }
+        a => (a, others),
     }
 }

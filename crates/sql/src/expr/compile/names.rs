@@ -70,7 +70,7 @@ impl Compiler<'_> {
             _ => return Err(DbError::bad_field(&parts.join("."), self.place)),
         };
         if let Some(i) = self.scope.resolve(db, table, &name, self.place)? {
-            return Ok(Expr::Col(i));
+            return Ok(self.read_in_zone(self.scope, i, Expr::Col(i)));
         }
         if parts.len() == 1 {
             if let Some((_, e)) = self

@@ -53,9 +53,14 @@ impl Compiler<'_> {
         }
         let a = self.compile(left)?;
         let b = self.compile(right)?;
-        let coll = self.col_collation(&a, &b);
+        let coll = self.col_collation(&a, &b)?;
         let op = binop(op)?;
         let (a, b) = self.operands(op, a, b);
+        let (a, b) = if op.is_comparison() {
+            super::utc_operands(a, b)
+        } else {
+            (a, b)
+        };
         Ok(Expr::Binary(op, Box::new(a), Box::new(b), coll))
     }
 

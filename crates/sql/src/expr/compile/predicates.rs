@@ -25,6 +25,7 @@ impl Compiler<'_> {
             .map(|x| self.compile(x))
             .collect::<DbResult<Vec<_>>>()?;
         let a = self.number_if_all(a, &l);
+        let (a, l) = super::utc_operand_list(a, l);
         Ok(Expr::InList(Box::new(a), l, negated, coll))
     }
 
@@ -39,6 +40,12 @@ impl Compiler<'_> {
         let coll = a.text_collation(self.scope).unwrap_or_default();
         let (low, high) = (self.compile(low)?, self.compile(high)?);
         let a = self.number_if_all(a, &[low.clone(), high.clone()]);
+        let (a, mut bounds) = super::utc_operand_list(a, vec![low, high]);
+        let null = || Expr::Lit(crate::types::value::Value::Null);
+        let (high, low) = (
+            bounds.pop().unwrap_or_else(null),
+            bounds.pop().unwrap_or_else(null),
+        );
         Ok(Expr::Between(
             Box::new(a),
             Box::new(low),

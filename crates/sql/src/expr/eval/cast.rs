@@ -9,10 +9,11 @@
 //! (or smallest) value, as MariaDB's.
 
 use super::arith::double;
-use crate::expr::CastTo;
+use crate::expr::{CastTo, ZoneShift};
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
 use crate::types::temporal::{DateTime, Time, MICROS_PER_SEC};
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -68,8 +69,19 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 Value::Int(i as i64)
             }
         }
-        CastTo::Char => text_of(v).map(Value::Text).unwrap_or(Value::Null),
-        CastTo::Binary => bytes_of(v).map(Value::Bytes).unwrap_or(Value::Null),
+        CastTo::Char(n) => match (text_of(v), n) {
+            (Some(s), Some(n)) => Value::Text(s.chars().take(n as usize).collect()),
+            (Some(s), None) => Value::Text(s),
+            (None, _) => Value::Null,
+        },
+        CastTo::Binary(n) => match (bytes_of(v), n) {
+            (Some(mut b), Some(n)) => {
+                b.resize(n as usize, 0);
+                Value::Bytes(b)
+            }
+            (Some(b), None) => Value::Bytes(b),
+            (None, _) => Value::Null,
+        },
         CastTo::Double => v.to_f64_lenient().map(double).unwrap_or(Value::Null),
         CastTo::Decimal(p, s) => {
             let d = match v {
@@ -127,4 +139,19 @@ pub(super) fn member_number(v: Value, ty: SqlType, members: &[String]) -> Value 
         Some(n) => Value::Double(n as f64),
         None => v,
     }
+}
+
+/// [`Expr::InZone`](crate::expr::Expr::InZone): a date and time moved between UTC and `tz`;
+/// anything that is not one passes unchanged (a key bound then widens the range).
+pub(super) fn in_zone(v: Value, tz: TimeZone, shift: ZoneShift) -> Value {
+    if tz.is_utc() {
+        return v;
+    }
+    let Some(dt) = to_datetime(&v) else {
+        return v;
+    };
+    Value::DateTime(match shift {
+        ZoneShift::ToLocal => tz.utc_to_local(dt),
+        ZoneShift::ToUtc => tz.local_to_utc(dt),
+    })
 }

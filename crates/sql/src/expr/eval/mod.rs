@@ -90,6 +90,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         }
         Expr::Cast(a, to) => cast(&eval(a, cx)?, *to),
         Expr::Member(a, ty, members) => cast::member_number(eval(a, cx)?, *ty, members),
+        Expr::InZone(a, tz, shift) => cast::in_zone(eval(a, cx)?, *tz, *shift),
         Expr::DateAdd(d, n, unit, sub) => {
             let dv = eval(d, cx)?;
             let nv = eval(n, cx)?;
@@ -112,6 +113,16 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
                 _ => None,
             };
             rng.next(seed.as_ref())
+        }
+        Expr::Sleep(secs, interrupt) => {
+            // MariaDB: NULL, negative and tiny waits return at once.
+            let secs = eval(secs, cx)?.to_f64_lenient().unwrap_or(0.0);
+            if secs >= 0.00001 {
+                let d = std::time::Duration::try_from_secs_f64(secs)
+                    .unwrap_or(std::time::Duration::MAX);
+                interrupt.sleep(d)?;
+            }
+            Value::Int(0)
         }
     })
 }
@@ -275,6 +286,7 @@ mod tests {
             flags: 0,
             length: 0,
             members: members.iter().map(|m| m.to_string()).collect(),
+            stored_utc: false,
         };
         let scope = Scope {
             cols: vec![

@@ -2,8 +2,8 @@
 //!
 //! Invariants: IF, IFNULL, NVL and COALESCE evaluate their arguments lazily ([`eval_lazy`]): the
 //! branch not taken is never evaluated, so its errors do not surface (as in MariaDB). They, NULLIF
-//! and ISNULL see NULL arguments; GREATEST and LEAST are NULL when any argument is. Comparisons
-//! use the default collation.
+//! and ISNULL see NULL arguments; GREATEST and LEAST are NULL when any argument is, compare
+//! numbers mixed with strings as DOUBLE, and texts under the default collation.
 
 use super::need;
 use crate::error::db_error::{DbError, DbResult};
@@ -69,10 +69,32 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     })
 }
 
-/// GREATEST (`want` = Greater) or LEAST (Less); NULL when any argument is NULL.
+/// GREATEST (`want` = Greater) or LEAST (Less); NULL when any argument is NULL. As MariaDB:
+/// numbers mixed with strings compare (and come back) as DOUBLE; integers mixed with decimals
+/// come back as DECIMAL with the largest scale.
 fn greatest(a: &[Value], want: std::cmp::Ordering) -> Value {
     if a.iter().any(Value::is_null) {
         return Value::Null;
+    }
+    let is_number = |v: &Value| {
+        matches!(
+            v,
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Float(_) | Value::Double(_)
+        )
+    };
+    let is_string = |v: &Value| matches!(v, Value::Text(_) | Value::Bytes(_));
+    if a.iter().any(is_number) && a.iter().any(is_string) {
+        let nums: Vec<f64> = a
+            .iter()
+            .map(|v| v.to_f64_lenient().unwrap_or(0.0))
+            .collect();
+        let mut best = nums[0];
+        for &n in &nums[1..] {
+            if n.partial_cmp(&best) == Some(want) {
+                best = n;
+            }
+        }
+        return Value::Double(best);
     }
     let mut best = a[0].clone();
     for v in &a[1..] {
@@ -80,5 +102,23 @@ fn greatest(a: &[Value], want: std::cmp::Ordering) -> Value {
             best = v.clone();
         }
     }
-    best
+    let scale = a
+        .iter()
+        .filter_map(|v| match v {
+            Value::Decimal(d) => Some(d.scale()),
+            _ => None,
+        })
+        .max();
+    match (scale, &best) {
+        (Some(s), Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => {
+            let d = match &best {
+                Value::Int(i) => crate::types::decimal::Decimal::from_i64(*i),
+                Value::UInt(u) => crate::types::decimal::Decimal::from_u64(*u),
+                Value::Decimal(d) => *d,
+                _ => return best,
+            };
+            d.rescale(s).map_or(best, |(d, _)| Value::Decimal(d))
+        }
+        _ => best,
+    }
 }

@@ -6,6 +6,8 @@
 //! | `string.rs` | CONCAT, SUBSTRING, LPAD, REPLACE, LOCATE, FIELD, FORMAT, ... |
 //! | `numeric.rs` | ABS, ROUND, TRUNCATE, FLOOR, MOD, POW, SQRT, LN, ... |
 //! | `temporal.rs` | DATE_FORMAT, DATEDIFF, EXTRACT, FROM_UNIXTIME, DATE_ADD, ... |
+//! | `time_zone.rs` | CONVERT_TZ |
+//! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
 //! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, ... (lazy ones too) |
 //! | `conversion.rs` | HEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
@@ -31,6 +33,8 @@ mod numeric;
 mod random;
 mod string;
 mod temporal;
+mod time_zone;
+mod week;
 
 pub use control::eval_lazy;
 pub use numeric::reads_numbers;
@@ -48,6 +52,8 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (string::NAMES, string::call),
     (numeric::NAMES, numeric::call),
     (temporal::NAMES, temporal::call),
+    (time_zone::NAMES, time_zone::call),
+    (week::NAMES, week::call),
     (control::NAMES, control::call),
     (conversion::NAMES, conversion::call),
     (hash::NAMES, hash::call),
@@ -220,6 +226,15 @@ mod tests {
         "FORMAT",
         "QUOTE",
         "UUID_SHORT",
+        "CONVERT_TZ",
+        "WEEK",
+        "YEARWEEK",
+        "WEEKOFYEAR",
+        // Added with partitioning (its functions).
+        "TO_SECONDS",
+        "QUARTER",
+        "MICROSECOND",
+        "TIME_TO_SEC",
     ];
 
     #[test]

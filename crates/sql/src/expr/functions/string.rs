@@ -69,8 +69,8 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             need(name, a, 1, 1)?;
             Value::Int(t(0).unwrap_or_default().chars().count() as i64)
         }
-        "UPPER" | "UCASE" => text(t(0).unwrap_or_default().to_uppercase()),
-        "LOWER" | "LCASE" => text(t(0).unwrap_or_default().to_lowercase()),
+        "UPPER" | "UCASE" => text(simple_case(&t(0).unwrap_or_default(), true)),
+        "LOWER" | "LCASE" => text(simple_case(&t(0).unwrap_or_default(), false)),
         "SUBSTRING" | "SUBSTR" | "MID" => {
             need(name, a, 2, 3)?;
             let s = t(0).unwrap_or_default();
@@ -311,6 +311,25 @@ fn find_in_set(s: &str, list: &str) -> Value {
     Value::Int(pos.map_or(0, |p| p as i64 + 1))
 }
 
+/// UPPER / LOWER by each character's one-character mapping, as MariaDB's collations map case:
+/// `ß` stays `ß` (no one-character upper case), `İ` lowers to `i`.
+fn simple_case(s: &str, upper: bool) -> String {
+    s.chars()
+        .map(|c| {
+            let mut m: Vec<char> = if upper {
+                c.to_uppercase().collect()
+            } else {
+                c.to_lowercase().collect()
+            };
+            match (m.len(), upper) {
+                (1, _) => m[0],
+                (_, false) => m.swap_remove(0),
+                (_, true) => c,
+            }
+        })
+        .collect()
+}
+
 /// FORMAT(x, d): `d` decimals, thousands grouped with `,`.
 fn format_number(x: f64, d: usize) -> String {
     let s = format!("{:.*}", d, x);
@@ -318,6 +337,8 @@ fn format_number(x: f64, d: usize) -> String {
         .split_once('.')
         .map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
     let (neg, ip) = ip.strip_prefix('-').map_or((false, ip), |r| (true, r));
+    // A value that rounds to zero has no sign (MariaDB: FORMAT(-0.001, 2) is `0.00`).
+    let neg = neg && s.bytes().any(|b| matches!(b, b'1'..=b'9'));
     let mut grouped = String::new();
     for (i, c) in ip.chars().enumerate() {
         if i > 0 && (ip.len() - i) % 3 == 0 {

@@ -1,5 +1,5 @@
 //! Date and time functions: DATE_FORMAT, DATEDIFF, EXTRACT and its shorthands (YEAR, MONTH, ...),
-//! DAYNAME/MONTHNAME, TO_DAYS/FROM_DAYS, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
+//! DAYNAME/MONTHNAME, TO_DAYS/TO_SECONDS/FROM_DAYS, QUARTER, MICROSECOND, TIME_TO_SEC, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
 //! TIMESTAMP, and [`date_add`] (DATE_ADD, DATE_SUB, `d ± INTERVAL n unit`).
 //!
 //! Invariants: arguments are read as DATETIME through [`to_datetime`] (text, numbers, DATE and
@@ -11,9 +11,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{text_of, to_datetime};
 use crate::expr::IntervalUnit;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::{
-    day_number, days_in_month, from_day_number, Date, DateTime, MICROS_PER_DAY,
-};
+use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime};
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
@@ -34,11 +32,15 @@ pub(super) const NAMES: &[&str] = &[
     "DAYOFYEAR",
     "WEEKDAY",
     "TO_DAYS",
+    "TO_SECONDS",
     "FROM_DAYS",
     "DATEDIFF",
     "LAST_DAY",
     "DAYNAME",
     "MONTHNAME",
+    "QUARTER",
+    "MICROSECOND",
+    "TIME_TO_SEC",
 ];
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
@@ -89,6 +91,19 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "TO_DAYS" => to_datetime(&a[0])
             .map(|d| Value::Int(day_number(d.date) + 60))
             .unwrap_or(Value::Null),
+        // Seconds since year 0: TO_DAYS * 86400 plus the time of day (whole seconds).
+        "TO_SECONDS" => to_datetime(&a[0])
+            .map(|d| {
+                let day = day_number(d.date) + 60;
+                Value::Int(day * 86_400 + (d.micros / 1_000_000) as i64)
+            })
+            .unwrap_or(Value::Null),
+        "QUARTER" => extract("Quarter", &a[0]),
+        "MICROSECOND" => extract("Microsecond", &a[0]),
+        "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time) {
+            Value::Time(t) => Value::Int(t.micros / 1_000_000),
+            _ => Value::Null,
+        },
         "FROM_DAYS" => Value::Date(from_day_number(
             int(&a[0]).unwrap_or(0).clamp(60, 3_652_500) - 60,
         )),
@@ -145,13 +160,7 @@ pub fn from_unix_micros(us: i64) -> Option<DateTime> {
     if us < 0 {
         return None;
     }
-    const EPOCH: i64 = 719_468;
-    let days = us.div_euclid(MICROS_PER_DAY as i64) + EPOCH;
-    let micros = us.rem_euclid(MICROS_PER_DAY as i64) as u64;
-    Some(DateTime {
-        date: from_day_number(days),
-        micros,
-    })
+    crate::types::time_zone::from_unix_micros(us)
 }
 
 const DAYS: [&str; 7] = [
@@ -244,7 +253,10 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
         'w' => out.push_str(&((weekday(dt) + 1) % 7).to_string()),
         'j' => out.push_str(&format!("{:03}", day_of_year(dt))),
         '%' => out.push('%'),
-        other => out.push(other),
+        other => match super::week::format_week(*d, other) {
+            Some(w) => out.push_str(&w),
+            None => out.push(other),
+        },
     }
 }
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::{first_text, matches, t};
-use crate::catalog::create_table::render_create;
+use crate::catalog::create_table::{quote_ident, quote_str, render_create};
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
@@ -118,17 +118,26 @@ pub fn indexes(cx: &mut Context, table: &[String]) -> DbResult<Output> {
 }
 
 pub fn create_database(cx: &Context, db: &str) -> DbResult<Output> {
-    if !cx.engine.catalog.has_db(db) {
+    let Some(def) = cx.engine.catalog.db(db) else {
         return Err(DbError::bad_db(db));
+    };
+    // MariaDB names the collation only when it is not its character set's default.
+    let collate = if def.collation.is_default() {
+        String::new()
+    } else {
+        format!(" COLLATE {}", def.collation.name())
+    };
+    let mut text = format!(
+        "CREATE DATABASE {} /*!40100 DEFAULT CHARACTER SET {}{collate} */",
+        quote_ident(db),
+        def.collation.charset().name(),
+    );
+    if let Some(c) = &def.comment {
+        text.push_str(&format!(" COMMENT {}", quote_str(c)));
     }
     Ok(Output::text(
         &["Database", "Create Database"],
-        vec![vec![
-            t(db),
-            t(format!(
-                "CREATE DATABASE `{db}` /*!40100 DEFAULT CHARACTER SET utf8mb4 */"
-            )),
-        ]],
+        vec![vec![t(db), t(text)]],
     ))
 }
 

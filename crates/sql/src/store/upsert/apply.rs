@@ -77,7 +77,7 @@ fn run(d: &Program, insert_row: &[u8], old: &[u8]) -> Option<Vec<u8>> {
         )
         .ok()?;
         let c = &d.columns[*col];
-        let v = match coerce_to_column(&v, c, 1, SqlMode { strict: false }, &mut warnings) {
+        let v = match coerce_to_column(&v, c, 1, SqlMode::utc(false), &mut warnings) {
             Ok(v) => v,
             Err(_) => c.default_value(),
         };

@@ -37,8 +37,8 @@ const BINOPS: [BinOp; 21] = [
 const CASTS: [CastTo; 8] = [
     CastTo::Signed,
     CastTo::Unsigned,
-    CastTo::Char,
-    CastTo::Binary,
+    CastTo::Char(None),
+    CastTo::Binary(None),
     CastTo::Double,
     CastTo::Date,
     CastTo::DateTime,

@@ -173,7 +173,7 @@ mod tests {
 
     fn put(col: &Column, v: Value, strict: bool) -> (Result<Value, ErrorCode>, Vec<ErrorCode>) {
         let mut w = Vec::new();
-        let r = coerce_to_column(&v, col, 1, SqlMode { strict }, &mut w).map_err(|e| e.code());
+        let r = coerce_to_column(&v, col, 1, SqlMode::utc(strict), &mut w).map_err(|e| e.code());
         (r, w.iter().map(|w| w.code).collect())
     }
 

@@ -32,8 +32,9 @@
 //!   `YYYYMMDD[HHMMSS]`. Invalid values [1292] → zero date with warning 1265 in non-strict. The zero
 //!   date itself is an error [1292] in strict mode (MySQL 8 default NO_ZERO_DATE) and accepted
 //!   otherwise. Fractions round to the column's fsp. A DATE loses a non-zero time part with a Note
-//!   1265. TIMESTAMP outside 1970-01-01 00:00:01 ..= 2038-01-19 03:14:07.999999 (UTC) [1292] → zero
-//!   with warning 1264.
+//!   1265. A TIMESTAMP value is read in the mode's time zone and stored as UTC (a local time the
+//!   clocks skipped [1292] → the instant of the change with warning 1299); outside
+//!   1970-01-01 00:00:01 ..= 2038-01-19 03:14:07.999999 (UTC) [1292] → zero with warning 1264.
 //! * ENUM, SET, BIT: members.rs.
 //! * TIME: `[-][D ]HH:MM:SS[.f]` or `HHMMSS`; beyond ±838:59:59 [1292] → clamped with warning 1264.
 
@@ -51,23 +52,36 @@ mod text;
 
 use crate::error::sql_error::{SqlError, Warning};
 use crate::types::collation::Collation;
+use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::{Column, SqlType};
 use numeric::{to_decimal, to_int, to_year};
 use temporal::{to_date, to_datetime, to_time};
 use text::{to_bytes, to_text, Limit};
 
-/// The parts of MySQL's `sql_mode` that coercion honours.
+/// The parts of the session that coercion honours: MySQL's `sql_mode` and the `time_zone`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SqlMode {
     /// `STRICT_TRANS_TABLES` / `STRICT_ALL_TABLES`: bad values are errors instead of warnings.
     pub strict: bool,
+    /// The zone values for a TIMESTAMP column are read in (they are stored as UTC).
+    pub time_zone: TimeZone,
+}
+
+impl SqlMode {
+    /// Strict or not, in UTC: for values that are not the session's (stored rows, constants).
+    pub fn utc(strict: bool) -> SqlMode {
+        SqlMode {
+            strict,
+            time_zone: TimeZone::UTC,
+        }
+    }
 }
 
 impl Default for SqlMode {
-    /// MySQL 8's default: strict.
+    /// MySQL 8's default: strict, in UTC.
     fn default() -> Self {
-        SqlMode { strict: true }
+        SqlMode::utc(true)
     }
 }
 
@@ -77,6 +91,7 @@ pub(crate) struct Ctx<'a> {
     table: Option<(&'a str, &'a str)>,
     row: u64,
     strict: bool,
+    time_zone: TimeZone,
     warnings: &'a mut Vec<Warning>,
 }
 
@@ -208,6 +223,7 @@ fn coerce_in_table(
         table,
         row,
         strict: mode.strict,
+        time_zone: mode.time_zone,
         warnings,
     };
     if v.is_null() {

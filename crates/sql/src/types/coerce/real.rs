@@ -7,7 +7,8 @@
 //! * NaN [1264] → 0; UNSIGNED and negative [1264] → 0;
 //! * with (M,D): the fraction is rounded to D decimals (`floor(x) + rint(frac × 10^D) / 10^D`, so
 //!   ties go to even) and the magnitude is limited to `10^(M-D) − 10^-D` [1264] → clamped;
-//! * beyond the type's range (FLOAT ±3.402823466e38) [1264] → clamped.
+//! * beyond the type's range (FLOAT ±3.402823466e38) [1264] → clamped;
+//! * negative zero → 0.
 
 use crate::error::sql_error::SqlError;
 use crate::types::coerce::Ctx;
@@ -72,7 +73,9 @@ pub(crate) fn to_real(
         let err = cx.out_of_range();
         return cx.fail_or(err, limit.copysign(f));
     }
-    Ok(f)
+    // Negative zero is stored as 0, as MariaDB stores it (before FLOAT narrows the value, so a
+    // FLOAT underflow keeps its sign there too).
+    Ok(if f == 0.0 { 0.0 } else { f })
 }
 
 #[cfg(test)]
@@ -87,7 +90,7 @@ mod tests {
     fn store(ty: SqlType, v: Value) -> (Value, Vec<ErrorCode>) {
         let col = Column::new(1, "c", ty);
         let mut w = Vec::new();
-        let out = coerce_to_column(&v, &col, 1, SqlMode { strict: false }, &mut w).unwrap();
+        let out = coerce_to_column(&v, &col, 1, SqlMode::utc(false), &mut w).unwrap();
         (out, w.iter().map(|w| w.code).collect())
     }
 
@@ -98,6 +101,35 @@ mod tests {
         } else {
             SqlType::Double { digits, unsigned }
         }
+    }
+
+    #[test]
+    fn negative_zero_is_stored_as_zero() {
+        let plain = |float| {
+            let (digits, unsigned) = (None, false);
+            if float {
+                SqlType::Float { digits, unsigned }
+            } else {
+                SqlType::Double { digits, unsigned }
+            }
+        };
+        let positive = |v: Value| match v {
+            Value::Double(d) => d == 0.0 && d.is_sign_positive(),
+            Value::Float(f) => f == 0.0 && f.is_sign_positive(),
+            _ => false,
+        };
+        for float in [false, true] {
+            for v in [Value::Double(-0.0), Value::Text("-0.000".into())] {
+                let (out, w) = store(plain(float), v.clone());
+                assert!(positive(out.clone()), "{v:?} → {out:?}");
+                assert!(w.is_empty());
+            }
+            let (out, _) = store(fixed(float, 5, 2, false), Value::Double(-0.001));
+            assert!(positive(out.clone()), "{out:?}");
+        }
+        // As in MariaDB, a FLOAT underflow narrowed to f32 keeps its sign.
+        let (out, _) = store(plain(true), Value::Double(-1e-50));
+        assert!(matches!(out, Value::Float(f) if f == 0.0 && f.is_sign_negative()));
     }
 
     #[test]

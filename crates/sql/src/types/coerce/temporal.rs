@@ -87,12 +87,23 @@ pub(super) fn to_datetime(
         return Ok(zero);
     }
     if timestamp {
-        let us = dt.unix_micros().unwrap_or(0);
+        if cx.time_zone.skipped(dt) {
+            // MariaDB: an error in strict mode, else the instant the clocks changed.
+            let err = cx.bad_temporal("datetime", v);
+            let warn = SqlError::InvalidTimestamp {
+                column: cx.col.name.clone(),
+                row: cx.row,
+            };
+            cx.fail_or_warn(err, warn, ())?;
+        }
+        let utc = cx.time_zone.local_to_utc(dt);
+        let us = utc.unix_micros().unwrap_or(0);
         if !(TS_MIN..=TS_MAX).contains(&us) {
             let err = cx.bad_temporal("datetime", v);
             let warn = cx.out_of_range();
             return cx.fail_or_warn(err, warn, zero);
         }
+        return Ok(Value::DateTime(utc));
     }
     Ok(Value::DateTime(dt))
 }

@@ -208,6 +208,17 @@ fn table(stored: &[u8]) -> Result<Vec<Frame<'_>>, DecodeError> {
     Ok(frames)
 }
 
+/// The frames of a stored tagged partition, and how many of them are columnar; checks the frame
+/// table (a stored copy is reused only when it reads back, tree/in_memory/stored_copy.rs).
+pub fn tagged_frame_counts(stored: &[u8]) -> Result<(usize, usize), DecodeError> {
+    let frames = table(stored)?;
+    let columnar = frames
+        .iter()
+        .filter(|f| f.stored.first() == Some(&TRANSFORM_COLUMNAR))
+        .count();
+    Ok((frames.len(), columnar))
+}
+
 /// The raw bytes of frame `f`: decompressed, and for a tagged frame undone from its transform.
 fn decompress(f: &Frame<'_>, codec: Codec, tagged: bool) -> Result<Vec<u8>, DecodeError> {
     if !tagged {

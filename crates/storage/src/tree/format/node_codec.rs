@@ -15,6 +15,7 @@ use crate::format::{readable, FORMAT_VERSION};
 use crate::tree::in_memory::basement::Basement;
 use crate::tree::in_memory::buffer::Buffer;
 use crate::tree::in_memory::node::{BasementSlot, BlockNum, BufferSlot, Node, PartLoc};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 const MAGIC: &[u8; 4] = b"BNOD";
@@ -37,6 +38,8 @@ pub struct EncodedNode {
     /// Basement frames written, and of them columnar ones.
     pub frames: usize,
     pub columnar_frames: usize,
+    /// Basements whose stored copy was written (TREE6).
+    pub reused: usize,
 }
 
 /// What the prefix of a block says.
@@ -53,7 +56,8 @@ pub struct NodePrefix {
 }
 
 /// A partition's stored bytes, their CRC-32C and its raw length.
-type StoredPart = (Vec<u8>, u32, usize);
+/// A partition's stored bytes (made now, or a stored copy's), their CRC and the plain length.
+type StoredPart<'a> = (Cow<'a, [u8]>, u32, usize);
 
 fn chunk(codec: Codec, level: i32, raw: &[u8]) -> (Vec<u8>, u32) {
     let stored = if raw.is_empty() {
@@ -140,6 +144,7 @@ fn encode_as(
     written: Written<'_>,
 ) -> EncodedNode {
     let mut frame_count = (0usize, 0usize);
+    let mut reused = 0;
     let mut meta = Vec::new();
     for p in node.pivots().iter() {
         meta.put_bytes(p);
@@ -147,8 +152,28 @@ fn encode_as(
     let (stored_parts, filters): (Vec<StoredPart>, Vec<Option<Arc<KeyFilter>>>) = match node {
         Node::Leaf { basements, .. } => basements
             .iter()
-            .map(|b| {
-                let b = b.loaded.as_ref().expect("encode needs a fully loaded leaf");
+            .map(|slot| {
+                let b = slot
+                    .loaded
+                    .as_ref()
+                    .expect("encode needs a fully loaded leaf");
+                if let (Written::Current(..), Some(copy)) = (written, slot.current_copy()) {
+                    // Unchanged since the node's last block: its bytes again (TREE6).
+                    reused += 1;
+                    frame_count.0 += copy.parts.frames;
+                    frame_count.1 += copy.parts.columnar;
+                    let filter = copy
+                        .parts
+                        .filter
+                        .clone()
+                        .unwrap_or_else(|| Arc::new(b.key_filter()));
+                    let stored = (
+                        Cow::Borrowed(&copy.parts.bytes[..]),
+                        copy.parts.crc,
+                        copy.parts.raw_len as usize,
+                    );
+                    return (stored, Some(filter));
+                }
                 let filter = Some(Arc::new(match written {
                     Written::Current(..) => b.key_filter(),
                     #[cfg(test)]
@@ -157,14 +182,14 @@ fn encode_as(
                 let Some((frame_bytes, style)) = written.frames() else {
                     let raw = b.encode();
                     let (stored, crc) = chunk(codec, level, &raw);
-                    return ((stored, crc, raw.len()), filter);
+                    return ((Cow::Owned(stored), crc, raw.len()), filter);
                 };
                 let (raw, cuts) = b.encode_cut(frame_bytes);
                 let (stored, col) = frames::encode(&raw, b.len(), &cuts, codec, level, style);
                 frame_count.0 += cuts.len();
                 frame_count.1 += col;
                 let crc = crc32c::crc32c(&stored);
-                ((stored, crc, raw.len()), filter)
+                ((Cow::Owned(stored), crc, raw.len()), filter)
             })
             .unzip(),
         Node::Internal {
@@ -178,7 +203,10 @@ fn encode_as(
                 .map(|b| {
                     let raw = b.get().encode();
                     let (stored, crc) = chunk(codec, level, &raw);
-                    ((stored, crc, raw.len()), b.get().key_filter().map(Arc::new))
+                    (
+                        (Cow::Owned(stored), crc, raw.len()),
+                        b.get().key_filter().map(Arc::new),
+                    )
                 })
                 .unzip()
         }
@@ -244,6 +272,7 @@ fn encode_as(
         filters,
         frames: frame_count.0,
         columnar_frames: frame_count.1,
+        reused,
     }
 }
 
@@ -456,6 +485,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
                 part: Some(*loc),
                 filter: filter.clone(),
                 cold_reads: Default::default(),
+                stored: None,
             });
         }
         Ok(Node::Leaf {
@@ -475,6 +505,7 @@ pub fn decode_node(block: &[u8], blocknum: BlockNum, lazy: bool) -> Result<Node,
                 part: Some(*loc),
                 filter: filter.clone(),
                 cold_reads: Default::default(),
+                stored: None,
             });
         }
         Ok(Node::Internal {

@@ -193,6 +193,22 @@ impl Buffer {
         out.extend(self.ranged.iter().filter_map(|m| clip(m, lo, hi)));
     }
 
+    /// [`Buffer::collect_range`] without copying point messages: they are borrowed into `points`; the
+    /// range messages, clipped to [lo, hi), are copied into `ranged`.
+    pub fn collect_range_refs<'a>(
+        &'a self,
+        lo: Option<&[u8]>,
+        hi: Option<&[u8]>,
+        points: &mut Vec<&'a Message>,
+        ranged: &mut Vec<Message>,
+    ) {
+        if let Some(b) = &self.base {
+            b.collect_range_refs(lo, hi, points, ranged);
+        }
+        points.extend(self.points.range(lo, hi));
+        ranged.extend(self.ranged.iter().filter_map(|m| clip(m, lo, hi)));
+    }
+
     /// Removes and returns every message. Each key's messages come in MSN order; with no range delete or
     /// broadcast pending, the keys come in order (what a flush into a leaf merges, so it need not sort
     /// them), otherwise all messages come in MSN order.

@@ -150,6 +150,17 @@ pub struct MsgRef<'a> {
 }
 
 impl MsgRef<'_> {
+    /// Whether the message concerns `key` (its key, or a key in its range).
+    pub fn covers(&self, key: &[u8]) -> bool {
+        match self.op {
+            Op::RangeDelete { end } => self.key <= key && key < end.as_slice(),
+            Op::Broadcast { end, .. } => {
+                self.key <= key && (end.is_empty() || key < end.as_slice())
+            }
+            _ => self.key == key,
+        }
+    }
+
     /// An owned copy.
     pub fn to_message(&self) -> Message {
         Message {
@@ -178,13 +189,7 @@ impl Message {
 
     /// Whether the message concerns `key`.
     pub fn covers(&self, key: &[u8]) -> bool {
-        match &self.op {
-            Op::RangeDelete { end } => self.key.as_slice() <= key && key < end.as_slice(),
-            Op::Broadcast { end, .. } => {
-                self.key.as_slice() <= key && (end.is_empty() || key < end.as_slice())
-            }
-            _ => self.key == key,
-        }
+        self.as_ref().covers(key)
     }
 
     /// Appends the message fields (after any tree id) in the layout of file-format.md §3.3.

@@ -15,3 +15,4 @@ pub mod mvcc;
 pub mod node;
 pub mod pivots;
 pub(super) mod points;
+pub mod stored_copy;

@@ -12,6 +12,7 @@ use super::basement::Basement;
 use super::buffer::Buffer;
 use super::message::TxnId;
 pub use super::pivots::Pivots;
+use super::stored_copy::StoredCopy;
 use crate::tree::format::key_filter::KeyFilter;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -53,6 +54,9 @@ pub struct PartSlot<T> {
     /// Point reads that found the partition out of memory since it last was in it
     /// (tree/operations/cold_read.rs).
     pub cold_reads: ColdReads,
+    /// The partition's stored bytes from the node's last block, while the node is dirty and the
+    /// partition unchanged (leaves only; stored_copy.rs, design.md TREE6).
+    pub stored: Option<Arc<StoredCopy<T>>>,
 }
 
 /// A count of point reads that read one frame of a partition instead of loading it (shared by the
@@ -89,6 +93,16 @@ impl<T> PartSlot<T> {
     fn filter_bytes(&self) -> usize {
         self.filter.as_ref().map_or(0, |f| f.mem_bytes())
     }
+
+    fn stored_bytes(&self) -> usize {
+        self.stored.as_ref().map_or(0, |s| s.mem_bytes())
+    }
+
+    /// The stored copy of the partition, if it is one of the loaded partition as it is now.
+    pub fn current_copy(&self) -> Option<&Arc<StoredCopy<T>>> {
+        let loaded = self.loaded.as_ref()?;
+        self.stored.as_ref().filter(|s| s.is_of(loaded))
+    }
 }
 
 /// A leaf's basement slot.
@@ -103,6 +117,7 @@ impl<T: Clone> PartSlot<T> {
             part: None,
             filter: None,
             cold_reads: ColdReads::default(),
+            stored: None,
         }
     }
     /// The partition; the node must be fully loaded (dirty nodes always are).
@@ -111,8 +126,10 @@ impl<T: Clone> PartSlot<T> {
             .as_ref()
             .expect("partition of a fully loaded node")
     }
-    /// The partition for change (copy-on-write); the node must be fully loaded.
+    /// The partition for change (copy-on-write); the node must be fully loaded. Its stored copy, about
+    /// to be out of date, is dropped.
     pub fn get_mut(&mut self) -> &mut T {
+        self.stored = None;
         Arc::make_mut(
             self.loaded
                 .as_mut()
@@ -276,6 +293,7 @@ impl Node {
                     .map(|b| {
                         b.loaded.as_ref().map_or(0, |l| l.bytes() + PART_OVERHEAD)
                             + b.filter_bytes()
+                            + b.stored_bytes()
                     })
                     .sum::<usize>(),
                 Node::Internal { buffers, .. } => buffers
@@ -283,6 +301,7 @@ impl Node {
                     .map(|b| {
                         b.loaded.as_ref().map_or(0, |l| l.bytes() + PART_OVERHEAD)
                             + b.filter_bytes()
+                            + b.stored_bytes()
                     })
                     .sum::<usize>(),
             }
@@ -326,6 +345,7 @@ impl Node {
             for (i, s) in slots.iter_mut().enumerate() {
                 s.part = parts.get(i).copied();
                 s.filter = filters.get(i).cloned().flatten();
+                s.stored = None;
             }
         }
         match self {
@@ -344,6 +364,7 @@ impl Node {
                 .filter(|s| s.part.is_some() && s.loaded.is_some())
             {
                 s.loaded = None;
+                s.stored = None;
                 s.cold_reads.reset();
                 n += 1;
             }

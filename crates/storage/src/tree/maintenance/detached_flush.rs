@@ -6,7 +6,9 @@
 //! three steps:
 //! 1. under the read lock, it picks the fullest buffer of a cached height-1 node and takes `Arc`s of the
 //!    buffer and of the leaf (or the leaf's place in the file, when the leaf is not wholly in memory);
-//! 2. with no lock, it decodes the leaf if needed and applies the buffer's messages to a private copy;
+//! 2. with no lock, it decodes the leaf if needed, gives its basements copies of their stored bytes
+//!    when the leaf is clean (design.md TREE6: the write of the flushed leaf encodes only the basements
+//!    the messages changed), and applies the buffer's messages to a private copy;
 //! 3. under the write lock, it installs the new leaf and removes the applied messages from the buffer,
 //!    only if the leaf did not change meanwhile and the parent still has it at the same index;
 //!    otherwise the work is dropped (the buffer, untouched, is flushed later).
@@ -30,8 +32,8 @@ use std::sync::Arc;
 
 /// Where the leaf's content came from.
 enum Source {
-    /// The cached node (wholly in memory).
-    Cached(Arc<Node>),
+    /// The cached node (wholly in memory), and its block's place when it is clean.
+    Cached(Arc<Node>, Option<BlockLoc>),
     /// Its block in the file (the node was clean or not cached).
     Disk(BlockLoc),
 }
@@ -76,12 +78,24 @@ impl Tree {
             Pick::Nothing => return Ok(Detached::NotNeeded),
             Pick::Locked => return Ok(Detached::Dropped),
         };
+        // The leaf's basements keep copies of their stored bytes (TREE6): a flush changes a few.
         let mut node = match &snap.source {
-            Source::Cached(n) => (**n).clone(),
+            Source::Cached(n, None) => (**n).clone(),
+            Source::Cached(n, Some(loc)) => {
+                let mut node = (**n).clone();
+                // The block is read only for the copies: a read error costs the copies alone.
+                let _ = self.with_bytes(loc.offset, loc.len as usize, |block| {
+                    self.keep_stored_copies(&mut node, block);
+                    Ok(())
+                });
+                node
+            }
             Source::Disk(loc) => self.with_bytes(loc.offset, loc.len as usize, |block| {
-                node_codec::decode_node(block, snap.child, false).map_err(|e| {
+                let mut node = node_codec::decode_node(block, snap.child, false).map_err(|e| {
                     corruption!(self.path, Some(loc.offset), "node {}: {e}", snap.child)
-                })
+                })?;
+                self.keep_stored_copies(&mut node, block);
+                Ok(node)
             })?,
         };
         if !node.is_leaf() {
@@ -130,9 +144,16 @@ impl Tree {
             return Ok(Pick::Locked);
         };
         let child = children[idx];
-        let cached = st.nodes.lock().get(&child).map(|s| s.node.clone());
+        let cached = st
+            .nodes
+            .lock()
+            .get(&child)
+            .map(|s| (s.node.clone(), s.dirty));
         let source = match cached {
-            Some(n) if n.fully_loaded() => Source::Cached(n),
+            Some((n, dirty)) if n.fully_loaded() => {
+                let clean_at = (!dirty).then(|| st.table.get(&child).copied()).flatten();
+                Source::Cached(n, clean_at)
+            }
             _ => Source::Disk(self.location(&st, child)?),
         };
         Ok(Pick::Snapshot(Snapshot {
@@ -154,7 +175,10 @@ impl Tree {
             let nodes = st.nodes.lock();
             let cached = nodes.get(&snap.child);
             match &snap.source {
-                Source::Cached(n) => cached.is_some_and(|s| Arc::ptr_eq(&s.node, n)),
+                Source::Cached(n, loc) => {
+                    cached.is_some_and(|s| Arc::ptr_eq(&s.node, n))
+                        && loc.is_none_or(|l| st.table.get(&snap.child) == Some(&l))
+                }
                 Source::Disk(loc) => {
                     st.table.get(&snap.child) == Some(loc) && cached.is_none_or(|s| !s.dirty)
                 }

@@ -6,7 +6,7 @@
 
 use super::write::part_range;
 use crate::error::Result;
-use crate::tree::in_memory::message::{Message, Op, TxnId};
+use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId};
 use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
 use crate::tree::in_memory::node::{Node, Pivots};
 use crate::tree::{Tree, TreeState};
@@ -238,14 +238,18 @@ impl Tree {
                         (Some(a), Some(b)) => Some(a.min(b)),
                         (a, b) => a.or(b),
                     };
-                    let mut msgs = Vec::new();
+                    let mut bufs = Vec::new();
                     for (abn, anc, ai) in path {
                         if let Node::Internal { buffers, .. } = &*anc {
                             if !buffers[ai].is_empty() {
-                                self.load_buffer(st, abn, anc, ai)?
-                                    .collect_range(wlo, whi, &mut msgs);
+                                bufs.push(self.load_buffer(st, abn, anc, ai)?);
                             }
                         }
+                    }
+                    // The path's messages for the window: point messages borrowed, range ones clipped.
+                    let (mut points, mut clipped) = (Vec::new(), Vec::new());
+                    for b in &bufs {
+                        b.collect_range_refs(wlo, whi, &mut points, &mut clipped);
                     }
                     let from = wlo.map_or(0, |w| basement.lower_bound(w));
                     let to = whi
@@ -254,18 +258,21 @@ impl Tree {
                     let visible = |(k, c): (&Vec<u8>, &Cell)| {
                         c.visible(view).map(|v| (k.clone(), v.to_vec()))
                     };
-                    let ranged =
-                        |m: &Message| matches!(m.op, Op::RangeDelete { .. } | Op::Broadcast { .. });
-                    let entries = if msgs.is_empty() {
+                    let entries = if points.is_empty() && clipped.is_empty() {
                         basement.visible_range(view, from, to)
-                    } else if !msgs.iter().any(ranged) {
+                    } else if clipped.is_empty() {
                         let part = basement.entries_range(from, to);
-                        self.merge_point_messages(&part, msgs, view, &self.basis_aborted())?
+                        self.merge_point_messages(&part, points, view, &self.basis_aborted())?
                     } else {
                         let mut map: BTreeMap<Vec<u8>, Cell> = basement
                             .entries_range(from, to)
                             .into_owned()
                             .into_iter()
+                            .collect();
+                        let mut msgs: Vec<MsgRef<'_>> = points
+                            .iter()
+                            .map(|m| m.as_ref())
+                            .chain(clipped.iter().map(Message::as_ref))
                             .collect();
                         msgs.sort_by_key(|m| m.msn);
                         let aborted = self.basis_aborted();
@@ -289,7 +296,7 @@ impl Tree {
     fn merge_point_messages(
         &self,
         part: &[(Vec<u8>, Cell)],
-        mut msgs: Vec<Message>,
+        mut msgs: Vec<&Message>,
         view: &ReadView,
         aborted: &[TxnId],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
@@ -311,16 +318,16 @@ impl Tree {
                 }
                 continue;
             }
-            let key = msgs.peek().expect("peeked").key.clone();
+            let key: &[u8] = &msgs.peek().expect("peeked").key;
             let mut cell = match entries.peek() {
-                Some((k, _)) if *k == key => entries.next().map(|(_, c)| c.clone()),
+                Some((k, _)) if k.as_slice() == key => entries.next().map(|(_, c)| c.clone()),
                 _ => None,
             };
             while let Some(m) = msgs.next_if(|m| m.key == key) {
-                cell = mvcc::apply(&key, cell, m.as_ref(), &self.reg, NO_GC, aborted)?;
+                cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, aborted)?;
             }
             if let Some(v) = cell.as_ref().and_then(|c| c.visible(view)) {
-                out.push((key, v.to_vec()));
+                out.push((key.to_vec(), v.to_vec()));
             }
         }
         Ok(out)
@@ -329,23 +336,20 @@ impl Tree {
     fn apply_to_map(
         &self,
         map: &mut BTreeMap<Vec<u8>, Cell>,
-        m: Message,
+        m: MsgRef<'_>,
         aborted: &[TxnId],
     ) -> Result<()> {
-        let keys: Vec<Vec<u8>> = match &m.op {
+        let keys: Vec<Vec<u8>> = match m.op {
             Op::RangeDelete { end } => map
-                .range::<[u8], _>((
-                    Bound::Included(m.key.as_slice()),
-                    Bound::Excluded(end.as_slice()),
-                ))
+                .range::<[u8], _>((Bound::Included(m.key), Bound::Excluded(end.as_slice())))
                 .map(|(k, _)| k.clone())
                 .collect(),
             Op::Broadcast { .. } => map.keys().filter(|k| m.covers(k)).cloned().collect(),
-            _ => vec![m.key.clone()],
+            _ => vec![m.key.to_vec()],
         };
         for k in keys {
             let old = map.remove(&k);
-            if let Some(nc) = mvcc::apply(&k, old, m.as_ref(), &self.reg, NO_GC, aborted)? {
+            if let Some(nc) = mvcc::apply(&k, old, m, &self.reg, NO_GC, aborted)? {
                 map.insert(k, nc);
             }
         }

@@ -517,6 +517,7 @@ impl Tree {
 }
 
 fn basement_mut(slot: &mut BasementSlot) -> &mut Basement {
+    slot.stored = None;
     Arc::make_mut(slot.loaded.as_mut().expect("dirty leaves are fully loaded"))
 }
 
