@@ -2,7 +2,8 @@
 //! errors (design.md TLK1-TLK6): a session under LOCK TABLES uses only its tables (1100) and writes only
 //! those it locked WRITE (1099); other sessions' writes wait for a READ lock and everything waits for a
 //! WRITE lock (1205 after lock_wait_timeout); the global read lock holds off writes and commits of other
-//! sessions and refuses its holder's (1223); it cannot be taken under LOCK TABLES (1192); a transaction's
+//! sessions (autocommit multi-row INSERTs and upserts on the set-oriented path too) and refuses its
+//! holder's (1223); it cannot be taken under LOCK TABLES (1192); a transaction's
 //! uncommitted change holds off LOCK TABLES; a disconnect releases everything.
 
 mod betula;
@@ -174,4 +175,36 @@ fn flush_tables_with_read_lock() {
     let mut v = s.conn_as("v", None, Some("d")).unwrap();
     assert_eq!(code(v.query_drop("FLUSH TABLES WITH READ LOCK")), 1227);
     v.query_drop("LOCK TABLES t READ").unwrap();
+}
+
+/// Autocommit multi-row INSERTs (the set-oriented path, exec/dml/insert_batch.rs), plain and as
+/// upserts, wait for another session's global read lock: one that gives up (1205) leaves no row, and
+/// one that waits writes its rows only once the lock is released.
+#[test]
+fn autocommit_multi_row_inserts_wait_for_the_global_read_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = BetulaServer::start(dir.path());
+    setup(&s);
+    let mut a = s.conn(Some("d"));
+    let mut b = impatient(&s);
+    let upsert = "INSERT INTO t VALUES (1, 5), (13, 5) ON DUPLICATE KEY UPDATE b = b + VALUES(b)";
+    a.query_drop("FLUSH TABLES WITH READ LOCK").unwrap();
+    assert_eq!(
+        code(b.query_drop("INSERT INTO t VALUES (10, 1), (11, 1), (12, 1)")),
+        1205
+    );
+    assert_eq!(code(b.query_drop(upsert)), 1205);
+    assert_eq!(rows(&mut a, "SELECT COUNT(*) FROM t"), 2);
+    let mut w = s.conn(Some("d"));
+    let waiter =
+        std::thread::spawn(move || w.query_drop("INSERT INTO t VALUES (20, 2), (21, 2), (22, 2)"));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!waiter.is_finished(), "the INSERT did not wait");
+    assert_eq!(rows(&mut a, "SELECT COUNT(*) FROM t"), 2);
+    a.query_drop("UNLOCK TABLES").unwrap();
+    waiter.join().unwrap().unwrap();
+    assert_eq!(rows(&mut a, "SELECT COUNT(*) FROM t"), 5);
+    b.query_drop(upsert).unwrap();
+    assert_eq!(rows(&mut a, "SELECT COUNT(*) FROM t"), 6);
+    assert_eq!(rows(&mut a, "SELECT b FROM t WHERE a = 1"), 6);
 }
