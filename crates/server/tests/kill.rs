@@ -4,7 +4,9 @@
 //! rolls back its open transaction; unknown ids are 1094, another user's connection 1095;
 //! SHUTDOWN by root stops the server cleanly (a running statement interrupted, data intact after a
 //! restart), by another user it is 1227; the mariadb CLI's Ctrl-C (KILL QUERY on a second connection)
-//! stops its query.
+//! stops its query; a statement waiting for a row lock, the schema lock or a table lock ends at
+//! once with 1317 on KILL QUERY (the lock's holder unaffected) and with its connection on KILL
+//! CONNECTION.
 
 mod betula;
 mod common;
@@ -98,6 +100,95 @@ fn kill_query_stops_the_statement_and_the_connection_goes_on() {
             "{sql}"
         );
     }
+}
+
+#[test]
+fn kill_ends_lock_waits_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut admin = setup(&server, 10);
+    let mut holder = server.conn(Some("test"));
+    // Each case: what the holder takes, what then waits for it, how the holder lets go.
+    let cases: [(&[&str], &'static str, &str); 3] = [
+        (
+            &["BEGIN", "UPDATE t SET v = 2 WHERE id = 1"],
+            "UPDATE t SET v = 3 WHERE id = 1",
+            "COMMIT",
+        ),
+        (
+            &["LOCK TABLES t WRITE"],
+            "SELECT COUNT(*) FROM t",
+            "UNLOCK TABLES",
+        ),
+        (
+            &["BEGIN", "INSERT INTO t VALUES (500, 1)"],
+            "ALTER TABLE t ADD COLUMN w INT",
+            "ROLLBACK",
+        ),
+    ];
+    for (take, waits, release) in cases {
+        for sql in take {
+            holder.query_drop(*sql).unwrap();
+        }
+        let mut victim = server.conn(Some("test"));
+        // Far longer than the test: only KILL can end these waits in time.
+        victim
+            .query_drop("SET SESSION innodb_lock_wait_timeout = 600, lock_wait_timeout = 600")
+            .unwrap();
+        let id = victim.connection_id();
+        let running = start(victim, waits);
+        wait_running(&mut admin, id);
+        thread::sleep(Duration::from_millis(300));
+        admin.query_drop(format!("KILL QUERY {id}")).unwrap();
+        let (mut victim, r, took) = running.join().unwrap();
+        assert_eq!(code(r), 1317, "{waits}");
+        assert!(took < Duration::from_secs(60), "{waits} took {took:?}");
+        // The victim's connection goes on; the holder still holds what it took.
+        assert_eq!(victim.query_first::<i64, _>("SELECT 1").unwrap(), Some(1));
+        holder.query_drop(release).unwrap();
+    }
+    assert_eq!(
+        admin
+            .query_first::<i64, _>("SELECT v FROM t WHERE id = 1")
+            .unwrap(),
+        Some(2)
+    );
+    let cols: Vec<String> = admin
+        .query(
+            "SELECT COLUMN_NAME FROM information_schema.COLUMNS \
+             WHERE TABLE_SCHEMA = 'test' AND TABLE_NAME = 't' ORDER BY ORDINAL_POSITION",
+        )
+        .unwrap();
+    assert_eq!(cols, ["id", "v"], "the killed ALTER changed nothing");
+
+    // KILL CONNECTION of a session waiting for a row lock ends the connection.
+    holder.query_drop("BEGIN").unwrap();
+    holder
+        .query_drop("UPDATE t SET v = 4 WHERE id = 1")
+        .unwrap();
+    let mut victim = server.conn(Some("test"));
+    victim
+        .query_drop("SET SESSION innodb_lock_wait_timeout = 600")
+        .unwrap();
+    let id = victim.connection_id();
+    let running = start(victim, "UPDATE t SET v = 5 WHERE id = 1");
+    wait_running(&mut admin, id);
+    thread::sleep(Duration::from_millis(300));
+    admin.query_drop(format!("KILL CONNECTION {id}")).unwrap();
+    let (mut victim, r, _) = running.join().unwrap();
+    assert!(r.is_err(), "the killed statement succeeded");
+    assert!(
+        victim.query_drop("SELECT 1").is_err(),
+        "a killed connection answered"
+    );
+    wait_gone(&mut admin, id);
+    holder.query_drop("COMMIT").unwrap();
+    assert_eq!(
+        admin
+            .query_first::<i64, _>("SELECT v FROM t WHERE id = 1")
+            .unwrap(),
+        Some(4)
+    );
 }
 
 #[test]

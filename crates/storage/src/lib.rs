@@ -45,4 +45,5 @@ pub use tree::operations::cursor::RangeIter;
 pub use tree::options::TreeOptions;
 pub use tree::BuildStats;
 pub use tree::TreeStats;
+pub use txn::locks::WaitCancel;
 pub use txn::{Isolation, Txn, TxnOptions};

@@ -5,7 +5,8 @@
 //! Invariants: KILL QUERY interrupts the statement running when it arrives; KILL [CONNECTION]
 //! also closes the connection: its running statement stops with 1927 and the server shuts its
 //! socket down, which ends a read the connection is blocked in. Statements check the flag between
-//! rows, never where stopping would leave shared state half-changed: an interrupted statement
+//! rows and in every lock wait (KILL wakes the waits), never where stopping would leave shared
+//! state half-changed: an interrupted statement
 //! fails like any other, and its changes are rolled back by the statement rollback. At shutdown
 //! every connection is killed except the one that ran SHUTDOWN, which gets its reply.
 
@@ -45,6 +46,15 @@ impl Engine {
                 p.interrupt.kill(true);
             }
         }
+        self.wake_waits();
+    }
+
+    /// After a KILL: wakes every lock wait (row locks, the schema lock, table locks) so that the
+    /// killed sessions' waits see their flags and end.
+    pub fn wake_waits(&self) {
+        self.store.env().wake_lock_waiters();
+        self.store.schema_lock.wake();
+        self.table_locks.wake();
     }
 }
 

@@ -142,7 +142,7 @@ impl Context {
             user: user.into(),
             host: host.into(),
             db: None,
-            ws: WriteSet::default(),
+            ws: WriteSet::with_cancel(interrupt.wait_cancel()),
             in_txn: false,
             holds_lock: None,
             vars,

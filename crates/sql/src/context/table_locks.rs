@@ -5,7 +5,8 @@
 //! Owns [`TableLocks`], the engine-wide state under one mutex: each session's LOCK TABLES list, the
 //! sessions holding the global read lock, each session's write uses (a table it changed, held until its
 //! transaction ends) and its write statements in progress. Waits end when the state changes or after
-//! `lock_wait_timeout` seconds (1205).
+//! `lock_wait_timeout` seconds (1205), or at once when the waiting session is killed (KILL calls
+//! [`TableLocks::wake`]; 1317 / 1927).
 //!
 //! Invariants: a lock is granted only when no other session's lock or use conflicts with it (TLK1, TLK2);
 //! a session holding a LOCK TABLES list waits for nothing here (TLK3); everything a session holds is
@@ -13,12 +14,13 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parking_lot::{Condvar, Mutex};
 
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::error::interrupt::LockWait;
 
 /// A table by database and name, as the catalog spells them.
 pub type TableKey = (String, String);
@@ -74,15 +76,17 @@ pub struct TableLocks {
     active: AtomicUsize,
 }
 
-/// Waits on `cond` until `ready` holds, or fails with 1205 after `timeout`.
-fn wait_until(
-    locks: &TableLocks,
-    timeout: Duration,
+/// Waits on `cond` until `ready` holds, or fails with 1205 after the wait's timeout, or with the
+/// interrupt's error once the session is killed.
+fn wait_until<'l>(
+    locks: &'l TableLocks,
+    wait: LockWait<'_>,
     mut ready: impl FnMut(&State) -> bool,
-) -> DbResult<parking_lot::MutexGuard<'_, State>> {
-    let deadline = Instant::now() + timeout;
+) -> DbResult<parking_lot::MutexGuard<'l, State>> {
+    let deadline = Instant::now() + wait.timeout;
     let mut st = locks.state.lock();
     while !ready(&st) {
+        wait.check()?;
         if locks.changed.wait_until(&mut st, deadline).timed_out() && !ready(&st) {
             return Err(DbError::lock_timeout());
         }
@@ -91,12 +95,18 @@ fn wait_until(
 }
 
 impl TableLocks {
+    /// Wakes every wait so it looks at its session's interrupt flag (after a KILL).
+    pub fn wake(&self) {
+        let _st = self.state.lock();
+        self.changed.notify_all();
+    }
+
     /// LOCK TABLES by `me` (its previous list was released by the caller): waits until no other session
     /// holds a lock that conflicts or a write use of a table it locks (TLK1), and for a WRITE lock until no
     /// other session holds the global read lock (TLK2).
-    pub fn lock_tables(&self, me: u64, list: Vec<HeldLock>, timeout: Duration) -> DbResult<()> {
+    pub fn lock_tables(&self, me: u64, list: Vec<HeldLock>, wait: LockWait<'_>) -> DbResult<()> {
         let wants_write = list.iter().any(|l| l.write);
-        let mut st = wait_until(self, timeout, |st| {
+        let mut st = wait_until(self, wait, |st| {
             (!wants_write || !st.others_global_read(me))
                 && list.iter().all(|l| {
                     !st.others_use(me, &l.table)
@@ -147,8 +157,8 @@ impl TableLocks {
 
     /// FLUSH TABLES WITH READ LOCK by `me`: waits until no other session has a write statement in progress
     /// or a LOCK TABLES ... WRITE (TLK4).
-    pub fn global_read_lock(&self, me: u64, timeout: Duration) -> DbResult<()> {
-        let mut st = wait_until(self, timeout, |st| {
+    pub fn global_read_lock(&self, me: u64, wait: LockWait<'_>) -> DbResult<()> {
+        let mut st = wait_until(self, wait, |st| {
             st.writing.iter().all(|(s, n)| *s == me || *n == 0)
                 && st
                     .listed
@@ -168,19 +178,19 @@ impl TableLocks {
 
     /// A read of `table` by a session without a LOCK TABLES list: waits while another session holds a
     /// WRITE lock on it (TLK1).
-    pub fn before_read(&self, me: u64, table: &TableKey, timeout: Duration) -> DbResult<()> {
+    pub fn before_read(&self, me: u64, table: &TableKey, wait: LockWait<'_>) -> DbResult<()> {
         if self.active.load(Ordering::SeqCst) == 0 {
             return Ok(());
         }
-        wait_until(self, timeout, |st| st.others_lock(me, table) != Some(true)).map(drop)
+        wait_until(self, wait, |st| st.others_lock(me, table) != Some(true)).map(drop)
     }
 
     /// A write statement of a session without a LOCK TABLES list, changing `tables`: waits while another
     /// session holds the global read lock (unless `tables_only`: a statement on temporary tables) or a
     /// lock on one of the tables, then records the write uses (held until [`TableLocks::end_transaction`])
     /// and the statement in progress (until [`TableLocks::end_statement`]) (TLK2, TLK5).
-    pub fn before_write(&self, me: u64, tables: &[TableKey], timeout: Duration) -> DbResult<()> {
-        let mut st = wait_until(self, timeout, |st| {
+    pub fn before_write(&self, me: u64, tables: &[TableKey], wait: LockWait<'_>) -> DbResult<()> {
+        let mut st = wait_until(self, wait, |st| {
             !st.others_global_read(me) && tables.iter().all(|t| st.others_lock(me, t).is_none())
         })?;
         *st.writing.entry(me).or_default() += 1;
@@ -193,11 +203,11 @@ impl TableLocks {
 
     /// A COMMIT: if the transaction changed tables (it has write uses; temporary tables have none), waits
     /// while another session holds the global read lock (TLK4).
-    pub fn before_commit(&self, me: u64, timeout: Duration) -> DbResult<()> {
+    pub fn before_commit(&self, me: u64, wait: LockWait<'_>) -> DbResult<()> {
         if self.active.load(Ordering::SeqCst) == 0 {
             return Ok(());
         }
-        wait_until(self, timeout, |st| {
+        wait_until(self, wait, |st| {
             !st.others_global_read(me) || st.uses.get(&me).is_none_or(|u| u.is_empty())
         })
         .map(drop)
@@ -256,6 +266,7 @@ pub fn conflicting_read_lock() -> DbError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     fn key(t: &str) -> TableKey {
         ("d".into(), t.into())
@@ -267,7 +278,7 @@ mod tests {
             write,
         }
     }
-    const SHORT: Duration = Duration::from_millis(30);
+    const SHORT: LockWait<'static> = LockWait::timeout(Duration::from_millis(30));
 
     #[test]
     fn read_locks_share_and_write_locks_exclude() {
@@ -318,7 +329,9 @@ mod tests {
         let l = std::sync::Arc::new(TableLocks::default());
         l.lock_tables(1, vec![held("a", true)], SHORT).unwrap();
         let l2 = l.clone();
-        let t = std::thread::spawn(move || l2.before_read(2, &key("a"), Duration::from_secs(30)));
+        let t = std::thread::spawn(move || {
+            l2.before_read(2, &key("a"), LockWait::timeout(Duration::from_secs(30)))
+        });
         std::thread::sleep(Duration::from_millis(50));
         l.unlock(1);
         t.join().unwrap().unwrap();

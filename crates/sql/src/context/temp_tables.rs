@@ -92,8 +92,7 @@ impl Context {
                 Some(list) if list.iter().any(|l| l.table == key) => {}
                 Some(_) => return Err(crate::context::table_locks::not_locked(name)),
                 None => {
-                    let secs = self.int_var("lock_wait_timeout").min(31_536_000);
-                    let wait = std::time::Duration::from_secs(secs);
+                    let wait = self.metadata_wait();
                     self.engine.table_locks.before_read(self.id, &key, wait)?;
                 }
             }

@@ -13,6 +13,7 @@ use std::time::Duration;
 use super::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::error::interrupt::LockWait;
 use crate::store::LockMode;
 
 impl Context {
@@ -31,19 +32,25 @@ impl Context {
         Duration::from_secs_f64(secs)
     }
 
+    /// A wait for a table-level lock (LOCK TABLES, the global read lock, table uses):
+    /// `lock_wait_timeout` seconds, ended early by KILL.
+    pub fn metadata_wait(&self) -> LockWait<'_> {
+        let secs = self.int_var("lock_wait_timeout").min(31_536_000);
+        LockWait {
+            timeout: Duration::from_secs(secs),
+            interrupt: Some(&self.interrupt),
+        }
+    }
+
     fn take_schema_lock(&mut self, mode: LockMode) -> DbResult<()> {
         if self.holds_lock == Some(LockMode::Exclusive) || self.holds_lock == Some(mode) {
             return Ok(());
         }
-        let timeout = self.lock_wait_timeout();
-        if !self
-            .engine
-            .store
-            .schema_lock
-            .acquire(self.id, mode, timeout)
-        {
-            return Err(DbError::lock_timeout());
-        }
+        let wait = LockWait {
+            timeout: self.lock_wait_timeout(),
+            interrupt: Some(&self.interrupt),
+        };
+        self.engine.store.schema_lock.acquire(self.id, mode, wait)?;
         self.holds_lock = Some(mode);
         Ok(())
     }
@@ -127,10 +134,8 @@ impl Context {
     pub fn commit(&mut self) -> DbResult<()> {
         if !self.ws.is_empty() {
             // No commit while another session holds the global read lock (design.md TLK4).
-            let secs = self.int_var("lock_wait_timeout").min(31_536_000);
-            self.engine
-                .table_locks
-                .before_commit(self.id, Duration::from_secs(secs))?;
+            let wait = self.metadata_wait();
+            self.engine.table_locks.before_commit(self.id, wait)?;
         }
         self.savepoints.clear();
         self.end_snapshot();

@@ -195,6 +195,11 @@ impl From<betula_storage::Error> for DbError {
         match e {
             betula_storage::Error::LockTimeout => DbError::lock_timeout(),
             betula_storage::Error::Deadlock => DbError::deadlock(),
+            // A lock wait ended by KILL (the statement ends with 1927 if the connection was killed).
+            betula_storage::Error::Cancelled => DbError::new(
+                ErrorCode::QueryInterrupted,
+                "Query execution was interrupted",
+            ),
             e => DbError::new(
                 ErrorCode::GetErrno,
                 format!("Got error from storage engine: {e}"),

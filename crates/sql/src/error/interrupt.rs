@@ -6,7 +6,9 @@
 //! Invariants: a check is one relaxed atomic load while nobody killed the connection; the flag
 //! only rises (RUNNING → KILL QUERY → KILL CONNECTION) except when a statement starts, which
 //! forgets a KILL QUERY that arrived while the connection was idle; [`Interrupt::sleep`] returns
-//! as soon as the flag rises (KILL wakes it, no polling).
+//! as soon as the flag rises (KILL wakes it, no polling). A [`LockWait`] (a lock wait's timeout
+//! and the flag) ends early once the flag rises: KILL wakes the lock's waiters
+//! (`Engine::wake_waits`), which look at the flag before each wait.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
@@ -45,6 +47,18 @@ impl Interrupt {
         self.0.state.fetch_max(v, Ordering::SeqCst);
         let _held = self.0.sleepers.lock();
         self.0.wake.notify_all();
+    }
+
+    /// Whether a KILL (QUERY or CONNECTION) is pending: what ends lock waits early.
+    pub fn raised(&self) -> bool {
+        self.0.state.load(Ordering::SeqCst) != RUNNING
+    }
+
+    /// The storage engine's view of this flag: a row-lock wait ends (`Cancelled`) once it is
+    /// raised.
+    pub fn wait_cancel(&self) -> betula_storage::WaitCancel {
+        let flag = self.clone();
+        betula_storage::WaitCancel::new(move || flag.raised())
     }
 
     /// Whether the connection was killed: it closes after its reply.
@@ -101,6 +115,28 @@ impl Interrupt {
                 None => self.0.wake.wait(&mut held),
             }
         }
+    }
+}
+
+/// How long a session may wait for a lock, and the flag that ends the wait early (KILL).
+#[derive(Clone, Copy)]
+pub struct LockWait<'a> {
+    pub timeout: Duration,
+    pub interrupt: Option<&'a Interrupt>,
+}
+
+impl LockWait<'_> {
+    /// A wait ended only by its timeout.
+    pub const fn timeout(timeout: Duration) -> LockWait<'static> {
+        LockWait {
+            timeout,
+            interrupt: None,
+        }
+    }
+
+    /// Before each wait: the interrupt's error if the session was killed.
+    pub fn check(&self) -> DbResult<()> {
+        self.interrupt.map_or(Ok(()), Interrupt::check)
     }
 }
 

@@ -170,6 +170,7 @@ pub fn begin_locked(cx: &Context, t: &TableDef) -> DbResult<Txn> {
         lock_timeout: std::time::Duration::from_secs_f64(timeout),
         durability: commit_durability(cx),
     })?;
+    txn.set_wait_cancel(Some(cx.interrupt.wait_cancel()));
     for name in t.all_trees() {
         txn.lock_whole_tree(&store.tree(&name)?)?;
     }

@@ -49,6 +49,7 @@ pub fn kill(cx: &mut Context, id: u64, query_only: bool) -> DbResult<Output> {
         }
     }
     interrupt.kill(!query_only);
+    cx.engine.wake_waits();
     if !query_only {
         if let Some(close) = &cx.engine.server_hooks.read().close_connection {
             close(id);

@@ -8,8 +8,6 @@
 //! where tables are looked up (`Context::get_table`). LOCK TABLES, FLUSH TABLES WITH READ LOCK and BEGIN
 //! commit the open transaction first; BEGIN and UNLOCK TABLES release the session's table locks.
 
-use std::time::Duration;
-
 use sqlparser::ast;
 
 use crate::context::table_locks::{conflicting_read_lock, locked_for_read, not_locked, HeldLock};
@@ -86,10 +84,6 @@ pub fn changed_tables(stmt: &Statement) -> Option<Vec<Vec<String>>> {
     })
 }
 
-fn timeout(cx: &Context) -> Duration {
-    Duration::from_secs(cx.int_var("lock_wait_timeout").min(31_536_000))
-}
-
 /// Checks a statement against the table locks before it runs, and waits for other sessions' locks that
 /// conflict with the tables it changes (TLK1-TLK3).
 pub fn before_statement(cx: &mut Context, stmt: &Statement) -> DbResult<()> {
@@ -121,7 +115,7 @@ pub fn before_statement(cx: &mut Context, stmt: &Statement) -> DbResult<()> {
     if cx.engine.table_locks.holds_global_read(cx.id) {
         return Err(conflicting_read_lock());
     }
-    let wait = timeout(cx);
+    let wait = cx.metadata_wait();
     cx.engine.table_locks.before_write(cx.id, &tables, wait)
 }
 
@@ -177,7 +171,7 @@ pub fn lock_tables(cx: &mut Context, specs: &[TableLockSpec]) -> DbResult<Output
             write: s.write,
         });
     }
-    let wait = timeout(cx);
+    let wait = cx.metadata_wait();
     cx.engine
         .table_locks
         .lock_tables(cx.id, list.clone(), wait)?;
@@ -272,7 +266,7 @@ pub fn flush_tables(cx: &mut Context, mode: FlushMode) -> DbResult<Output> {
                 "Can't execute the given command because you have active locked tables or an active transaction",
             ));
         }
-        let wait = timeout(cx);
+        let wait = cx.metadata_wait();
         cx.engine.table_locks.global_read_lock(cx.id, wait)?;
     }
     cx.engine.store.env().checkpoint()?;

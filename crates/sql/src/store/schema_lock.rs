@@ -3,12 +3,16 @@
 //!
 //! Invariants: any number of sessions hold it shared, or one exclusively (a session holding it
 //! shared may upgrade once it is the only holder); waiting DDL is served before new shared
-//! requests; a session may take it again (re-entrant).
+//! requests; a session may take it again (re-entrant); a wait ends at its timeout (1205) or when
+//! the waiting session is killed (KILL calls [`SchemaLock::wake`]; 1317 / 1927).
 
 use std::collections::HashSet;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use parking_lot::{Condvar, Mutex};
+
+use crate::error::db_error::{DbError, DbResult};
+use crate::error::interrupt::LockWait;
 
 /// How a session holds the [`SchemaLock`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,10 +42,11 @@ pub struct SchemaLock {
 }
 
 impl SchemaLock {
-    /// Takes the lock for `session` in `mode`; `false` after `timeout`. A session holding it
-    /// shared may upgrade to exclusive once it is the only holder.
-    pub fn acquire(&self, session: u64, mode: LockMode, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
+    /// Takes the lock for `session` in `mode`; 1205 after the wait's timeout, the interrupt's error
+    /// when the session is killed. A session holding it shared may upgrade to exclusive once it is
+    /// the only holder.
+    pub fn acquire(&self, session: u64, mode: LockMode, wait: LockWait<'_>) -> DbResult<()> {
+        let deadline = Instant::now() + wait.timeout;
         let mut st = self.state.lock();
         if mode == LockMode::Exclusive {
             st.exclusive_waiters += 1;
@@ -59,16 +64,19 @@ impl SchemaLock {
                 }
             };
             if free {
-                break true;
+                break Ok(());
+            }
+            if let Err(e) = wait.check() {
+                break Err(e);
             }
             if self.cv.wait_until(&mut st, deadline).timed_out() {
-                break false;
+                break Err(DbError::lock_timeout());
             }
         };
         if mode == LockMode::Exclusive {
             st.exclusive_waiters -= 1;
         }
-        if granted {
+        if granted.is_ok() {
             match mode {
                 LockMode::Shared => {
                     if st.exclusive != Some(session) {
@@ -81,11 +89,17 @@ impl SchemaLock {
                 }
             }
         } else {
-            // A timed-out exclusive waiter may have held back shared requests.
+            // A timed-out or killed exclusive waiter may have held back shared requests.
             self.cv.notify_all();
         }
         granted
     }
+    /// Wakes every wait so it looks at its session's interrupt flag (after a KILL).
+    pub fn wake(&self) {
+        let _st = self.state.lock();
+        self.cv.notify_all();
+    }
+
     pub fn release(&self, session: u64) {
         let mut st = self.state.lock();
         st.shared.remove(&session);

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
 use std::time::Duration;
 
-use betula_storage::{Op, Txn, TxnOptions};
+use betula_storage::{Op, Txn, TxnOptions, WaitCancel};
 
 use super::{upsert, Scan, Store, UPSERT_FN};
 use crate::error::db_error::{DbError, DbResult};
@@ -79,9 +79,19 @@ pub struct WriteSet {
     /// Changes were written straight through `txn` ([`WriteSet::write_through`]), not kept in
     /// the overlay: committing commits them, rolling back to any mark rolls `txn` back.
     written_through: bool,
+    /// Ends `txn`'s row-lock waits early (the session's KILL flag).
+    cancel: Option<WaitCancel>,
 }
 
 impl WriteSet {
+    /// A write set whose row-lock waits end early when `cancel` says so.
+    pub fn with_cancel(cancel: WaitCancel) -> WriteSet {
+        WriteSet {
+            cancel: Some(cancel),
+            ..WriteSet::default()
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         !self.written_through && self.overlay.iter().all(|m| m.is_empty())
     }
@@ -158,11 +168,13 @@ impl WriteSet {
     /// Starts the storage transaction that will hold this session's row locks, if none is open.
     pub fn begin(&mut self, store: &Store, lock_timeout: Duration) -> DbResult<()> {
         if self.txn.is_none() {
-            self.txn = Some(store.env().begin(TxnOptions {
+            let mut txn = store.env().begin(TxnOptions {
                 isolation: betula_storage::Isolation::ReadCommitted,
                 lock_timeout,
                 durability: None,
-            })?);
+            })?;
+            txn.set_wait_cancel(self.cancel.clone());
+            self.txn = Some(txn);
         }
         Ok(())
     }

@@ -333,6 +333,12 @@ impl Env {
         self.inner.begin(opts)
     }
 
+    /// Wakes every row-lock wait so it checks its transaction's cancel (`Txn::set_wait_cancel`): called
+    /// after a cancel was raised.
+    pub fn wake_lock_waiters(&self) {
+        self.inner.locks.wake_waiters();
+    }
+
     /// Runs a checkpoint now.
     pub fn checkpoint(&self) -> Result<()> {
         checkpoint::run(&self.inner)

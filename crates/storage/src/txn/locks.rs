@@ -14,7 +14,9 @@
 //! Invariants: a transaction waits for at most one lock at a time, and records the transaction it waits
 //! for; before waiting, the chain waiter → holder → (what the holder waits for) → ... is followed, and if it
 //! leads back to the requester the request fails with `Deadlock` instead of waiting (the requester is the
-//! victim). A lock wait ends with the lock, a `LockTimeout`, or a `Deadlock` — never by itself otherwise.
+//! victim). A lock wait ends with the lock, a `LockTimeout`, a `Deadlock`, or `Cancelled` when the
+//! waiter's [`WaitCancel`] says so (checked before each wait and after each wake-up; whoever raises a
+//! cancel calls [`LockTable::wake_waiters`], so the waiter sees it at once) — never by itself otherwise.
 
 use crate::error::{Error, Result};
 use crate::tree::in_memory::message::TxnId;
@@ -38,6 +40,44 @@ impl Held {
         match self {
             Held::Point(tree, _) | Held::Range(tree) => *tree,
         }
+    }
+}
+
+/// How long a lock request may wait, and what may end the wait early (KILL in the SQL layer).
+#[derive(Clone, Copy)]
+pub struct Wait<'a> {
+    pub timeout: Duration,
+    pub cancel: Option<&'a WaitCancel>,
+}
+
+impl Wait<'_> {
+    /// A wait ended only by its timeout.
+    pub fn timeout(timeout: Duration) -> Wait<'static> {
+        Wait {
+            timeout,
+            cancel: None,
+        }
+    }
+}
+
+/// A caller's test of whether its lock waits should stop (`Error::Cancelled`). It must turn true only
+/// together with a call of [`LockTable::wake_waiters`], which is what makes the waiter look.
+#[derive(Clone)]
+pub struct WaitCancel(Arc<dyn Fn() -> bool + Send + Sync>);
+
+impl WaitCancel {
+    pub fn new(cancelled: impl Fn() -> bool + Send + Sync + 'static) -> WaitCancel {
+        WaitCancel(Arc::new(cancelled))
+    }
+
+    fn cancelled(&self) -> bool {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for WaitCancel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WaitCancel")
     }
 }
 
@@ -189,29 +229,23 @@ pub struct LockTable {
 impl LockTable {
     /// Takes the point lock on (tree, key) for `txn`, waiting up to `timeout`. Returns the lock to remember
     /// for release, or None if `txn` already held it.
-    pub fn lock(
-        &self,
-        txn: TxnId,
-        tree: u64,
-        key: &[u8],
-        timeout: Duration,
-    ) -> Result<Option<Held>> {
+    pub fn lock(&self, txn: TxnId, tree: u64, key: &[u8], wait: Wait<'_>) -> Result<Option<Held>> {
         let (mut held, mut fence) = (Vec::new(), 0);
-        self.lock_many(txn, tree, [key], timeout, &mut held, &mut fence)?;
+        self.lock_many(txn, tree, [key], wait, &mut held, &mut fence)?;
         Ok(held.pop())
     }
 
     /// Takes the point locks on every key of `keys` in `tree` for `txn`, in order, under one hold of the
     /// table's mutex while none has to wait; appends the locks taken to `held` (also those taken before
     /// a failure, so the caller releases them). A conflict waits as [`LockTable::lock`] does (up to
-    /// `timeout`, deadlock detection), then goes on with the next key. Raises `fence` to the largest
-    /// fence taken over.
+    /// the wait's timeout, deadlock detection, cancel), then goes on with the next key. Raises `fence`
+    /// to the largest fence taken over.
     pub fn lock_many<'k>(
         &self,
         txn: TxnId,
         tree: u64,
         keys: impl IntoIterator<Item = &'k [u8]>,
-        timeout: Duration,
+        wait: Wait<'_>,
         held: &mut Vec<Held>,
         fence: &mut TxnId,
     ) -> Result<()> {
@@ -227,8 +261,9 @@ impl LockTable {
                         break;
                     }
                     Err(holder) => {
-                        let deadline = *deadline.get_or_insert_with(|| Instant::now() + timeout);
-                        self.wait(&mut t, txn, holder, deadline, |t| {
+                        let deadline =
+                            *deadline.get_or_insert_with(|| Instant::now() + wait.timeout);
+                        self.wait(&mut t, txn, holder, deadline, wait.cancel, |t| {
                             t.trees
                                 .get(&tree)
                                 .and_then(|l| l.conflict(txn, key, None, true))
@@ -249,10 +284,10 @@ impl LockTable {
         tree: u64,
         lo: &[u8],
         hi: Option<&[u8]>,
-        timeout: Duration,
+        wait: Wait<'_>,
         fence: &mut TxnId,
     ) -> Result<Option<Held>> {
-        let deadline = Instant::now() + timeout;
+        let deadline = Instant::now() + wait.timeout;
         let mut t = self.table.lock();
         loop {
             let locks = t.trees.entry(tree).or_default();
@@ -267,7 +302,7 @@ impl LockTable {
                     t.waiting.remove(&txn);
                     return Ok(Some(Held::Range(tree)));
                 }
-                Some(holder) => self.wait(&mut t, txn, holder, deadline, |t| {
+                Some(holder) => self.wait(&mut t, txn, holder, deadline, wait.cancel, |t| {
                     t.trees
                         .get(&tree)
                         .and_then(|l| l.conflict(txn, lo, hi, false))
@@ -277,19 +312,24 @@ impl LockTable {
     }
 
     /// Waits once for a release while `holder` holds what `txn` asks for: fails with `Deadlock` if
-    /// `holder` waits (through any chain) for `txn`, with `LockTimeout` if the deadline passes while
-    /// `conflict` still finds a holder.
+    /// `holder` waits (through any chain) for `txn`, with `Cancelled` if `cancel` says so, with
+    /// `LockTimeout` if the deadline passes while `conflict` still finds a holder.
     fn wait(
         &self,
         t: &mut MutexGuard<'_, Table>,
         txn: TxnId,
         holder: TxnId,
         deadline: Instant,
+        cancel: Option<&WaitCancel>,
         conflict: impl Fn(&Table) -> Option<TxnId>,
     ) -> Result<()> {
         if t.leads_to(holder, txn) {
             t.waiting.remove(&txn);
             return Err(Error::Deadlock);
+        }
+        if cancel.is_some_and(WaitCancel::cancelled) {
+            t.waiting.remove(&txn);
+            return Err(Error::Cancelled);
         }
         t.waiting.insert(txn, holder);
         if self.released.wait_until(t, deadline).timed_out() && conflict(t).is_some() {
@@ -367,6 +407,13 @@ impl LockTable {
         self.released.notify_all();
     }
 
+    /// Wakes every lock wait so it checks its [`WaitCancel`] (called after a cancel was raised; the
+    /// table's mutex orders the wake-up after the waiter's check, so none is missed).
+    pub fn wake_waiters(&self) {
+        let _t = self.table.lock();
+        self.released.notify_all();
+    }
+
     /// Number of transactions waiting for a lock (status output).
     pub fn waiting(&self) -> usize {
         self.table.lock().waiting.len()
@@ -387,17 +434,20 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    const SHORT: Duration = Duration::from_millis(20);
+    const SHORT: Wait<'static> = Wait {
+        timeout: Duration::from_millis(20),
+        cancel: None,
+    };
 
     #[test]
     fn timeout_deadlock_and_handover() {
         let locks = Arc::new(LockTable::default());
         let a = locks
-            .lock(1, 0, b"a", Duration::from_secs(1))
+            .lock(1, 0, b"a", Wait::timeout(Duration::from_secs(1)))
             .unwrap()
             .unwrap();
         assert!(locks
-            .lock(1, 0, b"a", Duration::from_secs(1))
+            .lock(1, 0, b"a", Wait::timeout(Duration::from_secs(1)))
             .unwrap()
             .is_none());
         assert!(matches!(
@@ -405,17 +455,18 @@ mod tests {
             Err(Error::LockTimeout)
         ));
         assert!(locks
-            .lock(2, 0, b"b", Duration::from_secs(1))
+            .lock(2, 0, b"b", Wait::timeout(Duration::from_secs(1)))
             .unwrap()
             .is_some());
         // 2 waits for a (held by 1) in a thread; then 1 asks for b (held by 2): deadlock.
         let l2 = locks.clone();
-        let waiter = std::thread::spawn(move || l2.lock(2, 0, b"a", Duration::from_secs(5)));
+        let waiter =
+            std::thread::spawn(move || l2.lock(2, 0, b"a", Wait::timeout(Duration::from_secs(5))));
         while locks.waiting() == 0 {
             std::thread::yield_now();
         }
         assert!(matches!(
-            locks.lock(1, 0, b"b", Duration::from_secs(5)),
+            locks.lock(1, 0, b"b", Wait::timeout(Duration::from_secs(5))),
             Err(Error::Deadlock)
         ));
         locks.release_all(1, &[a], 0);
@@ -483,8 +534,15 @@ mod tests {
         let l2 = locks.clone();
         let batch = std::thread::spawn(move || {
             let mut held = Vec::new();
-            l2.lock_many(2, 3, keys, Duration::from_secs(5), &mut held, &mut 0)
-                .map(|()| held)
+            l2.lock_many(
+                2,
+                3,
+                keys,
+                Wait::timeout(Duration::from_secs(5)),
+                &mut held,
+                &mut 0,
+            )
+            .map(|()| held)
         });
         while locks.waiting() == 0 {
             std::thread::yield_now();
@@ -520,7 +578,7 @@ mod tests {
                 2,
                 3,
                 [&b"a"[..]],
-                Duration::from_secs(5),
+                Wait::timeout(Duration::from_secs(5)),
                 &mut held,
                 &mut fence,
             )
@@ -547,5 +605,32 @@ mod tests {
         locks.release_all(2, &taken, 0);
         locks.release_all(3, &[r], 0);
         assert_eq!(locks.held(), 0);
+    }
+
+    #[test]
+    fn a_cancelled_wait_ends_at_once_with_cancelled() {
+        let locks = Arc::new(LockTable::default());
+        assert!(locks.lock(1, 4, b"k", SHORT).unwrap().is_some());
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (l2, f2) = (locks.clone(), flag.clone());
+        let waiter = std::thread::spawn(move || {
+            let cancel = WaitCancel::new(move || f2.load(std::sync::atomic::Ordering::SeqCst));
+            let wait = Wait {
+                timeout: Duration::from_secs(120),
+                cancel: Some(&cancel),
+            };
+            l2.lock(2, 4, b"k", wait)
+        });
+        while locks.waiting() == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        locks.wake_waiters();
+        // Without the wake-up the waiter would sleep out its 120 s and report LockTimeout.
+        assert!(matches!(waiter.join().unwrap(), Err(Error::Cancelled)));
+        assert_eq!(locks.waiting(), 0);
+        // The holder still holds its lock; a cancelled request took nothing.
+        assert!(locks.holds(1, 4, b"k"));
+        assert!(!locks.holds(2, 4, b"k"));
     }
 }

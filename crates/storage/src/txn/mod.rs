@@ -62,6 +62,14 @@ impl Default for TxnOptions {
     }
 }
 
+/// How a transaction's lock requests wait: its timeout, ended early by its cancel.
+fn lock_wait<'a>(opts: &TxnOptions, cancel: &'a Option<locks::WaitCancel>) -> locks::Wait<'a> {
+    locks::Wait {
+        timeout: opts.lock_timeout,
+        cancel: cancel.as_ref(),
+    }
+}
+
 /// A transaction. Dropping it without commit rolls it back.
 pub struct Txn {
     env: Arc<EnvInner>,
@@ -78,6 +86,8 @@ pub struct Txn {
     /// The largest commit LSN among the fences its locks took over (0: none, or already awaited): the
     /// log must be durable that far before it reads the latest committed state (TXN5).
     read_fence: AtomicU64,
+    /// Ends this transaction's lock waits early (`Error::Cancelled`; KILL in the SQL layer).
+    cancel: Option<locks::WaitCancel>,
     finished: bool,
 }
 
@@ -101,6 +111,7 @@ impl EnvInner {
             wrote: false,
             whole_trees: Vec::new(),
             read_fence: AtomicU64::new(0),
+            cancel: None,
             finished: false,
         })
     }
@@ -124,6 +135,12 @@ impl Txn {
     /// Changes the durability of this transaction's commit (None: the environment's mode).
     pub fn set_durability(&mut self, durability: Option<crate::env::Durability>) {
         self.opts.durability = durability;
+    }
+
+    /// Sets what ends this transaction's lock waits early with `Error::Cancelled`; whoever raises it
+    /// calls `Env::wake_lock_waiters`.
+    pub fn set_wait_cancel(&mut self, cancel: Option<locks::WaitCancel>) {
+        self.cancel = cancel;
     }
 
     /// Takes the exclusive row lock on `key` without writing (until the transaction ends): a caller
@@ -155,7 +172,7 @@ impl Txn {
             owner,
             tree,
             [key],
-            self.opts.lock_timeout,
+            lock_wait(&self.opts, &self.cancel),
             &mut self.locked,
             &mut fence,
         );
@@ -193,7 +210,7 @@ impl Txn {
             owner,
             t.tree().id(),
             keys,
-            self.opts.lock_timeout,
+            lock_wait(&self.opts, &self.cancel),
             &mut self.locked,
             &mut fence,
         );
@@ -211,7 +228,7 @@ impl Txn {
             t.tree().id(),
             lo,
             hi,
-            self.opts.lock_timeout,
+            lock_wait(&self.opts, &self.cancel),
             &mut fence,
         );
         self.read_fence.fetch_max(fence, Ordering::Relaxed);
