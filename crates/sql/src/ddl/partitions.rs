@@ -244,6 +244,18 @@ fn redistribute(
 
 /// Copies every row of `old` into the trees of `new` (same columns), then switches to it.
 pub fn copy_all(cx: &mut Context, old: &TableDef, new: TableDef) -> DbResult<()> {
+    copy_parts(cx, old, new, None, None)
+}
+
+/// Copies the rows of `old`'s partitions `from` (None: all) into `new`'s partitions `into` (None:
+/// wherever they route), then switches to `new` (same columns).
+fn copy_parts(
+    cx: &mut Context,
+    old: &TableDef,
+    new: TableDef,
+    from: Option<&[usize]>,
+    into: Option<&[usize]>,
+) -> DbResult<()> {
     let origin: Vec<Option<usize>> = (0..old.columns.len()).map(Some).collect();
     copy_rows(
         cx,
@@ -252,12 +264,11 @@ pub fn copy_all(cx: &mut Context, old: &TableDef, new: TableDef) -> DbResult<()>
             new: &new,
             origin: &origin,
             order: &[],
-            from_parts: None,
-            into_parts: None,
+            from_parts: from,
+            into_parts: into,
         },
     )?;
-    publish(cx, old, new)?;
-    Ok(())
+    publish(cx, old, new).map(drop)
 }
 
 /// DROP PARTITION: the partitions and every row in them go, at the cost of a catalog write and
@@ -388,20 +399,7 @@ pub fn replace_parts(
     check_layout(&np)?;
     let new = with_parts(old, np);
     let into_parts: Vec<usize> = (first..first + n_new).collect();
-    let origin: Vec<Option<usize>> = (0..old.columns.len()).map(Some).collect();
-    copy_rows(
-        cx,
-        &Plan {
-            old,
-            new: &new,
-            origin: &origin,
-            order: &[],
-            from_parts: Some(at),
-            into_parts: Some(&into_parts),
-        },
-    )?;
-    publish(cx, old, new)?;
-    Ok(())
+    copy_parts(cx, old, new, Some(at), Some(&into_parts))
 }
 
 /// RANGE: the new partitions end where the old ones did, except that the last partition may
