@@ -1,6 +1,6 @@
 //! The corpus every run starts from, made with the encoders themselves (`betula-fuzz seed-corpus` writes
 //! it under `crates/fuzz/corpus/<target>/`, where it is committed): valid node blocks under each codec,
-//! basements, buffers with every message kind, log frames (single and packed), catalogs, block tables,
+//! basements, buffers with every message kind, columnar frames of the target tables' rows, log frames (single and packed), catalogs, block tables,
 //! rows and keys of the target tables, statements, packets, handshakes and execute bodies.
 
 use std::collections::{BTreeMap, HashMap};
@@ -9,7 +9,9 @@ use betula_sql::codec::key::encode_key;
 use betula_sql::codec::row::encode_row;
 use betula_sql::types::value::Value;
 use betula_storage::block::table::{BlockLoc, TranslationTable};
+use betula_storage::encoding::Encode;
 use betula_storage::env::{Catalog, CatalogEntry};
+use betula_storage::tree::format::columnar;
 use betula_storage::tree::format::node_codec::encode;
 use betula_storage::tree::in_memory::basement::Basement;
 use betula_storage::tree::in_memory::buffer::Buffer;
@@ -28,6 +30,7 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         "node" => nodes(),
         "basement" => vec![basement(3).encode(), basement(40).encode()],
         "buffer" => vec![buffer().encode()],
+        "columnar" => columnar_frames(),
         "log" => log(),
         "catalog" => vec![catalog().encode(), Catalog::default().encode()],
         "block_table" => vec![block_table()],
@@ -247,6 +250,56 @@ fn rows() -> Vec<(usize, Vec<u8>)> {
         }
     }
     out
+}
+
+/// Columnar frames of each target table's primary tree: its seed rows under keys 0.., some with a
+/// NULL column, and one entry the layout does not fit (stored plain beside the columns).
+fn columnar_frames() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for (t, def) in tables().iter().enumerate() {
+        let layout = def.column_layouts().remove(0).1;
+        let rows: Vec<Vec<u8>> = rows()
+            .into_iter()
+            .filter(|(r, _)| *r == t)
+            .map(|(_, bytes)| bytes[1..].to_vec())
+            .collect();
+        let mut raw = Vec::new();
+        let mut count = 0;
+        for (i, row) in rows.iter().cycle().take(24).enumerate() {
+            let mut key = Vec::new();
+            if encode_key(&def.pk_key_columns(), &key_values(def, i), &mut key).is_err() {
+                continue;
+            }
+            put_entry(&key, row, &mut raw);
+            count += 1;
+        }
+        put_entry(b"\xff", b"not a row", &mut raw);
+        count += 1;
+        if let Some(frame) = columnar::encode(&raw, 0, count, &layout) {
+            out.push(frame);
+        }
+    }
+    out
+}
+
+/// A committed entry as a frame's raw bytes hold it (file-format.md §3.3).
+fn put_entry(key: &[u8], value: &[u8], out: &mut Vec<u8>) {
+    out.put_bytes(key);
+    Cell::encode_plain(value, out);
+}
+
+/// Primary key values of the `i`-th seed entry of `def`: distinct, increasing integers or texts.
+fn key_values(def: &betula_sql::catalog::TableDef, i: usize) -> Vec<Value> {
+    let cols = def.pk_key_columns();
+    (0..cols.len())
+        .map(|p| {
+            if p + 1 == cols.len() {
+                Value::Int(i as i64)
+            } else {
+                Value::Int(7)
+            }
+        })
+        .collect()
 }
 
 /// Keys of every table's primary key and indexes, from the seed rows' values.

@@ -26,6 +26,10 @@ pub const ALL: &[Target] = &[
         run: storage::buffer,
     },
     Target {
+        name: "columnar",
+        run: storage::columnar,
+    },
+    Target {
         name: "log",
         run: storage::log,
     },

@@ -1,9 +1,12 @@
-//! Storage decoders: node blocks, basements and message buffers (the payloads inside a node block, fuzzed
-//! directly because a block's checksum stops most mutations early), log frames, the catalog and a tree's
-//! block table. A payload that decodes must encode back to bytes that decode to the same encoding.
+//! Storage decoders: node blocks, basements, message buffers and columnar frames (the payloads inside a
+//! node block, fuzzed directly because a block's checksum stops most mutations early), log frames, the
+//! catalog and a tree's block table. A payload that decodes must encode back to bytes that decode to the
+//! same encoding.
 
 use betula_storage::block::table::TranslationTable;
+use betula_storage::encoding::Decoder;
 use betula_storage::env::Catalog;
+use betula_storage::tree::format::columnar;
 use betula_storage::tree::format::node_codec::{decode_node, decode_prefix};
 use betula_storage::tree::in_memory::basement::Basement;
 use betula_storage::tree::in_memory::buffer::Buffer;
@@ -43,6 +46,30 @@ pub fn buffer(data: &[u8]) -> Result<(), String> {
         return Err("a buffer changed across encode and decode".into());
     }
     Ok(())
+}
+
+/// A columnar frame: what decodes is a frame's raw bytes, which the frame's own layout must encode
+/// into a frame that decodes to the same raw bytes (when the layout fits any of its entries).
+pub fn columnar(data: &[u8]) -> Result<(), String> {
+    let Ok(raw) = columnar::decode(data) else {
+        return Ok(());
+    };
+    let mut d = Decoder::new(data);
+    let header = (|| {
+        Ok::<_, betula_storage::encoding::DecodeError>((d.bytes()?.len(), d.varint()?, d.bytes()?))
+    })();
+    let (prefix_len, count, layout) =
+        header.map_err(|e| format!("a decoded frame's header does not parse: {e}"))?;
+    let layout = columnar::ColumnLayout::decode(layout)
+        .map_err(|e| format!("a decoded frame's layout does not decode: {e}"))?;
+    let Some(again) = columnar::encode(&raw, prefix_len, count as usize, &layout) else {
+        return Ok(());
+    };
+    match columnar::decode(&again) {
+        Ok(back) if back == raw => Ok(()),
+        Ok(_) => Err("a frame's raw bytes changed across encode and decode".into()),
+        Err(e) => Err(format!("a re-encoded frame does not decode: {e}")),
+    }
 }
 
 /// A log segment's bytes: frames decoded one after another, as recovery reads them.
