@@ -17,6 +17,8 @@
 //! drew one since. Every key is locked before it is read (SES1). One difference under
 //! concurrency: the keys of all rows are locked before any is checked, so a statement whose
 //! early row is a duplicate may first wait for a later row's lock held by another session.
+//! With `unique_checks = 0` on a table without secondary indexes the rows are taken to be new
+//! (SES9): the table is not read, and a row whose key exists replaces it.
 
 use std::sync::atomic::Ordering;
 
@@ -132,8 +134,12 @@ pub(super) fn insert_batch(
         // Without a primary key every row has a new hidden row id: nothing to check. Upserts take
         // any key.
         if !t.pk.is_empty() && matches!(kind, BatchKind::Insert) {
-            let keys: Vec<&[u8]> = order.iter().map(|&i| done.pks[i].as_slice()).collect();
-            let present = cx.ws.contains_locked(store, &primary, &keys)?;
+            let present = if reads_for_duplicates(cx, t) {
+                let keys: Vec<&[u8]> = order.iter().map(|&i| done.pks[i].as_slice()).collect();
+                cx.ws.contains_locked(store, &primary, &keys)?
+            } else {
+                vec![false; order.len()]
+            };
             for (j, &i) in order.iter().enumerate() {
                 let repeats_earlier = j > 0 && done.pks[order[j - 1]] == done.pks[i];
                 if present[j] || repeats_earlier {
@@ -185,6 +191,13 @@ pub(super) fn insert_batch(
         done.first_id,
         done.warnings,
     ))
+}
+
+/// Whether new rows' keys are looked up in the table: not under `unique_checks = 0` on a table
+/// without secondary indexes (SES9; the statement's own rows are still compared with each other).
+/// A secondary index keeps the check: a replaced row would leave its old entries behind.
+fn reads_for_duplicates(cx: &Context, t: &TableDef) -> bool {
+    !t.indexes.is_empty() || cx.int_var("unique_checks") != 0
 }
 
 /// Completes rows in statement order until one fails (offered as a stop at its row).
