@@ -238,6 +238,9 @@ struct SqlArgs {
     /// Rows per compression setting (overrides the mode).
     #[arg(long)]
     compression_rows: Option<u64>,
+    /// Compression settings to run, by codec name (e.g. `zstd,lzma`; default: every one).
+    #[arg(long, value_delimiter = ',')]
+    compression_codecs: Vec<String>,
     /// Rows in the partition drop-partition drops (overrides the mode).
     #[arg(long)]
     drop_rows: Option<u64>,
@@ -488,6 +491,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         compression_rows: a
             .compression_rows
             .unwrap_or(if a.quick { 100_000 } else { 500_000 }),
+        compression_codecs: a.compression_codecs.clone(),
         drop_rows: a
             .drop_rows
             .unwrap_or(if a.quick { 1_000_000 } else { 10_000_000 }),

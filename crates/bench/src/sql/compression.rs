@@ -118,7 +118,13 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         "{rows} rows per setting ({batches} batches of {})",
         p.sensors
     ));
-    for s in settings(server.kind) {
+    let chosen = |s: &Setting| {
+        p.compression_codecs.is_empty()
+            || p.compression_codecs
+                .iter()
+                .any(|c| c.eq_ignore_ascii_case(s.codec))
+    };
+    for s in settings(server.kind).into_iter().filter(chosen) {
         if server.kind == EngineKind::Rocksdb && !rocks_supports(&supported, s.codec) {
             r.notes
                 .push(format!("{}: not supported by this MyRocks build", s.codec));

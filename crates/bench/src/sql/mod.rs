@@ -127,6 +127,8 @@ pub struct SqlParams {
     pub retention_keep: u64,
     /// compression: rows loaded per codec.
     pub compression_rows: u64,
+    /// compression: the codecs run (empty: all).
+    pub compression_codecs: Vec<String>,
     /// drop-partition: rows in the partition dropped.
     pub drop_rows: u64,
     pub seed: u64,

@@ -215,6 +215,15 @@ fn header(s: &mut String, ctx: &RunContext) {
 }
 
 /// The parameters of the run.
+/// The compression codecs chosen, if not all.
+fn codecs_note(codecs: &[String]) -> String {
+    if codecs.is_empty() {
+        String::new()
+    } else {
+        format!(" (codecs {})", codecs.join(", "))
+    }
+}
+
 fn settings(s: &mut String, p: &SqlParams) {
     let _ = writeln!(s, "## Settings\n");
     let _ = writeln!(
@@ -228,7 +237,7 @@ fn settings(s: &mut String, p: &SqlParams) {
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
     let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
-    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting; drop-partition: {} rows", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows, p.drop_rows);
+    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting{}; drop-partition: {} rows", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows, codecs_note(&p.compression_codecs), p.drop_rows);
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
@@ -479,6 +488,7 @@ mod tests {
             retention_secs: 1,
             retention_keep: 1,
             compression_rows: 1,
+            compression_codecs: Vec::new(),
             drop_rows: 1,
             seed: 42,
             dir: "/tmp".into(),
