@@ -4,7 +4,8 @@
 //! the rows/s of the `before` seconds, of the backup's run and of the `after` seconds (rows acknowledged
 //! between the windows' edges), during ÷ before, the backup's bytes read and written, seconds and MB/s
 //! (bytes read ÷ the client's wall time of the statement), and the data directory's size; beside them,
-//! the rows of every second and whether the backup ran in it.
+//! the rows of every second and whether the backup ran in it, and the backup's whole seconds against the
+//! 20 s on either side (the stream's own rate drifts over a long `before` window).
 
 use super::driver;
 use super::sensor_stream::{create_sql, insert_builder};
@@ -175,8 +176,28 @@ pub fn run(p: &BackupRunParams, ctx: &mut RunContext) -> BenchResult<(String, St
         preload,
         datadir,
         backup: &b,
+        adjacent: adjacent_ratio(&per_sec, &b, ADJACENT_SECS),
     };
     Ok((markdown(p, ctx, &m, rates, secs), series_csv(&per_sec, &b)))
+}
+
+/// Seconds on either side of the backup its rate is compared with.
+const ADJACENT_SECS: usize = 20;
+
+/// Rows/s in the seconds wholly inside the backup ÷ the mean of the rows/s of the `span` seconds before
+/// it and of those after it (the run's last, partial second left out); None when either side is short.
+fn adjacent_ratio(per_sec: &[u64], b: &BackupOutcome, span: usize) -> Option<f64> {
+    let (first, end) = (b.started.ceil() as usize, b.ended.floor() as usize);
+    let complete = per_sec.len().saturating_sub(1);
+    if end <= first || first < span || end + span > complete {
+        return None;
+    }
+    let avg = |r: std::ops::Range<usize>| {
+        let n = r.len() as f64;
+        per_sec[r].iter().sum::<u64>() as f64 / n
+    };
+    let around = (avg(first - span..first) + avg(end..end + span)) / 2.0;
+    (around > 0.0).then(|| avg(first..end) / around)
 }
 
 /// Rows acknowledged in each second of the run, and whether the backup ran in it (wholly or in part).
@@ -203,6 +224,8 @@ struct Measured<'a> {
     preload: Option<(u64, f64)>,
     datadir: u64,
     backup: &'a BackupOutcome,
+    /// [`adjacent_ratio`] of the run.
+    adjacent: Option<f64>,
 }
 
 fn markdown(
@@ -230,6 +253,10 @@ fn markdown(
         ("rows/s during the backup", during),
         ("during ÷ before", before.zip(during).map(|(a, d)| d / a)),
         ("rows/s after the backup (its `after` window)", after),
+        (
+            "rows/s in the backup's whole seconds ÷ the 20 s on either side",
+            m.adjacent,
+        ),
         ("backup seconds (client wall time)", Some(secs)),
         ("backup MB read", Some(mb(b.bytes_read))),
         ("backup MB written", Some(mb(b.bytes_written))),
@@ -280,5 +307,33 @@ mod tests {
     fn rows_per_second_between_two_marks() {
         assert_eq!(super::rate((1.0, 100), (3.0, 500)), Some(200.0));
         assert_eq!(super::rate((2.0, 100), (2.0, 100)), None);
+    }
+
+    #[test]
+    fn adjacent_ratio_compares_the_backup_seconds_with_both_sides() {
+        use super::{adjacent_ratio, BackupOutcome};
+        // 20 s at 100, 4 s of backup at 60, 20 s at 80, a partial last second.
+        let mut per_sec = vec![100; 20];
+        per_sec.extend([60; 4]);
+        per_sec.extend([80; 20]);
+        per_sec.push(5);
+        let b = BackupOutcome {
+            started: 19.6,
+            ended: 24.2,
+            ..Default::default()
+        };
+        // Whole seconds 20..24 (60 each) against 0..20 (100) and 24..44 (80).
+        let r = adjacent_ratio(&per_sec, &b, 20).unwrap();
+        assert!((r - 60.0 / 90.0).abs() < 1e-9, "{r}");
+        // Too little after it.
+        per_sec.truncate(40);
+        assert_eq!(adjacent_ratio(&per_sec, &b, 20), None);
+        // A backup shorter than one whole second.
+        let short = BackupOutcome {
+            started: 20.2,
+            ended: 20.9,
+            ..Default::default()
+        };
+        assert_eq!(adjacent_ratio(&per_sec, &short, 5), None);
     }
 }
