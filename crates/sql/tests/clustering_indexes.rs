@@ -136,6 +136,13 @@ fn the_planner_reads_ranges_through_the_clustering_key_without_the_rows() {
     let (k, extra) = plan(&mut s, "SELECT * FROM t WHERE a BETWEEN 3 AND 5");
     assert_eq!(k, "ka");
     assert!(extra.contains("Using index"), "{extra}");
+    // The same plan the conformance script (crates/server/tests/sql/clustering.test) expects.
+    exec(&mut s, "CREATE TABLE x (id INT PRIMARY KEY, a INT, b VARCHAR(10), c INT, CLUSTERING KEY ka (a), KEY kc (c) CLUSTERING=YES, KEY kb (b))");
+    exec(&mut s, "INSERT INTO x VALUES (1, 10, 'p', 100), (2, 20, 'q', 200), (3, 30, 'r', 300), (4, 20, 'Q', 400)");
+    assert_eq!(
+        rows(&mut s, "EXPLAIN SELECT * FROM x WHERE a BETWEEN 15 AND 25"),
+        vec!["1|SIMPLE|x|range|ka|ka|5|NULL|4|Using index"]
+    );
     let (k, extra) = plan(&mut s, "SELECT v FROM t WHERE a = 4");
     assert_eq!((k.as_str(), extra.contains("Using index")), ("ka", true));
     // A read with no range stays on the primary tree, in primary key order.
