@@ -187,7 +187,8 @@ struct SqlArgs {
     #[command(flatten)]
     common: Common,
     /// Workloads, in order: sensor-load, sensor-stream, hot-reads (after sensor-stream), sysbench,
-    /// upsert-rollup, iibench, retention, compression, drop-partition (not in the default list).
+    /// upsert-rollup, iibench, retention, compression, drop-partition and clustering-range (these two
+    /// not in the default list).
     #[arg(
         long,
         value_delimiter = ',',
@@ -246,6 +247,9 @@ struct SqlArgs {
     /// Rows in the partition drop-partition drops (overrides the mode).
     #[arg(long)]
     drop_rows: Option<u64>,
+    /// Rows of the clustering-range table (at least 1M; rounded up to a power of two).
+    #[arg(long, default_value_t = 1_000_000)]
+    clustering_rows: u64,
     /// The `betula` binary (default: next to this one, i.e. the same target directory).
     #[arg(long)]
     betula_bin: Option<PathBuf>,
@@ -497,6 +501,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
         drop_rows: a
             .drop_rows
             .unwrap_or(if a.quick { 1_000_000 } else { 10_000_000 }),
+        clustering_rows: a.clustering_rows,
         seed: a.common.seed,
         dir: dir.clone(),
         keep: a.keep,

@@ -1,7 +1,8 @@
 //! `mariadb-dump` against the real server, loaded back with the `mariadb` client: the dump's own
 //! preamble (SQL_NOTES, TIME_ZONE, UNIQUE_CHECKS, SQL_MODE, executable comments, LOCK TABLES) is
 //! accepted, the dump tool reports no error (it reads information_schema.FILES), and every table
-//! has the same CHECKSUM TABLE and rows after the load as before. Both the plain form and
+//! has the same CHECKSUM TABLE and rows after the load as before (a table with clustering keys
+//! keeps them: its SHOW CREATE TABLE is the same). Both the plain form and
 //! `--single-transaction` are driven, the latter also against a server that clients keep writing to
 //! (the load must hold exactly the dump's snapshot). Needs Debian's mariadb-client (mariadb, mariadb-dump).
 
@@ -67,7 +68,7 @@ fn load(port: u16, sql: &[u8]) {
     ok(child.wait_with_output().expect("wait"), "loading the dump");
 }
 
-const TABLES: &[&str] = &["readings", "events", "empty_one"];
+const TABLES: &[&str] = &["readings", "events", "empty_one", "clustered"];
 
 fn fill(server: &BetulaServer) {
     let mut c = server.conn(None);
@@ -79,6 +80,8 @@ fn fill(server: &BetulaServer) {
          kind ENUM('a','b','c') NOT NULL, amount DECIMAL(12,3), body TEXT, raw BLOB, \
          day DATE, UNIQUE KEY kind_day (kind, day)) COMPRESSION='zstd'",
         "CREATE TABLE d.empty_one (a INT, b CHAR(3))",
+        // TokuDB's clustering keys, Percona's form and MariaDB's.
+        "CREATE TABLE d.clustered (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(20),          CLUSTERING KEY ka (a), KEY kb (b) CLUSTERING=YES, UNIQUE CLUSTERING KEY uab (a, b))",
     ] {
         c.query_drop(sql).unwrap();
     }
@@ -106,6 +109,12 @@ fn fill(server: &BetulaServer) {
     ))
     .unwrap();
     c.query_drop(
+        "INSERT INTO d.clustered SELECT sensor_id * 1000 + MINUTE(ts) * 60 + SECOND(ts), \
+         sensor_id, IF(note IS NULL, NULL, CONCAT('n', MINUTE(ts) * 60 + SECOND(ts))) \
+         FROM d.readings",
+    )
+    .unwrap();
+    c.query_drop(
         "INSERT INTO d.events (kind, amount, body, raw, day) VALUES \
          ('a', 1.5, 'x', X'00FF10', '2024-02-29'), ('b', -99.125, NULL, NULL, NULL), \
          ('c', NULL, REPEAT('long ', 100), X'', '1999-12-31')",
@@ -127,6 +136,15 @@ fn checksums(server: &BetulaServer) -> Vec<(String, Option<u64>)> {
         .collect()
 }
 
+fn show_create(server: &BetulaServer, table: &str) -> String {
+    let mut c = server.conn(Some("d"));
+    let row: (String, String) = c
+        .query_first(format!("SHOW CREATE TABLE {table}"))
+        .unwrap()
+        .unwrap();
+    row.1
+}
+
 fn next_auto_increment(server: &BetulaServer) -> u64 {
     let mut c = server.conn(Some("d"));
     c.query_drop("INSERT INTO events (kind, day) VALUES ('a', '2030-01-01')")
@@ -140,10 +158,19 @@ fn round_trip(extra: &[&str]) {
     fill(&server);
     let before = checksums(&server);
     assert!(before[0].1.is_some_and(|c| c != 0), "{before:?}");
+    let clustered = show_create(&server, "clustered");
+    assert!(
+        clustered.contains("KEY `ka` (`a`) `clustering`=yes"),
+        "{clustered}"
+    );
     let bytes = dump(server.port, extra);
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("SQL_NOTES"), "the dump sets SQL_NOTES");
     assert!(text.contains("CREATE TABLE `readings`"), "{text}");
+    assert!(
+        text.contains("UNIQUE KEY `uab` (`a`,`b`) `clustering`=yes"),
+        "{text}"
+    );
 
     // Into the same server after dropping the database, and into a fresh one.
     server.conn(None).query_drop("DROP DATABASE d").unwrap();
@@ -153,6 +180,8 @@ fn round_trip(extra: &[&str]) {
     let fresh = BetulaServer::start(fresh_dir.path());
     load(fresh.port, &bytes);
     assert_eq!(checksums(&fresh), before);
+    assert_eq!(show_create(&fresh, "clustered"), clustered);
+    assert_eq!(show_create(&server, "clustered"), clustered);
     // AUTO_INCREMENT continues after the loaded rows in both.
     assert_eq!(next_auto_increment(&server), 4);
     assert_eq!(next_auto_increment(&fresh), 4);

@@ -3,6 +3,7 @@
 
 pub mod backup_during;
 pub mod ballast;
+pub mod clustering_range;
 pub mod compression;
 pub mod driver;
 pub mod drop_partition;
@@ -49,9 +50,11 @@ pub enum Workload {
     Compression,
     /// DROP PARTITION of a partition holding N rows, timed.
     DropPartition,
+    /// A 100k-row range through a clustering secondary key vs a plain one.
+    ClusteringRange,
 }
 
-pub const ALL: [Workload; 9] = [
+pub const ALL: [Workload; 10] = [
     Workload::SensorLoad,
     Workload::SensorStream,
     Workload::HotReads,
@@ -61,6 +64,7 @@ pub const ALL: [Workload; 9] = [
     Workload::Retention,
     Workload::Compression,
     Workload::DropPartition,
+    Workload::ClusteringRange,
 ];
 
 impl Workload {
@@ -75,6 +79,7 @@ impl Workload {
             Workload::Retention => "retention",
             Workload::Compression => "compression",
             Workload::DropPartition => "drop-partition",
+            Workload::ClusteringRange => "clustering-range",
         }
     }
 
@@ -97,6 +102,7 @@ impl Workload {
             Workload::Retention => retention::DESCRIPTION,
             Workload::Compression => compression::DESCRIPTION,
             Workload::DropPartition => drop_partition::DESCRIPTION,
+            Workload::ClusteringRange => clustering_range::DESCRIPTION,
         }
     }
 }
@@ -131,6 +137,8 @@ pub struct SqlParams {
     pub compression_codecs: Vec<String>,
     /// drop-partition: rows in the partition dropped.
     pub drop_rows: u64,
+    /// clustering-range: rows of the table (rounded up to a power of two).
+    pub clustering_rows: u64,
     pub seed: u64,
     pub dir: PathBuf,
     pub keep: bool,
@@ -296,6 +304,7 @@ pub fn run_engine(kind: EngineKind, p: &SqlParams) -> BenchResult<EngineResult> 
             Workload::Retention => retention::run(&server, p),
             Workload::Compression => compression::run(&server, p),
             Workload::DropPartition => drop_partition::run(&server, p),
+            Workload::ClusteringRange => clustering_range::run(&server, p),
         };
         let mut r = r;
         r.datadir_after = server.datadir_bytes();

@@ -89,6 +89,11 @@ pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
                 .into(),
         ],
         Workload::DropPartition => vec!["DROP PARTITION ms".into(), "load rows/s".into()],
+        Workload::ClusteringRange => vec![
+            "clustering key: rows/s".into(),
+            "plain key: rows/s".into(),
+            "clustering ÷ plain".into(),
+        ],
         Workload::Compression => vec![
             "zstd: table bytes/row".into(),
             "zlib: table bytes/row".into(),
@@ -237,7 +242,7 @@ fn settings(s: &mut String, p: &SqlParams) {
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
     let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
-    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting{}; drop-partition: {} rows", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows, codecs_note(&p.compression_codecs), p.drop_rows);
+    let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting{}; drop-partition: {} rows; clustering-range: {} rows", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows, codecs_note(&p.compression_codecs), p.drop_rows, super::clustering_range::table_rows(p.clustering_rows));
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
     let _ = writeln!(s, "- Each server is started by the suite on 127.0.0.1 with a fresh datadir, runs the workloads in the order listed, and is stopped by its PID; the servers run one after the other, never at once");
@@ -490,6 +495,7 @@ mod tests {
             compression_rows: 1,
             compression_codecs: Vec::new(),
             drop_rows: 1,
+            clustering_rows: 1,
             seed: 42,
             dir: "/tmp".into(),
             keep: false,

@@ -39,6 +39,10 @@ pub struct IndexDef {
     /// SHOW INDEX ([`IndexDef::index_type`]). Every index is a B-tree whatever it says
     /// (docs/mysql-compat.md).
     pub using: Option<String>,
+    /// A clustering index (TokuDB's `CLUSTERING KEY`, MariaDB's `CLUSTERING=YES`): every entry
+    /// carries the whole row, so reads through it never visit the primary tree (index_entry.rs,
+    /// design.md CIX1-CIX4).
+    pub clustering: bool,
 }
 
 impl IndexDef {
@@ -52,6 +56,7 @@ impl IndexDef {
             unique,
             comment: None,
             using: None,
+            clustering: false,
         }
     }
     /// SHOW INDEX's Index_type, as MariaDB's InnoDB shows it: HASH for a UNIQUE key declared
@@ -340,8 +345,8 @@ impl TableDef {
         }
     }
     /// Each tree of the table with the layout of its keys and values (codec/layout.rs, design.md
-    /// COL5): the primary tree holds rows; secondary index values depend on the key format and
-    /// are described as opaque.
+    /// COL5): the primary tree and clustering indexes hold rows; other secondary index values
+    /// depend on the key format and are described as opaque.
     pub fn column_layouts(&self) -> Vec<(String, ColumnLayout)> {
         let primary = ColumnLayout {
             key: key_fields(&self.pk_key_columns()),
@@ -352,13 +357,13 @@ impl TableDef {
             v.push((self.primary_tree_of(part), primary.clone()));
             v.extend((0..self.indexes.len()).map(|i| {
                 let key = key_fields(&self.index_key_columns(i));
-                (
-                    self.index_tree_of(part, i),
-                    ColumnLayout {
-                        key,
-                        value: ValueLayout::Opaque,
-                    },
-                )
+                // A clustering index's values are rows (index_entry.rs), other entries opaque.
+                let value = if self.indexes[i].clustering {
+                    primary.value.clone()
+                } else {
+                    ValueLayout::Opaque
+                };
+                (self.index_tree_of(part, i), ColumnLayout { key, value })
             }));
         }
         v

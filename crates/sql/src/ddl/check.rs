@@ -1,7 +1,8 @@
 //! CHECK TABLE's reading: every tree of the table is read whole (each node decoded and checksummed, the
 //! tree's structural invariants checked: `TreeHandle::check_invariants`), then the rows of the primary
 //! tree and the entries of every secondary index are counted in one snapshot (a storage transaction's
-//! REPEATABLE READ view, so concurrent writers cannot make them differ).
+//! REPEATABLE READ view, so concurrent writers cannot make them differ); a clustering index is also
+//! compared entry by entry with the rows (check_clustering.rs, design.md CIX4).
 //!
 //! Invariant: every secondary index holds exactly one entry per row (index entries are written and
 //! deleted with their row, design.md), so unequal counts mean a lost or extra entry. What it returns is a
@@ -57,6 +58,9 @@ pub fn problems(cx: &Context, def: &TableDef) -> DbResult<Vec<String>> {
                 ));
             }
         }
+    }
+    if found.is_empty() {
+        found.extend(crate::ddl::check_clustering::problems(cx, def)?);
     }
     Ok(found)
 }

@@ -4,6 +4,7 @@
 
 pub mod alter;
 pub mod check;
+pub mod check_clustering;
 pub mod check_ops;
 pub mod create_select;
 pub mod databases;

@@ -43,6 +43,8 @@ pub struct DraftIndex {
     pub comment: Option<String>,
     /// USING BTREE / HASH as declared.
     pub using: Option<String>,
+    /// A clustering index (entries carry the row).
+    pub clustering: bool,
     /// The old index this one is, unchanged (its tree can be kept).
     pub origin: Option<usize>,
 }
@@ -169,6 +171,7 @@ impl Draft {
                     unique: ix.unique,
                     comment: ix.comment.clone(),
                     using: ix.using.clone(),
+                    clustering: ix.clustering,
                     origin: Some(i),
                 })
                 .collect(),
@@ -380,6 +383,7 @@ impl Draft {
             unique,
             comment: spec.comment,
             using: spec.using,
+            clustering: spec.clustering,
             origin: None,
         });
         Ok(())
@@ -437,6 +441,7 @@ impl Draft {
                     unique: ix.unique,
                     comment: ix.comment.clone(),
                     using: ix.using.clone(),
+                    clustering: ix.clustering,
                 })
                 .collect(),
             ..old.clone()

@@ -379,6 +379,9 @@ error_codes! {
     AlterOperationNotSupportedReason = 1846, "0A000";
     /// `ER_TABLE_CORRUPT`
     TableCorrupt = 1877, "HY000";
+    /// `ER_BAD_OPTION_VALUE`: an engine-defined option (`CLUSTERING=...`) with a value it does
+    /// not take.
+    BadOptionValue = 1912, "HY000";
     /// `ER_DATA_OVERFLOW`
     DataOverflow = 1916, "22003";
     /// `ER_CONNECTION_KILLED`

@@ -121,12 +121,13 @@ pub fn read_rows(
             let kcols = t.index_key_columns(ix);
             let nix = t.indexes[ix].columns.len();
             let covering = covers(t, ix, needed);
+            let entries = crate::catalog::index_entry::EntryDecoder::new(t, ix);
             for (lo, hi) in ranges {
                 let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
                 while let Some((from, k, v)) = scan.next_entry()? {
                     cx.check_interrupted()?;
                     let (pk, row) = if covering {
-                        let (row, at) = crate::catalog::index_entry::decode_entry(t, ix, &k, &v)?;
+                        let (row, at) = entries.decode(&k, &v)?;
                         (k[at..].to_vec(), row)
                     } else {
                         if let Some(p) = &access.pushed {

@@ -29,6 +29,8 @@ pub struct IndexSpec {
     pub prefix: Vec<Option<u32>>,
     pub comment: Option<String>,
     pub using: Option<String>,
+    /// A clustering index: `CLUSTERING` before KEY / INDEX, or the option `CLUSTERING=YES`.
+    pub clustering: bool,
 }
 
 impl IndexSpec {
@@ -148,7 +150,8 @@ fn index_type(c: &mut Cursor<'_>) -> DbResult<String> {
 }
 
 /// `[USING type] (col [(len)] [ASC|DESC], ...) [index options]`: the key parts (columns and
-/// prefix lengths), COMMENT and the index type; KEY_BLOCK_SIZE, VISIBLE and ASC/DESC are
+/// prefix lengths), COMMENT, the index type and `CLUSTERING [=] YES|NO|...` (MariaDB's
+/// engine-defined option, parser/clustering.rs); KEY_BLOCK_SIZE, VISIBLE and ASC/DESC are
 /// accepted and ignored.
 pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<IndexSpec> {
     let mut spec = IndexSpec::default();
@@ -186,6 +189,11 @@ pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<IndexSpec> {
         } else if c.kw("KEY_BLOCK_SIZE") {
             c.sym('=');
             c.name().ok_or_else(|| syntax(c))?;
+        } else if matches!(c.peek(), Some(Tok::Word { text, .. }) if text.eq_ignore_ascii_case("CLUSTERING")) {
+            c.pos += 1;
+            c.sym('=');
+            let value = c.name().ok_or_else(|| syntax(c))?;
+            spec.clustering = crate::parser::clustering::option_value(&value)?;
         } else if !(c.kw("VISIBLE") || c.kw("INVISIBLE")) {
             break;
         }
@@ -235,6 +243,16 @@ fn if_exists(c: &mut Cursor<'_>) -> bool {
     c.kws(&["IF", "EXISTS"])
 }
 
+/// Consumes `CLUSTERING` when one of `next` follows it.
+pub fn clustering_word(c: &mut Cursor<'_>, next: &[&str]) -> bool {
+    let save = c.pos;
+    if c.kw("CLUSTERING") && c.peek_kw().is_some_and(|k| next.contains(&k)) {
+        return true;
+    }
+    c.pos = save;
+    false
+}
+
 fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
     // CONSTRAINT [symbol]: the symbol names a CHECK, and is not kept for keys
     let mut symbol = None;
@@ -260,7 +278,11 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
         ops.push(AlterOp::AddPrimary { name, spec });
         return Ok(());
     }
+    // TokuDB's CLUSTERING before [UNIQUE] KEY / INDEX, or after UNIQUE (a column may be named
+    // `clustering`: only these words after it make it a key).
+    let mut clustering = clustering_word(c, &["KEY", "INDEX", "UNIQUE"]);
     let unique = c.kw("UNIQUE");
+    clustering |= unique && clustering_word(c, &["KEY", "INDEX"]);
     if matches!(c.peek_kw(), Some("FULLTEXT" | "SPATIAL")) {
         return Err(DbError::unsupported(format!(
             "{} indexes",
@@ -287,7 +309,8 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
         } else {
             c.name()
         };
-        let spec = index_columns(c)?;
+        let mut spec = index_columns(c)?;
+        spec.clustering |= clustering;
         ops.push(AlterOp::AddIndex {
             name,
             spec,
@@ -295,6 +318,9 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             if_not_exists: ine,
         });
         return Ok(());
+    }
+    if clustering {
+        return Err(syntax(c));
     }
     c.kw("COLUMN");
     let ine = if_not_exists(c);

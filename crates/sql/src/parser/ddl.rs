@@ -3,7 +3,7 @@
 //! ```text
 //! CREATE {DATABASE | SCHEMA} [IF NOT EXISTS] db ...
 //! DROP {DATABASE | SCHEMA} [IF EXISTS] db
-//! CREATE [UNIQUE] INDEX name ON t (key parts) [index options]
+//! CREATE [UNIQUE] [CLUSTERING] INDEX name ON t (key parts) [index options]
 //! DROP INDEX name ON t ...
 //! DROP [TEMPORARY] TABLE[S] [IF EXISTS] t [, t ...] [RESTRICT] [CASCADE]
 //! TRUNCATE [TABLE] t
@@ -43,7 +43,10 @@ pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
     if c.kw("USER") {
         return users::parse_create_user(c);
     }
+    // TokuDB's CREATE [UNIQUE] CLUSTERING INDEX (also CLUSTERING UNIQUE).
+    let mut clustering = alter::clustering_word(c, &["INDEX", "UNIQUE"]);
     let unique = c.kw("UNIQUE");
+    clustering |= alter::clustering_word(c, &["INDEX"]);
     if !c.kw("INDEX") {
         return Err(syntax(c));
     }
@@ -52,7 +55,8 @@ pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
         return Err(syntax(c));
     }
     let table = c.qualified().ok_or_else(|| syntax(c))?;
-    let spec = alter::index_columns(c)?;
+    let mut spec = alter::index_columns(c)?;
+    spec.clustering |= clustering;
     expect_end(c)?;
     Ok(Statement::CreateIndex {
         name,

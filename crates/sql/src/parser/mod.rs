@@ -15,10 +15,10 @@
 //! | LOAD DATA, LOAD XML | load.rs | `Load` |
 //! | HANDLER | handler.rs | `Handler` |
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
-//! | CREATE {DATABASE, SCHEMA, [UNIQUE] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
+//! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
-//! | CREATE [OR REPLACE] [TEMPORARY] TABLE | partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
+//! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
 //! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
 //!
 //! Invariants: a grammar gets the whole text and nothing else parses it, so a statement is
@@ -33,6 +33,7 @@
 
 pub mod admin;
 pub mod alter;
+pub mod clustering;
 pub mod ddl;
 pub mod fast_insert;
 pub mod handler;
@@ -259,7 +260,9 @@ fn grammar_of(sql: &str) -> Grammar {
                 (Some("REPLACE"), Some("TABLE" | "TEMPORARY")) => Grammar::CreateTable,
                 _ => Grammar::Sqlparser,
             },
-            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "USER" | "SERVER") => Grammar::Own,
+            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "CLUSTERING" | "USER" | "SERVER") => {
+                Grammar::Own
+            }
             Some("TABLE" | "TEMPORARY") => Grammar::CreateTable,
             _ => Grammar::Sqlparser,
         },
@@ -290,18 +293,24 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
         Grammar::Analyze => analyze(sql),
         Grammar::ExplainPartitions => explain_partitions(sql),
         Grammar::Own => own(sql),
-        Grammar::CreateTable => match partition::split_create(sql)? {
-            None => sql_statement(sql),
-            Some((rest, extras)) => match sql_statement(&rest)? {
-                Statement::Sql(s) => match *s {
-                    ast::Statement::CreateTable(table) => Ok(Statement::CreateTableWith {
-                        table: Box::new(table),
-                        extras: Box::new(extras),
-                    }),
-                    _ => Err(DbError::syntax(sql)),
-                },
+        Grammar::CreateTable => create_table(&clustering::rewrite_create(sql)?),
+    }
+}
+
+/// CREATE TABLE (clustering keys already rewritten): PARTITION BY and RETENTION taken out by
+/// partition.rs, the rest read by sqlparser.
+fn create_table(sql: &str) -> DbResult<Statement> {
+    match partition::split_create(sql)? {
+        None => sql_statement(sql),
+        Some((rest, extras)) => match sql_statement(&rest)? {
+            Statement::Sql(s) => match *s {
+                ast::Statement::CreateTable(table) => Ok(Statement::CreateTableWith {
+                    table: Box::new(table),
+                    extras: Box::new(extras),
+                }),
                 _ => Err(DbError::syntax(sql)),
             },
+            _ => Err(DbError::syntax(sql)),
         },
     }
 }
@@ -309,6 +318,7 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
 /// A CREATE TABLE text (the catalog's stored form, or one rendered by DDL) as sqlparser's
 /// statement and the clauses Betula reads itself.
 pub fn parse_create_table(sql: &str) -> DbResult<(ast::CreateTable, TableExtras)> {
+    let sql = &*clustering::rewrite_create(sql)?;
     let (text, extras) = match partition::split_create(sql)? {
         Some((rest, extras)) => (Cow::Owned(rest), extras),
         None => (Cow::Borrowed(sql), TableExtras::default()),

@@ -1,7 +1,8 @@
 //! Range extraction: which index to read and which key ranges, from the WHERE / ON conjuncts.
 //!
 //! Owns: [`choose_access`] (planning: pick the primary key or a secondary index whose leading
-//! columns are constrained by `col = e`, `col IN (...)`, `col < e`, `BETWEEN`, ...) and
+//! columns are constrained by `col = e`, `col IN (...)`, `col < e`, `BETWEEN`, ...; between
+//! equally good ranges the primary key, then a clustering index, before a plain one) and
 //! [`Access::key_ranges`] (execution: evaluate the bound expressions, coerce them to the key
 //! columns' types, and encode byte ranges).
 //!
@@ -387,11 +388,19 @@ pub fn choose_access_among(
             break;
         }
         let full_unique = a.is_point(t);
-        let score = a.eq.len() * 4
+        let range = a.eq.len() * 4
             + if a.in_list.is_some() { 3 } else { 0 }
             + if a.lower.is_some() { 1 } else { 0 }
             + if a.upper.is_some() { 1 } else { 0 }
             + if full_unique { 100 } else { 0 };
+        // Between equal ranges, a key that needs no primary lookup (the primary key, then a
+        // clustering index: design.md CIX1) beats a plain secondary index.
+        let no_lookup = index.is_none_or(|i| t.indexes[i].clustering);
+        let score = if range == 0 {
+            0
+        } else {
+            range * 2 + usize::from(no_lookup)
+        };
         if score > best_score {
             best_score = score;
             best = a;

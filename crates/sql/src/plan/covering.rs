@@ -3,7 +3,7 @@
 //! (MariaDB's "Using index" on a full index scan).
 //!
 //! Invariant: only the access path's index changes, never its ranges; an index the table's
-//! hints do not allow is never chosen.
+//! hints do not allow is never chosen, nor a clustering index (it is as wide as the primary tree).
 
 use crate::catalog::index_entry::covers;
 use crate::plan::from::{From, SrcKind};
@@ -18,7 +18,10 @@ pub fn prefer_covering_index(from: &mut From, key_ordered: bool) -> bool {
         if !s.access.is_full_scan() || s.access.index.is_some() || (i == 0 && key_ordered) {
             continue;
         }
+        // A clustering index covers everything but holds as much as the primary tree: a full
+        // read stays there (primary key order).
         let best = (0..t.indexes.len())
+            .filter(|&ix| !t.indexes[ix].clustering)
             .filter(|&ix| s.hints.allows(Some(ix)) && covers(t, ix, &s.needed))
             .min_by_key(|&ix| t.indexes[ix].columns.len());
         if let Some(ix) = best {

@@ -72,6 +72,7 @@ pub(super) fn add_constraints(
                     unique: true,
                     comment: index_comment(&u.index_options),
                     using: index_using(&u.index_type, &u.index_options),
+                    clustering: clustering(&u.index_options),
                 });
             }
             TableConstraint::Index(ix) => {
@@ -88,6 +89,7 @@ pub(super) fn add_constraints(
                     unique: false,
                     comment: index_comment(&ix.index_options),
                     using: index_using(&ix.index_type, &ix.index_options),
+                    clustering: clustering(&ix.index_options),
                 });
             }
             TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
@@ -151,10 +153,21 @@ fn index_comment(opts: &[ast::IndexOption]) -> Option<String> {
     })
 }
 
+/// Whether `t` is the mark of a clustering key (parser/clustering.rs), not a declared type.
+fn is_clustering_mark(t: &ast::IndexType) -> bool {
+    matches!(t, ast::IndexType::Custom(id) if id.value == super::CLUSTERING_MARK)
+}
+
+/// Whether the key is a clustering one (design.md CIX1-CIX4).
+fn clustering(opts: &[ast::IndexOption]) -> bool {
+    opts.iter()
+        .any(|o| matches!(o, ast::IndexOption::Using(t) if is_clustering_mark(t)))
+}
+
 /// The index type declared before the columns or as an option (`USING HASH` → `HASH`).
 fn index_using(before: &Option<ast::IndexType>, opts: &[ast::IndexOption]) -> Option<String> {
     let opt = opts.iter().find_map(|o| match o {
-        ast::IndexOption::Using(t) => Some(t),
+        ast::IndexOption::Using(t) if !is_clustering_mark(t) => Some(t),
         _ => None,
     });
     opt.or(before.as_ref())

@@ -8,7 +8,8 @@
 //! ENGINE is kept when it names an engine of [`OTHER_ENGINES`] (shown again, stored as Betula).
 //! Accepted and ignored: other ENGINE names, KEY_BLOCK_SIZE and other table options (an index's
 //! KEY_BLOCK_SIZE too). Index prefix lengths and types (USING HASH) are kept (key_parts.rs; every
-//! index is a B-tree whatever its declared type). Integer and YEAR display widths and ZEROFILL are
+//! index is a B-tree whatever its declared type), and so is a clustering key (`CLUSTERING=YES`,
+//! shown as `` `clustering`=yes ``; [`CLUSTERING_MARK`]). Integer and YEAR display widths and ZEROFILL are
 //! kept for display only (`Column::display_width`, `Column::zerofill`; SHOW CREATE TABLE prints
 //! `int(11)` as MariaDB does). DESC in index columns is ignored.
 //!
@@ -39,6 +40,11 @@ pub use options::{
     OTHER_ENGINES, SHOWN_OPTIONS,
 };
 pub use render::{partition_text, quote_ident, quote_str, render_create, render_stored};
+
+/// The index type that marks a clustering key in the text sqlparser reads (`USING `#clustering``:
+/// parser/clustering.rs writes it for TokuDB's and MariaDB's forms, keys.rs reads it back; no
+/// user writes this type).
+pub const CLUSTERING_MARK: &str = "#clustering";
 
 /// Builds a table definition from a parsed CREATE TABLE (database already resolved) and the
 /// clauses Betula reads itself (PARTITION BY, RETENTION: parser/partition.rs).

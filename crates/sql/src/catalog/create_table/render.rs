@@ -147,7 +147,7 @@ fn key_lines(t: &TableDef) -> Vec<String> {
     }
     for ix in &t.indexes {
         lines.push(format!(
-            "  {}KEY {} ({}){}{}",
+            "  {}KEY {} ({}){}{}{}",
             if ix.unique { "UNIQUE " } else { "" },
             quote_ident(&ix.name),
             render_parts(t, &ix.columns, &ix.prefix),
@@ -158,7 +158,13 @@ fn key_lines(t: &TableDef) -> Vec<String> {
             ix.comment
                 .as_ref()
                 .map(|c| format!(" COMMENT {}", quote_str(c)))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            // MariaDB's form of an engine-defined index option (as its TokuDB showed it).
+            if ix.clustering {
+                " `clustering`=yes"
+            } else {
+                ""
+            }
         ));
     }
     lines

@@ -124,6 +124,7 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     let blind = !program.is_empty()
         && !replace
         && !t.pk.is_empty()
+        // An index entry (a clustering one's is the whole row: design.md CIX2) needs the row.
         && t.indexes.is_empty()
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c))
