@@ -185,7 +185,8 @@ struct SqlArgs {
     #[command(flatten)]
     common: Common,
     /// Workloads, in order: sensor-load, sensor-stream, hot-reads (after sensor-stream), sysbench,
-    /// upsert-rollup, iibench, retention, compression, drop-partition (not in the default list).
+    /// upsert-rollup, iibench, retention, compression; drop-partition and online-ddl are not in the default
+    /// list.
     #[arg(
         long,
         value_delimiter = ',',

@@ -9,6 +9,7 @@ pub mod drop_partition;
 pub mod hot_reads;
 pub mod iibench;
 pub mod log_data;
+pub mod online_ddl;
 pub mod outcome;
 pub mod plots;
 pub mod reads_during;
@@ -49,9 +50,11 @@ pub enum Workload {
     Compression,
     /// DROP PARTITION of a partition holding N rows, timed.
     DropPartition,
+    /// ADD COLUMN (middle) and DROP COLUMN while sensor-stream's clients insert.
+    OnlineDdl,
 }
 
-pub const ALL: [Workload; 9] = [
+pub const ALL: [Workload; 10] = [
     Workload::SensorLoad,
     Workload::SensorStream,
     Workload::HotReads,
@@ -61,6 +64,7 @@ pub const ALL: [Workload; 9] = [
     Workload::Retention,
     Workload::Compression,
     Workload::DropPartition,
+    Workload::OnlineDdl,
 ];
 
 impl Workload {
@@ -75,6 +79,7 @@ impl Workload {
             Workload::Retention => "retention",
             Workload::Compression => "compression",
             Workload::DropPartition => "drop-partition",
+            Workload::OnlineDdl => "online-ddl",
         }
     }
 
@@ -97,6 +102,7 @@ impl Workload {
             Workload::Retention => retention::DESCRIPTION,
             Workload::Compression => compression::DESCRIPTION,
             Workload::DropPartition => drop_partition::DESCRIPTION,
+            Workload::OnlineDdl => online_ddl::DESCRIPTION,
         }
     }
 }
@@ -294,6 +300,7 @@ pub fn run_engine(kind: EngineKind, p: &SqlParams) -> BenchResult<EngineResult> 
             Workload::Retention => retention::run(&server, p),
             Workload::Compression => compression::run(&server, p),
             Workload::DropPartition => drop_partition::run(&server, p),
+            Workload::OnlineDdl => online_ddl::run(&server, p),
         };
         let mut r = r;
         r.datadir_after = server.datadir_bytes();
