@@ -187,8 +187,8 @@ struct SqlArgs {
     #[command(flatten)]
     common: Common,
     /// Workloads, in order: sensor-load, sensor-stream, hot-reads (after sensor-stream), sysbench,
-    /// upsert-rollup, iibench, retention, compression, drop-partition and clustering-range (these two
-    /// not in the default list).
+    /// upsert-rollup, iibench, retention, compression; drop-partition, clustering-range and online-ddl
+    /// are not in the default list.
     #[arg(
         long,
         value_delimiter = ',',

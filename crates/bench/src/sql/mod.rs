@@ -10,6 +10,7 @@ pub mod drop_partition;
 pub mod hot_reads;
 pub mod iibench;
 pub mod log_data;
+pub mod online_ddl;
 pub mod outcome;
 pub mod plots;
 pub mod reads_during;
@@ -52,6 +53,8 @@ pub enum Workload {
     DropPartition,
     /// A 100k-row range through a clustering secondary key vs a plain one.
     ClusteringRange,
+    /// ADD COLUMN (middle) and DROP COLUMN while sensor-stream's clients insert.
+    OnlineDdl,
 }
 
 pub const ALL: [Workload; 10] = [
@@ -65,6 +68,7 @@ pub const ALL: [Workload; 10] = [
     Workload::Compression,
     Workload::DropPartition,
     Workload::ClusteringRange,
+    Workload::OnlineDdl,
 ];
 
 impl Workload {
@@ -80,6 +84,7 @@ impl Workload {
             Workload::Compression => "compression",
             Workload::DropPartition => "drop-partition",
             Workload::ClusteringRange => "clustering-range",
+            Workload::OnlineDdl => "online-ddl",
         }
     }
 
@@ -103,6 +108,7 @@ impl Workload {
             Workload::Compression => compression::DESCRIPTION,
             Workload::DropPartition => drop_partition::DESCRIPTION,
             Workload::ClusteringRange => clustering_range::DESCRIPTION,
+            Workload::OnlineDdl => online_ddl::DESCRIPTION,
         }
     }
 }
@@ -305,6 +311,7 @@ pub fn run_engine(kind: EngineKind, p: &SqlParams) -> BenchResult<EngineResult> 
             Workload::Compression => compression::run(&server, p),
             Workload::DropPartition => drop_partition::run(&server, p),
             Workload::ClusteringRange => clustering_range::run(&server, p),
+            Workload::OnlineDdl => online_ddl::run(&server, p),
         };
         let mut r = r;
         r.datadir_after = server.datadir_bytes();

@@ -94,6 +94,12 @@ pub fn headline(w: Workload, p: &SqlParams) -> Vec<String> {
             "plain key: rows/s".into(),
             "clustering ÷ plain".into(),
         ],
+        Workload::OnlineDdl => vec![
+            "ADD COLUMN (middle) ms".into(),
+            "during ÷ before, ADD COLUMN (middle)".into(),
+            "DROP COLUMN ms".into(),
+            "during ÷ before, DROP COLUMN".into(),
+        ],
         Workload::Compression => vec![
             "zstd: table bytes/row".into(),
             "zlib: table bytes/row".into(),

@@ -20,20 +20,35 @@ use std::time::Duration;
 pub const TABLE: &str = "sensordata_w2";
 
 pub fn create_sql(table_options: &str) -> String {
+    create_sql_for(TABLE, table_options)
+}
+
+/// sensor-stream's table under another name (online-ddl).
+pub fn create_sql_for(table: &str, table_options: &str) -> String {
     format!(
-        "CREATE TABLE {TABLE} (ts DATETIME NOT NULL, sensor_id INT NOT NULL, data1 DOUBLE, data2 DOUBLE, \
+        "CREATE TABLE {table} (ts DATETIME NOT NULL, sensor_id INT NOT NULL, data1 DOUBLE, data2 DOUBLE, \
          data3 DOUBLE, data4 DOUBLE, data5 DOUBLE, data6 DOUBLE, PRIMARY KEY (sensor_id, ts)){table_options}"
     )
 }
 
 pub fn insert_builder(sensors: usize, seed: u64, newest: Arc<AtomicU64>) -> BatchSql {
+    insert_builder_for(TABLE, sensors, seed, newest)
+}
+
+/// sensor-stream's INSERTs into `table`.
+pub fn insert_builder_for(
+    table: &'static str,
+    sensors: usize,
+    seed: u64,
+    newest: Arc<AtomicU64>,
+) -> BatchSql {
     let mut data = SensorStream::new(sensors, seed);
     Box::new(move |b| {
         newest.fetch_max(b, Ordering::AcqRel);
         data.skip_to(b);
         let readings = data.next_step();
         format!(
-            "INSERT INTO {TABLE} (ts,sensor_id,data1,data2,data3,data4,data5,data6) VALUES {}",
+            "INSERT INTO {table} (ts,sensor_id,data1,data2,data3,data4,data5,data6) VALUES {}",
             values_sql(b, readings)
         )
     })

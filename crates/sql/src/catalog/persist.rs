@@ -23,6 +23,7 @@ use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
 use crate::catalog::{is_table_tree, DatabaseDef, ServerDef, TableDef, UserDef};
+use crate::codec::row::RowLayout;
 use crate::error::db_error::{DbError, DbResult};
 
 /// The storage tree that holds the catalog.
@@ -116,6 +117,9 @@ impl Catalog {
                     def.generation = h.generation;
                     def.full_columns = h.full_columns.unwrap_or(def.columns.len());
                     def.key_format = h.key_format;
+                    if let Some(rows) = &h.rows {
+                        def.layout = RowLayout::from_text(&def.columns, rows)?;
+                    }
                     if let Some(ids) = &h.parts {
                         def.set_part_ids(ids)?;
                     }
@@ -214,7 +218,7 @@ impl Catalog {
     pub fn put_table(&self, def: TableDef, sql: &str) -> DbResult<Arc<TableDef>> {
         self.tree.put(
             &key(b'T', &[&def.db, &def.name]),
-            &encode_table_entry(&def, sql),
+            &encode_table_entry(&def, sql)?,
         )?;
         let def = Arc::new(def);
         self.state

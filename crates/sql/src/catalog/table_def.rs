@@ -109,13 +109,15 @@ pub struct TableDef {
     /// CHECKSUM, DELAY_KEY_WRITE, KEY_BLOCK_SIZE, CONNECTION): upper-case name and the value as
     /// SHOW CREATE TABLE prints it, in MariaDB's order (see `ddl::SHOWN_OPTIONS`).
     pub options: Vec<(String, String)>,
+    /// How rows store the columns: slots, schema version and the kinds of older versions
+    /// (codec/row/, design.md INS1-INS3); plain for a table created or rebuilt.
     pub layout: RowLayout,
     pub counters: Arc<Counters>,
     /// Generation of the table's trees (0 for a table never rebuilt).
     pub generation: u64,
-    /// Every row of the primary tree stores at least this many columns. Columns after them were
-    /// added in place (instant ADD COLUMN): older rows lack them and read their current default,
-    /// so changing such a column's default needs a rebuild.
+    /// Every row of the primary tree stores at least this many slots of `layout`. Slots after
+    /// them were added in place (instant ADD COLUMN): older rows lack them and read the slot's
+    /// absent value (INS3).
     pub full_columns: usize,
     /// The table's default collation (`DEFAULT CHARSET=... COLLATE=...`): text columns declared
     /// without a character set or collation take it.

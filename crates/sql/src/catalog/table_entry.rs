@@ -1,12 +1,14 @@
 //! The stored form of a table entry of the catalog tree: an optional header line, then the
 //! table's CREATE TABLE text.
 //!
-//! The header `#betula generation=<n> full_columns=<k> keys=<f>[ parts=<id>.<id>... next_part=<m>]\n`
+//! The header `#betula generation=<n> full_columns=<k> keys=<f>[ parts=<id>.<id>... next_part=<m>][ rows=<layout>]\n`
 //! is written when the table's trees are of generation n > 0, old rows lack columns, its key
-//! format f is not 1 ([`TableDef::key_format`]), or it is partitioned (its partitions' ids in
-//! order and the next id, design.md PRT3). Invariants: an entry without the header is generation 0, every
-//! column in every row, key format 1; unknown `key=value` pairs are ignored (a newer version's),
-//! an unknown key format is an error.
+//! format f is not 1 ([`TableDef::key_format`]), it is partitioned (its partitions' ids in
+//! order and the next id, design.md PRT3), or its row layout is not plain (`rows`: slots, schema
+//! version and kind history after instant ALTERs, file-format.md §9, design.md INS1-INS3).
+//! Invariants: an entry without the header is generation 0, every column in every row, key format
+//! 1, a plain row layout; unknown `key=value` pairs are ignored (a newer version's), an unknown key
+//! format is an error.
 
 use crate::catalog::partition::PartIds;
 use crate::catalog::{TableDef, KEY_FORMAT};
@@ -17,14 +19,16 @@ const HEADER: &str = "#betula ";
 /// The stored value of a table entry: a header line when the generation is not 0, some
 /// columns are missing from old rows or the key format is not 1
 /// (`#betula generation=N full_columns=K keys=F`), then the CREATE TABLE text.
-pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
+pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> DbResult<Vec<u8>> {
     let parts = t.part_ids();
+    let plain = t.layout.is_plain();
     if t.generation == 0
         && t.full_columns == t.columns.len()
         && t.key_format == 1
         && parts.is_none()
+        && plain
     {
-        return sql.as_bytes().to_vec();
+        return Ok(sql.as_bytes().to_vec());
     }
     let mut head = format!(
         "{HEADER}generation={} full_columns={} keys={}",
@@ -34,7 +38,11 @@ pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> Vec<u8> {
         let ids: Vec<String> = p.ids.iter().map(u64::to_string).collect();
         head.push_str(&format!(" parts={} next_part={}", ids.join("."), p.next));
     }
-    format!("{head}\n{sql}").into_bytes()
+    if !plain {
+        head.push_str(" rows=");
+        head.push_str(&t.layout.to_text()?);
+    }
+    Ok(format!("{head}\n{sql}").into_bytes())
 }
 
 /// What a stored table entry's header says (absent pairs: `None`).
@@ -46,6 +54,8 @@ pub(super) struct EntryHeader {
     pub(super) key_format: u8,
     /// A partitioned table's partition ids (`parts=`, `next_part=`).
     pub(super) parts: Option<PartIds>,
+    /// The row layout's text when it is not plain (`rows=`).
+    pub(super) rows: Option<String>,
 }
 
 /// The header of a stored table entry and its CREATE TABLE text. Unknown `key=value` pairs of
@@ -57,6 +67,7 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
         full_columns: None,
         key_format: 1,
         parts: None,
+        rows: None,
     };
     let Some(rest) = v.strip_prefix(HEADER) else {
         return Ok((h, v));
@@ -91,6 +102,7 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
                     })
                     .next = next;
             }
+            "rows" => h.rows = Some(n.to_string()),
             _ => {}
         }
     }
@@ -109,14 +121,15 @@ mod tests {
             full_columns,
             key_format,
             parts: None,
+            rows: None,
         };
         let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
         t.key_format = 1;
-        assert_eq!(encode_table_entry(&t, sql), sql.as_bytes());
+        assert_eq!(encode_table_entry(&t, sql).unwrap(), sql.as_bytes());
         assert_eq!(decode_table_entry(sql).unwrap(), (h(0, None, 1), sql));
         t.generation = 7;
         t.full_columns = 2;
-        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        let v = String::from_utf8(encode_table_entry(&t, sql).unwrap()).unwrap();
         assert_eq!(decode_table_entry(&v).unwrap(), (h(7, Some(2), 1), sql));
         let newer = format!("#betula generation=3 future=x full_columns=1\n{sql}");
         assert_eq!(decode_table_entry(&newer).unwrap(), (h(3, Some(1), 1), sql));
@@ -126,7 +139,7 @@ mod tests {
         t.generation = 0;
         t.full_columns = t.columns.len();
         t.key_format = KEY_FORMAT;
-        let v = String::from_utf8(encode_table_entry(&t, sql)).unwrap();
+        let v = String::from_utf8(encode_table_entry(&t, sql).unwrap()).unwrap();
         assert!(v.starts_with("#betula generation=0 full_columns=3 keys=2\n"));
         assert_eq!(decode_table_entry(&v).unwrap(), (h(0, Some(3), 2), sql));
         assert!(decode_table_entry(&format!("#betula keys=3\n{sql}")).is_err());

@@ -97,20 +97,19 @@ fn datetime_width(fsp: u8) -> usize {
     }
 }
 
-/// The layout of rows of `layout` (codec/row/): the header (format byte, schema version and slot
-/// count as varints), the NULL bitmap, then each slot, dropped ones included (old rows hold them).
+/// The layout of rows of `layout`'s current schema version (codec/row/): the header (format byte,
+/// schema version and slot count as varints), the NULL bitmap, then each slot, dropped ones
+/// included (old rows hold them). Rows of other versions are stored plain or parse to the same
+/// bytes (INS5).
 pub fn row_value(layout: &RowLayout) -> ValueLayout {
     ValueLayout::Record {
         head: vec![le(1, false), FieldKind::Varint, FieldKind::Varint],
-        slots: layout
-            .slots()
-            .iter()
-            .map(|s| row_kind(s.column.sql_type))
-            .collect(),
+        slots: layout.slots().iter().map(|s| s.kind).collect(),
     }
 }
 
-fn row_kind(t: SqlType) -> FieldKind {
+/// How a row stores a value of type `t` (a slot's kind, file-format.md §9).
+pub fn row_kind(t: SqlType) -> FieldKind {
     match t {
         SqlType::Int { width, unsigned } => le(width.bytes(), !unsigned),
         SqlType::Year => le(1, false),

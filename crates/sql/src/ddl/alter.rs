@@ -2,19 +2,22 @@
 //!
 //! Owns: applying the statement's operations ([`AlterOp`]s, grammar: parser/alter.rs) to a
 //! [`Draft`] of the table, and choosing how to carry the result out:
-//! * **in place** when every old column keeps its position, type, collation and (if rows may
-//!   lack it) default, the primary key is unchanged and no ROW_FORMAT or COMPRESSION is given
-//!   (those recompress every row): the catalog entry is rewritten
-//!   (metadata, columns appended at the end: old rows read them as their default), new
-//!   secondary indexes are built from the primary tree, dropped ones' trees removed;
+//! * **instant** when every stored row still decodes to the new columns by its own row version
+//!   (instant.rs, design.md INS1-INS8: columns added anywhere, dropped, renamed, moved, widened,
+//!   defaults and NULL-ability relaxed, table options other than ROW_FORMAT / COMPRESSION): only
+//!   the catalog entry is rewritten, with the evolved row layout;
+//! * **in place** when it is instant but adds secondary indexes: they are built from the primary
+//!   tree, dropped ones' trees removed;
 //! * **rebuild** otherwise (rebuild.rs): the rows are copied into the next generation's trees.
+//!
+//! ALGORITHM= and LOCK= are held against that plan (instant.rs) before anything is written.
 //!
 //! Invariants: the statement is all-or-nothing: every operation is checked against the draft
 //! before anything is written; the catalog entry is written once, after the new trees are
 //! complete, and trees the old definition used and the new one does not are dropped after it
 //! (ddl ordering: the catalog never names a missing tree). ALTER runs under the exclusive
-//! schema lock, so no transaction writes the table meanwhile (also with ONLINE / LOCK=NONE,
-//! which are accepted where MariaDB's InnoDB accepts them: docs/mysql-compat.md).
+//! schema lock, so no transaction writes the table meanwhile; an instant ALTER holds it for the
+//! catalog write only (INS4), and LOCK=NONE refuses a rebuild (INS8).
 
 use std::sync::atomic::Ordering;
 
@@ -24,14 +27,14 @@ use crate::catalog::partition::{self, PartitionClause, Retention};
 use crate::catalog::{charset_clause, create_table, TableDef};
 use crate::codec::row::RowLayout;
 use crate::context::Context;
+use crate::ddl::instant::{self, Plan, Why};
 use crate::ddl::partitions;
 use crate::ddl::rebuild;
-use crate::ddl::rebuild::Plan;
 use crate::ddl::table_draft::{parse_column, Draft};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::parser::alter::AlterOp;
+use crate::parser::alter::{AlterAlgorithm, AlterLock, AlterOp};
 use crate::result::Output;
 use crate::types::collation::Collation;
 
@@ -136,8 +139,8 @@ struct Extras {
     rename: Option<Vec<String>>,
     order: Vec<(String, bool)>,
     force: bool,
-    no_lock: bool,
-    instant: bool,
+    lock: AlterLock,
+    algorithm: AlterAlgorithm,
     /// ADD CHECK: name and expression text; DROP CONSTRAINT: name and IF EXISTS.
     checks: Vec<(Option<String>, String)>,
     dropped_checks: Vec<(String, bool)>,
@@ -173,7 +176,11 @@ pub fn execute(
     let old = cx.get_table(db, t)?;
     let mut draft = Draft::of(&old);
     let mut ex = Extras {
-        no_lock: online,
+        lock: if online {
+            AlterLock::None
+        } else {
+            AlterLock::Default
+        },
         ..Default::default()
     };
     for op in ops {
@@ -181,7 +188,7 @@ pub fn execute(
     }
     if old.temporary.is_some() {
         // No other session can use a temporary table: any ALTER is "online" (as in MariaDB).
-        ex.no_lock = false;
+        ex.lock = AlterLock::Default;
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
@@ -204,92 +211,89 @@ pub fn execute(
         );
         order.clear();
     }
-    let type_change = fin.origin.iter().enumerate().any(|(i, o)| {
-        o.is_some_and(|j| {
-            old.columns[j].sql_type != new.columns[i].sql_type
-                || old.columns[j].members != new.columns[i].members
-                || old.columns[j].collation != new.columns[i].collation
-        })
-    });
-    if ex.no_lock {
-        check_no_lock(&ex, type_change)?;
+    if ex.lock == AlterLock::None {
+        check_no_lock(&ex)?;
     }
-    let rebuild = ex.force
-        || !order.is_empty()
-        || recompresses(&ex.options)
-        || needs_rebuild(&old, &new, &fin.origin)
-        || layout_changed(&old, &new);
-    if rebuild {
-        if ex.instant {
-            return Err(not_supported(
-                "ALGORITHM=INSTANT",
-                None,
-                "ALGORITHM=INPLACE",
-            ));
-        }
-        new.generation = old.generation + 1;
-        new.full_columns = new.columns.len();
-        new.key_format = crate::catalog::KEY_FORMAT;
-        new.layout = RowLayout::new(1, new.columns.clone());
-        fresh_part_ids(&old, &mut new);
-        rebuild::copy_rows(
-            cx,
-            &Plan {
-                old: &old,
-                new: &new,
-                origin: &fin.origin,
-                order: &order,
-                from_parts: None,
-                into_parts: None,
-            },
-        )?;
-    } else {
-        new.full_columns = old.full_columns;
-        new.layout = RowLayout::new(1, new.columns.clone());
-        let build: Vec<usize> = (0..new.indexes.len())
-            .filter(|&i| fin.index_origin[i].is_none())
-            .collect();
-        if ex.instant && !build.is_empty() {
-            return Err(not_supported(
-                "ALGORITHM=INSTANT",
-                None,
-                "ALGORITHM=INPLACE",
-            ));
-        }
-        if !build.is_empty() {
-            // A new index may reuse a dropped index's name: its tree must not be the old one.
-            let kept: Vec<String> = old.all_trees();
-            let reused = new.parts().into_iter().any(|p| {
-                build
-                    .iter()
-                    .any(|&i| kept.contains(&new.index_tree_of(p, i)))
-            });
-            if reused {
-                new.generation = old.generation + 1;
-                new.full_columns = new.columns.len();
-                new.key_format = crate::catalog::KEY_FORMAT;
-                fresh_part_ids(&old, &mut new);
-                rebuild::copy_rows(
-                    cx,
-                    &Plan {
-                        old: &old,
-                        new: &new,
-                        origin: &fin.origin,
-                        order: &[],
-                        from_parts: None,
-                        into_parts: None,
-                    },
-                )?;
-            } else {
-                rebuild::build_indexes(cx, &new, &build)?;
-            }
-        }
-    }
+    carry_out(
+        cx,
+        &old,
+        &mut new,
+        (&fin.origin, &fin.index_origin),
+        &order,
+        &ex,
+    )?;
     partitions::publish(cx, &old, new)?;
     if let Some(r) = ex.rename {
         let (tdb, tt) = cx.resolve_table_name(&r)?;
         if (tdb.as_str(), tt.as_str()) != (db, t) {
             crate::ddl::tables::rename_table(cx, db, t, &tdb, &tt)?;
+        }
+    }
+    Ok(())
+}
+
+/// Makes `new` real: instant (the evolved layout), in place (index builds) or by a copy of every
+/// row, as ALGORITHM= and LOCK= allow (instant.rs); the caller then publishes it.
+fn carry_out(
+    cx: &mut Context,
+    old: &TableDef,
+    new: &mut TableDef,
+    (origin, index_origin): (&[Option<usize>], &[Option<usize>]),
+    order: &[(usize, bool)],
+    ex: &Extras,
+) -> DbResult<()> {
+    let copied = ex.force
+        || ex.algorithm == AlterAlgorithm::Copy
+        || !order.is_empty()
+        || recompresses(&ex.options)
+        || layout_changed(old, new);
+    let evolved = if copied {
+        Err(Why::default())
+    } else {
+        instant::evolve(old, new, origin)
+    };
+    let build: Vec<usize> = (0..new.indexes.len())
+        .filter(|&i| index_origin[i].is_none())
+        .collect();
+    // A new index may reuse a dropped index's name: its tree must not be the old one.
+    let kept: Vec<String> = old.all_trees();
+    let reused = new.parts().into_iter().any(|p| {
+        build
+            .iter()
+            .any(|&i| kept.contains(&new.index_tree_of(p, i)))
+    });
+    let (plan, why) = match &evolved {
+        Err(why) => (Plan::Copy, *why),
+        Ok(_) if reused => (Plan::Copy, Why::default()),
+        Ok(_) if build.is_empty() => (Plan::Instant, Why::default()),
+        Ok(_) => (Plan::Inplace, Why::default()),
+    };
+    instant::check_how(ex.algorithm, ex.lock, plan, why)?;
+    match evolved {
+        Ok(layout) if plan != Plan::Copy => {
+            new.full_columns = old.full_columns;
+            new.layout = layout;
+            if !build.is_empty() {
+                rebuild::build_indexes(cx, new, &build)?;
+            }
+        }
+        _ => {
+            new.generation = old.generation + 1;
+            new.full_columns = new.columns.len();
+            new.key_format = crate::catalog::KEY_FORMAT;
+            new.layout = RowLayout::new(1, new.columns.clone());
+            fresh_part_ids(old, new);
+            rebuild::copy_rows(
+                cx,
+                &rebuild::Plan {
+                    old,
+                    new,
+                    origin,
+                    order,
+                    from_parts: None,
+                    into_parts: None,
+                },
+            )?;
         }
     }
     Ok(())
@@ -357,59 +361,11 @@ fn layout_changed(old: &TableDef, new: &TableDef) -> bool {
     text(old) != text(new)
 }
 
-/// Whether the new definition needs the rows rewritten (see the module docs).
-fn needs_rebuild(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> bool {
-    // A new CHECK is validated against every row, which the rebuild's copy does.
-    if crate::ddl::check_ops::adds_checks(old, new) {
-        return true;
-    }
-    let old_pk: Vec<Option<usize>> = new.pk.iter().map(|&i| origin[i]).collect();
-    if old_pk != old.pk.iter().map(|&i| Some(i)).collect::<Vec<_>>() {
-        return true;
-    }
-    if new.columns.len() < old.columns.len() {
-        return true;
-    }
-    for (i, c) in new.columns.iter().enumerate() {
-        match origin[i] {
-            Some(j) if j == i => {
-                let o = &old.columns[j];
-                let default_changed =
-                    o.default != c.default || old.default_now[j] != new.default_now[i];
-                // ENUM/SET rows hold member numbers: new members mean new numbers
-                if o.sql_type != c.sql_type
-                    || o.members != c.members
-                    || o.collation != c.collation
-                    || (o.nullable && !c.nullable)
-                    || (c.auto_increment && !o.auto_increment)
-                    || (default_changed && i >= old.full_columns)
-                {
-                    return true;
-                }
-            }
-            None if i >= old.columns.len() => {
-                if c.auto_increment || new.default_now[i] {
-                    return true;
-                }
-            }
-            _ => return true,
-        }
-    }
-    false
-}
-
-/// What LOCK=NONE (or SHARED) cannot do, refused as MariaDB refuses it: renaming the table,
-/// changing a column's type, or moving the table to another engine.
-fn check_no_lock(ex: &Extras, type_change: bool) -> DbResult<()> {
+/// What LOCK=NONE cannot do whatever the plan, refused as MariaDB refuses it: renaming the
+/// table, or moving it to another engine (the type changes and copies: instant.rs).
+fn check_no_lock(ex: &Extras) -> DbResult<()> {
     if ex.rename.is_some() {
         return Err(not_supported("LOCK=NONE/SHARED", None, "LOCK=EXCLUSIVE"));
-    }
-    if type_change {
-        return Err(not_supported(
-            "LOCK=NONE",
-            Some("Cannot change column type"),
-            "LOCK=SHARED",
-        ));
     }
     if ex.options.iter().any(|(k, v)| {
         k == "ENGINE" && !v.eq_ignore_ascii_case("Betula") && !v.eq_ignore_ascii_case("InnoDB")
@@ -590,12 +546,12 @@ fn apply(
             keys_note(cx, old);
             Ok(())
         }
-        AlterOp::Lock(none) => {
-            ex.no_lock |= none;
+        AlterOp::Lock(lock) => {
+            ex.lock = lock;
             Ok(())
         }
-        AlterOp::Algorithm(instant) => {
-            ex.instant |= instant;
+        AlterOp::Algorithm(algorithm) => {
+            ex.algorithm = algorithm;
             Ok(())
         }
         AlterOp::PartitionBy(clause) => {

@@ -101,6 +101,8 @@ fn same_shape(a: &TableDef, b: &TableDef) -> bool {
         && a.key_format == b.key_format
         && a.full_columns == a.columns.len()
         && b.full_columns == b.columns.len()
+        && a.layout.is_plain()
+        && b.layout.is_plain()
 }
 
 /// 1737 unless every row of `nt` belongs to partition `part` of `t`.

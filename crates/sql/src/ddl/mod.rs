@@ -10,6 +10,7 @@ pub mod create_select;
 pub mod databases;
 pub mod exchange;
 pub mod indexes;
+pub mod instant;
 pub mod maintenance;
 mod part_streams;
 pub mod partitions;

@@ -47,10 +47,17 @@ pub fn export_dir(cx: &Context, db: &str, table: &str) -> PathBuf {
 }
 
 /// The definition as compared between export and import: the stored CREATE TABLE text after its name.
-fn definition(def: &TableDef) -> String {
+fn definition(def: &TableDef) -> DbResult<String> {
     let sql = render_stored(def);
-    sql.split_once('(')
-        .map_or(sql.clone(), |(_, rest)| rest.to_string())
+    let mut text = sql
+        .split_once('(')
+        .map_or(sql.clone(), |(_, rest)| rest.to_string());
+    if !def.layout.is_plain() {
+        // rows are bytes of this layout: only a table with the same one may take them (EXP4)
+        text.push_str("\nrows=");
+        text.push_str(&def.layout.to_text()?);
+    }
+    Ok(text)
 }
 
 fn io(path: &Path, e: std::io::Error) -> DbError {
@@ -88,7 +95,7 @@ pub fn export_table(cx: &Context, def: &TableDef) -> DbResult<PathBuf> {
     let meta = ExportMeta {
         db: def.db.clone(),
         table: def.name.clone(),
-        create_sql: definition(def),
+        create_sql: definition(def)?,
         full_columns: def.full_columns as u64,
         key_format: def.key_format,
         auto_inc: def.counters.auto_inc.load(Ordering::SeqCst),
@@ -120,7 +127,7 @@ fn checked_meta(dir: &Path, def: &TableDef) -> DbResult<ExportMeta> {
     })?;
     let meta =
         ExportMeta::decode(&raw).map_err(|e| mismatch(format!("{}: {}", path.display(), e.0)))?;
-    if meta.create_sql != definition(def) {
+    if meta.create_sql != definition(def)? {
         return Err(mismatch(
             "the exported table's definition differs from this table's",
         ));

@@ -365,6 +365,10 @@ error_codes! {
     PartitionClauseOnNonpartitioned = 1747, "HY000";
     /// `ER_ROW_DOES_NOT_MATCH_GIVEN_PARTITION_SET`
     RowDoesNotMatchGivenPartitionSet = 1748, "HY000";
+    /// `ER_UNKNOWN_ALTER_ALGORITHM`
+    UnknownAlterAlgorithm = 1800, "HY000";
+    /// `ER_UNKNOWN_ALTER_LOCK`
+    UnknownAlterLock = 1801, "HY000";
     /// `ER_TABLE_SCHEMA_MISMATCH`
     TableSchemaMismatch = 1808, "HY000";
     /// `ER_TABLESPACE_MISSING`

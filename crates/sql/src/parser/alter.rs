@@ -10,6 +10,7 @@
 
 use crate::catalog::create_table;
 use crate::catalog::partition::{PartDefClause, PartitionClause, Retention};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::tokens::{syntax, Cursor, Tok};
 
@@ -99,10 +100,10 @@ pub enum AlterOp {
     Force,
     /// DISABLE / ENABLE KEYS.
     Keys,
-    /// LOCK=NONE (true) or another LOCK value.
-    Lock(bool),
-    /// ALGORITHM=INSTANT (true) or another algorithm.
-    Algorithm(bool),
+    /// LOCK = DEFAULT | NONE | SHARED | EXCLUSIVE.
+    Lock(AlterLock),
+    /// ALGORITHM = DEFAULT | INSTANT | NOCOPY | INPLACE | COPY.
+    Algorithm(AlterAlgorithm),
     /// ADD [CONSTRAINT [name]] CHECK (expr): the name and the expression's text.
     AddCheck {
         name: Option<String>,
@@ -137,6 +138,62 @@ pub enum AlterOp {
     PartitionBy(Box<PartitionClause>),
     /// RETENTION = n unit (`None`: RETENTION = NONE).
     Retention(Option<Retention>),
+}
+
+/// ALTER TABLE's LOCK clause (ALTER ONLINE is LOCK=NONE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AlterLock {
+    #[default]
+    Default,
+    None,
+    Shared,
+    Exclusive,
+}
+
+impl AlterLock {
+    fn parse(v: &str) -> DbResult<AlterLock> {
+        Ok(match v.to_ascii_uppercase().as_str() {
+            "DEFAULT" => AlterLock::Default,
+            "NONE" => AlterLock::None,
+            "SHARED" => AlterLock::Shared,
+            "EXCLUSIVE" => AlterLock::Exclusive,
+            _ => {
+                return Err(DbError::new(
+                    ErrorCode::UnknownAlterLock,
+                    format!("Unknown LOCK type '{v}'"),
+                ))
+            }
+        })
+    }
+}
+
+/// ALTER TABLE's ALGORITHM clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum AlterAlgorithm {
+    #[default]
+    Default,
+    Instant,
+    Nocopy,
+    Inplace,
+    Copy,
+}
+
+impl AlterAlgorithm {
+    fn parse(v: &str) -> DbResult<AlterAlgorithm> {
+        Ok(match v.to_ascii_uppercase().as_str() {
+            "DEFAULT" => AlterAlgorithm::Default,
+            "INSTANT" => AlterAlgorithm::Instant,
+            "NOCOPY" => AlterAlgorithm::Nocopy,
+            "INPLACE" => AlterAlgorithm::Inplace,
+            "COPY" => AlterAlgorithm::Copy,
+            _ => {
+                return Err(DbError::new(
+                    ErrorCode::UnknownAlterAlgorithm,
+                    format!("Unknown ALGORITHM '{v}'"),
+                ))
+            }
+        })
+    }
 }
 
 /// `USING BTREE|HASH` after the keyword USING (the type's upper-case name).
@@ -487,11 +544,11 @@ pub fn parse_ops(c: &mut Cursor<'_>) -> DbResult<Vec<AlterOp>> {
         } else if c.kw("LOCK") || c.kw("ALGORITHM") {
             let lock = matches!(c.toks_back(1), Some("LOCK"));
             c.sym('=');
-            let v = c.name().ok_or_else(|| syntax(c))?.to_ascii_uppercase();
+            let v = c.name().ok_or_else(|| syntax(c))?;
             ops.push(if lock {
-                AlterOp::Lock(v == "NONE")
+                AlterOp::Lock(AlterLock::parse(&v)?)
             } else {
-                AlterOp::Algorithm(v == "INSTANT")
+                AlterOp::Algorithm(AlterAlgorithm::parse(&v)?)
             });
         } else if let Some(opt) = table_option(c) {
             c.sym('=');

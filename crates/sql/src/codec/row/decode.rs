@@ -5,6 +5,8 @@
 use super::{
     bit_width, enum_width, set_text, set_width, RowHeader, RowLayout, ROW_FORMAT_V1, TIME_OFFSET,
 };
+use betula_storage::FieldKind;
+
 use crate::codec::key::decimal_width;
 use crate::error::sql_error::SqlError;
 use crate::types::decimal::Decimal;
@@ -13,9 +15,9 @@ use crate::types::value::Value;
 use crate::types::{Column, SqlType};
 
 /// Bounds-checked reader over row bytes.
-struct Reader<'a> {
-    buf: &'a [u8],
-    pos: usize,
+pub(super) struct Reader<'a> {
+    pub(super) buf: &'a [u8],
+    pub(super) pos: usize,
 }
 
 fn corrupt(what: &str, pos: usize) -> SqlError {
@@ -76,15 +78,26 @@ pub fn decode_row_header(bytes: &[u8]) -> Result<RowHeader, SqlError> {
     read_header(&mut Reader { buf: bytes, pos: 0 })
 }
 
-/// Decodes a row into one value per live column of `layout`, in slot order. Slots the row does not
-/// have (added after it was written) read as the column's default.
+/// Decodes a row of any schema version the layout knows into one value per live column of
+/// `layout`, in the table's column order (INS1). Slots the row does not have (added after it was
+/// written) read as their absent value (INS3); dropped slots are skipped (INS2).
 pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlError> {
     let mut r = Reader { buf: bytes, pos: 0 };
     let h = read_header(&mut r)?;
-    let n = h.column_count as usize;
-    if n > layout.slots.len() {
+    let Some(kinds) = layout.kinds_of(h.schema_version) else {
         return Err(corrupt(
-            &format!("row has {n} columns, schema has {}", layout.slots.len()),
+            &format!(
+                "row of schema version {}, newer than the table's {}",
+                h.schema_version, layout.schema_version
+            ),
+            1,
+        ));
+    };
+    let n = h.column_count as usize;
+    let max = kinds.map_or(layout.slots.len(), <[FieldKind]>::len);
+    if n > max {
+        return Err(corrupt(
+            &format!("row has {n} columns, schema has {max}"),
             0,
         ));
     }
@@ -96,17 +109,28 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
             bitmap_at + n / 8,
         ));
     }
-    let mut out = Vec::with_capacity(layout.slots.len());
+    let mut out = vec![Value::Null; layout.order.len()];
     for (i, slot) in layout.slots.iter().enumerate() {
         let v = if i >= n {
-            slot.column.default_value()
+            match &slot.column {
+                Some(c) => slot.absent.clone().unwrap_or_else(|| c.default_value()),
+                None => continue,
+            }
         } else if bitmap[i / 8] >> (i % 8) & 1 == 1 {
-            Value::Null
+            continue;
         } else {
-            decode_value(&slot.column, &mut r)?
+            let kind = kinds.map_or(slot.kind, |k| k[i]);
+            match &slot.column {
+                None => {
+                    skip(kind, &mut r)?;
+                    continue;
+                }
+                Some(c) if kind == slot.kind => decode_value(c, &mut r)?,
+                Some(c) => decode_widened(c, kind, &mut r)?,
+            }
         };
-        if !slot.dropped {
-            out.push(v);
+        if let Some(at) = layout.col_of[i] {
+            out[at] = v;
         }
     }
     if r.pos != bytes.len() {
@@ -115,7 +139,49 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
     Ok(out)
 }
 
-fn decode_value(col: &Column, r: &mut Reader<'_>) -> Result<Value, SqlError> {
+/// Skips the bytes of a dropped slot of kind `kind`.
+fn skip(kind: FieldKind, r: &mut Reader<'_>) -> Result<(), SqlError> {
+    let at = r.pos;
+    let width = match kind {
+        FieldKind::IntLe { bytes, .. } => bytes as usize,
+        FieldKind::F32Le => 4,
+        FieldKind::F64Le => 8,
+        FieldKind::Fixed { bytes } => bytes as usize,
+        FieldKind::VarBytes => {
+            let len = r.varint(10)?;
+            usize::try_from(len).map_err(|_| corrupt("length overflow", at))?
+        }
+        _ => return Err(corrupt(&format!("no row slot is of kind {kind:?}"), at)),
+    };
+    r.take(width)?;
+    Ok(())
+}
+
+/// A slot stored by an older version as a narrower integer of the same signedness than its
+/// column now is (file-format.md §9); any other difference of kinds is damage.
+fn decode_widened(col: &Column, kind: FieldKind, r: &mut Reader<'_>) -> Result<Value, SqlError> {
+    match (col.sql_type, kind) {
+        (SqlType::Int { width, unsigned }, FieldKind::IntLe { bytes, signed })
+            if signed != unsigned && (bytes as usize) < width.bytes() && bytes >= 1 =>
+        {
+            let n = bytes as usize;
+            Ok(if unsigned {
+                Value::UInt(r.le(n)? as u64)
+            } else {
+                Value::Int(r.le_signed(n)? as i64)
+            })
+        }
+        _ => Err(corrupt(
+            &format!(
+                "slot stored as {kind:?} cannot be read as {}",
+                col.sql_type.sql_name()
+            ),
+            r.pos,
+        )),
+    }
+}
+
+pub(super) fn decode_value(col: &Column, r: &mut Reader<'_>) -> Result<Value, SqlError> {
     let at = r.pos;
     let t = &col.sql_type;
     let bytes = |r: &mut Reader<'_>| -> Result<Vec<u8>, SqlError> {

@@ -23,10 +23,10 @@ fn put_le(out: &mut Vec<u8>, v: u128, width: usize) {
     out.extend_from_slice(&v.to_le_bytes()[..width]);
 }
 
-/// Encodes one row; `values` has one value per live column of `layout`, in slot order, already
-/// coerced to the column types.
+/// Encodes one row under the layout's current schema version; `values` has one value per live
+/// column of `layout`, in the table's column order, already coerced to the column types.
 pub fn encode_row(layout: &RowLayout, values: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
-    let live = layout.live_columns().count();
+    let live = layout.order.len();
     if values.len() != live {
         return Err(SqlError::Internal(format!(
             "{} values for {live} columns",
@@ -39,23 +39,25 @@ pub fn encode_row(layout: &RowLayout, values: &[Value], out: &mut Vec<u8>) -> Re
     put_varint(out, n as u64);
     let bitmap_at = out.len();
     out.resize(bitmap_at + n.div_ceil(8), 0);
-    let mut vals = values.iter();
     for (i, slot) in layout.slots.iter().enumerate() {
-        let v = if slot.dropped {
-            &Value::Null
-        } else {
-            vals.next().unwrap_or(&Value::Null)
+        let (Some(col), Some(c)) = (&slot.column, layout.col_of[i]) else {
+            // a dropped slot: one NULL bit (INS2)
+            out[bitmap_at + i / 8] |= 1 << (i % 8);
+            continue;
         };
+        let v = &values[c];
         if v.is_null() {
             out[bitmap_at + i / 8] |= 1 << (i % 8);
             continue;
         }
-        encode_value(&slot.column, v, out)?;
+        encode_value(col, v, out)?;
     }
     Ok(())
 }
 
-fn encode_value(col: &Column, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlError> {
+/// One non-NULL value in a slot's bytes (as [`encode_row`] writes it; also a slot's absent value in
+/// the catalog's layout text, stored.rs).
+pub(super) fn encode_value(col: &Column, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlError> {
     let mismatch = || {
         SqlError::Internal(format!(
             "column '{}' ({}) cannot hold {v:?}",

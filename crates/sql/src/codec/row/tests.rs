@@ -160,7 +160,7 @@ fn malformed_rows_are_errors() {
         1,
         ts_layout().slots()[..2]
             .iter()
-            .map(|s| s.column.clone())
+            .map(|s| s.column.clone().unwrap())
             .collect(),
     );
     assert!(decode_row(&small, &buf).is_err());

@@ -129,6 +129,9 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c))
         && t.checks.is_empty()
+        // The message carries its own layout, which reads only rows of its version (INS6).
+        && t.layout.is_plain()
+        && t.full_columns == t.columns.len()
         // The message is applied in UTC: a TIMESTAMP assigned in another zone is read first.
         && (cx.time_zone.is_utc() || !program.iter().any(|(c, _)| t.columns[*c].sql_type.is_timestamp()));
     let policy = RowPolicy {

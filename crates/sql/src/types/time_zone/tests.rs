@@ -60,7 +60,7 @@ fn utc_and_local_convert_both_ways() {
         p.local_to_utc(dt("2024-07-01 02:00:00")),
         dt("2024-07-01 00:00:00")
     );
-    let plus = TimeZone::Offset(-(5 * 3600 + 1800));
+    let plus = TimeZone::Offset(-(5 * 3600 + 30 * 60));
     assert_eq!(
         plus.utc_to_local(dt("2024-01-01 00:00:00")),
         dt("2023-12-31 18:30:00")
