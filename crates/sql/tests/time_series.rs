@@ -168,7 +168,10 @@ fn time_bucket_first_and_last_match_the_reference_on_random_rows() {
             format!("({i}, {}, {ts}, {})", row.sensor, show(row.v))
         })
         .collect();
-    exec(&mut s, &format!("INSERT INTO r VALUES {}", values.join(",")));
+    exec(
+        &mut s,
+        &format!("INSERT INTO r VALUES {}", values.join(",")),
+    );
     for round in 0..40 {
         let (unit, per) = UNITS[r.gen_range(0..UNITS.len())];
         let n = r.gen_range(1..=13);
@@ -210,12 +213,18 @@ fn first_and_last_of_whole_tables_and_integer_buckets() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = engine(dir.path());
     exec(&mut s, "CREATE TABLE e (ts INT, v VARCHAR(5))");
-    assert_eq!(rows(&mut s, "SELECT FIRST(v, ts), LAST(v, ts) FROM e"), ["NULL|NULL"]);
+    assert_eq!(
+        rows(&mut s, "SELECT FIRST(v, ts), LAST(v, ts) FROM e"),
+        ["NULL|NULL"]
+    );
     exec(
         &mut s,
         "INSERT INTO e VALUES (5, 'b'), (5, 'a'), (NULL, 'z'), (9, NULL), (9, 'c'), (1, 'q')",
     );
-    assert_eq!(rows(&mut s, "SELECT FIRST(v, ts), LAST(v, ts) FROM e"), ["q|c"]);
+    assert_eq!(
+        rows(&mut s, "SELECT FIRST(v, ts), LAST(v, ts) FROM e"),
+        ["q|c"]
+    );
     assert_eq!(
         rows(
             &mut s,
@@ -247,7 +256,10 @@ fn first_and_last_of_whole_tables_and_integer_buckets() {
     let e = s.execute("SELECT FIRST(v) FROM e", &[]).unwrap_err();
     assert_eq!(e.code, betula_sql::ErrorCode::WrongParamcountToNativeFct);
     assert_eq!(
-        rows(&mut s, "SELECT TIME_BUCKET('1 day', NULL), TIME_BUCKET(INTERVAL 1 DAY, NULL)"),
+        rows(
+            &mut s,
+            "SELECT TIME_BUCKET('1 day', NULL), TIME_BUCKET(INTERVAL 1 DAY, NULL)"
+        ),
         ["NULL|NULL"]
     );
 }

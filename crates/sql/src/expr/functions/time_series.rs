@@ -207,18 +207,43 @@ mod tests {
     #[test]
     fn buckets_of_fixed_and_calendar_widths() {
         let b = |w: &str, ts: &str| call("TIME_BUCKET", &[text(w), dt(ts)]).unwrap();
-        assert_eq!(b("5 minutes", "2024-03-05 10:07:59.5"), dt("2024-03-05 10:05:00"));
-        assert_eq!(b("1 HOUR", "2024-03-05 10:07:59"), dt("2024-03-05 10:00:00"));
+        assert_eq!(
+            b("5 minutes", "2024-03-05 10:07:59.5"),
+            dt("2024-03-05 10:05:00")
+        );
+        assert_eq!(
+            b("1 HOUR", "2024-03-05 10:07:59"),
+            dt("2024-03-05 10:00:00")
+        );
         assert_eq!(b("1 day", "2024-03-05 10:07:59"), dt("2024-03-05 00:00:00"));
         // weeks start on Monday: 2024-03-04 is one
-        assert_eq!(b("1 week", "2024-03-10 23:59:59"), dt("2024-03-04 00:00:00"));
-        assert_eq!(b("1 month", "2024-03-31 23:00:00"), dt("2024-03-01 00:00:00"));
-        assert_eq!(b("1 quarter", "2024-08-15 00:00:00"), dt("2024-07-01 00:00:00"));
-        assert_eq!(b("2 years", "2025-06-01 00:00:00"), dt("2024-01-01 00:00:00"));
-        assert_eq!(b("1 second", "1999-12-31 23:59:59.9"), dt("1999-12-31 23:59:59"));
+        assert_eq!(
+            b("1 week", "2024-03-10 23:59:59"),
+            dt("2024-03-04 00:00:00")
+        );
+        assert_eq!(
+            b("1 month", "2024-03-31 23:00:00"),
+            dt("2024-03-01 00:00:00")
+        );
+        assert_eq!(
+            b("1 quarter", "2024-08-15 00:00:00"),
+            dt("2024-07-01 00:00:00")
+        );
+        assert_eq!(
+            b("2 years", "2025-06-01 00:00:00"),
+            dt("2024-01-01 00:00:00")
+        );
+        assert_eq!(
+            b("1 second", "1999-12-31 23:59:59.9"),
+            dt("1999-12-31 23:59:59")
+        );
         let with_origin = call(
             "TIME_BUCKET",
-            &[text("15 minutes"), dt("2024-03-05 10:07:00"), dt("2024-01-01 00:05:00")],
+            &[
+                text("15 minutes"),
+                dt("2024-03-05 10:07:00"),
+                dt("2024-01-01 00:05:00"),
+            ],
         )
         .unwrap();
         assert_eq!(with_origin, dt("2024-03-05 10:05:00"));
@@ -227,8 +252,14 @@ mod tests {
             dt("2024-03-05 10:00:00")
         );
         let zero = Value::DateTime(DateTime::ZERO);
-        assert_eq!(call("TIME_BUCKET", &[text("1 day"), zero]).unwrap(), Value::Null);
-        assert_eq!(call("TIME_BUCKET", &[text("1 day"), text("not a date")]).unwrap(), Value::Null);
+        assert_eq!(
+            call("TIME_BUCKET", &[text("1 day"), zero]).unwrap(),
+            Value::Null
+        );
+        assert_eq!(
+            call("TIME_BUCKET", &[text("1 day"), text("not a date")]).unwrap(),
+            Value::Null
+        );
     }
 
     #[test]
@@ -245,19 +276,34 @@ mod tests {
 
     #[test]
     fn bad_widths_and_origins_are_refused() {
-        for w in ["0 minutes", "-5 minutes", "5 fortnights", "minutes", "", "1.5 hours"] {
+        for w in [
+            "0 minutes",
+            "-5 minutes",
+            "5 fortnights",
+            "minutes",
+            "",
+            "1.5 hours",
+        ] {
             let e = call("TIME_BUCKET", &[text(w), dt("2024-01-01")]).unwrap_err();
             assert_eq!(e.code, ErrorCode::WrongArguments, "{w}");
         }
         let e = call("TIME_BUCKET", &[Value::Int(0), Value::Int(5)]).unwrap_err();
         assert_eq!(e.code, ErrorCode::WrongArguments);
         let e = call("TIME_BUCKET", &[Value::Int(5), dt("2024-01-01")]).unwrap_err();
-        assert_eq!(e.code, ErrorCode::WrongArguments, "integer width, temporal ts");
+        assert_eq!(
+            e.code,
+            ErrorCode::WrongArguments,
+            "integer width, temporal ts"
+        );
         let e = call(
             "TIME_BUCKET",
             &[text("1 month"), dt("2024-01-01"), dt("2024-01-02")],
         )
         .unwrap_err();
-        assert_eq!(e.code, ErrorCode::WrongArguments, "calendar origin not on the 1st");
+        assert_eq!(
+            e.code,
+            ErrorCode::WrongArguments,
+            "calendar origin not on the 1st"
+        );
     }
 }
