@@ -359,7 +359,7 @@ fn dashboard_names_exist(x: &Exposition) {
             .chars()
             .take_while(|c| c.is_ascii_lowercase() || *c == '_')
             .collect();
-        if !json[..i].ends_with(|c: char| c == '(' || c == ' ' || c == '"') {
+        if !json[..i].ends_with(['(', ' ', '"']) {
             continue;
         }
         named += 1;

@@ -124,7 +124,9 @@ fn show(v: Option<i64>) -> String {
 /// The reference rows of the grouped query: bucket|sensor|count|first|last, ordered.
 fn reference(rows: &[Row], w: Width, origin: Option<Micros>) -> Vec<String> {
     use std::collections::BTreeMap;
-    let mut groups: BTreeMap<(Micros, i64), Vec<(Micros, Option<i64>)>> = BTreeMap::new();
+    // (bucket, sensor) -> the group's (ts, v)
+    type Groups = BTreeMap<(Micros, i64), Vec<(Micros, Option<i64>)>>;
+    let mut groups = Groups::new();
     for row in rows {
         if let Some(ts) = row.ts {
             groups
