@@ -244,6 +244,8 @@ mod tests {
         "QUARTER",
         "MICROSECOND",
         "TIME_TO_SEC",
+        // Betula's time-series extension.
+        "TIME_BUCKET",
     ];
 
     #[test]
@@ -257,6 +259,7 @@ mod tests {
         known.sort_unstable();
         assert_eq!(all, known);
         assert!(is_known_function("__EXTRACT_Year") && is_known_function("__COLLATE"));
+        assert!(is_known_function("__TIME_BUCKET_Minute"));
         assert!(!is_known_function("RAND") && !is_known_function("NOW"));
     }
 
