@@ -117,7 +117,12 @@ mod tests {
         assert_eq!(c[0], (50, 2));
         assert_eq!(c.last().unwrap().1, 5, "the +Inf bucket is the count");
         assert!(c.windows(2).all(|w| w[0].1 <= w[1].1));
-        assert_eq!(s.quantile_bound_micros(0.5), 1_000);
+        assert_eq!(
+            s.quantile_bound_micros(0.5),
+            100,
+            "the third of six is 51 µs"
+        );
+        assert_eq!(s.quantile_bound_micros(0.8), 1_000);
         assert_eq!(s.quantile_bound_micros(0.1), 50);
         assert_eq!(s.quantile_bound_micros(1.0), 20_000_000);
         assert_eq!(LatencySnapshot::default().quantile_bound_micros(0.99), 0);
