@@ -3,8 +3,9 @@
 //! K/M/G suffix), durability (sync | periodic:<ms> | nosync), compression (a codec or TokuDB
 //! row-format name), block_size and read_block_size (node and basement size of new tables' trees, as
 //! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
-//! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections). Flags given on the command line
-//! win over the file.
+//! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections, metrics_port (the HTTP metrics
+//! endpoint's port, off unless set; 0 = any free port) and metrics_address (its address, 127.0.0.1 unless
+//! set; docs/monitoring.md)). Flags given on the command line win over the file.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -23,6 +24,10 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// Directory server-side LOAD DATA INFILE may read (None: refused).
     pub secure_file_priv: Option<PathBuf>,
+    /// Port of the HTTP metrics endpoint (None: no endpoint; 0: any free port).
+    pub metrics_port: Option<u16>,
+    /// Address the metrics endpoint listens on.
+    pub metrics_address: String,
 }
 
 impl Default for ServeConfig {
@@ -34,6 +39,8 @@ impl Default for ServeConfig {
             env: EnvOptions::default(),
             max_connections: 151,
             secure_file_priv: None,
+            metrics_port: None,
+            metrics_address: "127.0.0.1".into(),
         }
     }
 }
@@ -103,6 +110,13 @@ impl ServeConfig {
                         format!("bad log_recycle_segments '{v}' (a count, 0-{MAX_RECYCLE})")
                     })?
             }
+            "metrics_port" => {
+                self.metrics_port = Some(
+                    v.parse()
+                        .map_err(|_| format!("bad metrics_port '{v}' (a port, 0-65535)"))?,
+                )
+            }
+            "metrics_address" | "metrics_bind" => self.metrics_address = v.to_string(),
             "max_connections" => {
                 self.max_connections = v
                     .parse()
@@ -144,6 +158,15 @@ fn tree_size(key: &str, v: &str) -> Result<u32, String> {
         .ok()
         .filter(|n| (256..=256 << 20).contains(n))
         .ok_or_else(|| format!("{key} '{v}' outside 256 bytes..256M"))
+}
+
+/// `host:port` as a socket address (an IPv6 host in brackets).
+pub fn socket_address(host: &str, port: u16) -> String {
+    if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
 }
 
 /// True if `bind` only accepts local connections.
@@ -203,6 +226,17 @@ mod tests {
         let e = c.set("log_compression", "gzip9").unwrap_err();
         assert!(e.contains("log_compression"), "{e}");
         assert_eq!(c.env.wal_codec, Codec::None, "a bad value changes nothing");
+        assert_eq!(c.metrics_port, None, "off unless configured");
+        assert_eq!(c.metrics_address, "127.0.0.1");
+        c.load_file("metrics-port = 9104\nmetrics_address = ::1\n")
+            .unwrap();
+        assert_eq!(c.metrics_port, Some(9104));
+        assert_eq!(c.metrics_address, "::1");
+        for bad in ["65536", "-1", "http"] {
+            let e = c.set("metrics_port", bad).unwrap_err();
+            assert!(e.contains("metrics_port"), "{e}");
+        }
+        assert_eq!(c.metrics_port, Some(9104), "a bad value changes nothing");
     }
 
     #[test]

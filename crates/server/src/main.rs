@@ -12,7 +12,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use betula_server::backend::SqlBackend;
-use betula_server::config::{is_loopback, ServeConfig};
+use betula_server::config::{is_loopback, socket_address, ServeConfig};
+use betula_server::metrics::MetricsServer;
 use betula_server::protocol::{auth, Server, ServerConfig};
 use betula_sql::{Engine, EngineConfig};
 use clap::{Parser, Subcommand};
@@ -47,6 +48,12 @@ enum Cmd {
         /// Directory server-side LOAD DATA INFILE may read (default: refused)
         #[arg(long)]
         secure_file_priv: Option<PathBuf>,
+        /// Serve Prometheus metrics over HTTP on this port (0 = any free port) [default: off]
+        #[arg(long)]
+        metrics_port: Option<u16>,
+        /// Address of the metrics endpoint [default: 127.0.0.1]
+        #[arg(long)]
+        metrics_address: Option<String>,
     },
     /// Bulk-load CSV/TSV files into a table (opens the data directory: stop the server first;
     /// use LOAD DATA LOCAL INFILE or mysqlimport --local against a running server).
@@ -142,14 +149,34 @@ enum Cmd {
     },
 }
 
-fn serve(
+/// `betula serve`'s flags (each overrides the config file's setting).
+struct ServeFlags {
     datadir: Option<PathBuf>,
     port: Option<u16>,
     bind: Option<String>,
     config: Option<PathBuf>,
     secure_file_priv: Option<PathBuf>,
-) -> Result<(), String> {
+    metrics_port: Option<u16>,
+    metrics_address: Option<String>,
+}
+
+fn serve(flags: ServeFlags) -> Result<(), String> {
+    let ServeFlags {
+        datadir,
+        port,
+        bind,
+        config,
+        secure_file_priv,
+        metrics_port,
+        metrics_address,
+    } = flags;
     let mut cfg = load_config(config)?;
+    if metrics_port.is_some() {
+        cfg.metrics_port = metrics_port;
+    }
+    if let Some(a) = metrics_address {
+        cfg.metrics_address = a;
+    }
     if let Some(d) = secure_file_priv {
         cfg.secure_file_priv = Some(d);
     }
@@ -180,11 +207,7 @@ fn serve(
             cfg.bind
         ));
     }
-    let addr = if cfg.bind.contains(':') && !cfg.bind.starts_with('[') {
-        format!("[{}]:{}", cfg.bind, cfg.port)
-    } else {
-        format!("{}:{}", cfg.bind, cfg.port)
-    };
+    let addr = socket_address(&cfg.bind, cfg.port);
     let server = Server::bind(
         addr.as_str(),
         Arc::new(SqlBackend {
@@ -197,12 +220,27 @@ fn serve(
     )
     .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = server.local_addr().map_err(|e| e.to_string())?;
+    let metrics = match cfg.metrics_port {
+        Some(port) => {
+            let at = socket_address(&cfg.metrics_address, port);
+            Some(
+                MetricsServer::start(&at, engine.clone())
+                    .map_err(|e| format!("cannot serve metrics on {at}: {e}"))?,
+            )
+        }
+        None => None,
+    };
     let stop = server.shutdown_handle().map_err(|e| e.to_string())?;
     // KILL CONNECTION shuts sockets down; SHUTDOWN takes the SIGTERM path below.
     betula_server::backend::install_hooks(&engine, &stop);
     ctrlc::set_handler(move || stop.shutdown()).map_err(|e| format!("signal handler: {e}"))?;
+    // One line, which tests and scripts read: the metrics address is in it.
+    let metrics_note = metrics
+        .as_ref()
+        .map(|m| format!("; metrics on http://{}/metrics", m.local_addr()))
+        .unwrap_or_default();
     println!(
-        "betula: listening on {local} (data in {})",
+        "betula: listening on {local} (data in {}{metrics_note})",
         cfg.datadir.display()
     );
     // Partitions of tables with a RETENTION come and go by themselves (design.md "Retention").
@@ -212,6 +250,9 @@ fn serve(
     .map_err(|e| format!("retention thread: {e}"))?;
     server.run().map_err(|e| e.to_string())?;
     retention.stop();
+    if let Some(m) = metrics {
+        m.stop();
+    }
     engine.checkpoint().map_err(|e| e.to_string())?;
     // stdout may be a closed pipe by now: never panic on it.
     let _ = writeln!(std::io::stdout(), "betula: shut down cleanly");
@@ -247,7 +288,17 @@ fn main() -> ExitCode {
             bind,
             config,
             secure_file_priv,
-        } => serve(datadir, port, bind, config, secure_file_priv),
+            metrics_port,
+            metrics_address,
+        } => serve(ServeFlags {
+            datadir,
+            port,
+            bind,
+            config,
+            secure_file_priv,
+            metrics_port,
+            metrics_address,
+        }),
         Cmd::Import {
             files,
             table,

@@ -29,6 +29,9 @@ pub struct CacheBudget {
     /// The part of `used_bytes` held by internal nodes.
     internal_bytes: AtomicI64,
     clock: AtomicU64,
+    /// Node lookups in the cache, hits and misses (statistics: one relaxed addition per lookup, as
+    /// `clock` already takes).
+    pub node_lookups: AtomicU64,
     /// Bytes written by eviction and checkpoints (statistics).
     pub node_bytes_written: AtomicU64,
     /// Node blocks read from disk (statistics).
@@ -60,6 +63,7 @@ impl CacheBudget {
             used_bytes: AtomicI64::new(0),
             internal_bytes: AtomicI64::new(0),
             clock: AtomicU64::new(1),
+            node_lookups: AtomicU64::new(0),
             node_bytes_written: AtomicU64::new(0),
             node_reads: AtomicU64::new(0),
             part_reads: AtomicU64::new(0),

@@ -25,6 +25,7 @@ pub mod env;
 pub mod error;
 pub mod format;
 pub mod health;
+pub mod latency;
 pub mod tree;
 pub mod txn;
 pub mod vfs;
@@ -39,6 +40,7 @@ pub use env::{
     VerifyReport,
 };
 pub use error::{Error, Result};
+pub use latency::{LatencyHistogram, LatencySnapshot, BUCKET_BOUNDS_MICROS};
 pub use tree::format::columnar::{ColumnLayout, FieldKind, KeyField, ValueLayout};
 pub use tree::in_memory::message::{Op, UpdateRegistry};
 pub use tree::operations::cursor::RangeIter;

@@ -44,6 +44,7 @@ impl Backend for SqlBackend {
         if let Some(db) = ctx.database.as_deref().filter(|d| !d.is_empty()) {
             sess.use_db(db).map_err(error)?;
         }
+        betula_sql::context::metrics::add(&self.engine.metrics.connections, 1);
         Ok(Box::new(SqlSession { sess }))
     }
 

@@ -14,6 +14,8 @@ pub struct BetulaServer {
     child: Option<Child>,
     pub port: u16,
     pub datadir: PathBuf,
+    /// The server's first line ("betula: listening on ...").
+    pub banner: String,
 }
 
 impl BetulaServer {
@@ -60,6 +62,7 @@ impl BetulaServer {
             child: Some(child),
             port,
             datadir: dir.to_path_buf(),
+            banner: line.trim_end().to_string(),
         })
     }
 

@@ -88,6 +88,8 @@ pub struct Engine {
     pub shutdown_by: AtomicU64,
     /// What the retention thread did (SHOW STATUS `Betula_retention_*`, ddl/retention.rs).
     pub retention: RetentionCounters,
+    /// Counters for monitoring (metrics.rs).
+    pub metrics: crate::context::metrics::ServerMetrics,
 }
 
 /// Counters of the retention thread (design.md "Retention").
@@ -153,6 +155,7 @@ impl Engine {
             server_hooks: Default::default(),
             shutdown_by: AtomicU64::new(0),
             retention: RetentionCounters::default(),
+            metrics: Default::default(),
             table_locks: Default::default(),
             backup: Mutex::new(None),
         };

@@ -15,6 +15,7 @@
 //! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
 //! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
+//! | `metrics` | counters for monitoring: rows, connections, commits, statements by kind and latency |
 //! | `table_locks` | LOCK TABLES, the global read lock and tables' write uses, across sessions |
 //!
 //! Invariant: a context registers itself in the engine's process list when it is made and
@@ -26,6 +27,7 @@ pub mod engine;
 pub mod handlers;
 pub mod interrupt;
 pub mod key_caches;
+pub mod metrics;
 pub mod optimizer_switch;
 pub mod session_functions;
 pub mod source_text;
@@ -51,6 +53,8 @@ pub use engine::Engine;
 
 pub struct Context {
     pub engine: Arc<Engine>,
+    /// Rows the running statement wrote (added to the engine's counters when it ends).
+    pub tally: metrics::RowTally,
     pub id: u64,
     pub user: String,
     pub host: String,
@@ -138,6 +142,7 @@ impl Context {
         );
         let mut cx = Context {
             engine,
+            tally: Default::default(),
             id,
             user: user.into(),
             host: host.into(),

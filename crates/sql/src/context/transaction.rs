@@ -132,7 +132,8 @@ impl Context {
     }
 
     pub fn commit(&mut self) -> DbResult<()> {
-        if !self.ws.is_empty() {
+        let wrote = !self.ws.is_empty();
+        if wrote {
             // No commit while another session holds the global read lock (design.md TLK4).
             let wait = self.metadata_wait();
             self.engine.table_locks.before_commit(self.id, wait)?;
@@ -149,6 +150,8 @@ impl Context {
             .and_then(|()| self.ws.flush(&self.engine.store, sync));
         if r.is_err() {
             self.ws.clear();
+        } else if wrote {
+            crate::context::metrics::add(&self.engine.metrics.commits, 1);
         }
         self.in_txn = false;
         self.release_lock();
@@ -193,6 +196,9 @@ impl Context {
     }
 
     pub fn rollback(&mut self) {
+        if !self.ws.is_empty() {
+            crate::context::metrics::add(&self.engine.metrics.rollbacks, 1);
+        }
         self.savepoints.clear();
         self.end_snapshot();
         self.ws.clear();

@@ -385,7 +385,10 @@ fn multi_update(
             }
             dml::check_row(&t, &new)?;
             match dml::update_row(cx, &t, pk, &old, &new) {
-                Ok(true) => changed += 1,
+                Ok(true) => {
+                    changed += 1;
+                    cx.tally.updated += 1;
+                }
                 Ok(false) => {}
                 Err(e) if ignore && e.code == ErrorCode::DupEntry => warnings.push(as_warning(e)),
                 Err(e) => return Err(e),
@@ -468,6 +471,7 @@ fn multi_delete(
             };
             dml::delete_row(cx, &t, pk, &row[s.offset..s.offset + s.ncols])?;
             deleted += 1;
+            cx.tally.deleted += 1;
         }
     }
     Ok(Output::done(deleted))

@@ -69,8 +69,33 @@ fn merged<'t>(
 /// `outer`), in key order or reverse, until `f` returns `false`. `snap` is the read view (None:
 /// latest committed). A partitioned table is read in the partitions the access path keeps, their
 /// scans merged in key order (design.md PRT7).
+/// The rows handed to `f` count in the engine's rows-read counter, once per call.
 #[allow(clippy::too_many_arguments)] // each argument is one independent knob of the read
 pub fn read_rows(
+    cx: &Context,
+    t: &TableDef,
+    access: &Access,
+    outer: &[Value],
+    needed: &[bool],
+    reverse: bool,
+    snap: Option<&betula_storage::Txn>,
+    f: &mut dyn FnMut(Vec<u8>, Vec<Value>) -> DbResult<bool>,
+) -> DbResult<()> {
+    let mut n = 0u64;
+    let r = {
+        let mut counted = |pk: Vec<u8>, row: Vec<Value>| {
+            n += 1;
+            f(pk, row)
+        };
+        read_access_path(cx, t, access, outer, needed, reverse, snap, &mut counted)
+    };
+    crate::context::metrics::add(&cx.engine.metrics.rows.read, n);
+    r
+}
+
+/// [`read_rows`] without the counting.
+#[allow(clippy::too_many_arguments)]
+fn read_access_path(
     cx: &Context,
     t: &TableDef,
     access: &Access,

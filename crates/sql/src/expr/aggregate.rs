@@ -1,11 +1,17 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
-//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR).
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, and Betula's FIRST and
+//! LAST).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
 //! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
 //! argument's value. Text groups, DISTINCT, MIN/MAX and GROUP_CONCAT's ORDER BY compare under
 //! the collation of their expression (`'a'` and `'A'` are one group under a `_ci` collation, two
 //! under a `_bin` one), as MariaDB.
+//!
+//! FIRST(v, ts) / LAST(v, ts) give `v` of the row with the least / greatest `ts` (rows whose `ts` is
+//! NULL are skipped; `v` may be NULL and is then the answer); among rows with that same `ts`, the
+//! least `v` for FIRST and the greatest for LAST (NULL below every value), so the answer never
+//! depends on the order rows are read in. No row with a `ts`: NULL.
 
 use std::collections::HashSet;
 
@@ -91,6 +97,8 @@ pub struct Accumulator {
     concat: Vec<(Vec<Value>, String)>,
     bits: Option<u64>,
     seen: HashSet<Vec<u8>>,
+    /// FIRST / LAST: the `ts` of `best`.
+    best_at: Option<Value>,
 }
 
 fn add(a: &Value, b: &Value) -> DbResult<Value> {
@@ -115,6 +123,7 @@ impl Accumulator {
             concat: Vec::new(),
             bits: None,
             seen: HashSet::new(),
+            best_at: None,
         }
     }
 
@@ -126,6 +135,10 @@ impl Accumulator {
         let mut vals = Vec::with_capacity(spec.arg.len());
         for a in &spec.arg {
             vals.push(eval(a, cx)?);
+        }
+        if matches!(spec.func, AggFunc::First | AggFunc::Last) {
+            self.first_or_last(spec, vals);
+            return Ok(());
         }
         if vals.iter().any(Value::is_null) {
             return Ok(());
@@ -175,6 +188,7 @@ impl Accumulator {
                 }
                 self.concat.push((keys, s));
             }
+            AggFunc::First | AggFunc::Last => {}
             AggFunc::BitAnd | AggFunc::BitOr => {
                 let b = match v {
                     Value::Int(i) => *i as u64,
@@ -191,8 +205,41 @@ impl Accumulator {
         Ok(())
     }
 
+    /// FIRST / LAST: keeps `vals` (`[v, ts]`) if it comes before (FIRST) or after (LAST) the row kept.
+    fn first_or_last(&mut self, spec: &AggSpec, mut vals: Vec<Value>) {
+        let (Some(at), Some(v)) = (vals.pop(), vals.pop()) else {
+            return;
+        };
+        if at.is_null() {
+            return;
+        }
+        let coll = |i: usize| spec.collations.get(i).copied().unwrap_or_default();
+        let better = match (&self.best_at, &self.best) {
+            (Some(best_at), best) => {
+                let by_at = sql_cmp(&at, best_at, coll(1)).unwrap_or(std::cmp::Ordering::Equal);
+                let by_v = crate::types::value::cmp_nulls_first(
+                    &v,
+                    best.as_ref().unwrap_or(&Value::Null),
+                    coll(0),
+                );
+                let o = by_at.then(by_v);
+                if spec.func == AggFunc::First {
+                    o == std::cmp::Ordering::Less
+                } else {
+                    o == std::cmp::Ordering::Greater
+                }
+            }
+            (None, _) => true,
+        };
+        if better {
+            self.best_at = Some(at);
+            self.best = Some(v);
+        }
+    }
+
     pub fn finish(mut self, spec: &AggSpec) -> Value {
         match spec.func {
+            AggFunc::First | AggFunc::Last => self.best.unwrap_or(Value::Null),
             AggFunc::Count | AggFunc::CountStar => Value::Int(self.count as i64),
             AggFunc::Sum => match self.sum {
                 None => Value::Null,

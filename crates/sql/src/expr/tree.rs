@@ -299,6 +299,10 @@ pub enum AggFunc {
     GroupConcat,
     BitAnd,
     BitOr,
+    /// FIRST(v, ts) / LAST(v, ts): `v` at the least / greatest `ts` (a Betula extension,
+    /// aggregate.rs).
+    First,
+    Last,
 }
 
 #[derive(Clone, Debug, PartialEq)]

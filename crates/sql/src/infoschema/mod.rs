@@ -6,8 +6,9 @@
 //! tables.rs (SCHEMATA, TABLES, SHOW TABLE STATUS), columns.rs (COLUMNS, SHOW COLUMNS),
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
 //! TABLE_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
-//! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), empty.rs (the column lists of the views that are
-//! always empty).
+//! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
+//! table's trees with their sizes and message-buffer backlog), empty.rs (the column lists of the views
+//! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
 //! information_schema) and their tables only. Row counts and sizes: tables.rs.
@@ -21,6 +22,7 @@ mod partitions;
 mod processlist;
 mod statistics;
 mod tables;
+mod trees;
 
 use std::sync::Arc;
 
@@ -38,6 +40,7 @@ pub use engines::engines;
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;
 pub use tables::{count_rows, row_count, table_status};
+pub use trees::{tree_infos, TreeInfo};
 
 /// The columns and rows of a view (or of a SHOW statement that shares its rows).
 pub type ViewRows = (Vec<OutCol>, Vec<Vec<Value>>);
@@ -82,6 +85,7 @@ pub fn table_names(cx: &Context, db: &str) -> Vec<String> {
 
 /// Views with rows (the computed ones); [`empty::EMPTY_VIEWS`] lists the rest.
 const VIEWS: &[&str] = &[
+    "BETULA_TREES",
     "CHARACTER_SETS",
     "COLLATIONS",
     "COLUMNS",
@@ -111,6 +115,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "TABLE_CONSTRAINTS" => constraints::table_constraints_view(tables()),
         "CHARACTER_SETS" => charsets::character_sets_view(),
         "PARTITIONS" => partitions::partitions_view(cx, tables()),
+        "BETULA_TREES" => trees::trees_view(cx, tables()),
         "COLLATIONS" => charsets::collations_view(),
         other => match empty::empty_view_columns(other) {
             Some(cols) => (names(cols), vec![]),

@@ -302,6 +302,8 @@ pub fn execute(
     }
     let nwarn = src.warnings.len() as u64 + src.warnings_dropped;
     cx.warnings.extend(std::mem::take(&mut src.warnings));
+    cx.tally.inserted += counts.inserted;
+    cx.tally.deleted += counts.deleted;
     Ok(Output::Done {
         affected: counts.inserted + counts.deleted,
         last_insert_id: src.first_id.unwrap_or(0),

@@ -581,7 +581,12 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
                 }),
             )
         }
-        Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Min | AggFunc::Max) => {
+        Expr::Agg(i)
+            if matches!(
+                aggs[*i].func,
+                AggFunc::Min | AggFunc::Max | AggFunc::First | AggFunc::Last
+            ) =>
+        {
             match aggs[*i].arg.first().and_then(Expr::col_index) {
                 Some(c) => OutCol {
                     name: p.name.clone(),

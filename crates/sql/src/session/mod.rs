@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
+use crate::context::metrics::StatementKind;
 use crate::context::{now_utc, Context, Engine};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -298,6 +299,7 @@ impl Session {
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
         let sql = run.sql;
+        let began = std::time::Instant::now();
         self.engine
             .queries
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -317,6 +319,8 @@ impl Session {
         // accepted expressions (see MAX_NESTING) cannot overflow the connection thread's stack.
         let deep = run.nesting > DEEP;
         let (nesting, stmt) = (run.nesting, run.stmt);
+        // A statement that does not parse counts as `Other`.
+        let mut kind = StatementKind::Other;
         let result = catch_unwind(AssertUnwindSafe(|| {
             let go = || -> DbResult<Output> {
                 self.cx.interrupt.statement_starts()?;
@@ -332,6 +336,7 @@ impl Session {
                     RunStatement::Prepared(s) => Statement::clone(&s),
                     RunStatement::No => parser::parse_statement(sql)?,
                 };
+                kind = StatementKind::of(&stmt);
                 dispatch::dispatch(&mut self.cx, stmt, input, sink)
             };
             if deep {
@@ -345,7 +350,13 @@ impl Session {
                 "internal error while executing the statement (the statement was rolled back)",
             ))
         });
-        self.finish(result, mark)
+        let out = self.finish(result, mark);
+        self.cx.engine.metrics.rows.absorb(&mut self.cx.tally);
+        // After the autocommit: a statement's latency includes its commit.
+        self.engine
+            .metrics
+            .statement(kind, began.elapsed(), out.is_err());
+        out
     }
 
     /// After a statement: the counters it sets, then commit (autocommit) or undo (error). A

@@ -134,8 +134,10 @@ pub(crate) fn run_then<R>(
     ck.seq = seq;
     ck.began = started;
     ck.log_bytes_at_begin = log_bytes;
+    let took = started.elapsed();
     env.last_checkpoint_ms
-        .store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
+        .store(took.as_millis() as u64, Ordering::Relaxed);
+    env.checkpoint_latency.record(took);
     env.checkpoints_done.fetch_add(1, Ordering::Relaxed);
     then(&CheckpointDone {
         seq,

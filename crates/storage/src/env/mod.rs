@@ -67,6 +67,11 @@ pub(crate) struct EnvInner {
     /// How long the last completed checkpoint took. Kept outside `ckpt` so that reading the figures
     /// (`Env::stats`) never waits for a checkpoint that is running.
     pub last_checkpoint_ms: AtomicU64,
+    /// How long each completed checkpoint took (statistics).
+    pub checkpoint_latency: crate::latency::LatencyHistogram,
+    /// Transactions with writes committed, and transactions rolled back (statistics).
+    pub txn_commits: AtomicU64,
+    pub txn_rollbacks: AtomicU64,
     pub locks: crate::txn::locks::LockTable,
     pub mvcc: Arc<crate::tree::in_memory::mvcc::MvccState>,
     pub flushq: Arc<crate::tree::maintenance::flusher::FlushQueue>,

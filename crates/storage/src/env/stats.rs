@@ -2,6 +2,7 @@
 //! node I/O, row locks, transactions and the background threads' work.
 
 use super::Env;
+use crate::latency::LatencySnapshot;
 use crate::tree::in_memory::message::Msn;
 use std::sync::atomic::Ordering;
 
@@ -53,6 +54,18 @@ pub struct EnvStats {
     pub background_flushes: u64,
     /// Dirty nodes the flusher wrote back without the tree's write lock (design.md WBK1).
     pub written_back: u64,
+    /// Node lookups in the cache (hits and misses; `node_reads` are the misses).
+    pub node_lookups: u64,
+    /// The internal nodes' share of the cache budget (their buffers are flushed down past it).
+    pub cache_internal_limit_bytes: u64,
+    /// Trees waiting for the flusher thread.
+    pub flusher_pending_trees: usize,
+    /// Transactions with writes committed, and transactions with writes rolled back.
+    pub txn_commits: u64,
+    pub txn_rollbacks: u64,
+    /// How long log fsyncs and completed checkpoints took.
+    pub log_fsync_latency: LatencySnapshot,
+    pub checkpoint_latency: LatencySnapshot,
 }
 
 impl Env {
@@ -87,6 +100,13 @@ impl Env {
             active_txns: i.mvcc.active_count(),
             open_views: i.mvcc.open_views().0,
             background_flushes: i.flushq.flushes(),
+            node_lookups: i.budget.node_lookups.load(Ordering::Relaxed),
+            cache_internal_limit_bytes: i.budget.internal_limit(),
+            flusher_pending_trees: i.flushq.pending(),
+            txn_commits: i.txn_commits.load(Ordering::Relaxed),
+            txn_rollbacks: i.txn_rollbacks.load(Ordering::Relaxed),
+            log_fsync_latency: i.wal.fsync_latency.snapshot(),
+            checkpoint_latency: i.checkpoint_latency.snapshot(),
             oldest_view_lag_lsns: i
                 .mvcc
                 .open_views()

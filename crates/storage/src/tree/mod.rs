@@ -151,6 +151,10 @@ pub struct TreeStats {
     pub height: u32,
     pub max_msn: Msn,
     pub ckpt_msn: Msn,
+    /// The backlog flushes move down: bytes of messages in the buffers of the internal nodes in memory,
+    /// and the messages of those buffers that are loaded (internal nodes not in memory are not counted).
+    pub buffered_messages: u64,
+    pub buffered_bytes: u64,
 }
 
 impl Tree {
@@ -181,6 +185,15 @@ impl Tree {
         let nodes = st.nodes.lock();
         let space = self.space.lock();
         let height = nodes.get(&st.root).map_or(0, |s| s.node.height());
+        let (mut buffered_messages, mut buffered_bytes) = (0u64, 0u64);
+        for slot in nodes.values() {
+            if let Node::Internal { buffers, .. } = &*slot.node {
+                for b in buffers {
+                    buffered_bytes += b.bytes() as u64;
+                    buffered_messages += b.loaded.as_ref().map_or(0, |l| l.count() as u64);
+                }
+            }
+        }
         TreeStats {
             file_bytes: space.end(),
             free_bytes: space.free_bytes(),
@@ -190,6 +203,8 @@ impl Tree {
             height,
             max_msn: st.max_msn,
             ckpt_msn: st.ckpt_msn,
+            buffered_messages,
+            buffered_bytes,
         }
     }
 }

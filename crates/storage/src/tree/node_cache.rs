@@ -127,6 +127,7 @@ impl Tree {
     /// The node `bn`, from the cache or from disk (partitions possibly not loaded).
     pub(crate) fn load(&self, st: &TreeState, bn: BlockNum) -> Result<Arc<Node>> {
         let tick = self.budget.tick();
+        self.budget.node_lookups.fetch_add(1, Ordering::Relaxed);
         if let Some(slot) = st.nodes.lock().get_mut(&bn) {
             slot.last_use = tick;
             return Ok(slot.node.clone());

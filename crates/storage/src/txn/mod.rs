@@ -381,6 +381,9 @@ impl Txn {
     /// durability wait: visibility (if they succeeded), then the locks and fences.
     fn finish_commit(mut self, result: Result<()>, commit: Option<(TxnId, bool)>) -> Result<()> {
         if result.is_ok() {
+            if commit.is_some() {
+                self.env.txn_commits.fetch_add(1, Ordering::Relaxed);
+            }
             match commit {
                 // Durable through `lsn`: this and every earlier committer become visible at once.
                 Some((lsn, true)) => self.env.mvcc.settle(lsn),
@@ -410,6 +413,7 @@ impl Txn {
             self.env.mvcc.deactivate(self.id);
             return result;
         }
+        self.env.txn_rollbacks.fetch_add(1, Ordering::Relaxed);
         // O(1): the id joins the aborted set; readers skip its versions, garbage collection drops them.
         // (If this record is lost in a crash, recovery rolls the transaction back all the same.)
         let result = self.env.wal.append(&Record::TxnAbort { txn: self.id });

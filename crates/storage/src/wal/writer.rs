@@ -75,6 +75,8 @@ pub struct Wal {
     cond: Condvar,
     /// Early-sync requests served by the environment's log syncer thread (wal/syncer.rs).
     pub syncer: SyncRequests,
+    /// How long each fsync of a log segment took (statistics).
+    pub fsync_latency: crate::latency::LatencyHistogram,
 }
 
 /// Buffered bytes above which an append writes the buffer out even without a commit.
@@ -130,6 +132,7 @@ impl Wal {
             }),
             cond: Condvar::new(),
             syncer: SyncRequests::default(),
+            fsync_latency: Default::default(),
         })
     }
 
@@ -396,7 +399,9 @@ impl Wal {
                 .map_err(|e| Error::io("write log", name(), e))?;
         }
         if sync {
+            let began = std::time::Instant::now();
             file.sync().map_err(|e| Error::io("fsync log", name(), e))?;
+            self.fsync_latency.record(began.elapsed());
         }
         Ok(())
     }

@@ -32,6 +32,7 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     for (pk, row) in rows {
         cx.check_interrupted()?;
         delete_row(cx, &t, &pk, &row)?;
+        cx.tally.deleted += 1;
     }
     Ok(Output::done(n))
 }

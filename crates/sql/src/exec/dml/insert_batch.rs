@@ -185,6 +185,10 @@ pub(super) fn insert_batch(
             cx.ws.write_through(store, &tree, changes)?;
         }
     }
+    match kind {
+        BatchKind::Insert => cx.tally.inserted += rows,
+        BatchKind::Upsert(_) => cx.tally.upserted += rows,
+    }
     Ok(super::insert::finish_insert(
         cx,
         rows,

@@ -54,6 +54,7 @@ pub(super) fn insert_row(
         if let Some(arg) = upsert::encode_arg(&t.layout, &bytes, policy.program) {
             let tree = t.primary_tree_of(t.part_of_row(row)?);
             cx.ws.upsert(&cx.engine.store, &tree, pk, arg)?;
+            cx.tally.upserted += 1;
             return Ok(1);
         }
     }
@@ -64,6 +65,7 @@ pub(super) fn insert_row(
             match load(cx, t, &c.pk)? {
                 Some(old) => {
                     delete_row(cx, t, &c.pk, &old)?;
+                    cx.tally.deleted += 1;
                     affected += 1;
                     continue;
                 }
@@ -77,6 +79,7 @@ pub(super) fn insert_row(
             };
             let new = updated_row(cx, t, &old, row, rownum, policy, warnings)?;
             if update_row(cx, t, &c.pk, &old, &new)? {
+                cx.tally.updated += 1;
                 affected += 2;
             }
             break;
@@ -94,6 +97,7 @@ pub(super) fn insert_row(
     }
     if !skip {
         put_row(cx, t, &pk, row)?;
+        cx.tally.inserted += 1;
         affected += 1;
     }
     Ok(affected)

@@ -85,7 +85,10 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         }
         super::check_row(&t, &new)?;
         match update_row(cx, &t, &pk, &old, &new) {
-            Ok(true) => changed += 1,
+            Ok(true) => {
+                changed += 1;
+                cx.tally.updated += 1;
+            }
             Ok(false) => {}
             Err(e) if ignore && e.code == ErrorCode::DupEntry => warnings.push(Warning {
                 level: crate::error::sql_error::WarningLevel::Warning,

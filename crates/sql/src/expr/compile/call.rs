@@ -74,6 +74,8 @@ fn agg_func(name: &str) -> Option<AggFunc> {
         "GROUP_CONCAT" => AggFunc::GroupConcat,
         "BIT_AND" => AggFunc::BitAnd,
         "BIT_OR" => AggFunc::BitOr,
+        "FIRST" => AggFunc::First,
+        "LAST" => AggFunc::Last,
         _ => return None,
     })
 }
@@ -170,6 +172,9 @@ impl Compiler<'_> {
         match name.as_str() {
             "VALUES" if self.insert_scope.is_some() => return self.insert_value(&args),
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => return self.date_add(&name, &args),
+            "TIME_BUCKET" if matches!(args.first(), Some(ast::Expr::Interval(_))) => {
+                return self.time_bucket(&args)
+            }
             "RAND" => {
                 if let Some(e) = self.rand(&args)? {
                     return Ok(e);
@@ -291,6 +296,23 @@ impl Compiler<'_> {
         Ok(Expr::DateAdd(Box::new(d), Box::new(n), unit, sub))
     }
 
+    /// TIME_BUCKET(INTERVAL n unit, ts [, origin]) as `__TIME_BUCKET_<Unit>(n, ts [, origin])`
+    /// (functions/time_series.rs).
+    fn time_bucket(&mut self, args: &[ast::Expr]) -> DbResult<Expr> {
+        let (Some(ast::Expr::Interval(iv)), 2..=3) = (args.first(), args.len()) else {
+            return Err(DbError::wrong_args("TIME_BUCKET"));
+        };
+        let unit = match &iv.leading_field {
+            Some(f) => interval_unit(f)?,
+            None => IntervalUnit::Second,
+        };
+        let mut compiled = vec![self.compile(&iv.value)?];
+        for a in &args[1..] {
+            compiled.push(self.compile(a)?);
+        }
+        Ok(Expr::Func(format!("__TIME_BUCKET_{unit:?}"), compiled))
+    }
+
     fn aggregate(
         &mut self,
         func: AggFunc,
@@ -305,7 +327,12 @@ impl Compiler<'_> {
         } else {
             func
         };
+        let pair = matches!(func, AggFunc::First | AggFunc::Last);
+        if pair && (args.len() != 2 || distinct) {
+            return Err(DbError::wrong_args(name));
+        }
         if func != AggFunc::CountStar
+            && !pair
             && (args.is_empty()
                 || (func != AggFunc::GroupConcat && func != AggFunc::Count && args.len() != 1))
         {

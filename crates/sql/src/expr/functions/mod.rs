@@ -7,6 +7,7 @@
 //! | `numeric.rs` | ABS, ROUND, TRUNCATE, FLOOR, MOD, POW, SQRT, LN, ... |
 //! | `temporal.rs` | DATE_FORMAT, DATEDIFF, EXTRACT, FROM_UNIXTIME, DATE_ADD, ... |
 //! | `time_zone.rs` | CONVERT_TZ |
+//! | `time_series.rs` | TIME_BUCKET (a Betula extension) |
 //! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
 //! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, ... (lazy ones too) |
 //! | `conversion.rs` | HEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
@@ -16,8 +17,8 @@
 //!
 //! Invariants:
 //! * The names a query may call are exactly the families' `NAMES` ([`is_known_function`]), plus
-//!   the internal `__COLLATE` and `__EXTRACT_<unit>` the compiler makes from `COLLATE` and
-//!   `EXTRACT`; every name is in one family only.
+//!   the internal `__COLLATE`, `__EXTRACT_<unit>` and `__TIME_BUCKET_<unit>` the compiler makes from
+//!   `COLLATE`, `EXTRACT` and `TIME_BUCKET(INTERVAL n unit, ...)`; every name is in one family only.
 //! * Context-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not
 //!   here: the session folds them to constants at compile time. Every function [`call`] reaches
 //!   is deterministic, which the blind-upsert path relies on (recovery re-runs it); RAND is not
@@ -33,6 +34,7 @@ mod numeric;
 mod random;
 mod string;
 mod temporal;
+mod time_series;
 mod time_zone;
 mod week;
 
@@ -53,6 +55,7 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (numeric::NAMES, numeric::call),
     (temporal::NAMES, temporal::call),
     (time_zone::NAMES, time_zone::call),
+    (time_series::NAMES, time_series::call),
     (week::NAMES, week::call),
     (control::NAMES, control::call),
     (conversion::NAMES, conversion::call),
@@ -81,7 +84,10 @@ fn family(name: &str) -> Option<Body> {
 
 /// True if `name` (upper case) is a scalar function a query may call.
 pub fn is_known_function(name: &str) -> bool {
-    family(name).is_some() || name.starts_with("__EXTRACT_") || name == "__COLLATE"
+    family(name).is_some()
+        || name.starts_with("__EXTRACT_")
+        || name.starts_with("__TIME_BUCKET_")
+        || name == "__COLLATE"
 }
 
 /// Function `name` (upper case) of the evaluated arguments `a`.
@@ -91,6 +97,9 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     }
     if name == "__COLLATE" {
         return Ok(conversion::collate(a));
+    }
+    if let Some(unit) = name.strip_prefix("__TIME_BUCKET_") {
+        return time_series::interval_call(unit, a);
     }
     if !NULL_AWARE.contains(&name) && a.iter().any(Value::is_null) {
         return Ok(Value::Null);
@@ -235,6 +244,8 @@ mod tests {
         "QUARTER",
         "MICROSECOND",
         "TIME_TO_SEC",
+        // Betula's time-series extension.
+        "TIME_BUCKET",
     ];
 
     #[test]
@@ -248,6 +259,7 @@ mod tests {
         known.sort_unstable();
         assert_eq!(all, known);
         assert!(is_known_function("__EXTRACT_Year") && is_known_function("__COLLATE"));
+        assert!(is_known_function("__TIME_BUCKET_Minute"));
         assert!(!is_known_function("RAND") && !is_known_function("NOW"));
     }
 

@@ -4,6 +4,7 @@
 //! | --- | --- |
 //! | `schema` | databases, tables, table status, columns, indexes, CREATE DATABASE / TABLE |
 //! | `server` | variables, status, warnings, processes, engines, collations, character sets, and the empty lists of what Betula does not have |
+//! | `engine_status` | SHOW ENGINE ... STATUS: the engine's report in sections |
 //! | `accounts` | grants, CREATE USER |
 //!
 //! Invariants: results have text columns (`Output::text`), except SHOW TABLE STATUS
@@ -11,6 +12,7 @@
 //! rules, case-insensitive); WHERE is evaluated over the result's columns by name.
 
 mod accounts;
+pub mod engine_status;
 mod schema;
 mod server;
 
@@ -44,7 +46,7 @@ pub fn run(cx: &mut Context, stmt: &ShowStatement) -> DbResult<Output> {
         Show::Warnings { errors_only } => server::warnings(cx, *errors_only),
         Show::Processlist => server::processlist(cx),
         Show::Engines => server::engines(),
-        Show::EngineStatus { name } => server::engine_status(cx, name),
+        Show::EngineStatus { name } => engine_status::engine_status(cx, name),
         Show::Collations { like } => server::collations(like),
         Show::Charsets { like } => server::charsets(like),
         Show::Plugins => Output::text(&["Name", "Status", "Type", "Library", "License"], vec![]),

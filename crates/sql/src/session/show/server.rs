@@ -1,5 +1,5 @@
-//! SHOW VARIABLES, STATUS, WARNINGS / ERRORS, PROCESSLIST, ENGINES, ENGINE ... STATUS,
-//! COLLATION and CHARACTER SET.
+//! SHOW VARIABLES, STATUS, WARNINGS / ERRORS, PROCESSLIST, ENGINES, COLLATION and CHARACTER SET
+//! (ENGINE ... STATUS: engine_status.rs).
 //!
 //! Invariant: SHOW WARNINGS lists at most `max_error_count` entries while `@@warning_count`
 //! still counts them all; the statement itself keeps the diagnostics it shows (the session
@@ -82,14 +82,6 @@ pub fn engines() -> Output {
             "Savepoints",
         ],
         rows,
-    )
-}
-
-pub fn engine_status(cx: &Context, name: &str) -> Output {
-    let st = cx.engine.store.env().stats();
-    Output::text(
-        &["Type", "Name", "Status"],
-        vec![vec![t(name), t(""), t(format!("{st:#?}"))]],
     )
 }
 

@@ -68,6 +68,11 @@ impl FlushQueue {
         self.done.load(Ordering::Relaxed)
     }
 
+    /// Trees waiting for the flusher now.
+    pub fn pending(&self) -> usize {
+        self.pending.lock().len()
+    }
+
     pub fn is_active(&self) -> bool {
         self.active.load(Ordering::SeqCst)
     }
