@@ -299,6 +299,12 @@ pub enum AggFunc {
     GroupConcat,
     BitAnd,
     BitOr,
+    /// STD, STDDEV, STDDEV_POP.
+    StdPop,
+    StdSamp,
+    /// VARIANCE, VAR_POP.
+    VarPop,
+    VarSamp,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -461,6 +461,11 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return t;
         }
     }
+    if let ast::Expr::Extract { .. } = e {
+        if let Some(t) = cx.enclosing_call_text(e.span()) {
+            return t;
+        }
+    }
     if let ast::Expr::Subquery(_) | ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } = e {
         if let Some(t) = cx.prefixed_text(e.span()) {
             return t;
