@@ -57,7 +57,7 @@ pub enum Workload {
     OnlineDdl,
 }
 
-pub const ALL: [Workload; 10] = [
+pub const ALL: [Workload; 11] = [
     Workload::SensorLoad,
     Workload::SensorStream,
     Workload::HotReads,

@@ -41,6 +41,8 @@ impl Backend for SqlBackend {
         let mut sess = self
             .engine
             .session(ctx.connection_id as u64, &ctx.user, &ctx.client_host);
+        sess.client_found_rows =
+            ctx.capabilities & crate::protocol::capabilities::CLIENT_FOUND_ROWS != 0;
         if let Some(db) = ctx.database.as_deref().filter(|d| !d.is_empty()) {
             sess.use_db(db).map_err(error)?;
         }

@@ -74,6 +74,12 @@ pub struct Context {
     pub now: DateTime,
     /// The statement's start in UTC (UTC_TIMESTAMP(), UNIX_TIMESTAMP()).
     pub now_utc: DateTime,
+    /// The client negotiated CLIENT_FOUND_ROWS: UPDATE reports the rows it matched, not the
+    /// rows it changed.
+    pub client_found_rows: bool,
+    /// The microseconds of the statement's start within its second (NOW(6), CURTIME(3), ...);
+    /// `now` and `now_utc` hold whole seconds.
+    pub now_micros: u32,
     /// The session's `time_zone`, resolved (types/time_zone).
     pub time_zone: TimeZone,
     /// The statement's `?` parameter values.
@@ -112,11 +118,17 @@ impl Drop for Context {
 
 /// The current time, truncated to whole seconds (NOW() and CURRENT_TIMESTAMP without a precision).
 pub fn now_utc() -> DateTime {
+    now_utc_with_micros().0
+}
+
+/// The current UTC time in whole seconds, and the microseconds within that second.
+pub fn now_utc_with_micros() -> (DateTime, u32) {
     let us = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_micros() as i64)
         .unwrap_or(0);
-    crate::expr::functions::from_unix_micros(us - us % 1_000_000).unwrap_or(DateTime::ZERO)
+    let whole = crate::expr::functions::from_unix_micros(us - us % 1_000_000);
+    (whole.unwrap_or(DateTime::ZERO), (us % 1_000_000) as u32)
 }
 
 impl Context {
@@ -158,6 +170,8 @@ impl Context {
             row_count: -1,
             now: time_zone.utc_to_local(now),
             now_utc: now,
+            now_micros: 0,
+            client_found_rows: false,
             time_zone,
             params: Vec::new(),
             cur_sql: String::new(),

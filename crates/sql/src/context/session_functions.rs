@@ -6,7 +6,8 @@
 
 use super::variables;
 use super::Context;
-use crate::error::db_error::DbResult;
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
 use crate::types::temporal::{DateTime, Time};
 use crate::types::value::Value;
 
@@ -52,14 +53,19 @@ impl Context {
                 t(format!("{}@{}", self.user, self.host))
             }
             ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
-            ("NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE", 0 | 1) => {
-                Some(Ok(Value::DateTime(self.now)))
-            }
-            ("UTC_TIMESTAMP", 0) => Some(Ok(Value::DateTime(self.now_utc))),
+            (
+                "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
+                | "UTC_TIMESTAMP",
+                0 | 1,
+            ) => Some(self.clock(name, args).map(|(local, utc)| {
+                Value::DateTime(if name == "UTC_TIMESTAMP" { utc } else { local })
+            })),
             ("CURDATE" | "CURRENT_DATE", 0) => Some(Ok(Value::Date(self.now.date))),
             ("UTC_DATE", 0) => Some(Ok(Value::Date(self.now_utc.date))),
-            ("CURTIME" | "CURRENT_TIME", 0) => Some(Ok(time_of_day(self.now))),
-            ("UTC_TIME", 0) => Some(Ok(time_of_day(self.now_utc))),
+            ("CURTIME" | "CURRENT_TIME" | "UTC_TIME", 0 | 1) => Some(
+                self.clock(name, args)
+                    .map(|(local, utc)| time_of_day(if name == "UTC_TIME" { utc } else { local })),
+            ),
             ("UNIX_TIMESTAMP", 0) => Some(Ok(Value::Int(
                 self.now_utc.unix_micros().unwrap_or(0) / 1_000_000,
             ))),
@@ -76,6 +82,44 @@ impl Context {
             )),
             _ => None,
         }
+    }
+}
+
+impl Context {
+    /// The statement's start, local and UTC, with the fraction of a second `args` asks for
+    /// (`NOW(3)`: milliseconds, truncated; none without an argument); a precision above 6 is
+    /// 1426, one that is not a non-negative integer 1064, as in MariaDB.
+    fn clock(&self, name: &str, args: &[Value]) -> DbResult<(DateTime, DateTime)> {
+        let fsp = match args.first() {
+            None => 0,
+            Some(Value::Int(i)) if *i >= 0 => *i as u64,
+            Some(Value::UInt(u)) => *u,
+            Some(other) => {
+                let text = crate::expr::eval::text_of(other).unwrap_or_default();
+                return Err(DbError::syntax(format!("{text})")));
+            }
+        };
+        if fsp > 6 {
+            let shown = match name {
+                "SYSDATE" | "UTC_TIMESTAMP" | "UTC_TIME" => name,
+                "CURTIME" | "CURRENT_TIME" => "CURTIME",
+                _ => "CURRENT_TIMESTAMP",
+            };
+            return Err(DbError::new(
+                ErrorCode::TooBigPrecision,
+                format!(
+                    "Too big precision specified for '{}'. Maximum is 6",
+                    shown.to_ascii_lowercase()
+                ),
+            ));
+        }
+        let unit = 10u64.pow(6 - fsp as u32);
+        let frac = self.now_micros as u64 / unit * unit;
+        let add = |d: DateTime| DateTime {
+            date: d.date,
+            micros: d.micros + frac,
+        };
+        Ok((add(self.now), add(self.now_utc)))
     }
 }
 

@@ -40,6 +40,50 @@ impl Context {
         self.item_text_at(span, true)
     }
 
+    /// [`Context::item_text`] of a call whose span starts inside its parentheses after other
+    /// words (sqlparser's `EXTRACT(HOUR FROM d)` spans `d`): the text from the name of the
+    /// innermost call enclosing the span's start.
+    pub fn enclosing_call_text(&self, span: Span) -> Option<String> {
+        let start = self.offset_of(span)?;
+        let head = self.cur_sql.get(..start)?.as_bytes();
+        let mut depth = 0;
+        let mut open = None;
+        for (i, b) in head.iter().enumerate().rev() {
+            match b {
+                b')' => depth += 1,
+                b'(' if depth == 0 => {
+                    open = Some(i);
+                    break;
+                }
+                b'(' => depth -= 1,
+                _ => {}
+            }
+        }
+        let name_end = self.cur_sql.get(..open?)?.trim_end().len();
+        let word = head[..name_end]
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count();
+        if word == 0 {
+            return None;
+        }
+        let from = name_end - word;
+        let (line, column) = self.line_column(from);
+        let mut at = span;
+        at.start.line = line;
+        at.start.column = column;
+        self.item_text_at(at, false)
+    }
+
+    /// The 1-based line and column (in characters) of byte offset `off` of the statement.
+    fn line_column(&self, off: usize) -> (u64, u64) {
+        let before = &self.cur_sql[..off];
+        let line = before.matches('\n').count() as u64 + 1;
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        (line, before[line_start..].chars().count() as u64 + 1)
+    }
+
     /// [`Context::item_text`] of an expression whose span starts after a prefix sqlparser
     /// leaves out of it (`(SELECT ...)`, `-5`, `(a + b)`): the text from that prefix.
     pub fn prefixed_text(&self, span: Span) -> Option<String> {

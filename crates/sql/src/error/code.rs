@@ -397,6 +397,8 @@ error_codes! {
     ClientLocalFilesDisabled = 3948, "42000";
     /// `ER_CONSTRAINT_FAILED`
     ConstraintFailed = 4025, "23000";
+    /// `ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION` (a row compared with a scalar, ...)
+    IllegalParameterDataTypes2ForOperation = 4078, "HY000";
 }
 
 #[cfg(test)]

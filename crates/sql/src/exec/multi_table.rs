@@ -398,7 +398,12 @@ fn multi_update(
     let nwarn = warnings.len() + cx.warnings.len();
     cx.warnings.extend(warnings);
     Ok(Output::Done {
-        affected: changed,
+        // A client that asked for CLIENT_FOUND_ROWS is told the rows matched (MySQL's rule).
+        affected: if cx.client_found_rows {
+            matched
+        } else {
+            changed
+        },
         last_insert_id: 0,
         info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {nwarn}"),
     })

@@ -1,12 +1,15 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
-//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, and Betula's FIRST and
-//! LAST).
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, the standard
+//! deviations and variances, and Betula's FIRST and LAST).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
 //! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
-//! argument's value. Text groups, DISTINCT, MIN/MAX and GROUP_CONCAT's ORDER BY compare under
-//! the collation of their expression (`'a'` and `'A'` are one group under a `_ci` collation, two
-//! under a `_bin` one), as MariaDB.
+//! argument's value; STDDEV/VARIANCE and their _POP/_SAMP forms are computed in doubles
+//! (Welford's running mean and squared deviations; a sample of one row is NULL) and shown, for
+//! exact arguments, with 4 more decimals than the arguments have, as MariaDB prints them. Text
+//! groups, DISTINCT, MIN/MAX and GROUP_CONCAT's ORDER BY compare under the collation of their
+//! expression (`'a'` and `'A'` are one group under a `_ci` collation, two under a `_bin` one),
+//! as MariaDB.
 //!
 //! FIRST(v, ts) / LAST(v, ts) give `v` of the row with the least / greatest `ts` (rows whose `ts` is
 //! NULL are skipped; `v` may be NULL and is then the answer); among rows with that same `ts`, the
@@ -89,6 +92,21 @@ pub fn group_key(vals: &[Value], colls: &[Collation]) -> Vec<u8> {
     out
 }
 
+/// A deviation or variance as MariaDB shows it: of exact values with 4 more decimals than they
+/// have (`STDDEV` of integers prints `1.2472`), of approximate ones as the double it is.
+fn fixed_decimals(x: f64, exact: bool, scale: u8) -> Value {
+    if exact {
+        let scale = (scale + 4).min(30);
+        let m = (x * 10f64.powi(scale as i32)).round();
+        if m.abs() < 1e37 {
+            if let Some(d) = Decimal::new(m as i128, scale) {
+                return Value::Decimal(d);
+            }
+        }
+    }
+    Value::Double(x)
+}
+
 pub struct Accumulator {
     count: u64,
     sum: Option<Value>,
@@ -99,6 +117,11 @@ pub struct Accumulator {
     seen: HashSet<Vec<u8>>,
     /// FIRST / LAST: the `ts` of `best`.
     best_at: Option<Value>,
+    /// Welford's running mean and sum of squared deviations (STDDEV, VARIANCE).
+    mean: f64,
+    m2: f64,
+    /// The largest scale of the exact values seen (STDDEV, VARIANCE).
+    scale: u8,
 }
 
 fn add(a: &Value, b: &Value) -> DbResult<Value> {
@@ -124,6 +147,9 @@ impl Accumulator {
             bits: None,
             seen: HashSet::new(),
             best_at: None,
+            mean: 0.0,
+            m2: 0.0,
+            scale: 0,
         }
     }
 
@@ -189,6 +215,17 @@ impl Accumulator {
                 self.concat.push((keys, s));
             }
             AggFunc::First | AggFunc::Last => {}
+            AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
+                match v {
+                    Value::Int(_) | Value::UInt(_) => {}
+                    Value::Decimal(d) => self.scale = self.scale.max(d.scale()),
+                    _ => self.exact = false,
+                }
+                let x = v.to_f64_lenient().unwrap_or(0.0);
+                let delta = x - self.mean;
+                self.mean += delta / self.count as f64;
+                self.m2 += delta * (x - self.mean);
+            }
             AggFunc::BitAnd | AggFunc::BitOr => {
                 let b = match v {
                     Value::Int(i) => *i as u64,
@@ -316,6 +353,20 @@ impl Accumulator {
                     s.truncate(end);
                 }
                 Value::Text(s)
+            }
+            AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
+                let sample = matches!(spec.func, AggFunc::StdSamp | AggFunc::VarSamp);
+                let n = self.count as f64 - if sample { 1.0 } else { 0.0 };
+                if self.count == 0 || n <= 0.0 {
+                    return Value::Null;
+                }
+                let var = self.m2 / n;
+                let x = if matches!(spec.func, AggFunc::StdPop | AggFunc::StdSamp) {
+                    var.sqrt()
+                } else {
+                    var
+                };
+                fixed_decimals(x, self.exact, self.scale)
             }
             AggFunc::BitAnd => Value::UInt(self.bits.unwrap_or(u64::MAX)),
             AggFunc::BitOr => Value::UInt(self.bits.unwrap_or(0)),

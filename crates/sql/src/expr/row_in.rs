@@ -1,4 +1,5 @@
-//! Row subqueries: `(a, b) IN (SELECT x, y ...)`, compiled (the subquery already evaluated to
+//! Row comparisons with a set: `(a, b) IN (SELECT x, y ...)` and `(a, b) IN ((1, 2), (3, 4))`,
+//! compiled (the subquery already evaluated to
 //! rows, as every uncorrelated subquery is) into `OR` over the rows of `AND` over the columns'
 //! equalities, which is SQL's definition of a row comparison and keeps its NULL logic: a NULL
 //! among the compared values gives NULL unless another column already differs.
@@ -19,6 +20,20 @@ pub fn row_in(
     rows: Vec<Vec<Value>>,
     negated: bool,
 ) -> DbResult<Expr> {
+    let rows = rows
+        .into_iter()
+        .map(|r| r.into_iter().map(Expr::Lit).collect())
+        .collect();
+    row_in_exprs(items, colls, rows, negated)
+}
+
+/// `(items) [NOT] IN ((e, ...), ...)`: [`row_in`] over rows of expressions (a row IN list).
+pub fn row_in_exprs(
+    items: Vec<Expr>,
+    colls: Vec<Collation>,
+    rows: Vec<Vec<Expr>>,
+    negated: bool,
+) -> DbResult<Expr> {
     let n = items.len();
     let mut ors = Vec::with_capacity(rows.len());
     for r in rows {
@@ -32,9 +47,7 @@ pub fn row_in(
             .iter()
             .zip(r)
             .zip(&colls)
-            .map(|((a, v), c)| {
-                Expr::Binary(BinOp::Eq, Box::new(a.clone()), Box::new(Expr::Lit(v)), *c)
-            })
+            .map(|((a, v), c)| Expr::Binary(BinOp::Eq, Box::new(a.clone()), Box::new(v), *c))
             .collect();
         ors.push(balanced(BinOp::And, eqs));
     }

@@ -303,6 +303,12 @@ pub enum AggFunc {
     /// aggregate.rs).
     First,
     Last,
+    /// STD, STDDEV, STDDEV_POP.
+    StdPop,
+    StdSamp,
+    /// VARIANCE, VAR_POP.
+    VarPop,
+    VarSamp,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -400,7 +400,17 @@ fn refuse_unsupported_clauses(sel: &ast::Select) -> DbResult<()> {
     Ok(())
 }
 
+/// A LIMIT or OFFSET count: an integer literal or a `?` parameter, as MariaDB takes them
+/// (an expression such as `1 + 1` is 1064 there, and here).
 fn const_u64(cx: &mut Context, e: &ast::Expr) -> DbResult<u64> {
+    let literal = matches!(
+        e,
+        ast::Expr::Value(v)
+            if matches!(v.value, ast::Value::Number(..) | ast::Value::Placeholder(_))
+    );
+    if !literal {
+        return Err(DbError::syntax(e));
+    }
     let scope = Scope::default();
     let ex = cx.compile(&scope, e, "limit")?;
     let v = eval(&ex, &EvalCtx::default())?;
@@ -458,6 +468,11 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
     }
     if let ast::Expr::Substring { .. } | ast::Expr::Cast { .. } | ast::Expr::Convert { .. } = e {
         if let Some(t) = cx.call_text(e.span()) {
+            return t;
+        }
+    }
+    if let ast::Expr::Extract { .. } = e {
+        if let Some(t) = cx.enclosing_call_text(e.span()) {
             return t;
         }
     }

@@ -40,7 +40,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use crate::context::metrics::StatementKind;
-use crate::context::{now_utc, Context, Engine};
+use crate::context::{now_utc_with_micros, Context, Engine};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::WarningLevel;
@@ -306,7 +306,7 @@ impl Session {
         if !run.reads_diagnostics {
             self.warnings.clear();
         }
-        self.now_utc = now_utc();
+        (self.now_utc, self.now_micros) = now_utc_with_micros();
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();

@@ -195,7 +195,8 @@ fn push_table_options(t: &TableDef, s: &mut String) {
         s.push_str(&format!(" ROW_FORMAT={r}"));
     }
     shown(s, &["KEY_BLOCK_SIZE"]);
-    if let Some(c) = &t.comment {
+    // An empty comment is no comment (ALTER TABLE t COMMENT '' drops it), as MariaDB shows it.
+    if let Some(c) = t.comment.as_ref().filter(|c| !c.is_empty()) {
         s.push_str(&format!(" COMMENT={}", quote_str(c)));
     }
     shown(s, &["CONNECTION"]);

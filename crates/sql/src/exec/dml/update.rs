@@ -101,7 +101,12 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     let nwarn = warnings.len();
     cx.warnings.extend(warnings);
     Ok(Output::Done {
-        affected: changed,
+        // A client that asked for CLIENT_FOUND_ROWS is told the rows matched (MySQL's rule).
+        affected: if cx.client_found_rows {
+            matched
+        } else {
+            changed
+        },
         last_insert_id: 0,
         info: format!("Rows matched: {matched}  Changed: {changed}  Warnings: {nwarn}"),
     })

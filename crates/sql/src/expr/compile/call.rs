@@ -76,6 +76,10 @@ fn agg_func(name: &str) -> Option<AggFunc> {
         "BIT_OR" => AggFunc::BitOr,
         "FIRST" => AggFunc::First,
         "LAST" => AggFunc::Last,
+        "STD" | "STDDEV" | "STDDEV_POP" => AggFunc::StdPop,
+        "STDDEV_SAMP" => AggFunc::StdSamp,
+        "VARIANCE" | "VAR_POP" => AggFunc::VarPop,
+        "VAR_SAMP" => AggFunc::VarSamp,
         _ => return None,
     })
 }
@@ -175,6 +179,7 @@ impl Compiler<'_> {
             "TIME_BUCKET" if matches!(args.first(), Some(ast::Expr::Interval(_))) => {
                 return self.time_bucket(&args)
             }
+            "TIMESTAMPDIFF" | "TIMESTAMPADD" => return self.timestamp_unit_call(&name, &args),
             "RAND" => {
                 if let Some(e) = self.rand(&args)? {
                     return Ok(e);
@@ -313,6 +318,36 @@ impl Compiler<'_> {
         Ok(Expr::Func(format!("__TIME_BUCKET_{unit:?}"), compiled))
     }
 
+    /// TIMESTAMPDIFF(unit, a, b) as `__TIMESTAMPDIFF_<unit>(a, b)` and TIMESTAMPADD(unit, n, d)
+    /// as `d + INTERVAL n unit`; the unit is a keyword (`SQL_TSI_` prefixed too), 1064 otherwise.
+    fn timestamp_unit_call(&mut self, name: &str, args: &[ast::Expr]) -> DbResult<Expr> {
+        let [unit, x, y] = args else {
+            return Err(DbError::wrong_args(name));
+        };
+        let word = match unit {
+            ast::Expr::Identifier(i) => i.value.to_ascii_uppercase(),
+            other => return Err(DbError::syntax(format!("{other}"))),
+        };
+        let unit = match word.strip_prefix("SQL_TSI_").unwrap_or(&word) {
+            "MICROSECOND" => IntervalUnit::Microsecond,
+            "SECOND" => IntervalUnit::Second,
+            "MINUTE" => IntervalUnit::Minute,
+            "HOUR" => IntervalUnit::Hour,
+            "DAY" => IntervalUnit::Day,
+            "WEEK" => IntervalUnit::Week,
+            "MONTH" => IntervalUnit::Month,
+            "QUARTER" => IntervalUnit::Quarter,
+            "YEAR" => IntervalUnit::Year,
+            _ => return Err(DbError::syntax(word)),
+        };
+        let (x, y) = (self.compile(x)?, self.compile(y)?);
+        Ok(if name == "TIMESTAMPADD" {
+            Expr::DateAdd(Box::new(y), Box::new(x), unit, false)
+        } else {
+            Expr::Func(format!("__TIMESTAMPDIFF_{unit:?}"), vec![x, y])
+        })
+    }
+
     fn aggregate(
         &mut self,
         func: AggFunc,
@@ -339,10 +374,18 @@ impl Compiler<'_> {
             return Err(DbError::syntax(format!("{name}(")));
         }
         let (separator, order_ast) = aggregate_clauses(f);
-        // SUM, AVG, BIT_AND and BIT_OR read numbers: an ENUM/SET column gives its member number.
+        // SUM, AVG, BIT_AND, BIT_OR and the deviations read numbers: an ENUM/SET column gives
+        // its member number.
         let numbers = matches!(
             func,
-            AggFunc::Sum | AggFunc::Avg | AggFunc::BitAnd | AggFunc::BitOr
+            AggFunc::Sum
+                | AggFunc::Avg
+                | AggFunc::BitAnd
+                | AggFunc::BitOr
+                | AggFunc::StdPop
+                | AggFunc::StdSamp
+                | AggFunc::VarPop
+                | AggFunc::VarSamp
         );
         // The argument is evaluated on input rows: compile it without aggregates.
         let saved = self.aggs.take();

@@ -1,4 +1,5 @@
-//! Predicates over a list or a range and conditional expressions: `x [NOT] IN (list)`,
+//! Predicates over a list or a range and conditional expressions: `x [NOT] IN (list)` (and a
+//! row's `(a, b) [NOT] IN ((1, 2), ...)`),
 //! `x [NOT] BETWEEN lo AND hi`, `x [NOT] LIKE pattern [ESCAPE c]`, and both forms of CASE.
 //!
 //! Invariants: the compared value's column collation is the one the predicate compares under
@@ -8,7 +9,8 @@
 use sqlparser::ast;
 
 use super::Compiler;
-use crate::error::db_error::DbResult;
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
 use crate::expr::Expr;
 
 impl Compiler<'_> {
@@ -18,6 +20,9 @@ impl Compiler<'_> {
         list: &[ast::Expr],
         negated: bool,
     ) -> DbResult<Expr> {
+        if let ast::Expr::Tuple(items) = expr {
+            return self.row_in_list(items, list, negated);
+        }
         let a = self.compile(expr)?;
         let coll = a.text_collation(self.scope).unwrap_or_default();
         let l = list
@@ -27,6 +32,38 @@ impl Compiler<'_> {
         let a = self.number_if_all(a, &l);
         let (a, l) = super::utc_operand_list(a, l);
         Ok(Expr::InList(Box::new(a), l, negated, coll))
+    }
+
+    /// `(a, b) [NOT] IN ((1, 2), ...)`: every element a row (4078 otherwise) as wide as the left
+    /// side (1241).
+    fn row_in_list(
+        &mut self,
+        items: &[ast::Expr],
+        list: &[ast::Expr],
+        negated: bool,
+    ) -> DbResult<Expr> {
+        let mut left = Vec::with_capacity(items.len());
+        let mut colls = Vec::with_capacity(items.len());
+        for it in items {
+            let c = self.compile(it)?;
+            colls.push(c.text_collation(self.scope).unwrap_or_default());
+            left.push(c);
+        }
+        let mut rows = Vec::with_capacity(list.len());
+        for x in list {
+            let ast::Expr::Tuple(row) = x else {
+                return Err(DbError::new(
+                    ErrorCode::IllegalParameterDataTypes2ForOperation,
+                    "Illegal parameter data types row and int for operation 'in'",
+                ));
+            };
+            rows.push(
+                row.iter()
+                    .map(|e| self.compile(e))
+                    .collect::<DbResult<Vec<_>>>()?,
+            );
+        }
+        crate::expr::row_in::row_in_exprs(left, colls, rows, negated)
     }
 
     pub(super) fn between(

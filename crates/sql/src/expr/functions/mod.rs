@@ -6,6 +6,9 @@
 //! | `string.rs` | CONCAT, SUBSTRING, LPAD, REPLACE, LOCATE, FIELD, FORMAT, ... |
 //! | `numeric.rs` | ABS, ROUND, TRUNCATE, FLOOR, MOD, POW, SQRT, LN, ... |
 //! | `temporal.rs` | DATE_FORMAT, DATEDIFF, EXTRACT, FROM_UNIXTIME, DATE_ADD, ... |
+//! | `time_of_day.rs` | HOUR, MINUTE, SECOND, MICROSECOND, TIMEDIFF, TIME_FORMAT, SEC_TO_TIME |
+//! | `date_parse.rs` | STR_TO_DATE, MAKEDATE |
+//! | `timestamp_diff.rs` | TIMESTAMPDIFF (as `__TIMESTAMPDIFF_<unit>`) |
 //! | `time_zone.rs` | CONVERT_TZ |
 //! | `time_series.rs` | TIME_BUCKET (a Betula extension) |
 //! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
@@ -17,8 +20,9 @@
 //!
 //! Invariants:
 //! * The names a query may call are exactly the families' `NAMES` ([`is_known_function`]), plus
-//!   the internal `__COLLATE`, `__EXTRACT_<unit>` and `__TIME_BUCKET_<unit>` the compiler makes from
-//!   `COLLATE`, `EXTRACT` and `TIME_BUCKET(INTERVAL n unit, ...)`; every name is in one family only.
+//!   the internal `__COLLATE`, `__EXTRACT_<unit>`, `__TIME_BUCKET_<unit>` and `__TIMESTAMPDIFF_<unit>`
+//!   the compiler makes from `COLLATE`, `EXTRACT`, `TIME_BUCKET(INTERVAL n unit, ...)` and
+//!   `TIMESTAMPDIFF`; every name is in one family only.
 //! * Context-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not
 //!   here: the session folds them to constants at compile time. Every function [`call`] reaches
 //!   is deterministic, which the blind-upsert path relies on (recovery re-runs it); RAND is not
@@ -28,6 +32,7 @@
 
 mod control;
 mod conversion;
+mod date_parse;
 mod hash;
 mod misc;
 mod numeric;
@@ -35,7 +40,9 @@ mod random;
 mod string;
 mod temporal;
 mod time_series;
+mod time_of_day;
 mod time_zone;
+mod timestamp_diff;
 mod week;
 
 pub use control::eval_lazy;
@@ -54,6 +61,8 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (string::NAMES, string::call),
     (numeric::NAMES, numeric::call),
     (temporal::NAMES, temporal::call),
+    (time_of_day::NAMES, time_of_day::call),
+    (date_parse::NAMES, date_parse::call),
     (time_zone::NAMES, time_zone::call),
     (time_series::NAMES, time_series::call),
     (week::NAMES, week::call),
@@ -87,6 +96,7 @@ pub fn is_known_function(name: &str) -> bool {
     family(name).is_some()
         || name.starts_with("__EXTRACT_")
         || name.starts_with("__TIME_BUCKET_")
+        || name.starts_with("__TIMESTAMPDIFF_")
         || name == "__COLLATE"
 }
 
@@ -94,6 +104,9 @@ pub fn is_known_function(name: &str) -> bool {
 pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     if let Some(unit) = name.strip_prefix("__EXTRACT_") {
         return Ok(temporal::extract_call(unit, a));
+    }
+    if let Some(unit) = name.strip_prefix("__TIMESTAMPDIFF_") {
+        return Ok(timestamp_diff::call(unit, a));
     }
     if name == "__COLLATE" {
         return Ok(conversion::collate(a));
@@ -246,6 +259,13 @@ mod tests {
         "TIME_TO_SEC",
         // Betula's time-series extension.
         "TIME_BUCKET",
+        // Added for BI tools (Grafana, Metabase).
+        "TIMEDIFF",
+        "TIME_FORMAT",
+        "SEC_TO_TIME",
+        "STR_TO_DATE",
+        "MAKEDATE",
+        "SUBSTRING_INDEX",
     ];
 
     #[test]

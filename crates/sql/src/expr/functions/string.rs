@@ -1,5 +1,5 @@
 //! String functions: CONCAT, CONCAT_WS, LENGTH, SUBSTRING, LEFT/RIGHT, TRIM, REPLACE, REPEAT,
-//! LPAD/RPAD, LOCATE/INSTR, FIELD/ELT/FIND_IN_SET, STRCMP, QUOTE, FORMAT.
+//! LPAD/RPAD, LOCATE/INSTR, SUBSTRING_INDEX, FIELD/ELT/FIND_IN_SET, STRCMP, QUOTE, FORMAT.
 //!
 //! Invariants: positions and lengths count characters, not bytes (LENGTH and OCTET_LENGTH count
 //! bytes); a result that would exceed 64 MiB (REPEAT) or a pad length past 1 Mi characters
@@ -42,6 +42,7 @@ pub(super) const NAMES: &[&str] = &[
     "RPAD",
     "LOCATE",
     "INSTR",
+    "SUBSTRING_INDEX",
     "STRCMP",
     "FIELD",
     "ELT",
@@ -121,6 +122,15 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             };
             let start = a.get(2).and_then(int).unwrap_or(1);
             locate(&needle.unwrap_or_default(), &hay.unwrap_or_default(), start)
+        }
+        "SUBSTRING_INDEX" => {
+            need(name, a, 3, 3)?;
+            let count = int(&a[2]).unwrap_or(0);
+            text(substring_index(
+                &t(0).unwrap_or_default(),
+                &t(1).unwrap_or_default(),
+                count,
+            ))
         }
         "STRCMP" => {
             need(name, a, 2, 2)?;
@@ -300,6 +310,24 @@ fn locate(needle: &str, hay: &str, start: i64) -> Value {
 }
 
 /// FIND_IN_SET(s, list): 1-based position of `s` among the comma-separated `list`, else 0.
+/// The text before the `count`-th `delim` (from the end when `count` < 0); the delimiter is
+/// matched byte for byte, as MariaDB does.
+fn substring_index(s: &str, delim: &str, count: i64) -> String {
+    if delim.is_empty() || count == 0 {
+        return String::new();
+    }
+    let hits: Vec<usize> = s.match_indices(delim).map(|(i, _)| i).collect();
+    let n = count.unsigned_abs() as usize;
+    if n > hits.len() {
+        return s.to_string();
+    }
+    if count > 0 {
+        s[..hits[n - 1]].to_string()
+    } else {
+        s[hits[hits.len() - n] + delim.len()..].to_string()
+    }
+}
+
 fn find_in_set(s: &str, list: &str) -> Value {
     let c = Collation::default();
     let pos = if s.contains(',') || list.is_empty() {

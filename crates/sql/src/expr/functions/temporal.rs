@@ -1,6 +1,6 @@
 //! Date and time functions: DATE_FORMAT, DATEDIFF, EXTRACT and its shorthands (YEAR, MONTH, ...),
-//! DAYNAME/MONTHNAME, TO_DAYS/TO_SECONDS/FROM_DAYS, QUARTER, MICROSECOND, TIME_TO_SEC, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
-//! TIMESTAMP, and [`date_add`] (DATE_ADD, DATE_SUB, `d ± INTERVAL n unit`).
+//! DAYNAME/MONTHNAME, TO_DAYS/TO_SECONDS/FROM_DAYS, QUARTER, TIME_TO_SEC, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
+//! TIMESTAMP(d[, t]), and [`date_add`] (DATE_ADD, DATE_SUB, `d ± INTERVAL n unit`).
 //!
 //! Invariants: arguments are read as DATETIME through [`to_datetime`] (text, numbers, DATE and
 //! DATETIME values); a value that is not a date, a zero date where the result needs a real day,
@@ -25,9 +25,6 @@ pub(super) const NAMES: &[&str] = &[
     "MONTH",
     "DAY",
     "DAYOFMONTH",
-    "HOUR",
-    "MINUTE",
-    "SECOND",
     "DAYOFWEEK",
     "DAYOFYEAR",
     "WEEKDAY",
@@ -39,7 +36,6 @@ pub(super) const NAMES: &[&str] = &[
     "DAYNAME",
     "MONTHNAME",
     "QUARTER",
-    "MICROSECOND",
     "TIME_TO_SEC",
 ];
 
@@ -63,16 +59,26 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "DATE" => to_datetime(&a[0])
             .map(|d| Value::Date(d.date))
             .unwrap_or(Value::Null),
-        "TIMESTAMP" => to_datetime(&a[0])
-            .map(Value::DateTime)
-            .unwrap_or(Value::Null),
+        "TIMESTAMP" => {
+            need(name, a, 1, 2)?;
+            match (to_datetime(&a[0]), a.get(1)) {
+                (Some(d), None) => Value::DateTime(d),
+                (Some(d), Some(t)) => match super::time_of_day::as_time(t) {
+                    Some(us) => date_add(
+                        &Value::DateTime(d),
+                        &Value::Int(us),
+                        IntervalUnit::Microsecond,
+                        false,
+                    ),
+                    None => Value::Null,
+                },
+                (None, _) => Value::Null,
+            }
+        }
         "TIME" => crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time),
         "YEAR" => extract("Year", &a[0]),
         "MONTH" => extract("Month", &a[0]),
         "DAY" | "DAYOFMONTH" => extract("Day", &a[0]),
-        "HOUR" => extract("Hour", &a[0]),
-        "MINUTE" => extract("Minute", &a[0]),
-        "SECOND" => extract("Second", &a[0]),
         "DAYOFWEEK" | "WEEKDAY" | "DAYNAME" => match to_datetime(&a[0]) {
             Some(dt) if !dt.date.is_zero() => match name {
                 "DAYOFWEEK" => Value::Int(((weekday(&dt) + 1) % 7 + 1) as i64),
@@ -99,7 +105,6 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             })
             .unwrap_or(Value::Null),
         "QUARTER" => extract("Quarter", &a[0]),
-        "MICROSECOND" => extract("Microsecond", &a[0]),
         "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time) {
             Value::Time(t) => Value::Int(t.micros / 1_000_000),
             _ => Value::Null,
@@ -266,6 +271,9 @@ pub(super) fn extract_call(unit: &str, a: &[Value]) -> Value {
 }
 
 fn extract(unit: &str, v: &Value) -> Value {
+    if let Some(part) = super::time_of_day::extract_part(unit, v) {
+        return part;
+    }
     let Some(dt) = to_datetime(v) else {
         return Value::Null;
     };
