@@ -190,7 +190,9 @@ fn an_import_is_refused_unless_the_export_fits() {
         code(cb.query_drop("ALTER TABLE d.t IMPORT TABLESPACE")),
         1808
     );
-    cb.query_drop("ALTER TABLE d.t DROP COLUMN extra").unwrap();
+    // A rebuild: an instant DROP COLUMN would leave a row layout the export does not share (EXP4).
+    cb.query_drop("ALTER TABLE d.t DROP COLUMN extra, ALGORITHM=COPY")
+        .unwrap();
     // A damaged file.
     let file = imported.join("PRIMARY.bt");
     let mut bytes = std::fs::read(&file).unwrap();

@@ -3,7 +3,8 @@
 //! reopen), the write paths besides single statements (index builds on filled tables, in-place
 //! and rebuilding ALTERs, LOAD DATA into empty and filled tables, partitions, TRUNCATE), UNIQUE
 //! clustering keys, the planner's choice, and CHECK TABLE finding an entry that differs from its
-//! row (design.md CIX1-CIX4).
+//! row (design.md CIX1-CIX4), and instant column changes on a table with one (its entries carry
+//! rows of older versions, read like the primary tree's).
 
 mod common;
 
@@ -346,5 +347,39 @@ fn check_table_finds_an_entry_that_differs_from_its_row() {
             "d.t|check|error|clustering index 'ka': an entry whose values differ from its row's",
             "d.t|check|status|Corrupt"
         ]
+    );
+}
+
+#[test]
+fn instant_column_changes_keep_clustering_entries_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = engine(dir.path());
+    exec(
+        &mut s,
+        "CREATE TABLE t (id INT PRIMARY KEY, a INT, b VARCHAR(10), v DOUBLE, CLUSTERING KEY ka (a))",
+    );
+    exec(
+        &mut s,
+        "INSERT INTO t VALUES (1, 10, 'x', 1.5), (2, 20, 'y', -0.0)",
+    );
+    exec(
+        &mut s,
+        "ALTER TABLE t ADD COLUMN m INT DEFAULT 7 AFTER a, ALGORITHM=INSTANT",
+    );
+    exec(&mut s, "INSERT INTO t VALUES (3, 30, 8, 'z', 2.5)");
+    exec(&mut s, "ALTER TABLE t DROP COLUMN b, ALGORITHM=INSTANT");
+    exec(
+        &mut s,
+        "ALTER TABLE t MODIFY v DOUBLE NULL, RENAME COLUMN m TO mm, ALGORITHM=INSTANT",
+    );
+    exec(&mut s, "INSERT INTO t VALUES (4, 40, 9, 3.5)");
+    exec(&mut s, "UPDATE t SET mm = mm + 1 WHERE id = 1");
+    same_through(&mut s, "t", "ka", "a");
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT id, a, mm, v FROM t FORCE INDEX (ka) WHERE a BETWEEN 10 AND 40 ORDER BY a"
+        ),
+        vec!["1|10|8|1.5", "2|20|7|0", "3|30|8|2.5", "4|40|9|3.5"]
     );
 }

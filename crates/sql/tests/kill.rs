@@ -175,7 +175,7 @@ fn kill_query_stops_load_data_and_table_rebuilds() {
     assert_eq!(one(&mut s, "SELECT COUNT(*) FROM empty_t"), "0");
     let before = rows(&mut s, "SHOW CREATE TABLE t");
     for sql in [
-        "ALTER TABLE t MODIFY v BIGINT",
+        "ALTER TABLE t MODIFY v BIGINT, ALGORITHM=COPY",
         "ALTER TABLE t FORCE",
         "ALTER TABLE t ADD INDEX iw (w)",
         "CREATE INDEX iv ON t (v)",

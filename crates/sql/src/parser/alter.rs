@@ -246,7 +246,8 @@ pub fn index_columns(c: &mut Cursor<'_>) -> DbResult<IndexSpec> {
         } else if c.kw("KEY_BLOCK_SIZE") {
             c.sym('=');
             c.name().ok_or_else(|| syntax(c))?;
-        } else if matches!(c.peek(), Some(Tok::Word { text, .. }) if text.eq_ignore_ascii_case("CLUSTERING")) {
+        } else if matches!(c.peek(), Some(Tok::Word { text, .. }) if text.eq_ignore_ascii_case("CLUSTERING"))
+        {
             c.pos += 1;
             c.sym('=');
             let value = c.name().ok_or_else(|| syntax(c))?;
