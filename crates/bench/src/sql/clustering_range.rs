@@ -121,7 +121,7 @@ fn explain(conn: &mut mysql::Conn, key: &str) -> String {
 pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
     let mut r = WorkloadResult::new(Workload::ClusteringRange);
     let rows = table_rows(p.clustering_rows);
-    let batches = rows / ROWS_PER_BATCH + u64::from(rows % ROWS_PER_BATCH != 0);
+    let batches = rows / ROWS_PER_BATCH + u64::from(!rows.is_multiple_of(ROWS_PER_BATCH));
     let clustered = server.kind == EngineKind::Betula;
     let mut conn = match driver::open_table(server, &create_sql(server.kind)) {
         Ok(c) => c,
