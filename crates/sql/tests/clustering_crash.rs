@@ -9,27 +9,8 @@ mod sessions;
 use std::path::Path;
 use std::sync::Arc;
 
-use betula_sql::{Engine, Session};
+use betula_sql::Session;
 use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
-use betula_storage::{Durability, EnvOptions, TreeOptions};
-
-fn open(dir: &Path, vfs: Arc<dyn Vfs>) -> Option<(Arc<Engine>, Session)> {
-    let mut config = sessions::config(dir);
-    config.env = EnvOptions {
-        durability: Durability::Sync,
-        background: false,
-        cache_bytes: 4 << 20,
-        default_tree: TreeOptions {
-            node_size_bytes: 4096,
-            basement_size_bytes: 1024,
-            ..TreeOptions::default()
-        },
-        ..EnvOptions::default()
-    };
-    let e = Engine::open_with_vfs(config, vfs).ok()?;
-    let s = e.session(1, "root", "localhost");
-    Some((e, s))
-}
 
 fn setup() -> Vec<String> {
     let values: Vec<String> = (0..80)
@@ -82,7 +63,7 @@ fn state(s: &mut Session) -> Vec<String> {
 
 /// Runs the setup and `op`; returns (setup done, op acknowledged).
 fn run(dir: &Path, vfs: Arc<SimVfs>, op: &str) -> (bool, bool) {
-    let Some((_e, mut s)) = open(dir, vfs) else {
+    let Some((_e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
         return (false, false);
     };
     for sql in setup() {
@@ -100,7 +81,7 @@ fn crash_at_every_sync(op: &str) {
     let syncs = clean.sync_count();
     let (before, after) = {
         let fresh = Arc::new(SimVfs::new());
-        let (_e, mut s) = open(dir.path(), fresh).unwrap();
+        let (_e, mut s) = sessions::open_crash_engine(dir.path(), fresh).unwrap();
         for sql in setup() {
             sessions::exec(&mut s, &sql);
         }
@@ -119,7 +100,8 @@ fn crash_at_every_sync(op: &str) {
         });
         let (setup_done, acked) = run(dir.path(), vfs.clone(), op);
         let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at));
-        let (_e, mut s) = open(dir.path(), image).expect("reopens after a crash");
+        let (_e, mut s) =
+            sessions::open_crash_engine(dir.path(), image).expect("reopens after a crash");
         if !setup_done {
             continue;
         }

@@ -11,7 +11,6 @@ use std::sync::Arc;
 
 use betula_sql::{Engine, Session};
 use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
-use betula_storage::{Durability, EnvOptions, TreeOptions};
 use sessions::{err_code, exec, open, rows};
 
 fn generation(e: &Engine, t: &str) -> u64 {
@@ -192,24 +191,6 @@ fn writers_run_beside_instant_alters() {
     );
 }
 
-fn open_sim(dir: &Path, vfs: Arc<dyn Vfs>) -> Option<(Arc<Engine>, Session)> {
-    let mut config = sessions::config(dir);
-    config.env = EnvOptions {
-        durability: Durability::Sync,
-        background: false,
-        cache_bytes: 4 << 20,
-        default_tree: TreeOptions {
-            node_size_bytes: 4096,
-            basement_size_bytes: 1024,
-            ..TreeOptions::default()
-        },
-        ..EnvOptions::default()
-    };
-    let e = Engine::open_with_vfs(config, vfs).ok()?;
-    let s = e.session(1, "root", "localhost");
-    Some((e, s))
-}
-
 const SETUP: &[&str] = &[
     "CREATE DATABASE d",
     "USE d",
@@ -232,7 +213,7 @@ fn state(s: &mut Session) -> Vec<Vec<String>> {
 }
 
 fn run(dir: &Path, vfs: Arc<SimVfs>) -> (bool, bool) {
-    let Some((_e, mut s)) = open_sim(dir, vfs) else {
+    let Some((_e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
         return (false, false);
     };
     for sql in SETUP {
@@ -250,7 +231,7 @@ fn crash_at_every_sync_of_an_instant_alter() {
     assert_eq!(run(dir.path(), clean.clone()), (true, true));
     let syncs = clean.sync_count();
     let (before, after) = {
-        let (_e, mut s) = open_sim(dir.path(), Arc::new(SimVfs::new())).unwrap();
+        let (_e, mut s) = sessions::open_crash_engine(dir.path(), Arc::new(SimVfs::new())).unwrap();
         for sql in SETUP {
             exec(&mut s, sql);
         }
@@ -268,7 +249,8 @@ fn crash_at_every_sync_of_an_instant_alter() {
         });
         let (setup, acked) = run(dir.path(), vfs.clone());
         let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at));
-        let (_e, mut s) = open_sim(dir.path(), image).expect("reopens after a crash");
+        let (_e, mut s) =
+            sessions::open_crash_engine(dir.path(), image).expect("reopens after a crash");
         if !setup {
             continue;
         }

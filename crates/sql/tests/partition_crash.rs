@@ -11,25 +11,6 @@ use std::sync::Arc;
 
 use betula_sql::{Engine, Session};
 use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
-use betula_storage::{Durability, EnvOptions, TreeOptions};
-
-fn open(dir: &Path, vfs: Arc<dyn Vfs>) -> Option<(Arc<Engine>, Session)> {
-    let mut config = sessions::config(dir);
-    config.env = EnvOptions {
-        durability: Durability::Sync,
-        background: false,
-        cache_bytes: 4 << 20,
-        default_tree: TreeOptions {
-            node_size_bytes: 4096,
-            basement_size_bytes: 1024,
-            ..TreeOptions::default()
-        },
-        ..EnvOptions::default()
-    };
-    let e = Engine::open_with_vfs(config, vfs).ok()?;
-    let s = e.session(1, "root", "localhost");
-    Some((e, s))
-}
 
 const SETUP: &[&str] = &[
     "CREATE DATABASE d",
@@ -94,7 +75,7 @@ fn trees_match(e: &Engine) {
 
 /// Runs the setup and `op`; returns (setup done, op acknowledged).
 fn run(dir: &Path, vfs: Arc<SimVfs>, op: &str) -> (bool, bool) {
-    let Some((_e, mut s)) = open(dir, vfs) else {
+    let Some((_e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
         return (false, false);
     };
     for sql in SETUP {
@@ -112,7 +93,7 @@ fn crash_at_every_sync(op: &str) {
     let syncs = clean.sync_count();
     let (before, after) = {
         let fresh = Arc::new(SimVfs::new());
-        let (_e, mut s) = open(dir.path(), fresh.clone()).unwrap();
+        let (_e, mut s) = sessions::open_crash_engine(dir.path(), fresh.clone()).unwrap();
         for sql in SETUP {
             sessions::exec(&mut s, sql);
         }
@@ -131,7 +112,8 @@ fn crash_at_every_sync(op: &str) {
         });
         let (setup, acked) = run(dir.path(), vfs.clone(), op);
         let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at));
-        let (e, mut s) = open(dir.path(), image).expect("reopens after a crash");
+        let (e, mut s) =
+            sessions::open_crash_engine(dir.path(), image).expect("reopens after a crash");
         if !setup {
             continue;
         }

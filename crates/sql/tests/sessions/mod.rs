@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use betula_sql::types::value::Value;
 use betula_sql::{Engine, EngineConfig, Output, Session};
-use betula_storage::{Durability, EnvOptions};
+use betula_storage::vfs::Vfs;
+use betula_storage::{Durability, EnvOptions, TreeOptions};
 
 pub fn config(dir: &std::path::Path) -> EngineConfig {
     EngineConfig {
@@ -26,6 +27,29 @@ pub fn config(dir: &std::path::Path) -> EngineConfig {
             h
         },
     }
+}
+
+/// For crash tests: an engine over `vfs` (sync at commit, no background threads, 4 KiB nodes so that
+/// a few statements make many blocks) and a root session; None if it does not open.
+pub fn open_crash_engine(
+    dir: &std::path::Path,
+    vfs: Arc<dyn Vfs>,
+) -> Option<(Arc<Engine>, Session)> {
+    let mut config = config(dir);
+    config.env = EnvOptions {
+        durability: Durability::Sync,
+        background: false,
+        cache_bytes: 4 << 20,
+        default_tree: TreeOptions {
+            node_size_bytes: 4096,
+            basement_size_bytes: 1024,
+            ..TreeOptions::default()
+        },
+        ..EnvOptions::default()
+    };
+    let e = Engine::open_with_vfs(config, vfs).ok()?;
+    let s = e.session(1, "root", "localhost");
+    Some((e, s))
 }
 
 /// An engine over `dir` and a root session using database `test`, after running `setup`.
