@@ -19,9 +19,7 @@
 //! correlated subqueries, which the server refuses (1054; see docs/mysql-compat.md).
 
 mod betula;
-
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod java;
 
 use mysql::consts::ColumnType;
 use mysql::prelude::*;
@@ -511,58 +509,11 @@ fn metabase_questions(conn: &mut Conn) {
     );
 }
 
-/// The Connector/J jar: $BETULA_JDBC_JAR, else Debian's libmariadb-java location.
-fn driver_jar() -> PathBuf {
-    let jar = std::env::var_os("BETULA_JDBC_JAR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/java/mariadb-java-client.jar"));
-    assert!(
-        jar.is_file(),
-        "JDBC driver jar {} not found: install it with: apt-get install -y default-jdk-headless \
-         libmariadb-java (or point BETULA_JDBC_JAR at a Connector/J jar)",
-        jar.display()
-    );
-    jar
-}
-
-fn run(cmd: &mut Command, what: &str) -> String {
-    let out = cmd.output().unwrap_or_else(|e| {
-        panic!("{what} not runnable ({e}): apt-get install -y default-jdk-headless libmariadb-java")
-    });
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{what} failed:\n{text}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 #[test]
 fn metabase_jdbc_database_metadata() {
-    let jar = driver_jar();
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/BiMetadata.java");
-    let classes = tempfile::tempdir().unwrap();
-    run(
-        Command::new("javac")
-            .arg("-cp")
-            .arg(&jar)
-            .arg("-d")
-            .arg(classes.path())
-            .arg(&source),
-        "javac",
-    );
     let dir = tempfile::tempdir().unwrap();
     let server = betula::BetulaServer::start(dir.path());
     setup(&mut server.conn(None));
-    let classpath = std::env::join_paths([classes.path(), jar.as_path()]).unwrap();
-    let out = run(
-        Command::new("java")
-            .arg("-cp")
-            .arg(classpath)
-            .arg("BiMetadata")
-            .arg(server.port.to_string()),
-        "java BiMetadata",
-    );
+    let out = java::run_client("BiMetadata", server.port);
     assert_eq!(out.trim(), "bi jdbc ok");
 }
