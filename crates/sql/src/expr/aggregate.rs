@@ -1,6 +1,6 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
 //! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, the standard
-//! deviations and variances, and Betula's FIRST and LAST).
+//! deviations and variances, and Betula's FIRST, LAST, DELTA and RATE (counter_rate.rs)).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
 //! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
@@ -19,6 +19,7 @@
 use std::collections::HashSet;
 
 use crate::error::db_error::DbResult;
+use crate::expr::counter_rate::CounterSeries;
 use crate::expr::eval::{eval, text_of, EvalCtx};
 use crate::expr::{AggFunc, AggSpec, BinOp, Expr};
 use crate::types::collation::Collation;
@@ -122,6 +123,8 @@ pub struct Accumulator {
     m2: f64,
     /// The largest scale of the exact values seen (STDDEV, VARIANCE).
     scale: u8,
+    /// DELTA / RATE: the group's readings.
+    series: CounterSeries,
 }
 
 fn add(a: &Value, b: &Value) -> DbResult<Value> {
@@ -150,6 +153,7 @@ impl Accumulator {
             mean: 0.0,
             m2: 0.0,
             scale: 0,
+            series: CounterSeries::default(),
         }
     }
 
@@ -164,6 +168,10 @@ impl Accumulator {
         }
         if matches!(spec.func, AggFunc::First | AggFunc::Last) {
             self.first_or_last(spec, vals);
+            return Ok(());
+        }
+        if matches!(spec.func, AggFunc::Delta | AggFunc::Rate) {
+            self.series.add(&vals[0], &vals[1]);
             return Ok(());
         }
         if vals.iter().any(Value::is_null) {
@@ -214,7 +222,7 @@ impl Accumulator {
                 }
                 self.concat.push((keys, s));
             }
-            AggFunc::First | AggFunc::Last => {}
+            AggFunc::First | AggFunc::Last | AggFunc::Delta | AggFunc::Rate => {}
             AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
                 match v {
                     Value::Int(_) | Value::UInt(_) => {}
@@ -277,6 +285,8 @@ impl Accumulator {
     pub fn finish(mut self, spec: &AggSpec) -> Value {
         match spec.func {
             AggFunc::First | AggFunc::Last => self.best.unwrap_or(Value::Null),
+            AggFunc::Delta => self.series.delta(),
+            AggFunc::Rate => self.series.rate(),
             AggFunc::Count | AggFunc::CountStar => Value::Int(self.count as i64),
             AggFunc::Sum => match self.sum {
                 None => Value::Null,

@@ -16,6 +16,7 @@
 
 pub mod aggregate;
 pub mod compile;
+mod counter_rate;
 pub mod eval;
 pub mod fold;
 pub mod functions;

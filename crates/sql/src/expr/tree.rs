@@ -303,6 +303,10 @@ pub enum AggFunc {
     /// aggregate.rs).
     First,
     Last,
+    /// DELTA(v, ts) / RATE(v, ts): a counter's increase over the group, in all / per second,
+    /// resets handled (a Betula extension, counter_rate.rs).
+    Delta,
+    Rate,
     /// STD, STDDEV, STDDEV_POP.
     StdPop,
     StdSamp,

@@ -76,6 +76,8 @@ fn agg_func(name: &str) -> Option<AggFunc> {
         "BIT_OR" => AggFunc::BitOr,
         "FIRST" => AggFunc::First,
         "LAST" => AggFunc::Last,
+        "DELTA" => AggFunc::Delta,
+        "RATE" => AggFunc::Rate,
         "STD" | "STDDEV" | "STDDEV_POP" => AggFunc::StdPop,
         "STDDEV_SAMP" => AggFunc::StdSamp,
         "VARIANCE" | "VAR_POP" => AggFunc::VarPop,
@@ -362,7 +364,10 @@ impl Compiler<'_> {
         } else {
             func
         };
-        let pair = matches!(func, AggFunc::First | AggFunc::Last);
+        let pair = matches!(
+            func,
+            AggFunc::First | AggFunc::Last | AggFunc::Delta | AggFunc::Rate
+        );
         if pair && (args.len() != 2 || distinct) {
             return Err(DbError::wrong_args(name));
         }
