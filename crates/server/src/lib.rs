@@ -1,6 +1,6 @@
 //! Library side of the `betula` binary: the MySQL wire-protocol layer, the backend glue that
 //! connects it to the SQL engine, the `serve` settings, the HTTP metrics endpoint, `betula import`,
-//! `betula backup` / `restore` / `verify`, and the disk-fault injection seam the reliability tests start
+//! `betula backup` / `restore` / `verify`, the replica of a MariaDB / MySQL primary, and the disk-fault injection seam the reliability tests start
 //! the server with.
 pub mod backend;
 pub mod backup_cli;
@@ -9,3 +9,4 @@ pub mod fault_control;
 pub mod import;
 pub mod metrics;
 pub mod protocol;
+pub mod replica;

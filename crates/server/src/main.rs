@@ -232,7 +232,9 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     };
     let stop = server.shutdown_handle().map_err(|e| e.to_string())?;
     // KILL CONNECTION shuts sockets down; SHUTDOWN takes the SIGTERM path below.
-    betula_server::backend::install_hooks(&engine, &stop);
+    // The replica of a primary, if one was set up (design.md "Replica of a MariaDB or MySQL primary").
+    let replica = betula_server::replica::Replica::open(engine.clone(), cfg.datadir.clone())?;
+    betula_server::backend::install_hooks(&engine, &stop, Some(replica.clone()));
     ctrlc::set_handler(move || stop.shutdown()).map_err(|e| format!("signal handler: {e}"))?;
     // One line, which tests and scripts read: the metrics address is in it.
     let metrics_note = metrics
@@ -249,6 +251,7 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     })
     .map_err(|e| format!("retention thread: {e}"))?;
     server.run().map_err(|e| e.to_string())?;
+    replica.shutdown();
     retention.stop();
     if let Some(m) = metrics {
         m.stop();

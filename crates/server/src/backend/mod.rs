@@ -57,7 +57,11 @@ impl Backend for SqlBackend {
 
 /// Lends the engine the server's part of KILL CONNECTION (shutting a connection's socket down)
 /// and of SHUTDOWN (the same stop as SIGTERM).
-pub fn install_hooks(engine: &Engine, server: &ShutdownHandle) {
+pub fn install_hooks(
+    engine: &Engine,
+    server: &ShutdownHandle,
+    replica: Option<Arc<dyn betula_sql::context::interrupt::ReplicaControl>>,
+) {
     let closer = server.clone();
     let stopper = server.clone();
     engine.install_server_hooks(ServerHooks {
@@ -67,6 +71,7 @@ pub fn install_hooks(engine: &Engine, server: &ShutdownHandle) {
             }
         })),
         shutdown: Some(Box::new(move || stopper.shutdown())),
+        replica,
     });
 }
 

@@ -23,6 +23,12 @@ fn installed(program: &str) -> bool {
 
 impl MariaDb {
     pub fn start() -> Option<MariaDb> {
+        Self::start_with("skip-log-bin\n")
+    }
+
+    /// Like `start` with `options` (my.cnf lines, each ending in a newline) in the server's
+    /// section, in place of `skip-log-bin`.
+    pub fn start_with(options: &str) -> Option<MariaDb> {
         if !installed("mariadbd") || !installed("mariadb-install-db") {
             return None;
         }
@@ -38,7 +44,7 @@ impl MariaDb {
             format!(
                 "[mariadbd]\nuser=root\ndatadir={d}/data\nsocket={d}/sock\npid-file={d}/pid\n\
                  log-error={d}/err\nbind-address=127.0.0.1\nport={port}\nskip-name-resolve\n\
-                 skip-log-bin\nperformance_schema=OFF\ndefault-time-zone=+00:00\n\
+                 {options}performance_schema=OFF\ndefault-time-zone=+00:00\n\
                  character-set-server=utf8mb4\ncollation-server=utf8mb4_general_ci\n\
                  innodb_buffer_pool_size=32M\n"
             ),

@@ -1,6 +1,6 @@
 //! KILL and SHUTDOWN on the engine's side: each connection's [`Interrupt`] flag (in its context
 //! and in the process list), the hooks through which the server closes a connection's socket or
-//! stops ([`ServerHooks`]), and the interruption of every connection at shutdown.
+//! stops or runs its replica ([`ServerHooks`]), and the interruption of every connection at shutdown.
 //!
 //! Invariants: KILL QUERY interrupts the statement running when it arrives; KILL [CONNECTION]
 //! also closes the connection: its running statement stops with 1927 and the server shuts its
@@ -18,6 +18,7 @@ use super::engine::Engine;
 use super::Context;
 use crate::error::db_error::DbResult;
 pub use crate::error::interrupt::Interrupt;
+use crate::result::Output;
 
 /// What the server lends the engine (none outside a server: embedded use, `betula import`).
 #[derive(Default)]
@@ -26,6 +27,13 @@ pub struct ServerHooks {
     pub close_connection: Option<Box<dyn Fn(u64) + Send + Sync>>,
     /// Stops the server as SIGTERM does (connections closed, a final checkpoint).
     pub shutdown: Option<Box<dyn Fn() + Send + Sync>>,
+    /// The server's replica (CHANGE MASTER, START / STOP SLAVE, SHOW SLAVE STATUS).
+    pub replica: Option<std::sync::Arc<dyn ReplicaControl>>,
+}
+
+/// What the replica statements ask of the server's replica.
+pub trait ReplicaControl: Send + Sync {
+    fn run(&self, stmt: &crate::parser::replica::ReplicaStmt) -> DbResult<Output>;
 }
 
 /// The engine's hooks, set once the server is listening.

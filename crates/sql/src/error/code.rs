@@ -63,6 +63,8 @@ error_codes! {
     GetErrno = 1030, "HY000";
     /// `ER_ILLEGAL_HA`: a table option the engine does not have.
     IllegalHa = 1031, "HY000";
+    /// `ER_KEY_NOT_FOUND`
+    KeyNotFound = 1032, "HY000";
     /// `ER_DBACCESS_DENIED_ERROR`
     DbaccessDeniedError = 1044, "42000";
     /// `ER_ACCESS_DENIED_ERROR`
@@ -165,6 +167,10 @@ error_codes! {
     LockOrActiveTransaction = 1192, "HY000";
     /// `ER_UNKNOWN_SYSTEM_VARIABLE`
     UnknownSystemVariable = 1193, "HY000";
+    /// `ER_SLAVE_MUST_STOP`
+    SlaveMustStop = 1198, "HY000";
+    /// `ER_BAD_SLAVE`
+    BadSlave = 1200, "HY000";
     /// `ER_LOCK_WAIT_TIMEOUT`
     LockWaitTimeout = 1205, "HY000";
     /// `ER_WRONG_ARGUMENTS`

@@ -43,6 +43,7 @@ pub mod locks;
 pub mod multi_table;
 pub mod num_text;
 pub mod partition;
+pub mod replica;
 pub mod servers;
 pub mod show;
 pub mod split;
@@ -195,6 +196,9 @@ const OWN: &[&str] = &[
     "CHECKSUM",
     "CACHE",
     "BACKUP",
+    "CHANGE",
+    "STOP",
+    "RESET",
 ];
 
 fn grammar_of(sql: &str) -> Grammar {
@@ -387,7 +391,15 @@ fn own(sql: &str) -> DbResult<Statement> {
     c.pos += 1;
     let c = &mut c;
     match k.as_str() {
-        "SHOW" => Ok(Statement::Show(show::parse_show(c)?)),
+        "SHOW" => match replica::parse_status(c) {
+            Some(r) => r,
+            None => Ok(Statement::Show(show::parse_show(c)?)),
+        },
+        "CHANGE" => replica::parse_change(c),
+        "START" | "STOP" | "RESET" => match replica::parse_control(&k, c) {
+            Some(r) => r,
+            None => admin::parse(&k, c),
+        },
         "DESCRIBE" | "DESC" | "EXPLAIN" => Ok(Statement::Show(show::parse_describe(c)?)),
         "CREATE" => ddl::parse_create(c),
         "DROP" => ddl::parse_drop(c),

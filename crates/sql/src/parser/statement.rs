@@ -16,6 +16,7 @@ use crate::parser::fast_insert::FastInsert;
 use crate::parser::handler::HandlerStmt;
 use crate::parser::load::LoadStmt;
 use crate::parser::multi_table::MultiTable;
+use crate::parser::replica::ReplicaStmt;
 use crate::parser::servers::ServerStmt;
 use crate::parser::show::ShowStatement;
 use crate::parser::users::{GrantOn, NewUser, UserName};
@@ -95,6 +96,9 @@ pub enum Statement {
     },
     /// CREATE / ALTER / DROP SERVER (servers.rs).
     Server(ServerStmt),
+    /// CHANGE MASTER TO, START / STOP / RESET SLAVE, SHOW SLAVE STATUS (replica.rs; carried out
+    /// by the server's replica through [`crate::context::interrupt::ServerHooks::replica`]).
+    Replica(ReplicaStmt),
     CreateUser {
         if_not_exists: bool,
         users: Vec<NewUser>,

@@ -6,7 +6,8 @@
 //! stops at its next check with 1317, or 1927 and the connection closes), and KILL [QUERY] of the
 //! connection running a backup also cancels the backup (it ends with 1317): 1094 for an unknown
 //! connection, 1095 for another user's connection unless root; SHUTDOWN (root only, else 1227) stops
-//! the server through the hook it installed, as SIGTERM does.
+//! the server through the hook it installed, as SIGTERM does; the replica statements (root only)
+//! go to the server's replica through its hook.
 
 use crate::context::Context;
 use crate::error::code::ErrorCode;
@@ -71,4 +72,15 @@ pub fn shutdown(cx: &mut Context) -> DbResult<Output> {
         .store(cx.id, std::sync::atomic::Ordering::SeqCst);
     stop();
     Ok(Output::done(0))
+}
+
+/// CHANGE MASTER, START / STOP / RESET SLAVE, SHOW SLAVE STATUS: the server's replica carries them
+/// out (design.md "Replica of a MariaDB or MySQL primary").
+pub fn replica(cx: &mut Context, stmt: &crate::parser::replica::ReplicaStmt) -> DbResult<Output> {
+    cx.need_root("SUPER")?;
+    let replica = cx.engine.server_hooks.read().replica.clone();
+    match replica {
+        Some(r) => r.run(stmt),
+        None => Err(DbError::unsupported("replication without a server")),
+    }
 }

@@ -143,6 +143,7 @@ pub fn dispatch(
         }
         Statement::Kill(id, query_only) => control::kill(cx, id, query_only),
         Statement::Shutdown => control::shutdown(cx),
+        Statement::Replica(r) => control::replica(cx, &r),
     }
 }
 

@@ -132,6 +132,18 @@ impl Charset {
         }
     }
 
+    /// Text from bytes in this character set (what another server sends, a replicated row image);
+    /// `None` when they are not valid in it.
+    pub fn decode(self, bytes: &[u8]) -> Option<String> {
+        match self {
+            Charset::Latin1 => Some(bytes.iter().map(|&b| latin1_char(b)).collect()),
+            Charset::Ascii => bytes
+                .is_ascii()
+                .then(|| String::from_utf8_lossy(bytes).into_owned()),
+            _ => String::from_utf8(bytes.to_vec()).ok(),
+        }
+    }
+
     /// Length of `s` in bytes once encoded in this character set (all characters in the
     /// repertoire).
     pub fn encoded_len(self, s: &str) -> usize {
@@ -142,12 +154,23 @@ impl Charset {
     }
 }
 
+/// The bytes Windows-1252 gives the characters of [`CP1252_HIGH`], in its order.
+const CP1252_HIGH_BYTES: [u8; 27] = [
+    0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8E, 0x91, 0x92, 0x93,
+    0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9E, 0x9F,
+];
+
+/// The character of a latin1 (Windows-1252) byte.
+fn latin1_char(b: u8) -> char {
+    match CP1252_HIGH_BYTES.iter().position(|&h| h == b) {
+        Some(i) => CP1252_HIGH[i],
+        None => b as char,
+    }
+}
+
 /// The latin1 (Windows-1252) byte of `c`; `?` outside latin1.
 fn latin1_byte(c: char) -> u8 {
-    const HIGH: [u8; 27] = [
-        0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8A, 0x8B, 0x8C, 0x8E, 0x91, 0x92,
-        0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9A, 0x9B, 0x9C, 0x9E, 0x9F,
-    ];
+    const HIGH: [u8; 27] = CP1252_HIGH_BYTES;
     let u = c as u32;
     if u <= 0x7F || (0xA0..=0xFF).contains(&u) || matches!(u, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D) {
         return u as u8;
@@ -199,6 +222,16 @@ mod tests {
             assert_eq!(c.default_collation().charset(), c);
             assert_eq!(Charset::from_name(c.name()), Some(c));
         }
+    }
+
+    #[test]
+    fn latin1_bytes_decode_to_the_characters_they_encode() {
+        let all: Vec<u8> = (0..=255u8).collect();
+        let text = Charset::Latin1.decode(&all).unwrap();
+        assert_eq!(Charset::Latin1.encode(&text), all);
+        assert_eq!(Charset::Latin1.decode(&[0x80, 0xE9]).unwrap(), "€é");
+        assert_eq!(Charset::Utf8mb4.decode(&[0xFF]), None);
+        assert_eq!(Charset::Ascii.decode(b"ab\x80"), None);
     }
 
     #[test]

@@ -1,0 +1,353 @@
+//! The applier: the primary's events, in order, through one engine session (design.md RPA1-RPA4).
+//! A GTID event opens a transaction (or announces a standalone statement), row events become
+//! INSERT / UPDATE / DELETE statements with the row images as parameters, XID or COMMIT records
+//! the GTID in `mysql.gtid_slave_pos` and commits, and a standalone QUERY (DDL) runs as written.
+//!
+//! Invariants: RPA1 (the GTID is written in the transaction it names; a DDL's right after it);
+//! RPA2 (one event at a time; nothing commits before its XID / COMMIT); RPA3 (an UPDATE or DELETE
+//! changes exactly the one row its before image names, an image that does not fit the table is an
+//! error); RPA4 (no statement-format DML inside a row transaction). On any error the open
+//! transaction is rolled back and the error returned: the caller stops.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use betula_sql::catalog::TableDef;
+use betula_sql::types::value::Value;
+use betula_sql::{DbError, DbResult, Engine, ErrorCode, Output, Session};
+use mysql_common::binlog::events::{RowsEventData, TableMapEvent};
+use mysql_common::binlog::row::BinlogRow;
+
+use super::position::{self, Gtid};
+use super::values::convert;
+
+/// Session id the applier runs under.
+const SESSION_ID: u64 = u64::MAX - 3;
+/// MariaDB's GTID event flag: a statement outside a transaction (DDL).
+const FL_STANDALONE: u8 = 1;
+/// Most rows in one INSERT statement.
+const INSERT_ROWS: usize = 1000;
+/// Most statements kept prepared (a table's INSERT, UPDATE and DELETE forms).
+const PREPARED: usize = 512;
+
+pub struct Applier {
+    s: Session,
+    /// The GTID of the event group being applied.
+    gtid: Option<Gtid>,
+    /// The group is a standalone statement (no transaction).
+    standalone: bool,
+    in_txn: bool,
+    /// Statements by text, prepared once (their parameters are row images' values).
+    stmts: HashMap<String, u32>,
+    next_stmt: u32,
+}
+
+/// A row-image column list: the table's column indexes present in the before (or after) image.
+fn present(ev: &RowsEventData<'_>, before: bool, n: usize) -> Vec<usize> {
+    let bits = if before {
+        ev.columns_before_image()
+    } else {
+        ev.columns_after_image()
+    };
+    match bits {
+        Some(b) => (0..n).filter(|&i| b.get(i).is_some_and(|x| *x)).collect(),
+        None => Vec::new(),
+    }
+}
+
+fn quote(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+fn stop(code: ErrorCode, msg: String) -> DbError {
+    DbError::new(code, msg)
+}
+
+impl Applier {
+    pub fn new(engine: &Arc<Engine>) -> DbResult<Applier> {
+        let mut s = engine.session(SESSION_ID, "root", "localhost");
+        s.execute("SET time_zone = '+00:00'", &[])?;
+        // UPDATE counts the rows it matched, as a replica must to know it found its row.
+        s.client_found_rows = true;
+        position::ensure_table(&mut s)?;
+        Ok(Applier {
+            s,
+            gtid: None,
+            standalone: false,
+            in_txn: false,
+            stmts: HashMap::new(),
+            next_stmt: 1,
+        })
+    }
+
+    /// Runs `sql` with `params`, preparing it the first time its text is seen.
+    fn run(&mut self, sql: String, params: &[Value]) -> DbResult<Output> {
+        let id = match self.stmts.get(&sql) {
+            Some(id) => *id,
+            None => {
+                if self.stmts.len() >= PREPARED {
+                    for (_, id) in self.stmts.drain() {
+                        self.s.prepared.remove(&id);
+                    }
+                }
+                let id = self.next_stmt;
+                self.next_stmt = self.next_stmt.wrapping_add(1).max(1);
+                self.s.prepare(id, &sql)?;
+                self.stmts.insert(sql, id);
+                id
+            }
+        };
+        self.s.execute_prepared(id, params)
+    }
+
+    /// The recorded position (what to ask the primary for).
+    pub fn position(&mut self) -> DbResult<Vec<Gtid>> {
+        position::load(&mut self.s)
+    }
+
+    /// Whether a transaction of the primary is half applied.
+    pub fn in_transaction(&self) -> bool {
+        self.in_txn
+    }
+
+    /// Rolls back a half-applied transaction (the replica stops or lost its primary).
+    pub fn abandon(&mut self) {
+        if self.in_txn {
+            let _ = self.s.execute("ROLLBACK", &[]);
+        }
+        self.in_txn = false;
+        self.gtid = None;
+    }
+
+    fn fail<T>(&mut self, e: DbError) -> DbResult<T> {
+        self.abandon();
+        Err(e)
+    }
+
+    /// MariaDB's GTID event: seq_no (8 bytes), domain (4), flags (1), little-endian.
+    pub fn gtid_event(&mut self, server: u32, body: &[u8]) -> DbResult<()> {
+        if body.len() < 13 {
+            return self.fail(stop(ErrorCode::GetErrno, "short GTID event".into()));
+        }
+        if self.in_txn {
+            return self.fail(stop(
+                ErrorCode::GetErrno,
+                "a GTID event inside a transaction".into(),
+            ));
+        }
+        let seq = u64::from_le_bytes(body[0..8].try_into().unwrap_or_default());
+        let domain = u32::from_le_bytes(body[8..12].try_into().unwrap_or_default());
+        self.gtid = Some(Gtid {
+            domain,
+            server,
+            seq,
+        });
+        self.standalone = body[12] & FL_STANDALONE != 0;
+        if !self.standalone {
+            self.s.execute("BEGIN", &[]).or_else(|e| self.fail(e))?;
+            self.in_txn = true;
+        }
+        Ok(())
+    }
+
+    /// XID (or a COMMIT query): records the GTID and commits.
+    pub fn commit(&mut self) -> DbResult<()> {
+        if !self.in_txn {
+            return Ok(());
+        }
+        if let Some(g) = self.gtid {
+            position::record(&mut self.s, g).or_else(|e| self.fail(e))?;
+        }
+        self.s.execute("COMMIT", &[]).or_else(|e| self.fail(e))?;
+        self.in_txn = false;
+        self.gtid = None;
+        Ok(())
+    }
+
+    /// A QUERY event: transaction control, or a statement run as written (RPA4).
+    pub fn query(&mut self, schema: &str, text: &str) -> DbResult<()> {
+        let head = text.trim_start().to_ascii_uppercase();
+        let word = head.split_whitespace().next().unwrap_or("");
+        match word {
+            "BEGIN" => return Ok(()),
+            "COMMIT" => return self.commit(),
+            "ROLLBACK" if !head.contains(" TO ") => {
+                self.abandon();
+                return Ok(());
+            }
+            "SAVEPOINT" | "ROLLBACK" | "RELEASE" if self.in_txn => {
+                self.s.execute(text, &[]).or_else(|e| self.fail(e))?;
+                return Ok(());
+            }
+            _ => {}
+        }
+        if self.in_txn {
+            return self.fail(stop(
+                ErrorCode::GetErrno,
+                format!(
+                    "a statement-format event inside a transaction (the primary must log \
+                     binlog_format=ROW): {text}"
+                ),
+            ));
+        }
+        // The event's default database, which need not exist (CREATE DATABASE names the one
+        // it creates), as MariaDB's replica sets it.
+        if schema.is_empty() || self.s.use_db(schema).is_err() {
+            self.s.db = None;
+        }
+        self.s.execute(text, &[]).or_else(|e| self.fail(e))?;
+        // The statement committed by itself: its GTID follows in a transaction of its own.
+        if let Some(g) = self.gtid.take() {
+            self.s.execute("BEGIN", &[])?;
+            self.in_txn = true;
+            position::record(&mut self.s, g).or_else(|e| self.fail(e))?;
+            self.s.execute("COMMIT", &[]).or_else(|e| self.fail(e))?;
+            self.in_txn = false;
+        }
+        Ok(())
+    }
+
+    /// A rows event of the table `tme` maps.
+    pub fn rows(&mut self, ev: &RowsEventData<'_>, tme: &TableMapEvent<'_>) -> DbResult<()> {
+        let r = self.rows_inner(ev, tme);
+        r.or_else(|e| self.fail(e))
+    }
+
+    fn rows_inner(&mut self, ev: &RowsEventData<'_>, tme: &TableMapEvent<'_>) -> DbResult<()> {
+        if !self.in_txn {
+            self.s.execute("BEGIN", &[])?;
+            self.in_txn = true;
+        }
+        let (db, name) = (tme.database_name(), tme.table_name());
+        let t = self.s.engine.catalog.get_table(&db, &name)?;
+        let n = ev.num_columns() as usize;
+        if n != t.columns.len() {
+            return Err(stop(
+                ErrorCode::GetErrno,
+                format!(
+                    "`{db}`.`{name}` has {} columns here and {n} on the primary",
+                    t.columns.len()
+                ),
+            ));
+        }
+        let before = present(ev, true, n);
+        let after = present(ev, false, n);
+        let mut pending: Vec<Vec<Value>> = Vec::new();
+        for row in ev.rows(tme) {
+            let (b, a) = row.map_err(|e| stop(ErrorCode::GetErrno, format!("row image: {e}")))?;
+            match (b, a) {
+                (None, Some(a)) => {
+                    pending.push(values(&t, &after, &a)?);
+                    if pending.len() == INSERT_ROWS {
+                        self.insert(&t, &after, std::mem::take(&mut pending))?;
+                    }
+                }
+                (Some(b), Some(a)) => {
+                    let b = values(&t, &before, &b)?;
+                    let a = values(&t, &after, &a)?;
+                    self.update(&t, &before, &b, &after, a)?;
+                }
+                (Some(b), None) => {
+                    let b = values(&t, &before, &b)?;
+                    self.delete(&t, &before, &b)?;
+                }
+                (None, None) => {}
+            }
+        }
+        if !pending.is_empty() {
+            self.insert(&t, &after, pending)?;
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, t: &TableDef, cols: &[usize], rows: Vec<Vec<Value>>) -> DbResult<()> {
+        let names: Vec<String> = cols.iter().map(|&c| quote(&t.columns[c].name)).collect();
+        let one = format!("({})", vec!["?"; cols.len()].join(","));
+        let sql = format!(
+            "INSERT INTO {}.{} ({}) VALUES {}",
+            quote(&t.db),
+            quote(&t.name),
+            names.join(","),
+            vec![one; rows.len()].join(",")
+        );
+        let params: Vec<Value> = rows.into_iter().flatten().collect();
+        self.run(sql, &params)?;
+        Ok(())
+    }
+
+    /// `WHERE` naming the before image's row: the primary key, or every column given.
+    fn key_of(t: &TableDef, cols: &[usize], vals: &[Value]) -> (String, Vec<Value>) {
+        let by_pk = !t.pk.is_empty() && t.pk.iter().all(|c| cols.contains(c));
+        let mut terms = Vec::new();
+        let mut params = Vec::new();
+        for (i, &c) in cols.iter().enumerate() {
+            if by_pk && !t.pk.contains(&c) {
+                continue;
+            }
+            terms.push(format!("{} <=> ?", quote(&t.columns[c].name)));
+            params.push(vals[i].clone());
+        }
+        (terms.join(" AND "), params)
+    }
+
+    fn update(
+        &mut self,
+        t: &TableDef,
+        before: &[usize],
+        b: &[Value],
+        after: &[usize],
+        a: Vec<Value>,
+    ) -> DbResult<()> {
+        let (cond, key) = Self::key_of(t, before, b);
+        let set: Vec<String> = after
+            .iter()
+            .map(|&c| format!("{} = ?", quote(&t.columns[c].name)))
+            .collect();
+        let sql = format!(
+            "UPDATE {}.{} SET {} WHERE {cond} LIMIT 1",
+            quote(&t.db),
+            quote(&t.name),
+            set.join(", ")
+        );
+        let params: Vec<Value> = a.into_iter().chain(key).collect();
+        let out = self.run(sql, &params)?;
+        self.found_one(t, out)
+    }
+
+    fn delete(&mut self, t: &TableDef, before: &[usize], b: &[Value]) -> DbResult<()> {
+        let (cond, key) = Self::key_of(t, before, b);
+        let sql = format!(
+            "DELETE FROM {}.{} WHERE {cond} LIMIT 1",
+            quote(&t.db),
+            quote(&t.name)
+        );
+        let out = self.run(sql, &key)?;
+        self.found_one(t, out)
+    }
+
+    /// 1032 unless the statement matched its row.
+    fn found_one(&self, t: &TableDef, out: Output) -> DbResult<()> {
+        match out {
+            Output::Done { affected: 1, .. } => Ok(()),
+            _ => Err(stop(
+                ErrorCode::KeyNotFound,
+                format!("Can't find record in '{}'", t.name),
+            )),
+        }
+    }
+}
+
+/// A row image's values, one per present column, as the table's column types take them.
+fn values(t: &TableDef, cols: &[usize], row: &BinlogRow) -> DbResult<Vec<Value>> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (i, &c) in cols.iter().enumerate() {
+        let v = row
+            .as_ref(i)
+            .ok_or_else(|| stop(ErrorCode::GetErrno, "short row image".into()))?;
+        out.push(
+            convert(t, c, v)
+                .map_err(|m| stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name)))?,
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,157 @@
+//! A replicated row image's values as Betula values for the table's columns: the `mysql_common`
+//! decoder gives integers, floats, bytes (text in the column's character set, binary strings,
+//! DECIMAL and TIMESTAMP as text, BIT and SET as big- / little-endian bytes) and dates / times as
+//! parts; each becomes the value an INSERT of the same data on the primary would have stored.
+//!
+//! Invariants: a value is converted for its own column's type and character set, never guessed
+//! from the bytes; one that cannot be read (text not valid in the column's character set, MySQL's
+//! binary JSON, a partial JSON update) is an error, never a changed value (RPA3).
+
+use betula_sql::catalog::TableDef;
+use betula_sql::types::value::Value;
+use betula_sql::types::{IntWidth, SqlType};
+use mysql_common::binlog::value::BinlogValue;
+use mysql_common::value::Value as MyValue;
+
+/// Converts column `col`'s value from a row image; `Err` names what could not be read.
+pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, String> {
+    let column = &t.columns[col];
+    let v = match v {
+        BinlogValue::Value(v) => v,
+        _ => {
+            return Err(format!(
+                "column `{}`: MySQL's binary JSON is not replicated",
+                column.name
+            ))
+        }
+    };
+    Ok(match v {
+        MyValue::NULL => Value::Null,
+        MyValue::Int(i) => match column.sql_type {
+            SqlType::Timestamp { .. } => unix_text(*i, 0),
+            // Without the primary's signedness metadata an UNSIGNED value arrives signed.
+            SqlType::Int {
+                width,
+                unsigned: true,
+            } if *i < 0 => Value::UInt(unsigned_of(*i, width)),
+            _ => Value::Int(*i),
+        },
+        MyValue::UInt(u) => Value::UInt(*u),
+        MyValue::Float(f) => Value::Float(*f),
+        MyValue::Double(d) => Value::Double(*d),
+        MyValue::Date(y, mo, d, h, mi, s, us) => Value::Text(format!(
+            "{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}.{us:06}"
+        )),
+        MyValue::Time(neg, days, h, mi, s, us) => {
+            let hours = *days as u64 * 24 + *h as u64;
+            let sign = if *neg { "-" } else { "" };
+            Value::Text(format!("{sign}{hours:02}:{mi:02}:{s:02}.{us:06}"))
+        }
+        MyValue::Bytes(b) => bytes(t, col, b)?,
+    })
+}
+
+/// The unsigned value of an integer column of `width` read as signed.
+fn unsigned_of(i: i64, width: IntWidth) -> u64 {
+    let bits = match width {
+        IntWidth::Tiny => 8,
+        IntWidth::Small => 16,
+        IntWidth::Medium => 24,
+        IntWidth::Int => 32,
+        IntWidth::Big => 64,
+    };
+    if bits == 64 {
+        i as u64
+    } else {
+        (i as u64) & ((1u64 << bits) - 1)
+    }
+}
+
+/// Bytes as the column's type reads them.
+fn bytes(t: &TableDef, col: usize, b: &[u8]) -> Result<Value, String> {
+    let column = &t.columns[col];
+    Ok(match column.sql_type {
+        SqlType::Bit { .. } => Value::UInt(b.iter().fold(0u64, |a, &x| a << 8 | x as u64)),
+        // A bitmask of members, least significant byte first.
+        SqlType::Set { .. } => Value::UInt(b.iter().rev().fold(0u64, |a, &x| a << 8 | x as u64)),
+        SqlType::Timestamp { .. } => {
+            let text = std::str::from_utf8(b).map_err(|_| "TIMESTAMP image".to_string())?;
+            let (secs, frac) = text.split_once('.').unwrap_or((text, ""));
+            let secs: i64 = secs.parse().map_err(|_| format!("TIMESTAMP {text:?}"))?;
+            let micros: u32 = format!("{frac:0<6}")[..6]
+                .parse()
+                .map_err(|_| format!("TIMESTAMP {text:?}"))?;
+            unix_text(secs, micros)
+        }
+        ref ty if ty.is_binary() => Value::Bytes(b.to_vec()),
+        ref ty if ty.is_text() => {
+            let charset = column.collation.charset();
+            Value::Text(charset.decode(b).ok_or_else(|| {
+                format!(
+                    "column `{}`: a value that is not valid {}",
+                    column.name,
+                    charset.name()
+                )
+            })?)
+        }
+        // DECIMAL, YEAR and the like arrive as their text.
+        _ => Value::Text(
+            String::from_utf8(b.to_vec())
+                .map_err(|_| format!("column `{}`: unreadable value", column.name))?,
+        ),
+    })
+}
+
+/// A TIMESTAMP's seconds since 1970 as UTC text (the applier's session runs in UTC).
+fn unix_text(secs: i64, micros: u32) -> Value {
+    if secs == 0 && micros == 0 {
+        return Value::Text("0000-00-00 00:00:00".into());
+    }
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    Value::Text(format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{micros:06}",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    ))
+}
+
+/// The civil date of a day count from 1970-01-01 (proleptic Gregorian).
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsigned_integers_read_as_signed_are_restored() {
+        assert_eq!(unsigned_of(-1, IntWidth::Tiny), 255);
+        assert_eq!(unsigned_of(-1, IntWidth::Medium), 16_777_215);
+        assert_eq!(unsigned_of(-2, IntWidth::Big), u64::MAX - 1);
+    }
+
+    #[test]
+    fn timestamps_are_utc_text() {
+        assert_eq!(
+            unix_text(1_700_000_000, 5),
+            Value::Text("2023-11-14 22:13:20.000005".into())
+        );
+        assert_eq!(
+            unix_text(951_782_400, 0),
+            Value::Text("2000-02-29 00:00:00.000000".into())
+        );
+        assert_eq!(unix_text(0, 0), Value::Text("0000-00-00 00:00:00".into()));
+    }
+}
