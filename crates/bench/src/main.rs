@@ -48,6 +48,27 @@ enum Cmd {
     /// An online backup of Betula's server while sensor-stream's clients insert: rows/s before and during
     /// it, and the backup's MB/s.
     BackupDuringStream(BackupArgs),
+    /// Lag of a Betula replica and of a MariaDB InnoDB replica behind a MariaDB primary running sysbench
+    /// oltp_read_write.
+    ReplicaLag(ReplicaArgs),
+}
+
+#[derive(Args)]
+struct ReplicaArgs {
+    #[command(flatten)]
+    common: Common,
+    /// sysbench threads on the primary.
+    #[arg(long, default_value_t = 8)]
+    threads: usize,
+    /// Seconds of oltp_read_write.
+    #[arg(long, default_value_t = 60)]
+    secs: u64,
+    /// Rows sysbench prepares.
+    #[arg(long, default_value_t = 100_000)]
+    table_rows: u64,
+    /// The `betula` binary (default: next to this one).
+    #[arg(long)]
+    betula_bin: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -513,6 +534,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
                 (mb, _) => mb << 20,
             },
             betula_settings: a.betula_set.clone(),
+            mariadb_settings: Vec::new(),
         },
     };
     let mut ctx = context(&a.common, &dir);
@@ -559,6 +581,7 @@ fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
             betula_bin,
             cache_bytes: a.common.cache_mb << 20,
             betula_settings: Vec::new(),
+            mariadb_settings: Vec::new(),
         },
     };
     let mut ctx = context(&a.common, &dir);
@@ -571,6 +594,35 @@ fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
+fn replica_lag(a: ReplicaArgs) -> BenchResult<()> {
+    let dir = data_dir(&a.common)?;
+    let betula_bin = match a.betula_bin.clone() {
+        Some(b) => b,
+        None => std::env::current_exe()?.with_file_name("betula"),
+    };
+    let p = sql::replica_lag::ReplicaRunParams {
+        threads: a.threads.max(1),
+        secs: a.secs.max(1),
+        table_rows: a.table_rows.max(1),
+        seed: a.common.seed,
+        dir: dir.clone(),
+        start: peer::StartOptions {
+            betula_bin,
+            cache_bytes: a.common.cache_mb << 20,
+            betula_settings: Vec::new(),
+            mariadb_settings: Vec::new(),
+        },
+    };
+    let mut ctx = context(&a.common, &dir);
+    let (md, csv) = sql::replica_lag::run(&p, &mut ctx)?;
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-replica-lag", ctx.date));
+    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
+}
+
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
@@ -578,6 +630,7 @@ fn main() {
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
         Cmd::BackupDuringStream(a) => backup_during_stream(a),
+        Cmd::ReplicaLag(a) => replica_lag(a),
         Cmd::Codecs(a) => {
             let tree = betula_storage::TreeOptions {
                 basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,

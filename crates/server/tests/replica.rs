@@ -134,7 +134,8 @@ fn betula_follows_a_mariadb_primary_and_resumes_after_a_crash() {
 
     p.query_drop("CREATE DATABASE app").unwrap();
     p.query_drop(TABLE).unwrap();
-    p.query_drop("CREATE TABLE app.nokey (a INT, b VARCHAR(10)) ENGINE=InnoDB")
+    // With its `;`, as an init file's statements reach the binlog.
+    p.query_drop("CREATE TABLE app.nokey (a INT, b VARCHAR(10)) ENGINE=InnoDB;")
         .unwrap();
     p.query_drop(
         "INSERT INTO app.t VALUES \

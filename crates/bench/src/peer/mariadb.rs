@@ -65,7 +65,11 @@ pub fn start(kind: EngineKind, root: &Path, port: u16, o: &StartOptions) -> Benc
     let datadir = root.join("data");
     std::fs::create_dir_all(&datadir)?;
     let cnf_path = root.join("my.cnf");
-    let cnf = config_text(root, &datadir, port, o.cache_bytes);
+    let mut cnf = config_text(root, &datadir, port, o.cache_bytes);
+    for line in &o.mariadb_settings {
+        cnf.push_str(line);
+        cnf.push('\n');
+    }
     std::fs::write(&cnf_path, &cnf)?;
     std::fs::write(root.join("init.sql"), INIT_SQL)?;
     let defaults = format!("--defaults-file={}", cnf_path.display());

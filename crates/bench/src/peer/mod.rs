@@ -57,6 +57,9 @@ pub struct StartOptions {
     pub cache_bytes: u64,
     /// Extra `key = value` lines for Betula's config file (`--betula-set`), e.g. `read_block_size=16K`.
     pub betula_settings: Vec<String>,
+    /// Extra `key = value` lines for MariaDB's `[mariadbd]` section, after the others (a later line
+    /// wins: `log-bin = f` undoes `skip-log-bin`).
+    pub mariadb_settings: Vec<String>,
 }
 
 /// A running server: its process, where it listens and keeps its data, and how it was configured.

@@ -2,6 +2,7 @@
 //! servers the suite starts itself — Betula, MariaDB InnoDB, MariaDB MyRocks — with one report.
 
 pub mod backup_during;
+pub mod replica_lag;
 pub mod ballast;
 pub mod clustering_range;
 pub mod compression;

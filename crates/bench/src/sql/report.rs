@@ -509,6 +509,7 @@ mod tests {
                 betula_bin: "/b".into(),
                 cache_bytes: 1 << 30,
                 betula_settings: Vec::new(),
+                mariadb_settings: Vec::new(),
             },
         };
         let md = markdown(&ctx, &p, &runs, "x.csv", &Err("test".into()));

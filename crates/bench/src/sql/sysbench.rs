@@ -133,6 +133,26 @@ pub fn storage_engine(kind: EngineKind) -> &'static str {
 }
 
 pub fn args(server: &Server, p: &SqlParams, test: &str, threads: usize, cmd: &str) -> Vec<String> {
+    let table = Table {
+        rows: p.sysbench_rows,
+        secs: p.sysbench_secs,
+        seed: p.seed,
+    };
+    args_for(server, &table, test, threads, cmd)
+}
+
+/// What a sysbench command line needs besides the server, the test and the threads.
+pub struct Table {
+    /// `--table-size`.
+    pub rows: u64,
+    /// `--time`.
+    pub secs: u64,
+    /// `--rand-seed`.
+    pub seed: u64,
+}
+
+/// sysbench's arguments for `test` with `threads` against `server` (`cmd`: prepare or run).
+pub fn args_for(server: &Server, t: &Table, test: &str, threads: usize, cmd: &str) -> Vec<String> {
     vec![
         test.to_string(),
         "--db-driver=mysql".into(),
@@ -142,11 +162,11 @@ pub fn args(server: &Server, p: &SqlParams, test: &str, threads: usize, cmd: &st
         "--mysql-db=bench".into(),
         format!("--mysql-storage-engine={}", storage_engine(server.kind)),
         "--tables=1".into(),
-        format!("--table-size={}", p.sysbench_rows),
+        format!("--table-size={}", t.rows),
         format!("--threads={threads}"),
-        format!("--time={}", p.sysbench_secs),
+        format!("--time={}", t.secs),
         "--db-ps-mode=auto".into(),
-        format!("--rand-seed={}", p.seed),
+        format!("--rand-seed={}", t.seed),
         "--histogram=on".into(),
         "--percentile=99".into(),
         "--report-interval=1".into(),

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use betula_sql::catalog::TableDef;
+use betula_sql::parser::split::split_statements;
 use betula_sql::types::value::Value;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, Output, Session};
 use mysql_common::binlog::events::{RowsEventData, TableMapEvent};
@@ -67,6 +68,9 @@ impl Applier {
     pub fn new(engine: &Arc<Engine>) -> DbResult<Applier> {
         let mut s = engine.session(SESSION_ID, "root", "localhost");
         s.execute("SET time_zone = '+00:00'", &[])?;
+        // Commits need not wait for the log sync: a crash loses a suffix of the applied
+        // transactions together with their positions (RPA1), which the primary sends again.
+        s.execute("SET SESSION betula_commit_sync = OFF", &[])?;
         // UPDATE counts the rows it matched, as a replica must to know it found its row.
         s.client_found_rows = true;
         position::ensure_table(&mut s)?;
@@ -195,7 +199,10 @@ impl Applier {
         if schema.is_empty() || self.s.use_db(schema).is_err() {
             self.s.db = None;
         }
-        self.s.execute(text, &[]).or_else(|e| self.fail(e))?;
+        // The text as the primary's client sent it: a trailing `;` (an init file's) is allowed.
+        for stmt in split_statements(text) {
+            self.s.execute(stmt, &[]).or_else(|e| self.fail(e))?;
+        }
         // The statement committed by itself: its GTID follows in a transaction of its own.
         if let Some(g) = self.gtid.take() {
             self.s.execute("BEGIN", &[])?;
@@ -284,7 +291,9 @@ impl Applier {
             if by_pk && !t.pk.contains(&c) {
                 continue;
             }
-            terms.push(format!("{} <=> ?", quote(&t.columns[c].name)));
+            // Key columns are NOT NULL: `=` finds the row through the key.
+            let op = if by_pk { "=" } else { "<=>" };
+            terms.push(format!("{} {op} ?", quote(&t.columns[c].name)));
             params.push(vals[i].clone());
         }
         (terms.join(" AND "), params)

@@ -63,9 +63,11 @@ impl Shared {
         }
     }
     fn io_failed(&self, code: u16, m: &str) {
+        log(&format!("I/O error {code}: {m}"));
         self.status.lock().last_io_error = Some((code, m.to_string()));
     }
     fn sql_failed(&self, e: &DbError) {
+        log(&format!("stopped: error {}: {}", e.code.number(), e.message));
         self.status.lock().last_sql_error = Some((e.code.number(), e.message.clone()));
     }
     fn any_applied(&self) -> bool {
@@ -94,6 +96,12 @@ impl Shared {
     fn caught_up(&self) {
         self.status.lock().behind = Some(0);
     }
+}
+
+/// One line of the server's output about the replica (stdout may be a closed pipe: never panics).
+fn log(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "betula: replica: {line}");
 }
 
 /// The server's replica: its settings, and its thread while it runs.

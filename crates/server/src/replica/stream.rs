@@ -176,6 +176,16 @@ fn session(shared: &Shared, s: &Settings, applier: &mut Applier, first: bool) ->
         Err(e) => return End::Retry(e.to_string()),
     };
     shared.set_io(IoState::Yes);
+    super::log(&format!(
+        "connected to {}:{}, from {}",
+        s.host,
+        s.port,
+        if by_file {
+            format!("{} at {}", s.log_file, s.log_pos)
+        } else {
+            format!("GTID position '{}'", position::list_text(&pos))
+        }
+    ));
     events(shared, applier, stream)
 }
 

@@ -1,0 +1,369 @@
+//! `betula-bench replica-lag`: how far behind a MariaDB InnoDB primary its replicas stay while sysbench
+//! oltp_read_write runs on it: a Betula replica and, side by side on the same primary, a MariaDB InnoDB
+//! replica (both `CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos`, design.md "Replica of a MariaDB or
+//! MySQL primary"). The primary logs ROW events (`log-bin`, `binlog-format=ROW`); sysbench prepares its
+//! table on the primary (the replicas copy it through replication: the seconds each needs after the
+//! prepare returned are reported), then runs for the given time at the given threads.
+//!
+//! Lag is measured four times a second from GTIDs, not from `Seconds_Behind_Master`'s whole seconds: the
+//! primary's sequence number (`@@gtid_binlog_pos`) and each replica's (`mysql.gtid_slave_pos`) are read;
+//! a replica at sequence `s` at time `t` is `t - (when the primary reached s)` behind, that moment
+//! interpolated between the primary's samples (0 when caught up). After the run, each replica's time to
+//! catch up is measured, and the table's `COUNT(*), SUM(k), SUM(CRC32(c))` compared with the primary's.
+
+use super::sysbench;
+use crate::engine::BenchResult;
+use crate::peer::{self, EngineKind, Server, StartOptions};
+use crate::report::{fmt_num, RunContext};
+use mysql::prelude::Queryable;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// Settings of the run.
+#[derive(Debug, Clone)]
+pub struct ReplicaRunParams {
+    pub threads: usize,
+    pub secs: u64,
+    pub table_rows: u64,
+    pub seed: u64,
+    pub dir: PathBuf,
+    pub start: StartOptions,
+}
+
+/// The replicas measured, in report order.
+const REPLICAS: [&str; 2] = ["betula", "innodb"];
+/// Samples per second.
+const SAMPLE_MS: u64 = 250;
+/// Longest wait for a replica to catch up.
+const CATCH_UP_LIMIT: Duration = Duration::from_secs(1800);
+
+/// One sample: seconds from the run's start, the primary's sequence number, each replica's.
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    t: f64,
+    primary: u64,
+    replicas: [u64; 2],
+}
+
+/// The sequence number of domain 0 in a GTID list (`0-100-57,1-...`).
+fn seq_of(list: &str) -> u64 {
+    list.split(',')
+        .filter_map(|g| {
+            let mut p = g.trim().split('-');
+            let domain = p.next()?;
+            let _server = p.next()?;
+            (domain == "0").then(|| p.next()?.parse().ok())?
+        })
+        .next()
+        .unwrap_or(0)
+}
+
+fn primary_seq(c: &mut mysql::Conn) -> BenchResult<u64> {
+    let pos: Option<String> = c.query_first("SELECT @@GLOBAL.gtid_binlog_pos")?;
+    Ok(seq_of(&pos.unwrap_or_default()))
+}
+
+fn replica_seq(c: &mut mysql::Conn) -> BenchResult<u64> {
+    let seq: Option<Option<u64>> =
+        c.query_first("SELECT MAX(seq_no) FROM mysql.gtid_slave_pos WHERE domain_id = 0")?;
+    Ok(seq.flatten().unwrap_or(0))
+}
+
+/// When (seconds) the primary reached `seq`, interpolated between samples; None before the first.
+fn reached_at(samples: &[Sample], seq: u64) -> Option<f64> {
+    let i = samples.iter().position(|s| s.primary >= seq)?;
+    if i == 0 {
+        return Some(samples[0].t);
+    }
+    let (a, b) = (samples[i - 1], samples[i]);
+    let span = (b.primary - a.primary) as f64;
+    let frac = if span > 0.0 {
+        (seq.saturating_sub(a.primary)) as f64 / span
+    } else {
+        1.0
+    };
+    Some(a.t + frac * (b.t - a.t))
+}
+
+/// Each sample's lag in seconds for replica `r`.
+fn lags(samples: &[Sample], r: usize) -> Vec<f64> {
+    samples
+        .iter()
+        .map(|s| {
+            if s.replicas[r] >= s.primary {
+                0.0
+            } else {
+                reached_at(samples, s.replicas[r] + 1).map_or(s.t, |at| (s.t - at).max(0.0))
+            }
+        })
+        .collect()
+}
+
+fn percentile(v: &[f64], p: f64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * s.len() as f64).ceil().max(1.0) as usize;
+    Some(s[rank.min(s.len()) - 1])
+}
+
+fn change_master(replica: &Server, primary: &Server) -> BenchResult<()> {
+    let mut c = mysql::Conn::new(replica.opts())?;
+    c.query_drop(format!(
+        "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT={}, MASTER_USER='root', \
+         MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1",
+        primary.port
+    ))?;
+    c.query_drop("START SLAVE")?;
+    Ok(())
+}
+
+/// Seconds until every replica's sequence reaches the primary's (None for one that did not).
+fn catch_up(primary: &Server, replicas: &[&Server]) -> BenchResult<Vec<Option<f64>>> {
+    let target = primary_seq(&mut mysql::Conn::new(primary.opts())?)?;
+    let t0 = Instant::now();
+    let mut done: Vec<Option<f64>> = vec![None; replicas.len()];
+    let mut conns = replicas
+        .iter()
+        .map(|r| mysql::Conn::new(r.opts()))
+        .collect::<Result<Vec<_>, _>>()?;
+    while done.iter().any(Option::is_none) && t0.elapsed() < CATCH_UP_LIMIT {
+        for (i, c) in conns.iter_mut().enumerate() {
+            if done[i].is_none() && replica_seq(c)? >= target {
+                done[i] = Some(t0.elapsed().as_secs_f64());
+            }
+            if done[i].is_none() {
+                stopped(c, REPLICAS[i])?;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok(done)
+}
+
+/// An error when the replica stopped (SHOW SLAVE STATUS shows an SQL error and the SQL side is off).
+fn stopped(c: &mut mysql::Conn, name: &str) -> BenchResult<()> {
+    let row: Option<mysql::Row> = c.query_first("SHOW SLAVE STATUS")?;
+    let Some(row) = row else {
+        return Err(format!("{name}: no replica").into());
+    };
+    let running: Option<String> = row.get("Slave_SQL_Running");
+    let error: Option<String> = row.get("Last_SQL_Error");
+    if running.as_deref() == Some("No") {
+        return Err(format!("{name} replica stopped: {}", error.unwrap_or_default()).into());
+    }
+    Ok(())
+}
+
+fn sysbench_args(primary: &Server, p: &ReplicaRunParams, cmd: &str) -> Vec<String> {
+    let table = sysbench::Table {
+        rows: p.table_rows,
+        secs: p.secs,
+        seed: p.seed,
+    };
+    sysbench::args_for(primary, &table, "oltp_read_write", p.threads, cmd)
+}
+
+fn run_sysbench(args: &[String]) -> BenchResult<String> {
+    let out = Command::new("sysbench").args(args).output()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    if !out.status.success() {
+        return Err(format!(
+            "sysbench {}: {}{}",
+            args.last().map_or("", |s| s.as_str()),
+            text,
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    Ok(text)
+}
+
+/// `COUNT(*), SUM(k), SUM(CRC32(c))` of the sysbench table.
+fn content(s: &Server) -> BenchResult<String> {
+    let mut c = mysql::Conn::new(s.opts())?;
+    let row: Option<(String, String, String)> = c.query_first(
+        "SELECT CAST(COUNT(*) AS CHAR), CAST(SUM(k) AS CHAR), CAST(SUM(CRC32(c)) AS CHAR) \
+         FROM bench.sbtest1",
+    )?;
+    Ok(row.map_or("none".into(), |(a, b, c)| format!("{a}/{b}/{c}")))
+}
+
+/// What the run measured.
+struct Measured {
+    prepare_catch_up: Vec<Option<f64>>,
+    run_catch_up: Vec<Option<f64>>,
+    samples: Vec<Sample>,
+    summary: sysbench::Summary,
+    contents: [String; 3],
+}
+
+/// Runs the benchmark; its markdown report and per-sample series (CSV).
+pub fn run(p: &ReplicaRunParams, ctx: &mut RunContext) -> BenchResult<(String, String)> {
+    let mut primary_opts = p.start.clone();
+    primary_opts.mariadb_settings = vec![
+        "log-bin = primary-bin".into(),
+        "server-id = 100".into(),
+        "binlog-format = ROW".into(),
+    ];
+    let primary = peer::start(EngineKind::Innodb, &p.dir.join("primary"), &primary_opts)?;
+    let betula = peer::start(EngineKind::Betula, &p.dir.join("betula"), &p.start)?;
+    let mut innodb_opts = p.start.clone();
+    innodb_opts.mariadb_settings = vec!["server-id = 3".into()];
+    let innodb = peer::start(EngineKind::Innodb, &p.dir.join("innodb"), &innodb_opts)?;
+    change_master(&betula, &primary)?;
+    change_master(&innodb, &primary)?;
+    let replicas = [&betula, &innodb];
+    eprintln!("[replica-lag] sysbench prepare ({} rows)", p.table_rows);
+    run_sysbench(&sysbench_args(&primary, p, "prepare"))?;
+    let prepare_catch_up = catch_up(&primary, &replicas)?;
+    eprintln!(
+        "[replica-lag] sysbench run: {} threads, {} s",
+        p.threads, p.secs
+    );
+    let args = sysbench_args(&primary, p, "run");
+    let bench = std::thread::spawn(move || run_sysbench(&args));
+    let mut pc = mysql::Conn::new(primary.opts())?;
+    let mut rc = [
+        mysql::Conn::new(betula.opts())?,
+        mysql::Conn::new(innodb.opts())?,
+    ];
+    let t0 = Instant::now();
+    let mut samples = Vec::new();
+    while !bench.is_finished() {
+        let primary_at = primary_seq(&mut pc)?;
+        let replicas_at = [replica_seq(&mut rc[0])?, replica_seq(&mut rc[1])?];
+        samples.push(Sample {
+            t: t0.elapsed().as_secs_f64(),
+            primary: primary_at,
+            replicas: replicas_at,
+        });
+        std::thread::sleep(Duration::from_millis(SAMPLE_MS));
+    }
+    let out = bench.join().map_err(|_| "sysbench thread panicked")??;
+    let run_catch_up = catch_up(&primary, &replicas)?;
+    let contents = [content(&primary)?, content(&betula)?, content(&innodb)?];
+    ctx.load_after = crate::machine::loadavg();
+    let m = Measured {
+        prepare_catch_up,
+        run_catch_up,
+        samples,
+        summary: sysbench::parse_output(&out),
+        contents,
+    };
+    let md = markdown(p, ctx, &m, [&primary, &betula, &innodb]);
+    for s in [primary, betula, innodb] {
+        s.stop(Duration::from_secs(120))?;
+    }
+    Ok((md, series_csv(&m.samples)))
+}
+
+fn series_csv(samples: &[Sample]) -> String {
+    let (lb, li) = (lags(samples, 0), lags(samples, 1));
+    let mut s = "seconds,primary_seq,betula_seq,innodb_seq,betula_lag_s,innodb_lag_s\n".to_string();
+    for (i, x) in samples.iter().enumerate() {
+        s.push_str(&format!(
+            "{:.2},{},{},{},{:.3},{:.3}\n",
+            x.t, x.primary, x.replicas[0], x.replicas[1], lb[i], li[i]
+        ));
+    }
+    s
+}
+
+fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, servers: [&Server; 3]) -> String {
+    let n = |v: Option<f64>| v.map_or("n/a".into(), fmt_num);
+    let mut s = "# Replica lag under sysbench oltp_read_write on a MariaDB primary\n\n".to_string();
+    crate::report::context(&mut s, ctx);
+    s.push_str(&format!(
+        "\nPrimary: MariaDB InnoDB (`{}`), `log-bin`, `binlog-format=ROW`, sync at commit. sysbench \
+         oltp_read_write, {} rows prepared, then {} threads for {} s on the primary (`--db-ps-mode=auto`). \
+         Replicas: Betula and MariaDB InnoDB, `MASTER_USE_GTID=slave_pos`, caches {} MiB. Primary TPS {}, \
+         transactions {}.\n\n| figure | betula replica | innodb replica |\n|---|---|---|\n",
+        servers[0].version,
+        p.table_rows,
+        p.threads,
+        p.secs,
+        p.start.cache_bytes >> 20,
+        n(m.summary.tps),
+        m.summary.transactions.map_or("n/a".into(), |t| t.to_string()),
+    ));
+    let lag: Vec<Vec<f64>> = (0..REPLICAS.len()).map(|r| lags(&m.samples, r)).collect();
+    let rows: [(&str, [Option<f64>; 2]); 6] = [
+        (
+            "seconds to catch up after `prepare` returned",
+            [m.prepare_catch_up[0], m.prepare_catch_up[1]],
+        ),
+        (
+            "lag during the run, median (s)",
+            [percentile(&lag[0], 50.0), percentile(&lag[1], 50.0)],
+        ),
+        (
+            "lag during the run, p99 (s)",
+            [percentile(&lag[0], 99.0), percentile(&lag[1], 99.0)],
+        ),
+        (
+            "lag during the run, max (s)",
+            [percentile(&lag[0], 100.0), percentile(&lag[1], 100.0)],
+        ),
+        (
+            "transactions behind at the run's end",
+            [0, 1].map(|r| {
+                m.samples
+                    .last()
+                    .map(|x| x.primary.saturating_sub(x.replicas[r]) as f64)
+            }),
+        ),
+        (
+            "seconds to catch up after the run",
+            [m.run_catch_up[0], m.run_catch_up[1]],
+        ),
+    ];
+    for (name, v) in rows {
+        s.push_str(&format!("| {name} | {} | {} |\n", n(v[0]), n(v[1])));
+    }
+    let same = |i: usize| {
+        if m.contents[i] == m.contents[0] {
+            "equal".to_string()
+        } else {
+            format!("DIFFERS: {} vs the primary's {}", m.contents[i], m.contents[0])
+        }
+    };
+    s.push_str(&format!(
+        "| table content (COUNT, SUM(k), SUM(CRC32(c))) against the primary's | {} | {} |\n",
+        same(1),
+        same(2)
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_of_domain_zero() {
+        assert_eq!(seq_of("0-100-57"), 57);
+        assert_eq!(seq_of("1-2-3,0-100-9"), 9);
+        assert_eq!(seq_of(""), 0);
+    }
+
+    #[test]
+    fn lag_is_the_time_since_the_primary_reached_the_next_transaction() {
+        let s = |t: f64, primary: u64, r: u64| Sample {
+            t,
+            primary,
+            replicas: [r, primary],
+        };
+        // The primary commits 100 transactions a second; the replica trails by 50 (0.5 s).
+        let samples = [s(0.0, 0, 0), s(1.0, 100, 50), s(2.0, 200, 150), s(3.0, 300, 300)];
+        let l = lags(&samples, 0);
+        assert!((l[1] - 0.49).abs() < 1e-9, "{l:?}");
+        assert!((l[2] - 0.49).abs() < 1e-9, "{l:?}");
+        assert_eq!(l[3], 0.0);
+        assert_eq!(lags(&samples, 1), vec![0.0; 4]);
+        assert_eq!(percentile(&[3.0, 1.0, 2.0], 50.0), Some(2.0));
+    }
+}
