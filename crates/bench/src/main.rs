@@ -57,7 +57,10 @@ enum Cmd {
 struct ReplicaArgs {
     #[command(flatten)]
     common: Common,
-    /// sysbench threads on the primary.
+    /// What runs on the primary: sysbench (oltp_read_write) or sensor-stream.
+    #[arg(long, default_value = "sysbench")]
+    load: String,
+    /// sysbench threads (sensor-stream clients) on the primary.
     #[arg(long, default_value_t = 8)]
     threads: usize,
     /// Seconds of oltp_read_write.
@@ -600,7 +603,13 @@ fn replica_lag(a: ReplicaArgs) -> BenchResult<()> {
         Some(b) => b,
         None => std::env::current_exe()?.with_file_name("betula"),
     };
+    let load = match a.load.as_str() {
+        "sysbench" => sql::replica_lag::Load::Sysbench,
+        "sensor-stream" => sql::replica_lag::Load::SensorStream,
+        other => return Err(format!("--load {other}: sysbench or sensor-stream").into()),
+    };
     let p = sql::replica_lag::ReplicaRunParams {
+        load,
         threads: a.threads.max(1),
         secs: a.secs.max(1),
         table_rows: a.table_rows.max(1),

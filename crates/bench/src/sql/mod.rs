@@ -2,7 +2,6 @@
 //! servers the suite starts itself — Betula, MariaDB InnoDB, MariaDB MyRocks — with one report.
 
 pub mod backup_during;
-pub mod replica_lag;
 pub mod ballast;
 pub mod clustering_range;
 pub mod compression;
@@ -15,6 +14,7 @@ pub mod online_ddl;
 pub mod outcome;
 pub mod plots;
 pub mod reads_during;
+pub mod replica_lag;
 pub mod report;
 pub mod retention;
 pub mod rollup_events;

@@ -1,9 +1,9 @@
-//! `betula-bench replica-lag`: how far behind a MariaDB InnoDB primary its replicas stay while sysbench
-//! oltp_read_write runs on it: a Betula replica and, side by side on the same primary, a MariaDB InnoDB
-//! replica (both `CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos`, design.md "Replica of a MariaDB or
-//! MySQL primary"). The primary logs ROW events (`log-bin`, `binlog-format=ROW`); sysbench prepares its
-//! table on the primary (the replicas copy it through replication: the seconds each needs after the
-//! prepare returned are reported), then runs for the given time at the given threads.
+//! `betula-bench replica-lag`: how far behind a MariaDB InnoDB primary its replicas stay while a workload
+//! runs on it: a Betula replica and, side by side on the same primary, a MariaDB InnoDB replica (both
+//! `CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos`, design.md "Replica of a MariaDB or MySQL primary").
+//! The primary logs ROW events (`log-bin`, `binlog-format=ROW`). The workload is sysbench oltp_read_write
+//! (its table prepared on the primary first; the replicas copy it through replication, and the seconds
+//! each needs after the prepare returned are reported) or sensor-stream (its clients' 1000-row INSERTs).
 //!
 //! Lag is measured four times a second from GTIDs, not from `Seconds_Behind_Master`'s whole seconds: the
 //! primary's sequence number (`@@gtid_binlog_pos`) and each replica's (`mysql.gtid_slave_pos`) are read;
@@ -20,9 +20,18 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+/// What runs on the primary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Load {
+    Sysbench,
+    SensorStream,
+}
+
 /// Settings of the run.
 #[derive(Debug, Clone)]
 pub struct ReplicaRunParams {
+    pub load: Load,
+    /// sysbench threads, or sensor-stream clients.
     pub threads: usize,
     pub secs: u64,
     pub table_rows: u64,
@@ -182,14 +191,123 @@ fn run_sysbench(args: &[String]) -> BenchResult<String> {
     Ok(text)
 }
 
-/// `COUNT(*), SUM(k), SUM(CRC32(c))` of the sysbench table.
-fn content(s: &Server) -> BenchResult<String> {
+/// The query whose answer must be equal on the primary and the replicas.
+fn content_sql(load: Load) -> &'static str {
+    match load {
+        Load::Sysbench => {
+            "SELECT CAST(COUNT(*) AS CHAR), CAST(SUM(k) AS CHAR), CAST(SUM(CRC32(c)) AS CHAR) \
+             FROM bench.sbtest1"
+        }
+        Load::SensorStream => {
+            "SELECT CAST(COUNT(*) AS CHAR), CAST(SUM(sensor_id) AS CHAR), \
+             CAST(SUM(CRC32(CONCAT(ts, data1))) AS CHAR) FROM bench.sensordata_w2"
+        }
+    }
+}
+
+fn content(s: &Server, load: Load) -> BenchResult<String> {
     let mut c = mysql::Conn::new(s.opts())?;
-    let row: Option<(String, String, String)> = c.query_first(
-        "SELECT CAST(COUNT(*) AS CHAR), CAST(SUM(k) AS CHAR), CAST(SUM(CRC32(c)) AS CHAR) \
-         FROM bench.sbtest1",
-    )?;
+    let row: Option<(String, String, String)> = c.query_first(content_sql(load))?;
     Ok(row.map_or("none".into(), |(a, b, c)| format!("{a}/{b}/{c}")))
+}
+
+/// What the workload did: its description for the report, and its rows/s (sensor-stream).
+struct Done {
+    what: String,
+    rows_per_sec: Option<f64>,
+}
+
+/// sensor-stream's rows per INSERT.
+const SENSORS: usize = 1000;
+
+/// sysbench's table, prepared on the primary (sysbench only).
+fn prepare(primary: &Server, p: &ReplicaRunParams) -> BenchResult<()> {
+    match p.load {
+        Load::Sysbench => {
+            eprintln!("[replica-lag] sysbench prepare ({} rows)", p.table_rows);
+            run_sysbench(&sysbench_args(primary, p, "prepare"))?;
+        }
+        Load::SensorStream => {
+            super::driver::open_table(primary, &super::sensor_stream::create_sql(" ENGINE=InnoDB"))
+                .map_err(|e| format!("create table: {e:?}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs the workload on the primary to its end.
+fn drive(primary: &Server, p: &ReplicaRunParams) -> BenchResult<Done> {
+    eprintln!(
+        "[replica-lag] {:?}: {} clients, {} s",
+        p.load, p.threads, p.secs
+    );
+    Ok(match p.load {
+        Load::Sysbench => {
+            let s = sysbench::parse_output(&run_sysbench(&sysbench_args(primary, p, "run"))?);
+            Done {
+                what: format!(
+                    "sysbench oltp_read_write, {} rows prepared, then {} threads for {} s \
+                     (`--db-ps-mode=auto`): {} TPS, {} transactions",
+                    p.table_rows,
+                    p.threads,
+                    p.secs,
+                    s.tps.map_or("n/a".into(), fmt_num),
+                    s.transactions.map_or("n/a".into(), |t| t.to_string())
+                ),
+                rows_per_sec: None,
+            }
+        }
+        Load::SensorStream => {
+            let newest = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+            let builders: Vec<super::driver::BatchSql> = (0..p.threads)
+                .map(|_| super::sensor_stream::insert_builder(SENSORS, p.seed, newest.clone()))
+                .collect();
+            let run = super::driver::run(
+                primary,
+                builders,
+                SENSORS as u64,
+                Duration::from_secs(p.secs),
+            );
+            if let Some(e) = run.error {
+                return Err(format!("sensor-stream on the primary: {e:?}").into());
+            }
+            let rate = run.rows as f64 / run.secs.max(1e-9);
+            Done {
+                what: format!(
+                    "sensor-stream, {} clients × {SENSORS}-row INSERTs for {} s: {} rows in {:.1} s, {} rows/s",
+                    p.threads,
+                    p.secs,
+                    run.rows,
+                    run.secs,
+                    fmt_num(rate)
+                ),
+                rows_per_sec: Some(rate),
+            }
+        }
+    })
+}
+
+/// Samples the primary's and the replicas' sequence numbers until `stop`.
+fn sample(
+    opts: [mysql::Opts; 3],
+    stop: &std::sync::atomic::AtomicBool,
+) -> BenchResult<Vec<Sample>> {
+    let [po, bo, io] = opts;
+    let mut pc = mysql::Conn::new(po)?;
+    let mut rc = [mysql::Conn::new(bo)?, mysql::Conn::new(io)?];
+    let t0 = Instant::now();
+    let mut samples = Vec::new();
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        let primary = primary_seq(&mut pc)?;
+        let replicas = [replica_seq(&mut rc[0])?, replica_seq(&mut rc[1])?];
+        samples.push(Sample {
+            t: t0.elapsed().as_secs_f64(),
+            primary,
+            replicas,
+        });
+        std::thread::sleep(Duration::from_millis(SAMPLE_MS));
+    }
+    Ok(samples)
 }
 
 /// What the run measured.
@@ -197,7 +315,7 @@ struct Measured {
     prepare_catch_up: Vec<Option<f64>>,
     run_catch_up: Vec<Option<f64>>,
     samples: Vec<Sample>,
-    summary: sysbench::Summary,
+    done: Done,
     contents: [String; 3],
 }
 
@@ -217,44 +335,33 @@ pub fn run(p: &ReplicaRunParams, ctx: &mut RunContext) -> BenchResult<(String, S
     change_master(&betula, &primary)?;
     change_master(&innodb, &primary)?;
     let replicas = [&betula, &innodb];
-    eprintln!("[replica-lag] sysbench prepare ({} rows)", p.table_rows);
-    run_sysbench(&sysbench_args(&primary, p, "prepare"))?;
+    prepare(&primary, p)?;
     let prepare_catch_up = catch_up(&primary, &replicas)?;
-    eprintln!(
-        "[replica-lag] sysbench run: {} threads, {} s",
-        p.threads, p.secs
-    );
-    let args = sysbench_args(&primary, p, "run");
-    let bench = std::thread::spawn(move || run_sysbench(&args));
-    let mut pc = mysql::Conn::new(primary.opts())?;
-    let mut rc = [
-        mysql::Conn::new(betula.opts())?,
-        mysql::Conn::new(innodb.opts())?,
-    ];
-    let t0 = Instant::now();
-    let mut samples = Vec::new();
-    while !bench.is_finished() {
-        let primary_at = primary_seq(&mut pc)?;
-        let replicas_at = [replica_seq(&mut rc[0])?, replica_seq(&mut rc[1])?];
-        samples.push(Sample {
-            t: t0.elapsed().as_secs_f64(),
-            primary: primary_at,
-            replicas: replicas_at,
-        });
-        std::thread::sleep(Duration::from_millis(SAMPLE_MS));
-    }
-    let out = bench.join().map_err(|_| "sysbench thread panicked")??;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let opts = [primary.opts(), betula.opts(), innodb.opts()];
+    let (done, samples) = std::thread::scope(|s| {
+        let sampler = s.spawn(|| sample(opts, &stop));
+        let done = drive(&primary, p);
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        (done, sampler.join())
+    });
+    let done = done?;
+    let samples = samples.map_err(|_| "sampler panicked")??;
     let run_catch_up = catch_up(&primary, &replicas)?;
-    let contents = [content(&primary)?, content(&betula)?, content(&innodb)?];
+    let contents = [
+        content(&primary, p.load)?,
+        content(&betula, p.load)?,
+        content(&innodb, p.load)?,
+    ];
     ctx.load_after = crate::machine::loadavg();
     let m = Measured {
         prepare_catch_up,
         run_catch_up,
         samples,
-        summary: sysbench::parse_output(&out),
+        done,
         contents,
     };
-    let md = markdown(p, ctx, &m, [&primary, &betula, &innodb]);
+    let md = markdown(p, ctx, &m, &primary);
     for s in [primary, betula, innodb] {
         s.stop(Duration::from_secs(120))?;
     }
@@ -273,28 +380,34 @@ fn series_csv(samples: &[Sample]) -> String {
     s
 }
 
-fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, servers: [&Server; 3]) -> String {
+fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, primary: &Server) -> String {
     let n = |v: Option<f64>| v.map_or("n/a".into(), fmt_num);
-    let mut s = "# Replica lag under sysbench oltp_read_write on a MariaDB primary\n\n".to_string();
+    let mut s = "# Replica lag behind a MariaDB primary\n\n".to_string();
     crate::report::context(&mut s, ctx);
     s.push_str(&format!(
-        "\nPrimary: MariaDB InnoDB (`{}`), `log-bin`, `binlog-format=ROW`, sync at commit. sysbench \
-         oltp_read_write, {} rows prepared, then {} threads for {} s on the primary (`--db-ps-mode=auto`). \
-         Replicas: Betula and MariaDB InnoDB, `MASTER_USE_GTID=slave_pos`, caches {} MiB. Primary TPS {}, \
-         transactions {}.\n\n| figure | betula replica | innodb replica |\n|---|---|---|\n",
-        servers[0].version,
-        p.table_rows,
-        p.threads,
-        p.secs,
+        "\nPrimary: MariaDB InnoDB (`{}`), `log-bin`, `binlog-format=ROW`, sync at commit; on it {}. \
+         Replicas: Betula and MariaDB InnoDB, `MASTER_USE_GTID=slave_pos`, caches {} MiB.\n\n\
+         | figure | betula replica | innodb replica |\n|---|---|---|\n",
+        primary.version,
+        m.done.what,
         p.start.cache_bytes >> 20,
-        n(m.summary.tps),
-        m.summary.transactions.map_or("n/a".into(), |t| t.to_string()),
     ));
     let lag: Vec<Vec<f64>> = (0..REPLICAS.len()).map(|r| lags(&m.samples, r)).collect();
-    let rows: [(&str, [Option<f64>; 2]); 6] = [
+    // Rows applied per second over the run and its catch-up, against the primary's rate.
+    // (The replica applied the run's rows in the run's seconds plus its catch-up.)
+    let applied = |r: usize| {
+        m.done.rows_per_sec?;
+        let run = m.samples.last()?.t;
+        Some(run / (run + m.run_catch_up[r]?))
+    };
+    let rows: [(&str, [Option<f64>; 2]); 7] = [
         (
-            "seconds to catch up after `prepare` returned",
+            "seconds to catch up after the table was made (sysbench: `prepare`)",
             [m.prepare_catch_up[0], m.prepare_catch_up[1]],
+        ),
+        (
+            "rows/s applied over the run and its catch-up ÷ the primary's rows/s (sensor-stream)",
+            [applied(0), applied(1)],
         ),
         (
             "lag during the run, median (s)",
@@ -328,11 +441,15 @@ fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, servers: [&Ser
         if m.contents[i] == m.contents[0] {
             "equal".to_string()
         } else {
-            format!("DIFFERS: {} vs the primary's {}", m.contents[i], m.contents[0])
+            format!(
+                "DIFFERS: {} vs the primary's {}",
+                m.contents[i], m.contents[0]
+            )
         }
     };
     s.push_str(&format!(
-        "| table content (COUNT, SUM(k), SUM(CRC32(c))) against the primary's | {} | {} |\n",
+        "| table content (`{}`) against the primary's | {} | {} |\n",
+        content_sql(p.load),
         same(1),
         same(2)
     ));
@@ -358,7 +475,12 @@ mod tests {
             replicas: [r, primary],
         };
         // The primary commits 100 transactions a second; the replica trails by 50 (0.5 s).
-        let samples = [s(0.0, 0, 0), s(1.0, 100, 50), s(2.0, 200, 150), s(3.0, 300, 300)];
+        let samples = [
+            s(0.0, 0, 0),
+            s(1.0, 100, 50),
+            s(2.0, 200, 150),
+            s(3.0, 300, 300),
+        ];
         let l = lags(&samples, 0);
         assert!((l[1] - 0.49).abs() < 1e-9, "{l:?}");
         assert!((l[2] - 0.49).abs() < 1e-9, "{l:?}");

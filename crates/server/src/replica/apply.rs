@@ -41,6 +41,16 @@ pub struct Applier {
     /// Statements by text, prepared once (their parameters are row images' values).
     stmts: HashMap<String, u32>,
     next_stmt: u32,
+    /// Inserted rows not yet written: consecutive row events of one table's inserts become one
+    /// multi-row INSERT (written before anything else of the transaction happens).
+    pending: Option<Pending>,
+}
+
+/// Rows waiting to be inserted into one table, with the same columns given.
+struct Pending {
+    t: Arc<TableDef>,
+    cols: Vec<usize>,
+    rows: Vec<Vec<Value>>,
 }
 
 /// A row-image column list: the table's column indexes present in the before (or after) image.
@@ -81,6 +91,7 @@ impl Applier {
             in_txn: false,
             stmts: HashMap::new(),
             next_stmt: 1,
+            pending: None,
         })
     }
 
@@ -116,6 +127,7 @@ impl Applier {
 
     /// Rolls back a half-applied transaction (the replica stops or lost its primary).
     pub fn abandon(&mut self) {
+        self.pending = None;
         if self.in_txn {
             let _ = self.s.execute("ROLLBACK", &[]);
         }
@@ -159,6 +171,7 @@ impl Applier {
         if !self.in_txn {
             return Ok(());
         }
+        self.flush().or_else(|e| self.fail(e))?;
         if let Some(g) = self.gtid {
             position::record(&mut self.s, g).or_else(|e| self.fail(e))?;
         }
@@ -180,6 +193,7 @@ impl Applier {
                 return Ok(());
             }
             "SAVEPOINT" | "ROLLBACK" | "RELEASE" if self.in_txn => {
+                self.flush().or_else(|e| self.fail(e))?;
                 self.s.execute(text, &[]).or_else(|e| self.fail(e))?;
                 return Ok(());
             }
@@ -239,32 +253,63 @@ impl Applier {
         }
         let before = present(ev, true, n);
         let after = present(ev, false, n);
-        let mut pending: Vec<Vec<Value>> = Vec::new();
         for row in ev.rows(tme) {
             let (b, a) = row.map_err(|e| stop(ErrorCode::GetErrno, format!("row image: {e}")))?;
             match (b, a) {
                 (None, Some(a)) => {
-                    pending.push(values(&t, &after, &a)?);
-                    if pending.len() == INSERT_ROWS {
-                        self.insert(&t, &after, std::mem::take(&mut pending))?;
-                    }
+                    let row = values(&t, &after, &a)?;
+                    self.add_insert(&t, &after, row)?;
                 }
                 (Some(b), Some(a)) => {
+                    self.flush()?;
                     let b = values(&t, &before, &b)?;
                     let a = values(&t, &after, &a)?;
                     self.update(&t, &before, &b, &after, a)?;
                 }
                 (Some(b), None) => {
+                    self.flush()?;
                     let b = values(&t, &before, &b)?;
                     self.delete(&t, &before, &b)?;
                 }
                 (None, None) => {}
             }
         }
-        if !pending.is_empty() {
-            self.insert(&t, &after, pending)?;
+        Ok(())
+    }
+
+    /// Queues an inserted row, writing the queue first when it is of another table or columns.
+    fn add_insert(&mut self, t: &Arc<TableDef>, cols: &[usize], row: Vec<Value>) -> DbResult<()> {
+        let same = self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.t.db == t.db && p.t.name == t.name && p.cols == cols);
+        if !same {
+            self.flush()?;
+            self.pending = Some(Pending {
+                t: t.clone(),
+                cols: cols.to_vec(),
+                rows: Vec::new(),
+            });
+        }
+        let full = match self.pending.as_mut() {
+            Some(p) => {
+                p.rows.push(row);
+                p.rows.len() >= INSERT_ROWS
+            }
+            None => false,
+        };
+        if full {
+            self.flush()?;
         }
         Ok(())
+    }
+
+    /// Writes the queued inserted rows.
+    fn flush(&mut self) -> DbResult<()> {
+        match self.pending.take() {
+            Some(p) if !p.rows.is_empty() => self.insert(&p.t, &p.cols, p.rows),
+            _ => Ok(()),
+        }
     }
 
     fn insert(&mut self, t: &TableDef, cols: &[usize], rows: Vec<Vec<Value>>) -> DbResult<()> {

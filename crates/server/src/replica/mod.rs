@@ -67,7 +67,11 @@ impl Shared {
         self.status.lock().last_io_error = Some((code, m.to_string()));
     }
     fn sql_failed(&self, e: &DbError) {
-        log(&format!("stopped: error {}: {}", e.code.number(), e.message));
+        log(&format!(
+            "stopped: error {}: {}",
+            e.code.number(),
+            e.message
+        ));
         self.status.lock().last_sql_error = Some((e.code.number(), e.message.clone()));
     }
     fn any_applied(&self) -> bool {
