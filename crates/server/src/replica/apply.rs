@@ -28,6 +28,16 @@ const SESSION_ID: u64 = u64::MAX - 3;
 const FL_STANDALONE: u8 = 1;
 /// Most rows in one INSERT statement.
 const INSERT_ROWS: usize = 1000;
+/// Errors of a DDL that a crash made run twice: the change is there already (MariaDB's replica
+/// ignores them too, `slave_ddl_exec_mode = IDEMPOTENT`).
+const ALREADY_DONE: [ErrorCode; 6] = [
+    ErrorCode::DbCreateExists,
+    ErrorCode::DbDropExists,
+    ErrorCode::TableExistsError,
+    ErrorCode::BadTableError,
+    ErrorCode::DupKeyname,
+    ErrorCode::CantDropFieldOrKey,
+];
 /// Most statements kept prepared (a table's INSERT, UPDATE and DELETE forms).
 const PREPARED: usize = 512;
 
@@ -215,15 +225,26 @@ impl Applier {
         }
         // The text as the primary's client sent it: a trailing `;` (an init file's) is allowed.
         for stmt in split_statements(text) {
-            self.s.execute(stmt, &[]).or_else(|e| self.fail(e))?;
+            match self.s.execute(stmt, &[]) {
+                Ok(_) => {}
+                // Run again after a crash before its position was written (RPA1): done already.
+                Err(e) if ALREADY_DONE.contains(&e.code) => {
+                    super::log(&format!("DDL already applied ({}): {stmt}", e.message));
+                }
+                Err(e) => return self.fail(e),
+            }
         }
-        // The statement committed by itself: its GTID follows in a transaction of its own.
+        // The statement committed by itself: its GTID follows in a transaction of its own,
+        // synced as the DDL was.
         if let Some(g) = self.gtid.take() {
+            self.s.execute("SET SESSION betula_commit_sync = ON", &[])?;
             self.s.execute("BEGIN", &[])?;
             self.in_txn = true;
             position::record(&mut self.s, g).or_else(|e| self.fail(e))?;
             self.s.execute("COMMIT", &[]).or_else(|e| self.fail(e))?;
             self.in_txn = false;
+            self.s
+                .execute("SET SESSION betula_commit_sync = OFF", &[])?;
         }
         Ok(())
     }
