@@ -43,9 +43,11 @@ use crate::types::value::Value;
 /// A catch-up round with at most this many logged keys is followed by the last one, under the
 /// exclusive lock (OIX5).
 const LAST_ROUND_KEYS: u64 = 1000;
-/// Rounds without the lock at most (writers faster than the catch-up: the last round takes
-/// what is left).
+/// Rounds without the lock at most; fewer when a round reads no fewer keys than the one before
+/// (writers faster than the catch-up: the last round takes what is left).
 const MAX_ROUNDS: u32 = 8;
+/// Index changes of a round written per batch.
+const BATCH: usize = 1024;
 
 /// Builds the new indexes `which` of `new` (the definition that will be published; its primary
 /// trees are `old`'s) while writers write. The caller holds the schema lock exclusively when
@@ -76,7 +78,7 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
     rebuild::fill_indexes(cx, new, which, Some(&snapshot))?;
     at_step(cx, "filled");
     let mut prev = snapshot;
-    let mut rounds = 0;
+    let (mut rounds, mut before) = (0, u64::MAX);
     loop {
         cx.check_interrupted()?;
         let epoch = cx.engine.store.online.advance();
@@ -85,9 +87,10 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
         prev = view;
         rounds += 1;
         at_step(cx, "round");
-        if keys <= LAST_ROUND_KEYS || rounds >= MAX_ROUNDS {
+        if keys <= LAST_ROUND_KEYS || rounds >= MAX_ROUNDS || keys >= before {
             break;
         }
+        before = keys;
     }
     // The last round: no transaction is in flight under the exclusive lock (SES3).
     cx.progress.stage("committing alter table to storage engine", 3, 3, 1);
@@ -202,6 +205,9 @@ fn catch_up(
             .collect::<DbResult<_>>()?;
         let mut seen = HashSet::new();
         let mut unique_puts: Vec<(usize, Vec<u8>, Vec<Value>)> = Vec::new();
+        // Per index: its changes not written yet (keys of different rows never collide: an index
+        // key ends with the primary key).
+        let mut pending: Vec<Vec<(Vec<u8>, Op)>> = vec![Vec::new(); which.len()];
         for item in view.range(&log, Bound::Included(&lo), Bound::Excluded(&hi), false) {
             let (k, _) = item?;
             cx.check_interrupted()?;
@@ -231,6 +237,14 @@ fn catch_up(
                     }
                     ops.push((nk, Op::Put(nv)));
                 }
+                pending[n].extend(ops);
+                if pending[n].len() >= BATCH {
+                    indexes[n].write_batch(std::mem::take(&mut pending[n]))?;
+                }
+            }
+        }
+        for (n, ops) in pending.into_iter().enumerate() {
+            if !ops.is_empty() {
                 indexes[n].write_batch(ops)?;
             }
         }
