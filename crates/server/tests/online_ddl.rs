@@ -20,8 +20,10 @@ fn writers_commit_while_an_index_is_built() {
     let server = BetulaServer::start(dir.path());
     let mut c = server.conn(None);
     c.query_drop("CREATE DATABASE d").unwrap();
-    c.query_drop("CREATE TABLE d.s (id BIGINT NOT NULL PRIMARY KEY, dev INT, v INT, note VARCHAR(40))")
-        .unwrap();
+    c.query_drop(
+        "CREATE TABLE d.s (id BIGINT NOT NULL PRIMARY KEY, dev INT, v INT, note VARCHAR(40))",
+    )
+    .unwrap();
     for lo in (0..ROWS).step_by(2000) {
         let values: Vec<String> = (lo..lo + 2000)
             .map(|i| format!("({i}, {}, {}, 'n{}')", i % 97, i % 1013, i % 13))
@@ -36,13 +38,17 @@ fn writers_commit_while_an_index_is_built() {
     let writers: Vec<_> = (0..4u64)
         .map(|w| {
             let mut conn = server.conn(Some("d"));
-            let (stop, altering, during, next_id) =
-                (stop.clone(), altering.clone(), during.clone(), next_id.clone());
+            let (stop, altering, during, next_id) = (
+                stop.clone(),
+                altering.clone(),
+                during.clone(),
+                next_id.clone(),
+            );
             std::thread::spawn(move || {
                 let mut n = 0u64;
                 while !stop.load(Ordering::SeqCst) {
                     let was = altering.load(Ordering::SeqCst);
-                    if n % 2 == 0 {
+                    if n.is_multiple_of(2) {
                         let id = next_id.fetch_add(1, Ordering::SeqCst);
                         conn.query_drop(format!(
                             "INSERT INTO s VALUES ({id}, {}, {w}, 'w')",
@@ -95,8 +101,7 @@ fn writers_commit_while_an_index_is_built() {
             .query_first("SELECT SUM(dev * 7 + v) FROM d.s FORCE INDEX (kdev) WHERE dev >= 0")
             .unwrap();
         assert_eq!(sum_ix, sum_all);
-        let check: Vec<(String, String, String, String)> =
-            c.query("CHECK TABLE d.s").unwrap();
+        let check: Vec<(String, String, String, String)> = c.query("CHECK TABLE d.s").unwrap();
         assert_eq!(check.last().unwrap().3, "OK", "{check:?}");
     };
     check(&mut c);

@@ -29,9 +29,17 @@ fn open_engine(dir: &std::path::Path) -> (Arc<Engine>, Session) {
     );
     let mut values = Vec::new();
     for id in 0..ROWS {
-        values.push(format!("({id}, {}, 'b{}', {}, 0)", id % 17, id % 101, id * 100));
+        values.push(format!(
+            "({id}, {}, 'b{}', {}, 0)",
+            id % 17,
+            id % 101,
+            id * 100
+        ));
         if values.len() == 500 {
-            exec(&mut s, &format!("INSERT INTO t VALUES {}", values.join(",")));
+            exec(
+                &mut s,
+                &format!("INSERT INTO t VALUES {}", values.join(",")),
+            );
             values.clear();
         }
     }
@@ -69,8 +77,14 @@ fn assert_like_fresh_build(e: &Engine, s: &mut Session, k: &str, spec: &str) {
     if online != fresh {
         let a: std::collections::BTreeSet<_> = online.iter().cloned().collect();
         let b: std::collections::BTreeSet<_> = fresh.iter().cloned().collect();
-        eprintln!("only online: {:?}", a.difference(&b).take(10).collect::<Vec<_>>());
-        eprintln!("only fresh: {:?}", b.difference(&a).take(10).collect::<Vec<_>>());
+        eprintln!(
+            "only online: {:?}",
+            a.difference(&b).take(10).collect::<Vec<_>>()
+        );
+        eprintln!(
+            "only fresh: {:?}",
+            b.difference(&a).take(10).collect::<Vec<_>>()
+        );
     }
     assert_eq!(online.len(), fresh.len(), "{k}: entry counts differ");
     assert!(online == fresh, "{k}: entries differ from a fresh build");
@@ -102,7 +116,10 @@ fn write_randomly(s: &mut Session, rng: &mut rand::rngs::StdRng, thread: i64) {
             "INSERT INTO t VALUES ({id}, {a}, '{b}', {u}, 0) \
              ON DUPLICATE KEY UPDATE n = n + 1, a = {a}"
         ),
-        6 => format!("UPDATE t SET n = n + 1, b = NULL WHERE id BETWEEN {id} AND {}", id + 3),
+        6 => format!(
+            "UPDATE t SET n = n + 1, b = NULL WHERE id BETWEEN {id} AND {}",
+            id + 3
+        ),
         _ => {
             let id2 = (id + 7) % (ROWS + 600);
             exec(s, "BEGIN");
@@ -113,10 +130,7 @@ fn write_randomly(s: &mut Session, rng: &mut rand::rngs::StdRng, thread: i64) {
     };
     if let Err(e) = s.execute(&sql, &[]) {
         // Row-lock waits between writers may time out or deadlock; nothing else may fail.
-        assert!(
-            [1205, 1213].contains(&e.code.number()),
-            "{sql}: {e}"
-        );
+        assert!([1205, 1213].contains(&e.code.number()), "{sql}: {e}");
         let _ = s.execute("ROLLBACK", &[]);
     }
 }
@@ -194,7 +208,10 @@ fn indexes_built_under_writers_equal_fresh_builds() {
         for (k, spec) in checks.iter() {
             assert_like_fresh_build(&e, &mut s, k, spec);
         }
-        assert!(trees_named(&e, "\0online").is_empty(), "a change log is left");
+        assert!(
+            trees_named(&e, "\0online").is_empty(),
+            "a change log is left"
+        );
     }
 }
 
@@ -208,7 +225,10 @@ fn a_unique_build_fails_on_a_duplicate_written_meanwhile() {
     *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
         if step == "filled" {
             // Not in the snapshot: only the catch-up can see it.
-            exec(&mut w.lock(), "INSERT INTO t VALUES (100000, 1, 'dup', 500, 0)");
+            exec(
+                &mut w.lock(),
+                "INSERT INTO t VALUES (100000, 1, 'dup', 500, 0)",
+            );
         }
     }));
     let before = rows(&mut s, "SELECT COUNT(*) FROM t");
@@ -218,10 +238,14 @@ fn a_unique_build_fails_on_a_duplicate_written_meanwhile() {
     );
     *e.online_build_hook.lock() = None;
     // No trace: no index, no tree, no log; the writer's row stays; writers go on.
-    assert!(rows(&mut s, "SHOW INDEX FROM t").iter().all(|r| r[2] != "ku"));
+    assert!(rows(&mut s, "SHOW INDEX FROM t")
+        .iter()
+        .all(|r| r[2] != "ku"));
     assert!(trees_named(&e, "/ku").is_empty());
     assert!(trees_named(&e, "\0online").is_empty());
-    let after: i64 = rows(&mut s, "SELECT COUNT(*) FROM t")[0][0].parse().unwrap();
+    let after: i64 = rows(&mut s, "SELECT COUNT(*) FROM t")[0][0]
+        .parse()
+        .unwrap();
     assert_eq!(after, before[0][0].parse::<i64>().unwrap() + 1);
     exec(&mut writer.lock(), "DELETE FROM t WHERE id = 100000");
     exec(&mut s, "ALTER TABLE t ADD UNIQUE KEY ku (u), LOCK=NONE");
@@ -265,7 +289,10 @@ fn an_update_moving_a_duplicate_away_meanwhile_lets_the_build_finish() {
     exec(&mut s, "ALTER TABLE t ADD UNIQUE KEY ku (u)");
     *e.online_build_hook.lock() = None;
     assert_eq!(
-        rows(&mut s, "SELECT id FROM t FORCE INDEX (ku) WHERE u IN (7, 900) ORDER BY u"),
+        rows(
+            &mut s,
+            "SELECT id FROM t FORCE INDEX (ku) WHERE u IN (7, 900) ORDER BY u"
+        ),
         vec![vec!["9"], vec!["3"]]
     );
     assert_like_fresh_build(&e, &mut s, "ku", "UNIQUE KEY ku_fresh (u)");
@@ -324,7 +351,10 @@ fn progress_shows_in_the_process_list() {
         let total = shown.iter().find(|r| r[0] == "1").unwrap()[8].clone();
         seen2.lock().push((step.to_string(), is[0].clone(), total));
     }));
-    exec(&mut s, "ALTER TABLE t ADD INDEX ka (a), ALGORITHM=INPLACE, LOCK=NONE");
+    exec(
+        &mut s,
+        "ALTER TABLE t ADD INDEX ka (a), ALGORITHM=INPLACE, LOCK=NONE",
+    );
     *e.online_build_hook.lock() = None;
     let seen = seen.lock().clone();
     assert_eq!(seen[0].0, "filled");
@@ -353,7 +383,10 @@ fn lock_shared_builds_without_the_online_steps() {
     exec(&mut s, "ALTER TABLE t ADD INDEX ka (a), LOCK=SHARED");
     exec(&mut s, "ALTER TABLE t ADD INDEX kb (b), LOCK=EXCLUSIVE");
     assert_eq!(steps.load(Ordering::SeqCst), 0);
-    exec(&mut s, "ALTER TABLE t ADD INDEX kn (n), ALGORITHM=INPLACE, LOCK=NONE");
+    exec(
+        &mut s,
+        "ALTER TABLE t ADD INDEX kn (n), ALGORITHM=INPLACE, LOCK=NONE",
+    );
     assert!(steps.load(Ordering::SeqCst) > 0);
     // Other DDL waits for the build (its lock wait ends at the timeout).
     let other = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
@@ -364,7 +397,9 @@ fn lock_shared_builds_without_the_online_steps() {
     let c = codes.clone();
     *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
         if step == "filled" {
-            let r = o.lock().execute("CREATE TABLE t2 (id INT PRIMARY KEY)", &[]);
+            let r = o
+                .lock()
+                .execute("CREATE TABLE t2 (id INT PRIMARY KEY)", &[]);
             c.lock().push(r.err().map(|e| e.code.number()));
             // Writers do not wait.
             exec(&mut o.lock(), "UPDATE t SET n = 5 WHERE id = 2");
@@ -372,7 +407,10 @@ fn lock_shared_builds_without_the_online_steps() {
     }));
     exec(&mut s, "ALTER TABLE t ADD INDEX ku (u)");
     assert_eq!(*codes.lock(), vec![Some(1205)]);
-    assert_eq!(rows(&mut s, "SELECT n FROM t WHERE id = 2"), vec![vec!["5"]]);
+    assert_eq!(
+        rows(&mut s, "SELECT n FROM t WHERE id = 2"),
+        vec![vec!["5"]]
+    );
 }
 
 #[test]
@@ -381,14 +419,20 @@ fn snapshots_older_than_an_index_or_a_rebuild_get_1412() {
     let (e, mut s) = open_engine(dir.path());
     let mut old = e.session(2, "root", "localhost");
     exec(&mut old, "USE test");
-    exec(&mut old, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+    exec(
+        &mut old,
+        "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+    );
     exec(&mut old, "BEGIN");
     assert_eq!(rows(&mut old, "SELECT COUNT(*) FROM t"), vec![vec!["3000"]]);
     exec(&mut s, "DELETE FROM t WHERE id < 100");
     exec(&mut s, "ALTER TABLE t ADD INDEX ka (a)");
     // The index holds only rows its build saw: the old snapshot may not use it...
     assert_eq!(
-        err_code(&mut old, "SELECT COUNT(*) FROM t FORCE INDEX (ka) WHERE a >= 0"),
+        err_code(
+            &mut old,
+            "SELECT COUNT(*) FROM t FORCE INDEX (ka) WHERE a >= 0"
+        ),
         1412
     );
     // ...while the primary tree still has its versions.
@@ -396,7 +440,10 @@ fn snapshots_older_than_an_index_or_a_rebuild_get_1412() {
     exec(&mut old, "COMMIT");
     exec(&mut old, "BEGIN");
     assert_eq!(
-        rows(&mut old, "SELECT COUNT(*) FROM t FORCE INDEX (ka) WHERE a >= 0"),
+        rows(
+            &mut old,
+            "SELECT COUNT(*) FROM t FORCE INDEX (ka) WHERE a >= 0"
+        ),
         vec![vec!["2900"]]
     );
     // A rebuild: every tree is new.
@@ -405,11 +452,17 @@ fn snapshots_older_than_an_index_or_a_rebuild_get_1412() {
     exec(&mut old, "ROLLBACK");
     assert_eq!(rows(&mut old, "SELECT COUNT(*) FROM t"), vec![vec!["2900"]]);
     // READ COMMITTED reads the latest rows: no error.
-    exec(&mut old, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+    exec(
+        &mut old,
+        "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+    );
     exec(&mut old, "BEGIN");
     exec(&mut s, "ALTER TABLE t ADD INDEX kb (b)");
     assert_eq!(
-        rows(&mut old, "SELECT COUNT(*) FROM t FORCE INDEX (kb) WHERE b >= ''"),
+        rows(
+            &mut old,
+            "SELECT COUNT(*) FROM t FORCE INDEX (kb) WHERE b >= ''"
+        ),
         vec![vec!["2900"]]
     );
     exec(&mut old, "COMMIT");

@@ -15,7 +15,8 @@ use betula_sql::{Engine, Session};
 use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
 use parking_lot::Mutex;
 
-const OP: &str = "ALTER TABLE t ADD INDEX ka (a), ADD UNIQUE KEY ku (u), ALGORITHM=INPLACE, LOCK=NONE";
+const OP: &str =
+    "ALTER TABLE t ADD INDEX ka (a), ADD UNIQUE KEY ku (u), ALGORITHM=INPLACE, LOCK=NONE";
 
 fn setup() -> Vec<String> {
     let values: Vec<String> = (0..120)
@@ -144,7 +145,11 @@ fn an_online_build_with_writes_in_its_middle_is_all_or_nothing() {
         sessions::exec(&mut s, "USE d");
         let now = indexes(&e, &mut s);
         if acked {
-            assert_eq!(now, vec!["ka", "ku"], "crash at sync {crash_at} lost the index");
+            assert_eq!(
+                now,
+                vec!["ka", "ku"],
+                "crash at sync {crash_at} lost the index"
+            );
             // The other session's changes were made in the middle of the build, and kept.
             assert_eq!(rows(&mut s, "SELECT w FROM t WHERE id = 500"), vec!["new"]);
         } else {

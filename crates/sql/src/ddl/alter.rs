@@ -278,8 +278,8 @@ fn carry_out(
         Ok(layout) if plan != Plan::Copy => {
             new.full_columns = old.full_columns;
             new.layout = layout;
-            let online = matches!(ex.lock, AlterLock::None | AlterLock::Default)
-                && old.temporary.is_none();
+            let online =
+                matches!(ex.lock, AlterLock::None | AlterLock::Default) && old.temporary.is_none();
             if build.is_empty() {
             } else if online {
                 crate::ddl::online_index::build(cx, new, &build)?;

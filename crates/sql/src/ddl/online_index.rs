@@ -71,7 +71,9 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
         logs: logs.into_values().collect(),
         done: false,
     };
-    store.online.register(guard.logs.iter().map(owner_of).collect());
+    store
+        .online
+        .register(guard.logs.iter().map(|l| owner_of(l)).collect());
     let snapshot = begin_view(cx)?;
     store.schema_lock.hold_online(cx.id);
     cx.release_lock();
@@ -93,7 +95,8 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
         before = keys;
     }
     // The last round: no transaction is in flight under the exclusive lock (SES3).
-    cx.progress.stage("committing alter table to storage engine", 3, 3, 1);
+    cx.progress
+        .stage("committing alter table to storage engine", 3, 3, 1);
     cx.begin_ddl()?;
     let epoch = cx.engine.store.online.advance();
     let view = begin_view(cx)?;
@@ -110,9 +113,9 @@ fn at_step(cx: &Context, step: &str) {
 }
 
 /// The primary tree a change log belongs to, with it.
-fn owner_of(log: &String) -> (String, String) {
+fn owner_of(log: &str) -> (String, String) {
     let primary = log.strip_suffix("\0online").unwrap_or(log).to_string();
-    (primary, log.clone())
+    (primary, log.to_string())
 }
 
 fn begin_view(cx: &Context) -> DbResult<Txn> {
@@ -170,7 +173,12 @@ fn entry_of(t: &TableDef, i: usize, pk: &[u8], row: &[Value]) -> DbResult<Entry>
 }
 
 /// The row at `pk` of `primary` as `view` sees it.
-fn row_in(t: &TableDef, view: &Txn, primary: &TreeHandle, pk: &[u8]) -> DbResult<Option<Vec<Value>>> {
+fn row_in(
+    t: &TableDef,
+    view: &Txn,
+    primary: &TreeHandle,
+    pk: &[u8],
+) -> DbResult<Option<Vec<Value>>> {
     match view.get(primary, pk)? {
         Some(v) => Ok(Some(decode_row(&t.layout, &v)?)),
         None => Ok(None),

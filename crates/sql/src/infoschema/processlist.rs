@@ -25,9 +25,8 @@ pub(super) fn processlist_view(cx: &Context) -> ViewRows {
         .into_iter()
         .map(|(mut row, ms, report)| {
             row.push(three_places(ms));
-            let (stage, max, pct) = report.map_or((0, 0, 0.0), |r| {
-                (r.stage, r.max_stage, r.stage_percent)
-            });
+            let (stage, max, pct) =
+                report.map_or((0, 0, 0.0), |r| (r.stage, r.max_stage, r.stage_percent));
             row.push(Value::UInt(u64::from(stage)));
             row.push(Value::UInt(u64::from(max)));
             row.push(three_places(pct));

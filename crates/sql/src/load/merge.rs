@@ -216,7 +216,9 @@ pub fn load(
         online: None,
         log: None,
     };
-    w.online = store.online.enter(std::iter::once(t.primary_tree().as_str()));
+    w.online = store
+        .online
+        .enter(std::iter::once(t.primary_tree().as_str()));
     if let Some(l) = w.online.as_ref().and_then(|e| e.log_of(&t.primary_tree())) {
         w.log = Some(store.tree(l)?);
     }

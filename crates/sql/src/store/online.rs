@@ -195,7 +195,10 @@ mod tests {
         // A transaction entering now takes the new epoch and does not hold the advance back.
         let second = logs.enter(["a"].into_iter()).expect("registered");
         assert_eq!(second.epoch(), 2);
-        assert!(rx.try_recv().is_err(), "advance returned with epoch 1 in flight");
+        assert!(
+            rx.try_recv().is_err(),
+            "advance returned with epoch 1 in flight"
+        );
         drop(first);
         assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), 1);
         h.join().unwrap();

@@ -314,7 +314,8 @@ impl WriteSet {
         }
         let log = self.online.as_ref().and_then(|e| {
             let keys = ops.iter().map(|(k, _)| k.as_slice());
-            e.log_of(tree).map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
+            e.log_of(tree)
+                .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
         });
         self.written_through = true;
         t.write_locked_batch(&h, ops)?;
@@ -467,7 +468,8 @@ impl WriteSet {
             }
             let log = entered.as_ref().and_then(|e| {
                 let keys = ops.iter().map(|(k, _)| k.as_slice());
-                e.log_of(&name).map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
+                e.log_of(&name)
+                    .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
             });
             // Every key was locked through `txn` when it entered the overlay (`set`).
             txn.write_locked_batch(&t, ops)?;
