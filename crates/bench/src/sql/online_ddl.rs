@@ -1,10 +1,12 @@
 //! online-ddl: schema changes on a table being written. C clients run sensor-stream's 1000-row
-//! INSERTs into a table of their own (sensor-stream's, named `sensordata_ddl`); at a third of the stream time `ALTER TABLE … ADD COLUMN note
-//! VARCHAR(16) DEFAULT 'n/a' AFTER sensor_id` (a column in the middle) runs on one more connection, and
-//! at two thirds `ALTER TABLE … DROP COLUMN note`, each timed from the client. Figures per ALTER: its
-//! milliseconds, the rows/s of the 5 s before it and of the window from its start to its end (at least
-//! 1 s, so that a short ALTER is measured over whole batches), and during ÷ before. Afterwards the
-//! table must hold every acknowledged row and its original columns.
+//! INSERTs into a table of their own (sensor-stream's, named `sensordata_ddl`); at a quarter of the
+//! stream time `ALTER TABLE … ADD COLUMN note VARCHAR(16) DEFAULT 'n/a' AFTER sensor_id` (a column in
+//! the middle) runs on one more connection, at half of it `ALTER TABLE … DROP COLUMN note`, and at
+//! three quarters `ALTER TABLE … ADD INDEX k_data1 (data1), ALGORITHM=INPLACE, LOCK=NONE`, each timed
+//! from the client. Figures per ALTER: its milliseconds, the rows/s of the 5 s before it and of the
+//! window from its start to its end (at least 1 s, so that a short ALTER is measured over whole
+//! batches), and during ÷ before. Afterwards the table must hold every acknowledged row, its original
+//! columns, and the index must count every row.
 
 use super::driver;
 use super::outcome::{classify, Status};
@@ -16,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub const DESCRIPTION: &str = "online-ddl: sensor-stream's C clients insert 1000-row INSERTs into its table (as sensordata_ddl) for the stream time; at 1/3 of it `ALTER TABLE … ADD COLUMN note VARCHAR(16) DEFAULT 'n/a' AFTER sensor_id`, at 2/3 `ALTER TABLE … DROP COLUMN note` run on one more connection, each timed from the client; rows/s in the 5 s before each ALTER and from its start to its end (at least 1 s), during ÷ before";
+pub const DESCRIPTION: &str = "online-ddl: sensor-stream's C clients insert 1000-row INSERTs into its table (as sensordata_ddl) for the stream time; at 1/4 of it `ALTER TABLE … ADD COLUMN note VARCHAR(16) DEFAULT 'n/a' AFTER sensor_id`, at 2/4 `ALTER TABLE … DROP COLUMN note`, at 3/4 `ALTER TABLE … ADD INDEX k_data1 (data1), ALGORITHM=INPLACE, LOCK=NONE` run on one more connection, each timed from the client; rows/s in the 5 s before each ALTER and from its start to its end (at least 1 s), during ÷ before";
 
 const TABLE: &str = "sensordata_ddl";
 
@@ -24,14 +26,21 @@ const TABLE: &str = "sensordata_ddl";
 const BEFORE_SECS: f64 = 5.0;
 const MIN_DURING_SECS: f64 = 1.0;
 
-/// The two statements, in order, with the names of their figures.
-const ALTERS: [(&str, &str); 2] = [
+/// The statements, in order, with the names of their figures.
+const ALTERS: [(&str, &str); 3] = [
     (
         "ADD COLUMN (middle)",
         "ALTER TABLE sensordata_ddl ADD COLUMN note VARCHAR(16) DEFAULT 'n/a' AFTER sensor_id",
     ),
     ("DROP COLUMN", "ALTER TABLE sensordata_ddl DROP COLUMN note"),
+    (
+        "ADD INDEX",
+        "ALTER TABLE sensordata_ddl ADD INDEX k_data1 (data1), ALGORITHM=INPLACE, LOCK=NONE",
+    ),
 ];
+
+/// Parts of the stream time: ALTER i runs at (i + 1) / PARTS of it.
+const PARTS: f64 = ALTERS.len() as f64 + 1.0;
 
 /// One ALTER as it ran: (seconds, rows acknowledged) 5 s before it, at its start, at its end and
 /// at the end of its measured window; its milliseconds; its error.
@@ -84,7 +93,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             return r;
         }
     };
-    let secs = (p.stream_secs as f64).max(3.0 * (BEFORE_SECS + MIN_DURING_SECS));
+    let secs = (p.stream_secs as f64).max(PARTS * (BEFORE_SECS + MIN_DURING_SECS));
     let newest = Arc::new(AtomicU64::new(0));
     let builders: Vec<driver::TxSql> = (0..p.clients)
         .map(|_| {
@@ -99,7 +108,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         let (rows, timed, conn) = (&rows, &timed, &mut conn);
         s.spawn(move || {
             for (i, (_, sql)) in ALTERS.iter().enumerate() {
-                let at = secs * (i + 1) as f64 / 3.0;
+                let at = secs * (i + 1) as f64 / PARTS;
                 let t = timed_alter(conn, sql, at, t0, rows);
                 timed.lock().expect("timed").push(t);
             }
@@ -154,10 +163,14 @@ fn alter_figures(r: &mut WorkloadResult, name: &str, t: &Timed) {
     ));
 }
 
-/// The table holds every acknowledged row and, the column added and dropped, its original columns.
+/// The table holds every acknowledged row and, the column added and dropped, its original columns;
+/// the index added counts every row.
 fn check(conn: &mut mysql::Conn, acked: u64, r: &mut WorkloadResult) {
     let count: Option<u64> = conn
         .query_first("SELECT COUNT(*) FROM sensordata_ddl")
+        .unwrap_or(None);
+    let through: Option<u64> = conn
+        .query_first("SELECT COUNT(*) FROM sensordata_ddl FORCE INDEX (k_data1) WHERE data1 IS NOT NULL OR data1 IS NULL")
         .unwrap_or(None);
     let cols: Option<u64> = conn
         .query_first(
@@ -165,14 +178,16 @@ fn check(conn: &mut mysql::Conn, acked: u64, r: &mut WorkloadResult) {
              WHERE table_schema = DATABASE() AND table_name = 'sensordata_ddl'",
         )
         .unwrap_or(None);
-    if count != Some(acked) || cols != Some(8) {
+    if count != Some(acked) || cols != Some(8) || through != count {
         r.status = Status::Failed(format!(
-            "CHECK FAILED: {count:?} rows ({acked} acknowledged), {cols:?} columns (8 expected)"
+            "CHECK FAILED: {count:?} rows ({acked} acknowledged), {cols:?} columns (8 expected), \
+             {through:?} rows through k_data1"
         ));
         return;
     }
     r.notes.push(format!(
-        "check: {acked} rows acknowledged and present; the table has its 8 columns again"
+        "check: {acked} rows acknowledged and present; the table has its 8 columns again; \
+         k_data1 counts them all"
     ));
     let _ = conn.query_drop("DROP TABLE sensordata_ddl");
 }

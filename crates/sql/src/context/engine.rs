@@ -58,6 +58,8 @@ pub struct ProcInfo {
     pub started: Instant,
     /// The connection's interrupt flag (KILL).
     pub interrupt: crate::context::interrupt::Interrupt,
+    /// The running statement's progress (SHOW PROCESSLIST's State and Progress).
+    pub progress: Arc<crate::context::progress::Progress>,
 }
 
 pub struct Engine {
@@ -90,7 +92,14 @@ pub struct Engine {
     pub retention: RetentionCounters,
     /// Counters for monitoring (metrics.rs).
     pub metrics: crate::context::metrics::ServerMetrics,
+    /// Called by an online index build at its steps with the step's name ("filled": the snapshot's
+    /// rows are in the indexes; "round": a catch-up round without the lock ended), while writers
+    /// may write: lets tests change rows at exactly those points (ddl/online_index.rs).
+    pub online_build_hook: Mutex<Option<OnlineBuildHook>>,
 }
+
+/// See [`Engine::online_build_hook`].
+pub type OnlineBuildHook = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// Counters of the retention thread (design.md "Retention").
 #[derive(Default)]
@@ -156,6 +165,7 @@ impl Engine {
             shutdown_by: AtomicU64::new(0),
             retention: RetentionCounters::default(),
             metrics: Default::default(),
+            online_build_hook: Mutex::new(None),
             table_locks: Default::default(),
             backup: Mutex::new(None),
         };

@@ -29,6 +29,7 @@ pub mod interrupt;
 pub mod key_caches;
 pub mod metrics;
 pub mod optimizer_switch;
+pub mod progress;
 pub mod session_functions;
 pub mod source_text;
 pub mod table_locks;
@@ -102,6 +103,8 @@ pub struct Context {
     pub export_dirs: Vec<std::path::PathBuf>,
     /// Set by KILL from another connection (interrupt.rs).
     pub interrupt: interrupt::Interrupt,
+    /// The running statement's progress report (progress.rs), shared with the process list.
+    pub progress: Arc<progress::Progress>,
 }
 
 impl Drop for Context {
@@ -141,6 +144,7 @@ impl Context {
             .unwrap_or_default();
         let now = now_utc();
         let interrupt = interrupt::Interrupt::default();
+        let progress = Arc::new(progress::Progress::default());
         engine.processes.lock().insert(
             id,
             crate::context::engine::ProcInfo {
@@ -150,6 +154,7 @@ impl Context {
                 info: None,
                 started: std::time::Instant::now(),
                 interrupt: interrupt.clone(),
+                progress: progress.clone(),
             },
         );
         let mut cx = Context {
@@ -182,6 +187,7 @@ impl Context {
             locked_tables: None,
             export_dirs: Vec::new(),
             interrupt,
+            progress,
         };
         cx.refresh_database_charset();
         cx

@@ -214,7 +214,7 @@ pub fn execute(
     if ex.lock == AlterLock::None {
         check_no_lock(&ex)?;
     }
-    carry_out(
+    let fresh = carry_out(
         cx,
         &old,
         &mut new,
@@ -223,6 +223,9 @@ pub fn execute(
         &ex,
     )?;
     partitions::publish(cx, &old, new)?;
+    // Snapshots older than the new trees may not read them (design.md OIX7).
+    let store = &cx.engine.store;
+    store.births.record(fresh, store.env().next_lsn());
     if let Some(r) = ex.rename {
         let (tdb, tt) = cx.resolve_table_name(&r)?;
         if (tdb.as_str(), tt.as_str()) != (db, t) {
@@ -232,8 +235,10 @@ pub fn execute(
     Ok(())
 }
 
-/// Makes `new` real: instant (the evolved layout), in place (index builds) or by a copy of every
-/// row, as ALGORITHM= and LOCK= allow (instant.rs); the caller then publishes it.
+/// Makes `new` real: instant (the evolved layout), in place (index builds: online unless
+/// LOCK=SHARED / EXCLUSIVE asks writers to wait, design.md OIX1) or by a copy of every row, as
+/// ALGORITHM= and LOCK= allow (instant.rs); the caller then publishes it. Returns the trees
+/// made with rows (built indexes, or every tree of a copy).
 fn carry_out(
     cx: &mut Context,
     old: &TableDef,
@@ -241,7 +246,7 @@ fn carry_out(
     (origin, index_origin): (&[Option<usize>], &[Option<usize>]),
     order: &[(usize, bool)],
     ex: &Extras,
-) -> DbResult<()> {
+) -> DbResult<Vec<String>> {
     let copied = ex.force
         || ex.algorithm == AlterAlgorithm::Copy
         || !order.is_empty()
@@ -273,9 +278,20 @@ fn carry_out(
         Ok(layout) if plan != Plan::Copy => {
             new.full_columns = old.full_columns;
             new.layout = layout;
-            if !build.is_empty() {
+            let online =
+                matches!(ex.lock, AlterLock::None | AlterLock::Default) && old.temporary.is_none();
+            if build.is_empty() {
+            } else if online {
+                crate::ddl::online_index::build(cx, new, &build)?;
+            } else {
                 rebuild::build_indexes(cx, new, &build)?;
             }
+            let parts = new.parts();
+            Ok(parts
+                .iter()
+                .flat_map(|&p| build.iter().map(move |&i| (p, i)))
+                .map(|(p, i)| new.index_tree_of(p, i))
+                .collect())
         }
         _ => {
             new.generation = old.generation + 1;
@@ -294,9 +310,9 @@ fn carry_out(
                     into_parts: None,
                 },
             )?;
+            Ok(new.all_trees())
         }
     }
-    Ok(())
 }
 
 /// PARTITION BY, REMOVE PARTITIONING and RETENTION on the new definition: the new partitions

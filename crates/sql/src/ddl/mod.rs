@@ -12,6 +12,7 @@ pub mod exchange;
 pub mod indexes;
 pub mod instant;
 pub mod maintenance;
+pub mod online_index;
 mod part_streams;
 pub mod partitions;
 pub mod rebuild;

@@ -131,6 +131,8 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let mut rows = 0u64;
     let mut bytes = Vec::new();
     let targets = plan.targets();
+    let total = crate::infoschema::row_count(cx, old);
+    cx.progress.stage("copy to tmp table", 1, 2, total);
     let mut sources = Vec::new();
     for part in plan.sources() {
         sources.push(cx.engine.store.tree(&old.primary_tree_of(part))?);
@@ -142,6 +144,9 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
         let (old_key, v) = item?;
         cx.check_interrupted()?;
         rows += 1;
+        if rows % 1024 == 0 {
+            cx.progress.set_done(rows);
+        }
         let old_row = decode_row(&old.layout, &v)?;
         let row = convert(
             cx,
@@ -199,6 +204,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
             .auto_inc
             .fetch_max(next_auto, std::sync::atomic::Ordering::SeqCst);
     }
+    cx.progress.stage("copy to tmp table", 2, 2, 1);
     let mut loads = Vec::new();
     for (part, entries) in targets.iter().zip(split(primary.finish()?, &targets)) {
         loads.push(primary_load(new, *part, entries));
@@ -545,10 +551,23 @@ fn build(cx: &Context, t: &TableDef, loads: Vec<Load>) -> DbResult<()> {
 /// partition) from the rows of its primary trees, checking UNIQUE ones; on error their trees are
 /// dropped again.
 pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResult<()> {
+    let built = create_index_trees(cx, t, which)?;
+    let r = fill_indexes(cx, t, which, None);
+    if r.is_err() {
+        for tree in &built {
+            let _ = cx.engine.store.drop_tree(tree);
+        }
+    }
+    r
+}
+
+/// Creates the trees of new secondary indexes `which` of `t` in every partition, empty, with
+/// their column layouts; returns their names.
+pub fn create_index_trees(cx: &Context, t: &TableDef, which: &[usize]) -> DbResult<Vec<String>> {
     let store = &cx.engine.store;
     let opts = crate::ddl::tables::tree_opts(cx, t);
-    let parts = t.parts();
-    let built: Vec<String> = parts
+    let built: Vec<String> = t
+        .parts()
         .iter()
         .flat_map(|&p| which.iter().map(move |&i| (p, i)))
         .map(|(p, i)| t.index_tree_of(p, i))
@@ -563,40 +582,58 @@ pub fn build_indexes(cx: &mut Context, t: &TableDef, which: &[usize]) -> DbResul
             .filter(|(name, _)| built.contains(name))
             .collect(),
     )?;
-    let r = (|| {
-        let tmp = TempDir::new(&cx.engine.config.datadir)?;
-        let share = SORT_BUDGET / which.len().max(1);
-        let mut sorters: Vec<Sorter> = which
-            .iter()
-            .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
-            .collect();
-        let mut seq = 0;
-        for &part in &parts {
-            let primary = cx.engine.store.tree(&t.primary_tree_of(part))?;
-            for item in primary.range(Bound::Unbounded, Bound::Unbounded, false) {
-                let (pk, v) = item?;
-                cx.check_interrupted()?;
-                seq += 1;
-                let row = decode_row(&t.layout, &v)?;
-                for (s, &i) in sorters.iter_mut().zip(which) {
-                    let value = sort_value(t, i, &row, &v)?;
-                    let key = sort_key(part, &t.encode_index_key(i, &row, &pk)?);
-                    s.push(&key, seq, &value)?;
-                }
+    Ok(built)
+}
+
+/// Fills the (empty) trees of indexes `which` of `t` from its primary trees as `snap` sees them
+/// (None: the latest committed rows), bottom-up from sorted streams, checking UNIQUE ones.
+/// Reports stages 1 (rows read) and 2 (trees built) of `max_stage`.
+pub fn fill_indexes(
+    cx: &mut Context,
+    t: &TableDef,
+    which: &[usize],
+    snap: Option<&betula_storage::Txn>,
+) -> DbResult<()> {
+    let parts = t.parts();
+    let max_stage = if snap.is_some() { 3 } else { 2 };
+    let total = crate::infoschema::row_count(cx, t);
+    cx.progress.stage("altering table", 1, max_stage, total);
+    let tmp = TempDir::new(&cx.engine.config.datadir)?;
+    let share = SORT_BUDGET / which.len().max(1);
+    let mut sorters: Vec<Sorter> = which
+        .iter()
+        .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
+        .collect();
+    let mut seq = 0;
+    for &part in &parts {
+        let primary = cx.engine.store.tree(&t.primary_tree_of(part))?;
+        let rows = match snap {
+            Some(s) => s.range(&primary, Bound::Unbounded, Bound::Unbounded, false),
+            None => primary.range(Bound::Unbounded, Bound::Unbounded, false),
+        };
+        for item in rows {
+            let (pk, v) = item?;
+            cx.check_interrupted()?;
+            seq += 1;
+            if seq % 1024 == 0 {
+                cx.progress.set_done(seq);
             }
-        }
-        let mut loads = Vec::new();
-        for (s, &i) in sorters.into_iter().zip(which) {
-            for (part, entries) in parts.iter().zip(split(s.finish()?, &parts)) {
-                loads.push(index_load(t, i, *part, entries));
+            let row = decode_row(&t.layout, &v)?;
+            for (s, &i) in sorters.iter_mut().zip(which) {
+                let value = sort_value(t, i, &row, &v)?;
+                let key = sort_key(part, &t.encode_index_key(i, &row, &pk)?);
+                s.push(&key, seq, &value)?;
             }
-        }
-        build(cx, t, loads)
-    })();
-    if r.is_err() {
-        for tree in &built {
-            let _ = cx.engine.store.drop_tree(tree);
         }
     }
-    r
+    cx.progress.stage("altering table", 2, max_stage, 1);
+    let mut loads = Vec::new();
+    for (s, &i) in sorters.into_iter().zip(which) {
+        for (part, entries) in parts.iter().zip(split(s.finish()?, &parts)) {
+            loads.push(index_load(t, i, *part, entries));
+        }
+    }
+    build(cx, t, loads)?;
+    cx.progress.set_done(1);
+    Ok(())
 }

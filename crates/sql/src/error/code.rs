@@ -251,6 +251,8 @@ error_codes! {
     DataTooLong = 1406, "22001";
     /// `ER_CANT_CREATE_USER_WITH_GRANT`
     CantCreateUserWithGrant = 1410, "42000";
+    /// `ER_TABLE_DEF_CHANGED`
+    TableDefChanged = 1412, "HY000";
     /// `ER_TOO_BIG_SCALE`
     TooBigScale = 1425, "42000";
     /// `ER_TOO_BIG_PRECISION`

@@ -33,6 +33,9 @@ use crate::types::value::Value;
 
 /// Runs a statement of the multi-table grammar.
 pub fn run(cx: &mut Context, stmt: MultiTable) -> DbResult<Output> {
+    // The schema lock before the definition is read: no DDL publishes another one until the
+    // transaction ends (design.md SES3, OIX1).
+    cx.begin_write()?;
     match stmt {
         MultiTable::Update { update, ignore } => dml::update_with(cx, &update, ignore),
         MultiTable::Delete { mut delete, ignore } => {

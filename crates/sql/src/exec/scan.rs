@@ -93,6 +93,32 @@ pub fn read_rows(
     r
 }
 
+/// 1412 when a REPEATABLE READ view (low limit `limit`) would read trees a rebuild or an index
+/// build made after it began: they hold rows it must not see, not the versions it needs
+/// (design.md OIX7), as InnoDB refuses a table rebuilt or an index built after a read view.
+fn snapshot_may_read(
+    cx: &Context,
+    t: &TableDef,
+    access: &Access,
+    parts: &[Option<usize>],
+    limit: u64,
+) -> DbResult<()> {
+    let births = &cx.engine.store.births;
+    let stale = parts.iter().any(|&p| {
+        births.younger_than(&t.primary_tree_of(p), limit)
+            || access
+                .index
+                .is_some_and(|i| births.younger_than(&t.index_tree_of(p, i), limit))
+    });
+    if stale {
+        return Err(crate::error::db_error::DbError::new(
+            crate::error::code::ErrorCode::TableDefChanged,
+            "Table definition has changed, please retry transaction",
+        ));
+    }
+    Ok(())
+}
+
 /// [`read_rows`] without the counting.
 #[allow(clippy::too_many_arguments)]
 fn read_access_path(
@@ -108,6 +134,9 @@ fn read_access_path(
     let store = &cx.engine.store;
     let ranges = access.key_ranges(t, outer)?;
     let parts = access.read_parts(t);
+    if let Some(limit) = snap.and_then(|s| s.view_low_limit()) {
+        snapshot_may_read(cx, t, access, &parts, limit)?;
+    }
     let ranges: Box<dyn Iterator<Item = _>> = if reverse {
         Box::new(ranges.into_iter().rev())
     } else {

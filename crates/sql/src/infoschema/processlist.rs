@@ -6,16 +6,52 @@
 use std::sync::atomic::Ordering;
 
 use super::{ic, names, t, ViewRows};
+use crate::context::progress::Report;
 use crate::context::Context;
 use crate::types::value::Value;
 
-/// information_schema.PROCESSLIST.
+/// information_schema.PROCESSLIST: SHOW PROCESSLIST's columns, then MariaDB's TIME_MS, STAGE,
+/// MAX_STAGE and PROGRESS (within the stage).
 pub(super) fn processlist_view(cx: &Context) -> ViewRows {
     let mut cols = vec![ic("ID")];
     cols.extend(names(&["USER", "HOST", "DB", "COMMAND"]));
     cols.push(ic("TIME"));
     cols.extend(names(&["STATE", "INFO"]));
-    (cols, processlist(cx))
+    cols.push(percent_col("TIME_MS"));
+    cols.push(ic("STAGE"));
+    cols.push(ic("MAX_STAGE"));
+    cols.push(percent_col("PROGRESS"));
+    let rows = process_rows(cx)
+        .into_iter()
+        .map(|(mut row, ms, report)| {
+            row.push(three_places(ms));
+            let (stage, max, pct) =
+                report.map_or((0, 0, 0.0), |r| (r.stage, r.max_stage, r.stage_percent));
+            row.push(Value::UInt(u64::from(stage)));
+            row.push(Value::UInt(u64::from(max)));
+            row.push(three_places(pct));
+            row
+        })
+        .collect();
+    (cols, rows)
+}
+
+/// A DECIMAL column with three places (TIME_MS, PROGRESS).
+fn percent_col(name: &str) -> crate::result::OutCol {
+    crate::result::OutCol::named(
+        name,
+        Some(crate::types::SqlType::Decimal {
+            precision: 22,
+            scale: 3,
+            unsigned: false,
+        }),
+    )
+}
+
+/// `v` as a DECIMAL with three places, as MariaDB shows progress.
+pub fn three_places(v: f64) -> Value {
+    crate::types::decimal::Decimal::new((v * 1000.0).round() as i128, 3)
+        .map_or(Value::Null, Value::Decimal)
 }
 
 /// SHOW STATUS: variable names and values.
@@ -133,13 +169,33 @@ fn backup_status(cx: &Context) -> Vec<(String, String)> {
     .collect()
 }
 
-/// The rows of SHOW PROCESSLIST and information_schema.PROCESSLIST, one per session.
+/// The rows of SHOW PROCESSLIST, one per session: information_schema's first eight columns and
+/// the total progress (0-100) of the statement that reports one.
 pub fn processlist(cx: &Context) -> Vec<Vec<Value>> {
+    process_rows(cx)
+        .into_iter()
+        .map(|(mut row, _, report)| {
+            row.push(three_places(report.map_or(0.0, |r| r.total_percent)));
+            row
+        })
+        .collect()
+}
+
+type ProcessRow = (Vec<Value>, f64, Option<Report>);
+
+/// Per session: ID .. INFO, the milliseconds in the current command, and its progress report.
+fn process_rows(cx: &Context) -> Vec<ProcessRow> {
     let procs = cx.engine.processes.lock();
     procs
         .iter()
         .map(|(id, p)| {
-            vec![
+            let report = p.progress.report().filter(|_| p.info.is_some());
+            let state = match (&report, &p.info) {
+                (Some(r), _) => r.state,
+                (None, Some(_)) => "executing",
+                (None, None) => "",
+            };
+            let row = vec![
                 Value::UInt(*id),
                 t(p.user.clone()),
                 t(p.host.clone()),
@@ -152,9 +208,11 @@ pub fn processlist(cx: &Context) -> Vec<Vec<Value>> {
                     "Sleep"
                 }),
                 Value::UInt(p.started.elapsed().as_secs()),
-                t(if p.info.is_some() { "executing" } else { "" }),
+                t(state),
                 p.info.clone().map(t).unwrap_or(Value::Null),
-            ]
+            ];
+            let ms = p.started.elapsed().as_secs_f64() * 1000.0;
+            (row, ms, report)
         })
         .collect()
 }

@@ -59,12 +59,27 @@ struct Writer<'a> {
     /// The smallest key present in the primary tree at or after the last probe (`Some(None)`: no
     /// key after it); keys below it are known absent. Valid while probes ascend (one batch).
     bound: Option<Option<Vec<u8>>>,
+    /// Entered into an online index build's epoch (design.md OIX2); after `txn`, so that it is
+    /// left only once the transaction ended.
+    online: Option<crate::store::online::Entered>,
+    /// The change log tree of that build.
+    log: Option<TreeHandle>,
 }
 
 impl Writer<'_> {
     fn flush(&mut self) -> DbResult<()> {
         let ops = std::mem::take(&mut self.prim_ops);
+        let log = match (&self.online, &self.log) {
+            (Some(e), Some(h)) => {
+                let keys = ops.iter().map(|(k, _)| k.as_slice());
+                Some((h, crate::store::online::log_ops(e.epoch(), keys)))
+            }
+            _ => None,
+        };
         self.txn.write_sorted(&self.primary, ops)?;
+        if let Some((h, ops)) = log {
+            self.txn.write_sorted(h, ops)?;
+        }
         for (i, h) in self.indexes.iter().enumerate() {
             let mut ops = std::mem::take(&mut self.index_ops[i]);
             // Stable: a delete and a put of the same key keep their order; the last one wins.
@@ -198,7 +213,15 @@ pub fn load(
         prim_ops: Vec::new(),
         index_ops: vec![Vec::new(); t.indexes.len()],
         bound: None,
+        online: None,
+        log: None,
     };
+    w.online = store
+        .online
+        .enter(std::iter::once(t.primary_tree().as_str()));
+    if let Some(l) = w.online.as_ref().and_then(|e| e.log_of(&t.primary_tree())) {
+        w.log = Some(store.tree(l)?);
+    }
     let has_unique = t.indexes.iter().any(|ix| ix.unique);
     let mut c = Counts::default();
     let mut seq = 0u64;

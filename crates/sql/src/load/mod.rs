@@ -215,6 +215,9 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
 pub fn run(cx: &mut Context, stmt: &LoadStmt, local: Option<&mut dyn Read>) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(&stmt.table)?;
     cx.check_db_access(&db)?;
+    // The schema lock before the definition is read: no DDL publishes another one until the
+    // transaction ends (design.md SES3, OIX1).
+    cx.begin_write()?;
     let t = cx.get_table(&db, &name)?;
     let mut file;
     let input: &mut dyn Read = if stmt.local {

@@ -376,6 +376,7 @@ impl Session {
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = None;
         }
+        self.progress.clear();
         let result = match result {
             Err(e) if e.code == ErrorCode::ConnectionKilled => Err(e),
             _ if self.interrupt.connection_killed() => Err(DbError::new(

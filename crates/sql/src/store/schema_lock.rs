@@ -4,7 +4,9 @@
 //! Invariants: any number of sessions hold it shared, or one exclusively (a session holding it
 //! shared may upgrade once it is the only holder); waiting DDL is served before new shared
 //! requests; a session may take it again (re-entrant); a wait ends at its timeout (1205) or when
-//! the waiting session is killed (KILL calls [`SchemaLock::wake`]; 1317 / 1927).
+//! the waiting session is killed (KILL calls [`SchemaLock::wake`]; 1317 / 1927). An online index
+//! build holds the lock's *online hold* between its two exclusive moments: other DDL waits for it
+//! (without holding back writers), writers do not (design.md OIX1).
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -30,6 +32,8 @@ struct SchemaState {
     exclusive: Option<u64>,
     /// Sessions waiting for exclusive access (new shared requests queue behind them).
     exclusive_waiters: usize,
+    /// The session running an online index build: only it may take the lock exclusively.
+    online: Option<u64>,
 }
 
 /// Keeps DDL apart from writing transactions, like MySQL's metadata lock: sessions writing rows
@@ -49,6 +53,13 @@ impl SchemaLock {
         let deadline = Instant::now() + wait.timeout;
         let mut st = self.state.lock();
         if mode == LockMode::Exclusive {
+            // Behind an online build: wait without holding back writers.
+            while st.online.is_some_and(|s| s != session) {
+                wait.check()?;
+                if self.cv.wait_until(&mut st, deadline).timed_out() {
+                    return Err(DbError::lock_timeout());
+                }
+            }
             st.exclusive_waiters += 1;
         }
         let granted = loop {
@@ -97,6 +108,23 @@ impl SchemaLock {
     /// Wakes every wait so it looks at its session's interrupt flag (after a KILL).
     pub fn wake(&self) {
         let _st = self.state.lock();
+        self.cv.notify_all();
+    }
+
+    /// Starts `session`'s online hold; it holds the lock exclusively now (then releases it, and
+    /// takes it again at the end of its build).
+    pub fn hold_online(&self, session: u64) {
+        let mut st = self.state.lock();
+        debug_assert_eq!(st.exclusive, Some(session));
+        st.online = Some(session);
+    }
+
+    /// Ends `session`'s online hold.
+    pub fn end_online(&self, session: u64) {
+        let mut st = self.state.lock();
+        if st.online == Some(session) {
+            st.online = None;
+        }
         self.cv.notify_all();
     }
 

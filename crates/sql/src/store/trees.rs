@@ -22,6 +22,10 @@ pub struct Store {
     env: Env,
     trees: RwLock<HashMap<String, TreeHandle>>,
     pub schema_lock: SchemaLock,
+    /// The online index build in progress, if any (online.rs).
+    pub online: Arc<super::online::OnlineLogs>,
+    /// Trees made by rebuilds and index builds, for snapshots older than them (online.rs).
+    pub births: super::online::TreeBirths,
 }
 
 impl Store {
@@ -38,6 +42,8 @@ impl Store {
             env,
             trees: RwLock::new(HashMap::new()),
             schema_lock: SchemaLock::default(),
+            online: Arc::default(),
+            births: Default::default(),
         })
     }
     pub fn env(&self) -> &Env {

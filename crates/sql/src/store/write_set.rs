@@ -81,6 +81,9 @@ pub struct WriteSet {
     written_through: bool,
     /// Ends `txn`'s row-lock waits early (the session's KILL flag).
     cancel: Option<WaitCancel>,
+    /// `txn`'s entry into an online index build's epoch, once it wrote a primary tree that has
+    /// a change log (online.rs, design.md OIX2); left after `txn` ends.
+    online: Option<super::online::Entered>,
 }
 
 impl WriteSet {
@@ -146,6 +149,7 @@ impl WriteSet {
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
         }
+        self.online = None;
     }
 
     /// The changes of `tree`, if it has any.
@@ -283,7 +287,7 @@ impl WriteSet {
         tree: &str,
         changes: Vec<(Vec<u8>, Change)>,
     ) -> DbResult<()> {
-        let ops = changes
+        let ops: Vec<(Vec<u8>, Op)> = changes
             .into_iter()
             .map(|(k, c)| match c {
                 Change::Put(v) => (k, Op::Put(v)),
@@ -305,8 +309,19 @@ impl WriteSet {
         let Some(t) = self.txn.as_mut() else {
             return Err(DbError::internal("written through without a transaction"));
         };
+        if self.online.is_none() {
+            self.online = store.online.enter(std::iter::once(tree));
+        }
+        let log = self.online.as_ref().and_then(|e| {
+            let keys = ops.iter().map(|(k, _)| k.as_slice());
+            e.log_of(tree)
+                .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
+        });
         self.written_through = true;
         t.write_locked_batch(&h, ops)?;
+        if let Some((log, ops)) = log {
+            t.write_batch(&store.tree(&log)?, ops)?;
+        }
         Ok(())
     }
 
@@ -408,6 +423,11 @@ impl WriteSet {
             return Ok(());
         }
         self.begin(store, TxnOptions::default().lock_timeout)?;
+        // Left (dropped) only after `txn` committed or rolled back (declared before it).
+        let entered = match self.online.take() {
+            Some(e) => Some(e),
+            None => store.online.enter(self.names.iter().map(String::as_str)),
+        };
         let Some(mut txn) = self.txn.take() else {
             return Err(DbError::internal("write set without a transaction"));
         };
@@ -446,10 +466,19 @@ impl WriteSet {
                     }
                 }
             }
+            let log = entered.as_ref().and_then(|e| {
+                let keys = ops.iter().map(|(k, _)| k.as_slice());
+                e.log_of(&name)
+                    .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
+            });
             // Every key was locked through `txn` when it entered the overlay (`set`).
             txn.write_locked_batch(&t, ops)?;
+            if let Some((log, ops)) = log {
+                txn.write_batch(&store.tree(&log)?, ops)?;
+            }
         }
         txn.commit()?;
+        drop(entered);
         self.clear();
         Ok(())
     }

@@ -333,6 +333,12 @@ impl Env {
         names
     }
 
+    /// The LSN the next log record will get: a REPEATABLE READ view made from now on has a low
+    /// limit at least this large ([`crate::Txn::view_low_limit`]).
+    pub fn next_lsn(&self) -> u64 {
+        self.inner.wal.next_lsn()
+    }
+
     /// Starts a transaction.
     pub fn begin(&self, opts: crate::txn::TxnOptions) -> Result<crate::txn::Txn> {
         self.inner.begin(opts)

@@ -127,6 +127,12 @@ impl Txn {
         self.opts
     }
 
+    /// The low limit of a REPEATABLE READ transaction's view (versions at or above it are
+    /// invisible to it); None under READ COMMITTED.
+    pub fn view_low_limit(&self) -> Option<u64> {
+        self.view.as_ref().map(|(v, _)| v.low_limit)
+    }
+
     /// Whether the transaction has written anything.
     pub fn has_writes(&self) -> bool {
         self.wrote

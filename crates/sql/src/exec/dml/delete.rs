@@ -16,6 +16,9 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     if from.len() != 1 || !d.tables.is_empty() || d.using.is_some() {
         return Err(DbError::unsupported("multi-table DELETE"));
     }
+    // The schema lock before the definition is read: no DDL publishes another one until the
+    // transaction ends (design.md SES3, OIX1).
+    cx.begin_write()?;
     let (t, alias, selected) = single_table(cx, &from[0])?;
     let scope = table_scope(&t, &alias);
     cx.begin_write()?;

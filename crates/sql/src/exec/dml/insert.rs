@@ -108,6 +108,9 @@ pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
 pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     let (db, tname) = cx.resolve_table_name(&spec.table)?;
     cx.check_db_access(&db)?;
+    // The schema lock before the definition is read: no DDL publishes another one until the
+    // transaction ends (design.md SES3, OIX1).
+    cx.begin_write()?;
     let t = cx.get_table(&db, &tname)?;
     let replace = spec.replace;
     let ignore = spec.ignore;

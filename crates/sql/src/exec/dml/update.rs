@@ -29,6 +29,9 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
+    // The schema lock before the definition is read: no DDL publishes another one until the
+    // transaction ends (design.md SES3, OIX1).
+    cx.begin_write()?;
     let (t, alias, selected) = single_table(cx, &u.table)?;
     let scope = table_scope(&t, &alias);
     let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;

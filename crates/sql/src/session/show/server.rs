@@ -64,7 +64,7 @@ pub fn processlist(cx: &Context) -> Output {
     let rows = infoschema::processlist(cx);
     Output::text(
         &[
-            "Id", "User", "Host", "db", "Command", "Time", "State", "Info",
+            "Id", "User", "Host", "db", "Command", "Time", "State", "Info", "Progress",
         ],
         rows,
     )

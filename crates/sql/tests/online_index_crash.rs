@@ -1,0 +1,170 @@
+//! Crash at every sync point of an online index build (design.md OIX6) while another session
+//! changes rows in the middle of it (after the snapshot's rows are in the index, before the
+//! catch-up): on what a power loss leaves, the engine must reopen with either no new index or
+//! the complete one (the one acknowledged, if the ALTER returned), no change log left, every
+//! index giving the table's rows, each new index equal entry by entry to a fresh build over the
+//! same rows, and CHECK TABLE clean.
+
+mod sessions;
+
+use std::ops::Bound;
+use std::path::Path;
+use std::sync::Arc;
+
+use betula_sql::{Engine, Session};
+use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
+use parking_lot::Mutex;
+
+const OP: &str =
+    "ALTER TABLE t ADD INDEX ka (a), ADD UNIQUE KEY ku (u), ALGORITHM=INPLACE, LOCK=NONE";
+
+fn setup() -> Vec<String> {
+    let values: Vec<String> = (0..120)
+        .map(|i| format!("({i}, {}, {}, 'w{i}')", i % 7, i * 10))
+        .collect();
+    vec![
+        "CREATE DATABASE d".into(),
+        "USE d".into(),
+        "CREATE TABLE t (id INT NOT NULL PRIMARY KEY, a INT, u INT, w VARCHAR(20))".into(),
+        format!("INSERT INTO t VALUES {}", values.join(",")),
+        "CHECKPOINT".into(),
+    ]
+}
+
+/// What the other session changes while the index is built (errors ignored: the machine may
+/// die under it).
+const MEANWHILE: &[&str] = &[
+    "UPDATE t SET a = a + 10, u = u + 1 WHERE id % 4 = 0",
+    "DELETE FROM t WHERE id % 9 = 1",
+    "INSERT INTO t VALUES (500, 3, 5001, 'new'), (501, NULL, NULL, 'nul')",
+    "REPLACE INTO t VALUES (2, 99, 21, 'rep')",
+];
+
+fn rows(s: &mut Session, q: &str) -> Vec<String> {
+    sessions::rows(s, q)
+        .into_iter()
+        .map(|r| r.join("|"))
+        .collect()
+}
+
+fn entries(e: &Engine, tree: &str) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let h = e.store.tree(tree).unwrap();
+    h.range(Bound::Unbounded, Bound::Unbounded, false)
+        .map(|r| r.unwrap())
+        .collect()
+}
+
+/// The secondary indexes, after checking every invariant the build must leave.
+fn indexes(e: &Engine, s: &mut Session) -> Vec<String> {
+    let logs: Vec<String> = e
+        .store
+        .env()
+        .tree_names()
+        .into_iter()
+        .filter(|n| n.contains('\0') && !n.starts_with('\0'))
+        .collect();
+    assert!(logs.is_empty(), "change logs left: {logs:?}");
+    let all = rows(s, "SELECT id, a, u, w FROM t ORDER BY id");
+    let keys = rows(
+        s,
+        "SELECT DISTINCT index_name FROM information_schema.statistics \
+         WHERE table_schema = 'd' AND table_name = 't' AND index_name <> 'PRIMARY' \
+         ORDER BY index_name",
+    );
+    for k in &keys {
+        let mut through = rows(
+            s,
+            &format!("SELECT id, a, u, w FROM t FORCE INDEX ({k}) WHERE id >= 0"),
+        );
+        through.sort_by_key(|l| l.split('|').next().unwrap().parse::<i64>().unwrap());
+        assert_eq!(through, all, "index {k} differs from the rows");
+        let unique = if k == "ku" { "UNIQUE " } else { "" };
+        let col = if k == "ku" { "u" } else { "a" };
+        sessions::exec(
+            s,
+            &format!("ALTER TABLE t ADD {unique}KEY fresh ({col}), LOCK=SHARED"),
+        );
+        assert!(
+            entries(e, &format!("d/t/{k}")) == entries(e, "d/t/fresh"),
+            "index {k} differs from a fresh build"
+        );
+        sessions::exec(s, "ALTER TABLE t DROP KEY fresh");
+    }
+    let check = sessions::rows(s, "CHECK TABLE t");
+    assert_eq!(check.last().map(|r| r[3].clone()), Some("OK".to_string()));
+    keys
+}
+
+/// Runs the setup and the ALTER with the other session's changes in its middle; returns (setup
+/// done, ALTER acknowledged).
+fn run(dir: &Path, vfs: Arc<SimVfs>) -> (bool, bool) {
+    let Some((e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
+        return (false, false);
+    };
+    for sql in setup() {
+        if s.execute(&sql, &[]).is_err() {
+            return (false, false);
+        }
+    }
+    let other = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
+    let o = other.clone();
+    *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
+        if step == "filled" {
+            let mut o = o.lock();
+            let _ = o.execute("USE d", &[]);
+            for sql in MEANWHILE {
+                let _ = o.execute(sql, &[]);
+            }
+        }
+    }));
+    let acked = s.execute(OP, &[]).is_ok();
+    *e.online_build_hook.lock() = None;
+    (true, acked)
+}
+
+#[test]
+fn an_online_build_with_writes_in_its_middle_is_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = Arc::new(SimVfs::new());
+    assert_eq!(run(dir.path(), clean.clone()), (true, true));
+    let syncs = clean.sync_count();
+    let (mut checked, mut acked_seen, mut absent_seen) = (0, false, false);
+    for crash_at in 1..=syncs + 1 {
+        let vfs = Arc::new(SimVfs::new());
+        vfs.set_plan(SimCrashPlan {
+            crash_at_sync: Some(crash_at),
+            fail_write: None,
+        });
+        let (setup_done, acked) = run(dir.path(), vfs.clone());
+        let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at));
+        let (e, mut s) =
+            sessions::open_crash_engine(dir.path(), image).expect("reopens after a crash");
+        if !setup_done {
+            continue;
+        }
+        sessions::exec(&mut s, "USE d");
+        let now = indexes(&e, &mut s);
+        if acked {
+            assert_eq!(
+                now,
+                vec!["ka", "ku"],
+                "crash at sync {crash_at} lost the index"
+            );
+            // The other session's changes were made in the middle of the build, and kept.
+            assert_eq!(rows(&mut s, "SELECT w FROM t WHERE id = 500"), vec!["new"]);
+        } else {
+            assert!(
+                now.is_empty() || now == ["ka", "ku"],
+                "crash at sync {crash_at} left {now:?}"
+            );
+        }
+        absent_seen |= now.is_empty();
+        checked += 1;
+        acked_seen |= acked;
+    }
+    assert!(
+        checked >= 2 && acked_seen && absent_seen,
+        "{checked} crash points after the setup"
+    );
+    eprintln!("{checked} crash points of {syncs} syncs checked");
+}
