@@ -6,6 +6,8 @@
 //! - `betula-bench commit-throughput`: single-row synchronous commits from 1..64 threads (group commit).
 //! - `betula-bench sql`: the seed workloads through the MySQL protocol against Betula's server, MariaDB
 //!   InnoDB and MyRocks, each started by the suite (docs/benchmarks.md).
+//! - `betula-bench spider`: sensor readings sharded behind MariaDB's Spider over three Betula data nodes,
+//!   against one Betula server in the same run (docs/sharding.md).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -48,6 +50,30 @@ enum Cmd {
     /// An online backup of Betula's server while sensor-stream's clients insert: rows/s before and during
     /// it, and the backup's MB/s.
     BackupDuringStream(BackupArgs),
+    /// Sensor readings sharded behind MariaDB's Spider over three Betula data nodes, against one Betula
+    /// server: insert rate and query latencies.
+    Spider(SpiderArgs),
+}
+
+#[derive(Args)]
+struct SpiderArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Inserting connections.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Sensors = rows per INSERT.
+    #[arg(long, default_value_t = 100)]
+    sensors: usize,
+    /// Seconds of inserts per target.
+    #[arg(long, default_value_t = 30)]
+    insert_secs: u64,
+    /// Timed executions of each query per target.
+    #[arg(long, default_value_t = 200)]
+    queries: usize,
+    /// The `betula` binary (default: next to this one).
+    #[arg(long)]
+    betula_bin: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -571,6 +597,34 @@ fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
+fn spider(a: SpiderArgs) -> BenchResult<()> {
+    let dir = data_dir(&a.common)?;
+    let betula_bin = match a.betula_bin.clone() {
+        Some(b) => b,
+        None => std::env::current_exe()?.with_file_name("betula"),
+    };
+    let p = sql::spider::SpiderParams {
+        clients: a.clients.max(1),
+        sensors: a.sensors.max(1),
+        insert_secs: a.insert_secs.max(1),
+        queries: a.queries.max(1),
+        dir: dir.clone(),
+        start: peer::StartOptions {
+            betula_bin,
+            cache_bytes: a.common.cache_mb << 20,
+            betula_settings: Vec::new(),
+        },
+    };
+    let mut ctx = context(&a.common, &dir);
+    let md = sql::spider::run(&p, &mut ctx)?;
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-spider", ctx.date));
+    write_out(&a.common, &stem, &[("md", md)])
+}
+
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
@@ -578,6 +632,7 @@ fn main() {
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
         Cmd::BackupDuringStream(a) => backup_during_stream(a),
+        Cmd::Spider(a) => spider(a),
         Cmd::Codecs(a) => {
             let tree = betula_storage::TreeOptions {
                 basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,
