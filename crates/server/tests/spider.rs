@@ -77,9 +77,10 @@ fn queries(t: &str) -> Vec<String> {
         "SELECT * FROM {t} WHERE sensor_id = 5 AND ts = '2024-03-01 01:07:00'",
         "SELECT * FROM {t} WHERE sensor_id = 7 AND ts >= '2024-03-01 01:30:00' \
          AND ts < '2024-03-01 01:45:00' ORDER BY ts",
+        // Compared as sets (see `UNORDERED`).
         "SELECT * FROM {t} WHERE sensor_id IN (2, 3, 11) AND ts BETWEEN '2024-03-01 02:00:00' \
          AND '2024-03-01 02:10:00' ORDER BY sensor_id, ts",
-        "SELECT sensor_id, COUNT(*), SUM(value), MIN(value), MAX(value), ROUND(AVG(value), 6) \
+        "SELECT sensor_id, COUNT(*), SUM(value), MIN(value), MAX(value), AVG(value) \
          FROM {t} GROUP BY sensor_id ORDER BY sensor_id",
         "SELECT DATE_FORMAT(ts, '%Y-%m-%d %H:00') AS h, sensor_id, COUNT(*), SUM(value) \
          FROM {t} GROUP BY h, sensor_id ORDER BY h, sensor_id",
@@ -185,8 +186,18 @@ fn shard_of(table: &str, sensor_id: i64) -> usize {
     }
 }
 
+/// Spider (10.11) reads an IN list on the first primary-key column with a range on the second as
+/// one `(select ... where sensor_id = 2 ... order by ts) union all (...) order by ts` per data node,
+/// and returns its rows in that order, not the query's ORDER BY (with InnoDB data nodes too):
+/// such answers are compared as sets (docs/sharding.md).
+const UNORDERED: &str = "sensor_id IN (2, 3, 11)";
+
 fn check_same(front: &mut Conn, single: &mut Conn, sql: &str) {
-    let (a, b) = (rows(front, sql), rows(single, sql));
+    let (mut a, mut b) = (rows(front, sql), rows(single, sql));
+    if sql.contains(UNORDERED) {
+        a.sort();
+        b.sort();
+    }
     assert!(!b.is_empty(), "{sql}: no rows on the single server");
     assert_eq!(a, b, "{sql}: Spider (left) and one Betula server (right) differ");
 }
@@ -207,9 +218,15 @@ fn check_shards(d: &Deployment, table: &str, total: usize) {
     assert_eq!(held, total, "{table}: rows on the nodes");
 }
 
+/// One deployment for both checks (each mariadbd start costs seconds).
 #[test]
-fn spider_over_three_betula_nodes_answers_as_one_server() {
+fn spider_over_three_betula_nodes() {
     let Some(d) = deploy() else { return };
+    answers_as_one_server(&d);
+    transactions_and_errors_reach_the_nodes(&d);
+}
+
+fn answers_as_one_server(d: &Deployment) {
     let single_dir = tempfile::tempdir().unwrap();
     let single = BetulaServer::start(single_dir.path());
     let mut s = single.conn(None);
@@ -230,6 +247,13 @@ fn spider_over_three_betula_nodes_answers_as_one_server() {
         for sql in changes(table) {
             f.query_drop(&sql).unwrap_or_else(|e| panic!("{sql} through Spider: {e}"));
             s.query_drop(&sql).unwrap();
+            // Spider (10.11) reports 0 affected rows for a DELETE it pushes down to the nodes of
+            // a partitioned table, with InnoDB data nodes too; the contents are compared below.
+            // A blind upsert on one server reports 1 affected row per row (mysql-compat.md);
+            // through Spider the front reads and updates the row, and reports 2.
+            if sql.starts_with("DELETE") || sql.contains("ON DUPLICATE KEY UPDATE") {
+                continue;
+            }
             assert_eq!(
                 f.affected_rows(),
                 s.affected_rows(),
@@ -249,11 +273,19 @@ fn spider_over_three_betula_nodes_answers_as_one_server() {
     }
 }
 
-#[test]
-fn spider_transactions_and_errors_reach_the_nodes() {
-    let Some(d) = deploy() else { return };
+fn transactions_and_errors_reach_the_nodes(d: &Deployment) {
     let mut f = maria_conn(d.front.port, Some("sensors"));
     let t = "readings_hash";
+    // TRUNCATE through the front empties every node.
+    f.query_drop(format!("TRUNCATE TABLE {t}")).unwrap();
+    for node in &d.nodes {
+        let n: i64 = node
+            .conn(Some("sensors"))
+            .query_first(format!("SELECT COUNT(*) FROM {t}"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(n, 0);
+    }
     f.query_drop(format!(
         "INSERT INTO {t} VALUES (1, '2024-01-01 00:00:00', 1, 'a'), (2, '2024-01-01 00:00:00', 2, 'b')"
     ))
@@ -301,14 +333,18 @@ fn spider_transactions_and_errors_reach_the_nodes() {
         let want: Vec<i64> = [1, 2, 4, 5].into_iter().filter(|s| s % 3 == i as i64).collect();
         assert_eq!(ids, want, "node {i}");
     }
-    // TRUNCATE through the front empties every node.
-    f.query_drop(format!("TRUNCATE TABLE {t}")).unwrap();
-    for node in &d.nodes {
-        let n: i64 = node
-            .conn(Some("sensors"))
-            .query_first(format!("SELECT COUNT(*) FROM {t}"))
-            .unwrap()
-            .unwrap();
-        assert_eq!(n, 0);
-    }
+    // XA (only with spider_internal_xa = ON) is refused by the nodes, and nothing is written.
+    f.query_drop("SET SESSION spider_internal_xa = ON").unwrap();
+    f.query_drop("BEGIN").unwrap();
+    let xa = f.query_drop(format!(
+        "INSERT INTO {t} VALUES (7, '2024-01-01 00:00:00', 7, 'xa')"
+    ));
+    assert_eq!(betula::code(xa), 1235);
+    let _ = f.query_drop("ROLLBACK");
+    let n: i64 = d.nodes[1]
+        .conn(Some("sensors"))
+        .query_first(format!("SELECT COUNT(*) FROM {t} WHERE sensor_id = 7"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 0);
 }
