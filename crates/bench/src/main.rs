@@ -65,9 +65,9 @@ struct SpiderArgs {
     /// Sensors = rows per INSERT.
     #[arg(long, default_value_t = 100)]
     sensors: usize,
-    /// Seconds of inserts per target.
-    #[arg(long, default_value_t = 30)]
-    insert_secs: u64,
+    /// Rows inserted into each target (whole statements).
+    #[arg(long, default_value_t = 500_000)]
+    rows: u64,
     /// Timed executions of each query per target.
     #[arg(long, default_value_t = 200)]
     queries: usize,
@@ -606,7 +606,7 @@ fn spider(a: SpiderArgs) -> BenchResult<()> {
     let p = sql::spider::SpiderParams {
         clients: a.clients.max(1),
         sensors: a.sensors.max(1),
-        insert_secs: a.insert_secs.max(1),
+        rows: a.rows.max(1),
         queries: a.queries.max(1),
         dir: dir.clone(),
         start: peer::StartOptions {

@@ -1,9 +1,10 @@
 //! `betula-bench spider`: sensor readings sharded by sensor_id behind MariaDB's Spider engine over three
 //! Betula data nodes (docs/sharding.md), side by side with one Betula server used directly, in the same
-//! run. Figures per target: rows/s of multi-row INSERTs from several clients for a fixed time, then
-//! p50/p99 latency of a recent-data range query (one sensor, the newest minute) and of an aggregate
-//! (per-sensor COUNT/AVG/MAX over the newest minute). Afterwards COUNT(*) must equal the rows
-//! acknowledged on each target, and each data node must hold only its shard.
+//! run. Both targets get the same rows, so their answers can be compared. Figures per target: rows/s
+//! of multi-row INSERTs from several clients, then p50/p99 latency of a recent-data range query (one
+//! sensor, the newest minute) and of an aggregate (per-sensor COUNT/AVG/MAX over the newest minute).
+//! Checked: COUNT(*) equals the rows acknowledged on each target, the aggregate and one range query
+//! give the same answer on both, and each data node holds only its shard.
 //!
 //! The front is a private MariaDB (peer::mariadb, InnoDB settings) that loads `ha_spider` with
 //! `INSTALL SONAME`; the data nodes and the reference are `betula serve` with the suite's settings.
@@ -31,7 +32,8 @@ pub struct SpiderParams {
     pub clients: usize,
     /// Sensors = rows per INSERT (one reading of every sensor per statement).
     pub sensors: usize,
-    pub insert_secs: u64,
+    /// Rows inserted into each target (rounded up to whole statements).
+    pub rows: u64,
     /// Timed executions of each query.
     pub queries: usize,
     pub dir: PathBuf,
@@ -44,6 +46,8 @@ struct TargetRun {
     name: String,
     rows: u64,
     secs: f64,
+    /// The aggregate's and one range query's rows, rendered, to compare the targets.
+    answers: Vec<String>,
     range: Option<stats::Latency>,
     aggregate: Option<stats::Latency>,
 }
@@ -64,29 +68,32 @@ fn insert_sql(step: u64, sensors: usize) -> String {
     sql
 }
 
-/// Inserts from `clients` connections for `secs`: client c sends steps c, c+C, ...; rows acknowledged,
-/// seconds, and the newest step sent.
-fn insert_phase(port: u16, p: &SpiderParams) -> BenchResult<(u64, f64, u64)> {
+/// Statements (steps) of the insert phase.
+fn steps(p: &SpiderParams) -> u64 {
+    p.rows.div_ceil(p.sensors as u64).max(1)
+}
+
+/// Inserts every step from `clients` connections (client c sends steps c, c+C, ...); rows
+/// acknowledged and seconds.
+fn insert_phase(port: u16, p: &SpiderParams) -> BenchResult<(u64, f64)> {
     let rows = Arc::new(AtomicU64::new(0));
-    let newest = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let t0 = Instant::now();
-    let deadline = t0 + Duration::from_secs(p.insert_secs);
+    let steps = steps(p);
     let handles: Vec<_> = (0..p.clients)
         .map(|c| {
-            let (rows, newest, stop) = (rows.clone(), newest.clone(), stop.clone());
+            let (rows, stop) = (rows.clone(), stop.clone());
             let (clients, sensors) = (p.clients as u64, p.sensors);
             std::thread::spawn(move || -> Result<(), String> {
                 let mut conn = mysql::Conn::new(client_opts(port, Some("bench")))
                     .map_err(|e| e.to_string())?;
                 let mut step = c as u64;
-                while Instant::now() < deadline && !stop.load(Ordering::Acquire) {
+                while step < steps && !stop.load(Ordering::Acquire) {
                     if let Err(e) = conn.query_drop(insert_sql(step, sensors)) {
                         stop.store(true, Ordering::Release);
                         return Err(format!("insert step {step}: {e}"));
                     }
                     rows.fetch_add(sensors as u64, Ordering::AcqRel);
-                    newest.fetch_max(step, Ordering::AcqRel);
                     step += clients;
                 }
                 Ok(())
@@ -97,7 +104,7 @@ fn insert_phase(port: u16, p: &SpiderParams) -> BenchResult<(u64, f64, u64)> {
         h.join().map_err(|_| "insert client panicked")??;
     }
     let secs = t0.elapsed().as_secs_f64();
-    Ok((rows.load(Ordering::Acquire), secs, newest.load(Ordering::Acquire)))
+    Ok((rows.load(Ordering::Acquire), secs))
 }
 
 /// Times `n` executions of `make(i)`'s statement, reading every row.
@@ -121,8 +128,8 @@ fn time_query(
 
 /// The insert phase, the timed queries and the COUNT(*) check against one target.
 fn run_target(name: &str, port: u16, p: &SpiderParams) -> BenchResult<TargetRun> {
-    eprintln!("[spider] {name}: inserting for {} s", p.insert_secs);
-    let (rows, secs, newest) = insert_phase(port, p)?;
+    eprintln!("[spider] {name}: inserting {} rows", steps(p) * p.sensors as u64);
+    let (rows, secs) = insert_phase(port, p)?;
     let mut conn = mysql::Conn::new(client_opts(port, Some("bench")))?;
     let count: u64 = conn
         .query_first("SELECT COUNT(*) FROM readings")?
@@ -130,7 +137,7 @@ fn run_target(name: &str, port: u16, p: &SpiderParams) -> BenchResult<TargetRun>
     if count != rows {
         return Err(format!("{name}: COUNT(*) = {count}, {rows} rows acknowledged").into());
     }
-    let since = newest.saturating_sub(60);
+    let since = (steps(p) - 1).saturating_sub(60);
     let from = format!("'2025-01-01 00:00:00' + INTERVAL {since} SECOND");
     eprintln!("[spider] {name}: {} timed queries of each kind", p.queries);
     let sensors = p.sensors;
@@ -140,16 +147,24 @@ fn run_target(name: &str, port: u16, p: &SpiderParams) -> BenchResult<TargetRun>
             (i * 7919) % sensors
         )
     })?;
-    let aggregate = time_query(&mut conn, p.queries, |_| {
-        format!(
-            "SELECT sensor_id, COUNT(*), AVG(value), MAX(value) FROM readings \
-             WHERE ts >= {from} GROUP BY sensor_id"
-        )
-    })?;
+    let aggregate_sql = format!(
+        "SELECT sensor_id, COUNT(*), AVG(value), MAX(value) FROM readings \
+         WHERE ts >= {from} GROUP BY sensor_id"
+    );
+    let aggregate = time_query(&mut conn, p.queries, |_| aggregate_sql.clone())?;
+    let mut answers = Vec::new();
+    for sql in [
+        format!("{aggregate_sql} ORDER BY sensor_id"),
+        format!("SELECT ts, value FROM readings WHERE sensor_id = 1 AND ts >= {from} ORDER BY ts"),
+    ] {
+        let rows: Vec<mysql::Row> = conn.query(sql)?;
+        answers.extend(rows.into_iter().map(|r| format!("{:?}", r.unwrap())));
+    }
     Ok(TargetRun {
         name: name.into(),
         rows,
         secs,
+        answers,
         range,
         aggregate,
     })
@@ -218,6 +233,9 @@ pub fn run(p: &SpiderParams, ctx: &mut RunContext) -> BenchResult<String> {
         let spider = run_target("spider + 3 betula nodes", front.port, p)?;
         check_shards(&nodes, spider.rows)?;
         let one = run_target("one betula server", single.port, p)?;
+        if spider.answers != one.answers {
+            return Err("the aggregate or the range query answers differently through Spider".into());
+        }
         Ok((spider, one))
     });
     ctx.load_after = crate::machine::loadavg();
@@ -248,9 +266,14 @@ fn markdown(
     let _ = writeln!(
         out,
         "\n- Front: {} with ha_spider; data nodes and reference: {}\n- {} clients, {} rows per INSERT \
-         (one reading per sensor), {} s of inserts per target; {} timed executions of each query\n- \
+         (one reading per sensor), {} rows per target; {} timed executions of each query\n- \
          Table: `readings {COLUMNS}`, behind Spider `PARTITION BY HASH (sensor_id)` over {NODES} nodes\n",
-        versions.0, versions.1, p.clients, p.sensors, p.insert_secs, p.queries
+        versions.0,
+        versions.1,
+        p.clients,
+        p.sensors,
+        steps(p) * p.sensors as u64,
+        p.queries
     );
     out.push_str(
         "| target | rows inserted | rows/s | range query p50 / p99 (ms) | aggregate p50 / p99 (ms) |\n\
@@ -271,8 +294,9 @@ fn markdown(
         "\nRange query: `SELECT ts, value FROM readings WHERE sensor_id = ? AND ts >= <newest - 60 s> \
          ORDER BY ts`. Aggregate: `SELECT sensor_id, COUNT(*), AVG(value), MAX(value) FROM readings \
          WHERE ts >= <newest - 60 s> GROUP BY sensor_id` (Spider reads the rows from every node and \
-         groups them on the front). COUNT(*) equals the rows acknowledged on both targets, and every \
-         data node holds only its shard (checked after the run).\n",
+         groups them on the front). Checked after the run: COUNT(*) equals the rows acknowledged on \
+         both targets, the aggregate and the range query of sensor 1 give the same rows on both, and \
+         every data node holds only its shard.\n",
     );
     out
 }
