@@ -32,9 +32,7 @@ fn maria_conn(port: u16, db: Option<&str>) -> Conn {
 
 /// Every row of `sql`'s answer, each rendered as the conformance files write values.
 fn rows(c: &mut Conn, sql: &str) -> Vec<String> {
-    let rows: Vec<mysql::Row> = c
-        .query(sql)
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let rows: Vec<mysql::Row> = c.query(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
     rows.into_iter()
         .map(|r| {
             r.unwrap()
@@ -144,7 +142,8 @@ fn deploy() -> Option<Deployment> {
         let mut c = node.conn(None);
         c.query_drop("CREATE DATABASE sensors").unwrap();
         for t in ["readings_hash", "readings_range"] {
-            c.query_drop(format!("CREATE TABLE sensors.{t} {CREATE}")).unwrap();
+            c.query_drop(format!("CREATE TABLE sensors.{t} {CREATE}"))
+                .unwrap();
         }
         f.query_drop(format!(
             "CREATE SERVER node{i} FOREIGN DATA WRAPPER mysql OPTIONS \
@@ -199,7 +198,10 @@ fn check_same(front: &mut Conn, single: &mut Conn, sql: &str) {
         b.sort();
     }
     assert!(!b.is_empty(), "{sql}: no rows on the single server");
-    assert_eq!(a, b, "{sql}: Spider (left) and one Betula server (right) differ");
+    assert_eq!(
+        a, b,
+        "{sql}: Spider (left) and one Betula server (right) differ"
+    );
 }
 
 fn check_shards(d: &Deployment, table: &str, total: usize) {
@@ -234,9 +236,11 @@ fn answers_as_one_server(d: &Deployment) {
     s.query_drop("USE sensors").unwrap();
     let mut f = maria_conn(d.front.port, Some("sensors"));
     for table in ["readings_hash", "readings_range"] {
-        s.query_drop(format!("CREATE TABLE {table} {CREATE}")).unwrap();
+        s.query_drop(format!("CREATE TABLE {table} {CREATE}"))
+            .unwrap();
         for sql in inserts(table) {
-            f.query_drop(&sql).unwrap_or_else(|e| panic!("through Spider: {e}"));
+            f.query_drop(&sql)
+                .unwrap_or_else(|e| panic!("through Spider: {e}"));
             s.query_drop(&sql).unwrap();
         }
         let total = (SENSORS * READINGS) as usize;
@@ -245,7 +249,8 @@ fn answers_as_one_server(d: &Deployment) {
             check_same(&mut f, &mut s, &q);
         }
         for sql in changes(table) {
-            f.query_drop(&sql).unwrap_or_else(|e| panic!("{sql} through Spider: {e}"));
+            f.query_drop(&sql)
+                .unwrap_or_else(|e| panic!("{sql} through Spider: {e}"));
             s.query_drop(&sql).unwrap();
             // Spider (10.11) reports 0 affected rows for a DELETE it pushes down to the nodes of
             // a partitioned table, with InnoDB data nodes too; the contents are compared below.
@@ -305,7 +310,10 @@ fn transactions_and_errors_reach_the_nodes(d: &Deployment) {
         .unwrap();
     f.query_drop("ROLLBACK").unwrap();
     assert_eq!(
-        rows(&mut f, &format!("SELECT sensor_id, value FROM {t} ORDER BY sensor_id")),
+        rows(
+            &mut f,
+            &format!("SELECT sensor_id, value FROM {t} ORDER BY sensor_id")
+        ),
         vec!["1|1", "2|2"]
     );
     // ... and commits on both; locking reads go through.
@@ -330,7 +338,10 @@ fn transactions_and_errors_reach_the_nodes(d: &Deployment) {
             .conn(Some("sensors"))
             .query(format!("SELECT sensor_id FROM {t} ORDER BY sensor_id"))
             .unwrap();
-        let want: Vec<i64> = [1, 2, 4, 5].into_iter().filter(|s| s % 3 == i as i64).collect();
+        let want: Vec<i64> = [1, 2, 4, 5]
+            .into_iter()
+            .filter(|s| s % 3 == i as i64)
+            .collect();
         assert_eq!(ids, want, "node {i}");
     }
     // XA (only with spider_internal_xa = ON) is refused by the nodes, and nothing is written.

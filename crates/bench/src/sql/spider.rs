@@ -128,7 +128,10 @@ fn time_query(
 
 /// The insert phase, the timed queries and the COUNT(*) check against one target.
 fn run_target(name: &str, port: u16, p: &SpiderParams) -> BenchResult<TargetRun> {
-    eprintln!("[spider] {name}: inserting {} rows", steps(p) * p.sensors as u64);
+    eprintln!(
+        "[spider] {name}: inserting {} rows",
+        steps(p) * p.sensors as u64
+    );
     let (rows, secs) = insert_phase(port, p)?;
     let mut conn = mysql::Conn::new(client_opts(port, Some("bench")))?;
     let count: u64 = conn
@@ -234,7 +237,9 @@ pub fn run(p: &SpiderParams, ctx: &mut RunContext) -> BenchResult<String> {
         check_shards(&nodes, spider.rows)?;
         let one = run_target("one betula server", single.port, p)?;
         if spider.answers != one.answers {
-            return Err("the aggregate or the range query answers differently through Spider".into());
+            return Err(
+                "the aggregate or the range query answers differently through Spider".into(),
+            );
         }
         Ok((spider, one))
     });
@@ -250,7 +255,11 @@ pub fn run(p: &SpiderParams, ctx: &mut RunContext) -> BenchResult<String> {
 
 fn fmt_latency(l: &Option<stats::Latency>) -> String {
     match l {
-        Some(l) => format!("{} / {}", fmt_num(l.p50_us / 1000.0), fmt_num(l.p99_us / 1000.0)),
+        Some(l) => format!(
+            "{} / {}",
+            fmt_num(l.p50_us / 1000.0),
+            fmt_num(l.p99_us / 1000.0)
+        ),
         None => "n/a".into(),
     }
 }

@@ -2,15 +2,37 @@
 //! [`super::parse`]'s retry (MariaDB's Spider engine sends both to its data nodes):
 //!
 //! - a user variable named by a quoted string, `` @`name` ``, `@'name'` or `@"name"` (Spider sets
-//!   `` @`spider_lc_./db/table` ``), becomes the quoted identifier `` `@name` ``, which the
-//!   expression and SET code read as the user variable `@name`;
+//!   `` @`spider_lc_./db/table` ``), becomes the plain variable `@betula_qv_<name in hex>`, which
+//!   the expression and SET code turn back into `name` ([`user_var_name`]);
 //! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
 //!   plan/locks.rs).
 //!
 //! Invariant: text inside quotes and comments is never changed (the lexer skips it); `'u'@'h'`
-//! account names are left alone (the `@` follows a quote).
+//! account names are left alone (the `@` follows a quote). A variable literally named
+//! `betula_qv_` followed by hex digits is read as the name they encode.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use super::tokens::{lex, Lexer, Tok};
+
+/// Prefix of a quoted user-variable name as the rewrite spells it (then the name's bytes in hex).
+const QUOTED_VAR: &str = "betula_qv_";
+
+/// A user variable's name as written (`name` of `@name`, without the `@`), the rewrite of a
+/// quoted name undone.
+pub fn user_var_name(name: &str) -> Cow<'_, str> {
+    let Some(hex) = name.strip_prefix(QUOTED_VAR) else {
+        return Cow::Borrowed(name);
+    };
+    let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    match bytes.and_then(|b| String::from_utf8(b).ok()) {
+        Some(n) if hex.len() % 2 == 0 => Cow::Owned(n),
+        _ => Cow::Borrowed(name),
+    }
+}
 
 /// Where the token starting at byte `start` of `sql` ends.
 fn token_end(sql: &str, start: usize) -> usize {
@@ -35,13 +57,21 @@ fn apply(sql: &str, edits: Vec<(usize, usize, String)>) -> Option<String> {
     Some(out)
 }
 
-/// `sql` with every `` @`name` `` / `@'name'` / `@"name"` written `` `@name` ``; `None` if there
-/// is none.
+/// `sql` with every `` @`name` `` / `@'name'` / `@"name"` written `@betula_qv_<hex>`; `None` if
+/// there is none.
 pub fn with_quoted_user_vars(sql: &str) -> Option<String> {
     let toks = lex(sql);
     let mut edits = Vec::new();
     for w in toks.windows(2) {
-        let [(Tok::Word { text: at, quoted: false, .. }, at_pos), (next, start)] = w else {
+        let [(
+            Tok::Word {
+                text: at,
+                quoted: false,
+                ..
+            },
+            at_pos,
+        ), (next, start)] = w
+        else {
             continue;
         };
         if at != "@" || *start != at_pos + 1 || sql[..*at_pos].ends_with(['\'', '"', '`']) {
@@ -54,8 +84,11 @@ pub fn with_quoted_user_vars(sql: &str) -> Option<String> {
             Tok::Str(s) => s,
             _ => continue,
         };
-        let ident = format!("`@{}`", name.replace('`', "``"));
-        edits.push((*at_pos, token_end(sql, *start), ident));
+        let mut var = format!("@{QUOTED_VAR}");
+        for b in name.bytes() {
+            let _ = write!(var, "{b:02x}");
+        }
+        edits.push((*at_pos, token_end(sql, *start), var));
     }
     apply(sql, edits)
 }
@@ -90,15 +123,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quoted_user_variable_names_become_quoted_identifiers() {
-        assert_eq!(
-            with_quoted_user_vars("set @`spider_lc_./s1/t` = '-x-'").as_deref(),
-            Some("set `@spider_lc_./s1/t` = '-x-'")
-        );
+    fn quoted_user_variable_names_become_plain_ones() {
+        let set = with_quoted_user_vars("set @`spider_lc_./s1/t` = '-x-'").unwrap();
+        let var = set
+            .strip_prefix("set @")
+            .unwrap()
+            .strip_suffix(" = '-x-'")
+            .unwrap();
+        assert_eq!(user_var_name(var), "spider_lc_./s1/t");
         assert_eq!(
             with_quoted_user_vars("select @'a b', @\"c\", @`d``e`").as_deref(),
-            Some("select `@a b`, `@c`, `@d``e`")
+            Some("select @betula_qv_612062, @betula_qv_63, @betula_qv_646065")
         );
+        assert_eq!(user_var_name("betula_qv_646065"), "d`e");
+        assert_eq!(user_var_name("plain"), "plain");
+        assert_eq!(user_var_name("betula_qv_6"), "betula_qv_6");
+        assert_eq!(user_var_name("betula_qv_zz"), "betula_qv_zz");
         // plain variables, strings and account names stay
         assert_eq!(with_quoted_user_vars("set @a = '@`x`'"), None);
         assert_eq!(with_quoted_user_vars("grant all on *.* to 'u'@'h'"), None);

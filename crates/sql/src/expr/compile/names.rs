@@ -99,7 +99,7 @@ impl Compiler<'_> {
             let name = if parts.len() > 1 {
                 format!("{rest}.{}", parts[1..].join("."))
             } else {
-                rest.to_string()
+                crate::parser::mariadb_forms::user_var_name(rest).into_owned()
             };
             return Ok(Some(Expr::Lit(self.env.user_var(&name))));
         }
