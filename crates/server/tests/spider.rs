@@ -244,7 +244,7 @@ fn answers_as_one_server(d: &Deployment) {
             s.query_drop(&sql).unwrap();
         }
         let total = (SENSORS * READINGS) as usize;
-        check_shards(&d, table, total);
+        check_shards(d, table, total);
         for q in queries(table) {
             check_same(&mut f, &mut s, &q);
         }
@@ -274,7 +274,7 @@ fn answers_as_one_server(d: &Deployment) {
             .query_first(format!("SELECT COUNT(*) FROM {table}"))
             .unwrap()
             .unwrap();
-        check_shards(&d, table, total as usize);
+        check_shards(d, table, total as usize);
     }
 }
 
