@@ -3,7 +3,7 @@
 //!
 //! - a user variable named by a quoted string, `` @`name` ``, `@'name'` or `@"name"` (Spider sets
 //!   `` @`spider_lc_./db/table` ``), becomes the plain variable `@betula_qv_<name in hex>`, which
-//!   the expression and SET code turn back into `name` ([`user_var_name`]);
+//!   the expression and SET code turn back into `name` (expr's `user_var_name`);
 //! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
 //!   plan/locks.rs).
 //!
@@ -11,28 +11,8 @@
 //! account names are left alone (the `@` follows a quote). A variable literally named
 //! `betula_qv_` followed by hex digits is read as the name they encode.
 
-use std::borrow::Cow;
-use std::fmt::Write as _;
-
 use super::tokens::{lex, Lexer, Tok};
-
-/// Prefix of a quoted user-variable name as the rewrite spells it (then the name's bytes in hex).
-const QUOTED_VAR: &str = "betula_qv_";
-
-/// A user variable's name as written (`name` of `@name`, without the `@`), the rewrite of a
-/// quoted name undone.
-pub fn user_var_name(name: &str) -> Cow<'_, str> {
-    let Some(hex) = name.strip_prefix(QUOTED_VAR) else {
-        return Cow::Borrowed(name);
-    };
-    let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
-        .collect();
-    match bytes.and_then(|b| String::from_utf8(b).ok()) {
-        Some(n) if hex.len() % 2 == 0 => Cow::Owned(n),
-        _ => Cow::Borrowed(name),
-    }
-}
+use crate::expr::quoted_user_var;
 
 /// Where the token starting at byte `start` of `sql` ends.
 fn token_end(sql: &str, start: usize) -> usize {
@@ -84,11 +64,11 @@ pub fn with_quoted_user_vars(sql: &str) -> Option<String> {
             Tok::Str(s) => s,
             _ => continue,
         };
-        let mut var = format!("@{QUOTED_VAR}");
-        for b in name.bytes() {
-            let _ = write!(var, "{b:02x}");
-        }
-        edits.push((*at_pos, token_end(sql, *start), var));
+        edits.push((
+            *at_pos,
+            token_end(sql, *start),
+            format!("@{}", quoted_user_var(name)),
+        ));
     }
     apply(sql, edits)
 }
@@ -121,6 +101,7 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::expr::user_var_name;
 
     #[test]
     fn quoted_user_variable_names_become_plain_ones() {

@@ -107,9 +107,9 @@ impl Compiler<'_> {
             V::Null => Value::Null,
             // sqlparser reads `` @`name` `` in an expression as a placeholder: MariaDB's user
             // variable with a quoted name.
-            V::Placeholder(p) if p.starts_with('@') => self
-                .env
-                .user_var(&crate::parser::mariadb_forms::user_var_name(&p[1..])),
+            V::Placeholder(p) if p.starts_with('@') => {
+                self.env.user_var(&super::names::user_var_name(&p[1..]))
+            }
             V::Placeholder(p) => {
                 let n: usize = p
                     .trim_start_matches(['?', '$', ':'])
