@@ -6,6 +6,8 @@
 //! - `betula-bench commit-throughput`: single-row synchronous commits from 1..64 threads (group commit).
 //! - `betula-bench sql`: the seed workloads through the MySQL protocol against Betula's server, MariaDB
 //!   InnoDB and MyRocks, each started by the suite (docs/benchmarks.md).
+//! - `betula-bench spider`: sensor readings sharded behind MariaDB's Spider over three Betula data nodes,
+//!   against one Betula server in the same run (docs/sharding.md).
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -51,6 +53,9 @@ enum Cmd {
     /// Lag of a Betula replica and of a MariaDB InnoDB replica behind a MariaDB primary running sysbench
     /// oltp_read_write.
     ReplicaLag(ReplicaArgs),
+    /// Sensor readings sharded behind MariaDB's Spider over three Betula data nodes, against one Betula
+    /// server: insert rate and query latencies.
+    Spider(SpiderArgs),
 }
 
 #[derive(Args)]
@@ -69,6 +74,27 @@ struct ReplicaArgs {
     /// Rows sysbench prepares.
     #[arg(long, default_value_t = 100_000)]
     table_rows: u64,
+    /// The `betula` binary (default: next to this one).
+    #[arg(long)]
+    betula_bin: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct SpiderArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Inserting connections.
+    #[arg(long, default_value_t = 4)]
+    clients: usize,
+    /// Sensors = rows per INSERT.
+    #[arg(long, default_value_t = 100)]
+    sensors: usize,
+    /// Rows inserted into each target (whole statements).
+    #[arg(long, default_value_t = 500_000)]
+    rows: u64,
+    /// Timed executions of each query per target.
+    #[arg(long, default_value_t = 200)]
+    queries: usize,
     /// The `betula` binary (default: next to this one).
     #[arg(long)]
     betula_bin: Option<PathBuf>,
@@ -632,6 +658,35 @@ fn replica_lag(a: ReplicaArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
+fn spider(a: SpiderArgs) -> BenchResult<()> {
+    let dir = data_dir(&a.common)?;
+    let betula_bin = match a.betula_bin.clone() {
+        Some(b) => b,
+        None => std::env::current_exe()?.with_file_name("betula"),
+    };
+    let p = sql::spider::SpiderParams {
+        clients: a.clients.max(1),
+        sensors: a.sensors.max(1),
+        rows: a.rows.max(1),
+        queries: a.queries.max(1),
+        dir: dir.clone(),
+        start: peer::StartOptions {
+            betula_bin,
+            cache_bytes: a.common.cache_mb << 20,
+            betula_settings: Vec::new(),
+            mariadb_settings: Vec::new(),
+        },
+    };
+    let mut ctx = context(&a.common, &dir);
+    let md = sql::spider::run(&p, &mut ctx)?;
+    let stem = a
+        .common
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-spider", ctx.date));
+    write_out(&a.common, &stem, &[("md", md)])
+}
+
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
@@ -640,6 +695,7 @@ fn main() {
         Cmd::Sql(a) => sql_suite(a),
         Cmd::BackupDuringStream(a) => backup_during_stream(a),
         Cmd::ReplicaLag(a) => replica_lag(a),
+        Cmd::Spider(a) => spider(a),
         Cmd::Codecs(a) => {
             let tree = betula_storage::TreeOptions {
                 basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,

@@ -21,6 +21,7 @@ pub mod rollup_events;
 pub mod sensor_data;
 pub mod sensor_load;
 pub mod sensor_stream;
+pub mod spider;
 pub mod sysbench;
 pub mod table_size;
 pub mod upsert_rollup;

@@ -31,6 +31,7 @@ pub const BOOLEAN: &[&str] = &[
     "local_infile",
     "sql_notes",
     "sql_warnings",
+    "sql_log_off",
 ];
 
 pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
@@ -101,6 +102,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("sql_auto_is_null", i(0)),
         // OFF: notes (level Note) are not recorded for SHOW WARNINGS (mariadb-dump sets it).
         ("sql_notes", i(1)),
+        // Shown and settable only: Betula has no general query log to keep a session out of.
+        ("sql_log_off", i(0)),
         ("sql_warnings", i(0)),
         ("sql_mode", t("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")),
         ("sql_require_primary_key", i(0)),

@@ -26,7 +26,7 @@ mod tree;
 
 pub use compile::{
     cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,
-    object_name_parts, CompileEnv, Compiler, NoSession,
+    object_name_parts, quoted_user_var, user_var_name, CompileEnv, Compiler, NoSession,
 };
 pub use scope::{Scope, ScopeCol};
 pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};

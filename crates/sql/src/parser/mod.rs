@@ -17,7 +17,7 @@
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
 //! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
-//! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
+//! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
 //! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
 //!
@@ -28,8 +28,9 @@
 //! after the split; the expressions inside Betula's grammars that sqlparser reads (SHOW ...
 //! WHERE, HANDLER's key values and tail, LOAD DATA's SET); and a statement sqlparser refuses,
 //! which [`parse`] retries once with MariaDB syntax sqlparser does not accept rewritten
-//! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs): mostly DDL from
-//! dumps. Parsing reads no session state: a [`Statement`] depends on its text only.
+//! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs; quoted user
+//! variable names and LOCK IN SHARE MODE in mariadb_forms.rs): mostly DDL from dumps. Parsing
+//! reads no session state: a [`Statement`] depends on its text only.
 
 pub mod admin;
 pub mod alter;
@@ -40,6 +41,7 @@ pub mod handler;
 pub mod index_syntax;
 pub mod load;
 pub mod locks;
+pub mod mariadb_forms;
 pub mod multi_table;
 pub mod num_text;
 pub mod partition;
@@ -72,13 +74,18 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
-        // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`; retry with them rewritten.
+        // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
+        // LOCK IN SHARE MODE (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = tokens::with_double_for_real_digits(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = tokens::with_numeric_modifiers_as_types(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_quoted_user_vars(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_share_mode_as_for_share(cur).or(alt);
             match alt {
                 Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
                     .map_err(|_| DbError::parse_error(sql, e)),
@@ -191,6 +198,7 @@ const OWN: &[&str] = &[
     "OPTIMIZE",
     "CHECK",
     "SAVEPOINT",
+    "XA",
     "RELEASE",
     "CHECKPOINT",
     "CHECKSUM",

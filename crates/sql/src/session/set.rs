@@ -15,7 +15,7 @@ use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
-use crate::expr::{object_name_parts, Scope};
+use crate::expr::{object_name_parts, user_var_name, Scope};
 use crate::result::Output;
 use crate::session::key_cache;
 use crate::types::collation::Collation;
@@ -111,7 +111,7 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         [s, n] if s.eq_ignore_ascii_case("@@session") || s.eq_ignore_ascii_case("@@local") => {
             (n.clone(), false, false)
         }
-        [n] if n.starts_with('@') => (n[1..].to_string(), false, true),
+        [n] if n.starts_with('@') => (user_var_name(&n[1..]).into_owned(), false, true),
         [n] => (n.clone(), global, false),
         [cache, p] | [_, cache, p] if crate::context::key_caches::param(p).is_some() => {
             let v = eval(

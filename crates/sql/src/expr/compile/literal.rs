@@ -105,6 +105,11 @@ impl Compiler<'_> {
             }
             V::Boolean(b) => Value::Int(*b as i64),
             V::Null => Value::Null,
+            // sqlparser reads `` @`name` `` in an expression as a placeholder: MariaDB's user
+            // variable with a quoted name.
+            V::Placeholder(p) if p.starts_with('@') => {
+                self.env.user_var(&super::names::user_var_name(&p[1..]))
+            }
             V::Placeholder(p) => {
                 let n: usize = p
                     .trim_start_matches(['?', '$', ':'])

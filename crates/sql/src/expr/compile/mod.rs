@@ -33,7 +33,7 @@ mod subquery;
 
 pub use cast::cast_target;
 pub use literal::{literal_overflows, number_literal};
-pub use names::object_name_parts;
+pub use names::{object_name_parts, quoted_user_var, user_var_name};
 pub use operators::interval_unit;
 
 use sqlparser::ast;

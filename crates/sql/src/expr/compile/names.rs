@@ -1,9 +1,11 @@
 //! Names in expressions: column references (`c`, `t.c`, `db.t.c`), select-list aliases,
-//! variables (`@v`, `@@v`, `@@global.v`) and the niladic session functions written without
+//! variables (`@v`, `@@v`, `@@global.v`; `` @`a.b` `` through [`quoted_user_var`]) and the niladic session functions written without
 //! parentheses (CURRENT_TIMESTAMP, CURRENT_DATE, ...).
 //!
 //! Invariants: a column of the scope wins over an alias and over a niladic function of the same
 //! name; a quoted name is always a column; variables are read once, at compile time.
+
+use std::borrow::Cow;
 
 use sqlparser::ast;
 
@@ -23,6 +25,34 @@ pub fn object_name_parts(n: &ast::ObjectName) -> Vec<String> {
             other => other.to_string(),
         })
         .collect()
+}
+
+/// Prefix of a user variable named by a quoted string (`` @`a.b/c` ``) as the parser's retry
+/// spells it for sqlparser (parser/mariadb_forms.rs); the name's bytes follow in hex.
+const QUOTED_VAR: &str = "betula_qv_";
+
+/// A user variable's `name` (without the `@`) spelled as a plain name sqlparser reads.
+pub fn quoted_user_var(name: &str) -> String {
+    let mut var = String::from(QUOTED_VAR);
+    for b in name.bytes() {
+        var.push_str(&format!("{b:02x}"));
+    }
+    var
+}
+
+/// A user variable's name as written, [`quoted_user_var`]'s spelling undone (a variable literally
+/// named `betula_qv_` and hex digits is read as the name they encode).
+pub fn user_var_name(name: &str) -> Cow<'_, str> {
+    let Some(hex) = name.strip_prefix(QUOTED_VAR) else {
+        return Cow::Borrowed(name);
+    };
+    let bytes: Option<Vec<u8>> = (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    match bytes.and_then(|b| String::from_utf8(b).ok()) {
+        Some(n) if hex.len() % 2 == 0 => Cow::Owned(n),
+        _ => Cow::Borrowed(name),
+    }
 }
 
 impl Compiler<'_> {
@@ -99,7 +129,7 @@ impl Compiler<'_> {
             let name = if parts.len() > 1 {
                 format!("{rest}.{}", parts[1..].join("."))
             } else {
-                rest.to_string()
+                user_var_name(rest).into_owned()
             };
             return Ok(Some(Expr::Lit(self.env.user_var(&name))));
         }

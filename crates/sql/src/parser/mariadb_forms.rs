@@ -1,0 +1,142 @@
+//! MariaDB statement forms sqlparser refuses, rewritten into equivalent ones it reads, for
+//! [`super::parse`]'s retry (MariaDB's Spider engine sends both to its data nodes):
+//!
+//! - a user variable named by a quoted string, `` @`name` ``, `@'name'` or `@"name"` (Spider sets
+//!   `` @`spider_lc_./db/table` ``), becomes the plain variable `@betula_qv_<name in hex>`, which
+//!   the expression and SET code turn back into `name` (expr's `user_var_name`);
+//! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
+//!   plan/locks.rs).
+//!
+//! Invariant: text inside quotes and comments is never changed (the lexer skips it); `'u'@'h'`
+//! account names are left alone (the `@` follows a quote). A variable literally named
+//! `betula_qv_` followed by hex digits is read as the name they encode.
+
+use super::tokens::{lex, Lexer, Tok};
+use crate::expr::quoted_user_var;
+
+/// Where the token starting at byte `start` of `sql` ends.
+fn token_end(sql: &str, start: usize) -> usize {
+    let mut l = Lexer::new(&sql[start..]);
+    l.next();
+    start + l.offset()
+}
+
+/// Applies `(start, end, replacement)` edits (in order, not overlapping) to `sql`.
+fn apply(sql: &str, edits: Vec<(usize, usize, String)>) -> Option<String> {
+    if edits.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut from = 0;
+    for (a, b, text) in edits {
+        out.push_str(&sql[from..a]);
+        out.push_str(&text);
+        from = b;
+    }
+    out.push_str(&sql[from..]);
+    Some(out)
+}
+
+/// `sql` with every `` @`name` `` / `@'name'` / `@"name"` written `@betula_qv_<hex>`; `None` if
+/// there is none.
+pub fn with_quoted_user_vars(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(2) {
+        let [(
+            Tok::Word {
+                text: at,
+                quoted: false,
+                ..
+            },
+            at_pos,
+        ), (next, start)] = w
+        else {
+            continue;
+        };
+        if at != "@" || *start != at_pos + 1 || sql[..*at_pos].ends_with(['\'', '"', '`']) {
+            continue;
+        }
+        let name = match next {
+            Tok::Word {
+                text, quoted: true, ..
+            } => text,
+            Tok::Str(s) => s,
+            _ => continue,
+        };
+        edits.push((
+            *at_pos,
+            token_end(sql, *start),
+            format!("@{}", quoted_user_var(name)),
+        ));
+    }
+    apply(sql, edits)
+}
+
+/// `sql` with a final `LOCK IN SHARE MODE` written `FOR SHARE`; `None` if it has none.
+pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let n = toks.len();
+    if n < 4 {
+        return None;
+    }
+    let words: Vec<&str> = toks[n - 4..]
+        .iter()
+        .filter_map(|(t, _)| match t {
+            Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            } => Some(upper.as_str()),
+            _ => None,
+        })
+        .collect();
+    if words != ["LOCK", "IN", "SHARE", "MODE"] {
+        return None;
+    }
+    let (start, last) = (toks[n - 4].1, toks[n - 1].1);
+    apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expr::user_var_name;
+
+    #[test]
+    fn quoted_user_variable_names_become_plain_ones() {
+        let set = with_quoted_user_vars("set @`spider_lc_./s1/t` = '-x-'").unwrap();
+        let var = set
+            .strip_prefix("set @")
+            .unwrap()
+            .strip_suffix(" = '-x-'")
+            .unwrap();
+        assert_eq!(user_var_name(var), "spider_lc_./s1/t");
+        assert_eq!(
+            with_quoted_user_vars("select @'a b', @\"c\", @`d``e`").as_deref(),
+            Some("select @betula_qv_612062, @betula_qv_63, @betula_qv_646065")
+        );
+        assert_eq!(user_var_name("betula_qv_646065"), "d`e");
+        assert_eq!(user_var_name("plain"), "plain");
+        assert_eq!(user_var_name("betula_qv_6"), "betula_qv_6");
+        assert_eq!(user_var_name("betula_qv_zz"), "betula_qv_zz");
+        // plain variables, strings and account names stay
+        assert_eq!(with_quoted_user_vars("set @a = '@`x`'"), None);
+        assert_eq!(with_quoted_user_vars("grant all on *.* to 'u'@'h'"), None);
+        assert_eq!(with_quoted_user_vars("select @ `x`"), None);
+    }
+
+    #[test]
+    fn lock_in_share_mode_becomes_for_share() {
+        assert_eq!(
+            with_share_mode_as_for_share("select * from t where (a = 1) lock in share mode")
+                .as_deref(),
+            Some("select * from t where (a = 1) FOR SHARE")
+        );
+        assert_eq!(
+            with_share_mode_as_for_share("select 'lock in share mode'"),
+            None
+        );
+        assert_eq!(with_share_mode_as_for_share("select 1"), None);
+    }
+}
