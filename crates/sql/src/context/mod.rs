@@ -102,6 +102,8 @@ pub struct Context {
     pub export_dirs: Vec<std::path::PathBuf>,
     /// Set by KILL from another connection (interrupt.rs).
     pub interrupt: interrupt::Interrupt,
+    /// The common table expressions bound while a query is planned (plan/cte.rs).
+    pub ctes: Vec<crate::plan::cte::CteBinding>,
 }
 
 impl Drop for Context {
@@ -182,6 +184,7 @@ impl Context {
             locked_tables: None,
             export_dirs: Vec::new(),
             interrupt,
+            ctes: Vec::new(),
         };
         cx.refresh_database_charset();
         cx
@@ -313,6 +316,7 @@ impl Context {
             scope,
             env: self,
             aggs: None,
+            windows: None,
             insert_scope: None,
             aliases: &[],
             place,
@@ -332,6 +336,7 @@ impl Context {
             scope,
             env: self,
             aggs: Some(aggs),
+            windows: None,
             insert_scope: None,
             aliases,
             place,
@@ -344,6 +349,7 @@ impl Context {
             scope,
             env: self,
             aggs: None,
+            windows: None,
             insert_scope: Some(scope),
             aliases: &[],
             place: "field list",

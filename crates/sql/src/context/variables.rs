@@ -90,6 +90,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         // MariaDB's default (MySQL 8.0: 1024): SHOW WARNINGS lists at most this many
         ("max_error_count", i(64)),
         ("max_execution_time", i(0)),
+        // MariaDB 10.11's default: a recursive CTE stops after this many iterations (warning 1931)
+        ("max_recursive_iterations", i(1000)),
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),

@@ -11,3 +11,4 @@ pub mod query;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod window;

@@ -107,6 +107,7 @@ fn fixed_decimals(x: f64, exact: bool, scale: u8) -> Value {
     Value::Double(x)
 }
 
+#[derive(Clone)]
 pub struct Accumulator {
     count: u64,
     sum: Option<Value>,

@@ -10,6 +10,7 @@
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
+//! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
 //!
 //! Invariant: an [`Expr`] is compiled once per statement, and holds no name left to resolve; its
 //! evaluation reads only the row, the aggregates and the INSERT row of [`eval::EvalCtx`].
@@ -20,6 +21,7 @@ pub mod eval;
 pub mod fold;
 pub mod functions;
 pub mod row_in;
+pub mod window;
 mod scope;
 mod tree;
 

@@ -1,6 +1,7 @@
 //! The plan of a whole query: a SELECT block, a UNION of two plans, a VALUES list, or ORDER BY /
 //! LIMIT over another plan's result ([`QueryPlan`]), built by [`plan_query`] before any row is
-//! read. Derived tables in FROM hold their own `QueryPlan` (from.rs).
+//! read. Derived tables in FROM hold their own `QueryPlan` (from.rs); WITH binds its common table
+//! expressions while the query is planned (cte.rs).
 //!
 //! Invariants: a plan's result columns ([`QueryPlan::columns`]) are known without running it, so
 //! a prepared statement describes its result from the plan alone; both sides of a UNION have the
@@ -106,9 +107,14 @@ impl QueryPlan {
 
 /// Plans a full query (SELECT, UNION, VALUES, a parenthesized query).
 pub fn plan_query(cx: &mut Context, q: &ast::Query) -> DbResult<QueryPlan> {
-    if q.with.is_some() {
-        return Err(DbError::unsupported("WITH (common table expressions)"));
+    match &q.with {
+        Some(w) => super::cte::with_ctes(cx, w, |cx| plan_query_body(cx, q)),
+        None => plan_query_body(cx, q),
     }
+}
+
+/// A query without its WITH clause (bound by the caller).
+fn plan_query_body(cx: &mut Context, q: &ast::Query) -> DbResult<QueryPlan> {
     let (limit, offset) = limit_of(cx, q)?;
     let order = order_of(q)?;
     match &*q.body {
