@@ -242,8 +242,14 @@ impl Partition<'_> {
             })),
             WinFunc::CumeDist => out.extend(peers.iter().map(|p| ten_decimals(p.1 as f64 / n as f64))),
             WinFunc::Ntile => {
+                // The argument must be the same on every row of the partition (4024 otherwise).
+                let first = self.arg(0, 0);
                 for k in 0..n {
-                    out.push(Value::Int(ntile(&self.arg(k, 0), k, n)?));
+                    let b = self.arg(k, 0);
+                    if k > 0 && cmp_nulls_first(&b, &first, Collation::default()) != Ordering::Equal {
+                        return Err(ntile_error());
+                    }
+                    out.push(Value::Int(ntile(&b, k, n)?));
                 }
             }
             WinFunc::Lag | WinFunc::Lead => {
@@ -470,6 +476,13 @@ fn ten_decimals(x: f64) -> Value {
     crate::types::decimal::Decimal::new(m, 10).map_or(Value::Double(x), Value::Decimal)
 }
 
+fn ntile_error() -> DbError {
+    DbError::new(
+        ErrorCode::InvalidNtileArgument,
+        "Argument of NTILE must be greater than 0",
+    )
+}
+
 /// NTILE(buckets) of row `k` of `n`: the first `n % buckets` buckets hold one row more.
 fn ntile(buckets: &Value, k: usize, n: usize) -> DbResult<i64> {
     let b = match buckets {
@@ -478,12 +491,7 @@ fn ntile(buckets: &Value, k: usize, n: usize) -> DbResult<i64> {
         v if !v.is_null() && v.to_f64_lenient().is_some_and(|f| f >= 1.0) => {
             v.to_f64_lenient().unwrap_or(1.0) as u64
         }
-        _ => {
-            return Err(DbError::new(
-                ErrorCode::InvalidNtileArgument,
-                "Argument of NTILE must be greater than 0",
-            ))
-        }
+        _ => return Err(ntile_error()),
     };
     let (n, k) = (n as u64, k as u64);
     let small = n / b;

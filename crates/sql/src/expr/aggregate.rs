@@ -1,5 +1,5 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
-//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, the standard
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, BIT_XOR, the standard
 //! deviations and variances, and Betula's FIRST and LAST).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
@@ -227,7 +227,7 @@ impl Accumulator {
                 self.mean += delta / self.count as f64;
                 self.m2 += delta * (x - self.mean);
             }
-            AggFunc::BitAnd | AggFunc::BitOr => {
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
                 let b = match v {
                     Value::Int(i) => *i as u64,
                     Value::UInt(u) => *u,
@@ -236,6 +236,7 @@ impl Accumulator {
                 self.bits = Some(match (self.bits, spec.func) {
                     (None, _) => b,
                     (Some(x), AggFunc::BitAnd) => x & b,
+                    (Some(x), AggFunc::BitXor) => x ^ b,
                     (Some(x), _) => x | b,
                 });
             }
@@ -370,7 +371,7 @@ impl Accumulator {
                 fixed_decimals(x, self.exact, self.scale)
             }
             AggFunc::BitAnd => Value::UInt(self.bits.unwrap_or(u64::MAX)),
-            AggFunc::BitOr => Value::UInt(self.bits.unwrap_or(0)),
+            AggFunc::BitOr | AggFunc::BitXor => Value::UInt(self.bits.unwrap_or(0)),
         }
     }
 }

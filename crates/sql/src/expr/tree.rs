@@ -327,6 +327,7 @@ pub enum AggFunc {
     GroupConcat,
     BitAnd,
     BitOr,
+    BitXor,
     /// FIRST(v, ts) / LAST(v, ts): `v` at the least / greatest `ts` (a Betula extension,
     /// aggregate.rs).
     First,

@@ -69,6 +69,7 @@ pub(super) fn agg_func(name: &str) -> Option<AggFunc> {
         "GROUP_CONCAT" => AggFunc::GroupConcat,
         "BIT_AND" => AggFunc::BitAnd,
         "BIT_OR" => AggFunc::BitOr,
+        "BIT_XOR" => AggFunc::BitXor,
         "FIRST" => AggFunc::First,
         "LAST" => AggFunc::Last,
         "STD" | "STDDEV" | "STDDEV_POP" => AggFunc::StdPop,
@@ -380,6 +381,7 @@ impl Compiler<'_> {
                 | AggFunc::Avg
                 | AggFunc::BitAnd
                 | AggFunc::BitOr
+                | AggFunc::BitXor
                 | AggFunc::StdPop
                 | AggFunc::StdSamp
                 | AggFunc::VarPop

@@ -149,8 +149,7 @@ fn frame_of(f: &ast::WindowFrame, order_keys: usize) -> DbResult<Frame> {
     let bad = matches!(start, Bound::UnboundedFollowing)
         || matches!(end, Bound::UnboundedPreceding)
         || (matches!(start, Bound::CurrentRow) && matches!(end, Bound::Preceding(_)))
-        || (matches!(start, Bound::Following(_))
-            && matches!(end, Bound::Preceding(_) | Bound::CurrentRow));
+        || (matches!(start, Bound::Following(_)) && matches!(end, Bound::CurrentRow));
     if bad {
         return Err(err(
             ErrorCode::BadCombinationOfWindowFrameBoundSpecs,
