@@ -8,6 +8,7 @@
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
 //! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
 //! | `charset_defaults` | the server's and databases' default collations, their variables |
+//! | `cte_scope` | the common table expressions bound while a query is planned |
 //! | `interrupt` | KILL's flag, the server's hooks for KILL CONNECTION and SHUTDOWN |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
@@ -23,6 +24,7 @@
 
 pub mod auto_inc;
 pub mod charset_defaults;
+pub mod cte_scope;
 pub mod engine;
 pub mod handlers;
 pub mod interrupt;
@@ -103,7 +105,7 @@ pub struct Context {
     /// Set by KILL from another connection (interrupt.rs).
     pub interrupt: interrupt::Interrupt,
     /// The common table expressions bound while a query is planned (plan/cte.rs).
-    pub ctes: Vec<crate::plan::cte::CteBinding>,
+    pub ctes: Vec<cte_scope::CteBinding>,
 }
 
 impl Drop for Context {

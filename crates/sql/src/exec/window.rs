@@ -186,7 +186,10 @@ impl Partition<'_> {
     }
 
     fn arg(&self, k: usize, a: usize) -> Value {
-        self.ev.args[self.rows[k]].get(a).cloned().unwrap_or(Value::Null)
+        self.ev.args[self.rows[k]]
+            .get(a)
+            .cloned()
+            .unwrap_or(Value::Null)
     }
 
     fn peers(&self, a: usize, b: usize) -> bool {
@@ -240,13 +243,16 @@ impl Partition<'_> {
                     0.0
                 })
             })),
-            WinFunc::CumeDist => out.extend(peers.iter().map(|p| ten_decimals(p.1 as f64 / n as f64))),
+            WinFunc::CumeDist => {
+                out.extend(peers.iter().map(|p| ten_decimals(p.1 as f64 / n as f64)))
+            }
             WinFunc::Ntile => {
                 // The argument must be the same on every row of the partition (4024 otherwise).
                 let first = self.arg(0, 0);
                 for k in 0..n {
                     let b = self.arg(k, 0);
-                    if k > 0 && cmp_nulls_first(&b, &first, Collation::default()) != Ordering::Equal {
+                    if k > 0 && cmp_nulls_first(&b, &first, Collation::default()) != Ordering::Equal
+                    {
                         return Err(ntile_error());
                     }
                     out.push(Value::Int(ntile(&b, k, n)?));
@@ -400,7 +406,12 @@ impl Partition<'_> {
             BinOp::Sub
         };
         let target = range_key(cur, v, op)?;
-        let coll = self.call.order_collations.first().copied().unwrap_or_default();
+        let coll = self
+            .call
+            .order_collations
+            .first()
+            .copied()
+            .unwrap_or_default();
         // Rows before the bound in the window's order (NULL keys sort first ascending, last
         // descending); the keys are sorted, so the rows before it are a prefix.
         let before = |j: usize| -> bool {

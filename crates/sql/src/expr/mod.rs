@@ -21,9 +21,9 @@ pub mod eval;
 pub mod fold;
 pub mod functions;
 pub mod row_in;
-pub mod window;
 mod scope;
 mod tree;
+pub mod window;
 
 pub use compile::{
     cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,

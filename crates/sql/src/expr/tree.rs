@@ -294,7 +294,9 @@ impl Expr {
     pub fn has_rand(&self) -> bool {
         match self {
             Expr::Rand(..) | Expr::Sleep(..) => true,
-            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => false,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {
+                false
+            }
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)

@@ -22,32 +22,15 @@ use sqlparser::ast;
 
 use super::from::From;
 use super::query::{plan_query, QueryPlan};
+use crate::context::cte_scope::{CteBinding, Materialized};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::aggregate::group_key;
 use crate::expr::object_name_parts;
+use crate::expr::CompileEnv;
 use crate::result::OutCol;
 use crate::types::value::Value;
-
-/// A CTE bound on the stack.
-#[derive(Clone)]
-pub struct CteBinding {
-    pub name: String,
-    /// The column list after the name (empty: the query's own names).
-    pub columns: Vec<String>,
-    pub query: Arc<ast::Query>,
-    /// WITH RECURSIVE and the query references the CTE itself.
-    pub recursive: bool,
-    /// While a recursive CTE is computed: the rows the previous iteration added.
-    pub working: Option<Arc<Materialized>>,
-}
-
-/// Rows with their columns.
-pub struct Materialized {
-    pub cols: Vec<OutCol>,
-    pub rows: Vec<Vec<Value>>,
-}
 
 /// Plans `f` with the CTEs of `with` bound; the stack is as before afterwards, error or not.
 pub fn with_ctes<T>(
@@ -172,10 +155,8 @@ fn run_branch(cx: &mut Context, body: &ast::SetExpr, n: Option<usize>) -> DbResu
             "The used SELECT statements have a different number of columns",
         ));
     }
-    let rows = match crate::exec::query::run_plan(cx, &plan, None)? {
-        crate::result::Output::Rows { rows, .. } => rows,
-        _ => Vec::new(),
-    };
+    // Run through the session, as an uncorrelated subquery is (plan is below exec).
+    let rows = cx.subquery(&query_of(body))?;
     Ok(Materialized { cols, rows })
 }
 

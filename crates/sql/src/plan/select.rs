@@ -12,11 +12,11 @@ use sqlparser::ast::{self as ast, Spanned};
 
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
+use super::window::{compile_item, named_windows};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, EvalCtx};
-use super::window::{compile_item, named_windows};
 use crate::expr::window::{WinCall, WindowCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
 use crate::plan::access::conjuncts;
@@ -328,7 +328,14 @@ fn plan_order_by(
                 None => (Expr::Lit(Value::Null), None),
             },
             _ => {
-                let e = compile_item(cx, &from.scope, &o.expr, (aggs, wins), aliases, "order clause")?;
+                let e = compile_item(
+                    cx,
+                    &from.scope,
+                    &o.expr,
+                    (aggs, wins),
+                    aliases,
+                    "order clause",
+                )?;
                 (e, None)
             }
         };

@@ -399,7 +399,10 @@ impl Compiler<'_> {
         let mut order = Vec::new();
         // A window call in the argument is 4074.
         let in_agg = Some(ErrorCode::SumFuncWithWindowFuncAsArg);
-        let saved_block = self.windows.as_mut().map(|w| std::mem::replace(&mut w.blocked, in_agg));
+        let saved_block = self
+            .windows
+            .as_mut()
+            .map(|w| std::mem::replace(&mut w.blocked, in_agg));
         let res = (|| -> DbResult<()> {
             for a in &args {
                 let e = self.compile(a)?;

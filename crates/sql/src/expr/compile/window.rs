@@ -34,11 +34,7 @@ fn err(code: ErrorCode, msg: impl Into<String>) -> DbError {
 }
 
 /// The definition named `name` in the WINDOW clause, itself resolved (`depth` stops a cycle).
-fn named_spec(
-    named: &[(String, ast::WindowSpec)],
-    name: &str,
-    depth: usize,
-) -> DbResult<Spec> {
+fn named_spec(named: &[(String, ast::WindowSpec)], name: &str, depth: usize) -> DbResult<Spec> {
     let unknown = || {
         err(
             ErrorCode::WrongWindowSpecName,
@@ -73,7 +69,9 @@ fn resolve_spec(
     if !s.partition_by.is_empty() {
         return Err(err(
             ErrorCode::PartitionListInReferencingWindowSpec,
-            format!("Window specification referencing another one '{n}' cannot contain partition list"),
+            format!(
+                "Window specification referencing another one '{n}' cannot contain partition list"
+            ),
         ));
     }
     if !base.order.is_empty() && !s.order_by.is_empty() {
@@ -283,10 +281,7 @@ impl Compiler<'_> {
                     "{name}(DISTINCT) aggregate as window function"
                 )));
             }
-            if matches!(
-                agg,
-                AggFunc::GroupConcat | AggFunc::First | AggFunc::Last
-            ) {
+            if matches!(agg, AggFunc::GroupConcat | AggFunc::First | AggFunc::Last) {
                 return Err(DbError::unsupported(format!(
                     "{name}() aggregate as window function"
                 )));
