@@ -4,7 +4,7 @@
 //! Invariant: the stack holds only the bindings of the WITH clauses around what is being planned;
 //! each WITH truncates it back when its query is planned, error or not.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sqlparser::ast;
 
@@ -20,12 +20,15 @@ pub struct CteBinding {
     pub query: Arc<ast::Query>,
     /// WITH RECURSIVE and the query references the CTE itself.
     pub recursive: bool,
-    /// While a recursive CTE is computed: the rows the previous iteration added.
-    pub working: Option<Arc<Materialized>>,
+    /// While a recursive CTE's recursive branches are planned: the table a reference to it
+    /// reads (the rows the previous iteration added, filled in when the plan runs).
+    pub working: Option<WorkingTable>,
 }
 
-/// Rows with their columns.
-pub struct Materialized {
+/// The working table of a recursive CTE: its columns, and the rows the executor puts there
+/// before each iteration (shared by the plan nodes that read it).
+#[derive(Clone)]
+pub struct WorkingTable {
     pub cols: Vec<OutCol>,
-    pub rows: Vec<Vec<Value>>,
+    pub rows: Arc<Mutex<Vec<Vec<Value>>>>,
 }

@@ -2,6 +2,7 @@
 
 pub mod checksum;
 pub mod compile_env;
+pub mod cte;
 pub mod dml;
 pub mod handler;
 pub mod join;

@@ -14,7 +14,9 @@
 //! * frames are half-open index ranges inside the partition; an empty frame gives what an
 //!   aggregate over no rows gives (COUNT 0, others NULL), FIRST/LAST/NTH_VALUE NULL;
 //! * an aggregate whose frame starts at the partition's first row is accumulated once per
-//!   partition (running); any other frame is accumulated per row.
+//!   partition (running); COUNT, SUM and AVG over any other frame slide (rows leaving the frame
+//!   are taken back, then rows entering added, so sums of doubles round as MariaDB's do); the
+//!   other aggregates are accumulated per row over the frame.
 
 use std::cmp::Ordering;
 
@@ -318,33 +320,73 @@ impl Partition<'_> {
             arg: (0..spec.arg.len()).map(Expr::Col).collect(),
             ..spec.clone()
         };
-        let running = matches!(self.call.frame.start, Bound::UnboundedPreceding);
-        let mut out = Vec::with_capacity(self.rows.len());
-        let mut acc = Accumulator::new(&spec);
-        let (mut added, mut last): (usize, Option<(usize, Value)>) = (0, None);
-        for k in 0..self.rows.len() {
-            let (s, e) = self.frame(k, peers)?;
-            if running {
-                if let Some((end, v)) = &last {
-                    if *end == e {
-                        out.push(v.clone());
-                        continue;
-                    }
-                }
-                while added < e {
-                    acc.add(&spec, &EvalCtx::row(&self.ev.args[self.rows[added]]))?;
-                    added += 1;
-                }
-                let v = acc.clone().finish(&spec);
-                last = Some((e, v.clone()));
-                out.push(v);
-            } else {
+        if matches!(self.call.frame.start, Bound::UnboundedPreceding) {
+            self.running(&spec, peers)
+        } else if Accumulator::removable(spec.func) {
+            self.sliding(&spec, peers)
+        } else {
+            let mut out = Vec::with_capacity(self.rows.len());
+            for k in 0..self.rows.len() {
+                let (s, e) = self.frame(k, peers)?;
                 let mut a = Accumulator::new(&spec);
-                for j in s..e.max(s) {
-                    a.add(&spec, &EvalCtx::row(&self.ev.args[self.rows[j]]))?;
+                for j in s..e {
+                    a.add(&spec, &self.arg_ctx(j))?;
                 }
                 out.push(a.finish(&spec));
             }
+            Ok(out)
+        }
+    }
+
+    fn arg_ctx(&self, j: usize) -> EvalCtx<'_> {
+        EvalCtx::row(&self.ev.args[self.rows[j]])
+    }
+
+    /// A frame that starts at the partition's first row: rows are only ever added.
+    fn running(&self, spec: &AggSpec, peers: &[(usize, usize)]) -> DbResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.rows.len());
+        let mut acc = Accumulator::new(spec);
+        let (mut added, mut last): (usize, Option<(usize, Value)>) = (0, None);
+        for k in 0..self.rows.len() {
+            let (_, e) = self.frame(k, peers)?;
+            if let Some((end, v)) = &last {
+                if *end == e {
+                    out.push(v.clone());
+                    continue;
+                }
+            }
+            while added < e {
+                acc.add(spec, &self.arg_ctx(added))?;
+                added += 1;
+            }
+            let v = acc.clone().finish(spec);
+            last = Some((e, v.clone()));
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    /// COUNT, SUM and AVG over a moving frame, as MariaDB computes them: for each row the rows
+    /// that left the frame are taken back first, then the rows that entered are added.
+    fn sliding(&self, spec: &AggSpec, peers: &[(usize, usize)]) -> DbResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.rows.len());
+        let mut acc = Accumulator::new(spec);
+        let (mut cs, mut ce) = (0usize, 0usize);
+        for k in 0..self.rows.len() {
+            let (s, e) = self.frame(k, peers)?;
+            while cs < s && cs < ce {
+                acc.remove(spec, &self.arg_ctx(cs))?;
+                cs += 1;
+            }
+            if cs < s {
+                cs = s;
+                ce = ce.max(s);
+            }
+            while ce < e {
+                acc.add(spec, &self.arg_ctx(ce))?;
+                ce += 1;
+            }
+            out.push(acc.clone().finish(spec));
         }
         Ok(out)
     }

@@ -126,9 +126,17 @@ pub struct Accumulator {
 }
 
 fn add(a: &Value, b: &Value) -> DbResult<Value> {
+    arith(BinOp::Add, a, b)
+}
+
+fn sub(a: &Value, b: &Value) -> DbResult<Value> {
+    arith(BinOp::Sub, a, b)
+}
+
+fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
     eval(
         &Expr::Binary(
-            BinOp::Add,
+            op,
             Box::new(Expr::Lit(a.clone())),
             Box::new(Expr::Lit(b.clone())),
             Collation::default(),
@@ -244,6 +252,42 @@ impl Accumulator {
         Ok(())
     }
 
+    /// Takes back one [`Accumulator::add`] of the same row, for a window frame that slides
+    /// (exec/window.rs): only COUNT, SUM and AVG can ([`Accumulator::removable`]). A SUM of
+    /// doubles keeps the rounding of the additions and subtractions, as MariaDB's does.
+    pub fn remove(&mut self, spec: &AggSpec, cx: &EvalCtx<'_>) -> DbResult<()> {
+        if spec.func == AggFunc::CountStar {
+            self.count = self.count.saturating_sub(1);
+            return Ok(());
+        }
+        let mut vals = Vec::with_capacity(spec.arg.len());
+        for a in &spec.arg {
+            vals.push(eval(a, cx)?);
+        }
+        if vals.iter().any(Value::is_null) {
+            return Ok(());
+        }
+        self.count = self.count.saturating_sub(1);
+        if matches!(spec.func, AggFunc::Sum | AggFunc::Avg) {
+            let v = match &vals[0] {
+                v @ (Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => v.clone(),
+                other => Value::Double(other.to_f64_lenient().unwrap_or(0.0)),
+            };
+            if let Some(s) = &self.sum {
+                self.sum = Some(sub(s, &v)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether [`Accumulator::remove`] can take rows back for `func`.
+    pub fn removable(func: AggFunc) -> bool {
+        matches!(
+            func,
+            AggFunc::Count | AggFunc::CountStar | AggFunc::Sum | AggFunc::Avg
+        )
+    }
+
     /// FIRST / LAST: keeps `vals` (`[v, ts]`) if it comes before (FIRST) or after (LAST) the row kept.
     fn first_or_last(&mut self, spec: &AggSpec, mut vals: Vec<Value>) {
         let (Some(at), Some(v)) = (vals.pop(), vals.pop()) else {
@@ -280,6 +324,8 @@ impl Accumulator {
         match spec.func {
             AggFunc::First | AggFunc::Last => self.best.unwrap_or(Value::Null),
             AggFunc::Count | AggFunc::CountStar => Value::Int(self.count as i64),
+            // A sliding window frame can take every row back (remove): no row, no sum.
+            AggFunc::Sum | AggFunc::Avg if self.count == 0 => Value::Null,
             AggFunc::Sum => match self.sum {
                 None => Value::Null,
                 Some(Value::Int(i)) => Value::Decimal(Decimal::from_i64(i)),

@@ -6,31 +6,26 @@
 //! Invariants:
 //! * a CTE's query sees the CTEs defined before it (and, when recursive, itself), never the ones
 //!   after it: the stack is cut back to the binding while its query is planned;
-//! * a non-recursive CTE is planned at each reference as a derived table; a recursive one is
-//!   computed when it is referenced (planning runs it, as uncorrelated subqueries are run):
-//!   the anchors (the UNION's branches that do not reference it) give the first rows, then each
-//!   recursive branch runs over the rows the previous iteration added, until an iteration adds
-//!   none (UNION DISTINCT drops rows already produced) or `max_recursive_iterations` iterations
-//!   have run (then warning 1931, as MariaDB);
+//! * a non-recursive CTE is planned at each reference as a derived table; a recursive one
+//!   becomes a [`QueryPlan::Recursive`] derived table: its anchors (the UNION's branches that do
+//!   not reference it) and its recursive branches, planned with the CTE bound to a working
+//!   table the executor fills before each iteration (exec/cte.rs runs it);
 //! * the CTE's columns are named by its column list (4002 when the counts differ) or its
 //!   query's (anchors') columns; names in one WITH are unique (4004); a recursive CTE without
 //!   an anchor is 4005.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sqlparser::ast;
 
 use super::from::From;
-use super::query::{plan_query, QueryPlan};
-use crate::context::cte_scope::{CteBinding, Materialized};
+use super::query::{plan_query, QueryPlan, RecursivePlan};
+use crate::context::cte_scope::{CteBinding, WorkingTable};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::aggregate::group_key;
 use crate::expr::object_name_parts;
-use crate::expr::CompileEnv;
 use crate::result::OutCol;
-use crate::types::value::Value;
 
 /// Plans `f` with the CTEs of `with` bound; the stack is as before afterwards, error or not.
 pub fn with_ctes<T>(
@@ -87,18 +82,22 @@ pub fn reference(
 ) -> DbResult<()> {
     let b = cx.ctes[idx].clone();
     if let Some(w) = &b.working {
-        from.push_rows(alias, &w.cols, w.rows.clone(), left, on);
+        let cols = w.cols.clone();
+        from.push_derived(alias, &cols, QueryPlan::Working(w.clone()), left, on);
         return Ok(());
     }
-    if b.recursive {
-        let m = materialize_recursive(cx, idx)?;
-        from.push_rows(alias, &m.cols, m.rows, left, on);
-        return Ok(());
-    }
-    let tail = cx.ctes.split_off(idx);
-    let plan = plan_query(cx, &b.query);
-    cx.ctes.extend(tail);
-    let plan = plan?;
+    let plan = if b.recursive {
+        let tail = cx.ctes.split_off(idx + 1);
+        let plan = plan_recursive(cx, idx);
+        cx.ctes[idx].working = None;
+        cx.ctes.extend(tail);
+        plan?
+    } else {
+        let tail = cx.ctes.split_off(idx);
+        let plan = plan_query(cx, &b.query);
+        cx.ctes.extend(tail);
+        plan?
+    };
     let cols = renamed(&b, plan.columns())?;
     from.push_derived(alias, &cols, plan, left, on);
     Ok(())
@@ -121,14 +120,6 @@ fn renamed(b: &CteBinding, mut cols: Vec<OutCol>) -> DbResult<Vec<OutCol>> {
     Ok(cols)
 }
 
-fn materialize_recursive(cx: &mut Context, idx: usize) -> DbResult<Materialized> {
-    let tail = cx.ctes.split_off(idx + 1);
-    let res = fixpoint(cx, idx);
-    cx.ctes[idx].working = None;
-    cx.ctes.extend(tail);
-    res
-}
-
 /// A query whose body is `body`, without ORDER BY or LIMIT.
 fn query_of(body: &ast::SetExpr) -> ast::Query {
     ast::Query {
@@ -145,22 +136,21 @@ fn query_of(body: &ast::SetExpr) -> ast::Query {
     }
 }
 
-/// Plans and runs `body`; checks its column count against `n` (1222).
-fn run_branch(cx: &mut Context, body: &ast::SetExpr, n: Option<usize>) -> DbResult<Materialized> {
-    let plan: QueryPlan = plan_query(cx, &query_of(body))?;
-    let cols = plan.columns();
-    if n.is_some_and(|n| n != cols.len()) {
+/// Plans `body`; checks its column count against `n` (1222).
+fn plan_branch(cx: &mut Context, body: &ast::SetExpr, n: Option<usize>) -> DbResult<QueryPlan> {
+    let plan = plan_query(cx, &query_of(body))?;
+    if n.is_some_and(|n| n != plan.columns().len()) {
         return Err(DbError::new(
             ErrorCode::WrongNumberOfColumnsInSelect,
             "The used SELECT statements have a different number of columns",
         ));
     }
-    // Run through the session, as an uncorrelated subquery is (plan is below exec).
-    let rows = cx.subquery(&query_of(body))?;
-    Ok(Materialized { cols, rows })
+    Ok(plan)
 }
 
-fn fixpoint(cx: &mut Context, idx: usize) -> DbResult<Materialized> {
+/// The plan of recursive CTE `idx`: its anchors, then its recursive branches planned with the
+/// CTE bound to a working table.
+fn plan_recursive(cx: &mut Context, idx: usize) -> DbResult<QueryPlan> {
     let b = cx.ctes[idx].clone();
     if b.query.order_by.is_some() || b.query.limit_clause.is_some() {
         return Err(DbError::unsupported(
@@ -179,55 +169,27 @@ fn fixpoint(cx: &mut Context, idx: usize) -> DbResult<Materialized> {
             format!("No anchors for recursive WITH element '{}'", b.name),
         ));
     }
-    let mut cols: Option<Vec<OutCol>> = None;
-    let mut result = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut keep = |rows: Vec<Vec<Value>>, out: &mut Vec<Vec<Value>>| {
-        for r in rows {
-            if !distinct || seen.insert(group_key(&r, &[])) {
-                out.push(r);
-            }
-        }
-    };
+    let mut anchor_plans = Vec::new();
     for a in anchors {
-        let m = run_branch(cx, a, cols.as_ref().map(Vec::len))?;
-        cols.get_or_insert(m.cols);
-        keep(m.rows, &mut result);
+        let n = anchor_plans.first().map(|p: &QueryPlan| p.columns().len());
+        anchor_plans.push(plan_branch(cx, a, n)?);
     }
-    let cols = renamed(&b, cols.unwrap_or_default())?;
-    let max = max_iterations(cx);
-    let mut working = result.clone();
-    let mut iterations = 0u64;
-    while !working.is_empty() {
-        if iterations >= max {
-            cx.warn(
-                ErrorCode::QueryResultIncomplete,
-                format!("Query execution was interrupted. The query exceeded max_recursive_iterations = {max}. The query result may be incomplete"),
-            );
-            break;
-        }
-        iterations += 1;
-        cx.ctes[idx].working = Some(Arc::new(Materialized {
-            cols: cols.clone(),
-            rows: std::mem::take(&mut working),
-        }));
-        for r in &recs {
-            let m = run_branch(cx, r, Some(cols.len()))?;
-            keep(m.rows, &mut working);
-        }
-        cx.check_interrupted()?;
-        result.extend(working.iter().cloned());
+    let cols = renamed(&b, anchor_plans[0].columns())?;
+    let working = WorkingTable {
+        cols,
+        rows: Arc::new(Mutex::new(Vec::new())),
+    };
+    cx.ctes[idx].working = Some(working.clone());
+    let mut steps = Vec::new();
+    for r in recs {
+        steps.push(plan_branch(cx, r, Some(working.cols.len()))?);
     }
-    Ok(Materialized { cols, rows: result })
-}
-
-/// `max_recursive_iterations` (MariaDB's default 1000).
-fn max_iterations(cx: &Context) -> u64 {
-    match cx.vars.get("max_recursive_iterations") {
-        Some(Value::Int(i)) => (*i).max(0) as u64,
-        Some(Value::UInt(u)) => *u,
-        _ => 1000,
-    }
+    Ok(QueryPlan::Recursive(Box::new(RecursivePlan {
+        anchors: anchor_plans,
+        steps,
+        distinct,
+        working,
+    })))
 }
 
 /// The branches of a UNION chain; `distinct` is set if any UNION of it is DISTINCT.

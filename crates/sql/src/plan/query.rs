@@ -11,6 +11,7 @@
 use sqlparser::ast;
 
 use super::select::{limit_of, order_of, plan_select, SelectPlan};
+use crate::context::cte_scope::WorkingTable;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -18,6 +19,16 @@ use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{Expr, Scope};
 use crate::result::{scope_of, OutCol};
 use crate::types::value::Value;
+
+/// A planned recursive CTE ([`QueryPlan::Recursive`]).
+pub struct RecursivePlan {
+    pub anchors: Vec<QueryPlan>,
+    pub steps: Vec<QueryPlan>,
+    /// UNION (DISTINCT): a row already produced is not produced again.
+    pub distinct: bool,
+    /// The CTE's columns and the table its recursive branches read.
+    pub working: WorkingTable,
+}
 
 /// A planned query.
 pub enum QueryPlan {
@@ -33,6 +44,12 @@ pub enum QueryPlan {
     Values {
         rows: Vec<Vec<Value>>,
     },
+    /// A recursive CTE (cte.rs): the anchors' rows, then the recursive branches run over the
+    /// rows the previous iteration added (put in `working` before each run) until none are
+    /// added or `max_recursive_iterations` is reached.
+    Recursive(Box<RecursivePlan>),
+    /// The working table of a recursive CTE, as a reference in a recursive branch reads it.
+    Working(WorkingTable),
     /// ORDER BY (by position or by result column) and LIMIT over another plan's result.
     Finish {
         input: Box<QueryPlan>,
@@ -74,6 +91,8 @@ impl QueryPlan {
                     .collect()
             }
             QueryPlan::Finish { input, .. } => input.columns(),
+            QueryPlan::Recursive(r) => r.working.cols.clone(),
+            QueryPlan::Working(w) => w.cols.clone(),
         }
     }
 
@@ -99,8 +118,13 @@ impl QueryPlan {
                 left.collect_selects(out);
                 right.collect_selects(out);
             }
-            QueryPlan::Values { .. } => {}
+            QueryPlan::Values { .. } | QueryPlan::Working(_) => {}
             QueryPlan::Finish { input, .. } => input.collect_selects(out),
+            QueryPlan::Recursive(r) => {
+                for p in r.anchors.iter().chain(&r.steps) {
+                    p.collect_selects(out);
+                }
+            }
         }
     }
 }
