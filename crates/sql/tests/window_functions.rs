@@ -230,7 +230,7 @@ fn ranking_functions_agree_with_a_model() {
                    RANK() OVER (PARTITION BY g ORDER BY x), \
                    DENSE_RANK() OVER (PARTITION BY g ORDER BY x), \
                    NTILE(3) OVER (PARTITION BY g ORDER BY x, id), \
-                   LAG(x, 2, -1) OVER (PARTITION BY g ORDER BY x, id), \
+                   LAG(x, 2) OVER (PARTITION BY g ORDER BY x, id), \
                    LEAD(x) OVER (PARTITION BY g ORDER BY x, id), \
                    CUME_DIST() OVER (PARTITION BY g ORDER BY x) FROM w ORDER BY id";
         let got = rows(&mut s, sql);
@@ -387,6 +387,7 @@ fn misuse_gets_mariadbs_errors() {
         ("SELECT SUM(x) OVER (ORDER BY x ROWS 1.5 PRECEDING) FROM t", 4020),
         ("SELECT SUM(x) OVER (ORDER BY d RANGE 1 PRECEDING) FROM t", 4021),
         ("SELECT NTILE(0) OVER (ORDER BY x) FROM t", 4024),
+        ("SELECT LAG(x, 1, 0) OVER (ORDER BY x) FROM t", 1064),
         ("SELECT COUNT(DISTINCT x) OVER () FROM t", 1235),
         ("SELECT GROUP_CONCAT(x) OVER () FROM t", 1235),
         ("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) OVER () FROM t", 1235),

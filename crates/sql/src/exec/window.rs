@@ -14,8 +14,8 @@
 //! * frames are half-open index ranges inside the partition; an empty frame gives what an
 //!   aggregate over no rows gives (COUNT 0, others NULL), FIRST/LAST/NTH_VALUE NULL;
 //! * an aggregate whose frame starts at the partition's first row is accumulated once per
-//!   partition (running); COUNT, SUM and AVG over any other frame slide (rows leaving the frame
-//!   are taken back, then rows entering added, so sums of doubles round as MariaDB's do); the
+//!   partition (running); COUNT, SUM and AVG over any other frame slide (rows entering the frame
+//!   are added, then rows leaving it taken back, so sums of doubles round as MariaDB's do); the
 //!   other aggregates are accumulated per row over the frame.
 
 use std::cmp::Ordering;
@@ -367,24 +367,28 @@ impl Partition<'_> {
     }
 
     /// COUNT, SUM and AVG over a moving frame, as MariaDB computes them: for each row the rows
-    /// that left the frame are taken back first, then the rows that entered are added.
+    /// that entered the frame are added first, then the rows that left it are taken back.
     fn sliding(&self, spec: &AggSpec, peers: &[(usize, usize)]) -> DbResult<Vec<Value>> {
         let mut out = Vec::with_capacity(self.rows.len());
         let mut acc = Accumulator::new(spec);
         let (mut cs, mut ce) = (0usize, 0usize);
         for k in 0..self.rows.len() {
             let (s, e) = self.frame(k, peers)?;
-            while cs < s && cs < ce {
-                acc.remove(spec, &self.arg_ctx(cs))?;
-                cs += 1;
-            }
-            if cs < s {
-                cs = s;
-                ce = ce.max(s);
+            if ce < s {
+                // The frame moved past every row added so far.
+                while cs < ce {
+                    acc.remove(spec, &self.arg_ctx(cs))?;
+                    cs += 1;
+                }
+                (cs, ce) = (s, s);
             }
             while ce < e {
                 acc.add(spec, &self.arg_ctx(ce))?;
                 ce += 1;
+            }
+            while cs < s {
+                acc.remove(spec, &self.arg_ctx(cs))?;
+                cs += 1;
             }
             out.push(acc.clone().finish(spec));
         }

@@ -28,7 +28,7 @@ pub enum WinFunc {
     CumeDist,
     /// NTILE(n): `args[0]` is n.
     Ntile,
-    /// LAG(v [, offset [, default]]) / LEAD: `args` are v, offset, default.
+    /// LAG(v [, offset]) / LEAD: `args` are v and offset (MariaDB has no default argument).
     Lag,
     Lead,
     FirstValue,

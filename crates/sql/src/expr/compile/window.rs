@@ -173,8 +173,9 @@ fn win_func(name: &str) -> Option<(WinFunc, std::ops::RangeInclusive<usize>)> {
         "PERCENT_RANK" => (WinFunc::PercentRank, 0..=0),
         "CUME_DIST" => (WinFunc::CumeDist, 0..=0),
         "NTILE" => (WinFunc::Ntile, 1..=1),
-        "LAG" => (WinFunc::Lag, 1..=3),
-        "LEAD" => (WinFunc::Lead, 1..=3),
+        // MariaDB's grammar takes no default value: LAG(v, offset, default) is 1064.
+        "LAG" => (WinFunc::Lag, 1..=2),
+        "LEAD" => (WinFunc::Lead, 1..=2),
         "FIRST_VALUE" => (WinFunc::FirstValue, 1..=1),
         "LAST_VALUE" => (WinFunc::LastValue, 1..=1),
         "NTH_VALUE" => (WinFunc::NthValue, 2..=2),
@@ -307,6 +308,7 @@ impl Compiler<'_> {
         }
         match win_func(name) {
             Some((func, arity)) if arity.contains(&n) && !distinct && !star => Ok(func),
+            Some((WinFunc::Lag | WinFunc::Lead, _)) => Err(DbError::syntax(format!("{name}("))),
             Some(_) => Err(DbError::wrong_args(name)),
             None => Err(DbError::unsupported(format!(
                 "{} as window function",
