@@ -78,7 +78,13 @@ const QUERIES: &[&str] = &[
 /// stdout and stderr.
 fn client(port: u16, sql: &str) -> String {
     let mut child = Command::new("mariadb")
-        .args(["--no-defaults", "-h127.0.0.1", "-uroot", "--batch", "--force"])
+        .args([
+            "--no-defaults",
+            "-h127.0.0.1",
+            "-uroot",
+            "--batch",
+            "--force",
+        ])
         .arg(format!("-P{port}"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -57,7 +57,11 @@ pub fn run_recursive(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Va
         cx.check_interrupted()?;
         result.extend(added.iter().cloned());
     }
-    r.working.rows.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    r.working
+        .rows
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clear();
     Ok(result)
 }
 
