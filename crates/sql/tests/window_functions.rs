@@ -259,7 +259,7 @@ fn ranking_functions_agree_with_a_model() {
                     if k >= 2 {
                         show(p[k - 2].x)
                     } else {
-                        "-1".into()
+                        "NULL".into()
                     },
                     p.get(k + 1).map_or("NULL".into(), |o| show(o.x)),
                     format!("{:.10}", (last_peer + 1) as f64 / n as f64),
