@@ -72,6 +72,8 @@ const QUERIES: &[&str] = &[
     "WITH c (a, b) AS (SELECT 1) SELECT * FROM c",
     "WITH c AS (SELECT 1), c AS (SELECT 2) SELECT * FROM c",
     "WITH RECURSIVE c AS (SELECT * FROM c) SELECT * FROM c",
+    "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < (SELECT MAX(n) + 3 FROM r)) \
+     SELECT * FROM r",
 ];
 
 /// Runs the statements with the mariadb client (batch mode, column names, errors kept: `--force`);

@@ -26,9 +26,12 @@ pub struct CteBinding {
 }
 
 /// The working table of a recursive CTE: its columns, and the rows the executor puts there
-/// before each iteration (shared by the plan nodes that read it).
+/// before each iteration (shared by the plan nodes that read it). `None` outside the
+/// iterations: reading it then (a subquery run while the CTE is planned) is 4008, never an
+/// empty table.
 #[derive(Clone)]
 pub struct WorkingTable {
+    pub name: String,
     pub cols: Vec<OutCol>,
-    pub rows: Arc<Mutex<Vec<Vec<Value>>>>,
+    pub rows: Arc<Mutex<Option<Vec<Vec<Value>>>>>,
 }

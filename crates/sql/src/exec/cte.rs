@@ -5,14 +5,16 @@
 //! * before each iteration the working table holds exactly the rows the previous one added
 //!   (the anchors' rows before the first); the result is every row added, in the order added;
 //! * with UNION (DISTINCT) a row equal to one already produced is dropped, so a cycle ends;
+//! * outside the iterations the working table holds no rows (`None`): reading it is 4008;
 //! * at most `max_recursive_iterations` iterations run (MariaDB's default 1000); stopping there
 //!   with rows still to process adds warning 1931, as MariaDB, and returns what was produced.
 
 use std::collections::HashSet;
 
+use crate::context::cte_scope::WorkingTable;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
-use crate::error::db_error::DbResult;
+use crate::error::db_error::{DbError, DbResult};
 use crate::exec::query::run_plan;
 use crate::expr::aggregate::group_key;
 use crate::plan::query::{QueryPlan, RecursivePlan};
@@ -21,6 +23,27 @@ use crate::types::value::Value;
 
 /// The rows of recursive CTE `r`.
 pub fn run_recursive(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Value>>> {
+    let res = iterate(cx, r);
+    *r.working.rows.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    res
+}
+
+/// The rows a working-table reference reads: the previous iteration's, or 4008 outside the
+/// iterations (the CTE read from a subquery run while its query was planned).
+pub fn working_rows(w: &WorkingTable) -> DbResult<Vec<Vec<Value>>> {
+    match &*w.rows.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(rows) => Ok(rows.clone()),
+        None => Err(DbError::new(
+            ErrorCode::NotStandardCompliantRecursive,
+            format!(
+                "Restrictions imposed on recursive definitions are violated for table '{}'",
+                w.name
+            ),
+        )),
+    }
+}
+
+fn iterate(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Value>>> {
     let mut seen = HashSet::new();
     let distinct = r.distinct;
     let mut keep = |rows: Vec<Vec<Value>>, out: &mut Vec<Vec<Value>>| {
@@ -49,7 +72,8 @@ pub fn run_recursive(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Va
             break;
         }
         iterations += 1;
-        *r.working.rows.lock().unwrap_or_else(|p| p.into_inner()) = std::mem::take(&mut added);
+        *r.working.rows.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some(std::mem::take(&mut added));
         for step in &r.steps {
             let rows = rows_of(cx, step)?;
             keep(rows, &mut added);
@@ -57,11 +81,6 @@ pub fn run_recursive(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Va
         cx.check_interrupted()?;
         result.extend(added.iter().cloned());
     }
-    r.working
-        .rows
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clear();
     Ok(result)
 }
 

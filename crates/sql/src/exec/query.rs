@@ -117,7 +117,7 @@ pub fn run_plan(
         }),
         QueryPlan::Working(w) => Ok(Output::Rows {
             cols: w.cols.clone(),
-            rows: w.rows.lock().unwrap_or_else(|p| p.into_inner()).clone(),
+            rows: crate::exec::cte::working_rows(w)?,
         }),
         QueryPlan::Finish {
             input,

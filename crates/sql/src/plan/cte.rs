@@ -169,15 +169,23 @@ fn plan_recursive(cx: &mut Context, idx: usize) -> DbResult<QueryPlan> {
             format!("No anchors for recursive WITH element '{}'", b.name),
         ));
     }
+    // Bound before the anchors are planned: a reference from a subquery in an expression (run
+    // while planning) reads no rows yet and is refused (4008), never answered as empty.
+    let rows = Arc::new(Mutex::new(None));
+    cx.ctes[idx].working = Some(WorkingTable {
+        name: b.name.clone(),
+        cols: Vec::new(),
+        rows: rows.clone(),
+    });
     let mut anchor_plans = Vec::new();
     for a in anchors {
         let n = anchor_plans.first().map(|p: &QueryPlan| p.columns().len());
         anchor_plans.push(plan_branch(cx, a, n)?);
     }
-    let cols = renamed(&b, anchor_plans[0].columns())?;
     let working = WorkingTable {
-        cols,
-        rows: Arc::new(Mutex::new(Vec::new())),
+        name: b.name.clone(),
+        cols: renamed(&b, anchor_plans[0].columns())?,
+        rows,
     };
     cx.ctes[idx].working = Some(working.clone());
     let mut steps = Vec::new();
