@@ -134,4 +134,9 @@ fn delta_and_rate_edge_cases_and_errors() {
         .execute("SELECT DELTA(DISTINCT v, t) FROM k", &[])
         .unwrap_err();
     assert_eq!(err.code.number(), 1582, "{err:?}");
+    // Not (yet) a window function: refused, never a wrong answer.
+    let err = s
+        .execute("SELECT RATE(v, t) OVER (ORDER BY t) FROM k", &[])
+        .unwrap_err();
+    assert_eq!(err.code.number(), 1235, "{err:?}");
 }

@@ -8,6 +8,7 @@
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
 //! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
 //! | `charset_defaults` | the server's and databases' default collations, their variables |
+//! | `cte_scope` | the common table expressions bound while a query is planned |
 //! | `interrupt` | KILL's flag, the server's hooks for KILL CONNECTION and SHUTDOWN |
 //! | `transaction` | BEGIN/COMMIT/ROLLBACK, savepoints, the schema lock, row-lock helpers |
 //! | `source_text` | the statement text behind a span (select items are named after it) |
@@ -23,6 +24,7 @@
 
 pub mod auto_inc;
 pub mod charset_defaults;
+pub mod cte_scope;
 pub mod engine;
 pub mod handlers;
 pub mod interrupt;
@@ -105,6 +107,8 @@ pub struct Context {
     pub interrupt: interrupt::Interrupt,
     /// The running statement's progress report (progress.rs), shared with the process list.
     pub progress: Arc<progress::Progress>,
+    /// The common table expressions bound while a query is planned (plan/cte.rs).
+    pub ctes: Vec<cte_scope::CteBinding>,
 }
 
 impl Drop for Context {
@@ -188,6 +192,7 @@ impl Context {
             export_dirs: Vec::new(),
             interrupt,
             progress,
+            ctes: Vec::new(),
         };
         cx.refresh_database_charset();
         cx
@@ -319,6 +324,7 @@ impl Context {
             scope,
             env: self,
             aggs: None,
+            windows: None,
             insert_scope: None,
             aliases: &[],
             place,
@@ -338,6 +344,7 @@ impl Context {
             scope,
             env: self,
             aggs: Some(aggs),
+            windows: None,
             insert_scope: None,
             aliases,
             place,
@@ -350,6 +357,7 @@ impl Context {
             scope,
             env: self,
             aggs: None,
+            windows: None,
             insert_scope: Some(scope),
             aliases: &[],
             place: "field list",

@@ -91,10 +91,19 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         // MariaDB's default (MySQL 8.0: 1024): SHOW WARNINGS lists at most this many
         ("max_error_count", i(64)),
         ("max_execution_time", i(0)),
+        // MariaDB 10.11's default: a recursive CTE stops after this many iterations (warning 1931)
+        ("max_recursive_iterations", i(1000)),
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),
         ("optimizer_switch", t(crate::context::optimizer_switch::DEFAULT)),
+        // MariaDB's join and optimizer tuning knobs (10.11 defaults): accepted and shown; they
+        // change no result, and Betula's planner does not read them
+        ("join_cache_level", i(2)),
+        ("join_buffer_size", i(262_144)),
+        ("join_buffer_space_limit", i(2_097_152)),
+        ("optimizer_search_depth", i(62)),
+        ("optimizer_use_condition_selectivity", i(4)),
         ("query_cache_size", i(0)),
         ("query_cache_type", t("OFF")),
         ("read_only", i(0)),

@@ -398,13 +398,55 @@ error_codes! {
     DataOverflow = 1916, "22003";
     /// `ER_CONNECTION_KILLED`
     ConnectionKilled = 1927, "70100";
+    /// `ER_QUERY_RESULT_INCOMPLETE` (a warning: a recursive CTE stopped at max_recursive_iterations)
+    QueryResultIncomplete = 1931, "HY000";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";
     /// MySQL 8's `ER_CLIENT_LOCAL_FILES_DISABLED` (MariaDB has no such error).
     ClientLocalFilesDisabled = 3948, "42000";
+    /// `ER_WITH_COL_WRONG_LIST`
+    WithColWrongList = 4002, "HY000";
+    /// `ER_DUP_QUERY_NAME`
+    DupQueryName = 4004, "HY000";
+    /// `ER_RECURSIVE_WITHOUT_ANCHORS`
+    RecursiveWithoutAnchors = 4005, "HY000";
+    /// `ER_UNACCEPTABLE_MUTUAL_RECURSION`
+    UnacceptableMutualRecursion = 4006, "HY000";
+    /// `ER_NOT_STANDARD_COMPLIANT_RECURSIVE`
+    NotStandardCompliantRecursive = 4008, "HY000";
+    /// `ER_WRONG_WINDOW_SPEC_NAME`
+    WrongWindowSpecName = 4009, "HY000";
+    /// `ER_DUP_WINDOW_NAME`
+    DupWindowName = 4010, "HY000";
+    /// `ER_PARTITION_LIST_IN_REFERENCING_WINDOW_SPEC`
+    PartitionListInReferencingWindowSpec = 4011, "HY000";
+    /// `ER_ORDER_LIST_IN_REFERENCING_WINDOW_SPEC`
+    OrderListInReferencingWindowSpec = 4012, "HY000";
+    /// `ER_WINDOW_FRAME_IN_REFERENCED_WINDOW_SPEC`
+    WindowFrameInReferencedWindowSpec = 4013, "HY000";
+    /// `ER_BAD_COMBINATION_OF_WINDOW_FRAME_BOUND_SPECS`
+    BadCombinationOfWindowFrameBoundSpecs = 4014, "HY000";
+    /// `ER_WRONG_PLACEMENT_OF_WINDOW_FUNCTION`
+    WrongPlacementOfWindowFunction = 4015, "HY000";
+    /// `ER_WINDOW_FUNCTION_IN_WINDOW_SPEC`
+    WindowFunctionInWindowSpec = 4016, "HY000";
+    /// `ER_NOT_ALLOWED_WINDOW_FRAME`
+    NotAllowedWindowFrame = 4017, "HY000";
+    /// `ER_NO_ORDER_LIST_IN_WINDOW_SPEC`
+    NoOrderListInWindowSpec = 4018, "HY000";
+    /// `ER_RANGE_FRAME_NEEDS_SIMPLE_ORDERBY`
+    RangeFrameNeedsSimpleOrderby = 4019, "HY000";
+    /// `ER_WRONG_TYPE_FOR_ROWS_FRAME`
+    WrongTypeForRowsFrame = 4020, "HY000";
+    /// `ER_WRONG_TYPE_FOR_RANGE_FRAME`
+    WrongTypeForRangeFrame = 4021, "HY000";
+    /// `ER_INVALID_NTILE_ARGUMENT`
+    InvalidNtileArgument = 4024, "HY000";
     /// `ER_CONSTRAINT_FAILED`
     ConstraintFailed = 4025, "23000";
+    /// `ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG`
+    SumFuncWithWindowFuncAsArg = 4074, "HY000";
     /// `ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION` (a row compared with a scalar, ...)
     IllegalParameterDataTypes2ForOperation = 4078, "HY000";
 }

@@ -2,6 +2,7 @@
 
 pub mod checksum;
 pub mod compile_env;
+pub mod cte;
 pub mod dml;
 pub mod handler;
 pub mod join;
@@ -11,3 +12,4 @@ pub mod query;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod window;

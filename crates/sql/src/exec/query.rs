@@ -111,6 +111,14 @@ pub fn run_plan(
             cols: plan.columns(),
             rows: rows.clone(),
         }),
+        QueryPlan::Recursive(r) => Ok(Output::Rows {
+            cols: plan.columns(),
+            rows: crate::exec::cte::run_recursive(cx, r)?,
+        }),
+        QueryPlan::Working(w) => Ok(Output::Rows {
+            cols: w.cols.clone(),
+            rows: crate::exec::cte::working_rows(w)?,
+        }),
         QueryPlan::Finish {
             input,
             order,

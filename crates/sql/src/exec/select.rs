@@ -1,6 +1,7 @@
 //! SELECT: running a [`SelectPlan`]. The nested loop (join.rs) feeds each row that passes WHERE
-//! to grouping (aggregates, then HAVING) or straight to projection; then DISTINCT, the sort when
-//! the key order does not give ORDER BY, and LIMIT/OFFSET (sort.rs).
+//! to grouping (aggregates, then HAVING) or straight to projection; window functions
+//! (window.rs) are computed over those rows or groups before projection; then DISTINCT, the
+//! sort when the key order does not give ORDER BY, and LIMIT/OFFSET (sort.rs).
 //!
 //! Invariants: the rows are exactly the plan's (nothing is planned here); without grouping,
 //! DISTINCT or a sort the scan stops as soon as OFFSET + LIMIT rows are produced, and a result
@@ -13,6 +14,7 @@ use crate::error::db_error::DbResult;
 use crate::exec::join::Join;
 use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
+use crate::exec::window::Base;
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::plan::explain::JoinStats;
@@ -42,7 +44,9 @@ pub fn run_select_analyzed(
         }
     }
     let members = MemberOrder::new(&plan.from, &plan.order_by);
-    let (mut out_rows, stats) = if plan.grouped() {
+    let (mut out_rows, stats) = if !plan.windows.is_empty() {
+        windowed_rows(cx, plan, &members)?
+    } else if plan.grouped() {
         grouped_rows(cx, plan, &members)?
     } else {
         plain_rows(cx, plan, &members)?
@@ -113,9 +117,25 @@ fn grouped_rows(
     plan: &SelectPlan,
     members: &MemberOrder,
 ) -> DbResult<(Vec<Keyed>, JoinStats)> {
+    let (groups, stats) = grouped_bases(cx, plan)?;
+    let mut out = Vec::with_capacity(groups.len());
+    for g in &groups {
+        let ecx = EvalCtx {
+            row: &g.row,
+            aggs: &g.aggs,
+            ..Default::default()
+        };
+        out.push(project(plan, members, &ecx)?);
+    }
+    Ok((out, stats))
+}
+
+/// The groups of a grouped query that pass HAVING: each group's first row (non-aggregated
+/// columns read from it) and its aggregate values.
+fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, JoinStats)> {
     let aggs = &plan.aggregates;
     let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
-    // Each group: its first row (non-aggregated columns read from it) and its accumulators.
+    // Each group: its first row and its accumulators.
     let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
     let group_colls = plan.group_collations();
     let mut join = Join::new(cx, &plan.from)?;
@@ -156,13 +176,57 @@ fn grouped_rows(
         let ecx = EvalCtx {
             row: &first,
             aggs: &aggv,
-            insert: &[],
+            ..Default::default()
         };
         if let Some(h) = &plan.having {
             if truth(&eval(h, &ecx)?) != Some(true) {
                 continue;
             }
         }
+        out.push(Base {
+            row: first,
+            aggs: aggv,
+        });
+    }
+    Ok((out, stats))
+}
+
+/// Rows of a query with window functions: the rows (or groups) that pass WHERE and HAVING,
+/// each projected with its window values, in the order the last window left them.
+fn windowed_rows(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    members: &MemberOrder,
+) -> DbResult<(Vec<Keyed>, JoinStats)> {
+    let (bases, stats) = if plan.grouped() {
+        grouped_bases(cx, plan)?
+    } else {
+        let mut bases = Vec::new();
+        let mut join = Join::new(cx, &plan.from)?;
+        join.run(plan.filter.as_ref(), &mut |row| {
+            if let Some(h) = &plan.having {
+                if truth(&eval(h, &EvalCtx::row(row))?) != Some(true) {
+                    return Ok(true);
+                }
+            }
+            bases.push(Base {
+                row: row.to_vec(),
+                aggs: vec![],
+            });
+            Ok(true)
+        })?;
+        let stats = join.stats().clone();
+        (bases, stats)
+    };
+    let (values, order) = crate::exec::window::compute(&plan.windows, &bases)?;
+    let mut out = Vec::with_capacity(bases.len());
+    for i in order {
+        let ecx = EvalCtx {
+            row: &bases[i].row,
+            aggs: &bases[i].aggs,
+            wins: &values[i],
+            ..Default::default()
+        };
         out.push(project(plan, members, &ecx)?);
     }
     Ok((out, stats))

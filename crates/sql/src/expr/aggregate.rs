@@ -1,5 +1,5 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
-//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, the standard
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, BIT_XOR, the standard
 //! deviations and variances, and Betula's FIRST, LAST, DELTA and RATE (counter_rate.rs)).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
@@ -108,6 +108,7 @@ fn fixed_decimals(x: f64, exact: bool, scale: u8) -> Value {
     Value::Double(x)
 }
 
+#[derive(Clone)]
 pub struct Accumulator {
     count: u64,
     sum: Option<Value>,
@@ -128,9 +129,17 @@ pub struct Accumulator {
 }
 
 fn add(a: &Value, b: &Value) -> DbResult<Value> {
+    arith(BinOp::Add, a, b)
+}
+
+fn sub(a: &Value, b: &Value) -> DbResult<Value> {
+    arith(BinOp::Sub, a, b)
+}
+
+fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
     eval(
         &Expr::Binary(
-            BinOp::Add,
+            op,
             Box::new(Expr::Lit(a.clone())),
             Box::new(Expr::Lit(b.clone())),
             Collation::default(),
@@ -234,7 +243,7 @@ impl Accumulator {
                 self.mean += delta / self.count as f64;
                 self.m2 += delta * (x - self.mean);
             }
-            AggFunc::BitAnd | AggFunc::BitOr => {
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
                 let b = match v {
                     Value::Int(i) => *i as u64,
                     Value::UInt(u) => *u,
@@ -243,11 +252,48 @@ impl Accumulator {
                 self.bits = Some(match (self.bits, spec.func) {
                     (None, _) => b,
                     (Some(x), AggFunc::BitAnd) => x & b,
+                    (Some(x), AggFunc::BitXor) => x ^ b,
                     (Some(x), _) => x | b,
                 });
             }
         }
         Ok(())
+    }
+
+    /// Takes back one [`Accumulator::add`] of the same row, for a window frame that slides
+    /// (exec/window.rs): only COUNT, SUM and AVG can ([`Accumulator::removable`]). A SUM of
+    /// doubles keeps the rounding of the additions and subtractions, as MariaDB's does.
+    pub fn remove(&mut self, spec: &AggSpec, cx: &EvalCtx<'_>) -> DbResult<()> {
+        if spec.func == AggFunc::CountStar {
+            self.count = self.count.saturating_sub(1);
+            return Ok(());
+        }
+        let mut vals = Vec::with_capacity(spec.arg.len());
+        for a in &spec.arg {
+            vals.push(eval(a, cx)?);
+        }
+        if vals.iter().any(Value::is_null) {
+            return Ok(());
+        }
+        self.count = self.count.saturating_sub(1);
+        if matches!(spec.func, AggFunc::Sum | AggFunc::Avg) {
+            let v = match &vals[0] {
+                v @ (Value::Int(_) | Value::UInt(_) | Value::Decimal(_)) => v.clone(),
+                other => Value::Double(other.to_f64_lenient().unwrap_or(0.0)),
+            };
+            if let Some(s) = &self.sum {
+                self.sum = Some(sub(s, &v)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether [`Accumulator::remove`] can take rows back for `func`.
+    pub fn removable(func: AggFunc) -> bool {
+        matches!(
+            func,
+            AggFunc::Count | AggFunc::CountStar | AggFunc::Sum | AggFunc::Avg
+        )
     }
 
     /// FIRST / LAST: keeps `vals` (`[v, ts]`) if it comes before (FIRST) or after (LAST) the row kept.
@@ -288,6 +334,8 @@ impl Accumulator {
             AggFunc::Delta => self.series.delta(),
             AggFunc::Rate => self.series.rate(),
             AggFunc::Count | AggFunc::CountStar => Value::Int(self.count as i64),
+            // A sliding window frame can take every row back (remove): no row, no sum.
+            AggFunc::Sum | AggFunc::Avg if self.count == 0 => Value::Null,
             AggFunc::Sum => match self.sum {
                 None => Value::Null,
                 Some(Value::Int(i)) => Value::Decimal(Decimal::from_i64(i)),
@@ -379,7 +427,7 @@ impl Accumulator {
                 fixed_decimals(x, self.exact, self.scale)
             }
             AggFunc::BitAnd => Value::UInt(self.bits.unwrap_or(u64::MAX)),
-            AggFunc::BitOr => Value::UInt(self.bits.unwrap_or(0)),
+            AggFunc::BitOr | AggFunc::BitXor => Value::UInt(self.bits.unwrap_or(0)),
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::types::temporal::DateTime;
 use crate::types::value::Value;
 
 /// The readings of one group.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct CounterSeries {
     points: Vec<(f64, f64)>,
 }

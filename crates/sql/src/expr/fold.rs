@@ -48,7 +48,7 @@ fn foldable(e: &Expr) -> bool {
 fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match e {
-        Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
+        Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {}
         Expr::Unary(_, a)
         | Expr::IsNull(a, _)
         | Expr::IsTrue(a, _, _)

@@ -10,6 +10,7 @@
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
+//! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
 //!
 //! Invariant: an [`Expr`] is compiled once per statement, and holds no name left to resolve; its
 //! evaluation reads only the row, the aggregates and the INSERT row of [`eval::EvalCtx`].
@@ -23,6 +24,7 @@ pub mod functions;
 pub mod row_in;
 mod scope;
 mod tree;
+pub mod window;
 
 pub use compile::{
     cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,

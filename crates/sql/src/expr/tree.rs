@@ -125,6 +125,8 @@ pub enum Expr {
     Col(usize),
     InsertValue(usize),
     Agg(usize),
+    /// Window function call `i` of the SELECT block (expr/window.rs), computed after grouping.
+    Win(usize),
     Unary(UnOp, Box<Expr>),
     /// Binary operator; the collation is the one text comparisons use.
     Binary(BinOp, Box<Expr>, Box<Expr>, Collation),
@@ -188,7 +190,7 @@ impl Expr {
     pub fn visit_cols(&self, f: &mut dyn FnMut(usize)) {
         match self {
             Expr::Col(i) => f(*i),
-            Expr::Lit(_) | Expr::InsertValue(_) | Expr::Agg(_) => {}
+            Expr::Lit(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {}
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
@@ -238,7 +240,7 @@ impl Expr {
     }
     pub fn has_agg(&self) -> bool {
         match self {
-            Expr::Agg(_) => true,
+            Expr::Agg(_) | Expr::Win(_) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) => false,
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)
@@ -261,12 +263,40 @@ impl Expr {
             Expr::Sleep(a, _) => a.has_agg(),
         }
     }
+    /// True if the expression holds a window function call.
+    pub fn has_win(&self) -> bool {
+        match self {
+            Expr::Win(_) => true,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
+            Expr::Unary(_, a)
+            | Expr::IsNull(a, _)
+            | Expr::IsTrue(a, _, _)
+            | Expr::Cast(a, _)
+            | Expr::Member(a, _, _)
+            | Expr::InZone(a, _, _) => a.has_win(),
+            Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
+                a.has_win() || b.has_win()
+            }
+            Expr::InList(a, l, _, _) => a.has_win() || l.iter().any(|e| e.has_win()),
+            Expr::Between(a, b, c, _, _) => a.has_win() || b.has_win() || c.has_win(),
+            Expr::Case(o, w, e, _) => {
+                o.as_ref().is_some_and(|o| o.has_win())
+                    || w.iter().any(|(a, b)| a.has_win() || b.has_win())
+                    || e.as_ref().is_some_and(|e| e.has_win())
+            }
+            Expr::Func(_, a) => a.iter().any(|e| e.has_win()),
+            Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_win()),
+            Expr::Sleep(a, _) => a.has_win(),
+        }
+    }
     /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
     /// changes from one evaluation to the next.
     pub fn has_rand(&self) -> bool {
         match self {
             Expr::Rand(..) | Expr::Sleep(..) => true,
-            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
+            Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {
+                false
+            }
             Expr::Unary(_, a)
             | Expr::IsNull(a, _)
             | Expr::IsTrue(a, _, _)
@@ -299,6 +329,7 @@ pub enum AggFunc {
     GroupConcat,
     BitAnd,
     BitOr,
+    BitXor,
     /// FIRST(v, ts) / LAST(v, ts): `v` at the least / greatest `ts` (a Betula extension,
     /// aggregate.rs).
     First,

@@ -219,6 +219,7 @@ impl Converter {
                             row: &scope_row,
                             aggs: &[],
                             insert: &[],
+                            ..Default::default()
                         },
                     )?),
                 };

@@ -19,6 +19,7 @@ use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
+use crate::result::OutCol;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
@@ -83,6 +84,56 @@ pub struct From {
     pub scope: Scope,
 }
 
+impl From {
+    /// Adds a source of rows computed while planning (a recursive CTE's), with columns `cols`.
+    pub fn push_rows(
+        &mut self,
+        alias: String,
+        cols: &[OutCol],
+        rows: Vec<Vec<Value>>,
+        left: bool,
+        on: Option<ast::Expr>,
+    ) {
+        let offset = self.scope.cols.len();
+        self.push_cols(&alias, cols);
+        self.sources
+            .push(Source::rows(alias, rows, offset, cols.len(), left, on));
+    }
+
+    /// Adds a derived table (a subquery in FROM, a CTE) whose columns are `cols`.
+    pub fn push_derived(
+        &mut self,
+        alias: String,
+        cols: &[OutCol],
+        plan: QueryPlan,
+        left: bool,
+        on: Option<ast::Expr>,
+    ) {
+        let offset = self.scope.cols.len();
+        self.push_cols(&alias, cols);
+        let mut src = Source::rows(alias, Vec::new(), offset, cols.len(), left, on);
+        src.kind = SrcKind::Derived(Box::new(plan));
+        self.sources.push(src);
+    }
+
+    fn push_cols(&mut self, alias: &str, cols: &[OutCol]) {
+        for c in cols {
+            self.scope.cols.push(ScopeCol {
+                table: alias.to_string(),
+                db: String::new(),
+                org_table: String::new(),
+                name: c.name.clone(),
+                ty: c.ty,
+                collation: c.collation,
+                flags: 0,
+                length: c.length,
+                members: c.members.clone(),
+                stored_utc: false,
+            });
+        }
+    }
+}
+
 fn table_factor(
     cx: &mut Context,
     f: &ast::TableFactor,
@@ -102,6 +153,12 @@ fn table_factor(
             let parts = object_name_parts(name);
             if parts.len() == 1 && parts[0].eq_ignore_ascii_case("dual") && alias.is_none() {
                 return Ok(());
+            }
+            if let Some(i) = super::cte::lookup(cx, parts.last().map_or("", |p| p.as_str())) {
+                if parts.len() == 1 {
+                    let alias_s = alias.as_ref().map_or(&parts[0], |a| &a.name.value);
+                    return super::cte::reference(cx, i, alias_s.clone(), from, left, on);
+                }
             }
             let (db, tname) = cx.resolve_table_name(&parts)?;
             let alias_s = alias
@@ -183,30 +240,7 @@ fn table_factor(
             };
             let sub = super::query::plan_query(cx, subquery)?;
             let cols = sub.columns();
-            for c in &cols {
-                from.scope.cols.push(ScopeCol {
-                    table: alias.name.value.clone(),
-                    db: String::new(),
-                    org_table: String::new(),
-                    name: c.name.clone(),
-                    ty: c.ty,
-                    collation: c.collation,
-                    flags: 0,
-                    length: c.length,
-                    members: c.members.clone(),
-                    stored_utc: false,
-                });
-            }
-            let mut src = Source::rows(
-                alias.name.value.clone(),
-                Vec::new(),
-                offset,
-                cols.len(),
-                left,
-                on,
-            );
-            src.kind = SrcKind::Derived(Box::new(sub));
-            from.sources.push(src);
+            from.push_derived(alias.name.value.clone(), &cols, sub, left, on);
         }
         ast::TableFactor::NestedJoin {
             table_with_joins, ..

@@ -56,7 +56,7 @@ fn volatile(e: &Expr) -> bool {
             VOLATILE.iter().any(|v| name.eq_ignore_ascii_case(v)) || args.iter().any(volatile)
         }
         Expr::Rand(..) | Expr::Sleep(..) => true,
-        Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) => false,
+        Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => false,
         Expr::Unary(_, a)
         | Expr::IsNull(a, _)
         | Expr::IsTrue(a, _, _)

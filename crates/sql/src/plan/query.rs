@@ -1,6 +1,7 @@
 //! The plan of a whole query: a SELECT block, a UNION of two plans, a VALUES list, or ORDER BY /
 //! LIMIT over another plan's result ([`QueryPlan`]), built by [`plan_query`] before any row is
-//! read. Derived tables in FROM hold their own `QueryPlan` (from.rs).
+//! read. Derived tables in FROM hold their own `QueryPlan` (from.rs); WITH binds its common table
+//! expressions while the query is planned (cte.rs).
 //!
 //! Invariants: a plan's result columns ([`QueryPlan::columns`]) are known without running it, so
 //! a prepared statement describes its result from the plan alone; both sides of a UNION have the
@@ -10,6 +11,7 @@
 use sqlparser::ast;
 
 use super::select::{limit_of, order_of, plan_select, SelectPlan};
+use crate::context::cte_scope::WorkingTable;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -17,6 +19,16 @@ use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{Expr, Scope};
 use crate::result::{scope_of, OutCol};
 use crate::types::value::Value;
+
+/// A planned recursive CTE ([`QueryPlan::Recursive`]).
+pub struct RecursivePlan {
+    pub anchors: Vec<QueryPlan>,
+    pub steps: Vec<QueryPlan>,
+    /// UNION (DISTINCT): a row already produced is not produced again.
+    pub distinct: bool,
+    /// The CTE's columns and the table its recursive branches read.
+    pub working: WorkingTable,
+}
 
 /// A planned query.
 pub enum QueryPlan {
@@ -32,6 +44,12 @@ pub enum QueryPlan {
     Values {
         rows: Vec<Vec<Value>>,
     },
+    /// A recursive CTE (cte.rs): the anchors' rows, then the recursive branches run over the
+    /// rows the previous iteration added (put in `working` before each run) until none are
+    /// added or `max_recursive_iterations` is reached.
+    Recursive(Box<RecursivePlan>),
+    /// The working table of a recursive CTE, as a reference in a recursive branch reads it.
+    Working(WorkingTable),
     /// ORDER BY (by position or by result column) and LIMIT over another plan's result.
     Finish {
         input: Box<QueryPlan>,
@@ -73,6 +91,8 @@ impl QueryPlan {
                     .collect()
             }
             QueryPlan::Finish { input, .. } => input.columns(),
+            QueryPlan::Recursive(r) => r.working.cols.clone(),
+            QueryPlan::Working(w) => w.cols.clone(),
         }
     }
 
@@ -98,17 +118,27 @@ impl QueryPlan {
                 left.collect_selects(out);
                 right.collect_selects(out);
             }
-            QueryPlan::Values { .. } => {}
+            QueryPlan::Values { .. } | QueryPlan::Working(_) => {}
             QueryPlan::Finish { input, .. } => input.collect_selects(out),
+            QueryPlan::Recursive(r) => {
+                for p in r.anchors.iter().chain(&r.steps) {
+                    p.collect_selects(out);
+                }
+            }
         }
     }
 }
 
 /// Plans a full query (SELECT, UNION, VALUES, a parenthesized query).
 pub fn plan_query(cx: &mut Context, q: &ast::Query) -> DbResult<QueryPlan> {
-    if q.with.is_some() {
-        return Err(DbError::unsupported("WITH (common table expressions)"));
+    match &q.with {
+        Some(w) => super::cte::with_ctes(cx, w, |cx| plan_query_body(cx, q)),
+        None => plan_query_body(cx, q),
     }
+}
+
+/// A query without its WITH clause (bound by the caller).
+fn plan_query_body(cx: &mut Context, q: &ast::Query) -> DbResult<QueryPlan> {
     let (limit, offset) = limit_of(cx, q)?;
     let order = order_of(q)?;
     match &*q.body {

@@ -12,10 +12,12 @@ use sqlparser::ast::{self as ast, Spanned};
 
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
+use super::window::{compile_item, named_windows};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, EvalCtx};
+use crate::expr::window::{WinCall, WindowCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
 use crate::plan::access::conjuncts;
 use crate::result::OutCol;
@@ -39,6 +41,9 @@ pub struct SelectPlan {
     /// The result set's column metadata, one per projection.
     pub columns: Vec<OutCol>,
     pub aggregates: Vec<AggSpec>,
+    /// Window function calls of the select list and ORDER BY (`Expr::Win(i)` is call `i`),
+    /// computed after grouping and HAVING (exec/window.rs).
+    pub windows: Vec<WinCall>,
     pub group_by: Vec<Expr>,
     pub having: Option<Expr>,
     /// ORDER BY: expression and descending.
@@ -93,7 +98,7 @@ impl SelectPlan {
 
     /// How many rows the scan must produce before it can stop (None: all).
     pub fn stop_at(&self) -> Option<u64> {
-        if self.grouped() || self.distinct || self.sorted() {
+        if self.grouped() || self.distinct || self.sorted() || !self.windows.is_empty() {
             None
         } else {
             self.limit.map(|l| l.saturating_add(self.offset))
@@ -104,6 +109,7 @@ impl SelectPlan {
     /// column's type is known up front.
     pub fn streamable(&self) -> bool {
         !self.grouped()
+            && self.windows.is_empty()
             && !self.distinct
             && self.having.is_none()
             && !self.sorted()
@@ -120,6 +126,10 @@ pub fn plan_select(
     offset: u64,
 ) -> DbResult<SelectPlan> {
     refuse_unsupported_clauses(sel)?;
+    let mut windows = WindowCtx {
+        named: named_windows(sel)?,
+        ..Default::default()
+    };
     let mut from = plan_from(cx, &sel.from)?;
     compile_on_clauses(cx, &mut from)?;
     let filter = compile_where(cx, &mut from, sel.selection.as_ref())?;
@@ -128,7 +138,7 @@ pub fn plan_select(
         conjuncts(w, &mut where_conj);
     }
     let mut aggregates: Vec<AggSpec> = Vec::new();
-    let projection = plan_projection(cx, &from, &sel.projection, &mut aggregates)?;
+    let projection = plan_projection(cx, &from, &sel.projection, &mut aggregates, &mut windows)?;
     let aliases: Vec<(String, Expr)> = projection
         .iter()
         .map(|p| (p.name.clone(), p.expr.clone()))
@@ -153,8 +163,17 @@ pub fn plan_select(
         }
         None => None,
     };
-    let (order_by, order_from_projection) =
-        plan_order_by(cx, &from, order, &projection, &aliases, &mut aggregates)?;
+    if group_by.iter().chain(&having).any(Expr::has_win) {
+        return Err(super::window::misplaced());
+    }
+    let (order_by, order_from_projection) = plan_order_by(
+        cx,
+        &from,
+        order,
+        &projection,
+        &aliases,
+        (&mut aggregates, &mut windows),
+    )?;
     let mut plan = SelectPlan {
         from,
         filter,
@@ -162,6 +181,7 @@ pub fn plan_select(
         projection,
         columns: Vec::new(),
         aggregates,
+        windows: windows.calls,
         group_by,
         having,
         order_by,
@@ -176,7 +196,7 @@ pub fn plan_select(
     plan.columns = plan
         .projection
         .iter()
-        .map(|p| column_meta(&plan.from.scope, p, &plan.aggregates))
+        .map(|p| column_meta(&plan.from.scope, p, &plan.aggregates, &plan.windows))
         .collect();
     Ok(plan)
 }
@@ -214,6 +234,7 @@ fn plan_projection(
     from: &From,
     items: &[ast::SelectItem],
     aggs: &mut Vec<AggSpec>,
+    wins: &mut WindowCtx,
 ) -> DbResult<Vec<Projection>> {
     let mut proj = Vec::new();
     for item in items {
@@ -229,12 +250,12 @@ fn plan_projection(
                 expand_wildcard(from, qual, cx.time_zone, &mut proj)?;
             }
             ast::SelectItem::UnnamedExpr(e) => {
-                let expr = cx.compile_agg(&from.scope, e, aggs, &[], "field list")?;
+                let expr = compile_item(cx, &from.scope, e, (aggs, wins), &[], "field list")?;
                 let name = item_name(cx, e);
                 proj.push(Projection { name, expr });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let expr = cx.compile_agg(&from.scope, expr, aggs, &[], "field list")?;
+                let expr = compile_item(cx, &from.scope, expr, (aggs, wins), &[], "field list")?;
                 let name = alias.value.clone();
                 proj.push(Projection { name, expr });
             }
@@ -286,7 +307,7 @@ fn plan_order_by(
     order: &[ast::OrderByExpr],
     proj: &[Projection],
     aliases: &[(String, Expr)],
-    aggs: &mut Vec<AggSpec>,
+    (aggs, wins): (&mut Vec<AggSpec>, &mut WindowCtx),
 ) -> DbResult<OrderBy> {
     let mut keys = Vec::new();
     let mut items = Vec::new();
@@ -307,7 +328,14 @@ fn plan_order_by(
                 None => (Expr::Lit(Value::Null), None),
             },
             _ => {
-                let e = cx.compile_agg(&from.scope, &o.expr, aggs, aliases, "order clause")?;
+                let e = compile_item(
+                    cx,
+                    &from.scope,
+                    &o.expr,
+                    (aggs, wins),
+                    aliases,
+                    "order clause",
+                )?;
                 (e, None)
             }
         };
@@ -351,12 +379,17 @@ fn mark_columns_read(plan: &mut SelectPlan) {
             mark_needed(from, e);
         }
     }
+    for w in &plan.windows {
+        for e in super::window::exprs(w) {
+            mark_needed(from, e);
+        }
+    }
 }
 
 /// Each table's access path, whether the first table's key order serves ORDER BY, covering
 /// indexes for full scans, and index condition pushdown.
 fn choose_access_paths(cx: &Context, plan: &mut SelectPlan) {
-    let unordered = !plan.grouped() && !plan.distinct;
+    let unordered = !plan.grouped() && !plan.distinct && plan.windows.is_empty();
     let from = &mut plan.from;
     plan_access(from, &plan.where_conj);
     let order = &plan.order_by;
@@ -381,9 +414,6 @@ fn refuse_unsupported_clauses(sel: &ast::Select) -> DbResult<()> {
         }
     } else {
         return Err(DbError::syntax("GROUP BY ALL"));
-    }
-    if !sel.named_window.is_empty() {
-        return Err(DbError::unsupported("window functions"));
     }
     if sel.qualify.is_some() || sel.top.is_some() || sel.prewhere.is_some() {
         return Err(DbError::syntax(
@@ -571,8 +601,9 @@ fn positional(
     cx.compile(scope, e, place)
 }
 
-fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec]) -> OutCol {
+fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]) -> OutCol {
     match &p.expr {
+        Expr::Win(i) => super::window::column_meta(scope, &p.name, &wins[*i]),
         e if e.col_index().is_some() => {
             let c = &scope.cols[e.col_index().unwrap_or_default()];
             OutCol {

@@ -122,6 +122,7 @@ fn updated_row(
                 row: &new,
                 aggs: &[],
                 insert: row,
+                ..Default::default()
             },
         )?;
         let mode = crate::types::coerce::SqlMode {

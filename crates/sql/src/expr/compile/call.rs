@@ -3,8 +3,8 @@
 //! FOR, TRIM ... FROM, CEIL, FLOOR, POSITION ... IN).
 //!
 //! Invariants:
-//! * Clauses the evaluator does not implement (OVER, FILTER, IGNORE NULLS, WITHIN GROUP) are
-//!   refused (1235), never ignored.
+//! * A call with OVER is a window function call (window.rs); clauses the evaluator does not
+//!   implement (FILTER, IGNORE NULLS, WITHIN GROUP) are refused (1235), never ignored.
 //! * A session function with constant arguments folds to its value here; RAND becomes an
 //!   [`Expr::Rand`] with its own generator, SLEEP an [`Expr::Sleep`] waiting on the connection's
 //!   interrupt flag; any other name must be a known scalar function (functions/) or is 1305.
@@ -20,13 +20,8 @@ use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
 use crate::types::value::Value;
 
-/// Clauses of a call that the evaluator does not implement are refused, never ignored: a
-/// window function (`OVER`) evaluated as a plain aggregate would return one row instead of one
-/// per input row.
+/// Clauses of a call that the evaluator does not implement are refused, never ignored.
 fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
-    if f.over.is_some() {
-        return Err(DbError::unsupported("window functions"));
-    }
     if f.filter.is_some() {
         return Err(DbError::unsupported(
             "FILTER (WHERE ...) in aggregate functions",
@@ -42,7 +37,7 @@ fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
 }
 
 /// GROUP_CONCAT's SEPARATOR (`,` by default) and ORDER BY.
-fn aggregate_clauses(f: &ast::Function) -> (String, Vec<ast::OrderByExpr>) {
+pub(super) fn aggregate_clauses(f: &ast::Function) -> (String, Vec<ast::OrderByExpr>) {
     let mut separator = ",".to_string();
     let mut order = Vec::new();
     if let ast::FunctionArguments::List(l) = &f.args {
@@ -64,7 +59,7 @@ fn aggregate_clauses(f: &ast::Function) -> (String, Vec<ast::OrderByExpr>) {
     (separator, order)
 }
 
-fn agg_func(name: &str) -> Option<AggFunc> {
+pub(super) fn agg_func(name: &str) -> Option<AggFunc> {
     Some(match name {
         "COUNT" => AggFunc::Count,
         "SUM" => AggFunc::Sum,
@@ -74,6 +69,7 @@ fn agg_func(name: &str) -> Option<AggFunc> {
         "GROUP_CONCAT" => AggFunc::GroupConcat,
         "BIT_AND" => AggFunc::BitAnd,
         "BIT_OR" => AggFunc::BitOr,
+        "BIT_XOR" => AggFunc::BitXor,
         "FIRST" => AggFunc::First,
         "LAST" => AggFunc::Last,
         "DELTA" => AggFunc::Delta,
@@ -137,7 +133,7 @@ impl Compiler<'_> {
         })
     }
 
-    fn args(&mut self, f: &ast::Function) -> DbResult<(Vec<ast::Expr>, bool, bool)> {
+    pub(super) fn args(&mut self, f: &ast::Function) -> DbResult<(Vec<ast::Expr>, bool, bool)> {
         match &f.args {
             ast::FunctionArguments::None => Ok((vec![], false, false)),
             ast::FunctionArguments::Subquery(_) => Err(DbError::unsupported("subquery argument")),
@@ -170,6 +166,9 @@ impl Compiler<'_> {
             .cloned()
             .unwrap_or_default()
             .to_ascii_uppercase();
+        if f.over.is_some() {
+            return self.window_call(f, &name);
+        }
         refuse_unsupported_call_clauses(f)?;
         let (args, distinct, star) = self.args(f)?;
         if let Some(agg) = agg_func(&name) {
@@ -387,6 +386,7 @@ impl Compiler<'_> {
                 | AggFunc::Avg
                 | AggFunc::BitAnd
                 | AggFunc::BitOr
+                | AggFunc::BitXor
                 | AggFunc::StdPop
                 | AggFunc::StdSamp
                 | AggFunc::VarPop
@@ -402,6 +402,12 @@ impl Compiler<'_> {
         };
         let mut arg = Vec::new();
         let mut order = Vec::new();
+        // A window call in the argument is 4074.
+        let in_agg = Some(ErrorCode::SumFuncWithWindowFuncAsArg);
+        let saved_block = self
+            .windows
+            .as_mut()
+            .map(|w| std::mem::replace(&mut w.blocked, in_agg));
         let res = (|| -> DbResult<()> {
             for a in &args {
                 let e = self.compile(a)?;
@@ -416,6 +422,9 @@ impl Compiler<'_> {
             Ok(())
         })();
         self.aggs = Some(list);
+        if let (Some(w), Some(b)) = (self.windows.as_mut(), saved_block) {
+            w.blocked = b;
+        }
         res?;
         let list = self.aggs.as_mut().expect("restored above");
         let collations = arg.iter().map(|e| self.scope.collation_of(e)).collect();

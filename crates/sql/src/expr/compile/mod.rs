@@ -10,6 +10,7 @@
 //! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
 //! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries |
 //! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
+//! | `window.rs` | window function calls (`OVER`), named windows, frames |
 //!
 //! Invariants:
 //! * Everything fixed for the statement is folded at compile time: parameters, `@@vars`,
@@ -30,6 +31,7 @@ mod names;
 mod operators;
 mod predicates;
 mod subquery;
+mod window;
 
 pub use cast::cast_target;
 pub use literal::{literal_overflows, number_literal};
@@ -102,6 +104,7 @@ pub fn compile_standalone(scope: &Scope, e: &ast::Expr, place: &'static str) -> 
         scope,
         env: &mut env,
         aggs: None,
+        windows: None,
         insert_scope: None,
         aliases: &[],
         place,
@@ -114,6 +117,8 @@ pub struct Compiler<'a> {
     pub env: &'a mut dyn CompileEnv,
     /// Where aggregates go; `None` = aggregates are an error here.
     pub aggs: Option<&'a mut Vec<AggSpec>>,
+    /// Where window function calls go; `None` = they are an error here (4015).
+    pub windows: Option<&'a mut crate::expr::window::WindowCtx>,
     /// Columns of the INSERT row for `VALUES(col)` (ON DUPLICATE KEY UPDATE).
     pub insert_scope: Option<&'a Scope>,
     /// Select-list aliases usable by name (HAVING, ORDER BY).

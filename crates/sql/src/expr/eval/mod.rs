@@ -37,6 +37,8 @@ pub struct EvalCtx<'a> {
     pub row: &'a [Value],
     pub aggs: &'a [Value],
     pub insert: &'a [Value],
+    /// The row's window function values (exec/window.rs).
+    pub wins: &'a [Value],
 }
 
 impl<'a> EvalCtx<'a> {
@@ -45,6 +47,7 @@ impl<'a> EvalCtx<'a> {
             row,
             aggs: &[],
             insert: &[],
+            wins: &[],
         }
     }
 }
@@ -71,6 +74,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         Expr::Col(i) => cx.row.get(*i).cloned().unwrap_or(Value::Null),
         Expr::InsertValue(i) => cx.insert.get(*i).cloned().unwrap_or(Value::Null),
         Expr::Agg(i) => cx.aggs.get(*i).cloned().unwrap_or(Value::Null),
+        Expr::Win(i) => cx.wins.get(*i).cloned().unwrap_or(Value::Null),
         Expr::Unary(op, a) => arith::unary(*op, &eval(a, cx)?)?,
         Expr::Binary(op, a, b, coll) => binary(*op, a, b, *coll, cx)?,
         Expr::IsNull(a, neg) => Value::Int((eval(a, cx)?.is_null() != *neg) as i64),
@@ -196,6 +200,7 @@ mod tests {
             scope,
             env: &mut env,
             aggs: None,
+            windows: None,
             insert_scope: None,
             aliases: &[],
             place: "field list",

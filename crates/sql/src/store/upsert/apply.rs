@@ -73,6 +73,7 @@ fn run(d: &Program, insert_row: &[u8], old: &[u8]) -> Option<Vec<u8>> {
                 row: &cur,
                 aggs: &[],
                 insert: &new,
+                ..Default::default()
             },
         )
         .ok()?;

@@ -1,0 +1,37 @@
+//! The common table expressions a query being planned has bound ([`CteBinding`], the stack in
+//! [`Context::ctes`](super::Context)); plan/cte.rs binds and resolves them.
+//!
+//! Invariant: the stack holds only the bindings of the WITH clauses around what is being planned;
+//! each WITH truncates it back when its query is planned, error or not.
+
+use std::sync::{Arc, Mutex};
+
+use sqlparser::ast;
+
+use crate::result::OutCol;
+use crate::types::value::Value;
+
+/// A CTE bound on the stack.
+#[derive(Clone)]
+pub struct CteBinding {
+    pub name: String,
+    /// The column list after the name (empty: the query's own names).
+    pub columns: Vec<String>,
+    pub query: Arc<ast::Query>,
+    /// WITH RECURSIVE and the query references the CTE itself.
+    pub recursive: bool,
+    /// While a recursive CTE's recursive branches are planned: the table a reference to it
+    /// reads (the rows the previous iteration added, filled in when the plan runs).
+    pub working: Option<WorkingTable>,
+}
+
+/// The working table of a recursive CTE: its columns, and the rows the executor puts there
+/// before each iteration (shared by the plan nodes that read it). `None` outside the
+/// iterations: reading it then (a subquery run while the CTE is planned) is 4008, never an
+/// empty table.
+#[derive(Clone)]
+pub struct WorkingTable {
+    pub name: String,
+    pub cols: Vec<OutCol>,
+    pub rows: Arc<Mutex<Option<Vec<Vec<Value>>>>>,
+}

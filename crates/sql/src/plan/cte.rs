@@ -1,0 +1,256 @@
+//! Common table expressions: `WITH [RECURSIVE] name [(cols)] AS (query), ...` in front of a
+//! query. The names are bound on the session's CTE stack ([`Context::ctes`]) while the query is
+//! planned; a table reference with a bound name (unqualified, innermost binding first) becomes
+//! a source planned from the CTE's query ([`reference`]).
+//!
+//! Invariants:
+//! * a CTE's query sees the CTEs defined before it (and, when recursive, itself), never the ones
+//!   after it: the stack is cut back to the binding while its query is planned;
+//! * a non-recursive CTE is planned at each reference as a derived table; a recursive one
+//!   becomes a [`QueryPlan::Recursive`] derived table: its anchors (the UNION's branches that do
+//!   not reference it) and its recursive branches, planned with the CTE bound to a working
+//!   table the executor fills before each iteration (exec/cte.rs runs it);
+//! * the CTE's columns are named by its column list (4002 when the counts differ) or its
+//!   query's (anchors') columns; names in one WITH are unique (4004); a recursive CTE without
+//!   an anchor is 4005.
+
+use std::sync::{Arc, Mutex};
+
+use sqlparser::ast;
+
+use super::from::From;
+use super::query::{plan_query, QueryPlan, RecursivePlan};
+use crate::context::cte_scope::{CteBinding, WorkingTable};
+use crate::context::Context;
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
+use crate::expr::object_name_parts;
+use crate::result::OutCol;
+
+/// Plans `f` with the CTEs of `with` bound; the stack is as before afterwards, error or not.
+pub fn with_ctes<T>(
+    cx: &mut Context,
+    with: &ast::With,
+    f: impl FnOnce(&mut Context) -> DbResult<T>,
+) -> DbResult<T> {
+    let depth = cx.ctes.len();
+    let res = bind(cx, with).and_then(|()| f(cx));
+    cx.ctes.truncate(depth);
+    res
+}
+
+fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
+    let first = cx.ctes.len();
+    for cte in &with.cte_tables {
+        let name = cte.alias.name.value.clone();
+        if cx.ctes[first..].iter().any(|b| b.name == name) {
+            return Err(DbError::new(
+                ErrorCode::DupQueryName,
+                format!("Duplicate query name `{name}` in WITH clause"),
+            ));
+        }
+        let recursive = with.recursive && set_references(&cte.query.body, &name);
+        cx.ctes.push(CteBinding {
+            columns: cte
+                .alias
+                .columns
+                .iter()
+                .map(|c| c.name.value.clone())
+                .collect(),
+            query: Arc::new((*cte.query).clone()),
+            name,
+            recursive,
+            working: None,
+        });
+    }
+    Ok(())
+}
+
+/// The innermost CTE bound under `name`.
+pub fn lookup(cx: &Context, name: &str) -> Option<usize> {
+    cx.ctes.iter().rposition(|b| b.name == name)
+}
+
+/// A table reference to CTE `idx`, as source `alias` of `from`.
+pub fn reference(
+    cx: &mut Context,
+    idx: usize,
+    alias: String,
+    from: &mut From,
+    left: bool,
+    on: Option<ast::Expr>,
+) -> DbResult<()> {
+    let b = cx.ctes[idx].clone();
+    if let Some(w) = &b.working {
+        let cols = w.cols.clone();
+        from.push_derived(alias, &cols, QueryPlan::Working(w.clone()), left, on);
+        return Ok(());
+    }
+    let plan = if b.recursive {
+        let tail = cx.ctes.split_off(idx + 1);
+        let plan = plan_recursive(cx, idx);
+        cx.ctes[idx].working = None;
+        cx.ctes.extend(tail);
+        plan?
+    } else {
+        let tail = cx.ctes.split_off(idx);
+        let plan = plan_query(cx, &b.query);
+        cx.ctes.extend(tail);
+        plan?
+    };
+    let cols = renamed(&b, plan.columns())?;
+    from.push_derived(alias, &cols, plan, left, on);
+    Ok(())
+}
+
+/// `cols` named by the CTE's column list, if it has one.
+fn renamed(b: &CteBinding, mut cols: Vec<OutCol>) -> DbResult<Vec<OutCol>> {
+    if b.columns.is_empty() {
+        return Ok(cols);
+    }
+    if b.columns.len() != cols.len() {
+        return Err(DbError::new(
+            ErrorCode::WithColWrongList,
+            "WITH column list and SELECT field list have different column counts",
+        ));
+    }
+    for (c, n) in cols.iter_mut().zip(&b.columns) {
+        c.name = n.clone();
+    }
+    Ok(cols)
+}
+
+/// A query whose body is `body`, without ORDER BY or LIMIT.
+fn query_of(body: &ast::SetExpr) -> ast::Query {
+    ast::Query {
+        with: None,
+        body: Box::new(body.clone()),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: vec![],
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: vec![],
+    }
+}
+
+/// Plans `body`; checks its column count against `n` (1222).
+fn plan_branch(cx: &mut Context, body: &ast::SetExpr, n: Option<usize>) -> DbResult<QueryPlan> {
+    let plan = plan_query(cx, &query_of(body))?;
+    if n.is_some_and(|n| n != plan.columns().len()) {
+        return Err(DbError::new(
+            ErrorCode::WrongNumberOfColumnsInSelect,
+            "The used SELECT statements have a different number of columns",
+        ));
+    }
+    Ok(plan)
+}
+
+/// The plan of recursive CTE `idx`: its anchors, then its recursive branches planned with the
+/// CTE bound to a working table.
+fn plan_recursive(cx: &mut Context, idx: usize) -> DbResult<QueryPlan> {
+    let b = cx.ctes[idx].clone();
+    if b.query.order_by.is_some() || b.query.limit_clause.is_some() {
+        return Err(DbError::unsupported(
+            "ORDER BY / LIMIT in a recursive WITH element",
+        ));
+    }
+    let mut branches = Vec::new();
+    let mut distinct = false;
+    flatten_union(&b.query.body, &mut branches, &mut distinct);
+    let (recs, anchors): (Vec<_>, Vec<_>) = branches
+        .into_iter()
+        .partition(|s| set_references(s, &b.name));
+    if anchors.is_empty() {
+        return Err(DbError::new(
+            ErrorCode::RecursiveWithoutAnchors,
+            format!("No anchors for recursive WITH element '{}'", b.name),
+        ));
+    }
+    // Bound before the anchors are planned: a reference from a subquery in an expression (run
+    // while planning) reads no rows yet and is refused (4008), never answered as empty.
+    let rows = Arc::new(Mutex::new(None));
+    cx.ctes[idx].working = Some(WorkingTable {
+        name: b.name.clone(),
+        cols: Vec::new(),
+        rows: rows.clone(),
+    });
+    let mut anchor_plans = Vec::new();
+    for a in anchors {
+        let n = anchor_plans.first().map(|p: &QueryPlan| p.columns().len());
+        anchor_plans.push(plan_branch(cx, a, n)?);
+    }
+    let working = WorkingTable {
+        name: b.name.clone(),
+        cols: renamed(&b, anchor_plans[0].columns())?,
+        rows,
+    };
+    cx.ctes[idx].working = Some(working.clone());
+    let mut steps = Vec::new();
+    for r in recs {
+        steps.push(plan_branch(cx, r, Some(working.cols.len()))?);
+    }
+    Ok(QueryPlan::Recursive(Box::new(RecursivePlan {
+        anchors: anchor_plans,
+        steps,
+        distinct,
+        working,
+    })))
+}
+
+/// The branches of a UNION chain; `distinct` is set if any UNION of it is DISTINCT.
+fn flatten_union<'a>(e: &'a ast::SetExpr, out: &mut Vec<&'a ast::SetExpr>, distinct: &mut bool) {
+    match e {
+        ast::SetExpr::SetOperation {
+            op: ast::SetOperator::Union,
+            set_quantifier,
+            left,
+            right,
+        } => {
+            *distinct |= !matches!(set_quantifier, ast::SetQuantifier::All);
+            flatten_union(left, out, distinct);
+            flatten_union(right, out, distinct);
+        }
+        other => out.push(other),
+    }
+}
+
+/// Whether `e` reads a table named `name` (FROM clauses, joins, derived tables, nested queries).
+fn set_references(e: &ast::SetExpr, name: &str) -> bool {
+    match e {
+        ast::SetExpr::Select(s) => s.from.iter().any(|twj| {
+            factor_references(&twj.relation, name)
+                || twj
+                    .joins
+                    .iter()
+                    .any(|j| factor_references(&j.relation, name))
+        }),
+        ast::SetExpr::Query(q) => set_references(&q.body, name),
+        ast::SetExpr::SetOperation { left, right, .. } => {
+            set_references(left, name) || set_references(right, name)
+        }
+        _ => false,
+    }
+}
+
+fn factor_references(f: &ast::TableFactor, name: &str) -> bool {
+    match f {
+        ast::TableFactor::Table { name: n, .. } => {
+            let parts = object_name_parts(n);
+            parts.len() == 1 && parts[0] == name
+        }
+        ast::TableFactor::Derived { subquery, .. } => set_references(&subquery.body, name),
+        ast::TableFactor::NestedJoin {
+            table_with_joins, ..
+        } => {
+            factor_references(&table_with_joins.relation, name)
+                || table_with_joins
+                    .joins
+                    .iter()
+                    .any(|j| factor_references(&j.relation, name))
+        }
+        _ => false,
+    }
+}
