@@ -97,7 +97,7 @@ pub enum Statement {
     /// CREATE / ALTER / DROP SERVER (servers.rs).
     Server(ServerStmt),
     /// CHANGE MASTER TO, START / STOP / RESET SLAVE, SHOW SLAVE STATUS (replica.rs; carried out
-    /// by the server's replica through [`crate::context::interrupt::ServerHooks::replica`]).
+    /// by the server's replica through the hook the server lends the engine).
     Replica(ReplicaStmt),
     CreateUser {
         if_not_exists: bool,

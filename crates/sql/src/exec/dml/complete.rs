@@ -167,7 +167,7 @@ mod tests {
         // The last value plus one increment (800 + 300).
         assert_eq!(c.load(Ordering::SeqCst), 800 + 300);
         let ids: Vec<u64> = (0..3).map(|_| next_auto_id(&c, 50, 0)).collect();
-        assert_eq!(ids, [800 + 300, 1150, 1200]);
+        assert_eq!(ids, [800 + 300, 1150, 1150 + 50]);
         // Defaults: the counter is the last value + 1.
         assert_eq!(auto_inc_after(41, 1, 1), 42);
         // An explicit value below the offset (InnoDB's rounding).
