@@ -8,6 +8,7 @@
 //! binary JSON, a partial JSON update) is an error, never a changed value (RPA3).
 
 use betula_sql::catalog::TableDef;
+use betula_sql::types::temporal::{from_day_number, DateTime};
 use betula_sql::types::value::Value;
 use betula_sql::types::{IntWidth, SqlType};
 use mysql_common::binlog::value::BinlogValue;
@@ -28,7 +29,7 @@ pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, S
     Ok(match v {
         MyValue::NULL => Value::Null,
         MyValue::Int(i) => match column.sql_type {
-            SqlType::Timestamp { .. } => unix_text(*i, 0),
+            SqlType::Timestamp { .. } => unix_datetime(*i, 0),
             // Without the primary's signedness metadata an UNSIGNED value arrives signed.
             SqlType::Int {
                 width,
@@ -81,7 +82,7 @@ fn bytes(t: &TableDef, col: usize, b: &[u8]) -> Result<Value, String> {
             let micros: u32 = format!("{frac:0<6}")[..6]
                 .parse()
                 .map_err(|_| format!("TIMESTAMP {text:?}"))?;
-            unix_text(secs, micros)
+            unix_datetime(secs, micros)
         }
         ref ty if ty.is_binary() => Value::Bytes(b.to_vec()),
         ref ty if ty.is_text() => {
@@ -102,33 +103,20 @@ fn bytes(t: &TableDef, col: usize, b: &[u8]) -> Result<Value, String> {
     })
 }
 
-/// A TIMESTAMP's seconds since 1970 as UTC text (the applier's session runs in UTC).
-fn unix_text(secs: i64, micros: u32) -> Value {
+/// A TIMESTAMP's seconds since 1970 as a UTC DATETIME (the applier's session runs in UTC); the
+/// zero timestamp as MariaDB's zero value.
+fn unix_datetime(secs: i64, micros: u32) -> Value {
+    /// `day_number` of 1970-01-01.
+    const EPOCH_DAY: i64 = 719_468;
     if secs == 0 && micros == 0 {
         return Value::Text("0000-00-00 00:00:00".into());
     }
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    let (y, m, d) = civil_from_days(days);
-    Value::Text(format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}.{micros:06}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    ))
-}
-
-/// The civil date of a day count from 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(z: i64) -> (i64, i64, i64) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+    let date = from_day_number(secs.div_euclid(86_400) + EPOCH_DAY);
+    let rem = secs.rem_euclid(86_400) as u32;
+    match DateTime::new(date, rem / 3600, rem / 60 % 60, rem % 60, micros) {
+        Some(d) => Value::DateTime(d),
+        None => Value::Null,
+    }
 }
 
 #[cfg(test)]
@@ -143,15 +131,19 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_are_utc_text() {
+    fn timestamps_are_utc_datetimes() {
+        let text = |v: Value| match v {
+            Value::DateTime(d) => d.format(6),
+            other => panic!("{other:?}"),
+        };
         assert_eq!(
-            unix_text(1_700_000_000, 5),
-            Value::Text("2023-11-14 22:13:20.000005".into())
+            text(unix_datetime(1_700_000_000, 5)),
+            "2023-11-14 22:13:20.000005"
         );
         assert_eq!(
-            unix_text(951_782_400, 0),
-            Value::Text("2000-02-29 00:00:00.000000".into())
+            text(unix_datetime(951_782_400, 0)),
+            "2000-02-29 00:00:00.000000"
         );
-        assert_eq!(unix_text(0, 0), Value::Text("0000-00-00 00:00:00".into()));
+        assert_eq!(unix_datetime(0, 0), Value::Text("0000-00-00 00:00:00".into()));
     }
 }
