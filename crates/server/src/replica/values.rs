@@ -144,6 +144,9 @@ mod tests {
             text(unix_datetime(951_782_400, 0)),
             "2000-02-29 00:00:00.000000"
         );
-        assert_eq!(unix_datetime(0, 0), Value::Text("0000-00-00 00:00:00".into()));
+        assert_eq!(
+            unix_datetime(0, 0),
+            Value::Text("0000-00-00 00:00:00".into())
+        );
     }
 }
