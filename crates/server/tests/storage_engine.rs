@@ -8,72 +8,15 @@
 //! /usr/share/mysql/mysql-test/suite/storage_engine) and python3; a missing one FAILS the test
 //! with a message naming the package.
 
-use std::path::Path;
-use std::process::Command;
+mod suite_runner;
 
 #[test]
 fn storage_engine_suite_keeps_its_passing_tests() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let suite = Path::new("/usr/share/mysql/mysql-test/suite/storage_engine");
-    let have_mtr = Command::new("mariadb-test")
-        .arg("--version")
-        .output()
-        .is_ok();
-    assert!(
-        have_mtr && suite.is_dir(),
-        "storage_engine suite needs `apt-get install mariadb-test mariadb-test-data` \
-         (mariadb-test: {have_mtr}, {}: {})",
-        suite.display(),
-        suite.is_dir()
-    );
-    let floor: Vec<String> = std::fs::read_to_string(root.join("tests/storage_engine/passing.txt"))
-        .expect("tests/storage_engine/passing.txt")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
-    assert!(!floor.is_empty(), "passing.txt lists no test");
-    let out_dir = tempfile::tempdir().expect("tempdir");
-    let out = Command::new("python3")
-        .arg(root.join("tools/storage-engine-suite"))
-        .arg("run")
-        .arg("--betula")
-        .arg(env!("CARGO_BIN_EXE_betula"))
-        .arg("--out")
-        .arg(out_dir.path())
-        .output()
-        .expect("run python3 tools/storage-engine-suite (python3 installed?)");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "storage-engine-suite failed:\n{stdout}\n{stderr}"
-    );
-    let passed: Vec<&str> = stdout
-        .lines()
-        .filter_map(|l| {
-            let mut w = l.split_whitespace();
-            match (w.next(), w.next()) {
-                (Some(name), Some("pass")) => Some(name),
-                _ => None,
-            }
-        })
-        .collect();
-    let lost: Vec<&String> = floor
-        .iter()
-        .filter(|t| !passed.contains(&t.as_str()))
-        .collect();
-    for t in &lost {
-        if let Ok(d) = std::fs::read_to_string(out_dir.path().join(format!("{t}.diff"))) {
-            eprintln!("{}", d.lines().take(40).collect::<Vec<_>>().join("\n"));
-        }
-    }
-    assert!(
-        lost.is_empty(),
-        "storage_engine tests that passed before now differ from InnoDB: {lost:?}\n{stdout}"
-    );
-    let summary = stdout.lines().last().unwrap_or("");
-    assert!(summary.contains(" passed"), "no summary line: {stdout}");
-    eprintln!("{summary}");
+    suite_runner::keep_passing(&suite_runner::Suite {
+        name: "storage_engine",
+        dir: "/usr/share/mysql/mysql-test/suite/storage_engine",
+        packages: "mariadb-test mariadb-test-data",
+        tool: "tools/storage-engine-suite",
+        passing: "tests/storage_engine/passing.txt",
+    });
 }
