@@ -18,6 +18,7 @@ mod io_stats;
 mod machine;
 mod peer;
 mod report;
+mod scenarios;
 mod sql;
 mod stats;
 mod workload;
@@ -49,86 +50,13 @@ enum Cmd {
     Codecs(CodecArgs),
     /// An online backup of Betula's server while sensor-stream's clients insert: rows/s before and during
     /// it, and the backup's MB/s.
-    BackupDuringStream(BackupArgs),
+    BackupDuringStream(scenarios::BackupArgs),
     /// Lag of a Betula replica and of a MariaDB InnoDB replica behind a MariaDB primary running sysbench
     /// oltp_read_write.
-    ReplicaLag(ReplicaArgs),
+    ReplicaLag(scenarios::ReplicaArgs),
     /// Sensor readings sharded behind MariaDB's Spider over three Betula data nodes, against one Betula
     /// server: insert rate and query latencies.
-    Spider(SpiderArgs),
-}
-
-#[derive(Args)]
-struct ReplicaArgs {
-    #[command(flatten)]
-    common: Common,
-    /// What runs on the primary: sysbench (oltp_read_write) or sensor-stream.
-    #[arg(long, default_value = "sysbench")]
-    load: String,
-    /// sysbench threads (sensor-stream clients) on the primary.
-    #[arg(long, default_value_t = 8)]
-    threads: usize,
-    /// Seconds of oltp_read_write.
-    #[arg(long, default_value_t = 60)]
-    secs: u64,
-    /// Rows sysbench prepares.
-    #[arg(long, default_value_t = 100_000)]
-    table_rows: u64,
-    /// The `betula` binary (default: next to this one).
-    #[arg(long)]
-    betula_bin: Option<PathBuf>,
-}
-
-#[derive(Args)]
-struct SpiderArgs {
-    #[command(flatten)]
-    common: Common,
-    /// Inserting connections.
-    #[arg(long, default_value_t = 4)]
-    clients: usize,
-    /// Sensors = rows per INSERT.
-    #[arg(long, default_value_t = 100)]
-    sensors: usize,
-    /// Rows inserted into each target (whole statements).
-    #[arg(long, default_value_t = 500_000)]
-    rows: u64,
-    /// Timed executions of each query per target.
-    #[arg(long, default_value_t = 200)]
-    queries: usize,
-    /// The `betula` binary (default: next to this one).
-    #[arg(long)]
-    betula_bin: Option<PathBuf>,
-}
-
-#[derive(Args)]
-struct BackupArgs {
-    #[command(flatten)]
-    common: Common,
-    /// Inserting connections.
-    #[arg(long, default_value_t = 4)]
-    clients: usize,
-    /// Sensors = rows per INSERT.
-    #[arg(long, default_value_t = 1000)]
-    sensors: usize,
-    /// Seconds of inserts before the measured run (the data the backup copies).
-    #[arg(long, default_value_t = 300)]
-    fill: u64,
-    /// Seconds of inserts measured before the backup starts.
-    #[arg(long, default_value_t = 30)]
-    before: u64,
-    /// Seconds of inserts after the backup's budget.
-    #[arg(long, default_value_t = 10)]
-    after: u64,
-    /// The backup's throttle in bytes per second.
-    #[arg(long)]
-    throttle: Option<u64>,
-    /// MB of rows of random text loaded (LOAD DATA) into a table of their own before the stream, so the
-    /// backup copies a large data directory.
-    #[arg(long, default_value_t = 0)]
-    preload_mb: u64,
-    /// The `betula` binary (default: next to this one).
-    #[arg(long)]
-    betula_bin: Option<PathBuf>,
+    Spider(scenarios::SpiderArgs),
 }
 
 #[derive(Args)]
@@ -589,113 +517,15 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
     write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
 }
 
-fn backup_during_stream(a: BackupArgs) -> BenchResult<()> {
-    let dir = data_dir(&a.common)?;
-    io_stats::watch_device(&dir);
-    let betula_bin = match a.betula_bin.clone() {
-        Some(b) => b,
-        None => std::env::current_exe()?.with_file_name("betula"),
-    };
-    let p = sql::backup_during::BackupRunParams {
-        clients: a.clients.max(1),
-        sensors: a.sensors.max(1),
-        seed: a.common.seed,
-        fill_secs: a.fill,
-        before_secs: a.before,
-        after_secs: a.after,
-        throttle: a.throttle,
-        preload_mb: a.preload_mb,
-        dir: dir.clone(),
-        start: peer::StartOptions {
-            betula_bin,
-            cache_bytes: a.common.cache_mb << 20,
-            betula_settings: Vec::new(),
-            mariadb_settings: Vec::new(),
-        },
-    };
-    let mut ctx = context(&a.common, &dir);
-    let (md, csv) = sql::backup_during::run(&p, &mut ctx)?;
-    let stem = a
-        .common
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-backup-during-stream", ctx.date));
-    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
-}
-
-fn replica_lag(a: ReplicaArgs) -> BenchResult<()> {
-    let dir = data_dir(&a.common)?;
-    let betula_bin = match a.betula_bin.clone() {
-        Some(b) => b,
-        None => std::env::current_exe()?.with_file_name("betula"),
-    };
-    let load = match a.load.as_str() {
-        "sysbench" => sql::replica_lag::Load::Sysbench,
-        "sensor-stream" => sql::replica_lag::Load::SensorStream,
-        other => return Err(format!("--load {other}: sysbench or sensor-stream").into()),
-    };
-    let p = sql::replica_lag::ReplicaRunParams {
-        load,
-        threads: a.threads.max(1),
-        secs: a.secs.max(1),
-        table_rows: a.table_rows.max(1),
-        seed: a.common.seed,
-        dir: dir.clone(),
-        start: peer::StartOptions {
-            betula_bin,
-            cache_bytes: a.common.cache_mb << 20,
-            betula_settings: Vec::new(),
-            mariadb_settings: Vec::new(),
-        },
-    };
-    let mut ctx = context(&a.common, &dir);
-    let (md, csv) = sql::replica_lag::run(&p, &mut ctx)?;
-    let stem = a
-        .common
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-replica-lag", ctx.date));
-    write_out(&a.common, &stem, &[("md", md), ("csv", csv)])
-}
-
-fn spider(a: SpiderArgs) -> BenchResult<()> {
-    let dir = data_dir(&a.common)?;
-    let betula_bin = match a.betula_bin.clone() {
-        Some(b) => b,
-        None => std::env::current_exe()?.with_file_name("betula"),
-    };
-    let p = sql::spider::SpiderParams {
-        clients: a.clients.max(1),
-        sensors: a.sensors.max(1),
-        rows: a.rows.max(1),
-        queries: a.queries.max(1),
-        dir: dir.clone(),
-        start: peer::StartOptions {
-            betula_bin,
-            cache_bytes: a.common.cache_mb << 20,
-            betula_settings: Vec::new(),
-            mariadb_settings: Vec::new(),
-        },
-    };
-    let mut ctx = context(&a.common, &dir);
-    let md = sql::spider::run(&p, &mut ctx)?;
-    let stem = a
-        .common
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-spider", ctx.date));
-    write_out(&a.common, &stem, &[("md", md)])
-}
-
 fn main() {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Storage(a) => storage(a),
         Cmd::CommitThroughput(a) => commit_throughput(a),
         Cmd::Sql(a) => sql_suite(a),
-        Cmd::BackupDuringStream(a) => backup_during_stream(a),
-        Cmd::ReplicaLag(a) => replica_lag(a),
-        Cmd::Spider(a) => spider(a),
+        Cmd::BackupDuringStream(a) => scenarios::backup_during_stream(a),
+        Cmd::ReplicaLag(a) => scenarios::replica_lag(a),
+        Cmd::Spider(a) => scenarios::spider(a),
         Cmd::Codecs(a) => {
             let tree = betula_storage::TreeOptions {
                 basement_size_bytes: (a.basement_kib.clamp(1, 4096) << 10) as u32,
