@@ -52,7 +52,7 @@ enum Cmd {
     /// it, and the backup's MB/s.
     BackupDuringStream(scenarios::BackupArgs),
     /// Lag of a Betula replica and of a MariaDB InnoDB replica behind a MariaDB primary running sysbench
-    /// oltp_read_write.
+    /// oltp_read_write or sensor-stream.
     ReplicaLag(scenarios::ReplicaArgs),
     /// Sensor readings sharded behind MariaDB's Spider over three Betula data nodes, against one Betula
     /// server: insert rate and query latencies.

@@ -19,10 +19,10 @@ pub struct ReplicaArgs {
     /// sysbench threads (sensor-stream clients) on the primary.
     #[arg(long, default_value_t = 8)]
     pub threads: usize,
-    /// Seconds of oltp_read_write.
+    /// Seconds the workload runs on the primary.
     #[arg(long, default_value_t = 60)]
     pub secs: u64,
-    /// Rows sysbench prepares.
+    /// Rows sysbench prepares (sysbench only).
     #[arg(long, default_value_t = 100_000)]
     pub table_rows: u64,
     /// The `betula` binary (default: next to this one).

@@ -79,9 +79,8 @@ fn bytes(t: &TableDef, col: usize, b: &[u8]) -> Result<Value, String> {
             let text = std::str::from_utf8(b).map_err(|_| "TIMESTAMP image".to_string())?;
             let (secs, frac) = text.split_once('.').unwrap_or((text, ""));
             let secs: i64 = secs.parse().map_err(|_| format!("TIMESTAMP {text:?}"))?;
-            let micros: u32 = format!("{frac:0<6}")[..6]
-                .parse()
-                .map_err(|_| format!("TIMESTAMP {text:?}"))?;
+            let digits: String = frac.chars().chain(std::iter::repeat('0')).take(6).collect();
+            let micros: u32 = digits.parse().map_err(|_| format!("TIMESTAMP {text:?}"))?;
             unix_datetime(secs, micros)
         }
         ref ty if ty.is_binary() => Value::Bytes(b.to_vec()),
