@@ -36,6 +36,7 @@ pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
+pub mod rollup;
 pub mod type_text;
 
 mod database_def;
@@ -48,6 +49,7 @@ mod users;
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
 pub use persist::{Catalog, CATALOG_TREE};
+pub use rollup::RollupDef;
 pub use server_def::ServerDef;
 pub use table_def::{
     is_table_tree, temp_tree_name, tree_name, tree_name_gen, Counters, IndexDef, TableDef,

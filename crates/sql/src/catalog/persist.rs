@@ -22,7 +22,7 @@ use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
-use crate::catalog::{is_table_tree, DatabaseDef, ServerDef, TableDef, UserDef};
+use crate::catalog::{is_table_tree, DatabaseDef, RollupDef, ServerDef, TableDef, UserDef};
 use crate::codec::row::RowLayout;
 use crate::error::db_error::{DbError, DbResult};
 
@@ -95,6 +95,7 @@ impl Catalog {
             .collect::<Result<_, _>>()?;
         let mut st = self.state.write();
         let mut auto_incs = Vec::new();
+        let mut rollups = Vec::new();
         for (k, v) in entries {
             let parts: Vec<String> = k[1..]
                 .split(|b| *b == 0)
@@ -123,6 +124,9 @@ impl Catalog {
                     if let Some(ids) = &h.parts {
                         def.set_part_ids(ids)?;
                     }
+                    if let Some(r) = &h.rollup {
+                        rollups.push(((def.db.clone(), def.name.clone()), r.clone()));
+                    }
                     st.tables
                         .insert((def.db.clone(), def.name.clone()), Arc::new(def));
                 }
@@ -136,6 +140,18 @@ impl Catalog {
                     st.servers.insert(name.clone(), def);
                 }
                 _ => {}
+            }
+        }
+        // A roll-up names its base table's columns: resolved once every table is read.
+        for (name, text) in rollups {
+            let mut def = RollupDef::from_text(&text)?;
+            let base = st.tables.get(&(name.0.clone(), def.base.clone())).cloned();
+            let base = base.ok_or_else(|| DbError::no_table(&name.0, &def.base))?;
+            def.resolve(|c| base.col_index(c))?;
+            if let Some(t) = st.tables.get_mut(&name) {
+                let mut t2 = (**t).clone();
+                t2.rollup = Some(Arc::new(def));
+                *t = Arc::new(t2);
             }
         }
         for (name, next) in auto_incs {
@@ -209,6 +225,17 @@ impl Catalog {
             .tables
             .get(&(db.to_string(), name.to_string()))
             .cloned()
+    }
+    /// The roll-ups of table `db`.`base` (design.md RUP1).
+    pub fn rollups_of(&self, db: &str, base: &str) -> Vec<Arc<TableDef>> {
+        let st = self.state.read();
+        let lo = (db.to_string(), String::new());
+        st.tables
+            .range(lo..)
+            .take_while(|((d, _), _)| d == db)
+            .filter(|(_, t)| t.rollup.as_ref().is_some_and(|r| r.base == base))
+            .map(|(_, t)| t.clone())
+            .collect()
     }
     pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
         self.table(db, name)

@@ -139,6 +139,9 @@ pub struct TableDef {
     /// How the table is partitioned (`None`: one set of trees); each partition owns its own
     /// trees, `db/t/#<id>/<index>` (catalog/partition/, design.md "Partitioned tables").
     pub partitioning: Option<Arc<Partitioning>>,
+    /// `Some` for a roll-up: the table is the GROUP BY of its base table that the engine keeps
+    /// (rollup.rs, design.md RUP1-RUP6); read-only to DML.
+    pub rollup: Option<Arc<crate::catalog::RollupDef>>,
 }
 
 /// Rows of one partition (`None`: the table is not partitioned), by position.

@@ -1,11 +1,12 @@
 //! The stored form of a table entry of the catalog tree: an optional header line, then the
 //! table's CREATE TABLE text.
 //!
-//! The header `#betula generation=<n> full_columns=<k> keys=<f>[ parts=<id>.<id>... next_part=<m>][ rows=<layout>]\n`
+//! The header `#betula generation=<n> full_columns=<k> keys=<f>[ parts=<id>.<id>... next_part=<m>][ rows=<layout>][ rollup=<definition>]\n`
 //! is written when the table's trees are of generation n > 0, old rows lack columns, its key
 //! format f is not 1 ([`TableDef::key_format`]), it is partitioned (its partitions' ids in
 //! order and the next id, design.md PRT3), or its row layout is not plain (`rows`: slots, schema
-//! version and kind history after instant ALTERs, file-format.md §9, design.md INS1-INS3).
+//! version and kind history after instant ALTERs, file-format.md §9, design.md INS1-INS3), or
+//! it is a roll-up (`rollup`: its definition, rollup.rs, design.md RUP1).
 //! Invariants: an entry without the header is generation 0, every column in every row, key format
 //! 1, a plain row layout; unknown `key=value` pairs are ignored (a newer version's), an unknown key
 //! format is an error.
@@ -27,6 +28,7 @@ pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> DbResult<Vec<u8>> {
         && t.key_format == 1
         && parts.is_none()
         && plain
+        && t.rollup.is_none()
     {
         return Ok(sql.as_bytes().to_vec());
     }
@@ -42,6 +44,10 @@ pub(super) fn encode_table_entry(t: &TableDef, sql: &str) -> DbResult<Vec<u8>> {
         head.push_str(" rows=");
         head.push_str(&t.layout.to_text()?);
     }
+    if let Some(r) = &t.rollup {
+        head.push_str(" rollup=");
+        head.push_str(&r.to_text());
+    }
     Ok(format!("{head}\n{sql}").into_bytes())
 }
 
@@ -56,6 +62,8 @@ pub(super) struct EntryHeader {
     pub(super) parts: Option<PartIds>,
     /// The row layout's text when it is not plain (`rows=`).
     pub(super) rows: Option<String>,
+    /// A roll-up's definition text (`rollup=`).
+    pub(super) rollup: Option<String>,
 }
 
 /// The header of a stored table entry and its CREATE TABLE text. Unknown `key=value` pairs of
@@ -68,6 +76,7 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
         key_format: 1,
         parts: None,
         rows: None,
+        rollup: None,
     };
     let Some(rest) = v.strip_prefix(HEADER) else {
         return Ok((h, v));
@@ -103,6 +112,7 @@ pub(super) fn decode_table_entry(v: &str) -> DbResult<(EntryHeader, &str)> {
                     .next = next;
             }
             "rows" => h.rows = Some(n.to_string()),
+            "rollup" => h.rollup = Some(n.to_string()),
             _ => {}
         }
     }
@@ -122,6 +132,7 @@ mod tests {
             key_format,
             parts: None,
             rows: None,
+            rollup: None,
         };
         let sql = "CREATE TABLE `t` (\n  `a` int(11) DEFAULT NULL\n) ENGINE=Betula";
         t.key_format = 1;

@@ -1,6 +1,6 @@
 //! Data definition: databases, tables (CREATE / DROP / TRUNCATE / RENAME, CREATE TABLE ...
 //! SELECT), indexes, ALTER TABLE and table rebuilds, ANALYZE / OPTIMIZE / CHECK, accounts and
-//! grants, foreign servers, table export and import. Executors only: their grammars are in parser/.
+//! grants, foreign servers, table export and import, roll-ups (CREATE / DROP ROLLUP). Executors only: their grammars are in parser/.
 
 pub mod alter;
 pub mod check;
@@ -17,6 +17,7 @@ mod part_streams;
 pub mod partitions;
 pub mod rebuild;
 pub mod retention;
+pub mod rollup;
 pub mod servers;
 pub mod table_draft;
 pub mod tables;

@@ -153,10 +153,18 @@ pub fn drop_tables(
             cx.find_table(&db, &t)
         };
         match def {
-            Some(def) => found.push(def),
+            Some(def) => {
+                // A base table's roll-ups go with it (design.md RUP6).
+                if def.temporary.is_none() {
+                    found.extend(cx.engine.catalog.rollups_of(&db, &t));
+                }
+                found.push(def);
+            }
             None => missing.push(format!("{db}.{t}")),
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    found.retain(|d| seen.insert((d.db.clone(), d.name.clone())));
     if !missing.is_empty() && !if_exists {
         return Err(DbError::new(
             ErrorCode::BadTableError,
@@ -183,10 +191,22 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.check_db_access(db)?;
     cx.begin_ddl()?;
     let def = cx.get_table(db, t)?;
+    // A base table's roll-ups are emptied with it (design.md RUP6).
+    let mut trees = Vec::new();
+    if def.temporary.is_none() {
+        for r in cx.engine.catalog.rollups_of(db, t) {
+            let opts = tree_opts(cx, &r);
+            trees.extend(r.all_trees().into_iter().map(|n| (n, opts)));
+        }
+    }
     let opts = tree_opts(cx, &def);
-    for tree in def.all_trees() {
+    trees.extend(def.all_trees().into_iter().map(|n| (n, opts)));
+    for (tree, opts) in trees {
         cx.engine.store.drop_tree(&tree)?;
         cx.engine.store.create_tree(&tree, Some(opts))?;
+    }
+    for r in cx.engine.catalog.rollups_of(db, t) {
+        cx.engine.store.set_column_layouts(r.column_layouts())?;
     }
     cx.engine.store.set_column_layouts(def.column_layouts())?;
     def.counters.auto_inc.store(1, Ordering::SeqCst);

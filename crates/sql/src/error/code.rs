@@ -237,6 +237,8 @@ error_codes! {
     SpDoesNotExist = 1305, "42000";
     /// `ER_QUERY_INTERRUPTED`
     QueryInterrupted = 1317, "70100";
+    /// `ER_WRONG_OBJECT`
+    WrongObject = 1347, "HY000";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)

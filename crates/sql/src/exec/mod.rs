@@ -1,4 +1,5 @@
-//! Execution: scans, queries, INSERT/UPDATE/DELETE (multi-table too), HANDLER, CHECKSUM TABLE.
+//! Execution: scans, queries, INSERT/UPDATE/DELETE (multi-table too), HANDLER, CHECKSUM TABLE,
+//! and the upkeep of roll-up tables (rollup/).
 
 pub mod checksum;
 pub mod compile_env;
@@ -9,6 +10,7 @@ pub mod join;
 pub mod member_sort;
 pub mod multi_table;
 pub mod query;
+pub mod rollup;
 pub mod scan;
 pub mod select;
 pub mod sort;

@@ -319,6 +319,16 @@ fn multi_update(
                 ),
             ));
         };
+        if t.rollup.is_some() {
+            // A roll-up is read-only to DML (design.md RUP1).
+            return Err(DbError::new(
+                ErrorCode::NonUpdatableTable,
+                format!(
+                    "The target table {} of the UPDATE is not updatable",
+                    j.from.sources[src].alias
+                ),
+            ));
+        }
         let c = g - j.from.sources[src].offset;
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())

@@ -10,6 +10,7 @@
 //! RENAME TABLE a TO b [, c TO d ...]
 //! ALTER [ONLINE] [IGNORE] TABLE t ops          (ops: alter.rs)
 //! CREATE / ALTER / DROP USER, SERVER           (users.rs, servers.rs)
+//! CREATE / DROP ROLLUP                         (rollup.rs)
 //! ```
 //!
 //! Invariant: as before, the tail after CREATE DATABASE's name (its character set options), DROP
@@ -19,7 +20,7 @@
 use crate::error::db_error::DbResult;
 use crate::parser::statement::{DatabaseOptions, Statement};
 use crate::parser::tokens::{expect_end, syntax, Cursor};
-use crate::parser::{alter, servers, users};
+use crate::parser::{alter, rollup, servers, users};
 
 /// After `CREATE`.
 pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
@@ -42,6 +43,9 @@ pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
     }
     if c.kw("USER") {
         return users::parse_create_user(c);
+    }
+    if c.kw("ROLLUP") {
+        return rollup::parse_create(c);
     }
     // TokuDB's CREATE [UNIQUE] CLUSTERING INDEX (also CLUSTERING UNIQUE).
     let mut clustering = alter::clustering_word(c, &["INDEX", "UNIQUE"]);
@@ -78,6 +82,9 @@ pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
     }
     if c.kw("SERVER") {
         return servers::parse_drop(c);
+    }
+    if c.kw("ROLLUP") {
+        return rollup::parse_drop(c);
     }
     if c.kw("INDEX") {
         let name = c.name().ok_or_else(|| syntax(c))?;

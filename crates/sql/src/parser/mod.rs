@@ -15,7 +15,7 @@
 //! | LOAD DATA, LOAD XML | load.rs | `Load` |
 //! | HANDLER | handler.rs | `Handler` |
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
-//! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
+//! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
@@ -46,6 +46,7 @@ pub mod multi_table;
 pub mod num_text;
 pub mod partition;
 pub mod replica;
+pub mod rollup;
 pub mod servers;
 pub mod show;
 pub mod split;
@@ -272,9 +273,10 @@ fn grammar_of(sql: &str) -> Grammar {
                 (Some("REPLACE"), Some("TABLE" | "TEMPORARY")) => Grammar::CreateTable,
                 _ => Grammar::Sqlparser,
             },
-            Some("DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "CLUSTERING" | "USER" | "SERVER") => {
-                Grammar::Own
-            }
+            Some(
+                "DATABASE" | "SCHEMA" | "INDEX" | "UNIQUE" | "CLUSTERING" | "USER" | "SERVER"
+                | "ROLLUP",
+            ) => Grammar::Own,
             Some("TABLE" | "TEMPORARY") => Grammar::CreateTable,
             _ => Grammar::Sqlparser,
         },

@@ -17,6 +17,7 @@ use crate::parser::handler::HandlerStmt;
 use crate::parser::load::LoadStmt;
 use crate::parser::multi_table::MultiTable;
 use crate::parser::replica::ReplicaStmt;
+use crate::parser::rollup::CreateRollup;
 use crate::parser::servers::ServerStmt;
 use crate::parser::show::ShowStatement;
 use crate::parser::users::{GrantOn, NewUser, UserName};
@@ -93,6 +94,12 @@ pub enum Statement {
     DropIndex {
         name: String,
         table: Vec<String>,
+    },
+    /// CREATE ROLLUP, a Betula extension (rollup.rs).
+    CreateRollup(Box<CreateRollup>),
+    DropRollup {
+        name: Vec<String>,
+        if_exists: bool,
     },
     /// CREATE / ALTER / DROP SERVER (servers.rs).
     Server(ServerStmt),
@@ -243,6 +250,8 @@ impl Statement {
             | Statement::Tablespace { .. }
             | Statement::CreateIndex { .. }
             | Statement::DropIndex { .. }
+            | Statement::CreateRollup(_)
+            | Statement::DropRollup { .. }
             | Statement::Server(_)
             | Statement::CreateUser { .. }
             | Statement::DropUser { .. }

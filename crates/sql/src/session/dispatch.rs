@@ -10,7 +10,7 @@
 use sqlparser::ast;
 
 use crate::context::Context;
-use crate::ddl::{alter, databases, indexes, maintenance, servers, tables, users};
+use crate::ddl::{alter, databases, indexes, maintenance, rollup, servers, tables, users};
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::{checksum, dml, handler, multi_table, query};
 use crate::parser::statement::{FlushMode, Statement};
@@ -31,6 +31,7 @@ pub fn dispatch(
     }
     // After the implicit commit, which would end the write uses this takes (design.md TLK5).
     locking::before_statement(cx, &stmt)?;
+    super::rollup_guard::check(cx, &stmt)?;
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
@@ -103,6 +104,8 @@ pub fn dispatch(
             unique,
         } => indexes::create_index(cx, name, &table, spec, unique),
         Statement::DropIndex { name, table } => indexes::drop_index(cx, name, &table),
+        Statement::CreateRollup(r) => rollup::create(cx, &r),
+        Statement::DropRollup { name, if_exists } => rollup::drop(cx, &name, if_exists),
         Statement::Server(s) => servers::run(cx, s),
         Statement::CreateUser {
             if_not_exists,

@@ -28,6 +28,7 @@ pub mod control;
 pub mod dispatch;
 pub mod key_cache;
 pub mod locking;
+pub mod rollup_guard;
 pub mod set;
 pub mod show;
 pub mod transaction;

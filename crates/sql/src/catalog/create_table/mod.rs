@@ -133,6 +133,7 @@ pub fn table_from_create_mode(
         key_format: crate::catalog::KEY_FORMAT,
         checks: Vec::new(),
         partitioning: None,
+        rollup: None,
     };
     def.checks = crate::catalog::check_def::checks_of(ct);
     for c in &def.checks {

@@ -132,6 +132,8 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c))
         && t.checks.is_empty()
+        // A roll-up must see the row's old values (design.md RUP3).
+        && crate::exec::rollup::of(cx, &t).is_empty()
         // The message carries its own layout, which reads only rows of its version (INS6).
         && t.layout.is_plain()
         && t.full_columns == t.columns.len()

@@ -185,6 +185,14 @@ pub(super) fn insert_batch(
             cx.ws.write_through(store, &tree, changes)?;
         }
     }
+    // One blind upsert per group of each roll-up, in the same transaction (design.md RUP3).
+    for (r, def) in crate::exec::rollup::of(cx, t) {
+        let changes = crate::exec::rollup::batch_changes(&r, &def, &done.rows)?;
+        let tree = r.primary_tree_of(None);
+        cx.ws
+            .lock_batch(store, &tree, changes.iter().map(|(k, _)| k.as_slice()))?;
+        cx.ws.write_through(store, &tree, changes)?;
+    }
     match kind {
         BatchKind::Insert => cx.tally.inserted += rows,
         BatchKind::Upsert(_) => cx.tally.upserted += rows,
@@ -201,7 +209,10 @@ pub(super) fn insert_batch(
 /// without secondary indexes (SES9; the statement's own rows are still compared with each other).
 /// A secondary index keeps the check: a replaced row would leave its old entries behind.
 fn reads_for_duplicates(cx: &Context, t: &TableDef) -> bool {
-    !t.indexes.is_empty() || cx.int_var("unique_checks") != 0
+    // A replaced row would stay counted in the roll-ups (design.md RUP3).
+    !t.indexes.is_empty()
+        || cx.int_var("unique_checks") != 0
+        || !crate::exec::rollup::of(cx, t).is_empty()
 }
 
 /// Completes rows in statement order until one fails (offered as a stop at its row).

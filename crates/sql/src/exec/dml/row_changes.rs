@@ -6,6 +6,7 @@
 //! entry's value is rewritten when its key stays but the text it carries changes. A partitioned
 //! table's row is written to the trees of the partition its values give
 //! ([`TableDef::part_of_row`], design.md PRT1), and an update that changes it moves the row.
+//! The table's roll-ups change with the row, after it (exec/rollup/, design.md RUP3).
 
 use crate::catalog::TableDef;
 use crate::codec::key::prefix_successor;
@@ -113,7 +114,7 @@ pub(crate) fn put_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) 
         let v = crate::catalog::index_entry::entry_value(t, i, row)?;
         cx.ws.put(store, &t.index_tree_of(part, i), k, v)?;
     }
-    Ok(())
+    crate::exec::rollup::row_added(cx, t, row)
 }
 
 /// Deletes the row at `pk` (whose values are `row`) and its index entries.
@@ -125,7 +126,7 @@ pub fn delete_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> D
         let k = t.encode_index_key(i, row, pk)?;
         cx.ws.delete(store, &t.index_tree_of(part, i), k)?;
     }
-    Ok(())
+    crate::exec::rollup::row_removed(cx, t, row)
 }
 
 /// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
@@ -175,5 +176,6 @@ pub(crate) fn update_row(
             cx.ws.put(store, &tree, nk, nv)?;
         }
     }
+    crate::exec::rollup::row_changed(cx, t, old, new)?;
     Ok(true)
 }

@@ -40,7 +40,7 @@ mod random;
 mod string;
 mod temporal;
 mod time_of_day;
-mod time_series;
+pub mod time_series;
 mod time_zone;
 mod timestamp_diff;
 mod week;

@@ -64,7 +64,7 @@ pub fn width(n: i64, unit: &str) -> DbResult<Width> {
 }
 
 /// `'n unit'` as a width.
-fn parse_width(text: &str) -> DbResult<Width> {
+pub fn parse_width(text: &str) -> DbResult<Width> {
     let t = text.trim();
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let n: i64 = t[..digits].parse().map_err(|_| refused())?;
