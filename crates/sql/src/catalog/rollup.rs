@@ -17,6 +17,7 @@
 //! before it is used; [`RollupDef::group_values`] is deterministic, so a base row always names
 //! the same group row.
 
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::functions::time_series::{bucket, parse_width, Width};
 use crate::types::value::Value;
@@ -59,7 +60,7 @@ impl BucketWidth {
             Value::Int(n) if *n > 0 => Ok(BucketWidth::Int(*n)),
             Value::UInt(n) if *n > 0 && *n <= i64::MAX as u64 => Ok(BucketWidth::Int(*n as i64)),
             Value::Text(s) => Ok(BucketWidth::Text(s.clone(), parse_width(s)?)),
-            _ => Err(DbError::wrong_args("TIME_BUCKET")),
+            _ => Err(DbError::new(ErrorCode::WrongArguments, "Incorrect arguments to TIME_BUCKET")),
         }
     }
     /// The literal as SQL text.
