@@ -60,7 +60,10 @@ impl BucketWidth {
             Value::Int(n) if *n > 0 => Ok(BucketWidth::Int(*n)),
             Value::UInt(n) if *n > 0 && *n <= i64::MAX as u64 => Ok(BucketWidth::Int(*n as i64)),
             Value::Text(s) => Ok(BucketWidth::Text(s.clone(), parse_width(s)?)),
-            _ => Err(DbError::new(ErrorCode::WrongArguments, "Incorrect arguments to TIME_BUCKET")),
+            _ => Err(DbError::new(
+                ErrorCode::WrongArguments,
+                "Incorrect arguments to TIME_BUCKET",
+            )),
         }
     }
     /// The literal as SQL text.

@@ -226,7 +226,10 @@ fn group_item(base: &TableDef, g: &GroupItem) -> DbResult<(RollupGroup, RollupCo
         Some(w) => {
             let w = BucketWidth::parse(w)?;
             if matches!(w, BucketWidth::Int(_)) != ty.is_integer() {
-                return Err(DbError::new(ErrorCode::WrongArguments, "Incorrect arguments to TIME_BUCKET"));
+                return Err(DbError::new(
+                    ErrorCode::WrongArguments,
+                    "Incorrect arguments to TIME_BUCKET",
+                ));
             }
             Some(w)
         }
