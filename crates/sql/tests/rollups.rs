@@ -341,6 +341,11 @@ fn rollups_are_read_only_and_guard_their_base_table() {
         ]
     );
     assert_eq!(rows(&mut s, "SHOW TABLES"), ["m", "r"]);
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM information_schema.betula_rollups"),
+        ["d|r|m|sensor|COUNT(*), SUM(v), COUNT(v)"]
+    );
+    assert!(rows(&mut s, "SHOW CREATE TABLE r")[0].contains("PRIMARY KEY (`sensor`)"));
     // Reads are free; TRUNCATE of the base empties the roll-up, DROP TABLE drops it.
     assert_eq!(rows(&mut s, "SELECT * FROM r"), ["1|1|1|1"]);
     exec(&mut s, "TRUNCATE m");

@@ -241,6 +241,32 @@ impl RollupDef {
             .collect()
     }
 
+    /// The GROUP BY items as SQL (`sensor, TIME_BUCKET('1 minute', ts)`).
+    pub fn groups_sql(&self) -> String {
+        let items: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| match &g.width {
+                None => g.column.clone(),
+                Some(w) => format!("TIME_BUCKET({}, {})", w.sql(), g.column),
+            })
+            .collect();
+        items.join(", ")
+    }
+
+    /// The aggregates kept, in column order, as SQL (`COUNT(*), SUM(v), COUNT(v)`).
+    pub fn aggs_sql(&self) -> String {
+        let items: Vec<String> = self
+            .aggs
+            .iter()
+            .map(|a| {
+                let arg = a.column.as_deref().unwrap_or("*");
+                format!("{}({arg})", a.func.name().to_ascii_uppercase())
+            })
+            .collect();
+        items.join(", ")
+    }
+
     /// Whether a base column is read by the roll-up.
     pub fn reads(&self, col: usize) -> bool {
         self.groups.iter().any(|g| g.col == col) || self.aggs.iter().any(|a| a.col == Some(col))

@@ -7,7 +7,8 @@
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
 //! TABLE_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
-//! table's trees with their sizes and message-buffer backlog), empty.rs (the column lists of the views
+//! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
+//! roll-up's base table and definition), empty.rs (the column lists of the views
 //! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
@@ -20,6 +21,7 @@ mod empty;
 mod engines;
 mod partitions;
 mod processlist;
+mod rollups;
 mod statistics;
 mod tables;
 mod trees;
@@ -85,6 +87,7 @@ pub fn table_names(cx: &Context, db: &str) -> Vec<String> {
 
 /// Views with rows (the computed ones); [`empty::EMPTY_VIEWS`] lists the rest.
 const VIEWS: &[&str] = &[
+    "BETULA_ROLLUPS",
     "BETULA_TREES",
     "CHARACTER_SETS",
     "COLLATIONS",
@@ -116,6 +119,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "CHARACTER_SETS" => charsets::character_sets_view(),
         "PARTITIONS" => partitions::partitions_view(cx, tables()),
         "BETULA_TREES" => trees::trees_view(cx, tables()),
+        "BETULA_ROLLUPS" => rollups::rollups_view(tables()),
         "COLLATIONS" => charsets::collations_view(),
         other => match empty::empty_view_columns(other) {
             Some(cols) => (names(cols), vec![]),
