@@ -124,55 +124,53 @@ fn remove_one(
     def: &RollupDef,
     row: &[Value],
 ) -> DbResult<()> {
-    {
-        let p = partial(r, def, row)?;
-        let n = def.groups.len();
-        let key = r.encode_pk(&p)?;
-        let tree = r.primary_tree_of(None);
-        let engine = cx.engine.clone();
-        cx.ws.lock(&engine.store, &tree, &key)?;
-        let Some(bytes) = cx.ws.get(&engine.store, &tree, &key, None)? else {
-            return Ok(());
-        };
-        let mut cur = decode_row(&r.layout, &bytes)?;
-        // Counts first: SUM, MIN and MAX read how many values are left.
-        for (j, a) in def.aggs.iter().enumerate() {
-            if matches!(a.func, RollupFunc::CountStar | RollupFunc::Count) {
-                cur[n + j] = arith(BinOp::Sub, &cur[n + j], &p[n + j])?;
-            }
+    let p = partial(r, def, row)?;
+    let n = def.groups.len();
+    let key = r.encode_pk(&p)?;
+    let tree = r.primary_tree_of(None);
+    let engine = cx.engine.clone();
+    cx.ws.lock(&engine.store, &tree, &key)?;
+    let Some(bytes) = cx.ws.get(&engine.store, &tree, &key, None)? else {
+        return Ok(());
+    };
+    let mut cur = decode_row(&r.layout, &bytes)?;
+    // Counts first: SUM, MIN and MAX read how many values are left.
+    for (j, a) in def.aggs.iter().enumerate() {
+        if matches!(a.func, RollupFunc::CountStar | RollupFunc::Count) {
+            cur[n + j] = arith(BinOp::Sub, &cur[n + j], &p[n + j])?;
         }
-        if !positive(&cur[n + def.count_star()]) {
-            return cx.ws.delete(&engine.store, &tree, key);
-        }
-        let mut recompute = Vec::new();
-        for (j, a) in def.aggs.iter().enumerate() {
-            let k = n + j;
-            let v = &p[k];
-            if v.is_null() || matches!(a.func, RollupFunc::CountStar | RollupFunc::Count) {
-                continue;
-            }
-            let left = match a.col.and_then(|c| def.count_of(c)) {
-                Some(ci) => positive(&cur[n + ci]),
-                None => true,
-            };
-            if !left {
-                cur[k] = Value::Null;
-            } else if a.func == RollupFunc::Sum {
-                cur[k] = arith(BinOp::Sub, &cur[k], v)?;
-            } else if !better(a.func, &cur[k], v) {
-                // The removed value was the extreme (or tied with it).
-                recompute.push(j);
-            }
-        }
-        if !recompute.is_empty() {
-            let best = extremes(cx, t, r, def, &key, &p[..n], &recompute)?;
-            for (j, v) in recompute.into_iter().zip(best) {
-                cur[n + j] = v;
-            }
-        }
-        let (key, bytes) = encode(r, &cur)?;
-        cx.ws.put(&engine.store, &tree, key, bytes)
     }
+    if !positive(&cur[n + def.count_star()]) {
+        return cx.ws.delete(&engine.store, &tree, key);
+    }
+    let mut recompute = Vec::new();
+    for (j, a) in def.aggs.iter().enumerate() {
+        let k = n + j;
+        let v = &p[k];
+        if v.is_null() || matches!(a.func, RollupFunc::CountStar | RollupFunc::Count) {
+            continue;
+        }
+        let left = match a.col.and_then(|c| def.count_of(c)) {
+            Some(ci) => positive(&cur[n + ci]),
+            None => true,
+        };
+        if !left {
+            cur[k] = Value::Null;
+        } else if a.func == RollupFunc::Sum {
+            cur[k] = arith(BinOp::Sub, &cur[k], v)?;
+        } else if !better(a.func, &cur[k], v) {
+            // The removed value was the extreme (or tied with it).
+            recompute.push(j);
+        }
+    }
+    if !recompute.is_empty() {
+        let best = extremes(cx, t, r, def, &key, &p[..n], &recompute)?;
+        for (j, v) in recompute.into_iter().zip(best) {
+            cur[n + j] = v;
+        }
+    }
+    let (key, bytes) = encode(r, &cur)?;
+    cx.ws.put(&engine.store, &tree, key, bytes)
 }
 
 /// Whether a count is above 0.
@@ -219,13 +217,12 @@ fn extremes(
     Ok(best)
 }
 
+/// A key range: lower and upper bounds.
+type KeyRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
 /// The base primary-key range that holds a group's rows: the prefix of the base key's leading
 /// columns that are plain group columns, or the whole table.
-fn base_range(
-    t: &TableDef,
-    def: &RollupDef,
-    group: &[Value],
-) -> DbResult<(Bound<Vec<u8>>, Bound<Vec<u8>>)> {
+fn base_range(t: &TableDef, def: &RollupDef, group: &[Value]) -> DbResult<KeyRange> {
     let mut prefix = Vec::new();
     for (p, c) in t.pk.iter().enumerate() {
         let g = def
