@@ -366,3 +366,47 @@ fn rollups_are_read_only_and_guard_their_base_table() {
     exec(&mut s, "DROP TABLE m");
     assert_eq!(rows(&mut s, "SHOW TABLES"), Vec::<String>::new());
 }
+
+#[test]
+fn concurrent_writers_of_the_same_groups_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (e, mut s) = engine(dir.path());
+    exec(&mut s, BASE);
+    for (_, create, _, _) in model_rollups() {
+        exec(&mut s, create);
+    }
+    let workers: Vec<_> = (0..4u64)
+        .map(|w| {
+            let e = e.clone();
+            std::thread::spawn(move || {
+                let mut s = e.session(10 + w, "root", "localhost");
+                exec(&mut s, "USE d");
+                exec(&mut s, "SET SESSION innodb_lock_wait_timeout = 5");
+                let mut r = common::rng(100 + w);
+                let mut committed = 0;
+                for _ in 0..40 {
+                    let _ = s.execute("BEGIN", &[]);
+                    let mut failed = false;
+                    for _ in 0..r.gen_range(1..4) {
+                        if let Err(err) = s.execute(&statement(&mut r), &[]) {
+                            // A deadlock ends the transaction; anything else ends the statement.
+                            failed |= err.code.number() == 1213;
+                        }
+                    }
+                    if !failed {
+                        let end = if r.gen_range(0..4) == 0 {
+                            "ROLLBACK"
+                        } else {
+                            "COMMIT"
+                        };
+                        committed += usize::from(s.execute(end, &[]).is_ok() && end == "COMMIT");
+                    }
+                }
+                committed
+            })
+        })
+        .collect();
+    let committed: usize = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    assert!(committed > 40, "only {committed} transactions committed");
+    check_model(&mut s, "concurrent writers");
+}
