@@ -10,6 +10,7 @@ pub mod drop_partition;
 pub mod hot_reads;
 pub mod iibench;
 pub mod log_data;
+pub mod maintained_rollup;
 pub mod online_ddl;
 pub mod outcome;
 pub mod plots;
@@ -104,7 +105,7 @@ impl Workload {
             Workload::SensorStream => "W2: CREATE TABLE sensordata_w2 (PK (sensor_id, ts)); C clients each send 1000-row multi-row INSERTs in arrival order (one ts across 1000 sensors per INSERT, client i sends batches i, i+C, …), autocommit, for a fixed duration; meanwhile one more connection runs W4's two queries (alternately, every 100 ms, random sensor, NOW = newest second being written): the \"during the stream\" latencies",
             Workload::HotReads => "W4 on the sensor-stream table right after sensor-stream, one connection: `SELECT * … WHERE sensor_id=? AND ts > NOW - INTERVAL 60 SECOND` and `SELECT AVG(data1), MAX(data1) … WHERE sensor_id=? AND ts >= NOW - INTERVAL 1 HOUR`, NOW = newest ts, random sensor per run (seed 7), warm-up runs first",
             Workload::Sysbench => sysbench::DESCRIPTION,
-            Workload::UpsertRollup => "(1) per-minute roll-up table sensor_rollup (PK (sensor_id, minute)); C clients each send 1000-row `INSERT … ON DUPLICATE KEY UPDATE cnt = cnt + VALUES(cnt), sum1 = sum1 + VALUES(sum1)` (one second of readings of all sensors into its minute), autocommit, for a fixed duration; (2) \"events tx\": the event schema events (PK (hid, mid, id)), C clients run transactions of 4 single-row INSERTs plus 2 roll-up upserts (per (hid, hour) and per (hid, mid), `cnt = cnt + VALUES(cnt)`), deadlocks retried, for the same duration",
+            Workload::UpsertRollup => "(1) per-minute roll-up table sensor_rollup (PK (sensor_id, minute)); C clients each send 1000-row `INSERT … ON DUPLICATE KEY UPDATE cnt = cnt + VALUES(cnt), sum1 = sum1 + VALUES(sum1)` (one second of readings of all sensors into its minute), autocommit, for a fixed duration; (2) \"events tx\": the event schema events (PK (hid, mid, id)), C clients run transactions of 4 single-row INSERTs plus 2 roll-up upserts (per (hid, hour) and per (hid, mid), `cnt = cnt + VALUES(cnt)`), deadlocks retried, for the same duration; (3) Betula only: the readings as 1000-row base INSERTs (PK (sensor_id, ts)) into a table without a roll-up, then into one with a maintained per-minute roll-up (CREATE ROLLUP ... COUNT(*), SUM(data1)), the same duration each: base rows/s of both and their ratio",
             Workload::Iibench => iibench::DESCRIPTION,
             Workload::Retention => retention::DESCRIPTION,
             Workload::Compression => compression::DESCRIPTION,

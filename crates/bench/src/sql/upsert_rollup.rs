@@ -2,7 +2,8 @@
 //! carries one second of readings of every sensor (cnt 1, sum1 = data1) into that second's minute, so the
 //! first statement of a minute inserts and the other 59 update the same rows — from C clients at once.
 //! Afterwards SUM(cnt) is checked against the rows acknowledged. Then the second half runs (the seed's
-//! event schema with 4-insert transactions and two roll-ups, `rollup_events`), its figures prefixed.
+//! event schema with 4-insert transactions and two roll-ups, `rollup_events`), its figures prefixed,
+//! and on Betula a third (base rows with and without a roll-up the engine keeps, `maintained_rollup`).
 
 use super::driver::{self, BatchSql};
 use super::outcome::{classify, Status};
@@ -105,6 +106,16 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             .enumerate()
             .map(|(i, &n)| (t0 + i as u64 + 1, n, None)),
     );
+    let (figs, notes, st3) = super::maintained_rollup::run(server, p);
+    r.figures.extend(figs);
+    r.notes.extend(notes);
+    if st3 != Status::Ok && st == Status::Ok {
+        r.status = match st3 {
+            Status::NotSupported(m) => Status::NotSupported(format!("maintained roll-up: {m}")),
+            Status::Failed(m) => Status::Failed(format!("maintained roll-up: {m}")),
+            Status::Ok => Status::Ok,
+        };
+    }
     if st != Status::Ok {
         r.status = match st {
             Status::NotSupported(m) => Status::NotSupported(format!("events tx: {m}")),
