@@ -277,6 +277,15 @@ fn rollups_are_read_only_and_guard_their_base_table() {
         err(&mut s, "LOAD DATA INFILE '/nonexistent' INTO TABLE m"),
         1235
     );
+    exec(
+        &mut s,
+        "CREATE TABLE p (sensor INT NOT NULL, id INT NOT NULL, ts DATETIME NOT NULL, v INT, \
+         d DECIMAL(8,2), PRIMARY KEY (sensor, id)) PARTITION BY HASH (sensor) PARTITIONS 2",
+    );
+    assert_eq!(
+        err(&mut s, "ALTER TABLE p EXCHANGE PARTITION p0 WITH TABLE m"),
+        1235
+    );
     // Unsupported definitions.
     let create = |what: &str| format!("CREATE ROLLUP x ON m {what}");
     assert_eq!(
@@ -337,10 +346,11 @@ fn rollups_are_read_only_and_guard_their_base_table() {
         ),
         [
             "m|",
+            "p|",
             "r|ROLLUP ON m GROUP BY sensor AGGREGATE COUNT(*), SUM(v)"
         ]
     );
-    assert_eq!(rows(&mut s, "SHOW TABLES"), ["m", "r"]);
+    assert_eq!(rows(&mut s, "SHOW TABLES"), ["m", "p", "r"]);
     assert_eq!(
         rows(&mut s, "SELECT * FROM information_schema.betula_rollups"),
         ["d|r|m|sensor|COUNT(*), SUM(v), COUNT(v)"]
@@ -364,7 +374,7 @@ fn rollups_are_read_only_and_guard_their_base_table() {
         "CREATE ROLLUP r2 ON m GROUP BY sensor AGGREGATE MAX(w)",
     );
     exec(&mut s, "DROP TABLE m");
-    assert_eq!(rows(&mut s, "SHOW TABLES"), Vec::<String>::new());
+    assert_eq!(rows(&mut s, "SHOW TABLES"), ["p"]);
 }
 
 #[test]

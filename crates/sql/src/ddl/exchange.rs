@@ -44,6 +44,12 @@ pub fn exchange(
             format!("Table to exchange with partition is temporary: '{t2}'"),
         ));
     }
+    if nt.rollup.is_some() || !cx.engine.catalog.rollups_of(&db2, &t2).is_empty() {
+        // Its rows would change without its roll-ups' messages (design.md RUP1).
+        return Err(DbError::unsupported(
+            "EXCHANGE PARTITION with a roll-up or a table with roll-ups",
+        ));
+    }
     if nt.partitioning.is_some() {
         return Err(err(
             ErrorCode::PartitionExchangePartTable,
