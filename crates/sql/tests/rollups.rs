@@ -337,6 +337,9 @@ fn rollups_are_read_only_and_guard_their_base_table() {
         1235
     );
     assert_eq!(err(&mut s, "DROP ROLLUP m"), 1347);
+    exec(&mut s, "CREATE TEMPORARY TABLE tmp (a INT)");
+    assert_eq!(err(&mut s, "DROP ROLLUP tmp"), 1347);
+    exec(&mut s, "DROP TEMPORARY TABLE tmp");
     // Visible as a table, with its definition as the comment.
     assert_eq!(
         rows(

@@ -143,11 +143,13 @@ impl Catalog {
             }
         }
         // A roll-up names its base table's columns: resolved once every table is read.
+        // A roll-up whose base table is gone (a crash in the middle of a DROP DATABASE) stays a
+        // read-only table that no base row names, until DROP ROLLUP.
         for (name, text) in rollups {
             let mut def = RollupDef::from_text(&text)?;
-            let base = st.tables.get(&(name.0.clone(), def.base.clone())).cloned();
-            let base = base.ok_or_else(|| DbError::no_table(&name.0, &def.base))?;
-            def.resolve(|c| base.col_index(c))?;
+            if let Some(base) = st.tables.get(&(name.0.clone(), def.base.clone())).cloned() {
+                def.resolve(|c| base.col_index(c))?;
+            }
             if let Some(t) = st.tables.get_mut(&name) {
                 let mut t2 = (**t).clone();
                 t2.rollup = Some(Arc::new(def));

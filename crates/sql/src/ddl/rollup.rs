@@ -33,9 +33,10 @@ use crate::ddl::tables::{drop_tables, tree_opts};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
-use crate::exec::rollup::fold::{encode, merge, partial};
+use crate::exec::rollup::fold::{encode, merge, partial, program};
 use crate::parser::rollup::{AggItem, CreateRollup, GroupItem};
 use crate::result::Output;
+use crate::store::upsert::ArgTemplate;
 use crate::types::SqlType;
 
 /// CREATE ROLLUP.
@@ -77,6 +78,13 @@ pub fn create(cx: &mut Context, stmt: &CreateRollup) -> DbResult<Output> {
     let mut notes = Vec::new();
     let mut def =
         create_table::table_from_create_mode(&db, &ct, &extras, base.collation, true, &mut notes)?;
+    // Every column must have an encoding in the upsert message (its collation among the
+    // message's), or no row could be added.
+    if ArgTemplate::new(&def.layout, &program(&rdef)).is_none() {
+        return Err(DbError::unsupported(
+            "a roll-up whose group column has a collation upsert messages cannot name",
+        ));
+    }
     def.rollup = Some(Arc::new(rdef));
     let opts = tree_opts(cx, &def);
     for tree in def.all_trees() {
@@ -100,7 +108,11 @@ pub fn create(cx: &mut Context, stmt: &CreateRollup) -> DbResult<Output> {
 /// DROP ROLLUP: the roll-up's table dropped (1347 when the name is a table that is no roll-up).
 pub fn drop(cx: &mut Context, name: &[String], if_exists: bool) -> DbResult<Output> {
     let (db, t) = cx.resolve_table_name(name)?;
-    if let Some(def) = cx.engine.catalog.table(&db, &t) {
+    let def = cx
+        .temp
+        .get(&db, &t)
+        .or_else(|| cx.engine.catalog.table(&db, &t));
+    if let Some(def) = def {
         if def.rollup.is_none() {
             return Err(DbError::new(
                 ErrorCode::WrongObject,
