@@ -184,7 +184,7 @@ pub fn rolled_back(msg: MsgRef<'_>, aborted: &[TxnId]) -> bool {
     msg.txn != 0 && aborted.binary_search(&msg.txn).is_ok()
 }
 
-/// Where a reader with `view` may start applying one key's messages (given in MSN order): at the newest
+/// Where a reader with `view` may start applying one key's messages (given in MSN order; invariant TXN6): at the newest
 /// put or delete it sees, since no older message or stored value can show through it (None: there is no
 /// such message, start from the stored cell). A put or delete whose transaction a later message undoes
 /// (an abort) does not count.
