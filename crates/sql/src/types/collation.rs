@@ -314,7 +314,7 @@ mod tests {
         use rand::{Rng, SeedableRng};
         let mut r = rand::rngs::SmallRng::seed_from_u64(7);
         let alphabet = ["a", "A", "b", "Z", " ", "\t", "0", "é", "É", "ß", "-"];
-        let mut text = |r: &mut rand::rngs::SmallRng| -> String {
+        let text = |r: &mut rand::rngs::SmallRng| -> String {
             let n = r.gen_range(0..6);
             (0..n)
                 .map(|_| alphabet[r.gen_range(0..alphabet.len())])
