@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use betula_sql::Session;
-use betula_storage::vfs::{SimCrashPlan, SimVfs, Vfs};
+use betula_storage::vfs::SimVfs;
 
 fn setup() -> Vec<String> {
     let values: Vec<String> = (0..80)
@@ -76,9 +76,6 @@ fn run(dir: &Path, vfs: Arc<SimVfs>, op: &str) -> (bool, bool) {
 
 fn crash_at_every_sync(op: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let clean = Arc::new(SimVfs::new());
-    assert_eq!(run(dir.path(), clean.clone(), op), (true, true), "{op}");
-    let syncs = clean.sync_count();
     let (before, after) = {
         let fresh = Arc::new(SimVfs::new());
         let (_e, mut s) = sessions::open_crash_engine(dir.path(), fresh).unwrap();
@@ -90,41 +87,23 @@ fn crash_at_every_sync(op: &str) {
         (before, state(&mut s))
     };
     assert_ne!(before, after, "{op} changed nothing");
-    let (mut checked, mut acked_seen) = (0, false);
-    // syncs + 1: the machine dies after the statement returned, losing only unsynced writes.
-    for crash_at in 1..=syncs + 1 {
-        let vfs = Arc::new(SimVfs::new());
-        vfs.set_plan(SimCrashPlan {
-            crash_at_sync: Some(crash_at),
-            fail_write: None,
-        });
-        let (setup_done, acked) = run(dir.path(), vfs.clone(), op);
-        let image: Arc<dyn Vfs> = Arc::new(vfs.crash_image(crash_at));
-        let (_e, mut s) =
-            sessions::open_crash_engine(dir.path(), image).expect("reopens after a crash");
-        if !setup_done {
-            continue;
-        }
-        sessions::exec(&mut s, "USE d");
-        let now = state(&mut s);
-        if acked {
+    let scenario = |dir: &Path, vfs: Arc<SimVfs>| run(dir, vfs, op);
+    sessions::crash::at_every_sync(dir.path(), scenario, |mut p| {
+        let now = state(&mut p.session);
+        if p.acked {
             assert_eq!(
                 now, after,
-                "{op}: crash at sync {crash_at} lost the acknowledged change"
+                "{op}: crash at sync {} lost the acknowledged change",
+                p.at
             );
         } else {
             assert!(
                 now == before || now == after,
-                "{op}: crash at sync {crash_at} left a mix:\n{now:#?}"
+                "{op}: crash at sync {} left a mix:\n{now:#?}",
+                p.at
             );
         }
-        checked += 1;
-        acked_seen |= acked;
-    }
-    assert!(
-        checked >= 2 && acked_seen,
-        "{op}: {checked} crash points after the setup"
-    );
+    });
 }
 
 #[test]

@@ -117,10 +117,12 @@ pub fn assign(current: &str, setting: &Value) -> DbResult<(String, Vec<(ErrorCod
 /// Whether flag `name` is on in the session's `optimizer_switch`.
 pub fn enabled(cx: &Context, name: &str) -> bool {
     let text = match cx.vars.get("optimizer_switch") {
-        Some(Value::Text(t)) => t.clone(),
-        _ => DEFAULT.to_string(),
+        Some(Value::Text(t)) => t.as_str(),
+        _ => DEFAULT,
     };
-    flags(&text).iter().any(|(k, on)| k == name && *on)
+    text.split(',')
+        .filter_map(|p| p.split_once('='))
+        .any(|(k, v)| k == name && v == "on")
 }
 
 #[cfg(test)]

@@ -16,12 +16,13 @@
 //! least `v` for FIRST and the greatest for LAST (NULL below every value), so the answer never
 //! depends on the order rows are read in. No row with a `ts`: NULL.
 
+use smallvec::SmallVec;
 use std::collections::HashSet;
 
 use crate::error::db_error::DbResult;
 use crate::expr::counter_rate::CounterSeries;
 use crate::expr::eval::{eval, text_of, EvalCtx};
-use crate::expr::{AggFunc, AggSpec, BinOp, Expr};
+use crate::expr::{AggFunc, AggSpec, BinOp};
 use crate::types::collation::Collation;
 use crate::types::decimal::Decimal;
 use crate::types::value::{sql_cmp, Value};
@@ -137,15 +138,7 @@ fn sub(a: &Value, b: &Value) -> DbResult<Value> {
 }
 
 fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
-    eval(
-        &Expr::Binary(
-            op,
-            Box::new(Expr::Lit(a.clone())),
-            Box::new(Expr::Lit(b.clone())),
-            Collation::default(),
-        ),
-        &EvalCtx::default(),
-    )
+    crate::expr::eval::arith(op, a, b)
 }
 
 impl Accumulator {
@@ -171,12 +164,12 @@ impl Accumulator {
             self.count += 1;
             return Ok(());
         }
-        let mut vals = Vec::with_capacity(spec.arg.len());
+        let mut vals: SmallVec<[Value; 2]> = SmallVec::with_capacity(spec.arg.len());
         for a in &spec.arg {
             vals.push(eval(a, cx)?);
         }
         if matches!(spec.func, AggFunc::First | AggFunc::Last) {
-            self.first_or_last(spec, vals);
+            self.first_or_last(spec, vals.into_vec());
             return Ok(());
         }
         if matches!(spec.func, AggFunc::Delta | AggFunc::Rate) {

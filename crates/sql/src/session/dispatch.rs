@@ -25,15 +25,9 @@ pub fn dispatch(
     input: Option<&mut dyn std::io::Read>,
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
-    close_handlers(cx, &stmt);
-    if stmt.commits_implicitly() {
-        cx.implicit_commit()?;
-    }
-    // After the implicit commit, which would end the write uses this takes (design.md TLK5).
-    locking::before_statement(cx, &stmt)?;
-    super::rollup_guard::check(cx, &stmt)?;
+    before(cx, &stmt)?;
     match stmt {
-        Statement::Sql(s) => sql(cx, *s, sink),
+        Statement::Sql(s) => sql(cx, &s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
         Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
         Statement::ExplainPartitions(q) => crate::exec::query::explain_partitions(cx, &q),
@@ -151,8 +145,41 @@ pub fn dispatch(
 }
 
 /// The statements sqlparser reads.
-fn sql(cx: &mut Context, stmt: ast::Statement, sink: Option<&mut dyn RowSink>) -> DbResult<Output> {
-    match &stmt {
+/// Runs a prepared statement, which runs again: a plain SQL statement is only read, the others
+/// are copied for [`dispatch`].
+pub fn dispatch_prepared(
+    cx: &mut Context,
+    stmt: &Statement,
+    input: Option<&mut dyn std::io::Read>,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    match stmt {
+        Statement::Sql(s) => {
+            before(cx, stmt)?;
+            sql(cx, s, sink)
+        }
+        other => dispatch(cx, other.clone(), input, sink),
+    }
+}
+
+/// What every statement does first: HANDLERs closed, the implicit commit, the statement's locks,
+/// what it may not do to roll-ups (rollup_guard.rs).
+fn before(cx: &mut Context, stmt: &Statement) -> DbResult<()> {
+    close_handlers(cx, stmt);
+    if stmt.commits_implicitly() {
+        cx.implicit_commit()?;
+    }
+    // After the implicit commit, which would end the write uses this takes (design.md TLK5).
+    locking::before_statement(cx, stmt)?;
+    super::rollup_guard::check(cx, stmt)
+}
+
+fn sql(
+    cx: &mut Context,
+    stmt: &ast::Statement,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
+    match stmt {
         ast::Statement::Query(q) => query::run_query_to(cx, q, sink),
         // RETURNING would be answered with no rows: refused (MariaDB has it, MySQL not).
         ast::Statement::Insert(i) if i.returning.is_some() => {

@@ -123,7 +123,7 @@ struct Run<'a> {
 enum RunStatement {
     /// Not yet: the run parses its text.
     No,
-    /// A prepared statement (copied: it runs again).
+    /// A prepared statement (shared: it runs again).
     Prepared(Arc<Statement>),
     /// Parsed for this run only (a literal-only INSERT read by the fast parser).
     Once(Statement),
@@ -333,8 +333,10 @@ impl Session {
                 }
                 let stmt = match stmt {
                     RunStatement::Once(s) => s,
-                    // a copy: the prepared statement runs again
-                    RunStatement::Prepared(s) => Statement::clone(&s),
+                    RunStatement::Prepared(s) => {
+                        kind = StatementKind::of(&s);
+                        return dispatch::dispatch_prepared(&mut self.cx, &s, input, sink);
+                    }
                     RunStatement::No => parser::parse_statement(sql)?,
                 };
                 kind = StatementKind::of(&stmt);

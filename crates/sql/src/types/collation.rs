@@ -224,8 +224,34 @@ impl Collation {
     }
 
     /// Compares two texts under this collation.
+    /// Equal to comparing the two sort keys; texts that are all ASCII are compared in place.
     pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+        if self.pad_space() || self.case_insensitive() {
+            if let Some(o) = self.compare_ascii(a, b) {
+                return o;
+            }
+        }
         self.sort_key(a).cmp(&self.sort_key(b))
+    }
+
+    /// The comparison of two all-ASCII texts without building sort keys (None: not both ASCII).
+    fn compare_ascii(self, a: &[u8], b: &[u8]) -> Option<std::cmp::Ordering> {
+        if !a.is_ascii() || !b.is_ascii() {
+            return None;
+        }
+        let (a, b) = if self.pad_space() {
+            (trim_trailing_spaces(a), trim_trailing_spaces(b))
+        } else {
+            (a, b)
+        };
+        if !self.case_insensitive() {
+            return Some(a.cmp(b));
+        }
+        Some(
+            a.iter()
+                .map(u8::to_ascii_uppercase)
+                .cmp(b.iter().map(u8::to_ascii_uppercase)),
+        )
     }
 }
 
@@ -281,5 +307,38 @@ mod tests {
             Some(Collation::Utf8mb4Bin)
         );
         assert_eq!(Collation::default().id(), 45);
+    }
+
+    #[test]
+    fn in_place_comparison_equals_sort_keys() {
+        use rand::{Rng, SeedableRng};
+        let mut r = rand::rngs::SmallRng::seed_from_u64(7);
+        let alphabet = ["a", "A", "b", "Z", " ", "\t", "0", "é", "É", "ß", "-"];
+        let text = |r: &mut rand::rngs::SmallRng| -> String {
+            let n = r.gen_range(0..6);
+            (0..n)
+                .map(|_| alphabet[r.gen_range(0..alphabet.len())])
+                .collect()
+        };
+        let all = [
+            Collation::Binary,
+            Collation::Utf8mb4Bin,
+            Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb4_0900AiCi,
+            Collation::Utf8mb4_0900Bin,
+            Collation::Latin1SwedishCi,
+            Collation::AsciiGeneralCi,
+        ];
+        for _ in 0..20_000 {
+            let (a, b) = (text(&mut r), text(&mut r));
+            for c in all {
+                let want = c.sort_key(a.as_bytes()).cmp(&c.sort_key(b.as_bytes()));
+                assert_eq!(
+                    c.compare(a.as_bytes(), b.as_bytes()),
+                    want,
+                    "{c:?} {a:?} {b:?}"
+                );
+            }
+        }
     }
 }

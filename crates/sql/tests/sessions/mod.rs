@@ -3,6 +3,8 @@
 //! result rows as text.
 #![allow(dead_code)]
 
+pub mod crash;
+
 use std::sync::Arc;
 
 use betula_sql::types::value::Value;

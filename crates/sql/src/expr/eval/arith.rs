@@ -33,6 +33,11 @@ fn out_of_range(what: &str) -> DbError {
     )
 }
 
+/// The overflow error of operator `op` (its name is formatted only then).
+fn op_out_of_range(op: BinOp) -> DbError {
+    out_of_range(&format!("{op:?}"))
+}
+
 enum Num {
     I(i128),
     D(Decimal),
@@ -69,16 +74,16 @@ fn f_of(n: &Num) -> f64 {
     }
 }
 
-fn int_result(v: i128, what: &str, unsigned: bool) -> DbResult<Value> {
+fn int_result(v: i128, what: BinOp, unsigned: bool) -> DbResult<Value> {
     if unsigned {
         if (0..=u64::MAX as i128).contains(&v) {
             return Ok(Value::UInt(v as u64));
         }
-        return Err(out_of_range(what));
+        return Err(op_out_of_range(what));
     }
     i64::try_from(v)
         .map(Value::Int)
-        .map_err(|_| out_of_range(what))
+        .map_err(|_| op_out_of_range(what))
 }
 
 fn dec_align(a: Decimal, b: Decimal) -> Option<(i128, i128, u8)> {
@@ -106,42 +111,41 @@ pub fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
         return Ok(Value::Null);
     };
     let unsigned = matches!(a, Value::UInt(_)) || matches!(b, Value::UInt(_));
-    let what = format!("{op:?}");
     if let (Num::I(i), Num::I(j)) = (&x, &y) {
-        return int_arith(op, *i, *j, &what, unsigned);
+        return int_arith(op, *i, *j, unsigned);
     }
     if let (Some(da), Some(db)) = (dec_of(&x), dec_of(&y)) {
         if let Some(v) = dec_arith(op, da, db) {
             return Ok(v);
         }
     }
-    float_arith(op, f_of(&x), f_of(&y), &what)
+    float_arith(op, f_of(&x), f_of(&y))
 }
 
-fn int_arith(op: BinOp, i: i128, j: i128, what: &str, unsigned: bool) -> DbResult<Value> {
+fn int_arith(op: BinOp, i: i128, j: i128, unsigned: bool) -> DbResult<Value> {
     match op {
-        BinOp::Add => int_result(i + j, what, unsigned),
-        BinOp::Sub => int_result(i - j, what, unsigned),
-        BinOp::Mul => int_result(i * j, what, unsigned),
+        BinOp::Add => int_result(i + j, op, unsigned),
+        BinOp::Sub => int_result(i - j, op, unsigned),
+        BinOp::Mul => int_result(i * j, op, unsigned),
         BinOp::IntDiv => {
             if j == 0 {
                 Ok(Value::Null)
             } else {
-                int_result(i / j, what, false)
+                int_result(i / j, op, false)
             }
         }
         BinOp::Mod => {
             if j == 0 {
                 Ok(Value::Null)
             } else {
-                int_result(i % j, what, false)
+                int_result(i % j, op, false)
             }
         }
         BinOp::Div => {
             if j == 0 {
                 return Ok(Value::Null);
             }
-            let m = i.checked_mul(10_000).ok_or_else(|| out_of_range(what))?;
+            let m = i.checked_mul(10_000).ok_or_else(|| op_out_of_range(op))?;
             Ok(Decimal::new(div_round(m, j), 4)
                 .map(Value::Decimal)
                 .unwrap_or(Value::Double(i as f64 / j as f64)))
@@ -198,7 +202,7 @@ fn dec_arith(op: BinOp, da: Decimal, db: Decimal) -> Option<Value> {
     }
 }
 
-fn float_arith(op: BinOp, f: f64, g: f64, what: &str) -> DbResult<Value> {
+fn float_arith(op: BinOp, f: f64, g: f64) -> DbResult<Value> {
     Ok(match op {
         BinOp::Add => double(f + g),
         BinOp::Sub => double(f - g),
@@ -225,7 +229,7 @@ fn float_arith(op: BinOp, f: f64, g: f64, what: &str) -> DbResult<Value> {
                 if q.abs() < 9.2e18 {
                     Value::Int(q as i64)
                 } else {
-                    return Err(out_of_range(what));
+                    return Err(op_out_of_range(op));
                 }
             }
         }

@@ -148,12 +148,19 @@ impl Tree {
                     bn = child;
                 }
                 None => {
+                    msgs.sort_by_key(|m| m.msn);
+                    // Messages below the newest put or delete the view sees cannot show through it.
+                    let skip = mvcc::first_needed(msgs.iter().map(Message::as_ref), view);
+                    if let Some(j) = skip {
+                        msgs.drain(..j);
+                    }
                     let lacks = match &*node {
                         Node::Leaf { basements, .. } => basements[i].surely_lacks(key),
                         Node::Internal { .. } => false,
                     };
-                    msgs.sort_by_key(|m| m.msn);
-                    let mut cell = if lacks {
+                    let mut cell = if skip.is_some() {
+                        None
+                    } else if lacks {
                         self.budget.filter_skips.fetch_add(1, Ordering::Relaxed);
                         None
                     } else {
@@ -303,9 +310,9 @@ impl Tree {
         msgs.sort_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
         let mut out = Vec::with_capacity(part.len() + msgs.len());
         let mut entries = part.iter().peekable();
-        let mut msgs = msgs.into_iter().peekable();
+        let mut at = 0;
         loop {
-            let next_is_entry = match (entries.peek(), msgs.peek()) {
+            let next_is_entry = match (entries.peek(), msgs.get(at)) {
                 (None, None) => break,
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
@@ -318,12 +325,20 @@ impl Tree {
                 }
                 continue;
             }
-            let key: &[u8] = &msgs.peek().expect("peeked").key;
-            let mut cell = match entries.peek() {
-                Some((k, _)) if k.as_slice() == key => entries.next().map(|(_, c)| c.clone()),
+            let key: &[u8] = &msgs[at].key;
+            let run = msgs[at..].iter().take_while(|m| m.key == key).count();
+            let own = &msgs[at..at + run];
+            at += run;
+            let stored = match entries.peek() {
+                Some((k, _)) if k.as_slice() == key => entries.next().map(|(_, c)| c),
                 _ => None,
             };
-            while let Some(m) = msgs.next_if(|m| m.key == key) {
+            // Messages below the newest put or delete the view sees cannot show through it.
+            let (mut cell, own) = match mvcc::first_needed(own.iter().map(|m| m.as_ref()), view) {
+                Some(j) => (None, &own[j..]),
+                None => (stored.cloned(), own),
+            };
+            for m in own {
                 cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, aborted)?;
             }
             if let Some(v) = cell.as_ref().and_then(|c| c.visible(view)) {
