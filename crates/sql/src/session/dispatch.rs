@@ -15,7 +15,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::exec::{checksum, dml, handler, multi_table, query};
 use crate::parser::statement::{FlushMode, Statement};
 use crate::result::{Output, RowSink};
-use crate::session::{backup, control, key_cache, locking, set, show, transaction};
+use crate::session::{backup, binlog_ddl, control, key_cache, locking, set, show, transaction};
 
 /// Runs `stmt`; `input` is the client's file for LOAD DATA LOCAL, `sink` receives a query's
 /// rows as they are read.
@@ -31,6 +31,20 @@ pub fn dispatch(
     }
     // After the implicit commit, which would end the write uses this takes (design.md TLK5).
     locking::before_statement(cx, &stmt)?;
+    let ddl_log = binlog_ddl::plan(cx, &stmt);
+    let out = run(cx, stmt, input, sink)?;
+    if let Some(plan) = ddl_log {
+        binlog_ddl::log(cx, plan)?;
+    }
+    Ok(out)
+}
+
+fn run(
+    cx: &mut Context,
+    stmt: Statement,
+    input: Option<&mut dyn std::io::Read>,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
     match stmt {
         Statement::Sql(s) => sql(cx, *s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
@@ -118,12 +132,18 @@ pub fn dispatch(
         Statement::SetPassword { user, password } => {
             users::set_password(cx, user.as_deref(), &password)
         }
-        Statement::Grant { on, user, revoke } => users::grant(cx, &on, &user, revoke),
+        Statement::Grant {
+            on,
+            user,
+            revoke,
+            replication,
+        } => users::grant(cx, &on, &user, revoke, replication),
         Statement::Maintenance { op, tables } => maintenance::run(cx, op, &tables),
         Statement::Checksum { tables, quick } => checksum::run(cx, &tables, quick),
         Statement::CacheIndex { tables, cache } => key_cache::cache_index(cx, &tables, &cache),
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
         Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
+        Statement::Binlog(b) => crate::session::binlog_admin::run(cx, &b),
         Statement::FlushTables { tables, mode } => match mode {
             FlushMode::ForExport => locking::flush_for_export(cx, &tables),
             _ => locking::flush_tables(cx, mode),
