@@ -128,14 +128,23 @@ mod tests {
         s.set("expire_logs_days", "1.5").unwrap();
         s.set("binlog_checksum", "none").unwrap();
         let c = s.config().unwrap();
-        assert_eq!((c.basename.as_str(), c.server_id, c.max_size), ("/var/lib/betula/mb", 7, 64 << 20));
+        assert_eq!(
+            (c.basename.as_str(), c.server_id, c.max_size),
+            ("/var/lib/betula/mb", 7, 64 << 20)
+        );
         assert_eq!(c.expire_secs, 129_600);
         assert!(!c.checksum);
-        assert!(c.version.starts_with("10.11."), "a MariaDB replica needs major version 10");
+        assert!(
+            c.version.starts_with("10.11."),
+            "a MariaDB replica needs major version 10"
+        );
         let e = s.set("binlog_format", "STATEMENT").unwrap_err();
         assert!(e.contains("binlog_format"), "{e}");
         assert!(s.set("binlog_format", "row").unwrap());
-        assert!(s.set("binlog_row_image", "MINIMAL").unwrap_err().contains("FULL"));
+        assert!(s
+            .set("binlog_row_image", "MINIMAL")
+            .unwrap_err()
+            .contains("FULL"));
         assert!(s.set("max_binlog_size", "2G").is_err());
         assert!(s.set("server_id", "x").is_err());
         assert!(!s.set("cache_size", "1G").unwrap(), "not a binlog setting");

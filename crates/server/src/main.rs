@@ -187,7 +187,9 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     } = flags;
     let mut cfg = load_config(config)?;
     for kv in &set {
-        let (k, v) = kv.split_once('=').ok_or_else(|| format!("--set {kv}: expected KEY=VALUE"))?;
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected KEY=VALUE"))?;
         cfg.set(k, v).map_err(|e| format!("--set {kv}: {e}"))?;
     }
     if let Some(l) = log_bin {

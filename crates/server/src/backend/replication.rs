@@ -61,7 +61,11 @@ impl SqlSession {
         self.may_replicate()
     }
 
-    pub(super) fn dump(&mut self, req: &DumpRequest, out: &mut dyn EventSink) -> Result<(), SqlError> {
+    pub(super) fn dump(
+        &mut self,
+        req: &DumpRequest,
+        out: &mut dyn EventSink,
+    ) -> Result<(), SqlError> {
         self.may_replicate()?;
         let engine = self.sess.engine.clone();
         let Some(log) = engine.binlog() else {
@@ -77,13 +81,19 @@ impl SqlSession {
                     format!("Failed to parse GTID position '{state}' sent by the slave"),
                 ))
             })?),
-            None => StartAt::File { name: req.file.clone(), pos: req.pos as u64 },
+            None => StartAt::File {
+                name: req.file.clone(),
+                pos: req.pos as u64,
+            },
         };
         let heartbeat = text_var(self, "master_heartbeat_period")
             .and_then(|ns| ns.trim().parse::<u64>().ok())
             .filter(|&ns| ns > 0)
             .map(Duration::from_nanos);
-        let mut sink = Sink { out, interrupt: self.sess.interrupt.clone() };
+        let mut sink = Sink {
+            out,
+            interrupt: self.sess.interrupt.clone(),
+        };
         let non_block = req.flags & DumpRequest::NON_BLOCK != 0;
         dump(log, &start, heartbeat, non_block, &mut sink).map_err(error)
     }

@@ -145,7 +145,11 @@ pub trait Session: Send {
     }
     /// COM_BINLOG_DUMP: sends binary log events to `out` until the connection ends (Ok: close
     /// it; with [`DumpRequest::NON_BLOCK`], an EOF follows) or the request cannot be served.
-    fn binlog_dump(&mut self, _req: &DumpRequest, _out: &mut dyn EventSink) -> Result<(), SqlError> {
+    fn binlog_dump(
+        &mut self,
+        _req: &DumpRequest,
+        _out: &mut dyn EventSink,
+    ) -> Result<(), SqlError> {
         Err(unknown_command())
     }
 }

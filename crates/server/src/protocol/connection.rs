@@ -46,7 +46,10 @@ impl EventSink for DumpPackets<'_> {
         let mut p = Vec::with_capacity(bytes.len() + 1);
         p.push(0);
         p.extend_from_slice(bytes);
-        let r = self.stream.write_packet(&p).and_then(|()| self.stream.flush());
+        let r = self
+            .stream
+            .write_packet(&p)
+            .and_then(|()| self.stream.flush());
         r.map_err(|e| {
             let msg = e.to_string();
             self.failed = Some(e);
@@ -401,14 +404,22 @@ impl Connection<'_> {
                 pos,
                 flags,
                 server_id,
-                file: String::from_utf8_lossy(r.rest()).trim_end_matches('\0').to_string(),
+                file: String::from_utf8_lossy(r.rest())
+                    .trim_end_matches('\0')
+                    .to_string(),
             },
             _ => {
-                send_err(&mut self.stream, &SqlError::malformed("COM_BINLOG_DUMP too short"))?;
+                send_err(
+                    &mut self.stream,
+                    &SqlError::malformed("COM_BINLOG_DUMP too short"),
+                )?;
                 return Ok(Next::Continue);
             }
         };
-        let mut sink = DumpPackets { stream: &mut self.stream, failed: None };
+        let mut sink = DumpPackets {
+            stream: &mut self.stream,
+            failed: None,
+        };
         let r = self.session.binlog_dump(&req, &mut sink);
         if let Some(e) = sink.failed {
             return Err(e);

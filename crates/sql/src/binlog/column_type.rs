@@ -20,7 +20,10 @@ pub fn binlog_type(c: &Column) -> (u8, Vec<u8>) {
         } => (ct::NEWDECIMAL, vec![precision, scale]),
         SqlType::Char { len } => (ct::STRING, string_meta(ct::STRING, text_bytes(c, len))),
         SqlType::Binary { len } => (ct::STRING, string_meta(ct::STRING, len)),
-        SqlType::VarChar { len } => (ct::VARCHAR, (text_bytes(c, len) as u16).to_le_bytes().to_vec()),
+        SqlType::VarChar { len } => (
+            ct::VARCHAR,
+            (text_bytes(c, len) as u16).to_le_bytes().to_vec(),
+        ),
         SqlType::VarBinary { len } => (ct::VARCHAR, (len as u16).to_le_bytes().to_vec()),
         SqlType::Text(size) | SqlType::Blob(size) => (ct::BLOB, vec![lob_pack_len(size)]),
         SqlType::Date => (ct::DATE, vec![]),
@@ -52,7 +55,10 @@ pub fn text_bytes(c: &Column, len: u32) -> u32 {
 /// CHAR/BINARY metadata: real type and byte length, lengths past 255 folding their two high
 /// bits into the type byte as MariaDB does.
 fn string_meta(real_type: u8, bytes: u32) -> Vec<u8> {
-    vec![real_type ^ (((bytes & 0x300) >> 4) as u8), (bytes & 0xff) as u8]
+    vec![
+        real_type ^ (((bytes & 0x300) >> 4) as u8),
+        (bytes & 0xff) as u8,
+    ]
 }
 
 /// Bytes of a TEXT/BLOB length prefix.

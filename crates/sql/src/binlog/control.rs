@@ -3,7 +3,9 @@
 //! commit), ROTATE (a file's last, and the dump's first) and HEARTBEAT. Bodies only; the header
 //! is [`super::event::unsealed`]'s.
 
-use super::codes::{event, gtid_flag, header_flag, BINLOG_VERSION, HEADER_LEN, POST_HEADER_LENGTHS};
+use super::codes::{
+    event, gtid_flag, header_flag, BINLOG_VERSION, HEADER_LEN, POST_HEADER_LENGTHS,
+};
 use super::event::unsealed;
 
 /// A GTID `domain-server_id-seq`.
@@ -43,7 +45,12 @@ impl Gtid {
 }
 
 /// The FORMAT_DESCRIPTION event opening a file (`checksum`: CRC32 follows every event).
-pub fn format_description(server_id: u32, timestamp: u32, version: &str, checksum: bool) -> Vec<u8> {
+pub fn format_description(
+    server_id: u32,
+    timestamp: u32,
+    version: &str,
+    checksum: bool,
+) -> Vec<u8> {
     let mut b = Vec::with_capacity(2 + 50 + 4 + 1 + POST_HEADER_LENGTHS.len() + 1);
     b.extend_from_slice(&BINLOG_VERSION.to_le_bytes());
     let mut v = [0u8; 50];
@@ -54,7 +61,11 @@ pub fn format_description(server_id: u32, timestamp: u32, version: &str, checksu
     b.extend_from_slice(&0u32.to_le_bytes());
     b.push(HEADER_LEN as u8);
     b.extend_from_slice(&POST_HEADER_LENGTHS);
-    b.push(if checksum { super::codes::CHECKSUM_CRC32 } else { super::codes::CHECKSUM_OFF });
+    b.push(if checksum {
+        super::codes::CHECKSUM_CRC32
+    } else {
+        super::codes::CHECKSUM_OFF
+    });
     unsealed(event::FORMAT_DESCRIPTION, server_id, timestamp, 0, &b)
 }
 
@@ -92,7 +103,13 @@ pub fn gtid(g: Gtid, timestamp: u32, ddl: bool) -> Vec<u8> {
     b.extend_from_slice(&g.domain.to_le_bytes());
     b.push(flags);
     b.extend_from_slice(&[0u8; 6]);
-    unsealed(event::GTID, g.server_id, timestamp, header_flag::SUPPRESS_USE, &b)
+    unsealed(
+        event::GTID,
+        g.server_id,
+        timestamp,
+        header_flag::SUPPRESS_USE,
+        &b,
+    )
 }
 
 /// The XID event committing a transaction.
@@ -110,7 +127,13 @@ pub fn rotate(server_id: u32, timestamp: u32, next_file: &str, pos: u64, flags: 
 
 /// HEARTBEAT: sent by a dump thread with nothing to send; names the file it reads.
 pub fn heartbeat(server_id: u32, file: &str) -> Vec<u8> {
-    unsealed(event::HEARTBEAT, server_id, 0, header_flag::ARTIFICIAL, file.as_bytes())
+    unsealed(
+        event::HEARTBEAT,
+        server_id,
+        0,
+        header_flag::ARTIFICIAL,
+        file.as_bytes(),
+    )
 }
 
 #[cfg(test)]
@@ -122,22 +145,56 @@ mod tests {
     #[test]
     fn events_match_mariadb_bytes() {
         let hex = |s: &str| -> Vec<u8> {
-            (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+            (0..s.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+                .collect()
         };
-        let g = gtid(Gtid { domain: 0, server_id: 7, seq: 3 }, 0x6b0ad58c, false);
+        let g = gtid(
+            Gtid {
+                domain: 0,
+                server_id: 7,
+                seq: 3,
+            },
+            0x6b0ad58c,
+            false,
+        );
         assert_eq!(&g[19..], &hex("0300000000000000000000000c000000000000")[..]);
         assert_eq!(u16::from_le_bytes([g[17], g[18]]), 8);
-        let d = gtid(Gtid { domain: 0, server_id: 7, seq: 1 }, 0, true);
+        let d = gtid(
+            Gtid {
+                domain: 0,
+                server_id: 7,
+                seq: 1,
+            },
+            0,
+            true,
+        );
         assert_eq!(&d[19..], &hex("01000000000000000000000029000000000000")[..]);
-        let l = gtid_list(7, 0, &[Gtid { domain: 0, server_id: 7, seq: 6 }]);
-        assert_eq!(&l[19..], &hex("0100000000000000070000000600000000000000")[..]);
+        let l = gtid_list(
+            7,
+            0,
+            &[Gtid {
+                domain: 0,
+                server_id: 7,
+                seq: 6,
+            }],
+        );
+        assert_eq!(
+            &l[19..],
+            &hex("0100000000000000070000000600000000000000")[..]
+        );
         let c = binlog_checkpoint(7, 0, "mb.000001");
         assert_eq!(&c[19..], &hex("090000006d622e303030303031")[..]);
         let r = rotate(7, 0, "mb.000002", 4, 0);
         assert_eq!(&r[19..], &hex("04000000000000006d622e303030303032")[..]);
         let f = format_description(7, 0, "10.11.19-MariaDB-0+deb12u1-log", true);
         let mut sealed = Vec::new();
-        assert_eq!(seal(&f, 4, true, &mut sealed), 256, "MariaDB's FDE ends at 256");
+        assert_eq!(
+            seal(&f, 4, true, &mut sealed),
+            256,
+            "MariaDB's FDE ends at 256"
+        );
         assert_eq!(sealed[19 + 2 + 50 + 4], 19);
         assert_eq!(sealed[sealed.len() - 5], 1, "CRC32 announced");
     }

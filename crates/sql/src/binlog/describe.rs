@@ -6,7 +6,10 @@ use super::reader::{gtid_list_of, gtid_of, RawEvent};
 /// The Info text of `ev` (`checksum`: its file has CRC32 trailers).
 pub fn info(ev: &RawEvent<'_>, checksum: bool) -> String {
     let b = ev.body(checksum);
-    let u64_at = |i: usize| b.get(i..i + 8).map_or(0, |s| u64::from_le_bytes(s.try_into().unwrap_or_default()));
+    let u64_at = |i: usize| {
+        b.get(i..i + 8)
+            .map_or(0, |s| u64::from_le_bytes(s.try_into().unwrap_or_default()))
+    };
     let u48_at = |i: usize| {
         b.get(i..i + 6).map_or(0, |s| {
             let mut w = [0u8; 8];
@@ -25,9 +28,14 @@ pub fn info(ev: &RawEvent<'_>, checksum: bool) -> String {
             let parts: Vec<String> = list.iter().map(ToString::to_string).collect();
             format!("[{}]", parts.join(","))
         }
-        event::BINLOG_CHECKPOINT => String::from_utf8_lossy(b.get(4..).unwrap_or_default()).into_owned(),
+        event::BINLOG_CHECKPOINT => {
+            String::from_utf8_lossy(b.get(4..).unwrap_or_default()).into_owned()
+        }
         event::GTID => match gtid_of(ev, checksum) {
-            Some(g) if b.get(12).is_some_and(|f| f & super::codes::gtid_flag::STANDALONE != 0) => {
+            Some(g)
+                if b.get(12)
+                    .is_some_and(|f| f & super::codes::gtid_flag::STANDALONE != 0) =>
+            {
                 format!("GTID {g}")
             }
             Some(g) => format!("BEGIN GTID {g}"),
@@ -35,7 +43,9 @@ pub fn info(ev: &RawEvent<'_>, checksum: bool) -> String {
         },
         event::QUERY => {
             let db_len = b.get(8).copied().unwrap_or(0) as usize;
-            let status = b.get(11..13).map_or(0, |s| u16::from_le_bytes([s[0], s[1]])) as usize;
+            let status = b
+                .get(11..13)
+                .map_or(0, |s| u16::from_le_bytes([s[0], s[1]])) as usize;
             let db_at = 13 + status;
             let db = String::from_utf8_lossy(b.get(db_at..db_at + db_len).unwrap_or_default());
             let q = String::from_utf8_lossy(b.get(db_at + db_len + 1..).unwrap_or_default());

@@ -48,10 +48,14 @@ fn locate(log: &Binlog, start: &StartAt) -> DbResult<(String, u64, BTreeMap<u32,
     let (files, _) = log.files();
     let first = files.first().map(|f| f.name.clone()).unwrap_or_default();
     match start {
-        StartAt::File { name, pos } if name.is_empty() => Ok((first, (*pos).max(FIRST_EVENT_POS), BTreeMap::new())),
+        StartAt::File { name, pos } if name.is_empty() => {
+            Ok((first, (*pos).max(FIRST_EVENT_POS), BTreeMap::new()))
+        }
         StartAt::File { name, pos } => {
             if !files.iter().any(|f| &f.name == name) {
-                return Err(fatal(format!("Could not find first log file name in binary log index file ({name})")));
+                return Err(fatal(format!(
+                    "Could not find first log file name in binary log index file ({name})"
+                )));
             }
             Ok((name.clone(), (*pos).max(FIRST_EVENT_POS), BTreeMap::new()))
         }
@@ -68,7 +72,10 @@ fn locate(log: &Binlog, start: &StartAt) -> DbResult<(String, u64, BTreeMap<u32,
             // The newest file whose starting state is at or before the position in every domain.
             let mut pick = None;
             for f in &files {
-                let ok = f.start.iter().all(|s| skip.get(&s.domain).is_some_and(|&q| s.seq <= q));
+                let ok = f
+                    .start
+                    .iter()
+                    .all(|s| skip.get(&s.domain).is_some_and(|&q| s.seq <= q));
                 if ok {
                     pick = Some(f.name.clone());
                 }
@@ -99,7 +106,13 @@ fn artificial(ev: &[u8], checksum: bool) -> Vec<u8> {
 /// Serves one replica until its connection ends (Ok) or its request cannot be served (1236).
 /// `non_block`: stop at the current end instead of waiting (mariadb-binlog without
 /// --stop-never).
-pub fn dump(log: &Binlog, start: &StartAt, heartbeat: Option<Duration>, non_block: bool, sink: &mut dyn DumpSink) -> DbResult<()> {
+pub fn dump(
+    log: &Binlog,
+    start: &StartAt,
+    heartbeat: Option<Duration>,
+    non_block: bool,
+    sink: &mut dyn DumpSink,
+) -> DbResult<()> {
     let (mut file, mut pos, skip) = locate(log, start)?;
     let checksum = log.cfg.checksum;
     let sid = log.cfg.server_id;
@@ -107,7 +120,8 @@ pub fn dump(log: &Binlog, start: &StartAt, heartbeat: Option<Duration>, non_bloc
     send(sink, &artificial(&rot, checksum))?;
     let mut skipping = false;
     loop {
-        let mut f = std::fs::File::open(log.path_of(&file)).map_err(|e| fatal(format!("cannot open {file}: {e}")))?;
+        let mut f = std::fs::File::open(log.path_of(&file))
+            .map_err(|e| fatal(format!("cannot open {file}: {e}")))?;
         if pos > FIRST_EVENT_POS {
             // The replica needs the file's FORMAT_DESCRIPTION even when it starts further on.
             let fde = read_fde(&mut f).map_err(|e| fatal(format!("{file}: {e}")))?;
@@ -126,10 +140,16 @@ pub fn dump(log: &Binlog, start: &StartAt, heartbeat: Option<Duration>, non_bloc
                 return Ok(());
             }
             let (_, cur, end) = log.wait_past(&file, pos, Duration::ZERO);
-            let limit = if cur == file { end } else { f.metadata().map(|m| m.len()).unwrap_or(0) };
+            let limit = if cur == file {
+                end
+            } else {
+                f.metadata().map(|m| m.len()).unwrap_or(0)
+            };
             if pos < limit {
                 let mut buf = vec![0u8; (limit - pos) as usize];
-                f.seek(SeekFrom::Start(pos)).and_then(|_| f.read_exact(&mut buf)).map_err(|e| fatal(format!("{file}: {e}")))?;
+                f.seek(SeekFrom::Start(pos))
+                    .and_then(|_| f.read_exact(&mut buf))
+                    .map_err(|e| fatal(format!("{file}: {e}")))?;
                 let mut at = 0usize;
                 let mut rotated = None;
                 while at + HEADER_LEN <= buf.len() {
@@ -143,15 +163,19 @@ pub fn dump(log: &Binlog, start: &StartAt, heartbeat: Option<Duration>, non_bloc
                         event::GTID => {
                             let b = &ev[HEADER_LEN..];
                             let seq = u64::from_le_bytes(b[..8].try_into().unwrap_or_default());
-                            let domain = u32::from_le_bytes(b[8..12].try_into().unwrap_or_default());
+                            let domain =
+                                u32::from_le_bytes(b[8..12].try_into().unwrap_or_default());
                             skipping = skip.get(&domain).is_some_and(|&s| seq <= s);
                         }
                         event::ROTATE => {
-                            let body = &ev[HEADER_LEN..size - if checksum { CHECKSUM_LEN } else { 0 }];
+                            let body =
+                                &ev[HEADER_LEN..size - if checksum { CHECKSUM_LEN } else { 0 }];
                             rotated = Some(String::from_utf8_lossy(&body[8..]).into_owned());
                             skipping = false;
                         }
-                        event::FORMAT_DESCRIPTION | event::GTID_LIST | event::BINLOG_CHECKPOINT => skipping = false,
+                        event::FORMAT_DESCRIPTION | event::GTID_LIST | event::BINLOG_CHECKPOINT => {
+                            skipping = false
+                        }
                         _ => {}
                     }
                     if !skipping {
@@ -196,18 +220,23 @@ pub fn dump(log: &Binlog, start: &StartAt, heartbeat: Option<Duration>, non_bloc
 }
 
 fn send(sink: &mut dyn DumpSink, bytes: &[u8]) -> DbResult<()> {
-    sink.event(bytes).map_err(|e| DbError::new(ErrorCode::NetErrorOnWrite, e))
+    sink.event(bytes)
+        .map_err(|e| DbError::new(ErrorCode::NetErrorOnWrite, e))
 }
 
 /// The FORMAT_DESCRIPTION event at the start of a file.
 fn read_fde(f: &mut std::fs::File) -> Result<Vec<u8>, String> {
     let mut head = [0u8; HEADER_LEN];
-    f.seek(SeekFrom::Start(FIRST_EVENT_POS)).and_then(|_| f.read_exact(&mut head)).map_err(|e| e.to_string())?;
+    f.seek(SeekFrom::Start(FIRST_EVENT_POS))
+        .and_then(|_| f.read_exact(&mut head))
+        .map_err(|e| e.to_string())?;
     let h = Header::parse(&head).ok_or("no header")?;
     if h.type_code != event::FORMAT_DESCRIPTION || (h.size as usize) < HEADER_LEN {
         return Err("no FORMAT_DESCRIPTION event at position 4".into());
     }
     let mut ev = vec![0u8; h.size as usize];
-    f.seek(SeekFrom::Start(FIRST_EVENT_POS)).and_then(|_| f.read_exact(&mut ev)).map_err(|e| e.to_string())?;
+    f.seek(SeekFrom::Start(FIRST_EVENT_POS))
+        .and_then(|_| f.read_exact(&mut ev))
+        .map_err(|e| e.to_string())?;
     Ok(ev)
 }

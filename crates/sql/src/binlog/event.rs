@@ -116,7 +116,10 @@ mod tests {
         let end = seal(&ev, 1475, true, &mut out);
         assert_eq!(end, 1506, "an XID event is 31 bytes with its checksum");
         let h = Header::parse(&out).unwrap();
-        assert_eq!((h.size, h.end_pos, h.type_code, h.server_id), (31, 1506, 16, 7));
+        assert_eq!(
+            (h.size, h.end_pos, h.type_code, h.server_id),
+            (31, 1506, 16, 7)
+        );
         assert_eq!(
             u32::from_le_bytes(out[27..31].try_into().unwrap()),
             crc32fast::hash(&out[..27])

@@ -29,9 +29,16 @@ impl Naming {
     /// From `log_bin`'s base name (relative names are under `datadir`).
     pub fn new(datadir: &Path, basename: &str) -> Naming {
         let p = Path::new(basename);
-        let full = if p.is_absolute() { p.to_path_buf() } else { datadir.join(p) };
+        let full = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            datadir.join(p)
+        };
         Naming {
-            dir: full.parent().map(Path::to_path_buf).unwrap_or_else(|| datadir.to_path_buf()),
+            dir: full
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| datadir.to_path_buf()),
             stem: full
                 .file_name()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -63,7 +70,11 @@ impl Naming {
                 .lines()
                 .map(|l| l.trim())
                 .filter(|l| !l.is_empty())
-                .map(|l| Path::new(l).file_name().map_or(l.to_string(), |f| f.to_string_lossy().into_owned()))
+                .map(|l| {
+                    Path::new(l)
+                        .file_name()
+                        .map_or(l.to_string(), |f| f.to_string_lossy().into_owned())
+                })
                 .collect()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(io_err("read", &p, e)),
@@ -80,7 +91,8 @@ impl Naming {
             text.push('\n');
         }
         let mut f = File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
-        f.write_all(text.as_bytes()).map_err(|e| io_err("write", &tmp, e))?;
+        f.write_all(text.as_bytes())
+            .map_err(|e| io_err("write", &tmp, e))?;
         f.sync_all().map_err(|e| io_err("sync", &tmp, e))?;
         std::fs::rename(&tmp, &p).map_err(|e| io_err("rename", &p, e))?;
         self.sync_dir()
@@ -140,9 +152,13 @@ mod tests {
         assert_eq!(n.number("mb.index"), None);
         assert_eq!(n.number("other.000001"), None);
         assert!(n.read_index().unwrap().is_empty());
-        n.write_index(&["mb.000001".into(), "mb.000002".into()]).unwrap();
+        n.write_index(&["mb.000001".into(), "mb.000002".into()])
+            .unwrap();
         assert_eq!(n.read_index().unwrap(), vec!["mb.000001", "mb.000002"]);
-        let abs = Naming::new(Path::new("/elsewhere"), &dir.path().join("x").display().to_string());
+        let abs = Naming::new(
+            Path::new("/elsewhere"),
+            &dir.path().join("x").display().to_string(),
+        );
         assert_eq!(abs.dir, dir.path());
         assert_eq!(abs.stem, "x");
     }

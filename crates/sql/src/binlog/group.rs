@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use super::control::{self, Gtid};
 use super::query::query;
-use super::rows::{rows_event, RowsKind, MAX_ROWS_BYTES};
 use super::row_image::encode_row;
+use super::rows::{rows_event, RowsKind, MAX_ROWS_BYTES};
 use super::table_map::table_map;
 use crate::catalog::TableDef;
 use crate::error::db_error::DbResult;
@@ -58,7 +58,10 @@ pub fn transaction_group(
     for t in tables {
         let id = table_id(t);
         out.extend(table_map(sid, timestamp, id, &t.db, &t.name, &t.columns));
-        let mine: Vec<&RowChange> = changes.iter().filter(|c| Arc::ptr_eq(&c.table, t)).collect();
+        let mine: Vec<&RowChange> = changes
+            .iter()
+            .filter(|c| Arc::ptr_eq(&c.table, t))
+            .collect();
         let kinds = [RowsKind::Delete, RowsKind::Update, RowsKind::Write];
         let present: Vec<RowsKind> = kinds
             .into_iter()
@@ -74,7 +77,15 @@ pub fn transaction_group(
                 }
                 let last = last_kind && ri + 1 == rows.len();
                 if images.len() >= MAX_ROWS_BYTES || ri + 1 == rows.len() {
-                    out.extend(rows_event(sid, timestamp, *kind, id, t.columns.len(), &images, last));
+                    out.extend(rows_event(
+                        sid,
+                        timestamp,
+                        *kind,
+                        id,
+                        t.columns.len(),
+                        &images,
+                        last,
+                    ));
                     images.clear();
                 }
             }
@@ -89,8 +100,23 @@ pub fn transaction_group(
 const SQL_MODE: u64 = 1 << 4;
 
 /// A DDL statement's group: GTID (standalone), QUERY.
-pub fn ddl_group(gtid: Gtid, timestamp: u32, thread_id: u32, db: &str, sql: &str, collation: u16) -> Vec<u8> {
+pub fn ddl_group(
+    gtid: Gtid,
+    timestamp: u32,
+    thread_id: u32,
+    db: &str,
+    sql: &str,
+    collation: u16,
+) -> Vec<u8> {
     let mut out = control::gtid(gtid, timestamp, true);
-    out.extend(query(gtid.server_id, timestamp, thread_id, db, sql, collation, SQL_MODE));
+    out.extend(query(
+        gtid.server_id,
+        timestamp,
+        thread_id,
+        db,
+        sql,
+        collation,
+        SQL_MODE,
+    ));
     out
 }

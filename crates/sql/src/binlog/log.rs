@@ -170,7 +170,11 @@ impl Binlog {
         let seq = st.next_seq;
         st.next_seq += 1;
         st.outstanding += 1;
-        Gtid { domain: self.cfg.domain_id, server_id: self.cfg.server_id, seq }
+        Gtid {
+            domain: self.cfg.domain_id,
+            server_id: self.cfg.server_id,
+            seq,
+        }
     }
 
     /// Ends a reservation: `group` (unsealed events) was committed with the data, or None if
@@ -189,7 +193,9 @@ impl Binlog {
 
     fn drain(&self, st: &mut State) -> DbResult<()> {
         if let Some(why) = &st.failed {
-            return Err(DbError::internal(format!("binlog: stopped after a failed write: {why}")));
+            return Err(DbError::internal(format!(
+                "binlog: stopped after a failed write: {why}"
+            )));
         }
         while let Some(g) = {
             let k = st.next_write;
@@ -207,7 +213,10 @@ impl Binlog {
     }
 
     fn writer(&self) -> Writer<'_> {
-        Writer { cfg: &self.cfg, naming: &self.naming }
+        Writer {
+            cfg: &self.cfg,
+            naming: &self.naming,
+        }
     }
 
     pub(super) fn append_group(&self, st: &mut State, group: &[u8]) -> DbResult<()> {
@@ -229,12 +238,30 @@ impl Binlog {
             }
             st.dirty = false;
             let name = st.files.last().map(|f| f.name.clone()).unwrap_or_default();
-            let file = st.cur.try_clone().map_err(|e| io_err("reopen", &self.naming.path(&name), e))?;
-            let last = st.last.get(&self.cfg.domain_id).copied().or_else(|| st.last.values().next_back().copied());
-            (file, name, st.cur_len, st.next_write - 1, st.pruned_seq + 1, last)
+            let file = st
+                .cur
+                .try_clone()
+                .map_err(|e| io_err("reopen", &self.naming.path(&name), e))?;
+            let last = st
+                .last
+                .get(&self.cfg.domain_id)
+                .copied()
+                .or_else(|| st.last.values().next_back().copied());
+            (
+                file,
+                name,
+                st.cur_len,
+                st.next_write - 1,
+                st.pruned_seq + 1,
+                last,
+            )
         };
-        file.sync_data().map_err(|e| io_err("sync", &self.naming.path(&name), e))?;
-        let mut ops = vec![(MARKER_KEY.to_vec(), Op::Put(encode_marker(&name, pos, last)))];
+        file.sync_data()
+            .map_err(|e| io_err("sync", &self.naming.path(&name), e))?;
+        let mut ops = vec![(
+            MARKER_KEY.to_vec(),
+            Op::Put(encode_marker(&name, pos, last)),
+        )];
         ops.extend((from..=upto).map(|s| (group_key(s), Op::Delete)));
         self.tree.write_batch(ops)?;
         let mut st = self.state.lock();
@@ -309,8 +336,15 @@ impl Binlog {
             self.naming.remove(&f.name)?;
         }
         self.writer().start_file(&mut st, &first)?;
-        let mut ops = vec![(MARKER_KEY.to_vec(), Op::Put(encode_marker(&first, st.cur_len, None)))];
-        for kv in self.tree.range(std::ops::Bound::Included(&b"g"[..]), std::ops::Bound::Excluded(&b"h"[..]), false) {
+        let mut ops = vec![(
+            MARKER_KEY.to_vec(),
+            Op::Put(encode_marker(&first, st.cur_len, None)),
+        )];
+        for kv in self.tree.range(
+            std::ops::Bound::Included(&b"g"[..]),
+            std::ops::Bound::Excluded(&b"h"[..]),
+            false,
+        ) {
             ops.push((kv?.0, Op::Delete));
         }
         self.tree.write_batch(ops)?;
@@ -355,7 +389,11 @@ pub(super) fn encode_marker(file: &str, pos: u64, last: Option<Gtid>) -> Vec<u8>
     let mut v = vec![file.len() as u8];
     v.extend_from_slice(file.as_bytes());
     v.extend_from_slice(&pos.to_le_bytes());
-    let g = last.unwrap_or(Gtid { domain: 0, server_id: 0, seq: 0 });
+    let g = last.unwrap_or(Gtid {
+        domain: 0,
+        server_id: 0,
+        seq: 0,
+    });
     v.extend_from_slice(&g.domain.to_le_bytes());
     v.extend_from_slice(&g.server_id.to_le_bytes());
     v.extend_from_slice(&g.seq.to_le_bytes());

@@ -44,7 +44,11 @@ pub fn query(
     b.extend_from_slice(db);
     b.push(0);
     b.extend_from_slice(sql.as_bytes());
-    let flags = if db.is_empty() { header_flag::SUPPRESS_USE } else { 0 };
+    let flags = if db.is_empty() {
+        header_flag::SUPPRESS_USE
+    } else {
+        0
+    };
     unsealed(event::QUERY, server_id, timestamp, flags, &b)
 }
 
@@ -61,7 +65,10 @@ mod tests {
         assert_eq!(&body[..4], &5u32.to_le_bytes());
         assert_eq!(body[8], 0, "no database");
         let status_len = u16::from_le_bytes([body[11], body[12]]) as usize;
-        assert_eq!(status_len, 26, "the same four status variables as MariaDB's");
+        assert_eq!(
+            status_len, 26,
+            "the same four status variables as MariaDB's"
+        );
         assert_eq!(&body[13..18], &[0, 0, 0, 0, 0]);
         assert_eq!(&body[18..27], &[1, 0, 0, 0x20, 0x54, 0, 0, 0, 0]);
         assert_eq!(&body[13 + status_len..13 + status_len + 1], &[0]);

@@ -40,7 +40,11 @@ impl<'a> EventReader<'a> {
         if data.len() < 4 || &data[..4] != MAGIC {
             return Err("not a binlog file (bad magic)".into());
         }
-        let mut r = EventReader { data, pos: FIRST_EVENT_POS, checksum: false };
+        let mut r = EventReader {
+            data,
+            pos: FIRST_EVENT_POS,
+            checksum: false,
+        };
         // The FORMAT_DESCRIPTION decides the checksum of every event, itself included.
         if let Some(Ok(fde)) = r.peek() {
             if fde.header.type_code == event::FORMAT_DESCRIPTION {
@@ -77,7 +81,10 @@ impl<'a> EventReader<'a> {
             return bad("end position does not match its size");
         }
         let bytes = &rest[..size];
-        let check = self.checksum || (at == FIRST_EVENT_POS as usize && h.type_code == event::FORMAT_DESCRIPTION && bytes[size - CHECKSUM_LEN - 1] == CHECKSUM_CRC32);
+        let check = self.checksum
+            || (at == FIRST_EVENT_POS as usize
+                && h.type_code == event::FORMAT_DESCRIPTION
+                && bytes[size - CHECKSUM_LEN - 1] == CHECKSUM_CRC32);
         if check {
             if size < HEADER_LEN + CHECKSUM_LEN {
                 return bad("too short for its checksum");
@@ -87,7 +94,11 @@ impl<'a> EventReader<'a> {
                 return bad("checksum mismatch");
             }
         }
-        Some(Ok(RawEvent { pos: self.pos, header: h, bytes }))
+        Some(Ok(RawEvent {
+            pos: self.pos,
+            header: h,
+            bytes,
+        }))
     }
 }
 

@@ -11,8 +11,8 @@ use betula_storage::TreeHandle;
 use super::control::Gtid;
 use super::files::{io_err, Naming};
 use super::log::{decode_marker, group_key, BinlogConfig, FileMeta, State, MARKER_KEY};
-use super::writer::Writer;
 use super::reader::{gtid_list_of, EventReader};
+use super::writer::Writer;
 use crate::error::db_error::{DbError, DbResult};
 
 /// The recovered state: files cut to the marker, groups after it appended again.
@@ -74,16 +74,29 @@ impl Recovering<'_> {
         if let Some(g) = last {
             st.last.insert(g.domain, g);
         }
-        Writer { cfg: self.cfg, naming: self.naming }.start_file(&mut st, &name)?;
+        Writer {
+            cfg: self.cfg,
+            naming: self.naming,
+        }
+        .start_file(&mut st, &name)?;
         Ok((st, last.map_or(0, |g| g.seq)))
     }
 
     /// Files up to `file` kept (it cut to `pos`), later ones deleted.
-    fn cut_back(&self, listed: &[String], file: &str, pos: u64, last: Option<Gtid>) -> DbResult<(State, u64)> {
+    fn cut_back(
+        &self,
+        listed: &[String],
+        file: &str,
+        pos: u64,
+        last: Option<Gtid>,
+    ) -> DbResult<(State, u64)> {
         let keep = listed.iter().position(|f| f == file).unwrap_or(0) + 1;
         let mut files = Vec::with_capacity(keep);
         for name in &listed[..keep] {
-            files.push(FileMeta { name: name.clone(), start: start_state(self.naming, name) });
+            files.push(FileMeta {
+                name: name.clone(),
+                start: start_state(self.naming, name),
+            });
         }
         let names: Vec<String> = files.iter().map(|f| f.name.clone()).collect();
         self.naming.write_index(&names)?;
@@ -91,10 +104,12 @@ impl Recovering<'_> {
             self.naming.remove(gone)?;
         }
         let cur = self.naming.open_at(file, pos)?;
-        cur.sync_all().map_err(|e| io_err("sync", &self.naming.path(file), e))?;
+        cur.sync_all()
+            .map_err(|e| io_err("sync", &self.naming.path(file), e))?;
         let mut cur = cur;
         use std::io::Seek;
-        cur.seek(std::io::SeekFrom::End(0)).map_err(|e| io_err("seek", &self.naming.path(file), e))?;
+        cur.seek(std::io::SeekFrom::End(0))
+            .map_err(|e| io_err("seek", &self.naming.path(file), e))?;
         let mut st = State::empty(cur);
         st.files = files;
         st.cur_len = pos;
@@ -122,4 +137,3 @@ pub(super) fn start_state(naming: &Naming, name: &str) -> Vec<Gtid> {
         .find_map(|e| gtid_list_of(&e, checksum))
         .unwrap_or_default()
 }
-

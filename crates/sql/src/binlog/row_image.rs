@@ -28,7 +28,10 @@ pub fn encode_row(cols: &[Column], row: &[Value], out: &mut Vec<u8>) -> DbResult
 }
 
 fn mismatch(c: &Column, v: &Value) -> DbError {
-    DbError::internal(format!("binlog: value {v:?} does not fit column {}", c.name))
+    DbError::internal(format!(
+        "binlog: value {v:?} does not fit column {}",
+        c.name
+    ))
 }
 
 /// Appends one non-NULL value in its column's binlog layout.
@@ -48,7 +51,12 @@ pub fn encode_value(c: &Column, v: &Value, out: &mut Vec<u8>) -> DbResult<()> {
         (SqlType::Double { .. }, Value::Float(f)) => {
             out.extend_from_slice(&(*f as f64).to_le_bytes())
         }
-        (SqlType::Decimal { precision, scale, .. }, Value::Decimal(d)) => {
+        (
+            SqlType::Decimal {
+                precision, scale, ..
+            },
+            Value::Decimal(d),
+        ) => {
             let (d, _) = d.rescale(scale).ok_or_else(|| mismatch(c, v))?;
             out.extend_from_slice(&decimal_bin(&d.to_string(), precision, scale));
         }
@@ -87,7 +95,11 @@ pub fn encode_value(c: &Column, v: &Value, out: &mut Vec<u8>) -> DbResult<()> {
         (SqlType::Set { count }, Value::Text(s)) => {
             let mut bits = 0u64;
             for part in s.split(',').filter(|p| !p.is_empty()) {
-                let i = c.members.iter().position(|m| m == part).ok_or_else(|| mismatch(c, v))?;
+                let i = c
+                    .members
+                    .iter()
+                    .position(|m| m == part)
+                    .ok_or_else(|| mismatch(c, v))?;
                 bits |= 1 << i;
             }
             out.extend_from_slice(&bits.to_le_bytes()[..set_len(count)]);
@@ -216,8 +228,14 @@ mod tests {
     /// Expected bytes are those MariaDB 10.11.19 wrote for the same values.
     #[test]
     fn values_match_mariadb_bytes() {
-        assert_eq!(decimal_bin("-1234.567", 10, 3), vec![0x7f, 0xff, 0xfb, 0x2d, 0xfd, 0xc8]);
-        assert_eq!(decimal_bin("1234.567", 10, 3), vec![0x80, 0x00, 0x04, 0xd2, 0x02, 0x37]);
+        assert_eq!(
+            decimal_bin("-1234.567", 10, 3),
+            vec![0x7f, 0xff, 0xfb, 0x2d, 0xfd, 0xc8]
+        );
+        assert_eq!(
+            decimal_bin("1234.567", 10, 3),
+            vec![0x80, 0x00, 0x04, 0xd2, 0x02, 0x37]
+        );
         let d = Decimal::new(-1_234_567, 3).unwrap();
         assert_eq!(enc(SqlType::decimal(10, 3), Value::Decimal(d)).len(), 6);
         assert_eq!(
@@ -235,11 +253,20 @@ mod tests {
             vec![0x65, 0x93, 0x7d, 0x25, 0x01, 0xe2, 0x40]
         );
         let t = Time::parse("-12:34:56.78").unwrap();
-        assert_eq!(enc(SqlType::Time { fsp: 2 }, Value::Time(t)), vec![0x7f, 0x37, 0x47, 0xb2]);
-        assert_eq!(enc(SqlType::Bit { len: 10 }, Value::UInt(0b10_1010_1010)), vec![0x02, 0xaa]);
+        assert_eq!(
+            enc(SqlType::Time { fsp: 2 }, Value::Time(t)),
+            vec![0x7f, 0x37, 0x47, 0xb2]
+        );
+        assert_eq!(
+            enc(SqlType::Bit { len: 10 }, Value::UInt(0b10_1010_1010)),
+            vec![0x02, 0xaa]
+        );
         assert_eq!(enc(SqlType::Year, Value::UInt(2023)), vec![0x7b]);
         let t0 = Time::parse("01:02:03").unwrap();
-        assert_eq!(enc(SqlType::Time { fsp: 0 }, Value::Time(t0)), vec![0x80, 0x10, 0x83]);
+        assert_eq!(
+            enc(SqlType::Time { fsp: 0 }, Value::Time(t0)),
+            vec![0x80, 0x10, 0x83]
+        );
         let w = DateTime::parse("2020-01-01 00:00:00").unwrap();
         assert_eq!(
             enc(SqlType::DateTime { fsp: 0 }, Value::DateTime(w)),
@@ -251,7 +278,12 @@ mod tests {
     fn time2_round_trips_its_own_reading() {
         // MariaDB reads 3+1 bytes as: int - 0x800000, and a negative int with a fraction
         // as (int + 1, frac - 256).
-        for s in ["-00:00:00.01", "-838:59:59.99", "838:59:59.99", "00:00:00.5"] {
+        for s in [
+            "-00:00:00.01",
+            "-838:59:59.99",
+            "838:59:59.99",
+            "00:00:00.5",
+        ] {
             let t = Time::parse(s).unwrap();
             let b = enc(SqlType::Time { fsp: 2 }, Value::Time(t));
             let mut int = (u32::from_be_bytes([0, b[0], b[1], b[2]]) as i64) - 0x80_0000;

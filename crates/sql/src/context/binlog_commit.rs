@@ -33,9 +33,18 @@ impl Engine {
         g.insert("server_id".into(), Value::UInt(cfg.server_id as u64));
         g.insert("gtid_domain_id".into(), Value::UInt(cfg.domain_id as u64));
         g.insert("max_binlog_size".into(), Value::UInt(cfg.max_size));
-        g.insert("binlog_expire_logs_seconds".into(), Value::UInt(cfg.expire_secs));
-        g.insert("expire_logs_days".into(), Value::Double(cfg.expire_secs as f64 / 86_400.0));
-        g.insert("binlog_checksum".into(), t(if cfg.checksum { "CRC32" } else { "NONE" }));
+        g.insert(
+            "binlog_expire_logs_seconds".into(),
+            Value::UInt(cfg.expire_secs),
+        );
+        g.insert(
+            "expire_logs_days".into(),
+            Value::Double(cfg.expire_secs as f64 / 86_400.0),
+        );
+        g.insert(
+            "binlog_checksum".into(),
+            t(if cfg.checksum { "CRC32" } else { "NONE" }),
+        );
         // MariaDB's version form: a MariaDB replica uses GTIDs only with a primary >= 10.
         g.insert("version".into(), t(&cfg.version));
         drop(g);
@@ -86,7 +95,9 @@ impl Context {
         let mut tables: HashMap<(String, String), Arc<TableDef>> = HashMap::new();
         let mut out = Vec::with_capacity(diffs.len());
         for d in diffs {
-            let Some((db, name)) = primary_tree_table(&d.tree) else { continue };
+            let Some((db, name)) = primary_tree_table(&d.tree) else {
+                continue;
+            };
             let key = (db.to_string(), name.to_string());
             let t = match tables.get(&key) {
                 Some(t) => t.clone(),
@@ -102,7 +113,11 @@ impl Context {
                     None => None,
                 })
             };
-            out.push(RowChange { before: decode(&d.before)?, after: decode(&d.after)?, table: t.clone() });
+            out.push(RowChange {
+                before: decode(&d.before)?,
+                after: decode(&d.after)?,
+                table: t.clone(),
+            });
         }
         Ok(out)
     }
@@ -111,7 +126,9 @@ impl Context {
     /// log, or nothing to log). The caller writes `(TREE, key, group)` in the transaction and
     /// then calls [`Context::binlog_finish`].
     pub(crate) fn binlog_prepare(&self) -> DbResult<Option<(u64, Vec<u8>)>> {
-        let Some(log) = self.engine.binlog() else { return Ok(None) };
+        let Some(log) = self.engine.binlog() else {
+            return Ok(None);
+        };
         if self.int_var("sql_log_bin") == 0 {
             return Ok(None);
         }
@@ -144,16 +161,19 @@ impl Context {
 
     /// Logs a DDL statement that succeeded: `sql` run in database `db` (empty: none).
     pub fn binlog_ddl(&self, db: &str, sql: &str) -> DbResult<()> {
-        let Some(log) = self.engine.binlog() else { return Ok(()) };
+        let Some(log) = self.engine.binlog() else {
+            return Ok(());
+        };
         if self.int_var("sql_log_bin") == 0 {
             return Ok(());
         }
         let gtid = log.reserve();
         let collation = crate::types::collation::Collation::Utf8mb4GeneralCi.id();
         let group = ddl_group(gtid, now_secs(), self.id as u32, db, sql, collation);
-        let r = log
-            .tree()
-            .write_batch(vec![(group_key(gtid.seq), betula_storage::Op::Put(group.clone()))]);
+        let r = log.tree().write_batch(vec![(
+            group_key(gtid.seq),
+            betula_storage::Op::Put(group.clone()),
+        )]);
         match r {
             Ok(()) => log.finish(gtid.seq, Some(group)),
             Err(e) => {

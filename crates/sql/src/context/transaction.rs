@@ -146,7 +146,11 @@ impl Context {
             .iter()
             .all(|v| !matches!(self.vars.get(*v), Some(crate::types::value::Value::Int(0))));
         // The transaction's binlog group goes into the same storage transaction (BLG1).
-        let prepared = if wrote { self.binlog_prepare() } else { Ok(None) };
+        let prepared = if wrote {
+            self.binlog_prepare()
+        } else {
+            Ok(None)
+        };
         let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
@@ -154,7 +158,9 @@ impl Context {
                 return Err(e);
             }
         };
-        let extra = prepared.as_ref().map(|(seq, g)| Context::binlog_entry(*seq, g));
+        let extra = prepared
+            .as_ref()
+            .map(|(seq, g)| Context::binlog_entry(*seq, g));
         // Moved AUTO_INCREMENT counters go to the log before this commit record (AIC2).
         let r = self
             .engine

@@ -143,6 +143,7 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("long_query_time", Value::Double(10.0)),
         ("binlog_format", t("ROW")),
         ("binlog_row_image", t("FULL")),
+        ("sql_log_bin", i(1)),
         ("binlog_checksum", t("CRC32")),
         ("log_bin", i(0)),
         ("log_bin_basename", t("")),

@@ -5,11 +5,11 @@
 //! dropped; grants are database-level (any privilege grants use of the database, `*` every
 //! database: docs/mysql-compat.md); a password is kept only as its hash (empty: none).
 
+use crate::catalog::users::REPLICATION_SLAVE;
 use crate::catalog::UserDef;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::catalog::users::REPLICATION_SLAVE;
 use crate::parser::users::{GrantOn, NewUser, Replication, UserName};
 use crate::result::Output;
 

@@ -68,8 +68,16 @@ pub fn show_events(c: &mut Cursor<'_>) -> DbResult<Show> {
     if !c.kw("EVENTS") {
         return Err(syntax(c));
     }
-    let file = if c.kw("IN") { Some(c.string().ok_or_else(|| syntax(c))?) } else { None };
-    let from = if c.kw("FROM") { Some(number(c).ok_or_else(|| syntax(c))?) } else { None };
+    let file = if c.kw("IN") {
+        Some(c.string().ok_or_else(|| syntax(c))?)
+    } else {
+        None
+    };
+    let from = if c.kw("FROM") {
+        Some(number(c).ok_or_else(|| syntax(c))?)
+    } else {
+        None
+    };
     let limit = if c.kw("LIMIT") {
         let a = number(c).ok_or_else(|| syntax(c))?;
         if c.sym(',') {
@@ -93,7 +101,10 @@ mod tests {
 
     #[test]
     fn binlog_statements() {
-        assert!(matches!(p("RESET MASTER").unwrap(), Statement::Binlog(BinlogStmt::ResetMaster)));
+        assert!(matches!(
+            p("RESET MASTER").unwrap(),
+            Statement::Binlog(BinlogStmt::ResetMaster)
+        ));
         assert!(matches!(
             p("PURGE BINARY LOGS TO 'b.000003'").unwrap(),
             Statement::Binlog(BinlogStmt::PurgeTo(f)) if f == "b.000003"
@@ -102,20 +113,35 @@ mod tests {
             p("PURGE MASTER LOGS BEFORE '2026-01-01 00:00:00'").unwrap(),
             Statement::Binlog(BinlogStmt::PurgeBefore(_))
         ));
-        assert!(matches!(p("FLUSH BINARY LOGS").unwrap(), Statement::Binlog(BinlogStmt::FlushLogs)));
-        assert!(matches!(p("FLUSH LOGS").unwrap(), Statement::Binlog(BinlogStmt::FlushLogs)));
+        assert!(matches!(
+            p("FLUSH BINARY LOGS").unwrap(),
+            Statement::Binlog(BinlogStmt::FlushLogs)
+        ));
+        assert!(matches!(
+            p("FLUSH LOGS").unwrap(),
+            Statement::Binlog(BinlogStmt::FlushLogs)
+        ));
         assert!(p("PURGE LOGS TO 'x'").is_err());
         assert!(p("RESET MASTER now").is_err());
-        let Statement::Show(s) = p("SHOW BINLOG EVENTS IN 'b.000001' FROM 4 LIMIT 2, 3").unwrap() else {
+        let Statement::Show(s) = p("SHOW BINLOG EVENTS IN 'b.000001' FROM 4 LIMIT 2, 3").unwrap()
+        else {
             panic!("not a SHOW");
         };
         assert_eq!(
             s.what,
-            Show::BinlogEvents { file: Some("b.000001".into()), from: Some(4), limit: Some((2, 3)) }
+            Show::BinlogEvents {
+                file: Some("b.000001".into()),
+                from: Some(4),
+                limit: Some((2, 3))
+            }
         );
-        let Statement::Show(s) = p("SHOW MASTER STATUS").unwrap() else { panic!() };
+        let Statement::Show(s) = p("SHOW MASTER STATUS").unwrap() else {
+            panic!()
+        };
         assert_eq!(s.what, Show::MasterStatus);
-        let Statement::Show(s) = p("SHOW BINARY LOGS").unwrap() else { panic!() };
+        let Statement::Show(s) = p("SHOW BINARY LOGS").unwrap() else {
+            panic!()
+        };
         assert_eq!(s.what, Show::BinaryLogs);
     }
 }

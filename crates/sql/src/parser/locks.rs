@@ -64,7 +64,9 @@ pub fn parse_flush(c: &mut Cursor<'_>) -> DbResult<Statement> {
             return Err(syntax(c));
         }
         expect_end(c)?;
-        return Ok(Statement::Binlog(crate::parser::binlog::BinlogStmt::FlushLogs));
+        return Ok(Statement::Binlog(
+            crate::parser::binlog::BinlogStmt::FlushLogs,
+        ));
     }
     if !c.kw("TABLES") && !c.kw("TABLE") {
         return Ok(Statement::Flush);

@@ -62,7 +62,9 @@ impl Replication {
             .filter(|p| !p.is_empty())
             .collect();
         let is_repl = |p: &str| p.starts_with("REPLICATION ") || p.starts_with("BINLOG ");
-        let slave = privs.iter().any(|p| p == "REPLICATION SLAVE" || p == "REPLICATION REPLICA");
+        let slave = privs
+            .iter()
+            .any(|p| p == "REPLICATION SLAVE" || p == "REPLICATION REPLICA");
         match (slave, privs.iter().all(|p| is_repl(p))) {
             (false, true) if !privs.is_empty() => Replication::Only,
             (false, _) => Replication::None,
@@ -173,5 +175,10 @@ pub fn parse_grant(c: &mut Cursor<'_>, revoke: bool) -> DbResult<Statement> {
         return Err(syntax(c));
     }
     let user = user(c)?;
-    Ok(Statement::Grant { on, user, revoke, replication })
+    Ok(Statement::Grant {
+        on,
+        user,
+        revoke,
+        replication,
+    })
 }

@@ -14,7 +14,10 @@ use crate::types::value::Value;
 
 /// 1381: a statement that needs `log_bin`.
 pub fn no_binlog() -> DbError {
-    DbError::new(ErrorCode::NoBinaryLogging, "You are not using binary logging")
+    DbError::new(
+        ErrorCode::NoBinaryLogging,
+        "You are not using binary logging",
+    )
 }
 
 pub fn run(cx: &mut Context, stmt: &BinlogStmt) -> DbResult<Output> {
@@ -36,19 +39,39 @@ pub fn run(cx: &mut Context, stmt: &BinlogStmt) -> DbResult<Output> {
                     "Target log not found in binlog index",
                 ));
             }
-            log.purge_where(|p| p.file_name().is_some_and(|n| n.to_string_lossy().as_ref() < file.as_str()))?;
+            log.purge_where(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().as_ref() < file.as_str())
+            })?;
         }
         BinlogStmt::PurgeBefore(e) => {
             let log = log.ok_or_else(no_binlog)?;
-            let v = eval(&cx.compile(&Scope::default(), e, "PURGE")?, &EvalCtx::default())?;
+            let v = eval(
+                &cx.compile(&Scope::default(), e, "PURGE")?,
+                &EvalCtx::default(),
+            )?;
             let local = match v {
                 Value::DateTime(d) => d,
                 Value::Date(d) => crate::types::temporal::DateTime::from_date(d),
-                Value::Text(s) => crate::types::temporal::DateTime::parse(&s)
-                    .ok_or_else(|| DbError::new(ErrorCode::WrongArguments, "Incorrect arguments to PURGE LOGS BEFORE"))?,
-                _ => return Err(DbError::new(ErrorCode::WrongArguments, "Incorrect arguments to PURGE LOGS BEFORE")),
+                Value::Text(s) => crate::types::temporal::DateTime::parse(&s).ok_or_else(|| {
+                    DbError::new(
+                        ErrorCode::WrongArguments,
+                        "Incorrect arguments to PURGE LOGS BEFORE",
+                    )
+                })?,
+                _ => {
+                    return Err(DbError::new(
+                        ErrorCode::WrongArguments,
+                        "Incorrect arguments to PURGE LOGS BEFORE",
+                    ))
+                }
             };
-            let micros = cx.time_zone.local_to_utc(local).unix_micros().unwrap_or(0).max(0) as u64;
+            let micros = cx
+                .time_zone
+                .local_to_utc(local)
+                .unix_micros()
+                .unwrap_or(0)
+                .max(0) as u64;
             let cutoff = SystemTime::UNIX_EPOCH + Duration::from_micros(micros);
             log.purge_where(|p| {
                 std::fs::metadata(p)

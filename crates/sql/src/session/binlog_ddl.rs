@@ -23,7 +23,9 @@ pub(super) enum DdlLog {
 }
 
 fn names(n: &ast::ObjectName) -> Vec<String> {
-    n.0.iter().map(|p| p.to_string().trim_matches('`').to_string()).collect()
+    n.0.iter()
+        .map(|p| p.to_string().trim_matches('`').to_string())
+        .collect()
 }
 
 /// Whether `parts` names one of the session's temporary tables.
@@ -35,17 +37,20 @@ fn is_temp(cx: &Context, parts: &[String]) -> bool {
 /// What `stmt` will log if it succeeds (None: nothing, or no binary log).
 pub(super) fn plan(cx: &Context, stmt: &Statement) -> Option<DdlLog> {
     cx.engine.binlog()?;
-    let create = |ct: &ast::CreateTable| (!ct.temporary).then(|| DdlLog::CreateTable(names(&ct.name)));
+    let create =
+        |ct: &ast::CreateTable| (!ct.temporary).then(|| DdlLog::CreateTable(names(&ct.name)));
     match stmt {
         Statement::Sql(s) => match &**s {
             ast::Statement::CreateTable(ct) => create(ct),
             _ => None,
         },
         Statement::CreateTableWith { table, .. } => create(table),
-        Statement::CreateDatabase { .. } | Statement::AlterDatabase { .. } | Statement::DropDatabase { .. } => {
-            Some(DdlLog::Text)
-        }
-        Statement::DropTables { temporary: true, .. } => None,
+        Statement::CreateDatabase { .. }
+        | Statement::AlterDatabase { .. }
+        | Statement::DropDatabase { .. } => Some(DdlLog::Text),
+        Statement::DropTables {
+            temporary: true, ..
+        } => None,
         Statement::DropTables { names, .. } => {
             let keep: Vec<(String, String)> = names
                 .iter()

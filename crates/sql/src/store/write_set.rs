@@ -443,7 +443,11 @@ impl WriteSet {
     /// under the row lock this transaction holds on it, so no other writer can have changed it
     /// since) and the value this transaction leaves (design.md BLG4). Keys whose value does not
     /// change are left out.
-    pub fn row_diffs(&self, store: &Store, wanted: impl Fn(&str) -> bool) -> DbResult<Vec<RowDiff>> {
+    pub fn row_diffs(
+        &self,
+        store: &Store,
+        wanted: impl Fn(&str) -> bool,
+    ) -> DbResult<Vec<RowDiff>> {
         self.await_read_fence()?;
         let mut out = Vec::new();
         for (name, m) in self.names.iter().zip(&self.overlay) {
@@ -455,14 +459,22 @@ impl WriteSet {
                 let before = h.get(k)?;
                 let after = p.resolve(before.as_deref());
                 if before != after {
-                    out.push(RowDiff { tree: name.clone(), key: k.clone(), before, after });
+                    out.push(RowDiff {
+                        tree: name.clone(),
+                        key: k.clone(),
+                        before,
+                        after,
+                    });
                 }
             }
         }
         let mut through: BTreeMap<(&str, &[u8]), Vec<&Change>> = BTreeMap::new();
         for (t, k, c) in &self.through_log {
             if wanted(t) {
-                through.entry((t.as_str(), k.as_slice())).or_default().push(c);
+                through
+                    .entry((t.as_str(), k.as_slice()))
+                    .or_default()
+                    .push(c);
             }
         }
         for ((t, k), changes) in through {
@@ -475,7 +487,12 @@ impl WriteSet {
                 };
             }
             if before != after {
-                out.push(RowDiff { tree: t.to_string(), key: k.to_vec(), before, after });
+                out.push(RowDiff {
+                    tree: t.to_string(),
+                    key: k.to_vec(),
+                    before,
+                    after,
+                });
             }
         }
         Ok(out)

@@ -17,7 +17,12 @@ fn t(s: impl Into<String>) -> Value {
 
 /// Root, or a user granted REPLICATION SLAVE.
 fn need_replication(cx: &Context) -> DbResult<()> {
-    if cx.engine.catalog.user(&cx.user).is_some_and(|u| u.may_replicate()) {
+    if cx
+        .engine
+        .catalog
+        .user(&cx.user)
+        .is_some_and(|u| u.may_replicate())
+    {
         return Ok(());
     }
     cx.need_root("REPLICATION SLAVE")
@@ -31,7 +36,10 @@ pub fn master_status(cx: &Context) -> DbResult<Output> {
     need_replication(cx)?;
     let (files, end) = log.files();
     let cur = files.last().map(|f| f.name.clone()).unwrap_or_default();
-    Ok(Output::text(&names, vec![vec![t(cur), Value::UInt(end), t(""), t("")]]))
+    Ok(Output::text(
+        &names,
+        vec![vec![t(cur), Value::UInt(end), t(""), t("")]],
+    ))
 }
 
 pub fn binary_logs(cx: &Context) -> DbResult<Output> {
@@ -91,7 +99,10 @@ pub fn binlog_events(
     }
     let (skip, count) = limit.unwrap_or((0, u64::MAX));
     let mut rows = Vec::new();
-    for ev in r.skip(skip as usize).take(count.min(usize::MAX as u64) as usize) {
+    for ev in r
+        .skip(skip as usize)
+        .take(count.min(usize::MAX as u64) as usize)
+    {
         let ev = ev.map_err(bad)?;
         rows.push(vec![
             t(name.clone()),
@@ -103,7 +114,14 @@ pub fn binlog_events(
         ]);
     }
     Ok(Output::text(
-        &["Log_name", "Pos", "Event_type", "Server_id", "End_log_pos", "Info"],
+        &[
+            "Log_name",
+            "Pos",
+            "Event_type",
+            "Server_id",
+            "End_log_pos",
+            "Info",
+        ],
         rows,
     ))
 }
