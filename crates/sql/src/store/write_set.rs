@@ -573,8 +573,8 @@ impl WriteSet {
             }
         }
         if let Some((tree, k, v)) = extra {
-            // A key of its own (a sequence number no other transaction has): nothing to lock.
-            txn.write_locked_batch(&store.tree(tree)?, vec![(k, Op::Put(v))])?;
+            // A key of its own (a sequence number no other transaction has): its lock is free.
+            txn.write_batch(&store.tree(tree)?, vec![(k, Op::Put(v))])?;
         }
         txn.commit()?;
         drop(entered);
