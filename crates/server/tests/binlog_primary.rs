@@ -209,7 +209,10 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
         ]
     );
     assert_eq!(
-        one(&mut r, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'gone'"),
+        one(
+            &mut r,
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_name = 'gone'"
+        ),
         "0"
     );
     let cks = "CHECKSUM TABLE app.t";
@@ -220,7 +223,14 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
     assert!(st[0][0].ends_with(".000002"), "{st:?}");
     let ev = rows(&mut p, &format!("SHOW BINLOG EVENTS IN '{}'", st[0][0]));
     let types: BTreeSet<String> = ev.iter().map(|e| e[2].clone()).collect();
-    for t in ["Format_desc", "Gtid_list", "Gtid", "Table_map", "Write_rows_v1", "Xid"] {
+    for t in [
+        "Format_desc",
+        "Gtid_list",
+        "Gtid",
+        "Table_map",
+        "Write_rows_v1",
+        "Xid",
+    ] {
         assert!(types.contains(t), "{t} missing from {types:?}");
     }
 
@@ -245,7 +255,10 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
         "'after alter'",
         "'upserted'",
     ] {
-        assert!(out.contains(needle), "mariadb-binlog output lacks {needle:?}:\n{out}");
+        assert!(
+            out.contains(needle),
+            "mariadb-binlog output lacks {needle:?}:\n{out}"
+        );
     }
     assert!(!out.contains("unlogged"), "sql_log_bin = 0 was logged");
     r.query_drop("STOP SLAVE").unwrap();
@@ -312,7 +325,8 @@ fn a_killed_primary_recovers_a_binlog_that_agrees_with_its_data() {
     // its GTID position and ends with the same rows; the log goes on.
     r.query_drop("STOP SLAVE").unwrap();
     start_replica(&mut r, server.port);
-    p.query_drop("INSERT INTO app.stream VALUES (-1, -1)").unwrap();
+    p.query_drop("INSERT INTO app.stream VALUES (-1, -1)")
+        .unwrap();
     wait_caught_up(&mut p, &mut r);
     same_rows(&mut p, &mut r, "SELECT * FROM app.stream ORDER BY id");
     r.query_drop("STOP SLAVE").unwrap();
