@@ -148,8 +148,8 @@ fn datetime2(dt: &DateTime, fsp: u8, out: &mut Vec<u8>) {
 fn time2(t: Time, fsp: u8, out: &mut Vec<u8>) {
     let a = t.micros.unsigned_abs();
     let secs = a / 1_000_000;
-    let hms = (secs / 3600) << 12 | (secs / 60 % 60) << 6 | secs % 60;
-    let mag = (hms << 24 | a % 1_000_000) as i64;
+    let hms = ((secs / 3600) << 12) | ((secs / 60 % 60) << 6) | (secs % 60);
+    let mag = ((hms << 24) | (a % 1_000_000)) as i64;
     let packed = if t.micros < 0 { -mag } else { mag };
     let int_part = packed >> 24;
     let frac = packed % (1 << 24);
@@ -193,7 +193,7 @@ pub fn decimal_bin(text: &str, precision: u8, scale: u8) -> Vec<u8> {
     if lead > 0 {
         put(&int_digits[..lead], &mut out);
     }
-    for g in int_digits[lead..].as_bytes().chunks(9) {
+    for g in int_digits.as_bytes()[lead..].chunks(9) {
         put(std::str::from_utf8(g).unwrap_or("0"), &mut out);
     }
     for g in frac_digits.as_bytes().chunks(9) {
