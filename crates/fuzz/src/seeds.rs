@@ -40,6 +40,7 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         "packet" => packets(),
         "handshake" => vec![handshake(true), handshake(false)],
         "execute" => executes(),
+        "binlog" => binlog_files(),
         _ => Vec::new(),
     }
 }
@@ -440,4 +441,58 @@ fn executes() -> Vec<Vec<u8>> {
     let mut unsigned = with_count.clone();
     unsigned[8] = 0x80; // first parameter unsigned
     vec![with_count, unsigned, vec![0, 0, 1, 0, 0, 0]]
+}
+
+/// Binary log files as the log writes them (with and without CRC32 trailers: a transaction over
+/// each fuzz table, a DDL, a ROTATE), and one stored group as the binlog tree keeps it.
+fn binlog_files() -> Vec<Vec<u8>> {
+    use betula_sql::binlog::group::{ddl_group, transaction_group, RowChange};
+    use betula_sql::binlog::{codes, control, event, Gtid};
+    use std::sync::Arc;
+    let g = |seq| Gtid {
+        domain: 0,
+        server_id: 1,
+        seq,
+    };
+    let mut group = Vec::new();
+    for (i, def) in tables().iter().enumerate() {
+        let Some((_, row)) = rows().into_iter().find(|(t, _)| *t == i) else {
+            continue;
+        };
+        let Ok(values) = betula_sql::codec::row::decode_row(&def.layout, &row[1..]) else {
+            continue;
+        };
+        let changes = vec![RowChange {
+            table: Arc::new(def.clone()),
+            before: Some(values.clone()),
+            after: Some(values),
+        }];
+        if let Ok(t) = transaction_group(g(i as u64 + 2), 1, |_| i as u64 + 1, &changes) {
+            group.extend(t);
+        }
+    }
+    let ddl = ddl_group(g(1), 1, 7, "db", "CREATE TABLE t (id INT PRIMARY KEY)", 45);
+    let mut out = vec![group.clone()];
+    for checksum in [true, false] {
+        let mut events = vec![
+            control::format_description(1, 1, "10.11.99-Betula-fuzz-log", checksum),
+            control::gtid_list(1, 1, &[g(9)]),
+            control::binlog_checkpoint(1, 1, "betula-bin.000001"),
+        ];
+        let body = [ddl.clone(), group.clone()].concat();
+        events.extend(
+            event::split_unsealed(&body)
+                .unwrap_or_default()
+                .into_iter()
+                .map(<[u8]>::to_vec),
+        );
+        events.push(control::rotate(1, 1, "betula-bin.000002", 4, 0));
+        let mut file = codes::MAGIC.to_vec();
+        let mut pos = codes::FIRST_EVENT_POS;
+        for e in &events {
+            pos = event::seal(e, pos, checksum, &mut file);
+        }
+        out.push(file);
+    }
+    out
 }

@@ -5,7 +5,8 @@
 //! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
 //! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections, metrics_port (the HTTP metrics
 //! endpoint's port, off unless set; 0 = any free port) and metrics_address (its address, 127.0.0.1 unless
-//! set; docs/monitoring.md)). Flags given on the command line win over the file.
+//! set; docs/monitoring.md), and the binary log's keys (binlog_settings.rs)). Flags given on the
+//! command line win over the file.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,6 +29,8 @@ pub struct ServeConfig {
     pub metrics_port: Option<u16>,
     /// Address the metrics endpoint listens on.
     pub metrics_address: String,
+    /// The binary log (binlog_settings.rs).
+    pub binlog: crate::binlog_settings::BinlogSettings,
 }
 
 impl Default for ServeConfig {
@@ -41,6 +44,7 @@ impl Default for ServeConfig {
             secure_file_priv: None,
             metrics_port: None,
             metrics_address: "127.0.0.1".into(),
+            binlog: Default::default(),
         }
     }
 }
@@ -80,7 +84,11 @@ impl ServeConfig {
     /// Applies one `key = value` setting.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let v = value.trim().trim_matches('"').trim_matches('\'');
-        match key.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+        let key = key.trim().to_ascii_lowercase().replace('-', "_");
+        if self.binlog.set(&key, v)? {
+            return Ok(());
+        }
+        match key.as_str() {
             "datadir" => self.datadir = PathBuf::from(v),
             "port" => self.port = v.parse().map_err(|_| format!("bad port '{v}'"))?,
             "bind" | "bind_address" => self.bind = v.to_string(),
@@ -140,6 +148,11 @@ impl ServeConfig {
         for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() || line.starts_with('[') {
+                continue;
+            }
+            // MariaDB's bare `log_bin` / `log-bin` switches the binary log on.
+            if line.eq_ignore_ascii_case("log_bin") || line.eq_ignore_ascii_case("log-bin") {
+                self.set("log_bin", "ON")?;
                 continue;
             }
             let (k, v) = line

@@ -54,6 +54,15 @@ enum Cmd {
         /// Address of the metrics endpoint [default: 127.0.0.1]
         #[arg(long)]
         metrics_address: Option<String>,
+        /// Binary log: ON, OFF or the files' base name (as the config file's log_bin)
+        #[arg(long)]
+        log_bin: Option<String>,
+        /// This server's id in GTIDs and binlog events (as the config file's server_id)
+        #[arg(long)]
+        server_id: Option<u32>,
+        /// Any config-file setting, as KEY=VALUE (repeatable; wins over the file)
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
     },
     /// Bulk-load CSV/TSV files into a table (opens the data directory: stop the server first;
     /// use LOAD DATA LOCAL INFILE or mysqlimport --local against a running server).
@@ -158,6 +167,9 @@ struct ServeFlags {
     secure_file_priv: Option<PathBuf>,
     metrics_port: Option<u16>,
     metrics_address: Option<String>,
+    log_bin: Option<String>,
+    server_id: Option<u32>,
+    set: Vec<String>,
 }
 
 fn serve(flags: ServeFlags) -> Result<(), String> {
@@ -169,8 +181,23 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
         secure_file_priv,
         metrics_port,
         metrics_address,
+        log_bin,
+        server_id,
+        set,
     } = flags;
     let mut cfg = load_config(config)?;
+    for kv in &set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected KEY=VALUE"))?;
+        cfg.set(k, v).map_err(|e| format!("--set {kv}: {e}"))?;
+    }
+    if let Some(l) = log_bin {
+        cfg.set("log_bin", &l)?;
+    }
+    if let Some(id) = server_id {
+        cfg.set("server_id", &id.to_string())?;
+    }
     if metrics_port.is_some() {
         cfg.metrics_port = metrics_port;
     }
@@ -200,6 +227,11 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot open {}: {e}", cfg.datadir.display()))?;
     engine.set_secure_file_priv(cfg.secure_file_priv.clone());
+    if let Some(b) = cfg.binlog.config() {
+        engine
+            .enable_binlog(b)
+            .map_err(|e| format!("cannot open the binary log: {e}"))?;
+    }
     if !is_loopback(&cfg.bind) && engine.user_auth("root").flatten().is_none() {
         return Err(format!(
             "refusing to listen on {} while root has no password: start on 127.0.0.1 and run \
@@ -256,6 +288,9 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     if let Some(m) = metrics {
         m.stop();
     }
+    if let Some(b) = engine.binlog() {
+        b.stop();
+    }
     engine.checkpoint().map_err(|e| e.to_string())?;
     // stdout may be a closed pipe by now: never panic on it.
     let _ = writeln!(std::io::stdout(), "betula: shut down cleanly");
@@ -293,6 +328,9 @@ fn main() -> ExitCode {
             secure_file_priv,
             metrics_port,
             metrics_address,
+            log_bin,
+            server_id,
+            set,
         } => serve(ServeFlags {
             datadir,
             port,
@@ -301,6 +339,9 @@ fn main() -> ExitCode {
             secure_file_priv,
             metrics_port,
             metrics_address,
+            log_bin,
+            server_id,
+            set,
         }),
         Cmd::Import {
             files,

@@ -14,6 +14,7 @@
 //! | `catalog` | databases, tables, indexes, users; a table's definition ↔ its CREATE TABLE text |
 //! | `parser` | the front end: statement text → one `Statement` |
 //! | `store` | the only door to the storage engine: tree handles, write sets, row locks |
+//! | `binlog` | the binary log in MariaDB's format: events, files, ordering, recovery, dump |
 //! | `context` | the engine every connection shares, and one connection's state (`Context`) |
 //! | `infoschema` | information_schema views computed from the catalog |
 //! | `plan` | query plans (sources, access paths, filters, grouping, order, limit), EXPLAIN, locks |
@@ -22,6 +23,7 @@
 //! | `ddl` | CREATE / DROP / ALTER / RENAME / TRUNCATE, table rebuilds, accounts, servers |
 //! | `session` | the statement loop, prepared statements, SET, SHOW, USE, transaction control |
 
+pub mod binlog;
 pub mod catalog;
 pub mod codec;
 pub mod context;

@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "catalog",
     "parser",
     "store",
+    "binlog",
     "context",
     "infoschema",
     "plan",

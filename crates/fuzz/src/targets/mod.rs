@@ -1,6 +1,7 @@
 //! The fuzz targets: each takes arbitrary bytes and must return (never panic, never loop); an `Err` is a
 //! wrong answer the target detected (a value that does not survive its own round trip).
 
+pub mod binlog;
 pub mod protocol;
 pub mod sql;
 pub mod storage;
@@ -64,6 +65,10 @@ pub const ALL: &[Target] = &[
     Target {
         name: "execute",
         run: protocol::execute,
+    },
+    Target {
+        name: "binlog",
+        run: binlog::file,
     },
 ];
 

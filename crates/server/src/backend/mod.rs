@@ -10,6 +10,7 @@
 //! materialized by the engine, then sent row by row.
 
 mod convert;
+mod replication;
 
 use std::sync::Arc;
 
@@ -52,6 +53,15 @@ impl Backend for SqlBackend {
 
     fn shutdown(&self) {
         self.engine.interrupt_all();
+    }
+
+    /// @@version: MariaDB's form (`10.11.99-Betula-...-log`) while the binary log is on, since
+    /// a MariaDB replica uses GTIDs only with a primary of major version 10 or later.
+    fn server_version(&self) -> String {
+        match self.engine.globals.read().get("version") {
+            Some(betula_sql::types::value::Value::Text(v)) => v.clone(),
+            _ => betula_sql::context::variables::version(),
+        }
     }
 }
 
@@ -342,5 +352,17 @@ impl Session for SqlSession {
             .execute("SHUTDOWN", &[])
             .map(|_| ())
             .map_err(error)
+    }
+
+    fn register_replica(&mut self, server_id: u32) -> Result<(), SqlError> {
+        self.register(server_id)
+    }
+
+    fn binlog_dump(
+        &mut self,
+        req: &crate::protocol::DumpRequest,
+        out: &mut dyn crate::protocol::EventSink,
+    ) -> Result<(), SqlError> {
+        self.dump(req, out)
     }
 }

@@ -139,6 +139,39 @@ pub trait Session: Send {
     fn shutdown_server(&mut self) -> Result<(), SqlError> {
         Err(unknown_command())
     }
+    /// COM_REGISTER_SLAVE: a replica with this server id announces itself.
+    fn register_replica(&mut self, _server_id: u32) -> Result<(), SqlError> {
+        Err(unknown_command())
+    }
+    /// COM_BINLOG_DUMP: sends binary log events to `out` until the connection ends (Ok: close
+    /// it; with [`DumpRequest::NON_BLOCK`], an EOF follows) or the request cannot be served.
+    fn binlog_dump(
+        &mut self,
+        _req: &DumpRequest,
+        _out: &mut dyn EventSink,
+    ) -> Result<(), SqlError> {
+        Err(unknown_command())
+    }
+}
+
+/// A COM_BINLOG_DUMP request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DumpRequest {
+    pub pos: u32,
+    pub flags: u16,
+    pub server_id: u32,
+    /// The file to start in (empty: the first, or the GTID position the session set).
+    pub file: String,
+}
+
+impl DumpRequest {
+    /// BINLOG_DUMP_NON_BLOCK: stop at the end of the log with an EOF packet.
+    pub const NON_BLOCK: u16 = 1;
+}
+
+/// Where a dump's events go: one packet each (`0x00` then the event).
+pub trait EventSink {
+    fn event(&mut self, bytes: &[u8]) -> Result<(), SqlError>;
 }
 
 /// ER_UNKNOWN_COM_ERROR, for commands a backend does not implement.

@@ -21,6 +21,10 @@ pub enum Command {
     SetOption,
     StmtFetch,
     ResetConnection,
+    /// COM_BINLOG_DUMP: stream the binary log (binlog_dump.rs).
+    BinlogDump,
+    /// COM_REGISTER_SLAVE: a replica announces itself before dumping.
+    RegisterSlave,
     Unknown(u8),
 }
 
@@ -36,6 +40,8 @@ impl Command {
             0x0c => Command::ProcessKill,
             0x0e => Command::Ping,
             0x11 => Command::ChangeUser,
+            0x12 => Command::BinlogDump,
+            0x15 => Command::RegisterSlave,
             0x16 => Command::StmtPrepare,
             0x17 => Command::StmtExecute,
             0x18 => Command::StmtSendLongData,

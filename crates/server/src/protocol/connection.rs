@@ -18,7 +18,7 @@ use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 
 use super::auth::{self, NATIVE_PASSWORD_PLUGIN};
-use super::backend::{Backend, PreparedInfo, Session, SessionContext};
+use super::backend::{Backend, DumpRequest, EventSink, PreparedInfo, Session, SessionContext};
 use super::capabilities::*;
 use super::column::{charset, encode_column_def, ColumnDef, ColumnType};
 use super::command::Command;
@@ -33,6 +33,30 @@ use super::status::StatusFlags;
 use super::wire::{put_u16, put_u32, WireReader};
 
 type Stream = PacketStream<BufReader<TcpStream>, BufWriter<TcpStream>>;
+
+/// A dump's events as packets (`0x00`, then the event), flushed one by one.
+struct DumpPackets<'a> {
+    stream: &'a mut Stream,
+    /// The socket failed: the connection ends.
+    failed: Option<ProtocolError>,
+}
+
+impl EventSink for DumpPackets<'_> {
+    fn event(&mut self, bytes: &[u8]) -> Result<(), SqlError> {
+        let mut p = Vec::with_capacity(bytes.len() + 1);
+        p.push(0);
+        p.extend_from_slice(bytes);
+        let r = self
+            .stream
+            .write_packet(&p)
+            .and_then(|()| self.stream.flush());
+        r.map_err(|e| {
+            let msg = e.to_string();
+            self.failed = Some(e);
+            SqlError::new(codes::ER_NET_ERROR_ON_WRITE, b"08S01", &msg)
+        })
+    }
+}
 
 /// An authenticated connection: its session and negotiated capabilities.
 type Established = (Box<dyn Session>, Capabilities);
@@ -353,6 +377,14 @@ impl Connection<'_> {
                 let r = self.session.reset();
                 self.reply(r)?;
             }
+            Command::RegisterSlave => {
+                let r = match WireReader::new(body).u32() {
+                    Ok(id) => self.session.register_replica(id),
+                    Err(_) => Err(SqlError::malformed("COM_REGISTER_SLAVE too short")),
+                };
+                self.reply(r)?;
+            }
+            Command::BinlogDump => return self.binlog_dump(body),
             Command::ChangeUser | Command::StmtFetch | Command::Unknown(_) => {
                 send_err(
                     &mut self.stream,
@@ -361,6 +393,48 @@ impl Connection<'_> {
             }
         }
         Ok(Next::Continue)
+    }
+
+    /// COM_BINLOG_DUMP: the session streams events until the replica goes away, the
+    /// connection is killed, or (non-blocking) the log's end; the connection then closes.
+    fn binlog_dump(&mut self, body: &[u8]) -> Result<Next, ProtocolError> {
+        let mut r = WireReader::new(body);
+        let req = match (r.u32(), r.u16(), r.u32()) {
+            (Ok(pos), Ok(flags), Ok(server_id)) => DumpRequest {
+                pos,
+                flags,
+                server_id,
+                file: String::from_utf8_lossy(r.rest())
+                    .trim_end_matches('\0')
+                    .to_string(),
+            },
+            _ => {
+                send_err(
+                    &mut self.stream,
+                    &SqlError::malformed("COM_BINLOG_DUMP too short"),
+                )?;
+                return Ok(Next::Continue);
+            }
+        };
+        let mut sink = DumpPackets {
+            stream: &mut self.stream,
+            failed: None,
+        };
+        let r = self.session.binlog_dump(&req, &mut sink);
+        if let Some(e) = sink.failed {
+            return Err(e);
+        }
+        match r {
+            Ok(()) if req.flags & DumpRequest::NON_BLOCK != 0 => {
+                self.send_end()?;
+                Ok(Next::Continue)
+            }
+            Ok(()) => Ok(Next::Close),
+            Err(e) => {
+                send_err(&mut self.stream, &e)?;
+                Ok(Next::Close)
+            }
+        }
     }
 
     fn query(&mut self, sql: &str) -> Result<(), ProtocolError> {

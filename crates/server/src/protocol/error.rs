@@ -20,6 +20,7 @@ pub mod codes {
     pub const ER_UNKNOWN_ERROR: u16 = 1105;
     pub const ER_NET_PACKET_TOO_LARGE: u16 = 1153;
     pub const ER_NET_READ_ERROR: u16 = 1158;
+    pub const ER_NET_ERROR_ON_WRITE: u16 = 1160;
     pub const ER_NET_PACKETS_OUT_OF_ORDER: u16 = 1156;
     pub const ER_NOT_SUPPORTED_YET: u16 = 1235;
     pub const ER_UNKNOWN_STMT_HANDLER: u16 = 1243;

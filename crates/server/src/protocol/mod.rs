@@ -33,7 +33,8 @@ pub mod value;
 pub mod wire;
 
 pub use backend::{
-    Backend, Completion, PreparedInfo, ResultSink, Session, SessionContext, StatementId, UserAuth,
+    Backend, Completion, DumpRequest, EventSink, PreparedInfo, ResultSink, Session, SessionContext,
+    StatementId, UserAuth,
 };
 pub use column::{ColumnDef, ColumnType};
 pub use error::{ProtocolError, SqlError};

@@ -44,7 +44,7 @@ mod persist;
 mod server_def;
 mod table_def;
 mod table_entry;
-mod users;
+pub mod users;
 
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;

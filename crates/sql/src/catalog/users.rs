@@ -1,12 +1,16 @@
 //! Users: [`UserDef`] (password hash and database grants), its stored form, and the catalog's
 //! user operations.
 //!
-//! Stored form (key `U\0<user>`): `<hex SHA1(SHA1(pw)) or empty>\n<db grant>\n...`.
+//! Stored form (key `U\0<user>`): `<hex SHA1(SHA1(pw)) or empty>\n<db grant>\n...`; the grant
+//! [`REPLICATION_SLAVE`] is the global privilege of that name, not a database.
 //! Invariant: `root` may use every database, and every user may use information_schema.
 
 use crate::catalog::persist::key;
 use crate::catalog::Catalog;
 use crate::error::db_error::DbResult;
+
+/// The grant line that stands for the REPLICATION SLAVE privilege (may read the binary log).
+pub const REPLICATION_SLAVE: &str = "\u{1}REPLICATION SLAVE";
 
 /// A user: its name, its password hash and the databases it may use.
 #[derive(Debug, Clone, Default)]
@@ -18,6 +22,10 @@ pub struct UserDef {
 }
 
 impl UserDef {
+    /// May dump the binary log (COM_BINLOG_DUMP): root, or REPLICATION SLAVE granted.
+    pub fn may_replicate(&self) -> bool {
+        self.name == "root" || self.grants.iter().any(|g| g == REPLICATION_SLAVE)
+    }
     pub fn may_use(&self, db: &str) -> bool {
         self.name == "root"
             || db.eq_ignore_ascii_case("information_schema")

@@ -96,6 +96,8 @@ pub struct Engine {
     /// rows are in the indexes; "round": a catch-up round without the lock ended), while writers
     /// may write: lets tests change rows at exactly those points (ddl/online_index.rs).
     pub online_build_hook: Mutex<Option<OnlineBuildHook>>,
+    /// The binary log, once `log_bin` switched it on (binlog_commit.rs).
+    pub binlog: std::sync::OnceLock<Arc<crate::binlog::Binlog>>,
 }
 
 /// See [`Engine::online_build_hook`].
@@ -168,6 +170,7 @@ impl Engine {
             online_build_hook: Mutex::new(None),
             table_locks: Default::default(),
             backup: Mutex::new(None),
+            binlog: std::sync::OnceLock::new(),
         };
         clean_stale_load_dirs(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).

@@ -7,6 +7,7 @@
 //! | --- | --- |
 //! | `engine` | [`Engine`]: the state every connection shares (store, catalog, globals, process list) |
 //! | `auto_inc` | persisting AUTO_INCREMENT counters before commits and DDL |
+//! | `binlog_commit` | the binary log: switching it on, its variables, what commits and DDL log |
 //! | `charset_defaults` | the server's and databases' default collations, their variables |
 //! | `cte_scope` | the common table expressions bound while a query is planned |
 //! | `interrupt` | KILL's flag, the server's hooks for KILL CONNECTION and SHUTDOWN |
@@ -23,6 +24,7 @@
 //! removes itself when dropped, after clearing its write set and dropping its temporary tables.
 
 pub mod auto_inc;
+pub mod binlog_commit;
 pub mod charset_defaults;
 pub mod cte_scope;
 pub mod engine;
@@ -307,6 +309,9 @@ impl Context {
             "error_count" => return Some(Value::Int(0)),
             "last_insert_id" | "identity" => return Some(Value::UInt(self.last_insert_id)),
             "pseudo_thread_id" => return Some(Value::Int(self.id as i64)),
+            "gtid_binlog_pos" | "gtid_current_pos" => {
+                return Some(Value::Text(self.engine.gtid_pos_text()))
+            }
             "timestamp" => {
                 return Some(Value::Int(self.now.unix_micros().unwrap_or(0) / 1_000_000))
             }

@@ -59,6 +59,8 @@ impl Context {
     /// transaction that takes the row locks (waits up to innodb_lock_wait_timeout, then 1205).
     pub fn begin_write(&mut self) -> DbResult<()> {
         self.take_schema_lock(LockMode::Shared)?;
+        // Written-through rows are kept for the binary log (design.md BLG4).
+        self.ws.capture = self.engine.binlog().is_some();
         let timeout = self.lock_wait_timeout();
         self.ws.begin(&self.engine.store, timeout)
     }
@@ -143,11 +145,33 @@ impl Context {
         let sync = ["betula_commit_sync", "tokudb_commit_sync"]
             .iter()
             .all(|v| !matches!(self.vars.get(*v), Some(crate::types::value::Value::Int(0))));
+        // The transaction's binlog group goes into the same storage transaction (BLG1).
+        let prepared = if wrote {
+            self.binlog_prepare()
+        } else {
+            Ok(None)
+        };
+        let prepared = match prepared {
+            Ok(p) => p,
+            Err(e) => {
+                self.rollback();
+                return Err(e);
+            }
+        };
+        let extra = prepared
+            .as_ref()
+            .map(|(seq, g)| Context::binlog_entry(*seq, g));
         // Moved AUTO_INCREMENT counters go to the log before this commit record (AIC2).
         let r = self
             .engine
             .persist_auto_inc()
-            .and_then(|()| self.ws.flush(&self.engine.store, sync));
+            .and_then(|()| self.ws.flush_with(&self.engine.store, sync, extra));
+        if let Some((seq, g)) = prepared {
+            let logged = self.binlog_finish(seq, r.is_ok().then_some(g));
+            if let Err(e) = logged {
+                eprintln!("binlog: {e}");
+            }
+        }
         if r.is_err() {
             self.ws.clear();
         } else if wrote {

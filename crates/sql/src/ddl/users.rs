@@ -5,11 +5,12 @@
 //! dropped; grants are database-level (any privilege grants use of the database, `*` every
 //! database: docs/mysql-compat.md); a password is kept only as its hash (empty: none).
 
+use crate::catalog::users::REPLICATION_SLAVE;
 use crate::catalog::UserDef;
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::parser::users::{GrantOn, NewUser, UserName};
+use crate::parser::users::{GrantOn, NewUser, Replication, UserName};
 use crate::result::Output;
 
 fn hash(cx: &Context, pw: &str) -> Option<[u8; 20]> {
@@ -101,7 +102,13 @@ pub fn set_password(cx: &mut Context, user: Option<&str>, password: &str) -> DbR
 
 /// GRANT privs ON db.* TO user / REVOKE privs ON db.* FROM user (database level: any
 /// privilege grants use of the database; see docs/mysql-compat.md).
-pub fn grant(cx: &mut Context, on: &GrantOn, user: &UserName, revoke: bool) -> DbResult<Output> {
+pub fn grant(
+    cx: &mut Context,
+    on: &GrantOn,
+    user: &UserName,
+    revoke: bool,
+    replication: Replication,
+) -> DbResult<Output> {
     cx.need_root("GRANT OPTION")?;
     let db = match on {
         GrantOn::Database(db) => db.clone(),
@@ -122,10 +129,19 @@ pub fn grant(cx: &mut Context, on: &GrantOn, user: &UserName, revoke: bool) -> D
             )
         }
     })?;
-    if revoke {
-        u.grants.retain(|g| *g != db);
-    } else if !u.grants.contains(&db) {
-        u.grants.push(db);
+    let mut names = Vec::new();
+    if replication != Replication::Only {
+        names.push(db);
+    }
+    if replication != Replication::None {
+        names.push(REPLICATION_SLAVE.to_string());
+    }
+    for db in names {
+        if revoke {
+            u.grants.retain(|g| *g != db);
+        } else if !u.grants.contains(&db) {
+            u.grants.push(db);
+        }
     }
     cx.engine.catalog.put_user(u)?;
     Ok(Output::done(0))

@@ -177,6 +177,8 @@ error_codes! {
     WrongArguments = 1210, "HY000";
     /// `ER_LOCK_DEADLOCK`
     LockDeadlock = 1213, "40001";
+    /// `ER_ERROR_WHEN_EXECUTING_COMMAND`
+    ErrorWhenExecutingCommand = 1220, "HY000";
     /// `ER_WRONG_USAGE`
     WrongUsage = 1221, "HY000";
     /// `ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT`
@@ -191,6 +193,8 @@ error_codes! {
     WrongTypeForVar = 1232, "42000";
     /// `ER_NOT_SUPPORTED_YET`
     NotSupportedYet = 1235, "42000";
+    /// `ER_MASTER_FATAL_ERROR_READING_BINLOG`: a dump thread cannot serve the replica's request.
+    MasterFatalErrorReadingBinlog = 1236, "HY000";
     /// `ER_OPERAND_COLUMNS`
     OperandColumns = 1241, "21000";
     /// `ER_SUBQUERY_NO_1_ROW`
@@ -245,6 +249,10 @@ error_codes! {
     TruncatedWrongValueForField = 1366, "22007";
     /// `ER_ILLEGAL_VALUE_FOR_TYPE`
     IllegalValueForType = 1367, "22007";
+    /// `ER_UNKNOWN_TARGET_BINLOG`: PURGE / SHOW BINLOG EVENTS names a file the log does not have.
+    UnknownTargetBinlog = 1373, "HY000";
+    /// `ER_NO_BINARY_LOGGING`: a binlog statement on a server without `log_bin`.
+    NoBinaryLogging = 1381, "HY000";
     /// `ER_KEY_PART_0`
     KeyPart0 = 1391, "HY000";
     /// `ER_CANNOT_USER`

@@ -283,8 +283,10 @@ pub fn execute(
         .and_then(|v| v.to_f64_lenient())
         .unwrap_or(256.0 * 1048576.0)
         .clamp(1048576.0, 1e15) as usize;
-    // A partitioned table's rows go row by row to their partitions (docs/mysql-compat.md).
-    let in_txn = cx.in_txn || !cx.autocommit() || t.partitioning.is_some();
+    // A partitioned table's rows go row by row to their partitions (docs/mysql-compat.md); with
+    // the binary log on, every row goes through the write set so that it is logged (BLG4).
+    let in_txn =
+        cx.in_txn || !cx.autocommit() || t.partitioning.is_some() || cx.engine.binlog().is_some();
     let counts = if in_txn {
         through_write_set(cx, &t, &mut src, stmt.on_duplicate)?
     } else {

@@ -68,6 +68,7 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
         "CHECKPOINT" => Statement::Checkpoint,
         "LOCK" | "UNLOCK" => crate::parser::locks::parse_lock(keyword, c)?,
         "BACKUP" => crate::parser::locks::parse_backup(c)?,
+        "PURGE" | "RESET" => crate::parser::binlog::parse(keyword, c)?,
         "ANALYZE" | "OPTIMIZE" | "CHECK" => {
             let op = match keyword {
                 "ANALYZE" => MaintenanceOp::Analyze,

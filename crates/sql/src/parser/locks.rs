@@ -59,6 +59,15 @@ pub fn parse_flush(c: &mut Cursor<'_>) -> DbResult<Statement> {
     if !c.kw("NO_WRITE_TO_BINLOG") {
         c.kw("LOCAL");
     }
+    if c.kw("BINARY") || c.peek_kw() == Some("LOGS") {
+        if !c.kw("LOGS") {
+            return Err(syntax(c));
+        }
+        expect_end(c)?;
+        return Ok(Statement::Binlog(
+            crate::parser::binlog::BinlogStmt::FlushLogs,
+        ));
+    }
     if !c.kw("TABLES") && !c.kw("TABLE") {
         return Ok(Statement::Flush);
     }

@@ -86,8 +86,18 @@ pub enum Show {
         like: Option<String>,
     },
     Plugins,
-    /// MASTER / BINARY / SLAVE / REPLICA ...: an empty log list.
+    /// SLAVE / REPLICA ...: empty (Betula is not a replica).
     Replication,
+    /// SHOW MASTER STATUS / SHOW BINLOG STATUS.
+    MasterStatus,
+    /// SHOW BINARY LOGS / SHOW MASTER LOGS.
+    BinaryLogs,
+    /// SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count].
+    BinlogEvents {
+        file: Option<String>,
+        from: Option<u64>,
+        limit: Option<(u64, u64)>,
+    },
     /// TRIGGERS / EVENTS / OPEN TABLES: empty.
     Triggers,
     /// PROCEDURE / FUNCTION STATUS: empty.
@@ -187,7 +197,11 @@ pub fn parse_show(c: &mut Cursor<'_>) -> DbResult<ShowStatement> {
             Show::Charsets { like: like(c)? }
         }
         "PLUGINS" => Show::Plugins,
-        "MASTER" | "BINARY" | "SLAVE" | "REPLICA" => {
+        "MASTER" if c.kw("STATUS") => Show::MasterStatus,
+        "MASTER" | "BINARY" if c.kw("LOGS") => Show::BinaryLogs,
+        "BINLOG" if c.kw("STATUS") => Show::MasterStatus,
+        "BINLOG" => crate::parser::binlog::show_events(c)?,
+        "SLAVE" | "REPLICA" | "MASTER" | "BINARY" => {
             while c.name().is_some() {}
             Show::Replication
         }

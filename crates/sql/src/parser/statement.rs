@@ -129,6 +129,8 @@ pub enum Statement {
         on: GrantOn,
         user: UserName,
         revoke: bool,
+        /// The privileges name REPLICATION SLAVE (design.md BLG5: who may dump the log).
+        replication: crate::parser::users::Replication,
     },
     /// ANALYZE / OPTIMIZE / CHECK TABLE.
     Maintenance {
@@ -149,8 +151,10 @@ pub enum Statement {
     LoadIndex {
         tables: Vec<TableIndexes>,
     },
-    /// FLUSH of anything but tables (logs, privileges, status ...): a checkpoint.
+    /// FLUSH of anything but tables and logs (privileges, status ...): a checkpoint.
     Flush,
+    /// FLUSH [BINARY] LOGS, PURGE ... LOGS, RESET MASTER (binlog.rs).
+    Binlog(crate::parser::binlog::BinlogStmt),
     /// FLUSH TABLES [t, ...] [WITH READ LOCK | FOR EXPORT] (locks.rs).
     FlushTables {
         tables: Vec<Vec<String>>,

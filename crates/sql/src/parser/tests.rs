@@ -201,7 +201,7 @@ fn session_and_maintenance_statements() {
     assert!(matches!(p("shutdown"), S::Shutdown));
     assert_eq!(code("KILL x"), ErrorCode::ParseError);
     assert!(matches!(p("FLUSH TABLES"), S::FlushTables { .. }));
-    assert!(matches!(p("FLUSH LOGS"), S::Flush));
+    assert!(matches!(p("FLUSH LOGS"), S::Binlog(_)));
     assert!(matches!(p("LOCK TABLES t READ"), S::LockTables(_)));
     assert!(matches!(
         p("OPTIMIZE NO_WRITE_TO_BINLOG TABLE t, db.u"),

@@ -43,6 +43,37 @@ pub enum GrantOn {
     CurrentTable,
 }
 
+/// What a GRANT's privilege list says of replication.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replication {
+    /// It names no replication privilege.
+    None,
+    /// It names REPLICATION SLAVE (or REPLICA) among others.
+    Also,
+    /// It names only REPLICATION privileges (SLAVE / REPLICA / CLIENT): no database access.
+    Only,
+}
+
+impl Replication {
+    fn of(words: &[String]) -> Replication {
+        let privs: Vec<String> = words
+            .split(|w| w == ",")
+            .map(|p| p.join(" "))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let is_repl = |p: &str| p.starts_with("REPLICATION ") || p.starts_with("BINLOG ");
+        let slave = privs
+            .iter()
+            .any(|p| p == "REPLICATION SLAVE" || p == "REPLICATION REPLICA");
+        match (slave, privs.iter().all(|p| is_repl(p))) {
+            (false, true) if !privs.is_empty() => Replication::Only,
+            (false, _) => Replication::None,
+            (true, true) => Replication::Only,
+            (true, false) => Replication::Also,
+        }
+    }
+}
+
 fn user(c: &mut Cursor<'_>) -> DbResult<UserName> {
     let (name, host) = c.user().ok_or_else(|| syntax(c))?;
     Ok(UserName { name, host })
@@ -118,9 +149,12 @@ pub fn parse_set_password(c: &mut Cursor<'_>) -> DbResult<Statement> {
 
 /// After `GRANT` (`revoke` false) or `REVOKE` (true).
 pub fn parse_grant(c: &mut Cursor<'_>, revoke: bool) -> DbResult<Statement> {
+    let mut words = Vec::new();
     while !c.at_end() && !c.kw("ON") {
+        words.push(c.peek_kw().unwrap_or(",").to_string());
         c.pos += 1;
     }
+    let replication = Replication::of(&words);
     c.kw("TABLE");
     let first = if c.sym('*') {
         "*".to_string()
@@ -141,5 +175,10 @@ pub fn parse_grant(c: &mut Cursor<'_>, revoke: bool) -> DbResult<Statement> {
         return Err(syntax(c));
     }
     let user = user(c)?;
-    Ok(Statement::Grant { on, user, revoke })
+    Ok(Statement::Grant {
+        on,
+        user,
+        revoke,
+        replication,
+    })
 }

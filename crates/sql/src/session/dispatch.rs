@@ -15,7 +15,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::exec::{checksum, dml, handler, multi_table, query};
 use crate::parser::statement::{FlushMode, Statement};
 use crate::result::{Output, RowSink};
-use crate::session::{backup, control, key_cache, locking, set, show, transaction};
+use crate::session::{backup, binlog_ddl, control, key_cache, locking, set, show, transaction};
 
 /// Runs `stmt`; `input` is the client's file for LOAD DATA LOCAL, `sink` receives a query's
 /// rows as they are read.
@@ -26,6 +26,30 @@ pub fn dispatch(
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<Output> {
     before(cx, &stmt)?;
+    let ddl_log = binlog_ddl::plan(cx, &stmt);
+    let out = run(cx, stmt, input, sink);
+    log_ddl(cx, ddl_log, out)
+}
+
+/// After a statement succeeded: its binary-log event, if it is DDL that needs one (binlog_ddl.rs).
+fn log_ddl(
+    cx: &mut Context,
+    ddl_log: Option<binlog_ddl::DdlLog>,
+    out: DbResult<Output>,
+) -> DbResult<Output> {
+    let out = out?;
+    if let Some(plan) = ddl_log {
+        binlog_ddl::log(cx, plan)?;
+    }
+    Ok(out)
+}
+
+fn run(
+    cx: &mut Context,
+    stmt: Statement,
+    input: Option<&mut dyn std::io::Read>,
+    sink: Option<&mut dyn RowSink>,
+) -> DbResult<Output> {
     match stmt {
         Statement::Sql(s) => sql(cx, &s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
@@ -115,12 +139,18 @@ pub fn dispatch(
         Statement::SetPassword { user, password } => {
             users::set_password(cx, user.as_deref(), &password)
         }
-        Statement::Grant { on, user, revoke } => users::grant(cx, &on, &user, revoke),
+        Statement::Grant {
+            on,
+            user,
+            revoke,
+            replication,
+        } => users::grant(cx, &on, &user, revoke, replication),
         Statement::Maintenance { op, tables } => maintenance::run(cx, op, &tables),
         Statement::Checksum { tables, quick } => checksum::run(cx, &tables, quick),
         Statement::CacheIndex { tables, cache } => key_cache::cache_index(cx, &tables, &cache),
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
         Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
+        Statement::Binlog(b) => crate::session::binlog_admin::run(cx, &b),
         Statement::FlushTables { tables, mode } => match mode {
             FlushMode::ForExport => locking::flush_for_export(cx, &tables),
             _ => locking::flush_tables(cx, mode),
@@ -156,7 +186,9 @@ pub fn dispatch_prepared(
     match stmt {
         Statement::Sql(s) => {
             before(cx, stmt)?;
-            sql(cx, s, sink)
+            let ddl_log = binlog_ddl::plan(cx, stmt);
+            let out = sql(cx, s, sink);
+            log_ddl(cx, ddl_log, out)
         }
         other => dispatch(cx, other.clone(), input, sink),
     }

@@ -24,6 +24,8 @@
 //!   (context/interrupt.rs); a killed statement fails (1317, 1927) and is undone like any other.
 
 pub mod backup;
+pub mod binlog_admin;
+mod binlog_ddl;
 pub mod control;
 pub mod dispatch;
 pub mod key_cache;

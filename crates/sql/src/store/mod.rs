@@ -41,7 +41,7 @@ pub use merged::Merged;
 pub use scan::Scan;
 pub use schema_lock::{LockMode, SchemaLock};
 pub use trees::Store;
-pub use write_set::{Change, Mark, WriteSet};
+pub use write_set::{Change, Mark, RowDiff, WriteSet};
 
 /// Id under which the generic row upsert function is registered.
 pub const UPSERT_FN: u32 = 1;

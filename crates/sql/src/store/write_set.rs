@@ -40,6 +40,7 @@ impl Pending {
 }
 
 /// One key's change written through ([`WriteSet::write_through`]).
+#[derive(Clone, Debug)]
 pub enum Change {
     /// The row or index entry.
     Put(Vec<u8>),
@@ -84,6 +85,19 @@ pub struct WriteSet {
     /// `txn`'s entry into an online index build's epoch, once it wrote a primary tree that has
     /// a change log (online.rs, design.md OIX2); left after `txn` ends.
     online: Option<super::online::Entered>,
+    /// Keep a copy of written-through changes for [`WriteSet::row_diffs`] (the binary log is on).
+    pub capture: bool,
+    /// Written-through changes kept while `capture` is on: (tree, key, change), in order.
+    through_log: Vec<(String, Vec<u8>, Change)>,
+}
+
+/// One key's committed value before this transaction and its value after it
+/// ([`WriteSet::row_diffs`]).
+pub struct RowDiff {
+    pub tree: String,
+    pub key: Vec<u8>,
+    pub before: Option<Vec<u8>>,
+    pub after: Option<Vec<u8>>,
 }
 
 impl WriteSet {
@@ -146,6 +160,7 @@ impl WriteSet {
         self.logging = false;
         self.last_locked = None;
         self.written_through = false;
+        self.through_log.clear();
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
         }
@@ -317,6 +332,16 @@ impl WriteSet {
             e.log_of(tree)
                 .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
         });
+        if self.capture {
+            for (k, op) in &ops {
+                let c = match op {
+                    Op::Put(v) => Change::Put(v.clone()),
+                    Op::Upsert { arg, .. } => Change::Upsert(arg.clone()),
+                    _ => continue,
+                };
+                self.through_log.push((tree.to_string(), k.clone(), c));
+            }
+        }
         self.written_through = true;
         t.write_locked_batch(&h, ops)?;
         if let Some((log, ops)) = log {
@@ -414,10 +439,80 @@ impl WriteSet {
         Ok(Scan::new(snap, handle, lo, hi, reverse, pending))
     }
 
+    /// Every changed key of the trees `wanted` accepts, with its latest committed value (read
+    /// under the row lock this transaction holds on it, so no other writer can have changed it
+    /// since) and the value this transaction leaves (design.md BLG4). Keys whose value does not
+    /// change are left out.
+    pub fn row_diffs(
+        &self,
+        store: &Store,
+        wanted: impl Fn(&str) -> bool,
+    ) -> DbResult<Vec<RowDiff>> {
+        self.await_read_fence()?;
+        let mut out = Vec::new();
+        for (name, m) in self.names.iter().zip(&self.overlay) {
+            if m.is_empty() || !wanted(name) {
+                continue;
+            }
+            let h = store.tree(name)?;
+            for (k, p) in m {
+                let before = h.get(k)?;
+                let after = p.resolve(before.as_deref());
+                if before != after {
+                    out.push(RowDiff {
+                        tree: name.clone(),
+                        key: k.clone(),
+                        before,
+                        after,
+                    });
+                }
+            }
+        }
+        let mut through: BTreeMap<(&str, &[u8]), Vec<&Change>> = BTreeMap::new();
+        for (t, k, c) in &self.through_log {
+            if wanted(t) {
+                through
+                    .entry((t.as_str(), k.as_slice()))
+                    .or_default()
+                    .push(c);
+            }
+        }
+        for ((t, k), changes) in through {
+            let before = store.tree(t)?.get(k)?;
+            let mut after = before.clone();
+            for c in changes {
+                after = match c {
+                    Change::Put(v) => Some(v.clone()),
+                    Change::Upsert(arg) => upsert::apply(after.as_deref(), arg),
+                };
+            }
+            if before != after {
+                out.push(RowDiff {
+                    tree: t.to_string(),
+                    key: k.to_vec(),
+                    before,
+                    after,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// Commits everything as one storage transaction (atomic across trees: one commit record,
     /// invisible to readers until durable, rolled back by recovery if the commit record is
     /// missing) and clears the set. On error nothing is applied.
     pub fn flush(&mut self, store: &Store, commit_sync: bool) -> DbResult<()> {
+        self.flush_with(store, commit_sync, None)
+    }
+
+    /// [`WriteSet::flush`], also writing `extra` (tree, key, value) in the same transaction: the
+    /// binary log's event group (design.md BLG1).
+    pub fn flush_with(
+        &mut self,
+        store: &Store,
+        commit_sync: bool,
+        extra: Option<(&str, Vec<u8>, Vec<u8>)>,
+    ) -> DbResult<()> {
         if self.is_empty() {
             self.clear();
             return Ok(());
@@ -476,6 +571,10 @@ impl WriteSet {
             if let Some((log, ops)) = log {
                 txn.write_batch(&store.tree(&log)?, ops)?;
             }
+        }
+        if let Some((tree, k, v)) = extra {
+            // A key of its own (a sequence number no other transaction has): its lock is free.
+            txn.write_batch(&store.tree(tree)?, vec![(k, Op::Put(v))])?;
         }
         txn.commit()?;
         drop(entered);

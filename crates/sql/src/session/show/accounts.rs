@@ -21,6 +21,12 @@ pub fn grants(cx: &Context, user: Option<&str>) -> DbResult<Output> {
     })?;
     let mut rows = vec![vec![t(format!("GRANT USAGE ON *.* TO `{user}`@`%`"))]];
     for g in &u.grants {
+        if g == crate::catalog::users::REPLICATION_SLAVE {
+            rows.push(vec![t(format!(
+                "GRANT REPLICATION SLAVE ON *.* TO `{user}`@`%`"
+            ))]);
+            continue;
+        }
         let on = if g == "*" {
             "*.*".to_string()
         } else {

@@ -12,6 +12,7 @@
 //! rules, case-insensitive); WHERE is evaluated over the result's columns by name.
 
 mod accounts;
+mod binlog;
 pub mod engine_status;
 mod schema;
 mod server;
@@ -51,6 +52,11 @@ pub fn run(cx: &mut Context, stmt: &ShowStatement) -> DbResult<Output> {
         Show::Charsets { like } => server::charsets(like),
         Show::Plugins => Output::text(&["Name", "Status", "Type", "Library", "License"], vec![]),
         Show::Replication => Output::text(&["File", "Position"], vec![]),
+        Show::MasterStatus => binlog::master_status(cx)?,
+        Show::BinaryLogs => binlog::binary_logs(cx)?,
+        Show::BinlogEvents { file, from, limit } => {
+            binlog::binlog_events(cx, file.as_deref(), *from, *limit)?
+        }
         Show::Triggers => Output::text(
             &["Trigger", "Event", "Table", "Statement", "Timing"],
             vec![],

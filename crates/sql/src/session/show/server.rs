@@ -14,11 +14,15 @@ use crate::result::Output;
 use crate::types::value::Value;
 
 pub fn variables(cx: &Context, global: bool, like: &Option<String>) -> Output {
-    let src = if global {
+    let mut src = if global {
         cx.engine.globals.read().clone()
     } else {
         cx.vars.clone()
     };
+    // Computed from the binary log when read (design.md BLG5).
+    for v in ["gtid_binlog_pos", "gtid_current_pos"] {
+        src.insert(v.to_string(), Value::Text(cx.engine.gtid_pos_text()));
+    }
     let mut names: Vec<&String> = src.keys().collect();
     names.sort();
     let rows = names
