@@ -78,34 +78,8 @@ pub const ROWS_STMT_END: u16 = 0x0001;
 pub const CHECKSUM_OFF: u8 = 0;
 pub const CHECKSUM_CRC32: u8 = 1;
 
-/// Column type codes of TABLE_MAP events (`enum_field_types`).
-pub mod column {
-    pub const DECIMAL: u8 = 0;
-    pub const TINY: u8 = 1;
-    pub const SHORT: u8 = 2;
-    pub const LONG: u8 = 3;
-    pub const FLOAT: u8 = 4;
-    pub const DOUBLE: u8 = 5;
-    pub const NULL: u8 = 6;
-    pub const TIMESTAMP: u8 = 7;
-    pub const LONGLONG: u8 = 8;
-    pub const INT24: u8 = 9;
-    pub const DATE: u8 = 10;
-    pub const TIME: u8 = 11;
-    pub const DATETIME: u8 = 12;
-    pub const YEAR: u8 = 13;
-    pub const VARCHAR: u8 = 15;
-    pub const BIT: u8 = 16;
-    pub const TIMESTAMP2: u8 = 17;
-    pub const DATETIME2: u8 = 18;
-    pub const TIME2: u8 = 19;
-    pub const NEWDECIMAL: u8 = 246;
-    pub const ENUM: u8 = 247;
-    pub const SET: u8 = 248;
-    pub const BLOB: u8 = 252;
-    pub const VAR_STRING: u8 = 253;
-    pub const STRING: u8 = 254;
-}
+/// Column type codes of TABLE_MAP events: the protocol's `enum_field_types`.
+pub use crate::types::type_code as column;
 
 /// Post-header lengths MariaDB 10.11's FORMAT_DESCRIPTION event announces, one per event type
 /// from 1 (index 0) to 171: a replica sizes each event's fixed part by this table.

@@ -9,8 +9,11 @@
 use crate::types::collation::Collation;
 use crate::types::{Column, IntWidth, SqlType};
 
-/// MySQL protocol column type codes (`enum_field_types`).
+/// MySQL protocol column type codes (`enum_field_types`); the binary log's TABLE_MAP events use
+/// the same codes, including the ones result sets never carry (VARCHAR, the `2` temporal forms,
+/// ENUM, SET, the old DECIMAL).
 pub mod type_code {
+    pub const DECIMAL: u8 = 0;
     pub const TINY: u8 = 1;
     pub const SHORT: u8 = 2;
     pub const LONG: u8 = 3;
@@ -24,8 +27,14 @@ pub mod type_code {
     pub const TIME: u8 = 11;
     pub const DATETIME: u8 = 12;
     pub const YEAR: u8 = 13;
+    pub const VARCHAR: u8 = 15;
     pub const BIT: u8 = 16;
+    pub const TIMESTAMP2: u8 = 17;
+    pub const DATETIME2: u8 = 18;
+    pub const TIME2: u8 = 19;
     pub const NEWDECIMAL: u8 = 246;
+    pub const ENUM: u8 = 247;
+    pub const SET: u8 = 248;
     pub const BLOB: u8 = 252;
     pub const VAR_STRING: u8 = 253;
     pub const STRING: u8 = 254;
