@@ -6,11 +6,7 @@
 
 mod sessions;
 
-use std::path::Path;
-use std::sync::Arc;
-
 use betula_sql::Session;
-use betula_storage::vfs::SimVfs;
 
 fn setup() -> Vec<String> {
     let values: Vec<String> = (0..80)
@@ -61,49 +57,8 @@ fn state(s: &mut Session) -> Vec<String> {
     out
 }
 
-/// Runs the setup and `op`; returns (setup done, op acknowledged).
-fn run(dir: &Path, vfs: Arc<SimVfs>, op: &str) -> (bool, bool) {
-    let Some((_e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
-        return (false, false);
-    };
-    for sql in setup() {
-        if s.execute(&sql, &[]).is_err() {
-            return (false, false);
-        }
-    }
-    (true, s.execute(op, &[]).is_ok())
-}
-
 fn crash_at_every_sync(op: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let (before, after) = {
-        let fresh = Arc::new(SimVfs::new());
-        let (_e, mut s) = sessions::open_crash_engine(dir.path(), fresh).unwrap();
-        for sql in setup() {
-            sessions::exec(&mut s, &sql);
-        }
-        let before = state(&mut s);
-        sessions::exec(&mut s, op);
-        (before, state(&mut s))
-    };
-    assert_ne!(before, after, "{op} changed nothing");
-    let scenario = |dir: &Path, vfs: Arc<SimVfs>| run(dir, vfs, op);
-    sessions::crash::at_every_sync(dir.path(), scenario, |mut p| {
-        let now = state(&mut p.session);
-        if p.acked {
-            assert_eq!(
-                now, after,
-                "{op}: crash at sync {} lost the acknowledged change",
-                p.at
-            );
-        } else {
-            assert!(
-                now == before || now == after,
-                "{op}: crash at sync {} left a mix:\n{now:#?}",
-                p.at
-            );
-        }
-    });
+    sessions::crash::all_or_nothing(&setup(), op, state, |_| {});
 }
 
 #[test]

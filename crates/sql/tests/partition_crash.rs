@@ -6,11 +6,7 @@
 
 mod sessions;
 
-use std::path::Path;
-use std::sync::Arc;
-
 use betula_sql::{Engine, Session};
-use betula_storage::vfs::SimVfs;
 
 const SETUP: &[&str] = &[
     "CREATE DATABASE d",
@@ -73,50 +69,9 @@ fn trees_match(e: &Engine) {
     assert_eq!(have, named, "orphan or missing trees");
 }
 
-/// Runs the setup and `op`; returns (setup done, op acknowledged).
-fn run(dir: &Path, vfs: Arc<SimVfs>, op: &str) -> (bool, bool) {
-    let Some((_e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
-        return (false, false);
-    };
-    for sql in SETUP {
-        if s.execute(sql, &[]).is_err() {
-            return (false, false);
-        }
-    }
-    (true, s.execute(op, &[]).is_ok())
-}
-
 fn crash_at_every_sync(op: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let (before, after) = {
-        let fresh = Arc::new(SimVfs::new());
-        let (_e, mut s) = sessions::open_crash_engine(dir.path(), fresh).unwrap();
-        for sql in SETUP {
-            sessions::exec(&mut s, sql);
-        }
-        let before = state(&mut s);
-        sessions::exec(&mut s, op);
-        (before, state(&mut s))
-    };
-    assert_ne!(before, after, "{op} changed nothing");
-    let scenario = |dir: &Path, vfs: Arc<SimVfs>| run(dir, vfs, op);
-    sessions::crash::at_every_sync(dir.path(), scenario, |mut p| {
-        let now = state(&mut p.session);
-        trees_match(&p.engine);
-        if p.acked {
-            assert_eq!(
-                now, after,
-                "{op}: crash at sync {} lost the acknowledged change",
-                p.at
-            );
-        } else {
-            assert!(
-                now == before || now == after,
-                "{op}: crash at sync {} left a mix:\n{now:#?}\nbefore {before:#?}\nafter {after:#?}",
-                p.at
-            );
-        }
-    });
+    let setup: Vec<String> = SETUP.iter().map(|s| s.to_string()).collect();
+    sessions::crash::all_or_nothing(&setup, op, state, trees_match);
 }
 
 #[test]

@@ -60,3 +60,56 @@ pub fn at_every_sync(
     );
     checked
 }
+
+/// Runs `setup` then `op` on an engine over `vfs`; returns (setup done, `op` acknowledged).
+pub fn run_statements(dir: &Path, vfs: Arc<SimVfs>, setup: &[String], op: &str) -> (bool, bool) {
+    let Some((_e, mut s)) = super::open_crash_engine(dir, vfs) else {
+        return (false, false);
+    };
+    for sql in setup {
+        if s.execute(sql, &[]).is_err() {
+            return (false, false);
+        }
+    }
+    (true, s.execute(op, &[]).is_ok())
+}
+
+/// `op` after `setup` is all or nothing at every sync point: each reopened engine shows `state`
+/// as before `op` or as after it, and as after it once `op` was acknowledged; `check` runs on each
+/// reopened engine as well.
+pub fn all_or_nothing<S: PartialEq + std::fmt::Debug>(
+    setup: &[String],
+    op: &str,
+    state: impl Fn(&mut Session) -> S,
+    check: impl Fn(&Engine),
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let (before, after) = {
+        let (_e, mut s) = super::open_crash_engine(dir.path(), Arc::new(SimVfs::new())).unwrap();
+        for sql in setup {
+            super::exec(&mut s, sql);
+        }
+        let before = state(&mut s);
+        super::exec(&mut s, op);
+        (before, state(&mut s))
+    };
+    assert_ne!(before, after, "{op} changed nothing");
+    let scenario = |d: &Path, vfs: Arc<SimVfs>| run_statements(d, vfs, setup, op);
+    at_every_sync(dir.path(), scenario, |mut p| {
+        let now = state(&mut p.session);
+        check(&p.engine);
+        if p.acked {
+            assert_eq!(
+                now, after,
+                "{op}: crash at sync {} lost the acknowledged change",
+                p.at
+            );
+        } else {
+            assert!(
+                now == before || now == after,
+                "{op}: crash at sync {} left a mix:\n{now:#?}\nbefore {before:#?}\nafter {after:#?}",
+                p.at
+            );
+        }
+    });
+}
