@@ -32,7 +32,6 @@ use crate::context::Context;
 use crate::ddl::tables::{drop_tables, tree_opts};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::rollup::fold::{encode, merge, partial, program};
 use crate::parser::rollup::{AggItem, CreateRollup, GroupItem};
 use crate::result::Output;
@@ -52,15 +51,7 @@ pub fn create(cx: &mut Context, stmt: &CreateRollup) -> DbResult<Output> {
     }
     cx.begin_ddl()?;
     if cx.engine.catalog.table(&db, &name).is_some() || cx.temp.get(&db, &name).is_some() {
-        if stmt.if_not_exists {
-            cx.warnings.push(Warning {
-                level: WarningLevel::Note,
-                code: ErrorCode::TableExistsError,
-                message: format!("Table '{name}' already exists"),
-            });
-            return Ok(Output::done(0));
-        }
-        return Err(DbError::table_exists(&name));
+        return super::tables::already_exists(cx, &name, stmt.if_not_exists);
     }
     if cx.temp.get(&db, &bname).is_some() {
         return Err(DbError::unsupported("a roll-up of a temporary table"));

@@ -88,15 +88,7 @@ pub fn create_table(
         cx.engine.catalog.table(&db, &name).is_some()
     };
     if exists {
-        if ct.if_not_exists {
-            cx.warnings.push(Warning {
-                level: WarningLevel::Note,
-                code: ErrorCode::TableExistsError,
-                message: format!("Table '{name}' already exists"),
-            });
-            return Ok(Output::done(0));
-        }
-        return Err(DbError::table_exists(&name));
+        return already_exists(cx, &name, ct.if_not_exists);
     }
     let mut notes = Vec::new();
     let default = cx.database_collation(&db);
@@ -253,5 +245,23 @@ pub fn rename_tables(cx: &mut Context, pairs: &[(Vec<String>, Vec<String>)]) -> 
         let (tdb, tt) = cx.resolve_table_name(to)?;
         rename_table(cx, &fdb, &ft, &tdb, &tt)?;
     }
+    Ok(Output::done(0))
+}
+
+/// What CREATE of an existing name gives: with IF NOT EXISTS a note (1050) and nothing done,
+/// else error 1050.
+pub(crate) fn already_exists(
+    cx: &mut Context,
+    name: &str,
+    if_not_exists: bool,
+) -> DbResult<Output> {
+    if !if_not_exists {
+        return Err(DbError::table_exists(name));
+    }
+    cx.warnings.push(Warning {
+        level: WarningLevel::Note,
+        code: ErrorCode::TableExistsError,
+        message: format!("Table '{name}' already exists"),
+    });
     Ok(Output::done(0))
 }
