@@ -36,6 +36,7 @@ pub mod create_table;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
+pub mod retention;
 pub mod rollup;
 pub mod type_text;
 

@@ -142,6 +142,9 @@ pub struct TableDef {
     /// `Some` for a roll-up: the table is the GROUP BY of its base table that the engine keeps
     /// (rollup.rs, design.md RUP1-RUP6); read-only to DML.
     pub rollup: Option<Arc<crate::catalog::RollupDef>>,
+    /// `RETENTION = n unit`: the server drops expired partitions of a partitioned table, or
+    /// deletes the expired key range of another (retention.rs, design.md RET1-RET7).
+    pub retention: Option<crate::catalog::partition::Retention>,
 }
 
 /// Rows of one partition (`None`: the table is not partitioned), by position.

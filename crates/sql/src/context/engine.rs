@@ -110,6 +110,8 @@ pub struct RetentionCounters {
     pub rounds: AtomicU64,
     pub partitions_added: AtomicU64,
     pub partitions_dropped: AtomicU64,
+    /// Expired key ranges deleted (tables without partitions).
+    pub expiries: AtomicU64,
     /// Actions that failed (each also logged).
     pub errors: AtomicU64,
 }

@@ -173,6 +173,14 @@ pub fn execute(
         }
         return partitions::manage(cx, db, t, ops.swap_remove(at));
     }
+    let retention = ops.iter().any(|o| matches!(o, AlterOp::Retention(_)));
+    if retention && cx.engine.binlog().is_some() && !ops.iter().all(AlterOp::is_retention_or_lock) {
+        // RET7: the statement is logged for replicas, which do not know the option.
+        return Err(DbError::unsupported(
+            "RETENTION together with other ALTER TABLE changes while the binary log is on \
+             (change RETENTION in a statement of its own)",
+        ));
+    }
     let old = cx.get_table(db, t)?;
     let mut draft = Draft::of(&old);
     let mut ex = Extras {
@@ -316,9 +324,9 @@ fn carry_out(
 }
 
 /// PARTITION BY, REMOVE PARTITIONING and RETENTION on the new definition: the new partitions
-/// are numbered after the old ones' ids (PRT3).
+/// are numbered after the old ones' ids (PRT3); a retention kept or set must suit the new
+/// definition (RET2, RET4).
 fn apply_partitioning(old: &TableDef, new: &mut TableDef, ex: &Extras) -> DbResult<()> {
-    let kept_retention = old.partitioning.as_ref().and_then(|p| p.retention);
     if let Some(change) = &ex.partition {
         match change {
             None if old.partitioning.is_none() => {
@@ -329,27 +337,19 @@ fn apply_partitioning(old: &TableDef, new: &mut TableDef, ex: &Extras) -> DbResu
             }
             None => new.partitioning = None,
             Some(clause) => {
-                let retention = ex.retention.unwrap_or(kept_retention);
-                let p = partition::define(clause, retention, new, None)?;
+                let p = partition::define(clause, new, None)?;
                 new.partitioning = Some(Arc::new(p));
                 fresh_part_ids(old, new);
             }
         }
     }
     if let Some(r) = ex.retention {
-        match new.partitioning.as_mut() {
-            Some(p) => {
-                let p = Arc::make_mut(p);
-                p.retention = r;
-            }
-            None if r.is_none() => {}
-            None => return Err(partition::retention_needs_range()),
-        }
-        if let (Some(p), Some(r)) = (&new.partitioning, r) {
-            partition::retention::check(p, new, r)?;
-        }
+        new.retention = r;
     }
-    Ok(())
+    match new.retention {
+        Some(r) => crate::catalog::retention::check(new, r),
+        None => Ok(()),
+    }
 }
 
 /// Gives every partition of `new` an id above all of `old`'s and `new`'s (a rebuild writes new

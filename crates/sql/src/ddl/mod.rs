@@ -9,6 +9,7 @@ pub mod check_ops;
 pub mod create_select;
 pub mod databases;
 pub mod exchange;
+pub mod expiry;
 pub mod indexes;
 pub mod instant;
 pub mod maintenance;

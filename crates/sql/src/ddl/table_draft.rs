@@ -453,6 +453,7 @@ impl Draft {
         // TABLE does; the parsed definition is the one kept. The partitioning is the old one's
         // text, read again against the new columns (its column numbers are the old table's).
         def.partitioning = None;
+        def.retention = None;
         let text = render_create(&def) + &create_table::partition_text(old);
         let (ct, extras) = crate::parser::parse_create_table(&text)?;
         let mut notes = Vec::new();

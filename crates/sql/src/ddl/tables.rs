@@ -64,6 +64,9 @@ pub fn create_table(
             "Cannot create temporary table with partitions",
         ));
     }
+    if ct.temporary && extras.retention.is_some() {
+        return Err(crate::catalog::retention::not_for_temporary());
+    }
     if let Some(q) = &ct.query {
         return crate::ddl::create_select::create_table_as(cx, ct, extras, q);
     }

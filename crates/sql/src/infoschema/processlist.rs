@@ -109,6 +109,10 @@ pub fn status(cx: &Context) -> Vec<(String, String)> {
                 .to_string(),
         ),
         (
+            "Betula_retention_expiries".into(),
+            e.retention.expiries.load(Ordering::Relaxed).to_string(),
+        ),
+        (
             "Betula_retention_errors".into(),
             e.retention.errors.load(Ordering::Relaxed).to_string(),
         ),

@@ -140,6 +140,16 @@ pub enum AlterOp {
     Retention(Option<Retention>),
 }
 
+impl AlterOp {
+    /// RETENTION, LOCK= or ALGORITHM=: what a MariaDB replica need not be sent (design.md RET7).
+    pub fn is_retention_or_lock(&self) -> bool {
+        matches!(
+            self,
+            AlterOp::Retention(_) | AlterOp::Lock(_) | AlterOp::Algorithm(_)
+        )
+    }
+}
+
 /// ALTER TABLE's LOCK clause (ALTER ONLINE is LOCK=NONE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AlterLock {

@@ -1,7 +1,7 @@
 //! Which statements the binary log records as DDL, and the text it records (design.md BLG6):
-//! CREATE TABLE as the table's definition (`SHOW CREATE TABLE` without its ENGINE clause, so a
-//! replica makes it in its default engine, and without any SELECT, whose rows are logged as
-//! rows); DROP TABLE as `DROP TABLE IF EXISTS` of the permanent tables named; the other
+//! CREATE TABLE as the table's definition (`SHOW CREATE TABLE` without its or its partitions'
+//! ENGINE clauses, so a replica makes it in its default engine, without RETENTION, which
+//! MariaDB does not know, and without any SELECT, whose rows are logged as rows); DROP TABLE as `DROP TABLE IF EXISTS` of the permanent tables named; the other
 //! database and table DDL as written. Statements on temporary tables, accounts and servers
 //! are not logged.
 
@@ -10,6 +10,7 @@ use sqlparser::ast;
 use crate::catalog::create_table::render_create;
 use crate::context::Context;
 use crate::error::db_error::DbResult;
+use crate::parser::alter::AlterOp;
 use crate::parser::statement::Statement;
 
 /// What to log once the statement succeeded.
@@ -59,6 +60,8 @@ pub(super) fn plan(cx: &Context, stmt: &Statement) -> Option<DdlLog> {
                 .collect();
             (!keep.is_empty()).then_some(DdlLog::DropTables(keep))
         }
+        // RET7: RETENTION is Betula's own; the changes it makes are logged as they happen.
+        Statement::AlterTable { ops, .. } if ops.iter().all(AlterOp::is_retention_or_lock) => None,
         Statement::Truncate { table }
         | Statement::AlterTable { table, .. }
         | Statement::CreateIndex { table, .. }
@@ -82,9 +85,17 @@ pub(super) fn log(cx: &Context, plan: DdlLog) -> DbResult<()> {
         DdlLog::CreateTable(parts) => {
             let (db, name) = cx.resolve_table_name(&parts)?;
             let def = cx.engine.catalog.get_table(&db, &name)?;
-            let text = render_create(&def);
-            let engine = format!(" ENGINE={}", def.engine.as_deref().unwrap_or("Betula"));
-            cx.binlog_ddl(&db, &text.replacen(&engine, "", 1))
+            let mut text = render_create(&def);
+            if let Some(r) = def.retention {
+                // RET7: a replica does not know the option.
+                text = text.replacen(&format!(" RETENTION={r}"), "", 1);
+            }
+            let engine = def.engine.as_deref().unwrap_or("Betula");
+            // The table's and each partition's ENGINE clause: the replica uses its default.
+            let text = text
+                .replacen(&format!(" ENGINE={engine}"), "", 1)
+                .replace(&format!(" ENGINE = {engine}"), "");
+            cx.binlog_ddl(&db, &text)
         }
         DdlLog::DropTables(tables) => {
             let list: Vec<String> = tables

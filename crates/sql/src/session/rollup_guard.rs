@@ -5,8 +5,8 @@
 //!   DELETE check their targets where they are resolved, exec/multi_table.rs).
 //! * LOAD DATA into a table with roll-ups: 1235 (its bulk paths write no messages).
 //! * ALTER TABLE, CREATE / DROP INDEX, DISCARD / IMPORT TABLESPACE of a roll-up or of a table
-//!   with roll-ups, TRUNCATE of a roll-up and RENAME of a table with roll-ups: 1235 (DROP ROLLUP
-//!   first). TRUNCATE of a base table empties its roll-ups too, DROP TABLE drops them
+//!   with roll-ups (but ALTER TABLE ... RETENTION alone on a base table), TRUNCATE of a roll-up
+//!   and RENAME of a table with roll-ups: 1235 (DROP ROLLUP first). TRUNCATE of a base table empties its roll-ups too, DROP TABLE drops them
 //!   (ddl/tables.rs).
 
 use sqlparser::ast;
@@ -118,7 +118,13 @@ pub fn check(cx: &Context, stmt: &Statement) -> DbResult<()> {
             Ok(())
         }
         Statement::Truncate { table } => refuse_ddl(cx, table, "TRUNCATE", false),
-        Statement::AlterTable { table, .. } => refuse_ddl(cx, table, "ALTER TABLE", true),
+        // RETENTION alone changes no column a roll-up reads; expiry leaves roll-ups (RET6).
+        Statement::AlterTable { table, ops, .. } => {
+            let base_too = !ops
+                .iter()
+                .all(crate::parser::alter::AlterOp::is_retention_or_lock);
+            refuse_ddl(cx, table, "ALTER TABLE", base_too)
+        }
         Statement::Tablespace { table, .. } => refuse_ddl(cx, table, "TABLESPACE", true),
         Statement::CreateIndex { table, .. } => refuse_ddl(cx, table, "CREATE INDEX", true),
         Statement::DropIndex { table, .. } => refuse_ddl(cx, table, "DROP INDEX", true),

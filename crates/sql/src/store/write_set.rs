@@ -350,6 +350,33 @@ impl WriteSet {
         Ok(())
     }
 
+    /// Deletes every key of `tree` in `[lo, hi)` through the transaction, as one range-delete
+    /// message after locking the range (waits for writers holding keys in it): the retention's
+    /// expiry (design.md RET5), in a set that holds nothing else. It is not kept for the binary
+    /// log; its caller logs the statement it stands for (RET7).
+    pub fn range_delete_through(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        lo: &[u8],
+        hi: &[u8],
+    ) -> DbResult<()> {
+        if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
+            return Err(DbError::internal(
+                "a range delete in a write set with changes",
+            ));
+        }
+        let h = store.tree(tree)?;
+        let Some(t) = self.txn.as_mut() else {
+            return Err(DbError::internal("a range delete without a transaction"));
+        };
+        t.lock_range(&h, lo, Some(hi))?;
+        self.written_through = true;
+        let op = Op::RangeDelete { end: hi.to_vec() };
+        t.write_locked_batch(&h, vec![(lo.to_vec(), op)])?;
+        Ok(())
+    }
+
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
         self.lock(store, tree, &key)?;
         let slot = self.slot(tree);

@@ -134,18 +134,20 @@ pub fn table_from_create_mode(
         checks: Vec::new(),
         partitioning: None,
         rollup: None,
+        retention: None,
     };
     def.checks = crate::catalog::check_def::checks_of(ct);
     for c in &def.checks {
         c.expr(|| def.scope(&def.name))?;
     }
-    def.partitioning = match (&extras.partitioning, extras.retention) {
-        (Some(clause), retention) => {
-            Some(Arc::new(partition::define(clause, retention, &def, None)?))
-        }
-        (None, Some(_)) => return Err(partition::retention_needs_range()),
-        (None, None) => None,
+    def.partitioning = match &extras.partitioning {
+        Some(clause) => Some(Arc::new(partition::define(clause, &def, None)?)),
+        None => None,
     };
+    if let Some(r) = extras.retention {
+        crate::catalog::retention::check(&def, r)?;
+        def.retention = Some(r);
+    }
     Ok(def)
 }
 

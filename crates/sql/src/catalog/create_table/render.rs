@@ -82,19 +82,17 @@ pub fn render_create(t: &TableDef) -> String {
     s
 }
 
-/// The RETENTION option and the PARTITION BY clause that end a partitioned table's text (empty
-/// for another table).
+/// The RETENTION option and the PARTITION BY clause that end a table's text (each only when
+/// the table has it).
 pub fn partition_text(t: &TableDef) -> String {
-    match &t.partitioning {
-        None => String::new(),
-        Some(p) => {
-            let retention = p
-                .retention
-                .map(|r| format!(" RETENTION={r}"))
-                .unwrap_or_default();
-            retention + &crate::catalog::partition::render_clause(p, t)
-        }
+    let mut s = t
+        .retention
+        .map(|r| format!(" RETENTION={r}"))
+        .unwrap_or_default();
+    if let Some(p) = &t.partitioning {
+        s.push_str(&crate::catalog::partition::render_clause(p, t));
     }
+    s
 }
 
 /// The definition line of column `i` of `t`.

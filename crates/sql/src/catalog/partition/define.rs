@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use super::expr_check::{self, type_not_allowed};
 use super::{
     int_value, Method, PartBound, PartDef, PartDefClause, PartFunc, PartitionClause, Partitioning,
-    Retention, ValuesClause, MAX_PARTITIONS,
+    ValuesClause, MAX_PARTITIONS,
 };
 use crate::catalog::create_table::const_value;
 use crate::catalog::TableDef;
@@ -41,7 +41,6 @@ fn err(code: ErrorCode, msg: impl Into<String>) -> DbError {
 /// partitions are numbered from 0).
 pub fn define(
     clause: &PartitionClause,
-    retention: Option<Retention>,
     t: &TableDef,
     ids: Option<&PartIds>,
 ) -> DbResult<Partitioning> {
@@ -63,7 +62,6 @@ pub fn define(
         auto: clause.defs.is_empty(),
         parts: Vec::new(),
         next_id: 0,
-        retention,
     };
     p.parts = new_parts(&p, t, &defs)?;
     match ids {
@@ -72,9 +70,6 @@ pub fn define(
     }
     check_layout(&p)?;
     check_keys(t, &p)?;
-    if let Some(r) = retention {
-        super::retention::check(&p, t, r)?;
-    }
     Ok(p)
 }
 

@@ -33,7 +33,7 @@ pub use clause::{
     Method, PartDefClause, PartitionClause, Retention, RetentionUnit, TableExtras, ValuesClause,
 };
 pub use define::{check_layout, define, new_parts, PartIds};
-pub use render::{render_bound, render_clause};
+pub use render::{part_text, render_bound, render_clause};
 pub use retention::retention_needs_range;
 
 /// The most partitions a table may have (MariaDB's limit).
@@ -93,8 +93,6 @@ pub struct Partitioning {
     pub parts: Vec<PartDef>,
     /// The id the next new partition gets (PRT3).
     pub next_id: u64,
-    /// `RETENTION = n unit` (design.md "Retention").
-    pub retention: Option<Retention>,
     /// Key encodings and types of `columns` (KEY's hash input).
     key_columns: Vec<KeyColumn>,
     types: Vec<SqlType>,

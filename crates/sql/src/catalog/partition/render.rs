@@ -32,12 +32,17 @@ pub fn render_clause(p: &Partitioning, t: &TableDef) -> String {
         return s;
     }
     let engine = t.engine.as_deref().unwrap_or("Betula");
-    let defs: Vec<String> = p.parts.iter().map(|d| part_text(p, t, d, engine)).collect();
+    let defs: Vec<String> = p
+        .parts
+        .iter()
+        .map(|d| part_text(p, t, d) + &format!(" ENGINE = {engine}"))
+        .collect();
     s.push_str(&format!("\n({})", defs.join(",\n ")));
     s
 }
 
-fn part_text(p: &Partitioning, t: &TableDef, d: &PartDef, engine: &str) -> String {
+/// One partition's definition as an ALTER TABLE ... ADD PARTITION names it (no ENGINE clause).
+pub fn part_text(p: &Partitioning, t: &TableDef, d: &PartDef) -> String {
     let mut s = format!("PARTITION {}", quote_ident(&d.name));
     match &d.bound {
         PartBound::None => {}
@@ -55,7 +60,6 @@ fn part_text(p: &Partitioning, t: &TableDef, d: &PartDef, engine: &str) -> Strin
     if let Some(c) = &d.comment {
         s.push_str(&format!(" COMMENT = {}", quote_str(c)));
     }
-    s.push_str(&format!(" ENGINE = {engine}"));
     s
 }
 

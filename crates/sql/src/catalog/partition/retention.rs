@@ -104,7 +104,7 @@ fn align(t: DateTime, unit: RetentionUnit) -> DateTime {
 }
 
 /// `t` moved by `n` units (negative: back).
-fn shift(t: DateTime, unit: RetentionUnit, n: i64) -> DateTime {
+pub(crate) fn shift(t: DateTime, unit: RetentionUnit, n: i64) -> DateTime {
     match unit {
         RetentionUnit::Hour => {
             let total = day_number(t.date) * 24 + (t.micros / MICROS_PER_HOUR) as i64 + n;
@@ -196,7 +196,7 @@ pub fn plan(t: &TableDef, now: DateTime) -> DbResult<Plan> {
             add: vec![],
         });
     };
-    let (Some(r), Some(c)) = (p.retention, column(p, t)) else {
+    let (Some(r), Some(c)) = (t.retention, column(p, t)) else {
         return Ok(Plan {
             drop: vec![],
             add: vec![],
