@@ -132,6 +132,13 @@ impl Context {
         if self.int_var("sql_log_bin") == 0 {
             return Ok(None);
         }
+        if let Some((db, sql)) = &self.binlog_statement {
+            // RET7: in the transaction itself, so the statement is durable exactly when it is.
+            let gtid = log.reserve();
+            let collation = crate::types::collation::Collation::Utf8mb4GeneralCi.id();
+            let g = ddl_group(gtid, now_secs(), self.id as u32, db, sql, collation);
+            return Ok(Some((gtid.seq, g)));
+        }
         let changes = self.binlog_changes()?;
         if changes.is_empty() {
             return Ok(None);

@@ -111,6 +111,10 @@ pub struct Context {
     pub progress: Arc<progress::Progress>,
     /// The common table expressions bound while a query is planned (plan/cte.rs).
     pub ctes: Vec<cte_scope::CteBinding>,
+    /// The statement (database, text) the open transaction's changes are logged as instead of
+    /// rows, for changes the write set cannot show row by row (the retention's range deletes,
+    /// design.md RET7); cleared when the transaction ends.
+    pub binlog_statement: Option<(String, String)>,
 }
 
 impl Drop for Context {
@@ -195,6 +199,7 @@ impl Context {
             interrupt,
             progress,
             ctes: Vec::new(),
+            binlog_statement: None,
         };
         cx.refresh_database_charset();
         cx

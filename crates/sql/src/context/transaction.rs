@@ -172,6 +172,7 @@ impl Context {
                 eprintln!("binlog: {e}");
             }
         }
+        self.binlog_statement = None;
         if r.is_err() {
             self.ws.clear();
         } else if wrote {
@@ -226,6 +227,7 @@ impl Context {
         self.savepoints.clear();
         self.end_snapshot();
         self.ws.clear();
+        self.binlog_statement = None;
         self.in_txn = false;
         self.release_lock();
         self.engine.table_locks.end_transaction(self.id);

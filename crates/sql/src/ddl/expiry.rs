@@ -6,7 +6,7 @@
 //! Invariants: RET5 (the shared schema lock and the key-range locks, never the exclusive
 //! schema lock; a table with an online index build in progress is left for the next round);
 //! RET6 (roll-ups of the table are not touched); RET7 (with the binary log on, the statement
-//! the expiry stands for is logged after it committed).
+//! the expiry stands for is its transaction's binlog group, written in the same commit).
 
 use crate::catalog::create_table::quote_ident;
 use crate::catalog::retention::{expired, Expired};
@@ -49,8 +49,8 @@ pub fn expire(cx: &mut Context, t: &TableDef, now: DateTime) -> DbResult<Option<
         cx.rollback();
         return Err(e);
     }
+    cx.binlog_statement = Some((t.db.clone(), statement(t, &x)));
     cx.commit()?;
-    cx.binlog_ddl(&t.db, &statement(t, &x))?;
     Ok(Some(Outcome::Expired(cutoff_text(&x.cutoff))))
 }
 

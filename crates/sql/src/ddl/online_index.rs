@@ -9,7 +9,8 @@
 //!    writes the table's primary trees appends the primary keys it wrote to the log, tagged with
 //!    the epoch it entered (OIX2).
 //! 2. Fill the index trees from the rows S sees (sorted, bottom-up: rebuild.rs), checking UNIQUE
-//!    ones: the indexes are now those of S.
+//!    ones: the indexes are now those of S. Steps 2 and 3 run in a thread of lower CPU priority
+//!    (OIX8).
 //! 3. Catch-up rounds, without any lock: advance the epoch to k + 1 (which waits until every
 //!    transaction of epoch <= k ended, OIX3), take a view V, and for every primary key logged
 //!    under epoch k or k + 1 that V sees, replace the entry of the row as the previous view saw
@@ -77,6 +78,34 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
     let snapshot = begin_view(cx)?;
     store.schema_lock.hold_online(cx.id);
     cx.release_lock();
+    // Steps 2-3 run in a thread of lower CPU priority (OIX8): the writers go first.
+    let prev = std::thread::scope(|s| {
+        let worker = s.spawn(|| {
+            betula_storage::lower_thread_priority();
+            fill_and_catch_up(cx, new, which, snapshot)
+        });
+        worker
+            .join()
+            .unwrap_or_else(|_| Err(DbError::internal("the index build's thread panicked")))
+    })?;
+    // The last round: no transaction is in flight under the exclusive lock (SES3).
+    cx.progress
+        .stage("committing alter table to storage engine", 3, 3, 1);
+    cx.begin_ddl()?;
+    let epoch = cx.engine.store.online.advance();
+    let view = begin_view(cx)?;
+    catch_up(cx, new, which, (&prev, &view), epoch, true)?;
+    guard.finish()
+}
+
+/// Steps 2 and 3: fills the indexes from `snapshot`, then catch-up rounds while they shrink;
+/// returns the view the indexes now match.
+fn fill_and_catch_up(
+    cx: &mut Context,
+    new: &TableDef,
+    which: &[usize],
+    snapshot: Txn,
+) -> DbResult<Txn> {
     rebuild::fill_indexes(cx, new, which, Some(&snapshot))?;
     at_step(cx, "filled");
     let mut prev = snapshot;
@@ -90,18 +119,10 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
         rounds += 1;
         at_step(cx, "round");
         if keys <= LAST_ROUND_KEYS || rounds >= MAX_ROUNDS || keys >= before {
-            break;
+            return Ok(prev);
         }
         before = keys;
     }
-    // The last round: no transaction is in flight under the exclusive lock (SES3).
-    cx.progress
-        .stage("committing alter table to storage engine", 3, 3, 1);
-    cx.begin_ddl()?;
-    let epoch = cx.engine.store.online.advance();
-    let view = begin_view(cx)?;
-    catch_up(cx, new, which, (&prev, &view), epoch, true)?;
-    guard.finish()
 }
 
 /// Runs the engine's test hook, if one is set, at step `step` (`Engine::online_build_hook`).

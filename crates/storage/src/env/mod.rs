@@ -9,6 +9,7 @@
 pub mod backup;
 mod catalog;
 mod checkpoint;
+pub use checkpoint::lower_priority as lower_thread_priority;
 mod handle;
 mod loader;
 mod options;
