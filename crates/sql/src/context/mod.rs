@@ -111,6 +111,14 @@ pub struct Context {
     pub progress: Arc<progress::Progress>,
     /// The common table expressions bound while a query is planned (plan/cte.rs).
     pub ctes: Vec<cte_scope::CteBinding>,
+    /// The enclosing queries of the subquery being compiled or run, innermost last
+    /// (expr/correlated.rs, exec/subqueries.rs).
+    pub outer_frames: Vec<crate::expr::correlated::OuterFrame>,
+    /// The frame whose row a name needed while that row was not known yet (a subquery being
+    /// compiled is correlated to it).
+    pub outer_miss: Option<usize>,
+    /// Names resolved in an enclosing query so far.
+    pub outer_reads: usize,
 }
 
 impl Drop for Context {
@@ -195,6 +203,9 @@ impl Context {
             interrupt,
             progress,
             ctes: Vec::new(),
+            outer_frames: Vec::new(),
+            outer_miss: None,
+            outer_reads: 0,
         };
         cx.refresh_database_charset();
         cx
