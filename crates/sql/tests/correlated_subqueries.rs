@@ -155,6 +155,30 @@ fn exists_in_and_scalar_read_the_outer_row() {
 }
 
 #[test]
+fn update_and_delete_where_reads_each_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(dir.path(), &setup());
+    exec(
+        &mut s,
+        "UPDATE t1 SET v = -v WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.g = t1.g AND t2.w > 10)",
+    );
+    assert_eq!(
+        col(rows(&mut s, "SELECT v FROM t1 ORDER BY id")),
+        ["-10", "-20", "-30", "40", "NULL"]
+    );
+    // The subquery reads the table the statement changes: every row is judged first.
+    exec(
+        &mut s,
+        "DELETE FROM t1 WHERE id NOT IN (SELECT MIN(id) FROM t1 x WHERE x.g = t1.g) \
+         ORDER BY id LIMIT 5",
+    );
+    assert_eq!(
+        col(rows(&mut s, "SELECT id FROM t1 ORDER BY id")),
+        ["1", "3", "4", "5"]
+    );
+}
+
+#[test]
 fn errors_are_mariadbs() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), &setup());
@@ -196,7 +220,14 @@ fn errors_are_mariadbs() {
     assert_eq!(
         err_code(
             &mut s,
-            "UPDATE t1 SET v = 0 WHERE EXISTS (SELECT 1 FROM t2 WHERE t2.g = t1.g)"
+            "UPDATE t1 SET v = (SELECT MAX(w) FROM t2 WHERE t2.g = t1.g)"
+        ),
+        1235
+    );
+    assert_eq!(
+        err_code(
+            &mut s,
+            "UPDATE t1, t2 SET t1.v = 0 WHERE t1.id = t2.id AND EXISTS (SELECT 1 FROM t2 x WHERE x.g = t1.g)"
         ),
         1235
     );

@@ -14,12 +14,11 @@ use crate::error::db_error::DbResult;
 use crate::exec::join::Join;
 use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
-use crate::exec::subqueries::Subqueries;
+use crate::exec::subqueries::{split_where, Subqueries};
 use crate::exec::window::Base;
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
-use crate::expr::{BinOp, Expr};
-use crate::plan::access::conjuncts;
+use crate::expr::Expr;
 use crate::plan::explain::JoinStats;
 use crate::plan::select::SelectPlan;
 use crate::result::{Output, RowSink};
@@ -250,15 +249,11 @@ fn each_row(
         join.run(plan.filter.as_ref(), &mut |row| emit(&EvalCtx::row(row)))?;
         return Ok(join.stats().clone());
     }
-    let mut conj = Vec::new();
-    if let Some(f) = &plan.filter {
-        conjuncts(f, &mut conj);
-    }
-    let (post, pre): (Vec<Expr>, Vec<Expr>) = conj.into_iter().partition(Expr::has_subquery);
+    let (pre, post) = split_where(plan.filter.as_ref());
     let mut rows = Vec::new();
     let stats = {
         let mut join = Join::new(cx, &plan.from)?;
-        join.run(and_all(pre).as_ref(), &mut |row| {
+        join.run(pre.as_ref(), &mut |row| {
             rows.push(row.to_vec());
             Ok(true)
         })?;
@@ -297,12 +292,6 @@ fn correlated(plan: &SelectPlan) -> bool {
         .chain(plan.order_by.iter().map(|(e, _)| e))
         .chain(aggs)
         .any(Expr::has_subquery)
-}
-
-/// The conjunction of `conj` (`None` for none).
-fn and_all(conj: Vec<Expr>) -> Option<Expr> {
-    conj.into_iter()
-        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b), Default::default()))
 }
 
 /// Sends the projected rows to `sink` as the nested loop produces them, skipping OFFSET and

@@ -18,7 +18,8 @@ use crate::context::cte_scope::CteBinding;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::correlated::{Correlated, OuterFrame, SubqueryRunner};
-use crate::expr::{CompileEnv, Scope, ScopeCol, SubqueryRun};
+use crate::expr::{BinOp, CompileEnv, Expr, Scope, ScopeCol, SubqueryRun};
+use crate::plan::access::conjuncts;
 use crate::types::value::Value;
 
 impl Context {
@@ -131,4 +132,19 @@ impl SubqueryRunner for Subqueries<'_> {
         let read = frame.map(|f| f.read).unwrap_or_default();
         Ok(sub.remember(outer, &read, rows))
     }
+}
+
+/// A WHERE split for a scan that cannot run subqueries: the conjunction of the conjuncts
+/// without a correlated subquery (checked while reading), and the others (checked afterwards
+/// with a [`Subqueries`] runner).
+pub fn split_where(filter: Option<&Expr>) -> (Option<Expr>, Vec<Expr>) {
+    let mut conj = Vec::new();
+    if let Some(f) = filter {
+        conjuncts(f, &mut conj);
+    }
+    let (post, pre): (Vec<Expr>, Vec<Expr>) = conj.into_iter().partition(Expr::has_subquery);
+    let pre = pre
+        .into_iter()
+        .reduce(|a, b| Expr::Binary(BinOp::And, Box::new(a), Box::new(b), Default::default()));
+    (pre, post)
 }

@@ -187,6 +187,7 @@ impl Session {
             return Err(too_deep());
         }
         let text = src.text.into_owned();
+        self.outer_frames.clear();
         let parsed = Parsed {
             stmt: match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
                 // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as
@@ -335,6 +336,9 @@ impl Session {
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
+        // Left over only by a statement that panicked inside a subquery (exec/subqueries.rs).
+        self.outer_frames.clear();
+        self.outer_miss = None;
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = Some(sql.chars().take(100).collect());
             p.started = std::time::Instant::now();
