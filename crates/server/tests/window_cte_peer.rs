@@ -13,10 +13,8 @@
 mod betula;
 mod mariadb_peer;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use betula::BetulaServer;
+use mariadb_peer::client;
 
 const SETUP: &str = "CREATE DATABASE IF NOT EXISTS peer; USE peer;
 CREATE TABLE w (id INT PRIMARY KEY, g INT, x INT, d DECIMAL(6,2), f DOUBLE, s VARCHAR(10));
@@ -75,44 +73,6 @@ const QUERIES: &[&str] = &[
     "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < (SELECT MAX(n) + 3 FROM r)) \
      SELECT * FROM r",
 ];
-
-/// Runs the statements with the mariadb client (batch mode, column names, errors kept: `--force`);
-/// stdout and stderr.
-fn client(port: u16, sql: &str) -> String {
-    let mut child = Command::new("mariadb")
-        .args([
-            "--no-defaults",
-            "-h127.0.0.1",
-            "-uroot",
-            "--batch",
-            "--force",
-        ])
-        .arg(format!("-P{port}"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the mariadb client is needed: apt-get install -y mariadb-client");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(sql.as_bytes()).expect("write");
-    drop(stdin);
-    let out = child.wait_with_output().expect("wait");
-    let mut s = String::from_utf8_lossy(&out.stdout).into_owned();
-    // The error text names the server ("MariaDB" / "Betula"); the code and the rest must agree.
-    for line in String::from_utf8_lossy(&out.stderr).lines() {
-        // `ERROR 4018 (HY000) at line 2: ...`: the line number is the client's.
-        let line = match line.find(" at line ") {
-            Some(i) => {
-                let rest = &line[i..];
-                format!("{}{}", &line[..i], &rest[rest.find(':').unwrap_or(0)..])
-            }
-            None => line.to_string(),
-        };
-        s.push_str(&line.replace("Betula", "MariaDB"));
-        s.push('\n');
-    }
-    s
-}
 
 fn answers(port: u16) -> Vec<String> {
     assert!(client(port, SETUP).trim().is_empty(), "setup failed");

@@ -3,6 +3,7 @@
 //! not installed. Killed and removed when dropped.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -107,4 +108,42 @@ impl Drop for MariaDb {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs the statements with the mariadb client on `port` (batch mode, column names, errors kept: `--force`);
+/// stdout and stderr.
+pub fn client(port: u16, sql: &str) -> String {
+    let mut child = Command::new("mariadb")
+        .args([
+            "--no-defaults",
+            "-h127.0.0.1",
+            "-uroot",
+            "--batch",
+            "--force",
+        ])
+        .arg(format!("-P{port}"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the mariadb client is needed: apt-get install -y mariadb-client");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(sql.as_bytes()).expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait");
+    let mut s = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The error text names the server ("MariaDB" / "Betula"); the code and the rest must agree.
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        // `ERROR 4018 (HY000) at line 2: ...`: the line number is the client's.
+        let line = match line.find(" at line ") {
+            Some(i) => {
+                let rest = &line[i..];
+                format!("{}{}", &line[..i], &rest[rest.find(':').unwrap_or(0)..])
+            }
+            None => line.to_string(),
+        };
+        s.push_str(&line.replace("Betula", "MariaDB"));
+        s.push('\n');
+    }
+    s
 }

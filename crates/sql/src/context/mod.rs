@@ -115,6 +115,14 @@ pub struct Context {
     /// rows, for changes the write set cannot show row by row (the retention's range deletes,
     /// design.md RET7); cleared when the transaction ends.
     pub binlog_statement: Option<(String, String)>,
+    /// The enclosing queries of the subquery being compiled or run, innermost last
+    /// (expr/correlated.rs, exec/subqueries.rs).
+    pub outer_frames: Vec<crate::expr::correlated::OuterFrame>,
+    /// The frame whose row a name needed while that row was not known yet (a subquery being
+    /// compiled is correlated to it).
+    pub outer_miss: Option<usize>,
+    /// Names resolved in an enclosing query so far.
+    pub outer_reads: usize,
 }
 
 impl Drop for Context {
@@ -200,6 +208,9 @@ impl Context {
             progress,
             ctes: Vec::new(),
             binlog_statement: None,
+            outer_frames: Vec::new(),
+            outer_miss: None,
+            outer_reads: 0,
         };
         cx.refresh_database_charset();
         cx

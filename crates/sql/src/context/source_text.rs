@@ -171,6 +171,12 @@ impl Context {
             "WINDOW", "LOCK",
         ];
         let bytes = text.as_bytes();
+        // A subquery's own text (inside its parentheses) ends only at its closing parenthesis.
+        let query = ["SELECT", "WITH"].iter().any(|k| {
+            text.get(..k.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(k))
+                && text[k.len()..].starts_with(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        });
         let mut depth = 0i32;
         let mut quote: Option<u8> = None;
         let mut i = 0;
@@ -190,8 +196,10 @@ impl Context {
                 b'(' => depth += 1,
                 b')' if depth == 0 => break,
                 b')' => depth -= 1,
-                b',' | b';' if depth == 0 => break,
+                b',' if depth == 0 && !query => break,
+                b';' if depth == 0 => break,
                 c if depth == 0
+                    && !query
                     && c.is_ascii_alphabetic()
                     && (i == 0
                         || !bytes[i - 1].is_ascii_alphanumeric()

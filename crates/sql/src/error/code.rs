@@ -233,6 +233,8 @@ error_codes! {
     DuplicatedValueInType = 1291, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE`
     TruncatedWrongValue = 1292, "22007";
+    /// `ER_UNSUPPORTED_PS`
+    UnsupportedPs = 1295, "HY000";
     /// `ER_UNKNOWN_TIME_ZONE`
     UnknownTimeZone = 1298, "HY000";
     /// `ER_WARN_INVALID_TIMESTAMP`

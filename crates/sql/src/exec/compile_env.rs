@@ -1,6 +1,6 @@
 //! How expressions see a connection: [`CompileEnv`] for [`Context`]. Variables, parameters and
 //! session functions come from the context; an uncorrelated subquery is run here, by the
-//! executor, when the expression that holds it is compiled.
+//! executor, when the expression that holds it is compiled (a correlated one: subqueries.rs).
 
 use sqlparser::ast;
 
@@ -8,7 +8,7 @@ use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::exec::query;
-use crate::expr::CompileEnv;
+use crate::expr::{CompileEnv, Scope, ScopeCol, SubqueryRun};
 use crate::result::Output;
 use crate::types::value::Value;
 
@@ -40,6 +40,21 @@ impl CompileEnv for Context {
             Output::Rows { rows, .. } => Ok(rows),
             _ => Ok(vec![]),
         }
+    }
+    fn subquery_in(&mut self, q: &ast::Query, scope: &Scope) -> DbResult<SubqueryRun> {
+        self.subquery_of_scope(q, scope)
+    }
+    fn outer_column(
+        &mut self,
+        db: Option<&str>,
+        table: Option<&str>,
+        name: &str,
+        place: &str,
+    ) -> DbResult<Option<(Value, ScopeCol)>> {
+        self.outer_name(db, table, name, place)
+    }
+    fn outer_reads(&self) -> usize {
+        self.outer_reads
     }
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
         self.session_function(name, args)

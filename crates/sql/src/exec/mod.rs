@@ -14,4 +14,5 @@ pub mod rollup;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod subqueries;
 pub mod window;

@@ -14,9 +14,11 @@ use crate::error::db_error::DbResult;
 use crate::exec::join::Join;
 use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
+use crate::exec::subqueries::{split_where, Subqueries};
 use crate::exec::window::Base;
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::Expr;
 use crate::plan::explain::JoinStats;
 use crate::plan::select::SelectPlan;
 use crate::result::{Output, RowSink};
@@ -38,7 +40,7 @@ pub fn run_select_analyzed(
     sink: Option<&mut dyn RowSink>,
 ) -> DbResult<(Output, JoinStats)> {
     if let Some(sink) = sink {
-        if plan.streamable() {
+        if plan.streamable() && !correlated(plan) {
             sink.columns(&plan.columns)?;
             return stream_rows(cx, plan, sink);
         }
@@ -94,19 +96,16 @@ fn plain_rows(
     let stop_at = plan.stop_at();
     let mut out = Vec::new();
     let mut produced = 0u64;
-    let mut join = Join::new(cx, &plan.from)?;
-    join.run(plan.filter.as_ref(), &mut |row| {
-        let ecx = EvalCtx::row(row);
+    let stats = each_row(cx, plan, &mut |ecx| {
         if let Some(h) = &plan.having {
-            if truth(&eval(h, &ecx)?) != Some(true) {
+            if truth(&eval(h, ecx)?) != Some(true) {
                 return Ok(true);
             }
         }
-        out.push(project(plan, members, &ecx)?);
+        out.push(project(plan, members, ecx)?);
         produced += 1;
         Ok(stop_at.is_none_or(|s| produced < s))
     })?;
-    let stats = join.stats().clone();
     Ok((out, stats))
 }
 
@@ -118,11 +117,13 @@ fn grouped_rows(
     members: &MemberOrder,
 ) -> DbResult<(Vec<Keyed>, JoinStats)> {
     let (groups, stats) = grouped_bases(cx, plan)?;
+    let sub = Subqueries::new(cx);
     let mut out = Vec::with_capacity(groups.len());
     for g in &groups {
         let ecx = EvalCtx {
             row: &g.row,
             aggs: &g.aggs,
+            subq: Some(&sub),
             ..Default::default()
         };
         out.push(project(plan, members, &ecx)?);
@@ -138,34 +139,35 @@ fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, Jo
     // Each group: its first row and its accumulators.
     let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
     let group_colls = plan.group_collations();
-    let mut join = Join::new(cx, &plan.from)?;
-    join.run(plan.filter.as_ref(), &mut |row| {
-        let ecx = EvalCtx::row(row);
+    let stats = each_row(cx, plan, &mut |ecx| {
         let mut kv = Vec::with_capacity(plan.group_by.len());
         for g in &plan.group_by {
-            kv.push(eval(g, &ecx)?);
+            kv.push(eval(g, ecx)?);
         }
         let key = group_key(&kv, &group_colls);
         let idx = match groups.get(&key) {
             Some(i) => *i,
             None => {
-                states.push((row.to_vec(), aggs.iter().map(Accumulator::new).collect()));
+                states.push((
+                    ecx.row.to_vec(),
+                    aggs.iter().map(Accumulator::new).collect(),
+                ));
                 groups.insert(key, states.len() - 1);
                 states.len() - 1
             }
         };
         for (acc, spec) in states[idx].1.iter_mut().zip(aggs) {
-            acc.add(spec, &ecx)?;
+            acc.add(spec, ecx)?;
         }
         Ok(true)
     })?;
-    let stats = join.stats().clone();
     if states.is_empty() && plan.group_by.is_empty() {
         states.push((
             vec![Value::Null; plan.from.scope.cols.len()],
             aggs.iter().map(Accumulator::new).collect(),
         ));
     }
+    let sub = Subqueries::new(cx);
     let mut out = Vec::with_capacity(states.len());
     for (first, accs) in states {
         let aggv: Vec<Value> = accs
@@ -176,6 +178,7 @@ fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, Jo
         let ecx = EvalCtx {
             row: &first,
             aggs: &aggv,
+            subq: Some(&sub),
             ..Default::default()
         };
         if let Some(h) = &plan.having {
@@ -202,34 +205,93 @@ fn windowed_rows(
         grouped_bases(cx, plan)?
     } else {
         let mut bases = Vec::new();
-        let mut join = Join::new(cx, &plan.from)?;
-        join.run(plan.filter.as_ref(), &mut |row| {
+        let stats = each_row(cx, plan, &mut |ecx| {
             if let Some(h) = &plan.having {
-                if truth(&eval(h, &EvalCtx::row(row))?) != Some(true) {
+                if truth(&eval(h, ecx)?) != Some(true) {
                     return Ok(true);
                 }
             }
             bases.push(Base {
-                row: row.to_vec(),
+                row: ecx.row.to_vec(),
                 aggs: vec![],
             });
             Ok(true)
         })?;
-        let stats = join.stats().clone();
         (bases, stats)
     };
     let (values, order) = crate::exec::window::compute(&plan.windows, &bases)?;
+    let sub = Subqueries::new(cx);
     let mut out = Vec::with_capacity(bases.len());
     for i in order {
         let ecx = EvalCtx {
             row: &bases[i].row,
             aggs: &bases[i].aggs,
             wins: &values[i],
+            subq: Some(&sub),
             ..Default::default()
         };
         out.push(project(plan, members, &ecx)?);
     }
     Ok((out, stats))
+}
+
+/// Runs the nested loop of `plan` and calls `emit` (false: stop) with each row that passes
+/// WHERE. When the plan holds correlated subqueries, the loop first collects the rows that pass
+/// the other WHERE conjuncts; then, with the context free to run subqueries, each row is checked
+/// against the rest and handed to `emit` with a runner ([`Subqueries`]).
+fn each_row(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    emit: &mut dyn FnMut(&EvalCtx<'_>) -> DbResult<bool>,
+) -> DbResult<JoinStats> {
+    if !correlated(plan) {
+        let mut join = Join::new(cx, &plan.from)?;
+        join.run(plan.filter.as_ref(), &mut |row| emit(&EvalCtx::row(row)))?;
+        return Ok(join.stats().clone());
+    }
+    let (pre, post) = split_where(plan.filter.as_ref());
+    let mut rows = Vec::new();
+    let stats = {
+        let mut join = Join::new(cx, &plan.from)?;
+        join.run(pre.as_ref(), &mut |row| {
+            rows.push(row.to_vec());
+            Ok(true)
+        })?;
+        join.stats().clone()
+    };
+    let sub = Subqueries::new(cx);
+    'rows: for row in &rows {
+        let ecx = EvalCtx {
+            row,
+            subq: Some(&sub),
+            ..Default::default()
+        };
+        for c in &post {
+            if truth(&eval(c, &ecx)?) != Some(true) {
+                continue 'rows;
+            }
+        }
+        if !emit(&ecx)? {
+            break;
+        }
+    }
+    Ok(stats)
+}
+
+/// Whether an expression the SELECT evaluates per row or group holds a correlated subquery.
+fn correlated(plan: &SelectPlan) -> bool {
+    let aggs = plan
+        .aggregates
+        .iter()
+        .flat_map(|a| a.arg.iter().chain(a.order.iter().map(|(e, _)| e)));
+    plan.filter
+        .iter()
+        .chain(plan.projection.iter().map(|p| &p.expr))
+        .chain(&plan.group_by)
+        .chain(&plan.having)
+        .chain(plan.order_by.iter().map(|(e, _)| e))
+        .chain(aggs)
+        .any(Expr::has_subquery)
 }
 
 /// Sends the projected rows to `sink` as the nested loop produces them, skipping OFFSET and

@@ -45,6 +45,11 @@ fn foldable(e: &Expr) -> bool {
     e.is_const() && !insert_value
 }
 
+/// Calls `f` on `e` and on each of its subexpressions.
+pub fn visit_nodes(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    visit(e, f)
+}
+
 fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match e {
@@ -87,6 +92,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         Expr::Sleep(a, _) => visit(a, f),
+        Expr::Subquery(s) => s.outer.iter().chain(s.operands()).for_each(|x| visit(x, f)),
     }
 }
 

@@ -10,6 +10,7 @@
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
+//! | `correlated.rs` | correlated subqueries: outer names, per-row runs and their cache |
 //! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
 //!
 //! Invariant: an [`Expr`] is compiled once per statement, and holds no name left to resolve; its
@@ -17,6 +18,7 @@
 
 pub mod aggregate;
 pub mod compile;
+pub mod correlated;
 mod counter_rate;
 pub mod eval;
 pub mod fold;
@@ -29,6 +31,7 @@ pub mod window;
 pub use compile::{
     cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,
     object_name_parts, quoted_user_var, user_var_name, CompileEnv, Compiler, NoSession,
+    SubqueryRun,
 };
 pub use scope::{Scope, ScopeCol};
 pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};

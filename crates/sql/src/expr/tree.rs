@@ -159,6 +159,8 @@ pub enum Expr {
     /// `SLEEP(seconds)`: waits, then gives 0; a KILL of the connection ends the wait with the
     /// statement's interruption error (error/interrupt.rs). Never constant.
     Sleep(Box<Expr>, Interrupt),
+    /// A correlated subquery, run for each row by the executor (correlated.rs).
+    Subquery(Box<crate::expr::correlated::Correlated>),
 }
 
 /// The direction of an [`Expr::InZone`].
@@ -229,6 +231,11 @@ impl Expr {
                 }
             }
             Expr::Sleep(a, _) => a.visit_cols(f),
+            Expr::Subquery(s) => s
+                .outer
+                .iter()
+                .chain(s.operands())
+                .for_each(|e| e.visit_cols(f)),
         }
     }
     /// True if the expression has the same value on every row: it reads no column of the row,
@@ -261,7 +268,14 @@ impl Expr {
             Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
             Expr::Sleep(a, _) => a.has_agg(),
+            Expr::Subquery(s) => s.operands().iter().any(|e| e.has_agg()),
         }
+    }
+    /// True if the expression holds a correlated subquery.
+    pub fn has_subquery(&self) -> bool {
+        let mut found = false;
+        crate::expr::fold::visit_nodes(self, &mut |e| found |= matches!(e, Expr::Subquery(_)));
+        found
     }
     /// True if the expression holds a window function call.
     pub fn has_win(&self) -> bool {
@@ -287,6 +301,7 @@ impl Expr {
             Expr::Func(_, a) => a.iter().any(|e| e.has_win()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_win()),
             Expr::Sleep(a, _) => a.has_win(),
+            Expr::Subquery(s) => s.operands().iter().any(|e| e.has_win()),
         }
     }
     /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
@@ -314,6 +329,7 @@ impl Expr {
                     || e.as_ref().is_some_and(|e| e.has_rand())
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_rand()),
+            Expr::Subquery(s) => s.operands().iter().any(|e| e.has_rand()),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! | `locking` | LOCK / UNLOCK TABLES, FLUSH TABLES WITH READ LOCK, the lock checks before a statement |
 //! | `backup` | BACKUP TO |
 //! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
+//! | `sql_prepare` | PREPARE, EXECUTE [IMMEDIATE], DEALLOCATE / DROP PREPARE in SQL |
 //!
 //! Invariants:
 //! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
@@ -33,6 +34,7 @@ pub mod locking;
 pub mod rollup_guard;
 pub mod set;
 pub mod show;
+mod sql_prepare;
 pub mod transaction;
 
 use std::collections::HashMap;
@@ -76,6 +78,17 @@ struct Parsed {
     nesting: usize,
 }
 
+impl Prepared {
+    /// The text and the parse a run of this statement starts from.
+    fn for_run(&self) -> (String, RunStatement) {
+        let stmt = match &self.parsed.stmt {
+            Some(s) => RunStatement::Prepared(s.clone()),
+            None => RunStatement::No,
+        };
+        (self.sql.clone(), stmt)
+    }
+}
+
 impl Drop for Parsed {
     fn drop(&mut self) {
         if let Some(s) = self.stmt.take() {
@@ -90,6 +103,8 @@ pub struct Session {
     /// The state statements run in (every layer below the session works on it).
     pub cx: Context,
     pub prepared: HashMap<u32, Prepared>,
+    /// Statements prepared by `PREPARE name FROM ...` (sql_prepare.rs), by lower-case name.
+    named: HashMap<String, Prepared>,
 }
 
 impl Deref for Session {
@@ -136,12 +151,22 @@ impl Session {
         Session {
             cx: Context::new(engine, id, user, host),
             prepared: HashMap::new(),
+            named: HashMap::new(),
         }
     }
 
     /// Registers a prepared statement; returns its parameter count and, for queries, the
     /// result columns (planned with NULL parameters, no row read).
     pub fn prepare(&mut self, id: u32, sql: &str) -> DbResult<(usize, Vec<OutCol>)> {
+        let (p, cols) = self.prepare_text(sql)?;
+        let n = p.params;
+        self.prepared.insert(id, p);
+        Ok((n, cols))
+    }
+
+    /// Parses `sql` as a prepared statement (COM_STMT_PREPARE, and `PREPARE ... FROM` in SQL:
+    /// sql_prepare.rs); returns it and, for queries, the result columns.
+    fn prepare_text(&mut self, sql: &str) -> DbResult<(Prepared, Vec<OutCol>)> {
         let too_deep = || {
             DbError::new(
                 ErrorCode::StackOverrunNeedMore,
@@ -162,6 +187,7 @@ impl Session {
             return Err(too_deep());
         }
         let text = src.text.into_owned();
+        self.outer_frames.clear();
         let parsed = Parsed {
             stmt: match stacker::grow(32 << 20, || parser::parse_statement(&text)) {
                 // LOAD DATA is not a prepared statement: sqlparser's grammar refuses it, as
@@ -189,16 +215,13 @@ impl Session {
                 }
             }
         }
-        self.prepared.insert(
-            id,
-            Prepared {
-                sql: text,
-                params: n,
-                parsed,
-                reads_diagnostics,
-            },
-        );
-        Ok((n, cols))
+        let p = Prepared {
+            sql: text,
+            params: n,
+            parsed,
+            reads_diagnostics,
+        };
+        Ok((p, cols))
     }
 
     pub fn execute_prepared(&mut self, id: u32, params: &[Value]) -> DbResult<Output> {
@@ -225,15 +248,12 @@ impl Session {
                 "Incorrect arguments to mysqld_stmt_execute",
             ));
         }
-        let sql = p.sql.clone();
+        let (sql, stmt) = p.for_run();
         let run = Run {
             sql: &sql,
             nesting: p.parsed.nesting,
             reads_diagnostics: p.reads_diagnostics,
-            stmt: match &p.parsed.stmt {
-                Some(s) => RunStatement::Prepared(s.clone()),
-                None => RunStatement::No,
-            },
+            stmt,
         };
         self.run(run, params, None, sink)
     }
@@ -271,6 +291,9 @@ impl Session {
         input: Option<&mut dyn std::io::Read>,
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
+        if let Some(cmd) = sql_prepare::parse(sql) {
+            return self.sql_prepared(cmd?, input, sink);
+        }
         // A literal-only INSERT (bulk ingest) needs none of what the pass over the text finds: it
         // holds no comments, executable or not, nests nothing and reads no diagnostics.
         if let Some(insert) = parser::fast_insert::parse(sql) {
@@ -313,6 +336,9 @@ impl Session {
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
+        // Left over only by a statement that panicked inside a subquery (exec/subqueries.rs).
+        self.outer_frames.clear();
+        self.outer_miss = None;
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = Some(sql.chars().take(100).collect());
             p.started = std::time::Instant::now();

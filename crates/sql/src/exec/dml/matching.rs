@@ -14,6 +14,7 @@ use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::read_rows;
+use crate::exec::subqueries::{split_where, Subqueries};
 use crate::expr::eval::{eval, truth, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
 use crate::plan::access::{choose_access, conjuncts, Access};
@@ -82,7 +83,13 @@ pub(super) fn matching_rows(
     lock_range_read(cx, t, &access)?;
     let needed = vec![true; t.columns.len()];
     let mut out = Vec::new();
-    let stop = if order.is_empty() { limit } else { None };
+    // Correlated subqueries run once the scan is over (exec/subqueries.rs).
+    let (scan_c, post) = split_where(where_c.as_ref());
+    let stop = if order.is_empty() && post.is_empty() {
+        limit
+    } else {
+        None
+    };
     let sref: &Context = cx;
     read_rows(
         sref,
@@ -93,7 +100,7 @@ pub(super) fn matching_rows(
         false,
         None,
         &mut |pk, row| {
-            let ok = match &where_c {
+            let ok = match &scan_c {
                 Some(w) => truth(&eval(w, &EvalCtx::row(&row))?) == Some(true),
                 None => true,
             };
@@ -103,11 +110,14 @@ pub(super) fn matching_rows(
             Ok(stop.is_none_or(|s| out.len() < s))
         },
     )?;
+    if !post.is_empty() {
+        out = passing(cx, &post, out)?;
+    }
     if !order.is_empty() {
         out = sort_rows(&order, out);
-        if let Some(l) = limit {
-            out.truncate(l);
-        }
+    }
+    if let Some(l) = limit {
+        out.truncate(l);
     }
     lock_and_recheck(cx, t, where_c.as_ref(), out)
 }
@@ -170,6 +180,31 @@ fn sort_rows(order: &[(Expr, bool)], rows: Vec<KeyedRow>) -> Vec<KeyedRow> {
     keyed.into_iter().map(|(_, r)| r).collect()
 }
 
+/// Whether `w` holds for `row`, its correlated subqueries run (exec/subqueries.rs).
+fn holds(cx: &mut Context, w: &Expr, row: &[Value]) -> DbResult<bool> {
+    let sub = Subqueries::new(cx);
+    let ecx = EvalCtx {
+        row,
+        subq: Some(&sub),
+        ..Default::default()
+    };
+    Ok(truth(&eval(w, &ecx)?) == Some(true))
+}
+
+/// The rows for which every condition of `conds` holds.
+fn passing(cx: &mut Context, conds: &[Expr], rows: Vec<KeyedRow>) -> DbResult<Vec<KeyedRow>> {
+    let mut out = Vec::with_capacity(rows.len());
+    'rows: for r in rows {
+        for c in conds {
+            if !holds(cx, c, &r.1)? {
+                continue 'rows;
+            }
+        }
+        out.push(r);
+    }
+    Ok(out)
+}
+
 /// Locks each row about to be changed, then reads it again: a row changed by a session that
 /// committed between the scan and the lock is taken in its new version (dropped if it no
 /// longer matches WHERE), so no committed change is overwritten unseen.
@@ -187,7 +222,7 @@ fn lock_and_recheck(
         };
         if now != row {
             let still = match where_c {
-                Some(w) => truth(&eval(w, &EvalCtx::row(&now))?) == Some(true),
+                Some(w) => holds(cx, w, &now)?,
                 None => true,
             };
             if !still {

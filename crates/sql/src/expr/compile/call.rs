@@ -393,6 +393,7 @@ impl Compiler<'_> {
                 | AggFunc::VarSamp
         );
         // The argument is evaluated on input rows: compile it without aggregates.
+        let outer_before = self.env.outer_reads();
         let saved = self.aggs.take();
         let Some(list) = saved else {
             return Err(DbError::new(
@@ -426,6 +427,18 @@ impl Compiler<'_> {
             w.blocked = b;
         }
         res?;
+        if self.env.outer_reads() > outer_before {
+            // MariaDB aggregates an aggregate of only outer columns in the outer query.
+            let mut inner = false;
+            for e in arg.iter().chain(order.iter().map(|(e, _)| e)) {
+                e.visit_cols(&mut |_| inner = true);
+            }
+            if !inner {
+                return Err(DbError::unsupported(
+                    "an aggregate of an enclosing query's columns in a subquery",
+                ));
+            }
+        }
         let list = self.aggs.as_mut().expect("restored above");
         let collations = arg.iter().map(|e| self.scope.collation_of(e)).collect();
         let order_collations = order

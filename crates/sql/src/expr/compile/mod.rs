@@ -15,7 +15,8 @@
 //! Invariants:
 //! * Everything fixed for the statement is folded at compile time: parameters, `@@vars`,
 //!   `@vars`, `NOW()` (statement start), `DATABASE()`, uncorrelated subqueries (run once and
-//!   materialized). Correlated subqueries are not supported (the inner name fails to resolve).
+//!   materialized). A correlated subquery becomes an [`Expr::Subquery`] run per row
+//!   (correlated.rs); inside it, a name of an enclosing query is that row's value.
 //! * Aggregates are only accepted where the compiler has an aggregate list; each becomes
 //!   `Agg(i)`, evaluated by the grouping operator.
 //! * A text comparison carries the collation of the column it compares (the default one
@@ -45,6 +46,18 @@ use crate::expr::{AggSpec, Expr, Scope, ZoneShift};
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
+/// What running a subquery while its enclosing expression is compiled gave.
+pub enum SubqueryRun {
+    /// Its rows: it is not correlated.
+    Rows(Vec<Vec<Value>>),
+    /// It names columns of the enclosing scope: the ones found so far (positions), and what
+    /// the session needs to run it again later (the CTEs in scope).
+    Correlated {
+        read: Vec<usize>,
+        env: Option<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
+    },
+}
+
 /// What the compiler needs from the session.
 pub trait CompileEnv {
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value>;
@@ -52,6 +65,26 @@ pub trait CompileEnv {
     fn param(&mut self, index: usize) -> DbResult<Value>;
     /// Runs an uncorrelated subquery to completion.
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>>;
+    /// Runs a subquery of an expression compiled against `scope`, whose names the subquery may
+    /// read (correlated.rs); where there is no session, as [`CompileEnv::subquery`].
+    fn subquery_in(&mut self, q: &ast::Query, _scope: &Scope) -> DbResult<SubqueryRun> {
+        self.subquery(q).map(SubqueryRun::Rows)
+    }
+    /// A name of an enclosing query of the subquery being compiled: its value for the row the
+    /// subquery runs for, and the column. `Ok(None)`: no enclosing query has it.
+    fn outer_column(
+        &mut self,
+        _db: Option<&str>,
+        _table: Option<&str>,
+        _name: &str,
+        _place: &str,
+    ) -> DbResult<Option<(Value, crate::expr::ScopeCol)>> {
+        Ok(None)
+    }
+    /// How many outer names [`CompileEnv::outer_column`] has resolved so far.
+    fn outer_reads(&self) -> usize {
+        0
+    }
     /// `DATABASE()`, `NOW()`, `USER()`, ... (functions of the session, folded to constants).
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>>;
     /// A fresh seed for a `RAND()` of the statement; `None` where there is no session (RAND is

@@ -11,7 +11,9 @@ use sqlparser::ast;
 
 use super::Compiler;
 use crate::error::db_error::{DbError, DbResult};
-use crate::expr::Expr;
+use crate::expr::{Expr, ScopeCol};
+use crate::types::collation::Collation;
+use crate::types::value::Value;
 
 fn ident_name(id: &ast::Ident) -> String {
     id.value.clone()
@@ -111,7 +113,34 @@ impl Compiler<'_> {
                 return Ok(e.clone());
             }
         }
+        if let Some((v, col)) = self.env.outer_column(db, table, &name, self.place)? {
+            return self.outer_value(v, &col);
+        }
         Err(DbError::bad_field(&parts.join("."), self.place))
+    }
+
+    /// A column of an enclosing query read by a correlated subquery: its value for the row the
+    /// subquery runs for, read as the column would be (a TIMESTAMP in the session's zone, text
+    /// under the column's collation).
+    fn outer_value(&mut self, v: Value, col: &ScopeCol) -> DbResult<Expr> {
+        if col.ty.is_some_and(|t| t.has_members()) && !col.members.is_empty() {
+            // Its member number would be lost in the value.
+            return Err(DbError::unsupported(
+                "an ENUM or SET column of an enclosing query in a subquery",
+            ));
+        }
+        let tz = self.env.time_zone();
+        let mut e = Expr::Lit(v);
+        if col.stored_utc && !tz.is_utc() {
+            e = Expr::InZone(Box::new(e), tz, crate::expr::ZoneShift::ToLocal);
+        }
+        if col.ty.is_some_and(|t| t.is_text()) && col.collation != Collation::default() {
+            e = Expr::Func(
+                "__COLLATE".into(),
+                vec![e, Expr::Lit(Value::Text(col.collation.name().into()))],
+            );
+        }
+        Ok(e)
     }
 
     fn variable(&mut self, parts: &[String]) -> DbResult<Option<Expr>> {

@@ -39,6 +39,8 @@ pub struct EvalCtx<'a> {
     pub insert: &'a [Value],
     /// The row's window function values (exec/window.rs).
     pub wins: &'a [Value],
+    /// Runs correlated subqueries (expr/correlated.rs); `None` where the executor does not.
+    pub subq: Option<&'a dyn crate::expr::correlated::SubqueryRunner>,
 }
 
 impl<'a> EvalCtx<'a> {
@@ -48,6 +50,7 @@ impl<'a> EvalCtx<'a> {
             aggs: &[],
             insert: &[],
             wins: &[],
+            subq: None,
         }
     }
 }
@@ -123,6 +126,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
             };
             rng.next(seed.as_ref())
         }
+        Expr::Subquery(s) => crate::expr::correlated::eval_correlated(s, cx)?,
         Expr::Sleep(secs, interrupt) => {
             // MariaDB: NULL, negative and tiny waits return at once.
             let secs = eval(secs, cx)?.to_f64_lenient().unwrap_or(0.0);
