@@ -36,8 +36,8 @@ pub use env::backup::{
     restore_backup, BackupOptions, BackupProgress, BackupSummary, RestoreSummary,
 };
 pub use env::{
-    lower_thread_priority, verify_environment, Durability, Env, EnvOptions, EnvStats, ExportStats,
-    SortedRows, TreeHandle, VerifyReport,
+    verify_environment, Durability, Env, EnvOptions, EnvStats, ExportStats, SortedRows, TreeHandle,
+    VerifyReport,
 };
 pub use error::{Error, Result};
 pub use latency::{LatencyHistogram, LatencySnapshot, BUCKET_BOUNDS_MICROS};

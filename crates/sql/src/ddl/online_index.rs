@@ -9,8 +9,7 @@
 //!    writes the table's primary trees appends the primary keys it wrote to the log, tagged with
 //!    the epoch it entered (OIX2).
 //! 2. Fill the index trees from the rows S sees (sorted, bottom-up: rebuild.rs), checking UNIQUE
-//!    ones: the indexes are now those of S. Steps 2 and 3 run in a thread of lower CPU priority
-//!    (OIX8).
+//!    ones: the indexes are now those of S.
 //! 3. Catch-up rounds, without any lock: advance the epoch to k + 1 (which waits until every
 //!    transaction of epoch <= k ended, OIX3), take a view V, and for every primary key logged
 //!    under epoch k or k + 1 that V sees, replace the entry of the row as the previous view saw
@@ -78,16 +77,7 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
     let snapshot = begin_view(cx)?;
     store.schema_lock.hold_online(cx.id);
     cx.release_lock();
-    // Steps 2-3 run in a thread of lower CPU priority (OIX8): the writers go first.
-    let prev = std::thread::scope(|s| {
-        let worker = s.spawn(|| {
-            betula_storage::lower_thread_priority();
-            fill_and_catch_up(cx, new, which, snapshot)
-        });
-        worker
-            .join()
-            .unwrap_or_else(|_| Err(DbError::internal("the index build's thread panicked")))
-    })?;
+    let prev = fill_and_catch_up(cx, new, which, snapshot)?;
     // The last round: no transaction is in flight under the exclusive lock (SES3).
     cx.progress
         .stage("committing alter table to storage engine", 3, 3, 1);

@@ -245,9 +245,8 @@ const MAINTENANCE_NICE: i32 = 5;
 /// so that a checkpoint writing a cache full of dirty nodes takes CPU from the writers and the flusher
 /// only where they leave it idle: the first checkpoint of a table outgrowing the cache cut the insert
 /// rate of its second to under half the median (design.md "Checkpoint protocol"). Failure is ignored
-/// (the thread then runs at normal priority). A thread cannot take the priority back without
-/// privileges: call it only in a thread that ends with its maintenance work.
-pub fn lower_priority() {
+/// (the thread then runs at normal priority).
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         let tid = rustix::thread::gettid();

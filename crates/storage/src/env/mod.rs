@@ -9,7 +9,6 @@
 pub mod backup;
 mod catalog;
 mod checkpoint;
-pub use checkpoint::lower_priority as lower_thread_priority;
 mod handle;
 mod loader;
 mod options;
