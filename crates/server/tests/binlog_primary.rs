@@ -175,19 +175,29 @@ fn workload(p: &mut Conn) {
     }
 }
 
-#[test]
-fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
+/// A private MariaDB (server id 2) replicating from a fresh Betula primary that logs: (the
+/// replica's server, the primary's data directory, the primary, a connection to each); None,
+/// with a message, when mariadbd is not installed.
+fn primary_with_replica() -> Option<(MariaDb, tempfile::TempDir, BetulaServer, Conn, Conn)> {
     let Some(m) = MariaDb::start_with("server-id=2\n") else {
         eprintln!("skipped: mariadbd is not installed (apt-get install mariadb-server)");
-        return;
+        return None;
     };
     let dir = tempfile::tempdir().unwrap();
     let server = BetulaServer::start_with(dir.path(), PRIMARY_FLAGS).unwrap();
-    let mut p = server.conn(None);
-    assert_eq!(one(&mut p, "SELECT @@GLOBAL.log_bin"), "1");
-    assert_eq!(one(&mut p, "SELECT @@sql_log_bin"), "1");
+    let p = server.conn(None);
     let mut r = conn(m.port);
     start_replica(&mut r, server.port);
+    Some((m, dir, server, p, r))
+}
+
+#[test]
+fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
+    let Some((_m, dir, _server, mut p, mut r)) = primary_with_replica() else {
+        return;
+    };
+    assert_eq!(one(&mut p, "SELECT @@GLOBAL.log_bin"), "1");
+    assert_eq!(one(&mut p, "SELECT @@sql_log_bin"), "1");
     workload(&mut p);
     // sql_log_bin = 0 keeps a session's changes out of the log.
     p.query_drop("SET sql_log_bin = 0").unwrap();
@@ -340,15 +350,9 @@ fn status(c: &mut Conn, name: &str) -> u64 {
 
 #[test]
 fn a_mariadb_replica_follows_what_retention_removes() {
-    let Some(m) = MariaDb::start_with("server-id=2\n") else {
-        eprintln!("skipped: mariadbd is not installed (apt-get install mariadb-server)");
+    let Some((_m, _dir, _server, mut p, mut r)) = primary_with_replica() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let server = BetulaServer::start_with(dir.path(), PRIMARY_FLAGS).unwrap();
-    let mut p = server.conn(None);
-    let mut r = conn(m.port);
-    start_replica(&mut r, server.port);
     let old_bound = one(&mut p, "SELECT TO_DAYS(NOW() - INTERVAL 3 DAY)");
     let events = format!(
         "CREATE TABLE app.events (ts DATETIME NOT NULL, id INT NOT NULL, \

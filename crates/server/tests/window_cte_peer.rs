@@ -14,7 +14,7 @@ mod betula;
 mod mariadb_peer;
 
 use betula::BetulaServer;
-use mariadb_peer::client;
+use mariadb_peer::{answers, assert_same_answers};
 
 const SETUP: &str = "CREATE DATABASE IF NOT EXISTS peer; USE peer;
 CREATE TABLE w (id INT PRIMARY KEY, g INT, x INT, d DECIMAL(6,2), f DOUBLE, s VARCHAR(10));
@@ -74,14 +74,6 @@ const QUERIES: &[&str] = &[
      SELECT * FROM r",
 ];
 
-fn answers(port: u16) -> Vec<String> {
-    assert!(client(port, SETUP).trim().is_empty(), "setup failed");
-    QUERIES
-        .iter()
-        .map(|q| client(port, &format!("USE peer;\n{q};\n")))
-        .collect()
-}
-
 #[test]
 fn window_functions_and_ctes_answer_as_mariadb() {
     let Some(maria) = mariadb_peer::MariaDb::start() else {
@@ -90,13 +82,7 @@ fn window_functions_and_ctes_answer_as_mariadb() {
     };
     let dir = tempfile::tempdir().unwrap();
     let betula = BetulaServer::start(dir.path());
-    let want = answers(maria.port);
-    let got = answers(betula.port);
-    let mut differ = Vec::new();
-    for ((q, w), g) in QUERIES.iter().zip(&want).zip(&got) {
-        if w != g {
-            differ.push(format!("{q}\n--- MariaDB\n{w}--- Betula\n{g}"));
-        }
-    }
-    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    let want = answers(maria.port, SETUP, QUERIES);
+    let got = answers(betula.port, SETUP, QUERIES);
+    assert_same_answers(QUERIES, &want, &got);
 }

@@ -8,19 +8,12 @@
 
 mod common;
 
-use common::engine::{engine, exec, local, rows};
+use common::engine::{engine, err, exec, local, rows};
 
 /// SHOW CREATE TABLE's text of `t`.
 fn show_create(s: &mut betula_sql::Session, t: &str) -> String {
     let r = rows(s, &format!("SHOW CREATE TABLE {t}"));
     r[0].split_once('|').unwrap().1.to_string()
-}
-
-fn err(s: &mut betula_sql::Session, sql: &str) -> u16 {
-    match s.execute(sql, &[]) {
-        Ok(o) => panic!("{sql}: expected an error, got {o:?}"),
-        Err(e) => e.code.number(),
-    }
 }
 
 /// The key of `q`'s plan and its Extra.

@@ -9,16 +9,8 @@ mod common;
 
 use betula_sql::ddl::retention::run_round;
 use betula_sql::types::temporal::DateTime;
-use betula_sql::Session;
-use common::engine::{engine, exec, rows};
+use common::engine::{engine, err, exec, rows};
 use rand::Rng;
-
-fn err(s: &mut Session, sql: &str) -> u16 {
-    match s.execute(sql, &[]) {
-        Ok(o) => panic!("{sql}: accepted: {o:?}"),
-        Err(e) => e.code.number(),
-    }
-}
 
 /// 2026-01-01 00:00:00 plus `secs` (within January 2026), with `millis` when given.
 fn instant(secs: i64, millis: Option<u32>) -> String {

@@ -5,16 +5,9 @@
 
 mod common;
 
-use common::engine::{engine, exec, rows};
+use common::engine::{engine, err, exec, rows};
 use rand::rngs::SmallRng;
 use rand::Rng;
-
-fn err(s: &mut betula_sql::Session, sql: &str) -> u16 {
-    match s.execute(sql, &[]) {
-        Ok(o) => panic!("{sql}: accepted: {o:?}"),
-        Err(e) => e.code.number(),
-    }
-}
 
 #[test]
 fn a_rollup_is_backfilled_and_follows_inserts() {

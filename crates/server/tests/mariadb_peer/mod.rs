@@ -147,3 +147,25 @@ pub fn client(port: u16, sql: &str) -> String {
     }
     s
 }
+
+/// Each of `queries` run after `setup` (which must print nothing) in database `peer` on `port`, as
+/// [`client`] prints it.
+pub fn answers(port: u16, setup: &str, queries: &[&str]) -> Vec<String> {
+    assert!(client(port, setup).trim().is_empty(), "setup failed");
+    queries
+        .iter()
+        .map(|q| client(port, &format!("USE peer;\n{q};\n")))
+        .collect()
+}
+
+/// Asserts that MariaDB (`want`) and Betula (`got`) answered each of `queries` alike, listing
+/// every query they differ on.
+pub fn assert_same_answers(queries: &[&str], want: &[String], got: &[String]) {
+    let mut differ = Vec::new();
+    for ((q, w), g) in queries.iter().zip(want).zip(got) {
+        if w != g {
+            differ.push(format!("{q}\n--- MariaDB\n{w}--- Betula\n{g}"));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

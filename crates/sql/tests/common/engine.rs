@@ -73,3 +73,11 @@ pub fn rows(s: &mut Session, sql: &str) -> Vec<String> {
 pub fn warnings(s: &mut Session) -> Vec<String> {
     rows(s, "SHOW WARNINGS")
 }
+
+/// The error number of `sql`, which must fail.
+pub fn err(s: &mut Session, sql: &str) -> u16 {
+    match s.execute(sql, &[]) {
+        Ok(o) => panic!("{sql}: accepted: {o:?}"),
+        Err(e) => e.code.number(),
+    }
+}
