@@ -4,7 +4,9 @@
 //! catalog/retention.rs).
 //!
 //! Invariants: RET5 (the shared schema lock and the key-range locks, never the exclusive
-//! schema lock; a table with an online index build in progress is left for the next round);
+//! schema lock; the definition is read under that lock, so the ranges are those of the trees
+//! the table has until the commit; a table with an online index build in progress is left for
+//! the next round);
 //! RET6 (roll-ups of the table are not touched); RET7 (with the binary log on, the statement
 //! the expiry stands for is its transaction's binlog group, written in the same commit).
 
@@ -26,13 +28,23 @@ pub enum Outcome {
     Busy,
 }
 
-/// Deletes what has expired in `t` (not partitioned) at instant `now`; None when `t` has no
-/// such retention.
-pub fn expire(cx: &mut Context, t: &TableDef, now: DateTime) -> DbResult<Option<Outcome>> {
-    let Some(x) = expired(t, now)? else {
-        return Ok(None);
-    };
+/// Deletes what has expired in table `db`.`name` at instant `now`; None when it has no
+/// retention of its rows (or is gone).
+pub fn expire(cx: &mut Context, db: &str, name: &str, now: DateTime) -> DbResult<Option<Outcome>> {
     cx.begin_write()?;
+    // Read under the shared schema lock: no DDL changes the definition until the commit.
+    let found = cx.engine.catalog.table(db, name);
+    let planned = match &found {
+        Some(t) => expired(t, now).map(|x| x.map(|x| (t.clone(), x))),
+        None => Ok(None),
+    };
+    let (t, x) = match planned {
+        Ok(Some(p)) => p,
+        other => {
+            cx.rollback();
+            return other.map(|_| None);
+        }
+    };
     let primary = t.primary_tree();
     if cx
         .engine
@@ -49,7 +61,7 @@ pub fn expire(cx: &mut Context, t: &TableDef, now: DateTime) -> DbResult<Option<
         cx.rollback();
         return Err(e);
     }
-    cx.binlog_statement = Some((t.db.clone(), statement(t, &x)));
+    cx.binlog_statement = Some((t.db.clone(), statement(&t, &x)));
     cx.commit()?;
     Ok(Some(Outcome::Expired(cutoff_text(&x.cutoff))))
 }

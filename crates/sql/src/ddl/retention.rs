@@ -53,7 +53,7 @@ pub fn run_round(engine: &Arc<Engine>, now: DateTime) -> Vec<String> {
 /// Deletes the expired rows of `t` (not partitioned) at `now` (expiry.rs).
 fn expire(cx: &mut Context, t: &TableDef, now: DateTime, log: &mut Vec<String>) -> DbResult<()> {
     let counters = &cx.engine.clone().retention;
-    match crate::ddl::expiry::expire(cx, t, now)? {
+    match crate::ddl::expiry::expire(cx, &t.db, &t.name, now)? {
         Some(Outcome::Expired(cutoff)) => {
             counters.expiries.fetch_add(1, Ordering::Relaxed);
             log.push(format!(
