@@ -15,37 +15,12 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use betula::BetulaServer;
+use betula::{one, root_conn as conn, rows, BetulaServer};
 use mariadb_peer::MariaDb;
 use mysql::prelude::Queryable;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 
 const PRIMARY_FLAGS: &[&str] = &["--log-bin", "ON", "--server-id", "1"];
-
-fn conn(port: u16) -> Conn {
-    Conn::new(
-        OptsBuilder::new()
-            .ip_or_hostname(Some("127.0.0.1"))
-            .tcp_port(port)
-            .user(Some("root"))
-            .prefer_socket(false),
-    )
-    .expect("connect")
-}
-
-fn rows(c: &mut Conn, sql: &str) -> Vec<Vec<String>> {
-    let rs: Vec<mysql::Row> = c.query(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
-    rs.into_iter()
-        .map(|r| r.unwrap().iter().map(betula::render).collect())
-        .collect()
-}
-
-fn one(c: &mut Conn, sql: &str) -> String {
-    rows(c, sql)
-        .first()
-        .and_then(|r| r.first().cloned())
-        .unwrap_or_default()
-}
 
 /// SHOW SLAVE STATUS's `name` column.
 fn slave_field(c: &mut Conn, name: &str) -> String {

@@ -11,37 +11,15 @@ mod mariadb_peer;
 
 use std::time::{Duration, Instant};
 
-use betula::BetulaServer;
+use betula::{one, root_conn, rows, BetulaServer};
 use mariadb_peer::MariaDb;
 use mysql::prelude::Queryable;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 
 const PRIMARY: &str = "log-bin=primary-bin\nserver-id=100\nbinlog-format=ROW\n";
 
 fn primary_conn(m: &MariaDb) -> Conn {
-    Conn::new(
-        OptsBuilder::new()
-            .ip_or_hostname(Some("127.0.0.1"))
-            .tcp_port(m.port)
-            .user(Some("root"))
-            .prefer_socket(false),
-    )
-    .expect("connect to mariadbd")
-}
-
-/// Every row of a query, values as text.
-fn rows(c: &mut Conn, sql: &str) -> Vec<Vec<String>> {
-    let rs: Vec<mysql::Row> = c.query(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
-    rs.into_iter()
-        .map(|r| r.unwrap().iter().map(betula::render).collect())
-        .collect()
-}
-
-fn one(c: &mut Conn, sql: &str) -> String {
-    rows(c, sql)
-        .first()
-        .and_then(|r| r.first().cloned())
-        .unwrap_or_default()
+    root_conn(m.port)
 }
 
 /// SHOW SLAVE STATUS as (column, value) pairs.
@@ -187,14 +165,7 @@ fn betula_follows_a_mariadb_primary_and_resumes_after_a_crash() {
     let writer = {
         let port = m.port;
         std::thread::spawn(move || {
-            let mut c = Conn::new(
-                OptsBuilder::new()
-                    .ip_or_hostname(Some("127.0.0.1"))
-                    .tcp_port(port)
-                    .user(Some("root"))
-                    .prefer_socket(false),
-            )
-            .unwrap();
+            let mut c = root_conn(port);
             for i in 0..400 {
                 c.query_drop(format!("INSERT INTO app.stream VALUES ({i}, {i} * 3)"))
                     .unwrap();

@@ -145,3 +145,32 @@ pub fn render(v: &mysql::Value) -> String {
         other => other.as_sql(true).trim_matches('\'').to_string(),
     }
 }
+
+/// A root connection to any MySQL-protocol server on 127.0.0.1:`port` over TCP.
+pub fn root_conn(port: u16) -> Conn {
+    Conn::new(
+        OptsBuilder::new()
+            .ip_or_hostname(Some("127.0.0.1"))
+            .tcp_port(port)
+            .user(Some("root"))
+            .prefer_socket(false),
+    )
+    .unwrap_or_else(|e| panic!("connect to 127.0.0.1:{port}: {e}"))
+}
+
+/// Every row of a query, values rendered as text ([`render`]).
+pub fn rows(c: &mut Conn, sql: &str) -> Vec<Vec<String>> {
+    use mysql::prelude::Queryable;
+    let rs: Vec<mysql::Row> = c.query(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+    rs.into_iter()
+        .map(|r| r.unwrap().iter().map(render).collect())
+        .collect()
+}
+
+/// The first value of a query's first row (empty when there is none).
+pub fn one(c: &mut Conn, sql: &str) -> String {
+    rows(c, sql)
+        .first()
+        .and_then(|r| r.first().cloned())
+        .unwrap_or_default()
+}
