@@ -186,6 +186,15 @@ fn indexes_built_under_writers_equal_fresh_builds() {
             "CREATE UNIQUE INDEX ku ON t (u)",
             &[("ku", "UNIQUE INDEX ku_fresh (u)")],
         ),
+        // Without a UNIQUE index writers write the entries once the fill is done (OIX8).
+        (
+            "ALTER TABLE t ADD CLUSTERING KEY kc (a, b), ADD INDEX kp (b(3)), ADD INDEX kb (b, a)",
+            &[
+                ("kc", "CLUSTERING KEY kc_fresh (a, b)"),
+                ("kp", "INDEX kp_fresh (b(3))"),
+                ("kb", "INDEX kb_fresh (b, a)"),
+            ],
+        ),
         (
             "ALTER TABLE t ADD CLUSTERING KEY kc (a, b), ADD INDEX kp (b(3)), \
              ADD UNIQUE KEY kau (a, u), ADD INDEX kb (b, a)",
@@ -299,11 +308,55 @@ fn an_update_moving_a_duplicate_away_meanwhile_lets_the_build_finish() {
 }
 
 #[test]
+fn loads_during_the_fill_and_after_it_reach_the_new_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let (e, mut s) = open_engine(dir.path());
+    e.set_secure_file_priv(Some(files.path().to_path_buf()));
+    // REPLACE over existing rows (their entries move) and new rows, once logged (during the
+    // fill) and once with the entries written by the load (OIX8).
+    for (step, base) in [("filled", 0), ("maintaining", 1)] {
+        let lines: String = (0..400)
+            .map(|i| {
+                let id = base * 150 + i * 7;
+                format!("{id}\t{}\tload{step}\t{}\t{base}\n", i % 13, id * 100 + 1)
+            })
+            .collect();
+        std::fs::write(files.path().join(format!("{step}.txt")), lines).unwrap();
+    }
+    let loader = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
+    exec(&mut loader.lock(), "USE test");
+    let l = loader.clone();
+    *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
+        let sql = format!("LOAD DATA INFILE '{step}.txt' REPLACE INTO TABLE t");
+        exec(&mut l.lock(), &sql);
+    }));
+    exec(&mut s, "ALTER TABLE t ADD INDEX kb (b, a), LOCK=NONE");
+    *e.online_build_hook.lock() = None;
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM t WHERE b = 'loadmaintaining'"),
+        vec![vec!["400"]]
+    );
+    assert_like_fresh_build(&e, &mut s, "kb", "INDEX kb_fresh (b, a)");
+}
+
+#[test]
 fn kill_query_ends_the_build_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let (e, mut s) = open_engine(dir.path());
     let killer = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
-    for step in ["filled", "round"] {
+    let builds = [
+        ("ALTER TABLE t ADD INDEX ka (a), ADD INDEX kb (b)", "filled"),
+        (
+            "ALTER TABLE t ADD INDEX ka (a), ADD INDEX kb (b)",
+            "maintaining",
+        ),
+        (
+            "ALTER TABLE t ADD INDEX ka (a), ADD UNIQUE INDEX kb (u)",
+            "round",
+        ),
+    ];
+    for (alter, step) in builds {
         let k = killer.clone();
         let w = Arc::new(Mutex::new(e.session(3, "root", "localhost")));
         exec(&mut w.lock(), "USE test");
@@ -315,11 +368,7 @@ fn kill_query_ends_the_build_and_leaves_nothing() {
                 exec(&mut k.lock(), "KILL QUERY 1");
             }
         }));
-        assert_eq!(
-            err_code(&mut s, "ALTER TABLE t ADD INDEX ka (a), ADD INDEX kb (b)"),
-            1317,
-            "killed at {step}"
-        );
+        assert_eq!(err_code(&mut s, alter), 1317, "{alter}: killed at {step}");
         *e.online_build_hook.lock() = None;
         assert!(trees_named(&e, "/ka").is_empty() && trees_named(&e, "/kb").is_empty());
         assert!(trees_named(&e, "\0online").is_empty());
@@ -360,7 +409,7 @@ fn progress_shows_in_the_process_list() {
     assert_eq!(seen[0].0, "filled");
     assert_eq!(seen[0].1, vec!["altering table", "2", "3", "100.000"]);
     assert_eq!(seen[0].2, "66.667");
-    assert_eq!(seen[1].0, "round");
+    assert_eq!(seen[1].0, "maintaining");
     assert_eq!(seen[1].1[..3], ["altering table", "3", "3"]);
     // After the statement: nothing reported.
     let mut v = watcher.lock();

@@ -15,8 +15,12 @@ use betula_sql::{Engine, Session};
 use betula_storage::vfs::SimVfs;
 use parking_lot::Mutex;
 
-const OP: &str =
+/// A build with a UNIQUE index (catch-up rounds replay the log) and one without (writers write
+/// the entries once the fill is done, OIX8), with the index names each leaves.
+const UNIQUE_OP: &str =
     "ALTER TABLE t ADD INDEX ka (a), ADD UNIQUE KEY ku (u), ALGORITHM=INPLACE, LOCK=NONE";
+const MAINTAINED_OP: &str =
+    "ALTER TABLE t ADD INDEX ka (a), ADD INDEX kv (u), ALGORITHM=INPLACE, LOCK=NONE";
 
 fn setup() -> Vec<String> {
     let values: Vec<String> = (0..120)
@@ -30,6 +34,14 @@ fn setup() -> Vec<String> {
         "CHECKPOINT".into(),
     ]
 }
+
+/// What the other session changes once writers write the new entries (after the fill).
+const MAINTAINING: &[&str] = &[
+    "UPDATE t SET a = a + 1, u = u + 3 WHERE id % 5 = 0",
+    "DELETE FROM t WHERE id % 11 = 3",
+    "INSERT INTO t VALUES (502, 4, 5021, 'late')",
+    "INSERT INTO t VALUES (12, 5, 77, 'back') ON DUPLICATE KEY UPDATE a = a + 100",
+];
 
 /// What the other session changes while the index is built (errors ignored: the machine may
 /// die under it).
@@ -79,7 +91,7 @@ fn indexes(e: &Engine, s: &mut Session) -> Vec<String> {
         through.sort_by_key(|l| l.split('|').next().unwrap().parse::<i64>().unwrap());
         assert_eq!(through, all, "index {k} differs from the rows");
         let unique = if k == "ku" { "UNIQUE " } else { "" };
-        let col = if k == "ku" { "u" } else { "a" };
+        let col = if k == "ka" { "a" } else { "u" };
         sessions::exec(
             s,
             &format!("ALTER TABLE t ADD {unique}KEY fresh ({col}), LOCK=SHARED"),
@@ -97,7 +109,7 @@ fn indexes(e: &Engine, s: &mut Session) -> Vec<String> {
 
 /// Runs the setup and the ALTER with the other session's changes in its middle; returns (setup
 /// done, ALTER acknowledged).
-fn run(dir: &Path, vfs: Arc<SimVfs>) -> (bool, bool) {
+fn run(op: &str, dir: &Path, vfs: Arc<SimVfs>) -> (bool, bool) {
     let Some((e, mut s)) = sessions::open_crash_engine(dir, vfs) else {
         return (false, false);
     };
@@ -109,40 +121,53 @@ fn run(dir: &Path, vfs: Arc<SimVfs>) -> (bool, bool) {
     let other = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
     let o = other.clone();
     *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
-        if step == "filled" {
-            let mut o = o.lock();
-            let _ = o.execute("USE d", &[]);
-            for sql in MEANWHILE {
-                let _ = o.execute(sql, &[]);
-            }
+        let changes = match step {
+            "filled" => MEANWHILE,
+            "maintaining" => MAINTAINING,
+            _ => return,
+        };
+        let mut o = o.lock();
+        let _ = o.execute("USE d", &[]);
+        for sql in changes {
+            let _ = o.execute(sql, &[]);
         }
     }));
-    let acked = s.execute(OP, &[]).is_ok();
+    let acked = s.execute(op, &[]).is_ok();
     *e.online_build_hook.lock() = None;
     (true, acked)
 }
 
 #[test]
 fn an_online_build_with_writes_in_its_middle_is_all_or_nothing() {
+    all_or_nothing(UNIQUE_OP, &["ka", "ku"], "new");
+}
+
+#[test]
+fn a_build_whose_writers_write_the_entries_is_all_or_nothing() {
+    all_or_nothing(MAINTAINED_OP, &["ka", "kv"], "late");
+}
+
+/// Crashes `op` at every sync point; `names` are the indexes it adds, `kept` the `w` of a row
+/// the other session inserted in its middle.
+fn all_or_nothing(op: &str, names: &[&str], kept: &str) {
     let dir = tempfile::tempdir().unwrap();
     let mut absent_seen = false;
-    let checked = sessions::crash::at_every_sync(dir.path(), run, |mut p| {
+    let scenario = |dir: &Path, vfs: Arc<SimVfs>| run(op, dir, vfs);
+    let checked = sessions::crash::at_every_sync(dir.path(), scenario, |mut p| {
         let now = indexes(&p.engine, &mut p.session);
         if p.acked {
-            assert_eq!(
-                now,
-                vec!["ka", "ku"],
-                "crash at sync {} lost the index",
-                p.at
-            );
+            assert_eq!(now, names, "crash at sync {} lost the index", p.at);
             // The other session's changes were made in the middle of the build, and kept.
             assert_eq!(
-                rows(&mut p.session, "SELECT w FROM t WHERE id = 500"),
-                vec!["new"]
+                rows(
+                    &mut p.session,
+                    &format!("SELECT w FROM t WHERE w = '{kept}'")
+                ),
+                vec![kept]
             );
         } else {
             assert!(
-                now.is_empty() || now == ["ka", "ku"],
+                now.is_empty() || now == names,
                 "crash at sync {} left {now:?}",
                 p.at
             );

@@ -14,6 +14,7 @@ pub mod indexes;
 pub mod instant;
 pub mod maintenance;
 pub mod online_index;
+pub mod online_maintain;
 mod part_streams;
 pub mod partitions;
 pub mod rebuild;

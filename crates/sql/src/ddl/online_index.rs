@@ -35,7 +35,7 @@ use crate::codec::key::{prefix_successor, KeyDecoder};
 use crate::codec::row::decode_row;
 use crate::context::engine::Engine;
 use crate::context::Context;
-use crate::ddl::rebuild;
+use crate::ddl::{online_maintain, rebuild};
 use crate::error::db_error::{DbError, DbResult};
 use crate::store::online::log_tree_of;
 use crate::types::value::Value;
@@ -77,6 +77,20 @@ pub fn build(cx: &mut Context, new: &TableDef, which: &[usize]) -> DbResult<()> 
     let snapshot = begin_view(cx)?;
     store.schema_lock.hold_online(cx.id);
     cx.release_lock();
+    if !which.iter().any(|&i| new.indexes[i].unique) {
+        // Writers write the new entries once the fill is done (OIX8-OIX10).
+        rebuild::fill_indexes(cx, new, which, Some(&snapshot))?;
+        at_step(cx, "filled");
+        let m = online_maintain::maintainer(new, which);
+        let epoch = cx.engine.store.online.start_maintaining(m);
+        cx.progress.stage("altering table", 3, 3, 1);
+        at_step(cx, "maintaining");
+        online_maintain::apply_log(cx, new, which, &snapshot, epoch)?;
+        cx.progress
+            .stage("committing alter table to storage engine", 3, 3, 1);
+        cx.begin_ddl()?;
+        return guard.finish();
+    }
     let prev = fill_and_catch_up(cx, new, which, snapshot)?;
     // The last round: no transaction is in flight under the exclusive lock (SES3).
     cx.progress
@@ -183,6 +197,33 @@ fn entry_of(t: &TableDef, i: usize, pk: &[u8], row: &[Value]) -> DbResult<Entry>
     Ok((t.encode_index_key(i, row, pk)?, entry_value(t, i, row)?))
 }
 
+/// Appends to `ops` the changes of the entry in index `i` of `t` of the row at `pk` going from
+/// `before` to `after` (None: absent): the old entry's delete when its key changes, the new
+/// entry's put when the entry changes (OIX4, OIX9). Returns the key put, if any.
+pub(super) fn entry_ops(
+    t: &TableDef,
+    i: usize,
+    pk: &[u8],
+    before: Option<&[Value]>,
+    after: Option<&[Value]>,
+    ops: &mut Vec<(Vec<u8>, Op)>,
+) -> DbResult<Option<Vec<u8>>> {
+    let old = before.map(|r| entry_of(t, i, pk, r)).transpose()?;
+    let new = after.map(|r| entry_of(t, i, pk, r)).transpose()?;
+    if old == new {
+        return Ok(None);
+    }
+    if let Some((ok, _)) = &old {
+        if new.as_ref().map(|(nk, _)| nk) != Some(ok) {
+            ops.push((ok.clone(), Op::Delete));
+        }
+    }
+    Ok(new.map(|(nk, nv)| {
+        ops.push((nk.clone(), Op::Put(nv)));
+        nk
+    }))
+}
+
 /// The row at `pk` of `primary` as `view` sees it.
 fn row_in(
     t: &TableDef,
@@ -238,25 +279,18 @@ fn catch_up(
             let before = row_in(t, prev, &primary, pk)?;
             let after = row_in(t, view, &primary, pk)?;
             for (n, &i) in which.iter().enumerate() {
-                let old = before.as_ref().map(|r| entry_of(t, i, pk, r)).transpose()?;
-                let new = after.as_ref().map(|r| entry_of(t, i, pk, r)).transpose()?;
-                if old == new {
-                    continue;
+                let put = entry_ops(
+                    t,
+                    i,
+                    pk,
+                    before.as_deref(),
+                    after.as_deref(),
+                    &mut pending[n],
+                )?;
+                if let (Some(key), true) = (put, t.indexes[i].unique) {
+                    let row = after.clone().unwrap_or_default();
+                    unique_puts.push((n, key, row));
                 }
-                let mut ops = Vec::with_capacity(2);
-                if let Some((ok, _)) = &old {
-                    if new.as_ref().map(|(nk, _)| nk) != Some(ok) {
-                        ops.push((ok.clone(), Op::Delete));
-                    }
-                }
-                if let Some((nk, nv)) = new {
-                    if t.indexes[i].unique {
-                        let row = after.clone().unwrap_or_default();
-                        unique_puts.push((n, nk.clone(), row));
-                    }
-                    ops.push((nk, Op::Put(nv)));
-                }
-                pending[n].extend(ops);
                 if pending[n].len() >= BATCH {
                     indexes[n].write_batch(std::mem::take(&mut pending[n]))?;
                 }

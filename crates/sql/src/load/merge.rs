@@ -62,23 +62,21 @@ struct Writer<'a> {
     /// Entered into an online index build's epoch (design.md OIX2); after `txn`, so that it is
     /// left only once the transaction ended.
     online: Option<crate::store::online::Entered>,
-    /// The change log tree of that build.
-    log: Option<TreeHandle>,
+    /// The engine, for the trees of that build.
+    engine: std::sync::Arc<crate::context::engine::Engine>,
 }
 
 impl Writer<'_> {
     fn flush(&mut self) -> DbResult<()> {
         let ops = std::mem::take(&mut self.prim_ops);
-        let log = match (&self.online, &self.log) {
-            (Some(e), Some(h)) => {
-                let keys = ops.iter().map(|(k, _)| k.as_slice());
-                Some((h, crate::store::online::log_ops(e.epoch(), keys)))
-            }
-            _ => None,
+        // The whole tree is locked (`begin_locked`): every key of `ops` is this load's.
+        let online = match &self.online {
+            Some(e) => e.writes_for(&self.txn, &self.primary, &self.t.primary_tree(), &ops)?,
+            None => None,
         };
         self.txn.write_sorted(&self.primary, ops)?;
-        if let Some((h, ops)) = log {
-            self.txn.write_sorted(h, ops)?;
+        if let Some(w) = online {
+            w.write(&self.engine.store, &mut self.txn)?;
         }
         for (i, h) in self.indexes.iter().enumerate() {
             let mut ops = std::mem::take(&mut self.index_ops[i]);
@@ -214,14 +212,11 @@ pub fn load(
         index_ops: vec![Vec::new(); t.indexes.len()],
         bound: None,
         online: None,
-        log: None,
+        engine: cx.engine.clone(),
     };
     w.online = store
         .online
         .enter(std::iter::once(t.primary_tree().as_str()));
-    if let Some(l) = w.online.as_ref().and_then(|e| e.log_of(&t.primary_tree())) {
-        w.log = Some(store.tree(l)?);
-    }
     let has_unique = t.indexes.iter().any(|ix| ix.unique);
     let mut c = Counts::default();
     let mut seq = 0u64;

@@ -11,13 +11,60 @@
 //! * [`OnlineLogs::advance`] returns only when no transaction that entered with the old epoch
 //!   or an earlier one is still in flight (OIX3); logs are registered and unregistered only
 //!   while no transaction is entered (under the exclusive schema lock, or after a drain).
+//! * Once [`OnlineLogs::start_maintaining`] turned maintenance on, a write made after its keys
+//!   were locked writes the new indexes' entries instead of logging ([`Entered::writes_for`],
+//!   OIX8, OIX9); the mode stays on until the build unregisters.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use betula_storage::Op;
+use betula_storage::{Op, TreeHandle, Txn};
 use parking_lot::{Condvar, Mutex};
+
+use super::{upsert, Store};
+use crate::error::db_error::{DbError, DbResult};
+
+/// Changes of one tree: (key, op), in the order written.
+pub type TreeOps = Vec<(Vec<u8>, Op)>;
+
+/// What an index build's writers compute for one written row: given the primary tree, the
+/// primary key, and the row's bytes before and after the write (None: absent), it appends the
+/// new indexes' entry changes to the map (index tree → ops).
+pub type Maintain = Arc<
+    dyn Fn(
+            &str,
+            &[u8],
+            Option<&[u8]>,
+            Option<&[u8]>,
+            &mut BTreeMap<String, TreeOps>,
+        ) -> DbResult<()>
+        + Send
+        + Sync,
+>;
+
+/// What a write of a registered primary tree adds to its transaction ([`Entered::writes_for`]).
+pub enum OnlineWrites {
+    /// Entries of the change log tree (OIX2).
+    Log(String, TreeOps),
+    /// The new indexes' entry changes, per index tree (OIX9).
+    Entries(BTreeMap<String, TreeOps>),
+}
+
+impl OnlineWrites {
+    /// Writes them through `txn` (locking each key).
+    pub fn write(self, store: &Store, txn: &mut Txn) -> DbResult<()> {
+        match self {
+            OnlineWrites::Log(log, ops) => txn.write_batch(&store.tree(&log)?, ops)?,
+            OnlineWrites::Entries(map) => {
+                for (tree, ops) in map {
+                    txn.write_batch(&store.tree(&tree)?, ops)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The change log tree of an online build on `primary` (a name a table's trees cannot take:
 /// index names never hold NUL; still a table's tree for the orphan sweep, RBD2).
@@ -52,6 +99,8 @@ struct State {
     inflight: BTreeMap<u64, usize>,
     /// Primary tree → its change log tree.
     logs: Arc<HashMap<String, String>>,
+    /// Set once the fill is done, for a build whose writers write the new entries (OIX8).
+    maintain: Option<Maintain>,
 }
 
 /// The registry of the (at most one) online index build in progress; see the module header.
@@ -76,6 +125,49 @@ impl Entered {
     /// The change log of primary tree `tree`, if an index is being built on it.
     pub fn log_of(&self, tree: &str) -> Option<&str> {
         self.logs.get(tree).map(String::as_str)
+    }
+
+    /// What writing `ops` to primary tree `tree` (handle `primary`) through `txn` adds, if an
+    /// index is being built on it: the new indexes' entries if maintenance is on (OIX8, OIX9;
+    /// read from the rows' latest values, so call it before writing `ops`), else the log
+    /// entries. The caller holds the lock of every key of `ops`.
+    pub fn writes_for(
+        &self,
+        txn: &Txn,
+        primary: &TreeHandle,
+        tree: &str,
+        ops: &[(Vec<u8>, Op)],
+    ) -> DbResult<Option<OnlineWrites>> {
+        let Some(log) = self.log_of(tree) else {
+            return Ok(None);
+        };
+        let maintain = self.owner.state.lock().maintain.clone();
+        let Some(m) = maintain else {
+            let keys = ops.iter().map(|(k, _)| k.as_slice());
+            return Ok(Some(OnlineWrites::Log(
+                log.to_string(),
+                log_ops(self.epoch, keys),
+            )));
+        };
+        let mut out = BTreeMap::new();
+        let mut i = 0;
+        while i < ops.len() {
+            // A key's ops are consecutive (several upserts of one key, oldest first).
+            let key = &ops[i].0;
+            let before = txn.get_latest(primary, key)?;
+            let mut after = before.clone();
+            while i < ops.len() && ops[i].0 == *key {
+                after = match &ops[i].1 {
+                    Op::Put(v) => Some(v.clone()),
+                    Op::Delete => None,
+                    Op::Upsert { arg, .. } => upsert::apply(after.as_deref(), arg),
+                    _ => return Err(DbError::internal("an online build saw a range write")),
+                };
+                i += 1;
+            }
+            m(tree, key, before.as_deref(), after.as_deref(), &mut out)?;
+        }
+        Ok(Some(OnlineWrites::Entries(out)))
     }
 }
 
@@ -140,12 +232,22 @@ impl OnlineLogs {
         old
     }
 
-    /// Unregisters the build and waits until no transaction is entered (none writes a log any
-    /// more: the logs may be dropped).
+    /// Turns maintenance on (OIX8): writes from now on write the new indexes' entries through
+    /// `m` instead of logging. Then starts the next epoch and waits until every transaction
+    /// that entered an earlier one ended; returns the epoch that was current (its log is what
+    /// is left to apply, OIX10).
+    pub fn start_maintaining(&self, m: Maintain) -> u64 {
+        self.state.lock().maintain = Some(m);
+        self.advance()
+    }
+
+    /// Unregisters the build and waits until no transaction is entered (none writes a log or an
+    /// index entry any more: the logs and the new indexes may be dropped).
     pub fn unregister(&self) {
         let mut st = self.state.lock();
         self.active.store(false, Ordering::SeqCst);
         st.logs = Arc::default();
+        st.maintain = None;
         st.epoch = 0;
         while !st.inflight.is_empty() {
             self.cv.wait(&mut st);

@@ -327,11 +327,10 @@ impl WriteSet {
         if self.online.is_none() {
             self.online = store.online.enter(std::iter::once(tree));
         }
-        let log = self.online.as_ref().and_then(|e| {
-            let keys = ops.iter().map(|(k, _)| k.as_slice());
-            e.log_of(tree)
-                .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
-        });
+        let online = match &self.online {
+            Some(e) => e.writes_for(t, &h, tree, &ops)?,
+            None => None,
+        };
         if self.capture {
             for (k, op) in &ops {
                 let c = match op {
@@ -344,8 +343,8 @@ impl WriteSet {
         }
         self.written_through = true;
         t.write_locked_batch(&h, ops)?;
-        if let Some((log, ops)) = log {
-            t.write_batch(&store.tree(&log)?, ops)?;
+        if let Some(w) = online {
+            w.write(store, t)?;
         }
         Ok(())
     }
@@ -588,15 +587,14 @@ impl WriteSet {
                     }
                 }
             }
-            let log = entered.as_ref().and_then(|e| {
-                let keys = ops.iter().map(|(k, _)| k.as_slice());
-                e.log_of(&name)
-                    .map(|l| (l.to_string(), super::online::log_ops(e.epoch(), keys)))
-            });
+            let online = match &entered {
+                Some(e) => e.writes_for(&txn, &t, &name, &ops)?,
+                None => None,
+            };
             // Every key was locked through `txn` when it entered the overlay (`set`).
             txn.write_locked_batch(&t, ops)?;
-            if let Some((log, ops)) = log {
-                txn.write_batch(&store.tree(&log)?, ops)?;
+            if let Some(w) = online {
+                w.write(store, &mut txn)?;
             }
         }
         if let Some((tree, k, v)) = extra {

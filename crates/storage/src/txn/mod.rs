@@ -335,11 +335,17 @@ impl Txn {
             .contains_with_fresh_view(keys, || self.current_view())
     }
 
+    /// The latest committed value of a row this transaction has locked, with its own writes: what
+    /// the row is until the transaction ends, whatever its isolation level.
+    pub fn get_latest(&self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.await_read_fence()?;
+        t.tree().get_with_fresh_view(key, || self.current_view())
+    }
+
     /// Locks the row, then reads its latest committed value (with this transaction's own writes).
     pub fn get_for_update(&mut self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lock(t.tree().id(), key)?;
-        self.await_read_fence()?;
-        t.tree().get_with_fresh_view(key, || self.current_view())
+        self.get_latest(t, key)
     }
 
     /// Entries in a range as the transaction sees them, streamed in key order (or reverse).
