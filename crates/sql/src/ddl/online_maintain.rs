@@ -137,9 +137,11 @@ fn apply_batch(
             Err(e) => return Err(e.into()),
         }
         let mut ops: BTreeMap<usize, Vec<(Vec<u8>, Op)>> = BTreeMap::new();
-        for pk in keys {
+        let refs: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        let latest = txn.get_latest_many(&trees.primary, &refs)?;
+        for (pk, after) in keys.iter().zip(latest) {
             let before = decode(t, snapshot.get(&trees.primary, pk)?.as_deref())?;
-            let after = decode(t, txn.get_latest(&trees.primary, pk)?.as_deref())?;
+            let after = decode(t, after.as_deref())?;
             for (n, (i, _)) in trees.indexes.iter().enumerate() {
                 let out = ops.entry(n).or_default();
                 entry_ops(t, *i, pk, before.as_deref(), after.as_deref(), out)?;

@@ -150,13 +150,14 @@ impl Entered {
             )));
         };
         let mut out = BTreeMap::new();
+        // A key's ops are consecutive (several upserts of one key, oldest first).
+        let mut keys: Vec<&[u8]> = ops.iter().map(|(k, _)| k.as_slice()).collect();
+        keys.dedup();
+        let befores = txn.get_latest_many(primary, &keys)?;
         let mut i = 0;
-        while i < ops.len() {
-            // A key's ops are consecutive (several upserts of one key, oldest first).
-            let key = &ops[i].0;
-            let before = txn.get_latest(primary, key)?;
+        for (key, before) in keys.into_iter().zip(befores) {
             let mut after = before.clone();
-            while i < ops.len() && ops[i].0 == *key {
+            while i < ops.len() && ops[i].0 == key {
                 after = match &ops[i].1 {
                     Op::Put(v) => Some(v.clone()),
                     Op::Delete => None,

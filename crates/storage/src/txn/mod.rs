@@ -342,6 +342,13 @@ impl Txn {
         t.tree().get_with_fresh_view(key, || self.current_view())
     }
 
+    /// [`Txn::get_latest`] of many locked rows, in groups under one hold of the tree's read lock.
+    pub fn get_latest_many(&self, t: &TreeHandle, keys: &[&[u8]]) -> Result<Vec<Option<Vec<u8>>>> {
+        self.await_read_fence()?;
+        t.tree()
+            .get_many_with_fresh_view(keys, || self.current_view())
+    }
+
     /// Locks the row, then reads its latest committed value (with this transaction's own writes).
     pub fn get_for_update(&mut self, t: &TreeHandle, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lock(t.tree().id(), key)?;

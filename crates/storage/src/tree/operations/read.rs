@@ -101,6 +101,27 @@ impl Tree {
         Ok(found)
     }
 
+    /// The value of each of `keys` as a view made by `make_view` sees it, in groups under one hold of
+    /// the read lock each, as [`Tree::contains_with_fresh_view`] reads them.
+    pub fn get_many_with_fresh_view(
+        &self,
+        keys: &[&[u8]],
+        make_view: impl Fn() -> ReadView,
+    ) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut values = Vec::with_capacity(keys.len());
+        for group in keys.chunks(KEYS_PER_READ_HOLD) {
+            {
+                let st = self.state.read();
+                let view = make_view();
+                for k in group {
+                    values.push(self.get_locked(&st, k, &view)?);
+                }
+            }
+            self.evict_after_read()?;
+        }
+        Ok(values)
+    }
+
     /// The value of `key` as `view` sees it.
     pub fn get_with_view(&self, key: &[u8], view: &ReadView) -> Result<Option<Vec<u8>>> {
         let value = {
