@@ -185,56 +185,38 @@ impl Session {
                 let Some(p) = self.named.get(&name.to_lowercase()) else {
                     return Err(unknown(&name, "EXECUTE"));
                 };
-                self.run_named(
-                    p.for_run(),
-                    p.parsed.nesting,
-                    p.reads_diagnostics,
-                    p.params,
-                    &params,
-                    input,
-                    sink,
-                )
+                let call = Call::of(p);
+                self.run_named(call, &params, input, sink)
             }
             Command::Immediate { text, using } => {
                 let text = self.statement_text(&text)?;
                 check_preparable(&text)?;
                 let params = self.using_values(using.as_deref())?;
                 let (p, _) = self.prepare_text(&text)?;
-                self.run_named(
-                    p.for_run(),
-                    p.parsed.nesting,
-                    p.reads_diagnostics,
-                    p.params,
-                    &params,
-                    input,
-                    sink,
-                )
+                self.run_named(Call::of(&p), &params, input, sink)
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Runs a prepared statement with `params` (1210 unless there is one per placeholder).
     fn run_named(
         &mut self,
-        (sql, stmt): (String, super::RunStatement),
-        nesting: usize,
-        reads_diagnostics: bool,
-        want: usize,
+        call: Call,
         params: &[Value],
         input: Option<&mut dyn std::io::Read>,
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
-        if want != params.len() {
+        if call.want != params.len() {
             return Err(DbError::new(
                 ErrorCode::WrongArguments,
                 "Incorrect arguments to EXECUTE",
             ));
         }
         let run = Run {
-            sql: &sql,
-            nesting,
-            reads_diagnostics,
-            stmt,
+            sql: &call.sql,
+            nesting: call.nesting,
+            reads_diagnostics: call.reads_diagnostics,
+            stmt: call.stmt,
         };
         self.run(run, params, input, sink)
     }
@@ -272,6 +254,29 @@ impl Session {
         match using {
             None => Ok(vec![]),
             Some(list) => self.select_values(list),
+        }
+    }
+}
+
+/// What running a prepared statement needs of it, taken out of the session's map.
+struct Call {
+    sql: String,
+    stmt: super::RunStatement,
+    nesting: usize,
+    reads_diagnostics: bool,
+    /// Its placeholders.
+    want: usize,
+}
+
+impl Call {
+    fn of(p: &super::Prepared) -> Call {
+        let (sql, stmt) = p.for_run();
+        Call {
+            sql,
+            stmt,
+            nesting: p.parsed.nesting,
+            reads_diagnostics: p.reads_diagnostics,
+            want: p.params,
         }
     }
 }
