@@ -326,14 +326,15 @@ impl Points {
         let mut k = sorted.len();
         while j > 0 {
             let t = tail[j - 1];
-            if searching {
+            let after_all = i == 0 || order(&sorted[i - 1], &t) == Ordering::Less;
+            if searching && !after_all {
                 // The slots of sorted[..i] ordered after `t` move up as one block (slots are
-                // never equal: the index breaks ties).
+                // never equal: the index breaks ties). Appends in key order never get here.
                 let at = sorted[..i].partition_point(|s| order(s, &t) == Ordering::Less);
                 sorted.copy_within(at..i, k - (i - at));
                 k -= i - at;
                 i = at;
-            } else if i > 0 && order(&t, &sorted[i - 1]) == Ordering::Less {
+            } else if !after_all {
                 k -= 1;
                 sorted[k] = sorted[i - 1];
                 i -= 1;
