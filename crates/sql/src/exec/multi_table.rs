@@ -460,6 +460,10 @@ fn multi_delete(
                 }
         });
         let Some(src) = found else {
+            if let Ok((db, t)) = cx.resolve_table_name(name) {
+                use crate::exec::dml::view_target::{refuse_view_target, WriteKind};
+                refuse_view_target(cx, &db, &t, WriteKind::Delete)?;
+            }
             return Err(DbError::new(
                 ErrorCode::UnknownTable,
                 format!("Unknown table '{alias}' in MULTI DELETE"),

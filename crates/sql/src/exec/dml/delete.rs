@@ -19,7 +19,7 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;
-    let (t, alias, selected) = single_table(cx, &from[0])?;
+    let (t, alias, selected) = single_table(cx, &from[0], super::view_target::WriteKind::Delete)?;
     let scope = table_scope(&t, &alias);
     cx.begin_write()?;
     let rows = matching_rows(

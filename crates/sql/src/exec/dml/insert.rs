@@ -110,6 +110,12 @@ pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
     cx.check_db_access(&db)?;
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
+    let kind = if spec.replace {
+        super::view_target::WriteKind::Replace
+    } else {
+        super::view_target::WriteKind::Insert
+    };
+    super::view_target::refuse_view_target(cx, &db, &tname, kind)?;
     cx.begin_write()?;
     let t = cx.get_table(&db, &tname)?;
     let replace = spec.replace;

@@ -25,6 +25,7 @@ use crate::types::value::Value;
 pub(super) fn single_table(
     cx: &mut Context,
     twj: &ast::TableWithJoins,
+    kind: super::view_target::WriteKind,
 ) -> DbResult<(Arc<TableDef>, String, Option<Vec<usize>>)> {
     if !twj.joins.is_empty() {
         return Err(DbError::unsupported("multi-table UPDATE/DELETE"));
@@ -39,6 +40,7 @@ pub(super) fn single_table(
             let parts = object_name_parts(name);
             let (db, tname) = cx.resolve_table_name(&parts)?;
             cx.check_db_access(&db)?;
+            super::view_target::refuse_view_target(cx, &db, &tname, kind)?;
             let t = cx.get_table(&db, &tname)?;
             let alias = alias
                 .as_ref()

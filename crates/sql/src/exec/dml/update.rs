@@ -32,7 +32,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;
-    let (t, alias, selected) = single_table(cx, &u.table)?;
+    let (t, alias, selected) = single_table(cx, &u.table, super::view_target::WriteKind::Update)?;
     let scope = table_scope(&t, &alias);
     let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).

@@ -1,0 +1,127 @@
+//! Views in queries: a table reference naming a view becomes a derived table planned from the
+//! view's stored SELECT (design.md VIEW3, VIEW5); CREATE / ALTER VIEW check a SELECT the same way
+//! (VIEW4, [`check_body`]).
+//!
+//! Invariants: the body is planned with the view's database as the current database and with an
+//! empty CTE stack, and the session's database, CTE stack and view chain are as before afterwards,
+//! error or not; a view already on the chain is 1462; errors naming a missing table, column or
+//! function while a stored body is planned are reported as 1356 naming the view.
+
+use sqlparser::ast;
+
+use super::from::From;
+use super::query::{plan_query, QueryPlan};
+use crate::catalog::ViewDef;
+use crate::context::Context;
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
+use crate::result::OutCol;
+
+/// How deep views may nest inside views (VIEW5).
+pub const VIEW_NESTING_MAX: usize = 64;
+
+/// A reference to `view` as source `alias` of `from`.
+pub fn reference(
+    cx: &mut Context,
+    view: &ViewDef,
+    alias: String,
+    from: &mut From,
+    left: bool,
+    on: Option<ast::Expr>,
+) -> DbResult<()> {
+    let (plan, cols) = plan_view(cx, view)?;
+    from.push_derived(alias, &cols, plan, left, on);
+    Ok(())
+}
+
+/// The plan of `view`'s stored body and its columns (named by its column list).
+pub fn plan_view(cx: &mut Context, view: &ViewDef) -> DbResult<(QueryPlan, Vec<OutCol>)> {
+    let query = crate::parser::views::parse_select(&view.select).map_err(|_| invalid(view))?;
+    let plan = check_body(cx, &view.db, &view.name, &query).map_err(|e| {
+        if stands_for_invalid(e.code) {
+            invalid(view)
+        } else {
+            e
+        }
+    })?;
+    let cols = named_columns(plan.columns(), &view.columns)?;
+    Ok((plan, cols))
+}
+
+/// Plans `query` as the body of view `db`.`name` (VIEW3's environment; the view on the chain, so
+/// a body naming it again is 1462).
+pub fn check_body(
+    cx: &mut Context,
+    db: &str,
+    name: &str,
+    query: &ast::Query,
+) -> DbResult<QueryPlan> {
+    let key = (db.to_string(), name.to_string());
+    if cx.view_chain.contains(&key) || cx.view_chain.len() >= VIEW_NESTING_MAX {
+        let (odb, oname) = cx.view_chain.first().cloned().unwrap_or(key);
+        return Err(DbError::new(
+            ErrorCode::ViewRecursive,
+            format!("`{odb}`.`{oname}` contains view recursion"),
+        ));
+    }
+    let saved_db = cx.db.replace(db.to_string());
+    let saved_ctes = std::mem::take(&mut cx.ctes);
+    cx.view_chain.push(key);
+    let res = plan_query(cx, query);
+    cx.view_chain.pop();
+    cx.ctes = saved_ctes;
+    cx.db = saved_db;
+    res
+}
+
+/// `cols` renamed by a view's column list (1353 when the counts differ); names must be unique
+/// (1060).
+pub fn named_columns(mut cols: Vec<OutCol>, names: &[String]) -> DbResult<Vec<OutCol>> {
+    if !names.is_empty() {
+        if names.len() != cols.len() {
+            return Err(DbError::new(
+                ErrorCode::ViewWrongList,
+                "View's SELECT and view's field list have different column counts",
+            ));
+        }
+        for (c, n) in cols.iter_mut().zip(names) {
+            c.name = n.clone();
+        }
+    }
+    for (i, c) in cols.iter().enumerate() {
+        if cols[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&c.name)) {
+            return Err(DbError::new(
+                ErrorCode::DupFieldname,
+                format!("Duplicate column name '{}'", c.name),
+            ));
+        }
+    }
+    Ok(cols)
+}
+
+/// Errors a body that was valid when created gives once what it names is gone.
+fn stands_for_invalid(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::NoSuchTable
+            | ErrorCode::BadFieldError
+            | ErrorCode::BadDbError
+            | ErrorCode::SpDoesNotExist
+            | ErrorCode::WrongObject
+            | ErrorCode::ViewWrongList
+            | ErrorCode::DupFieldname
+            | ErrorCode::NonUniqError
+    )
+}
+
+/// 1356 for `view`.
+pub fn invalid(view: &ViewDef) -> DbError {
+    DbError::new(
+        ErrorCode::ViewInvalid,
+        format!(
+            "View '{}.{}' references invalid table(s) or column(s) or function(s) or \
+             definer/invoker of view lack rights to use them",
+            view.db, view.name
+        ),
+    )
+}
