@@ -9,9 +9,11 @@
 
 use sqlparser::ast;
 
-use super::from::From;
+use std::sync::Arc;
+
+use super::from::{From, SrcKind};
 use super::query::{plan_query, QueryPlan};
-use crate::catalog::ViewDef;
+use crate::catalog::{TableDef, ViewDef};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -46,6 +48,23 @@ pub fn plan_view(cx: &mut Context, view: &ViewDef) -> DbResult<(QueryPlan, Vec<O
     })?;
     let cols = named_columns(plan.columns(), &view.columns)?;
     Ok((plan, cols))
+}
+
+/// The base tables `view`'s body reads through FROM (views in it expanded, derived tables
+/// included; not those only a subquery in an expression reads): what LOCK TABLES of a view locks.
+pub fn base_tables(cx: &mut Context, view: &ViewDef) -> DbResult<Vec<Arc<TableDef>>> {
+    let (plan, _) = plan_view(cx, view)?;
+    let mut out: Vec<Arc<TableDef>> = Vec::new();
+    for s in plan.selects() {
+        for src in &s.from.sources {
+            if let SrcKind::Table(t) = &src.kind {
+                if !out.iter().any(|o| o.db == t.db && o.name == t.name) {
+                    out.push(t.clone());
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Plans `query` as the body of view `db`.`name` (VIEW3's environment; the view on the chain, so
