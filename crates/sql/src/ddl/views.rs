@@ -43,8 +43,16 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     } else if table || (old.is_some() && !v.or_replace) {
         return already_exists(cx, &name, v.if_not_exists);
     }
-    // VIEW4: the SELECT plans (reading nothing) before anything is written.
-    let plan = check_body(cx, &db, &name, &v.query)?;
+    // VIEW4: the SELECT plans (reading nothing) before anything is written. The view being
+    // defined is not visible to its own body (1146, as MariaDB answers); a missing column of the
+    // select list is named as MariaDB names it there.
+    let plan = check_body(cx, &db, &name, &v.query).map_err(|e| match e.code {
+        ErrorCode::ViewRecursive => DbError::no_table(&db, &name),
+        ErrorCode::BadFieldError => {
+            DbError::new(e.code, e.message.replace("in 'field list'", "in 'SELECT'"))
+        }
+        _ => e,
+    })?;
     named_columns(plan.columns(), &v.columns)?;
     drop(plan);
     let kept = old.filter(|_| v.alter);
@@ -81,8 +89,8 @@ fn var_text(cx: &Context, name: &str, default: &str) -> String {
     }
 }
 
-/// DROP VIEW [IF EXISTS]: every name is checked first (4092 for a missing one, 1347 for a
-/// table), then the views are dropped; with IF EXISTS a missing name is a note.
+/// DROP VIEW [IF EXISTS]: every name is checked first (4092 for a missing one or a table),
+/// then the views are dropped; with IF EXISTS a missing name is a note.
 pub fn drop_views(cx: &mut Context, names: &[Vec<String>], if_exists: bool) -> DbResult<Output> {
     cx.begin_ddl()?;
     let mut found = Vec::new();
@@ -92,9 +100,7 @@ pub fn drop_views(cx: &mut Context, names: &[Vec<String>], if_exists: bool) -> D
         cx.check_db_access(&db)?;
         match cx.engine.catalog.view(&db, &v) {
             Some(def) => found.push(def),
-            None if cx.engine.catalog.table(&db, &v).is_some() && !if_exists => {
-                return Err(DbError::wrong_object(&db, &v, "VIEW"));
-            }
+            // A table is not a view: 4092 as for a missing name (MariaDB's answer).
             None => missing.push(format!("{db}.{v}")),
         }
     }

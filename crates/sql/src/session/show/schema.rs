@@ -50,7 +50,11 @@ pub fn tables(
     like: &Option<String>,
 ) -> DbResult<Output> {
     let db = from_db(cx, db)?;
-    let col = format!("Tables_in_{db}");
+    // MariaDB names the column after the pattern too: `Tables_in_d (v%)`.
+    let col = match like {
+        Some(p) => format!("Tables_in_{db} ({p})"),
+        None => format!("Tables_in_{db}"),
+    };
     let names = infoschema::table_names(cx, &db);
     let rows = names
         .into_iter()
