@@ -337,3 +337,24 @@ fn view_ddl_is_all_or_nothing_at_every_sync() {
         all_or_nothing(&crash_setup(), op, view_state, |_e: &betula_sql::Engine| {});
     }
 }
+
+#[test]
+fn correlated_subqueries_in_a_view_read_the_views_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(dir.path(), SETUP);
+    exec(&mut s, "CREATE DATABASE o");
+    exec(&mut s, "CREATE TABLE o.t (id INT PRIMARY KEY)");
+    exec(&mut s, "CREATE TABLE o.u (g INT PRIMARY KEY)");
+    exec(&mut s, "INSERT INTO o.t VALUES (1), (2), (7)");
+    exec(&mut s, "INSERT INTO o.u VALUES (7)");
+    exec(
+        &mut s,
+        "CREATE VIEW o.cv AS SELECT id, (SELECT COUNT(*) FROM u WHERE u.g = t.id) AS n FROM t \
+         WHERE EXISTS (SELECT 1 FROM u WHERE u.g >= t.id)",
+    );
+    // From database test, whose own t and u hold other rows, the view reads o.t and o.u.
+    assert_eq!(
+        rows(&mut s, "SELECT * FROM o.cv ORDER BY id"),
+        vec![vec!["1", "0"], vec!["2", "0"], vec!["7", "1"]]
+    );
+}
