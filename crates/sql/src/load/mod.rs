@@ -215,7 +215,7 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
 pub fn run(cx: &mut Context, stmt: &LoadStmt, local: Option<&mut dyn Read>) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(&stmt.table)?;
     cx.check_db_access(&db)?;
-    crate::exec::dml::view_target::refuse_view_target(
+    crate::exec::dml::view_target::resolve_target(
         cx,
         &db,
         &name,

@@ -19,8 +19,12 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;
-    let (t, alias, selected) = single_table(cx, &from[0], super::view_target::WriteKind::Delete)?;
-    let scope = table_scope(&t, &alias);
+    let (t, alias, selected, view) =
+        single_table(cx, &from[0], super::view_target::WriteKind::Delete)?;
+    let scope = match &view {
+        Some(v) => v.scope(&alias),
+        None => table_scope(&t, &alias),
+    };
     cx.begin_write()?;
     let rows = matching_rows(
         cx,
@@ -30,6 +34,7 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
         &d.order_by,
         d.limit.as_ref(),
         selected.as_deref(),
+        view.as_ref().and_then(|v| v.cond.as_ref()),
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {
