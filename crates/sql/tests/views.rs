@@ -1,6 +1,7 @@
-//! Views (design.md VIEW1-VIEW6): CREATE / ALTER / DROP VIEW, reading views in joins, subqueries
-//! and views over views, SHOW and information_schema, MariaDB's errors, writes refused, and the
-//! definitions surviving a restart and a crash at every sync point.
+//! Views (design.md VIEW1-VIEW7): CREATE / ALTER / DROP VIEW, reading views in joins, subqueries
+//! and views over views, SHOW and information_schema, MariaDB's errors, writes through simple
+//! views with their check options (and the refusal of the others), and the definitions
+//! surviving a restart and a crash at every sync point.
 
 mod sessions;
 
@@ -318,13 +319,14 @@ fn show_and_information_schema_list_views() {
     assert_eq!(
         rows(
             &mut s,
-            "SELECT TABLE_NAME, VIEW_DEFINITION, CHECK_OPTION, DEFINER, SECURITY_TYPE, ALGORITHM \
-             FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'test'"
+            "SELECT TABLE_NAME, VIEW_DEFINITION, CHECK_OPTION, IS_UPDATABLE, DEFINER, SECURITY_TYPE, \
+             ALGORITHM FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'test'"
         ),
         vec![vec![
             "v",
             "SELECT id, name FROM t",
             "LOCAL",
+            "YES",
             "root@localhost",
             "INVOKER",
             "MERGE"

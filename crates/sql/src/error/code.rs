@@ -258,7 +258,7 @@ error_codes! {
     /// `ER_ILLEGAL_VALUE_FOR_TYPE`
     IllegalValueForType = 1367, "22007";
     /// `ER_VIEW_CHECK_FAILED`
-    ViewCheckFailed = 1369, "HY000";
+    ViewCheckFailed = 1369, "44000";
     /// `ER_UNKNOWN_TARGET_BINLOG`: PURGE / SHOW BINLOG EVENTS names a file the log does not have.
     UnknownTargetBinlog = 1373, "HY000";
     /// `ER_NO_BINARY_LOGGING`: a binlog statement on a server without `log_bin`.

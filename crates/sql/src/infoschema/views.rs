@@ -9,8 +9,9 @@ use crate::catalog::ViewDef;
 use crate::context::Context;
 use crate::types::value::Value;
 
-/// information_schema.VIEWS: the views of the databases `visible` to the user. IS_UPDATABLE is
-/// `NO`: no statement writes through a view (VIEW6).
+/// information_schema.VIEWS: the views of the databases `visible` to the user. IS_UPDATABLE
+/// says whether the body has the shape writes go through (VIEW6; the base table is not looked
+/// at here).
 pub(super) fn views_view(cx: &Context, visible: &[String]) -> ViewRows {
     let cols = names(&[
         "TABLE_CATALOG",
@@ -34,7 +35,13 @@ pub(super) fn views_view(cx: &Context, visible: &[String]) -> ViewRows {
                 t(v.name.clone()),
                 t(v.select.clone()),
                 t(v.check.name()),
-                t("NO"),
+                t(if crate::parser::views::parse_select(&v.select)
+                    .is_ok_and(|q| crate::parser::views::is_updatable(&q))
+                {
+                    "YES"
+                } else {
+                    "NO"
+                }),
                 t(format!("{}@{}", v.definer.0, v.definer.1)),
                 t(v.security.name()),
                 t(v.client_charset.clone()),

@@ -179,6 +179,53 @@ pub fn parse_select(text: &str) -> DbResult<Box<ast::Query>> {
     }
 }
 
+/// The body's one SELECT if it has the shape of an updatable view (exec/dml/view_target.rs):
+/// one SELECT over one table or view, without DISTINCT, GROUP BY, HAVING, LIMIT, window or WITH.
+pub fn simple_select(q: &ast::Query) -> Option<&ast::Select> {
+    if q.with.is_some() || q.limit_clause.is_some() || q.fetch.is_some() || !q.locks.is_empty() {
+        return None;
+    }
+    let ast::SetExpr::Select(s) = &*q.body else {
+        return None;
+    };
+    let grouped = match &s.group_by {
+        ast::GroupByExpr::Expressions(e, m) => !e.is_empty() || !m.is_empty(),
+        ast::GroupByExpr::All(_) => true,
+    };
+    let plain = s.distinct.is_none()
+        && !grouped
+        && s.having.is_none()
+        && s.named_window.is_empty()
+        && s.qualify.is_none()
+        && s.top.is_none()
+        && s.into.is_none()
+        && s.from.len() == 1
+        && s.from[0].joins.is_empty();
+    plain.then_some(&**s)
+}
+
+/// Whether a view whose body is `q` can be written through (information_schema.VIEWS'
+/// IS_UPDATABLE): [`simple_select`] with a select list of plain column names or `*`.
+pub fn is_updatable(q: &ast::Query) -> bool {
+    simple_select(q).is_some_and(|s| {
+        s.selection.as_ref().is_none_or(|w| !has_subquery(w))
+            && s.projection.iter().all(|item| match item {
+            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_))
+            }
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => true,
+            _ => false,
+        })
+    })
+}
+
+/// Whether `e` holds a subquery (a view whose WHERE has one is not written through).
+pub fn has_subquery(e: &ast::Expr) -> bool {
+    lex(&e.to_string()).iter().any(|(t, _)| {
+        matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT")
+    })
+}
+
 /// After `DROP VIEW`.
 pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
     let if_exists = c.kws(&["IF", "EXISTS"]);

@@ -147,7 +147,7 @@ fn analyze(cx: &mut Context, view: &ViewDef, kind: WriteKind, depth: usize) -> D
     }
     let refuse = || refusal(kind, &view.name);
     let q = crate::parser::views::parse_select(&view.select).map_err(|_| invalid(view))?;
-    let s = simple_select(&q).ok_or_else(refuse)?;
+    let s = crate::parser::views::simple_select(&q).ok_or_else(refuse)?;
     let ast::TableFactor::Table { name, alias, .. } = &s.from[0].relation else {
         return Err(refuse());
     };
@@ -179,7 +179,7 @@ fn analyze(cx: &mut Context, view: &ViewDef, kind: WriteKind, depth: usize) -> D
         return Err(refuse());
     }
     let own = match &s.selection {
-        Some(w) if has_subquery(w) => return Err(refuse()),
+        Some(w) if crate::parser::views::has_subquery(w) => return Err(refuse()),
         Some(w) => Some(cx.compile(&scope, w, "where clause")?),
         None => None,
     };
@@ -215,30 +215,6 @@ fn identity(base: Arc<TableDef>) -> ViewTarget {
     }
 }
 
-/// The body's one SELECT if it has the shape of an updatable view (module header).
-fn simple_select(q: &ast::Query) -> Option<&ast::Select> {
-    if q.with.is_some() || q.limit_clause.is_some() || q.fetch.is_some() || !q.locks.is_empty() {
-        return None;
-    }
-    let ast::SetExpr::Select(s) = &*q.body else {
-        return None;
-    };
-    let grouped = match &s.group_by {
-        ast::GroupByExpr::Expressions(e, m) => !e.is_empty() || !m.is_empty(),
-        ast::GroupByExpr::All(_) => true,
-    };
-    let plain = s.distinct.is_none()
-        && !grouped
-        && s.having.is_none()
-        && s.named_window.is_empty()
-        && s.qualify.is_none()
-        && s.top.is_none()
-        && s.into.is_none()
-        && s.from.len() == 1
-        && s.from[0].joins.is_empty();
-    plain.then_some(&**s)
-}
-
 /// The select list as (name, base position): plain column names, with or without an alias,
 /// and `*`; None for anything else.
 fn select_list(
@@ -272,12 +248,6 @@ fn select_list(
         out.push((alias.unwrap_or_else(|| name.clone()), i));
     }
     Some(out)
-}
-
-fn has_subquery(e: &ast::Expr) -> bool {
-    crate::parser::tokens::lex(&e.to_string())
-        .iter()
-        .any(|(t, _)| matches!(t, crate::parser::tokens::Tok::Word { upper, quoted: false, .. } if upper == "SELECT"))
 }
 
 fn and(a: Option<Expr>, b: Option<Expr>) -> Option<Expr> {
