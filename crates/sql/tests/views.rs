@@ -340,6 +340,17 @@ fn show_and_information_schema_list_views() {
         ]
     );
     assert_eq!(rows(&mut s, "SHOW COLUMNS FROM v LIKE 'b'").len(), 1);
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, COLUMN_TYPE \
+             FROM information_schema.COLUMNS WHERE TABLE_NAME = 'v' ORDER BY ORDINAL_POSITION"
+        ),
+        vec![
+            vec!["a", "1", "NO", "int", "int(11)"],
+            vec!["b", "2", "YES", "varchar", "varchar(10)"],
+        ]
+    );
 }
 
 #[test]

@@ -38,7 +38,7 @@ use crate::types::value::Value;
 use crate::types::{IntWidth, SqlType};
 
 pub use charsets::{charset_rows, collation_rows};
-pub use columns::{column_key, column_rows, ColRow};
+pub use columns::{column_key, column_rows, view_column_rows, ColRow};
 pub use engines::engines;
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;

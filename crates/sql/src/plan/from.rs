@@ -172,7 +172,10 @@ fn table_factor(
                         "PARTITION () clause on non partitioned table",
                     ));
                 }
-                let (cols, rows) = crate::infoschema::view(cx, &tname)?;
+                let (cols, mut rows) = crate::infoschema::view(cx, &tname)?;
+                if tname.eq_ignore_ascii_case("COLUMNS") {
+                    rows.extend(super::view::column_rows(cx)?);
+                }
                 for c in &cols {
                     from.scope.cols.push(ScopeCol {
                         table: alias_s.clone(),
