@@ -195,7 +195,10 @@ fn round_trip(extra: &[&str]) {
     let before = checksums(&server);
     assert!(before[0].1.is_some_and(|c| c != 0), "{before:?}");
     let views_before = views(&server);
-    assert!(views_before[3].contains("(0, 72, Some(\"n0\"))"), "{views_before:?}");
+    assert!(
+        views_before[3].contains("(0, 72, Some(\"n0\"))"),
+        "{views_before:?}"
+    );
     let clustered = show_create(&server, "clustered");
     assert!(
         clustered.contains("KEY `ka` (`a`) `clustering`=yes"),

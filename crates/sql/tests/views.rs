@@ -23,13 +23,19 @@ const SETUP: &[&str] = &[
 fn views_read_like_tables() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), SETUP);
-    exec(&mut s, "CREATE VIEW v AS SELECT id, g, x * 2 AS dx FROM t WHERE x > 10");
+    exec(
+        &mut s,
+        "CREATE VIEW v AS SELECT id, g, x * 2 AS dx FROM t WHERE x > 10",
+    );
     assert_eq!(
         rows(&mut s, "SELECT * FROM v ORDER BY id"),
         vec![vec!["2", "1", "40"], vec!["3", "2", "60"]]
     );
     // A column list renames; WHERE, ORDER BY and aggregates over the view.
-    exec(&mut s, "CREATE VIEW w (k, total) AS SELECT g, SUM(x) FROM t GROUP BY g");
+    exec(
+        &mut s,
+        "CREATE VIEW w (k, total) AS SELECT g, SUM(x) FROM t GROUP BY g",
+    );
     assert_eq!(
         rows(&mut s, "SELECT k, total FROM w WHERE total > 25 ORDER BY k"),
         vec![vec!["1", "30"], vec!["2", "30"]]
@@ -51,7 +57,10 @@ fn views_read_like_tables() {
     );
     // Subqueries, derived tables and CTEs over a view.
     assert_eq!(
-        one(&mut s, "SELECT COUNT(*) FROM t WHERE id IN (SELECT id FROM v)"),
+        one(
+            &mut s,
+            "SELECT COUNT(*) FROM t WHERE id IN (SELECT id FROM v)"
+        ),
         "2"
     );
     assert_eq!(
@@ -110,16 +119,34 @@ fn create_alter_drop_and_their_errors() {
         1347
     );
     // The SELECT is checked at CREATE: missing table, column, column list length, duplicates.
-    assert_eq!(err_code(&mut s, "CREATE VIEW bad AS SELECT * FROM nope"), 1146);
-    assert_eq!(err_code(&mut s, "CREATE VIEW bad AS SELECT nope FROM t"), 1054);
-    assert_eq!(err_code(&mut s, "CREATE VIEW bad (a, b) AS SELECT id FROM t"), 1353);
-    assert_eq!(err_code(&mut s, "CREATE VIEW bad AS SELECT id, id FROM t"), 1060);
+    assert_eq!(
+        err_code(&mut s, "CREATE VIEW bad AS SELECT * FROM nope"),
+        1146
+    );
+    assert_eq!(
+        err_code(&mut s, "CREATE VIEW bad AS SELECT nope FROM t"),
+        1054
+    );
+    assert_eq!(
+        err_code(&mut s, "CREATE VIEW bad (a, b) AS SELECT id FROM t"),
+        1353
+    );
+    assert_eq!(
+        err_code(&mut s, "CREATE VIEW bad AS SELECT id, id FROM t"),
+        1060
+    );
     assert_eq!(err_code(&mut s, "CREATE VIEW nodb.bad AS SELECT 1"), 1049);
     assert_eq!(err_code(&mut s, "SELECT * FROM bad"), 1146);
     // OR REPLACE and ALTER change the definition; ALTER of a missing view is 1146.
-    exec(&mut s, "CREATE OR REPLACE VIEW v AS SELECT id FROM t WHERE id > 1");
+    exec(
+        &mut s,
+        "CREATE OR REPLACE VIEW v AS SELECT id FROM t WHERE id > 1",
+    );
     assert_eq!(one(&mut s, "SELECT COUNT(*) FROM v"), "2");
-    exec(&mut s, "ALTER VIEW v (n) AS SELECT name FROM t WHERE id = 3");
+    exec(
+        &mut s,
+        "ALTER VIEW v (n) AS SELECT name FROM t WHERE id = 3",
+    );
     assert_eq!(rows(&mut s, "SELECT n FROM v"), vec![vec!["c"]]);
     assert_eq!(err_code(&mut s, "ALTER VIEW nope AS SELECT 1"), 1146);
     assert_eq!(err_code(&mut s, "ALTER VIEW t AS SELECT 1"), 1347);
@@ -159,7 +186,10 @@ fn a_view_whose_base_is_gone_is_invalid_and_recursion_is_refused() {
     // A body naming the view being defined (directly or through others) does not see it: 1146.
     exec(&mut s, "CREATE VIEW a AS SELECT g FROM u");
     exec(&mut s, "CREATE VIEW b AS SELECT g FROM a");
-    assert_eq!(err_code(&mut s, "CREATE OR REPLACE VIEW a AS SELECT g FROM b"), 1146);
+    assert_eq!(
+        err_code(&mut s, "CREATE OR REPLACE VIEW a AS SELECT g FROM b"),
+        1146
+    );
     assert_eq!(err_code(&mut s, "ALTER VIEW a AS SELECT g FROM a"), 1146);
     // A cycle made by renames is 1462 when read.
     exec(&mut s, "CREATE VIEW x AS SELECT g FROM u");
@@ -169,14 +199,20 @@ fn a_view_whose_base_is_gone_is_invalid_and_recursion_is_refused() {
     assert_eq!(one(&mut s, "SELECT COUNT(*) FROM b"), "2");
     // A temporary table in the body is refused (1352).
     exec(&mut s, "CREATE TEMPORARY TABLE tmp (a INT)");
-    assert_eq!(err_code(&mut s, "CREATE VIEW vt AS SELECT a FROM tmp"), 1352);
+    assert_eq!(
+        err_code(&mut s, "CREATE VIEW vt AS SELECT a FROM tmp"),
+        1352
+    );
 }
 
 #[test]
 fn writes_through_a_simple_view_change_its_base_table() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), SETUP);
-    exec(&mut s, "CREATE VIEW v AS SELECT id, x FROM t WHERE x > 10 WITH CHECK OPTION");
+    exec(
+        &mut s,
+        "CREATE VIEW v AS SELECT id, x FROM t WHERE x > 10 WITH CHECK OPTION",
+    );
     exec(&mut s, "INSERT INTO v VALUES (9, 90)");
     assert_eq!(
         rows(&mut s, "SELECT id, g, x, name FROM t WHERE id = 9"),
@@ -191,20 +227,31 @@ fn writes_through_a_simple_view_change_its_base_table() {
     exec(&mut s, "UPDATE v SET x = x + 1");
     assert_eq!(
         rows(&mut s, "SELECT id, x FROM t ORDER BY id"),
-        vec![vec!["1", "10"], vec!["2", "21"], vec!["3", "31"], vec!["9", "91"]]
+        vec![
+            vec!["1", "10"],
+            vec!["2", "21"],
+            vec!["3", "31"],
+            vec!["9", "91"]
+        ]
     );
     exec(&mut s, "DELETE FROM v WHERE id = 1");
     exec(&mut s, "DELETE FROM v WHERE id = 9");
     assert_eq!(one(&mut s, "SELECT COUNT(*) FROM t"), "3");
     // Only the view's columns can be named.
     assert_eq!(err_code(&mut s, "UPDATE v SET name = 'z'"), 1054);
-    assert_eq!(err_code(&mut s, "INSERT INTO v (id, name) VALUES (5, 'e')"), 1054);
+    assert_eq!(
+        err_code(&mut s, "INSERT INTO v (id, name) VALUES (5, 'e')"),
+        1054
+    );
     // A column list renames; columns the view does not show take their defaults.
     exec(&mut s, "CREATE VIEW r (k, val) AS SELECT id, x FROM t");
     exec(&mut s, "UPDATE r SET val = 7 WHERE k = 1");
     exec(&mut s, "INSERT INTO r (k) VALUES (20)");
     assert_eq!(
-        rows(&mut s, "SELECT id, x FROM t WHERE id IN (1, 20) ORDER BY id"),
+        rows(
+            &mut s,
+            "SELECT id, x FROM t WHERE id IN (1, 20) ORDER BY id"
+        ),
         vec![vec!["1", "7"], vec!["20", "NULL"]]
     );
     exec(&mut s, "REPLACE INTO r VALUES (20, 200)");
@@ -216,8 +263,14 @@ fn check_options_of_views_over_views() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), SETUP);
     exec(&mut s, "CREATE VIEW pos AS SELECT id, x FROM t WHERE x > 0");
-    exec(&mut s, "CREATE VIEW lo AS SELECT * FROM pos WHERE x < 100 WITH LOCAL CHECK OPTION");
-    exec(&mut s, "CREATE VIEW ca AS SELECT * FROM pos WHERE x < 100 WITH CASCADED CHECK OPTION");
+    exec(
+        &mut s,
+        "CREATE VIEW lo AS SELECT * FROM pos WHERE x < 100 WITH LOCAL CHECK OPTION",
+    );
+    exec(
+        &mut s,
+        "CREATE VIEW ca AS SELECT * FROM pos WHERE x < 100 WITH CASCADED CHECK OPTION",
+    );
     // LOCAL checks only its own WHERE (pos has no check option); CASCADED checks pos's too.
     exec(&mut s, "INSERT INTO lo VALUES (30, -5)");
     assert_eq!(err_code(&mut s, "INSERT INTO ca VALUES (31, -5)"), 1369);
@@ -241,15 +294,32 @@ fn check_options_of_views_over_views() {
 fn writes_through_views_that_are_not_simple_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (_e, mut s) = open(dir.path(), SETUP);
-    exec(&mut s, "CREATE VIEW agg AS SELECT g, SUM(x) AS s FROM t GROUP BY g");
-    exec(&mut s, "CREATE VIEW j AS SELECT t.id, u.label FROM t JOIN u ON u.g = t.g");
+    exec(
+        &mut s,
+        "CREATE VIEW agg AS SELECT g, SUM(x) AS s FROM t GROUP BY g",
+    );
+    exec(
+        &mut s,
+        "CREATE VIEW j AS SELECT t.id, u.label FROM t JOIN u ON u.g = t.g",
+    );
     exec(&mut s, "CREATE VIEW d AS SELECT DISTINCT g FROM t");
     exec(&mut s, "CREATE VIEW e AS SELECT id, x + 1 AS y FROM t");
     exec(&mut s, "CREATE VIEW l AS SELECT id FROM t LIMIT 2");
-    exec(&mut s, "CREATE VIEW sq AS SELECT id FROM t WHERE g IN (SELECT g FROM u)");
+    exec(
+        &mut s,
+        "CREATE VIEW sq AS SELECT id FROM t WHERE g IN (SELECT g FROM u)",
+    );
     for v in ["agg", "j", "d", "e", "l", "sq"] {
-        assert_eq!(err_code(&mut s, &format!("INSERT INTO {v} VALUES (9, 9)")), 1471, "{v}");
-        assert_eq!(err_code(&mut s, &format!("UPDATE {v} SET id = 0")), 1288, "{v}");
+        assert_eq!(
+            err_code(&mut s, &format!("INSERT INTO {v} VALUES (9, 9)")),
+            1471,
+            "{v}"
+        );
+        assert_eq!(
+            err_code(&mut s, &format!("UPDATE {v} SET id = 0")),
+            1288,
+            "{v}"
+        );
         assert_eq!(err_code(&mut s, &format!("DELETE FROM {v}")), 1288, "{v}");
     }
     exec(&mut s, "CREATE VIEW v AS SELECT id, x FROM t");
@@ -257,9 +327,15 @@ fn writes_through_views_that_are_not_simple_are_refused() {
         err_code(&mut s, "UPDATE v JOIN u ON u.g = v.id SET v.x = 0"),
         1288
     );
-    assert_eq!(err_code(&mut s, "DELETE v FROM v JOIN u ON u.g = v.id"), 1288);
     assert_eq!(
-        err_code(&mut s, "INSERT INTO v VALUES (1, 1) ON DUPLICATE KEY UPDATE x = 2"),
+        err_code(&mut s, "DELETE v FROM v JOIN u ON u.g = v.id"),
+        1288
+    );
+    assert_eq!(
+        err_code(
+            &mut s,
+            "INSERT INTO v VALUES (1, 1) ON DUPLICATE KEY UPDATE x = 2"
+        ),
         1235
     );
     assert_eq!(one(&mut s, "SELECT SUM(x) FROM t"), "60");
@@ -368,7 +444,10 @@ fn rename_and_drop_database_take_views_along() {
     exec(&mut s, "CREATE DATABASE d2");
     exec(&mut s, "CREATE TABLE d2.dv (a INT)");
     assert_eq!(
-        rows(&mut s, "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'd2'"),
+        rows(
+            &mut s,
+            "SELECT COUNT(*) FROM information_schema.VIEWS WHERE TABLE_SCHEMA = 'd2'"
+        ),
         vec![vec!["0"]]
     );
 }

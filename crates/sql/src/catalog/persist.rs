@@ -23,7 +23,9 @@ use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
-use crate::catalog::{is_table_tree, DatabaseDef, RollupDef, ServerDef, TableDef, UserDef, ViewDef};
+use crate::catalog::{
+    is_table_tree, DatabaseDef, RollupDef, ServerDef, TableDef, UserDef, ViewDef,
+};
 use crate::codec::row::RowLayout;
 use crate::error::db_error::{DbError, DbResult};
 

@@ -35,13 +35,15 @@ pub(super) fn views_view(cx: &Context, visible: &[String]) -> ViewRows {
                 t(v.name.clone()),
                 t(v.select.clone()),
                 t(v.check.name()),
-                t(if crate::parser::views::parse_select(&v.select)
-                    .is_ok_and(|q| crate::parser::views::is_updatable(&q))
-                {
-                    "YES"
-                } else {
-                    "NO"
-                }),
+                t(
+                    if crate::parser::views::parse_select(&v.select)
+                        .is_ok_and(|q| crate::parser::views::is_updatable(&q))
+                    {
+                        "YES"
+                    } else {
+                        "NO"
+                    },
+                ),
                 t(format!("{}@{}", v.definer.0, v.definer.1)),
                 t(v.security.name()),
                 t(v.client_charset.clone()),

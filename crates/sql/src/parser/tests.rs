@@ -292,7 +292,9 @@ fn ddl_statements() {
         other => panic!("{other:?}"),
     }
     assert_eq!(code("DROP TABLE a b"), ErrorCode::ParseError);
-    assert!(matches!(p("DROP VIEW v"), S::DropViews { names, if_exists: false } if names.len() == 1));
+    assert!(
+        matches!(p("DROP VIEW v"), S::DropViews { names, if_exists: false } if names.len() == 1)
+    );
     assert_eq!(code("DROP VIEW v w"), ErrorCode::ParseError);
     assert!(matches!(
         p("RENAME TABLE a TO b, c TO d.e"),

@@ -210,20 +210,24 @@ pub fn is_updatable(q: &ast::Query) -> bool {
     simple_select(q).is_some_and(|s| {
         s.selection.as_ref().is_none_or(|w| !has_subquery(w))
             && s.projection.iter().all(|item| match item {
-            ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
-                matches!(e, ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_))
-            }
-            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => true,
-            _ => false,
-        })
+                ast::SelectItem::UnnamedExpr(e)
+                | ast::SelectItem::ExprWithAlias { expr: e, .. } => {
+                    matches!(
+                        e,
+                        ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_)
+                    )
+                }
+                ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => true,
+                _ => false,
+            })
     })
 }
 
 /// Whether `e` holds a subquery (a view whose WHERE has one is not written through).
 pub fn has_subquery(e: &ast::Expr) -> bool {
-    lex(&e.to_string()).iter().any(|(t, _)| {
-        matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT")
-    })
+    lex(&e.to_string())
+        .iter()
+        .any(|(t, _)| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT"))
 }
 
 /// After `DROP VIEW`.

@@ -85,9 +85,9 @@ pub fn column_rows(cx: &mut Context) -> DbResult<Vec<Vec<crate::types::value::Va
         }
         for v in cx.engine.catalog.views(&db) {
             match plan_view(cx, &v) {
-                Ok((_, cols)) => rows.extend(crate::infoschema::view_column_rows(
-                    &v.db, &v.name, &cols,
-                )),
+                Ok((_, cols)) => {
+                    rows.extend(crate::infoschema::view_column_rows(&v.db, &v.name, &cols))
+                }
                 Err(e) if e.code == ErrorCode::ViewInvalid => cx.warn(e.code, e.message),
                 Err(e) => return Err(e),
             }
@@ -137,7 +137,10 @@ pub fn named_columns(mut cols: Vec<OutCol>, names: &[String]) -> DbResult<Vec<Ou
         }
     }
     for (i, c) in cols.iter().enumerate() {
-        if cols[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&c.name)) {
+        if cols[..i]
+            .iter()
+            .any(|p| p.name.eq_ignore_ascii_case(&c.name))
+        {
             return Err(DbError::new(
                 ErrorCode::DupFieldname,
                 format!("Duplicate column name '{}'", c.name),

@@ -106,7 +106,10 @@ pub(super) fn log(cx: &Context, plan: DdlLog) -> DbResult<()> {
         DdlLog::CreateView(parts) => {
             let (db, name) = cx.resolve_table_name(&parts)?;
             match cx.engine.catalog.view(&db, &name) {
-                Some(v) => cx.binlog_ddl(&db, &v.create_text().replacen("CREATE ", "CREATE OR REPLACE ", 1)),
+                Some(v) => cx.binlog_ddl(
+                    &db,
+                    &v.create_text().replacen("CREATE ", "CREATE OR REPLACE ", 1),
+                ),
                 // CREATE VIEW IF NOT EXISTS of a name a table holds: nothing was made.
                 None => Ok(()),
             }

@@ -118,7 +118,9 @@ pub fn run_insert(cx: &mut Context, mut spec: InsertSpec<'_>) -> DbResult<Output
     };
     // Through a view: its columns named as the base table's, its check option on every row.
     if !spec.on_duplicate.is_empty() {
-        return Err(DbError::unsupported("ON DUPLICATE KEY UPDATE through a view"));
+        return Err(DbError::unsupported(
+            "ON DUPLICATE KEY UPDATE through a view",
+        ));
     }
     let names: Vec<String> = if spec.columns.is_empty() {
         view.cols.iter().map(|(n, _)| n.clone()).collect()

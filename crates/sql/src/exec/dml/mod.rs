@@ -24,7 +24,6 @@
 //! duplicate-key checks), view_target.rs (writes naming a view are refused).
 
 mod checks;
-pub mod view_target;
 mod complete;
 mod delete;
 mod insert;
@@ -33,6 +32,7 @@ mod insert_row;
 mod matching;
 mod row_changes;
 mod update;
+pub mod view_target;
 
 use sqlparser::ast::{self as ast};
 

@@ -138,7 +138,12 @@ pub fn refusal(kind: WriteKind, name: &str) -> DbError {
 
 /// The view's body as a target (the session's database is the view's while this runs; the
 /// caller restores it).
-fn analyze(cx: &mut Context, view: &ViewDef, kind: WriteKind, depth: usize) -> DbResult<ViewTarget> {
+fn analyze(
+    cx: &mut Context,
+    view: &ViewDef,
+    kind: WriteKind,
+    depth: usize,
+) -> DbResult<ViewTarget> {
     if depth >= VIEW_NESTING_MAX {
         return Err(DbError::new(
             ErrorCode::ViewRecursive,
@@ -153,7 +158,9 @@ fn analyze(cx: &mut Context, view: &ViewDef, kind: WriteKind, depth: usize) -> D
     };
     cx.db = Some(view.db.clone());
     let (bdb, bname) = cx.resolve_table_name(&object_name_parts(name))?;
-    let alias = alias.as_ref().map_or(bname.clone(), |a| a.name.value.clone());
+    let alias = alias
+        .as_ref()
+        .map_or(bname.clone(), |a| a.name.value.clone());
     let inner = match cx.engine.catalog.view(&bdb, &bname) {
         Some(v) if cx.temp.get(&bdb, &bname).is_none() => analyze(cx, &v, kind, depth + 1)?,
         _ => {

@@ -57,9 +57,8 @@ pub fn view_columns(
         .iter()
         .filter(|c| matches(&pat, &c.name))
         .map(|c| {
-            let ty = c
-                .ty
-                .map_or_else(|| "binary(0)".to_string(), |ty| ty.column_type(None));
+            let ty =
+                c.ty.map_or_else(|| "binary(0)".to_string(), |ty| ty.column_type(None));
             let null = if c.flags & column_flag::NOT_NULL != 0 {
                 "NO"
             } else {
