@@ -204,13 +204,11 @@ fn table_factor(
                 }
             }
             let t = cx.get_table(&db, &tname)?;
-            if t.temporary.is_some() {
-                if !cx.view_chain.is_empty() {
-                    return Err(DbError::new(
-                        ErrorCode::ViewSelectTmptable,
-                        format!("View's SELECT refers to a temporary table '{tname}'"),
-                    ));
-                }
+            if t.temporary.is_some() && !cx.view_chain.is_empty() {
+                return Err(DbError::new(
+                    ErrorCode::ViewSelectTmptable,
+                    format!("View's SELECT refers to a temporary table '{tname}'"),
+                ));
             }
             for (i, c) in t.columns.iter().enumerate() {
                 let mut flags = c.protocol_flags();

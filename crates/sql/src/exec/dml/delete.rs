@@ -2,7 +2,7 @@
 
 use sqlparser::ast::{self as ast};
 
-use super::matching::{matching_rows, single_table};
+use super::matching::{matching_rows, single_table, ReadTarget};
 use super::{delete_row, table_scope};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
@@ -26,15 +26,18 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
         None => table_scope(&t, &alias),
     };
     cx.begin_write()?;
+    let target = ReadTarget {
+        t: &t,
+        scope: &scope,
+        selected: selected.as_deref(),
+        view_cond: view.as_ref().and_then(|v| v.cond.as_ref()),
+    };
     let rows = matching_rows(
         cx,
-        &t,
-        &scope,
+        target,
         d.selection.as_ref(),
         &d.order_by,
         d.limit.as_ref(),
-        selected.as_deref(),
-        view.as_ref().and_then(|v| v.cond.as_ref()),
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {

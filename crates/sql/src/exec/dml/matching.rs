@@ -71,18 +71,30 @@ pub(super) fn single_table(
     }
 }
 
-/// The rows matching WHERE (and `view_cond`, the condition of the view the table was named
-/// through), ordered and limited: (pk bytes, row).
+/// What an UPDATE or DELETE reads: the table, the names its expressions see, the partitions
+/// selected and the condition of the view the table was named through (view_target.rs).
+pub(super) struct ReadTarget<'a> {
+    pub t: &'a TableDef,
+    pub scope: &'a Scope,
+    pub selected: Option<&'a [usize]>,
+    pub view_cond: Option<&'a Expr>,
+}
+
+/// The rows of `target` matching WHERE (and the view's condition), ordered and limited: (pk
+/// bytes, row).
 pub(super) fn matching_rows(
     cx: &mut Context,
-    t: &TableDef,
-    scope: &Scope,
+    target: ReadTarget<'_>,
     selection: Option<&ast::Expr>,
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
-    selected: Option<&[usize]>,
-    view_cond: Option<&Expr>,
 ) -> DbResult<Vec<KeyedRow>> {
+    let ReadTarget {
+        t,
+        scope,
+        selected,
+        view_cond,
+    } = target;
     let where_c = match selection {
         Some(w) => Some(cx.compile(scope, w, "where clause")?),
         None => None,

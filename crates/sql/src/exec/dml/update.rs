@@ -6,7 +6,7 @@
 
 use sqlparser::ast::{self as ast};
 
-use super::matching::{matching_rows, single_table};
+use super::matching::{matching_rows, single_table, ReadTarget};
 use super::{is_default_kw, table_scope, update_row};
 use crate::catalog::TableDef;
 use crate::context::Context;
@@ -41,15 +41,18 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     let assigns = compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).
     cx.begin_write()?;
+    let target = ReadTarget {
+        t: &t,
+        scope: &scope,
+        selected: selected.as_deref(),
+        view_cond: view.as_ref().and_then(|v| v.cond.as_ref()),
+    };
     let rows = matching_rows(
         cx,
-        &t,
-        &scope,
+        target,
         u.selection.as_ref(),
         &u.order_by,
         u.limit.as_ref(),
-        selected.as_deref(),
-        view.as_ref().and_then(|v| v.cond.as_ref()),
     )?;
     let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();
