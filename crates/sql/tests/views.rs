@@ -71,6 +71,19 @@ fn views_read_like_tables() {
         one(&mut s, "WITH c AS (SELECT * FROM v) SELECT SUM(dx) FROM c"),
         "100"
     );
+    // Columns without an alias are named after their text in the view's SELECT.
+    exec(&mut s, "CREATE VIEW named AS SELECT id,  x + 1, UPPER(name) FROM t WHERE id = 1");
+    match exec(&mut s, "SELECT * FROM named") {
+        betula_sql::Output::Rows { cols, .. } => assert_eq!(
+            cols.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            vec!["id", "x + 1", "UPPER(name)"]
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        rows(&mut s, "SELECT `x + 1`, `UPPER(name)` FROM named"),
+        vec![vec!["11", "A"]]
+    );
     // A view over a view; rows change with the base table.
     exec(&mut s, "CREATE VIEW vv AS SELECT id, dx + 1 AS e FROM v");
     exec(&mut s, "INSERT INTO t VALUES (4, 2, 50, 'd')");

@@ -47,7 +47,7 @@ pub fn reference(
 /// The plan of `view`'s stored body and its columns (named by its column list).
 pub fn plan_view(cx: &mut Context, view: &ViewDef) -> DbResult<(QueryPlan, Vec<OutCol>)> {
     let query = crate::parser::views::parse_select(&view.select).map_err(|_| invalid(view))?;
-    let plan = check_body(cx, &view.db, &view.name, &query).map_err(|e| {
+    let plan = check_body(cx, (&view.db, &view.name), &view.select, &query).map_err(|e| {
         if stands_for_invalid(e.code) {
             invalid(view)
         } else {
@@ -96,12 +96,13 @@ pub fn column_rows(cx: &mut Context) -> DbResult<Vec<Vec<crate::types::value::Va
     Ok(rows)
 }
 
-/// Plans `query` as the body of view `db`.`name` (VIEW3's environment; the view on the chain, so
-/// a body naming it again is 1462).
+/// Plans `query`, parsed from `text`, as the body of view `db`.`name` (VIEW3's environment; the
+/// view on the chain, so a body naming it again is 1462). Select items without an alias are
+/// named after `text` (the statement's text is the one their spans point into).
 pub fn check_body(
     cx: &mut Context,
-    db: &str,
-    name: &str,
+    (db, name): (&str, &str),
+    text: &str,
     query: &ast::Query,
 ) -> DbResult<QueryPlan> {
     let key = (db.to_string(), name.to_string());
@@ -114,9 +115,11 @@ pub fn check_body(
     }
     let saved_db = cx.db.replace(db.to_string());
     let saved_ctes = std::mem::take(&mut cx.ctes);
+    let saved_sql = std::mem::replace(&mut cx.cur_sql, text.to_string());
     cx.view_chain.push(key);
     let res = plan_query(cx, query);
     cx.view_chain.pop();
+    cx.cur_sql = saved_sql;
     cx.ctes = saved_ctes;
     cx.db = saved_db;
     res
