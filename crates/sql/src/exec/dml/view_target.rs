@@ -158,6 +158,8 @@ fn analyze(
     };
     cx.db = Some(view.db.clone());
     let (bdb, bname) = cx.resolve_table_name(&object_name_parts(name))?;
+    // The invoker's rights on the base table's database, as for reads (docs/mysql-compat.md).
+    cx.check_db_access(&bdb)?;
     let alias = alias
         .as_ref()
         .map_or(bname.clone(), |a| a.name.value.clone());
