@@ -72,7 +72,10 @@ fn views_read_like_tables() {
         "100"
     );
     // Columns without an alias are named after their text in the view's SELECT.
-    exec(&mut s, "CREATE VIEW named AS SELECT id,  x + 1, UPPER(name) FROM t WHERE id = 1");
+    exec(
+        &mut s,
+        "CREATE VIEW named AS SELECT id,  x + 1, UPPER(name) FROM t WHERE id = 1",
+    );
     match exec(&mut s, "SELECT * FROM named") {
         betula_sql::Output::Rows { cols, .. } => assert_eq!(
             cols.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
