@@ -1,6 +1,6 @@
 //! Betula as the primary of a real MariaDB replica (Debian's mariadbd, `CHANGE MASTER TO ...
 //! MASTER_USE_GTID=slave_pos`): inserts, updates, deletes, upserts, REPLACE, a multi-statement
-//! transaction, a rollback and CREATE / ALTER / DROP TABLE over the common column types reach the
+//! transaction, a rollback, CREATE / ALTER / DROP TABLE and VIEW over the common column types reach the
 //! replica, whose rows and CHECKSUM TABLE then equal the primary's; `mariadb-binlog` decodes every
 //! file Betula wrote (exit 0, the rows in its output); and a primary SIGKILLed while a writer
 //! streams rows restarts with its binary log and its data agreeing (each committed row logged
@@ -145,6 +145,10 @@ fn workload(p: &mut Conn) {
         "CREATE TABLE app.gone (a INT PRIMARY KEY)",
         "INSERT INTO app.gone VALUES (1)",
         "DROP TABLE app.gone",
+        "CREATE VIEW app.v (k, n) AS SELECT id, name FROM app.t WHERE id < 10",
+        "CREATE VIEW app.vgone AS SELECT 1 AS one",
+        "ALTER VIEW app.vgone AS SELECT 2 AS two",
+        "DROP VIEW app.vgone",
     ] {
         p.query_drop(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
@@ -200,6 +204,15 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
         ),
         "0"
     );
+    // Views reach the replica as their definitions (CREATE OR REPLACE ... VIEW), DROP VIEW as written.
+    same_rows(&mut p, &mut r, "SELECT * FROM app.v ORDER BY k");
+    assert_eq!(
+        one(
+            &mut r,
+            "SELECT COUNT(*) FROM information_schema.views WHERE table_schema = 'app'"
+        ),
+        "1"
+    );
     let cks = "CHECKSUM TABLE app.t";
     assert_eq!(rows(&mut r, cks)[0][1], rows(&mut p, cks)[0][1], "{cks}");
 
@@ -234,6 +247,8 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
         "CREATE TABLE",
         "ALTER TABLE app.t ADD COLUMN extra",
         "DROP TABLE IF EXISTS `app`.`gone`",
+        "CREATE OR REPLACE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v` (`k`,`n`) AS SELECT id",
+        "DROP VIEW app.vgone",
         "### INSERT INTO `app`.`t`",
         "### UPDATE `app`.`t`",
         "### DELETE FROM `app`.`nokey_free`",

@@ -114,6 +114,16 @@ fn fill(server: &BetulaServer) {
          FROM d.readings",
     )
     .unwrap();
+    // Views: one over a table (aggregate, column list), one over it and a join, which the dump
+    // writes as stand-ins first and as their definitions after every table.
+    for sql in [
+        "CREATE VIEW d.per_sensor (sensor, n, total) AS SELECT sensor_id, COUNT(*), SUM(v) \
+         FROM readings GROUP BY sensor_id",
+        "CREATE SQL SECURITY INVOKER VIEW d.busy AS SELECT p.sensor, p.n, c.b FROM per_sensor p \
+         JOIN clustered c ON c.id = p.sensor * 1000 WHERE p.n > 70",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
     c.query_drop(
         "INSERT INTO d.events (kind, amount, body, raw, day) VALUES \
          ('a', 1.5, 'x', X'00FF10', '2024-02-29'), ('b', -99.125, NULL, NULL, NULL), \
@@ -145,6 +155,32 @@ fn show_create(server: &BetulaServer, table: &str) -> String {
     row.1
 }
 
+/// The views' definitions and rows.
+fn views(server: &BetulaServer) -> Vec<String> {
+    let mut c = server.conn(Some("d"));
+    let mut out = Vec::new();
+    for v in VIEWS {
+        let row: (String, String, String, String) = c
+            .query_first(format!("SHOW CREATE VIEW {v}"))
+            .unwrap()
+            .unwrap();
+        out.push(row.1);
+        let rows: Vec<(i64, i64, Option<String>)> = c
+            .query(format!("SELECT * FROM {v} ORDER BY 1"))
+            .unwrap_or_else(|_| {
+                let r: Vec<(i64, i64, Option<f64>)> =
+                    c.query(format!("SELECT * FROM {v} ORDER BY 1")).unwrap();
+                r.into_iter()
+                    .map(|(a, b, x)| (a, b, x.map(|x| x.to_string())))
+                    .collect()
+            });
+        out.push(format!("{rows:?}"));
+    }
+    out
+}
+
+const VIEWS: &[&str] = &["per_sensor", "busy"];
+
 fn next_auto_increment(server: &BetulaServer) -> u64 {
     let mut c = server.conn(Some("d"));
     c.query_drop("INSERT INTO events (kind, day) VALUES ('a', '2030-01-01')")
@@ -158,6 +194,11 @@ fn round_trip(extra: &[&str]) {
     fill(&server);
     let before = checksums(&server);
     assert!(before[0].1.is_some_and(|c| c != 0), "{before:?}");
+    let views_before = views(&server);
+    assert!(
+        views_before[3].contains("(0, 72, Some(\"n0\"))"),
+        "{views_before:?}"
+    );
     let clustered = show_create(&server, "clustered");
     assert!(
         clustered.contains("KEY `ka` (`a`) `clustering`=yes"),
@@ -167,6 +208,7 @@ fn round_trip(extra: &[&str]) {
     let text = String::from_utf8_lossy(&bytes);
     assert!(text.contains("SQL_NOTES"), "the dump sets SQL_NOTES");
     assert!(text.contains("CREATE TABLE `readings`"), "{text}");
+    assert!(text.contains("VIEW `busy` AS"), "{text}");
     assert!(
         text.contains("UNIQUE KEY `uab` (`a`,`b`) `clustering`=yes"),
         "{text}"
@@ -176,10 +218,12 @@ fn round_trip(extra: &[&str]) {
     server.conn(None).query_drop("DROP DATABASE d").unwrap();
     load(server.port, &bytes);
     assert_eq!(checksums(&server), before);
+    assert_eq!(views(&server), views_before);
     let fresh_dir = tempfile::tempdir().unwrap();
     let fresh = BetulaServer::start(fresh_dir.path());
     load(fresh.port, &bytes);
     assert_eq!(checksums(&fresh), before);
+    assert_eq!(views(&fresh), views_before);
     assert_eq!(show_create(&fresh, "clustered"), clustered);
     assert_eq!(show_create(&server, "clustered"), clustered);
     // AUTO_INCREMENT continues after the loaded rows in both.

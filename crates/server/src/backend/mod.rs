@@ -286,6 +286,23 @@ impl Session for SqlSession {
             .sess
             .resolve_table_name(&[table.to_string()])
             .map_err(error)?;
+        if let Some(v) = self.sess.engine.catalog.view(&db, &name) {
+            // A view's columns: its body as planned now (design.md VIEW3).
+            let (_, cols) = betula_sql::plan::view::plan_view(&mut self.sess, &v).map_err(error)?;
+            return Ok(cols
+                .into_iter()
+                .filter(|c| {
+                    wildcard.is_empty()
+                        || betula_sql::expr::eval::like_match(&c.name, wildcard, '\\', true)
+                })
+                .map(|mut c| {
+                    c.table = name.clone();
+                    c.org_table = name.clone();
+                    c.db = db.clone();
+                    convert::column(&c, 0, &[])
+                })
+                .collect());
+        }
         let t = self
             .sess
             .engine

@@ -26,7 +26,8 @@
 //!
 //! Map: table_def.rs (TableDef, IndexDef, Counters, tree names), table_entry.rs (a table
 //! entry's header), persist.rs (the Catalog and its tree: databases and tables), users.rs
-//! (UserDef), server_def.rs (ServerDef); CREATE TABLE to a definition and back to text:
+//! (UserDef), server_def.rs (ServerDef), view_def.rs (ViewDef: a view's entry `V\0<db>\0<view>`)
+//! and view_store.rs (views in the catalog); CREATE TABLE to a definition and back to text:
 //! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); index entries' values:
 //! index_entry.rs.
 
@@ -46,6 +47,8 @@ mod server_def;
 mod table_def;
 mod table_entry;
 pub mod users;
+pub mod view_def;
+mod view_store;
 
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
@@ -57,3 +60,4 @@ pub use table_def::{
     KEY_FORMAT, TEMP_TREE_PREFIX,
 };
 pub use users::UserDef;
+pub use view_def::ViewDef;

@@ -4,7 +4,8 @@
 //! Keys: `D\0<db>` → the database's defaults (database_def.rs); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
 //! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
-//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `A\0<db>\0<table>` → the
+//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `V\0<db>\0<view>` → a
+//! view's definition (view_def.rs, view_store.rs); `A\0<db>\0<table>` → the
 //! table's next AUTO_INCREMENT value, 8 bytes little-endian (design.md AIC1-AIC4). Entries of other kinds
 //! are skipped at start-up, so an older server reads a newer catalog.
 //!
@@ -22,7 +23,9 @@ use betula_storage::{Durability, Env, TreeHandle, TxnOptions};
 use parking_lot::RwLock;
 
 use crate::catalog::table_entry::{decode_table_entry, encode_table_entry};
-use crate::catalog::{is_table_tree, DatabaseDef, RollupDef, ServerDef, TableDef, UserDef};
+use crate::catalog::{
+    is_table_tree, DatabaseDef, RollupDef, ServerDef, TableDef, UserDef, ViewDef,
+};
 use crate::codec::row::RowLayout;
 use crate::error::db_error::{DbError, DbResult};
 
@@ -36,6 +39,8 @@ pub(super) struct State {
     pub(super) tables: BTreeMap<(String, String), Arc<TableDef>>,
     pub(super) users: BTreeMap<String, UserDef>,
     pub(super) servers: BTreeMap<String, ServerDef>,
+    /// Views by (database, name) (view_store.rs, design.md VIEW1).
+    pub(super) views: BTreeMap<(String, String), Arc<ViewDef>>,
 }
 
 /// Databases, tables, users and servers, in memory and in the catalog tree.
@@ -129,6 +134,12 @@ impl Catalog {
                     }
                     st.tables
                         .insert((def.db.clone(), def.name.clone()), Arc::new(def));
+                }
+                (Some(b'V'), [db, name]) => {
+                    let def = ViewDef::decode(db, name, &v).ok_or_else(|| {
+                        DbError::internal(format!("bad catalog entry for view {db}.{name}"))
+                    })?;
+                    st.views.insert((db.clone(), name.clone()), Arc::new(def));
                 }
                 (Some(b'U'), [u]) => {
                     st.users.insert(u.clone(), UserDef::decode(u, &v));

@@ -25,6 +25,16 @@ pub struct CteBinding {
     pub working: Option<WorkingTable>,
 }
 
+/// What a correlated subquery needs to be planned again where it was compiled (expr/correlated.rs'
+/// `env`): the CTEs in scope, the current database and the views being expanded (a subquery in a
+/// view's body names tables of the view's database, design.md VIEW3).
+#[derive(Clone)]
+pub struct SubqueryEnv {
+    pub ctes: Vec<CteBinding>,
+    pub db: Option<String>,
+    pub view_chain: Vec<(String, String)>,
+}
+
 /// The working table of a recursive CTE: its columns, and the rows the executor puts there
 /// before each iteration (shared by the plan nodes that read it). `None` outside the
 /// iterations: reading it then (a subquery run while the CTE is planned) is 4008, never an

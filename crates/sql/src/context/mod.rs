@@ -111,6 +111,12 @@ pub struct Context {
     pub progress: Arc<progress::Progress>,
     /// The common table expressions bound while a query is planned (plan/cte.rs).
     pub ctes: Vec<cte_scope::CteBinding>,
+    /// The views being expanded while a query is planned, outermost first (plan/view.rs,
+    /// design.md VIEW3, VIEW5).
+    pub view_chain: Vec<(String, String)>,
+    /// While an INSERT through a view with a check option runs: the condition every row it
+    /// completes must pass, and the view's database and name (exec/dml/view_target.rs).
+    pub view_check: Option<(crate::expr::Expr, String, String)>,
     /// The statement (database, text) the open transaction's changes are logged as instead of
     /// rows, for changes the write set cannot show row by row (the retention's range deletes,
     /// design.md RET7); cleared when the transaction ends.
@@ -207,6 +213,8 @@ impl Context {
             interrupt,
             progress,
             ctes: Vec::new(),
+            view_chain: Vec::new(),
+            view_check: None,
             binlog_statement: None,
             outer_frames: Vec::new(),
             outer_miss: None,

@@ -83,9 +83,14 @@ impl Context {
     /// table locks (design.md TLK1, TLK3): under LOCK TABLES it must be in the session's list (1100),
     /// otherwise the read waits while another session holds a WRITE lock on it.
     pub fn get_table(&self, db: &str, name: &str) -> DbResult<Arc<TableDef>> {
-        let def = self
-            .find_table(db, name)
-            .ok_or_else(|| DbError::no_table(db, name))?;
+        let def = self.find_table(db, name).ok_or_else(|| {
+            // A view is not a base table (design.md VIEW2); where views are read, the caller
+            // looks for them first.
+            match self.engine.catalog.view(db, name) {
+                Some(_) => DbError::wrong_object(db, name, "BASE TABLE"),
+                None => DbError::no_table(db, name),
+            }
+        })?;
         if def.temporary.is_none() {
             let key = (def.db.clone(), def.name.clone());
             match &self.locked_tables {

@@ -73,7 +73,7 @@ pub fn create_table_as(
         if ct.temporary {
             cx.temp.get(&db, &name).is_some()
         } else {
-            cx.engine.catalog.table(&db, &name).is_some()
+            cx.engine.catalog.name_taken(&db, &name)
         }
     };
     create_table(cx, &def, extras)?;

@@ -97,10 +97,11 @@ pub fn drop_database(cx: &mut Context, db: &str, if_exists: bool) -> DbResult<Ou
         .map(|t| vec![t.db.clone(), t.name.clone()])
         .collect();
     drop_tables(cx, &names, true, false)?;
+    let views = crate::ddl::views::drop_database_views(cx, db)?;
     cx.warnings.clear();
     cx.engine.catalog.drop_db(db)?;
     if cx.db.as_deref() == Some(db) {
         cx.db = None;
     }
-    Ok(Output::done(names.len() as u64))
+    Ok(Output::done((names.len() + views) as u64))
 }

@@ -1,6 +1,6 @@
 //! Data definition: databases, tables (CREATE / DROP / TRUNCATE / RENAME, CREATE TABLE ...
 //! SELECT), indexes, ALTER TABLE and table rebuilds, ANALYZE / OPTIMIZE / CHECK, accounts and
-//! grants, foreign servers, table export and import, roll-ups (CREATE / DROP ROLLUP). Executors only: their grammars are in parser/.
+//! grants, foreign servers, table export and import, roll-ups (CREATE / DROP ROLLUP), views (CREATE / ALTER / DROP VIEW). Executors only: their grammars are in parser/.
 
 pub mod alter;
 pub mod check;
@@ -26,3 +26,4 @@ pub mod tables;
 pub mod transport;
 pub mod transport_meta;
 pub mod users;
+pub mod views;

@@ -50,7 +50,7 @@ pub fn create(cx: &mut Context, stmt: &CreateRollup) -> DbResult<Output> {
         ));
     }
     cx.begin_ddl()?;
-    if cx.engine.catalog.table(&db, &name).is_some() || cx.temp.get(&db, &name).is_some() {
+    if cx.engine.catalog.name_taken(&db, &name) || cx.temp.get(&db, &name).is_some() {
         return super::tables::already_exists(cx, &name, stmt.if_not_exists);
     }
     if cx.temp.get(&db, &bname).is_some() {

@@ -88,7 +88,7 @@ pub fn create_table(
     let exists = if ct.temporary {
         cx.temp.get(&db, &name).is_some()
     } else {
-        cx.engine.catalog.table(&db, &name).is_some()
+        cx.engine.catalog.name_taken(&db, &name)
     };
     if exists {
         return already_exists(cx, &name, ct.if_not_exists);
@@ -155,6 +155,17 @@ pub fn drop_tables(
                 }
                 found.push(def);
             }
+            // DROP TABLE of a view: 1965 (a note with IF EXISTS), design.md VIEW2.
+            None if !temporary && cx.engine.catalog.view(&db, &t).is_some() => {
+                if !if_exists {
+                    crate::ddl::views::refuse_view_as_table(cx, &db, &t)?;
+                }
+                cx.warnings.push(Warning {
+                    level: WarningLevel::Note,
+                    code: ErrorCode::ItIsAView,
+                    message: format!("'{db}.{t}' is a view"),
+                });
+            }
             None => missing.push(format!("{db}.{t}")),
         }
     }
@@ -218,7 +229,7 @@ pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) 
     let taken = if def.temporary.is_some() {
         cx.temp.get(tdb, tt).is_some()
     } else {
-        cx.engine.catalog.table(tdb, tt).is_some()
+        cx.engine.catalog.name_taken(tdb, tt)
     };
     if taken {
         return Err(DbError::table_exists(tt));
@@ -246,6 +257,14 @@ pub fn rename_tables(cx: &mut Context, pairs: &[(Vec<String>, Vec<String>)]) -> 
     for (from, to) in pairs {
         let (fdb, ft) = cx.resolve_table_name(from)?;
         let (tdb, tt) = cx.resolve_table_name(to)?;
+        if cx.temp.get(&fdb, &ft).is_none() {
+            if let Some(v) = cx.engine.catalog.view(&fdb, &ft) {
+                cx.check_db_access(&fdb)?;
+                cx.begin_ddl()?;
+                crate::ddl::views::rename_view(cx, &v, &tdb, &tt)?;
+                continue;
+            }
+        }
         rename_table(cx, &fdb, &ft, &tdb, &tt)?;
     }
     Ok(Output::done(0))

@@ -245,12 +245,20 @@ error_codes! {
     QueryInterrupted = 1317, "70100";
     /// `ER_WRONG_OBJECT`
     WrongObject = 1347, "HY000";
+    /// `ER_VIEW_SELECT_TMPTABLE`
+    ViewSelectTmptable = 1352, "HY000";
+    /// `ER_VIEW_WRONG_LIST`
+    ViewWrongList = 1353, "HY000";
+    /// `ER_VIEW_INVALID`
+    ViewInvalid = 1356, "HY000";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
     /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
     TruncatedWrongValueForField = 1366, "22007";
     /// `ER_ILLEGAL_VALUE_FOR_TYPE`
     IllegalValueForType = 1367, "22007";
+    /// `ER_VIEW_CHECK_FAILED`
+    ViewCheckFailed = 1369, "44000";
     /// `ER_UNKNOWN_TARGET_BINLOG`: PURGE / SHOW BINLOG EVENTS names a file the log does not have.
     UnknownTargetBinlog = 1373, "HY000";
     /// `ER_NO_BINARY_LOGGING`: a binlog statement on a server without `log_bin`.
@@ -275,6 +283,12 @@ error_codes! {
     StackOverrunNeedMore = 1436, "HY000";
     /// `ER_TOO_BIG_DISPLAYWIDTH`
     TooBigDisplaywidth = 1439, "42000";
+    /// `ER_FORBID_SCHEMA_CHANGE`
+    ForbidSchemaChange = 1450, "HY000";
+    /// `ER_VIEW_RECURSIVE`
+    ViewRecursive = 1462, "HY000";
+    /// `ER_NON_INSERTABLE_TABLE`
+    NonInsertableTable = 1471, "HY000";
     /// `ER_FOREIGN_SERVER_EXISTS`
     ForeignServerExists = 1476, "HY000";
     /// `ER_FOREIGN_SERVER_DOESNT_EXIST`
@@ -412,6 +426,8 @@ error_codes! {
     ConnectionKilled = 1927, "70100";
     /// `ER_QUERY_RESULT_INCOMPLETE` (a warning: a recursive CTE stopped at max_recursive_iterations)
     QueryResultIncomplete = 1931, "HY000";
+    /// `ER_IT_IS_A_VIEW`
+    ItIsAView = 1965, "42S02";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";
@@ -461,6 +477,8 @@ error_codes! {
     SumFuncWithWindowFuncAsArg = 4074, "HY000";
     /// `ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION` (a row compared with a scalar, ...)
     IllegalParameterDataTypes2ForOperation = 4078, "HY000";
+    /// `ER_UNKNOWN_VIEW`
+    UnknownView = 4092, "42S02";
 }
 
 #[cfg(test)]

@@ -68,6 +68,14 @@ impl DbError {
             format!("Table '{db}.{t}' doesn't exist"),
         )
     }
+    /// 1347: `db`.`t` is not of type `kind` (a view where a base table is needed, or the
+    /// other way round).
+    pub fn wrong_object(db: &str, t: &str, kind: &str) -> DbError {
+        DbError::new(
+            ErrorCode::WrongObject,
+            format!("'{db}.{t}' is not of type '{kind}'"),
+        )
+    }
     pub fn table_exists(t: &str) -> DbError {
         DbError::new(
             ErrorCode::TableExistsError,

@@ -460,6 +460,13 @@ fn multi_delete(
                 }
         });
         let Some(src) = found else {
+            if let Ok((db, t)) = cx.resolve_table_name(name) {
+                // A view in a multi-table DELETE is not deleted through (1288).
+                if cx.temp.get(&db, &t).is_none() && cx.engine.catalog.view(&db, &t).is_some() {
+                    use crate::exec::dml::view_target::{refusal, WriteKind};
+                    return Err(refusal(WriteKind::Delete, &t));
+                }
+            }
             return Err(DbError::new(
                 ErrorCode::UnknownTable,
                 format!("Unknown table '{alias}' in MULTI DELETE"),

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use sqlparser::ast;
 
-use crate::context::cte_scope::CteBinding;
+use crate::context::cte_scope::SubqueryEnv;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::correlated::{Correlated, OuterFrame, SubqueryRunner};
@@ -47,7 +47,11 @@ impl Context {
                 let read = frame.map_or_else(Vec::new, |f| {
                     (0..f.read.len()).filter(|i| f.read[*i]).collect()
                 });
-                let env: Arc<dyn std::any::Any + Send + Sync> = Arc::new(self.ctes.clone());
+                let env: Arc<dyn std::any::Any + Send + Sync> = Arc::new(SubqueryEnv {
+                    ctes: self.ctes.clone(),
+                    db: self.db.clone(),
+                    view_chain: self.view_chain.clone(),
+                });
                 Ok(SubqueryRun::Correlated {
                     read,
                     env: Some(env),
@@ -112,11 +116,15 @@ impl SubqueryRunner for Subqueries<'_> {
             .0
             .try_borrow_mut()
             .map_err(|_| DbError::internal("a correlated subquery ran inside itself"))?;
-        let ctes = sub
+        let saved = sub
             .env
             .as_ref()
-            .and_then(|e| e.downcast_ref::<Vec<CteBinding>>())
-            .map(|c| std::mem::replace(&mut cx.ctes, c.clone()));
+            .and_then(|e| e.downcast_ref::<SubqueryEnv>())
+            .map(|env| SubqueryEnv {
+                ctes: std::mem::replace(&mut cx.ctes, env.ctes.clone()),
+                db: std::mem::replace(&mut cx.db, env.db.clone()),
+                view_chain: std::mem::replace(&mut cx.view_chain, env.view_chain.clone()),
+            });
         let depth = cx.outer_frames.len();
         cx.outer_frames.push(OuterFrame {
             scope: sub.scope.clone(),
@@ -125,8 +133,10 @@ impl SubqueryRunner for Subqueries<'_> {
         });
         let r = cx.subquery(&sub.query);
         let frame = cx.outer_frames.drain(depth..).next();
-        if let Some(c) = ctes {
-            cx.ctes = c;
+        if let Some(env) = saved {
+            cx.ctes = env.ctes;
+            cx.db = env.db;
+            cx.view_chain = env.view_chain;
         }
         let rows = r?;
         let read = frame.map(|f| f.read).unwrap_or_default();

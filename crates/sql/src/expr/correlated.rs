@@ -81,7 +81,8 @@ pub struct Correlated {
     /// `Col(i)` for every column of `scope`: the outer row handed to each run.
     pub outer: Vec<Expr>,
     pub state: Arc<Mutex<CorrState>>,
-    /// What the session needs to run it again (the CTEs in scope where it was compiled).
+    /// What the session needs to run it again (the CTEs in scope, the database and the views
+    /// being expanded where it was compiled: `context::cte_scope::SubqueryEnv`).
     pub env: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 

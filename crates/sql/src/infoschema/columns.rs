@@ -121,14 +121,47 @@ pub(super) fn columns_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
     let mut rows = Vec::new();
     for td in tables {
         for (i, (c, r)) in td.columns.iter().zip(column_rows(&td)).enumerate() {
-            rows.push(columns_view_row(&td, i, c, r));
+            rows.push(columns_view_row((&td.db, &td.name), i, c, r));
         }
     }
     (cols, rows)
 }
 
-/// The information_schema.COLUMNS row of column `i` (`c`) of `td`, its SHOW COLUMNS values `r`.
-fn columns_view_row(td: &TableDef, i: usize, c: &Column, r: ColRow) -> Vec<Value> {
+/// The information_schema.COLUMNS rows of view `db`.`view` whose columns are `cols` (its body as
+/// planned now): no key, no default, no extra.
+pub fn view_column_rows(db: &str, view: &str, cols: &[crate::result::OutCol]) -> Vec<Vec<Value>> {
+    cols.iter()
+        .enumerate()
+        .map(|(i, oc)| {
+            let ty = oc.ty.unwrap_or(SqlType::Binary { len: 0 });
+            let mut c = Column::new(i as u32, oc.name.clone(), ty);
+            c.nullable = oc.flags & crate::types::column_flag::NOT_NULL == 0;
+            c.members = oc.members.clone();
+            if !ty.is_binary() {
+                c.collation = oc.collation;
+            }
+            let r = ColRow {
+                field: t(c.name.clone()),
+                ty: t(c.column_type()),
+                collation: if ty.is_text() {
+                    t(c.collation.name())
+                } else {
+                    Value::Null
+                },
+                null: t(if c.nullable { "YES" } else { "NO" }),
+                key: t(""),
+                default: Value::Null,
+                extra: t(""),
+                comment: t(""),
+            };
+            columns_view_row((db, view), i, &c, r)
+        })
+        .collect()
+}
+
+/// The information_schema.COLUMNS row of column `i` (`c`) of table `(db, name)`, its SHOW
+/// COLUMNS values `r`.
+fn columns_view_row((db, name): (&str, &str), i: usize, c: &Column, r: ColRow) -> Vec<Value> {
     let ty = c.sql_type;
     let full = c.column_type();
     let data_type = full.split(['(', ' ']).next().unwrap_or("").to_string();
@@ -141,8 +174,8 @@ fn columns_view_row(td: &TableDef, i: usize, c: &Column, r: ColRow) -> Vec<Value
     };
     vec![
         t("def"),
-        t(td.db.clone()),
-        t(td.name.clone()),
+        t(db),
+        t(name),
         t(c.name.clone()),
         Value::UInt(i as u64 + 1),
         r.default,

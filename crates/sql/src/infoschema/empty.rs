@@ -252,20 +252,4 @@ pub(super) const EMPTY_VIEWS: &[(&str, &[&str])] = &[
         "USER_PRIVILEGES",
         &["GRANTEE", "TABLE_CATALOG", "PRIVILEGE_TYPE", "IS_GRANTABLE"],
     ),
-    (
-        "VIEWS",
-        &[
-            "TABLE_CATALOG",
-            "TABLE_SCHEMA",
-            "TABLE_NAME",
-            "VIEW_DEFINITION",
-            "CHECK_OPTION",
-            "IS_UPDATABLE",
-            "DEFINER",
-            "SECURITY_TYPE",
-            "CHARACTER_SET_CLIENT",
-            "COLLATION_CONNECTION",
-            "ALGORITHM",
-        ],
-    ),
 ];

@@ -1,5 +1,5 @@
 //! information_schema views (SCHEMATA, TABLES, COLUMNS, STATISTICS, ENGINES, PROCESSLIST,
-//! and empty ROUTINES/VIEWS/TRIGGERS/...) built from the catalog on each query, plus the row
+//! VIEWS, and empty ROUTINES/TRIGGERS/...) built from the catalog on each query, plus the row
 //! builders SHOW shares with them.
 //!
 //! Map: this file routes a view name to its family and keeps the helpers they share;
@@ -8,7 +8,7 @@
 //! TABLE_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
-//! roll-up's base table and definition), empty.rs (the column lists of the views
+//! roll-up's base table and definition), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
 //! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
@@ -25,6 +25,7 @@ mod rollups;
 mod statistics;
 mod tables;
 mod trees;
+mod views;
 
 use std::sync::Arc;
 
@@ -37,7 +38,7 @@ use crate::types::value::Value;
 use crate::types::{IntWidth, SqlType};
 
 pub use charsets::{charset_rows, collation_rows};
-pub use columns::{column_key, column_rows, ColRow};
+pub use columns::{column_key, column_rows, view_column_rows, ColRow};
 pub use engines::engines;
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;
@@ -77,12 +78,16 @@ pub fn table_names(cx: &Context, db: &str) -> Vec<String> {
         names.sort();
         return names;
     }
-    cx.engine
+    let mut names: Vec<String> = cx
+        .engine
         .catalog
         .tables(db)
         .iter()
         .map(|t| t.name.clone())
-        .collect()
+        .chain(cx.engine.catalog.views(db).iter().map(|v| v.name.clone()))
+        .collect();
+    names.sort();
+    names
 }
 
 /// Views with rows (the computed ones); [`empty::EMPTY_VIEWS`] lists the rest.
@@ -100,6 +105,7 @@ const VIEWS: &[&str] = &[
     "STATISTICS",
     "TABLES",
     "TABLE_CONSTRAINTS",
+    "VIEWS",
 ];
 
 /// The columns and rows of `information_schema.<name>`.
@@ -121,6 +127,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "BETULA_TREES" => trees::trees_view(cx, tables()),
         "BETULA_ROLLUPS" => rollups::rollups_view(tables()),
         "COLLATIONS" => charsets::collations_view(),
+        "VIEWS" => views::views_view(cx, &visible),
         other => match empty::empty_view_columns(other) {
             Some(cols) => (names(cols), vec![]),
             None => return Err(DbError::no_table("information_schema", name)),

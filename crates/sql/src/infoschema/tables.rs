@@ -52,7 +52,12 @@ pub(super) fn tables_view(cx: &Context, visible: &[String]) -> DbResult<ViewRows
             continue;
         }
         for st in table_status(cx, db)?.1 {
-            let mut r = vec![t("def"), t(db.clone()), st[0].clone(), t("BASE TABLE")];
+            let name = crate::expr::eval::text_of(&st[0]).unwrap_or_default();
+            let kind = match cx.engine.catalog.view(db, &name) {
+                Some(_) => "VIEW",
+                None => "BASE TABLE",
+            };
+            let mut r = vec![t("def"), t(db.clone()), st[0].clone(), t(kind)];
             // without SHOW TABLE STATUS's Max_index_length, Temporary
             r.extend(st[1..st.len() - 2].iter().cloned());
             rows.push(r);
@@ -174,7 +179,7 @@ pub fn part_bytes(cx: &Context, t: &TableDef, part: Option<usize>) -> (u64, u64,
     (data, store.tree_bytes(&indexes), free)
 }
 
-/// SHOW TABLE STATUS of database `db`: MariaDB's columns, one row per table.
+/// SHOW TABLE STATUS of database `db`: MariaDB's columns, one row per table or view, by name.
 pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
     let names = [
         "Name",
@@ -256,5 +261,13 @@ pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
             t("N"),
         ]);
     }
+    rows.extend(
+        cx.engine
+            .catalog
+            .views(db)
+            .iter()
+            .map(|v| super::views::view_status_row(v)),
+    );
+    rows.sort_by_key(|r| crate::expr::eval::text_of(&r[0]).unwrap_or_default());
     Ok((cols, rows))
 }

@@ -215,6 +215,12 @@ fn open_server_file(cx: &Context, name: &str) -> DbResult<std::fs::File> {
 pub fn run(cx: &mut Context, stmt: &LoadStmt, local: Option<&mut dyn Read>) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(&stmt.table)?;
     cx.check_db_access(&db)?;
+    crate::exec::dml::view_target::resolve_target(
+        cx,
+        &db,
+        &name,
+        crate::exec::dml::view_target::WriteKind::Load,
+    )?;
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;

@@ -11,6 +11,7 @@
 //! ALTER [ONLINE] [IGNORE] TABLE t ops          (ops: alter.rs)
 //! CREATE / ALTER / DROP USER, SERVER           (users.rs, servers.rs)
 //! CREATE / DROP ROLLUP                         (rollup.rs)
+//! CREATE / ALTER / DROP VIEW                   (views.rs)
 //! ```
 //!
 //! Invariant: as before, the tail after CREATE DATABASE's name (its character set options), DROP
@@ -20,10 +21,14 @@
 use crate::error::db_error::DbResult;
 use crate::parser::statement::{DatabaseOptions, Statement};
 use crate::parser::tokens::{expect_end, syntax, Cursor};
-use crate::parser::{alter, rollup, servers, users};
+use crate::parser::{alter, rollup, servers, users, views};
 
 /// After `CREATE`.
 pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if views::is_view_statement(c.src) {
+        let or_replace = c.kws(&["OR", "REPLACE"]);
+        return views::parse_create(c, or_replace, false);
+    }
     let or_replace = c.kws(&["OR", "REPLACE"]);
     if c.kw("SERVER") {
         return servers::parse_create(c, or_replace);
@@ -86,6 +91,9 @@ pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
     if c.kw("ROLLUP") {
         return rollup::parse_drop(c);
     }
+    if c.kw("VIEW") {
+        return views::parse_drop(c);
+    }
     if c.kw("INDEX") {
         let name = c.name().ok_or_else(|| syntax(c))?;
         if !c.kw("ON") {
@@ -145,6 +153,9 @@ pub fn parse_rename(c: &mut Cursor<'_>) -> DbResult<Statement> {
 
 /// After `ALTER`.
 pub fn parse_alter(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if views::is_view_statement(c.src) {
+        return views::parse_create(c, false, true);
+    }
     if c.kw("DATABASE") || c.kw("SCHEMA") {
         let starts_options = ["DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "COMMENT"];
         let name = match c.peek_kw() {

@@ -15,7 +15,7 @@
 //! | LOAD DATA, LOAD XML | load.rs | `Load` |
 //! | HANDLER | handler.rs | `Handler` |
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
-//! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
+//! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, CREATE [OR REPLACE] [view options] VIEW, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs, views.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, PURGE, RESET, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
@@ -55,6 +55,7 @@ pub mod statement;
 pub mod tokens;
 pub mod users;
 pub mod versioned;
+pub mod views;
 
 use std::borrow::Cow;
 
@@ -269,6 +270,7 @@ fn grammar_of(sql: &str) -> Grammar {
             Some(Tok::Sym('(')) => Grammar::Analyze,
             _ => Grammar::Own,
         },
+        "CREATE" if views::is_view_statement(sql) => Grammar::Own,
         "CREATE" => match next().as_deref() {
             Some("OR") => match (next().as_deref(), next().as_deref()) {
                 (Some("REPLACE"), Some("SERVER")) => Grammar::Own,

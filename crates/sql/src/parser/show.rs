@@ -56,6 +56,9 @@ pub enum Show {
     CreateTable {
         table: Vec<String>,
     },
+    CreateView {
+        table: Vec<String>,
+    },
     CreateUser {
         user: String,
         host: String,
@@ -238,6 +241,9 @@ fn show_create(c: &mut Cursor<'_>) -> DbResult<Show> {
     } else if c.kw("TABLE") {
         let table = c.qualified().ok_or_else(|| syntax(c))?;
         Ok(Show::CreateTable { table })
+    } else if c.kw("VIEW") {
+        let table = c.qualified().ok_or_else(|| syntax(c))?;
+        Ok(Show::CreateView { table })
     } else if c.kw("USER") {
         let (user, host) = c.user().ok_or_else(|| syntax(c))?;
         Ok(Show::CreateUser { user, host })

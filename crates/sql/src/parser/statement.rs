@@ -101,6 +101,13 @@ pub enum Statement {
         name: Vec<String>,
         if_exists: bool,
     },
+    /// CREATE [OR REPLACE] / ALTER VIEW (views.rs).
+    CreateView(Box<crate::parser::views::ViewStmt>),
+    /// DROP VIEW (views.rs).
+    DropViews {
+        names: Vec<Vec<String>>,
+        if_exists: bool,
+    },
     /// CREATE / ALTER / DROP SERVER (servers.rs).
     Server(ServerStmt),
     /// CHANGE MASTER TO, START / STOP / RESET SLAVE, SHOW SLAVE STATUS (replica.rs; carried out
@@ -256,6 +263,8 @@ impl Statement {
             | Statement::DropIndex { .. }
             | Statement::CreateRollup(_)
             | Statement::DropRollup { .. }
+            | Statement::CreateView(_)
+            | Statement::DropViews { .. }
             | Statement::Server(_)
             | Statement::CreateUser { .. }
             | Statement::DropUser { .. }

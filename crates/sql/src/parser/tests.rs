@@ -178,7 +178,11 @@ fn show_and_describe() {
     assert_eq!(code("SHOW TABLES garbage"), ErrorCode::ParseError);
     assert_eq!(code("SHOW COLUMNS t"), ErrorCode::ParseError);
     assert_eq!(code("DESCRIBE t a b"), ErrorCode::ParseError);
-    assert_eq!(code("SHOW CREATE VIEW v"), ErrorCode::NotSupportedYet);
+    assert!(matches!(
+        p("SHOW CREATE VIEW d.v"),
+        S::Show(ShowStatement { what: Show::CreateView { table }, .. }) if table == strings(&["d", "v"])
+    ));
+    assert_eq!(code("SHOW CREATE TRIGGER tr"), ErrorCode::NotSupportedYet);
 }
 
 #[test]
@@ -288,7 +292,10 @@ fn ddl_statements() {
         other => panic!("{other:?}"),
     }
     assert_eq!(code("DROP TABLE a b"), ErrorCode::ParseError);
-    assert_eq!(code("DROP VIEW v"), ErrorCode::ParseError);
+    assert!(
+        matches!(p("DROP VIEW v"), S::DropViews { names, if_exists: false } if names.len() == 1)
+    );
+    assert_eq!(code("DROP VIEW v w"), ErrorCode::ParseError);
     assert!(matches!(
         p("RENAME TABLE a TO b, c TO d.e"),
         S::RenameTables(pairs) if pairs.len() == 2 && pairs[1].1 == strings(&["d", "e"])
@@ -329,7 +336,8 @@ fn ddl_statements() {
         ErrorCode::NotSupportedYet
     );
     assert_eq!(code("ALTER TABLE t DISABLE"), ErrorCode::ParseError);
-    assert_eq!(code("ALTER VIEW v AS SELECT 1"), ErrorCode::ParseError);
+    assert!(matches!(p("ALTER VIEW v AS SELECT 1"), S::CreateView(v) if v.alter));
+    assert_eq!(code("ALTER VIEW v AS DELETE FROM t"), ErrorCode::ParseError);
     assert!(matches!(
         p("CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (HOST 'h', PORT 3306)"),
         S::Server(ServerStmt::Create { options, .. }) if options.len() == 2

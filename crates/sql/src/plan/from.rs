@@ -1,5 +1,5 @@
-//! FROM: binding table references to sources (tables, information_schema views, derived
-//! tables) laid side by side in one flat row ([`From::scope`]), and choosing each table's access
+//! FROM: binding table references to sources (tables, views (view.rs), information_schema views,
+//! derived tables) laid side by side in one flat row ([`From::scope`]), and choosing each table's access
 //! path from the conjuncts usable for it ([`plan_access`]).
 //!
 //! Invariants: a source's columns are `scope.cols[offset .. offset + ncols]`; a table source's
@@ -172,7 +172,10 @@ fn table_factor(
                         "PARTITION () clause on non partitioned table",
                     ));
                 }
-                let (cols, rows) = crate::infoschema::view(cx, &tname)?;
+                let (cols, mut rows) = crate::infoschema::view(cx, &tname)?;
+                if tname.eq_ignore_ascii_case("COLUMNS") {
+                    rows.extend(super::view::column_rows(cx)?);
+                }
                 for c in &cols {
                     from.scope.cols.push(ScopeCol {
                         table: alias_s.clone(),
@@ -192,7 +195,21 @@ fn table_factor(
                 return Ok(());
             }
             cx.check_db_access(&db)?;
+            if cx.temp.get(&db, &tname).is_none() {
+                if let Some(v) = cx.engine.catalog.view(&db, &tname) {
+                    if !partitions.is_empty() || !index_hints.is_empty() {
+                        return Err(DbError::wrong_object(&db, &tname, "BASE TABLE"));
+                    }
+                    return super::view::reference(cx, &v, alias_s, from, left, on);
+                }
+            }
             let t = cx.get_table(&db, &tname)?;
+            if t.temporary.is_some() && !cx.view_chain.is_empty() {
+                return Err(DbError::new(
+                    ErrorCode::ViewSelectTmptable,
+                    format!("View's SELECT refers to a temporary table '{tname}'"),
+                ));
+            }
             for (i, c) in t.columns.iter().enumerate() {
                 let mut flags = c.protocol_flags();
                 if t.pk.contains(&i) {

@@ -1,7 +1,8 @@
 //! Planning: what a query reads and how, decided before any row is read. A [`query::QueryPlan`]
 //! holds [`select::SelectPlan`]s: sources bound from FROM (from.rs) with their access paths
 //! (access.rs, hints.rs, index_condition.rs), filters, grouping, window functions (window.rs),
-//! order and limit; WITH's common table expressions are bound while planning (cte.rs). EXPLAIN renders
+//! order and limit; WITH's common table expressions are bound while planning (cte.rs), views expanded
+//! in place as derived tables (view.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
 //! from it (locks.rs).
 
@@ -16,4 +17,5 @@ pub mod locks;
 pub mod pruning;
 pub mod query;
 pub mod select;
+pub mod view;
 pub mod window;

@@ -2,7 +2,9 @@
 //! CREATE TABLE as the table's definition (`SHOW CREATE TABLE` without its or its partitions'
 //! ENGINE clauses, so a replica makes it in its default engine, without RETENTION, which
 //! MariaDB does not know, and without any SELECT, whose rows are logged as rows); DROP TABLE as `DROP TABLE IF EXISTS` of the permanent tables named; the other
-//! database and table DDL as written. Statements on temporary tables, accounts and servers
+//! database and table DDL as written, CREATE / ALTER VIEW as the view's definition (`CREATE OR
+//! REPLACE ALGORITHM=... DEFINER=... VIEW ...`, so a replica gets the definer and options too), DROP VIEW
+//! as written. Statements on temporary tables, accounts and servers
 //! are not logged.
 
 use sqlparser::ast;
@@ -19,6 +21,8 @@ pub(super) enum DdlLog {
     Text,
     /// The created table's definition.
     CreateTable(Vec<String>),
+    /// The created or altered view's definition (its SHOW CREATE VIEW text, in its database).
+    CreateView(Vec<String>),
     /// These permanent tables were dropped.
     DropTables(Vec<(String, String)>),
 }
@@ -48,7 +52,9 @@ pub(super) fn plan(cx: &Context, stmt: &Statement) -> Option<DdlLog> {
         Statement::CreateTableWith { table, .. } => create(table),
         Statement::CreateDatabase { .. }
         | Statement::AlterDatabase { .. }
-        | Statement::DropDatabase { .. } => Some(DdlLog::Text),
+        | Statement::DropDatabase { .. }
+        | Statement::DropViews { .. } => Some(DdlLog::Text),
+        Statement::CreateView(v) => Some(DdlLog::CreateView(v.name.clone())),
         Statement::DropTables {
             temporary: true, ..
         } => None,
@@ -96,6 +102,17 @@ pub(super) fn log(cx: &Context, plan: DdlLog) -> DbResult<()> {
                 .replacen(&format!(" ENGINE={engine}"), "", 1)
                 .replace(&format!(" ENGINE = {engine}"), "");
             cx.binlog_ddl(&db, &text)
+        }
+        DdlLog::CreateView(parts) => {
+            let (db, name) = cx.resolve_table_name(&parts)?;
+            match cx.engine.catalog.view(&db, &name) {
+                Some(v) => cx.binlog_ddl(
+                    &db,
+                    &v.create_text().replacen("CREATE ", "CREATE OR REPLACE ", 1),
+                ),
+                // CREATE VIEW IF NOT EXISTS of a name a table holds: nothing was made.
+                None => Ok(()),
+            }
         }
         DdlLog::DropTables(tables) => {
             let list: Vec<String> = tables

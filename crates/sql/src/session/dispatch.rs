@@ -10,7 +10,7 @@
 use sqlparser::ast;
 
 use crate::context::Context;
-use crate::ddl::{alter, databases, indexes, maintenance, rollup, servers, tables, users};
+use crate::ddl::{alter, databases, indexes, maintenance, rollup, servers, tables, users, views};
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::{checksum, dml, handler, multi_table, query};
 use crate::parser::statement::{FlushMode, Statement};
@@ -125,6 +125,8 @@ fn run(
         Statement::CreateRollup(r) => rollup::create(cx, &r),
         Statement::DropRollup { name, if_exists } => rollup::drop(cx, &name, if_exists),
         Statement::Server(s) => servers::run(cx, s),
+        Statement::CreateView(v) => views::create_view(cx, &v),
+        Statement::DropViews { names, if_exists } => views::drop_views(cx, &names, if_exists),
         Statement::CreateUser {
             if_not_exists,
             users: list,

@@ -156,6 +156,22 @@ pub fn lock_tables(cx: &mut Context, specs: &[TableLockSpec]) -> DbResult<Output
     for s in specs {
         let (db, t) = cx.resolve_table_name(&s.table)?;
         cx.check_db_access(&db)?;
+        if cx.temp.get(&db, &t).is_none() {
+            if let Some(v) = cx.engine.catalog.view(&db, &t) {
+                // A view locks the base tables it reads, in its mode (design.md VIEW7).
+                for def in crate::plan::view::base_tables(cx, &v)? {
+                    if s.write && holds_global {
+                        return Err(conflicting_read_lock());
+                    }
+                    list.push(HeldLock {
+                        table: (def.db.clone(), def.name.clone()),
+                        alias: None,
+                        write: s.write,
+                    });
+                }
+                continue;
+            }
+        }
         let def = cx
             .find_table(&db, &t)
             .ok_or_else(|| DbError::no_table(&db, &t))?;

@@ -104,6 +104,9 @@ pub(crate) fn complete_row(
     // Persisted before the commit that stores the row (design.md AIC1).
     cx.engine.auto_inc_moved(t);
     super::check_row(t, &row)?;
+    if let Some((e, db, name)) = &cx.view_check {
+        super::view_target::check(Some(e), &row, db, name)?;
+    }
     Ok(row)
 }
 

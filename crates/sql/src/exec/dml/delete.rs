@@ -2,7 +2,7 @@
 
 use sqlparser::ast::{self as ast};
 
-use super::matching::{matching_rows, single_table};
+use super::matching::{matching_rows, single_table, ReadTarget};
 use super::{delete_row, table_scope};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
@@ -19,17 +19,25 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;
-    let (t, alias, selected) = single_table(cx, &from[0])?;
-    let scope = table_scope(&t, &alias);
+    let (t, alias, selected, view) =
+        single_table(cx, &from[0], super::view_target::WriteKind::Delete)?;
+    let scope = match &view {
+        Some(v) => v.scope(&alias),
+        None => table_scope(&t, &alias),
+    };
     cx.begin_write()?;
+    let target = ReadTarget {
+        t: &t,
+        scope: &scope,
+        selected: selected.as_deref(),
+        view_cond: view.as_ref().and_then(|v| v.cond.as_ref()),
+    };
     let rows = matching_rows(
         cx,
-        &t,
-        &scope,
+        target,
         d.selection.as_ref(),
         &d.order_by,
         d.limit.as_ref(),
-        selected.as_deref(),
     )?;
     let n = rows.len() as u64;
     for (pk, row) in rows {

@@ -105,9 +105,47 @@ pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
 }
 
 /// Runs an INSERT/REPLACE however it was parsed.
-pub fn run_insert(cx: &mut Context, spec: InsertSpec<'_>) -> DbResult<Output> {
+pub fn run_insert(cx: &mut Context, mut spec: InsertSpec<'_>) -> DbResult<Output> {
     let (db, tname) = cx.resolve_table_name(&spec.table)?;
     cx.check_db_access(&db)?;
+    let kind = if spec.replace {
+        super::view_target::WriteKind::Replace
+    } else {
+        super::view_target::WriteKind::Insert
+    };
+    let Some(view) = super::view_target::resolve_target(cx, &db, &tname, kind)? else {
+        return insert_into(cx, &db, &tname, spec);
+    };
+    // Through a view: its columns named as the base table's, its check option on every row.
+    if !spec.on_duplicate.is_empty() {
+        return Err(DbError::unsupported(
+            "ON DUPLICATE KEY UPDATE through a view",
+        ));
+    }
+    let names: Vec<String> = if spec.columns.is_empty() {
+        view.cols.iter().map(|(n, _)| n.clone()).collect()
+    } else {
+        std::mem::take(&mut spec.columns)
+    };
+    spec.columns = names
+        .iter()
+        .map(|n| match view.column(n) {
+            Some(i) => Ok(view.base.columns[i].name.clone()),
+            None => Err(DbError::bad_field(n, "field list")),
+        })
+        .collect::<DbResult<_>>()?;
+    cx.view_check = view
+        .check
+        .clone()
+        .map(|e| (e, view.db.clone(), view.name.clone()));
+    let r = insert_into(cx, &view.base.db, &view.base.name, spec);
+    cx.view_check = None;
+    r
+}
+
+/// INSERT / REPLACE into table `db`.`tname`.
+fn insert_into(cx: &mut Context, db: &str, tname: &str, spec: InsertSpec<'_>) -> DbResult<Output> {
+    let (db, tname) = (db.to_string(), tname.to_string());
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;

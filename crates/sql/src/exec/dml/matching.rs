@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use sqlparser::ast::{self as ast};
 
+use super::view_target::ViewTarget;
 use super::{load, KeyedRow};
 use crate::catalog::TableDef;
 use crate::context::Context;
@@ -20,12 +21,22 @@ use crate::expr::{object_name_parts, Expr, Scope};
 use crate::plan::access::{choose_access, conjuncts, Access};
 use crate::types::value::Value;
 
-/// The table of a single-table UPDATE or DELETE, the name it goes by (its alias, else its
-/// name) and the partitions its `PARTITION (...)` list selects.
+/// The target of a single-table UPDATE or DELETE: its table, the name it goes by (its alias, else
+/// its name), the partitions its `PARTITION (...)` list selects, and the view it was named
+/// through, if it was (view_target.rs: the table is then the view's base table).
+pub(super) type SingleTarget = (
+    Arc<TableDef>,
+    String,
+    Option<Vec<usize>>,
+    Option<ViewTarget>,
+);
+
+/// The target of a single-table UPDATE or DELETE ([`SingleTarget`]).
 pub(super) fn single_table(
     cx: &mut Context,
     twj: &ast::TableWithJoins,
-) -> DbResult<(Arc<TableDef>, String, Option<Vec<usize>>)> {
+    kind: super::view_target::WriteKind,
+) -> DbResult<SingleTarget> {
     if !twj.joins.is_empty() {
         return Err(DbError::unsupported("multi-table UPDATE/DELETE"));
     }
@@ -39,33 +50,57 @@ pub(super) fn single_table(
             let parts = object_name_parts(name);
             let (db, tname) = cx.resolve_table_name(&parts)?;
             cx.check_db_access(&db)?;
-            let t = cx.get_table(&db, &tname)?;
-            let alias = alias
+            let alias_s = alias
                 .as_ref()
                 .map(|a| a.name.value.clone())
-                .unwrap_or(tname);
+                .unwrap_or(tname.clone());
+            if let Some(vt) = super::view_target::resolve_target(cx, &db, &tname, kind)? {
+                if !partitions.is_empty() {
+                    return Err(DbError::wrong_object(&db, &tname, "BASE TABLE"));
+                }
+                // The base table's definition through the schema lock's checks.
+                let t = cx.get_table(&vt.base.db, &vt.base.name)?;
+                return Ok((t, alias_s, None, Some(vt)));
+            }
+            let t = cx.get_table(&db, &tname)?;
             let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
             let selected = crate::plan::pruning::selection(&t, &names)?;
-            Ok((t, alias, selected))
+            Ok((t, alias_s, selected, None))
         }
         other => Err(DbError::unsupported(format!("UPDATE/DELETE of {other}"))),
     }
 }
 
-/// The rows matching WHERE, ordered and limited: (pk bytes, row).
+/// What an UPDATE or DELETE reads: the table, the names its expressions see, the partitions
+/// selected and the condition of the view the table was named through (view_target.rs).
+pub(super) struct ReadTarget<'a> {
+    pub t: &'a TableDef,
+    pub scope: &'a Scope,
+    pub selected: Option<&'a [usize]>,
+    pub view_cond: Option<&'a Expr>,
+}
+
+/// The rows of `target` matching WHERE (and the view's condition), ordered and limited: (pk
+/// bytes, row).
 pub(super) fn matching_rows(
     cx: &mut Context,
-    t: &TableDef,
-    scope: &Scope,
+    target: ReadTarget<'_>,
     selection: Option<&ast::Expr>,
     order_by: &[ast::OrderByExpr],
     limit: Option<&ast::Expr>,
-    selected: Option<&[usize]>,
 ) -> DbResult<Vec<KeyedRow>> {
+    let ReadTarget {
+        t,
+        scope,
+        selected,
+        view_cond,
+    } = target;
     let where_c = match selection {
         Some(w) => Some(cx.compile(scope, w, "where clause")?),
         None => None,
     };
+    // Through a view, only the rows it shows (view_target.rs).
+    let where_c = super::view_target::both(where_c, view_cond.cloned());
     let mut order = Vec::new();
     for o in order_by {
         order.push((

@@ -21,7 +21,7 @@
 //! UPDATE, the blind upsert), complete.rs (defaults, AUTO_INCREMENT and coercion of an inserted
 //! row), update.rs, delete.rs, matching.rs (the rows an UPDATE or DELETE changes, locked and
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
-//! duplicate-key checks).
+//! duplicate-key checks), view_target.rs (writes naming a view are refused).
 
 mod checks;
 mod complete;
@@ -32,6 +32,7 @@ mod insert_row;
 mod matching;
 mod row_changes;
 mod update;
+pub mod view_target;
 
 use sqlparser::ast::{self as ast};
 

@@ -6,7 +6,7 @@
 
 use sqlparser::ast::{self as ast};
 
-use super::matching::{matching_rows, single_table};
+use super::matching::{matching_rows, single_table, ReadTarget};
 use super::{is_default_kw, table_scope, update_row};
 use crate::catalog::TableDef;
 use crate::context::Context;
@@ -32,19 +32,27 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     // The schema lock before the definition is read: no DDL publishes another one until the
     // transaction ends (design.md SES3, OIX1).
     cx.begin_write()?;
-    let (t, alias, selected) = single_table(cx, &u.table)?;
-    let scope = table_scope(&t, &alias);
-    let assigns = compile_assignments(cx, &t, &scope, &u.assignments)?;
+    let (t, alias, selected, view) =
+        single_table(cx, &u.table, super::view_target::WriteKind::Update)?;
+    let scope = match &view {
+        Some(v) => v.scope(&alias),
+        None => table_scope(&t, &alias),
+    };
+    let assigns = compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).
     cx.begin_write()?;
+    let target = ReadTarget {
+        t: &t,
+        scope: &scope,
+        selected: selected.as_deref(),
+        view_cond: view.as_ref().and_then(|v| v.cond.as_ref()),
+    };
     let rows = matching_rows(
         cx,
-        &t,
-        &scope,
+        target,
         u.selection.as_ref(),
         &u.order_by,
         u.limit.as_ref(),
-        selected.as_deref(),
     )?;
     let strict = cx.strict() && !ignore;
     let mut warnings = Vec::new();
@@ -87,6 +95,9 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
             }
         }
         super::check_row(&t, &new)?;
+        if let Some(v) = &view {
+            v.check_row(&new)?;
+        }
         match update_row(cx, &t, &pk, &old, &new) {
             Ok(true) => {
                 changed += 1;
@@ -119,6 +130,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
 fn compile_assignments(
     cx: &mut Context,
     t: &TableDef,
+    view: Option<&super::view_target::ViewTarget>,
     scope: &Scope,
     assignments: &[ast::Assignment],
 ) -> DbResult<Vec<(usize, Expr)>> {
@@ -129,9 +141,12 @@ fn compile_assignments(
             _ => return Err(DbError::unsupported("tuple assignment")),
         };
         let col = n.last().cloned().unwrap_or_default();
-        let c = t
-            .col_index(&col)
-            .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
+        // Through a view, its columns by its names (view_target.rs).
+        let c = match view {
+            Some(v) => v.column(&col),
+            None => t.col_index(&col),
+        }
+        .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {

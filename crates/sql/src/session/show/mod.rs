@@ -6,6 +6,7 @@
 //! | `server` | variables, status, warnings, processes, engines, collations, character sets, and the empty lists of what Betula does not have |
 //! | `engine_status` | SHOW ENGINE ... STATUS: the engine's report in sections |
 //! | `accounts` | grants, CREATE USER |
+//! | `views` | CREATE VIEW (also SHOW CREATE TABLE of a view), columns of a view |
 //!
 //! Invariants: results have text columns (`Output::text`), except SHOW TABLE STATUS
 //! (information_schema's typed columns); LIKE compares the first column (MySQL's pattern
@@ -16,6 +17,7 @@ mod binlog;
 pub mod engine_status;
 mod schema;
 mod server;
+mod views;
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
@@ -40,6 +42,7 @@ pub fn run(cx: &mut Context, stmt: &ShowStatement) -> DbResult<Output> {
         Show::Indexes { table } => schema::indexes(cx, table)?,
         Show::CreateDatabase { name } => schema::create_database(cx, name)?,
         Show::CreateTable { table } => schema::create_table(cx, table)?,
+        Show::CreateView { table } => views::create_view(cx, table)?,
         Show::CreateUser { user, host } => accounts::create_user(user, host),
         Show::Grants { user } => accounts::grants(cx, user.as_deref())?,
         Show::Variables { global, like } => server::variables(cx, *global, like),

@@ -1,5 +1,5 @@
 //! SHOW DATABASES, TABLES, TABLE STATUS, COLUMNS (and DESCRIBE), INDEX, CREATE DATABASE and
-//! CREATE TABLE.
+//! CREATE TABLE (of a view: views.rs).
 //!
 //! Invariant: a user sees only the databases it may use (SHOW DATABASES lists them, the others
 //! answer with 1044 as MySQL does).
@@ -50,16 +50,22 @@ pub fn tables(
     like: &Option<String>,
 ) -> DbResult<Output> {
     let db = from_db(cx, db)?;
-    let col = format!("Tables_in_{db}");
+    // MariaDB names the column after the pattern too: `Tables_in_d (v%)`.
+    let col = match like {
+        Some(p) => format!("Tables_in_{db} ({p})"),
+        None => format!("Tables_in_{db}"),
+    };
     let names = infoschema::table_names(cx, &db);
     let rows = names
         .into_iter()
         .filter(|n| matches(like, n))
         .map(|n| {
-            let mut r = vec![t(n)];
+            let mut r = vec![t(n.clone())];
             if full {
                 r.push(t(if db == "information_schema" {
                     "SYSTEM VIEW"
+                } else if cx.engine.catalog.view(&db, &n).is_some() {
+                    "VIEW"
                 } else {
                     "BASE TABLE"
                 }));
@@ -144,6 +150,11 @@ pub fn create_database(cx: &Context, db: &str) -> DbResult<Output> {
 pub fn create_table(cx: &mut Context, table: &[String]) -> DbResult<Output> {
     let (db, tn) = cx.resolve_table_name(table)?;
     cx.check_db_access(&db)?;
+    if cx.temp.get(&db, &tn).is_none() {
+        if let Some(v) = cx.engine.catalog.view(&db, &tn) {
+            return Ok(super::views::create_view_output(&v));
+        }
+    }
     let def = cx.get_table(&db, &tn)?;
     Ok(Output::text(
         &["Table", "Create Table"],
@@ -179,6 +190,11 @@ pub fn show_columns(
             &["Field", "Type", "Null", "Key", "Default", "Extra"],
             rows,
         ));
+    }
+    if cx.temp.get(db, tn).is_none() {
+        if let Some(v) = cx.engine.catalog.view(db, tn) {
+            return super::views::view_columns(cx, &v, full, pat);
+        }
     }
     let def: Arc<TableDef> = cx.get_table(db, tn)?;
     let pat = pat.map(str::to_string);
