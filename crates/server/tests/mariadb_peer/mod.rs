@@ -169,3 +169,18 @@ pub fn assert_same_answers(queries: &[&str], want: &[String], got: &[String]) {
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// Runs `setup`, then each of `queries`, on a private MariaDB and on a Betula server of its own and
+/// asserts that they answer alike ([`assert_same_answers`]); without `mariadbd` it says so and
+/// compares nothing.
+pub fn compare_with_mariadb(setup: &str, queries: &[&str]) {
+    let Some(maria) = MariaDb::start() else {
+        eprintln!("mariadbd is not installed: nothing compared");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let betula = super::betula::BetulaServer::start(dir.path());
+    let want = answers(maria.port, setup, queries);
+    let got = answers(betula.port, setup, queries);
+    assert_same_answers(queries, &want, &got);
+}

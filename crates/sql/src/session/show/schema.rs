@@ -224,7 +224,12 @@ pub fn show_columns(
             }
         })
         .collect();
-    Ok(if full {
+    Ok(columns_output(full, rows))
+}
+
+/// SHOW [FULL] COLUMNS' result of `rows` (a table's or a view's).
+pub(super) fn columns_output(full: bool, rows: Vec<Vec<Value>>) -> Output {
+    if full {
         Output::text(
             &[
                 "Field",
@@ -241,5 +246,5 @@ pub fn show_columns(
         )
     } else {
         Output::text(&["Field", "Type", "Null", "Key", "Default", "Extra"], rows)
-    })
+    }
 }

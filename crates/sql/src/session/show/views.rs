@@ -79,22 +79,5 @@ pub fn view_columns(
             r
         })
         .collect();
-    Ok(if full {
-        Output::text(
-            &[
-                "Field",
-                "Type",
-                "Collation",
-                "Null",
-                "Key",
-                "Default",
-                "Extra",
-                "Privileges",
-                "Comment",
-            ],
-            rows,
-        )
-    } else {
-        Output::text(&["Field", "Type", "Null", "Key", "Default", "Extra"], rows)
-    })
+    Ok(super::schema::columns_output(full, rows))
 }
