@@ -42,6 +42,7 @@ pub mod rollup;
 pub mod type_text;
 
 mod database_def;
+mod hex_text;
 mod persist;
 mod server_def;
 mod table_def;

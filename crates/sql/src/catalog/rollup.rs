@@ -17,6 +17,7 @@
 //! before it is used; [`RollupDef::group_values`] is deterministic, so a base row always names
 //! the same group row.
 
+use super::hex_text::{hex, unhex};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::functions::time_series::{bucket, parse_width, Width};
@@ -99,21 +100,6 @@ pub struct RollupDef {
     pub base: String,
     pub groups: Vec<RollupGroup>,
     pub aggs: Vec<RollupAgg>,
-}
-
-fn hex(s: &str) -> String {
-    s.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<String> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    let bytes: Option<Vec<u8>> = (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect();
-    String::from_utf8(bytes?).ok()
 }
 
 impl RollupDef {

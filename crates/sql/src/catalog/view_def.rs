@@ -5,6 +5,7 @@
 //! is kept byte for byte as the statement wrote it (it is parsed again at each reference, by the
 //! front end, never here); every name in the header is hex, so no value can break a line.
 
+use super::hex_text::{hex, unhex};
 use crate::catalog::create_table::quote_ident;
 
 /// ALGORITHM = ... (kept and shown; every view is planned as a derived table).
@@ -95,21 +96,6 @@ impl CheckOption {
             .into_iter()
             .find(|a| a.name().eq_ignore_ascii_case(s))
     }
-}
-
-fn hex(s: &str) -> String {
-    s.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<String> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    let bytes: Option<Vec<u8>> = (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect();
-    String::from_utf8(bytes?).ok()
 }
 
 impl ViewDef {
