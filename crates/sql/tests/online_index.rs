@@ -341,6 +341,36 @@ fn loads_during_the_fill_and_after_it_reach_the_new_index() {
 }
 
 #[test]
+fn a_transaction_holding_a_logged_row_ends_the_build_after_the_lock_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let (e, mut s) = open_engine(dir.path());
+    exec(&mut s, "SET innodb_lock_wait_timeout = 1");
+    let writer = Arc::new(Mutex::new(e.session(2, "root", "localhost")));
+    let holder = Arc::new(Mutex::new(e.session(3, "root", "localhost")));
+    exec(&mut writer.lock(), "USE test");
+    exec(&mut holder.lock(), "USE test");
+    let (w, h) = (writer.clone(), holder.clone());
+    *e.online_build_hook.lock() = Some(Arc::new(move |step: &str| {
+        if step == "filled" {
+            // Logged during the fill, then held by an open transaction.
+            exec(&mut w.lock(), "UPDATE t SET a = a + 1 WHERE id = 5");
+            exec(&mut h.lock(), "BEGIN");
+            exec(&mut h.lock(), "UPDATE t SET n = 7 WHERE id = 5");
+        }
+    }));
+    assert_eq!(err_code(&mut s, "ALTER TABLE t ADD INDEX ka (a)"), 1205);
+    *e.online_build_hook.lock() = None;
+    assert!(trees_named(&e, "/ka").is_empty() && trees_named(&e, "\0online").is_empty());
+    exec(&mut holder.lock(), "COMMIT");
+    assert_eq!(
+        rows(&mut s, "SELECT n FROM t WHERE id = 5"),
+        vec![vec!["7"]]
+    );
+    exec(&mut s, "ALTER TABLE t ADD INDEX ka (a)");
+    assert_like_fresh_build(&e, &mut s, "ka", "INDEX ka_fresh (a)");
+}
+
+#[test]
 fn kill_query_ends_the_build_and_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let (e, mut s) = open_engine(dir.path());

@@ -22,7 +22,7 @@ impl Context {
         self.in_txn || !self.ws.is_empty()
     }
 
-    fn lock_wait_timeout(&self) -> Duration {
+    pub(crate) fn lock_wait_timeout(&self) -> Duration {
         let secs = self
             .vars
             .get("innodb_lock_wait_timeout")

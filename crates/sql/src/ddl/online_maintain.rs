@@ -7,7 +7,8 @@
 //! epoch ended, so the log no longer changes and every later write of a logged key maintained
 //! the indexes itself (OIX8); it changes a key's entries only while it holds the key's row lock,
 //! in its own transactions, and never waits long for a lock: a batch that meets a held lock rolls
-//! back and is tried again (OIX10).
+//! back and is tried again (OIX10), until `innodb_lock_wait_timeout` (then 1205: the build ends
+//! and leaves nothing, OIX6).
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Bound;
@@ -112,7 +113,8 @@ pub fn apply_log(
 }
 
 /// Applies one batch of logged keys in a transaction of its own, trying again (after the
-/// writers holding them went on) while one of their row locks is held.
+/// writers holding them went on) while one of their row locks is held; 1205 once that lasted
+/// `innodb_lock_wait_timeout` (a transaction holding a logged row open).
 fn apply_batch(
     cx: &mut Context,
     t: &TableDef,
@@ -120,8 +122,12 @@ fn apply_batch(
     snapshot: &Txn,
     keys: &[Vec<u8>],
 ) -> DbResult<()> {
+    let deadline = std::time::Instant::now() + cx.lock_wait_timeout();
     loop {
         cx.check_interrupted()?;
+        if std::time::Instant::now() > deadline {
+            return Err(crate::error::db_error::DbError::lock_timeout());
+        }
         let mut txn = cx.engine.store.env().begin(TxnOptions {
             isolation: Isolation::ReadCommitted,
             lock_timeout: LOCK_WAIT,
