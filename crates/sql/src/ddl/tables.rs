@@ -171,19 +171,8 @@ pub fn drop_tables(
     }
     let mut seen = std::collections::HashSet::new();
     found.retain(|d| seen.insert((d.db.clone(), d.name.clone())));
-    if !missing.is_empty() && !if_exists {
-        return Err(DbError::new(
-            ErrorCode::BadTableError,
-            format!("Unknown table '{}'", missing.join(",")),
-        ));
-    }
-    for m in missing {
-        cx.warnings.push(Warning {
-            level: WarningLevel::Note,
-            code: ErrorCode::BadTableError,
-            message: format!("Unknown table '{m}'"),
-        });
-    }
+    let unknown = |names: &str| format!("Unknown table '{names}'");
+    refuse_missing(cx, missing, if_exists, ErrorCode::BadTableError, unknown)?;
     for def in found {
         cx.forget_table(&def)?;
         for tree in def.all_trees() {
@@ -286,4 +275,26 @@ pub(crate) fn already_exists(
         message: format!("Table '{name}' already exists"),
     });
     Ok(Output::done(0))
+}
+
+/// The names a DROP did not find: error `code` naming them all, or with IF EXISTS one note each;
+/// `message` words it for a comma-separated list of names.
+pub(super) fn refuse_missing(
+    cx: &mut Context,
+    missing: Vec<String>,
+    if_exists: bool,
+    code: ErrorCode,
+    message: impl Fn(&str) -> String,
+) -> DbResult<()> {
+    if !missing.is_empty() && !if_exists {
+        return Err(DbError::new(code, message(&missing.join(","))));
+    }
+    for m in missing {
+        cx.warnings.push(Warning {
+            level: WarningLevel::Note,
+            code,
+            message: message(&m),
+        });
+    }
+    Ok(())
 }

@@ -13,7 +13,6 @@ use crate::context::Context;
 use crate::ddl::tables::already_exists;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
-use crate::error::sql_error::{Warning, WarningLevel};
 use crate::parser::views::ViewStmt;
 use crate::plan::view::{check_body, named_columns};
 use crate::result::Output;
@@ -105,19 +104,8 @@ pub fn drop_views(cx: &mut Context, names: &[Vec<String>], if_exists: bool) -> D
             None => missing.push(format!("{db}.{v}")),
         }
     }
-    if !missing.is_empty() && !if_exists {
-        return Err(DbError::new(
-            ErrorCode::UnknownView,
-            format!("Unknown VIEW: '{}'", missing.join(",")),
-        ));
-    }
-    for m in missing {
-        cx.warnings.push(Warning {
-            level: WarningLevel::Note,
-            code: ErrorCode::UnknownView,
-            message: format!("Unknown VIEW: '{m}'"),
-        });
-    }
+    let unknown = |names: &str| format!("Unknown VIEW: '{names}'");
+    super::tables::refuse_missing(cx, missing, if_exists, ErrorCode::UnknownView, unknown)?;
     for def in found {
         cx.engine.catalog.remove_view(&def.db, &def.name)?;
     }

@@ -107,13 +107,7 @@ pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
         return Err(syntax(c));
     }
     let if_exists = c.kws(&["IF", "EXISTS"]);
-    let mut names = Vec::new();
-    loop {
-        names.push(c.qualified().ok_or_else(|| syntax(c))?);
-        if !c.sym(',') {
-            break;
-        }
-    }
+    let names = super::admin::table_names(c)?;
     c.kw("RESTRICT");
     c.kw("CASCADE");
     expect_end(c)?;

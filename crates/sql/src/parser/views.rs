@@ -233,13 +233,7 @@ pub fn has_subquery(e: &ast::Expr) -> bool {
 /// After `DROP VIEW`.
 pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
     let if_exists = c.kws(&["IF", "EXISTS"]);
-    let mut names = Vec::new();
-    loop {
-        names.push(c.qualified().ok_or_else(|| syntax(c))?);
-        if !c.sym(',') {
-            break;
-        }
-    }
+    let names = super::admin::table_names(c)?;
     if !c.kw("RESTRICT") {
         c.kw("CASCADE");
     }
