@@ -19,6 +19,12 @@ use crate::plan::from::{From, SrcKind};
 use crate::result::Output;
 use crate::types::value::Value;
 
+/// A source's row handed to the loop: kept rows are copied, rows just read are moved.
+enum Vals<'v> {
+    Stored(&'v [Value]),
+    Read(Vec<Value>),
+}
+
 /// A nested loop over `from`, ready to run.
 pub struct Join<'a> {
     cx: &'a Context,
@@ -78,11 +84,15 @@ impl<'a> Join<'a> {
         self.stats.loops[i] += 1;
         let mut matched = false;
         let mut go_on = true;
-        let mut visit = |this: &mut Self, vals: &[Value], row: &mut Vec<Value>| {
+        let mut visit = |this: &mut Self, vals: Vals<'_>, row: &mut Vec<Value>| {
             // Derived tables' rows are no scan: a KILL is seen here too.
             this.cx.check_interrupted()?;
             this.stats.rows[i] += 1;
-            row[s.offset..s.offset + s.ncols].clone_from_slice(&vals[..s.ncols]);
+            let slot = &mut row[s.offset..s.offset + s.ncols];
+            match vals {
+                Vals::Stored(v) => slot.clone_from_slice(&v[..s.ncols]),
+                Vals::Read(v) => slot.iter_mut().zip(v).for_each(|(d, v)| *d = v),
+            }
             if !passes(s.on_c.as_ref(), row)? {
                 return Ok(true);
             }
@@ -100,7 +110,7 @@ impl<'a> Join<'a> {
         match &s.kind {
             SrcKind::Rows(rows) => {
                 for r in rows {
-                    if !visit(self, r, row)? {
+                    if !visit(self, Vals::Stored(r), row)? {
                         go_on = false;
                         break;
                     }
@@ -110,7 +120,7 @@ impl<'a> Join<'a> {
                 let rows = std::mem::take(&mut self.derived[i]);
                 let mut result = Ok(());
                 for r in &rows {
-                    match visit(self, r, row) {
+                    match visit(self, Vals::Stored(r), row) {
                         Ok(true) => {}
                         Ok(false) => {
                             go_on = false;
@@ -138,7 +148,7 @@ impl<'a> Join<'a> {
                     s.reverse,
                     cx.snapshot.as_ref(),
                     &mut |_, vals| {
-                        let cont = visit(self, &vals, &mut inner_row)?;
+                        let cont = visit(self, Vals::Read(vals), &mut inner_row)?;
                         if !cont {
                             go_on = false;
                         }

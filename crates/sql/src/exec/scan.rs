@@ -1,16 +1,17 @@
 //! Reading table rows through an access path ([`read_rows`]).
 //!
 //! Invariants: every row handed out comes with its primary-key bytes (its identity for UPDATE
-//! and DELETE); a covering index read fills only the columns the statement uses (others are
-//! NULL), and is chosen only when the index entries give all those columns back
-//! (index_entry.rs); a KILL of the connection stops the read before the next entry.
+//! and DELETE); only the columns the statement uses (`needed`) are filled, the others are NULL:
+//! a row read decodes only those, and a covering index read is chosen only when the index
+//! entries give all of them back (index_entry.rs); a KILL of the connection stops the read
+//! before the next entry.
 
 use std::ops::Bound;
 
 use crate::catalog::index_entry::covers;
 use crate::catalog::TableDef;
 use crate::codec::key::KeyDecoder;
-use crate::codec::row::decode_row;
+use crate::codec::row::decode_row_needed;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{eval, truth, EvalCtx};
@@ -38,8 +39,9 @@ fn pushed_holds(
     Ok(truth(&eval(&p.cond, &EvalCtx::row(&flat))?) == Some(true))
 }
 
-fn decode(t: &TableDef, bytes: &[u8]) -> DbResult<Vec<Value>> {
-    decode_row(&t.layout, bytes).map_err(DbError::from)
+/// The row's values; the columns `needed` marks false (by position; empty: none) read as NULL.
+fn decode(t: &TableDef, bytes: &[u8], needed: &[bool]) -> DbResult<Vec<Value>> {
+    decode_row_needed(&t.layout, bytes, needed).map_err(DbError::from)
 }
 
 /// A merged scan of `trees` (one per partition read) within `lo`..`hi`.
@@ -152,7 +154,7 @@ fn read_access_path(
                             continue;
                         }
                         if let Some(v) = cx.ws.get(store, &t.primary_tree_of(part), k, snap)? {
-                            f(k.clone(), decode(t, &v)?)?;
+                            f(k.clone(), decode(t, &v, needed)?)?;
                             break;
                         }
                     }
@@ -164,7 +166,7 @@ fn read_access_path(
                 let mut scan = merged(cx, &trees, lo, hi, reverse, snap)?;
                 while let Some((_, k, v)) = scan.next_entry()? {
                     cx.check_interrupted()?;
-                    if !f(k, decode(t, &v)?)? {
+                    if !f(k, decode(t, &v, needed)?)? {
                         return Ok(());
                     }
                 }
@@ -197,7 +199,7 @@ fn read_access_path(
                         // The row is in the partition of the index entry.
                         let primary = t.primary_tree_of(parts[from]);
                         match cx.ws.get(store, &primary, &pk, snap)? {
-                            Some(v) => (pk, decode(t, &v)?),
+                            Some(v) => (pk, decode(t, &v, needed)?),
                             // Index entry without row (a concurrent delete): skip.
                             None => continue,
                         }

@@ -18,6 +18,7 @@ use crate::exec::subqueries::{split_where, Subqueries};
 use crate::exec::window::Base;
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
+use crate::expr::AggSpec;
 use crate::expr::Expr;
 use crate::plan::explain::JoinStats;
 use crate::plan::select::SelectPlan;
@@ -139,28 +140,41 @@ fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, Jo
     // Each group: its first row and its accumulators.
     let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
     let group_colls = plan.group_collations();
-    let stats = each_row(cx, plan, &mut |ecx| {
-        let mut kv = Vec::with_capacity(plan.group_by.len());
-        for g in &plan.group_by {
-            kv.push(eval(g, ecx)?);
-        }
-        let key = group_key(&kv, &group_colls);
-        let idx = match groups.get(&key) {
-            Some(i) => *i,
-            None => {
-                states.push((
-                    ecx.row.to_vec(),
-                    aggs.iter().map(Accumulator::new).collect(),
-                ));
-                groups.insert(key, states.len() - 1);
-                states.len() - 1
+    let new_group = |ecx: &EvalCtx| {
+        (
+            ecx.row.to_vec(),
+            aggs.iter().map(Accumulator::new).collect(),
+        )
+    };
+    let stats = if plan.group_by.is_empty() {
+        // One group: no key to build or look up per row.
+        each_row(cx, plan, &mut |ecx| {
+            if states.is_empty() {
+                states.push(new_group(ecx));
             }
-        };
-        for (acc, spec) in states[idx].1.iter_mut().zip(aggs) {
-            acc.add(spec, ecx)?;
-        }
-        Ok(true)
-    })?;
+            add_row(&mut states[0].1, aggs, ecx)?;
+            Ok(true)
+        })?
+    } else {
+        let mut kv = Vec::with_capacity(plan.group_by.len());
+        each_row(cx, plan, &mut |ecx| {
+            kv.clear();
+            for g in &plan.group_by {
+                kv.push(eval(g, ecx)?);
+            }
+            let key = group_key(&kv, &group_colls);
+            let idx = match groups.get(&key) {
+                Some(i) => *i,
+                None => {
+                    states.push(new_group(ecx));
+                    groups.insert(key, states.len() - 1);
+                    states.len() - 1
+                }
+            };
+            add_row(&mut states[idx].1, aggs, ecx)?;
+            Ok(true)
+        })?
+    };
     if states.is_empty() && plan.group_by.is_empty() {
         states.push((
             vec![Value::Null; plan.from.scope.cols.len()],
@@ -192,6 +206,14 @@ fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, Jo
         });
     }
     Ok((out, stats))
+}
+
+/// Adds one row to a group's accumulators.
+fn add_row(accs: &mut [Accumulator], aggs: &[AggSpec], ecx: &EvalCtx) -> DbResult<()> {
+    for (acc, spec) in accs.iter_mut().zip(aggs) {
+        acc.add(spec, ecx)?;
+    }
+    Ok(())
 }
 
 /// Rows of a query with window functions: the rows (or groups) that pass WHERE and HAVING,

@@ -187,6 +187,14 @@ impl Accumulator {
         match spec.func {
             AggFunc::Count | AggFunc::CountStar => {}
             AggFunc::Sum | AggFunc::Avg => {
+                if let (Value::Double(x), Some(Value::Double(s))) = (v, &mut self.sum) {
+                    // Doubles add in place; an overflow takes the checked path below.
+                    if (*s + x).is_finite() {
+                        *s += x;
+                        self.exact = false;
+                        return Ok(());
+                    }
+                }
                 let v = match v {
                     Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => v.clone(),
                     other => {

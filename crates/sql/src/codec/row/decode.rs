@@ -82,6 +82,17 @@ pub fn decode_row_header(bytes: &[u8]) -> Result<RowHeader, SqlError> {
 /// `layout`, in the table's column order (INS1). Slots the row does not have (added after it was
 /// written) read as their absent value (INS3); dropped slots are skipped (INS2).
 pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlError> {
+    decode_row_needed(layout, bytes, &[])
+}
+
+/// [`decode_row`] for a reader of some columns: a column whose `needed` flag (by table column
+/// position) is false reads as NULL and its bytes are only stepped over (bounds still checked);
+/// an empty `needed` decodes every column.
+pub fn decode_row_needed(
+    layout: &RowLayout,
+    bytes: &[u8],
+    needed: &[bool],
+) -> Result<Vec<Value>, SqlError> {
     let mut r = Reader { buf: bytes, pos: 0 };
     let h = read_header(&mut r)?;
     let Some(kinds) = layout.kinds_of(h.schema_version) else {
@@ -120,8 +131,13 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
             continue;
         } else {
             let kind = kinds.map_or(slot.kind, |k| k[i]);
+            let unread = layout.col_of[i].is_some_and(|at| needed.get(at) == Some(&false));
             match &slot.column {
                 None => {
+                    skip(kind, &mut r)?;
+                    continue;
+                }
+                Some(_) if unread => {
                     skip(kind, &mut r)?;
                     continue;
                 }
@@ -139,7 +155,7 @@ pub fn decode_row(layout: &RowLayout, bytes: &[u8]) -> Result<Vec<Value>, SqlErr
     Ok(out)
 }
 
-/// Skips the bytes of a dropped slot of kind `kind`.
+/// Skips the bytes of a slot of kind `kind` (dropped, or of a column the reader does not need).
 fn skip(kind: FieldKind, r: &mut Reader<'_>) -> Result<(), SqlError> {
     let at = r.pos;
     let width = match kind {

@@ -52,7 +52,7 @@ use betula_storage::FieldKind;
 use crate::types::value::Value;
 use crate::types::Column;
 
-pub use decode::{decode_row, decode_row_header};
+pub use decode::{decode_row, decode_row_header, decode_row_needed};
 pub use encode::encode_row;
 pub use history::{Evolve, MAX_SLOTS, MAX_VERSIONS, TYPE_CHANGE};
 
