@@ -268,7 +268,7 @@ pub(crate) enum Cond {
     Upper(Expr, bool),
 }
 
-fn flip(op: BinOp) -> BinOp {
+pub(crate) fn flip(op: BinOp) -> BinOp {
     match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Le => BinOp::Ge,

@@ -1,6 +1,7 @@
 //! Planning: what a query reads and how, decided before any row is read. A [`query::QueryPlan`]
 //! holds [`select::SelectPlan`]s: sources bound from FROM (from.rs) with their access paths
-//! (access.rs, hints.rs, index_condition.rs), filters, grouping, window functions (window.rs),
+//! (access.rs, hints.rs, index_condition.rs), filters (without what the key range applies:
+//! implied.rs), grouping, window functions (window.rs),
 //! order and limit; WITH's common table expressions are bound while planning (cte.rs), views expanded
 //! in place as derived tables (view.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
@@ -12,6 +13,7 @@ pub mod cte;
 pub mod explain;
 pub mod from;
 pub mod hints;
+pub mod implied;
 pub mod index_condition;
 pub mod locks;
 pub mod pruning;

@@ -400,6 +400,7 @@ fn choose_access_paths(cx: &Context, plan: &mut SelectPlan) {
     }
     plan.key_ordered = key_ordered;
     crate::plan::index_condition::plan(cx, &mut plan.from, &plan.where_conj);
+    plan.filter = crate::plan::implied::drop_implied(&plan.from, plan.filter.take());
 }
 
 /// Clauses sqlparser accepts that the executor does not implement: refused, never ignored (each
