@@ -129,6 +129,9 @@ impl Compiled {
     }
 }
 
+/// The last pattern text a call compiled, and what it compiled to.
+type PatternCache = Option<(Vec<u8>, Arc<Compiled>)>;
+
 /// A call of the family in a compiled expression.
 pub struct RegexpCall {
     pub func: RegexpFunc,
@@ -136,8 +139,7 @@ pub struct RegexpCall {
     pub args: Vec<Expr>,
     pub case_insensitive: bool,
     pub binary: bool,
-    /// The last pattern text compiled, and what it compiled to.
-    cache: Arc<Mutex<Option<(Vec<u8>, Arc<Compiled>)>>>,
+    cache: Arc<Mutex<PatternCache>>,
 }
 
 impl RegexpCall {
