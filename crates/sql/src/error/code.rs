@@ -149,6 +149,8 @@ error_codes! {
     WrongValueCountOnRow = 1136, "21S01";
     /// `ER_INVALID_USE_OF_NULL`
     InvalidUseOfNull = 1138, "22004";
+    /// `ER_REGEXP_ERROR`: a pattern that is invalid or that Betula cannot match as PCRE2 does.
+    RegexpError = 1139, "42000";
     /// `ER_NONEXISTING_GRANT`
     NonexistingGrant = 1141, "42000";
     /// `ER_NO_SUCH_TABLE`

@@ -18,7 +18,7 @@
 //! * Without a runner (an expression evaluated where the executor does not run subqueries:
 //!   ON clauses, UPDATE, DELETE, window arguments) evaluation is 1235, never a wrong value.
 //! * Scalar: no row is NULL, more than one 1242. `x IN` no row is false whatever `x` is; else
-//!   SQL's NULL logic (list.rs `in_list`, row_in.rs for rows).
+//!   SQL's NULL logic (list.rs `in_list`, row_in.rs for rows); `x op ANY|ALL` as quantified.rs.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -46,6 +46,14 @@ pub enum SubKind {
         numeric: Option<Box<Expr>>,
         colls: Vec<Collation>,
         negated: bool,
+    },
+    /// `item op ANY|ALL (SELECT ...)` (quantified.rs); `numeric` as for `In`.
+    Quantified {
+        item: Expr,
+        numeric: Option<Box<Expr>>,
+        op: crate::expr::BinOp,
+        all: bool,
+        coll: Collation,
     },
 }
 
@@ -131,6 +139,9 @@ impl Correlated {
     pub fn operands(&self) -> Vec<&Expr> {
         match &self.kind {
             SubKind::In { items, numeric, .. } => items.iter().chain(numeric.as_deref()).collect(),
+            SubKind::Quantified { item, numeric, .. } => {
+                std::iter::once(item).chain(numeric.as_deref()).collect()
+            }
             _ => vec![],
         }
     }
@@ -210,6 +221,13 @@ pub fn eval_correlated(sub: &Correlated, cx: &EvalCtx<'_>) -> DbResult<Value> {
             colls,
             negated,
         } => in_rows(items, numeric.as_deref(), colls, *negated, &rows, cx),
+        SubKind::Quantified {
+            item,
+            numeric,
+            op,
+            all,
+            coll,
+        } => quantified_rows(item, numeric.as_deref(), (*op, *all, *coll), &rows, cx),
     }
 }
 
@@ -262,4 +280,33 @@ fn in_rows(
         crate::expr::row_in::row_in(lits, colls.to_vec(), rows.to_vec(), negated)?
     };
     eval(&e, &EvalCtx::row(&[]))
+}
+
+/// `item op ANY|ALL` the one-column `rows` of a run (`numeric` as in [`in_rows`]).
+fn quantified_rows(
+    item: &Expr,
+    numeric: Option<&Expr>,
+    (op, all, coll): (crate::expr::BinOp, bool, Collation),
+    rows: &[Vec<Value>],
+    cx: &EvalCtx<'_>,
+) -> DbResult<Value> {
+    if rows.iter().any(|r| r.len() != 1) {
+        return Err(DbError::new(
+            ErrorCode::OperandColumns,
+            "Operand should contain 1 column(s)",
+        ));
+    }
+    let all_numbers = !rows.is_empty() && rows.iter().all(|r| is_number(&r[0]));
+    let x = match numeric {
+        Some(n) if all_numbers => eval(n, cx)?,
+        _ => eval(item, cx)?,
+    };
+    let q = crate::expr::quantified::Quantified {
+        left: Expr::Lit(x),
+        values: rows.iter().map(|r| Expr::Lit(r[0].clone())).collect(),
+        op,
+        all,
+        coll,
+    };
+    q.eval(&EvalCtx::row(&[]))
 }

@@ -10,6 +10,8 @@
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
+//! | `quantified.rs` | `x op ANY / ALL (SELECT ...)` |
+//! | `regexp/` | REGEXP / RLIKE and the REGEXP_* functions (MariaDB's PCRE patterns) |
 //! | `correlated.rs` | correlated subqueries: outer names, per-row runs and their cache |
 //! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
 //!
@@ -23,6 +25,8 @@ mod counter_rate;
 pub mod eval;
 pub mod fold;
 pub mod functions;
+pub mod quantified;
+pub mod regexp;
 pub mod row_in;
 mod scope;
 mod tree;

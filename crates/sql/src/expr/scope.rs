@@ -201,7 +201,11 @@ impl Scope {
                 .cols
                 .get(*i)
                 .is_some_and(|c| c.ty.is_some_and(|t| t.is_numeric())),
-            Expr::Member(..) | Expr::Rand(..) | Expr::Sleep(..) => true,
+            Expr::Member(..) | Expr::Rand(..) | Expr::Sleep(..) | Expr::Quantified(_) => true,
+            Expr::Regexp(r) => matches!(
+                r.func,
+                crate::expr::regexp::RegexpFunc::Like | crate::expr::regexp::RegexpFunc::Instr
+            ),
             Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
             Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
             Expr::Cast(_, to) => to.is_numeric(),

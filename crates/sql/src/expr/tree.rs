@@ -161,6 +161,11 @@ pub enum Expr {
     Sleep(Box<Expr>, Interrupt),
     /// A correlated subquery, run for each row by the executor (correlated.rs).
     Subquery(Box<crate::expr::correlated::Correlated>),
+    /// `x REGEXP p` and REGEXP_INSTR / _SUBSTR / _REPLACE, holding its compiled pattern
+    /// (regexp/).
+    Regexp(Box<crate::expr::regexp::RegexpCall>),
+    /// `x op ANY|ALL (...)` over the rows of a subquery (quantified.rs).
+    Quantified(Box<crate::expr::quantified::Quantified>),
 }
 
 /// The direction of an [`Expr::InZone`].
@@ -231,6 +236,8 @@ impl Expr {
                 }
             }
             Expr::Sleep(a, _) => a.visit_cols(f),
+            Expr::Regexp(r) => r.args.iter().for_each(|e| e.visit_cols(f)),
+            Expr::Quantified(q) => q.operands().for_each(|e| e.visit_cols(f)),
             Expr::Subquery(s) => s
                 .outer
                 .iter()
@@ -269,6 +276,8 @@ impl Expr {
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
             Expr::Sleep(a, _) => a.has_agg(),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_agg()),
+            Expr::Regexp(r) => r.args.iter().any(|e| e.has_agg()),
+            Expr::Quantified(q) => q.operands().any(|e| e.has_agg()),
         }
     }
     /// True if the expression holds a correlated subquery.
@@ -302,6 +311,8 @@ impl Expr {
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_win()),
             Expr::Sleep(a, _) => a.has_win(),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_win()),
+            Expr::Regexp(r) => r.args.iter().any(|e| e.has_win()),
+            Expr::Quantified(q) => q.operands().any(|e| e.has_win()),
         }
     }
     /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
@@ -330,6 +341,8 @@ impl Expr {
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_rand()),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_rand()),
+            Expr::Regexp(r) => r.args.iter().any(|e| e.has_rand()),
+            Expr::Quantified(q) => q.operands().any(|e| e.has_rand()),
         }
     }
 }

@@ -67,6 +67,8 @@ fn volatile(e: &Expr) -> bool {
             volatile(a) || volatile(b)
         }
         Expr::InList(a, l, _, _) => volatile(a) || l.iter().any(volatile),
+        Expr::Regexp(r) => r.args.iter().any(volatile),
+        Expr::Quantified(q) => q.operands().any(volatile),
         Expr::Between(a, b, c, _, _) => volatile(a) || volatile(b) || volatile(c),
         Expr::Case(o, w, e, _) => {
             o.as_deref().is_some_and(volatile)

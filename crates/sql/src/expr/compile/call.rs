@@ -181,6 +181,11 @@ impl Compiler<'_> {
                 return self.time_bucket(&args)
             }
             "TIMESTAMPDIFF" | "TIMESTAMPADD" => return self.timestamp_unit_call(&name, &args),
+            "REGEXP_INSTR" | "REGEXP_SUBSTR" | "REGEXP_REPLACE" => {
+                if let Some(e) = self.regexp_function(&name, &args) {
+                    return e;
+                }
+            }
             "RAND" => {
                 if let Some(e) = self.rand(&args)? {
                     return Ok(e);

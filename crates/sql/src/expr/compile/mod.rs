@@ -8,7 +8,8 @@
 //! | `operators.rs` | unary and binary operators, `± INTERVAL`, `IS [NOT] NULL/TRUE/FALSE` |
 //! | `predicates.rs` | IN (list), BETWEEN, LIKE, CASE |
 //! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
-//! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries |
+//! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries, `op ANY / ALL (subquery)` |
+//! | `regexp.rs` | REGEXP / RLIKE, REGEXP_INSTR / _SUBSTR / _REPLACE |
 //! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
 //! | `window.rs` | window function calls (`OVER`), named windows, frames |
 //!
@@ -31,6 +32,7 @@ mod literal;
 mod names;
 mod operators;
 mod predicates;
+mod regexp;
 mod subquery;
 mod window;
 
@@ -205,7 +207,12 @@ impl Compiler<'_> {
                 escape_char,
                 ..
             } => self.like(expr, pattern, escape_char.as_deref(), *negated),
-            E::RLike { .. } => Err(DbError::unsupported("REGEXP")),
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                ..
+            } => self.rlike(expr, pattern, *negated),
             E::Case {
                 operand,
                 conditions,
@@ -218,6 +225,17 @@ impl Compiler<'_> {
                 negated,
             } => self.in_subquery(expr, subquery, *negated),
             E::Exists { subquery, negated } => self.exists(subquery, *negated),
+            E::AnyOp {
+                left,
+                compare_op,
+                right,
+                ..
+            } => self.quantified(left, compare_op, right, false),
+            E::AllOp {
+                left,
+                compare_op,
+                right,
+            } => self.quantified(left, compare_op, right, true),
             E::Subquery(q) => self.scalar_subquery(q),
             E::Cast { .. } | E::Convert { .. } => self.cast(e),
             E::Collate { expr, collation } => self.collate(expr, collation),

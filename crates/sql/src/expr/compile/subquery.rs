@@ -1,11 +1,13 @@
 //! Subqueries in expressions. An uncorrelated one runs once while the expression is compiled
 //! (through [`super::CompileEnv::subquery_in`]): `x [NOT] IN (SELECT ...)` becomes an IN list of
 //! the rows (a row `(a, b) IN (SELECT ...)`: row_in.rs), `[NOT] EXISTS` a 0/1 literal, and a
-//! scalar subquery its value. A correlated one (it names a column of the scope) becomes an
-//! [`Expr::Subquery`] that runs per row (correlated.rs).
+//! scalar subquery its value, `x op ANY|ALL (SELECT ...)` a [`Quantified`] node over the rows
+//! (`= ANY` is `IN`, `<> ALL` is `NOT IN`). A correlated one (it names a column of the scope)
+//! becomes an [`Expr::Subquery`] that runs per row (correlated.rs).
 //!
 //! Invariants: a scalar subquery of more than one row is 1242, of more than one column 1241 (as
-//! is an IN subquery whose rows are not as wide as its left side); one of no row is NULL;
+//! is an IN subquery whose rows are not as wide as its left side, and an ANY / ALL one of more
+//! than one column, or with a row on its left other than `= ANY` / `<> ALL`); one of no row is NULL;
 //! `x [NOT] IN` a subquery of no row is false (true), even for a NULL `x`.
 
 use sqlparser::ast;
@@ -16,7 +18,8 @@ use super::{Compiler, SubqueryRun};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::correlated::{Correlated, SubKind};
-use crate::expr::Expr;
+use crate::expr::quantified::Quantified;
+use crate::expr::{BinOp, Expr};
 use crate::types::value::Value;
 
 fn one_column_expected() -> DbError {
@@ -129,5 +132,63 @@ impl Compiler<'_> {
             Some(r) if r.len() == 1 => Expr::Lit(r.into_iter().next().unwrap_or(Value::Null)),
             Some(_) => return Err(one_column_expected()),
         })
+    }
+
+    /// `left op ANY|ALL right` (`all`), `right` a subquery (1064 otherwise).
+    pub(super) fn quantified(
+        &mut self,
+        left: &ast::Expr,
+        op: &ast::BinaryOperator,
+        right: &ast::Expr,
+        all: bool,
+    ) -> DbResult<Expr> {
+        use ast::BinaryOperator as B;
+        let ast::Expr::Subquery(q) = right else {
+            return Err(DbError::syntax(right));
+        };
+        let op = match op {
+            B::Eq => BinOp::Eq,
+            B::NotEq => BinOp::Ne,
+            B::Lt => BinOp::Lt,
+            B::LtEq => BinOp::Le,
+            B::Gt => BinOp::Gt,
+            B::GtEq => BinOp::Ge,
+            other => return Err(DbError::syntax(other)),
+        };
+        match (op, all) {
+            (BinOp::Eq, false) => return self.in_subquery(left, q, false),
+            (BinOp::Ne, true) => return self.in_subquery(left, q, true),
+            _ if matches!(left, ast::Expr::Tuple(_)) => return Err(one_column_expected()),
+            _ => {}
+        }
+        let a = self.compile(left)?;
+        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let rows = match self.run(q)? {
+            SubqueryRun::Rows(rows) => rows,
+            SubqueryRun::Correlated { read, env } => {
+                let numeric = Some(Box::new(self.number(a.clone())));
+                let kind = SubKind::Quantified {
+                    item: a,
+                    numeric,
+                    op,
+                    all,
+                    coll,
+                };
+                return Ok(self.correlated(q, kind, read, env));
+            }
+        };
+        let mut values = Vec::with_capacity(rows.len());
+        for r in rows {
+            let [v] = <[Value; 1]>::try_from(r).map_err(|_| one_column_expected())?;
+            values.push(Expr::Lit(v));
+        }
+        let left = self.number_if_all(a, &values);
+        Ok(Expr::Quantified(Box::new(Quantified {
+            left,
+            op,
+            all,
+            values,
+            coll,
+        })))
     }
 }

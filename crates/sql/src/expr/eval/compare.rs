@@ -20,7 +20,7 @@ pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
 }
 
 /// `x op y` for the comparison operators, `<=>` included.
-pub(super) fn comparison(op: BinOp, x: &Value, y: &Value, coll: Collation) -> Value {
+pub fn comparison(op: BinOp, x: &Value, y: &Value, coll: Collation) -> Value {
     if op == BinOp::NullSafeEq {
         return Value::Int(match (x.is_null(), y.is_null()) {
             (true, true) => 1,

@@ -5,6 +5,8 @@
 //! | --- | --- |
 //! | `arith.rs` | `+ - * / DIV %`, unary `-` and `~`, bit operators |
 //! | `compare.rs` | comparisons, `<=>`, IN (list), BETWEEN, LIKE |
+//!
+//! REGEXP and ANY/ALL evaluate in their own modules (expr/regexp/, expr/quantified.rs).
 //! | `logic.rs` | AND, OR, XOR, NOT, `IS [NOT] TRUE/FALSE`, CASE |
 //! | `cast.rs` | CAST, and the text and DATETIME forms of a value |
 //!
@@ -24,7 +26,7 @@ mod logic;
 pub use crate::expr::functions::is_known_function;
 pub use arith::{arith, negate_literal};
 pub use cast::{cast, micros_per_sec, text_of, to_datetime};
-pub use compare::{compare, like_match};
+pub use compare::{compare, comparison, like_match};
 
 use crate::error::db_error::DbResult;
 use crate::expr::{BinOp, Expr};
@@ -127,6 +129,8 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
             rng.next(seed.as_ref())
         }
         Expr::Subquery(s) => crate::expr::correlated::eval_correlated(s, cx)?,
+        Expr::Regexp(r) => r.eval(cx)?,
+        Expr::Quantified(q) => q.eval(cx)?,
         Expr::Sleep(secs, interrupt) => {
             // MariaDB: NULL, negative and tiny waits return at once.
             let secs = eval(secs, cx)?.to_f64_lenient().unwrap_or(0.0);
