@@ -221,28 +221,29 @@ impl Tree {
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
-        let batch = {
-            let st = self.state.read();
-            self.batch_locked(&st, key, before, view, window)?
-        };
-        self.evict_after_read()?;
-        Ok(batch)
-    }
-
-    fn batch_locked(
-        &self,
-        st: &TreeState,
-        key: Option<&[u8]>,
-        before: bool,
-        view: &ReadView,
-        window: (Option<&[u8]>, Option<&[u8]>),
-    ) -> Result<Batch> {
-        let choose = |pivots: &Pivots| match (key, before) {
+        let mut choose = |pivots: &Pivots| match (key, before) {
             (None, false) => 0,
             (None, true) => pivots.len(),
             (Some(k), false) => pivots.part_index(k),
             (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
         };
+        let batch = {
+            let st = self.state.read();
+            self.batch_locked(&st, &mut choose, view, window)?
+        };
+        self.evict_after_read()?;
+        Ok(batch)
+    }
+
+    /// Materializes the basement a descent reaches when `choose` picks the part to go down at each
+    /// node (given the node's pivots), as [`Tree::batch_at`] does.
+    pub(super) fn batch_locked(
+        &self,
+        st: &TreeState,
+        choose: &mut dyn FnMut(&Pivots) -> usize,
+        view: &ReadView,
+        window: (Option<&[u8]>, Option<&[u8]>),
+    ) -> Result<Batch> {
         let (mut lo, mut hi): (Option<Vec<u8>>, Option<Vec<u8>>) = (None, None);
         let mut path = Vec::new();
         let mut bn = st.root;

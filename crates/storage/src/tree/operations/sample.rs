@@ -1,0 +1,212 @@
+//! Row estimates and key samples of a tree that read a few basements, not the whole tree
+//! (design.md "Statistics", STA1-STA3).
+//!
+//! A descent is steered by a fraction `u` in [0, 1): at a node of `n` parts (children or
+//! basements) it takes part `⌊u·n⌋` and goes on with the rest `u·n − ⌊u·n⌋`. The basements so tile
+//! [0, 1), each over an interval of length `1 / weight`, its weight being the product of the part
+//! counts on its path. The basement reached is materialized as a range scan materializes it (the
+//! pending messages of its path applied, so rows still buffered in internal nodes count, and rows
+//! they delete do not), and its visible entries times its weight estimate the tree's rows: Knuth's
+//! estimate of a tree's size, unbiased for a uniform `u`. [`SampleOptions::descents`] fractions,
+//! one in each of as many equal strata, average it.
+//!
+//! Exact answers for small trees (STA2): a tree whose root is a leaf, or whose estimate is at most
+//! [`SampleOptions::exact_up_to_rows`], is counted by a full scan instead (the scan gives up, and
+//! the estimate stands, past [`EXACT_SCAN_FACTOR`] times that many rows).
+//!
+//! Locks (STA1): each descent holds the tree's read lock only while it materializes its basement,
+//! as one step of a range scan does, and evicts afterwards as reads do; writers wait no longer than
+//! for a scan's step. A descent that lands in the basement the previous one read reuses it.
+
+use super::read::Batch;
+use crate::error::Result;
+use crate::tree::in_memory::mvcc::ReadView;
+use crate::tree::in_memory::node::Pivots;
+use crate::tree::operations::cursor::ViewGuard;
+use crate::tree::Tree;
+use std::ops::Bound;
+
+/// The exact scan of a tree whose estimate is small reads at most this many times
+/// [`SampleOptions::exact_up_to_rows`] entries before it gives up (the estimate was far off).
+pub const EXACT_SCAN_FACTOR: u64 = 4;
+
+/// What [`Tree::sample`] reads and returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleOptions {
+    /// Descents to basements (each reads one basement; more give a closer estimate).
+    pub descents: u32,
+    /// A tree whose estimate is at most this many rows is counted exactly (0: only trees whose
+    /// root is a leaf).
+    pub exact_up_to_rows: u64,
+    /// Keep the keys of the basements read (for estimates of distinct key prefixes).
+    pub keys: bool,
+}
+
+impl Default for SampleOptions {
+    /// 64 descents (a few milliseconds of basement reads on a cold tree), exact up to 20,000 rows
+    /// (about as many entries as the descents read), no keys.
+    fn default() -> SampleOptions {
+        SampleOptions {
+            descents: 64,
+            exact_up_to_rows: 20_000,
+            keys: false,
+        }
+    }
+}
+
+/// The consecutive entries of one basement read by a sample (or, for an exact count, of the whole
+/// tree).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampledRun {
+    /// How many basements of the tree these entries stand for (1 for an exact count): the tree has
+    /// about `Σ weight × entries` rows.
+    pub weight: f64,
+    /// Visible entries read.
+    pub entries: u64,
+    /// Their keys in order, when [`SampleOptions::keys`] asked for them.
+    pub keys: Vec<Vec<u8>>,
+}
+
+/// A tree's row count (estimated or exact) and the runs of entries it was made from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreeSample {
+    /// Visible (committed) rows: exact when `exact`, else estimated.
+    pub rows: u64,
+    /// Whether every entry was read: then `runs` is one run holding every key (with keys asked for).
+    pub exact: bool,
+    pub runs: Vec<SampledRun>,
+}
+
+impl TreeSample {
+    fn from_runs(runs: Vec<SampledRun>, exact: bool) -> TreeSample {
+        let rows: f64 = runs.iter().map(|r| r.weight * r.entries as f64).sum();
+        TreeSample {
+            rows: rows.round() as u64,
+            exact,
+            runs,
+        }
+    }
+}
+
+/// One descent's basement: its weight, where its interval starts in [0, 1), and its entries.
+struct Landing {
+    weight: f64,
+    start: f64,
+    batch: Batch,
+}
+
+/// The fraction of descent `i` of `k`: in stratum `i`, offset by the fractional part of a multiple of
+/// the golden ratio (deterministic, so an unchanged tree gives the same estimate, and not in step
+/// with the trees' regular shapes as midpoints would be).
+fn fraction(i: u32, k: u32) -> f64 {
+    let offset = ((i as f64 + 1.0) * 0.618_033_988_749_895).fract();
+    ((i as f64 + offset) / k as f64).min(1.0 - f64::EPSILON)
+}
+
+impl Tree {
+    /// The tree's committed rows, estimated from a few basements or counted exactly when the tree
+    /// is small (module docs), with the keys read if `opts.keys`.
+    pub fn sample(&self, opts: &SampleOptions) -> Result<TreeSample> {
+        let (view, id, root_is_leaf) = {
+            let st = self.state.read();
+            let root_is_leaf = self.load(&st, st.root)?.is_leaf();
+            let (view, id) = self.mvcc.view(0, || st.max_msn + 1, true);
+            (view, id, root_is_leaf)
+        };
+        let guard = id.map(|id| ViewGuard::new(self.mvcc.clone(), id));
+        if root_is_leaf {
+            let all = self.count_exactly(view, guard, None, opts.keys)?;
+            return Ok(all.expect("a scan without a cap ends"));
+        }
+        let estimate = self.sample_descents(opts, &view)?;
+        if estimate.rows > opts.exact_up_to_rows {
+            return Ok(estimate);
+        }
+        let cap = opts.exact_up_to_rows.saturating_mul(EXACT_SCAN_FACTOR);
+        Ok(self
+            .count_exactly(view, guard, Some(cap), opts.keys)?
+            .unwrap_or(estimate))
+    }
+
+    /// Every visible entry as `view` sees it, counted (and its keys kept if `keys`); `None` once more
+    /// than `cap` are found.
+    fn count_exactly(
+        &self,
+        view: ReadView,
+        guard: Option<ViewGuard>,
+        cap: Option<u64>,
+        keys: bool,
+    ) -> Result<Option<TreeSample>> {
+        let mut run = SampledRun {
+            weight: 1.0,
+            entries: 0,
+            keys: Vec::new(),
+        };
+        let scan = self.range_with_view(Bound::Unbounded, Bound::Unbounded, false, view, guard);
+        for item in scan {
+            let (k, _) = item?;
+            run.entries += 1;
+            if cap.is_some_and(|c| run.entries > c) {
+                return Ok(None);
+            }
+            if keys {
+                run.keys.push(k);
+            }
+        }
+        Ok(Some(TreeSample::from_runs(vec![run], true)))
+    }
+
+    /// The estimate of `opts.descents` stratified descents (module docs).
+    fn sample_descents(&self, opts: &SampleOptions, view: &ReadView) -> Result<TreeSample> {
+        let k = opts.descents.max(1);
+        let mut runs: Vec<SampledRun> = Vec::new();
+        // The interval [start, end) of the basement the last descent read, and its weight.
+        let mut last: Option<(f64, f64, f64)> = None;
+        for i in 0..k {
+            let u = fraction(i, k);
+            if let Some((start, end, weight)) = last {
+                if (start..end).contains(&u) {
+                    let run = runs.last_mut().expect("a run per landing");
+                    run.weight += weight / k as f64;
+                    continue;
+                }
+            }
+            let landing = self.descend_by_fraction(u, view)?;
+            let end = landing.start + 1.0 / landing.weight;
+            last = Some((landing.start, end, landing.weight));
+            let entries = landing.batch.entries;
+            runs.push(SampledRun {
+                weight: landing.weight / k as f64,
+                entries: entries.len() as u64,
+                keys: match opts.keys {
+                    true => entries.into_iter().map(|(key, _)| key).collect(),
+                    false => Vec::new(),
+                },
+            });
+        }
+        Ok(TreeSample::from_runs(runs, false))
+    }
+
+    /// The basement the fraction `u` leads to, materialized under the read lock.
+    fn descend_by_fraction(&self, u: f64, view: &ReadView) -> Result<Landing> {
+        let (mut rest, mut weight) = (u, 1.0f64);
+        let mut choose = |pivots: &Pivots| {
+            let parts = pivots.len() + 1;
+            let scaled = rest * parts as f64;
+            let i = (scaled.floor() as usize).min(parts - 1);
+            rest = (scaled - i as f64).clamp(0.0, 1.0);
+            weight *= parts as f64;
+            i
+        };
+        let batch = {
+            let st = self.state.read();
+            self.batch_locked(&st, &mut choose, view, (None, None))?
+        };
+        self.evict_after_read()?;
+        Ok(Landing {
+            start: u - rest / weight,
+            weight,
+            batch,
+        })
+    }
+}
