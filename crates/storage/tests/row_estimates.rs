@@ -69,6 +69,7 @@ fn estimate(t: &TreeHandle, descents: u32) -> betula_storage::TreeSample {
         descents,
         exact_up_to_rows: 0,
         keys: true,
+        run_keys: 0,
     })
     .unwrap()
 }
@@ -146,6 +147,32 @@ fn messages_still_buffered_count_as_rows_and_deletes_as_none() {
     let s = estimate(&t, 64);
     assert_within(s.rows, keys.len() as u64, 20, "after a range delete");
     assert_runs_sound(&s, &keys, "after a range delete");
+}
+
+#[test]
+fn runs_read_on_to_the_keys_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let env = env(dir.path(), 8192, 1024, 8);
+    let t = env.create_tree("t", None).unwrap();
+    let keys = fill(&t, &mut Rng::new(21), 20_000, 10);
+    let all: Vec<Vec<u8>> = keys.iter().cloned().collect();
+    let s = t
+        .sample(&SampleOptions {
+            descents: 16,
+            exact_up_to_rows: 0,
+            keys: true,
+            run_keys: 300,
+        })
+        .unwrap();
+    assert!(!s.exact);
+    for run in &s.runs {
+        // Consecutive keys of the tree, from the first key of the basement reached.
+        let at = all.binary_search(&run.keys[0]).unwrap();
+        let want = &all[at..(at + run.keys.len()).min(all.len())];
+        assert_eq!(run.keys, want);
+        assert!(run.keys.len() >= 300 || at + run.keys.len() == all.len());
+        assert!(run.keys.len() as u64 >= run.entries);
+    }
 }
 
 #[test]

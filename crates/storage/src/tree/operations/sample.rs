@@ -40,16 +40,21 @@ pub struct SampleOptions {
     pub exact_up_to_rows: u64,
     /// Keep the keys of the basements read (for estimates of distinct key prefixes).
     pub keys: bool,
+    /// With `keys`: a descent whose basement holds fewer keys reads on into the basements after
+    /// it until it has this many (a run of consecutive keys long enough to see a key prefix that
+    /// repeats for hundreds of rows change).
+    pub run_keys: usize,
 }
 
 impl Default for SampleOptions {
     /// 64 descents (a few milliseconds of basement reads on a cold tree), exact up to 20,000 rows
-    /// (about as many entries as the descents read), no keys.
+    /// (about as many entries as the descents read), no keys (runs of at least 256 when asked).
     fn default() -> SampleOptions {
         SampleOptions {
             descents: 64,
             exact_up_to_rows: 20_000,
             keys: false,
+            run_keys: 256,
         }
     }
 }
@@ -61,9 +66,10 @@ pub struct SampledRun {
     /// How many basements of the tree these entries stand for (1 for an exact count): the tree has
     /// about `Σ weight × entries` rows.
     pub weight: f64,
-    /// Visible entries read.
+    /// Visible entries of the basement the descent reached.
     pub entries: u64,
-    /// Their keys in order, when [`SampleOptions::keys`] asked for them.
+    /// Their keys in order, when [`SampleOptions::keys`] asked for them, and those of the
+    /// basements after it that [`SampleOptions::run_keys`] asked for.
     pub keys: Vec<Vec<u8>>,
 }
 
@@ -174,17 +180,32 @@ impl Tree {
             let landing = self.descend_by_fraction(u, view)?;
             let end = landing.start + 1.0 / landing.weight;
             last = Some((landing.start, end, landing.weight));
-            let entries = landing.batch.entries;
+            let entries = landing.batch.entries.len() as u64;
+            let keys = match opts.keys {
+                true => self.run_of_keys(landing.batch, opts.run_keys, view)?,
+                false => Vec::new(),
+            };
             runs.push(SampledRun {
                 weight: landing.weight / k as f64,
-                entries: entries.len() as u64,
-                keys: match opts.keys {
-                    true => entries.into_iter().map(|(key, _)| key).collect(),
-                    false => Vec::new(),
-                },
+                entries,
+                keys,
             });
         }
         Ok(TreeSample::from_runs(runs, false))
+    }
+
+    /// The keys of `batch`, and of the basements after it until there are `at_least` (or the tree
+    /// ends).
+    fn run_of_keys(&self, batch: Batch, at_least: usize, view: &ReadView) -> Result<Vec<Vec<u8>>> {
+        let mut keys: Vec<Vec<u8>> = batch.entries.into_iter().map(|(k, _)| k).collect();
+        let mut next = batch.next_lo;
+        while keys.len() < at_least {
+            let Some(lo) = next else { break };
+            let b = self.batch_at(Some(&lo), false, view, (None, None))?;
+            keys.extend(b.entries.into_iter().map(|(k, _)| k));
+            next = b.next_lo;
+        }
+        Ok(keys)
     }
 
     /// The basement the fraction `u` leads to, materialized under the read lock.
