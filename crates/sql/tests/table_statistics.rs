@@ -48,7 +48,10 @@ fn create_and_fill(s: &mut Session, table: &str, extra: &str, n: u64) {
         let values: Vec<String> = (id..(id + 1000).min(n + 1))
             .map(|i| format!("({i}, {}, {i}, 's{}')", i % 100, i % 7))
             .collect();
-        exec(s, &format!("INSERT INTO {table} VALUES {}", values.join(",")));
+        exec(
+            s,
+            &format!("INSERT INTO {table} VALUES {}", values.join(",")),
+        );
         id += 1000;
     }
 }
@@ -142,7 +145,12 @@ fn large_tables_show_estimates_close_to_their_rows_and_distinct_values() {
     assert_within(table_rows(&mut s, "t"), n / 2, 20, "Rows after deletes");
     // Under the defaults the same table is estimated too (it is above betula_stats_exact_rows).
     exec(&mut s, "SET betula_stats_exact_rows = DEFAULT");
-    assert_within(table_rows(&mut s, "t"), n / 2, 20, "Rows under the defaults");
+    assert_within(
+        table_rows(&mut s, "t"),
+        n / 2,
+        20,
+        "Rows under the defaults",
+    );
 }
 
 #[test]

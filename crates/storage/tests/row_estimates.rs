@@ -88,8 +88,14 @@ fn assert_runs_sound(sample: &betula_storage::TreeSample, keys: &BTreeSet<Vec<u8
     for run in &sample.runs {
         assert_eq!(run.keys.len() as u64, run.entries, "{ctx}");
         for k in &run.keys {
-            assert!(keys.contains(k), "{ctx}: sampled key {k:?} is not in the tree");
-            assert!(prev.is_none_or(|p| p < k), "{ctx}: sampled keys out of order");
+            assert!(
+                keys.contains(k),
+                "{ctx}: sampled key {k:?} is not in the tree"
+            );
+            assert!(
+                prev.is_none_or(|p| p < k),
+                "{ctx}: sampled keys out of order"
+            );
             prev = Some(k);
         }
     }
@@ -136,7 +142,10 @@ fn messages_still_buffered_count_as_rows_and_deletes_as_none() {
         t.delete(k).unwrap();
         keys.remove(k);
     }
-    assert!(t.stats().buffered_messages > 0, "no message left in a buffer");
+    assert!(
+        t.stats().buffered_messages > 0,
+        "no message left in a buffer"
+    );
     let s = estimate(&t, 64);
     assert_within(s.rows, keys.len() as u64, 20, "buffered");
     assert_runs_sound(&s, &keys, "buffered");

@@ -6,7 +6,6 @@
 //! table's rows (the one statistic kept, for SHOW TABLE STATUS of big tables); CHECK reads every
 //! tree of the table (check.rs) and answers `Corrupt` with an `error` row per problem, or `OK`.
 
-
 use crate::context::Context;
 use crate::ddl::{alter, check};
 use crate::error::db_error::DbResult;

@@ -42,9 +42,9 @@ use crate::types::{IntWidth, SqlType};
 pub use charsets::{charset_rows, collation_rows};
 pub use columns::{column_key, column_rows, view_column_rows, ColRow};
 pub use engines::engines;
+pub use estimates::{key_cardinality, part_rows, row_count};
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;
-pub use estimates::{key_cardinality, part_rows, row_count};
 pub use tables::table_status;
 pub use trees::{tree_infos, TreeInfo};
 

@@ -47,7 +47,15 @@ pub fn index_rows(cx: &Context, tdef: &TableDef) -> ViewRows {
         }
     };
     if !tdef.pk.is_empty() {
-        add(None, "PRIMARY", true, &tdef.pk, &tdef.pk_prefix, "BTREE", &None);
+        add(
+            None,
+            "PRIMARY",
+            true,
+            &tdef.pk,
+            &tdef.pk_prefix,
+            "BTREE",
+            &None,
+        );
     }
     for (i, ix) in tdef.indexes.iter().enumerate() {
         add(

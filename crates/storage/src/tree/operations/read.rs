@@ -8,7 +8,7 @@ use super::write::part_range;
 use crate::error::Result;
 use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId};
 use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
-use crate::tree::in_memory::node::{Node, Pivots};
+use crate::tree::in_memory::node::Node;
 use crate::tree::{Tree, TreeState};
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -221,11 +221,14 @@ impl Tree {
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
-        let mut choose = |pivots: &Pivots| match (key, before) {
-            (None, false) => 0,
-            (None, true) => pivots.len(),
-            (Some(k), false) => pivots.part_index(k),
-            (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
+        let mut choose = |node: &Node| {
+            let pivots = node.pivots();
+            match (key, before) {
+                (None, false) => 0,
+                (None, true) => pivots.len(),
+                (Some(k), false) => pivots.part_index(k),
+                (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
+            }
         };
         let batch = {
             let st = self.state.read();
@@ -236,11 +239,11 @@ impl Tree {
     }
 
     /// Materializes the basement a descent reaches when `choose` picks the part to go down at each
-    /// node (given the node's pivots), as [`Tree::batch_at`] does.
+    /// node, as [`Tree::batch_at`] does.
     pub(super) fn batch_locked(
         &self,
         st: &TreeState,
-        choose: &mut dyn FnMut(&Pivots) -> usize,
+        choose: &mut dyn FnMut(&Node) -> usize,
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
@@ -249,7 +252,7 @@ impl Tree {
         let mut bn = st.root;
         loop {
             let node = self.load(st, bn)?;
-            let i = choose(node.pivots());
+            let i = choose(&node);
             narrow(&mut lo, &mut hi, node.pivots(), i);
             match &*node {
                 Node::Internal { children, .. } => {

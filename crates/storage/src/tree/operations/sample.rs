@@ -1,10 +1,12 @@
 //! Row estimates and key samples of a tree that read a few basements, not the whole tree
 //! (design.md "Statistics", STA1-STA3).
 //!
-//! A descent is steered by a fraction `u` in [0, 1): at a node of `n` parts (children or
-//! basements) it takes part `⌊u·n⌋` and goes on with the rest `u·n − ⌊u·n⌋`. The basements so tile
-//! [0, 1), each over an interval of length `1 / weight`, its weight being the product of the part
-//! counts on its path. The basement reached is materialized as a range scan materializes it (the
+//! A descent is steered by a fraction `u` in [0, 1): at an internal node of `n` children it takes
+//! child `⌊u·n⌋` and goes on with the rest `u·n − ⌊u·n⌋`; at a leaf it cuts [0, 1) among the
+//! basements in proportion to their bytes instead (`part_sizes`). The basements so tile [0, 1),
+//! each over an interval of length `1 / weight`, its weight being the product over its path of the
+//! inverse share of each part taken (`n` for a child, the leaf's bytes over the basement's for a
+//! basement). The basement reached is materialized as a range scan materializes it (the
 //! pending messages of its path applied, so rows still buffered in internal nodes count, and rows
 //! they delete do not), and its visible entries times its weight estimate the tree's rows: Knuth's
 //! estimate of a tree's size, unbiased for a uniform `u`. [`SampleOptions::descents`] fractions,
@@ -21,7 +23,7 @@
 use super::read::Batch;
 use crate::error::Result;
 use crate::tree::in_memory::mvcc::ReadView;
-use crate::tree::in_memory::node::Pivots;
+use crate::tree::in_memory::node::Node;
 use crate::tree::operations::cursor::ViewGuard;
 use crate::tree::Tree;
 use std::ops::Bound;
@@ -107,6 +109,32 @@ struct Landing {
 fn fraction(i: u32, k: u32) -> f64 {
     let offset = ((i as f64 + 1.0) * 0.618_033_988_749_895).fract();
     ((i as f64 + offset) / k as f64).min(1.0 - f64::EPSILON)
+}
+
+/// The share of the fractions each part of `node` takes: a leaf's basements in proportion to
+/// their bytes (rows per byte vary far less between basements than rows per basement do, so the
+/// estimate varies less), an internal node's children equally (their sizes are not known without
+/// reading them). A leaf's bytes are its block's raw partition lengths while it is clean, else the
+/// sizes of its basements in memory (a dirty leaf has them all); never 0.
+fn part_sizes(node: &Node) -> Vec<f64> {
+    let parts = node.parts();
+    let Node::Leaf { basements, .. } = node else {
+        return vec![1.0; parts];
+    };
+    let stored: Option<Vec<f64>> = basements
+        .iter()
+        .map(|b| b.part.map(|p| p.raw_len as f64))
+        .collect();
+    let loaded = || -> Option<Vec<f64>> {
+        basements
+            .iter()
+            .map(|b| b.loaded.as_ref().map(|l| l.bytes() as f64))
+            .collect()
+    };
+    match stored.or_else(loaded) {
+        Some(sizes) => sizes.into_iter().map(|s| s.max(1.0)).collect(),
+        None => vec![1.0; parts],
+    }
 }
 
 impl Tree {
@@ -211,12 +239,17 @@ impl Tree {
     /// The basement the fraction `u` leads to, materialized under the read lock.
     fn descend_by_fraction(&self, u: f64, view: &ReadView) -> Result<Landing> {
         let (mut rest, mut weight) = (u, 1.0f64);
-        let mut choose = |pivots: &Pivots| {
-            let parts = pivots.len() + 1;
-            let scaled = rest * parts as f64;
-            let i = (scaled.floor() as usize).min(parts - 1);
-            rest = (scaled - i as f64).clamp(0.0, 1.0);
-            weight *= parts as f64;
+        let mut choose = |node: &Node| {
+            let sizes = part_sizes(node);
+            let total: f64 = sizes.iter().sum();
+            let scaled = rest * total;
+            let (mut i, mut before) = (0, 0.0);
+            while i + 1 < sizes.len() && before + sizes[i] <= scaled {
+                before += sizes[i];
+                i += 1;
+            }
+            rest = ((scaled - before) / sizes[i]).clamp(0.0, 1.0);
+            weight *= total / sizes[i];
             i
         };
         let batch = {
