@@ -44,6 +44,7 @@ pub use latency::{LatencyHistogram, LatencySnapshot, BUCKET_BOUNDS_MICROS};
 pub use tree::format::columnar::{ColumnLayout, FieldKind, KeyField, ValueLayout};
 pub use tree::in_memory::message::{Op, UpdateRegistry};
 pub use tree::operations::cursor::RangeIter;
+pub use tree::operations::sample::{SampleOptions, SampledRun, TreeSample};
 pub use tree::options::TreeOptions;
 pub use tree::BuildStats;
 pub use tree::TreeStats;

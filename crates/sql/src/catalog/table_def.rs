@@ -80,9 +80,6 @@ pub struct Counters {
     pub auto_inc_moved: AtomicBool,
     /// Next hidden row id (tables without a primary key).
     pub row_id: AtomicU64,
-    /// Rows of the primary tree counted by the last ANALYZE TABLE of this run (0: none yet);
-    /// SHOW TABLE STATUS reports it for tables too big to count each time (infoschema/tables.rs).
-    pub analyzed_rows: AtomicU64,
 }
 
 #[derive(Debug, Clone)]

@@ -49,6 +49,10 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("betula_load_memory", i(256 << 20)),
         // Seconds between two rounds of the retention thread (ddl/retention.rs; 0: no rounds).
         ("betula_retention_interval", i(60)),
+        // Row counts and index cardinality (infoschema/estimates.rs): basements each tree's sample
+        // reads, and the estimated rows up to which a tree is counted exactly instead.
+        ("betula_stats_sample_basements", i(64)),
+        ("betula_stats_exact_rows", i(20_000)),
         // LOAD DATA LOCAL allowed (the client must opt in too).
         ("local_infile", i(1)),
         // Shown only; the directory is set at server start (`--secure-file-priv`), never by SET.

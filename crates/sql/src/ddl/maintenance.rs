@@ -6,8 +6,6 @@
 //! table's rows (the one statistic kept, for SHOW TABLE STATUS of big tables); CHECK reads every
 //! tree of the table (check.rs) and answers `Corrupt` with an `error` row per problem, or `OK`.
 
-use std::sync::atomic::Ordering;
-
 use crate::context::Context;
 use crate::ddl::{alter, check};
 use crate::error::db_error::DbResult;
@@ -54,13 +52,9 @@ pub fn run(cx: &mut Context, op: MaintenanceOp, tables: &[Vec<String>]) -> DbRes
                 ]);
                 alter::execute(cx, &db, &t, vec![AlterOp::Force], false)
             }
-            Ok(()) if op == MaintenanceOp::Analyze => {
-                // The one statistic Betula keeps: the row count (infoschema::row_count).
-                let def = cx.get_table(&db, &t)?;
-                let n = crate::infoschema::count_rows(cx, &def, None);
-                def.counters.analyzed_rows.store(n, Ordering::Relaxed);
-                Ok(())
-            }
+            // Nothing to gather: row counts and cardinality are sampled from the trees whenever
+            // they are asked for (infoschema/estimates.rs, design.md STA1-STA5).
+            Ok(()) if op == MaintenanceOp::Analyze => Ok(()),
             r => r,
         };
         match done {

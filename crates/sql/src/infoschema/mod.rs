@@ -12,13 +12,15 @@
 //! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
-//! information_schema) and their tables only. Row counts and sizes: tables.rs.
+//! information_schema) and their tables only. Sizes: tables.rs; row counts and index
+//! cardinality: estimates.rs.
 
 mod charsets;
 mod columns;
 mod constraints;
 mod empty;
 mod engines;
+mod estimates;
 mod partitions;
 mod processlist;
 mod rollups;
@@ -40,9 +42,10 @@ use crate::types::{IntWidth, SqlType};
 pub use charsets::{charset_rows, collation_rows};
 pub use columns::{column_key, column_rows, view_column_rows, ColRow};
 pub use engines::engines;
+pub use estimates::{key_cardinality, part_rows, row_count};
 pub use processlist::{processlist, status};
 pub use statistics::index_rows;
-pub use tables::{count_rows, row_count, table_status};
+pub use tables::table_status;
 pub use trees::{tree_infos, TreeInfo};
 
 /// The columns and rows of a view (or of a SHOW statement that shares its rows).
@@ -117,7 +120,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "SCHEMATA" => tables::schemata_view(cx, &visible),
         "TABLES" => tables::tables_view(cx, &visible)?,
         "COLUMNS" => columns::columns_view(tables()),
-        "STATISTICS" => statistics::statistics_view(tables()),
+        "STATISTICS" => statistics::statistics_view(cx, tables()),
         "ENGINES" => engines(),
         "PROCESSLIST" => processlist::processlist_view(cx),
         "KEY_COLUMN_USAGE" => constraints::key_column_usage_view(tables()),

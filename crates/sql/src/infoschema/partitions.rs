@@ -2,13 +2,14 @@
 //! with NULL partition columns per other table, as MariaDB), with per-partition row counts and
 //! sizes.
 //!
-//! Invariants: TABLE_ROWS counts the partition's committed rows up to tables.rs's limit (an
-//! estimate past it, like SHOW TABLE STATUS); DATA_LENGTH, INDEX_LENGTH and DATA_FREE are the
+//! Invariants: TABLE_ROWS is the partition's committed rows as estimates.rs counts them (exact
+//! for small trees, sampled past that, like SHOW TABLE STATUS); DATA_LENGTH, INDEX_LENGTH and DATA_FREE are the
 //! bytes of the partition's own trees on disk.
 
 use std::sync::Arc;
 
-use super::tables::{count_part_rows, part_bytes};
+use super::estimates::part_rows;
+use super::tables::part_bytes;
 use super::{ic, t, vc};
 use crate::catalog::create_table::quote_ident;
 use crate::catalog::partition::{render_bound, Method, PartBound};
@@ -16,9 +17,6 @@ use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::result::OutCol;
 use crate::types::value::Value;
-
-/// Rows counted per partition before the count stops.
-const COUNT_LIMIT: u64 = 1_000_000;
 
 const COLUMNS: [(&str, bool); 25] = [
     ("TABLE_CATALOG", false),
@@ -74,7 +72,7 @@ fn method(table: &TableDef) -> String {
 }
 
 fn row(cx: &Context, table: &TableDef, part: Option<usize>) -> Vec<Value> {
-    let n = count_part_rows(cx, table, part, Some(COUNT_LIMIT));
+    let n = part_rows(cx, table, part);
     let (data, index, free) = part_bytes(cx, table, part);
     let mut r = vec![t("def"), t(table.db.clone()), t(table.name.clone())];
     match (&table.partitioning, part) {

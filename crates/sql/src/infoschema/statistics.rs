@@ -1,21 +1,27 @@
 //! Indexes: information_schema.STATISTICS and SHOW INDEX's rows, one per column of each key
-//! (the primary key first, as `PRIMARY`, then the secondary indexes in declaration order).
+//! (the primary key first, as `PRIMARY`, then the secondary indexes in declaration order), with
+//! each key prefix's cardinality as estimates.rs estimates it.
 
 use std::sync::Arc;
 
+use super::estimates::{key_cardinality, row_count};
 use super::{ic, names, t, ViewRows};
 use crate::catalog::TableDef;
+use crate::context::Context;
 use crate::types::value::Value;
 
 /// SHOW INDEX rows (also information_schema.STATISTICS without the leading columns).
-pub fn index_rows(tdef: &TableDef) -> ViewRows {
+pub fn index_rows(cx: &Context, tdef: &TableDef) -> ViewRows {
+    let table_rows = row_count(cx, tdef);
     let mut rows = Vec::new();
-    let mut add = |name: &str,
+    let mut add = |ix: Option<usize>,
+                   name: &str,
                    unique: bool,
                    cols: &[usize],
                    prefix: &[Option<u32>],
                    kind: &str,
                    comment: &Option<String>| {
+        let cardinality = key_cardinality(cx, tdef, ix, table_rows);
         for (seq, &c) in cols.iter().enumerate() {
             rows.push(vec![
                 t(tdef.name.clone()),
@@ -24,7 +30,7 @@ pub fn index_rows(tdef: &TableDef) -> ViewRows {
                 Value::Int(seq as i64 + 1),
                 t(tdef.columns[c].name.clone()),
                 t("A"),
-                Value::Int(0),
+                Value::UInt(cardinality[seq]),
                 prefix
                     .get(seq)
                     .copied()
@@ -41,10 +47,19 @@ pub fn index_rows(tdef: &TableDef) -> ViewRows {
         }
     };
     if !tdef.pk.is_empty() {
-        add("PRIMARY", true, &tdef.pk, &tdef.pk_prefix, "BTREE", &None);
-    }
-    for ix in &tdef.indexes {
         add(
+            None,
+            "PRIMARY",
+            true,
+            &tdef.pk,
+            &tdef.pk_prefix,
+            "BTREE",
+            &None,
+        );
+    }
+    for (i, ix) in tdef.indexes.iter().enumerate() {
+        add(
+            Some(i),
             &ix.name,
             ix.unique,
             &ix.columns,
@@ -58,7 +73,7 @@ pub fn index_rows(tdef: &TableDef) -> ViewRows {
 
 /// information_schema.STATISTICS: SHOW INDEX's rows of `tables` after the catalog, schema and
 /// table names.
-pub(super) fn statistics_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
+pub(super) fn statistics_view(cx: &Context, tables: Vec<Arc<TableDef>>) -> ViewRows {
     let mut cols = names(&["TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME"]);
     cols.push(ic("NON_UNIQUE"));
     cols.extend(names(&["INDEX_SCHEMA", "INDEX_NAME"]));
@@ -77,7 +92,7 @@ pub(super) fn statistics_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
     ]));
     let mut rows = Vec::new();
     for td in tables {
-        for r in index_rows(&td).1 {
+        for r in index_rows(cx, &td).1 {
             let mut row = vec![
                 t("def"),
                 t(td.db.clone()),

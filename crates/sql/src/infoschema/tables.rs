@@ -1,9 +1,10 @@
 //! Databases and tables: information_schema.SCHEMATA and TABLES, and SHOW TABLE STATUS's rows
 //! (TABLES is SHOW TABLE STATUS after the catalog, schema and table type).
 //!
-//! Invariant: `TABLE_ROWS` is exact for tables of up to 1,000,000 rows (counted from the
-//! committed primary tree) and stops counting there; `DATA_LENGTH` is the on-disk bytes of the
-//! primary tree, `INDEX_LENGTH` of the secondary trees.
+//! Invariant: `TABLE_ROWS` is the committed rows of the primary trees as estimates.rs counts
+//! them (exact for small trees, sampled past that: design.md STA2); `DATA_LENGTH` is the on-disk
+//! bytes of the primary tree, `INDEX_LENGTH` of the secondary trees; `AVG_ROW_LENGTH` the one
+//! divided by the rows.
 
 use std::sync::atomic::Ordering;
 
@@ -126,48 +127,6 @@ fn system_view_row(v: String) -> Vec<Value> {
     r
 }
 
-/// Rows SHOW TABLE STATUS and EXPLAIN count in a table's primary tree before they give up.
-const COUNT_LIMIT: u64 = 1_000_000;
-
-/// The number of rows of `t`: counted in its committed primary tree when it has fewer than
-/// [`COUNT_LIMIT`], else the larger of the limit and the count of the last ANALYZE TABLE.
-pub fn row_count(cx: &Context, t: &TableDef) -> u64 {
-    let n = count_rows(cx, t, Some(COUNT_LIMIT));
-    if n < COUNT_LIMIT {
-        return n;
-    }
-    n.max(t.counters.analyzed_rows.load(Ordering::Relaxed))
-}
-
-/// The rows of `t`'s committed primary trees (every partition's), counted up to `limit` (all
-/// without one).
-pub fn count_rows(cx: &Context, t: &TableDef, limit: Option<u64>) -> u64 {
-    let mut n = 0u64;
-    for part in t.parts() {
-        n += count_part_rows(cx, t, part, limit.map(|l| l.saturating_sub(n)));
-    }
-    n
-}
-
-/// The rows of partition `part`'s committed primary tree, counted up to `limit`.
-pub fn count_part_rows(cx: &Context, t: &TableDef, part: Option<usize>, limit: Option<u64>) -> u64 {
-    let Ok(tree) = cx.engine.store.tree(&t.primary_tree_of(part)) else {
-        return 0;
-    };
-    let mut n = 0u64;
-    for item in tree.range(
-        std::ops::Bound::Unbounded,
-        std::ops::Bound::Unbounded,
-        false,
-    ) {
-        if item.is_err() || limit.is_some_and(|l| n >= l) {
-            break;
-        }
-        n += 1;
-    }
-    n
-}
-
 /// Bytes on disk of partition `part`'s primary tree, of its index trees, and free inside them.
 pub fn part_bytes(cx: &Context, t: &TableDef, part: Option<usize>) -> (u64, u64, u64) {
     let store = &cx.engine.store;
@@ -221,7 +180,7 @@ pub fn table_status(cx: &Context, db: &str) -> DbResult<ViewRows> {
             .into_iter()
             .map(|p| part_bytes(cx, &tdef, p))
             .fold((0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
-        let n = row_count(cx, &tdef);
+        let n = super::estimates::row_count(cx, &tdef);
         let mut opts = match (&tdef.compression, &tdef.row_format) {
             (Some(c), _) => format!("COMPRESSION=\"{c}\""),
             (None, Some(r)) => format!("row_format={r}"),

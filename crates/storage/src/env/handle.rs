@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::tree::format::columnar::ColumnLayout;
 use crate::tree::in_memory::message::{Message, Msn, Op};
 use crate::tree::operations::cursor::RangeIter;
+use crate::tree::operations::sample::{SampleOptions, TreeSample};
 use crate::tree::{Tree, TreeStats};
 
 use std::ops::Bound;
@@ -174,6 +175,12 @@ impl TreeHandle {
     /// Entries within the bounds, in key order or reverse.
     pub fn range(&self, lower: Bound<&[u8]>, upper: Bound<&[u8]>, reverse: bool) -> RangeIter<'_> {
         self.tree.range(lower, upper, reverse)
+    }
+
+    /// The tree's committed rows, estimated from a few basements or counted exactly when the tree
+    /// is small, and the keys read (`Tree::sample`, design.md STA1-STA3).
+    pub fn sample(&self, opts: &SampleOptions) -> Result<TreeSample> {
+        self.tree.sample(opts)
     }
 
     /// Sizes and counts.

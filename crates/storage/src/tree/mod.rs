@@ -32,6 +32,7 @@
 //!   - `read.rs`: point reads and basement-at-a-time range materialization;
 //!   - `cold_read.rs`: point reads of one frame of a basement not in memory;
 //!   - `cursor.rs`: range iteration (`RangeIter`), one basement at a time;
+//!   - `sample.rs`: row estimates and key samples from a few descents (`Tree::sample`);
 //!   - `build.rs`: bottom-up construction from a sorted stream (bulk load).
 //! - `durability/`: making the tree durable and reading it back.
 //!   - `checkpoint.rs`: capture, write-out and completion of this tree's part of a checkpoint;

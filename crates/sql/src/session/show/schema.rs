@@ -94,7 +94,7 @@ pub fn indexes(cx: &mut Context, table: &[String]) -> DbResult<Output> {
     let (db, tn) = cx.resolve_table_name(table)?;
     cx.check_db_access(&db)?;
     let def = cx.get_table(&db, &tn)?;
-    let (_, rows) = infoschema::index_rows(&def);
+    let (_, rows) = infoschema::index_rows(cx, &def);
     Ok(Output::text(
         &[
             "Table",

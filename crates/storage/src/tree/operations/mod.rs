@@ -10,4 +10,5 @@ pub(super) mod build;
 pub(super) mod cold_read;
 pub mod cursor;
 pub(super) mod read;
+pub mod sample;
 pub(super) mod write;

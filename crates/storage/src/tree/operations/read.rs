@@ -8,7 +8,7 @@ use super::write::part_range;
 use crate::error::Result;
 use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId};
 use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
-use crate::tree::in_memory::node::{Node, Pivots};
+use crate::tree::in_memory::node::Node;
 use crate::tree::{Tree, TreeState};
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -221,34 +221,38 @@ impl Tree {
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
+        let mut choose = |node: &Node| {
+            let pivots = node.pivots();
+            match (key, before) {
+                (None, false) => 0,
+                (None, true) => pivots.len(),
+                (Some(k), false) => pivots.part_index(k),
+                (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
+            }
+        };
         let batch = {
             let st = self.state.read();
-            self.batch_locked(&st, key, before, view, window)?
+            self.batch_locked(&st, &mut choose, view, window)?
         };
         self.evict_after_read()?;
         Ok(batch)
     }
 
-    fn batch_locked(
+    /// Materializes the basement a descent reaches when `choose` picks the part to go down at each
+    /// node, as [`Tree::batch_at`] does.
+    pub(super) fn batch_locked(
         &self,
         st: &TreeState,
-        key: Option<&[u8]>,
-        before: bool,
+        choose: &mut dyn FnMut(&Node) -> usize,
         view: &ReadView,
         window: (Option<&[u8]>, Option<&[u8]>),
     ) -> Result<Batch> {
-        let choose = |pivots: &Pivots| match (key, before) {
-            (None, false) => 0,
-            (None, true) => pivots.len(),
-            (Some(k), false) => pivots.part_index(k),
-            (Some(k), true) => pivots.partition_point(|p| p.as_slice() < k),
-        };
         let (mut lo, mut hi): (Option<Vec<u8>>, Option<Vec<u8>>) = (None, None);
         let mut path = Vec::new();
         let mut bn = st.root;
         loop {
             let node = self.load(st, bn)?;
-            let i = choose(node.pivots());
+            let i = choose(&node);
             narrow(&mut lo, &mut hi, node.pivots(), i);
             match &*node {
                 Node::Internal { children, .. } => {
