@@ -17,9 +17,7 @@ use crate::types::SqlType;
 /// The filter of a single-table SELECT without the conjuncts its key range applies exactly
 /// (`None` when none is left); `filter` unchanged otherwise.
 pub fn drop_implied(from: &From, filter: Option<Expr>) -> Option<Expr> {
-    let Some(f) = filter else {
-        return None;
-    };
+    let f = filter?;
     let [s] = from.sources.as_slice() else {
         return Some(f);
     };
