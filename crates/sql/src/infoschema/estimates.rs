@@ -66,7 +66,7 @@ pub fn key_cardinality(cx: &Context, t: &TableDef, ix: Option<usize>, rows: u64)
         ),
     };
     // Prefixes to sample: all but a unique key's whole key, which has `rows` values.
-    let sampled = columns - usize::from(unique);
+    let sampled = columns.saturating_sub(usize::from(unique));
     let mut distinct = vec![0u64; sampled];
     if sampled > 0 {
         for part in t.parts() {
