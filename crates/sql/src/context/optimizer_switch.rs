@@ -120,9 +120,17 @@ pub fn enabled(cx: &Context, name: &str) -> bool {
         Some(Value::Text(t)) => t.as_str(),
         _ => DEFAULT,
     };
-    text.split(',')
-        .filter_map(|p| p.split_once('='))
-        .any(|(k, v)| k == name && v == "on")
+    flag_on(text, name)
+}
+
+/// Whether `text` (a switch's `flag=on|off,...` list) has `name=on` as one of its items.
+fn flag_on(text: &str, name: &str) -> bool {
+    // `name=on` as a whole item: at the start or after a comma, and followed by a comma or the end.
+    text.match_indices(name).any(|(at, _)| {
+        let before = at == 0 || text.as_bytes()[at - 1] == b',';
+        let rest = &text[at + name.len()..];
+        before && (rest == "=on" || rest.starts_with("=on,"))
+    })
 }
 
 #[cfg(test)]
@@ -131,6 +139,23 @@ mod tests {
 
     fn set(cur: &str, s: &str) -> DbResult<(String, Vec<(ErrorCode, String)>)> {
         assign(cur, &Value::Text(s.into()))
+    }
+
+    #[test]
+    fn a_flag_is_on_only_as_a_whole_item() {
+        let text = "mrr=on,mrr_cost_based=off,index_merge_union=off,index_merge=on,x=onx";
+        assert!(flag_on(text, "mrr"));
+        assert!(!flag_on(text, "mrr_cost_based"));
+        assert!(!flag_on(text, "cost_based"));
+        assert!(!flag_on(text, "index_merge_union"));
+        assert!(flag_on(text, "index_merge"));
+        assert!(!flag_on(text, "merge"));
+        assert!(!flag_on(text, "x"));
+        assert!(!flag_on(text, "absent"));
+        assert!(flag_on(DEFAULT, "index_condition_pushdown"));
+        assert!(!flag_on(DEFAULT, "engine_condition_pushdown"));
+        let (off, _) = set(DEFAULT, "index_condition_pushdown=off").unwrap();
+        assert!(!flag_on(&off, "index_condition_pushdown"));
     }
 
     #[test]

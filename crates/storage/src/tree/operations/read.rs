@@ -332,7 +332,8 @@ impl Tree {
         view: &ReadView,
         aborted: &[TxnId],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
-        msgs.sort_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
+        // Unstable is enough: no two messages share an MSN.
+        msgs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
         let mut out = Vec::with_capacity(part.len() + msgs.len());
         let mut entries = part.iter().peekable();
         let mut at = 0;
