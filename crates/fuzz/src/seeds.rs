@@ -31,6 +31,7 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         "basement" => vec![basement(3).encode(), basement(40).encode()],
         "buffer" => vec![buffer().encode()],
         "columnar" => columnar_frames(),
+        "columnar_buffer" => columnar_buffers(),
         "log" => log(),
         "catalog" => vec![catalog().encode(), Catalog::default().encode()],
         "block_table" => vec![block_table()],
@@ -281,6 +282,57 @@ fn columnar_frames() -> Vec<Vec<u8>> {
         }
     }
     out
+}
+
+/// Columnar message buffers of each target table's primary tree: Puts of its seed rows (some with
+/// a NULL column), a Put the layout does not fit, a delete and an upsert (plain bodies).
+fn columnar_buffers() -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for (t, def) in tables().iter().enumerate() {
+        let layout = def.column_layouts().remove(0).1;
+        let rows: Vec<Vec<u8>> = rows()
+            .into_iter()
+            .filter(|(r, _)| *r == t)
+            .map(|(_, bytes)| bytes[1..].to_vec())
+            .collect();
+        let mut msgs = Vec::new();
+        for (i, row) in rows.iter().cycle().take(24).enumerate() {
+            let mut key = Vec::new();
+            if encode_key(&def.pk_key_columns(), &key_values(def, i), &mut key).is_ok() {
+                msgs.push(msg(10 + i as u64, key, Op::Put(row.clone())));
+            }
+        }
+        let n = msgs.len() as u64;
+        msgs.push(msg(20 + n, b"\xff".to_vec(), Op::Put(b"not a row".to_vec())));
+        msgs.push(msg(21 + n, b"\xfe".to_vec(), Op::Delete));
+        msgs.push(msg(
+            22 + n,
+            b"\xfd".to_vec(),
+            Op::Upsert {
+                func: 1,
+                arg: vec![1, 2],
+            },
+        ));
+        let mut raw = Vec::new();
+        raw.put_varint(msgs.len() as u64);
+        for m in &msgs {
+            m.encode(&mut raw);
+        }
+        if let Some(form) = columnar::messages::encode(&raw, &layout) {
+            out.push(form);
+        }
+    }
+    out
+}
+
+/// A message of transaction 0.
+fn msg(msn: u64, key: Vec<u8>, op: Op) -> Message {
+    Message {
+        msn,
+        txn: 0,
+        key,
+        op,
+    }
 }
 
 /// A committed entry as a frame's raw bytes hold it (file-format.md §3.3).

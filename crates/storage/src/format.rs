@@ -2,12 +2,13 @@
 
 /// The on-disk format version this build writes and reads. Bump it (and add a row to the version history in
 /// docs/file-format.md) on any change of layout.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
 
 /// The oldest format version this build still reads (version 1 node blocks have no filter chunk, version 2 leaf
 /// blocks store each basement as one chunk, not as frames; version 4 changed only how the log is read and
 /// version 5 only its frames, file-format.md §4; version 6 leaf frames begin with their transform byte and
-/// may be columnar, file-format.md §3.4-3.5; nothing else changed).
+/// may be columnar, file-format.md §3.4-3.5; version 7 message buffers begin with a transform byte and may be
+/// columnar, §3.6; nothing else changed).
 pub const OLDEST_READABLE_VERSION: u32 = 1;
 
 /// Whether this build reads structures written in format `version`.

@@ -31,6 +31,10 @@ pub const ALL: &[Target] = &[
         run: storage::columnar,
     },
     Target {
+        name: "columnar_buffer",
+        run: storage::columnar_buffer,
+    },
+    Target {
         name: "log",
         run: storage::log,
     },

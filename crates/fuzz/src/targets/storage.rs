@@ -72,6 +72,22 @@ pub fn columnar(data: &[u8]) -> Result<(), String> {
     }
 }
 
+/// A columnar message buffer: what decodes is a buffer's raw encoding, which the form's own layout
+/// must encode into a form that decodes to the same raw bytes (when the layout fits any message).
+pub fn columnar_buffer(data: &[u8]) -> Result<(), String> {
+    let Ok((raw, layout)) = columnar::messages::decode_with_layout(data) else {
+        return Ok(());
+    };
+    let Some(again) = columnar::messages::encode(&raw, &layout) else {
+        return Ok(());
+    };
+    match columnar::messages::decode(&again) {
+        Ok(back) if back == raw => Ok(()),
+        Ok(_) => Err("a buffer's raw bytes changed across encode and decode".into()),
+        Err(e) => Err(format!("a re-encoded buffer does not decode: {e}")),
+    }
+}
+
 /// A log segment's bytes: frames decoded one after another, as recovery reads them.
 pub fn log(data: &[u8]) -> Result<(), String> {
     let mut at = 0;

@@ -451,11 +451,8 @@ impl Tree {
             None
         };
         let node = collected.as_ref().unwrap_or(node);
-        let layout = if node.is_leaf() {
-            self.column_layout()
-        } else {
-            None
-        };
+        // Leaves' frames and internal nodes' buffers are columnar where the layout fits (COL6).
+        let layout = self.column_layout();
         let enc = node_codec::encode(
             node,
             bn,

@@ -62,9 +62,9 @@ pub fn plan(entries: impl Iterator<Item = (usize, usize, usize)>, target: usize)
 }
 
 /// Transform byte of a tagged frame: its raw bytes, compressed.
-const TRANSFORM_PLAIN: u8 = 0;
+pub(super) const TRANSFORM_PLAIN: u8 = 0;
 /// Transform byte of a tagged frame: its columnar form, compressed.
-const TRANSFORM_COLUMNAR: u8 = 1;
+pub(super) const TRANSFORM_COLUMNAR: u8 = 1;
 
 /// How frames are stored.
 #[derive(Debug, Clone, Copy)]

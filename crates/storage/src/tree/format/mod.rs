@@ -6,6 +6,7 @@
 //! CRC-32C checked before it is decoded; what a format version writes (layouts, hashes, probe sequences)
 //! never changes meaning within that version, and older versions stay readable.
 
+pub mod buffer_chunk;
 pub mod columnar;
 pub mod frames;
 pub mod key_filter;

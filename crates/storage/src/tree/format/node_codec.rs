@@ -6,6 +6,7 @@
 //! then be read, checked and decompressed alone. Decoders never panic: any inconsistency is a
 //! [`DecodeError`] that the caller reports as corruption naming the file and block.
 
+use super::buffer_chunk;
 use super::columnar::ColumnLayout;
 use super::frames::{self, FrameStyle};
 use super::key_filter::KeyFilter;
@@ -202,7 +203,14 @@ fn encode_as(
                 .iter()
                 .map(|b| {
                     let raw = b.get().encode();
-                    let (stored, crc) = chunk(codec, level, &raw);
+                    let stored = match written {
+                        Written::Current(_, layout) => {
+                            buffer_chunk::store(&raw, codec, level, layout).0
+                        }
+                        #[cfg(test)]
+                        _ => chunk(codec, level, &raw).0,
+                    };
+                    let crc = crc32c::crc32c(&stored);
                     (
                         (Cow::Owned(stored), crc, raw.len()),
                         b.get().key_filter().map(Arc::new),
@@ -229,7 +237,7 @@ fn encode_as(
             crc: *c,
             codec,
             framed: node.is_leaf() && written.frames().is_some(),
-            tagged: node.is_leaf() && matches!(written, Written::Current(..)),
+            tagged: matches!(written, Written::Current(..)),
         });
         off += s.len();
     }
@@ -341,7 +349,11 @@ pub fn decode_prefix(buf: &[u8], blocknum: BlockNum) -> Result<NodePrefix, Decod
             crc: dd.u32()?,
             codec,
             framed: kind == KIND_LEAF && version >= 3,
-            tagged: kind == KIND_LEAF && version >= 6,
+            tagged: if kind == KIND_LEAF {
+                version >= 6
+            } else {
+                version >= 7
+            },
         });
     }
     let meta_stored_bytes = d.take(meta_stored)?;
@@ -420,6 +432,10 @@ pub fn decode_part_bytes(stored: &[u8], loc: &PartLoc) -> Result<Vec<u8>, Decode
     }
     if loc.framed {
         return frames::decode_all(stored, loc.codec, loc.raw_len as usize, loc.tagged)
+            .map_err(|e| err(format!("partition at offset {}: {e}", loc.offset)));
+    }
+    if loc.tagged {
+        return buffer_chunk::load(stored, loc.codec, loc.raw_len as usize)
             .map_err(|e| err(format!("partition at offset {}: {e}", loc.offset)));
     }
     if loc.raw_len == 0 {

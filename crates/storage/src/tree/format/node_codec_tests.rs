@@ -180,3 +180,71 @@ fn version_1_blocks_read_as_blocks_without_filters() {
     v9[4..6].copy_from_slice(&9u16.to_le_bytes());
     assert!(decode_node(&v9, 4, false).is_err());
 }
+
+/// A layout of 4-byte big-endian keys and 8-byte little-endian values.
+fn int_layout() -> ColumnLayout {
+    use crate::tree::format::columnar::{FieldKind, KeyField, ValueLayout};
+    ColumnLayout {
+        key: vec![KeyField {
+            kind: FieldKind::UintBe { bytes: 4 },
+            marker: false,
+            inverted: false,
+        }],
+        value: ValueLayout::Record {
+            head: vec![FieldKind::IntLe {
+                bytes: 8,
+                signed: false,
+            }],
+            slots: vec![],
+        },
+    }
+}
+
+#[test]
+fn internal_buffers_are_columnar_with_a_layout_and_version_5_ones_read_untagged() {
+    let mut buf = Buffer::default();
+    for i in 0..400u32 {
+        buf.push(Message {
+            msn: 10 + u64::from(i),
+            txn: u64::from(i % 3),
+            key: (i * 7).to_be_bytes().to_vec(),
+            op: if i % 50 == 49 {
+                Op::Delete
+            } else {
+                Op::Put(u64::from(i * 3).to_le_bytes().to_vec())
+            },
+        });
+    }
+    let internal = Node::Internal {
+        height: 1,
+        pivots: vec![b"m".to_vec()].into(),
+        children: vec![3, 4],
+        buffers: vec![BufferSlot::new(buf.clone()), BufferSlot::new(Buffer::default())],
+    };
+    let layout = int_layout();
+    let plain = encode(&internal, 2, Codec::Zstd, 0, 256, None);
+    let col = encode(&internal, 2, Codec::Zstd, 0, 256, Some(&layout));
+    let v5 = encode_version_5(&internal, 2, Codec::Zstd, 0, 256);
+    assert_eq!(part_slice(&plain.bytes, &plain.parts[0]).unwrap()[0], 0);
+    assert_eq!(part_slice(&col.bytes, &col.parts[0]).unwrap()[0], 1);
+    assert!(col.bytes.len() < plain.bytes.len());
+    for (enc, tagged) in [(&plain, true), (&col, true), (&v5, false)] {
+        let prefix = decode_prefix(&enc.bytes[..enc.prefix_len as usize], 2).unwrap();
+        assert!(prefix.parts.iter().all(|p| p.tagged == tagged && !p.framed));
+        match decode_node(&enc.bytes, 2, false).unwrap() {
+            Node::Internal { buffers, .. } => {
+                assert_eq!(buffers[0].get().encode(), buf.encode());
+                assert_eq!(buffers[1].get().count(), 0);
+            }
+            _ => panic!("not internal"),
+        }
+    }
+    for i in 0..col.bytes.len() {
+        let mut bad = col.bytes.clone();
+        bad[i] ^= 0x04;
+        assert!(
+            decode_node(&bad, 2, false).is_err(),
+            "flip at byte {i} not caught"
+        );
+    }
+}

@@ -32,7 +32,8 @@ pub struct PartLoc {
     pub codec: crate::compress::Codec,
     /// Stored as frames (a leaf partition of a version 3 block, tree/format/frames.rs).
     pub framed: bool,
-    /// Each frame starts with its transform byte (a leaf partition of a version 6 block).
+    /// Each frame starts with its transform byte (a leaf partition of a version 6 block), or the
+    /// partition does (a message buffer of a version 7 block, tree/format/buffer_chunk.rs).
     pub tagged: bool,
 }
 

@@ -8,7 +8,7 @@
 //! version stack, a row of another schema version, a key of another shape) are stored in their plain
 //! form beside the columns.
 //!
-//! Map: `layout.rs` the description and the canonical parse of fields; `rows.rs` which entry bytes
+//! Map: `messages.rs` the same for an internal node's message buffer (§3.6); `layout.rs` the description and the canonical parse of fields; `rows.rs` which entry bytes
 //! go to which column and back; `ints.rs`, `floats.rs`, `bytes.rs` the column encodings;
 //! `residuals.rs`, `bits.rs`, `rans.rs` how small integers are packed or entropy coded.
 //!
@@ -22,6 +22,7 @@ mod bytes;
 mod floats;
 mod ints;
 pub mod layout;
+pub mod messages;
 mod rans;
 mod residuals;
 mod rows;
