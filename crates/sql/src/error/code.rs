@@ -481,8 +481,6 @@ error_codes! {
     JsonEos = 4037, "HY000";
     /// `ER_JSON_SYNTAX`
     JsonSyntax = 4038, "HY000";
-    /// `ER_JSON_ESCAPING`
-    JsonEscaping = 4039, "HY000";
     /// `ER_JSON_DEPTH`
     JsonDepth = 4040, "HY000";
     /// `ER_JSON_PATH_EOS`
@@ -493,8 +491,6 @@ error_codes! {
     JsonPathDepth = 4043, "HY000";
     /// `ER_JSON_PATH_NO_WILDCARD`
     JsonPathNoWildcard = 4044, "HY000";
-    /// `ER_JSON_PATH_ARRAY`
-    JsonPathArray = 4045, "HY000";
     /// `ER_JSON_ONE_OR_ALL`
     JsonOneOrAll = 4046, "HY000";
     /// `ER_JSON_PATH_EMPTY`

@@ -7,7 +7,8 @@
 //!   written anew, as MariaDB writes them: `[1, 2]`, `{"a": 1, "b": []}` (", " between members,
 //!   ": " after a key, nothing inside an empty one).
 //! * [`parse`] accepts exactly RFC 8259 text as MariaDB's json_lib does: whitespace is space,
-//!   tab, CR and LF; no leading zeros; a control character inside a string is refused; at most
+//!   tab, CR and LF; no leading zeros; a control character inside a string is refused; `\u`
+//!   needs four hex digits, any other escaped character stands for itself (as MariaDB); at most
 //!   [`MAX_DEPTH`] nested containers. `parse(write(t)) == t` for every tree.
 //! * An error's position is the byte offset just past the character that stopped the parse
 //!   (MariaDB's `at position N`).
@@ -29,7 +30,7 @@ pub enum Json {
     Object(Vec<(String, Json)>),
 }
 
-/// Why a text is not JSON, in MariaDB's terms (error numbers 4036..4040).
+/// Why a text is not JSON, in MariaDB's terms (error numbers 4036, 4037, 4038, 4040).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParseError {
     /// 4037: the text ends inside a value.
@@ -38,8 +39,6 @@ pub enum ParseError {
     Syntax(usize),
     /// 4036: a character not allowed (a control character in a string) at the position.
     BadChar(usize),
-    /// 4039: a bad escape in a string at the position.
-    Escape(usize),
     /// 4040: nested deeper than [`MAX_DEPTH`] at the position.
     Depth(usize),
 }
@@ -163,17 +162,18 @@ impl Parser<'_> {
                     let e = *self.s.get(self.at).ok_or(ParseError::End)?;
                     self.at += 1;
                     match e {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
                         b'u' => {
                             for _ in 0..4 {
                                 let h = *self.s.get(self.at).ok_or(ParseError::End)?;
-                                self.at += 1;
                                 if !h.is_ascii_hexdigit() {
-                                    return Err(ParseError::Escape(self.at));
+                                    return Err(ParseError::Syntax(self.at));
                                 }
+                                self.at += 1;
                             }
                         }
-                        _ => return Err(ParseError::Escape(self.at)),
+                        0..=0x1f => return Err(ParseError::BadChar(self.at)),
+                        // MariaDB takes any other escaped character as itself.
+                        _ => {}
                     }
                 }
                 0..=0x1f => return Err(ParseError::BadChar(self.at)),

@@ -259,10 +259,6 @@ impl Call<'_> {
                 ErrorCode::JsonNotJsonChr,
                 format!("Character disallowed in JSON in argument {n} to function '{f}' at position {p}"),
             ),
-            ParseError::Escape(p) => (
-                ErrorCode::JsonEscaping,
-                format!("Incorrect escaping in JSON text in argument {n} to function '{f}' at position {p}"),
-            ),
             ParseError::Depth(p) => (
                 ErrorCode::JsonDepth,
                 format!("Limit of {} on JSON nested structures depth is reached in argument {n} to function '{f}' at position {p}", doc::MAX_DEPTH),

@@ -18,7 +18,7 @@ pub(super) fn call(c: &Call<'_>) -> Value {
     let v = match c.func {
         JsonFunc::Valid => valid(c),
         JsonFunc::Extract => extract(c),
-        JsonFunc::Value => first_match(c).and_then(|j| j.scalar_text().map(Value::Text)),
+        JsonFunc::Value => first_match(c).and_then(|j| value_text(&j)),
         JsonFunc::Query => first_match(c)
             .filter(|j| !j.is_scalar())
             .map(|j| json_text(&j)),
@@ -67,6 +67,16 @@ fn first_match(c: &Call<'_>) -> Option<Json> {
     let d = c.doc_at(0, None)?;
     let p = super::path::parse(&c.text(1)?).ok()?;
     p.select(&d).first().map(|j| (*j).clone())
+}
+
+/// JSON_VALUE's text of a scalar: a string unescaped, `true` / `false` as 1 / 0, NULL for
+/// `null` and for a container.
+fn value_text(j: &Json) -> Option<Value> {
+    match j {
+        Json::Null => None,
+        Json::Bool(b) => Some(Value::Text(if *b { "1" } else { "0" }.into())),
+        other => other.scalar_text().map(Value::Text),
+    }
 }
 
 /// The document, or the value the optional path (argument 1) selects in it.

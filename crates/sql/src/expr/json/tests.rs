@@ -103,8 +103,7 @@ fn strings_escape_and_unescape_back() {
 
 #[test]
 fn containers_are_written_as_mariadb_writes_them() {
-    let d = parse(r#"{"a" :1,"b":[ 1 ,2, {}],"c":{ }, "d":[],"e" : "x\ny"}"#).err();
-    assert_eq!(d, Some(ParseError::BadChar(47)));
+    assert_eq!(parse("[\"x\ny\"]"), Err(ParseError::BadChar(4)));
     let d = parse(r#"{"a" :1,"b":[ 1 ,2, {}],"c":{ }, "d":[], "n": 1.0E2}"#).unwrap();
     assert_eq!(
         d.write(),
@@ -119,7 +118,8 @@ fn bad_documents_fail_with_mariadbs_positions() {
     assert_eq!(parse(""), Err(ParseError::End));
     assert_eq!(parse("[1"), Err(ParseError::End));
     assert_eq!(parse("[1,]"), Err(ParseError::Syntax(4)));
-    assert_eq!(parse("\"\\x\""), Err(ParseError::Escape(3)));
+    assert!(parse("\"\\x\"").is_ok());
+    assert_eq!(parse("\"\\u12\""), Err(ParseError::Syntax(5)));
     let deep = "[".repeat(doc::MAX_DEPTH + 1);
     assert_eq!(parse(&deep), Err(ParseError::Depth(doc::MAX_DEPTH + 1)));
 }
