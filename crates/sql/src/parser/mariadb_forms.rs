@@ -101,6 +101,20 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
 }
 
+/// The byte offset of the `>` of a `->` / `->>` operator in `sql`, if it has one: MariaDB 10.11
+/// has no JSON arrow operators and reads `-` then fails at the `>` (1064 near it), while
+/// sqlparser would read them as JSON access.
+pub fn json_arrow(sql: &str) -> Option<usize> {
+    if !sql.contains("->") {
+        return None;
+    }
+    let toks = lex(sql);
+    toks.windows(2).find_map(|w| match (&w[0], &w[1]) {
+        ((Tok::Sym('-'), a), (Tok::Sym('>'), b)) if *b == *a + 1 => Some(*b),
+        _ => None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,18 +156,4 @@ mod tests {
         );
         assert_eq!(with_share_mode_as_for_share("select 1"), None);
     }
-}
-
-/// The byte offset of the `>` of a `->` / `->>` operator in `sql`, if it has one: MariaDB 10.11
-/// has no JSON arrow operators and reads `-` then fails at the `>` (1064 near it), while
-/// sqlparser would read them as JSON access.
-pub fn json_arrow(sql: &str) -> Option<usize> {
-    if !sql.contains("->") {
-        return None;
-    }
-    let toks = lex(sql);
-    toks.windows(2).find_map(|w| match (&w[0], &w[1]) {
-        ((Tok::Sym('-'), a), (Tok::Sym('>'), b)) if *b == *a + 1 => Some(*b),
-        _ => None,
-    })
 }

@@ -100,11 +100,8 @@ fn put(parent: &mut Json, step: &Step, v: Json, insert: bool, replace: bool) {
             }
         }
         (Step::Index(i), Json::Array(items)) => match i.resolve(items.len()) {
-            Some(n) if n < items.len() => {
-                if replace {
-                    items[n] = v;
-                }
-            }
+            Some(n) if n < items.len() && replace => items[n] = v,
+            Some(n) if n < items.len() => {}
             _ if insert && matches!(i, Index::At(_)) => items.push(v),
             _ => {}
         },

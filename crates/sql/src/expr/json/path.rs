@@ -140,8 +140,7 @@ pub fn parse(text: &str) -> Result<Path, PathError> {
         None => return Err(PathError::End),
     }
     let mut steps = Vec::new();
-    loop {
-        let Some(&c) = s.get(at) else { break };
+    while let Some(&c) = s.get(at) {
         at += 1;
         let step = match c {
             b'.' => key_step(s, &mut at)?,
