@@ -95,6 +95,7 @@ pub fn scope_of(cols: &[OutCol]) -> crate::expr::Scope {
                 length: c.length,
                 members: c.members.clone(),
                 stored_utc: false,
+                json: false,
             })
             .collect(),
     }

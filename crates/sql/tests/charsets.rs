@@ -18,7 +18,7 @@ fn character_sets_are_kept_shown_and_survive_reopen() {
          `a` int(11) DEFAULT NULL,\n  \
          `b` char(8) DEFAULT NULL,\n  \
          `c` varchar(10) CHARACTER SET utf8mb3 COLLATE utf8mb3_bin DEFAULT NULL,\n  \
-         `d` text CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci,\n  \
+         `d` text CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci DEFAULT NULL,\n  \
          KEY `kb` (`b`)\n\
          ) ENGINE=MEMORY DEFAULT CHARSET=latin1 COLLATE=latin1_general_cs";
     {

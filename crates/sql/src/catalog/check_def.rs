@@ -41,6 +41,14 @@ impl CheckDef {
         }
     }
 
+    /// The same constraint not yet compiled (for another table's columns).
+    pub fn uncompiled(&self) -> CheckDef {
+        CheckDef {
+            compiled: Arc::default(),
+            ..self.clone()
+        }
+    }
+
     /// The expression compiled against the table's columns (`scope` makes them), compiled once.
     pub fn expr(&self, scope: impl FnOnce() -> Scope) -> DbResult<&Expr> {
         if let Some(e) = self.compiled.get() {
@@ -49,6 +57,12 @@ impl CheckDef {
         let e = compile(&self.text, &scope())?;
         Ok(self.compiled.get_or_init(|| e))
     }
+}
+
+/// True if a constraint's text is `json_valid(`name`)` (the constraint that makes a column JSON).
+pub fn is_json_valid_of(text: &str, name: &str) -> bool {
+    let want = format!("json_valid(`{}`)", name.replace('`', "``"));
+    text.eq_ignore_ascii_case(&want)
 }
 
 /// The CHECK constraints of a CREATE TABLE, in MariaDB's order: columns' first, then the table's.

@@ -329,6 +329,17 @@ impl TableDef {
     }
     /// The table's columns as an expression scope, the table named `alias` (TIMESTAMPs are
     /// marked as stored in UTC).
+    /// True if column `name` is JSON: its own CHECK is `json_valid(name)` (as MariaDB tells a
+    /// JSON column, whether written JSON or LONGTEXT with that constraint).
+    pub fn is_json_column(&self, name: &str) -> bool {
+        self.checks.iter().any(|c| {
+            c.column
+                .as_deref()
+                .is_some_and(|col| col.eq_ignore_ascii_case(name))
+                && crate::catalog::check_def::is_json_valid_of(&c.text, name)
+        })
+    }
+
     pub fn scope(&self, alias: &str) -> Scope {
         Scope {
             cols: self
@@ -345,6 +356,7 @@ impl TableDef {
                     length: c.display_length(),
                     members: c.members.clone(),
                     stored_utc: c.sql_type.is_timestamp(),
+                    json: self.is_json_column(&c.name),
                 })
                 .collect(),
         }

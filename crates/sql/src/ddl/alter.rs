@@ -144,6 +144,9 @@ struct Extras {
     /// ADD CHECK: name and expression text; DROP CONSTRAINT: name and IF EXISTS.
     checks: Vec<(Option<String>, String)>,
     dropped_checks: Vec<(String, bool)>,
+    /// ADD / CHANGE / MODIFY COLUMN: the column's name before (None when added) and the
+    /// CHECK constraints its new definition writes (they replace the column's old ones).
+    column_checks: Vec<(Option<String>, Vec<crate::catalog::CheckDef>)>,
     /// PARTITION BY (`Some(Some(..))`) or REMOVE PARTITIONING (`Some(None)`).
     partition: Option<Option<Box<PartitionClause>>>,
     /// RETENTION = ... (`Some(None)`: RETENTION = NONE).
@@ -202,6 +205,7 @@ pub fn execute(
     let mut new = fin.def;
     apply_options(&mut new, &ex.options, cx.database_collation(db))?;
     crate::ddl::check_ops::apply(&mut new, &ex.checks, &ex.dropped_checks)?;
+    crate::ddl::check_ops::apply_column_checks(&mut new, &ex.column_checks)?;
     apply_partitioning(&old, &mut new, &ex)?;
     let mut order = Vec::new();
     for (name, desc) in &ex.order {
@@ -453,6 +457,7 @@ fn apply(
                 );
                 return Ok(());
             }
+            ex.column_checks.push((None, p.checks.clone()));
             draft.add_column(p, &place)
         }
         AlterOp::Change {
@@ -470,6 +475,8 @@ fn apply(
                 return Ok(());
             }
             let p = parse_column(cx, db, &def, old.collation)?;
+            ex.column_checks
+                .push((Some(name.clone()), p.checks.clone()));
             draft.change_column(&name, p, &place)
         }
         AlterOp::DropColumn { name, if_exists } => {

@@ -48,6 +48,31 @@ pub fn apply(
     Ok(())
 }
 
+/// The CHECK constraints of columns added or redefined (ADD / CHANGE / MODIFY COLUMN): a
+/// redefined column's old constraints go, the new definition's come (each compiled against the
+/// new columns).
+pub fn apply_column_checks(
+    new: &mut TableDef,
+    columns: &[(Option<String>, Vec<CheckDef>)],
+) -> DbResult<()> {
+    for (old_name, checks) in columns {
+        if let Some(old_name) = old_name {
+            new.checks.retain(|c| {
+                !c.column
+                    .as_deref()
+                    .is_some_and(|col| col.eq_ignore_ascii_case(old_name))
+            });
+        }
+        for c in checks {
+            let c = c.uncompiled();
+            new.checks.retain(|o| !o.name.eq_ignore_ascii_case(&c.name));
+            c.expr(|| new.scope(&new.name))?;
+            new.checks.push(c);
+        }
+    }
+    Ok(())
+}
+
 /// Whether `new` has a constraint `old` did not (by name and text).
 pub fn adds_checks(old: &TableDef, new: &TableDef) -> bool {
     new.checks.iter().any(|c| {

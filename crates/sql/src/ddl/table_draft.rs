@@ -88,6 +88,8 @@ pub struct ParsedColumn {
     pub column: DraftColumn,
     pub primary: bool,
     pub unique: bool,
+    /// The column's own CHECK constraints (a JSON column's `json_valid(col)` among them).
+    pub checks: Vec<crate::catalog::CheckDef>,
 }
 
 /// Parses one column definition as CREATE TABLE would in a table whose default collation is
@@ -138,6 +140,7 @@ pub fn parse_column(
         },
         primary: !one.pk.is_empty(),
         unique: one.indexes.iter().any(|i| i.unique),
+        checks: one.checks,
     })
 }
 

@@ -475,6 +475,26 @@ error_codes! {
     InvalidNtileArgument = 4024, "HY000";
     /// `ER_CONSTRAINT_FAILED`
     ConstraintFailed = 4025, "23000";
+    /// `ER_JSON_NOT_JSON_CHR`
+    JsonNotJsonChr = 4036, "HY000";
+    /// `ER_JSON_EOS`
+    JsonEos = 4037, "HY000";
+    /// `ER_JSON_SYNTAX`
+    JsonSyntax = 4038, "HY000";
+    /// `ER_JSON_DEPTH`
+    JsonDepth = 4040, "HY000";
+    /// `ER_JSON_PATH_EOS`
+    JsonPathEos = 4041, "HY000";
+    /// `ER_JSON_PATH_SYNTAX`
+    JsonPathSyntax = 4042, "HY000";
+    /// `ER_JSON_PATH_DEPTH`
+    JsonPathDepth = 4043, "HY000";
+    /// `ER_JSON_PATH_NO_WILDCARD`
+    JsonPathNoWildcard = 4044, "HY000";
+    /// `ER_JSON_ONE_OR_ALL`
+    JsonOneOrAll = 4046, "HY000";
+    /// `ER_JSON_PATH_EMPTY`
+    JsonPathEmpty = 4051, "HY000";
     /// `ER_SUM_FUNC_WITH_WINDOW_FUNC_AS_ARG`
     SumFuncWithWindowFuncAsArg = 4074, "HY000";
     /// `ER_ILLEGAL_PARAMETER_DATA_TYPES2_FOR_OPERATION` (a row compared with a scalar, ...)

@@ -248,7 +248,14 @@ impl DbError {
             .char_indices()
             .nth(col.saturating_sub(1))
             .map_or(rest.len(), |(i, _)| i);
-        let near: String = rest[at..]
+        DbError::syntax_near(sql, line_start + at)
+    }
+
+    /// 1064 in MariaDB's form for a statement whose error starts at byte `at` of `sql`.
+    pub fn syntax_near(sql: &str, at: usize) -> DbError {
+        let at = at.min(sql.len());
+        let line = sql[..at].matches('\n').count() + 1;
+        let near: String = sql[at..]
             .trim_end_matches(|c: char| c == ';' || c.is_whitespace())
             .chars()
             .take(80)

@@ -93,6 +93,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         }
         Expr::Sleep(a, _) => visit(a, f),
         Expr::Regexp(r) => r.args.iter().for_each(|x| visit(x, f)),
+        Expr::Json(j) => j.args.iter().for_each(|x| visit(x, f)),
         Expr::Quantified(q) => q.operands().for_each(|x| visit(x, f)),
         Expr::Subquery(s) => s.outer.iter().chain(s.operands()).for_each(|x| visit(x, f)),
     }

@@ -12,6 +12,7 @@
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
 //! | `quantified.rs` | `x op ANY / ALL (SELECT ...)` |
 //! | `regexp/` | REGEXP / RLIKE and the REGEXP_* functions (MariaDB's PCRE patterns) |
+//! | `json/` | the JSON functions (MariaDB's: JSON is text) |
 //! | `correlated.rs` | correlated subqueries: outer names, per-row runs and their cache |
 //! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
 //!
@@ -25,6 +26,7 @@ mod counter_rate;
 pub mod eval;
 pub mod fold;
 pub mod functions;
+pub mod json;
 pub mod quantified;
 pub mod regexp;
 pub mod row_in;

@@ -35,6 +35,8 @@ pub struct ScopeCol {
     /// A TIMESTAMP column of a table: its values are UTC, and expressions read them in the
     /// session's time zone ([`Expr::InZone`]).
     pub stored_utc: bool,
+    /// A JSON column (its CHECK is `json_valid(col)`): JSON functions embed its text as JSON.
+    pub json: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -206,6 +208,7 @@ impl Scope {
                 r.func,
                 crate::expr::regexp::RegexpFunc::Like | crate::expr::regexp::RegexpFunc::Instr
             ),
+            Expr::Json(j) => j.func.gives_number(),
             Expr::Unary(op, _) => matches!(op, UnOp::Neg | UnOp::BitNot),
             Expr::Binary(op, ..) => op.is_arithmetic() || op.is_bitwise(),
             Expr::Cast(_, to) => to.is_numeric(),

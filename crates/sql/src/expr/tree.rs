@@ -164,6 +164,8 @@ pub enum Expr {
     /// `x REGEXP p` and REGEXP_INSTR / _SUBSTR / _REPLACE, holding its compiled pattern
     /// (regexp/).
     Regexp(Box<crate::expr::regexp::RegexpCall>),
+    /// A JSON function (json/).
+    Json(Box<crate::expr::json::JsonCall>),
     /// `x op ANY|ALL (...)` over the rows of a subquery (quantified.rs).
     Quantified(Box<crate::expr::quantified::Quantified>),
 }
@@ -237,6 +239,7 @@ impl Expr {
             }
             Expr::Sleep(a, _) => a.visit_cols(f),
             Expr::Regexp(r) => r.args.iter().for_each(|e| e.visit_cols(f)),
+            Expr::Json(j) => j.args.iter().for_each(|e| e.visit_cols(f)),
             Expr::Quantified(q) => q.operands().for_each(|e| e.visit_cols(f)),
             Expr::Subquery(s) => s
                 .outer
@@ -277,6 +280,7 @@ impl Expr {
             Expr::Sleep(a, _) => a.has_agg(),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_agg()),
             Expr::Regexp(r) => r.args.iter().any(|e| e.has_agg()),
+            Expr::Json(j) => j.args.iter().any(|e| e.has_agg()),
             Expr::Quantified(q) => q.operands().any(|e| e.has_agg()),
         }
     }
@@ -312,6 +316,7 @@ impl Expr {
             Expr::Sleep(a, _) => a.has_win(),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_win()),
             Expr::Regexp(r) => r.args.iter().any(|e| e.has_win()),
+            Expr::Json(j) => j.args.iter().any(|e| e.has_win()),
             Expr::Quantified(q) => q.operands().any(|e| e.has_win()),
         }
     }
@@ -342,6 +347,7 @@ impl Expr {
             Expr::Func(_, a) => a.iter().any(|e| e.has_rand()),
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_rand()),
             Expr::Regexp(r) => r.args.iter().any(|e| e.has_rand()),
+            Expr::Json(j) => j.args.iter().any(|e| e.has_rand()),
             Expr::Quantified(q) => q.operands().any(|e| e.has_rand()),
         }
     }

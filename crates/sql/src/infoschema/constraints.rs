@@ -1,7 +1,9 @@
-//! Keys as constraints: information_schema.KEY_COLUMN_USAGE and TABLE_CONSTRAINTS.
+//! Keys and CHECKs as constraints: information_schema.KEY_COLUMN_USAGE, TABLE_CONSTRAINTS and
+//! CHECK_CONSTRAINTS.
 //!
-//! Invariant: only the primary key and UNIQUE indexes are constraints (foreign keys and CHECK
-//! constraints are accepted by DDL but not kept), the primary key first.
+//! Invariant: the constraints are the primary key, UNIQUE indexes and CHECK constraints (a JSON
+//! column's `json_valid(col)` among them; foreign keys are accepted by DDL but not kept), in
+//! that order; a column's CHECK is named after the column and has LEVEL `Column`.
 
 use std::sync::Arc;
 
@@ -89,6 +91,48 @@ pub(super) fn table_constraints_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
                 t(td.name.clone()),
                 t("UNIQUE"),
                 t("YES"),
+            ]);
+        }
+        for c in &td.checks {
+            rows.push(vec![
+                t("def"),
+                t(td.db.clone()),
+                t(c.name.clone()),
+                t(td.db.clone()),
+                t(td.name.clone()),
+                t("CHECK"),
+                t(if c.enforced { "YES" } else { "NO" }),
+            ]);
+        }
+    }
+    (cols, rows)
+}
+
+/// information_schema.CHECK_CONSTRAINTS: one row per CHECK constraint of `tables`.
+pub(super) fn check_constraints_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
+    let cols = names(&[
+        "CONSTRAINT_CATALOG",
+        "CONSTRAINT_SCHEMA",
+        "TABLE_NAME",
+        "CONSTRAINT_NAME",
+        "LEVEL",
+        "CHECK_CLAUSE",
+    ]);
+    let mut rows = Vec::new();
+    for td in tables {
+        for c in &td.checks {
+            let level = if c.column.is_some() {
+                "Column"
+            } else {
+                "Table"
+            };
+            rows.push(vec![
+                t("def"),
+                t(td.db.clone()),
+                t(td.name.clone()),
+                t(c.name.clone()),
+                t(level),
+                t(c.text.clone()),
             ]);
         }
     }

@@ -15,17 +15,6 @@ pub(super) fn empty_view_columns(view: &str) -> Option<&'static [&'static str]> 
 /// The always-empty views and their columns, by view name.
 pub(super) const EMPTY_VIEWS: &[(&str, &[&str])] = &[
     (
-        "CHECK_CONSTRAINTS",
-        &[
-            "CONSTRAINT_CATALOG",
-            "CONSTRAINT_SCHEMA",
-            "TABLE_NAME",
-            "CONSTRAINT_NAME",
-            "LEVEL",
-            "CHECK_CLAUSE",
-        ],
-    ),
-    (
         "COLUMN_PRIVILEGES",
         &[
             "GRANTEE",

@@ -5,7 +5,7 @@
 //! Map: this file routes a view name to its family and keeps the helpers they share;
 //! tables.rs (SCHEMATA, TABLES, SHOW TABLE STATUS), columns.rs (COLUMNS, SHOW COLUMNS),
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
-//! TABLE_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
+//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
 //! roll-up's base table and definition), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
@@ -98,6 +98,7 @@ const VIEWS: &[&str] = &[
     "BETULA_ROLLUPS",
     "BETULA_TREES",
     "CHARACTER_SETS",
+    "CHECK_CONSTRAINTS",
     "COLLATIONS",
     "COLUMNS",
     "ENGINES",
@@ -125,6 +126,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "PROCESSLIST" => processlist::processlist_view(cx),
         "KEY_COLUMN_USAGE" => constraints::key_column_usage_view(tables()),
         "TABLE_CONSTRAINTS" => constraints::table_constraints_view(tables()),
+        "CHECK_CONSTRAINTS" => constraints::check_constraints_view(tables()),
         "CHARACTER_SETS" => charsets::character_sets_view(),
         "PARTITIONS" => partitions::partitions_view(cx, tables()),
         "BETULA_TREES" => trees::trees_view(cx, tables()),

@@ -97,6 +97,7 @@ impl Converter {
                 length: 0,
                 members: Default::default(),
                 stored_utc: false,
+                json: false,
             });
         }
         for (name, v) in &stmt.set {

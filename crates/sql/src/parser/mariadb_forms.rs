@@ -7,6 +7,9 @@
 //! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
 //!   plan/locks.rs).
 //!
+//! And one form refused before sqlparser sees it: the JSON arrows `->` / `->>`, which MariaDB
+//! 10.11 does not have ([`json_arrow`]).
+//!
 //! Invariant: text inside quotes and comments is never changed (the lexer skips it); `'u'@'h'`
 //! account names are left alone (the `@` follows a quote). A variable literally named
 //! `betula_qv_` followed by hex digits is read as the name they encode.
@@ -96,6 +99,20 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     }
     let (start, last) = (toks[n - 4].1, toks[n - 1].1);
     apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
+}
+
+/// The byte offset of the `>` of a `->` / `->>` operator in `sql`, if it has one: MariaDB 10.11
+/// has no JSON arrow operators and reads `-` then fails at the `>` (1064 near it), while
+/// sqlparser would read them as JSON access.
+pub fn json_arrow(sql: &str) -> Option<usize> {
+    if !sql.contains("->") {
+        return None;
+    }
+    let toks = lex(sql);
+    toks.windows(2).find_map(|w| match (&w[0], &w[1]) {
+        ((Tok::Sym('-'), a), (Tok::Sym('>'), b)) if *b == *a + 1 => Some(*b),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -73,6 +73,9 @@ use tokens::{Cursor, Lexer, Tok};
 /// (also used for the catalog's stored CREATE TABLE text and the pieces Betula's grammars hand
 /// to sqlparser).
 pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
+    if let Some(at) = mariadb_forms::json_arrow(sql) {
+        return Err(DbError::syntax_near(sql, at));
+    }
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's

@@ -129,6 +129,7 @@ impl From {
                 length: c.length,
                 members: c.members.clone(),
                 stored_utc: false,
+                json: false,
             });
         }
     }
@@ -188,6 +189,7 @@ fn table_factor(
                         length: 0,
                         members: Default::default(),
                         stored_utc: false,
+                        json: false,
                     });
                 }
                 from.sources
@@ -226,6 +228,7 @@ fn table_factor(
                     length: c.display_length(),
                     members: c.members.clone(),
                     stored_utc: c.sql_type.is_timestamp(),
+                    json: t.is_json_column(&c.name),
                 });
             }
             let hints = IndexHints::from_ast(&t, index_hints)?;

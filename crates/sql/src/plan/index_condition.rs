@@ -68,6 +68,7 @@ fn volatile(e: &Expr) -> bool {
         }
         Expr::InList(a, l, _, _) => volatile(a) || l.iter().any(volatile),
         Expr::Regexp(r) => r.args.iter().any(volatile),
+        Expr::Json(j) => j.args.iter().any(volatile),
         Expr::Quantified(q) => q.operands().any(volatile),
         Expr::Between(a, b, c, _, _) => volatile(a) || volatile(b) || volatile(c),
         Expr::Case(o, w, e, _) => {

@@ -332,6 +332,7 @@ impl Session {
         if !run.reads_diagnostics {
             self.warnings.clear();
         }
+        crate::error::pending::clear();
         (self.now_utc, self.now_micros) = now_utc_with_micros();
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
@@ -428,6 +429,7 @@ impl Session {
             Ok(Output::Done { affected, .. }) => self.row_count = *affected as i64,
             Err(_) => self.row_count = -1,
         }
+        self.warnings.extend(crate::error::pending::take());
         if self.int_var("sql_notes") == 0 {
             self.warnings.retain(|w| w.level != WarningLevel::Note);
         }

@@ -14,9 +14,11 @@
 //! `int(11)` as MariaDB does). DESC in index columns is ignored.
 //!
 //! Map: this file assembles the definition; columns.rs (column definitions), keys.rs (primary
-//! key, indexes, AUTO_INCREMENT rule), options.rs (table options), render.rs (the text).
+//! key, indexes, AUTO_INCREMENT rule), options.rs (table options), render.rs (the text),
+//! json_column.rs (the JSON type: LONGTEXT with `CHECK (json_valid(col))`).
 
 mod columns;
+mod json_column;
 mod keys;
 mod options;
 mod render;
@@ -66,6 +68,7 @@ pub fn table_from_create_mode(
     let parts = object_name_parts(&ct.name);
     let name = parts.last().cloned().unwrap_or_default();
     check_name(&name)?;
+    let ct = &*json_column::json_as_longtext(ct)?;
     if ct.columns.is_empty() {
         return Err(DbError::new(
             ErrorCode::TableMustHaveColumns,

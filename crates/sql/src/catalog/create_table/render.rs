@@ -48,9 +48,7 @@ fn default_text(col: &Column) -> Option<String> {
             );
             Some(if numeric { t } else { quote_str(&t) })
         }
-        None if col.nullable && !matches!(col.sql_type, SqlType::Text(_) | SqlType::Blob(_)) => {
-            Some("NULL".into())
-        }
+        None if col.nullable => Some("NULL".into()),
         None => None,
     }
 }

@@ -186,6 +186,11 @@ impl Compiler<'_> {
                     return e;
                 }
             }
+            n if n.starts_with("JSON_") => {
+                if let Some(e) = self.json_function(&name, &args) {
+                    return e;
+                }
+            }
             "RAND" => {
                 if let Some(e) = self.rand(&args)? {
                     return Ok(e);

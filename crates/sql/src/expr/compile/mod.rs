@@ -10,6 +10,7 @@
 //! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
 //! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries, `op ANY / ALL (subquery)` |
 //! | `regexp.rs` | REGEXP / RLIKE, REGEXP_INSTR / _SUBSTR / _REPLACE |
+//! | `json.rs` | the JSON functions (JSON_EXTRACT, JSON_OBJECT, ...) |
 //! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
 //! | `window.rs` | window function calls (`OVER`), named windows, frames |
 //!
@@ -28,6 +29,7 @@
 
 mod call;
 mod cast;
+mod json;
 mod literal;
 mod names;
 mod operators;

@@ -130,6 +130,7 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         }
         Expr::Subquery(s) => crate::expr::correlated::eval_correlated(s, cx)?,
         Expr::Regexp(r) => r.eval(cx)?,
+        Expr::Json(j) => j.eval(cx)?,
         Expr::Quantified(q) => q.eval(cx)?,
         Expr::Sleep(secs, interrupt) => {
             // MariaDB: NULL, negative and tiny waits return at once.
@@ -305,6 +306,7 @@ mod tests {
             length: 0,
             members: members.iter().map(|m| m.to_string()).collect(),
             stored_utc: false,
+            json: false,
         };
         let scope = Scope {
             cols: vec![
