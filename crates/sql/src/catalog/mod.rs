@@ -34,6 +34,8 @@
 pub mod charset_clause;
 pub mod check_def;
 pub mod create_table;
+pub mod expr_print;
+pub mod generated_def;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
@@ -53,6 +55,7 @@ mod view_store;
 
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
+pub use generated_def::GeneratedDef;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use rollup::RollupDef;
 pub use server_def::ServerDef;

@@ -30,6 +30,8 @@ pub struct DraftColumn {
     pub comment: Option<String>,
     pub default_now: bool,
     pub on_update_now: bool,
+    /// `GENERATED ALWAYS AS (e)`: its values are computed, never taken from `origin`.
+    pub generated: Option<crate::catalog::GeneratedDef>,
     pub origin: Option<usize>,
 }
 
@@ -116,6 +118,16 @@ pub fn parse_column(
     if ct.columns.len() != 1 || !ct.constraints.is_empty() {
         return Err(DbError::syntax(text));
     }
+    // A generated column's expression reads other columns: it is kept aside here and checked
+    // with the whole table (`Draft::finish`).
+    let mut ct = ct.clone();
+    crate::catalog::generated_def::refuse_options(&ct.columns[0])?;
+    let generated = crate::catalog::generated_def::generated_option(&ct.columns[0])
+        .map(|(e, stored)| crate::catalog::GeneratedDef::new(e, stored));
+    ct.columns[0]
+        .options
+        .retain(|o| !matches!(o.option, ast::ColumnOption::Generated { .. }));
+    let ct = &ct;
     let mut notes = Vec::new();
     let one = create_table::table_from_create_mode(
         db,
@@ -134,6 +146,7 @@ pub fn parse_column(
             comment: one.comments[0].clone(),
             default_now: one.default_now[0],
             on_update_now: one.on_update_now[0],
+            generated,
             origin: None,
         },
         primary: !one.pk.is_empty(),
@@ -155,6 +168,7 @@ impl Draft {
                     comment: t.comments[i].clone(),
                     default_now: t.default_now[i],
                     on_update_now: t.on_update_now[i],
+                    generated: t.generated[i].clone(),
                     origin: Some(i),
                 })
                 .collect(),
@@ -429,6 +443,7 @@ impl Draft {
             comments: self.columns.iter().map(|c| c.comment.clone()).collect(),
             default_now: self.columns.iter().map(|c| c.default_now).collect(),
             on_update_now: self.columns.iter().map(|c| c.on_update_now).collect(),
+            generated: self.columns.iter().map(|c| c.generated.clone()).collect(),
             pk: self.pk.iter().map(pos).collect(),
             pk_prefix: self.pk_prefix.clone(),
             indexes: self
