@@ -178,6 +178,9 @@ fn alter_table_computes_generated_columns_again() {
         want(&["1,10,11,110", "2,20,21,420", "3,NULL,NULL,NULL"])
     );
     exec(&mut s, "ALTER TABLE t MODIFY b INT AS (a - 1) VIRTUAL");
+    // A VIRTUAL column becomes no other kind, nor another kind VIRTUAL (1907, as MariaDB).
+    assert_eq!(err_code(&mut s, "ALTER TABLE t MODIFY b INT AS (a - 1) STORED"), 1907);
+    assert_eq!(err_code(&mut s, "ALTER TABLE t MODIFY a INT AS (id) VIRTUAL"), 1907);
     assert_eq!(
         q(&mut s),
         want(&["1,10,9,90", "2,20,19,380", "3,NULL,NULL,NULL"])
@@ -188,10 +191,11 @@ fn alter_table_computes_generated_columns_again() {
     assert_eq!(q(&mut s), want(&["1,10,9,90", "2,20,19,380", "3,5,4,20"]));
     exec(&mut s, "ALTER TABLE t DROP COLUMN c");
     assert_eq!(q(&mut s), want(&["1,10,9", "2,20,19", "3,5,4"]));
-    // A generated column made a plain one keeps its values; a plain one cannot read a later one.
-    exec(&mut s, "ALTER TABLE t MODIFY b INT");
+    // A STORED column made a plain one keeps its values.
+    exec(&mut s, "ALTER TABLE t ADD COLUMN c INT AS (a + b) STORED");
+    exec(&mut s, "ALTER TABLE t MODIFY c INT");
     exec(&mut s, "UPDATE t SET a = 0");
-    assert_eq!(q(&mut s), want(&["1,0,9", "2,0,19", "3,0,4"]));
+    assert_eq!(q(&mut s), want(&["1,0,-1,19", "2,0,-1,39", "3,0,-1,9"]));
 }
 
 #[test]

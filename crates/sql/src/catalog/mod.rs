@@ -28,8 +28,9 @@
 //! entry's header), persist.rs (the Catalog and its tree: databases and tables), users.rs
 //! (UserDef), server_def.rs (ServerDef), view_def.rs (ViewDef: a view's entry `V\0<db>\0<view>`)
 //! and view_store.rs (views in the catalog); CREATE TABLE to a definition and back to text:
-//! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); index entries' values:
-//! index_entry.rs.
+//! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); generated columns:
+//! generated_def.rs (with expr_print.rs, an expression as MariaDB prints it); index entries'
+//! values: index_entry.rs.
 
 pub mod charset_clause;
 pub mod check_def;

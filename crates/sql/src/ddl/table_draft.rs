@@ -154,6 +154,23 @@ pub fn parse_column(
     })
 }
 
+/// MariaDB cannot turn a VIRTUAL column into a stored or plain one or back (1907); a STORED
+/// column may become plain and a plain one STORED.
+fn check_generated_kinds(old: &TableDef, new: &TableDef, columns: &[DraftColumn]) -> DbResult<()> {
+    let virtual_ = |t: &TableDef, i: usize| t.generated[i].as_ref().map(|g| !g.stored);
+    for (i, c) in columns.iter().enumerate() {
+        let Some(j) = c.origin else { continue };
+        let (was, is) = (virtual_(old, j), virtual_(new, i));
+        if was != is && (was == Some(true) || is == Some(true)) {
+            return Err(DbError::new(
+                ErrorCode::UnsupportedActionOnGeneratedColumn,
+                "This is not yet supported for generated columns",
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Draft {
     pub fn of(t: &TableDef) -> Draft {
         let name = |i: &usize| t.columns[*i].name.clone();
@@ -483,6 +500,7 @@ impl Draft {
         if let Some(ids) = old.part_ids() {
             parsed.set_part_ids(&ids)?;
         }
+        check_generated_kinds(old, &parsed, &self.columns)?;
         let def = TableDef {
             db: old.db.clone(),
             name: old.name.clone(),

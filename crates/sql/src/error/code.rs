@@ -427,6 +427,9 @@ error_codes! {
     /// `ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN`: a value other than DEFAULT for a
     /// generated column (an error in strict mode, a warning otherwise).
     WarningNonDefaultValueForGeneratedColumn = 1906, "HY000";
+    /// `ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN`: ALTER TABLE turning a VIRTUAL column into
+    /// another kind, or another kind into a VIRTUAL one.
+    UnsupportedActionOnGeneratedColumn = 1907, "HY000";
     /// `ER_BAD_OPTION_VALUE`: an engine-defined option (`CLUSTERING=...`) with a value it does
     /// not take.
     BadOptionValue = 1912, "HY000";
