@@ -110,7 +110,10 @@ fn generated_columns_answer_as_mariadb() {
     // values, ignored with a warning under the dump's non-strict sql_mode).
     let dump = String::from_utf8(maria.dump(&["peer", "g", "x"])).unwrap();
     let load = format!("CREATE DATABASE restored; USE restored;\n{dump}");
-    assert!(client(betula.port, &load).trim().is_empty(), "the dump loads");
+    assert!(
+        client(betula.port, &load).trim().is_empty(),
+        "the dump loads"
+    );
     let check = [
         "SHOW CREATE TABLE g",
         "SHOW CREATE TABLE x",
@@ -138,7 +141,10 @@ fn generated_columns_answer_as_mariadb() {
         "CREATE DATABASE again; USE again;\n{}",
         String::from_utf8(o.stdout).unwrap()
     );
-    assert!(client(betula.port, &load).trim().is_empty(), "Betula's dump loads");
+    assert!(
+        client(betula.port, &load).trim().is_empty(),
+        "Betula's dump loads"
+    );
     assert_same_answers(&check, &from_maria, &read(betula.port, "again"));
 
     // The definitions and values survive a restart.

@@ -179,8 +179,14 @@ fn alter_table_computes_generated_columns_again() {
     );
     exec(&mut s, "ALTER TABLE t MODIFY b INT AS (a - 1) VIRTUAL");
     // A VIRTUAL column becomes no other kind, nor another kind VIRTUAL (1907, as MariaDB).
-    assert_eq!(err_code(&mut s, "ALTER TABLE t MODIFY b INT AS (a - 1) STORED"), 1907);
-    assert_eq!(err_code(&mut s, "ALTER TABLE t MODIFY a INT AS (id) VIRTUAL"), 1907);
+    assert_eq!(
+        err_code(&mut s, "ALTER TABLE t MODIFY b INT AS (a - 1) STORED"),
+        1907
+    );
+    assert_eq!(
+        err_code(&mut s, "ALTER TABLE t MODIFY a INT AS (id) VIRTUAL"),
+        1907
+    );
     assert_eq!(
         q(&mut s),
         want(&["1,10,9,90", "2,20,19,380", "3,NULL,NULL,NULL"])

@@ -134,6 +134,9 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     })
 }
 
+/// An UPDATE's assignments (column, expression), and the generated columns given a value.
+type Assignments = (Vec<(usize, Expr)>, Vec<usize>);
+
 /// The SET assignments of an UPDATE: (column, expression), DEFAULT as the column's default;
 /// and the generated columns given a value other than DEFAULT (1906), which are not assigned.
 fn compile_assignments(
@@ -142,7 +145,7 @@ fn compile_assignments(
     view: Option<&super::view_target::ViewTarget>,
     scope: &Scope,
     assignments: &[ast::Assignment],
-) -> DbResult<(Vec<(usize, Expr)>, Vec<usize>)> {
+) -> DbResult<Assignments> {
     let mut assigns = Vec::new();
     let mut given = Vec::new();
     for a in assignments {
