@@ -121,9 +121,11 @@ pub fn parse_column(
     // A generated column's expression reads other columns: it is kept aside here and checked
     // with the whole table (`Draft::finish`).
     let mut ct = ct.clone();
-    crate::catalog::generated_def::refuse_options(&ct.columns[0])?;
     let generated = crate::catalog::generated_def::generated_option(&ct.columns[0])
         .map(|(e, stored)| crate::catalog::GeneratedDef::new(e, stored));
+    if generated.is_some() {
+        crate::catalog::generated_def::refuse_options(&ct.columns[0])?;
+    }
     ct.columns[0]
         .options
         .retain(|o| !matches!(o.option, ast::ColumnOption::Generated { .. }));
