@@ -114,7 +114,7 @@ fn compile(text: &str, scope: &Scope) -> DbResult<Expr> {
 }
 
 /// Puts the identifiers of `e` in backquotes, as MariaDB prints a constraint.
-fn quote_identifiers(e: &mut ast::Expr) {
+pub(crate) fn quote_identifiers(e: &mut ast::Expr) {
     use ast::Expr as E;
     let q = |i: &mut ast::Ident| i.quote_style = Some('`');
     match e {

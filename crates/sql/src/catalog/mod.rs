@@ -28,12 +28,15 @@
 //! entry's header), persist.rs (the Catalog and its tree: databases and tables), users.rs
 //! (UserDef), server_def.rs (ServerDef), view_def.rs (ViewDef: a view's entry `V\0<db>\0<view>`)
 //! and view_store.rs (views in the catalog); CREATE TABLE to a definition and back to text:
-//! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); index entries' values:
-//! index_entry.rs.
+//! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); generated columns:
+//! generated_def.rs (with expr_print.rs, an expression as MariaDB prints it); index entries'
+//! values: index_entry.rs.
 
 pub mod charset_clause;
 pub mod check_def;
 pub mod create_table;
+pub mod expr_print;
+pub mod generated_def;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
@@ -53,6 +56,7 @@ mod view_store;
 
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
+pub use generated_def::GeneratedDef;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use rollup::RollupDef;
 pub use server_def::ServerDef;

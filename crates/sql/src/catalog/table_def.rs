@@ -92,6 +92,9 @@ pub struct TableDef {
     /// `DEFAULT CURRENT_TIMESTAMP` / `ON UPDATE CURRENT_TIMESTAMP`, parallel to `columns`.
     pub default_now: Vec<bool>,
     pub on_update_now: Vec<bool>,
+    /// Generated columns' expressions (`GENERATED ALWAYS AS`), parallel to `columns`
+    /// (generated_def.rs, design.md GEN1-GEN3).
+    pub generated: Vec<Option<crate::catalog::GeneratedDef>>,
     /// Primary key columns; empty = hidden row id.
     pub pk: Vec<usize>,
     /// Prefix lengths of the primary key columns, parallel to `pk` (as [`IndexDef::prefix`]).
@@ -384,6 +387,10 @@ impl TableDef {
             }));
         }
         v
+    }
+    /// Whether some column is generated (writes compute it: exec/dml/generated.rs).
+    pub fn has_generated(&self) -> bool {
+        self.generated.iter().any(Option::is_some)
     }
     pub fn auto_inc_col(&self) -> Option<usize> {
         self.columns.iter().position(|c| c.auto_increment)

@@ -47,7 +47,9 @@ impl Why {
 /// The new row layout if `new` can replace `old` without touching a row (`origin`: per new
 /// column, the old column it takes its values from).
 pub fn evolve(old: &TableDef, new: &TableDef, origin: &[Option<usize>]) -> Result<RowLayout, Why> {
-    if crate::ddl::check_ops::adds_checks(old, new) {
+    // Generated values are stored (design.md GEN1): a table with generated columns is copied,
+    // which computes them again.
+    if crate::ddl::check_ops::adds_checks(old, new) || old.has_generated() || new.has_generated() {
         return Err(Why::default());
     }
     let old_pk: Vec<Option<usize>> = new.pk.iter().map(|&i| origin[i]).collect();

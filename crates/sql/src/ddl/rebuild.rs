@@ -266,6 +266,11 @@ fn convert(
     let new = plan.new;
     let mut row = Vec::with_capacity(new.columns.len());
     for (i, c) in new.columns.iter().enumerate() {
+        if new.generated[i].is_some() {
+            // computed below, from the new row
+            row.push(Value::Null);
+            continue;
+        }
         let v = match plan.origin[i] {
             Some(j) => {
                 let before = warnings.len();
@@ -318,6 +323,9 @@ fn convert(
         };
         row.push(v);
     }
+    // Generated values are computed again: their expressions or the columns they read may have
+    // changed (design.md GEN1).
+    crate::exec::dml::compute_generated(new, &mut row, rownum, mode, warnings)?;
     crate::exec::dml::check_row(new, &row)?;
     Ok(row)
 }

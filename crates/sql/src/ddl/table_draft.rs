@@ -30,6 +30,8 @@ pub struct DraftColumn {
     pub comment: Option<String>,
     pub default_now: bool,
     pub on_update_now: bool,
+    /// `GENERATED ALWAYS AS (e)`: its values are computed, never taken from `origin`.
+    pub generated: Option<crate::catalog::GeneratedDef>,
     pub origin: Option<usize>,
 }
 
@@ -118,6 +120,18 @@ pub fn parse_column(
     if ct.columns.len() != 1 || !ct.constraints.is_empty() {
         return Err(DbError::syntax(text));
     }
+    // A generated column's expression reads other columns: it is kept aside here and checked
+    // with the whole table (`Draft::finish`).
+    let mut ct = ct.clone();
+    let generated = crate::catalog::generated_def::generated_option(&ct.columns[0])
+        .map(|(e, stored)| crate::catalog::GeneratedDef::new(e, stored));
+    if generated.is_some() {
+        crate::catalog::generated_def::refuse_options(&ct.columns[0])?;
+    }
+    ct.columns[0]
+        .options
+        .retain(|o| !matches!(o.option, ast::ColumnOption::Generated { .. }));
+    let ct = &ct;
     let mut notes = Vec::new();
     let one = create_table::table_from_create_mode(
         db,
@@ -136,12 +150,30 @@ pub fn parse_column(
             comment: one.comments[0].clone(),
             default_now: one.default_now[0],
             on_update_now: one.on_update_now[0],
+            generated,
             origin: None,
         },
         primary: !one.pk.is_empty(),
         unique: one.indexes.iter().any(|i| i.unique),
         checks: one.checks,
     })
+}
+
+/// MariaDB cannot turn a VIRTUAL column into a stored or plain one or back (1907); a STORED
+/// column may become plain and a plain one STORED.
+fn check_generated_kinds(old: &TableDef, new: &TableDef, columns: &[DraftColumn]) -> DbResult<()> {
+    let virtual_ = |t: &TableDef, i: usize| t.generated[i].as_ref().map(|g| !g.stored);
+    for (i, c) in columns.iter().enumerate() {
+        let Some(j) = c.origin else { continue };
+        let (was, is) = (virtual_(old, j), virtual_(new, i));
+        if was != is && (was == Some(true) || is == Some(true)) {
+            return Err(DbError::new(
+                ErrorCode::UnsupportedActionOnGeneratedColumn,
+                "This is not yet supported for generated columns",
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Draft {
@@ -158,6 +190,7 @@ impl Draft {
                     comment: t.comments[i].clone(),
                     default_now: t.default_now[i],
                     on_update_now: t.on_update_now[i],
+                    generated: t.generated[i].clone(),
                     origin: Some(i),
                 })
                 .collect(),
@@ -432,6 +465,7 @@ impl Draft {
             comments: self.columns.iter().map(|c| c.comment.clone()).collect(),
             default_now: self.columns.iter().map(|c| c.default_now).collect(),
             on_update_now: self.columns.iter().map(|c| c.on_update_now).collect(),
+            generated: self.columns.iter().map(|c| c.generated.clone()).collect(),
             pk: self.pk.iter().map(pos).collect(),
             pk_prefix: self.pk_prefix.clone(),
             indexes: self
@@ -471,6 +505,7 @@ impl Draft {
         if let Some(ids) = old.part_ids() {
             parsed.set_part_ids(&ids)?;
         }
+        check_generated_kinds(old, &parsed, &self.columns)?;
         let def = TableDef {
             db: old.db.clone(),
             name: old.name.clone(),

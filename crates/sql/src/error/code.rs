@@ -419,6 +419,17 @@ error_codes! {
     AlterOperationNotSupportedReason = 1846, "0A000";
     /// `ER_TABLE_CORRUPT`
     TableCorrupt = 1877, "HY000";
+    /// `ER_GENERATED_COLUMN_FUNCTION_IS_NOT_ALLOWED`: a function, variable or subquery a generated
+    /// column's expression may not use.
+    GeneratedColumnFunctionIsNotAllowed = 1901, "HY000";
+    /// `ER_PRIMARY_KEY_BASED_ON_GENERATED_COLUMN`
+    PrimaryKeyBasedOnGeneratedColumn = 1903, "HY000";
+    /// `ER_WARNING_NON_DEFAULT_VALUE_FOR_GENERATED_COLUMN`: a value other than DEFAULT for a
+    /// generated column (an error in strict mode, a warning otherwise).
+    WarningNonDefaultValueForGeneratedColumn = 1906, "HY000";
+    /// `ER_UNSUPPORTED_ACTION_ON_GENERATED_COLUMN`: ALTER TABLE turning a VIRTUAL column into
+    /// another kind, or another kind into a VIRTUAL one.
+    UnsupportedActionOnGeneratedColumn = 1907, "HY000";
     /// `ER_BAD_OPTION_VALUE`: an engine-defined option (`CLUSTERING=...`) with a value it does
     /// not take.
     BadOptionValue = 1912, "HY000";
@@ -475,6 +486,9 @@ error_codes! {
     InvalidNtileArgument = 4024, "HY000";
     /// `ER_CONSTRAINT_FAILED`
     ConstraintFailed = 4025, "23000";
+    /// `ER_EXPRESSION_REFERS_TO_UNINIT_FIELD`: a generated column's expression reads itself or a
+    /// generated column after it.
+    ExpressionRefersToUninitField = 4029, "01000";
     /// `ER_JSON_NOT_JSON_CHR`
     JsonNotJsonChr = 4036, "HY000";
     /// `ER_JSON_EOS`

@@ -367,8 +367,12 @@ fn multi_update(
             matched += 1;
             let old: Vec<Value> = row[range.clone()].to_vec();
             for (g, e) in assigns {
-                let v = eval(e, &EvalCtx::row(&row))?;
                 let c = g - s.offset;
+                if t.generated[c].is_some() {
+                    dml::value_for_generated(&t, c, strict, &mut warnings)?;
+                    continue;
+                }
+                let v = eval(e, &EvalCtx::row(&row))?;
                 row[*g] = match coerce_to_table_column(
                     &v,
                     &t.columns[c],
@@ -396,6 +400,11 @@ fn multi_update(
                     }
                 }
             }
+            let mode = crate::types::coerce::SqlMode {
+                strict,
+                time_zone: cx.time_zone,
+            };
+            dml::compute_generated(&t, &mut new, n as u64 + 1, mode, &mut warnings)?;
             dml::check_row(&t, &new)?;
             match dml::update_row(cx, &t, pk, &old, &new) {
                 Ok(true) => {

@@ -76,6 +76,9 @@ pub fn column_rows(tdef: &TableDef) -> Vec<ColRow> {
             if tdef.on_update_now[i] {
                 extra.push("on update CURRENT_TIMESTAMP");
             }
+            if let Some(g) = &tdef.generated[i] {
+                extra.push(g.extra());
+            }
             ColRow {
                 field: t(c.name.clone()),
                 ty: t(c.column_type()),
@@ -116,12 +119,19 @@ pub(super) fn columns_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
         "EXTRA",
         "PRIVILEGES",
         "COLUMN_COMMENT",
+        "IS_GENERATED",
         "GENERATION_EXPRESSION",
     ]));
     let mut rows = Vec::new();
     for td in tables {
         for (i, (c, r)) in td.columns.iter().zip(column_rows(&td)).enumerate() {
-            rows.push(columns_view_row((&td.db, &td.name), i, c, r));
+            let mut row = columns_view_row((&td.db, &td.name), i, c, r);
+            // IS_GENERATED and GENERATION_EXPRESSION, NEVER and NULL for a column not generated.
+            match &td.generated[i] {
+                Some(g) => row.extend([t("ALWAYS"), t(g.text.clone())]),
+                None => row.extend([t("NEVER"), Value::Null]),
+            }
+            rows.push(row);
         }
     }
     (cols, rows)
@@ -154,7 +164,9 @@ pub fn view_column_rows(db: &str, view: &str, cols: &[crate::result::OutCol]) ->
                 extra: t(""),
                 comment: t(""),
             };
-            columns_view_row((db, view), i, &c, r)
+            let mut row = columns_view_row((db, view), i, &c, r);
+            row.extend([t("NEVER"), Value::Null]);
+            row
         })
         .collect()
 }
@@ -197,7 +209,6 @@ fn columns_view_row((db, name): (&str, &str), i: usize, c: &Column, r: ColRow) -
         r.extra,
         t("select,insert,update,references"),
         r.comment,
-        t(""),
     ]
 }
 

@@ -4,6 +4,10 @@
 //! - a user variable named by a quoted string, `` @`name` ``, `@'name'` or `@"name"` (Spider sets
 //!   `` @`spider_lc_./db/table` ``), becomes the plain variable `@betula_qv_<name in hex>`, which
 //!   the expression and SET code turn back into `name` (expr's `user_var_name`);
+//! - a generated column's `PERSISTENT` (after the expression's `)`) becomes `STORED`, its
+//!   synonym;
+//! - the infix operator `a MOD b` (MariaDB prints `%` so in a generated column's expression)
+//!   becomes `a % b`;
 //! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
 //!   plan/locks.rs).
 //!
@@ -76,6 +80,43 @@ pub fn with_quoted_user_vars(sql: &str) -> Option<String> {
     apply(sql, edits)
 }
 
+/// `sql` with each `PERSISTENT` that follows a `)` written `STORED`; `None` if it has none.
+pub fn with_persistent_as_stored(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(2) {
+        if let [(Tok::Sym(')'), _), (
+            Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            },
+            at,
+        )] = w
+        {
+            if upper == "PERSISTENT" {
+                edits.push((*at, at + "PERSISTENT".len(), "STORED".to_string()));
+            }
+        }
+    }
+    apply(sql, edits)
+}
+
+/// `sql` with each infix `MOD` (a `MOD` not followed by `(`) written `%`; `None` if it has none.
+pub fn with_mod_as_percent(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for (i, (t, at)) in toks.iter().enumerate() {
+        let is_mod = matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "MOD")
+            && !matches!(toks.get(i + 1), Some((Tok::Sym('('), _)))
+            && i > 0;
+        if is_mod {
+            edits.push((*at, at + 3, "%".to_string()));
+        }
+    }
+    apply(sql, edits)
+}
+
 /// `sql` with a final `LOCK IN SHARE MODE` written `FOR SHARE`; `None` if it has none.
 pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     let toks = lex(sql);
@@ -141,6 +182,26 @@ mod tests {
         assert_eq!(with_quoted_user_vars("set @a = '@`x`'"), None);
         assert_eq!(with_quoted_user_vars("grant all on *.* to 'u'@'h'"), None);
         assert_eq!(with_quoted_user_vars("select @ `x`"), None);
+    }
+
+    #[test]
+    fn infix_mod_becomes_percent() {
+        let got = with_mod_as_percent("SELECT a MOD 3, MOD(a, 2), `mod` FROM t");
+        assert_eq!(
+            got.as_deref(),
+            Some("SELECT a % 3, MOD(a, 2), `mod` FROM t")
+        );
+    }
+
+    #[test]
+    fn persistent_becomes_stored() {
+        let got = with_persistent_as_stored(
+            "CREATE TABLE t (a INT, b INT AS (a) PERSISTENT, persistent INT)",
+        );
+        assert_eq!(
+            got.as_deref(),
+            Some("CREATE TABLE t (a INT, b INT AS (a) STORED, persistent INT)")
+        );
     }
 
     #[test]

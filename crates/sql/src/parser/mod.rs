@@ -81,7 +81,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
-        // LOCK IN SHARE MODE (mariadb_forms.rs); retry with them rewritten.
+        // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
+        // infix MOD (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -92,6 +93,10 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_quoted_user_vars(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_share_mode_as_for_share(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_persistent_as_stored(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_mod_as_percent(cur).or(alt);
             match alt {
                 Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
                     .map_err(|_| DbError::parse_error(sql, e)),

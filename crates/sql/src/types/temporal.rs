@@ -14,6 +14,12 @@
 //! * Packed forms preserve order: `Date::packed = (year*13 + month)*32 + day` (u32, < 2^23) and
 //!   `DateTime::packed = date.packed * 86_400_000_000 + micros` (u64, < 2^59).
 
+/// A YEAR column holds 0 or a year of `YEAR_FIRST..=YEAR_LAST` (MariaDB's YEAR(4)), stored as
+/// the year - `YEAR_BASE` in one byte.
+pub const YEAR_BASE: i64 = 1900;
+pub const YEAR_FIRST: i64 = YEAR_BASE + 1;
+pub const YEAR_LAST: i64 = YEAR_BASE + 255;
+
 use std::fmt;
 
 pub const MICROS_PER_SEC: u64 = 1_000_000;

@@ -12,7 +12,7 @@ use sqlparser::ast::{self as ast, ColumnDef, ColumnOption};
 use super::keys::Keys;
 use crate::catalog::charset_clause;
 use crate::catalog::type_text::{declared_width, is_zerofill, lenient_type};
-use crate::catalog::IndexDef;
+use crate::catalog::{GeneratedDef, IndexDef};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
@@ -30,6 +30,8 @@ pub(super) struct ColumnParts {
     pub default_now: bool,
     /// `ON UPDATE CURRENT_TIMESTAMP`.
     pub on_update_now: bool,
+    /// `GENERATED ALWAYS AS (e)` (generated_def.rs).
+    pub generated: Option<GeneratedDef>,
 }
 
 /// What a column's options say beyond what they set on the `Column` itself.
@@ -90,11 +92,17 @@ pub(super) fn column_def(
             format!("Invalid default value for '{cname}'"),
         ));
     }
+    let generated = crate::catalog::generated_def::generated_option(cd)
+        .map(|(e, stored)| GeneratedDef::new(e, stored));
+    if generated.is_some() {
+        crate::catalog::generated_def::refuse_options(cd)?;
+    }
     Ok(ColumnParts {
         col,
         comment: opts.comment,
         default_now: opts.default_now,
         on_update_now: opts.on_update_now,
+        generated,
     })
 }
 

@@ -28,7 +28,7 @@ use std::sync::Arc;
 use sqlparser::ast::CreateTable;
 
 use crate::catalog::partition::{self, TableExtras};
-use crate::catalog::{charset_clause, Counters, TableDef};
+use crate::catalog::{charset_clause, generated_def, Counters, GeneratedDef, TableDef};
 use crate::codec::row::RowLayout;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -90,12 +90,14 @@ pub fn table_from_create_mode(
     let mut comments = Vec::new();
     let mut default_now = Vec::new();
     let mut on_update_now = Vec::new();
+    let mut generated = Vec::new();
     for (i, cd) in ct.columns.iter().enumerate() {
         let c = columns::column_def(i, cd, &columns, table_collation, strict, &mut keys, notes)?;
         columns.push(c.col);
         comments.push(c.comment);
         default_now.push(c.default_now);
         on_update_now.push(c.on_update_now);
+        generated.push(c.generated);
     }
     keys::add_constraints(&ct.constraints, &mut columns, &mut keys, notes)?;
     keys::name_indexes(&mut keys.indexes)?;
@@ -103,6 +105,7 @@ pub fn table_from_create_mode(
         columns[p].nullable = false;
     }
     keys::check_auto_column(&columns, &keys)?;
+    check_generated(ct, &columns, &generated, &keys.pk)?;
     let codec = options::table_codec(&row_format, &compression)?;
     let layout = RowLayout::new(1, columns.clone());
     let full_columns = columns.len();
@@ -118,6 +121,7 @@ pub fn table_from_create_mode(
         comments,
         default_now,
         on_update_now,
+        generated,
         pk,
         pk_prefix,
         indexes,
@@ -139,6 +143,9 @@ pub fn table_from_create_mode(
         rollup: None,
         retention: None,
     };
+    for g in def.generated.iter().flatten() {
+        g.expr(|| def.scope(&def.name))?;
+    }
     def.checks = crate::catalog::check_def::checks_of(ct);
     for c in &def.checks {
         c.expr(|| def.scope(&def.name))?;
@@ -152,6 +159,29 @@ pub fn table_from_create_mode(
         def.retention = Some(r);
     }
     Ok(def)
+}
+
+/// The rules of generated columns (generated_def.rs): what their expressions read (1901,
+/// 4029), and no PRIMARY KEY over one (1903).
+fn check_generated(
+    ct: &CreateTable,
+    columns: &[crate::types::Column],
+    generated: &[Option<GeneratedDef>],
+    pk: &[usize],
+) -> DbResult<()> {
+    let is_generated: Vec<bool> = generated.iter().map(Option::is_some).collect();
+    for (i, cd) in ct.columns.iter().enumerate() {
+        if let Some((e, stored)) = generated_def::generated_option(cd) {
+            generated_def::check_expression(&e.to_string(), i, stored, columns, &is_generated)?;
+        }
+    }
+    if pk.iter().any(|&c| is_generated[c]) {
+        return Err(DbError::new(
+            ErrorCode::PrimaryKeyBasedOnGeneratedColumn,
+            "Primary key cannot be defined upon a generated column",
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a table name: 1 to 64 bytes, no `/` or NUL, no trailing space (1103).

@@ -100,10 +100,14 @@ fn column_line(t: &TableDef, i: usize) -> String {
     if c.sql_type.is_text() {
         s.push_str(&charset_clause::column_clause(c.collation, t.collation));
     }
-    if !c.nullable {
+    if let Some(g) = &t.generated[i] {
+        // MariaDB prints no NULL-ness or DEFAULT for a generated column.
+        s.push_str(&g.clause());
+    } else if !c.nullable {
         s.push_str(" NOT NULL");
     }
-    if c.auto_increment {
+    if t.generated[i].is_some() {
+    } else if c.auto_increment {
         s.push_str(" AUTO_INCREMENT");
     } else if t.default_now[i] {
         s.push_str(" DEFAULT CURRENT_TIMESTAMP");

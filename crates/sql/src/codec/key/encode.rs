@@ -8,7 +8,7 @@ use super::{bad, decimal_mantissa, decimal_width, KeyColumn, NULL_MARK, TIME_OFF
 use crate::codec::decimal;
 use crate::error::sql_error::SqlError;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::DateTime;
+use crate::types::temporal::{DateTime, YEAR_FIRST, YEAR_LAST};
 use crate::types::value::Value;
 use crate::types::SqlType;
 
@@ -101,7 +101,7 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             let y = int_of(v).ok_or_else(mismatch)?;
             let b = match y {
                 0 => 0,
-                1901..=2155 => (y - 1900) as u8,
+                y if (i128::from(YEAR_FIRST)..=i128::from(YEAR_LAST)).contains(&y) => (y - 1900) as u8,
                 _ => return Err(mismatch()),
             };
             out.push(b);

@@ -8,6 +8,7 @@
 use super::{bit_width, enum_width, set_bits, set_width, RowLayout, ROW_FORMAT_V1, TIME_OFFSET};
 use crate::codec::key::{decimal_mantissa, decimal_width};
 use crate::error::sql_error::SqlError;
+use crate::types::temporal::{YEAR_FIRST, YEAR_LAST};
 use crate::types::value::Value;
 use crate::types::{Column, SqlType};
 
@@ -86,7 +87,9 @@ pub(super) fn encode_value(col: &Column, v: &Value, out: &mut Vec<u8>) -> Result
         }
         SqlType::Year => match int() {
             Some(0) => out.push(0),
-            Some(y @ 1901..=2155) => out.push((y - 1900) as u8),
+            Some(y) if (i128::from(YEAR_FIRST)..=i128::from(YEAR_LAST)).contains(&y) => {
+                out.push((y - 1900) as u8)
+            }
             _ => return Err(mismatch()),
         },
         SqlType::Float { .. } => match v {

@@ -1,5 +1,6 @@
 //! Completing an inserted row: each column's value from what the statement gave (a value,
-//! DEFAULT, or nothing), defaults, DEFAULT CURRENT_TIMESTAMP, AUTO_INCREMENT, coercion.
+//! DEFAULT, or nothing), defaults, DEFAULT CURRENT_TIMESTAMP, AUTO_INCREMENT, coercion, then
+//! the generated columns (generated.rs).
 //!
 //! Invariants: AUTO_INCREMENT values follow InnoDB's series `offset + k * increment`, and the
 //! counter moves past every explicit value stored; a generated value the column cannot hold is
@@ -36,6 +37,14 @@ pub(crate) fn complete_row(
     // Read only for a 0 into an AUTO_INCREMENT column (sql_mode is text to search).
     let zero_is_value = || cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
+        if t.generated[i].is_some() {
+            // Computed below, once every column it may read is set.
+            if matches!(s, Slot::Val(_) | Slot::Num(_)) {
+                super::value_for_generated(t, i, strict, warnings)?;
+            }
+            row.push(Value::Null);
+            continue;
+        }
         let s = match s {
             Slot::Num(n) => Slot::Val(match c.sql_type {
                 SqlType::Double { .. } | SqlType::Float { .. } => Value::Double(n.to_f64()),
@@ -103,6 +112,7 @@ pub(crate) fn complete_row(
     }
     // Persisted before the commit that stores the row (design.md AIC1).
     cx.engine.auto_inc_moved(t);
+    super::compute_generated(t, &mut row, rownum, mode, warnings)?;
     super::check_row(t, &row)?;
     if let Some((e, db, name)) = &cx.view_check {
         super::view_target::check(Some(e), &row, db, name)?;

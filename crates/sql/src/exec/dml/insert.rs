@@ -170,6 +170,8 @@ fn insert_into(cx: &mut Context, db: &str, tname: &str, spec: InsertSpec<'_>) ->
         && !t.on_update_now.iter().any(|b| *b)
         && program.iter().all(|(c, _)| !t.pk.contains(c))
         && t.checks.is_empty()
+        // Generated columns are computed from the whole row (design.md GEN1).
+        && !t.has_generated()
         // A roll-up must see the row's old values (design.md RUP3).
         && crate::exec::rollup::of(cx, &t).is_empty()
         // The message carries its own layout, which reads only rows of its version (INS6).

@@ -115,7 +115,15 @@ fn updated_row(
     warnings: &mut Vec<Warning>,
 ) -> DbResult<Vec<Value>> {
     let mut new = old.to_vec();
+    let mode = crate::types::coerce::SqlMode {
+        strict: policy.strict,
+        time_zone: cx.time_zone,
+    };
     for (col, e) in policy.program {
+        if t.generated[*col].is_some() {
+            super::value_for_generated(t, *col, policy.strict, warnings)?;
+            continue;
+        }
         let v = eval(
             e,
             &EvalCtx {
@@ -125,10 +133,6 @@ fn updated_row(
                 ..Default::default()
             },
         )?;
-        let mode = crate::types::coerce::SqlMode {
-            strict: policy.strict,
-            time_zone: cx.time_zone,
-        };
         let c = &t.columns[*col];
         new[*col] = coerce_to_table_column(&v, c, (&t.db, &t.name), rownum, mode, warnings)?;
     }
@@ -139,6 +143,7 @@ fn updated_row(
             }
         }
     }
+    super::compute_generated(t, &mut new, rownum, mode, warnings)?;
     super::check_row(t, &new)?;
     Ok(new)
 }

@@ -19,13 +19,14 @@
 //! program), insert_batch.rs (the set-oriented path of an INSERT that is a whole transaction:
 //! sorted, locked and checked as one batch, written straight through), insert_row.rs (one row against existing keys: REPLACE, IGNORE, ON DUPLICATE KEY
 //! UPDATE, the blind upsert), complete.rs (defaults, AUTO_INCREMENT and coercion of an inserted
-//! row), update.rs, delete.rs, matching.rs (the rows an UPDATE or DELETE changes, locked and
+//! row), generated.rs (generated columns computed before a row is written), update.rs, delete.rs, matching.rs (the rows an UPDATE or DELETE changes, locked and
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
 //! duplicate-key checks), view_target.rs (writes naming a view are refused).
 
 mod checks;
 mod complete;
 mod delete;
+mod generated;
 mod insert;
 mod insert_batch;
 mod insert_row;
@@ -44,6 +45,7 @@ pub(crate) use checks::check_row;
 pub(crate) use complete::complete_row;
 pub use complete::{auto_inc_after, Slot};
 pub use delete::delete;
+pub(crate) use generated::{compute_generated, value_for_generated};
 pub use insert::{insert, run_insert, InsertSource, InsertSpec};
 pub use row_changes::delete_row;
 pub(crate) use row_changes::{encode, find_conflict, load, put_row, update_row};

@@ -38,7 +38,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         Some(v) => v.scope(&alias),
         None => table_scope(&t, &alias),
     };
-    let assigns = compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
+    let (assigns, given) = compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
     // Lock before reading: the rows read are the rows changed (no lost updates).
     cx.begin_write()?;
     let target = ReadTarget {
@@ -61,6 +61,9 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
         cx.check_interrupted()?;
         matched += 1;
         let mut new = old.clone();
+        for &c in &given {
+            super::value_for_generated(&t, c, strict, &mut warnings)?;
+        }
         for (c, e) in &assigns {
             let v = eval(e, &EvalCtx::row(&new))?;
             new[*c] = match coerce_to_table_column(
@@ -94,6 +97,11 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 }
             }
         }
+        let mode = crate::types::coerce::SqlMode {
+            strict,
+            time_zone: cx.time_zone,
+        };
+        super::compute_generated(&t, &mut new, n as u64 + 1, mode, &mut warnings)?;
         super::check_row(&t, &new)?;
         if let Some(v) = &view {
             v.check_row(&new)?;
@@ -126,15 +134,20 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
     })
 }
 
-/// The SET assignments of an UPDATE: (column, expression), DEFAULT as the column's default.
+/// An UPDATE's assignments (column, expression), and the generated columns given a value.
+type Assignments = (Vec<(usize, Expr)>, Vec<usize>);
+
+/// The SET assignments of an UPDATE: (column, expression), DEFAULT as the column's default;
+/// and the generated columns given a value other than DEFAULT (1906), which are not assigned.
 fn compile_assignments(
     cx: &mut Context,
     t: &TableDef,
     view: Option<&super::view_target::ViewTarget>,
     scope: &Scope,
     assignments: &[ast::Assignment],
-) -> DbResult<Vec<(usize, Expr)>> {
+) -> DbResult<Assignments> {
     let mut assigns = Vec::new();
+    let mut given = Vec::new();
     for a in assignments {
         let n = match &a.target {
             ast::AssignmentTarget::ColumnName(n) => object_name_parts(n),
@@ -147,6 +160,12 @@ fn compile_assignments(
             None => t.col_index(&col),
         }
         .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
+        if t.generated[c].is_some() {
+            if !is_default_kw(&a.value) {
+                given.push(c);
+            }
+            continue;
+        }
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {
@@ -154,5 +173,5 @@ fn compile_assignments(
         };
         assigns.push((c, e));
     }
-    Ok(assigns)
+    Ok((assigns, given))
 }

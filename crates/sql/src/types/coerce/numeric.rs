@@ -5,6 +5,7 @@ use super::Ctx;
 use crate::error::sql_error::SqlError;
 use crate::types::decimal::{Decimal, DecimalParseError};
 use crate::types::value::{numeric_prefix_len, str_to_f64_prefix, Value};
+use crate::types::temporal::{YEAR_FIRST, YEAR_LAST};
 use crate::types::IntWidth;
 
 /// Reads a string as a number for integer / decimal targets. `Ok(None)` = not a number (already
@@ -120,7 +121,7 @@ pub(super) fn to_year(cx: &mut Ctx<'_>, v: &Value) -> Result<Value, SqlError> {
         0 => 0,
         1..=69 => 2000 + n,
         70..=99 => 1900 + n,
-        1901..=2155 => n,
+        n if (i128::from(YEAR_FIRST)..=i128::from(YEAR_LAST)).contains(&n) => n,
         _ => {
             let err = cx.out_of_range();
             cx.fail_or(err, 0)?
