@@ -303,7 +303,11 @@ fn columnar_buffers() -> Vec<Vec<u8>> {
             }
         }
         let n = msgs.len() as u64;
-        msgs.push(msg(20 + n, b"\xff".to_vec(), Op::Put(b"not a row".to_vec())));
+        msgs.push(msg(
+            20 + n,
+            b"\xff".to_vec(),
+            Op::Put(b"not a row".to_vec()),
+        ));
         msgs.push(msg(21 + n, b"\xfe".to_vec(), Op::Delete));
         msgs.push(msg(
             22 + n,

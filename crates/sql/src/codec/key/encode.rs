@@ -101,7 +101,9 @@ fn encode_asc(col: &KeyColumn, v: &Value, out: &mut Vec<u8>) -> Result<(), SqlEr
             let y = int_of(v).ok_or_else(mismatch)?;
             let b = match y {
                 0 => 0,
-                y if (i128::from(YEAR_FIRST)..=i128::from(YEAR_LAST)).contains(&y) => (y - 1900) as u8,
+                y if (i128::from(YEAR_FIRST)..=i128::from(YEAR_LAST)).contains(&y) => {
+                    (y - 1900) as u8
+                }
                 _ => return Err(mismatch()),
             };
             out.push(b);

@@ -4,8 +4,8 @@
 use super::Ctx;
 use crate::error::sql_error::SqlError;
 use crate::types::decimal::{Decimal, DecimalParseError};
-use crate::types::value::{numeric_prefix_len, str_to_f64_prefix, Value};
 use crate::types::temporal::{YEAR_FIRST, YEAR_LAST};
+use crate::types::value::{numeric_prefix_len, str_to_f64_prefix, Value};
 use crate::types::IntWidth;
 
 /// Reads a string as a number for integer / decimal targets. `Ok(None)` = not a number (already

@@ -100,7 +100,13 @@ mod tests {
                 },
             ],
             value: ValueLayout::Record {
-                head: vec![FieldKind::IntLe { bytes: 4, signed: true }, FieldKind::F64Le],
+                head: vec![
+                    FieldKind::IntLe {
+                        bytes: 4,
+                        signed: true,
+                    },
+                    FieldKind::F64Le,
+                ],
                 slots: vec![],
             },
         }
@@ -191,13 +197,24 @@ mod tests {
         let mut raw = Vec::new();
         raw.put_varint(4000);
         for i in 0..4000u64 {
-            fitting_put(&mut rng, 10 + i, (i % 1000) as u32, 1_700_000_000 + i / 1000).encode(&mut raw);
+            fitting_put(
+                &mut rng,
+                10 + i,
+                (i % 1000) as u32,
+                1_700_000_000 + i / 1000,
+            )
+            .encode(&mut raw);
         }
         let (plain, was) = store(&raw, Codec::Zstd, 3, None);
         assert!(!was);
         let (col, was) = store(&raw, Codec::Zstd, 3, Some(&layout()));
         assert!(was);
-        assert!(col.len() * 2 < plain.len(), "{} vs {}", col.len(), plain.len());
+        assert!(
+            col.len() * 2 < plain.len(),
+            "{} vs {}",
+            col.len(),
+            plain.len()
+        );
         assert_eq!(load(&col, Codec::Zstd, raw.len()).unwrap(), raw);
     }
 

@@ -219,7 +219,10 @@ fn internal_buffers_are_columnar_with_a_layout_and_version_5_ones_read_untagged(
         height: 1,
         pivots: vec![b"m".to_vec()].into(),
         children: vec![3, 4],
-        buffers: vec![BufferSlot::new(buf.clone()), BufferSlot::new(Buffer::default())],
+        buffers: vec![
+            BufferSlot::new(buf.clone()),
+            BufferSlot::new(Buffer::default()),
+        ],
     };
     let layout = int_layout();
     let plain = encode(&internal, 2, Codec::Zstd, 0, 256, None);

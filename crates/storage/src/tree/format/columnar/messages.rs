@@ -77,7 +77,10 @@ fn canonical_put(body: &[u8], kind: u8) -> Option<(&[u8], &[u8])> {
     let value = d.bytes().ok()?;
     let canonical = d.remaining() == 0
         && body.len()
-            == varint_len(key.len() as u64) + key.len() + varint_len(value.len() as u64) + value.len();
+            == varint_len(key.len() as u64)
+                + key.len()
+                + varint_len(value.len() as u64)
+                + value.len();
     canonical.then_some((key, value))
 }
 
@@ -105,7 +108,11 @@ pub fn decode_with_layout(columnar: &[u8]) -> Result<(Vec<u8>, ColumnLayout), De
         match row {
             ROW_PLAIN => {}
             ROW_COLUMNAR if kind == MessageKind::Put as i64 => columnar_rows += 1,
-            _ => return Err(err(format!("message row kind {row} of message kind {kind}"))),
+            _ => {
+                return Err(err(format!(
+                    "message row kind {row} of message kind {kind}"
+                )))
+            }
         }
     }
     let mut joined = Joined::read(&layout, &mut d, columnar_rows)?;
