@@ -254,25 +254,34 @@ fn rows() -> Vec<(usize, Vec<u8>)> {
     out
 }
 
+/// Up to 24 (primary key, row) pairs of target table `t`: its seed rows in turn under keys 0..
+/// (a key that does not encode is left out).
+fn keyed_rows(t: usize, def: &betula_sql::catalog::TableDef) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let rows: Vec<Vec<u8>> = rows()
+        .into_iter()
+        .filter(|(r, _)| *r == t)
+        .map(|(_, bytes)| bytes[1..].to_vec())
+        .collect();
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().cycle().take(24).enumerate() {
+        let mut key = Vec::new();
+        if encode_key(&def.pk_key_columns(), &key_values(def, i), &mut key).is_ok() {
+            out.push((key, row.clone()));
+        }
+    }
+    out
+}
+
 /// Columnar frames of each target table's primary tree: its seed rows under keys 0.., some with a
 /// NULL column, and one entry the layout does not fit (stored plain beside the columns).
 fn columnar_frames() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (t, def) in tables().iter().enumerate() {
         let layout = def.column_layouts().remove(0).1;
-        let rows: Vec<Vec<u8>> = rows()
-            .into_iter()
-            .filter(|(r, _)| *r == t)
-            .map(|(_, bytes)| bytes[1..].to_vec())
-            .collect();
         let mut raw = Vec::new();
         let mut count = 0;
-        for (i, row) in rows.iter().cycle().take(24).enumerate() {
-            let mut key = Vec::new();
-            if encode_key(&def.pk_key_columns(), &key_values(def, i), &mut key).is_err() {
-                continue;
-            }
-            put_entry(&key, row, &mut raw);
+        for (key, row) in keyed_rows(t, def) {
+            put_entry(&key, &row, &mut raw);
             count += 1;
         }
         put_entry(b"\xff", b"not a row", &mut raw);
@@ -290,17 +299,9 @@ fn columnar_buffers() -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for (t, def) in tables().iter().enumerate() {
         let layout = def.column_layouts().remove(0).1;
-        let rows: Vec<Vec<u8>> = rows()
-            .into_iter()
-            .filter(|(r, _)| *r == t)
-            .map(|(_, bytes)| bytes[1..].to_vec())
-            .collect();
         let mut msgs = Vec::new();
-        for (i, row) in rows.iter().cycle().take(24).enumerate() {
-            let mut key = Vec::new();
-            if encode_key(&def.pk_key_columns(), &key_values(def, i), &mut key).is_ok() {
-                msgs.push(msg(10 + i as u64, key, Op::Put(row.clone())));
-            }
+        for (i, (key, row)) in keyed_rows(t, def).into_iter().enumerate() {
+            msgs.push(msg(10 + i as u64, key, Op::Put(row)));
         }
         let n = msgs.len() as u64;
         msgs.push(msg(

@@ -7,9 +7,9 @@
 //! reader refuses one that is not.
 
 use super::columnar::{self, ColumnLayout};
-use super::frames::{TRANSFORM_COLUMNAR, TRANSFORM_PLAIN};
+use super::frames::{load_transformed, store_transformed};
 use crate::compress::Codec;
-use crate::encoding::{DecodeError, Decoder, Encode};
+use crate::encoding::DecodeError;
 
 /// The stored bytes of buffer encoding `raw`, columnar where `layout` fits some of its messages; also
 /// says whether the columnar form was kept.
@@ -20,65 +20,18 @@ pub fn store(
     layout: Option<&ColumnLayout>,
 ) -> (Vec<u8>, bool) {
     let col = layout.and_then(|l| columnar::messages::encode(raw, l));
-    if let Some(col) = col.filter(|c| c.len() < raw.len()) {
-        let body = codec.compress(&col, level);
-        let mut out = Vec::with_capacity(body.len() + 6);
-        out.put_u8(TRANSFORM_COLUMNAR);
-        out.put_varint(col.len() as u64);
-        out.extend_from_slice(&body);
-        return (out, true);
-    }
-    let mut out = vec![TRANSFORM_PLAIN];
-    if !raw.is_empty() {
-        out.extend_from_slice(&codec.compress(raw, level));
-    }
-    (out, false)
-}
-
-fn err(msg: impl Into<String>) -> DecodeError {
-    DecodeError(msg.into())
+    store_transformed(raw, col, codec, level)
 }
 
 /// The raw buffer encoding (`raw_len` bytes) of stored bytes [`store`] wrote.
 pub fn load(stored: &[u8], codec: Codec, raw_len: usize) -> Result<Vec<u8>, DecodeError> {
-    let mut d = Decoder::new(stored);
-    let raw = match d.u8()? {
-        TRANSFORM_PLAIN => {
-            let body = d.take(d.remaining())?;
-            if raw_len == 0 && body.is_empty() {
-                return Ok(Vec::new());
-            }
-            codec
-                .decompress(body, raw_len)
-                .map_err(|e| err(format!("buffer: {e}")))?
-        }
-        TRANSFORM_COLUMNAR => {
-            let len = d.varint()?;
-            if len >= raw_len as u64 {
-                return Err(err(format!(
-                    "columnar form of {len} bytes for a buffer of {raw_len}"
-                )));
-            }
-            let body = d.take(d.remaining())?;
-            let col = codec
-                .decompress(body, len as usize)
-                .map_err(|e| err(format!("columnar buffer: {e}")))?;
-            columnar::messages::decode(&col).map_err(|e| err(format!("columnar buffer: {e}")))?
-        }
-        t => return Err(err(format!("unknown buffer transform {t}"))),
-    };
-    if raw.len() != raw_len {
-        return Err(err(format!(
-            "buffer decodes to {} bytes, its directory says {raw_len}",
-            raw.len()
-        )));
-    }
-    Ok(raw)
+    load_transformed(stored, codec, raw_len, "buffer", columnar::messages::decode)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::Encode;
     use crate::tree::format::columnar::{FieldKind, KeyField, ValueLayout};
     use crate::tree::in_memory::message::{Message, Op};
     use rand::{Rng, SeedableRng};

@@ -89,8 +89,20 @@ fn store_frame(
         FrameStyle::Tagged(layout) => layout,
     };
     let col = layout.and_then(|l| columnar::encode(frame, prefix_len, count, l));
+    store_transformed(frame, col, codec, level)
+}
+
+/// The stored bytes of tagged `raw` (a frame, or a version 7 message buffer): transform 1 and the
+/// columnar form `col` when it is shorter than `raw`, else transform 0 and `raw` (nothing more when
+/// empty), compressed; also says whether the columnar form was kept.
+pub(super) fn store_transformed(
+    raw: &[u8],
+    col: Option<Vec<u8>>,
+    codec: Codec,
+    level: i32,
+) -> (Vec<u8>, bool) {
     // A columnar form is kept only when it is shorter, which bounds what a reader must accept.
-    if let Some(col) = col.filter(|c| c.len() < frame.len()) {
+    if let Some(col) = col.filter(|c| c.len() < raw.len()) {
         let body = codec.compress(&col, level);
         let mut out = Vec::with_capacity(body.len() + 6);
         out.put_u8(TRANSFORM_COLUMNAR);
@@ -98,10 +110,10 @@ fn store_frame(
         out.extend_from_slice(&body);
         return (out, true);
     }
-    let body = codec.compress(frame, level);
-    let mut out = Vec::with_capacity(body.len() + 1);
-    out.put_u8(TRANSFORM_PLAIN);
-    out.extend_from_slice(&body);
+    let mut out = vec![TRANSFORM_PLAIN];
+    if !raw.is_empty() {
+        out.extend_from_slice(&codec.compress(raw, level));
+    }
     (out, false)
 }
 
@@ -229,39 +241,49 @@ fn decompress(f: &Frame<'_>, codec: Codec, tagged: bool) -> Result<Vec<u8>, Deco
             .decompress(f.stored, f.raw_len)
             .map_err(|e| err(format!("frame: {e}")));
     }
-    let mut d = Decoder::new(f.stored);
+    load_transformed(f.stored, codec, f.raw_len, "frame", columnar::decode)
+}
+
+/// The raw bytes (`raw_len` of them) of what [`store_transformed`] wrote; `what` names the thing in
+/// errors, `decode_columnar` undoes its columnar form.
+pub(super) fn load_transformed(
+    stored: &[u8],
+    codec: Codec,
+    raw_len: usize,
+    what: &str,
+    decode_columnar: fn(&[u8]) -> Result<Vec<u8>, DecodeError>,
+) -> Result<Vec<u8>, DecodeError> {
+    let mut d = Decoder::new(stored);
     let raw = match d.u8()? {
         TRANSFORM_PLAIN => {
             let body = d.take(d.remaining())?;
-            if f.raw_len == 0 && body.is_empty() {
+            if raw_len == 0 && body.is_empty() {
                 return Ok(Vec::new());
             }
             codec
-                .decompress(body, f.raw_len)
-                .map_err(|e| err(format!("frame: {e}")))?
+                .decompress(body, raw_len)
+                .map_err(|e| err(format!("{what}: {e}")))?
         }
         TRANSFORM_COLUMNAR => {
             let len = d.varint()?;
             // Writers keep a columnar form only when it is shorter than the raw bytes.
-            if len >= f.raw_len as u64 {
+            if len >= raw_len as u64 {
                 return Err(err(format!(
-                    "columnar form of {len} bytes for a frame of {}",
-                    f.raw_len
+                    "columnar form of {len} bytes for a {what} of {raw_len}"
                 )));
             }
             let body = d.take(d.remaining())?;
             let col = codec
                 .decompress(body, len as usize)
-                .map_err(|e| err(format!("columnar frame: {e}")))?;
-            columnar::decode(&col).map_err(|e| err(format!("columnar frame: {e}")))?
+                .map_err(|e| err(format!("columnar {what}: {e}")))?;
+            decode_columnar(&col).map_err(|e| err(format!("columnar {what}: {e}")))?
         }
-        t => return Err(err(format!("unknown frame transform {t}"))),
+        t => return Err(err(format!("unknown {what} transform {t}"))),
     };
-    if raw.len() != f.raw_len {
+    if raw.len() != raw_len {
         return Err(err(format!(
-            "frame decodes to {} bytes, its table says {}",
-            raw.len(),
-            f.raw_len
+            "{what} decodes to {} bytes, its directory says {raw_len}",
+            raw.len()
         )));
     }
     Ok(raw)
