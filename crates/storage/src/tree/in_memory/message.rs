@@ -104,6 +104,27 @@ impl Op {
         })
     }
 
+    /// Steps over what [`Op::encode_body`] wrote for a message of `kind`, without copying it (a
+    /// columnar buffer's writer reads every message of a buffer this way).
+    pub fn skip_body(kind: MessageKind, d: &mut Decoder<'_>) -> Result<(), DecodeError> {
+        match kind {
+            MessageKind::Put | MessageKind::RangeDelete => {
+                d.bytes()?;
+            }
+            MessageKind::Delete | MessageKind::Abort => {}
+            MessageKind::Upsert => {
+                d.u32()?;
+                d.bytes()?;
+            }
+            MessageKind::Broadcast => {
+                d.bytes()?;
+                d.u32()?;
+                d.bytes()?;
+            }
+        }
+        Ok(())
+    }
+
     pub fn kind(&self) -> MessageKind {
         match self {
             Op::Put(_) => MessageKind::Put,

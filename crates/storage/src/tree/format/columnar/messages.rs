@@ -12,10 +12,7 @@ use super::layout::ColumnLayout;
 use super::rows::{Joined, Split};
 use super::{err, ints, MAX_ROWS, ROW_COLUMNAR, ROW_PLAIN};
 use crate::encoding::{varint_len, DecodeError, Decoder, Encode};
-use crate::tree::in_memory::message::{Message, MessageKind};
-
-/// Bytes of a message before its key: MSN, transaction id, kind.
-const HEAD_BYTES: usize = 8 + 8 + 1;
+use crate::tree::in_memory::message::{MessageKind, Op};
 
 /// The columnar form of a buffer's raw encoding `raw` (a count, then messages in MSN order). None when
 /// no message fits the layout or the bytes are not a well-formed buffer.
@@ -35,14 +32,16 @@ pub fn encode(raw: &[u8], layout: &ColumnLayout) -> Option<Vec<u8>> {
     let mut split = Split::new(layout);
     let mut plain = Vec::new();
     for _ in 0..count {
-        let start = d.position();
-        let m = Message::decode(&mut d).ok()?;
-        let bytes = &raw[start..d.position()];
-        msns.push(m.msn as i64);
-        txns.push(m.txn as i64);
-        kinds.push(i64::from(bytes[HEAD_BYTES - 1]));
-        let body = &bytes[HEAD_BYTES..];
-        if let Some((key, value)) = canonical_put(body, bytes[HEAD_BYTES - 1]) {
+        // Each message is stepped over in place (no copies): its head, its key, its body.
+        msns.push(d.u64().ok()? as i64);
+        txns.push(d.u64().ok()? as i64);
+        let kind = d.u8().ok()?;
+        let body_start = d.position();
+        d.bytes().ok()?;
+        Op::skip_body(MessageKind::from_u8(kind)?, &mut d).ok()?;
+        kinds.push(i64::from(kind));
+        let body = &raw[body_start..d.position()];
+        if let Some((key, value)) = canonical_put(body, kind) {
             if split.push(key, value) {
                 rows.push(ROW_COLUMNAR);
                 continue;
