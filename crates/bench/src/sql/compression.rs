@@ -1,5 +1,6 @@
 //! compression matrix: the sensor rows loaded once per compression setting each engine offers, each into
-//! its own table, then as many rows of a log line and a random double (log_data.rs) into another, by one client with 1000-row INSERTs in arrival order (autocommit) — the same write path
+//! its own table, then as many rows of a log line and a random double, and of four random doubles
+//! (log_data.rs), into two more, by one client with 1000-row INSERTs in arrival order (autocommit) — the same write path
 //! on every server, whether or not it has LOAD DATA yet. Per setting: load seconds, rows/s, server CPU
 //! seconds, bytes written, and the table's size after the engine's flush step (MyRocks: memtable flush and
 //! a manual compaction of the setting's column family). What a setting means per engine:
@@ -11,6 +12,7 @@
 //!   `rocksdb_supported_compression_types` are reported as not supported by the build.
 
 use super::driver::{self, BatchSql};
+use super::log_data::SideTable;
 use super::outcome::{classify, Status};
 use super::sensor_data::{values_sql, SensorStream};
 use super::sensor_stream::per;
@@ -20,7 +22,7 @@ use crate::peer::{EngineKind, Server};
 use crate::stats;
 use mysql::prelude::Queryable;
 
-pub const DESCRIPTION: &str = "compression matrix: the sensor rows (arrival order) loaded once per compression setting of each engine into a fresh table by one client with 1000-row INSERTs (autocommit); Betula `COMPRESSION='none'|'snappy'|'lz4'|'zlib'|'zstd'|'lzma'`, InnoDB `ROW_FORMAT=DYNAMIC` (none) / `ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8` (zlib), MyRocks column families with one codec on every level (`PRIMARY KEY … COMMENT 'cf_x'`); size = DATA_LENGTH + INDEX_LENGTH after the engine's flush step (MyRocks: flush + manual compaction of the family); then as many rows of (id BIGINT PK, a web server log line, a random double) the same way into a second table per setting, its size per row and ÷ the rows' content bytes";
+pub const DESCRIPTION: &str = "compression matrix: the sensor rows (arrival order) loaded once per compression setting of each engine into a fresh table by one client with 1000-row INSERTs (autocommit); Betula `COMPRESSION='none'|'snappy'|'lz4'|'zlib'|'zstd'|'lzma'`, InnoDB `ROW_FORMAT=DYNAMIC` (none) / `ROW_FORMAT=COMPRESSED KEY_BLOCK_SIZE=8` (zlib), MyRocks column families with one codec on every level (`PRIMARY KEY … COMMENT 'cf_x'`); size = DATA_LENGTH + INDEX_LENGTH after the engine's flush step (MyRocks: flush + manual compaction of the family); then as many rows of (id BIGINT PK, a web server log line, a random double) the same way into a second table per setting, its size per row and ÷ the rows' content bytes (line bytes + 8 per double), and as many rows of (id BIGINT PK, four random doubles) into a third, its size per row and ÷ the doubles' 32 bytes per row (the id is not counted)";
 
 /// One setting: the generic codec name (the figure prefix), the table options or PK comment, and the
 /// MyRocks column family to compact.
@@ -216,49 +218,54 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
             size.how
         ));
         let _ = conn.query_drop(format!("DROP TABLE {table}"));
-        match load_log_table(&mut conn, server, p, &s, batches) {
-            Ok(figures) => r.figures.extend(figures),
-            Err(st) => r
-                .notes
-                .push(format!("{}: log table: {}", s.codec, st.label())),
+        for t in SideTable::ALL {
+            match load_side_table(&mut conn, server, p, &s, t, batches) {
+                Ok(figures) => r.figures.extend(figures),
+                Err(st) => r
+                    .notes
+                    .push(format!("{}: {} table: {}", s.codec, t.names().1, st.label())),
+            }
         }
     }
     r
 }
 
-/// The table of log lines and random doubles (log_data.rs) of setting `s`.
-pub fn create_log_sql(table: &str, s: &Setting) -> String {
+/// Side table `t` (log_data.rs) of setting `s`.
+pub fn create_side_sql(table: &str, t: SideTable, s: &Setting) -> String {
     let pk = match &s.pk_comment {
         Some(c) => format!("PRIMARY KEY (id) COMMENT '{c}'"),
         None => "PRIMARY KEY (id)".into(),
     };
     format!(
-        "CREATE TABLE {table} (id BIGINT NOT NULL, line VARCHAR(255), noise DOUBLE, {pk}){}",
+        "CREATE TABLE {table} ({}, {pk}){}",
+        t.columns_sql(),
         s.table_options
     )
 }
 
-/// Loads `batches` batches of log lines and random doubles into a fresh table of setting `s`
-/// (one client, INSERTs as the sensor rows) and measures it: table bytes per row, and ÷ the
-/// bytes of the rows' content (line bytes + 8 per double).
-fn load_log_table(
+/// Loads `batches` batches of side table `t` into a fresh table of setting `s` (one client,
+/// INSERTs as the sensor rows) and measures it: table bytes per row, and ÷ the bytes of the rows'
+/// content as `t` counts them.
+fn load_side_table(
     conn: &mut mysql::Conn,
     server: &Server,
     p: &SqlParams,
     s: &Setting,
+    t: SideTable,
     batches: u64,
 ) -> Result<Vec<super::Figure>, Status> {
-    let table = format!("log_c_{}", s.codec);
-    let create = create_log_sql(&table, s);
+    let (prefix, label) = t.names();
+    let table = format!("{prefix}_{}", s.codec);
+    let create = create_side_sql(&table, t, s);
     conn.query_drop(&create)
         .map_err(|e| classify(&e, &create))?;
     let raw: u64 = (0..batches)
-        .map(|b| super::log_data::values_sql(p.seed, b, p.sensors).1)
+        .map(|b| t.values_sql(p.seed, b, p.sensors).1)
         .sum();
     let (t2, seed, rows) = (table.clone(), p.seed, p.sensors);
     let builder: BatchSql = Box::new(move |b| {
-        let (values, _) = super::log_data::values_sql(seed, b, rows);
-        format!("INSERT INTO {t2} (id,line,noise) VALUES {values}")
+        let (values, _) = t.values_sql(seed, b, rows);
+        format!("INSERT INTO {t2} ({}) VALUES {values}", t.insert_columns())
     });
     let run = driver::run_batches(server, builder, p.sensors as u64, batches);
     if let Some(st) = run.error {
@@ -269,12 +276,12 @@ fn load_log_table(
     let c = s.codec;
     Ok(vec![
         fig(
-            &format!("{c}: log lines + random doubles: table bytes/row"),
+            &format!("{c}: {label}: table bytes/row"),
             per(size.bytes, run.rows),
             Better::Lower,
         ),
         fig(
-            &format!("{c}: log lines + random doubles: table bytes ÷ content bytes"),
+            &format!("{c}: {label}: table bytes ÷ content bytes"),
             size.bytes.map(|b| b as f64 / raw.max(1) as f64),
             Better::Lower,
         ),

@@ -1,6 +1,7 @@
-//! Rows of text and noise for the compression matrix: a web server's log line and a random double
-//! per row, the two kinds of column that column encodings cannot shrink by structure (text takes
-//! the general codec; random doubles should cost little over their 8 bytes).
+//! Rows of text and noise for the compression matrix's side tables ([`SideTable`]): a web
+//! server's log line and a random double per row, and rows of random doubles alone, the kinds of
+//! column that column encodings cannot shrink by structure (text takes the general codec; random
+//! doubles should cost little over their 8 bytes).
 //!
 //! Invariant: batch `b` of a seed is the same rows whatever was generated before it (each batch
 //! seeds its own generator), so every engine and every setting load identical data; lines hold no
@@ -58,10 +59,83 @@ fn noise(rng: &mut StdRng) -> f64 {
     }
 }
 
+/// Random doubles per row of the doubles table.
+pub const DOUBLES: usize = 4;
+
+/// A table of the compression matrix beside the sensor rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideTable {
+    /// `(id BIGINT PK, line VARCHAR(255), noise DOUBLE)`; content = line bytes + 8 per double.
+    LogLines,
+    /// `(id BIGINT PK, d1 .. d4 DOUBLE NOT NULL)` of random bits; content = 8 per double (the id
+    /// is not counted, so the figure holds the whole overhead of the row, its key included).
+    RandomDoubles,
+}
+
+impl SideTable {
+    pub const ALL: [SideTable; 2] = [SideTable::LogLines, SideTable::RandomDoubles];
+
+    /// The table name's prefix and the figures' label.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            SideTable::LogLines => ("log_c", "log lines + random doubles"),
+            SideTable::RandomDoubles => ("noise_c", "random doubles"),
+        }
+    }
+
+    /// The column definitions (before the primary key).
+    pub fn columns_sql(self) -> &'static str {
+        match self {
+            SideTable::LogLines => "id BIGINT NOT NULL, line VARCHAR(255), noise DOUBLE",
+            SideTable::RandomDoubles => {
+                "id BIGINT NOT NULL, d1 DOUBLE NOT NULL, d2 DOUBLE NOT NULL, \
+                 d3 DOUBLE NOT NULL, d4 DOUBLE NOT NULL"
+            }
+        }
+    }
+
+    /// The INSERT's column list.
+    pub fn insert_columns(self) -> &'static str {
+        match self {
+            SideTable::LogLines => "id,line,noise",
+            SideTable::RandomDoubles => "id,d1,d2,d3,d4",
+        }
+    }
+
+    /// The `VALUES` list of batch `b` of `rows` rows and the bytes of their content.
+    pub fn values_sql(self, seed: u64, b: u64, rows: usize) -> (String, u64) {
+        match self {
+            SideTable::LogLines => values_sql(seed, b, rows),
+            SideTable::RandomDoubles => doubles_sql(seed, b, rows),
+        }
+    }
+}
+
+/// The generator of batch `b`.
+fn batch_rng(seed: u64, b: u64) -> StdRng {
+    StdRng::seed_from_u64(seed ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The `VALUES` list of batch `b` of `rows` rows: `(id, d1, .., d4)` of random finite doubles, ids
+/// `b * rows + 1 ...`, and the bytes of their content (8 per double).
+pub fn doubles_sql(seed: u64, b: u64, rows: usize) -> (String, u64) {
+    let mut rng = batch_rng(seed, b);
+    let values: Vec<String> = (0..rows as u64)
+        .map(|i| {
+            let id = b * rows as u64 + i + 1;
+            let ds: Vec<String> = (0..DOUBLES)
+                .map(|_| format!("{:e}", noise(&mut rng)))
+                .collect();
+            format!("({id},{})", ds.join(","))
+        })
+        .collect();
+    (values.join(","), (rows * DOUBLES * 8) as u64)
+}
+
 /// The `VALUES` list of batch `b` of `rows` rows: `(id, 'line', noise)`, ids `b * rows + 1 ...`,
 /// and the bytes of their content (line bytes + 8 per double).
 pub fn values_sql(seed: u64, b: u64, rows: usize) -> (String, u64) {
-    let mut rng = StdRng::seed_from_u64(seed ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = batch_rng(seed, b);
     let mut raw = 0u64;
     let values: Vec<String> = (0..rows as u64)
         .map(|i| {
@@ -93,5 +167,16 @@ mod tests {
             );
         }
         assert!(raw > 50 * 40);
+    }
+
+    #[test]
+    fn doubles_batches_repeat_and_count_eight_bytes_a_value() {
+        let (a, raw) = SideTable::RandomDoubles.values_sql(42, 2, 10);
+        assert_eq!(doubles_sql(42, 2, 10), (a.clone(), raw));
+        assert_eq!(raw, 10 * DOUBLES as u64 * 8);
+        assert!(a.starts_with("(21,"));
+        let first: Vec<&str> = a[1..a.find(')').unwrap()].split(',').collect();
+        assert_eq!(first.len(), 1 + DOUBLES);
+        assert!(first[1..].iter().all(|d| d.parse::<f64>().unwrap().is_finite()));
     }
 }
