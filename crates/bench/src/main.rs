@@ -222,6 +222,9 @@ struct SqlArgs {
     /// Compression settings to run, by codec name (e.g. `zstd,lzma`; default: every one).
     #[arg(long, value_delimiter = ',')]
     compression_codecs: Vec<String>,
+    /// Table options appended to Betula's sensor-load table (e.g. `ROW_FORMAT=TOKUDB_SMALL`).
+    #[arg(long, default_value = "")]
+    betula_load_options: String,
     /// Rows in the partition drop-partition drops (overrides the mode).
     #[arg(long)]
     drop_rows: Option<u64>,
@@ -476,6 +479,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
             .compression_rows
             .unwrap_or(if a.quick { 100_000 } else { 500_000 }),
         compression_codecs: a.compression_codecs.clone(),
+        betula_load_options: a.betula_load_options.clone(),
         drop_rows: a
             .drop_rows
             .unwrap_or(if a.quick { 1_000_000 } else { 10_000_000 }),

@@ -144,6 +144,8 @@ pub struct SqlParams {
     pub compression_rows: u64,
     /// compression: the codecs run (empty: all).
     pub compression_codecs: Vec<String>,
+    /// sensor-load: table options appended to Betula's table (empty: none).
+    pub betula_load_options: String,
     /// drop-partition: rows in the partition dropped.
     pub drop_rows: u64,
     /// clustering-range: rows of the table (rounded up to a power of two).

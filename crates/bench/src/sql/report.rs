@@ -247,7 +247,12 @@ fn settings(s: &mut String, p: &SqlParams) {
         }
     );
     let _ = writeln!(s, "- Clients (connections) for the ingest workloads: {}; sensors (rows per statement): {}; data seed {}", p.clients, p.sensors, p.seed);
-    let _ = writeln!(s, "- sensor-load: {} rows; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
+    let load_opts = if p.betula_load_options.is_empty() {
+        String::new()
+    } else {
+        format!(" (Betula's table: `{}`)", p.betula_load_options)
+    };
+    let _ = writeln!(s, "- sensor-load: {} rows{load_opts}; sensor-stream: {} s; hot-reads: {} warm-up + {} timed runs per query; upsert-rollup: {} s", p.load_rows, p.stream_secs, p.query_warmup, p.query_runs, p.upsert_secs);
     let _ = writeln!(s, "- sysbench: {} rows prepared, {} s per run, threads {:?}; iibench: until the datadir has grown by {}× the cache, at most {} s; retention: {} s per variant keeping {} rows; compression: {} rows per setting{}; drop-partition: {} rows; clustering-range: {} rows", p.sysbench_rows, p.sysbench_secs, p.sysbench_threads, p.iibench_cache_factor, p.iibench_secs, p.retention_secs, p.retention_keep, p.compression_rows, codecs_note(&p.compression_codecs), p.drop_rows, super::clustering_range::table_rows(p.clustering_rows));
     let _ = writeln!(s, "- Cache for every engine: {} MiB (Betula cache_size, innodb_buffer_pool_size, rocksdb_block_cache_size); the figure \"datadir after the workload ÷ cache\" of each workload says how far the data outgrew it", p.start.cache_bytes >> 20);
     let _ = writeln!(s, "- Durability: sync at every commit everywhere (Betula `durability = sync`, `innodb_flush_log_at_trx_commit=1`, `rocksdb_flush_log_at_trx_commit=1`); every statement autocommits");
@@ -500,6 +505,7 @@ mod tests {
             retention_keep: 1,
             compression_rows: 1,
             compression_codecs: Vec::new(),
+            betula_load_options: String::new(),
             drop_rows: 1,
             clustering_rows: 1,
             seed: 42,

@@ -23,6 +23,16 @@ pub const TABLE: &str = "sensordata_w1";
 
 pub const DESCRIPTION: &str = "W1: `LOAD DATA LOCAL INFILE` of the sensor CSV (gen_csv.py's model and arrival order, 1000 sensors, no header) into sensordata_w1 (PK (sensor_id, ts)), one statement, streamed by the client; MyRocks uses its bulk loader (`rocksdb_bulk_load_allow_unsorted=1`, `rocksdb_bulk_load=1`) as the peers' baseline did. Size = DATA_LENGTH + INDEX_LENGTH after each engine's flush step (MyRocks: memtable flush + manual compaction)";
 
+/// The engine's table options, with `betula_extra` appended for Betula.
+pub fn load_table_options(kind: EngineKind, betula_extra: &str) -> String {
+    match kind {
+        EngineKind::Betula if !betula_extra.trim().is_empty() => {
+            format!("{} {}", kind.table_options(), betula_extra.trim())
+        }
+        _ => kind.table_options().to_string(),
+    }
+}
+
 pub fn create_sql(table_options: &str) -> String {
     super::sensor_stream::create_sql(table_options).replacen(super::sensor_stream::TABLE, TABLE, 1)
 }
@@ -171,7 +181,7 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         csv_bytes as f64 / rows.max(1) as f64
     ));
     let du0 = server.datadir_bytes();
-    let create = create_sql(server.kind.table_options());
+    let create = create_sql(&load_table_options(server.kind, &p.betula_load_options));
     let (mut conn, l) = match load(server, &csv, TABLE, &create) {
         Ok(x) => x,
         Err(st) => {
@@ -286,6 +296,12 @@ mod tests {
     #[test]
     fn statements() {
         assert!(create_sql("").starts_with("CREATE TABLE sensordata_w1 ("));
+        let small = load_table_options(EngineKind::Betula, " ROW_FORMAT=TOKUDB_SMALL");
+        assert!(create_sql(&small).ends_with("(sensor_id, ts)) ROW_FORMAT=TOKUDB_SMALL"));
+        assert_eq!(
+            load_table_options(EngineKind::Innodb, "ROW_FORMAT=TOKUDB_SMALL"),
+            " ENGINE=InnoDB"
+        );
         let l = load_sql("t");
         assert!(l.starts_with("LOAD DATA LOCAL INFILE"));
         assert!(l.contains("INTO TABLE t"));
