@@ -121,10 +121,25 @@ fn tables_are_written_columnar_and_read_back_through_restarts_and_rebuilds() {
         e.store.tree(&primary(&e)).unwrap().options().codec,
         Codec::Zstd
     );
-    exec(&mut s, "ALTER TABLE t COMPRESSION='tokudb_small'");
+    exec(&mut s, "ALTER TABLE t COMPRESSION='lzma'");
     assert_eq!(
         e.store.tree(&primary(&e)).unwrap().options().codec,
         Codec::Lzma
+    );
+    assert_eq!(all(&mut s), want);
+    // The smallest setting: zstd at level 19 over 128 KiB basements.
+    let default_basement = e
+        .store
+        .tree(&primary(&e))
+        .unwrap()
+        .options()
+        .basement_size_bytes;
+    assert_eq!(default_basement, 32 << 10);
+    exec(&mut s, "ALTER TABLE t COMPRESSION='tokudb_small'");
+    let small = e.store.tree(&primary(&e)).unwrap().options();
+    assert_eq!(
+        (small.codec, small.level, small.basement_size_bytes),
+        (Codec::Zstd, 19, 128 << 10)
     );
     assert_eq!(all(&mut s), want);
     assert_eq!(
@@ -138,6 +153,9 @@ fn tables_are_written_columnar_and_read_back_through_restarts_and_rebuilds() {
     drop((tree, s, e));
     let (e, mut s) = open(dir.path(), &[]);
     let tree = e.store.tree(&primary(&e)).unwrap();
-    assert_eq!(tree.options().codec, Codec::Lzma);
+    assert_eq!(
+        (tree.options().codec, tree.options().basement_size_bytes),
+        (Codec::Zstd, 128 << 10)
+    );
     assert_eq!(all(&mut s), want);
 }

@@ -221,9 +221,12 @@ pub fn run(server: &Server, p: &SqlParams) -> WorkloadResult {
         for t in SideTable::ALL {
             match load_side_table(&mut conn, server, p, &s, t, batches) {
                 Ok(figures) => r.figures.extend(figures),
-                Err(st) => r
-                    .notes
-                    .push(format!("{}: {} table: {}", s.codec, t.names().1, st.label())),
+                Err(st) => r.notes.push(format!(
+                    "{}: {} table: {}",
+                    s.codec,
+                    t.names().1,
+                    st.label()
+                )),
             }
         }
     }

@@ -177,6 +177,8 @@ mod tests {
         assert!(a.starts_with("(21,"));
         let first: Vec<&str> = a[1..a.find(')').unwrap()].split(',').collect();
         assert_eq!(first.len(), 1 + DOUBLES);
-        assert!(first[1..].iter().all(|d| d.parse::<f64>().unwrap().is_finite()));
+        assert!(first[1..]
+            .iter()
+            .all(|d| d.parse::<f64>().unwrap().is_finite()));
     }
 }

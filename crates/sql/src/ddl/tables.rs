@@ -23,16 +23,20 @@ use crate::expr::object_name_parts;
 use crate::result::Output;
 use crate::types::value::Value;
 
-/// The options of a table's trees: the engine's defaults, with the codec and level its
-/// COMPRESSION / ROW_FORMAT select (`'zstd:9'`).
+/// The options of a table's trees: the engine's defaults, with the codec, level and basement
+/// size its COMPRESSION / ROW_FORMAT select (`'zstd:9'`, `ROW_FORMAT=TOKUDB_SMALL`).
 pub fn tree_opts(cx: &Context, t: &TableDef) -> TreeOptions {
     let mut o = cx.engine.config.env.default_tree;
     if let Some(codec) = t.codec {
         o.codec = codec;
         // The stored text parsed when the definition was made, so it parses again.
-        if let Ok(Some((_, level))) = create_table::table_setting(&t.row_format, &t.compression) {
-            if level != 0 {
-                o.level = level;
+        if let Ok(Some(s)) = create_table::table_setting(&t.row_format, &t.compression) {
+            if s.level != 0 {
+                o.level = s.level;
+            }
+            if let Some(b) = s.basement_bytes {
+                // A basement never outgrows its node.
+                o.basement_size_bytes = b.min(o.node_size_bytes);
             }
         }
     }
