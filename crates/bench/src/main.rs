@@ -240,6 +240,10 @@ struct SqlArgs {
     /// A `key=value` line added to Betula's config file (repeatable), e.g. `read_block_size=16K`.
     #[arg(long = "betula-set")]
     betula_set: Vec<String>,
+    /// A `key = value` line added to MariaDB's `[mariadbd]` section (repeatable, InnoDB and
+    /// MyRocks), e.g. `log-bin = mariadb-bin`.
+    #[arg(long = "mariadb-set")]
+    mariadb_set: Vec<String>,
 }
 
 fn context(common: &Common, dir: &std::path::Path) -> report::RunContext {
@@ -495,7 +499,7 @@ fn sql_suite(a: SqlArgs) -> BenchResult<()> {
                 (mb, _) => mb << 20,
             },
             betula_settings: a.betula_set.clone(),
-            mariadb_settings: Vec::new(),
+            mariadb_settings: a.mariadb_set.clone(),
         },
     };
     let mut ctx = context(&a.common, &dir);
