@@ -4,7 +4,7 @@
 //! and the report's name `<date>-<scenario>` unless `--name` is given.
 
 use crate::engine::BenchResult;
-use crate::peer::StartOptions;
+use crate::peer::{EngineKind, StartOptions};
 use crate::{context, data_dir, io_stats, report, sql, write_out, Common};
 use clap::Args;
 use std::path::PathBuf;
@@ -25,6 +25,10 @@ pub struct ReplicaArgs {
     /// Rows sysbench prepares (sysbench only).
     #[arg(long, default_value_t = 100_000)]
     pub table_rows: u64,
+    /// The primary: innodb (MariaDB; replicas Betula and InnoDB) or betula (replicas MariaDB
+    /// InnoDB and Betula).
+    #[arg(long, default_value = "innodb")]
+    pub primary: String,
     /// The `betula` binary (default: next to this one).
     #[arg(long)]
     pub betula_bin: Option<PathBuf>,
@@ -146,9 +150,15 @@ pub fn replica_lag(a: ReplicaArgs) -> BenchResult<()> {
         "sensor-stream" => sql::replica_lag::Load::SensorStream,
         other => return Err(format!("--load {other}: sysbench or sensor-stream").into()),
     };
+    let primary = match a.primary.as_str() {
+        "innodb" => EngineKind::Innodb,
+        "betula" => EngineKind::Betula,
+        other => return Err(format!("--primary {other}: innodb or betula").into()),
+    };
     let (dir, start, mut ctx) = setup(&a.common, &a.betula_bin)?;
     let p = sql::replica_lag::ReplicaRunParams {
         load,
+        primary,
         threads: a.threads.max(1),
         secs: a.secs.max(1),
         table_rows: a.table_rows.max(1),

@@ -1,15 +1,18 @@
-//! `betula-bench replica-lag`: how far behind a MariaDB InnoDB primary its replicas stay while a workload
-//! runs on it: a Betula replica and, side by side on the same primary, a MariaDB InnoDB replica (both
-//! `CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos`, design.md "Replica of a MariaDB or MySQL primary").
-//! The primary logs ROW events (`log-bin`, `binlog-format=ROW`). The workload is sysbench oltp_read_write
-//! (its table prepared on the primary first; the replicas copy it through replication, and the seconds
-//! each needs after the prepare returned are reported) or sensor-stream (its clients' 1000-row INSERTs).
+//! `betula-bench replica-lag`: how far behind a primary its replicas stay while a workload runs on it.
+//! A MariaDB InnoDB primary (`log-bin`, `binlog-format=ROW`) has a Betula replica and, side by side, a
+//! MariaDB InnoDB replica (design.md "Replica of a MariaDB or MySQL primary"); a Betula primary
+//! (`log_bin = ON`, design.md "Binary log (primary side)") has a MariaDB InnoDB replica and a Betula one.
+//! Every replica uses `CHANGE MASTER TO ... MASTER_USE_GTID=slave_pos`. The workload is sysbench
+//! oltp_read_write (its table prepared on the primary first; the replicas copy it through replication,
+//! and the seconds each needs after the prepare returned are reported) or sensor-stream (its clients'
+//! 1000-row INSERTs).
 //!
 //! Lag is measured four times a second from GTIDs, not from `Seconds_Behind_Master`'s whole seconds: the
 //! primary's sequence number (`@@gtid_binlog_pos`) and each replica's (`mysql.gtid_slave_pos`) are read;
 //! a replica at sequence `s` at time `t` is `t - (when the primary reached s)` behind, that moment
 //! interpolated between the primary's samples (0 when caught up). After the run, each replica's time to
-//! catch up is measured, and the table's `COUNT(*), SUM(k), SUM(CRC32(c))` compared with the primary's.
+//! catch up is measured, and the table's `COUNT(*), SUM(k), SUM(CRC32(c))` and `CHECKSUM TABLE` compared
+//! with the primary's.
 
 use super::sysbench;
 use crate::engine::BenchResult;
@@ -31,6 +34,8 @@ pub enum Load {
 #[derive(Debug, Clone)]
 pub struct ReplicaRunParams {
     pub load: Load,
+    /// The primary's engine: Innodb (MariaDB) or Betula.
+    pub primary: EngineKind,
     /// sysbench threads, or sensor-stream clients.
     pub threads: usize,
     pub secs: u64,
@@ -40,8 +45,22 @@ pub struct ReplicaRunParams {
     pub start: StartOptions,
 }
 
-/// The replicas measured, in report order.
-const REPLICAS: [&str; 2] = ["betula", "innodb"];
+/// The replicas of a `primary`, in report order.
+fn replica_kinds(primary: EngineKind) -> [EngineKind; 2] {
+    match primary {
+        EngineKind::Betula => [EngineKind::Innodb, EngineKind::Betula],
+        _ => [EngineKind::Betula, EngineKind::Innodb],
+    }
+}
+
+/// The name of an engine as a primary or replica in the report.
+fn name(kind: EngineKind) -> &'static str {
+    match kind {
+        EngineKind::Betula => "betula",
+        EngineKind::Innodb => "innodb",
+        EngineKind::Rocksdb => "rocksdb",
+    }
+}
 /// Samples per second.
 const SAMPLE_MS: u64 = 250;
 /// Longest wait for a replica to catch up.
@@ -131,7 +150,7 @@ fn change_master(replica: &Server, primary: &Server) -> BenchResult<()> {
 }
 
 /// Seconds until every replica's sequence reaches the primary's (None for one that did not).
-fn catch_up(primary: &Server, replicas: &[&Server]) -> BenchResult<Vec<Option<f64>>> {
+fn catch_up(primary: &Server, replicas: &[&Server; 2]) -> BenchResult<Vec<Option<f64>>> {
     let target = primary_seq(&mut mysql::Conn::new(primary.opts())?)?;
     let t0 = Instant::now();
     let mut done: Vec<Option<f64>> = vec![None; replicas.len()];
@@ -145,7 +164,7 @@ fn catch_up(primary: &Server, replicas: &[&Server]) -> BenchResult<Vec<Option<f6
                 done[i] = Some(t0.elapsed().as_secs_f64());
             }
             if done[i].is_none() {
-                stopped(c, REPLICAS[i])?;
+                stopped(c, name(replicas[i].kind))?;
             }
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -205,10 +224,25 @@ fn content_sql(load: Load) -> &'static str {
     }
 }
 
+/// The table CHECKSUM TABLE reads.
+fn table_of(load: Load) -> &'static str {
+    match load {
+        Load::Sysbench => "bench.sbtest1",
+        Load::SensorStream => "bench.sensordata_w2",
+    }
+}
+
 fn content(s: &Server, load: Load) -> BenchResult<String> {
     let mut c = mysql::Conn::new(s.opts())?;
     let row: Option<(String, String, String)> = c.query_first(content_sql(load))?;
-    Ok(row.map_or("none".into(), |(a, b, c)| format!("{a}/{b}/{c}")))
+    let sum: Option<(String, Option<u64>)> =
+        c.query_first(format!("CHECKSUM TABLE {}", table_of(load)))?;
+    let sum = sum
+        .and_then(|(_, v)| v)
+        .map_or("NULL".into(), |v| v.to_string());
+    Ok(row.map_or("none".into(), |(a, b, c)| {
+        format!("{a}/{b}/{c}, checksum {sum}")
+    }))
 }
 
 /// What the workload did: its description for the report, and its rows/s (sensor-stream).
@@ -319,26 +353,45 @@ struct Measured {
     contents: [String; 3],
 }
 
+/// Starts the primary of kind `p.primary`, its binary log on (server id 100).
+fn start_primary(p: &ReplicaRunParams) -> BenchResult<Server> {
+    let mut o = p.start.clone();
+    match p.primary {
+        EngineKind::Betula => o
+            .betula_settings
+            .extend(["log_bin = ON".to_string(), "server_id = 100".to_string()]),
+        _ => {
+            o.mariadb_settings = vec![
+                "log-bin = primary-bin".into(),
+                "server-id = 100".into(),
+                "binlog-format = ROW".into(),
+            ]
+        }
+    }
+    peer::start(p.primary, &p.dir.join("primary"), &o)
+}
+
+/// Starts a replica of kind `kind` (not yet following; MariaDB's server id 3, Betula's 1).
+fn start_replica(p: &ReplicaRunParams, kind: EngineKind) -> BenchResult<Server> {
+    let mut o = p.start.clone();
+    if kind != EngineKind::Betula {
+        o.mariadb_settings = vec!["server-id = 3".into()];
+    }
+    peer::start(kind, &p.dir.join(name(kind)), &o)
+}
+
 /// Runs the benchmark; its markdown report and per-sample series (CSV).
 pub fn run(p: &ReplicaRunParams, ctx: &mut RunContext) -> BenchResult<(String, String)> {
-    let mut primary_opts = p.start.clone();
-    primary_opts.mariadb_settings = vec![
-        "log-bin = primary-bin".into(),
-        "server-id = 100".into(),
-        "binlog-format = ROW".into(),
-    ];
-    let primary = peer::start(EngineKind::Innodb, &p.dir.join("primary"), &primary_opts)?;
-    let betula = peer::start(EngineKind::Betula, &p.dir.join("betula"), &p.start)?;
-    let mut innodb_opts = p.start.clone();
-    innodb_opts.mariadb_settings = vec!["server-id = 3".into()];
-    let innodb = peer::start(EngineKind::Innodb, &p.dir.join("innodb"), &innodb_opts)?;
-    change_master(&betula, &primary)?;
-    change_master(&innodb, &primary)?;
-    let replicas = [&betula, &innodb];
+    let primary = start_primary(p)?;
+    let [k0, k1] = replica_kinds(p.primary);
+    let (r0, r1) = (start_replica(p, k0)?, start_replica(p, k1)?);
+    change_master(&r0, &primary)?;
+    change_master(&r1, &primary)?;
+    let replicas = [&r0, &r1];
     prepare(&primary, p)?;
     let prepare_catch_up = catch_up(&primary, &replicas)?;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let opts = [primary.opts(), betula.opts(), innodb.opts()];
+    let opts = [primary.opts(), r0.opts(), r1.opts()];
     let (done, samples) = std::thread::scope(|s| {
         let sampler = s.spawn(|| sample(opts, &stop));
         let done = drive(&primary, p);
@@ -350,8 +403,8 @@ pub fn run(p: &ReplicaRunParams, ctx: &mut RunContext) -> BenchResult<(String, S
     let run_catch_up = catch_up(&primary, &replicas)?;
     let contents = [
         content(&primary, p.load)?,
-        content(&betula, p.load)?,
-        content(&innodb, p.load)?,
+        content(&r0, p.load)?,
+        content(&r1, p.load)?,
     ];
     ctx.load_after = crate::machine::loadavg();
     let m = Measured {
@@ -362,15 +415,16 @@ pub fn run(p: &ReplicaRunParams, ctx: &mut RunContext) -> BenchResult<(String, S
         contents,
     };
     let md = markdown(p, ctx, &m, &primary);
-    for s in [primary, betula, innodb] {
+    for s in [primary, r0, r1] {
         s.stop(Duration::from_secs(120))?;
     }
-    Ok((md, series_csv(&m.samples)))
+    Ok((md, series_csv(&m.samples, [k0, k1])))
 }
 
-fn series_csv(samples: &[Sample]) -> String {
+fn series_csv(samples: &[Sample], kinds: [EngineKind; 2]) -> String {
     let (lb, li) = (lags(samples, 0), lags(samples, 1));
-    let mut s = "seconds,primary_seq,betula_seq,innodb_seq,betula_lag_s,innodb_lag_s\n".to_string();
+    let [a, b] = kinds.map(name);
+    let mut s = format!("seconds,primary_seq,{a}_seq,{b}_seq,{a}_lag_s,{b}_lag_s\n");
     for (i, x) in samples.iter().enumerate() {
         s.push_str(&format!(
             "{:.2},{},{},{},{:.3},{:.3}\n",
@@ -382,17 +436,30 @@ fn series_csv(samples: &[Sample]) -> String {
 
 fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, primary: &Server) -> String {
     let n = |v: Option<f64>| v.map_or("n/a".into(), fmt_num);
-    let mut s = "# Replica lag behind a MariaDB primary\n\n".to_string();
+    let [a, b] = replica_kinds(p.primary).map(name);
+    let (title, how, replicas) = match p.primary {
+        EngineKind::Betula => (
+            "a Betula primary",
+            "Betula, `log_bin = ON` (ROW events, the log durable with each commit)",
+            "MariaDB InnoDB and Betula",
+        ),
+        _ => (
+            "a MariaDB primary",
+            "MariaDB InnoDB, `log-bin`, `binlog-format=ROW`",
+            "Betula and MariaDB InnoDB",
+        ),
+    };
+    let mut s = format!("# Replica lag behind {title}\n\n");
     crate::report::context(&mut s, ctx);
     s.push_str(&format!(
-        "\nPrimary: MariaDB InnoDB (`{}`), `log-bin`, `binlog-format=ROW`, sync at commit; on it {}. \
-         Replicas: Betula and MariaDB InnoDB, `MASTER_USE_GTID=slave_pos`, caches {} MiB.\n\n\
-         | figure | betula replica | innodb replica |\n|---|---|---|\n",
+        "\nPrimary: {how} (`{}`), sync at commit; on it {}. \
+         Replicas: {replicas}, `MASTER_USE_GTID=slave_pos`, caches {} MiB.\n\n\
+         | figure | {a} replica | {b} replica |\n|---|---|---|\n",
         primary.version,
         m.done.what,
         p.start.cache_bytes >> 20,
     ));
-    let lag: Vec<Vec<f64>> = (0..REPLICAS.len()).map(|r| lags(&m.samples, r)).collect();
+    let lag: Vec<Vec<f64>> = (0..2).map(|r| lags(&m.samples, r)).collect();
     // Rows applied per second over the run and its catch-up, against the primary's rate.
     // (The replica applied the run's rows in the run's seconds plus its catch-up.)
     let applied = |r: usize| {
@@ -448,7 +515,7 @@ fn markdown(p: &ReplicaRunParams, ctx: &RunContext, m: &Measured, primary: &Serv
         }
     };
     s.push_str(&format!(
-        "| table content (`{}`) against the primary's | {} | {} |\n",
+        "| table content (`{}` and CHECKSUM TABLE) against the primary's | {} | {} |\n",
         content_sql(p.load),
         same(1),
         same(2)
@@ -487,5 +554,7 @@ mod tests {
         assert_eq!(l[3], 0.0);
         assert_eq!(lags(&samples, 1), vec![0.0; 4]);
         assert_eq!(percentile(&[3.0, 1.0, 2.0], 50.0), Some(2.0));
+        let csv = series_csv(&samples, replica_kinds(EngineKind::Betula));
+        assert!(csv.starts_with("seconds,primary_seq,innodb_seq,betula_seq,"));
     }
 }
