@@ -11,6 +11,7 @@ pub mod hot_reads;
 pub mod iibench;
 pub mod log_data;
 pub mod maintained_rollup;
+pub mod metrics_scrape;
 pub mod online_ddl;
 pub mod outcome;
 pub mod plots;

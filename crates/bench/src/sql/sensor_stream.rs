@@ -89,6 +89,9 @@ pub fn run(server: &Server, p: &SqlParams) -> (WorkloadResult, Option<StreamStat
         return (r, None);
     }
     check_contents(&mut conn, &run.batches, run.rows, &mut r);
+    let cpu_per_sec = run.server_cpu_secs.and_then(|c| stats::ratio(c, run.secs));
+    r.figures
+        .extend(super::metrics_scrape::figures(server, cpu_per_sec));
     (
         r,
         Some(StreamState {
