@@ -75,13 +75,21 @@ impl<'a> Lexer<'a> {
         while let Some(c) = self.at(self.i) {
             if c == '\\' && q != '`' && self.i + 1 < self.src.len() {
                 let o = self.at(self.i + 1).unwrap_or('\\');
-                v.push(match o {
-                    'n' => '\n',
-                    't' => '\t',
-                    '0' => '\0',
-                    'r' => '\r',
-                    o => o,
-                });
+                // MariaDB's escapes; `\%` and `\_` keep their backslash (for LIKE); any other
+                // escaped character is itself.
+                match o {
+                    'n' => v.push('\n'),
+                    't' => v.push('\t'),
+                    '0' => v.push('\0'),
+                    'r' => v.push('\r'),
+                    'b' => v.push('\u{8}'),
+                    'Z' => v.push('\u{1a}'),
+                    '%' | '_' => {
+                        v.push('\\');
+                        v.push(o);
+                    }
+                    o => v.push(o),
+                }
                 self.i += 1 + o.len_utf8();
             } else if c == q {
                 if self.at(self.i + 1) == Some(q) {
@@ -489,6 +497,19 @@ impl<'a> Cursor<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn string_escapes_read_as_mariadb_reads_them() {
+        let toks = lex(r"'\f\v\a\t\b\Z\0\%\_\q\n\r\\' 'it''s'");
+        let strs: Vec<&str> = toks
+            .iter()
+            .filter_map(|(t, _)| match t {
+                Tok::Str(s) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(strs, ["fva\t\u{8}\u{1a}\0\\%\\_q\n\r\\", "it's"]);
+    }
 
     #[test]
     fn numeric_modifiers_become_parseable_types() {

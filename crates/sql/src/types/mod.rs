@@ -38,4 +38,4 @@ mod type_names;
 pub use column::{implicit_default, Column};
 pub use protocol::{column_flag, type_code, NOT_FIXED_DEC};
 pub use sql_type::{IntWidth, LobSize, SqlType, MAX_FLOAT_SCALE};
-pub use type_names::quote_members;
+pub use type_names::{quote_literal, quote_members};

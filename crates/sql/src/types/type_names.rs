@@ -105,11 +105,31 @@ impl SqlType {
     }
 }
 
-/// `'a','b'` of an ENUM or SET definition: each member single-quoted, `'` doubled.
+/// `'a','b'` of an ENUM or SET definition: each member as [`quote_literal`] writes it.
 pub fn quote_members(members: &[String]) -> String {
     members
         .iter()
-        .map(|m| format!("'{}'", m.replace('\\', "\\\\").replace('\'', "''")))
+        .map(|m| quote_literal(m))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// `s` as a single-quoted literal the way SHOW CREATE TABLE writes strings (MariaDB's
+/// `append_unescaped`): `'` doubled, backslash, NUL, line feed and carriage return as `\\`,
+/// `\0`, `\n`, `\r`; every other character as itself. The parser reads it back as `s`.
+pub fn quote_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("''"),
+            '\\' => out.push_str("\\\\"),
+            '\0' => out.push_str("\\0"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }

@@ -20,9 +20,9 @@ pub fn quote_ident(s: &str) -> String {
     format!("`{}`", s.replace('`', "``"))
 }
 
-/// `s` as a single-quoted string literal.
+/// `s` as a single-quoted string literal, escaped as SHOW CREATE TABLE writes it.
 pub fn quote_str(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "''"))
+    crate::types::quote_literal(s)
 }
 
 /// The text after DEFAULT of a column without a DEFAULT CURRENT_TIMESTAMP (`None`: no clause).
