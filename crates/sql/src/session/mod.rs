@@ -45,6 +45,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use crate::context::metrics::StatementKind;
+use crate::context::plan_memo::PlanMemo;
 use crate::context::{now_utc_with_micros, Context, Engine};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -67,6 +68,9 @@ pub struct Prepared {
     pub params: usize,
     parsed: Parsed,
     reads_diagnostics: bool,
+    /// What planning keeps between runs (context/plan_memo.rs); lent to the context while the
+    /// statement runs.
+    memo: Option<Box<PlanMemo>>,
 }
 
 /// A statement parsed at PREPARE (`stmt` is `None` for a statement of Betula's own grammars
@@ -220,6 +224,7 @@ impl Session {
             params: n,
             parsed,
             reads_diagnostics,
+            memo: Some(Box::default()),
         };
         Ok((p, cols))
     }
@@ -236,7 +241,7 @@ impl Session {
         params: &[Value],
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
-        let Some(p) = self.prepared.get(&id) else {
+        let Some(p) = self.prepared.get_mut(&id) else {
             return Err(DbError::new(
                 ErrorCode::UnknownStmtHandler,
                 format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"),
@@ -255,7 +260,14 @@ impl Session {
             reads_diagnostics: p.reads_diagnostics,
             stmt,
         };
-        self.run(run, params, None, sink)
+        // The memo is the statement's: lent to the context for this run only (PLC1).
+        self.cx.plan_memo = p.memo.take();
+        let out = self.run(run, params, None, sink);
+        let memo = self.cx.plan_memo.take();
+        if let Some(p) = self.prepared.get_mut(&id) {
+            p.memo = memo;
+        }
+        out
     }
 
     /// Runs one statement (text without the trailing `;`).
