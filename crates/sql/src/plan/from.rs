@@ -1,6 +1,7 @@
 //! FROM: binding table references to sources (tables, views (view.rs), information_schema views,
 //! derived tables) laid side by side in one flat row ([`From::scope`]), and choosing each table's access
-//! path from the conjuncts usable for it ([`plan_access`]).
+//! path from the conjuncts usable for it ([`plan_access`]). A prepared statement's later runs take a
+//! base table's resolution from the statement's memo (context/plan_memo.rs, design.md PLC1-PLC6).
 //!
 //! Invariants: a source's columns are `scope.cols[offset .. offset + ncols]`; a table source's
 //! `needed` marks the columns some expression of the statement reads (a covering index must give
@@ -192,7 +193,8 @@ fn table_factor(
                 }
             }
             let alias_name = alias.as_ref().map(|a| a.name.value.as_str());
-            // A prepared statement's next run takes the table from its memo (design.md PLC1).
+            // A prepared statement's later run takes the table from its memo (PLC2); the table-lock
+            // check is done on every run (PLC6).
             let memo = cx.plan_memo.is_some() && cx.view_chain.is_empty();
             if let Some(hit) = memo.then(|| cx.memo_table(&parts, alias_name)).flatten() {
                 cx.check_table_lock(&hit.def, &hit.name)?;

@@ -17,6 +17,8 @@
 //! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
 //!   ([`crate::parser::parse_statement`]); a prepared statement is parsed at PREPARE and each
 //!   EXECUTE runs that parse with its parameters.
+//! * A prepared statement's planning memo (context/plan_memo.rs) is lent to the context only
+//!   while one of its binary-protocol executions runs (design.md PLC1).
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
