@@ -1,11 +1,12 @@
 //! A prepared statement's planning memo: what planning found at one run that does not depend on
 //! the parameter values, kept for the statement's next runs ([`PlanMemo`]). Today that is the
-//! resolution of each base table the statement names: its database and name, the definition,
-//! and the columns it adds to the statement's scope, as the privilege check, the view and
-//! temporary-table lookups and the catalog's lookup found them.
+//! resolution of each base table the statement names (in FROM, or as the target of an UPDATE or
+//! DELETE): its database and name, the definition, and the columns it adds to the statement's
+//! scope, as the privilege check, the view and temporary-table lookups and the catalog's lookup
+//! found them.
 //!
 //! Invariants (design.md PLC1-PLC6):
-//! * An entry is a function of its key (the name as written and the alias) and of the state its
+//! * An entry is a function of its key (the name as written, the alias, source or target) and of the state its
 //!   [`Stamp`] records only; it is used only while that state is unchanged: the catalog's
 //!   version (DDL, views, databases, grants: catalog/version.rs), the session's temporary
 //!   tables' generation, the current database, the user.
@@ -54,9 +55,11 @@ impl Stamp {
 
 /// One base table the statement names, as planning resolved it.
 pub struct TableMemo {
-    /// The key: the name's parts as written, and the alias.
+    /// The key: the name's parts as written, the alias, and whether the table is the target
+    /// of an UPDATE or DELETE (such an entry keeps no columns) rather than a source in FROM.
     pub parts: Vec<String>,
     pub alias: Option<String>,
+    pub target: bool,
     pub db: String,
     pub name: String,
     /// The alias, or the table's name as written.
@@ -91,7 +94,7 @@ impl PlanMemo {
         if !self
             .tables
             .iter()
-            .any(|t| t.parts == entry.parts && t.alias == entry.alias)
+            .any(|t| t.parts == entry.parts && t.alias == entry.alias && t.target == entry.target)
         {
             self.tables.push(entry);
         }
@@ -117,7 +120,12 @@ impl Context {
     /// The running prepared statement's memo entry for the table named `parts` with `alias`,
     /// if it has one and the state is still the one it was found in (otherwise the memo forgets
     /// every entry). `None` when no prepared statement runs.
-    pub fn memo_table(&mut self, parts: &[String], alias: Option<&str>) -> Option<TableHit> {
+    pub fn memo_table(
+        &mut self,
+        parts: &[String],
+        alias: Option<&str>,
+        target: bool,
+    ) -> Option<TableHit> {
         let holds = self
             .plan_memo
             .as_ref()?
@@ -132,7 +140,7 @@ impl Context {
         let t = memo
             .tables
             .iter()
-            .find(|t| t.parts == parts && t.alias.as_deref() == alias)?;
+            .find(|t| t.parts == parts && t.alias.as_deref() == alias && t.target == target)?;
         Some(TableHit {
             def: t.def.clone(),
             name: t.name.clone(),
@@ -184,6 +192,7 @@ mod tests {
         TableMemo {
             parts: vec!["t".into()],
             alias: None,
+            target: false,
             db: "test".into(),
             name: "t".into(),
             alias_or_name: "t".into(),
@@ -200,11 +209,15 @@ mod tests {
         let (stamp, e) = (Stamp::of(&s.cx), entry(&s));
         s.cx.memo_remember(stamp.clone(), e);
         assert!(stamp.holds(&s.cx));
-        assert!(s.cx.memo_table(&["t".into()], None).is_some());
-        assert!(s.cx.memo_table(&["t".into()], Some("x")).is_none());
+        assert!(s.cx.memo_table(&["t".into()], None, false).is_some());
+        assert!(s.cx.memo_table(&["t".into()], Some("x"), false).is_none());
+        assert!(s.cx.memo_table(&["t".into()], None, true).is_none());
         s.execute(change, &[]).unwrap();
         assert!(!stamp.holds(&s.cx), "{change}");
-        assert!(s.cx.memo_table(&["t".into()], None).is_none(), "{change}");
+        assert!(
+            s.cx.memo_table(&["t".into()], None, false).is_none(),
+            "{change}"
+        );
         assert!(s.cx.plan_memo.as_ref().unwrap().is_empty());
     }
 

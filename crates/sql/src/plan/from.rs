@@ -196,7 +196,10 @@ fn table_factor(
             // A prepared statement's later run takes the table from its memo (PLC2); the table-lock
             // check is done on every run (PLC6).
             let memo = cx.plan_memo.is_some() && cx.view_chain.is_empty();
-            if let Some(hit) = memo.then(|| cx.memo_table(&parts, alias_name)).flatten() {
+            if let Some(hit) = memo
+                .then(|| cx.memo_table(&parts, alias_name, false))
+                .flatten()
+            {
                 cx.check_table_lock(&hit.def, &hit.name)?;
                 from.scope.cols.extend(hit.cols);
                 let table = (hit.def, index_hints.as_slice(), partitions.as_slice());
@@ -277,6 +280,7 @@ fn table_factor(
                 let entry = TableMemo {
                     parts: parts.clone(),
                     alias: alias_name.map(str::to_string),
+                    target: false,
                     db,
                     name: tname,
                     alias_or_name: alias_s.clone(),
