@@ -51,6 +51,7 @@ mod server_def;
 mod table_def;
 mod table_entry;
 pub mod users;
+mod version;
 pub mod view_def;
 mod view_store;
 

@@ -47,6 +47,8 @@ pub(super) struct State {
 pub struct Catalog {
     pub(super) tree: TreeHandle,
     pub(super) state: RwLock<State>,
+    /// Counts changes of `state` (version.rs).
+    pub(super) version: std::sync::atomic::AtomicU64,
 }
 
 /// The tree key of an entry: its kind byte, then each part after a 0 byte.
@@ -75,6 +77,7 @@ impl Catalog {
         let cat = Catalog {
             tree,
             state: RwLock::new(State::default()),
+            version: Default::default(),
         };
         if fresh {
             cat.put_db("test", DatabaseDef::default())?;
@@ -98,7 +101,7 @@ impl Catalog {
                 false,
             )
             .collect::<Result<_, _>>()?;
-        let mut st = self.state.write();
+        let mut st = self.write_state();
         let mut auto_incs = Vec::new();
         let mut rollups = Vec::new();
         for (k, v) in entries {
@@ -208,7 +211,7 @@ impl Catalog {
     /// Creates database `db`, or changes its definition (ALTER DATABASE).
     pub fn put_db(&self, db: &str, def: DatabaseDef) -> DbResult<()> {
         self.tree.put(&key(b'D', &[db]), &def.encode())?;
-        self.state.write().dbs.insert(db.into(), def);
+        self.write_state().dbs.insert(db.into(), def);
         Ok(())
     }
     /// The definition of database `db`, if it exists.
@@ -217,7 +220,7 @@ impl Catalog {
     }
     pub fn drop_db(&self, db: &str) -> DbResult<()> {
         self.tree.delete(&key(b'D', &[db]))?;
-        self.state.write().dbs.remove(db);
+        self.write_state().dbs.remove(db);
         Ok(())
     }
     pub fn tables(&self, db: &str) -> Vec<Arc<TableDef>> {
@@ -261,16 +264,14 @@ impl Catalog {
             &encode_table_entry(&def, sql)?,
         )?;
         let def = Arc::new(def);
-        self.state
-            .write()
+        self.write_state()
             .tables
             .insert((def.db.clone(), def.name.clone()), def.clone());
         Ok(def)
     }
     pub fn remove_table(&self, db: &str, name: &str) -> DbResult<()> {
         self.tree.delete(&key(b'T', &[db, name]))?;
-        self.state
-            .write()
+        self.write_state()
             .tables
             .remove(&(db.to_string(), name.to_string()));
         Ok(())

@@ -63,13 +63,13 @@ impl Catalog {
     pub fn put_server(&self, def: ServerDef) -> DbResult<()> {
         let name = def.name.to_lowercase();
         self.tree.put(&key(b'S', &[&name]), &def.encode())?;
-        self.state.write().servers.insert(name, def);
+        self.write_state().servers.insert(name, def);
         Ok(())
     }
     /// Removes a server definition; false if there was none.
     pub fn drop_server(&self, name: &str) -> DbResult<bool> {
         let name = name.to_lowercase();
-        let existed = self.state.write().servers.remove(&name).is_some();
+        let existed = self.write_state().servers.remove(&name).is_some();
         if existed {
             self.tree.delete(&key(b'S', &[&name]))?;
         }

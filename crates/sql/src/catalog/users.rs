@@ -72,11 +72,11 @@ impl Catalog {
     }
     pub fn put_user(&self, u: UserDef) -> DbResult<()> {
         self.tree.put(&key(b'U', &[&u.name]), &u.encode())?;
-        self.state.write().users.insert(u.name.clone(), u);
+        self.write_state().users.insert(u.name.clone(), u);
         Ok(())
     }
     pub fn drop_user(&self, name: &str) -> DbResult<bool> {
-        let existed = self.state.write().users.remove(name).is_some();
+        let existed = self.write_state().users.remove(name).is_some();
         if existed {
             self.tree.delete(&key(b'U', &[name]))?;
         }

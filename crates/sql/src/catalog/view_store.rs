@@ -44,8 +44,7 @@ impl Catalog {
         self.tree
             .put(&key(b'V', &[&def.db, &def.name]), &def.encode())?;
         let def = Arc::new(def);
-        self.state
-            .write()
+        self.write_state()
             .views
             .insert((def.db.clone(), def.name.clone()), def.clone());
         Ok(def)
@@ -54,8 +53,7 @@ impl Catalog {
     /// Drops a view (one delete).
     pub fn remove_view(&self, db: &str, name: &str) -> DbResult<()> {
         self.tree.delete(&key(b'V', &[db, name]))?;
-        self.state
-            .write()
+        self.write_state()
             .views
             .remove(&(db.to_string(), name.to_string()));
         Ok(())
@@ -67,7 +65,7 @@ impl Catalog {
         txn.delete(&self.tree, &key(b'V', &[&old.db, &old.name]))?;
         txn.put(&self.tree, &key(b'V', &[&new.db, &new.name]), &new.encode())?;
         txn.commit()?;
-        let mut st = self.state.write();
+        let mut st = self.write_state();
         st.views.remove(&(old.db.clone(), old.name.clone()));
         st.views
             .insert((new.db.clone(), new.name.clone()), Arc::new(new));

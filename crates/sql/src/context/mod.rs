@@ -15,6 +15,7 @@
 //! | `source_text` | the statement text behind a span (select items are named after it) |
 //! | `session_functions` | functions whose value comes from the connection (NOW, DATABASE, ...) |
 //! | `variables`, `optimizer_switch` | system variables: defaults, types, the optimizer_switch list |
+//! | `plan_memo` | what a prepared statement's planning keeps between runs, and when it holds |
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
 //! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
 //! | `metrics` | counters for monitoring: rows, connections, commits, statements by kind and latency |
@@ -33,6 +34,7 @@ pub mod interrupt;
 pub mod key_caches;
 pub mod metrics;
 pub mod optimizer_switch;
+pub mod plan_memo;
 pub mod progress;
 pub mod session_functions;
 pub mod source_text;
@@ -114,6 +116,9 @@ pub struct Context {
     /// The views being expanded while a query is planned, outermost first (plan/view.rs,
     /// design.md VIEW3, VIEW5).
     pub view_chain: Vec<(String, String)>,
+    /// The running prepared statement's planning memo (plan_memo.rs); `None` for a statement
+    /// run from its text.
+    pub plan_memo: Option<Box<plan_memo::PlanMemo>>,
     /// While an INSERT through a view with a check option runs: the condition every row it
     /// completes must pass, and the view's database and name (exec/dml/view_target.rs).
     pub view_check: Option<(crate::expr::Expr, String, String)>,
@@ -214,6 +219,7 @@ impl Context {
             progress,
             ctes: Vec::new(),
             view_chain: Vec::new(),
+            plan_memo: None,
             view_check: None,
             binlog_statement: None,
             outer_frames: Vec::new(),

@@ -39,6 +39,8 @@ pub fn orphans(names: &[String]) -> Vec<String> {
 #[derive(Default)]
 pub struct TempTables {
     tables: BTreeMap<(String, String), Arc<TableDef>>,
+    /// Counts changes of `tables` (what a prepared statement's planning memo checks: PLC2).
+    generation: u64,
 }
 
 impl TempTables {
@@ -51,12 +53,18 @@ impl TempTables {
     pub fn put(&mut self, def: TableDef) -> Arc<TableDef> {
         debug_assert!(def.temporary.is_some());
         let def = Arc::new(def);
+        self.generation += 1;
         self.tables
             .insert((def.db.clone(), def.name.clone()), def.clone());
         def
     }
     pub fn remove(&mut self, db: &str, name: &str) -> Option<Arc<TableDef>> {
+        self.generation += 1;
         self.tables.remove(&(db.to_string(), name.to_string()))
+    }
+    /// Moves on with every change of the set of tables or of a definition.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
     pub fn is_empty(&self) -> bool {
         self.tables.is_empty()
@@ -64,6 +72,7 @@ impl TempTables {
     /// Forgets every table and drops its trees (TMP4: the caller cleared the write set). Errors
     /// are ignored: whatever is left is dropped at the next start (TMP3).
     pub fn drop_all(&mut self, store: &Store) {
+        self.generation += 1;
         for (_, t) in std::mem::take(&mut self.tables) {
             for tree in t.all_trees() {
                 let _ = store.drop_tree(&tree);
@@ -91,6 +100,12 @@ impl Context {
                 None => DbError::no_table(db, name),
             }
         })?;
+        self.check_table_lock(&def, name)?;
+        Ok(def)
+    }
+    /// The table-lock part of [`Context::get_table`] for `def` (named `name` in the statement),
+    /// which a statement does on each run, whether or not it found the definition anew.
+    pub fn check_table_lock(&self, def: &TableDef, name: &str) -> DbResult<()> {
         if def.temporary.is_none() {
             let key = (def.db.clone(), def.name.clone());
             match &self.locked_tables {
@@ -102,7 +117,7 @@ impl Context {
                 }
             }
         }
-        Ok(def)
+        Ok(())
     }
     /// Publishes a new version of a definition: in the session's overlay for a temporary table,
     /// in the catalog (with its stored text `sql`) otherwise; its trees take its column layouts.

@@ -1,6 +1,7 @@
 //! FROM: binding table references to sources (tables, views (view.rs), information_schema views,
 //! derived tables) laid side by side in one flat row ([`From::scope`]), and choosing each table's access
-//! path from the conjuncts usable for it ([`plan_access`]).
+//! path from the conjuncts usable for it ([`plan_access`]). A prepared statement's later runs take a
+//! base table's resolution from the statement's memo (context/plan_memo.rs, design.md PLC1-PLC6).
 //!
 //! Invariants: a source's columns are `scope.cols[offset .. offset + ncols]`; a table source's
 //! `needed` marks the columns some expression of the statement reads (a covering index must give
@@ -15,6 +16,7 @@ use super::access::{choose_access_among, conjuncts, Access};
 use super::hints::IndexHints;
 use super::query::QueryPlan;
 use crate::catalog::TableDef;
+use crate::context::plan_memo::{Stamp, TableMemo};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -135,6 +137,35 @@ impl From {
     }
 }
 
+/// A base table as a source: its index hints and PARTITION list read against its definition,
+/// its access path chosen later (its columns are already in the scope, from `offset`).
+fn push_table(
+    from: &mut From,
+    (t, index_hints, partitions): (Arc<TableDef>, &[ast::TableIndexHints], &[ast::Ident]),
+    alias: String,
+    offset: usize,
+    (left, on): (bool, Option<ast::Expr>),
+) -> DbResult<()> {
+    let hints = IndexHints::from_ast(&t, index_hints)?;
+    let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
+    let selected = super::pruning::selection(&t, &names)?;
+    from.sources.push(Source {
+        hints,
+        selected,
+        alias,
+        ncols: t.columns.len(),
+        needed: vec![false; t.columns.len()],
+        reverse: false,
+        kind: SrcKind::Table(t),
+        offset,
+        left,
+        on,
+        on_c: None,
+        access: Access::full(),
+    });
+    Ok(())
+}
+
 fn table_factor(
     cx: &mut Context,
     f: &ast::TableFactor,
@@ -161,6 +192,20 @@ fn table_factor(
                     return super::cte::reference(cx, i, alias_s.clone(), from, left, on);
                 }
             }
+            let alias_name = alias.as_ref().map(|a| a.name.value.as_str());
+            // A prepared statement's later run takes the table from its memo (PLC2); the table-lock
+            // check is done on every run (PLC6).
+            let memo = cx.plan_memo.is_some() && cx.view_chain.is_empty();
+            if let Some(hit) = memo
+                .then(|| cx.memo_table(&parts, alias_name, false))
+                .flatten()
+            {
+                cx.check_table_lock(&hit.def, &hit.name)?;
+                from.scope.cols.extend(hit.cols);
+                let table = (hit.def, index_hints.as_slice(), partitions.as_slice());
+                return push_table(from, table, hit.alias_or_name, offset, (left, on));
+            }
+            let stamp = memo.then(|| Stamp::of(cx));
             let (db, tname) = cx.resolve_table_name(&parts)?;
             let alias_s = alias
                 .as_ref()
@@ -231,23 +276,21 @@ fn table_factor(
                     json: t.is_json_column(&c.name),
                 });
             }
-            let hints = IndexHints::from_ast(&t, index_hints)?;
-            let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
-            let selected = super::pruning::selection(&t, &names)?;
-            from.sources.push(Source {
-                hints,
-                selected,
-                alias: alias_s,
-                ncols: t.columns.len(),
-                needed: vec![false; t.columns.len()],
-                reverse: false,
-                kind: SrcKind::Table(t),
-                offset,
-                left,
-                on,
-                on_c: None,
-                access: Access::full(),
-            });
+            if let Some(stamp) = stamp {
+                let entry = TableMemo {
+                    parts: parts.clone(),
+                    alias: alias_name.map(str::to_string),
+                    target: false,
+                    db,
+                    name: tname,
+                    alias_or_name: alias_s.clone(),
+                    def: t.clone(),
+                    cols: from.scope.cols[offset..].to_vec(),
+                };
+                cx.memo_remember(stamp, entry);
+            }
+            let table = (t, index_hints.as_slice(), partitions.as_slice());
+            push_table(from, table, alias_s, offset, (left, on))?;
         }
         ast::TableFactor::Derived {
             subquery, alias, ..

@@ -17,6 +17,8 @@
 //! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
 //!   ([`crate::parser::parse_statement`]); a prepared statement is parsed at PREPARE and each
 //!   EXECUTE runs that parse with its parameters.
+//! * A prepared statement's planning memo (context/plan_memo.rs) is lent to the context only
+//!   while one of its binary-protocol executions runs (design.md PLC1).
 //! * A statement is atomic: its changes to the write set are undone if it fails (undo mark).
 //! * In autocommit mode a statement's changes are committed when it ends (transaction.rs).
 //! * No input panics the session: parsing and execution run under `catch_unwind`; a panic
@@ -45,6 +47,7 @@ use std::sync::Arc;
 use sqlparser::ast;
 
 use crate::context::metrics::StatementKind;
+use crate::context::plan_memo::PlanMemo;
 use crate::context::{now_utc_with_micros, Context, Engine};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -67,6 +70,9 @@ pub struct Prepared {
     pub params: usize,
     parsed: Parsed,
     reads_diagnostics: bool,
+    /// What planning keeps between runs (context/plan_memo.rs); lent to the context while the
+    /// statement runs.
+    memo: Option<Box<PlanMemo>>,
 }
 
 /// A statement parsed at PREPARE (`stmt` is `None` for a statement of Betula's own grammars
@@ -220,6 +226,7 @@ impl Session {
             params: n,
             parsed,
             reads_diagnostics,
+            memo: Some(Box::default()),
         };
         Ok((p, cols))
     }
@@ -236,7 +243,7 @@ impl Session {
         params: &[Value],
         sink: Option<&mut dyn RowSink>,
     ) -> DbResult<Output> {
-        let Some(p) = self.prepared.get(&id) else {
+        let Some(p) = self.prepared.get_mut(&id) else {
             return Err(DbError::new(
                 ErrorCode::UnknownStmtHandler,
                 format!("Unknown prepared statement handler ({id}) given to mysqld_stmt_execute"),
@@ -255,7 +262,14 @@ impl Session {
             reads_diagnostics: p.reads_diagnostics,
             stmt,
         };
-        self.run(run, params, None, sink)
+        // The memo is the statement's: lent to the context for this run only (PLC1).
+        self.cx.plan_memo = p.memo.take();
+        let out = self.run(run, params, None, sink);
+        let memo = self.cx.plan_memo.take();
+        if let Some(p) = self.prepared.get_mut(&id) {
+            p.memo = memo;
+        }
+        out
     }
 
     /// Runs one statement (text without the trailing `;`).

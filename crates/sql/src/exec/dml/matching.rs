@@ -12,6 +12,7 @@ use sqlparser::ast::{self as ast};
 use super::view_target::ViewTarget;
 use super::{load, KeyedRow};
 use crate::catalog::TableDef;
+use crate::context::plan_memo::{Stamp, TableMemo};
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
 use crate::exec::scan::read_rows;
@@ -48,6 +49,16 @@ pub(super) fn single_table(
             ..
         } => {
             let parts = object_name_parts(name);
+            let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
+            let alias_name = alias.as_ref().map(|a| a.name.value.as_str());
+            // A prepared statement's later run takes the table from its memo (design.md PLC2),
+            // after the schema lock its caller took; the table-lock check runs every time (PLC6).
+            if let Some(hit) = cx.memo_table(&parts, alias_name, true) {
+                cx.check_table_lock(&hit.def, &hit.name)?;
+                let selected = crate::plan::pruning::selection(&hit.def, &names)?;
+                return Ok((hit.def, hit.alias_or_name, selected, None));
+            }
+            let stamp = cx.plan_memo.is_some().then(|| Stamp::of(cx));
             let (db, tname) = cx.resolve_table_name(&parts)?;
             cx.check_db_access(&db)?;
             let alias_s = alias
@@ -63,7 +74,19 @@ pub(super) fn single_table(
                 return Ok((t, alias_s, None, Some(vt)));
             }
             let t = cx.get_table(&db, &tname)?;
-            let names: Vec<String> = partitions.iter().map(|i| i.value.clone()).collect();
+            if let Some(stamp) = stamp {
+                let entry = TableMemo {
+                    parts,
+                    alias: alias_name.map(str::to_string),
+                    target: true,
+                    db,
+                    name: tname,
+                    alias_or_name: alias_s.clone(),
+                    def: t.clone(),
+                    cols: Vec::new(),
+                };
+                cx.memo_remember(stamp, entry);
+            }
             let selected = crate::plan::pruning::selection(&t, &names)?;
             Ok((t, alias_s, selected, None))
         }
