@@ -5,7 +5,8 @@
 //! Also [`member_number`]: an ENUM or SET value as the number MariaDB reads in numeric context.
 //!
 //! Invariants: a value that does not convert is NULL, never an error or a panic; a string cast to
-//! an integer is rounded and clamped; a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
+//! an integer is rounded and clamped, one cast to DECIMAL without a leading number is 0 (as
+//! MariaDB's); a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
 //! (or smallest) value, as MariaDB's.
 
 use super::arith::double;
@@ -88,7 +89,9 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 Value::Decimal(d) => Some(*d),
                 Value::Int(i) => Some(Decimal::from_i64(*i)),
                 Value::UInt(u) => Some(Decimal::from_u64(*u)),
-                Value::Text(t) => Decimal::parse_prefix(t.trim()).ok().map(|x| x.0),
+                // A string's numeric prefix; one without digits is 0, as MariaDB reads it.
+                Value::Text(t) => Some(decimal_prefix(t)),
+                Value::Bytes(b) => Some(decimal_prefix(&String::from_utf8_lossy(b))),
                 other => other.to_f64_lenient().and_then(Decimal::from_f64),
             };
             match d.and_then(|d| d.rescale(s)) {
@@ -123,6 +126,11 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
     }
 }
 
+/// The DECIMAL a string's leading number gives (0 when it has none).
+fn decimal_prefix(s: &str) -> Decimal {
+    Decimal::parse_prefix(s.trim()).map_or(Decimal::ZERO, |x| x.0)
+}
+
 pub fn micros_per_sec() -> u64 {
     MICROS_PER_SEC
 }
@@ -154,4 +162,25 @@ pub(super) fn in_zone(v: Value, tz: TimeZone, shift: ZoneShift) -> Value {
         ZoneShift::ToLocal => tz.utc_to_local(dt),
         ZoneShift::ToUtc => tz.local_to_utc(dt),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_cast_to_decimal_by_their_leading_number() {
+        let dec = |s: &str, p, sc| match cast(&Value::Text(s.into()), CastTo::Decimal(p, sc)) {
+            Value::Decimal(d) => d.to_string(),
+            other => format!("{other:?}"),
+        };
+        assert_eq!(dec("abc", 10, 0), "0");
+        assert_eq!(dec("", 4, 1), "0.0");
+        assert_eq!(dec("12abc", 5, 2), "12.00");
+        assert_eq!(dec(" 1e2x", 6, 1), "100.0");
+        assert_eq!(dec("-7.25 apples", 6, 2), "-7.25");
+        let b = cast(&Value::Bytes(b"x".to_vec()), CastTo::Decimal(3, 0));
+        assert!(matches!(b, Value::Decimal(d) if d.to_string() == "0"));
+        assert_eq!(cast(&Value::Null, CastTo::Decimal(3, 0)), Value::Null);
+    }
 }
