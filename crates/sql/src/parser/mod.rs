@@ -37,6 +37,7 @@ pub mod alter;
 pub mod binlog;
 pub mod clustering;
 pub mod ddl;
+pub mod escapes;
 pub mod fast_insert;
 pub mod handler;
 pub mod index_syntax;
@@ -76,6 +77,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     if let Some(at) = mariadb_forms::json_arrow(sql) {
         return Err(DbError::syntax_near(sql, at));
     }
+    let escaped = escapes::with_mariadb_escapes(sql);
+    let sql = escaped.as_deref().unwrap_or(sql);
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
