@@ -8,7 +8,10 @@
 //! | `path.rs` | [`path::Path`]: `$.a[1].*` and the values a path selects |
 //! | `build.rs` | SQL values → JSON values (JSON_OBJECT, JSON_ARRAY, JSON_SET's values) |
 //! | `read.rs` | the functions that read a document (JSON_EXTRACT, JSON_LENGTH, ...) |
-//! | `edit.rs` | the functions that give a changed document (JSON_SET, JSON_REMOVE, ...) |
+//! | `edit.rs` | the functions that give a changed document (JSON_SET, JSON_REMOVE, JSON_MERGE, ...) |
+//! | `search.rs` | JSON_SEARCH: the paths of the strings matching a LIKE pattern |
+//! | `format.rs` | JSON_COMPACT, JSON_LOOSE, JSON_DETAILED / JSON_PRETTY: a document rewritten |
+//! | `compare.rs` | JSON_NORMALIZE, JSON_EQUALS, JSON_OVERLAPS |
 //!
 //! Semantics (MariaDB's `item_jsonfunc.cc`):
 //! * NULL in a document or path argument gives NULL; a value argument that is NULL is JSON
@@ -22,10 +25,13 @@
 //! * A wrong argument count is 1582 when the statement is compiled.
 
 mod build;
+mod compare;
 pub mod doc;
 mod edit;
+mod format;
 pub mod path;
 mod read;
+mod search;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +40,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::Expr;
+use crate::types::collation::Collation;
 use crate::types::value::Value;
 
 use doc::{Json, ParseError};
@@ -63,6 +70,19 @@ pub enum JsonFunc {
     Remove,
     ArrayAppend,
     MergePatch,
+    ArrayInsert,
+    /// JSON_MERGE and JSON_MERGE_PRESERVE.
+    Merge,
+    MergePreserve,
+    Search,
+    Compact,
+    Loose,
+    Detailed,
+    /// JSON_PRETTY: JSON_DETAILED's other name.
+    Pretty,
+    Normalize,
+    Equals,
+    Overlaps,
 }
 
 /// Name, function, least and most argument count, and whether the result is JSON.
@@ -106,6 +126,29 @@ const FUNCS: &[(&str, JsonFunc, usize, usize, bool)] = &[
         usize::MAX,
         true,
     ),
+    (
+        "JSON_ARRAY_INSERT",
+        JsonFunc::ArrayInsert,
+        3,
+        usize::MAX,
+        true,
+    ),
+    ("JSON_MERGE", JsonFunc::Merge, 2, usize::MAX, true),
+    (
+        "JSON_MERGE_PRESERVE",
+        JsonFunc::MergePreserve,
+        2,
+        usize::MAX,
+        true,
+    ),
+    ("JSON_SEARCH", JsonFunc::Search, 3, usize::MAX, true),
+    ("JSON_COMPACT", JsonFunc::Compact, 1, 1, true),
+    ("JSON_LOOSE", JsonFunc::Loose, 1, 1, true),
+    ("JSON_DETAILED", JsonFunc::Detailed, 1, 2, true),
+    ("JSON_PRETTY", JsonFunc::Pretty, 1, 2, true),
+    ("JSON_NORMALIZE", JsonFunc::Normalize, 1, 1, true),
+    ("JSON_EQUALS", JsonFunc::Equals, 2, 2, false),
+    ("JSON_OVERLAPS", JsonFunc::Overlaps, 2, 2, false),
 ];
 
 impl JsonFunc {
@@ -121,21 +164,32 @@ impl JsonFunc {
             .expect("every function is listed")
     }
 
-    /// The lower-case name MariaDB's messages use.
+    /// The lower-case name MariaDB's warnings use (JSON_MERGE's are JSON_MERGE_PRESERVE's,
+    /// JSON_PRETTY's JSON_DETAILED's).
     pub fn name(self) -> String {
-        self.entry().0.to_ascii_lowercase()
+        let called = match self {
+            JsonFunc::Merge => JsonFunc::MergePreserve,
+            JsonFunc::Pretty => JsonFunc::Detailed,
+            other => other,
+        };
+        called.entry().0.to_ascii_lowercase()
     }
 
     /// True if the result is a number.
     pub fn gives_number(self) -> bool {
+        matches!(self, JsonFunc::Length | JsonFunc::Depth) || self.gives_truth()
+    }
+
+    /// True if the result is a truth value (embedded as `true` / `false` in a document).
+    pub fn gives_truth(self) -> bool {
         matches!(
             self,
             JsonFunc::Valid
-                | JsonFunc::Length
-                | JsonFunc::Depth
                 | JsonFunc::Contains
                 | JsonFunc::ContainsPath
                 | JsonFunc::Exists
+                | JsonFunc::Equals
+                | JsonFunc::Overlaps
         )
     }
 
@@ -149,9 +203,11 @@ impl JsonFunc {
         let (name, _, min, max, _) = *self.entry();
         let paired = match self {
             JsonFunc::Object => n % 2 == 0,
-            JsonFunc::Set | JsonFunc::Insert | JsonFunc::Replace | JsonFunc::ArrayAppend => {
-                n % 2 == 1
-            }
+            JsonFunc::Set
+            | JsonFunc::Insert
+            | JsonFunc::Replace
+            | JsonFunc::ArrayAppend
+            | JsonFunc::ArrayInsert => n % 2 == 1,
             _ => true,
         };
         if n < min || n > max || !paired {
@@ -178,6 +234,8 @@ pub struct JsonCall {
     pub func: JsonFunc,
     pub args: Vec<Expr>,
     pub kinds: Vec<ArgKind>,
+    /// The collation of the document argument (JSON_SEARCH's LIKE compares under it).
+    pub doc_collation: Collation,
 }
 
 impl JsonCall {
@@ -190,6 +248,7 @@ impl JsonCall {
             func: self.func,
             vals: &vals,
             kinds: &self.kinds,
+            doc_collation: self.doc_collation,
         };
         Ok(match self.func {
             JsonFunc::Object | JsonFunc::Array => build::construct(&call),
@@ -198,7 +257,15 @@ impl JsonCall {
             | JsonFunc::Replace
             | JsonFunc::Remove
             | JsonFunc::ArrayAppend
-            | JsonFunc::MergePatch => edit::call(&call),
+            | JsonFunc::MergePatch
+            | JsonFunc::ArrayInsert
+            | JsonFunc::Merge
+            | JsonFunc::MergePreserve => edit::call(&call),
+            JsonFunc::Search => search::call(&call),
+            JsonFunc::Compact | JsonFunc::Loose | JsonFunc::Detailed | JsonFunc::Pretty => {
+                format::call(&call)
+            }
+            JsonFunc::Normalize | JsonFunc::Equals | JsonFunc::Overlaps => compare::call(&call),
             _ => read::call(&call),
         })
     }
@@ -209,6 +276,7 @@ pub(crate) struct Call<'a> {
     pub func: JsonFunc,
     pub vals: &'a [Value],
     pub kinds: &'a [ArgKind],
+    pub doc_collation: Collation,
 }
 
 impl Call<'_> {
@@ -307,6 +375,17 @@ impl Call<'_> {
         }
         Some(p)
     }
+}
+
+/// The JSON text value `v` of kind `kind` adds to a document being built (JSON_ARRAYAGG,
+/// JSON_OBJECTAGG): build.rs's member text.
+pub(crate) fn member_text(v: &Value, kind: ArgKind) -> String {
+    build::member_text(v, kind)
+}
+
+/// `s` escaped for the inside of a JSON string.
+pub(crate) fn escape(s: &str) -> String {
+    doc::escape(s)
 }
 
 /// The text of a document as a SQL value.
