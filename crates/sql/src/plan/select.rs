@@ -507,6 +507,12 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return t;
         }
     }
+    // sqlparser gives `x REGEXP p` no span of its own: its text starts where `x` does.
+    if let ast::Expr::RLike { expr, .. } = e {
+        if let Some(t) = cx.item_text(expr.span()) {
+            return t;
+        }
+    }
     if let ast::Expr::Subquery(_) | ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } = e {
         if let Some(t) = cx.prefixed_text(e.span()) {
             return t;
