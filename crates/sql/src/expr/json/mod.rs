@@ -9,7 +9,7 @@
 //! | `build.rs` | SQL values → JSON values (JSON_OBJECT, JSON_ARRAY, JSON_SET's values) |
 //! | `read.rs` | the functions that read a document (JSON_EXTRACT, JSON_LENGTH, ...) |
 //! | `edit.rs` | the functions that give a changed document (JSON_SET, JSON_REMOVE, JSON_MERGE, ...) |
-//! | `search.rs` | JSON_SEARCH: the paths of the strings matching a LIKE pattern |
+//! | `search.rs` | JSON_SEARCH: the paths of the scalars matching a LIKE pattern |
 //! | `format.rs` | JSON_COMPACT, JSON_LOOSE, JSON_DETAILED / JSON_PRETTY: a document rewritten |
 //! | `compare.rs` | JSON_NORMALIZE, JSON_EQUALS, JSON_OVERLAPS |
 //!
@@ -17,12 +17,17 @@
 //! * NULL in a document or path argument gives NULL; a value argument that is NULL is JSON
 //!   `null` (JSON_OBJECT, JSON_ARRAY, JSON_SET, ...).
 //! * A document or path that does not parse gives NULL with a warning (4036..4042), raised
-//!   through [`crate::error::pending`]; JSON_VALID gives 0 with the same condition as a note;
-//!   JSON_VALUE, JSON_QUERY, JSON_KEYS and JSON_EXISTS give NULL without one.
-//! * An argument that is itself JSON (a JSON column, a JSON function's result) is embedded as
-//!   JSON by the functions that build documents, any other string as a JSON string; a
-//!   comparison or `TRUE`/`FALSE` as a JSON boolean ([`ArgKind`]).
+//!   through [`crate::error::pending`]; JSON_VALID gives 0 with the same condition as a note,
+//!   JSON_OVERLAPS 0 with the warning; JSON_VALUE, JSON_QUERY, JSON_KEYS and JSON_EXISTS give
+//!   NULL without one. Warnings name JSON_MERGE `json_merge_preserve` and JSON_PRETTY
+//!   `json_detailed`, as MariaDB's do.
+//! * An argument that is itself JSON (a JSON column, a JSON function's or JSON aggregate's
+//!   result) is embedded as JSON by the functions that build documents, any other string as a
+//!   JSON string; a comparison, `TRUE`/`FALSE` or a JSON function giving a truth value as a
+//!   JSON boolean ([`ArgKind`]).
 //! * A wrong argument count is 1582 when the statement is compiled.
+//! * The aggregates JSON_ARRAYAGG and JSON_OBJECTAGG are accumulated in expr/aggregate.rs and
+//!   joined in expr/concat.rs.
 
 mod build;
 mod compare;
