@@ -236,6 +236,13 @@ const QUERIES: &[&str] = &[
     "SELECT json_equals('1')",
     "SELECT json_overlaps('1')",
     "SELECT json_normalize()",
+    // JSON_EXTRACT where a number is wanted.
+    "SELECT json_extract('{\"k\":\"45\"}', '$.k') + 0, json_extract('{\"k\":true}', '$.k') = 1, CAST(json_extract('[1.5]', '$[0]') AS DECIMAL(10,2)), \
+     json_extract('[2]', '$[0]') + 1, CAST(json_extract('{\"k\":\"45.5\"}', '$.k') AS DECIMAL(10,2)), json_extract('[null]', '$[0]') + 0, \
+     json_extract('[[1]]', '$[0]') + 0, -json_extract('[\"3\"]', '$[0]'), \
+     json_extract('[false]', '$[0]') + 0, \
+     json_extract('[1e2]', '$[0]') * 1; SHOW WARNINGS",
+    "SELECT id, json_extract(doc, '$.a') + 1, json_extract(doc, '$.a') = 1 FROM j ORDER BY id",
     // REGEXP / RLIKE with a literal NULL pattern.
     "SELECT 'a' REGEXP NULL, 'a' RLIKE NULL, 'abc' NOT REGEXP NULL, 'a' REGEXP NULL + 1, NULL REGEXP NULL, 'a' REGEXP 'NULL'",
     // In WHERE, GROUP BY and UPDATE.

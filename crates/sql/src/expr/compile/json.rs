@@ -90,6 +90,7 @@ impl Compiler<'_> {
             args: compiled,
             kinds,
             doc_collation,
+            numeric: false,
         })))
     }
 

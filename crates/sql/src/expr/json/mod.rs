@@ -241,6 +241,9 @@ pub struct JsonCall {
     pub kinds: Vec<ArgKind>,
     /// The collation of the document argument (JSON_SEARCH's LIKE compares under it).
     pub doc_collation: Collation,
+    /// JSON_EXTRACT where a number is wanted (arithmetic, a comparison with a number, CAST):
+    /// the value it finds read as MariaDB's `val_real` / `val_int` read it ([`number_of`]).
+    pub numeric: bool,
 }
 
 impl JsonCall {
@@ -255,7 +258,7 @@ impl JsonCall {
             kinds: &self.kinds,
             doc_collation: self.doc_collation,
         };
-        Ok(match self.func {
+        let v = match self.func {
             JsonFunc::Object | JsonFunc::Array => build::construct(&call),
             JsonFunc::Set
             | JsonFunc::Insert
@@ -272,7 +275,23 @@ impl JsonCall {
             }
             JsonFunc::Normalize | JsonFunc::Equals | JsonFunc::Overlaps => compare::call(&call),
             _ => read::call(&call),
-        })
+        };
+        Ok(if self.numeric { number_of(v) } else { v })
+    }
+}
+
+/// JSON_EXTRACT's text `v` where a number is wanted, as MariaDB reads it: a number as written,
+/// a string's content (converted as any text then), `true` 1, `false`, `null` and containers 0.
+fn number_of(v: Value) -> Value {
+    let Value::Text(text) = &v else {
+        return v;
+    };
+    match doc::parse(text) {
+        Ok(Json::Number(n)) => Value::Text(n),
+        Ok(Json::Str(s)) => Value::Text(doc::unescape(&s)),
+        Ok(Json::Bool(b)) => Value::Int(b as i64),
+        Ok(_) => Value::Int(0),
+        Err(_) => v,
     }
 }
 
