@@ -245,6 +245,7 @@ const QUERIES: &[&str] = &[
     "SELECT id, json_extract(doc, '$.a') + 1, json_extract(doc, '$.a') = 1 FROM j ORDER BY id",
     // REGEXP / RLIKE with a literal NULL pattern.
     "SELECT 'a' REGEXP NULL, 'a' RLIKE NULL, 'abc' NOT REGEXP NULL, 'a' REGEXP NULL + 1, NULL REGEXP NULL, 'a' REGEXP 'NULL'",
+    "SELECT 'abc' REGEXP NULL IS NULL, 'x' regexp NULL AND 1, 1 + 1 = 2 AND 'b' RLIKE   NULL",
     // In WHERE, GROUP BY and UPDATE.
     "SELECT id FROM j WHERE json_extract(doc, '$.a') = 1 ORDER BY id",
     "SELECT id FROM j WHERE json_contains(d, 'true', '$.k') ORDER BY id",
