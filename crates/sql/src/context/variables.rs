@@ -76,7 +76,10 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("div_precision_increment", i(4)),
         ("explicit_defaults_for_timestamp", i(1)),
         ("foreign_key_checks", i(1)),
-        ("group_concat_max_len", i(1024)),
+        (
+            "group_concat_max_len",
+            i(crate::expr::GROUP_CONCAT_MAX_LEN_DEFAULT as i64),
+        ),
         ("have_ssl", t("DISABLED")),
         ("have_openssl", t("DISABLED")),
         // DATA DIRECTORY / INDEX DIRECTORY are not supported (mysql-compat.md).
@@ -186,6 +189,12 @@ pub fn normalize(name: &str, v: Value) -> Value {
             other => other.to_f64_lenient().unwrap_or(0.0) != 0.0,
         };
         return Value::Int(on as i64);
+    }
+    if name == "group_concat_max_len" {
+        // MariaDB's least value.
+        if let Some(n) = v.to_f64_lenient() {
+            return Value::Int((n as i64).max(4));
+        }
     }
     if name == "transaction_isolation" || name == "tx_isolation" {
         if let Value::Text(s) = &v {

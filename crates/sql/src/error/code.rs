@@ -209,6 +209,9 @@ error_codes! {
     DerivedMustHaveAlias = 1248, "42000";
     /// `ER_COLLATION_CHARSET_MISMATCH`
     CollationCharsetMismatch = 1253, "42000";
+    /// `ER_CUT_VALUE_GROUP_CONCAT`: a GROUP_CONCAT / JSON_ARRAYAGG result cut at
+    /// group_concat_max_len.
+    CutValueGroupConcat = 1260, "HY000";
     /// `ER_WARN_TOO_FEW_RECORDS`
     WarnTooFewRecords = 1261, "01000";
     /// `ER_WARN_TOO_MANY_RECORDS`

@@ -1,6 +1,7 @@
 //! Grouping: [`group_key`] (a byte key equal for values MySQL groups together) and
-//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, BIT_AND, BIT_OR, BIT_XOR, the standard
-//! deviations and variances, and Betula's FIRST, LAST, DELTA and RATE (counter_rate.rs)).
+//! [`Accumulator`] (COUNT, SUM, AVG, MIN, MAX, GROUP_CONCAT, JSON_ARRAYAGG and JSON_OBJECTAGG
+//! (concat.rs), BIT_AND, BIT_OR, BIT_XOR, the standard deviations and variances, and Betula's
+//! FIRST, LAST, DELTA and RATE (counter_rate.rs)).
 //!
 //! Result types follow MySQL: COUNT is BIGINT; SUM of exact values is DECIMAL, of approximate
 //! ones DOUBLE; AVG of exact values is DECIMAL with 4 more digits of scale; MIN/MAX keep the
@@ -20,8 +21,9 @@ use smallvec::SmallVec;
 use std::collections::HashSet;
 
 use crate::error::db_error::DbResult;
+use crate::expr::concat;
 use crate::expr::counter_rate::CounterSeries;
-use crate::expr::eval::{eval, text_of, EvalCtx};
+use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{AggFunc, AggSpec, BinOp};
 use crate::types::collation::Collation;
 use crate::types::decimal::Decimal;
@@ -115,7 +117,7 @@ pub struct Accumulator {
     sum: Option<Value>,
     exact: bool,
     best: Option<Value>,
-    concat: Vec<(Vec<Value>, String)>,
+    concat: Vec<concat::Piece>,
     bits: Option<u64>,
     seen: HashSet<Vec<u8>>,
     /// FIRST / LAST: the `ts` of `best`.
@@ -176,7 +178,13 @@ impl Accumulator {
             self.series.add(&vals[0], &vals[1]);
             return Ok(());
         }
-        if vals.iter().any(Value::is_null) {
+        // JSON_ARRAYAGG keeps a NULL as `null`; JSON_OBJECTAGG skips a NULL key only.
+        let skipped = match spec.func {
+            AggFunc::JsonArrayAgg => false,
+            AggFunc::JsonObjectAgg => vals[0].is_null(),
+            _ => vals.iter().any(Value::is_null),
+        };
+        if skipped {
             return Ok(());
         }
         if spec.distinct && !self.seen.insert(group_key(&vals, &spec.collations)) {
@@ -224,13 +232,14 @@ impl Accumulator {
                     self.best = Some(v.clone());
                 }
             }
-            AggFunc::GroupConcat => {
-                let s: String = vals.iter().filter_map(text_of).collect();
-                let mut keys = Vec::new();
-                for (e, _) in &spec.order {
-                    keys.push(eval(e, cx)?);
+            AggFunc::GroupConcat | AggFunc::JsonArrayAgg | AggFunc::JsonObjectAgg => {
+                if let Some(s) = concat::piece_text(spec, &vals) {
+                    let mut keys = Vec::new();
+                    for (e, _) in &spec.order {
+                        keys.push(eval(e, cx)?);
+                    }
+                    self.concat.push((concat::sort_keys(spec, &vals, keys), s));
                 }
-                self.concat.push((keys, s));
             }
             AggFunc::First | AggFunc::Last | AggFunc::Delta | AggFunc::Rate => {}
             AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
@@ -329,7 +338,7 @@ impl Accumulator {
         }
     }
 
-    pub fn finish(mut self, spec: &AggSpec) -> Value {
+    pub fn finish(self, spec: &AggSpec) -> Value {
         match spec.func {
             AggFunc::First | AggFunc::Last => self.best.unwrap_or(Value::Null),
             AggFunc::Delta => self.series.delta(),
@@ -378,40 +387,8 @@ impl Accumulator {
                 }
             },
             AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
-            AggFunc::GroupConcat => {
-                if self.concat.is_empty() {
-                    return Value::Null;
-                }
-                if !spec.order.is_empty() {
-                    self.concat.sort_by(|a, b| {
-                        for (i, (_, desc)) in spec.order.iter().enumerate() {
-                            let o = crate::types::value::cmp_nulls_first(
-                                &a.0[i],
-                                &b.0[i],
-                                spec.order_collations.get(i).copied().unwrap_or_default(),
-                            );
-                            if o != std::cmp::Ordering::Equal {
-                                return if *desc { o.reverse() } else { o };
-                            }
-                        }
-                        std::cmp::Ordering::Equal
-                    });
-                }
-                let mut s = self
-                    .concat
-                    .into_iter()
-                    .map(|(_, s)| s)
-                    .collect::<Vec<_>>()
-                    .join(&spec.separator);
-                // group_concat_max_len default.
-                if s.len() > 1024 {
-                    let mut end = 1024;
-                    while !s.is_char_boundary(end) {
-                        end -= 1;
-                    }
-                    s.truncate(end);
-                }
-                Value::Text(s)
+            AggFunc::GroupConcat | AggFunc::JsonArrayAgg | AggFunc::JsonObjectAgg => {
+                concat::join(spec, self.concat)
             }
             AggFunc::StdPop | AggFunc::StdSamp | AggFunc::VarPop | AggFunc::VarSamp => {
                 let sample = matches!(spec.func, AggFunc::StdSamp | AggFunc::VarSamp);

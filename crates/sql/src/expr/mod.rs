@@ -8,6 +8,7 @@
 //! | `eval/` | [`eval::eval`]: the value of an [`Expr`] on a row; operators and casts |
 //! | `functions/` | scalar functions by family, called by name; RAND's generator |
 //! | `aggregate.rs` | grouping keys and aggregate accumulators |
+//! | `concat.rs` | GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG: rows' text, order, LIMIT, cut |
 //! | `fold.rs` | constant folding |
 //! | `row_in.rs` | `(a, b) IN (SELECT ...)` |
 //! | `quantified.rs` | `x op ANY / ALL (SELECT ...)` |
@@ -21,6 +22,7 @@
 
 pub mod aggregate;
 pub mod compile;
+mod concat;
 pub mod correlated;
 mod counter_rate;
 pub mod eval;
@@ -39,5 +41,6 @@ pub use compile::{
     object_name_parts, quoted_user_var, user_var_name, CompileEnv, Compiler, NoSession,
     SubqueryRun,
 };
+pub use concat::GROUP_CONCAT_MAX_LEN_DEFAULT;
 pub use scope::{Scope, ScopeCol};
 pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};

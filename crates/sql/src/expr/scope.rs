@@ -168,9 +168,17 @@ impl Scope {
 
 impl Scope {
     /// `e` as MariaDB reads it where a number is wanted: a reference to an ENUM or SET column of
-    /// this scope becomes its member number or bitmask ([`Expr::Member`]); anything else is
-    /// unchanged.
+    /// this scope becomes its member number or bitmask ([`Expr::Member`]); JSON_EXTRACT reads
+    /// its value as a number (json/mod.rs, [`crate::expr::json::JsonCall::numeric`]); anything
+    /// else is unchanged.
     pub(super) fn numeric(&self, e: Expr) -> Expr {
+        let e = match e {
+            Expr::Json(mut j) if j.func == crate::expr::json::JsonFunc::Extract => {
+                j.numeric = true;
+                return Expr::Json(j);
+            }
+            other => other,
+        };
         let Expr::Col(i) = e else {
             return e;
         };

@@ -362,6 +362,10 @@ pub enum AggFunc {
     Min,
     Max,
     GroupConcat,
+    /// JSON_ARRAYAGG(v) / JSON_OBJECTAGG(k, v): the group's values as one JSON array / object
+    /// (aggregate.rs, json_agg.rs).
+    JsonArrayAgg,
+    JsonObjectAgg,
     BitAnd,
     BitOr,
     BitXor,
@@ -391,4 +395,12 @@ pub struct AggSpec {
     /// The collation of each argument (DISTINCT, MIN, MAX) and of each ORDER BY key.
     pub collations: Vec<crate::types::collation::Collation>,
     pub order_collations: Vec<crate::types::collation::Collation>,
+    /// GROUP_CONCAT / JSON_ARRAYAGG `LIMIT [offset,] n`: the values skipped, then the most
+    /// joined.
+    pub limit: Option<(u64, u64)>,
+    /// GROUP_CONCAT / JSON_ARRAYAGG: group_concat_max_len when the statement was compiled, the
+    /// longest result in bytes.
+    pub max_len_bytes: u64,
+    /// JSON_ARRAYAGG / JSON_OBJECTAGG: how each argument enters the document.
+    pub json_kinds: Vec<crate::expr::json::ArgKind>,
 }

@@ -11,8 +11,16 @@
 //! - a trailing `LOCK IN SHARE MODE` becomes `FOR SHARE` (a locking read either way,
 //!   plan/locks.rs).
 //!
-//! And one form refused before sqlparser sees it: the JSON arrows `->` / `->>`, which MariaDB
-//! 10.11 does not have ([`json_arrow`]).
+//! - `LIMIT m, n` / `LIMIT n OFFSET m` inside GROUP_CONCAT / JSON_ARRAYAGG becomes
+//!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
+//!
+//! And two forms handled before sqlparser sees them: the JSON arrows `->` / `->>`, which
+//! MariaDB 10.11 does not have, are refused ([`json_arrow`]); `REGEXP NULL` / `RLIKE NULL`
+//! becomes `REGEXP -NULL`, which sqlparser reads as MariaDB reads the first
+//! ([`with_regexp_null_as_pattern`]).
+//!
+//! Rewrites keep every token where it was where they can (a computed column is named by the
+//! text at its place in the statement as written).
 //!
 //! Invariant: text inside quotes and comments is never changed (the lexer skips it); `'u'@'h'`
 //! account names are left alone (the `@` follows a quote). A variable literally named
@@ -142,6 +150,112 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
 }
 
+/// True if `t` is the unquoted word `word` (upper case).
+fn is_word(t: &Tok, word: &str) -> bool {
+    matches!(t, Tok::Word { upper, quoted: false, .. } if upper == word)
+}
+
+/// `sql` with each `NULL` right after `REGEXP` / `RLIKE` written `-NULL` (the space before it
+/// taken, so every other token keeps its place and computed columns keep their names; `(NULL)`
+/// where no space or tab precedes it); `None` if there is none. sqlparser takes a `NULL` after
+/// those keywords for the `NOT NULL` of a column definition and then reads the pattern from what
+/// follows (a 1064, or a wrong pattern when an expression follows), where MariaDB reads `NULL`
+/// as the pattern; `-NULL` is NULL wherever `NULL` is (`x REGEXP NULL + 1` is `x REGEXP (NULL +
+/// 1)` in both). Applied before every parse of a text that names either keyword.
+pub fn with_regexp_null_as_pattern(sql: &str) -> Option<String> {
+    let named = |kw: &[u8]| {
+        sql.as_bytes()
+            .windows(kw.len())
+            .any(|w| w.eq_ignore_ascii_case(kw))
+    };
+    if !named(b"REGEXP") && !named(b"RLIKE") {
+        return None;
+    }
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(2) {
+        let [(op, _), (null, at)] = w else { continue };
+        if (is_word(op, "REGEXP") || is_word(op, "RLIKE")) && is_word(null, "NULL") {
+            let end = at + "NULL".len();
+            edits.push(match sql.as_bytes()[at - 1] {
+                b' ' | b'\t' => (at - 1, end, format!("-{}", &sql[*at..end])),
+                _ => (*at, end, format!("({})", &sql[*at..end])),
+            });
+        }
+    }
+    apply(sql, edits)
+}
+
+/// `sql` with the `LIMIT m, n` / `LIMIT n OFFSET m` of a GROUP_CONCAT or JSON_ARRAYAGG call
+/// written `LIMIT(m,n)` (sqlparser reads one expression after a call's LIMIT; the compiler
+/// takes the pair as offset and count), padded with spaces to the length it had so computed
+/// columns keep their names (longer only when the clause holds too little space); `None` if
+/// there is none.
+pub fn with_concat_limit_pair(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    // For each open parenthesis: whether it opens a GROUP_CONCAT / JSON_ARRAYAGG call.
+    let mut opens: Vec<bool> = Vec::new();
+    for (i, (t, _)) in toks.iter().enumerate() {
+        match t {
+            Tok::Sym('(') => {
+                let call = i > 0
+                    && (is_word(&toks[i - 1].0, "GROUP_CONCAT")
+                        || is_word(&toks[i - 1].0, "JSON_ARRAYAGG"));
+                opens.push(call);
+            }
+            Tok::Sym(')') => {
+                opens.pop();
+            }
+            t if is_word(t, "LIMIT") && opens.last() == Some(&true) => {
+                if let Some(edit) = limit_pair(sql, &toks, i) {
+                    edits.push(edit);
+                }
+            }
+            _ => {}
+        }
+    }
+    apply(sql, edits)
+}
+
+/// The edit for the LIMIT at token `i` inside a call: up to the call's `)`, a `,` or `OFFSET`
+/// at the LIMIT's depth splits it.
+fn limit_pair(sql: &str, toks: &[(Tok, usize)], i: usize) -> Option<(usize, usize, String)> {
+    let (limit_at, start) = (toks[i].1, token_end(sql, toks[i].1));
+    let mut depth = 0usize;
+    let mut split = None;
+    for (t, at) in &toks[i + 1..] {
+        match t {
+            Tok::Sym('(') => depth += 1,
+            Tok::Sym(')') if depth == 0 => {
+                let (a, b, offset_first) = split?;
+                let first = sql[start..a].trim();
+                let second = sql[b..*at].trim();
+                let (m, n) = if offset_first {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
+                let written = &sql[limit_at..*at];
+                let mut text = format!("{}({m},{n})", &written[..5]);
+                if !written.contains('\n') {
+                    while text.len() < written.len() {
+                        text.push(' ');
+                    }
+                }
+                return Some((limit_at, *at, text));
+            }
+            Tok::Sym(')') => depth -= 1,
+            Tok::Sym(',') if depth == 0 => split = Some((*at, at + 1, true)),
+            t if depth == 0 && is_word(t, "OFFSET") => {
+                split = Some((*at, at + "OFFSET".len(), false))
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The byte offset of the `>` of a `->` / `->>` operator in `sql`, if it has one: MariaDB 10.11
 /// has no JSON arrow operators and reads `-` then fails at the `>` (1064 near it), while
 /// sqlparser would read them as JSON access.
@@ -182,6 +296,41 @@ mod tests {
         assert_eq!(with_quoted_user_vars("set @a = '@`x`'"), None);
         assert_eq!(with_quoted_user_vars("grant all on *.* to 'u'@'h'"), None);
         assert_eq!(with_quoted_user_vars("select @ `x`"), None);
+    }
+
+    #[test]
+    fn regexp_null_becomes_a_pattern() {
+        assert_eq!(
+            with_regexp_null_as_pattern(
+                "SELECT a REGEXP NULL, b not rlike null + 1, c REGEXP/**/NULL"
+            )
+            .as_deref(),
+            Some("SELECT a REGEXP-NULL, b not rlike-null + 1, c REGEXP/**/(NULL)")
+        );
+        assert_eq!(
+            with_regexp_null_as_pattern("SELECT 'x REGEXP NULL', a REGEXP 'NULL'"),
+            None
+        );
+        assert_eq!(with_regexp_null_as_pattern("SELECT a IS NULL"), None);
+    }
+
+    #[test]
+    fn concat_limit_pairs_become_tuples_of_the_same_length() {
+        assert_eq!(
+            with_concat_limit_pair(
+                "SELECT group_concat(a ORDER BY f(b, c) LIMIT 1, 2), json_arrayagg(a LIMIT 3 OFFSET 4)"
+            )
+            .as_deref(),
+            Some("SELECT group_concat(a ORDER BY f(b, c) LIMIT(1,2)), json_arrayagg(a LIMIT(4,3)      )")
+        );
+        assert_eq!(
+            with_concat_limit_pair("SELECT group_concat(a limit 1,2)").as_deref(),
+            Some("SELECT group_concat(a limit(1,2))")
+        );
+        assert_eq!(
+            with_concat_limit_pair("SELECT (SELECT a FROM t LIMIT 1, 2), group_concat(a LIMIT 2)"),
+            None
+        );
     }
 
     #[test]

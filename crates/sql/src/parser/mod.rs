@@ -29,7 +29,9 @@
 //! WHERE, HANDLER's key values and tail, LOAD DATA's SET); and a statement sqlparser refuses,
 //! which [`parse`] retries once with MariaDB syntax sqlparser does not accept rewritten
 //! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs; quoted user
-//! variable names and LOCK IN SHARE MODE in mariadb_forms.rs): mostly DDL from dumps. Parsing
+//! variable names, LOCK IN SHARE MODE and a GROUP_CONCAT's `LIMIT m, n` in mariadb_forms.rs):
+//! mostly DDL from dumps; `REGEXP NULL` (mariadb_forms.rs) and the string escapes `\a`, `\f`
+//! (escapes.rs) are rewritten before the first try. Parsing
 //! reads no session state: a [`Statement`] depends on its text only.
 
 pub mod admin;
@@ -79,13 +81,15 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     }
     let escaped = escapes::with_mariadb_escapes(sql);
     let sql = escaped.as_deref().unwrap_or(sql);
+    let regexp_null = mariadb_forms::with_regexp_null_as_pattern(sql);
+    let sql = regexp_null.as_deref().unwrap_or(sql);
     match Parser::parse_sql(&MySqlDialect {}, sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
-        // infix MOD (mariadb_forms.rs); retry with them rewritten.
+        // infix MOD, a GROUP_CONCAT's `LIMIT m, n` (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -100,6 +104,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_persistent_as_stored(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_mod_as_percent(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_concat_limit_pair(cur).or(alt);
             match alt {
                 Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
                     .map_err(|_| DbError::parse_error(sql, e)),

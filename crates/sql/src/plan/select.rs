@@ -482,6 +482,26 @@ pub fn order_of(q: &ast::Query) -> DbResult<Vec<ast::OrderByExpr>> {
     })
 }
 
+/// Where an infix or postfix expression starts: at its leftmost operand (down to one that is
+/// not such an expression).
+fn start_span(e: &ast::Expr) -> sqlparser::tokenizer::Span {
+    use ast::Expr as E;
+    match e {
+        E::RLike { expr, .. }
+        | E::BinaryOp { left: expr, .. }
+        | E::Like { expr, .. }
+        | E::IsNull(expr)
+        | E::IsNotNull(expr)
+        | E::IsTrue(expr)
+        | E::IsNotTrue(expr)
+        | E::IsFalse(expr)
+        | E::IsNotFalse(expr)
+        | E::InList { expr, .. }
+        | E::Between { expr, .. } => start_span(expr),
+        other => other.span(),
+    }
+}
+
 /// The text a select item shows as its column name.
 fn item_name(cx: &Context, e: &ast::Expr) -> String {
     if let ast::Expr::Identifier(i) = e {
@@ -504,6 +524,13 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
     }
     if let ast::Expr::Extract { .. } = e {
         if let Some(t) = cx.enclosing_call_text(e.span()) {
+            return t;
+        }
+    }
+    // sqlparser gives `x REGEXP p` no span of its own: an item whose leftmost operand is one
+    // starts where that operand's own left operand does.
+    if let Some(t) = cx.item_text(start_span(e)) {
+        if start_span(e) != e.span() {
             return t;
         }
     }

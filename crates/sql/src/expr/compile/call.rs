@@ -67,6 +67,8 @@ pub(super) fn agg_func(name: &str) -> Option<AggFunc> {
         "MIN" => AggFunc::Min,
         "MAX" => AggFunc::Max,
         "GROUP_CONCAT" => AggFunc::GroupConcat,
+        "JSON_ARRAYAGG" => AggFunc::JsonArrayAgg,
+        "JSON_OBJECTAGG" => AggFunc::JsonObjectAgg,
         "BIT_AND" => AggFunc::BitAnd,
         "BIT_OR" => AggFunc::BitOr,
         "BIT_XOR" => AggFunc::BitXor,
@@ -380,7 +382,10 @@ impl Compiler<'_> {
         if pair && (args.len() != 2 || distinct) {
             return Err(DbError::wrong_args(name));
         }
-        if func != AggFunc::CountStar
+        let json = matches!(func, AggFunc::JsonArrayAgg | AggFunc::JsonObjectAgg);
+        if json {
+            super::json::json_aggregate_form(func, name, f, args.len(), distinct)?;
+        } else if func != AggFunc::CountStar
             && !pair
             && (args.is_empty()
                 || (func != AggFunc::GroupConcat && func != AggFunc::Count && args.len() != 1))
@@ -388,6 +393,7 @@ impl Compiler<'_> {
             return Err(DbError::syntax(format!("{name}(")));
         }
         let (separator, order_ast) = aggregate_clauses(f);
+        let limit = self.concat_limit(f)?;
         // SUM, AVG, BIT_AND, BIT_OR and the deviations read numbers: an ENUM/SET column gives
         // its member number.
         let numbers = matches!(
@@ -419,9 +425,13 @@ impl Compiler<'_> {
             .windows
             .as_mut()
             .map(|w| std::mem::replace(&mut w.blocked, in_agg));
+        let mut json_kinds = Vec::new();
         let res = (|| -> DbResult<()> {
             for a in &args {
                 let e = self.compile(a)?;
+                if json {
+                    json_kinds.push(self.json_arg_kind(a, &e));
+                }
                 arg.push(if numbers { self.number(e) } else { e });
             }
             for o in &order_ast {
@@ -449,6 +459,7 @@ impl Compiler<'_> {
                 ));
             }
         }
+        let max_len_bytes = self.group_concat_max_len();
         let list = self.aggs.as_mut().expect("restored above");
         let collations = arg.iter().map(|e| self.scope.collation_of(e)).collect();
         let order_collations = order
@@ -463,11 +474,56 @@ impl Compiler<'_> {
             order,
             collations,
             order_collations,
+            limit,
+            max_len_bytes,
+            json_kinds,
         };
         if let Some(i) = list.iter().position(|s| *s == spec) {
             return Ok(Expr::Agg(i));
         }
         list.push(spec);
         Ok(Expr::Agg(list.len() - 1))
+    }
+
+    /// GROUP_CONCAT's / JSON_ARRAYAGG's `LIMIT n` as `(0, n)`; `LIMIT (m, n)` (parser/
+    /// mariadb_forms.rs writes MariaDB's `LIMIT m, n` so) as `(m, n)`. Each a constant count
+    /// (1064 otherwise).
+    fn concat_limit(&mut self, f: &ast::Function) -> DbResult<Option<(u64, u64)>> {
+        let ast::FunctionArguments::List(l) = &f.args else {
+            return Ok(None);
+        };
+        let Some(e) = l.clauses.iter().find_map(|c| match c {
+            ast::FunctionArgumentClause::Limit(e) => Some(e),
+            _ => None,
+        }) else {
+            return Ok(None);
+        };
+        let parts: Vec<&ast::Expr> = match e {
+            ast::Expr::Tuple(items) if items.len() == 2 => items.iter().collect(),
+            other => vec![other],
+        };
+        let mut counts = Vec::with_capacity(2);
+        for p in parts {
+            let n = match self.compile(p)? {
+                Expr::Lit(Value::Int(n)) if n >= 0 => n as u64,
+                Expr::Lit(Value::UInt(n)) => n,
+                _ => return Err(DbError::syntax(p)),
+            };
+            counts.push(n);
+        }
+        Ok(Some(match counts[..] {
+            [m, n] => (m, n),
+            [n] => (0, n),
+            _ => unreachable!("one or two counts"),
+        }))
+    }
+
+    /// group_concat_max_len of the session (MariaDB's default where there is none).
+    fn group_concat_max_len(&mut self) -> u64 {
+        match self.env.system_var("group_concat_max_len", false) {
+            Ok(Value::Int(n)) if n >= 0 => n as u64,
+            Ok(Value::UInt(n)) => n,
+            _ => crate::expr::GROUP_CONCAT_MAX_LEN_DEFAULT,
+        }
     }
 }

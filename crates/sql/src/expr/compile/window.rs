@@ -285,6 +285,8 @@ impl Compiler<'_> {
             if matches!(
                 agg,
                 AggFunc::GroupConcat
+                    | AggFunc::JsonArrayAgg
+                    | AggFunc::JsonObjectAgg
                     | AggFunc::First
                     | AggFunc::Last
                     | AggFunc::Delta
@@ -311,6 +313,9 @@ impl Compiler<'_> {
                 order: vec![],
                 collations: vec![],
                 order_collations: vec![],
+                limit: None,
+                max_len_bytes: 0,
+                json_kinds: vec![],
             }));
         }
         match win_func(name) {

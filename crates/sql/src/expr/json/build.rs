@@ -35,7 +35,7 @@ pub(super) fn value_of(v: &Value, kind: ArgKind) -> Json {
 
 /// The text argument `v` of kind `kind` adds to a JSON_OBJECT / JSON_ARRAY: a JSON argument's
 /// own text as written (MariaDB copies it, spaces and all), any other value's JSON text.
-fn member_text(v: &Value, kind: ArgKind) -> String {
+pub(super) fn member_text(v: &Value, kind: ArgKind) -> String {
     if let (ArgKind::Json, Some(text)) = (kind, text_of(v)) {
         if doc::parse(&text).is_ok() {
             return text;

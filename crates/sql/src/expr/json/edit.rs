@@ -1,11 +1,18 @@
 //! The functions that give a changed document: JSON_SET, JSON_INSERT, JSON_REPLACE,
-//! JSON_REMOVE, JSON_ARRAY_APPEND and JSON_MERGE_PATCH.
+//! JSON_REMOVE, JSON_ARRAY_APPEND, JSON_ARRAY_INSERT, JSON_MERGE_PATCH and JSON_MERGE /
+//! JSON_MERGE_PRESERVE.
 //!
 //! Invariants: path/value pairs apply left to right, each to the document the previous one
 //! left; a path whose parent does not exist changes nothing; paths may not hold wildcards
 //! (4044) and JSON_REMOVE may not remove `$` (4051); a value is embedded as build.rs says.
 //! `[n]` on a value that is not an array means the value itself for n = 0 (and `last`), and
 //! JSON_SET / JSON_INSERT beyond it make an array of the value and the new one.
+//! JSON_ARRAY_INSERT's path must end in an array position (NULL without a warning otherwise, as
+//! MariaDB): `[n]` inserts before element n or appends past the end, `[last-k]` inserts before
+//! element len-k (so `[last]` appends), on a value that is not an array nothing changes.
+//! JSON_MERGE_PRESERVE merges two objects key by key (each member of the first, merged with
+//! the first member of the second of that key, then the second's other keys) and otherwise
+//! makes one array of both (a non-array as one element).
 
 use super::build::value_of;
 use super::doc::Json;
@@ -18,6 +25,8 @@ use crate::types::value::Value;
 pub(super) fn call(c: &Call<'_>) -> Value {
     let v = match c.func {
         JsonFunc::MergePatch => merge_patch(c),
+        JsonFunc::Merge | JsonFunc::MergePreserve => merge_preserve_call(c),
+        JsonFunc::ArrayInsert => array_insert(c),
         JsonFunc::Remove => remove(c),
         _ => pairs(c),
     };
@@ -179,4 +188,71 @@ fn merge(target: Json, patch: Json) -> Json {
         }
     }
     Json::Object(members)
+}
+
+/// JSON_ARRAY_INSERT(doc, path, value, ...).
+fn array_insert(c: &Call<'_>) -> Option<Json> {
+    let mut d = c.doc(0)?;
+    for i in (1..c.vals.len()).step_by(2) {
+        let p = c.plain_path(i)?;
+        let Some((Step::Index(at), parent)) = p.steps.split_last() else {
+            return None;
+        };
+        let kind = c.kinds.get(i + 1).copied().unwrap_or(ArgKind::Plain);
+        let v = value_of(&c.vals[i + 1], kind);
+        if let Some(Json::Array(items)) = walk(&mut d, parent) {
+            let pos = match *at {
+                Index::At(n) => n,
+                Index::Last(k) => items.len().checked_sub(k).unwrap_or(usize::MAX),
+            };
+            items.insert(pos.min(items.len()), v);
+        }
+    }
+    Some(d)
+}
+
+fn merge_preserve_call(c: &Call<'_>) -> Option<Json> {
+    let mut d = c.doc(0)?;
+    for i in 1..c.vals.len() {
+        let next = c.doc(i)?;
+        d = merge_preserve(d, next);
+    }
+    Some(d)
+}
+
+/// JSON_MERGE_PRESERVE of two documents.
+fn merge_preserve(a: Json, b: Json) -> Json {
+    match (a, b) {
+        (Json::Object(first), Json::Object(second)) => {
+            let key = |k: &str| super::doc::unescape(k);
+            let first_keys: Vec<String> = first.iter().map(|(k, _)| key(k)).collect();
+            let mut out = Vec::with_capacity(first.len() + second.len());
+            for (k, v) in first {
+                let name = key(&k);
+                match second.iter().find(|(k2, _)| key(k2) == name) {
+                    Some((_, v2)) => out.push((k, merge_preserve(v, v2.clone()))),
+                    None => out.push((k, v)),
+                }
+            }
+            for (k, v) in second {
+                if !first_keys.contains(&key(&k)) {
+                    out.push((k, v));
+                }
+            }
+            Json::Object(out)
+        }
+        (a, b) => {
+            let mut items = elements(a);
+            items.extend(elements(b));
+            Json::Array(items)
+        }
+    }
+}
+
+/// An array's elements, or the value as the one element.
+fn elements(j: Json) -> Vec<Json> {
+    match j {
+        Json::Array(items) => items,
+        other => vec![other],
+    }
 }

@@ -8,24 +8,35 @@
 //! | `path.rs` | [`path::Path`]: `$.a[1].*` and the values a path selects |
 //! | `build.rs` | SQL values → JSON values (JSON_OBJECT, JSON_ARRAY, JSON_SET's values) |
 //! | `read.rs` | the functions that read a document (JSON_EXTRACT, JSON_LENGTH, ...) |
-//! | `edit.rs` | the functions that give a changed document (JSON_SET, JSON_REMOVE, ...) |
+//! | `edit.rs` | the functions that give a changed document (JSON_SET, JSON_REMOVE, JSON_MERGE, ...) |
+//! | `search.rs` | JSON_SEARCH: the paths of the scalars matching a LIKE pattern |
+//! | `format.rs` | JSON_COMPACT, JSON_LOOSE, JSON_DETAILED / JSON_PRETTY: a document rewritten |
+//! | `compare.rs` | JSON_NORMALIZE, JSON_EQUALS, JSON_OVERLAPS |
 //!
 //! Semantics (MariaDB's `item_jsonfunc.cc`):
 //! * NULL in a document or path argument gives NULL; a value argument that is NULL is JSON
 //!   `null` (JSON_OBJECT, JSON_ARRAY, JSON_SET, ...).
 //! * A document or path that does not parse gives NULL with a warning (4036..4042), raised
-//!   through [`crate::error::pending`]; JSON_VALID gives 0 with the same condition as a note;
-//!   JSON_VALUE, JSON_QUERY, JSON_KEYS and JSON_EXISTS give NULL without one.
-//! * An argument that is itself JSON (a JSON column, a JSON function's result) is embedded as
-//!   JSON by the functions that build documents, any other string as a JSON string; a
-//!   comparison or `TRUE`/`FALSE` as a JSON boolean ([`ArgKind`]).
+//!   through [`crate::error::pending`]; JSON_VALID gives 0 with the same condition as a note,
+//!   JSON_OVERLAPS 0 with the warning; JSON_VALUE, JSON_QUERY, JSON_KEYS and JSON_EXISTS give
+//!   NULL without one. Warnings name JSON_MERGE `json_merge_preserve` and JSON_PRETTY
+//!   `json_detailed`, as MariaDB's do.
+//! * An argument that is itself JSON (a JSON column, a JSON function's or JSON aggregate's
+//!   result) is embedded as JSON by the functions that build documents, any other string as a
+//!   JSON string; a comparison, `TRUE`/`FALSE` or a JSON function giving a truth value as a
+//!   JSON boolean ([`ArgKind`]).
 //! * A wrong argument count is 1582 when the statement is compiled.
+//! * The aggregates JSON_ARRAYAGG and JSON_OBJECTAGG are accumulated in expr/aggregate.rs and
+//!   joined in expr/concat.rs.
 
 mod build;
+mod compare;
 pub mod doc;
 mod edit;
+mod format;
 pub mod path;
 mod read;
+mod search;
 #[cfg(test)]
 mod tests;
 
@@ -34,6 +45,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::Expr;
+use crate::types::collation::Collation;
 use crate::types::value::Value;
 
 use doc::{Json, ParseError};
@@ -63,6 +75,19 @@ pub enum JsonFunc {
     Remove,
     ArrayAppend,
     MergePatch,
+    ArrayInsert,
+    /// JSON_MERGE and JSON_MERGE_PRESERVE.
+    Merge,
+    MergePreserve,
+    Search,
+    Compact,
+    Loose,
+    Detailed,
+    /// JSON_PRETTY: JSON_DETAILED's other name.
+    Pretty,
+    Normalize,
+    Equals,
+    Overlaps,
 }
 
 /// Name, function, least and most argument count, and whether the result is JSON.
@@ -106,6 +131,29 @@ const FUNCS: &[(&str, JsonFunc, usize, usize, bool)] = &[
         usize::MAX,
         true,
     ),
+    (
+        "JSON_ARRAY_INSERT",
+        JsonFunc::ArrayInsert,
+        3,
+        usize::MAX,
+        true,
+    ),
+    ("JSON_MERGE", JsonFunc::Merge, 2, usize::MAX, true),
+    (
+        "JSON_MERGE_PRESERVE",
+        JsonFunc::MergePreserve,
+        2,
+        usize::MAX,
+        true,
+    ),
+    ("JSON_SEARCH", JsonFunc::Search, 3, usize::MAX, true),
+    ("JSON_COMPACT", JsonFunc::Compact, 1, 1, true),
+    ("JSON_LOOSE", JsonFunc::Loose, 1, 1, true),
+    ("JSON_DETAILED", JsonFunc::Detailed, 1, 2, true),
+    ("JSON_PRETTY", JsonFunc::Pretty, 1, 2, true),
+    ("JSON_NORMALIZE", JsonFunc::Normalize, 1, 1, true),
+    ("JSON_EQUALS", JsonFunc::Equals, 2, 2, false),
+    ("JSON_OVERLAPS", JsonFunc::Overlaps, 2, 2, false),
 ];
 
 impl JsonFunc {
@@ -121,21 +169,32 @@ impl JsonFunc {
             .expect("every function is listed")
     }
 
-    /// The lower-case name MariaDB's messages use.
+    /// The lower-case name MariaDB's warnings use (JSON_MERGE's are JSON_MERGE_PRESERVE's,
+    /// JSON_PRETTY's JSON_DETAILED's).
     pub fn name(self) -> String {
-        self.entry().0.to_ascii_lowercase()
+        let called = match self {
+            JsonFunc::Merge => JsonFunc::MergePreserve,
+            JsonFunc::Pretty => JsonFunc::Detailed,
+            other => other,
+        };
+        called.entry().0.to_ascii_lowercase()
     }
 
     /// True if the result is a number.
     pub fn gives_number(self) -> bool {
+        matches!(self, JsonFunc::Length | JsonFunc::Depth) || self.gives_truth()
+    }
+
+    /// True if the result is a truth value (embedded as `true` / `false` in a document).
+    pub fn gives_truth(self) -> bool {
         matches!(
             self,
             JsonFunc::Valid
-                | JsonFunc::Length
-                | JsonFunc::Depth
                 | JsonFunc::Contains
                 | JsonFunc::ContainsPath
                 | JsonFunc::Exists
+                | JsonFunc::Equals
+                | JsonFunc::Overlaps
         )
     }
 
@@ -149,9 +208,11 @@ impl JsonFunc {
         let (name, _, min, max, _) = *self.entry();
         let paired = match self {
             JsonFunc::Object => n % 2 == 0,
-            JsonFunc::Set | JsonFunc::Insert | JsonFunc::Replace | JsonFunc::ArrayAppend => {
-                n % 2 == 1
-            }
+            JsonFunc::Set
+            | JsonFunc::Insert
+            | JsonFunc::Replace
+            | JsonFunc::ArrayAppend
+            | JsonFunc::ArrayInsert => n % 2 == 1,
             _ => true,
         };
         if n < min || n > max || !paired {
@@ -178,6 +239,11 @@ pub struct JsonCall {
     pub func: JsonFunc,
     pub args: Vec<Expr>,
     pub kinds: Vec<ArgKind>,
+    /// The collation of the document argument (JSON_SEARCH's LIKE compares under it).
+    pub doc_collation: Collation,
+    /// JSON_EXTRACT where a number is wanted (arithmetic, a comparison with a number, CAST):
+    /// the value it finds read as MariaDB's `val_real` / `val_int` read it ([`number_of`]).
+    pub numeric: bool,
 }
 
 impl JsonCall {
@@ -190,17 +256,42 @@ impl JsonCall {
             func: self.func,
             vals: &vals,
             kinds: &self.kinds,
+            doc_collation: self.doc_collation,
         };
-        Ok(match self.func {
+        let v = match self.func {
             JsonFunc::Object | JsonFunc::Array => build::construct(&call),
             JsonFunc::Set
             | JsonFunc::Insert
             | JsonFunc::Replace
             | JsonFunc::Remove
             | JsonFunc::ArrayAppend
-            | JsonFunc::MergePatch => edit::call(&call),
+            | JsonFunc::MergePatch
+            | JsonFunc::ArrayInsert
+            | JsonFunc::Merge
+            | JsonFunc::MergePreserve => edit::call(&call),
+            JsonFunc::Search => search::call(&call),
+            JsonFunc::Compact | JsonFunc::Loose | JsonFunc::Detailed | JsonFunc::Pretty => {
+                format::call(&call)
+            }
+            JsonFunc::Normalize | JsonFunc::Equals | JsonFunc::Overlaps => compare::call(&call),
             _ => read::call(&call),
-        })
+        };
+        Ok(if self.numeric { number_of(v) } else { v })
+    }
+}
+
+/// JSON_EXTRACT's text `v` where a number is wanted, as MariaDB reads it: a number as written,
+/// a string's content (converted as any text then), `true` 1, `false`, `null` and containers 0.
+fn number_of(v: Value) -> Value {
+    let Value::Text(text) = &v else {
+        return v;
+    };
+    match doc::parse(text) {
+        Ok(Json::Number(n)) => Value::Text(n),
+        Ok(Json::Str(s)) => Value::Text(doc::unescape(&s)),
+        Ok(Json::Bool(b)) => Value::Int(b as i64),
+        Ok(_) => Value::Int(0),
+        Err(_) => v,
     }
 }
 
@@ -209,6 +300,7 @@ pub(crate) struct Call<'a> {
     pub func: JsonFunc,
     pub vals: &'a [Value],
     pub kinds: &'a [ArgKind],
+    pub doc_collation: Collation,
 }
 
 impl Call<'_> {
@@ -307,6 +399,17 @@ impl Call<'_> {
         }
         Some(p)
     }
+}
+
+/// The JSON text value `v` of kind `kind` adds to a document being built (JSON_ARRAYAGG,
+/// JSON_OBJECTAGG): build.rs's member text.
+pub(crate) fn member_text(v: &Value, kind: ArgKind) -> String {
+    build::member_text(v, kind)
+}
+
+/// `s` escaped for the inside of a JSON string.
+pub(crate) fn escape(s: &str) -> String {
+    doc::escape(s)
 }
 
 /// The text of a document as a SQL value.
