@@ -309,6 +309,26 @@ impl Call<'_> {
         crate::expr::eval::text_of(self.vals.get(i)?)
     }
 
+    /// Argument `i` as `'one'` (false) or `'all'` (true); anything else is NULL with 4046.
+    fn one_or_all(&self, i: usize) -> Option<bool> {
+        match self.text(i)?.to_ascii_lowercase().as_str() {
+            "all" => Some(true),
+            "one" => Some(false),
+            _ => {
+                self.warn(
+                    WarningLevel::Warning,
+                    ErrorCode::JsonOneOrAll,
+                    format!(
+                        "Argument {} to function '{}' must be \"one\" or \"all\".",
+                        i + 1,
+                        self.func.name()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
     fn warn(&self, level: WarningLevel, code: ErrorCode, message: String) {
         crate::error::pending::push(Warning {
             level,

@@ -10,7 +10,6 @@
 
 use super::doc::{self, unescape, Json};
 use super::{json_text, Call, JsonFunc};
-use crate::error::code::ErrorCode;
 use crate::error::sql_error::WarningLevel;
 use crate::types::value::Value;
 
@@ -181,22 +180,7 @@ fn scalar_equal(a: &Json, b: &Json) -> bool {
 
 fn contains_path(c: &Call<'_>) -> Option<Value> {
     let d = c.doc(0)?;
-    let mode = c.text(1)?.to_ascii_lowercase();
-    let all = match mode.as_str() {
-        "all" => true,
-        "one" => false,
-        _ => {
-            c.warn(
-                WarningLevel::Warning,
-                ErrorCode::JsonOneOrAll,
-                format!(
-                    "Argument 2 to function '{}' must be \"one\" or \"all\".",
-                    c.func.name()
-                ),
-            );
-            return None;
-        }
-    };
+    let all = c.one_or_all(1)?;
     let mut paths = Vec::new();
     for i in 2..c.vals.len() {
         paths.push(c.path(i)?);

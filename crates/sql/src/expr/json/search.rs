@@ -17,8 +17,6 @@
 use super::doc::{unescape, Json};
 use super::path::{Path, Step};
 use super::Call;
-use crate::error::code::ErrorCode;
-use crate::error::sql_error::WarningLevel;
 use crate::expr::eval::like_match;
 use crate::types::value::Value;
 
@@ -37,21 +35,7 @@ fn search(c: &Call<'_>) -> Option<Value> {
     if c.vals[0].is_null() || c.vals[2].is_null() {
         return None;
     }
-    let all = match c.text(1)?.to_ascii_lowercase().as_str() {
-        "all" => true,
-        "one" => false,
-        _ => {
-            c.warn(
-                WarningLevel::Warning,
-                ErrorCode::JsonOneOrAll,
-                format!(
-                    "Argument 2 to function '{}' must be \"one\" or \"all\".",
-                    c.func.name()
-                ),
-            );
-            return None;
-        }
-    };
+    let all = c.one_or_all(1)?;
     let pattern = c.text(2)?;
     let escape = c.text(3).and_then(|e| e.chars().next()).unwrap_or('\\');
     let mut paths = Vec::new();
