@@ -58,23 +58,12 @@ impl Catalog {
 
 #[cfg(test)]
 mod tests {
-    use crate::context::engine::{Engine, EngineConfig};
-    use betula_storage::{Durability, EnvOptions};
+    use crate::context::engine::Engine;
 
     #[test]
     fn every_write_moves_the_version_and_reads_do_not() {
         let dir = tempfile::tempdir().unwrap();
-        let engine = Engine::open(EngineConfig {
-            datadir: dir.path().to_path_buf(),
-            env: EnvOptions {
-                durability: Durability::NoSync,
-                cache_bytes: 16 << 20,
-                ..EnvOptions::default()
-            },
-            port: 0,
-            password_hash: |_| [0; 20],
-        })
-        .unwrap();
+        let engine = Engine::open_for_test(dir.path());
         let cat = &engine.catalog;
         let v0 = cat.version();
         let _ = cat.has_db("test");

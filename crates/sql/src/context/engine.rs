@@ -118,6 +118,22 @@ pub struct RetentionCounters {
 
 impl Engine {
     /// Opens (creating on first start) the data directory and loads the catalog.
+    /// An engine of unit tests: a 16 MiB cache, no syncs, in `dir`.
+    #[cfg(test)]
+    pub fn open_for_test(dir: &std::path::Path) -> Arc<Engine> {
+        Engine::open(EngineConfig {
+            datadir: dir.to_path_buf(),
+            env: betula_storage::EnvOptions {
+                durability: betula_storage::Durability::NoSync,
+                cache_bytes: 16 << 20,
+                ..betula_storage::EnvOptions::default()
+            },
+            port: 0,
+            password_hash: |_| [0; 20],
+        })
+        .expect("a test engine opens")
+    }
+
     pub fn open(config: EngineConfig) -> DbResult<Arc<Engine>> {
         Engine::open_with_vfs(config, Arc::new(betula_storage::vfs::RealVfs))
     }

@@ -160,22 +160,11 @@ impl Context {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::engine::{Engine, EngineConfig};
+    use crate::context::engine::Engine;
     use crate::session::Session;
-    use betula_storage::{Durability, EnvOptions};
 
     fn session(dir: &std::path::Path) -> Session {
-        let engine = Engine::open(EngineConfig {
-            datadir: dir.to_path_buf(),
-            env: EnvOptions {
-                durability: Durability::NoSync,
-                cache_bytes: 16 << 20,
-                ..EnvOptions::default()
-            },
-            port: 0,
-            password_hash: |_| [0; 20],
-        })
-        .unwrap();
+        let engine = Engine::open_for_test(dir);
         let mut s = engine.session(1, "root", "localhost");
         for sql in [
             "USE test",

@@ -474,21 +474,9 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::engine::EngineConfig;
-    use betula_storage::{Durability, EnvOptions};
 
     fn engine(dir: &std::path::Path) -> Arc<Engine> {
-        Engine::open(EngineConfig {
-            datadir: dir.to_path_buf(),
-            env: EnvOptions {
-                durability: Durability::NoSync,
-                cache_bytes: 16 << 20,
-                ..EnvOptions::default()
-            },
-            port: 0,
-            password_hash: |_| [0; 20],
-        })
-        .unwrap()
+        Engine::open_for_test(dir)
     }
 
     fn code(r: DbResult<impl std::fmt::Debug>) -> ErrorCode {
