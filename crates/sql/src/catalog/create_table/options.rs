@@ -47,9 +47,6 @@ pub const SMALLEST: Setting = Setting {
 /// codec name, optionally followed by `:level` (`'zstd:9'`), or the smallest setting's names, as
 /// [`option_codec`].
 fn option_setting(opt: &str) -> DbResult<Option<Setting>> {
-    if opt.eq_ignore_ascii_case("small") || opt.eq_ignore_ascii_case("tokudb_small") {
-        return Ok(Some(SMALLEST));
-    }
     let (name, level) = match opt.split_once(':') {
         Some((name, level)) => {
             let level = level
@@ -63,6 +60,11 @@ fn option_setting(opt: &str) -> DbResult<Option<Setting>> {
         }
         None => (opt, 0),
     };
+    if name.eq_ignore_ascii_case("small") || name.eq_ignore_ascii_case("tokudb_small") {
+        // `'small:5'`: the smallest setting's basements at another zstd level.
+        let level = if level == 0 { SMALLEST.level } else { level };
+        return Ok(Some(Setting { level, ..SMALLEST }));
+    }
     if let Some(codec) = Codec::parse(name) {
         return Ok(Some(Setting {
             codec,
@@ -246,4 +248,24 @@ pub fn shown_engine(name: &str) -> Option<String> {
         .iter()
         .find(|e| e.eq_ignore_ascii_case(name))
         .map(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_names_select_the_smallest_setting_at_any_level() {
+        assert_eq!(option_setting("TOKUDB_SMALL").unwrap(), Some(SMALLEST));
+        let s = option_setting("small:5").unwrap().unwrap();
+        assert_eq!(
+            (s.codec, s.level, s.basement_bytes),
+            (Codec::Zstd, 5, Some(128 << 10))
+        );
+        let l = option_setting("lzma").unwrap().unwrap();
+        assert_eq!((l.codec, l.basement_bytes), (Codec::Lzma, None));
+        assert_eq!(option_setting("zstd:9").unwrap().unwrap().level, 9);
+        assert!(option_setting("small:99").is_err());
+        assert_eq!(option_setting("DYNAMIC").unwrap(), None);
+    }
 }
