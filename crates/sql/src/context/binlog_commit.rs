@@ -7,7 +7,6 @@
 //! itself, so the group is durable exactly when the transaction is (BLG1); every GTID reserved
 //! is finished, with the group if the transaction committed and without it otherwise.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::binlog::group::{ddl_group, transaction_group, RowChange};
@@ -92,18 +91,18 @@ impl Context {
         let diffs: Vec<RowDiff> = self
             .ws
             .row_diffs(&self.engine.store, |t| primary_tree_table(t).is_some())?;
-        let mut tables: HashMap<(String, String), Arc<TableDef>> = HashMap::new();
+        // Diffs come in tree order: one catalog lookup per tree.
+        let mut last: Option<(String, Arc<TableDef>)> = None;
         let mut out = Vec::with_capacity(diffs.len());
         for d in diffs {
-            let Some((db, name)) = primary_tree_table(&d.tree) else {
-                continue;
-            };
-            let key = (db.to_string(), name.to_string());
-            let t = match tables.get(&key) {
-                Some(t) => t.clone(),
-                None => {
+            let t = match &last {
+                Some((tree, t)) if *tree == d.tree => t.clone(),
+                _ => {
+                    let Some((db, name)) = primary_tree_table(&d.tree) else {
+                        continue;
+                    };
                     let t = self.engine.catalog.get_table(db, name)?;
-                    tables.insert(key, t.clone());
+                    last = Some((d.tree.clone(), t.clone()));
                     t
                 }
             };

@@ -22,13 +22,14 @@
 //! Map: trees.rs ([`Store`]: the environment and its tree handles), write_set.rs
 //! ([`WriteSet`]: the overlay, its row locks and commit), scan.rs ([`Scan`]: a range read merged
 //! with the overlay), merged.rs ([`Merged`]: scans of a partitioned table's trees in one key
-//! order), schema_lock.rs ([`SchemaLock`]), online.rs (the writers' half of online index builds,
+//! order), schema_lock.rs ([`SchemaLock`]), through_log.rs (written-through changes kept for the binary log), online.rs (the writers' half of online index builds,
 //! and tree births for snapshots older than a DDL), upsert/ (the blind upsert message).
 
 mod merged;
 pub mod online;
 mod scan;
 mod schema_lock;
+mod through_log;
 mod trees;
 pub mod upsert;
 mod write_set;

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use betula_storage::{Op, Txn, TxnOptions, WaitCancel};
 
+use super::through_log::ThroughLog;
 use super::{upsert, Scan, Store, UPSERT_FN};
 use crate::error::db_error::{DbError, DbResult};
 
@@ -87,8 +88,8 @@ pub struct WriteSet {
     online: Option<super::online::Entered>,
     /// Keep a copy of written-through changes for [`WriteSet::row_diffs`] (the binary log is on).
     pub capture: bool,
-    /// Written-through changes kept while `capture` is on: (tree, key, change), in order.
-    through_log: Vec<(String, Vec<u8>, Change)>,
+    /// Written-through changes kept while `capture` is on.
+    through_log: ThroughLog,
 }
 
 /// One key's committed value before this transaction and its value after it
@@ -292,16 +293,46 @@ impl WriteSet {
     }
 
     /// Writes a statement's new rows or entries of `tree`, or its blind upserts (keys locked
-    /// through [`WriteSet::lock_batch`], in key order) straight through the transaction instead of the overlay. Only for a statement that is a
-    /// whole transaction and reads none of them (an autocommit INSERT whose set was empty when
-    /// it began): the session's reads do not see them, and rolling back to any mark rolls the
-    /// transaction back.
+    /// through [`WriteSet::lock_batch`], in key order) straight through the transaction instead
+    /// of the overlay. Only for a statement that is a whole transaction and reads none of them
+    /// (an autocommit INSERT whose set was empty when it began): the session's reads do not see
+    /// them, and rolling back to any mark rolls the transaction back.
     pub fn write_through(
         &mut self,
         store: &Store,
         tree: &str,
         changes: Vec<(Vec<u8>, Change)>,
     ) -> DbResult<()> {
+        self.write_through_as(store, tree, changes, false)
+    }
+
+    /// [`WriteSet::write_through`] of keys proven absent from the committed tree under their
+    /// locks: the binary log takes their before images to be absent without reading them
+    /// (design.md BLG7).
+    pub fn write_through_new(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        changes: Vec<(Vec<u8>, Change)>,
+    ) -> DbResult<()> {
+        self.write_through_as(store, tree, changes, true)
+    }
+
+    fn write_through_as(
+        &mut self,
+        store: &Store,
+        tree: &str,
+        changes: Vec<(Vec<u8>, Change)>,
+        new_keys: bool,
+    ) -> DbResult<()> {
+        if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
+            return Err(DbError::internal(
+                "written through a write set with changes",
+            ));
+        }
+        if self.capture {
+            self.through_log.push(tree, new_keys, changes.clone());
+        }
         let ops: Vec<(Vec<u8>, Op)> = changes
             .into_iter()
             .map(|(k, c)| match c {
@@ -315,11 +346,6 @@ impl WriteSet {
                 ),
             })
             .collect();
-        if !self.overlay.iter().all(|m| m.is_empty()) || self.logging {
-            return Err(DbError::internal(
-                "written through a write set with changes",
-            ));
-        }
         let h = store.tree(tree)?;
         let Some(t) = self.txn.as_mut() else {
             return Err(DbError::internal("written through without a transaction"));
@@ -331,16 +357,6 @@ impl WriteSet {
             Some(e) => e.writes_for(t, &h, tree, &ops)?,
             None => None,
         };
-        if self.capture {
-            for (k, op) in &ops {
-                let c = match op {
-                    Op::Put(v) => Change::Put(v.clone()),
-                    Op::Upsert { arg, .. } => Change::Upsert(arg.clone()),
-                    _ => continue,
-                };
-                self.through_log.push((tree.to_string(), k.clone(), c));
-            }
-        }
         self.written_through = true;
         t.write_locked_batch(&h, ops)?;
         if let Some(w) = online {
@@ -494,33 +510,7 @@ impl WriteSet {
                 }
             }
         }
-        let mut through: BTreeMap<(&str, &[u8]), Vec<&Change>> = BTreeMap::new();
-        for (t, k, c) in &self.through_log {
-            if wanted(t) {
-                through
-                    .entry((t.as_str(), k.as_slice()))
-                    .or_default()
-                    .push(c);
-            }
-        }
-        for ((t, k), changes) in through {
-            let before = store.tree(t)?.get(k)?;
-            let mut after = before.clone();
-            for c in changes {
-                after = match c {
-                    Change::Put(v) => Some(v.clone()),
-                    Change::Upsert(arg) => upsert::apply(after.as_deref(), arg),
-                };
-            }
-            if before != after {
-                out.push(RowDiff {
-                    tree: t.to_string(),
-                    key: k.to_vec(),
-                    before,
-                    after,
-                });
-            }
-        }
+        self.through_log.diffs(store, wanted, &mut out)?;
         Ok(out)
     }
 

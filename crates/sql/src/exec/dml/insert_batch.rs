@@ -156,6 +156,9 @@ pub(super) fn insert_batch(
         return Err(error);
     }
     let rows = done.rows.len() as u64;
+    // New rows whose keys were looked up under their locks, or that get new hidden row ids.
+    let proven_new =
+        matches!(kind, BatchKind::Insert) && (t.pk.is_empty() || reads_for_duplicates(cx, t));
     for (part, order) in &groups {
         let changes = order
             .iter()
@@ -168,8 +171,12 @@ pub(super) fn insert_batch(
                 }
             })
             .collect();
-        cx.ws
-            .write_through(store, &t.primary_tree_of(*part), changes)?;
+        let primary = t.primary_tree_of(*part);
+        if proven_new {
+            cx.ws.write_through_new(store, &primary, changes)?;
+        } else {
+            cx.ws.write_through(store, &primary, changes)?;
+        }
     }
     for (i, mut entries) in encoded.index_entries.into_iter().enumerate() {
         for (part, order) in &groups {
