@@ -31,13 +31,22 @@ impl Context {
     /// The text of a select item starting at `span.start`: up to the next top-level `,`, `)`
     /// closing an enclosing parenthesis, or clause keyword (FROM, AS, WHERE, ...).
     pub fn item_text(&self, span: Span) -> Option<String> {
-        self.item_text_at(span, false)
+        self.text_from(self.offset_of(span)?)
+    }
+
+    /// [`Context::item_text`] of an item whose leftmost operand starts at `span`: the text from
+    /// the unary operators (`-`, `+`, `~`, `!`, NOT) and opening parentheses written before that
+    /// operand (sqlparser's spans of `-x` and `(x)` start at `x`).
+    pub fn operand_text(&self, span: Span) -> Option<String> {
+        let off = self.offset_of(span)?;
+        self.text_from(self.unary_start(off))
     }
 
     /// [`Context::item_text`] of a call whose span starts at its first argument (sqlparser's
     /// `SUBSTRING(s, 1, 2)` spans from `s`): the text from the function name before `(`.
     pub fn call_text(&self, span: Span) -> Option<String> {
-        self.item_text_at(span, true)
+        let off = self.offset_of(span)?;
+        self.text_from(self.call_start(off)?)
     }
 
     /// [`Context::item_text`] of a call whose span starts inside its parentheses after other
@@ -68,52 +77,7 @@ impl Context {
         if word == 0 {
             return None;
         }
-        let from = name_end - word;
-        let (line, column) = self.line_column(from);
-        let mut at = span;
-        at.start.line = line;
-        at.start.column = column;
-        self.item_text_at(at, false)
-    }
-
-    /// The 1-based line and column (in characters) of byte offset `off` of the statement.
-    fn line_column(&self, off: usize) -> (u64, u64) {
-        let before = &self.cur_sql[..off];
-        let line = before.matches('\n').count() as u64 + 1;
-        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
-        (line, before[line_start..].chars().count() as u64 + 1)
-    }
-
-    /// [`Context::item_text`] of an expression whose span starts after a prefix sqlparser
-    /// leaves out of it (`(SELECT ...)`, `-5`, `(a + b)`): the text from that prefix.
-    pub fn prefixed_text(&self, span: Span) -> Option<String> {
-        self.item_text_at(span, false).and_then(|t| {
-            let start = self.offset_of(span)?;
-            let head = self.cur_sql.get(..start)?;
-            let prefix = head
-                .bytes()
-                .rev()
-                .take_while(|b| b"(-+~! \t\n".contains(b))
-                .count();
-            let from = head.len() - prefix;
-            let extended = self.cur_sql.get(from..start)?.trim_start();
-            let opens = extended.matches('(').count();
-            let mut text = format!("{extended}{t}");
-            // The item's own closing parentheses follow the inner text.
-            let rest = self.cur_sql.get(start + t.len()..)?;
-            let mut closes = 0;
-            for c in rest.chars() {
-                match c {
-                    ')' if closes < opens => {
-                        text.push(')');
-                        closes += 1;
-                    }
-                    c if c.is_whitespace() && closes < opens => text.push(c),
-                    _ => break,
-                }
-            }
-            Some(text.trim().to_string())
-        })
+        self.text_from(name_end - word)
     }
 
     /// The byte offset of a span's start in the statement.
@@ -136,35 +100,44 @@ impl Context {
         None
     }
 
-    fn item_text_at(&self, span: Span, from_call: bool) -> Option<String> {
-        if span.start.line == 0 {
-            return None;
-        }
-        let mut off = 0usize;
-        for (i, l) in self.cur_sql.split_inclusive('\n').enumerate() {
-            if i as u64 + 1 == span.start.line {
-                off += l
-                    .chars()
-                    .take(span.start.column as usize - 1)
-                    .map(char::len_utf8)
-                    .sum::<usize>();
-                break;
+    /// Where the unary operators and opening parentheses written right before `off` start.
+    fn unary_start(&self, mut off: usize) -> usize {
+        let b = self.cur_sql.as_bytes();
+        loop {
+            let mut i = off;
+            while i > 0 && b[i - 1].is_ascii_whitespace() {
+                i -= 1;
             }
-            off += l.len();
-        }
-        if from_call {
-            let head = self.cur_sql.get(..off)?.trim_end();
-            let head = head.strip_suffix('(')?.trim_end();
-            let word = head
-                .bytes()
-                .rev()
-                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                .count();
-            if word == 0 {
-                return None;
+            if i > 0 && matches!(b[i - 1], b'(' | b'-' | b'+' | b'~' | b'!') {
+                off = i - 1;
+            } else if i >= 3
+                && b[i - 3..i].eq_ignore_ascii_case(b"NOT")
+                && (i == 3 || !(b[i - 4].is_ascii_alphanumeric() || b[i - 4] == b'_'))
+            {
+                off = i - 3;
+            } else {
+                return off;
             }
-            off = head.len() - word;
         }
+    }
+
+    /// The start of the name of a call whose first argument starts at `off` (after any unary
+    /// operators written before that argument).
+    fn call_start(&self, off: usize) -> Option<usize> {
+        let head = self.cur_sql.get(..off)?.trim_end();
+        let head = head
+            .trim_end_matches(|c: char| matches!(c, '-' | '+' | '~' | '!') || c.is_whitespace());
+        let head = head.strip_suffix('(')?.trim_end();
+        let word = head
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count();
+        (word > 0).then(|| head.len() - word)
+    }
+
+    /// The text of a select item starting at byte `off`.
+    fn text_from(&self, off: usize) -> Option<String> {
         let text = self.cur_sql.get(off..)?;
         const STOP: &[&str] = &[
             "FROM", "AS", "WHERE", "GROUP", "ORDER", "LIMIT", "HAVING", "UNION", "INTO", "FOR",

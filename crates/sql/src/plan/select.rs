@@ -502,8 +502,23 @@ fn start_span(e: &ast::Expr) -> sqlparser::tokenizer::Span {
     }
 }
 
-/// The text a select item shows as its column name.
+/// The text a select item shows as its column name: its text as written, from its leftmost
+/// operand's unary operators and parentheses on; a literal or a column in parentheses is named
+/// as itself (MariaDB names `(1)` `1`, `(-1)` `(-1)`).
 fn item_name(cx: &Context, e: &ast::Expr) -> String {
+    let mut inner = e;
+    let mut parens = 0;
+    while let ast::Expr::Nested(x) = inner {
+        inner = x;
+        parens += 1;
+    }
+    if !matches!(
+        inner,
+        ast::Expr::Value(_) | ast::Expr::Identifier(_) | ast::Expr::CompoundIdentifier(_)
+    ) {
+        parens = 0;
+    }
+    let e = inner;
     if let ast::Expr::Identifier(i) = e {
         return i.value.clone();
     }
@@ -527,19 +542,35 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return t;
         }
     }
-    // sqlparser gives `x REGEXP p` no span of its own: an item whose leftmost operand is one
-    // starts where that operand's own left operand does.
-    if let Some(t) = cx.item_text(start_span(e)) {
-        if start_span(e) != e.span() {
-            return t;
-        }
+    // sqlparser's spans start at an item's leftmost operand, after any unary operator or
+    // parenthesis before it (and `x REGEXP p` has no span of its own).
+    match cx.operand_text(start_span(e)) {
+        Some(t) => strip_parens(&t, parens).to_string(),
+        None => e.to_string(),
     }
-    if let ast::Expr::Subquery(_) | ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } = e {
-        if let Some(t) = cx.prefixed_text(e.span()) {
-            return t;
+}
+
+/// `t` without `n` pairs of parentheses around all of it.
+fn strip_parens(mut t: &str, n: usize) -> &str {
+    for _ in 0..n {
+        let Some(body) = t.strip_prefix('(').and_then(|b| b.strip_suffix(')')) else {
+            break;
+        };
+        // `(a) + (b)` is not one parenthesized item.
+        let mut depth = 0i32;
+        if body.chars().any(|c| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth < 0
+        }) {
+            break;
         }
+        t = body.trim();
     }
-    cx.item_text(e.span()).unwrap_or_else(|| e.to_string())
+    t
 }
 
 /// True (and the source set to read in that direction) if `order` is a prefix of the single
