@@ -12,6 +12,7 @@ use super::Compiler;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::Expr;
+use crate::types::value::Value;
 
 impl Compiler<'_> {
     pub(super) fn in_list(
@@ -145,6 +146,24 @@ impl Compiler<'_> {
         for c in conditions {
             whens.push((self.compile(&c.condition)?, self.compile(&c.result)?));
         }
+        // `CASE v WHEN w ...` compares v with each w as `v = w` does: a JSON_EXTRACT or an
+        // ENUM/SET column is read as a number when the other side gives one.
+        let op = match op {
+            Some(o) => {
+                let whens_number = whens.iter().any(|(w, _)| self.scope.gives_number(w));
+                if self.scope.gives_number(&o) {
+                    for (w, _) in &mut whens {
+                        *w = self.number(std::mem::replace(w, Expr::Lit(Value::Null)));
+                    }
+                }
+                Some(if whens_number {
+                    Box::new(self.number(*o))
+                } else {
+                    o
+                })
+            }
+            None => None,
+        };
         let el = match else_result {
             Some(e) => Some(self.sub(e)?),
             None => None,

@@ -203,15 +203,26 @@ fn dec_arith(op: BinOp, da: Decimal, db: Decimal) -> Option<Value> {
 }
 
 fn float_arith(op: BinOp, f: f64, g: f64) -> DbResult<Value> {
+    // A finite result beyond DOUBLE's range is 1690, as MariaDB's (never NULL).
+    let finite = |v: f64| {
+        if v.is_infinite() && f.is_finite() && g.is_finite() {
+            Err(DbError::new(
+                ErrorCode::DataOutOfRange,
+                format!("DOUBLE value is out of range in '{op:?}'"),
+            ))
+        } else {
+            Ok(double(v))
+        }
+    };
     Ok(match op {
-        BinOp::Add => double(f + g),
-        BinOp::Sub => double(f - g),
-        BinOp::Mul => double(f * g),
+        BinOp::Add => finite(f + g)?,
+        BinOp::Sub => finite(f - g)?,
+        BinOp::Mul => finite(f * g)?,
         BinOp::Div => {
             if g == 0.0 {
                 Value::Null
             } else {
-                double(f / g)
+                finite(f / g)?
             }
         }
         BinOp::Mod => {

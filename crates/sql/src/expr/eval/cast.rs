@@ -5,11 +5,14 @@
 //! Also [`member_number`]: an ENUM or SET value as the number MariaDB reads in numeric context.
 //!
 //! Invariants: a value that does not convert is NULL, never an error or a panic; a string cast to
-//! an integer is rounded and clamped, one cast to DECIMAL without a leading number is 0 (as
-//! MariaDB's); a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
+//! a number reads as cast_text.rs says (an integer from its integer prefix, a DOUBLE saturated,
+//! one without a leading number 0, as MariaDB's); a DECIMAL that does not fit DECIMAL(M,D) becomes its largest
 //! (or smallest) value, as MariaDB's.
 
 use super::arith::double;
+use super::cast_text::{self, Diag};
+use crate::error::code::ErrorCode;
+use crate::error::sql_error::{Warning, WarningLevel};
 use crate::expr::{CastTo, ZoneShift};
 use crate::types::decimal::Decimal;
 use crate::types::member_codes::member_code;
@@ -50,24 +53,53 @@ pub fn to_datetime(v: &Value) -> Option<DateTime> {
 }
 
 pub fn cast(v: &Value, to: CastTo) -> Value {
+    cast_into(v, to, &mut Diag::default())
+}
+
+/// CAST(v AS to) as the CAST expression evaluates it: [`cast`], and MariaDB's warnings for a
+/// string that does not read as the number or time it is cast to (the statement's pending
+/// warnings, error/pending.rs).
+pub fn cast_reporting(v: &Value, to: CastTo) -> Value {
+    let mut diag = Diag::default();
+    let out = cast_into(v, to, &mut diag);
+    if out.is_null() && !v.is_null() {
+        if let Some(kind) = temporal_kind(to) {
+            diag.0.push(Warning {
+                level: WarningLevel::Warning,
+                code: ErrorCode::TruncatedWrongValue,
+                message: format!(
+                    "Incorrect {kind} value: '{}'",
+                    text_of(v).unwrap_or_default()
+                ),
+            });
+        }
+    }
+    for w in diag.0 {
+        crate::error::pending::push(w);
+    }
+    out
+}
+
+/// The name MariaDB's 1292 gives a temporal CAST target.
+fn temporal_kind(to: CastTo) -> Option<&'static str> {
+    match to {
+        CastTo::Date | CastTo::DateTime => Some("datetime"),
+        CastTo::Time => Some("time"),
+        _ => None,
+    }
+}
+
+fn cast_into(v: &Value, to: CastTo, diag: &mut Diag) -> Value {
     if v.is_null() {
         return Value::Null;
     }
     match to {
         CastTo::Signed | CastTo::Unsigned => {
-            let i = match v {
-                Value::Int(i) => *i as i128,
-                Value::UInt(u) => *u as i128,
-                Value::Decimal(d) => d.round_to_i128(),
-                other => {
-                    let f = other.to_f64_lenient().unwrap_or(0.0).round();
-                    f.clamp(i64::MIN as f64, u64::MAX as f64) as i128
-                }
-            };
-            if to == CastTo::Unsigned {
-                Value::UInt(i as u64)
-            } else {
-                Value::Int(i as i64)
+            let unsigned = to == CastTo::Unsigned;
+            match v {
+                Value::Text(s) => cast_text::integer(s.as_bytes(), unsigned, diag),
+                Value::Bytes(b) => cast_text::integer(b, unsigned, diag),
+                other => cast_text::number_to_integer(other, unsigned, diag),
             }
         }
         CastTo::Char(n) => match (text_of(v), n) {
@@ -83,15 +115,19 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
             (Some(b), None) => Value::Bytes(b),
             (None, _) => Value::Null,
         },
-        CastTo::Double => v.to_f64_lenient().map(double).unwrap_or(Value::Null),
+        CastTo::Double => match v {
+            Value::Text(s) => double(cast_text::double(s.as_bytes(), diag)),
+            Value::Bytes(b) => double(cast_text::double(b, diag)),
+            _ => v.to_f64_lenient().map(double).unwrap_or(Value::Null),
+        },
         CastTo::Decimal(p, s) => {
             let d = match v {
                 Value::Decimal(d) => Some(*d),
                 Value::Int(i) => Some(Decimal::from_i64(*i)),
                 Value::UInt(u) => Some(Decimal::from_u64(*u)),
                 // A string's numeric prefix; one without digits is 0, as MariaDB reads it.
-                Value::Text(t) => Some(decimal_prefix(t)),
-                Value::Bytes(b) => Some(decimal_prefix(&String::from_utf8_lossy(b))),
+                Value::Text(t) => Some(cast_text::decimal(t.as_bytes(), diag)),
+                Value::Bytes(b) => Some(cast_text::decimal(b, diag)),
                 other => other.to_f64_lenient().and_then(Decimal::from_f64),
             };
             match d.and_then(|d| d.rescale(s)) {
@@ -104,11 +140,42 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 None => Value::Null,
             }
         }
+        CastTo::Date | CastTo::DateTime | CastTo::Time => {
+            let out = temporal(v, to);
+            if !out.is_null() || !matches!(v, Value::Text(_) | Value::Bytes(_)) {
+                return out;
+            }
+            // A string with something after its date or time: the value read so far (1292).
+            let text = text_of(v).unwrap_or_default();
+            let Some(head) = cast_text::temporal_prefix(&text) else {
+                return out;
+            };
+            let out = temporal(&Value::Text(head.to_string()), to);
+            if !out.is_null() {
+                diag.truncated_temporal(temporal_name(to), &text);
+            }
+            out
+        }
+    }
+}
+
+/// The name MariaDB's truncation warning gives a temporal CAST target.
+fn temporal_name(to: CastTo) -> &'static str {
+    match to {
+        CastTo::Date => "date",
+        CastTo::Time => "time",
+        _ => "datetime",
+    }
+}
+
+/// CAST of `v` to DATE, DATETIME or TIME (NULL when it does not read as one).
+fn temporal(v: &Value, to: CastTo) -> Value {
+    match to {
         CastTo::Date => to_datetime(v)
             .map(|d| Value::Date(d.date))
             .unwrap_or(Value::Null),
         CastTo::DateTime => to_datetime(v).map(Value::DateTime).unwrap_or(Value::Null),
-        CastTo::Time => match v {
+        _ => match v {
             Value::Time(t) => Value::Time(*t),
             Value::DateTime(d) => Time::from_micros(d.micros as i64)
                 .map(Value::Time)
@@ -124,11 +191,6 @@ pub fn cast(v: &Value, to: CastTo) -> Value {
                 .unwrap_or(Value::Null),
         },
     }
-}
-
-/// The DECIMAL a string's leading number gives (0 when it has none).
-fn decimal_prefix(s: &str) -> Decimal {
-    Decimal::parse_prefix(s.trim()).map_or(Decimal::ZERO, |x| x.0)
 }
 
 pub fn micros_per_sec() -> u64 {

@@ -6,6 +6,7 @@
 //! a result that is not finite (SQRT(-1), LN(0), overflow) is NULL.
 
 use super::{int, need};
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::arith;
 use crate::expr::BinOp;
@@ -26,7 +27,15 @@ pub fn reads_numbers(name: &str) -> bool {
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     Ok(match name {
         "ABS" => match &a[0] {
-            Value::Int(i) => Value::Int(i.checked_abs().unwrap_or(i64::MAX)),
+            Value::Int(i) => match i.checked_abs() {
+                Some(v) => Value::Int(v),
+                None => {
+                    return Err(DbError::new(
+                        ErrorCode::DataOutOfRange,
+                        format!("BIGINT value is out of range in 'abs({i})'"),
+                    ))
+                }
+            },
             Value::UInt(u) => Value::UInt(*u),
             Value::Decimal(d) => Value::Decimal(d.abs()),
             v => Value::Double(v.to_f64_lenient().unwrap_or(0.0).abs()),

@@ -155,7 +155,18 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         "FORMAT" => {
             need(name, a, 2, 3)?;
             let d = int(&a[1]).unwrap_or(0).clamp(0, 30) as usize;
-            text(format_number(a[0].to_f64_lenient().unwrap_or(0.0), d))
+            // An exact number rounds half away from zero (MariaDB's decimal path), anything
+            // else as a DOUBLE, to even on its binary value (as printf).
+            let exact = match &a[0] {
+                Value::Decimal(x) => Some(*x),
+                Value::Int(i) => Some(crate::types::decimal::Decimal::from_i64(*i)),
+                Value::UInt(u) => Some(crate::types::decimal::Decimal::from_u64(*u)),
+                _ => None,
+            };
+            match exact.and_then(|x| x.rescale(d as u8)) {
+                Some((x, _)) => text(group_digits(&x.to_string())),
+                None => text(format_number(a[0].to_f64_lenient().unwrap_or(0.0), d)),
+            }
         }
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
     })
@@ -360,10 +371,13 @@ fn simple_case(s: &str, upper: bool) -> String {
 
 /// FORMAT(x, d): `d` decimals, thousands grouped with `,`.
 fn format_number(x: f64, d: usize) -> String {
-    let s = format!("{:.*}", d, x);
-    let (ip, fp) = s
-        .split_once('.')
-        .map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+    group_digits(&format!("{:.*}", d, x))
+}
+
+/// A number's text with `,` between groups of three integer digits, without the sign of a
+/// value that is zero at the shown scale.
+fn group_digits(s: &str) -> String {
+    let (ip, fp) = s.split_once('.').map_or((s, None), |(i, f)| (i, Some(f)));
     let (neg, ip) = ip.strip_prefix('-').map_or((false, ip), |r| (true, r));
     // A value that rounds to zero has no sign (MariaDB: FORMAT(-0.001, 2) is `0.00`).
     let neg = neg && s.bytes().any(|b| matches!(b, b'1'..=b'9'));
