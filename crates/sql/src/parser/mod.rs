@@ -89,7 +89,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
-        // infix MOD, a GROUP_CONCAT's `LIMIT m, n` (mariadb_forms.rs); retry with them rewritten.
+        // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...)
+        // (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -106,6 +107,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_mod_as_percent(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_concat_limit_pair(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_interval_function(cur).or(alt);
             match alt {
                 Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
                     .map_err(|_| DbError::parse_error(sql, e)),
