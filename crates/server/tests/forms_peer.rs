@@ -1,4 +1,4 @@
-//! Smaller MariaDB forms: UNHEX, INTERVAL(N, N1, ...), UNIX_TIMESTAMP of a time before the
+//! Smaller MariaDB forms: UNHEX (and binary strings stored into latin1 columns), INTERVAL(N, N1, ...), UNIX_TIMESTAMP of a time before the
 //! epoch, PURGE with a subquery or with the binary log off, RESET MASTER with it off, and
 //! information_schema's SYSTEM_VARIABLES / GLOBAL_VARIABLES / SESSION_VARIABLES answer as
 //! MariaDB 10.11 answers them (both servers run with the binary log off): the same statements go to a private
@@ -35,6 +35,8 @@ const QUERIES: &[&str] = &[
     "PURGE MASTER LOGS BEFORE ADDDATE(CURRENT_TIMESTAMP(), INTERVAL -4 DAY); SHOW WARNINGS",
     "PURGE BINARY LOGS TO 'nothing.000001'; SHOW WARNINGS",
     "RESET MASTER",
+    "CREATE TABLE l (a VARCHAR(20) CHARACTER SET latin1, b VARCHAR(20)); INSERT INTO l VALUES (UNHEX('22CA22'), 'x'), (UNHEX('80E9FF'), 'y'), (X'41', 'z'); SELECT a, HEX(a), b FROM l ORDER BY b; DROP TABLE l",
+    "CREATE TABLE l (b VARCHAR(20)); INSERT INTO l VALUES (UNHEX('22CA22')); DROP TABLE l",
     "SHOW BINARY LOGS",
     "SELECT COUNT(*) FROM information_schema.SYSTEM_VARIABLES WHERE variable_name = 'have_sanitizer' AND global_value LIKE 'MSAN%'",
     "SET SESSION sql_mode = 'ANSI_QUOTES'; SELECT VARIABLE_NAME, SESSION_VALUE, GLOBAL_VALUE FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN ('sql_mode', 'autocommit') ORDER BY 1",

@@ -42,10 +42,9 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
         if c.kw("TO") {
             BinlogStmt::PurgeTo(c.string().ok_or_else(|| syntax(c))?)
         } else if c.kw("BEFORE") {
-            if lex(c.rest())
-                .iter()
-                .any(|(t, _)| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT"))
-            {
+            if lex(c.rest()).iter().any(
+                |(t, _)| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT"),
+            ) {
                 // MariaDB refuses it before evaluating anything (binary log on or off).
                 return Err(DbError::new(
                     ErrorCode::SubqueriesNotSupported,

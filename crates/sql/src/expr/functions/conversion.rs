@@ -58,7 +58,10 @@ fn unhex(digits: &[u8]) -> Value {
     let nibble = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
     let mut out = Vec::with_capacity(digits.len() / 2 + 1);
     let (head, rest) = digits.split_at(digits.len() % 2);
-    for pair in std::iter::once(head).filter(|h| !h.is_empty()).chain(rest.chunks(2)) {
+    for pair in std::iter::once(head)
+        .filter(|h| !h.is_empty())
+        .chain(rest.chunks(2))
+    {
         let mut byte = 0u8;
         for &c in pair {
             match nibble(c) {
@@ -69,6 +72,11 @@ fn unhex(digits: &[u8]) -> Value {
         out.push(byte);
     }
     Value::Bytes(out)
+}
+
+/// `__COLLATE(value, collation name)`: the value.
+pub(super) fn collate(a: &[Value]) -> Value {
+    a.first().cloned().unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
@@ -98,9 +106,4 @@ mod tests {
         );
         assert_eq!(call("UNHEX", &[Value::Int(-1)]).unwrap(), Value::Null);
     }
-}
-
-/// `__COLLATE(value, collation name)`: the value.
-pub(super) fn collate(a: &[Value]) -> Value {
-    a.first().cloned().unwrap_or(Value::Null)
 }

@@ -86,12 +86,7 @@ pub struct PatternError {
     pub invalid: bool,
 }
 
-fn build(
-    pattern: &[u8],
-    unicode: bool,
-    ci: bool,
-    end: End,
-) -> Result<(Regex, bool), PatternError> {
+fn build(pattern: &[u8], unicode: bool, ci: bool, end: End) -> Result<(Regex, bool), PatternError> {
     let t = translate(pattern, unicode, end).map_err(|m| PatternError {
         invalid: !is_unsupported(&m),
         error: regexp_error(&m),
