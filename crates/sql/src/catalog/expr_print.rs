@@ -111,6 +111,7 @@ fn function_name(name: &str) -> String {
         "upper" => "ucase".into(),
         "length" => "octet_length".into(),
         "substring" | "mid" => "substr".into(),
+        "__intrvl" => "interval".into(),
         _ => lower,
     }
 }

@@ -165,6 +165,8 @@ error_codes! {
     PrimaryCantHaveNull = 1171, "42000";
     /// `ER_KEY_DOES_NOT_EXISTS`
     KeyDoesNotExists = 1176, "42000";
+    /// `ER_FLUSH_MASTER_BINLOG_CLOSED`: RESET MASTER with the binary log off.
+    FlushMasterBinlogClosed = 1186, "HY000";
     /// `ER_LOCK_OR_ACTIVE_TRANSACTION`
     LockOrActiveTransaction = 1192, "HY000";
     /// `ER_UNKNOWN_SYSTEM_VARIABLE`
@@ -444,6 +446,8 @@ error_codes! {
     QueryResultIncomplete = 1931, "HY000";
     /// `ER_IT_IS_A_VIEW`
     ItIsAView = 1965, "42S02";
+    /// `ER_SUBQUERIES_NOT_SUPPORTED`: PURGE ... BEFORE with a subquery.
+    SubqueriesNotSupported = 1970, "42000";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";

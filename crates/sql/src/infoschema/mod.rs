@@ -8,7 +8,8 @@
 //! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
-//! roll-up's base table and definition), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
+//! roll-up's base table and definition), variables.rs (GLOBAL_VARIABLES, SESSION_VARIABLES,
+//! SYSTEM_VARIABLES), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
 //! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
@@ -27,6 +28,7 @@ mod rollups;
 mod statistics;
 mod tables;
 mod trees;
+mod variables;
 mod views;
 
 use std::sync::Arc;
@@ -102,11 +104,14 @@ const VIEWS: &[&str] = &[
     "COLLATIONS",
     "COLUMNS",
     "ENGINES",
+    "GLOBAL_VARIABLES",
     "KEY_COLUMN_USAGE",
     "PARTITIONS",
     "PROCESSLIST",
     "SCHEMATA",
+    "SESSION_VARIABLES",
     "STATISTICS",
+    "SYSTEM_VARIABLES",
     "TABLES",
     "TABLE_CONSTRAINTS",
     "VIEWS",
@@ -133,6 +138,9 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "BETULA_ROLLUPS" => rollups::rollups_view(tables()),
         "COLLATIONS" => charsets::collations_view(),
         "VIEWS" => views::views_view(cx, &visible),
+        "GLOBAL_VARIABLES" => variables::variables_view(cx, true),
+        "SESSION_VARIABLES" => variables::variables_view(cx, false),
+        "SYSTEM_VARIABLES" => variables::system_variables_view(cx),
         other => match empty::empty_view_columns(other) {
             Some(cols) => (names(cols), vec![]),
             None => return Err(DbError::no_table("information_schema", name)),

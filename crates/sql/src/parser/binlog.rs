@@ -2,16 +2,18 @@
 //! `PURGE {BINARY | MASTER} LOGS {TO 'file' | BEFORE datetime}`, `RESET MASTER`, and SHOW's
 //! `BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count]` (read by show.rs).
 //!
-//! Invariant: each form ends where its grammar does (1064 otherwise).
+//! Invariants: each form ends where its grammar does (1064 otherwise); PURGE ... BEFORE with a
+//! subquery is 1970, as in MariaDB.
 
 use sqlparser::ast;
 use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
-use crate::error::db_error::DbResult;
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
 use crate::parser::show::Show;
 use crate::parser::statement::Statement;
-use crate::parser::tokens::{expect_end, syntax, Cursor, Tok};
+use crate::parser::tokens::{expect_end, lex, syntax, Cursor, Tok};
 
 /// A binary log statement.
 #[derive(Debug, Clone)]
@@ -40,6 +42,15 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
         if c.kw("TO") {
             BinlogStmt::PurgeTo(c.string().ok_or_else(|| syntax(c))?)
         } else if c.kw("BEFORE") {
+            if lex(c.rest()).iter().any(
+                |(t, _)| matches!(t, Tok::Word { upper, quoted: false, .. } if upper == "SELECT"),
+            ) {
+                // MariaDB refuses it before evaluating anything (binary log on or off).
+                return Err(DbError::new(
+                    ErrorCode::SubqueriesNotSupported,
+                    "PURGE..BEFORE does not support subqueries or stored functions",
+                ));
+            }
             let e = Parser::new(&MySqlDialect {})
                 .try_with_sql(c.rest())?
                 .parse_expr()?;
@@ -113,6 +124,17 @@ mod tests {
             p("PURGE MASTER LOGS BEFORE '2026-01-01 00:00:00'").unwrap(),
             Statement::Binlog(BinlogStmt::PurgeBefore(_))
         ));
+        for q in [
+            "PURGE MASTER LOGS BEFORE (SELECT NOW())",
+            "PURGE BINARY LOGS BEFORE NOW() + INTERVAL (select 1) DAY",
+        ] {
+            assert_eq!(
+                p(q).unwrap_err().code,
+                crate::error::code::ErrorCode::SubqueriesNotSupported
+            );
+        }
+        // 'select' inside a string is no subquery
+        assert!(p("PURGE MASTER LOGS BEFORE 'select'").is_ok());
         assert!(matches!(
             p("FLUSH BINARY LOGS").unwrap(),
             Statement::Binlog(BinlogStmt::FlushLogs)

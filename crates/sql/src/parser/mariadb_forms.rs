@@ -13,6 +13,8 @@
 //!
 //! - `LIMIT m, n` / `LIMIT n OFFSET m` inside GROUP_CONCAT / JSON_ARRAYAGG becomes
 //!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
+//! - the function `INTERVAL(N, N1, ...)` becomes `__INTRVL(N, N1, ...)`
+//!   ([`with_interval_function`]), which the compiler calls INTERVAL.
 //!
 //! And two forms handled before sqlparser sees them: the JSON arrows `->` / `->>`, which
 //! MariaDB 10.11 does not have, are refused ([`json_arrow`]); `REGEXP NULL` / `RLIKE NULL`
@@ -27,6 +29,7 @@
 //! `betula_qv_` followed by hex digits is read as the name they encode.
 
 use super::tokens::{lex, Lexer, Tok};
+use crate::expr::functions::INTERVAL_FUNCTION;
 use crate::expr::quoted_user_var;
 
 /// Where the token starting at byte `start` of `sql` ends.
@@ -148,6 +151,33 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     }
     let (start, last) = (toks[n - 4].1, toks[n - 1].1);
     apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
+}
+
+/// `sql` with each `INTERVAL` followed by a parenthesized list of two or more expressions (the
+/// function INTERVAL(N, N1, ...), not an interval `INTERVAL (expr) unit`) written
+/// [`INTERVAL_FUNCTION`]; `None` if there is none.
+pub fn with_interval_function(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for (i, (t, at)) in toks.iter().enumerate() {
+        if !is_word(t, "INTERVAL") || !matches!(toks.get(i + 1), Some((Tok::Sym('('), _))) {
+            continue;
+        }
+        let mut depth = 0usize;
+        for (t, _) in &toks[i + 1..] {
+            match t {
+                Tok::Sym('(') => depth += 1,
+                Tok::Sym(')') if depth == 1 => break,
+                Tok::Sym(')') => depth -= 1,
+                Tok::Sym(',') if depth == 1 => {
+                    edits.push((*at, at + "INTERVAL".len(), INTERVAL_FUNCTION.to_string()));
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    apply(sql, edits)
 }
 
 /// True if `t` is the unquoted word `word` (upper case).
@@ -330,6 +360,22 @@ mod tests {
         assert_eq!(
             with_concat_limit_pair("SELECT (SELECT a FROM t LIMIT 1, 2), group_concat(a LIMIT 2)"),
             None
+        );
+    }
+
+    #[test]
+    fn interval_with_a_list_becomes_the_function() {
+        assert_eq!(
+            with_interval_function("select interval(55,10) as c, INTERVAL (1+2) DAY").as_deref(),
+            Some("select __INTRVL(55,10) as c, INTERVAL (1+2) DAY")
+        );
+        assert_eq!(
+            with_interval_function("select interval (f(1,2)) day, 'interval(1,2)'"),
+            None
+        );
+        assert_eq!(
+            with_interval_function("select interval((1), 2, 3)").as_deref(),
+            Some("select __INTRVL((1), 2, 3)")
         );
     }
 

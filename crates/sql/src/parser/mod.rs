@@ -83,13 +83,14 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     let sql = escaped.as_deref().unwrap_or(sql);
     let regexp_null = mariadb_forms::with_regexp_null_as_pattern(sql);
     let sql = regexp_null.as_deref().unwrap_or(sql);
-    match Parser::parse_sql(&MySqlDialect {}, sql) {
+    match parse_sql(sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
-        // infix MOD, a GROUP_CONCAT's `LIMIT m, n` (mariadb_forms.rs); retry with them rewritten.
+        // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...)
+        // (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -106,13 +107,28 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_mod_as_percent(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_concat_limit_pair(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_interval_function(cur).or(alt);
             match alt {
-                Some(alt) => Parser::parse_sql(&MySqlDialect {}, &alt)
-                    .map_err(|_| DbError::parse_error(sql, e)),
+                Some(alt) => parse_sql(&alt).map_err(|_| DbError::parse_error(sql, e)),
                 None => Err(DbError::parse_error(sql, e)),
             }
         }
     }
+}
+
+/// How deeply sqlparser may recurse (its default is 50): about 40 nested subqueries or 128
+/// nested parentheses, where MariaDB's own tests nest 32 subqueries. Deeper statements are 1064
+/// ("statement nested too deeply"). A statement nesting more than the session's `DEEP` levels is
+/// parsed on a large stack segment (session/mod.rs), so this depth cannot overflow a stack.
+pub const RECURSION_LIMIT: usize = 128;
+
+/// sqlparser's statements of `sql` (MySQL dialect, [`RECURSION_LIMIT`]).
+fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>, sqlparser::parser::ParserError> {
+    Parser::new(&MySqlDialect {})
+        .with_recursion_limit(RECURSION_LIMIT)
+        .try_with_sql(sql)?
+        .parse_statements()
 }
 
 /// The one statement of `sql` as sqlparser reads it (1065 if there is none).

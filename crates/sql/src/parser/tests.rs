@@ -450,3 +450,31 @@ fn data_statements() {
     assert!(is_own_grammar("UPDATE t1, t2 SET"));
     assert!(!is_own_grammar("UPDATE t SET"));
 }
+
+#[test]
+fn nested_subqueries_and_parentheses_parse_up_to_the_recursion_limit() {
+    // MariaDB's main suite nests 32 subqueries (subselect_notembedded)
+    let mut q = String::from("SELECT SUM(a), a FROM t1 WHERE a > (SELECT SUM(a) FROM t1 ");
+    let mut tail = String::from(") GROUP BY a");
+    for _ in 0..31 {
+        q.push_str("WHERE a > (SELECT SUM(a) FROM t1 ");
+        tail = format!(") GROUP BY b LIMIT 1 {tail}");
+    }
+    let deep = format!("{q}{tail}");
+    let parens = |n: usize| format!("SELECT {}1{}", "(".repeat(n), ")".repeat(n));
+    // a statement nesting less than the session's DEEP levels parses on a connection thread's
+    // own 2 MiB stack
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            assert!(parse(&deep).is_ok());
+            assert!(parse(&format!("EXPLAIN {deep}")).is_ok());
+            assert!(parse(&parens(64)).is_ok());
+            let err = parse(&parens(RECURSION_LIMIT + 1)).unwrap_err();
+            assert_eq!(err.code, ErrorCode::ParseError);
+            assert!(err.message.contains("nested too deeply"), "{}", err.message);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

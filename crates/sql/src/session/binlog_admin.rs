@@ -1,5 +1,8 @@
 //! The binary log's statements: FLUSH [BINARY] LOGS, PURGE {BINARY | MASTER} LOGS, RESET
 //! MASTER (the log itself is binlog/log.rs). Only root runs them.
+//!
+//! With the binary log off (`log_bin` OFF), as in MariaDB: FLUSH LOGS and PURGE do nothing and
+//! succeed (PURGE's argument is not read), RESET MASTER is 1186.
 
 use std::time::{Duration, SystemTime};
 
@@ -30,7 +33,15 @@ pub fn run(cx: &mut Context, stmt: &BinlogStmt) -> DbResult<Output> {
             }
             cx.engine.store.env().checkpoint()?;
         }
-        BinlogStmt::ResetMaster => log.ok_or_else(no_binlog)?.reset()?,
+        BinlogStmt::ResetMaster => log
+            .ok_or_else(|| {
+                DbError::new(
+                    ErrorCode::FlushMasterBinlogClosed,
+                    "Binlog closed, cannot RESET MASTER",
+                )
+            })?
+            .reset()?,
+        BinlogStmt::PurgeTo(_) | BinlogStmt::PurgeBefore(_) if log.is_none() => {}
         BinlogStmt::PurgeTo(file) => {
             let log = log.ok_or_else(no_binlog)?;
             if !log.files().0.iter().any(|f| &f.name == file) {

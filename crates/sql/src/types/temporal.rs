@@ -528,7 +528,7 @@ mod tests {
             n += 1;
             assert_eq!(day_number(d), n);
         }
-        assert_eq!(day_number(Date::new(1970, 1, 1).unwrap()), 719_468);
+        assert_eq!(day_number(Date::parse("1970-01-01").unwrap()), 719_468);
     }
 
     #[test]

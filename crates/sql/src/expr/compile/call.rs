@@ -168,6 +168,11 @@ impl Compiler<'_> {
             .cloned()
             .unwrap_or_default()
             .to_ascii_uppercase();
+        // INTERVAL(N, N1, ...) as the parser's retry wrote it
+        let name = match name.as_str() {
+            crate::expr::functions::INTERVAL_FUNCTION => "INTERVAL".to_string(),
+            _ => name,
+        };
         if f.over.is_some() {
             return self.window_call(f, &name);
         }

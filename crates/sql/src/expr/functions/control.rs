@@ -1,4 +1,5 @@
-//! Control-flow functions: IF, IFNULL/NVL, COALESCE, NULLIF, ISNULL, GREATEST, LEAST.
+//! Control-flow functions: IF, IFNULL/NVL, COALESCE, NULLIF, ISNULL, GREATEST, LEAST, and
+//! INTERVAL(N, N1, ...) (written so, sqlparser reads it as `__INTERVAL` from mariadb_forms.rs).
 //!
 //! Invariants: IF, IFNULL, NVL and COALESCE evaluate their arguments lazily ([`eval_lazy`]): the
 //! branch not taken is never evaluated, so its errors do not surface (as in MariaDB). They, NULLIF
@@ -13,7 +14,7 @@ use crate::types::collation::Collation;
 use crate::types::value::{sql_cmp, Value};
 
 pub(super) const NAMES: &[&str] = &[
-    "IF", "IFNULL", "COALESCE", "NVL", "NULLIF", "ISNULL", "GREATEST", "LEAST",
+    "IF", "IFNULL", "COALESCE", "NVL", "NULLIF", "ISNULL", "GREATEST", "LEAST", "INTERVAL",
 ];
 
 /// The lazily evaluated functions over unevaluated `args`; `None` for any other call.
@@ -65,8 +66,21 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             .unwrap_or(Value::Null),
         "GREATEST" => greatest(a, std::cmp::Ordering::Greater),
         "LEAST" => greatest(a, std::cmp::Ordering::Less),
+        "INTERVAL" => interval(a),
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
     })
+}
+
+/// INTERVAL(N, N1, N2, ...): the number of Ni before the first one greater than N (MariaDB's
+/// linear scan, so the Ni need not be sorted; a NULL Ni reads as 0); -1 if N is NULL.
+fn interval(a: &[Value]) -> Value {
+    let num = |v: &Value| v.to_f64_lenient().unwrap_or(0.0);
+    let Some((n, bounds)) = a.split_first().filter(|(n, _)| !n.is_null()) else {
+        return Value::Int(-1);
+    };
+    let n = num(n);
+    let before = bounds.iter().take_while(|b| num(b) <= n).count();
+    Value::Int(before as i64)
 }
 
 /// GREATEST (`want` = Greater) or LEAST (Less); NULL when any argument is NULL. As MariaDB:

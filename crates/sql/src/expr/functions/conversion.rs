@@ -1,4 +1,4 @@
-//! Conversions between numbers, characters and their codes: HEX, BIN, OCT, ASCII/ORD, CHAR, and
+//! Conversions between numbers, characters and their codes: HEX, UNHEX, BIN, OCT, ASCII/ORD, CHAR, and
 //! the internal `__COLLATE` (`expr COLLATE name`, which keeps the value as it is: the collation
 //! already chose how the compiled comparison compares).
 //!
@@ -10,7 +10,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::text_of;
 use crate::types::value::Value;
 
-pub(super) const NAMES: &[&str] = &["HEX", "BIN", "OCT", "ASCII", "ORD", "CHAR"];
+pub(super) const NAMES: &[&str] = &["HEX", "UNHEX", "BIN", "OCT", "ASCII", "ORD", "CHAR"];
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     let t = |i: usize| a.get(i).and_then(text_of);
@@ -41,11 +41,69 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
                     .collect(),
             ),
         },
+        "UNHEX" => {
+            need(name, a, 1, 1)?;
+            match &a[0] {
+                Value::Bytes(b) => unhex(b),
+                v => unhex(text_of(v).unwrap_or_default().as_bytes()),
+            }
+        }
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
     })
+}
+
+/// UNHEX: the bytes the hex digit pairs of `digits` stand for (an odd count reads the first digit
+/// alone, as MariaDB does); NULL if any character is not a hex digit.
+fn unhex(digits: &[u8]) -> Value {
+    let nibble = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
+    let mut out = Vec::with_capacity(digits.len() / 2 + 1);
+    let (head, rest) = digits.split_at(digits.len() % 2);
+    for pair in std::iter::once(head)
+        .filter(|h| !h.is_empty())
+        .chain(rest.chunks(2))
+    {
+        let mut byte = 0u8;
+        for &c in pair {
+            match nibble(c) {
+                Some(d) => byte = byte << 4 | d,
+                None => return Value::Null,
+            }
+        }
+        out.push(byte);
+    }
+    Value::Bytes(out)
 }
 
 /// `__COLLATE(value, collation name)`: the value.
 pub(super) fn collate(a: &[Value]) -> Value {
     a.first().cloned().unwrap_or(Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex_of(v: Value) -> Option<Vec<u8>> {
+        match v {
+            Value::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn unhex_reads_digit_pairs_as_mariadb_does() {
+        let u = |s: &str| hex_of(call("UNHEX", &[Value::Text(s.into())]).unwrap());
+        assert_eq!(u("4142"), Some(b"AB".to_vec()));
+        assert_eq!(u("414"), Some(vec![0x04, 0x14]));
+        assert_eq!(u("F"), Some(vec![0x0F]));
+        assert_eq!(u("ff"), Some(vec![0xFF]));
+        assert_eq!(u(""), Some(vec![]));
+        assert_eq!(u("4g"), None);
+        assert_eq!(u(" 41"), None);
+        assert_eq!(
+            hex_of(call("UNHEX", &[Value::Int(4142)]).unwrap()),
+            Some(b"AB".to_vec())
+        );
+        assert_eq!(call("UNHEX", &[Value::Int(-1)]).unwrap(), Value::Null);
+    }
 }

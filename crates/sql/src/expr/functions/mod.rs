@@ -12,8 +12,8 @@
 //! | `time_zone.rs` | CONVERT_TZ |
 //! | `time_series.rs` | TIME_BUCKET (a Betula extension) |
 //! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
-//! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, ... (lazy ones too) |
-//! | `conversion.rs` | HEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
+//! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, INTERVAL, ... (lazy ones too) |
+//! | `conversion.rs` | HEX, UNHEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
 //! | `misc.rs` | names accepted but not evaluated (UUID_SHORT) |
 //! | `random.rs` | RAND's generator (RAND is an expression of its own, not called by name) |
@@ -53,6 +53,11 @@ pub use temporal::{date_add, date_format, from_unix_micros};
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::value::Value;
 
+/// The name the function `INTERVAL(N, N1, ...)` is written with for sqlparser (parser's
+/// mariadb_forms.rs), which reads `INTERVAL` only as the interval keyword: as long as
+/// `INTERVAL`, so every token keeps its place and computed columns keep their names.
+pub const INTERVAL_FUNCTION: &str = "__INTRVL";
+
 /// A family's evaluation of one of its names.
 type Body = fn(&str, &[Value]) -> DbResult<Value>;
 
@@ -82,6 +87,7 @@ const NULL_AWARE: &[&str] = &[
     "IFNULL",
     "COALESCE",
     "NVL",
+    "INTERVAL",
 ];
 
 fn family(name: &str) -> Option<Body> {
@@ -199,6 +205,8 @@ mod tests {
         "POWER",
         "SQRT",
         "HEX",
+        "UNHEX",
+        "INTERVAL",
         "BIN",
         "OCT",
         "FIND_IN_SET",

@@ -136,7 +136,8 @@ fn unix_seconds(v: &Value) -> Option<Value> {
     let dt = to_datetime(v)?;
     let us = dt.unix_micros()?;
     if us < 0 {
-        return Some(Value::Int(0));
+        // before the epoch: NULL, as in MariaDB
+        return None;
     }
     if us % 1_000_000 == 0 {
         Some(Value::Int(us / 1_000_000))

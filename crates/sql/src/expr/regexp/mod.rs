@@ -19,7 +19,8 @@
 //! Invariants:
 //! * A pattern is compiled once per distinct text: a constant one when the expression is
 //!   compiled (a bad one fails the statement before any row is read, as in MariaDB), another
-//!   one when it is first seen, then kept while the next rows bring the same text.
+//!   one when it is first seen, then kept while the next rows bring the same text. A row's
+//!   pattern that PCRE2 refuses (a syntax error) gives NULL, as in MariaDB.
 //! * A pattern the `regex` crate cannot express, or an invalid one, is error 1139
 //!   (ER_REGEXP_ERROR), never a different match; so is a `$` against a subject with a newline
 //!   inside and one at its end (PCRE2's `$` also matches before a final newline, which the
@@ -39,7 +40,7 @@ use crate::expr::Expr;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
-pub use pattern::{translate, End};
+pub use pattern::{is_unsupported, translate, End};
 
 /// Which of the family a node computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +79,26 @@ pub struct Compiled {
     before_final_newline: Option<Regex>,
 }
 
-fn build(pattern: &[u8], unicode: bool, ci: bool, end: End) -> DbResult<(Regex, bool)> {
-    let t = translate(pattern, unicode, end).map_err(|m| regexp_error(&m))?;
+/// Why a pattern did not compile: 1139 either way; `invalid` when PCRE2 refuses it too (a
+/// syntax error), not when only the `regex` crate cannot express it.
+pub struct PatternError {
+    pub error: DbError,
+    pub invalid: bool,
+}
+
+fn build(pattern: &[u8], unicode: bool, ci: bool, end: End) -> Result<(Regex, bool), PatternError> {
+    let t = translate(pattern, unicode, end).map_err(|m| PatternError {
+        invalid: !is_unsupported(&m),
+        error: regexp_error(&m),
+    })?;
     let re = RegexBuilder::new(&t.regex)
         .unicode(unicode)
         .case_insensitive(ci)
         .build()
-        .map_err(|e| regexp_error(&library_message(&e)))?;
+        .map_err(|e| PatternError {
+            error: regexp_error(&library_message(&e)),
+            invalid: false,
+        })?;
     Ok((re, t.has_end))
 }
 
@@ -102,7 +116,7 @@ fn library_message(e: &regex::Error) -> String {
 
 impl Compiled {
     /// `pattern` compiled for text (`binary` false) or bytes, folding case if `ci`.
-    pub fn new(pattern: &[u8], ci: bool, binary: bool) -> DbResult<Compiled> {
+    pub fn new(pattern: &[u8], ci: bool, binary: bool) -> Result<Compiled, PatternError> {
         let (plain, has_end) = build(pattern, !binary, ci, End::Absolute)?;
         let before_final_newline = match has_end {
             true => Some(build(pattern, !binary, ci, End::BeforeFinalNewline)?.0),
@@ -154,13 +168,13 @@ impl RegexpCall {
         };
         if let Some(Expr::Lit(p)) = call.args.get(1) {
             if let Some(p) = bytes_of(p) {
-                call.compiled(&p)?;
+                call.compiled(&p).map_err(|e| e.error)?;
             }
         }
         Ok(call)
     }
 
-    fn compiled(&self, pattern: &[u8]) -> DbResult<Arc<Compiled>> {
+    fn compiled(&self, pattern: &[u8]) -> Result<Arc<Compiled>, PatternError> {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((text, c)) = cache.as_ref() {
             if text == pattern {
@@ -182,7 +196,13 @@ impl RegexpCall {
             }
         }
         let (subject, pattern) = (&vals[0], &vals[1]);
-        let compiled = self.compiled(pattern)?;
+        let compiled = match self.compiled(pattern) {
+            Ok(c) => c,
+            // a row's pattern PCRE2 refuses: NULL, as MariaDB gives (only a constant one fails
+            // the statement); one Betula cannot express stays 1139
+            Err(e) if e.invalid => return Ok(Value::Null),
+            Err(e) => return Err(e.error),
+        };
         let re = compiled.for_subject(subject)?;
         Ok(match self.func {
             RegexpFunc::Like => Value::Int(re.is_match(subject) as i64),

@@ -62,6 +62,16 @@ pub fn translate(pattern: &[u8], unicode: bool, end: End) -> Result<Translation,
     })
 }
 
+/// What every message of a construct PCRE2 accepts but the `regex` crate cannot express has
+/// (made by [`Translator::unsupported`] only); other messages are of patterns PCRE2 refuses too.
+const UNSUPPORTED: &str = " not supported at offset";
+
+/// True if `msg` (of [`translate`]) names a construct Betula cannot express, not an invalid
+/// pattern.
+pub fn is_unsupported(msg: &str) -> bool {
+    msg.contains(UNSUPPORTED)
+}
+
 pub(super) struct Translator {
     pub(super) p: Vec<char>,
     pub(super) i: usize,
@@ -94,7 +104,7 @@ impl Translator {
         hit
     }
     pub(super) fn unsupported(&self, what: &str) -> String {
-        format!("{what} not supported at offset {}", self.i)
+        format!("{what}{UNSUPPORTED} {}", self.i)
     }
     pub(super) fn error(&self, what: &str) -> String {
         format!("{what} at offset {}", self.i)

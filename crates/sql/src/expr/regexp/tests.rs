@@ -82,3 +82,23 @@ fn functions_answer_as_mariadb() {
     let sub = call(RegexpFunc::Substr, &["abc", "x"], c).unwrap();
     assert_eq!(sub, Value::Text(String::new()));
 }
+
+#[test]
+fn a_rows_invalid_pattern_is_null_and_an_inexpressible_one_an_error() {
+    let on_row = |p: &str| {
+        let args = vec![Expr::Lit(Value::Text("ghi".into())), Expr::Col(0)];
+        let call = RegexpCall::new(RegexpFunc::Like, args, Collation::default()).unwrap();
+        call.eval(&EvalCtx::row(&[Value::Text(p.into())]))
+    };
+    // MariaDB: SELECT s1 REGEXP s2 with s2 = 'ghi[' is NULL; a literal 'ghi[' is 1139
+    assert_eq!(on_row("ghi[").unwrap(), Value::Null);
+    // an unclosed group is found by the `regex` crate, not the translation: still 1139 (MariaDB:
+    // NULL), a refusal rather than an answer
+    assert_eq!(on_row("(").unwrap_err().code, ErrorCode::RegexpError);
+    assert_eq!(on_row("^g").unwrap(), Value::Int(1));
+    let err = call(RegexpFunc::Like, &["ghi", "ghi["], Collation::default()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::RegexpError);
+    // a back-reference is valid for PCRE2: refused, never NULL
+    assert_eq!(on_row(r"(g)\1").unwrap_err().code, ErrorCode::RegexpError);
+    assert!(is_unsupported(&t(r"(g)\1")) && !is_unsupported(&t("ghi[")));
+}

@@ -22,7 +22,8 @@
 //! * CHAR/VARCHAR(n): longer than n characters (TEXT: than its byte limit) [1406]; non-strict
 //!   truncates to n characters (at a character boundary for TEXT) with warning 1265. When only
 //!   spaces are cut, it is never an error: a Note 1265. CHAR values are stored without trailing
-//!   spaces. Binary strings into text columns must be valid UTF-8 [1366 "Incorrect string value"];
+//!   spaces. Binary strings into latin1 columns are read as latin1 (each byte a character); into
+//!   other text columns they must be valid UTF-8 [1366 "Incorrect string value"];
 //!   non-strict keeps the valid prefix. A character the column's character set lacks (latin1,
 //!   utf8mb3, ascii: charset.rs) [1366 "Incorrect string value: '\xF0\x9F...'"]; non-strict
 //!   stores `?` in its place. TEXT limits count the character set's bytes. Numbers and temporal values are converted to their text form.

@@ -3,6 +3,7 @@
 
 use super::Ctx;
 use crate::error::sql_error::SqlError;
+use crate::types::charset::Charset;
 use crate::types::value::Value;
 
 /// The length limit of a string column: characters (CHAR, VARCHAR) or bytes (TEXT).
@@ -14,6 +15,11 @@ pub(super) enum Limit {
 pub(super) fn to_text(cx: &mut Ctx<'_>, v: &Value, limit: Limit) -> Result<String, SqlError> {
     let s: String = match v {
         Value::Text(s) => s.clone(),
+        // a binary string's bytes are latin1 text as they are (every byte is a character), as
+        // MariaDB copies them
+        Value::Bytes(b) if cx.col.collation.charset() == Charset::Latin1 => {
+            Charset::Latin1.decode(b).unwrap_or_default()
+        }
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => s.to_string(),
             Err(e) => {
