@@ -337,7 +337,7 @@ fn through_write_set(
         c.records += 1;
         let pk = t.encode_pk(&row)?;
         let mut skip = false;
-        while let Some(conflict) = dml::find_conflict(cx, t, &row, &pk, true)? {
+        while let Some(conflict) = dml::find_conflict(cx, t, &row, &pk, true, None)? {
             match on_dup {
                 OnDuplicate::Replace => match dml::load(cx, t, &conflict.pk)? {
                     Some(old) => {

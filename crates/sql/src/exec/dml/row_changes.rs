@@ -30,13 +30,15 @@ pub(crate) struct Conflict {
 }
 
 /// The existing row whose primary key (when `check_pk`) or UNIQUE index values `row` would
-/// duplicate; the keys are locked first.
+/// duplicate; the keys are locked first. `itself`: the primary key the row had before an
+/// update that changes it (its own old index entries are no conflict).
 pub(crate) fn find_conflict(
     cx: &mut Context,
     t: &TableDef,
     row: &[Value],
     pk: &[u8],
     check_pk: bool,
+    itself: Option<&[u8]>,
 ) -> DbResult<Option<Conflict>> {
     let engine = cx.engine.clone();
     let store = &engine.store;
@@ -77,7 +79,7 @@ pub(crate) fn find_conflict(
         )?;
         while let Some((k, _)) = scan.next_entry()? {
             let other = &k[prefix.len()..];
-            if other != pk {
+            if other != pk && Some(other) != itself {
                 return Ok(Some(Conflict {
                     pk: other.to_vec(),
                     key: ix.name.clone(),
@@ -147,7 +149,7 @@ pub(crate) fn update_row(
     };
     let pk_changed = new_pk != old_pk;
     let part = t.part_of_row(new)?;
-    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed)? {
+    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed, Some(old_pk))? {
         return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
     }
     if t.part_of_row(old)? != part {
