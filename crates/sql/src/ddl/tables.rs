@@ -111,6 +111,7 @@ pub fn create_table(
     if ct.temporary {
         def.temporary = Some(cx.new_temp_id());
     }
+    crate::ddl::foreign_key_ops::validate(cx, &def, &[])?;
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (persisted with the entry: AIC3)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
@@ -177,6 +178,12 @@ pub fn drop_tables(
     found.retain(|d| seen.insert((d.db.clone(), d.name.clone())));
     let unknown = |names: &str| format!("Unknown table '{names}'");
     refuse_missing(cx, missing, if_exists, ErrorCode::BadTableError, unknown)?;
+    let names: Vec<(String, String)> = found
+        .iter()
+        .filter(|d| d.temporary.is_none())
+        .map(|d| (d.db.clone(), d.name.clone()))
+        .collect();
+    crate::ddl::foreign_key_ops::check_drop(cx, &names)?;
     for def in found {
         cx.forget_table(&def)?;
         for tree in def.all_trees() {
@@ -190,6 +197,9 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.check_db_access(db)?;
     cx.begin_ddl()?;
     let def = cx.get_table(db, t)?;
+    if def.temporary.is_none() {
+        crate::ddl::foreign_key_ops::check_truncate(cx, db, t)?;
+    }
     // A base table's roll-ups are emptied with it (design.md RUP6).
     let mut trees = Vec::new();
     if def.temporary.is_none() {
