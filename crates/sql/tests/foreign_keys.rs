@@ -1,6 +1,6 @@
 //! FOREIGN KEY constraints (design.md FKC1-FKC6): the definition as SHOW CREATE TABLE and
 //! information_schema show it, kept across a restart; the index made for a constraint; ALTER
-//! TABLE ADD / DROP FOREIGN KEY; MariaDB's errors (1452, 1451, 1005, 1239, 1091, 1553, 1701,
+//! TABLE ADD / DROP FOREIGN KEY; RENAME TABLE; MariaDB's errors (1452, 1451, 1005, 1239, 1091, 1553, 1701,
 //! 1506); `foreign_key_checks = 0`; and random INSERT / UPDATE / DELETE sequences on a parent
 //! with three children (CASCADE, SET NULL, RESTRICT) compared with a model.
 //! crates/server/tests/foreign_keys_peer.rs compares the texts and errors with a real MariaDB.
@@ -63,14 +63,16 @@ fn show_create_table_as_innodb_prints_it() {
          KEY `pid` (`pid`),\n  \
          CONSTRAINT `c3_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `p` (`id`) ON UPDATE NO ACTION"
     );
-    // A column's REFERENCES is ignored, as MariaDB ignores it; ALTER adds and drops.
+    // A column's REFERENCES is a constraint too (MariaDB 10.5+); ALTER adds and drops.
     exec(
         &mut s,
         "CREATE TABLE c4 (id INT PRIMARY KEY, pid INT REFERENCES p(id))",
     );
     assert_eq!(
         body(&mut s, "c4"),
-        "  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`)"
+        "  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  \
+         KEY `pid` (`pid`),\n  \
+         CONSTRAINT `c4_ibfk_1` FOREIGN KEY (`pid`) REFERENCES `p` (`id`)"
     );
     exec(
         &mut s,
@@ -78,11 +80,7 @@ fn show_create_table_as_innodb_prints_it() {
     );
     exec(
         &mut s,
-        "ALTER TABLE c4 ADD FOREIGN KEY (pid) REFERENCES p(id)",
-    );
-    exec(
-        &mut s,
-        "ALTER TABLE c4 ADD CONSTRAINT zz FOREIGN KEY (pid) REFERENCES p(id)",
+        "ALTER TABLE c4 ADD CONSTRAINT zz FOREIGN KEY (id) REFERENCES p(id)",
     );
     assert_eq!(
         err_code(&mut s, "ALTER TABLE c4 DROP FOREIGN KEY nope"),
@@ -94,8 +92,19 @@ fn show_create_table_as_innodb_prints_it() {
         "  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  \
          KEY `pid` (`pid`),\n  \
          CONSTRAINT `c4_ibfk_2` FOREIGN KEY (`pid`) REFERENCES `p` (`id`),\n  \
-         CONSTRAINT `zz` FOREIGN KEY (`pid`) REFERENCES `p` (`id`)"
+         CONSTRAINT `zz` FOREIGN KEY (`id`) REFERENCES `p` (`id`)"
     );
+    // RENAME TABLE: generated names follow the table, and children follow their parent.
+    exec(&mut s, "RENAME TABLE c4 TO c5, p TO p2");
+    assert_eq!(
+        body(&mut s, "c5"),
+        "  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  \
+         KEY `pid` (`pid`),\n  \
+         CONSTRAINT `c5_ibfk_2` FOREIGN KEY (`pid`) REFERENCES `p2` (`id`),\n  \
+         CONSTRAINT `zz` FOREIGN KEY (`id`) REFERENCES `p2` (`id`)"
+    );
+    exec(&mut s, "RENAME TABLE c5 TO c4, p2 TO p");
+    exec(&mut s, "ALTER TABLE c4 DROP FOREIGN KEY c4_ibfk_2");
     // Reflection reads these.
     let rc = rows(
         &mut s,
@@ -105,7 +114,6 @@ fn show_create_table_as_innodb_prints_it() {
     );
     let want: Vec<Vec<&str>> = vec![
         vec!["c3_ibfk_1", "PRIMARY", "NO ACTION", "RESTRICT", "c3", "p"],
-        vec!["c4_ibfk_2", "PRIMARY", "RESTRICT", "RESTRICT", "c4", "p"],
         vec!["c_ibfk_1", "PRIMARY", "RESTRICT", "CASCADE", "c", "p"],
         vec!["fkx", "PRIMARY", "SET NULL", "RESTRICT", "c2", "p"],
         vec!["idxn", "b", "RESTRICT", "RESTRICT", "c2", "p"],

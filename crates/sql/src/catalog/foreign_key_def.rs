@@ -6,11 +6,12 @@
 //! Naming (as InnoDB): a constraint is named by `CONSTRAINT name`, else by the index name written
 //! after FOREIGN KEY, else `<table>_ibfk_<n>` with n one above the highest such number the table
 //! has. Columns are kept by name (the referenced table may not exist while
-//! `foreign_key_checks = 0`). A column-level `REFERENCES` is ignored, as MariaDB ignores it.
+//! `foreign_key_checks = 0`). A column-level `REFERENCES` is a constraint too (keys.rs).
 //!
 //! Invariants: child and referenced column lists have the same length (1239); the actions are
 //! the ones written, RESTRICT when none is (shown by SHOW CREATE TABLE only when not RESTRICT).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use sqlparser::ast;
@@ -176,18 +177,41 @@ pub fn generated_name(table: &str, taken: &[String]) -> String {
     format!("{prefix}{}", max + 1)
 }
 
+/// Foreign keys by the (database, table) they reference, with their child tables.
+pub(super) type RefMap = HashMap<(String, String), Vec<(Arc<TableDef>, ForeignKeyDef)>>;
+
 impl crate::catalog::Catalog {
     /// Every foreign key of another table or of `db`.`table` itself that references
-    /// `db`.`table`, with its (child) table.
+    /// `db`.`table`, with its (child) table. Every deleted or updated row asks, so the answer
+    /// comes from a map built once per catalog version.
     pub fn referencing(&self, db: &str, table: &str) -> Vec<(Arc<TableDef>, ForeignKeyDef)> {
-        let st = self.state.read();
-        let mut out = Vec::new();
-        for t in st.tables.values() {
-            for fk in t.foreign_keys.iter().filter(|fk| fk.references(db, table)) {
-                out.push((t.clone(), fk.clone()));
+        let version = self.version();
+        let mut cache = self.fk_refs.lock();
+        let map = match &*cache {
+            Some((v, map)) if *v == version => map.clone(),
+            _ => {
+                let mut map = RefMap::new();
+                for t in self.state.read().tables.values() {
+                    for fk in &t.foreign_keys {
+                        map.entry((fk.ref_db.clone(), fk.ref_table.clone()))
+                            .or_default()
+                            .push((t.clone(), fk.clone()));
+                    }
+                }
+                // InnoDB visits a table's referencing constraints in the order of their ids
+                // (`db/name`): the first one found is the one an error names.
+                for v in map.values_mut() {
+                    v.sort_by_key(|(t, fk)| format!("{}/{}", t.db, fk.name));
+                }
+                let map = Arc::new(map);
+                *cache = Some((version, map.clone()));
+                map
             }
-        }
-        out
+        };
+        drop(cache);
+        map.get(&(db.to_string(), table.to_string()))
+            .cloned()
+            .unwrap_or_default()
     }
 }
 

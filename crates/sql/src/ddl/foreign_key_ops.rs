@@ -265,3 +265,47 @@ pub fn check_existing_rows(cx: &mut Context, old: &TableDef, new: &TableDef) -> 
     }
     Ok(())
 }
+
+/// Points `t`'s constraints that reference `from` at `to` (RENAME TABLE of their referenced
+/// table, which may be `t` itself).
+pub fn rename_references(t: &mut TableDef, from: (&str, &str), to: (&str, &str)) {
+    if (t.db.as_str(), t.name.as_str()) == to && from != to {
+        // The table renamed: its generated names follow (`<old>_ibfk_n` → `<new>_ibfk_n`).
+        let prefix = format!("{}_ibfk_", from.1);
+        for fk in &mut t.foreign_keys {
+            if let Some(n) = fk.name.strip_prefix(&prefix) {
+                if n.parse::<u64>().is_ok() {
+                    fk.name = format!("{}_ibfk_{n}", to.1);
+                }
+            }
+        }
+    }
+    for fk in t
+        .foreign_keys
+        .iter_mut()
+        .filter(|fk| fk.references(from.0, from.1))
+    {
+        fk.ref_db = to.0.to_string();
+        fk.ref_table = to.1.to_string();
+    }
+}
+
+/// After RENAME TABLE `from` TO `to`: every other table's constraints that referenced `from`
+/// reference `to` (InnoDB renames them with the table), each table's entry written again.
+pub fn follow_rename(cx: &mut Context, from: (&str, &str), to: (&str, &str)) -> DbResult<()> {
+    let mut children: Vec<_> = cx
+        .engine
+        .catalog
+        .referencing(from.0, from.1)
+        .into_iter()
+        .map(|(child, _)| child)
+        .collect();
+    children.dedup_by(|a, b| (&a.db, &a.name) == (&b.db, &b.name));
+    for child in children {
+        let mut def = (*child).clone();
+        rename_references(&mut def, from, to);
+        let sql = crate::catalog::create_table::render_stored(&def);
+        cx.store_table(def, &sql)?;
+    }
+    Ok(())
+}

@@ -457,7 +457,25 @@ impl Draft {
         let Some(i) = self.indexes.iter().position(|ix| eq(&ix.name, name)) else {
             return Err(DbError::cant_drop_key(name));
         };
-        self.indexes.remove(i);
+        let dropped = self.indexes.remove(i);
+        // A foreign key keeps an index over its columns (design.md FKC1).
+        let covers = |cols: &[String], fk: &ForeignKeyDef| {
+            cols.len() >= fk.columns.len() && cols.iter().zip(&fk.columns).all(|(a, b)| eq(a, b))
+        };
+        let orphaned = self.foreign_keys.iter().any(|fk| {
+            covers(&dropped.columns, fk)
+                && !covers(&self.pk, fk)
+                && !self.indexes.iter().any(|ix| covers(&ix.columns, fk))
+        });
+        if orphaned {
+            return Err(DbError::new(
+                ErrorCode::DropIndexFk,
+                format!(
+                    "Cannot drop index '{}': needed in a foreign key constraint",
+                    dropped.name
+                ),
+            ));
+        }
         Ok(())
     }
 

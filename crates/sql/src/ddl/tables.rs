@@ -58,6 +58,9 @@ pub fn create_table(
         let text = render_stored(&old);
         let (mut copy, extras) = crate::parser::parse_create_table(&text)?;
         copy.name = ct.name.clone();
+        // Foreign keys are not copied (their indexes are), as in MariaDB.
+        copy.constraints
+            .retain(|c| !matches!(c, ast::TableConstraint::ForeignKey(_)));
         copy.if_not_exists = ct.if_not_exists;
         copy.temporary = ct.temporary;
         return create_table(cx, &copy, &extras);
@@ -243,6 +246,7 @@ pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) 
     let mut new = (*def).clone();
     new.db = tdb.into();
     new.name = tt.into();
+    crate::ddl::foreign_key_ops::rename_references(&mut new, (fdb, ft), (tdb, tt));
     for (a, b) in def.all_trees().iter().zip(new.all_trees()) {
         // A temporary table's trees are named by its id and keep their names.
         if *a != b {
@@ -252,6 +256,9 @@ pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) 
     let sql = render_stored(&new);
     cx.forget_table(&def)?;
     cx.store_table(new, &sql)?;
+    if def.temporary.is_none() {
+        crate::ddl::foreign_key_ops::follow_rename(cx, (fdb, ft), (tdb, tt))?;
+    }
     Ok(())
 }
 

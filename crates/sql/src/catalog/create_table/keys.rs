@@ -7,7 +7,8 @@
 //! key (1075). CHECK constraints are read by check_def.rs. A FOREIGN KEY is kept
 //! (foreign_key_def.rs) with the index InnoDB makes for it: one over its columns, named after
 //! the index name or constraint name written (else as an unnamed index), unless the primary key
-//! or another index already starts with those columns ([`drop_covered_fk_indexes`]).
+//! or another index already starts with those columns ([`drop_covered_fk_indexes`]). A column's
+//! `REFERENCES` is such a constraint too ([`with_column_references`]), as in MariaDB 10.5+.
 
 use sqlparser::ast::{self as ast, TableConstraint};
 
@@ -119,6 +120,26 @@ pub(super) fn add_constraints(
         }
     }
     Ok(())
+}
+
+/// The table's constraints with a column's `REFERENCES p (c)` first, as the table constraint
+/// `FOREIGN KEY (col) REFERENCES p (c)` (MariaDB keeps those, in column order, before the
+/// table's own).
+pub(super) fn with_column_references(ct: &ast::CreateTable) -> Vec<TableConstraint> {
+    let mut out = Vec::new();
+    for cd in &ct.columns {
+        for o in &cd.options {
+            if let ast::ColumnOption::ForeignKey(f) = &o.option {
+                let mut f = f.clone();
+                if f.columns.is_empty() {
+                    f.columns = vec![cd.name.clone()];
+                }
+                out.push(TableConstraint::ForeignKey(f));
+            }
+        }
+    }
+    out.extend(ct.constraints.iter().cloned());
+    out
 }
 
 /// The columns of a foreign key as key parts (whole columns).

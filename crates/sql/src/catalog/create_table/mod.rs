@@ -99,7 +99,8 @@ pub fn table_from_create_mode(
         on_update_now.push(c.on_update_now);
         generated.push(c.generated);
     }
-    keys::add_constraints((db, &name), &ct.constraints, &mut columns, &mut keys, notes)?;
+    let constraints = keys::with_column_references(ct);
+    keys::add_constraints((db, &name), &constraints, &mut columns, &mut keys, notes)?;
     keys::drop_covered_fk_indexes(&mut keys);
     keys::name_indexes(&mut keys.indexes)?;
     for &p in &keys.pk {
