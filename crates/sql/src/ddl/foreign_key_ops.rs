@@ -208,8 +208,14 @@ pub fn check_truncate(cx: &Context, db: &str, t: &str) -> DbResult<()> {
         .iter()
         .find(|(c, _)| (c.db.as_str(), c.name.as_str()) != (db, t))
     {
-        // MariaDB names the referenced table with its database here (no database is "").
-        let clause = fk.clause("");
+        // MariaDB names the referenced table with its database here (no database is ""), and
+        // no actions.
+        let bare = ForeignKeyDef {
+            on_delete: FkAction::Restrict,
+            on_update: FkAction::Restrict,
+            ..fk.clone()
+        };
+        let clause = bare.clause("");
         return Err(DbError::new(
             ErrorCode::TruncateIllegalFk,
             format!(
