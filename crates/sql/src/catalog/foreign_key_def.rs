@@ -99,7 +99,7 @@ impl ForeignKeyDef {
         let (ref_db, ref_table) = match parts.as_slice() {
             [t] => (db.to_string(), t.clone()),
             [d, t] => (d.clone(), t.clone()),
-            _ => return Err(DbError::syntax(&fk.foreign_table.to_string())),
+            _ => return Err(DbError::syntax(fk.foreign_table.to_string())),
         };
         Ok(ForeignKeyDef {
             name,
