@@ -36,6 +36,7 @@ pub mod charset_clause;
 pub mod check_def;
 pub mod create_table;
 pub mod expr_print;
+pub mod foreign_key_def;
 pub mod generated_def;
 pub mod index_entry;
 pub mod key_parts;
@@ -57,6 +58,7 @@ mod view_store;
 
 pub use check_def::CheckDef;
 pub use database_def::DatabaseDef;
+pub use foreign_key_def::{FkAction, ForeignKeyDef};
 pub use generated_def::GeneratedDef;
 pub use persist::{Catalog, CATALOG_TREE};
 pub use rollup::RollupDef;

@@ -49,6 +49,8 @@ pub struct Catalog {
     pub(super) state: RwLock<State>,
     /// Counts changes of `state` (version.rs).
     pub(super) version: std::sync::atomic::AtomicU64,
+    /// The foreign keys by referenced table, as of a version (foreign_key_def.rs).
+    pub(super) fk_refs: parking_lot::Mutex<Option<(u64, Arc<super::foreign_key_def::RefMap>)>>,
 }
 
 /// The tree key of an entry: its kind byte, then each part after a 0 byte.
@@ -78,6 +80,7 @@ impl Catalog {
             tree,
             state: RwLock::new(State::default()),
             version: Default::default(),
+            fk_refs: Default::default(),
         };
         if fresh {
             cat.put_db("test", DatabaseDef::default())?;

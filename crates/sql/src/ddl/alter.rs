@@ -203,6 +203,8 @@ pub fn execute(
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
+    crate::ddl::foreign_key_ops::validate(cx, &new, &old.foreign_keys)?;
+    crate::ddl::foreign_key_ops::check_existing_rows(cx, &old, &new)?;
     apply_options(&mut new, &ex.options, cx.database_collation(db))?;
     crate::ddl::check_ops::apply(&mut new, &ex.checks, &ex.dropped_checks)?;
     crate::ddl::check_ops::apply_column_checks(&mut new, &ex.column_checks)?;
@@ -550,8 +552,17 @@ fn apply(
             Ok(())
         }
         AlterOp::DropConstraint { name, if_exists } => {
-            ex.dropped_checks.push((name, if_exists));
+            if !crate::ddl::foreign_key_ops::drop_constraint(draft, &name) {
+                ex.dropped_checks.push((name, if_exists));
+            }
             Ok(())
+        }
+        AlterOp::AddForeignKey {
+            text,
+            if_not_exists,
+        } => crate::ddl::foreign_key_ops::add(cx, db, draft, &text, if_not_exists),
+        AlterOp::DropForeignKey { name, if_exists } => {
+            crate::ddl::foreign_key_ops::drop(cx, draft, &name, if_exists)
         }
         AlterOp::RenameTable(parts) => {
             ex.rename = Some(parts);

@@ -1,6 +1,6 @@
 //! Data definition: databases, tables (CREATE / DROP / TRUNCATE / RENAME, CREATE TABLE ...
 //! SELECT), indexes, ALTER TABLE and table rebuilds, ANALYZE / OPTIMIZE / CHECK, accounts and
-//! grants, foreign servers, table export and import, roll-ups (CREATE / DROP ROLLUP), views (CREATE / ALTER / DROP VIEW). Executors only: their grammars are in parser/.
+//! grants, foreign servers, FOREIGN KEY constraints (foreign_key_ops.rs), table export and import, roll-ups (CREATE / DROP ROLLUP), views (CREATE / ALTER / DROP VIEW). Executors only: their grammars are in parser/.
 
 pub mod alter;
 pub mod check;
@@ -10,6 +10,7 @@ pub mod create_select;
 pub mod databases;
 pub mod exchange;
 pub mod expiry;
+pub mod foreign_key_ops;
 pub mod indexes;
 pub mod instant;
 pub mod maintenance;

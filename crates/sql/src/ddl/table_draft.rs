@@ -13,7 +13,7 @@
 //! so reordering and renaming columns keeps them right.
 
 use crate::catalog::create_table::render_create;
-use crate::catalog::{create_table, key_parts, IndexDef, TableDef};
+use crate::catalog::{create_table, key_parts, ForeignKeyDef, IndexDef, TableDef};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -60,6 +60,8 @@ pub struct Draft {
     /// Prefix lengths of the primary key columns, parallel to `pk`.
     pub pk_prefix: Vec<Option<u32>>,
     pub indexes: Vec<DraftIndex>,
+    /// FOREIGN KEY constraints (columns by name: foreign_key_ops.rs edits them).
+    pub foreign_keys: Vec<ForeignKeyDef>,
 }
 
 /// The new definition and how it relates to the old one.
@@ -211,6 +213,7 @@ impl Draft {
                     origin: Some(i),
                 })
                 .collect(),
+            foreign_keys: t.foreign_keys.clone(),
         }
     }
 
@@ -296,6 +299,15 @@ impl Draft {
         }
         self.column_mut(from)?.col.name = to.to_string();
         self.rename_in_keys(from, to);
+        for c in self
+            .foreign_keys
+            .iter_mut()
+            .flat_map(|fk| fk.columns.iter_mut())
+        {
+            if eq(c, from) {
+                *c = to.to_string();
+            }
+        }
         Ok(())
     }
 
@@ -305,6 +317,22 @@ impl Draft {
         let Some(i) = self.position(name) else {
             return Ok(false);
         };
+        if let Some(fk) = self
+            .foreign_keys
+            .iter()
+            .find(|fk| fk.columns.iter().any(|c| eq(c, name)))
+        {
+            // MariaDB names the index the constraint needs.
+            let index = self
+                .indexes
+                .iter()
+                .find(|ix| ix.columns.first().is_some_and(|c| eq(c, &fk.columns[0])))
+                .map_or(fk.name.clone(), |ix| ix.name.clone());
+            return Err(DbError::new(
+                ErrorCode::DropIndexFk,
+                format!("Cannot drop index '{index}': needed in a foreign key constraint"),
+            ));
+        }
         if self.columns.len() == 1 {
             return Err(DbError::new(
                 ErrorCode::CantRemoveAllFields,
@@ -429,7 +457,25 @@ impl Draft {
         let Some(i) = self.indexes.iter().position(|ix| eq(&ix.name, name)) else {
             return Err(DbError::cant_drop_key(name));
         };
-        self.indexes.remove(i);
+        let dropped = self.indexes.remove(i);
+        // A foreign key keeps an index over its columns (design.md FKC1).
+        let covers = |cols: &[String], fk: &ForeignKeyDef| {
+            cols.len() >= fk.columns.len() && cols.iter().zip(&fk.columns).all(|(a, b)| eq(a, b))
+        };
+        let orphaned = self.foreign_keys.iter().any(|fk| {
+            covers(&dropped.columns, fk)
+                && !covers(&self.pk, fk)
+                && !self.indexes.iter().any(|ix| covers(&ix.columns, fk))
+        });
+        if orphaned {
+            return Err(DbError::new(
+                ErrorCode::DropIndexFk,
+                format!(
+                    "Cannot drop index '{}': needed in a foreign key constraint",
+                    dropped.name
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -481,6 +527,7 @@ impl Draft {
                     clustering: ix.clustering,
                 })
                 .collect(),
+            foreign_keys: self.foreign_keys.clone(),
             ..old.clone()
         };
         for (i, c) in def.columns.iter_mut().enumerate() {
@@ -504,6 +551,17 @@ impl Draft {
         )?;
         if let Some(ids) = old.part_ids() {
             parsed.set_part_ids(&ids)?;
+        }
+        if parsed.indexes.len() > self.indexes.len() {
+            // The text made an index for a foreign key: the statement dropped the one it had.
+            let made = &parsed.indexes[self.indexes.len()..];
+            return Err(DbError::new(
+                ErrorCode::DropIndexFk,
+                format!(
+                    "Cannot drop index '{}': needed in a foreign key constraint",
+                    made[0].name
+                ),
+            ));
         }
         check_generated_kinds(old, &parsed, &self.columns)?;
         let def = TableDef {

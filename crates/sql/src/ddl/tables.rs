@@ -58,6 +58,9 @@ pub fn create_table(
         let text = render_stored(&old);
         let (mut copy, extras) = crate::parser::parse_create_table(&text)?;
         copy.name = ct.name.clone();
+        // Foreign keys are not copied (their indexes are), as in MariaDB.
+        copy.constraints
+            .retain(|c| !matches!(c, ast::TableConstraint::ForeignKey(_)));
         copy.if_not_exists = ct.if_not_exists;
         copy.temporary = ct.temporary;
         return create_table(cx, &copy, &extras);
@@ -111,6 +114,7 @@ pub fn create_table(
     if ct.temporary {
         def.temporary = Some(cx.new_temp_id());
     }
+    crate::ddl::foreign_key_ops::validate(cx, &def, &[])?;
     // CREATE TABLE ... AUTO_INCREMENT=n starts the counter at n (persisted with the entry: AIC3)
     def.counters.auto_inc.store(
         create_table::create_auto_increment(ct).unwrap_or(1).max(1),
@@ -177,6 +181,12 @@ pub fn drop_tables(
     found.retain(|d| seen.insert((d.db.clone(), d.name.clone())));
     let unknown = |names: &str| format!("Unknown table '{names}'");
     refuse_missing(cx, missing, if_exists, ErrorCode::BadTableError, unknown)?;
+    let names: Vec<(String, String)> = found
+        .iter()
+        .filter(|d| d.temporary.is_none())
+        .map(|d| (d.db.clone(), d.name.clone()))
+        .collect();
+    crate::ddl::foreign_key_ops::check_drop(cx, &names)?;
     for def in found {
         cx.forget_table(&def)?;
         for tree in def.all_trees() {
@@ -190,6 +200,9 @@ pub fn truncate(cx: &mut Context, db: &str, t: &str) -> DbResult<()> {
     cx.check_db_access(db)?;
     cx.begin_ddl()?;
     let def = cx.get_table(db, t)?;
+    if def.temporary.is_none() {
+        crate::ddl::foreign_key_ops::check_truncate(cx, db, t)?;
+    }
     // A base table's roll-ups are emptied with it (design.md RUP6).
     let mut trees = Vec::new();
     if def.temporary.is_none() {
@@ -233,6 +246,7 @@ pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) 
     let mut new = (*def).clone();
     new.db = tdb.into();
     new.name = tt.into();
+    crate::ddl::foreign_key_ops::rename_references(&mut new, (fdb, ft), (tdb, tt));
     for (a, b) in def.all_trees().iter().zip(new.all_trees()) {
         // A temporary table's trees are named by its id and keep their names.
         if *a != b {
@@ -242,6 +256,9 @@ pub fn rename_table(cx: &mut Context, fdb: &str, ft: &str, tdb: &str, tt: &str) 
     let sql = render_stored(&new);
     cx.forget_table(&def)?;
     cx.store_table(new, &sql)?;
+    if def.temporary.is_none() {
+        crate::ddl::foreign_key_ops::follow_rename(cx, (fdb, ft), (tdb, tt))?;
+    }
     Ok(())
 }
 

@@ -51,6 +51,8 @@ macro_rules! error_codes {
 error_codes! {
     /// `EE_FILENOTFOUND` (mysys): a file LOAD DATA names is missing or unreadable.
     EeFileNotFound = 29, "HY000";
+    /// `ER_CANT_CREATE_TABLE`
+    CantCreateTable = 1005, "HY000";
     /// `ER_DB_CREATE_EXISTS`
     DbCreateExists = 1007, "HY000";
     /// `ER_DB_DROP_EXISTS`
@@ -181,6 +183,8 @@ error_codes! {
     WrongArguments = 1210, "HY000";
     /// `ER_LOCK_DEADLOCK`
     LockDeadlock = 1213, "40001";
+    /// `ER_CANNOT_ADD_FOREIGN`
+    CannotAddForeign = 1215, "HY000";
     /// `ER_ERROR_WHEN_EXECUTING_COMMAND`
     ErrorWhenExecutingCommand = 1220, "HY000";
     /// `ER_WRONG_USAGE`
@@ -199,6 +203,8 @@ error_codes! {
     NotSupportedYet = 1235, "42000";
     /// `ER_MASTER_FATAL_ERROR_READING_BINLOG`: a dump thread cannot serve the replica's request.
     MasterFatalErrorReadingBinlog = 1236, "HY000";
+    /// `ER_WRONG_FK_DEF`
+    WrongFkDef = 1239, "42000";
     /// `ER_OPERAND_COLUMNS`
     OperandColumns = 1241, "21000";
     /// `ER_SUBQUERY_NO_1_ROW`
@@ -292,6 +298,10 @@ error_codes! {
     TooBigDisplaywidth = 1439, "42000";
     /// `ER_FORBID_SCHEMA_CHANGE`
     ForbidSchemaChange = 1450, "HY000";
+    /// `ER_ROW_IS_REFERENCED_2`
+    RowIsReferenced2 = 1451, "23000";
+    /// `ER_NO_REFERENCED_ROW_2`
+    NoReferencedRow2 = 1452, "23000";
     /// `ER_VIEW_RECURSIVE`
     ViewRecursive = 1462, "HY000";
     /// `ER_NON_INSERTABLE_TABLE`
@@ -330,6 +340,8 @@ error_codes! {
     NoPartsError = 1504, "HY000";
     /// `ER_PARTITION_MGMT_ON_NONPARTITIONED`
     PartitionMgmtOnNonpartitioned = 1505, "HY000";
+    /// `ER_FOREIGN_KEY_ON_PARTITIONED`
+    ForeignKeyOnPartitioned = 1506, "HY000";
     /// `ER_PARTITION_DOES_NOT_EXIST`
     PartitionDoesNotExist = 1507, "HY000";
     /// `ER_DROP_LAST_PARTITION`
@@ -356,6 +368,8 @@ error_codes! {
     ReorgOutsideRange = 1520, "HY000";
     /// `ER_NO_PARTITION_FOR_GIVEN_VALUE`
     NoPartitionForGivenValue = 1526, "HY000";
+    /// `ER_DROP_INDEX_FK`
+    DropIndexFk = 1553, "HY000";
     /// `ER_PARTITION_NO_TEMPORARY`
     PartitionNoTemporary = 1562, "HY000";
     /// `ER_PARTITION_FUNCTION_IS_NOT_ALLOWED`
@@ -388,6 +402,8 @@ error_codes! {
     DataOutOfRange = 1690, "22003";
     /// `ER_VALUES_IS_NOT_INT_TYPE_ERROR`
     ValuesIsNotIntTypeError = 1697, "HY000";
+    /// `ER_TRUNCATE_ILLEGAL_FK`
+    TruncateIllegalFk = 1701, "42000";
     /// `ER_INDEX_CORRUPT`
     IndexCorrupt = 1712, "HY000";
     /// `ER_PARTITION_EXCHANGE_DIFFERENT_OPTION`

@@ -1,9 +1,10 @@
 //! Keys and CHECKs as constraints: information_schema.KEY_COLUMN_USAGE, TABLE_CONSTRAINTS and
 //! CHECK_CONSTRAINTS.
 //!
-//! Invariant: the constraints are the primary key, UNIQUE indexes and CHECK constraints (a JSON
-//! column's `json_valid(col)` among them; foreign keys are accepted by DDL but not kept), in
-//! that order; a column's CHECK is named after the column and has LEVEL `Column`.
+//! Invariant: the constraints are the primary key, UNIQUE indexes, CHECK constraints (a JSON
+//! column's `json_valid(col)` among them) and FOREIGN KEYs, in that order (MariaDB's); a
+//! column's CHECK is named after the column and has LEVEL `Column`; a foreign key's columns
+//! carry their position and the referenced table and column.
 
 use std::sync::Arc;
 
@@ -51,6 +52,24 @@ pub(super) fn key_column_usage_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
                     Value::Null,
                     Value::Null,
                     Value::Null,
+                ]);
+            }
+        }
+        for fk in &td.foreign_keys {
+            for (p, (c, r)) in fk.columns.iter().zip(&fk.ref_columns).enumerate() {
+                rows.push(vec![
+                    t("def"),
+                    t(td.db.clone()),
+                    t(fk.name.clone()),
+                    t("def"),
+                    t(td.db.clone()),
+                    t(td.name.clone()),
+                    t(c.clone()),
+                    Value::Int(p as i64 + 1),
+                    Value::Int(p as i64 + 1),
+                    t(fk.ref_db.clone()),
+                    t(fk.ref_table.clone()),
+                    t(r.clone()),
                 ]);
             }
         }
@@ -102,6 +121,17 @@ pub(super) fn table_constraints_view(tables: Vec<Arc<TableDef>>) -> ViewRows {
                 t(td.name.clone()),
                 t("CHECK"),
                 t(if c.enforced { "YES" } else { "NO" }),
+            ]);
+        }
+        for fk in &td.foreign_keys {
+            rows.push(vec![
+                t("def"),
+                t(td.db.clone()),
+                t(fk.name.clone()),
+                t(td.db.clone()),
+                t(td.name.clone()),
+                t("FOREIGN KEY"),
+                t("YES"),
             ]);
         }
     }

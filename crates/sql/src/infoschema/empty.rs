@@ -1,5 +1,5 @@
 //! The information_schema views that are always empty in Betula (no routines, views, triggers,
-//! events, foreign keys, tablespaces or plugins): their column lists, as MariaDB 10.11 names
+//! events, tablespaces or plugins): their column lists, as MariaDB 10.11 names
 //! them, so tools that query them (mariadb-dump reads FILES) get the result shape they expect.
 //!
 //! Invariant: no name here is also a computed view (`VIEWS` in mod.rs).
@@ -135,22 +135,6 @@ pub(super) const EMPTY_VIEWS: &[(&str, &[&str])] = &[
             "LOAD_OPTION",
             "PLUGIN_MATURITY",
             "PLUGIN_AUTH_VERSION",
-        ],
-    ),
-    (
-        "REFERENTIAL_CONSTRAINTS",
-        &[
-            "CONSTRAINT_CATALOG",
-            "CONSTRAINT_SCHEMA",
-            "CONSTRAINT_NAME",
-            "UNIQUE_CONSTRAINT_CATALOG",
-            "UNIQUE_CONSTRAINT_SCHEMA",
-            "UNIQUE_CONSTRAINT_NAME",
-            "MATCH_OPTION",
-            "UPDATE_RULE",
-            "DELETE_RULE",
-            "TABLE_NAME",
-            "REFERENCED_TABLE_NAME",
         ],
     ),
     (

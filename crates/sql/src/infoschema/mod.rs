@@ -5,7 +5,7 @@
 //! Map: this file routes a view name to its family and keeps the helpers they share;
 //! tables.rs (SCHEMATA, TABLES, SHOW TABLE STATUS), columns.rs (COLUMNS, SHOW COLUMNS),
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
-//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
+//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), foreign_keys.rs (REFERENTIAL_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
 //! roll-up's base table and definition), variables.rs (GLOBAL_VARIABLES, SESSION_VARIABLES,
@@ -22,6 +22,7 @@ mod constraints;
 mod empty;
 mod engines;
 mod estimates;
+mod foreign_keys;
 mod partitions;
 mod processlist;
 mod rollups;
@@ -108,6 +109,7 @@ const VIEWS: &[&str] = &[
     "KEY_COLUMN_USAGE",
     "PARTITIONS",
     "PROCESSLIST",
+    "REFERENTIAL_CONSTRAINTS",
     "SCHEMATA",
     "SESSION_VARIABLES",
     "STATISTICS",
@@ -132,6 +134,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "KEY_COLUMN_USAGE" => constraints::key_column_usage_view(tables()),
         "TABLE_CONSTRAINTS" => constraints::table_constraints_view(tables()),
         "CHECK_CONSTRAINTS" => constraints::check_constraints_view(tables()),
+        "REFERENTIAL_CONSTRAINTS" => foreign_keys::referential_constraints_view(cx, tables()),
         "CHARACTER_SETS" => charsets::character_sets_view(),
         "PARTITIONS" => partitions::partitions_view(cx, tables()),
         "BETULA_TREES" => trees::trees_view(cx, tables()),

@@ -291,8 +291,12 @@ pub fn execute(
         .clamp(1048576.0, 1e15) as usize;
     // A partitioned table's rows go row by row to their partitions (docs/mysql-compat.md); with
     // the binary log on, every row goes through the write set so that it is logged (BLG4).
-    let in_txn =
-        cx.in_txn || !cx.autocommit() || t.partitioning.is_some() || cx.engine.binlog().is_some();
+    // A table with foreign keys to check takes that path too (design.md FKC6).
+    let in_txn = cx.in_txn
+        || !cx.autocommit()
+        || t.partitioning.is_some()
+        || cx.engine.binlog().is_some()
+        || crate::exec::dml::foreign_keys::involved(cx, &t);
     let counts = if in_txn {
         through_write_set(cx, &t, &mut src, stmt.on_duplicate)?
     } else {
@@ -337,7 +341,7 @@ fn through_write_set(
         c.records += 1;
         let pk = t.encode_pk(&row)?;
         let mut skip = false;
-        while let Some(conflict) = dml::find_conflict(cx, t, &row, &pk, true)? {
+        while let Some(conflict) = dml::find_conflict(cx, t, &row, &pk, true, None)? {
             match on_dup {
                 OnDuplicate::Replace => match dml::load(cx, t, &conflict.pk)? {
                     Some(old) => {

@@ -109,7 +109,18 @@ pub enum AlterOp {
         name: Option<String>,
         expr: String,
     },
-    /// DROP CONSTRAINT / CHECK name (a foreign key's name is accepted and drops nothing).
+    /// ADD [CONSTRAINT [name]] FOREIGN KEY [IF NOT EXISTS] ...: the constraint's text as a
+    /// CREATE TABLE writes it (`[CONSTRAINT `name`] FOREIGN KEY [index] (cols) REFERENCES ...`).
+    AddForeignKey {
+        text: String,
+        if_not_exists: bool,
+    },
+    /// DROP FOREIGN KEY [IF EXISTS] name.
+    DropForeignKey {
+        name: String,
+        if_exists: bool,
+    },
+    /// DROP CONSTRAINT / CHECK name (a CHECK's or a foreign key's).
     DropConstraint {
         name: String,
         if_exists: bool,
@@ -363,8 +374,18 @@ fn parse_add(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
         return Ok(());
     }
     if c.kw("FOREIGN") {
-        // Not kept (as in CREATE TABLE): docs/mysql-compat.md.
-        c.clause();
+        if !c.kw("KEY") {
+            return Err(syntax(c));
+        }
+        let ine = if_not_exists(c);
+        let rest = c.clause().trim();
+        let named = symbol
+            .map(|s| format!("CONSTRAINT {} ", create_table::quote_ident(&s)))
+            .unwrap_or_default();
+        ops.push(AlterOp::AddForeignKey {
+            text: format!("{named}FOREIGN KEY {rest}"),
+            if_not_exists: ine,
+        });
         return Ok(());
     }
     if unique || c.kw("INDEX") || c.kw("KEY") {
@@ -432,9 +453,12 @@ fn parse_drop(c: &mut Cursor<'_>, ops: &mut Vec<AlterOp>) -> DbResult<()> {
             if_exists: ie,
         });
     } else if c.kws(&["FOREIGN", "KEY"]) {
-        // Foreign keys are not kept: nothing to drop.
-        if_exists(c);
-        c.name().ok_or_else(|| syntax(c))?;
+        let ie = if_exists(c);
+        let name = c.name().ok_or_else(|| syntax(c))?;
+        ops.push(AlterOp::DropForeignKey {
+            name,
+            if_exists: ie,
+        });
     } else if c.kw("CONSTRAINT") || c.kw("CHECK") {
         let ie = if_exists(c);
         let name = c.name().ok_or_else(|| syntax(c))?;

@@ -4,13 +4,17 @@
 //! Invariants: at most one primary key (1068), its columns NOT NULL; an unnamed index takes
 //! its first column's name, then `_2`, `_3` ... on clashes; no index is named PRIMARY (1280);
 //! at most one AUTO_INCREMENT column, an integer or floating-point one, first column of some
-//! key (1075). Foreign keys and CHECK constraints are accepted and not kept.
+//! key (1075). CHECK constraints are read by check_def.rs. A FOREIGN KEY is kept
+//! (foreign_key_def.rs) with the index InnoDB makes for it: one over its columns, named after
+//! the index name or constraint name written (else as an unnamed index), unless the primary key
+//! or another index already starts with those columns ([`drop_covered_fk_indexes`]). A column's
+//! `REFERENCES` is such a constraint too ([`with_column_references`]), as in MariaDB 10.5+.
 
 use sqlparser::ast::{self as ast, TableConstraint};
 
 use super::columns::ident;
 use crate::catalog::key_parts::key_parts;
-use crate::catalog::IndexDef;
+use crate::catalog::{ForeignKeyDef, IndexDef};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::{Warning, WarningLevel};
@@ -24,11 +28,16 @@ pub(super) struct Keys {
     /// Prefix lengths of the primary key columns, parallel to `pk`.
     pub pk_prefix: Vec<Option<u32>>,
     pub indexes: Vec<IndexDef>,
+    /// FOREIGN KEY constraints, in the order written.
+    pub foreign_keys: Vec<ForeignKeyDef>,
+    /// Positions in `indexes` of the indexes made for foreign keys (some dropped when covered).
+    fk_indexes: Vec<usize>,
 }
 
 /// Adds the table constraints (PRIMARY KEY, UNIQUE, INDEX) to `keys`, in the order written;
 /// primary key columns become NOT NULL.
 pub(super) fn add_constraints(
+    (db, table): (&str, &str),
     constraints: &[TableConstraint],
     columns: &mut [Column],
     keys: &mut Keys,
@@ -92,11 +101,86 @@ pub(super) fn add_constraints(
                     clustering: clustering(&ix.index_options),
                 });
             }
-            TableConstraint::ForeignKey(_) | TableConstraint::Check(_) => {}
+            TableConstraint::ForeignKey(f) => {
+                let taken: Vec<String> = keys.foreign_keys.iter().map(|k| k.name.clone()).collect();
+                let fk = ForeignKeyDef::from_ast(db, f, || {
+                    crate::catalog::foreign_key_def::generated_name(table, &taken)
+                })?;
+                let (cols, _) = key_parts(&fk_parts(f), columns)?;
+                let name = fk
+                    .index_name
+                    .clone()
+                    .unwrap_or_else(|| columns[cols[0]].name.clone());
+                keys.fk_indexes.push(keys.indexes.len());
+                keys.indexes.push(IndexDef::new(name, cols, false));
+                keys.foreign_keys.push(fk);
+            }
+            TableConstraint::Check(_) => {}
             other => return Err(DbError::unsupported(format!("constraint {other}"))),
         }
     }
     Ok(())
+}
+
+/// The table's constraints with a column's `REFERENCES p (c)` first, as the table constraint
+/// `FOREIGN KEY (col) REFERENCES p (c)` (MariaDB keeps those, in column order, before the
+/// table's own).
+pub(super) fn with_column_references(ct: &ast::CreateTable) -> Vec<TableConstraint> {
+    let mut out = Vec::new();
+    for cd in &ct.columns {
+        for o in &cd.options {
+            if let ast::ColumnOption::ForeignKey(f) = &o.option {
+                let mut f = f.clone();
+                if f.columns.is_empty() {
+                    f.columns = vec![cd.name.clone()];
+                }
+                out.push(TableConstraint::ForeignKey(f));
+            }
+        }
+    }
+    out.extend(ct.constraints.iter().cloned());
+    out
+}
+
+/// The columns of a foreign key as key parts (whole columns).
+fn fk_parts(f: &ast::ForeignKeyConstraint) -> Vec<ast::IndexColumn> {
+    f.columns
+        .iter()
+        .cloned()
+        .map(ast::IndexColumn::from)
+        .collect()
+}
+
+/// Drops the indexes made for foreign keys whose columns the primary key or another index
+/// (an earlier kept one when both were made for foreign keys) already starts with.
+pub(super) fn drop_covered_fk_indexes(keys: &mut Keys) {
+    let starts_with = |ix: &IndexDef, cols: &[usize]| {
+        ix.columns.len() >= cols.len()
+            && ix.columns[..cols.len()] == *cols
+            && ix.prefix[..cols.len()].iter().all(Option::is_none)
+    };
+    let mut dropped: Vec<usize> = Vec::new();
+    for &g in &keys.fk_indexes {
+        let cols = keys.indexes[g].columns.clone();
+        let by_pk = keys.pk.len() >= cols.len()
+            && keys.pk[..cols.len()] == *cols
+            && keys.pk_prefix[..cols.len()].iter().all(Option::is_none);
+        let by_other = keys.indexes.iter().enumerate().any(|(i, ix)| {
+            i != g
+                && !dropped.contains(&i)
+                && (!keys.fk_indexes.contains(&i) || i < g)
+                && starts_with(ix, &cols)
+        });
+        if by_pk || by_other {
+            dropped.push(g);
+        }
+    }
+    let mut i = 0;
+    keys.indexes.retain(|_| {
+        i += 1;
+        !dropped.contains(&(i - 1))
+    });
+    keys.fk_indexes.clear();
 }
 
 /// Unnamed indexes get MySQL's names: the first column, then _2, _3 ... on clashes.

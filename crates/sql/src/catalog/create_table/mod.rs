@@ -99,7 +99,9 @@ pub fn table_from_create_mode(
         on_update_now.push(c.on_update_now);
         generated.push(c.generated);
     }
-    keys::add_constraints(&ct.constraints, &mut columns, &mut keys, notes)?;
+    let constraints = keys::with_column_references(ct);
+    keys::add_constraints((db, &name), &constraints, &mut columns, &mut keys, notes)?;
+    keys::drop_covered_fk_indexes(&mut keys);
     keys::name_indexes(&mut keys.indexes)?;
     for &p in &keys.pk {
         columns[p].nullable = false;
@@ -113,6 +115,8 @@ pub fn table_from_create_mode(
         pk,
         pk_prefix,
         indexes,
+        foreign_keys,
+        ..
     } = keys;
     let mut def = TableDef {
         db: db.to_string(),
@@ -139,6 +143,7 @@ pub fn table_from_create_mode(
         temporary: None,
         key_format: crate::catalog::KEY_FORMAT,
         checks: Vec::new(),
+        foreign_keys,
         partitioning: None,
         rollup: None,
         retention: None,
@@ -154,6 +159,12 @@ pub fn table_from_create_mode(
         Some(clause) => Some(Arc::new(partition::define(clause, &def, None)?)),
         None => None,
     };
+    if def.partitioning.is_some() && !def.foreign_keys.is_empty() {
+        return Err(DbError::new(
+            ErrorCode::ForeignKeyOnPartitioned,
+            "Partitioned tables do not support FOREIGN KEY",
+        ));
+    }
     if let Some(r) = extras.retention {
         crate::catalog::retention::check(&def, r)?;
         def.retention = Some(r);

@@ -3,7 +3,8 @@
 //!
 //! Invariant: the text parses back (mod.rs, [`super::table_from_create`]) into the same
 //! definition: every property of a `TableDef` appears in it. Layout follows MariaDB: one line
-//! per column, then the primary key, then the indexes in order, then the table options.
+//! per column, then the primary key, then the indexes in order, then the FOREIGN KEY and CHECK
+//! constraints, then the table options.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -57,6 +58,11 @@ fn default_text(col: &Column) -> Option<String> {
 pub fn render_create(t: &TableDef) -> String {
     let mut lines: Vec<String> = (0..t.columns.len()).map(|i| column_line(t, i)).collect();
     lines.extend(key_lines(t));
+    lines.extend(
+        t.foreign_keys
+            .iter()
+            .map(|fk| format!("  {}", fk.line(&t.db))),
+    );
     for ch in t.checks.iter().filter(|ch| ch.column.is_none()) {
         lines.push(format!(
             "  CONSTRAINT {}{}",

@@ -39,11 +39,17 @@ pub fn delete(cx: &mut Context, d: &ast::Delete) -> DbResult<Output> {
         &d.order_by,
         d.limit.as_ref(),
     )?;
-    let n = rows.len() as u64;
+    // A cascade (design.md FKC3) may have deleted a later matching row already.
+    let cascades = super::foreign_keys::involved(cx, &t);
+    let mut n = 0;
     for (pk, row) in rows {
         cx.check_interrupted()?;
+        if cascades && super::load(cx, &t, &pk)?.is_none() {
+            continue;
+        }
         delete_row(cx, &t, &pk, &row)?;
         cx.tally.deleted += 1;
+        n += 1;
     }
     Ok(Output::done(n))
 }

@@ -47,7 +47,12 @@ pub(super) enum BatchKind {
 /// Whether (and how) an INSERT with `policy` into `t` takes the set-oriented path.
 pub(super) fn batch_kind(cx: &Context, t: &TableDef, policy: &RowPolicy<'_>) -> Option<BatchKind> {
     let whole_txn = !cx.in_explicit_or_implicit_txn() && cx.ws.is_empty();
-    if !whole_txn || policy.replace || policy.ignore || t.indexes.iter().any(|ix| ix.unique) {
+    if !whole_txn
+        || policy.replace
+        || policy.ignore
+        || t.indexes.iter().any(|ix| ix.unique)
+        || super::foreign_keys::involved(cx, t)
+    {
         return None;
     }
     if policy.program.is_empty() {

@@ -60,7 +60,7 @@ pub(super) fn insert_row(
     }
     let mut affected = 0;
     let mut skip = false;
-    while let Some(c) = find_conflict(cx, t, row, &pk, true)? {
+    while let Some(c) = find_conflict(cx, t, row, &pk, true, None)? {
         if policy.replace {
             match load(cx, t, &c.pk)? {
                 Some(old) => {

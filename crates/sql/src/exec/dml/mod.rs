@@ -21,11 +21,12 @@
 //! UPDATE, the blind upsert), complete.rs (defaults, AUTO_INCREMENT and coercion of an inserted
 //! row), generated.rs (generated columns computed before a row is written), update.rs, delete.rs, matching.rs (the rows an UPDATE or DELETE changes, locked and
 //! read again), row_changes.rs (put, delete and update of a row with its index entries, and
-//! duplicate-key checks), view_target.rs (writes naming a view are refused).
+//! duplicate-key checks), foreign_keys.rs (FOREIGN KEY checks and cascades), view_target.rs (writes naming a view are refused).
 
 mod checks;
 mod complete;
 mod delete;
+pub(crate) mod foreign_keys;
 mod generated;
 mod insert;
 mod insert_batch;

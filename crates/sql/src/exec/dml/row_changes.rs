@@ -6,8 +6,10 @@
 //! entry's value is rewritten when its key stays but the text it carries changes. A partitioned
 //! table's row is written to the trees of the partition its values give
 //! ([`TableDef::part_of_row`], design.md PRT1), and an update that changes it moves the row.
-//! The table's roll-ups change with the row, after it (exec/rollup/, design.md RUP3).
+//! The table's roll-ups change with the row, after it (exec/rollup/, design.md RUP3), and so
+//! are its FOREIGN KEY constraints checked and their actions run (foreign_keys.rs, FKC2-FKC5).
 
+use super::foreign_keys;
 use crate::catalog::TableDef;
 use crate::codec::key::prefix_successor;
 use crate::codec::row::encode_row;
@@ -30,13 +32,15 @@ pub(crate) struct Conflict {
 }
 
 /// The existing row whose primary key (when `check_pk`) or UNIQUE index values `row` would
-/// duplicate; the keys are locked first.
+/// duplicate; the keys are locked first. `itself`: the primary key the row had before an
+/// update that changes it (its own old index entries are no conflict).
 pub(crate) fn find_conflict(
     cx: &mut Context,
     t: &TableDef,
     row: &[Value],
     pk: &[u8],
     check_pk: bool,
+    itself: Option<&[u8]>,
 ) -> DbResult<Option<Conflict>> {
     let engine = cx.engine.clone();
     let store = &engine.store;
@@ -77,7 +81,7 @@ pub(crate) fn find_conflict(
         )?;
         while let Some((k, _)) = scan.next_entry()? {
             let other = &k[prefix.len()..];
-            if other != pk {
+            if other != pk && Some(other) != itself {
                 return Ok(Some(Conflict {
                     pk: other.to_vec(),
                     key: ix.name.clone(),
@@ -114,7 +118,9 @@ pub(crate) fn put_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) 
         let v = crate::catalog::index_entry::entry_value(t, i, row)?;
         cx.ws.put(store, &t.index_tree_of(part, i), k, v)?;
     }
-    crate::exec::rollup::row_added(cx, t, row)
+    crate::exec::rollup::row_added(cx, t, row)?;
+    // After the row: a row may reference itself (design.md FKC2).
+    foreign_keys::check_child(cx, t, row, None)
 }
 
 /// Deletes the row at `pk` (whose values are `row`) and its index entries.
@@ -126,7 +132,8 @@ pub fn delete_row(cx: &mut Context, t: &TableDef, pk: &[u8], row: &[Value]) -> D
         let k = t.encode_index_key(i, row, pk)?;
         cx.ws.delete(store, &t.index_tree_of(part, i), k)?;
     }
-    crate::exec::rollup::row_removed(cx, t, row)
+    crate::exec::rollup::row_removed(cx, t, row)?;
+    foreign_keys::on_parent_change(cx, t, row, foreign_keys::ParentChange::Deleted)
 }
 
 /// Replaces `old` (at `old_pk`) by `new`; returns whether anything changed.
@@ -147,11 +154,12 @@ pub(crate) fn update_row(
     };
     let pk_changed = new_pk != old_pk;
     let part = t.part_of_row(new)?;
-    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed)? {
+    if let Some(c) = find_conflict(cx, t, new, &new_pk, pk_changed, Some(old_pk))? {
         return Err(DbError::duplicate(&t.dup_entry(&c.cols, new), &c.key));
     }
     if t.part_of_row(old)? != part {
-        // The row moves to another partition (PRT1): out of the old one, into the new one.
+        // The row moves to another partition (PRT1): out of the old one, into the new one
+        // (partitioned tables have no foreign keys, and no key references them).
         delete_row(cx, t, old_pk, old)?;
         put_row(cx, t, &new_pk, new)?;
         return Ok(true);
@@ -177,5 +185,7 @@ pub(crate) fn update_row(
         }
     }
     crate::exec::rollup::row_changed(cx, t, old, new)?;
+    foreign_keys::check_child(cx, t, new, Some(old))?;
+    foreign_keys::on_parent_change(cx, t, old, foreign_keys::ParentChange::Updated(new))?;
     Ok(true)
 }
