@@ -33,6 +33,8 @@ const QUERIES: &[&str] = &[
     "SELECT FORMAT(-0.5, 0) a, FORMAT(1234.5, 0) b, FORMAT(2.5, 0) c, FORMAT(0.125, 2) d,      FORMAT(1.005, 2) e, FORMAT(2.5e0, 0) f, FORMAT(1234.5e0, 0) g, FORMAT(0.125e0, 2) h,      FORMAT(-1234567, 2) i, FORMAT(-0.001, 2) j, ABS(-9223372036854775807) k",
     // Column names of items that start with unary operators or parentheses.
     "SELECT -7 DIV 2, NOT 'abc', CAST(-1 AS UNSIGNED), - 5 + 1, ~1 + 1, -(1) * 2,      CAST(- 1.5 AS SIGNED), -1, - 1, NOT 1 AND 1, (-7) + 1, (1), ((2)), (1) + 1, -(1),      (1+2)*3, NOT (1), -x, (-x), (x), ((x)), (t.x), (1+2), (-1), ('abc'), (NULL), (SELECT 1),      x REGEXP 'a', (x) IN (1,2) FROM (SELECT 5 x) t",
+    // Names of calls sqlparser reads as their own forms; LIKE against a binary pattern; %D.
+    "SELECT CEIL(1.5), FLOOR(-1.5), TRIM('  x  '), TRIM(LEADING 'x' FROM 'xxa'),      POSITION('b' IN 'abc'), BINARY 'a' < 'B', BINARY 'a', 'aBc' LIKE BINARY '%B%',      'abc' LIKE BINARY '%B%', BINARY 'abc' LIKE 'A%', DATE_FORMAT('2020-01-01', '%D'),      DATE_FORMAT('2020-01-02', '%D'), DATE_FORMAT('2020-01-03', '%D'), DATE_FORMAT('2020-01-11', '%D'),      DATE_FORMAT('2020-01-12', '%D'), DATE_FORMAT('2020-01-22', '%D'), DATE_FORMAT('2020-01-23', '%D')",
     // CASE v WHEN w compares as v = w does: JSON true equals TRUE.
     "SELECT CASE JSON_EXTRACT('{\"a\":true}', '$.a') WHEN true THEN 'y' ELSE 'n' END a,      CASE JSON_EXTRACT('{\"a\":2}', '$.a') WHEN 2 THEN 'y' ELSE 'n' END b,      CASE 'a' WHEN 0 THEN 'zero' WHEN 'a' THEN 'a' END c, CASE 'a' WHEN 'a' THEN 'a' WHEN 0 THEN 'z' END d",
 ];

@@ -35,7 +35,7 @@ impl Context {
     }
 
     /// [`Context::item_text`] of an item whose leftmost operand starts at `span`: the text from
-    /// the unary operators (`-`, `+`, `~`, `!`, NOT) and opening parentheses written before that
+    /// the unary operators (`-`, `+`, `~`, `!`, NOT, BINARY) and opening parentheses written before that
     /// operand (sqlparser's spans of `-x` and `(x)` start at `x`).
     pub fn operand_text(&self, span: Span) -> Option<String> {
         let off = self.offset_of(span)?;
@@ -110,11 +110,14 @@ impl Context {
             }
             if i > 0 && matches!(b[i - 1], b'(' | b'-' | b'+' | b'~' | b'!') {
                 off = i - 1;
-            } else if i >= 3
-                && b[i - 3..i].eq_ignore_ascii_case(b"NOT")
-                && (i == 3 || !(b[i - 4].is_ascii_alphanumeric() || b[i - 4] == b'_'))
-            {
-                off = i - 3;
+            } else if let Some(w) = [&b"NOT"[..], b"BINARY"].into_iter().find(|w| {
+                i >= w.len()
+                    && b[i - w.len()..i].eq_ignore_ascii_case(w)
+                    && (i == w.len()
+                        || !(b[i - w.len() - 1].is_ascii_alphanumeric()
+                            || b[i - w.len() - 1] == b'_'))
+            }) {
+                off = i - w.len();
             } else {
                 return off;
             }

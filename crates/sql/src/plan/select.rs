@@ -532,12 +532,18 @@ fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
-    if let ast::Expr::Substring { .. } | ast::Expr::Cast { .. } | ast::Expr::Convert { .. } = e {
+    if let ast::Expr::Substring { .. }
+    | ast::Expr::Cast { .. }
+    | ast::Expr::Convert { .. }
+    | ast::Expr::Ceil { .. }
+    | ast::Expr::Floor { .. }
+    | ast::Expr::Position { .. } = e
+    {
         if let Some(t) = cx.call_text(e.span()) {
             return t;
         }
     }
-    if let ast::Expr::Extract { .. } = e {
+    if let ast::Expr::Extract { .. } | ast::Expr::Trim { .. } = e {
         if let Some(t) = cx.enclosing_call_text(e.span()) {
             return t;
         }

@@ -111,7 +111,9 @@ impl Compiler<'_> {
         negated: bool,
     ) -> DbResult<Expr> {
         let a = self.compile(expr)?;
-        let coll = a.text_collation(self.scope).unwrap_or_default();
+        let p = self.compile(pattern)?;
+        // A binary side (`LIKE BINARY 'A%'`) makes the match exact, as in a comparison.
+        let coll = self.col_collation(&a, &p)?;
         let esc = match escape_char {
             Some(ast::Expr::Value(v)) => match &v.value {
                 ast::Value::SingleQuotedString(s) => s.chars().next().unwrap_or('\\'),
@@ -119,13 +121,7 @@ impl Compiler<'_> {
             },
             _ => '\\',
         };
-        Ok(Expr::Like(
-            Box::new(a),
-            self.sub(pattern)?,
-            negated,
-            esc,
-            coll,
-        ))
+        Ok(Expr::Like(Box::new(a), Box::new(p), negated, esc, coll))
     }
 
     pub(super) fn case(

@@ -234,6 +234,16 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
         'c' => out.push_str(&d.month.to_string()),
         'd' => out.push_str(&format!("{:02}", d.day)),
         'e' => out.push_str(&d.day.to_string()),
+        'D' => {
+            // 1st, 2nd, 3rd, 4th, ..., 11th-13th, 21st, ...
+            let suffix = match (d.day % 10, d.day / 10 == 1) {
+                (1, false) => "st",
+                (2, false) => "nd",
+                (3, false) => "rd",
+                _ => "th",
+            };
+            out.push_str(&format!("{}{suffix}", d.day));
+        }
         'H' => out.push_str(&format!("{h:02}")),
         'k' => out.push_str(&h.to_string()),
         'h' | 'I' => out.push_str(&format!("{h12:02}")),
