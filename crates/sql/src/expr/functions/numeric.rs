@@ -1,5 +1,5 @@
 //! Numeric functions: ABS, SIGN, ROUND, TRUNCATE, FLOOR/CEIL, MOD, POW, SQRT, EXP, LN/LOG,
-//! SIN/COS, PI.
+//! SIN/COS, PI, BIT_COUNT.
 //!
 //! Invariants: exact arguments (integers, DECIMAL) give exact results where MariaDB's do (ROUND
 //! and TRUNCATE of a DECIMAL stay DECIMAL, MOD is the `%` operator); approximate ones give DOUBLE;
@@ -14,8 +14,26 @@ use crate::types::decimal::Decimal;
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
-    "ABS", "ROUND", "TRUNCATE", "FLOOR", "CEIL", "CEILING", "MOD", "SIGN", "POW", "POWER", "SQRT",
-    "EXP", "LN", "LOG", "LOG10", "LOG2", "PI", "SIN", "COS",
+    "ABS",
+    "ROUND",
+    "TRUNCATE",
+    "FLOOR",
+    "CEIL",
+    "CEILING",
+    "MOD",
+    "SIGN",
+    "POW",
+    "POWER",
+    "SQRT",
+    "EXP",
+    "LN",
+    "LOG",
+    "LOG10",
+    "LOG2",
+    "PI",
+    "SIN",
+    "COS",
+    "BIT_COUNT",
 ];
 
 /// True for the functions of this family: they read their arguments as numbers (an ENUM column
@@ -26,6 +44,15 @@ pub fn reads_numbers(name: &str) -> bool {
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     Ok(match name {
+        // The set bits of the argument's 64 bits (a negative number in two's complement).
+        "BIT_COUNT" => {
+            need(name, a, 1, 1)?;
+            let bits = match &a[0] {
+                Value::UInt(u) => *u,
+                other => int(other).unwrap_or(0) as u64,
+            };
+            Value::Int(i64::from(bits.count_ones()))
+        }
         "ABS" => match &a[0] {
             Value::Int(i) => match i.checked_abs() {
                 Some(v) => Value::Int(v),

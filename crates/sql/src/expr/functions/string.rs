@@ -1,5 +1,5 @@
 //! String functions: CONCAT, CONCAT_WS, LENGTH, SUBSTRING, LEFT/RIGHT, TRIM, REPLACE, REPEAT,
-//! LPAD/RPAD, LOCATE/INSTR, SUBSTRING_INDEX, FIELD/ELT/FIND_IN_SET, STRCMP, QUOTE, FORMAT.
+//! LPAD/RPAD, LOCATE/INSTR, SUBSTRING_INDEX, FIELD/ELT/FIND_IN_SET, STRCMP, QUOTE, FORMAT, INSERT.
 //!
 //! Invariants: positions and lengths count characters, not bytes (LENGTH and OCTET_LENGTH count
 //! bytes); a result that would exceed 64 MiB (REPEAT) or a pad length past 1 Mi characters
@@ -49,6 +49,7 @@ pub(super) const NAMES: &[&str] = &[
     "FIND_IN_SET",
     "QUOTE",
     "FORMAT",
+    "INSERT",
 ];
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
@@ -99,6 +100,16 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             replace(a)
         }
         "REVERSE" => text(t(0).unwrap_or_default().chars().rev().collect()),
+        "INSERT" => {
+            need(name, a, 4, 4)?;
+            let (pos, len) = (int(&a[1]).unwrap_or(0), int(&a[2]).unwrap_or(0));
+            text(insert(
+                &t(0).unwrap_or_default(),
+                pos,
+                len,
+                &t(3).unwrap_or_default(),
+            ))
+        }
         "REPEAT" => {
             need(name, a, 2, 2)?;
             repeat(&t(0).unwrap_or_default(), int(&a[1]).unwrap_or(0))
@@ -170,6 +181,27 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         }
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
     })
+}
+
+/// INSERT(s, pos, len, new): `s` with the `len` characters from position `pos` (1-based) replaced
+/// by `new`; `s` itself when `pos` is not a position of it, the rest of `s` when `len` is
+/// negative or reaches past its end (MariaDB's).
+fn insert(s: &str, pos: i64, len: i64, new: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len() as i64;
+    if pos < 1 || pos > n {
+        return s.to_string();
+    }
+    let start = (pos - 1) as usize;
+    let end = if len < 0 || len > n - start as i64 {
+        chars.len()
+    } else {
+        start + len as usize
+    };
+    let mut out: String = chars[..start].iter().collect();
+    out.push_str(new);
+    out.extend(&chars[end..]);
+    out
 }
 
 /// CONCAT: NULL if any argument is; bytes if any argument is bytes, else text.
