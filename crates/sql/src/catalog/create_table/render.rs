@@ -58,11 +58,10 @@ fn default_text(col: &Column) -> Option<String> {
 pub fn render_create(t: &TableDef) -> String {
     let mut lines: Vec<String> = (0..t.columns.len()).map(|i| column_line(t, i)).collect();
     lines.extend(key_lines(t));
-    lines.extend(
-        t.foreign_keys
-            .iter()
-            .map(|fk| format!("  {}", fk.line(&t.db))),
-    );
+    // InnoDB lists a table's foreign keys in the byte order of their names.
+    let mut fks: Vec<_> = t.foreign_keys.iter().collect();
+    fks.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    lines.extend(fks.iter().map(|fk| format!("  {}", fk.line(&t.db))));
     for ch in t.checks.iter().filter(|ch| ch.column.is_none()) {
         lines.push(format!(
             "  CONSTRAINT {}{}",
