@@ -7,6 +7,8 @@
 //! its rows were merged in memory (backfill, one statement's batch) or by messages; MIN and MAX
 //! merges are idempotent (merging a value already counted changes nothing, design.md RUP4).
 
+use std::ops::Range;
+
 use crate::catalog::rollup::RollupFunc;
 use crate::catalog::{RollupDef, TableDef};
 use crate::codec::row::encode_row;
@@ -158,19 +160,31 @@ pub fn program(def: &RollupDef) -> Vec<Assignment> {
 /// The primary key and the stored bytes of group row `vals` of roll-up table `r` (values
 /// coerced to its columns).
 pub fn encode(r: &TableDef, vals: &[Value]) -> DbResult<(Vec<u8>, Vec<u8>)> {
-    let mut warnings = Vec::new();
-    let mut row = Vec::with_capacity(vals.len());
-    for (v, c) in vals.iter().zip(&r.columns) {
-        row.push(coerce_to_column(
-            v,
-            c,
-            1,
-            SqlMode::utc(false),
-            &mut warnings,
-        )?);
-    }
+    let mut row = vals.to_vec();
+    coerce(r, &mut row, 0..vals.len())?;
     let key = r.encode_pk(&row)?;
     let mut bytes = Vec::new();
     encode_row(&r.layout, &row, &mut bytes)?;
     Ok((key, bytes))
+}
+
+/// The stored bytes of group row `vals` whose values are coerced to `r`'s columns already.
+pub fn encode_coerced(r: &TableDef, vals: &[Value]) -> DbResult<Vec<u8>> {
+    let mut bytes = Vec::new();
+    encode_row(&r.layout, vals, &mut bytes)?;
+    Ok(bytes)
+}
+
+/// The values at positions `which` of group row `vals` coerced to those columns of roll-up
+/// table `r`.
+pub fn coerce(r: &TableDef, vals: &mut [Value], which: Range<usize>) -> DbResult<()> {
+    let mut warnings = Vec::new();
+    for i in which {
+        let c = r
+            .columns
+            .get(i)
+            .ok_or_else(|| DbError::internal("roll-up row too wide"))?;
+        vals[i] = coerce_to_column(&vals[i], c, 1, SqlMode::utc(false), &mut warnings)?;
+    }
+    Ok(())
 }

@@ -14,11 +14,10 @@
 //! group row at its latest committed version plus this session's changes, and every writer of a
 //! group locks that group's row, so no concurrent change of the group is missed (SES1).
 
-use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::Arc;
 
-use super::fold::{arith, better, encode, merge, partial, program};
+use super::fold::{arith, better, coerce, encode, encode_coerced, merge, partial, program};
 use crate::catalog::rollup::RollupFunc;
 use crate::catalog::{RollupDef, TableDef};
 use crate::codec::key::{encode_key_value, prefix_successor};
@@ -80,31 +79,32 @@ fn add_one(cx: &mut Context, r: &TableDef, def: &RollupDef, row: &[Value]) -> Db
 }
 
 /// The blind upserts of a statement's new base rows for roll-up `r`: one per group, its rows
-/// merged, in key order.
+/// merged, in key order. Group values are coerced before the key is taken; the aggregates once
+/// a group's rows are merged.
 pub fn batch_changes(
     r: &TableDef,
     def: &RollupDef,
     rows: &[Vec<Value>],
 ) -> DbResult<Vec<(Vec<u8>, Change)>> {
-    let mut groups: BTreeMap<Vec<u8>, Vec<Value>> = BTreeMap::new();
+    let n = def.groups.len();
+    let mut parts = Vec::with_capacity(rows.len());
     for row in rows {
-        let p = partial(r, def, row)?;
-        let key = r.encode_pk(&p)?;
-        match groups.get_mut(&key) {
-            Some(acc) => merge(def, acc, &p)?,
-            None => {
-                groups.insert(key, p);
-            }
-        }
+        let mut p = partial(r, def, row)?;
+        coerce(r, &mut p, 0..n)?;
+        parts.push((r.encode_pk(&p)?, p));
     }
+    parts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let t = template(r, def)?;
-    groups
-        .into_values()
-        .map(|acc| {
-            let (key, bytes) = encode(r, &acc)?;
-            Ok((key, Change::Upsert(t.arg(&bytes))))
-        })
-        .collect()
+    let mut out = Vec::with_capacity(parts.len());
+    let mut parts = parts.into_iter().peekable();
+    while let Some((key, mut acc)) = parts.next() {
+        while let Some((_, p)) = parts.next_if(|(k, _)| *k == key) {
+            merge(def, &mut acc, &p)?;
+        }
+        coerce(r, &mut acc, n..def.groups.len() + def.aggs.len())?;
+        out.push((key, Change::Upsert(t.arg(&encode_coerced(r, &acc)?))));
+    }
+    Ok(out)
 }
 
 /// After base row `row` of `t` was removed (the change already in the write set): its

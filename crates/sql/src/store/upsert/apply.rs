@@ -35,6 +35,13 @@ pub fn apply(old: Option<&[u8]>, arg: &[u8]) -> Option<Vec<u8>> {
     let Some(old) = old else {
         return Some(insert_row.to_vec());
     };
+    if let Some(row) = program
+        .in_place
+        .as_ref()
+        .and_then(|p| p.run(insert_row, old))
+    {
+        return Some(row);
+    }
     run(&program, insert_row, old).or_else(|| Some(old.to_vec()))
 }
 
@@ -62,7 +69,7 @@ fn program_of(arg: &[u8]) -> Option<(Rc<Program>, std::ops::Range<usize>)> {
 }
 
 /// Runs the assignments left to right on `old`; `None` if a step fails.
-fn run(d: &Program, insert_row: &[u8], old: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn run(d: &Program, insert_row: &[u8], old: &[u8]) -> Option<Vec<u8>> {
     let mut cur = decode_row(&d.layout, old).ok()?;
     let new = decode_row(&d.layout, insert_row).ok()?;
     let mut warnings = Vec::new();

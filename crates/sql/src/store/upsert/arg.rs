@@ -6,6 +6,7 @@
 
 use super::column_types::{put_type, read_type};
 use super::expr::{encode_expr, read_expr};
+use super::in_place::InPlace;
 use super::wire::{put_varint, Rd, COLLATIONS};
 use super::Assignment;
 use crate::codec::row::RowLayout;
@@ -66,6 +67,8 @@ pub(super) struct Program {
     pub(super) layout: RowLayout,
     pub(super) columns: Vec<Column>,
     pub(super) assignments: Vec<Assignment>,
+    /// The program run on the row's bytes, when it can be.
+    pub(super) in_place: Option<InPlace>,
 }
 
 /// A decoded argument: its program, and where in the argument the head (version and columns,
@@ -118,6 +121,7 @@ pub(super) fn decode_arg(arg: &[u8]) -> Option<Decoded> {
     Some(Decoded {
         program: Program {
             layout: RowLayout::new(schema, columns.clone()),
+            in_place: InPlace::of(schema, &columns, &assignments),
             columns,
             assignments,
         },

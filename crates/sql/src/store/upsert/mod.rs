@@ -29,12 +29,16 @@
 //!
 //! Map: the byte encoding in wire.rs (varints, strings, the collation numbers),
 //! column_types.rs (column type tags), values.rs (value tags), expr.rs (expressions) and arg.rs
-//! (the whole argument); apply.rs runs a decoded program on the old row.
+//! (the whole argument); apply.rs runs a decoded program on the old row, in_place.rs the
+//! accumulating forms on the old row's bytes.
 
 mod apply;
 mod arg;
 mod column_types;
 mod expr;
+mod in_place;
+#[cfg(test)]
+mod in_place_tests;
 #[cfg(test)]
 mod tests;
 mod values;
