@@ -3,7 +3,8 @@
 //! error line) must be equal byte for byte: SHOW CREATE TABLE and SHOW INDEX (the constraint
 //! lines and the index made for them), information_schema REFERENTIAL_CONSTRAINTS,
 //! TABLE_CONSTRAINTS and KEY_COLUMN_USAGE, the errors (1452, 1451, 1005, 1239, 1091, 1553, 1701,
-//! 1506, DROP TABLE's 1451), the rows after CASCADE and SET NULL, RENAME TABLE of a referenced
+//! 1506, DROP TABLE's 1451, a constraint name taken in the database: 1005 errno 121 and 1061),
+//! the rows after CASCADE and SET NULL, RENAME TABLE of a referenced
 //! table, `foreign_key_checks = 0`, and a mariadb-dump of MariaDB's tables loaded into Betula.
 //!
 //! SHOW CREATE TABLE differs only in `ENGINE=`, compared after writing Betula's as InnoDB. Not
@@ -83,6 +84,12 @@ const QUERIES: &[&str] = &[
     "ALTER TABLE c4 ADD CONSTRAINT c4_ibfk_1 FOREIGN KEY (pid) REFERENCES p(id)",
     "ALTER TABLE c4 DROP INDEX pid",
     "ALTER TABLE c4 DROP COLUMN pid",
+    "CREATE TABLE d1 (id INT PRIMARY KEY, pid INT, CONSTRAINT FKX FOREIGN KEY (pid) REFERENCES p(id)) ENGINE=InnoDB",
+    "SET foreign_key_checks = 0; CREATE TABLE d2 (id INT PRIMARY KEY, pid INT, CONSTRAINT zc5 FOREIGN KEY (pid) REFERENCES p(id)) ENGINE=InnoDB",
+    "CREATE TABLE d3 (id INT PRIMARY KEY, pid INT, qid INT, CONSTRAINT dd FOREIGN KEY (pid) REFERENCES p(id), CONSTRAINT dd FOREIGN KEY (qid) REFERENCES p(id)) ENGINE=InnoDB",
+    "ALTER TABLE c3 ADD CONSTRAINT fkx FOREIGN KEY (pid) REFERENCES p(id)",
+    "CREATE TABLE d4 (id INT PRIMARY KEY, pid INT, CONSTRAINT d4k FOREIGN KEY (pid) REFERENCES p(id)) ENGINE=InnoDB; ALTER TABLE d4 DROP FOREIGN KEY d4k, ADD CONSTRAINT d4k FOREIGN KEY (pid) REFERENCES p(id)",
+    "SELECT CONSTRAINT_NAME, TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'peer' ORDER BY CONSTRAINT_NAME, TABLE_NAME",
     "SET foreign_key_checks = 0; CREATE TABLE late (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES later(id)) ENGINE=InnoDB; INSERT INTO late VALUES (1, 99); SHOW CREATE TABLE late; DELETE FROM p; SELECT count(*) FROM c",
     "INSERT INTO late VALUES (2, 98)",
     "SET foreign_key_checks = 0; DROP TABLE p; SHOW TABLES",

@@ -1,6 +1,6 @@
 //! FOREIGN KEY constraints in DDL: ALTER TABLE ADD / DROP FOREIGN KEY on a [`Draft`], the
-//! checks of a new constraint against its referenced table (MariaDB's 1005 / errno 150), and the
-//! refusals of DROP TABLE (1451) and TRUNCATE (1701) of a referenced table.
+//! checks of a new constraint against its referenced table (MariaDB's 1005 / errno 150) and of its
+//! name against the database's (errno 121, FKC7), and the refusals of DROP TABLE (1451) and TRUNCATE (1701) of a referenced table.
 //!
 //! Invariants (design.md FKC1, FKC5): with `foreign_key_checks = 1` a new constraint references
 //! an existing table, existing columns of the same types, the first columns of its primary key
@@ -38,7 +38,13 @@ pub fn add(
     };
     let taken: Vec<String> = draft.foreign_keys.iter().map(|k| k.name.clone()).collect();
     let fk = ForeignKeyDef::from_ast(db, f, || generated_name(&draft.table, &taken))?;
-    if taken.iter().any(|n| n.eq_ignore_ascii_case(&fk.name)) {
+    // A name the table had before this ALTER stays taken even if the ALTER drops it (as InnoDB).
+    let had = cx.engine.catalog.table(db, &draft.table).is_some_and(|t| {
+        t.foreign_keys
+            .iter()
+            .any(|k| k.name.eq_ignore_ascii_case(&fk.name))
+    });
+    if had || taken.iter().any(|n| n.eq_ignore_ascii_case(&fk.name)) {
         if if_not_exists {
             cx.warn(
                 ErrorCode::DupConstraintName,
@@ -46,13 +52,7 @@ pub fn add(
             );
             return Ok(());
         }
-        return Err(DbError::new(
-            ErrorCode::CantCreateTable,
-            format!(
-                "Can't create table `{db}`.`{}` (errno: 121 \"Duplicate key on write or update\")",
-                draft.table
-            ),
-        ));
+        return Err(duplicate_name(db, &draft.table));
     }
     for c in &fk.columns {
         if draft.position(c).is_none() {
@@ -123,6 +123,7 @@ fn incorrectly_formed(t: &TableDef) -> DbError {
 /// referenced tables (FKC1), unless `foreign_key_checks = 0`.
 pub fn validate(cx: &Context, t: &TableDef, old: &[ForeignKeyDef]) -> DbResult<()> {
     for fk in t.foreign_keys.iter().filter(|fk| !old.contains(fk)) {
+        check_name(cx, t, fk)?;
         if fk.on_delete == FkAction::SetDefault || fk.on_update == FkAction::SetDefault {
             return Err(DbError::new(
                 ErrorCode::NotSupportedYet,
@@ -148,6 +149,38 @@ pub fn validate(cx: &Context, t: &TableDef, old: &[ForeignKeyDef]) -> DbResult<(
         }
     }
     Ok(())
+}
+
+/// A new constraint's name is unique in its database, whatever `foreign_key_checks` says
+/// (FKC7): 1061 when the table names it twice, 1005 errno 121 when another table has it.
+fn check_name(cx: &Context, t: &TableDef, fk: &ForeignKeyDef) -> DbResult<()> {
+    let same = |k: &ForeignKeyDef| k.name.eq_ignore_ascii_case(&fk.name);
+    if t.foreign_keys.iter().filter(|k| same(k)).count() > 1 {
+        return Err(DbError::new(
+            ErrorCode::DupKeyname,
+            format!("Duplicate key name '{}'", fk.name),
+        ));
+    }
+    let elsewhere = cx
+        .engine
+        .catalog
+        .tables(&t.db)
+        .iter()
+        .any(|o| o.name != t.name && o.foreign_keys.iter().any(same));
+    if elsewhere {
+        return Err(duplicate_name(&t.db, &t.name));
+    }
+    Ok(())
+}
+
+/// MariaDB's error for a constraint name taken in the database.
+fn duplicate_name(db: &str, table: &str) -> DbError {
+    DbError::new(
+        ErrorCode::CantCreateTable,
+        format!(
+            "Can't create table `{db}`.`{table}` (errno: 121 \"Duplicate key on write or update\")"
+        ),
+    )
 }
 
 /// Whether `fk` of `child` fits `parent`: columns exist with the same types, the referenced
