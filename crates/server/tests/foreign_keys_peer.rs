@@ -3,7 +3,8 @@
 //! error line) must be equal byte for byte: SHOW CREATE TABLE and SHOW INDEX (the constraint
 //! lines and the index made for them), information_schema REFERENTIAL_CONSTRAINTS,
 //! TABLE_CONSTRAINTS and KEY_COLUMN_USAGE, the errors (1452, 1451, 1005, 1239, 1091, 1553, 1701,
-//! 1506, DROP TABLE's 1451, a constraint name taken in the database: 1005 errno 121 and 1061),
+//! 1506, DROP TABLE's 1451, a constraint name taken in the database: 1005 errno 121 and 1061,
+//! a referencing or referenced column's type changed: 1832, 1833; renamed: the constraints follow),
 //! the rows after CASCADE and SET NULL, RENAME TABLE of a referenced
 //! table, `foreign_key_checks = 0`, and a mariadb-dump of MariaDB's tables loaded into Betula.
 //!
@@ -90,6 +91,15 @@ const QUERIES: &[&str] = &[
     "ALTER TABLE c3 ADD CONSTRAINT fkx FOREIGN KEY (pid) REFERENCES p(id)",
     "CREATE TABLE d4 (id INT PRIMARY KEY, pid INT, CONSTRAINT d4k FOREIGN KEY (pid) REFERENCES p(id)) ENGINE=InnoDB; ALTER TABLE d4 DROP FOREIGN KEY d4k, ADD CONSTRAINT d4k FOREIGN KEY (pid) REFERENCES p(id)",
     "SELECT CONSTRAINT_NAME, TABLE_NAME FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = 'peer' ORDER BY CONSTRAINT_NAME, TABLE_NAME",
+    "CREATE TABLE tp (id INT PRIMARY KEY) ENGINE=InnoDB; CREATE TABLE tc (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES tp (id)) ENGINE=InnoDB",
+    "ALTER TABLE tc MODIFY pid BIGINT",
+    "ALTER TABLE tp MODIFY id BIGINT",
+    "ALTER TABLE tc MODIFY pid INT NOT NULL COMMENT 'x'; ALTER TABLE tc CHANGE pid pid2 INT; SHOW CREATE TABLE tc",
+    "ALTER TABLE tp CHANGE id id2 INT; SHOW CREATE TABLE tc",
+    "ALTER TABLE tc MODIFY pid2 SMALLINT",
+    "ALTER TABLE tp MODIFY id2 INT UNSIGNED",
+    "SET foreign_key_checks = 0; ALTER TABLE tc MODIFY pid2 BIGINT",
+    "ALTER TABLE tp RENAME COLUMN id2 TO id3; SHOW CREATE TABLE tc; INSERT INTO tc VALUES (1, 5)",
     "SET foreign_key_checks = 0; CREATE TABLE late (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES later(id)) ENGINE=InnoDB; INSERT INTO late VALUES (1, 99); SHOW CREATE TABLE late; DELETE FROM p; SELECT count(*) FROM c",
     "INSERT INTO late VALUES (2, 98)",
     "SET foreign_key_checks = 0; DROP TABLE p; SHOW TABLES",

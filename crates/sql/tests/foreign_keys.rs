@@ -1,4 +1,4 @@
-//! FOREIGN KEY constraints (design.md FKC1-FKC7): the definition as SHOW CREATE TABLE and
+//! FOREIGN KEY constraints (design.md FKC1-FKC8): the definition as SHOW CREATE TABLE and
 //! information_schema show it, kept across a restart; the index made for a constraint; ALTER
 //! TABLE ADD / DROP FOREIGN KEY; RENAME TABLE; MariaDB's errors (1452, 1451, 1005, 1239, 1091, 1553, 1701,
 //! 1506); `foreign_key_checks = 0`; and random INSERT / UPDATE / DELETE sequences on a parent

@@ -1,7 +1,7 @@
 //! FOREIGN KEY constraints ([`ForeignKeyDef`]) as MariaDB's InnoDB keeps them: read from CREATE
 //! TABLE / ALTER TABLE ADD FOREIGN KEY, shown again by SHOW CREATE TABLE (so they are stored with
 //! the table's text, persist.rs), enforced by the writers (exec/dml/foreign_keys.rs, design.md
-//! FKC1-FKC7).
+//! FKC1-FKC8).
 //!
 //! Naming (as InnoDB): a constraint is named by `CONSTRAINT name`, else by the index name written
 //! after FOREIGN KEY, else `<table>_ibfk_<n>` with n one above the highest such number the table

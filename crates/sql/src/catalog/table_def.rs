@@ -137,7 +137,7 @@ pub struct TableDef {
     /// CHECK constraints, enforced on every row written (check_def.rs).
     pub checks: Vec<crate::catalog::CheckDef>,
     /// FOREIGN KEY constraints of this (child) table, in the order written (foreign_key_def.rs,
-    /// enforced by exec/dml/foreign_keys.rs, design.md FKC1-FKC7).
+    /// enforced by exec/dml/foreign_keys.rs, design.md FKC1-FKC8).
     pub foreign_keys: Vec<crate::catalog::ForeignKeyDef>,
     /// How the table is partitioned (`None`: one set of trees); each partition owns its own
     /// trees, `db/t/#<id>/<index>` (catalog/partition/, design.md "Partitioned tables").

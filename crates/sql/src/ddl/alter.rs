@@ -27,6 +27,7 @@ use crate::catalog::partition::{self, PartitionClause, Retention};
 use crate::catalog::{charset_clause, create_table, TableDef};
 use crate::codec::row::RowLayout;
 use crate::context::Context;
+use crate::ddl::foreign_key_columns;
 use crate::ddl::instant::{self, Plan, Why};
 use crate::ddl::partitions;
 use crate::ddl::rebuild;
@@ -203,6 +204,9 @@ pub fn execute(
     }
     let fin = draft.finish(&old)?;
     let mut new = fin.def;
+    let renames = foreign_key_columns::renamed(&old, &new, &fin.origin);
+    foreign_key_columns::rename_self_references(&mut new, &renames);
+    foreign_key_columns::check_types(cx, &old, &new, &renames)?;
     crate::ddl::foreign_key_ops::validate(cx, &new, &old.foreign_keys)?;
     crate::ddl::foreign_key_ops::check_existing_rows(cx, &old, &new)?;
     apply_options(&mut new, &ex.options, cx.database_collation(db))?;
@@ -236,7 +240,8 @@ pub fn execute(
         &order,
         &ex,
     )?;
-    partitions::publish(cx, &old, new)?;
+    let published = partitions::publish(cx, &old, new)?;
+    foreign_key_columns::follow_renames(cx, &published, &renames)?;
     // Snapshots older than the new trees may not read them (design.md OIX7).
     let store = &cx.engine.store;
     store.births.record(fresh, store.env().next_lsn());

@@ -17,6 +17,7 @@ use crate::context::Context;
 use crate::ddl::table_draft::{Draft, IndexSpec};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::types::Column;
 
 /// Whether the session checks foreign keys (`foreign_key_checks`).
 pub fn checks_on(cx: &Context) -> bool {
@@ -183,6 +184,16 @@ fn duplicate_name(db: &str, table: &str) -> DbError {
     )
 }
 
+/// Whether a child column of type `a` may reference a parent column of type `b`: text of one
+/// character set, anything else of one type.
+pub fn same_type(a: &Column, b: &Column) -> bool {
+    if a.sql_type.is_text() && b.sql_type.is_text() {
+        a.collation.charset() == b.collation.charset()
+    } else {
+        a.sql_type == b.sql_type
+    }
+}
+
 /// Whether `fk` of `child` fits `parent`: columns exist with the same types, the referenced
 /// ones start the primary key or an index, SET NULL columns are nullable, no partitioning.
 fn well_formed(child: &TableDef, parent: &TableDef, fk: &ForeignKeyDef) -> bool {
@@ -191,14 +202,10 @@ fn well_formed(child: &TableDef, parent: &TableDef, fk: &ForeignKeyDef) -> bool 
     let (Some(cols), Some(refs)) = (cols, refs) else {
         return false;
     };
-    let same_type = cols.iter().zip(&refs).all(|(&c, &r)| {
-        let (a, b) = (&child.columns[c], &parent.columns[r]);
-        if a.sql_type.is_text() && b.sql_type.is_text() {
-            a.collation.charset() == b.collation.charset()
-        } else {
-            a.sql_type == b.sql_type
-        }
-    });
+    let same_type = cols
+        .iter()
+        .zip(&refs)
+        .all(|(&c, &r)| same_type(&child.columns[c], &parent.columns[r]));
     let set_null = fk.on_delete == FkAction::SetNull || fk.on_update == FkAction::SetNull;
     let nullable = !set_null || cols.iter().all(|&c| child.columns[c].nullable);
     same_type

@@ -10,6 +10,7 @@ pub mod create_select;
 pub mod databases;
 pub mod exchange;
 pub mod expiry;
+pub mod foreign_key_columns;
 pub mod foreign_key_ops;
 pub mod indexes;
 pub mod instant;

@@ -280,11 +280,17 @@ impl Draft {
         self.inline_keys(&new_name, p.primary, p.unique)
     }
 
+    /// Column `old` renamed `new` in the primary key, the indexes and the foreign keys.
     fn rename_in_keys(&mut self, old: &str, new: &str) {
         for n in self
             .pk
             .iter_mut()
             .chain(self.indexes.iter_mut().flat_map(|ix| ix.columns.iter_mut()))
+            .chain(
+                self.foreign_keys
+                    .iter_mut()
+                    .flat_map(|fk| fk.columns.iter_mut()),
+            )
         {
             if eq(n, old) {
                 *n = new.to_string();
@@ -299,15 +305,6 @@ impl Draft {
         }
         self.column_mut(from)?.col.name = to.to_string();
         self.rename_in_keys(from, to);
-        for c in self
-            .foreign_keys
-            .iter_mut()
-            .flat_map(|fk| fk.columns.iter_mut())
-        {
-            if eq(c, from) {
-                *c = to.to_string();
-            }
-        }
         Ok(())
     }
 

@@ -434,6 +434,10 @@ error_codes! {
     TablespaceDiscarded = 1814, "HY000";
     /// `ER_DUP_CONSTRAINT_NAME`
     DupConstraintName = 1826, "HY000";
+    /// `ER_FK_COLUMN_CANNOT_CHANGE`
+    FkColumnCannotChange = 1832, "HY000";
+    /// `ER_FK_COLUMN_CANNOT_CHANGE_CHILD`
+    FkColumnCannotChangeChild = 1833, "HY000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED`
     AlterOperationNotSupported = 1845, "0A000";
     /// `ER_ALTER_OPERATION_NOT_SUPPORTED_REASON`
