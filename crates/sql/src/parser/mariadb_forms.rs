@@ -15,6 +15,9 @@
 //!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
 //! - the function `INTERVAL(N, N1, ...)` becomes `__INTRVL(N, N1, ...)`
 //!   ([`with_interval_function`]), which the compiler calls INTERVAL.
+//! - `TRIM(BOTH FROM s)`, `TRIM(LEADING FROM s)` and `TRIM(TRAILING FROM s)` (spaces trimmed)
+//!   become `TRIM(s)`, `LTRIM(s)` and `RTRIM(s)`, padded with spaces to the same length
+//!   ([`with_trim_of_spaces`]).
 //!
 //! And two forms handled before sqlparser sees them: the JSON arrows `->` / `->>`, which
 //! MariaDB 10.11 does not have, are refused ([`json_arrow`]); `REGEXP NULL` / `RLIKE NULL`
@@ -176,6 +179,33 @@ pub fn with_interval_function(sql: &str) -> Option<String> {
                 _ => {}
             }
         }
+    }
+    apply(sql, edits)
+}
+
+/// `sql` with each `TRIM(BOTH | LEADING | TRAILING FROM` written `TRIM(`, `LTRIM(` or `RTRIM(`
+/// and spaces up to its length; `None` if there is none.
+pub fn with_trim_of_spaces(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(4) {
+        let [(trim, at), (Tok::Sym('('), _), (side, _), (from, from_at)] = w else {
+            continue;
+        };
+        if !is_word(trim, "TRIM") || !is_word(from, "FROM") {
+            continue;
+        }
+        let call = if is_word(side, "BOTH") {
+            "TRIM("
+        } else if is_word(side, "LEADING") {
+            "LTRIM("
+        } else if is_word(side, "TRAILING") {
+            "RTRIM("
+        } else {
+            continue;
+        };
+        let end = token_end(sql, *from_at);
+        edits.push((*at, end, format!("{call:<width$}", width = end - at)));
     }
     apply(sql, edits)
 }
