@@ -161,3 +161,54 @@ pub fn fixed_double_decimals(scope: &Scope, aggs: &[AggSpec], e: &Expr) -> Optio
     let n = decimals(scope, aggs, e, ResultKind::Double);
     (n < NOT_FIXED).then_some(n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::decimal::Decimal;
+
+    fn call(name: &str, args: Vec<Expr>) -> Expr {
+        Expr::Func(name.into(), args)
+    }
+
+    fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b), Default::default())
+    }
+
+    fn lit(v: Value) -> Expr {
+        Expr::Lit(v)
+    }
+
+    #[test]
+    fn doubles_take_mariadb_decimals() {
+        let scope = Scope::default();
+        let d = |e: &Expr| fixed_double_decimals(&scope, &[], e);
+        let two = || lit(Value::Double(2.0));
+        assert_eq!(d(&call("ROUND", vec![two(), lit(Value::Int(1))])), Some(1));
+        assert_eq!(d(&call("ROUND", vec![two(), lit(Value::Int(-2))])), Some(0));
+        assert_eq!(d(&call("ROUND", vec![two(), lit(Value::Int(31))])), None);
+        assert_eq!(d(&call("ROUND", vec![two(), lit(Value::Null)])), None);
+        assert_eq!(d(&call("PI", vec![])), Some(6));
+        assert_eq!(
+            d(&bin(BinOp::Div, call("PI", vec![]), lit(Value::Int(3)))),
+            Some(10)
+        );
+        assert_eq!(d(&bin(BinOp::Mul, call("PI", vec![]), two())), None);
+        let half = lit(Value::Decimal(Decimal::parse("1.55").unwrap()));
+        assert_eq!(d(&bin(BinOp::Add, call("PI", vec![]), half)), Some(6));
+        assert_eq!(d(&call("SQRT", vec![two()])), None);
+        assert_eq!(d(&call("FLOOR", vec![call("PI", vec![])])), Some(0));
+    }
+
+    #[test]
+    fn decimal_products_add_their_decimals() {
+        let scope = Scope::default();
+        let dec = |s: &str| lit(Value::Decimal(Decimal::parse(s).unwrap()));
+        let e = bin(BinOp::Mul, dec("1.25"), dec("0.125"));
+        assert_eq!(decimals(&scope, &[], &e, ResultKind::Decimal), 5);
+        assert_eq!(decimals(&scope, &[], &e, ResultKind::Double), 3);
+        let q = bin(BinOp::Div, dec("1.5"), dec("0.125"));
+        assert_eq!(decimals(&scope, &[], &q, ResultKind::Decimal), 5);
+        assert_eq!(decimals(&scope, &[], &q, ResultKind::Double), 7);
+    }
+}

@@ -336,6 +336,31 @@ mod tests {
     use crate::expr::user_var_name;
 
     #[test]
+    fn trim_without_characters_becomes_a_call_of_the_same_length() {
+        let sql = "SELECT TRIM(BOTH FROM a), TRIM( LEADING FROM b), TRIM(TRAILING FROM c), TRIM(BOTH 'x' FROM d)";
+        let out = with_trim_of_spaces(sql).unwrap();
+        assert_eq!(out.len(), sql.len());
+        assert_eq!(
+            out,
+            "SELECT TRIM(          a), LTRIM(             b), RTRIM(             c), TRIM(BOTH 'x' FROM d)"
+        );
+        assert_eq!(with_trim_of_spaces("SELECT TRIM(a)"), None);
+    }
+
+    #[test]
+    fn bang_is_a_not_that_binds_tighter_than_any_operator() {
+        let shown = |sql: &str| match &super::super::parse(sql).unwrap()[0] {
+            sqlparser::ast::Statement::Query(q) => q.body.to_string(),
+            other => other.to_string(),
+        };
+        assert_eq!(shown("SELECT !1 + 1"), "SELECT NOT 1 + 1");
+        assert_eq!(
+            shown("SELECT !(1 + 1), !!a, 1 != 2"),
+            "SELECT NOT (1 + 1), NOT NOT a, 1 <> 2"
+        );
+    }
+
+    #[test]
     fn quoted_user_variable_names_become_plain_ones() {
         let set = with_quoted_user_vars("set @`spider_lc_./s1/t` = '-x-'").unwrap();
         let var = set
