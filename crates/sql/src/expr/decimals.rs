@@ -61,7 +61,8 @@ pub fn decimals(scope: &Scope, aggs: &[AggSpec], e: &Expr, kind: ResultKind) -> 
             .fold(0, most),
         Expr::Func(name, args) => function(name, args, &d),
         Expr::Agg(i) => aggs.get(*i).map_or(NOT_FIXED, |a| aggregate(a, &d)),
-        Expr::Member(..) | Expr::IsNull(..) | Expr::IsTrue(..) | Expr::InList(..) => 0,
+        // An ENUM/SET read as a number is a string to MariaDB: its decimals are free.
+        Expr::IsNull(..) | Expr::IsTrue(..) | Expr::InList(..) => 0,
         Expr::Between(..) | Expr::Like(..) => 0,
         _ => NOT_FIXED,
     }
