@@ -21,6 +21,9 @@ pub struct OutCol {
     pub length: u32,
     /// The members of an ENUM or SET column (empty otherwise): CREATE TABLE ... SELECT copies them.
     pub members: std::sync::Arc<[String]>,
+    /// For a computed item: the decimals MariaDB prints its DOUBLE values with when it fixes them
+    /// (`ROUND(x, 2)`, `PI()`: plan/item_decimals.rs); `None`: the shortest form.
+    pub double_decimals: Option<u8>,
 }
 
 impl OutCol {

@@ -40,6 +40,8 @@ pub struct ColumnText {
     /// Display length of the column (YEAR(2): 2).
     pub length: u32,
     pub zerofill: bool,
+    /// A computed item's fixed decimals for its DOUBLE values (`ROUND(x, 2)`).
+    pub double_decimals: Option<u8>,
 }
 
 impl ColumnText {
@@ -53,6 +55,7 @@ impl ColumnText {
             ty: c.ty,
             length,
             zerofill: c.flags & betula_sql::types::column_flag::ZEROFILL != 0,
+            double_decimals: c.double_decimals,
         }
     }
 }
@@ -71,6 +74,9 @@ pub fn to_protocol_typed(v: &SqlValue, col: &ColumnText) -> Value {
         }
         (SqlValue::UInt(y), Some(SqlType::Year)) if col.length == 2 => format!("{:02}", y % 100),
         (SqlValue::UInt(y), Some(SqlType::Year)) => format!("{y:04}"),
+        (SqlValue::Double(d), _) if col.double_decimals.is_some() => {
+            betula_sql::types::text_format::format_fixed(*d, col.double_decimals.unwrap_or(0))
+        }
         (SqlValue::Float(_) | SqlValue::Double(_), Some(t)) if t.float_decimals().is_some() => v
             .to_text(Some(&t))
             .map(|b| String::from_utf8_lossy(&b).into_owned())

@@ -326,6 +326,7 @@ impl Session for SqlSession {
                 collation: c.collation,
                 length: c.display_length(),
                 members: c.members.clone(),
+                double_decimals: None,
             };
             let mut d = convert::column(&oc, 0, &[]);
             d.default = c

@@ -104,7 +104,7 @@ pub fn checks_of(ct: &ast::CreateTable) -> Vec<CheckDef> {
 
 /// Compiles a constraint's text against the table's columns, without a session.
 fn compile(text: &str, scope: &Scope) -> DbResult<Expr> {
-    let mut parser = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+    let mut parser = sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
         .try_with_sql(text)
         .map_err(|e| DbError::syntax(e.to_string()))?;
     let ast = parser

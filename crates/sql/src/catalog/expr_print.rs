@@ -290,7 +290,7 @@ mod tests {
     use super::*;
 
     fn printed(sql: &str) -> String {
-        let mut p = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+        let mut p = sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
             .try_with_sql(sql)
             .unwrap();
         mariadb_text(&p.parse_expr().unwrap())

@@ -126,7 +126,7 @@ fn compile(text: &str, scope: &Scope) -> DbResult<Expr> {
         }
     }
     readable.push_str(&text[from..]);
-    let mut parser = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+    let mut parser = sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
         .try_with_sql(&readable)
         .map_err(|e| DbError::syntax(e.to_string()))?;
     let ast = parser

@@ -83,7 +83,7 @@ pub fn adds_checks(old: &TableDef, new: &TableDef) -> bool {
 }
 
 fn parse_expr(text: &str) -> DbResult<ast::Expr> {
-    sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+    sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
         .try_with_sql(text)
         .and_then(|mut p| p.parse_expr())
         .map(|e| match e {

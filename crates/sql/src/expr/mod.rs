@@ -25,6 +25,8 @@ pub mod compile;
 mod concat;
 pub mod correlated;
 mod counter_rate;
+pub mod decimals;
+pub mod dialect;
 pub mod eval;
 pub mod fold;
 pub mod functions;

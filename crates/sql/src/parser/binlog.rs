@@ -5,8 +5,8 @@
 //! Invariants: each form ends where its grammar does (1064 otherwise); PURGE ... BEFORE with a
 //! subquery is 1970, as in MariaDB.
 
+use crate::expr::dialect::dialect;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::error::code::ErrorCode;
@@ -51,7 +51,7 @@ pub fn parse(keyword: &str, c: &mut Cursor<'_>) -> DbResult<Statement> {
                     "PURGE..BEFORE does not support subqueries or stored functions",
                 ));
             }
-            let e = Parser::new(&MySqlDialect {})
+            let e = Parser::new(dialect())
                 .try_with_sql(c.rest())?
                 .parse_expr()?;
             return Ok(Statement::Binlog(BinlogStmt::PurgeBefore(Box::new(e))));

@@ -15,6 +15,9 @@
 //!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
 //! - the function `INTERVAL(N, N1, ...)` becomes `__INTRVL(N, N1, ...)`
 //!   ([`with_interval_function`]), which the compiler calls INTERVAL.
+//! - `TRIM(BOTH FROM s)`, `TRIM(LEADING FROM s)` and `TRIM(TRAILING FROM s)` (spaces trimmed)
+//!   become `TRIM(s)`, `LTRIM(s)` and `RTRIM(s)`, padded with spaces to the same length
+//!   ([`with_trim_of_spaces`]).
 //!
 //! And two forms handled before sqlparser sees them: the JSON arrows `->` / `->>`, which
 //! MariaDB 10.11 does not have, are refused ([`json_arrow`]); `REGEXP NULL` / `RLIKE NULL`
@@ -180,6 +183,33 @@ pub fn with_interval_function(sql: &str) -> Option<String> {
     apply(sql, edits)
 }
 
+/// `sql` with each `TRIM(BOTH | LEADING | TRAILING FROM` written `TRIM(`, `LTRIM(` or `RTRIM(`
+/// and spaces up to its length; `None` if there is none.
+pub fn with_trim_of_spaces(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(4) {
+        let [(trim, at), (Tok::Sym('('), _), (side, _), (from, from_at)] = w else {
+            continue;
+        };
+        if !is_word(trim, "TRIM") || !is_word(from, "FROM") {
+            continue;
+        }
+        let call = if is_word(side, "BOTH") {
+            "TRIM("
+        } else if is_word(side, "LEADING") {
+            "LTRIM("
+        } else if is_word(side, "TRAILING") {
+            "RTRIM("
+        } else {
+            continue;
+        };
+        let end = token_end(sql, *from_at);
+        edits.push((*at, end, format!("{call:<width$}", width = end - at)));
+    }
+    apply(sql, edits)
+}
+
 /// True if `t` is the unquoted word `word` (upper case).
 fn is_word(t: &Tok, word: &str) -> bool {
     matches!(t, Tok::Word { upper, quoted: false, .. } if upper == word)
@@ -304,6 +334,31 @@ pub fn json_arrow(sql: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::expr::user_var_name;
+
+    #[test]
+    fn trim_without_characters_becomes_a_call_of_the_same_length() {
+        let sql = "SELECT TRIM(BOTH FROM a), TRIM( LEADING FROM b), TRIM(TRAILING FROM c), TRIM(BOTH 'x' FROM d)";
+        let out = with_trim_of_spaces(sql).unwrap();
+        assert_eq!(out.len(), sql.len());
+        assert_eq!(
+            out,
+            "SELECT TRIM(          a), LTRIM(             b), RTRIM(             c), TRIM(BOTH 'x' FROM d)"
+        );
+        assert_eq!(with_trim_of_spaces("SELECT TRIM(a)"), None);
+    }
+
+    #[test]
+    fn bang_is_a_not_that_binds_tighter_than_any_operator() {
+        let shown = |sql: &str| match &super::super::parse(sql).unwrap()[0] {
+            sqlparser::ast::Statement::Query(q) => q.body.to_string(),
+            other => other.to_string(),
+        };
+        assert_eq!(shown("SELECT !1 + 1"), "SELECT NOT 1 + 1");
+        assert_eq!(
+            shown("SELECT !(1 + 1), !!a, 1 != 2"),
+            "SELECT NOT (1 + 1), NOT NOT a, 1 <> 2"
+        );
+    }
 
     #[test]
     fn quoted_user_variable_names_become_plain_ones() {

@@ -62,8 +62,8 @@ pub mod views;
 
 use std::borrow::Cow;
 
+use crate::expr::dialect::dialect;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::catalog::partition::TableExtras;
@@ -89,8 +89,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         // KEY_BLOCK_SIZE (index_syntax.rs), `REAL(M,D)` / `DOUBLE PRECISION(M,D)` (synonyms of
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
-        // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...)
-        // (mariadb_forms.rs); retry with them rewritten.
+        // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...), TRIM
+        // without the characters to trim (mariadb_forms.rs); retry with them rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -109,6 +109,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_concat_limit_pair(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_interval_function(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_trim_of_spaces(cur).or(alt);
             match alt {
                 Some(alt) => parse_sql(&alt).map_err(|_| DbError::parse_error(sql, e)),
                 None => Err(DbError::parse_error(sql, e)),
@@ -125,7 +127,7 @@ pub const RECURSION_LIMIT: usize = 128;
 
 /// sqlparser's statements of `sql` (MySQL dialect, [`RECURSION_LIMIT`]).
 fn parse_sql(sql: &str) -> Result<Vec<ast::Statement>, sqlparser::parser::ParserError> {
-    Parser::new(&MySqlDialect {})
+    Parser::new(dialect())
         .with_recursion_limit(RECURSION_LIMIT)
         .try_with_sql(sql)?
         .parse_statements()

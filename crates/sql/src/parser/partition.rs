@@ -20,8 +20,8 @@
 //! Subpartitions are refused with 1235; the other checks are the catalog's
 //! (catalog/partition/define.rs).
 
+use crate::expr::dialect::dialect;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::catalog::partition::{
@@ -158,7 +158,7 @@ fn expression(text: &str) -> DbResult<ast::Expr> {
         }
     }
     rewritten.push_str(&text[at..]);
-    let mut p = Parser::new(&MySqlDialect {}).try_with_sql(&rewritten)?;
+    let mut p = Parser::new(dialect()).try_with_sql(&rewritten)?;
     let e = p.parse_expr()?;
     if p.peek_token().token != sqlparser::tokenizer::Token::EOF {
         return Err(DbError::syntax(text));

@@ -10,8 +10,8 @@
 //! their tail (SHOW TRIGGERS / EVENTS / OPEN TABLES); the WHERE condition is read by sqlparser
 //! (only the expression: text after it is not checked, as before).
 
+use crate::expr::dialect::dialect;
 use sqlparser::ast;
-use sqlparser::dialect::MySqlDialect;
 use sqlparser::parser::Parser;
 
 use crate::error::db_error::{DbError, DbResult};
@@ -221,7 +221,7 @@ pub fn parse_show(c: &mut Cursor<'_>) -> DbResult<ShowStatement> {
         _ => return Err(syntax(c)),
     };
     let filter = if c.kw("WHERE") {
-        let e = Parser::new(&MySqlDialect {})
+        let e = Parser::new(dialect())
             .try_with_sql(c.rest())?
             .parse_expr()?;
         Some(Box::new(e))

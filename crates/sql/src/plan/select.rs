@@ -16,6 +16,7 @@ use super::window::{compile_item, named_windows};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::expr::decimals::fixed_double_decimals;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::window::{WinCall, WindowCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
@@ -584,6 +585,7 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]
                 collation: c.collation,
                 length: c.length,
                 members: c.members.clone(),
+                double_decimals: None,
             }
         }
         Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Count | AggFunc::CountStar) => {
@@ -610,11 +612,15 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]
                     members: scope.cols[c].members.clone(),
                     ..Default::default()
                 },
-                None => OutCol::named(&p.name, None),
+                None => OutCol {
+                    double_decimals: fixed_double_decimals(scope, aggs, &p.expr),
+                    ..OutCol::named(&p.name, None)
+                },
             }
         }
         e => OutCol {
             collation: scope.collation_of(e),
+            double_decimals: fixed_double_decimals(scope, aggs, e),
             ..OutCol::named(&p.name, None)
         },
     }

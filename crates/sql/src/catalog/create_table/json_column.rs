@@ -56,7 +56,7 @@ pub(super) fn json_as_longtext(ct: &CreateTable) -> DbResult<Cow<'_, CreateTable
 /// `json_valid(`name`)`.
 fn json_valid_call(name: &str) -> DbResult<ast::Expr> {
     let text = format!("json_valid(`{}`)", name.replace('`', "``"));
-    sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+    sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
         .try_with_sql(&text)
         .and_then(|mut p| p.parse_expr())
         .map_err(|e| DbError::syntax(e.to_string()))

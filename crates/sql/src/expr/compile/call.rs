@@ -125,8 +125,14 @@ impl Compiler<'_> {
                 };
                 Expr::Func(mode.into(), vec![self.compile(expr)?, what])
             }
-            E::Ceil { expr, .. } => Expr::Func("CEIL".into(), vec![self.compile(expr)?]),
-            E::Floor { expr, .. } => Expr::Func("FLOOR".into(), vec![self.compile(expr)?]),
+            E::Ceil { expr, .. } => Expr::Func(
+                "CEIL".into(),
+                vec![super::division::unrounded(self.compile(expr)?)],
+            ),
+            E::Floor { expr, .. } => Expr::Func(
+                "FLOOR".into(),
+                vec![super::division::unrounded(self.compile(expr)?)],
+            ),
             E::Position { expr, r#in } => Expr::Func(
                 "LOCATE".into(),
                 vec![self.compile(expr)?, self.compile(r#in)?],
@@ -235,6 +241,17 @@ impl Compiler<'_> {
         }
         if !crate::expr::functions::is_known_function(&name) {
             return Err(DbError::no_function(&name.to_ascii_lowercase()));
+        }
+        // ROUND(1/3, 8) and FLOOR(2/3*3) read the quotient's inner digits (compile/division.rs).
+        let mut compiled = compiled;
+        if matches!(
+            name.as_str(),
+            "ROUND" | "TRUNCATE" | "FLOOR" | "CEIL" | "CEILING"
+        ) {
+            if let Some(first) = compiled.first_mut() {
+                let e = std::mem::replace(first, Expr::Lit(Value::Null));
+                *first = super::division::unrounded(e);
+            }
         }
         Ok(self.zoned_call(name, compiled))
     }

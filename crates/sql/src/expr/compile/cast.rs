@@ -46,6 +46,11 @@ impl Compiler<'_> {
     fn cast_to(&mut self, expr: &ast::Expr, to: CastTo) -> DbResult<Expr> {
         let a = self.compile(expr)?;
         let a = if to.is_numeric() { self.number(a) } else { a };
+        // CAST(1/3 AS DECIMAL(20,10)) reads the quotient's inner digits (compile/division.rs).
+        let a = match to {
+            CastTo::Decimal(..) => super::division::unrounded(a),
+            _ => a,
+        };
         Ok(Expr::Cast(Box::new(a), to))
     }
 

@@ -29,6 +29,7 @@
 
 mod call;
 mod cast;
+mod division;
 mod json;
 mod literal;
 mod names;

@@ -61,7 +61,8 @@ impl Compiler<'_> {
         } else {
             (a, b)
         };
-        Ok(Expr::Binary(op, Box::new(a), Box::new(b), coll))
+        let e = Expr::Binary(op, Box::new(a), Box::new(b), coll);
+        Ok(super::division::precise(self.scope, e))
     }
 
     /// The operands of `op` as MariaDB reads them: an ENUM/SET column is a number for arithmetic,

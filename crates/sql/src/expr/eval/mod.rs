@@ -205,7 +205,7 @@ mod tests {
 
     /// `sql` compiled against `scope` and evaluated on `row`.
     fn run_on(sql: &str, scope: &Scope, row: &[Value]) -> DbResult<Value> {
-        let e = sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+        let e = sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
             .try_with_sql(sql)
             .unwrap()
             .parse_expr()

@@ -1,4 +1,5 @@
-//! Conversions between numbers, characters and their codes: HEX, UNHEX, BIN, OCT, ASCII/ORD, CHAR, and
+//! Conversions between numbers, characters and their codes: HEX, UNHEX, BIN, OCT, CONV, ASCII/ORD,
+//! CHAR, and
 //! the internal `__COLLATE` (`expr COLLATE name`, which keeps the value as it is: the collation
 //! already chose how the compiled comparison compares).
 //!
@@ -10,7 +11,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::text_of;
 use crate::types::value::Value;
 
-pub(super) const NAMES: &[&str] = &["HEX", "UNHEX", "BIN", "OCT", "ASCII", "ORD", "CHAR"];
+pub(super) const NAMES: &[&str] = &["HEX", "UNHEX", "BIN", "OCT", "CONV", "ASCII", "ORD", "CHAR"];
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     let t = |i: usize| a.get(i).and_then(text_of);
@@ -28,6 +29,16 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             } else {
                 format!("{n:o}")
             })
+        }
+        "CONV" => {
+            need(name, a, 3, 3)?;
+            let (from, to) = (int(&a[1]).unwrap_or(0), int(&a[2]).unwrap_or(0));
+            match t(0) {
+                Some(s) if !s.is_empty() && base_ok(from) && base_ok(to) => {
+                    text(to_base(read_in_base(s.as_bytes(), from), to))
+                }
+                _ => Value::Null,
+            }
         }
         "HEX" => match &a[0] {
             Value::Int(_) | Value::UInt(_) => text(format!("{:X}", int(&a[0]).unwrap_or(0))),
@@ -74,6 +85,80 @@ fn unhex(digits: &[u8]) -> Value {
     Value::Bytes(out)
 }
 
+/// A base CONV takes: 2 to 36, negative for signed.
+fn base_ok(base: i64) -> bool {
+    (2..=36).contains(&base.abs())
+}
+
+/// CONV's reading of `s` in `base` (MariaDB's `my_strntoull` / `my_strntoll` for a negative
+/// base): leading spaces, a sign, then the digits valid in the base up to the first other
+/// character; beyond 64 bits all ones (unsigned) or the nearest of i64's ends (signed). The
+/// result's bits, as a signed number.
+fn read_in_base(s: &[u8], base: i64) -> i64 {
+    let radix = base.unsigned_abs() as u32;
+    let mut rest = s.iter().skip_while(|c| c.is_ascii_whitespace()).peekable();
+    let negative = match rest.peek() {
+        Some(b'-') => {
+            rest.next();
+            true
+        }
+        Some(b'+') => {
+            rest.next();
+            false
+        }
+        _ => false,
+    };
+    let mut n: u64 = 0;
+    let mut overflow = false;
+    for d in rest.map_while(|c| (*c as char).to_digit(radix)) {
+        match n
+            .checked_mul(u64::from(radix))
+            .and_then(|m| m.checked_add(u64::from(d)))
+        {
+            Some(m) => n = m,
+            None => overflow = true,
+        }
+    }
+    if base > 0 {
+        return match (overflow, negative) {
+            (true, _) => -1,
+            (false, true) => (n as i64).wrapping_neg(),
+            (false, false) => n as i64,
+        };
+    }
+    match negative {
+        true if overflow || n > i64::MIN.unsigned_abs() => i64::MIN,
+        true => (n as i64).wrapping_neg(),
+        false if overflow || n > i64::MAX as u64 => i64::MAX,
+        false => n as i64,
+    }
+}
+
+/// CONV's writing of `n` in `base`: upper-case digits, unsigned for a positive base, signed for a
+/// negative one (MariaDB's `longlong2str`).
+fn to_base(n: i64, base: i64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let radix = base.unsigned_abs();
+    let (negative, mut u) = if base < 0 && n < 0 {
+        (true, n.unsigned_abs())
+    } else {
+        (false, n as u64)
+    };
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(u % radix) as usize]);
+        u /= radix;
+        if u == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// `__COLLATE(value, collation name)`: the value.
 pub(super) fn collate(a: &[Value]) -> Value {
     a.first().cloned().unwrap_or(Value::Null)
@@ -105,5 +190,28 @@ mod tests {
             Some(b"AB".to_vec())
         );
         assert_eq!(call("UNHEX", &[Value::Int(-1)]).unwrap(), Value::Null);
+    }
+
+    #[test]
+    fn conv_reads_and_writes_as_mariadb() {
+        let c = |s: &str, from: i64, to: i64| {
+            call(
+                "CONV",
+                &[Value::Text(s.into()), Value::Int(from), Value::Int(to)],
+            )
+            .unwrap()
+        };
+        let t = |s: &str| Value::Text(s.into());
+        assert_eq!(c("a", 16, 2), t("1010"));
+        assert_eq!(c("-17", 10, -16), t("-11"));
+        assert_eq!(c("-17", 10, 16), t("FFFFFFFFFFFFFFEF"));
+        assert_eq!(c("zz", 36, 10), t("1295"));
+        assert_eq!(c("12x", 10, 2), t("1100"));
+        assert_eq!(c("18446744073709551616", 10, 10), t("18446744073709551615"));
+        assert_eq!(c("ffffffffffffffff", 16, -10), t("-1"));
+        assert_eq!(c("99999999999999999999", -10, 10), t("9223372036854775807"));
+        assert_eq!(c("", 10, 2), Value::Null);
+        assert_eq!(c("10", 1, 2), Value::Null);
+        assert_eq!(c("10", 10, 37), Value::Null);
     }
 }

@@ -7,13 +7,15 @@
 //! | `numeric.rs` | ABS, ROUND, TRUNCATE, FLOOR, MOD, POW, SQRT, LN, ... |
 //! | `temporal.rs` | DATE_FORMAT, DATEDIFF, EXTRACT, FROM_UNIXTIME, DATE_ADD, ... |
 //! | `time_of_day.rs` | HOUR, MINUTE, SECOND, MICROSECOND, TIMEDIFF, TIME_FORMAT, SEC_TO_TIME |
+//! | `time_arith.rs` | MAKETIME, ADDTIME, SUBTIME |
+//! | `period.rs` | PERIOD_ADD, PERIOD_DIFF |
 //! | `date_parse.rs` | STR_TO_DATE, MAKEDATE |
 //! | `timestamp_diff.rs` | TIMESTAMPDIFF (as `__TIMESTAMPDIFF_<unit>`) |
 //! | `time_zone.rs` | CONVERT_TZ |
 //! | `time_series.rs` | TIME_BUCKET (a Betula extension) |
 //! | `week.rs` | WEEK, YEARWEEK, WEEKOFYEAR and DATE_FORMAT's week specifiers |
 //! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, INTERVAL, ... (lazy ones too) |
-//! | `conversion.rs` | HEX, UNHEX, BIN, OCT, ASCII, CHAR, `COLLATE` |
+//! | `conversion.rs` | HEX, UNHEX, BIN, OCT, CONV, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
 //! | `misc.rs` | names accepted but not evaluated (UUID_SHORT) |
 //! | `random.rs` | RAND's generator (RAND is an expression of its own, not called by name) |
@@ -22,7 +24,8 @@
 //! * The names a query may call are exactly the families' `NAMES` ([`is_known_function`]), plus
 //!   the internal `__COLLATE`, `__EXTRACT_<unit>`, `__TIME_BUCKET_<unit>` and `__TIMESTAMPDIFF_<unit>`
 //!   the compiler makes from `COLLATE`, `EXTRACT`, `TIME_BUCKET(INTERVAL n unit, ...)` and
-//!   `TIMESTAMPDIFF`; every name is in one family only.
+//!   `TIMESTAMPDIFF`, and `__DIV_PRECISE` / `__DEC_ROUND` (`decimal_quotient.rs`) it makes of a
+//!   DECIMAL division inside a longer arithmetic expression; every name is in one family only.
 //! * Context-dependent functions (NOW, DATABASE, CONNECTION_ID, LAST_INSERT_ID, ...) are not
 //!   here: the session folds them to constants at compile time. Every function [`call`] reaches
 //!   is deterministic, which the blind-upsert path relies on (recovery re-runs it); RAND is not
@@ -33,12 +36,15 @@
 mod control;
 mod conversion;
 mod date_parse;
+mod decimal_quotient;
 mod hash;
 mod misc;
 mod numeric;
+mod period;
 mod random;
 mod string;
 mod temporal;
+mod time_arith;
 mod time_of_day;
 pub mod time_series;
 mod time_zone;
@@ -46,6 +52,7 @@ mod timestamp_diff;
 mod week;
 
 pub use control::eval_lazy;
+pub use decimal_quotient::{DEC_ROUND, DIV_PRECISE};
 pub use numeric::reads_numbers;
 pub use random::Rng;
 pub use temporal::{date_add, date_format, from_unix_micros};
@@ -67,6 +74,8 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (numeric::NAMES, numeric::call),
     (temporal::NAMES, temporal::call),
     (time_of_day::NAMES, time_of_day::call),
+    (time_arith::NAMES, time_arith::call),
+    (period::NAMES, period::call),
     (date_parse::NAMES, date_parse::call),
     (time_zone::NAMES, time_zone::call),
     (time_series::NAMES, time_series::call),
@@ -104,6 +113,8 @@ pub fn is_known_function(name: &str) -> bool {
         || name.starts_with("__TIME_BUCKET_")
         || name.starts_with("__TIMESTAMPDIFF_")
         || name == "__COLLATE"
+        || name == DIV_PRECISE
+        || name == DEC_ROUND
 }
 
 /// Function `name` (upper case) of the evaluated arguments `a`.
@@ -122,6 +133,11 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     }
     if !NULL_AWARE.contains(&name) && a.iter().any(Value::is_null) {
         return Ok(Value::Null);
+    }
+    match (name, a) {
+        (DIV_PRECISE, [x, y]) => return decimal_quotient::divide(x, y),
+        (DEC_ROUND, [x, n]) => return Ok(decimal_quotient::round(x, n)),
+        _ => {}
     }
     match family(name) {
         Some(body) => body(name, a),
@@ -277,6 +293,21 @@ mod tests {
         "STR_TO_DATE",
         "MAKEDATE",
         "SUBSTRING_INDEX",
+        // Found missing by comparisons with MariaDB.
+        "MAKETIME",
+        "ADDTIME",
+        "SUBTIME",
+        "PERIOD_ADD",
+        "PERIOD_DIFF",
+        "CONV",
+        "TAN",
+        "ATAN",
+        "ATAN2",
+        "ASIN",
+        "ACOS",
+        "DEGREES",
+        "RADIANS",
+        "COT",
     ];
 
     #[test]

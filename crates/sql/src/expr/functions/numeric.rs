@@ -1,5 +1,5 @@
 //! Numeric functions: ABS, SIGN, ROUND, TRUNCATE, FLOOR/CEIL, MOD, POW, SQRT, EXP, LN/LOG,
-//! SIN/COS, PI, BIT_COUNT.
+//! SIN/COS/TAN/COT, ASIN/ACOS/ATAN/ATAN2, DEGREES/RADIANS, PI, BIT_COUNT.
 //!
 //! Invariants: exact arguments (integers, DECIMAL) give exact results where MariaDB's do (ROUND
 //! and TRUNCATE of a DECIMAL stay DECIMAL, MOD is the `%` operator); approximate ones give DOUBLE;
@@ -33,6 +33,14 @@ pub(super) const NAMES: &[&str] = &[
     "PI",
     "SIN",
     "COS",
+    "TAN",
+    "ASIN",
+    "ACOS",
+    "ATAN",
+    "ATAN2",
+    "DEGREES",
+    "RADIANS",
+    "COT",
     "BIT_COUNT",
 ];
 
@@ -43,6 +51,9 @@ pub fn reads_numbers(name: &str) -> bool {
 }
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
+    if name == "ATAN" || name == "ATAN2" {
+        need(name, a, 1, 2)?;
+    }
     Ok(match name {
         // The set bits of the argument's 64 bits (a negative number in two's complement).
         "BIT_COUNT" => {
@@ -116,6 +127,34 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
                 "SIN" => f.sin(),
                 _ => f.cos(),
             })
+        }
+        "ATAN" | "ATAN2" if a.len() == 2 => {
+            let y = a[0].to_f64_lenient().unwrap_or(0.0);
+            finite(y.atan2(a[1].to_f64_lenient().unwrap_or(0.0)))
+        }
+        "TAN" | "ASIN" | "ACOS" | "ATAN" | "ATAN2" | "DEGREES" | "RADIANS" => {
+            need(name, a, 1, 1)?;
+            let f = a[0].to_f64_lenient().unwrap_or(0.0);
+            finite(match name {
+                "TAN" => f.tan(),
+                "ASIN" => f.asin(),
+                "ACOS" => f.acos(),
+                "ATAN" | "ATAN2" => f.atan(),
+                "DEGREES" => f.to_degrees(),
+                _ => f.to_radians(),
+            })
+        }
+        "COT" => {
+            need(name, a, 1, 1)?;
+            let t = a[0].to_f64_lenient().unwrap_or(0.0).tan();
+            if t == 0.0 {
+                let arg = crate::expr::eval::text_of(&a[0]).unwrap_or_default();
+                return Err(DbError::new(
+                    ErrorCode::DataOutOfRange,
+                    format!("DOUBLE value is out of range in 'cot({arg})'"),
+                ));
+            }
+            finite(1.0 / t)
         }
         "PI" => Value::Double(std::f64::consts::PI),
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),

@@ -1,0 +1,161 @@
+//! The dialect Betula's statements are read in: sqlparser's MySQL dialect, which it stands for
+//! everywhere sqlparser asks (`dialect()` is MySQL's), with MariaDB's `!` added: the logical NOT
+//! that binds tighter than any operator (`!1 + 1` is `(!1) + 1`, 1), as MariaDB's grammar reads
+//! it (`'!' simple_expr`). `!!x` (one token for sqlparser) is `!(!x)`.
+//!
+//! Invariant: every method the MySQL dialect defines is passed on to it unchanged; only
+//! `parse_prefix` adds something, and only for a `!` / `!!` token.
+
+use std::any::TypeId;
+
+use sqlparser::ast::{Expr, Statement, UnaryOperator};
+use sqlparser::dialect::{Dialect, MySqlDialect};
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Token;
+
+/// Above every infix operator's precedence: the operand of `!` is one simple expression.
+const BANG_OPERAND_PRECEDENCE: u8 = 200;
+
+/// sqlparser's MySQL dialect with MariaDB's `!` (see the module doc).
+#[derive(Debug, Default)]
+pub struct MariaDbDialect(MySqlDialect);
+
+static DIALECT: MariaDbDialect = MariaDbDialect(MySqlDialect {});
+
+/// The dialect to read statements in.
+pub fn dialect() -> &'static MariaDbDialect {
+    &DIALECT
+}
+
+fn not(expr: Expr) -> Expr {
+    Expr::UnaryOp {
+        op: UnaryOperator::Not,
+        expr: Box::new(expr),
+    }
+}
+
+impl Dialect for MariaDbDialect {
+    fn dialect(&self) -> TypeId {
+        self.0.dialect()
+    }
+
+    fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+        let double = match parser.peek_token_ref().token {
+            Token::ExclamationMark => false,
+            Token::DoubleExclamationMark => true,
+            _ => return None,
+        };
+        parser.advance_token();
+        let operand = parser.parse_subexpr(BANG_OPERAND_PRECEDENCE);
+        Some(operand.map(|e| if double { not(not(e)) } else { not(e) }))
+    }
+
+    fn is_identifier_start(&self, ch: char) -> bool {
+        self.0.is_identifier_start(ch)
+    }
+    fn is_identifier_part(&self, ch: char) -> bool {
+        self.0.is_identifier_part(ch)
+    }
+    fn is_delimited_identifier_start(&self, ch: char) -> bool {
+        self.0.is_delimited_identifier_start(ch)
+    }
+    fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
+        self.0.identifier_quote_style(identifier)
+    }
+    fn parse_infix(
+        &self,
+        parser: &mut Parser,
+        expr: &Expr,
+        precedence: u8,
+    ) -> Option<Result<Expr, ParserError>> {
+        self.0.parse_infix(parser, expr, precedence)
+    }
+    fn parse_statement(&self, parser: &mut Parser) -> Option<Result<Statement, ParserError>> {
+        self.0.parse_statement(parser)
+    }
+    fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
+        self.0.is_table_factor_alias(explicit, kw, parser)
+    }
+    fn supports_string_literal_backslash_escape(&self) -> bool {
+        self.0.supports_string_literal_backslash_escape()
+    }
+    fn supports_string_literal_concatenation(&self) -> bool {
+        self.0.supports_string_literal_concatenation()
+    }
+    fn ignores_wildcard_escapes(&self) -> bool {
+        self.0.ignores_wildcard_escapes()
+    }
+    fn supports_numeric_prefix(&self) -> bool {
+        self.0.supports_numeric_prefix()
+    }
+    fn supports_bitwise_shift_operators(&self) -> bool {
+        self.0.supports_bitwise_shift_operators()
+    }
+    fn supports_multiline_comment_hints(&self) -> bool {
+        self.0.supports_multiline_comment_hints()
+    }
+    fn require_interval_qualifier(&self) -> bool {
+        self.0.require_interval_qualifier()
+    }
+    fn supports_limit_comma(&self) -> bool {
+        self.0.supports_limit_comma()
+    }
+    fn supports_create_table_select(&self) -> bool {
+        self.0.supports_create_table_select()
+    }
+    fn supports_insert_set(&self) -> bool {
+        self.0.supports_insert_set()
+    }
+    fn supports_user_host_grantee(&self) -> bool {
+        self.0.supports_user_host_grantee()
+    }
+    fn supports_table_hints(&self) -> bool {
+        self.0.supports_table_hints()
+    }
+    fn requires_single_line_comment_whitespace(&self) -> bool {
+        self.0.requires_single_line_comment_whitespace()
+    }
+    fn supports_match_against(&self) -> bool {
+        self.0.supports_match_against()
+    }
+    fn supports_select_modifiers(&self) -> bool {
+        self.0.supports_select_modifiers()
+    }
+    fn supports_set_names(&self) -> bool {
+        self.0.supports_set_names()
+    }
+    fn supports_comma_separated_set_assignments(&self) -> bool {
+        self.0.supports_comma_separated_set_assignments()
+    }
+    fn supports_update_order_by(&self) -> bool {
+        self.0.supports_update_order_by()
+    }
+    fn supports_data_type_signed_suffix(&self) -> bool {
+        self.0.supports_data_type_signed_suffix()
+    }
+    fn supports_cross_join_constraint(&self) -> bool {
+        self.0.supports_cross_join_constraint()
+    }
+    fn supports_double_ampersand_operator(&self) -> bool {
+        self.0.supports_double_ampersand_operator()
+    }
+    fn supports_binary_kw_as_cast(&self) -> bool {
+        self.0.supports_binary_kw_as_cast()
+    }
+    fn supports_comment_optimizer_hint(&self) -> bool {
+        self.0.supports_comment_optimizer_hint()
+    }
+    fn supports_constraint_keyword_without_name(&self) -> bool {
+        self.0.supports_constraint_keyword_without_name()
+    }
+    fn supports_key_column_option(&self) -> bool {
+        self.0.supports_key_column_option()
+    }
+    fn supports_group_by_with_modifier(&self) -> bool {
+        self.0.supports_group_by_with_modifier()
+    }
+    fn supports_left_associative_joins_without_parens(&self) -> bool {
+        self.0.supports_left_associative_joins_without_parens()
+    }
+}
