@@ -23,9 +23,11 @@ use betula_sql::types::value::Value;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, Output, Session};
 use mysql_common::binlog::events::{RowsEventData, TableMapEvent};
 use mysql_common::binlog::row::BinlogRow;
+use mysql_common::value::Value as MyValue;
 
+use super::plain_rows::PlainRows;
 use super::position::{self, Gtid};
-use super::values::convert;
+use super::values::{convert, convert_value};
 
 /// Session id the applier runs under.
 const SESSION_ID: u64 = u64::MAX - 3;
@@ -293,6 +295,15 @@ impl Applier {
         }
         let before = present(ev, true, n);
         let after = present(ev, false, n);
+        // Inserted rows of a sensor-like table: read without the general decoder (RPA6).
+        if ev.columns_before_image().is_none() {
+            if let Some(plain) = PlainRows::of(tme) {
+                return plain.each_insert(ev, &after, |vals| {
+                    let row = converted(&t, &after, vals.iter())?;
+                    self.add_insert(&t, &after, row)
+                });
+            }
+        }
         for row in ev.rows(tme) {
             let (b, a) = row.map_err(|e| stop(ErrorCode::GetErrno, format!("row image: {e}")))?;
             match (b, a) {
@@ -462,6 +473,22 @@ fn values<T>(
         out.push(wrap(convert(t, c, v).map_err(|m| {
             stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name))
         })?));
+    }
+    Ok(out)
+}
+
+/// An inserted row's values read by `PlainRows`, one per column of `cols`, as [`values`] gives
+/// them.
+fn converted<'v>(
+    t: &TableDef,
+    cols: &[usize],
+    vals: impl Iterator<Item = &'v MyValue>,
+) -> DbResult<Vec<Slot>> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (&c, v) in cols.iter().zip(vals) {
+        let v = convert_value(t, c, v)
+            .map_err(|m| stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name)))?;
+        out.push(Slot::Val(v));
     }
     Ok(out)
 }

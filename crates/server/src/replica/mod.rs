@@ -10,6 +10,7 @@
 //! runs (1198, as MariaDB); every change of the settings is saved before the statement returns.
 
 mod apply;
+mod plain_rows;
 mod position;
 mod settings;
 mod status;

@@ -16,16 +16,21 @@ use mysql_common::value::Value as MyValue;
 
 /// Converts column `col`'s value from a row image; `Err` names what could not be read.
 pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, String> {
-    let column = &t.columns[col];
     let v = match v {
         BinlogValue::Value(v) => v,
         _ => {
             return Err(format!(
                 "column `{}`: MySQL's binary JSON is not replicated",
-                column.name
+                t.columns[col].name
             ))
         }
     };
+    convert_value(t, col, v)
+}
+
+/// Converts column `col`'s value as the decoder read it; `Err` names what could not be read.
+pub fn convert_value(t: &TableDef, col: usize, v: &MyValue) -> Result<Value, String> {
+    let column = &t.columns[col];
     Ok(match v {
         MyValue::NULL => Value::Null,
         MyValue::Int(i) => match column.sql_type {
