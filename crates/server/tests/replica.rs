@@ -206,3 +206,119 @@ fn betula_follows_a_mariadb_primary_and_resumes_after_a_crash() {
     r.query_drop("RESET SLAVE ALL").unwrap();
     assert!(slave_status(&mut r).is_empty());
 }
+
+/// Waits until the replica's applier stopped with error `code`; SHOW SLAVE STATUS's error text.
+fn wait_stopped_with(replica: &mut Conn, code: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let st = slave_status(replica);
+        if field(&st, "Last_SQL_Errno") == code {
+            assert_eq!(field(&st, "Slave_SQL_Running"), "No");
+            return field(&st, "Last_SQL_Error");
+        }
+        assert!(Instant::now() < deadline, "no {code}: {st:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A 1000-row INSERT into `app.s` (one timestamp, sensors 0..1000): one transaction of inserts
+/// only, which the replica writes as one set (design.md RPA6).
+fn sensor_batch(second: u32) -> String {
+    let rows: Vec<String> = (0..1000)
+        .map(|s| format!("({s}, '2026-01-01 00:00:{second:02}', {s}.5)"))
+        .collect();
+    format!("INSERT INTO app.s VALUES {}", rows.join(","))
+}
+
+/// Inserts, alone or mixed with other changes in one transaction, are applied as the primary
+/// committed them; a row the replica holds already stops the applier with 1062 and nothing of
+/// the transaction, on the set-oriented path (primary key) as on the row-at-a-time one (a UNIQUE
+/// secondary index); once the replica's stray row is gone it applies the transaction again
+/// (design.md RPA3, RPA6, SES10).
+#[test]
+fn a_duplicate_key_on_the_replica_stops_the_applier() {
+    let Some(m) = MariaDb::start_with(PRIMARY) else {
+        eprintln!("skipped: mariadbd is not installed (apt-get install mariadb-server)");
+        return;
+    };
+    let mut p = primary_conn(&m);
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut r = server.conn(None);
+    change_master(&mut r, &m);
+    r.query_drop("START SLAVE").unwrap();
+    p.query_drop("CREATE DATABASE app").unwrap();
+    p.query_drop(
+        "CREATE TABLE app.s (sensor INT NOT NULL, ts DATETIME NOT NULL, v DOUBLE, \
+         PRIMARY KEY (sensor, ts), KEY by_ts (ts)) ENGINE=InnoDB",
+    )
+    .unwrap();
+    p.query_drop(
+        "CREATE TABLE app.u (id INT PRIMARY KEY, code INT, UNIQUE KEY uk_code (code)) ENGINE=InnoDB",
+    )
+    .unwrap();
+    p.query_drop(sensor_batch(0)).unwrap();
+    p.query_drop("INSERT INTO app.u VALUES (1, 1), (2, 2), (3, NULL), (4, NULL)")
+        .unwrap();
+    // Inserts followed by other changes of the same table, and by another table's inserts.
+    p.query_drop("BEGIN").unwrap();
+    p.query_drop(sensor_batch(1)).unwrap();
+    p.query_drop("UPDATE app.s SET v = -v WHERE sensor < 10 AND ts = '2026-01-01 00:00:01'")
+        .unwrap();
+    p.query_drop("DELETE FROM app.s WHERE sensor = 999")
+        .unwrap();
+    p.query_drop(sensor_batch(2)).unwrap();
+    p.query_drop("COMMIT").unwrap();
+    p.query_drop("BEGIN").unwrap();
+    p.query_drop(sensor_batch(3)).unwrap();
+    p.query_drop("INSERT INTO app.u VALUES (5, 5)").unwrap();
+    p.query_drop("COMMIT").unwrap();
+    wait_caught_up(&mut p, &mut r);
+    same_rows(&mut p, &mut r, "SELECT * FROM app.s ORDER BY sensor, ts");
+    same_rows(&mut p, &mut r, "SELECT * FROM app.u ORDER BY id");
+    same_rows(
+        &mut p,
+        &mut r,
+        "SELECT ts, COUNT(*) FROM app.s GROUP BY ts ORDER BY ts",
+    );
+
+    // The replica holds a row of its own that the primary's next batch also inserts.
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("INSERT INTO app.s VALUES (3, '2026-01-01 00:00:04', 0)")
+        .unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    p.query_drop(sensor_batch(4)).unwrap();
+    let err = wait_stopped_with(&mut r, "1062");
+    assert!(
+        err.contains("Duplicate entry '3-2026-01-01 00:00:04' for key 'PRIMARY'"),
+        "{err}"
+    );
+    let at_4 = "SELECT COUNT(*) FROM app.s WHERE ts = '2026-01-01 00:00:04'";
+    assert_eq!(one(&mut r, at_4), "1", "nothing of the transaction applied");
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("DELETE FROM app.s WHERE ts = '2026-01-01 00:00:04'")
+        .unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    wait_caught_up(&mut p, &mut r);
+    same_rows(&mut p, &mut r, "SELECT * FROM app.s ORDER BY sensor, ts");
+
+    // The replica holds a UNIQUE value of its own that the primary's next row also takes.
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("INSERT INTO app.u VALUES (100, 7)").unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    p.query_drop("INSERT INTO app.u VALUES (6, 6), (7, 7), (8, 8)")
+        .unwrap();
+    let err = wait_stopped_with(&mut r, "1062");
+    assert!(
+        err.contains("Duplicate entry '7' for key 'uk_code'"),
+        "{err}"
+    );
+    assert_eq!(one(&mut r, "SELECT COUNT(*) FROM app.u WHERE id >= 6"), "1");
+    r.query_drop("STOP SLAVE").unwrap();
+    r.query_drop("DELETE FROM app.u WHERE id = 100").unwrap();
+    r.query_drop("START SLAVE").unwrap();
+    wait_caught_up(&mut p, &mut r);
+    same_rows(&mut p, &mut r, "SELECT * FROM app.u ORDER BY id");
+    same_rows(&mut p, &mut r, "SELECT * FROM app.s ORDER BY sensor, ts");
+    r.query_drop("STOP SLAVE").unwrap();
+}

@@ -1,26 +1,33 @@
-//! The applier: the primary's events, in order, through one engine session (design.md RPA1-RPA4).
+//! The applier: the primary's events, in order, through one engine session (design.md RPA1-RPA6).
 //! A GTID event opens a transaction (or announces a standalone statement), row events become
-//! INSERT / UPDATE / DELETE statements with the row images as parameters, XID or COMMIT records
-//! the GTID in `mysql.gtid_slave_pos` and commits, and a standalone QUERY (DDL) runs as written.
+//! INSERT / UPDATE / DELETE statements with the row images as values (inserts as rows handed to
+//! the SQL layer without text, UPDATE / DELETE as prepared statements with parameters), XID or
+//! COMMIT records the GTID in `mysql.gtid_slave_pos` and commits, and a standalone QUERY (DDL)
+//! runs as written. A transaction whose only change is one run of inserts into one table is
+//! written as one set at its XID (RPA6).
 //!
 //! Invariants: RPA1 (the GTID is written in the transaction it names; a DDL's right after it);
 //! RPA2 (one event at a time; nothing commits before its XID / COMMIT); RPA3 (an UPDATE or DELETE
 //! changes exactly the one row its before image names, an image that does not fit the table is an
-//! error); RPA4 (no statement-format DML inside a row transaction). On any error the open
-//! transaction is rolled back and the error returned: the caller stops.
+//! error); RPA4 (no statement-format DML inside a row transaction); RPA6 (queued inserts go as
+//! one set only when nothing else of the transaction was written, nor will be but the position).
+//! On any error the open transaction is rolled back and the error returned: the caller stops.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use betula_sql::catalog::TableDef;
+use betula_sql::parser::fast_insert::{FastInsert, Slot};
 use betula_sql::parser::split::split_statements;
 use betula_sql::types::value::Value;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, Output, Session};
 use mysql_common::binlog::events::{RowsEventData, TableMapEvent};
 use mysql_common::binlog::row::BinlogRow;
+use mysql_common::value::Value as MyValue;
 
+use super::plain_rows::PlainRows;
 use super::position::{self, Gtid};
-use super::values::convert;
+use super::values::{convert, convert_value};
 
 /// Session id the applier runs under.
 const SESSION_ID: u64 = u64::MAX - 3;
@@ -28,6 +35,9 @@ const SESSION_ID: u64 = u64::MAX - 3;
 const FL_STANDALONE: u8 = 1;
 /// Most rows in one INSERT statement.
 const INSERT_ROWS: usize = 1000;
+/// Most rows kept for a transaction's first INSERT, which goes on the set-oriented path when it
+/// is the transaction's only change (RPA6); a longer run of inserts goes 1000 rows at a time.
+const FIRST_INSERT_ROWS: usize = 50_000;
 /// Errors of a DDL that a crash made run twice: the change is there already (MariaDB's replica
 /// ignores them too, `slave_ddl_exec_mode = IDEMPOTENT`).
 const ALREADY_DONE: [ErrorCode; 6] = [
@@ -48,6 +58,8 @@ pub struct Applier {
     /// The group is a standalone statement (no transaction).
     standalone: bool,
     in_txn: bool,
+    /// The open transaction has changed rows (written any statement but the queued inserts).
+    changed: bool,
     /// Statements by text, prepared once (their parameters are row images' values).
     stmts: HashMap<String, u32>,
     next_stmt: u32,
@@ -60,7 +72,8 @@ pub struct Applier {
 struct Pending {
     t: Arc<TableDef>,
     cols: Vec<usize>,
-    rows: Vec<Vec<Value>>,
+    /// Each row's values, one per column of `cols`.
+    rows: Vec<Vec<Slot>>,
 }
 
 /// A row-image column list: the table's column indexes present in the before (or after) image.
@@ -99,6 +112,7 @@ impl Applier {
             gtid: None,
             standalone: false,
             in_txn: false,
+            changed: false,
             stmts: HashMap::new(),
             next_stmt: 1,
             pending: None,
@@ -142,6 +156,7 @@ impl Applier {
             let _ = self.s.execute("ROLLBACK", &[]);
         }
         self.in_txn = false;
+        self.changed = false;
         self.gtid = None;
     }
 
@@ -169,6 +184,7 @@ impl Applier {
             seq,
         });
         self.standalone = body[12] & FL_STANDALONE != 0;
+        self.changed = false;
         if !self.standalone {
             self.s.execute("BEGIN", &[]).or_else(|e| self.fail(e))?;
             self.in_txn = true;
@@ -181,12 +197,15 @@ impl Applier {
         if !self.in_txn {
             return Ok(());
         }
-        self.flush().or_else(|e| self.fail(e))?;
+        // Queued rows that are the whole transaction's change go as one set (RPA6).
+        let only_change = !self.changed;
+        self.write_pending(only_change).or_else(|e| self.fail(e))?;
         if let Some(g) = self.gtid {
             position::record(&mut self.s, g).or_else(|e| self.fail(e))?;
         }
         self.s.execute("COMMIT", &[]).or_else(|e| self.fail(e))?;
         self.in_txn = false;
+        self.changed = false;
         self.gtid = None;
         Ok(())
     }
@@ -204,6 +223,8 @@ impl Applier {
             }
             "SAVEPOINT" | "ROLLBACK" | "RELEASE" if self.in_txn => {
                 self.flush().or_else(|e| self.fail(e))?;
+                // Rows written after a savepoint go through the write set (RPA6).
+                self.changed = true;
                 self.s.execute(text, &[]).or_else(|e| self.fail(e))?;
                 return Ok(());
             }
@@ -274,22 +295,33 @@ impl Applier {
         }
         let before = present(ev, true, n);
         let after = present(ev, false, n);
+        // Inserted rows of a sensor-like table: read without the general decoder (RPA6).
+        if ev.columns_before_image().is_none() {
+            if let Some(plain) = PlainRows::of(tme) {
+                return plain.each_insert(ev, &after, |vals| {
+                    let row = converted(&t, &after, vals.iter())?;
+                    self.add_insert(&t, &after, row)
+                });
+            }
+        }
         for row in ev.rows(tme) {
             let (b, a) = row.map_err(|e| stop(ErrorCode::GetErrno, format!("row image: {e}")))?;
             match (b, a) {
                 (None, Some(a)) => {
-                    let row = values(&t, &after, &a)?;
+                    let row = values(&t, &after, &a, Slot::Val)?;
                     self.add_insert(&t, &after, row)?;
                 }
                 (Some(b), Some(a)) => {
                     self.flush()?;
-                    let b = values(&t, &before, &b)?;
-                    let a = values(&t, &after, &a)?;
+                    self.changed = true;
+                    let b = values(&t, &before, &b, |v| v)?;
+                    let a = values(&t, &after, &a, |v| v)?;
                     self.update(&t, &before, &b, &after, a)?;
                 }
                 (Some(b), None) => {
                     self.flush()?;
-                    let b = values(&t, &before, &b)?;
+                    self.changed = true;
+                    let b = values(&t, &before, &b, |v| v)?;
                     self.delete(&t, &before, &b)?;
                 }
                 (None, None) => {}
@@ -299,7 +331,7 @@ impl Applier {
     }
 
     /// Queues an inserted row, writing the queue first when it is of another table or columns.
-    fn add_insert(&mut self, t: &Arc<TableDef>, cols: &[usize], row: Vec<Value>) -> DbResult<()> {
+    fn add_insert(&mut self, t: &Arc<TableDef>, cols: &[usize], row: Vec<Slot>) -> DbResult<()> {
         let same = self
             .pending
             .as_ref()
@@ -312,10 +344,15 @@ impl Applier {
                 rows: Vec::new(),
             });
         }
+        let most = if self.changed {
+            INSERT_ROWS
+        } else {
+            FIRST_INSERT_ROWS
+        };
         let full = match self.pending.as_mut() {
             Some(p) => {
                 p.rows.push(row);
-                p.rows.len() >= INSERT_ROWS
+                p.rows.len() >= most
             }
             None => false,
         };
@@ -325,26 +362,34 @@ impl Applier {
         Ok(())
     }
 
-    /// Writes the queued inserted rows.
+    /// Writes the queued inserted rows before another change of the transaction.
     fn flush(&mut self) -> DbResult<()> {
-        match self.pending.take() {
-            Some(p) if !p.rows.is_empty() => self.insert(&p.t, &p.cols, p.rows),
-            _ => Ok(()),
-        }
+        self.write_pending(false)
     }
 
-    fn insert(&mut self, t: &TableDef, cols: &[usize], rows: Vec<Vec<Value>>) -> DbResult<()> {
-        let names: Vec<String> = cols.iter().map(|&c| quote(&t.columns[c].name)).collect();
-        let one = format!("({})", vec!["?"; cols.len()].join(","));
-        let sql = format!(
-            "INSERT INTO {}.{} ({}) VALUES {}",
-            quote(&t.db),
-            quote(&t.name),
-            names.join(","),
-            vec![one; rows.len()].join(",")
-        );
-        let params: Vec<Value> = rows.into_iter().flatten().collect();
-        self.run(sql, &params)?;
+    /// Writes the queued inserted rows, as one set when `only_change` (they are all the
+    /// transaction changes: nothing before them, and nothing after but the position, RPA6).
+    fn write_pending(&mut self, only_change: bool) -> DbResult<()> {
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        if p.rows.is_empty() {
+            return Ok(());
+        }
+        self.changed = true;
+        let ins = FastInsert {
+            table: vec![p.t.db.clone(), p.t.name.clone()],
+            replace: false,
+            ignore: false,
+            columns: p
+                .cols
+                .iter()
+                .map(|&c| p.t.columns[c].name.clone())
+                .collect(),
+            rows: p.rows,
+            on_duplicate: Vec::new(),
+        };
+        self.s.insert_values(ins, only_change)?;
         Ok(())
     }
 
@@ -412,17 +457,38 @@ impl Applier {
     }
 }
 
-/// A row image's values, one per present column, as the table's column types take them.
-fn values(t: &TableDef, cols: &[usize], row: &BinlogRow) -> DbResult<Vec<Value>> {
+/// A row image's values, one per present column, as the table's column types take them, each
+/// wrapped by `wrap`.
+fn values<T>(
+    t: &TableDef,
+    cols: &[usize],
+    row: &BinlogRow,
+    wrap: impl Fn(Value) -> T,
+) -> DbResult<Vec<T>> {
     let mut out = Vec::with_capacity(cols.len());
     for (i, &c) in cols.iter().enumerate() {
         let v = row
             .as_ref(i)
             .ok_or_else(|| stop(ErrorCode::GetErrno, "short row image".into()))?;
-        out.push(
-            convert(t, c, v)
-                .map_err(|m| stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name)))?,
-        );
+        out.push(wrap(convert(t, c, v).map_err(|m| {
+            stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name))
+        })?));
+    }
+    Ok(out)
+}
+
+/// An inserted row's values read by `PlainRows`, one per column of `cols`, as [`values`] gives
+/// them.
+fn converted<'v>(
+    t: &TableDef,
+    cols: &[usize],
+    vals: impl Iterator<Item = &'v MyValue>,
+) -> DbResult<Vec<Slot>> {
+    let mut out = Vec::with_capacity(cols.len());
+    for (&c, v) in cols.iter().zip(vals) {
+        let v = convert_value(t, c, v)
+            .map_err(|m| stop(ErrorCode::GetErrno, format!("`{}`.`{}`: {m}", t.db, t.name)))?;
+        out.push(Slot::Val(v));
     }
     Ok(out)
 }

@@ -1,5 +1,5 @@
 //! A Betula server as the replica of a MariaDB or MySQL primary (design.md "Replica of a MariaDB or
-//! MySQL primary", RPA1-RPA5): [`Replica`] carries out CHANGE MASTER TO, START / STOP / RESET SLAVE
+//! MySQL primary", RPA1-RPA6): [`Replica`] carries out CHANGE MASTER TO, START / STOP / RESET SLAVE
 //! and SHOW SLAVE STATUS for the SQL layer (its `ReplicaControl` hook) and owns the replica thread.
 //!
 //! Map: settings.rs (CHANGE MASTER's settings and `replica.info`), stream.rs (the thread: connect,
@@ -10,6 +10,7 @@
 //! runs (1198, as MariaDB); every change of the settings is saved before the statement returns.
 
 mod apply;
+mod plain_rows;
 mod position;
 mod settings;
 mod status;

@@ -8,7 +8,7 @@
 //! binary JSON, a partial JSON update) is an error, never a changed value (RPA3).
 
 use betula_sql::catalog::TableDef;
-use betula_sql::types::temporal::{from_day_number, DateTime};
+use betula_sql::types::temporal::{from_day_number, Date, DateTime};
 use betula_sql::types::value::Value;
 use betula_sql::types::{IntWidth, SqlType};
 use mysql_common::binlog::value::BinlogValue;
@@ -16,16 +16,21 @@ use mysql_common::value::Value as MyValue;
 
 /// Converts column `col`'s value from a row image; `Err` names what could not be read.
 pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, String> {
-    let column = &t.columns[col];
     let v = match v {
         BinlogValue::Value(v) => v,
         _ => {
             return Err(format!(
                 "column `{}`: MySQL's binary JSON is not replicated",
-                column.name
+                t.columns[col].name
             ))
         }
     };
+    convert_value(t, col, v)
+}
+
+/// Converts column `col`'s value as the decoder read it; `Err` names what could not be read.
+pub fn convert_value(t: &TableDef, col: usize, v: &MyValue) -> Result<Value, String> {
+    let column = &t.columns[col];
     Ok(match v {
         MyValue::NULL => Value::Null,
         MyValue::Int(i) => match column.sql_type {
@@ -40,9 +45,14 @@ pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, S
         MyValue::UInt(u) => Value::UInt(*u),
         MyValue::Float(f) => Value::Float(*f),
         MyValue::Double(d) => Value::Double(*d),
-        MyValue::Date(y, mo, d, h, mi, s, us) => Value::Text(format!(
-            "{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}.{us:06}"
-        )),
+        MyValue::Date(y, mo, d, h, mi, s, us) => {
+            match temporal(&column.sql_type, *y, *mo, *d, *h, *mi, *s, *us) {
+                Some(v) => v,
+                None => Value::Text(format!(
+                    "{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02}.{us:06}"
+                )),
+            }
+        }
         MyValue::Time(neg, days, h, mi, s, us) => {
             let hours = *days as u64 * 24 + *h as u64;
             let sign = if *neg { "-" } else { "" };
@@ -50,6 +60,21 @@ pub fn convert(t: &TableDef, col: usize, v: &BinlogValue<'_>) -> Result<Value, S
         }
         MyValue::Bytes(b) => bytes(t, col, b)?,
     })
+}
+
+/// A DATE or DATETIME image as the column's own value, without text between: `None` (the
+/// value then goes as text, as an INSERT would give it) for another column type, a zero or
+/// otherwise invalid date, or a DATE image with a time part.
+#[allow(clippy::too_many_arguments)]
+fn temporal(ty: &SqlType, y: u16, mo: u8, d: u8, h: u8, mi: u8, s: u8, us: u32) -> Option<Value> {
+    let date = Date::new(y as u32, mo as u32, d as u32).filter(|d| *d != Date::ZERO)?;
+    match ty {
+        SqlType::Date if (h, mi, s, us) == (0, 0, 0, 0) => Some(Value::Date(date)),
+        SqlType::DateTime { .. } => {
+            DateTime::new(date, h as u32, mi as u32, s as u32, us).map(Value::DateTime)
+        }
+        _ => None,
+    }
 }
 
 /// The unsigned value of an integer column of `width` read as signed.
@@ -127,6 +152,29 @@ mod tests {
         assert_eq!(unsigned_of(-1, IntWidth::Tiny), 255);
         assert_eq!(unsigned_of(-1, IntWidth::Medium), 16_777_215);
         assert_eq!(unsigned_of(-2, IntWidth::Big), u64::MAX - 1);
+    }
+
+    #[test]
+    fn dates_and_datetimes_are_their_columns_values() {
+        let dt = SqlType::DateTime { fsp: 6 };
+        let text = |v: Option<Value>| match v {
+            Some(Value::DateTime(d)) => d.format(6),
+            Some(Value::Date(d)) => format!("{d:?}"),
+            other => format!("{other:?}"),
+        };
+        assert_eq!(
+            text(temporal(&dt, 2026, 11, 28, 10, 0, 1, 5)),
+            "2026-11-28 10:00:01.000005"
+        );
+        assert!(matches!(
+            temporal(&SqlType::Date, 1000, 1, 1, 0, 0, 0, 0),
+            Some(Value::Date(_))
+        ));
+        // Zero or invalid dates, and other types, go as text.
+        assert_eq!(temporal(&dt, 0, 0, 0, 0, 0, 0, 0), None);
+        assert_eq!(temporal(&dt, 2026, 2, 30, 0, 0, 0, 0), None);
+        assert_eq!(temporal(&dt, 2026, 0, 1, 0, 0, 0, 0), None);
+        assert_eq!(temporal(&SqlType::Date, 2026, 1, 1, 1, 0, 0, 0), None);
     }
 
     #[test]

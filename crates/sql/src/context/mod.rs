@@ -68,6 +68,9 @@ pub struct Context {
     pub db: Option<String>,
     pub ws: WriteSet,
     pub in_txn: bool,
+    /// The running INSERT, the first change of an explicit transaction, may take the
+    /// set-oriented path (design.md SES10); set for one statement by `Session::insert_values`.
+    pub batch_in_txn: bool,
     pub(crate) holds_lock: Option<LockMode>,
     pub vars: HashMap<String, Value>,
     pub user_vars: HashMap<String, Value>,
@@ -195,6 +198,7 @@ impl Context {
             db: None,
             ws: WriteSet::with_cancel(interrupt.wait_cancel()),
             in_txn: false,
+            batch_in_txn: false,
             holds_lock: None,
             vars,
             user_vars: HashMap::new(),

@@ -12,6 +12,7 @@
 //! | `backup` | BACKUP TO |
 //! | `key_cache` | SET of key-cache parameters, CACHE INDEX, LOAD INDEX |
 //! | `sql_prepare` | PREPARE, EXECUTE [IMMEDIATE], DEALLOCATE / DROP PREPARE in SQL |
+//! | `insert_values` | an INSERT of rows given as values (the replica applier's) |
 //!
 //! Invariants:
 //! * A statement is read once ([`crate::parser::read`]: one pass over the text) and parsed once
@@ -31,6 +32,7 @@ pub mod binlog_admin;
 mod binlog_ddl;
 pub mod control;
 pub mod dispatch;
+mod insert_values;
 pub mod key_cache;
 pub mod locking;
 pub mod rollup_guard;

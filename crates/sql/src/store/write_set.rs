@@ -81,6 +81,9 @@ pub struct WriteSet {
     /// Changes were written straight through `txn` ([`WriteSet::write_through`]), not kept in
     /// the overlay: committing commits them, rolling back to any mark rolls `txn` back.
     written_through: bool,
+    /// The trees written through: this session cannot read them (its reads would miss those
+    /// rows) nor change them again before the transaction ends (design.md SES10).
+    through_trees: Vec<String>,
     /// Ends `txn`'s row-lock waits early (the session's KILL flag).
     cancel: Option<WaitCancel>,
     /// `txn`'s entry into an online index build's epoch, once it wrote a primary tree that has
@@ -161,6 +164,7 @@ impl WriteSet {
         self.logging = false;
         self.last_locked = None;
         self.written_through = false;
+        self.through_trees.clear();
         self.through_log.clear();
         if let Some(t) = self.txn.take() {
             let _ = t.rollback();
@@ -358,6 +362,9 @@ impl WriteSet {
             None => None,
         };
         self.written_through = true;
+        if !self.through_trees.iter().any(|n| n == tree) {
+            self.through_trees.push(tree.to_string());
+        }
         t.write_locked_batch(&h, ops)?;
         if let Some(w) = online {
             w.write(store, t)?;
@@ -392,7 +399,19 @@ impl WriteSet {
         Ok(())
     }
 
+    /// Refuses a read or change of a tree written through in this transaction (SES10).
+    fn not_through(&self, tree: &str) -> DbResult<()> {
+        if self.through_trees.iter().any(|n| n == tree) {
+            return Err(DbError::internal(format!(
+                "`{tree}` was written on the set-oriented path in this transaction: \
+                 it cannot be read or changed again before the transaction ends"
+            )));
+        }
+        Ok(())
+    }
+
     fn set(&mut self, store: &Store, tree: &str, key: Vec<u8>, p: Pending) -> DbResult<()> {
+        self.not_through(tree)?;
         self.lock(store, tree, &key)?;
         let slot = self.slot(tree);
         if self.logging {
@@ -437,6 +456,7 @@ impl WriteSet {
         key: &[u8],
         snap: Option<&Txn>,
     ) -> DbResult<Option<Vec<u8>>> {
+        self.not_through(tree)?;
         let base = |store: &Store| -> DbResult<Option<Vec<u8>>> {
             if snap.is_none() {
                 self.await_read_fence()?;
@@ -464,6 +484,7 @@ impl WriteSet {
         reverse: bool,
         snap: Option<&'t Txn>,
     ) -> DbResult<Scan<'t>> {
+        self.not_through(tree)?;
         if snap.is_none() {
             self.await_read_fence()?;
         }
@@ -544,6 +565,7 @@ impl WriteSet {
         };
         self.last_locked = None;
         self.written_through = false;
+        self.through_trees.clear();
         txn.set_durability((!commit_sync).then_some(betula_storage::Durability::NoSync));
         // The changes leave the set whatever happens (on failure the transaction rolls back).
         let mut trees: Vec<(String, BTreeMap<Vec<u8>, Pending>)> = std::mem::take(&mut self.names)

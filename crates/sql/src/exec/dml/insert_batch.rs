@@ -4,7 +4,8 @@
 //! straight through the session's storage transaction (no overlay), one batch per tree.
 //!
 //! Taken when [`batch_kind`] says so: an autocommit statement that began with an empty write set
-//! (so the statement is its transaction and nothing reads its rows before it commits), no IGNORE
+//! (so the statement is its transaction and nothing reads its rows before it commits), or the
+//! first change of an explicit transaction whose caller asked for it (SES10), no IGNORE
 //! or REPLACE, a table without UNIQUE secondary indexes, and either a plain INSERT or an ON
 //! DUPLICATE KEY UPDATE that the row-at-a-time path would send as blind upserts (then every row is
 //! one upsert message, in key order, and nothing is checked).
@@ -46,7 +47,9 @@ pub(super) enum BatchKind {
 
 /// Whether (and how) an INSERT with `policy` into `t` takes the set-oriented path.
 pub(super) fn batch_kind(cx: &Context, t: &TableDef, policy: &RowPolicy<'_>) -> Option<BatchKind> {
-    let whole_txn = !cx.in_explicit_or_implicit_txn() && cx.ws.is_empty();
+    // Or the first change of an explicit transaction whose later statements never read the
+    // table (SES10: the write set refuses such a read).
+    let whole_txn = cx.ws.is_empty() && (!cx.in_explicit_or_implicit_txn() || cx.batch_in_txn);
     if !whole_txn
         || policy.replace
         || policy.ignore
