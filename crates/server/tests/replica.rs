@@ -87,16 +87,25 @@ const TABLE: &str = "CREATE TABLE app.t (id INT PRIMARY KEY, name VARCHAR(20) CH
     small TINYINT UNSIGNED, f DOUBLE, b VARBINARY(10), e ENUM('x','y','z'), st SET('a','b','c'), \
     bits BIT(5), note TEXT) ENGINE=InnoDB";
 
-#[test]
-fn betula_follows_a_mariadb_primary_and_resumes_after_a_crash() {
+/// A MariaDB primary and its connection, and a Betula server (its directory, and a connection)
+/// to become its replica; None (and a note) without mariadbd.
+fn primary_and_replica() -> Option<(MariaDb, Conn, tempfile::TempDir, BetulaServer, Conn)> {
     let Some(m) = MariaDb::start_with(PRIMARY) else {
         eprintln!("skipped: mariadbd is not installed (apt-get install mariadb-server)");
-        return;
+        return None;
     };
-    let mut p = primary_conn(&m);
+    let p = primary_conn(&m);
     let dir = tempfile::tempdir().unwrap();
     let server = BetulaServer::start(dir.path());
-    let mut r = server.conn(None);
+    let r = server.conn(None);
+    Some((m, p, dir, server, r))
+}
+
+#[test]
+fn betula_follows_a_mariadb_primary_and_resumes_after_a_crash() {
+    let Some((m, mut p, dir, server, mut r)) = primary_and_replica() else {
+        return;
+    };
     assert!(
         slave_status(&mut r).is_empty(),
         "no replica before CHANGE MASTER"
@@ -237,14 +246,9 @@ fn sensor_batch(second: u32) -> String {
 /// (design.md RPA3, RPA6, SES10).
 #[test]
 fn a_duplicate_key_on_the_replica_stops_the_applier() {
-    let Some(m) = MariaDb::start_with(PRIMARY) else {
-        eprintln!("skipped: mariadbd is not installed (apt-get install mariadb-server)");
+    let Some((m, mut p, _dir, _server, mut r)) = primary_and_replica() else {
         return;
     };
-    let mut p = primary_conn(&m);
-    let dir = tempfile::tempdir().unwrap();
-    let server = BetulaServer::start(dir.path());
-    let mut r = server.conn(None);
     change_master(&mut r, &m);
     r.query_drop("START SLAVE").unwrap();
     p.query_drop("CREATE DATABASE app").unwrap();
