@@ -52,15 +52,31 @@ impl MariaDb {
         )
         .expect("write my.cnf");
         let defaults = format!("--defaults-file={}", cnf.display());
-        let ok = Command::new("mariadb-install-db")
-            .args([
-                &defaults,
-                "--user=root",
-                "--auth-root-authentication-method=normal",
-            ])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        assert!(ok, "mariadb-install-db failed");
+        let install = || {
+            Command::new("mariadb-install-db")
+                .args([
+                    &defaults,
+                    "--user=root",
+                    "--auth-root-authentication-method=normal",
+                ])
+                .output()
+        };
+        // Its bootstrap has failed once in a while on a loaded machine; a second try from an
+        // empty data directory, and the tool's own words if that fails too.
+        let first = install();
+        let out = match first {
+            Ok(o) if o.status.success() => o,
+            _ => {
+                let _ = std::fs::remove_dir_all(dir.path().join("data"));
+                install().expect("run mariadb-install-db")
+            }
+        };
+        assert!(
+            out.status.success(),
+            "mariadb-install-db failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let child = Command::new("mariadbd")
             .args([&defaults, "--user=root"])
             .stdout(Stdio::null())
