@@ -326,3 +326,33 @@ fn a_duplicate_key_on_the_replica_stops_the_applier() {
     same_rows(&mut p, &mut r, "SELECT * FROM app.s ORDER BY sensor, ts");
     r.query_drop("STOP SLAVE").unwrap();
 }
+
+/// A database and table the primary made without a character set get the primary's
+/// `collation_server` of that statement on the replica too (design.md RPA7), so that
+/// SHOW CREATE TABLE and CHECKSUM TABLE agree with the primary's.
+#[test]
+fn tables_made_on_the_primary_keep_its_character_set() {
+    let Some((m, mut p, _dir, _server, mut r)) = primary_and_replica() else {
+        return;
+    };
+    change_master(&mut r, &m);
+    r.query_drop("START SLAVE").unwrap();
+    p.query_drop("SET SESSION collation_server = 'latin1_swedish_ci'")
+        .unwrap();
+    p.query_drop("CREATE DATABASE l1").unwrap();
+    p.query_drop("CREATE TABLE l1.t (id INT PRIMARY KEY, c CHAR(10) NOT NULL) ENGINE=InnoDB")
+        .unwrap();
+    p.query_drop("INSERT INTO l1.t VALUES (1, 'abc'), (2, 'xyz')")
+        .unwrap();
+    wait_caught_up(&mut p, &mut r);
+    same_rows(&mut p, &mut r, "SELECT * FROM l1.t ORDER BY id");
+    let create: (String, String) = r.query_first("SHOW CREATE TABLE l1.t").unwrap().unwrap();
+    assert!(
+        create
+            .1
+            .contains("DEFAULT CHARSET=latin1 COLLATE=latin1_swedish_ci"),
+        "{}",
+        create.1
+    );
+    same_rows(&mut p, &mut r, "CHECKSUM TABLE l1.t");
+}

@@ -1,4 +1,4 @@
-//! The applier: the primary's events, in order, through one engine session (design.md RPA1-RPA6).
+//! The applier: the primary's events, in order, through one engine session (design.md RPA1-RPA7).
 //! A GTID event opens a transaction (or announces a standalone statement), row events become
 //! INSERT / UPDATE / DELETE statements with the row images as values (inserts as rows handed to
 //! the SQL layer without text, UPDATE / DELETE as prepared statements with parameters), XID or
@@ -10,8 +10,8 @@
 //! RPA2 (one event at a time; nothing commits before its XID / COMMIT); RPA3 (an UPDATE or DELETE
 //! changes exactly the one row its before image names, an image that does not fit the table is an
 //! error); RPA4 (no statement-format DML inside a row transaction); RPA6 (queued inserts go as
-//! one set only when nothing else of the transaction was written, nor will be but the position).
-//! On any error the open transaction is rolled back and the error returned: the caller stops.
+//! one set only when nothing else of the transaction was written, nor will be but the position);
+//! RPA7 (a DDL runs under the primary's `collation_server`). On any error the open transaction is rolled back and the error returned: the caller stops.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -19,6 +19,7 @@ use std::sync::Arc;
 use betula_sql::catalog::TableDef;
 use betula_sql::parser::fast_insert::{FastInsert, Slot};
 use betula_sql::parser::split::split_statements;
+use betula_sql::types::collation::Collation;
 use betula_sql::types::value::Value;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, Output, Session};
 use mysql_common::binlog::events::{RowsEventData, TableMapEvent};
@@ -210,8 +211,10 @@ impl Applier {
         Ok(())
     }
 
-    /// A QUERY event: transaction control, or a statement run as written (RPA4).
-    pub fn query(&mut self, schema: &str, text: &str) -> DbResult<()> {
+    /// A QUERY event: transaction control, or a statement run as written (RPA4) under the
+    /// primary's `collation_server` of the event (`server`, a collation id), so that a database
+    /// or table made without a character set gets the primary's (RPA7).
+    pub fn query(&mut self, schema: &str, text: &str, server: Option<u16>) -> DbResult<()> {
         let head = text.trim_start().to_ascii_uppercase();
         let word = head.split_whitespace().next().unwrap_or("");
         match word {
@@ -243,6 +246,10 @@ impl Applier {
         // it creates), as MariaDB's replica sets it.
         if schema.is_empty() || self.s.use_db(schema).is_err() {
             self.s.db = None;
+        }
+        if let Some(c) = server.and_then(|id| Collation::ALL.into_iter().find(|c| c.id() == id)) {
+            let set = format!("SET collation_server = '{}'", c.name());
+            self.s.execute(&set, &[]).or_else(|e| self.fail(e))?;
         }
         // The text as the primary's client sent it: a trailing `;` (an init file's) is allowed.
         for stmt in split_statements(text) {

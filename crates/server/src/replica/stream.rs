@@ -17,7 +17,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use betula_sql::Engine;
 use mysql::prelude::Queryable;
 use mysql::{BinlogRequest, Conn, OptsBuilder};
-use mysql_common::binlog::events::EventData;
+use mysql_common::binlog::consts::StatusVarKey;
+use mysql_common::binlog::events::{EventData, StatusVarVal};
 
 use super::apply::Applier;
 use super::position;
@@ -239,8 +240,17 @@ fn events(shared: &Shared, applier: &mut Applier, mut stream: mysql::BinlogStrea
             }
             EventData::QueryEvent(q) => {
                 shared.behind(now_secs().saturating_sub(ts));
+                let server = q
+                    .status_vars()
+                    .get_status_var(StatusVarKey::Charset)
+                    .and_then(|v| match v.get_value() {
+                        Ok(StatusVarVal::Charset {
+                            collation_server, ..
+                        }) => Some(collation_server),
+                        _ => None,
+                    });
                 applier
-                    .query(&q.schema(), &q.query())
+                    .query(&q.schema(), &q.query(), server)
                     .map(|_| !applier.in_transaction())
             }
             EventData::XidEvent(_) => applier.commit().map(|_| true),
