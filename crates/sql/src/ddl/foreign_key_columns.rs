@@ -81,12 +81,11 @@ pub fn check_types(
         for r in &mut fk.ref_columns {
             *r = after(r, renames).to_string();
         }
-        if mismatch(&child, new, &fk).is_some() {
-            let i = fk
-                .columns
-                .iter()
-                .position(|c| mismatch_at(&child, new, &fk, c))
-                .unwrap_or(0);
+        if let Some(i) = fk
+            .columns
+            .iter()
+            .position(|c| mismatch_at(&child, new, &fk, c))
+        {
             return Err(DbError::new(
                 ErrorCode::FkColumnCannotChangeChild,
                 format!(

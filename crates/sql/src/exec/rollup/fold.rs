@@ -180,11 +180,10 @@ pub fn encode_coerced(r: &TableDef, vals: &[Value]) -> DbResult<Vec<u8>> {
 pub fn coerce(r: &TableDef, vals: &mut [Value], which: Range<usize>) -> DbResult<()> {
     let mut warnings = Vec::new();
     for i in which {
-        let c = r
-            .columns
-            .get(i)
-            .ok_or_else(|| DbError::internal("roll-up row too wide"))?;
-        vals[i] = coerce_to_column(&vals[i], c, 1, SqlMode::utc(false), &mut warnings)?;
+        let (Some(v), Some(c)) = (vals.get_mut(i), r.columns.get(i)) else {
+            return Err(DbError::internal("roll-up row and table differ in width"));
+        };
+        *v = coerce_to_column(v, c, 1, SqlMode::utc(false), &mut warnings)?;
     }
     Ok(())
 }
