@@ -224,7 +224,8 @@ impl Collation {
     }
 
     /// Compares two texts under this collation.
-    /// Equal to comparing the two sort keys; texts that are all ASCII are compared in place.
+    /// Equal to comparing the two sort keys; texts that are ASCII up to their first difference are
+    /// compared in place.
     pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
         if self.pad_space() || self.case_insensitive() {
             if let Some(o) = self.compare_ascii(a, b) {
@@ -234,11 +235,10 @@ impl Collation {
         self.sort_key(a).cmp(&self.sort_key(b))
     }
 
-    /// The comparison of two all-ASCII texts without building sort keys (None: not both ASCII).
+    /// The comparison of two texts without building sort keys, when the bytes up to the first
+    /// characters that fold differently are ASCII (None otherwise). Folding maps each character on its
+    /// own, so the first differing folded character decides and the bytes after it are never read.
     fn compare_ascii(self, a: &[u8], b: &[u8]) -> Option<std::cmp::Ordering> {
-        if !a.is_ascii() || !b.is_ascii() {
-            return None;
-        }
         let (a, b) = if self.pad_space() {
             (trim_trailing_spaces(a), trim_trailing_spaces(b))
         } else {
@@ -247,14 +247,20 @@ impl Collation {
         if !self.case_insensitive() {
             return Some(a.cmp(b));
         }
-        // Equal bytes fold to equal letters: only the text from the first differing byte on needs folding.
+        // Equal bytes fold to equal characters: folding starts at the first differing byte.
         let n = common_prefix(a, b);
-        Some(
-            a[n..]
-                .iter()
-                .map(u8::to_ascii_uppercase)
-                .cmp(b[n..].iter().map(u8::to_ascii_uppercase)),
-        )
+        // A non-ASCII prefix byte is part of a character equal in both texts; the prefix ends on a
+        // character boundary once an ASCII byte (never a continuation byte) follows it.
+        for (x, y) in a[n..].iter().zip(&b[n..]) {
+            if !x.is_ascii() || !y.is_ascii() {
+                return None;
+            }
+            let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
+            if x != y {
+                return Some(x.cmp(&y));
+            }
+        }
+        Some(a.len().cmp(&b.len()))
     }
 }
 
@@ -347,10 +353,10 @@ mod tests {
             Collation::AsciiGeneralCi,
         ];
         for i in 0..20_000 {
-            // Half the pairs share a long prefix (up to 40 bytes, in one case or the other), which the
-            // in-place comparison steps over 16 bytes at a time.
+            // Half the pairs share a long prefix (up to 40 characters, in one case or the other, some
+            // of them not ASCII), which the in-place comparison steps over 16 bytes at a time.
             let shared: String = (0..if i % 2 == 0 { r.gen_range(0..40) } else { 0 })
-                .map(|_| ["x", "Y", "-", "7"][r.gen_range(0..4)])
+                .map(|_| ["x", "Y", "-", "7", "é", "Ä"][r.gen_range(0..6)])
                 .collect();
             let other = if r.gen_bool(0.5) {
                 shared.to_ascii_lowercase()

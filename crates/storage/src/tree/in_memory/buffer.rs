@@ -177,11 +177,19 @@ impl Buffer {
 
     /// Appends clones of the messages that concern `key`.
     pub fn collect_for_key(&self, key: &[u8], out: &mut Vec<Message>) {
+        let mut refs = Vec::new();
+        self.collect_refs_for_key(key, &mut refs);
+        out.extend(refs.into_iter().cloned());
+    }
+
+    /// Appends the messages that concern `key`, borrowed: the base's first, then this layer's points,
+    /// then its range messages.
+    pub fn collect_refs_for_key<'a>(&'a self, key: &'a [u8], out: &mut Vec<&'a Message>) {
         if let Some(b) = &self.base {
-            b.collect_for_key(key, out);
+            b.collect_refs_for_key(key, out);
         }
-        out.extend(self.points.for_key(key).cloned());
-        out.extend(self.ranged.iter().filter(|m| m.covers(key)).cloned());
+        out.extend(self.points.for_key(key));
+        out.extend(self.ranged.iter().filter(|m| m.covers(key)));
     }
 
     /// Appends clones of the messages that concern any key in [lo, hi) (None = unbounded).

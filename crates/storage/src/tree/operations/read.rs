@@ -6,6 +6,7 @@
 
 use super::write::part_range;
 use crate::error::Result;
+use crate::tree::in_memory::buffer::Buffer;
 use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId};
 use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
 use crate::tree::in_memory::node::Node;
@@ -138,7 +139,8 @@ impl Tree {
         key: &[u8],
         view: &ReadView,
     ) -> Result<Option<Vec<u8>>> {
-        let mut msgs: Vec<Message> = Vec::new();
+        // The path's buffers holding messages for `key`, kept so their messages can be borrowed.
+        let mut bufs: Vec<Arc<Buffer>> = Vec::new();
         let mut bn = st.root;
         loop {
             let node = self.load(st, bn)?;
@@ -163,15 +165,18 @@ impl Tree {
             match next {
                 Some((child, has_msgs)) => {
                     if has_msgs {
-                        self.load_buffer(st, bn, node, i)?
-                            .collect_for_key(key, &mut msgs);
+                        bufs.push(self.load_buffer(st, bn, node, i)?);
                     }
                     bn = child;
                 }
                 None => {
+                    let mut msgs: Vec<&Message> = Vec::new();
+                    for b in &bufs {
+                        b.collect_refs_for_key(key, &mut msgs);
+                    }
                     msgs.sort_by_key(|m| m.msn);
                     // Messages below the newest put or delete the view sees cannot show through it.
-                    let skip = mvcc::first_needed(msgs.iter().map(Message::as_ref), view);
+                    let skip = mvcc::first_needed(msgs.iter().map(|m| m.as_ref()), view);
                     if let Some(j) = skip {
                         msgs.drain(..j);
                     }
@@ -332,8 +337,9 @@ impl Tree {
         view: &ReadView,
         aborted: &[TxnId],
     ) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
-        // Unstable is enough: no two messages share an MSN.
-        msgs.sort_unstable_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
+        // Each buffer gives its messages in (key, MSN) order: the stable sort finds those runs and
+        // merges them, where the unstable one would sort them all again.
+        msgs.sort_by(|a, b| a.key.cmp(&b.key).then(a.msn.cmp(&b.msn)));
         let mut out = Vec::with_capacity(part.len() + msgs.len());
         let mut entries = part.iter().peekable();
         let mut at = 0;
