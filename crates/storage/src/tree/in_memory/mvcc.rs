@@ -184,6 +184,18 @@ pub fn rolled_back(msg: MsgRef<'_>, aborted: &[TxnId]) -> bool {
     msg.txn != 0 && aborted.binary_search(&msg.txn).is_ok()
 }
 
+/// Whether `view` sees every one of `msgs` and none is an abort or of a rolled-back transaction: then
+/// what the view reads is the messages applied in MSN order to a plain stored value, with no versions
+/// built.
+pub fn all_visible<'a, I>(msgs: I, view: &ReadView, aborted: &[TxnId]) -> bool
+where
+    I: IntoIterator<Item = MsgRef<'a>>,
+{
+    msgs.into_iter().all(|m| {
+        !matches!(m.op, Op::Abort) && !rolled_back(m, aborted) && view.sees(effective_txn(m))
+    })
+}
+
 /// Where a reader with `view` may start applying one key's messages (given in MSN order; invariant TXN6): at the newest
 /// put or delete it sees, since no older message or stored value can show through it (None: there is no
 /// such message, start from the stored cell). A put or delete whose transaction a later message undoes

@@ -11,6 +11,7 @@ use crate::tree::in_memory::message::{Message, MsgRef, Op, TxnId};
 use crate::tree::in_memory::mvcc::{self, Cell, ReadView};
 use crate::tree::in_memory::node::Node;
 use crate::tree::{Tree, TreeState};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 use std::sync::atomic::Ordering;
@@ -206,6 +207,16 @@ impl Tree {
                         return Ok(value);
                     }
                     let aborted = self.basis_aborted();
+                    // The same for messages of transactions the view sees: folded without versions.
+                    if matches!(cell, None | Some(Cell::Plain(_)))
+                        && mvcc::all_visible(msgs.iter().map(|m| m.as_ref()), view, &aborted)
+                    {
+                        let stored = match &cell {
+                            Some(Cell::Plain(v)) => Some(v.as_slice()),
+                            _ => None,
+                        };
+                        return self.fold_committed(key, stored, &msgs);
+                    }
                     for m in &msgs {
                         cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, &aborted)?;
                     }
@@ -366,10 +377,24 @@ impl Tree {
                 _ => None,
             };
             // Messages below the newest put or delete the view sees cannot show through it.
-            let (mut cell, own) = match mvcc::first_needed(own.iter().map(|m| m.as_ref()), view) {
+            let (stored, own) = match mvcc::first_needed(own.iter().map(|m| m.as_ref()), view) {
                 Some(j) => (None, &own[j..]),
-                None => (stored.cloned(), own),
+                None => (stored, own),
             };
+            // Fast path: a plain value (or none) and only messages the view sees.
+            if matches!(stored, None | Some(Cell::Plain(_)))
+                && mvcc::all_visible(own.iter().map(|m| m.as_ref()), view, aborted)
+            {
+                let plain = match stored {
+                    Some(Cell::Plain(v)) => Some(v.as_slice()),
+                    _ => None,
+                };
+                if let Some(v) = self.fold_committed(key, plain, own)? {
+                    out.push((key.to_vec(), v));
+                }
+                continue;
+            }
+            let mut cell = stored.cloned();
             for m in own {
                 cell = mvcc::apply(key, cell, m.as_ref(), &self.reg, NO_GC, aborted)?;
             }
@@ -378,6 +403,29 @@ impl Tree {
             }
         }
         Ok(out)
+    }
+
+    /// The value messages a view sees all of (mvcc::all_visible) leave on `stored`, copied once: a
+    /// put's value is borrowed until a later upsert needs it owned.
+    fn fold_committed(
+        &self,
+        key: &[u8],
+        stored: Option<&[u8]>,
+        msgs: &[&Message],
+    ) -> Result<Option<Vec<u8>>> {
+        let mut value: Option<Cow<'_, [u8]>> = stored.map(Cow::Borrowed);
+        for m in msgs {
+            value = match &m.op {
+                Op::Put(v) => Some(Cow::Borrowed(v.as_slice())),
+                Op::Delete | Op::RangeDelete { .. } => None,
+                Op::Abort => value,
+                op => self
+                    .reg
+                    .apply(key, value.map(Cow::into_owned), op)?
+                    .map(Cow::Owned),
+            };
+        }
+        Ok(value.map(Cow::into_owned))
     }
 
     fn apply_to_map(
