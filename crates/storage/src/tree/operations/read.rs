@@ -207,7 +207,8 @@ impl Tree {
                         return Ok(value);
                     }
                     let aborted = self.basis_aborted();
-                    // The same for messages of transactions the view sees: folded without versions.
+                    // The same for messages of transactions the view sees: folded without versions
+                    // (design.md TXN7).
                     if matches!(cell, None | Some(Cell::Plain(_)))
                         && mvcc::all_visible(msgs.iter().map(|m| m.as_ref()), view, &aborted)
                     {
@@ -381,7 +382,7 @@ impl Tree {
                 Some(j) => (None, &own[j..]),
                 None => (stored, own),
             };
-            // Fast path: a plain value (or none) and only messages the view sees.
+            // Fast path: a plain value (or none) and only messages the view sees (design.md TXN7).
             if matches!(stored, None | Some(Cell::Plain(_)))
                 && mvcc::all_visible(own.iter().map(|m| m.as_ref()), view, aborted)
             {
