@@ -9,6 +9,10 @@
 //! of different orders inconsistently (a row's SUM differs from the same call alone), and orders
 //! tied rows as its sort happens to leave them.
 //!
+//! PERCENTILE_*'s errors found while rows are read (4102, 4103) are not compared here: MariaDB
+//! sends the result's columns before them, Betula does not (the client then prints the statement
+//! too); the main suite's win_percentile compares them.
+//!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
 //! test says so and passes without comparing (the model tests in crates/sql cover the functions).
 
@@ -73,8 +77,6 @@ const QUERIES: &[&str] = &[
     "SELECT id, PERCENTILE_DISC(g / 4) WITHIN GROUP (ORDER BY x) OVER (PARTITION BY g) a, \
      PERCENTILE_CONT(0.3) WITHIN GROUP (ORDER BY d) OVER (PARTITION BY g) + 1 b FROM w ORDER BY id",
     "SELECT g, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) OVER (PARTITION BY g) FROM w",
-    "SELECT PERCENTILE_CONT(1.5) WITHIN GROUP (ORDER BY x) OVER () FROM w",
-    "SELECT PERCENTILE_DISC(id / 10) WITHIN GROUP (ORDER BY x) OVER () FROM w",
     "SELECT PERCENTILE_CONT(s) WITHIN GROUP (ORDER BY x) OVER () FROM w",
     "SELECT MEDIAN(s) OVER () FROM w",
     "SELECT PERCENTILE_DISC(0.5) WITHIN GROUP (ORDER BY x, id) OVER () FROM w",

@@ -122,7 +122,7 @@ mod tests {
     use super::*;
 
     fn d(x: &str) -> Value {
-        Value::Decimal(x.parse().unwrap())
+        Value::Decimal(crate::types::decimal::Decimal::parse(x).unwrap())
     }
 
     fn run(func: WinFunc, p: &str, keys: &[Value]) -> DbResult<Value> {
