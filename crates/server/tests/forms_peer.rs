@@ -1,5 +1,6 @@
 //! Smaller MariaDB forms: UNHEX (and binary strings stored into latin1 columns), INTERVAL(N, N1, ...), UNIX_TIMESTAMP of a time before the
-//! epoch, PURGE with a subquery or with the binary log off, RESET MASTER with it off, and
+//! epoch and its decimals (from its argument's type), rows nested in a row IN list, VALUES
+//! expressions naming the inserted table's columns, an EXISTS item's name, PURGE with a subquery or with the binary log off, RESET MASTER with it off, and
 //! information_schema's SYSTEM_VARIABLES / GLOBAL_VARIABLES / SESSION_VARIABLES answer as
 //! MariaDB 10.11 answers them (both servers run with the binary log off): the same statements go to a private
 //! MariaDB (InnoDB) and to Betula through the `mariadb` client, and the outputs (rows, or the
@@ -30,6 +31,21 @@ const QUERIES: &[&str] = &[
     "CREATE VIEW vi AS SELECT interval(55, 10) AS c; SELECT * FROM vi; DROP VIEW vi",
     "SELECT UNIX_TIMESTAMP('1969-12-31 23:59:59') AS a, UNIX_TIMESTAMP('1970-01-01 00:00:00') AS b, UNIX_TIMESTAMP('1000-01-01') AS c",
     "SET time_zone = '+10:00'; SELECT UNIX_TIMESTAMP('1969-12-31 14:00:01') AS a, UNIX_TIMESTAMP('1970-01-01 10:00:00') AS b; SET time_zone = '+00:00'",
+    "CREATE TABLE ut (s VARCHAR(30), i INT, d DATETIME(3), t TIMESTAMP(2) NULL, dc DECIMAL(20,3), f DOUBLE, dt DATE, z TIME); \
+     INSERT INTO ut VALUES ('2020-01-01 00:00:00.5', 20200101, '2020-01-01 00:00:00.123', '2020-01-01 00:00:00.12', 20200101000000.5, 20200101000000.25, '2020-01-01', '10:00:00'); \
+     SELECT UNIX_TIMESTAMP(s) a, UNIX_TIMESTAMP(i) b, UNIX_TIMESTAMP(d) c, UNIX_TIMESTAMP(t) d, UNIX_TIMESTAMP(dc) e, UNIX_TIMESTAMP(f) f, \
+     UNIX_TIMESTAMP(dt) g, UNIX_TIMESTAMP(CONCAT(dt, ' ', z)) h FROM ut; DROP TABLE ut",
+    "SELECT UNIX_TIMESTAMP('2020-01-01 00:00:00.5') a, UNIX_TIMESTAMP('2020-01-01 00:00:00.50') b, UNIX_TIMESTAMP(20200101000000.5) c, \
+     UNIX_TIMESTAMP('2020-01-01 00:00:00.123456') d, UNIX_TIMESTAMP('2020-01-01') e",
+    "SELECT (1, (2, 3)) IN ((1, (2, 3)), (2, (3, 4))) a, (1, 1, (1, NULL)) IN ((1, 1, (1, 1))) b, (1, (2, 3)) IN ((1, (2, 4))) c, \
+     (1, (2, NULL)) NOT IN ((2, (2, 3))) d",
+    "SELECT EXISTS (SELECT 1), NOT EXISTS(SELECT 2), EXISTS (SELECT 1 ORDER BY 1+SUM(2) OVER ())",
+    "SELECT (1, (1, 2)) IN ((1, 1))",
+    "SELECT (1, 1) IN ((1, (1, 2)))",
+    "CREATE TABLE iv (a INT NOT NULL, b INT, c INT DEFAULT 7); INSERT INTO iv VALUES (5, a + 1, b), (6, (SELECT a * 2), c); \
+     INSERT INTO iv (b, a) VALUES (a, 9); INSERT INTO iv (c, a, b) VALUES (DEFAULT, 10, c + a); \
+     INSERT INTO iv (a) VALUES (EXISTS (SELECT AVG(3) OVER (ORDER BY a))); SELECT * FROM iv; DROP TABLE iv",
+    "SELECT AVG('1') OVER () x WHERE (1, 1, (1, NULL)) IN ((1, 1, (1, 1))) ORDER BY x BETWEEN 25 AND ((x = x) / x) OR x = x = AVG(NULL) OR x = 94",
     "PURGE MASTER LOGS BEFORE (SELECT NOW())",
     "PURGE BINARY LOGS BEFORE NOW() + INTERVAL (SELECT 1) DAY",
     "PURGE MASTER LOGS BEFORE ADDDATE(CURRENT_TIMESTAMP(), INTERVAL -4 DAY); SHOW WARNINGS",

@@ -31,6 +31,7 @@ INSERT INTO u VALUES (1, 1, 'A'), (2, NULL, 'b'), (3, 5, NULL), (4, 3, 'c');";
 
 const QUERIES: &[&str] = &[
     "SELECT id FROM w WHERE s REGEXP '^a' ORDER BY id",
+    "SELECT 'Я' RLIKE '\\\\p{L&}' a, '갷' RLIKE '\\\\p{L&}' b, 'x1' RLIKE '^[\\\\p{L&}\\\\d]+$' c, '1' RLIKE '\\\\p{L&}' d",
     "SELECT id FROM w WHERE b REGEXP '^a' ORDER BY id",
     "SELECT id FROM w WHERE v RLIKE '^A' ORDER BY id",
     "SELECT id FROM w WHERE s NOT REGEXP 'a' ORDER BY id",

@@ -390,7 +390,11 @@ fn misuse_gets_mariadbs_errors() {
         ("SELECT LAG(x, 1, 0) OVER (ORDER BY x) FROM t", 1064),
         ("SELECT COUNT(DISTINCT x) OVER () FROM t", 1235),
         ("SELECT GROUP_CONCAT(x) OVER () FROM t", 1235),
-        ("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x) OVER () FROM t", 1235),
+        ("SELECT PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY x, id) OVER () FROM t", 1064),
+        ("SELECT MEDIAN(x) OVER (ORDER BY x) FROM t", 1064),
+        ("SELECT PERCENTILE_DISC(d) WITHIN GROUP (ORDER BY x) OVER () FROM t", 4104),
+        ("SELECT PERCENTILE_CONT(1.5) WITHIN GROUP (ORDER BY x) OVER () FROM t", 4103),
+        ("SELECT PERCENTILE_DISC(x * 2) WITHIN GROUP (ORDER BY x) OVER () FROM t", 4103),
         ("UPDATE t SET x = ROW_NUMBER() OVER ()", 4015),
     ];
     for (sql, code) in cases {

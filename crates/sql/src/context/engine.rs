@@ -92,6 +92,8 @@ pub struct Engine {
     pub retention: RetentionCounters,
     /// Counters for monitoring (metrics.rs).
     pub metrics: crate::context::metrics::ServerMetrics,
+    /// MariaDB's status counters, every connection's summed (status.rs).
+    pub status: crate::context::status::GlobalStatus,
     /// Called by an online index build at its steps with the step's name ("filled": the snapshot's
     /// rows are in the indexes; "round": a catch-up round without the lock ended), while writers
     /// may write: lets tests change rows at exactly those points (ddl/online_index.rs).
@@ -185,6 +187,7 @@ impl Engine {
             shutdown_by: AtomicU64::new(0),
             retention: RetentionCounters::default(),
             metrics: Default::default(),
+            status: Default::default(),
             online_build_hook: Mutex::new(None),
             table_locks: Default::default(),
             backup: Mutex::new(None),

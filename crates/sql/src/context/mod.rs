@@ -19,6 +19,7 @@
 //! | `temp_tables` | CREATE TEMPORARY TABLE: the connection's private tables |
 //! | `key_caches` | named key caches' parameters (engine-wide, kept for MariaDB scripts) |
 //! | `metrics` | counters for monitoring: rows, connections, commits, statements by kind and latency |
+//! | `status` | MariaDB's status counters kept per connection and summed (SHOW [GLOBAL] STATUS) |
 //! | `table_locks` | LOCK TABLES, the global read lock and tables' write uses, across sessions |
 //!
 //! Invariant: a context registers itself in the engine's process list when it is made and
@@ -38,6 +39,7 @@ pub mod plan_memo;
 pub mod progress;
 pub mod session_functions;
 pub mod source_text;
+pub mod status;
 pub mod table_locks;
 pub mod temp_tables;
 pub mod transaction;
@@ -137,6 +139,8 @@ pub struct Context {
     pub outer_miss: Option<usize>,
     /// Names resolved in an enclosing query so far.
     pub outer_reads: usize,
+    /// The connection's status counters (status.rs).
+    pub status: status::SessionStatus,
 }
 
 impl Drop for Context {
@@ -229,6 +233,7 @@ impl Context {
             outer_frames: Vec::new(),
             outer_miss: None,
             outer_reads: 0,
+            status: Default::default(),
         };
         cx.refresh_database_charset();
         cx

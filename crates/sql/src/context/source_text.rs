@@ -35,8 +35,9 @@ impl Context {
     }
 
     /// [`Context::item_text`] of an item whose leftmost operand starts at `span`: the text from
-    /// the unary operators (`-`, `+`, `~`, `!`, NOT, BINARY) and opening parentheses written before that
-    /// operand (sqlparser's spans of `-x` and `(x)` start at `x`).
+    /// the unary operators (`-`, `+`, `~`, `!`, NOT, BINARY, EXISTS) and opening parentheses
+    /// written before that operand (sqlparser's spans of `-x`, `(x)` and `EXISTS (q)` start at
+    /// `x` and `q`).
     pub fn operand_text(&self, span: Span) -> Option<String> {
         let off = self.offset_of(span)?;
         self.text_from(self.unary_start(off))
@@ -110,7 +111,7 @@ impl Context {
             }
             if i > 0 && matches!(b[i - 1], b'(' | b'-' | b'+' | b'~' | b'!') {
                 off = i - 1;
-            } else if let Some(w) = [&b"NOT"[..], b"BINARY"].into_iter().find(|w| {
+            } else if let Some(w) = [&b"NOT"[..], b"BINARY", b"EXISTS"].into_iter().find(|w| {
                 i >= w.len()
                     && b[i - w.len()..i].eq_ignore_ascii_case(w)
                     && (i == w.len()
@@ -155,6 +156,8 @@ impl Context {
         });
         let mut depth = 0i32;
         let mut quote: Option<u8> = None;
+        // The last word read at depth 0 (`WITHIN GROUP` does not end an item).
+        let mut prev = String::new();
         let mut i = 0;
         while i < bytes.len() {
             let c = bytes[i];
@@ -187,9 +190,11 @@ impl Context {
                         .position(|b| !b.is_ascii_alphanumeric() && *b != b'_')
                         .map_or(bytes.len(), |p| i + p);
                     let word = text[i..end].to_ascii_uppercase();
-                    if i > 0 && STOP.contains(&word.as_str()) {
+                    let within_group = word == "GROUP" && prev == "WITHIN";
+                    if i > 0 && STOP.contains(&word.as_str()) && !within_group {
                         break;
                     }
+                    prev = word;
                     i = end;
                     continue;
                 }

@@ -542,6 +542,14 @@ error_codes! {
     IllegalParameterDataTypes2ForOperation = 4078, "HY000";
     /// `ER_UNKNOWN_VIEW`
     UnknownView = 4092, "42S02";
+    /// `ER_WRONG_TYPE_FOR_PERCENTILE_FUNC`: PERCENTILE_CONT's key is not numeric or temporal.
+    WrongTypeForPercentileFunc = 4101, "HY000";
+    /// `ER_ARGUMENT_NOT_CONSTANT`: a percentile that differs within a partition.
+    ArgumentNotConstant = 4102, "HY000";
+    /// `ER_ARGUMENT_OUT_OF_RANGE`: a percentile outside [0,1].
+    ArgumentOutOfRange = 4103, "HY000";
+    /// `ER_WRONG_TYPE_OF_ARGUMENT`: a percentile that is not of a numeric type.
+    WrongTypeOfArgument = 4104, "HY000";
 }
 
 #[cfg(test)]

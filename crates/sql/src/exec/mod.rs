@@ -9,6 +9,7 @@ pub mod handler;
 pub mod join;
 pub mod member_sort;
 pub mod multi_table;
+pub mod percentile;
 pub mod query;
 pub mod rollup;
 pub mod scan;

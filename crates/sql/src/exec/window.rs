@@ -20,6 +20,7 @@
 
 use std::cmp::Ordering;
 
+use super::percentile::ten_decimals;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::aggregate::Accumulator;
@@ -270,6 +271,23 @@ impl Partition<'_> {
                     let (s, e) = self.frame(k, &peers)?;
                     out.push(self.pick(k, s, e));
                 }
+            }
+            WinFunc::PercentileCont | WinFunc::PercentileDisc => {
+                let rows: Vec<(&Value, &Value)> = (0..n)
+                    .map(|k| {
+                        let arg = self.ev.args[self.rows[k]].first().unwrap_or(&Value::Null);
+                        (arg, self.order_key(k).first().unwrap_or(&Value::Null))
+                    })
+                    .collect();
+                let v = super::percentile::partition_value(&self.call.func, &rows)?;
+                // A row whose argument is NULL has NULL (MariaDB reads the argument per row).
+                out.extend(rows.iter().map(|(arg, _)| {
+                    if arg.is_null() {
+                        Value::Null
+                    } else {
+                        v.clone()
+                    }
+                }));
             }
             WinFunc::Agg(spec) => return self.aggregate(spec, &peers),
         }
@@ -525,12 +543,6 @@ fn range_key(cur: &Value, offset: &Value, op: BinOp) -> DbResult<Value> {
         ),
         &EvalCtx::default(),
     )
-}
-
-/// PERCENT_RANK and CUME_DIST as MariaDB shows them: a DOUBLE printed with 10 decimals.
-fn ten_decimals(x: f64) -> Value {
-    let m = (x * 1e10).round() as i128;
-    crate::types::decimal::Decimal::new(m, 10).map_or(Value::Double(x), Value::Decimal)
 }
 
 fn ntile_error() -> DbError {

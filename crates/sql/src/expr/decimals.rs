@@ -157,6 +157,75 @@ fn plus_increment(a: u8) -> u8 {
     }
 }
 
+/// The decimals of `UNIX_TIMESTAMP(e)` (MariaDB's `datetime_precision` of its argument, at most
+/// 6): a temporal column's fractional digits, a DECIMAL's scale, 0 for integers and dates, 6 for
+/// a DOUBLE or a string that is not constant (a string column, CONCAT); a constant string is
+/// read as MariaDB reads it (`'... 00:00:00.50'`: 2). `None`: not known before the value (a
+/// function of another kind), whose value then decides (its fractional digits, if any, as 6).
+pub fn unix_timestamp_decimals(scope: &Scope, e: &Expr) -> Option<u8> {
+    const MAX: u8 = 6;
+    if let Some(c) = e.col_index() {
+        let ty = scope.cols.get(c).and_then(|c| c.ty)?;
+        return Some(match ty {
+            SqlType::DateTime { fsp } | SqlType::Timestamp { fsp } | SqlType::Time { fsp } => fsp,
+            SqlType::Date => 0,
+            other => column(&other).min(MAX),
+        });
+    }
+    match e {
+        Expr::Lit(Value::Text(s)) => Some(constant_text_digits(s).min(MAX)),
+        Expr::Lit(Value::DateTime(dt)) => {
+            let mut us = dt.micros % 1_000_000;
+            let mut digits = 6u8;
+            while digits > 0 && us % 10 == 0 {
+                us /= 10;
+                digits -= 1;
+            }
+            Some(digits)
+        }
+        Expr::Lit(v) => Some(literal(v).min(MAX)),
+        Expr::Func(name, _) if STRING_FUNCTIONS.contains(&name.as_str()) => Some(MAX),
+        Expr::Cast(_, crate::expr::CastTo::Char(_) | crate::expr::CastTo::Binary(_)) => Some(MAX),
+        _ => None,
+    }
+}
+
+/// Functions whose value is a string (their decimals are not fixed).
+const STRING_FUNCTIONS: &[&str] = &[
+    "CONCAT",
+    "CONCAT_WS",
+    "SUBSTRING",
+    "SUBSTR",
+    "LEFT",
+    "RIGHT",
+    "LPAD",
+    "RPAD",
+    "REPLACE",
+    "TRIM",
+    "LTRIM",
+    "RTRIM",
+    "LOWER",
+    "UPPER",
+    "LCASE",
+    "UCASE",
+    "REVERSE",
+];
+
+/// The fractional digits of the time written in `s` (`'2020-01-01 10:00:00.50'`: 2).
+fn constant_text_digits(s: &str) -> u8 {
+    let Some(colon) = s.find(':') else {
+        return 0;
+    };
+    let Some(dot) = s[colon..].find('.') else {
+        return 0;
+    };
+    s[colon + dot + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count()
+        .min(usize::from(u8::MAX)) as u8
+}
+
 /// The decimals a computed DOUBLE select item prints with: `Some(n)` when MariaDB fixes them.
 pub fn fixed_double_decimals(scope: &Scope, aggs: &[AggSpec], e: &Expr) -> Option<u8> {
     let n = decimals(scope, aggs, e, ResultKind::Double);
@@ -199,6 +268,23 @@ mod tests {
         assert_eq!(d(&bin(BinOp::Add, call("PI", vec![]), half)), Some(6));
         assert_eq!(d(&call("SQRT", vec![two()])), None);
         assert_eq!(d(&call("FLOOR", vec![call("PI", vec![])])), Some(0));
+    }
+
+    #[test]
+    fn unix_timestamp_takes_its_arguments_decimals() {
+        let scope = Scope::default();
+        let d = |e: Expr| unix_timestamp_decimals(&scope, &e);
+        let text = |s: &str| lit(Value::Text(s.into()));
+        assert_eq!(d(text("2020-01-01 00:00:00.50")), Some(2));
+        assert_eq!(d(text("2020-01-01 00:00:00.1234567")), Some(6));
+        assert_eq!(d(text("2020-01-01")), Some(0));
+        assert_eq!(d(lit(Value::Int(20200101))), Some(0));
+        assert_eq!(
+            d(lit(Value::Decimal(Decimal::parse("1.5").unwrap()))),
+            Some(1)
+        );
+        assert_eq!(d(call("CONCAT", vec![text("2020-01-01")])), Some(6));
+        assert_eq!(d(call("DATE_ADD", vec![])), None);
     }
 
     #[test]

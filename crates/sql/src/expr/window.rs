@@ -35,6 +35,11 @@ pub enum WinFunc {
     LastValue,
     /// NTH_VALUE(v, n).
     NthValue,
+    /// PERCENTILE_CONT(p) WITHIN GROUP (ORDER BY k) and MEDIAN(k): `args[0]` is p, the
+    /// window's only ORDER BY key is k; the value is the whole partition's.
+    PercentileCont,
+    /// PERCENTILE_DISC(p) WITHIN GROUP (ORDER BY k), as PercentileCont.
+    PercentileDisc,
     /// An aggregate over the frame; the spec's arguments are evaluated per row like `args`.
     Agg(AggSpec),
 }

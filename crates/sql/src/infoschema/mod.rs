@@ -5,7 +5,8 @@
 //! Map: this file routes a view name to its family and keeps the helpers they share;
 //! tables.rs (SCHEMATA, TABLES, SHOW TABLE STATUS), columns.rs (COLUMNS, SHOW COLUMNS),
 //! statistics.rs (STATISTICS, SHOW INDEX), constraints.rs (KEY_COLUMN_USAGE,
-//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), foreign_keys.rs (REFERENTIAL_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS), engines.rs (ENGINES),
+//! TABLE_CONSTRAINTS, CHECK_CONSTRAINTS), foreign_keys.rs (REFERENTIAL_CONSTRAINTS), processlist.rs (PROCESSLIST, SHOW STATUS,
+//! GLOBAL_STATUS, SESSION_STATUS), engines.rs (ENGINES),
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
 //! roll-up's base table and definition), variables.rs (GLOBAL_VARIABLES, SESSION_VARIABLES,
@@ -105,12 +106,14 @@ const VIEWS: &[&str] = &[
     "COLLATIONS",
     "COLUMNS",
     "ENGINES",
+    "GLOBAL_STATUS",
     "GLOBAL_VARIABLES",
     "KEY_COLUMN_USAGE",
     "PARTITIONS",
     "PROCESSLIST",
     "REFERENTIAL_CONSTRAINTS",
     "SCHEMATA",
+    "SESSION_STATUS",
     "SESSION_VARIABLES",
     "STATISTICS",
     "SYSTEM_VARIABLES",
@@ -141,6 +144,8 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "BETULA_ROLLUPS" => rollups::rollups_view(tables()),
         "COLLATIONS" => charsets::collations_view(),
         "VIEWS" => views::views_view(cx, &visible),
+        "GLOBAL_STATUS" => processlist::status_view(cx, true),
+        "SESSION_STATUS" => processlist::status_view(cx, false),
         "GLOBAL_VARIABLES" => variables::variables_view(cx, true),
         "SESSION_VARIABLES" => variables::variables_view(cx, false),
         "SYSTEM_VARIABLES" => variables::system_variables_view(cx),

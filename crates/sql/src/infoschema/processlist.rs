@@ -54,8 +54,9 @@ pub fn three_places(v: f64) -> Value {
         .map_or(Value::Null, Value::Decimal)
 }
 
-/// SHOW STATUS: variable names and values.
-pub fn status(cx: &Context) -> Vec<(String, String)> {
+/// SHOW [GLOBAL] STATUS: variable names and values; MariaDB's counters kept per connection
+/// (context/status.rs) are the session's, or (`global`) the server's.
+pub fn status(cx: &Context, global: bool) -> Vec<(String, String)> {
     let e = &cx.engine;
     let st = e.store.env().stats();
     let up = e.started.elapsed().as_secs();
@@ -144,7 +145,22 @@ pub fn status(cx: &Context) -> Vec<(String, String)> {
     ]
     .into_iter()
     .chain(backup_status(cx))
+    .chain(
+        cx.status_counters(global)
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v.to_string())),
+    )
     .collect()
+}
+
+/// information_schema.GLOBAL_STATUS (`global`) or SESSION_STATUS: SHOW STATUS's rows with the
+/// names in upper case, as MariaDB shows them.
+pub(super) fn status_view(cx: &Context, global: bool) -> ViewRows {
+    let rows = status(cx, global)
+        .into_iter()
+        .map(|(n, v)| vec![t(n.to_ascii_uppercase()), t(v)])
+        .collect();
+    (names(&["VARIABLE_NAME", "VARIABLE_VALUE"]), rows)
 }
 
 /// The running or last backup (session/backup.rs): its connection, phase (0 not started, 1 copying the

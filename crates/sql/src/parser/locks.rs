@@ -69,7 +69,11 @@ pub fn parse_flush(c: &mut Cursor<'_>) -> DbResult<Statement> {
         ));
     }
     if !c.kw("TABLES") && !c.kw("TABLE") {
-        return Ok(Statement::Flush);
+        let status = c
+            .rest()
+            .split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
+            .any(|w| w.eq_ignore_ascii_case("STATUS"));
+        return Ok(Statement::Flush { status });
     }
     let mut tables = Vec::new();
     if !c.at_end() && !matches!(c.peek_kw(), Some("WITH" | "FOR")) {
@@ -183,7 +187,14 @@ mod tests {
             (0, FlushMode::ReadLock)
         );
         assert_eq!(f("FLUSH TABLES a, b FOR EXPORT"), (2, FlushMode::ForExport));
-        assert!(matches!(p("FLUSH PRIVILEGES").unwrap(), Statement::Flush));
+        assert!(matches!(
+            p("FLUSH PRIVILEGES").unwrap(),
+            Statement::Flush { status: false }
+        ));
+        assert!(matches!(
+            p("FLUSH LOCAL STATUS").unwrap(),
+            Statement::Flush { status: true }
+        ));
         assert!(p("FLUSH TABLES FOR EXPORT").is_err());
     }
 

@@ -31,7 +31,9 @@
 //! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs; quoted user
 //! variable names, LOCK IN SHARE MODE and a GROUP_CONCAT's `LIMIT m, n` in mariadb_forms.rs):
 //! mostly DDL from dumps; `REGEXP NULL` (mariadb_forms.rs) and the string escapes `\a`, `\f`
-//! (escapes.rs) are rewritten before the first try. Parsing
+//! (escapes.rs) are rewritten before the first try, and calls of PERCENTILE_CONT,
+//! PERCENTILE_DISC and MEDIAN outside MariaDB's grammar are refused (inverse_distribution.rs).
+//! Parsing
 //! reads no session state: a [`Statement`] depends on its text only.
 
 pub mod admin;
@@ -43,6 +45,7 @@ pub mod escapes;
 pub mod fast_insert;
 pub mod handler;
 pub mod index_syntax;
+pub mod inverse_distribution;
 pub mod load;
 pub mod locks;
 pub mod mariadb_forms;
@@ -77,6 +80,9 @@ use tokens::{Cursor, Lexer, Tok};
 /// to sqlparser).
 pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     if let Some(at) = mariadb_forms::json_arrow(sql) {
+        return Err(DbError::syntax_near(sql, at));
+    }
+    if let Some(at) = inverse_distribution::syntax_error(sql) {
         return Err(DbError::syntax_near(sql, at));
     }
     let escaped = escapes::with_mariadb_escapes(sql);

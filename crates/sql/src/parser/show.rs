@@ -67,7 +67,9 @@ pub enum Show {
         global: bool,
         like: Option<String>,
     },
+    /// SHOW [GLOBAL | SESSION] STATUS: `global` shows the server's counters, else the session's.
     Status {
+        global: bool,
         like: Option<String>,
     },
     /// SHOW WARNINGS (`errors_only`: SHOW ERRORS).
@@ -176,7 +178,10 @@ pub fn parse_show(c: &mut Cursor<'_>) -> DbResult<ShowStatement> {
             global,
             like: like(c)?,
         },
-        "STATUS" => Show::Status { like: like(c)? },
+        "STATUS" => Show::Status {
+            global,
+            like: like(c)?,
+        },
         "WARNINGS" | "ERRORS" => Show::Warnings {
             errors_only: word == "ERRORS",
         },

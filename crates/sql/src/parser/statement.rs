@@ -158,8 +158,11 @@ pub enum Statement {
     LoadIndex {
         tables: Vec<TableIndexes>,
     },
-    /// FLUSH of anything but tables and logs (privileges, status ...): a checkpoint.
-    Flush,
+    /// FLUSH of anything but tables and logs (privileges, status ...): a checkpoint; `status`
+    /// (FLUSH STATUS) also zeroes the session's status counters.
+    Flush {
+        status: bool,
+    },
     /// FLUSH [BINARY] LOGS, PURGE ... LOGS, RESET MASTER (binlog.rs).
     Binlog(crate::parser::binlog::BinlogStmt),
     /// FLUSH TABLES [t, ...] [WITH READ LOCK | FOR EXPORT] (locks.rs).

@@ -192,6 +192,10 @@ pub fn plan_select(
         limit,
         offset,
     };
+    if !plan.windows.is_empty() {
+        // MariaDB counts a SELECT block with window functions each time it is planned.
+        cx.count_window_functions();
+    }
     mark_columns_read(&mut plan);
     choose_access_paths(cx, &mut plan);
     plan.columns = plan

@@ -87,8 +87,9 @@ pub fn exprs(w: &WinCall) -> impl Iterator<Item = &Expr> {
 }
 
 /// The result column of a select item that is a window call: BIGINT for the numbering
-/// functions and COUNT, DOUBLE for PERCENT_RANK and CUME_DIST, the argument column's type for
-/// functions that return an argument's value (LAG, FIRST_VALUE, MIN, ...), as MariaDB.
+/// functions and COUNT, DOUBLE for PERCENT_RANK, CUME_DIST and PERCENTILE_CONT, the argument
+/// column's type for functions that return an argument's value (LAG, FIRST_VALUE, MIN, ...) and
+/// the key column's for PERCENTILE_DISC, as MariaDB.
 pub fn column_meta(scope: &Scope, name: &str, w: &WinCall) -> OutCol {
     let bigint = SqlType::Int {
         width: IntWidth::Big,
@@ -114,7 +115,11 @@ pub fn column_meta(scope: &Scope, name: &str, w: &WinCall) -> OutCol {
         WinFunc::RowNumber | WinFunc::Rank | WinFunc::DenseRank | WinFunc::Ntile => {
             OutCol::named(name, Some(bigint))
         }
-        WinFunc::PercentRank | WinFunc::CumeDist => OutCol::named(name, Some(SqlType::DOUBLE)),
+        WinFunc::PercentRank | WinFunc::CumeDist | WinFunc::PercentileCont => {
+            OutCol::named(name, Some(SqlType::DOUBLE))
+        }
+        // The key's value, of the key's type.
+        WinFunc::PercentileDisc => arg_col(w.order.first().map(|(e, _)| e)),
         WinFunc::Lag | WinFunc::Lead | WinFunc::FirstValue | WinFunc::LastValue => {
             arg_col(w.args.first())
         }

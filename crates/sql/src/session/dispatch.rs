@@ -151,7 +151,13 @@ fn run(
         Statement::Checksum { tables, quick } => checksum::run(cx, &tables, quick),
         Statement::CacheIndex { tables, cache } => key_cache::cache_index(cx, &tables, &cache),
         Statement::LoadIndex { tables } => key_cache::load_index(cx, &tables),
-        Statement::Flush | Statement::Checkpoint => control::checkpoint(cx),
+        Statement::Flush { status } => {
+            if status {
+                cx.flush_status();
+            }
+            control::checkpoint(cx)
+        }
+        Statement::Checkpoint => control::checkpoint(cx),
         Statement::Binlog(b) => crate::session::binlog_admin::run(cx, &b),
         Statement::FlushTables { tables, mode } => match mode {
             FlushMode::ForExport => locking::flush_for_export(cx, &tables),
@@ -227,6 +233,11 @@ fn sql(
         ast::Statement::Update(u) => dml::update(cx, u),
         ast::Statement::Delete(d) => dml::delete(cx, d),
         ast::Statement::CreateTable(ct) => tables::create_table(cx, ct, &Default::default()),
+        // EXPLAIN FORMAT=JSON shows MariaDB's optimizer's own structure: refused, never
+        // answered in the tabular form.
+        ast::Statement::Explain {
+            format: Some(f), ..
+        } => Err(DbError::unsupported(format!("EXPLAIN {f}"))),
         ast::Statement::Explain { statement, .. } => match &**statement {
             ast::Statement::Query(q) => query::explain(cx, q),
             _ => Err(DbError::unsupported("EXPLAIN of this statement")),

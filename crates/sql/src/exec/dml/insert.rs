@@ -1,6 +1,8 @@
 //! INSERT and REPLACE however they were parsed ([`run_insert`]): the target columns, the source
 //! rows (VALUES expressions, values from the fast parser, or a SELECT), the ON DUPLICATE KEY
-//! UPDATE program, then each row completed (complete.rs) and written (insert_row.rs).
+//! UPDATE program, then each row completed (complete.rs) and written (insert_row.rs). A VALUES
+//! expression may name the table's columns, as in MariaDB: it reads the row being built (a
+//! column given earlier in the row, else the column's default or implicit value).
 //!
 //! Invariants: a single-row INSERT of NULL into a NOT NULL column fails even in non-strict mode
 //! (MySQL/MariaDB); the blind upsert path is taken only when no read is needed to decide the
@@ -19,9 +21,11 @@ use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::exec::query::run_query;
+use crate::exec::subqueries::Subqueries;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
 use crate::result::Output;
+use crate::types::value::Value;
 use crate::types::SqlType;
 
 /// Rows between two checks for a KILL of the connection (a check per row would cost the bulk
@@ -274,20 +278,13 @@ fn source_rows(
     all_columns: bool,
     source: InsertSource<'_>,
 ) -> DbResult<Vec<Vec<Slot>>> {
-    let empty = Scope::default();
     let mut rows: Vec<Vec<Slot>> = Vec::new();
     match source {
         InsertSource::Exprs(exprs) => {
+            let scope = table_scope(t, &t.name);
+            let initial = initial_record(t);
             for (n, r) in exprs.iter().enumerate() {
-                let mut vals = Vec::with_capacity(r.len());
-                for e in r {
-                    vals.push(if is_default_kw(e) {
-                        Slot::Default
-                    } else {
-                        let c = cx.compile(&empty, e, "field list")?;
-                        Slot::Val(eval(&c, &EvalCtx::default())?)
-                    });
-                }
+                let mut vals = values_row(cx, t, (&scope, &initial), targets, r)?;
                 if r.is_empty() && all_columns {
                     vals = (0..targets.len()).map(|_| Slot::Default).collect();
                 }
@@ -316,6 +313,82 @@ fn source_rows(
         }
     }
     Ok(rows)
+}
+
+/// What a VALUES expression reads of a column not assigned yet: its literal default, else NULL
+/// or, for a NOT NULL column, its type's implicit value (MariaDB's record of default values).
+fn initial_record(t: &TableDef) -> Vec<Value> {
+    t.columns
+        .iter()
+        .map(|c| match &c.default {
+            Some(d) => d.clone(),
+            None if c.nullable => Value::Null,
+            None => c.implicit_value(),
+        })
+        .collect()
+}
+
+/// One VALUES row's values. As in MariaDB, an expression may name the table's columns
+/// (`VALUES (5, a + 1)`, also inside a subquery): a column assigned earlier in the row gives its
+/// new value, any other its value in `initial`.
+fn values_row(
+    cx: &mut Context,
+    t: &TableDef,
+    (scope, initial): (&Scope, &[Value]),
+    targets: &[usize],
+    r: &[&ast::Expr],
+) -> DbResult<Vec<Slot>> {
+    let compiled = r
+        .iter()
+        .enumerate()
+        .map(|(k, e)| {
+            if is_default_kw(e) {
+                return Ok(None);
+            }
+            let numeric = targets
+                .get(k)
+                .is_some_and(|&c| t.columns[c].sql_type.is_numeric());
+            match hex_number(cx, e).filter(|_| numeric) {
+                Some(n) => Ok(Some(Expr::Lit(n))),
+                None => cx.compile(scope, e, "field list").map(Some),
+            }
+        })
+        .collect::<DbResult<Vec<_>>>()?;
+    let mut record = initial.to_vec();
+    let sub = Subqueries::new(cx);
+    let mut vals = Vec::with_capacity(r.len());
+    for (k, c) in compiled.iter().enumerate() {
+        let Some(c) = c else {
+            vals.push(Slot::Default);
+            continue;
+        };
+        let ecx = EvalCtx {
+            subq: Some(&sub),
+            ..EvalCtx::row(&record)
+        };
+        let v = eval(c, &ecx)?;
+        if let Some(slot) = targets.get(k).and_then(|&col| record.get_mut(col)) {
+            *slot = v.clone();
+        }
+        vals.push(Slot::Val(v));
+    }
+    Ok(vals)
+}
+
+/// A hexadecimal literal written `0x...` (not `X'...'`, a string) of at most 8 bytes as the
+/// number it is in a numeric context, as MariaDB stores it into a numeric column.
+fn hex_number(cx: &Context, e: &ast::Expr) -> Option<Value> {
+    let ast::Expr::Value(v) = e else {
+        return None;
+    };
+    let ast::Value::HexStringLiteral(h) = &v.value else {
+        return None;
+    };
+    let text = cx.source_text(v.span)?;
+    if !(text.starts_with("0x") || text.starts_with("0X")) || h.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(h, 16).ok().map(Value::UInt)
 }
 
 /// Row `rownum`'s values `vals` (one per target) placed at their columns.

@@ -253,6 +253,14 @@ impl Compiler<'_> {
                 *first = super::division::unrounded(e);
             }
         }
+        if name == "UNIX_TIMESTAMP" && compiled.len() == 1 {
+            // The result's decimals follow the argument's type (decimals.rs); the evaluator
+            // reads them as a second argument (functions/temporal.rs).
+            let scale = crate::expr::decimals::unix_timestamp_decimals(self.scope, &compiled[0]);
+            compiled.push(Expr::Lit(
+                scale.map_or(Value::Null, |s| Value::UInt(u64::from(s))),
+            ));
+        }
         Ok(self.zoned_call(name, compiled))
     }
 
@@ -265,12 +273,13 @@ impl Compiler<'_> {
         }
         let local = |e: Expr| Expr::InZone(Box::new(e), tz, ZoneShift::ToLocal);
         match (name.as_str(), args.len()) {
-            ("UNIX_TIMESTAMP", 1) => {
+            ("UNIX_TIMESTAMP", 2) => {
                 let utc = match args.remove(0) {
                     Expr::InZone(stored, _, ZoneShift::ToLocal) => *stored,
                     other => Expr::InZone(Box::new(other), tz, ZoneShift::ToUtc),
                 };
-                Expr::Func(name, vec![utc])
+                args.insert(0, utc);
+                Expr::Func(name, args)
             }
             ("FROM_UNIXTIME", 1) => local(Expr::Func(name, args)),
             ("FROM_UNIXTIME", 2) => {

@@ -13,6 +13,7 @@
 //! | `json.rs` | the JSON functions (JSON_EXTRACT, JSON_OBJECT, ...) |
 //! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
 //! | `window.rs` | window function calls (`OVER`), named windows, frames |
+//! | `percentile.rs` | PERCENTILE_CONT, PERCENTILE_DISC, MEDIAN (window functions): shape and type checks |
 //!
 //! Invariants:
 //! * Everything fixed for the statement is folded at compile time: parameters, `@@vars`,
@@ -34,6 +35,7 @@ mod json;
 mod literal;
 mod names;
 mod operators;
+pub mod percentile;
 mod predicates;
 mod regexp;
 mod subquery;

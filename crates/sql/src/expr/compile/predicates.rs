@@ -36,16 +36,20 @@ impl Compiler<'_> {
     }
 
     /// `(a, b) [NOT] IN ((1, 2), ...)`: every element a row (4078 otherwise) as wide as the left
-    /// side (1241).
+    /// side (1241). A row nested in the left side, `(a, (b, c))`, needs a row as wide at its
+    /// place in each element (1241); rows are equal when all their values are, so the nested
+    /// values compare as the outer ones do (flattened in order).
     fn row_in_list(
         &mut self,
         items: &[ast::Expr],
         list: &[ast::Expr],
         negated: bool,
     ) -> DbResult<Expr> {
-        let mut left = Vec::with_capacity(items.len());
-        let mut colls = Vec::with_capacity(items.len());
-        for it in items {
+        let mut flat = Vec::with_capacity(items.len());
+        flatten_row(items, &mut flat);
+        let mut left = Vec::with_capacity(flat.len());
+        let mut colls = Vec::with_capacity(flat.len());
+        for it in flat {
             let c = self.compile(it)?;
             colls.push(c.text_collation(self.scope).unwrap_or_default());
             left.push(c);
@@ -58,8 +62,11 @@ impl Compiler<'_> {
                     "Illegal parameter data types row and int for operation 'in'",
                 ));
             };
+            let mut values = Vec::with_capacity(left.len());
+            same_shape(items, row, &mut values)?;
             rows.push(
-                row.iter()
+                values
+                    .into_iter()
                     .map(|e| self.compile(e))
                     .collect::<DbResult<Vec<_>>>()?,
             );
@@ -166,4 +173,41 @@ impl Compiler<'_> {
         };
         Ok(Expr::Case(op, whens, el, coll))
     }
+}
+
+/// The values of a row, nested rows' values in their place.
+fn flatten_row<'a>(items: &'a [ast::Expr], out: &mut Vec<&'a ast::Expr>) {
+    for it in items {
+        match it {
+            ast::Expr::Tuple(inner) => flatten_row(inner, out),
+            other => out.push(other),
+        }
+    }
+}
+
+/// The values of `row`, checked to have `shape`'s columns and nested rows (1241: MariaDB's
+/// "Operand should contain N column(s)", N the width `row` needs where it differs).
+fn same_shape<'a>(
+    shape: &[ast::Expr],
+    row: &'a [ast::Expr],
+    out: &mut Vec<&'a ast::Expr>,
+) -> DbResult<()> {
+    let columns = |n: usize| {
+        DbError::new(
+            ErrorCode::OperandColumns,
+            format!("Operand should contain {n} column(s)"),
+        )
+    };
+    if shape.len() != row.len() {
+        return Err(columns(shape.len()));
+    }
+    for (s, r) in shape.iter().zip(row) {
+        match (s, r) {
+            (ast::Expr::Tuple(si), ast::Expr::Tuple(ri)) => same_shape(si, ri, out)?,
+            (ast::Expr::Tuple(si), _) => return Err(columns(si.len())),
+            (_, ast::Expr::Tuple(_)) => return Err(columns(1)),
+            (_, v) => out.push(v),
+        }
+    }
+    Ok(())
 }

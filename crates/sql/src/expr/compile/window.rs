@@ -10,11 +10,14 @@
 //! * what MariaDB refuses is refused with its code (frames with ranking functions 4017, ranking
 //!   without ORDER BY 4018, bad bound combinations 4014, RANGE needing one numeric key
 //!   4019/4021, ROWS needing an integer 4020); what Betula does not compute as a window
-//!   (DISTINCT, GROUP_CONCAT, FIRST/LAST, FILTER, IGNORE NULLS) is 1235, never ignored.
+//!   (DISTINCT, GROUP_CONCAT, FIRST/LAST, FILTER, IGNORE NULLS) is 1235, never ignored;
+//! * PERCENTILE_CONT, PERCENTILE_DISC and MEDIAN take their WITHIN GROUP key (MEDIAN its
+//!   argument) as the window's ORDER BY and the whole partition as their frame (percentile.rs).
 
 use sqlparser::ast;
 
 use super::call::{agg_func, aggregate_clauses};
+use super::percentile;
 use super::Compiler;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -179,6 +182,9 @@ fn win_func(name: &str) -> Option<(WinFunc, std::ops::RangeInclusive<usize>)> {
         "FIRST_VALUE" => (WinFunc::FirstValue, 1..=1),
         "LAST_VALUE" => (WinFunc::LastValue, 1..=1),
         "NTH_VALUE" => (WinFunc::NthValue, 2..=2),
+        // MEDIAN's argument is the key by now (percentile.rs): 0.5 is its argument.
+        "PERCENTILE_CONT" | "MEDIAN" => (WinFunc::PercentileCont, 1..=1),
+        "PERCENTILE_DISC" => (WinFunc::PercentileDisc, 1..=1),
         _ => return None,
     })
 }
@@ -210,19 +216,26 @@ impl Compiler<'_> {
             }
             Some(None) => {}
         }
-        if f.filter.is_some() || f.null_treatment.is_some() || !f.within_group.is_empty() {
+        let inverse = percentile::inverse_distribution(name);
+        if f.filter.is_some()
+            || f.null_treatment.is_some()
+            || (!f.within_group.is_empty() && inverse.is_none())
+        {
             return Err(DbError::unsupported(format!(
                 "{name} with FILTER / IGNORE NULLS / WITHIN GROUP as window function"
             )));
         }
-        let spec = {
+        let mut spec = {
             let named = &self.windows.as_ref().expect("checked above").named;
             match over {
                 ast::WindowType::NamedWindow(id) => named_spec(named, &id.value, 0)?,
                 ast::WindowType::WindowSpec(s) => resolve_spec(named, s, 0)?,
             }
         };
-        let (args, distinct, star) = self.args(f)?;
+        let (mut args, distinct, star) = self.args(f)?;
+        if inverse.is_some() {
+            percentile::reshape(name, f, &mut args, &mut spec.order);
+        }
         let func = self.window_func(f, name, args.len(), distinct, star)?;
         let blocked = ErrorCode::SumFuncWithWindowFuncAsArg;
         let numbers = matches!(&func, WinFunc::Agg(s) if reads_numbers(s.func));
@@ -244,7 +257,15 @@ impl Compiler<'_> {
             .zip(&spec.order)
             .map(|(e, o)| (e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))))
             .collect();
-        let lower = name.to_ascii_lowercase();
+        let lower = match &inverse {
+            Some(f) => percentile::message_name(f).to_string(),
+            None => name.to_ascii_lowercase(),
+        };
+        if let (Some(arg), Some((key, _))) = (args.first(), order.first()) {
+            if inverse.is_some() {
+                percentile::check_types(self.scope, &func, arg, key)?;
+            }
+        }
         let frame = effective_frame(&func, &lower, spec.frame.as_ref(), order.len())?;
         let call = WinCall {
             partition_collations: partition
@@ -373,6 +394,10 @@ fn effective_frame(
         func,
         WinFunc::Rank | WinFunc::DenseRank | WinFunc::PercentRank | WinFunc::CumeDist
     );
+    if matches!(func, WinFunc::PercentileCont | WinFunc::PercentileDisc) {
+        // The value is the whole partition's (the grammar allows no frame).
+        return Ok(Frame::whole());
+    }
     let needs_order = ranking || matches!(func, WinFunc::Lag | WinFunc::Lead);
     let no_frame = ranking || matches!(func, WinFunc::RowNumber | WinFunc::Ntile);
     if needs_order && order_keys == 0 {

@@ -47,7 +47,10 @@ pub fn to_datetime(v: &Value) -> Option<DateTime> {
         Value::Date(d) => Some(DateTime::from_date(*d)),
         Value::Text(s) => DateTime::parse(s.trim()),
         Value::Bytes(b) => DateTime::parse(std::str::from_utf8(b).ok()?.trim()),
-        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => DateTime::parse(&text_of(v)?),
+        // A number is read as its digits (YYYYMMDDhhmmss.ffffff), a DOUBLE too, as in MariaDB.
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) | Value::Float(_) => {
+            DateTime::parse(&text_of(v)?)
+        }
         _ => None,
     }
 }

@@ -41,7 +41,10 @@ pub(super) const NAMES: &[&str] = &[
 
 pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     Ok(match name {
-        "UNIX_TIMESTAMP" => a.first().and_then(unix_seconds).unwrap_or(Value::Null),
+        "UNIX_TIMESTAMP" => a
+            .first()
+            .and_then(|v| unix_seconds(v, a.get(1)))
+            .unwrap_or(Value::Null),
         "FROM_UNIXTIME" => {
             need(name, a, 1, 2)?;
             from_unixtime(&a[0], a.get(1))
@@ -132,18 +135,25 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     })
 }
 
-fn unix_seconds(v: &Value) -> Option<Value> {
+/// UNIX_TIMESTAMP(v) with `decimals` decimals (the compiler's, from the argument's type: the
+/// fraction beyond them is cut); without them (NULL) as many as the value has (0 or 6).
+fn unix_seconds(v: &Value, decimals: Option<&Value>) -> Option<Value> {
     let dt = to_datetime(v)?;
     let us = dt.unix_micros()?;
     if us < 0 {
         // before the epoch: NULL, as in MariaDB
         return None;
     }
-    if us % 1_000_000 == 0 {
-        Some(Value::Int(us / 1_000_000))
-    } else {
-        Decimal::new(us as i128, 6).map(Value::Decimal)
+    let decimals = match decimals {
+        Some(Value::UInt(d)) => (*d).min(6) as u32,
+        _ if us % 1_000_000 == 0 => 0,
+        _ => 6,
+    };
+    if decimals == 0 {
+        return Some(Value::Int(us / 1_000_000));
     }
+    let cut = 10i64.pow(6 - decimals);
+    Decimal::new((us / cut) as i128, decimals as u8).map(Value::Decimal)
 }
 
 /// FROM_UNIXTIME(seconds[, format]).

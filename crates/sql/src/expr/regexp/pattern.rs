@@ -322,7 +322,8 @@ impl Translator {
         Ok(())
     }
 
-    /// `\p{Name}`, `\pL` (and `\P`): Unicode properties, for text only.
+    /// `\p{Name}`, `\pL` (and `\P`): Unicode properties, for text only; the names PCRE2 and the
+    /// `regex` crate share are written as they are, `L&` as `LC`.
     pub(super) fn property(&mut self, c: char) -> Result<String, String> {
         if !self.unicode {
             return Err(self.unsupported("\\p in a binary string pattern"));
@@ -345,6 +346,8 @@ impl Translator {
                 _ => return Err(self.error("malformed \\p or \\P sequence")),
             }
         };
+        // PCRE2's `L&` (a cased letter: Lu, Ll or Lt) is the `regex` crate's `LC`.
+        let name = if name == "L&" { "LC".to_string() } else { name };
         Ok(format!("\\{c}{{{name}}}"))
     }
 

@@ -57,6 +57,10 @@ fn matching_follows_pcre2_with_ucp() {
     assert_eq!(like("ab\n", "b$"), 1);
     assert_eq!(like("ab\nc", "b$"), 0);
     assert_eq!(like("Ab", "(?-i)ab"), 0);
+    // PCRE2's `\p{L&}`: a cased letter
+    assert_eq!(like("Я", r"\p{L&}"), 1);
+    assert_eq!(like("갷", r"\p{L&}"), 0);
+    assert_eq!(like("ප", r"[\p{L&}]"), 0);
     let bin = call(RegexpFunc::Like, &["ABC", "b"], Collation::Utf8mb4Bin).unwrap();
     assert_eq!(bin, Value::Int(0));
     let err = call(RegexpFunc::Like, &["ab\nc\n", "b$"], Collation::default()).unwrap_err();

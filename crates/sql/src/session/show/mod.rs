@@ -46,7 +46,7 @@ pub fn run(cx: &mut Context, stmt: &ShowStatement) -> DbResult<Output> {
         Show::CreateUser { user, host } => accounts::create_user(user, host),
         Show::Grants { user } => accounts::grants(cx, user.as_deref())?,
         Show::Variables { global, like } => server::variables(cx, *global, like),
-        Show::Status { like } => server::status(cx, like),
+        Show::Status { global, like } => server::status(cx, *global, like),
         Show::Warnings { errors_only } => server::warnings(cx, *errors_only),
         Show::Processlist => server::processlist(cx),
         Show::Engines => server::engines(),

@@ -33,8 +33,8 @@ pub fn variables(cx: &Context, global: bool, like: &Option<String>) -> Output {
     Output::text(&["Variable_name", "Value"], rows)
 }
 
-pub fn status(cx: &Context, like: &Option<String>) -> Output {
-    let rows = infoschema::status(cx)
+pub fn status(cx: &Context, global: bool, like: &Option<String>) -> Output {
+    let rows = infoschema::status(cx, global)
         .into_iter()
         .filter(|(n, _)| matches(like, n))
         .map(|(n, v)| vec![t(n), t(v)])
