@@ -256,6 +256,19 @@ mod tests {
             assert!(e.contains("metrics_port"), "{e}");
         }
         assert_eq!(c.metrics_port, Some(9104), "a bad value changes nothing");
+        assert_eq!(c.charset.server_collation(), Ok(None), "utf8mb4 unless set");
+        c.load_file("[mariadbd]\ncharacter-set-server = latin1\n")
+            .unwrap();
+        assert_eq!(
+            c.charset.server_collation(),
+            Ok(Some(
+                betula_sql::types::collation::Collation::Latin1SwedishCi
+            ))
+        );
+        c.validate().unwrap();
+        c.load_file("collation_server = utf8mb4_bin\n").unwrap();
+        assert!(c.validate().unwrap_err().contains("collation_server"));
+        assert!(c.load_file("character_set_server = latin9\n").is_err());
     }
 
     #[test]
