@@ -5,7 +5,8 @@
 //! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
 //! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections, metrics_port (the HTTP metrics
 //! endpoint's port, off unless set; 0 = any free port) and metrics_address (its address, 127.0.0.1 unless
-//! set; docs/monitoring.md), and the binary log's keys (binlog_settings.rs)). Flags given on the
+//! set; docs/monitoring.md), the binary log's keys (binlog_settings.rs) and the server's default
+//! character set, character_set_server / collation_server (charset_settings.rs)). Flags given on the
 //! command line win over the file.
 
 use std::path::PathBuf;
@@ -31,6 +32,8 @@ pub struct ServeConfig {
     pub metrics_address: String,
     /// The binary log (binlog_settings.rs).
     pub binlog: crate::binlog_settings::BinlogSettings,
+    /// The server's default character set (charset_settings.rs).
+    pub charset: crate::charset_settings::CharsetSettings,
 }
 
 impl Default for ServeConfig {
@@ -45,6 +48,7 @@ impl Default for ServeConfig {
             metrics_port: None,
             metrics_address: "127.0.0.1".into(),
             binlog: Default::default(),
+            charset: Default::default(),
         }
     }
 }
@@ -85,7 +89,7 @@ impl ServeConfig {
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let v = value.trim().trim_matches('"').trim_matches('\'');
         let key = key.trim().to_ascii_lowercase().replace('-', "_");
-        if self.binlog.set(&key, v)? {
+        if self.binlog.set(&key, v)? || self.charset.set(&key, v)? {
             return Ok(());
         }
         match key.as_str() {
@@ -135,8 +139,10 @@ impl ServeConfig {
         Ok(())
     }
 
-    /// Checks settings that only make sense together (node vs basement size).
+    /// Checks settings that only make sense together (node vs basement size, the server's
+    /// character set and collation).
     pub fn validate(&self) -> Result<(), String> {
+        self.charset.server_collation()?;
         self.env
             .default_tree
             .validate()
@@ -250,6 +256,19 @@ mod tests {
             assert!(e.contains("metrics_port"), "{e}");
         }
         assert_eq!(c.metrics_port, Some(9104), "a bad value changes nothing");
+        assert_eq!(c.charset.server_collation(), Ok(None), "utf8mb4 unless set");
+        c.load_file("[mariadbd]\ncharacter-set-server = latin1\n")
+            .unwrap();
+        assert_eq!(
+            c.charset.server_collation(),
+            Ok(Some(
+                betula_sql::types::collation::Collation::Latin1SwedishCi
+            ))
+        );
+        c.validate().unwrap();
+        c.load_file("collation_server = utf8mb4_bin\n").unwrap();
+        assert!(c.validate().unwrap_err().contains("collation_server"));
+        assert!(c.load_file("character_set_server = latin9\n").is_err());
     }
 
     #[test]

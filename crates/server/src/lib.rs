@@ -1,10 +1,11 @@
 //! Library side of the `betula` binary: the MySQL wire-protocol layer, the backend glue that
-//! connects it to the SQL engine, the `serve` settings (the binary log's among them), the HTTP metrics endpoint, `betula import`,
+//! connects it to the SQL engine, the `serve` settings (the binary log's and the default character set's among them), the HTTP metrics endpoint, `betula import`,
 //! `betula backup` / `restore` / `verify`, the replica of a MariaDB / MySQL primary, and the disk-fault injection seam the reliability tests start
 //! the server with.
 pub mod backend;
 pub mod backup_cli;
 pub mod binlog_settings;
+pub mod charset_settings;
 pub mod config;
 pub mod fault_control;
 pub mod import;

@@ -216,6 +216,7 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     if let Some(b) = bind {
         cfg.bind = b;
     }
+    let server_collation = cfg.charset.server_collation()?;
     let engine = Engine::open_with_vfs(
         EngineConfig {
             datadir: cfg.datadir.clone(),
@@ -227,6 +228,9 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     )
     .map_err(|e| format!("cannot open {}: {e}", cfg.datadir.display()))?;
     engine.set_secure_file_priv(cfg.secure_file_priv.clone());
+    if let Some(c) = server_collation {
+        engine.set_server_collation(c);
+    }
     if let Some(b) = cfg.binlog.config() {
         engine
             .enable_binlog(b)

@@ -28,7 +28,7 @@ impl MariaDb {
     }
 
     /// Like `start` with `options` (my.cnf lines, each ending in a newline) in the server's
-    /// section, in place of `skip-log-bin`.
+    /// section, in place of `skip-log-bin`; they come last, so they win over the defaults here.
     pub fn start_with(options: &str) -> Option<MariaDb> {
         if !installed("mariadbd") || !installed("mariadb-install-db") {
             return None;
@@ -45,9 +45,9 @@ impl MariaDb {
             format!(
                 "[mariadbd]\nuser=root\ndatadir={d}/data\nsocket={d}/sock\npid-file={d}/pid\n\
                  log-error={d}/err\nbind-address=127.0.0.1\nport={port}\nskip-name-resolve\n\
-                 {options}performance_schema=OFF\ndefault-time-zone=+00:00\n\
+                 performance_schema=OFF\ndefault-time-zone=+00:00\n\
                  character-set-server=utf8mb4\ncollation-server=utf8mb4_general_ci\n\
-                 innodb_buffer_pool_size=32M\n"
+                 innodb_buffer_pool_size=32M\n{options}"
             ),
         )
         .expect("write my.cnf");
@@ -190,12 +190,27 @@ pub fn assert_same_answers(queries: &[&str], want: &[String], got: &[String]) {
 /// asserts that they answer alike ([`assert_same_answers`]); without `mariadbd` it says so and
 /// compares nothing.
 pub fn compare_with_mariadb(setup: &str, queries: &[&str]) {
-    let Some(maria) = MariaDb::start() else {
+    compare_with_mariadb_in(None, setup, queries);
+}
+
+/// [`compare_with_mariadb`] with both servers started with `server` (a character set and its
+/// collation) as their default (`character-set-server` / `collation-server` of MariaDB's my.cnf,
+/// Betula's settings of the same names); None: utf8mb4 / utf8mb4_general_ci, the default of both.
+pub fn compare_with_mariadb_in(server: Option<(&str, &str)>, setup: &str, queries: &[&str]) {
+    let (charset, collation) = server.unwrap_or(("utf8mb4", "utf8mb4_general_ci"));
+    let options =
+        format!("skip-log-bin\ncharacter-set-server={charset}\ncollation-server={collation}\n");
+    let Some(maria) = MariaDb::start_with(&options) else {
         eprintln!("mariadbd is not installed: nothing compared");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let betula = super::betula::BetulaServer::start(dir.path());
+    let (cs, co) = (
+        format!("character_set_server={charset}"),
+        format!("collation_server={collation}"),
+    );
+    let betula = super::betula::BetulaServer::start_with(dir.path(), &["--set", &cs, "--set", &co])
+        .expect("betula serve did not start");
     let want = answers(maria.port, setup, queries);
     let got = answers(betula.port, setup, queries);
     assert_same_answers(queries, &want, &got);

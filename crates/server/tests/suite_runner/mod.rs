@@ -1,5 +1,5 @@
 //! One MariaDB test-suite check shared by storage_engine.rs and main_suite.rs: runs a suite runner
-//! of tools/ (`<tool> run --betula <binary> --out <dir>`) with the `betula` binary built by cargo and
+//! of tools/ (`<tool> [options] run --betula <binary> --out <dir>`) with the `betula` binary built by cargo and
 //! asserts that every test listed in the suite's passing.txt (the recorded floor) still gives
 //! MariaDB InnoDB's output, printing the diffs of the ones that stopped. A missing mariadb-test
 //! program or suite directory FAILS with a message naming the packages.
@@ -23,6 +23,11 @@ pub struct Suite<'a> {
 
 /// Runs the suite and checks its floor.
 pub fn keep_passing(s: &Suite<'_>) {
+    keep_passing_with(s, &[]);
+}
+
+/// [`keep_passing`] with `options` given to the runner before `run` (`--charset latin1`).
+pub fn keep_passing_with(s: &Suite<'_>, options: &[&str]) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let suite = Path::new(s.dir);
     let have_mtr = Command::new("mariadb-test")
@@ -48,6 +53,7 @@ pub fn keep_passing(s: &Suite<'_>) {
     let out_dir = tempfile::tempdir().expect("tempdir");
     let out = Command::new("python3")
         .arg(root.join(s.tool))
+        .args(options)
         .arg("run")
         .arg("--betula")
         .arg(env!("CARGO_BIN_EXE_betula"))

@@ -1,7 +1,7 @@
 //! Column types written as MySQL text (what sqlparser prints for a column's data type, and what
 //! SHOW CREATE TABLE prints back) → [`SqlType`] and the column's display attributes.
 //!
-//! Owns: [`parse_type`], [`lenient_type`] (non-strict VARCHAR → TEXT conversion, YEAR(2) note),
+//! Owns: [`parse_type`] / [`parse_type_in`], [`lenient_type`] (non-strict VARCHAR → TEXT conversion, YEAR(2) note),
 //! [`declared_width`] (display widths of integers and YEAR) and [`is_zerofill`].
 //!
 //! MariaDB 10.11's rules: FLOAT(p) is FLOAT for p <= 24, DOUBLE for p <= 53, error 1063 above;
@@ -73,8 +73,16 @@ fn real_type(double: bool, args: &[u32], unsigned: bool, col: &str) -> DbResult<
     }
 }
 
-/// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...).
+/// Parses a column type written as MySQL text (`INT(11) UNSIGNED`, `varchar(20)`, ...), a
+/// TEXT(n) counting utf8mb4's 4 bytes per character.
 pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
+    parse_type_in(text, col, 4)
+}
+
+/// [`parse_type`] for a column of `max_bytes` bytes per character (its character set): TEXT(n)
+/// is the smallest TEXT type that holds n characters of it (latin1's TEXT(65535) is TEXT,
+/// utf8mb4's MEDIUMTEXT).
+pub fn parse_type_in(text: &str, col: &str, max_bytes: u32) -> DbResult<SqlType> {
     let up = text.trim().to_ascii_uppercase();
     let unsigned = up.contains("UNSIGNED") || is_zerofill(&up);
     // `ZEROFILL_INT(5)`: how `tokens::with_numeric_modifiers_as_types` hands ZEROFILL to sqlparser
@@ -139,8 +147,10 @@ pub fn parse_type(text: &str, col: &str) -> DbResult<SqlType> {
             None => return Err(DbError::syntax(text)),
         },
         "TINYTEXT" => SqlType::Text(LobSize::Tiny),
-        // TEXT(n) counts characters: 4 bytes each in utf8mb4
-        "TEXT" => SqlType::Text(lob_for_length(a0.map(|n| n.saturating_mul(4)))),
+        // TEXT(n) counts characters of the column's character set
+        "TEXT" => SqlType::Text(lob_for_length(
+            a0.map(|n| n.saturating_mul(max_bytes.max(1))),
+        )),
         "MEDIUMTEXT" => SqlType::Text(LobSize::Medium),
         "LONGTEXT" => SqlType::Text(LobSize::Long),
         "BINARY" => SqlType::Binary {
@@ -193,7 +203,7 @@ pub fn max_varchar(max_bytes: u32) -> u32 {
 /// A column type from its text. In non-strict mode (`strict` false) a VARCHAR / VARBINARY longer than
 /// the row allows becomes the TEXT / BLOB type that holds it, with note 1246 in `notes` (as MySQL
 /// does); strict mode refuses it with 1074. `max_bytes` is the column's bytes per character (its
-/// character set): the VARCHAR limit is [`max_varchar`] of it. YEAR(2) adds the deprecation note 1287.
+/// character set): the VARCHAR limit is [`max_varchar`] of it, and TEXT(n) holds n characters of it. YEAR(2) adds the deprecation note 1287.
 pub fn lenient_type(
     type_text: &str,
     col: &str,
@@ -201,7 +211,7 @@ pub fn lenient_type(
     max_bytes: u32,
     notes: &mut Vec<Warning>,
 ) -> DbResult<SqlType> {
-    match parse_type(type_text, col) {
+    match parse_type_in(type_text, col, max_bytes) {
         Err(e) if e.code == ErrorCode::TooBigFieldlength => {
             let up = type_text.trim().to_ascii_uppercase();
             let n: Option<u32> = up
@@ -332,5 +342,16 @@ mod tests {
         let mut notes = Vec::new();
         lenient_type("YEAR(2)", "y", true, 4, &mut notes).unwrap();
         assert_eq!(notes[0].code, ErrorCode::WarnDeprecatedSyntax);
+    }
+
+    #[test]
+    fn text_length_counts_characters_of_the_columns_charset() {
+        let text = |s: &str, mb| lenient_type(s, "c", true, mb, &mut Vec::new()).unwrap();
+        assert_eq!(text("TEXT(65535)", 4), SqlType::Text(LobSize::Medium));
+        assert_eq!(text("TEXT(65535)", 1), SqlType::Text(LobSize::Regular));
+        assert_eq!(text("TEXT(65536)", 1), SqlType::Text(LobSize::Medium));
+        assert_eq!(text("TEXT(255)", 1), SqlType::Text(LobSize::Tiny));
+        assert_eq!(text("TEXT(64)", 4), SqlType::Text(LobSize::Regular));
+        assert_eq!(text("TEXT(85)", 3), SqlType::Text(LobSize::Tiny));
     }
 }

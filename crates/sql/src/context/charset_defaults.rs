@@ -1,11 +1,13 @@
 //! Where a new database's and a new table's character set come from (MariaDB's inheritance
 //! server → database → table → column): the session's `collation_server` for CREATE DATABASE,
 //! the database's default for CREATE TABLE, and the `character_set_database` /
-//! `collation_database` variables that show the current database's.
+//! `collation_database` variables that show the current database's; the server's default set at
+//! start ([`Engine::set_server_collation`]).
 //!
 //! Invariant: `character_set_server` and `collation_server` always name a pair that belongs
 //! together (setting one sets the other), as do the two database variables.
 
+use super::engine::Engine;
 use super::Context;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
@@ -37,6 +39,18 @@ impl Context {
             None => self.server_collation(),
         };
         set_pair(&mut self.vars, "database", coll);
+    }
+}
+
+impl Engine {
+    /// Makes `coll` the server's default collation from its start (the `character_set_server` /
+    /// `collation_server` settings): the global server pair, and the global database pair that a
+    /// session shows while no database is selected, as MariaDB sets both from its my.cnf. The
+    /// connection's variables stay utf8mb4, the character set Betula sends text in.
+    pub fn set_server_collation(&self, coll: Collation) {
+        let mut globals = self.globals.write();
+        set_pair(&mut globals, "server", coll);
+        set_pair(&mut globals, "database", coll);
     }
 }
 
