@@ -16,6 +16,9 @@ impl CompileEnv for Context {
     fn warn(&mut self, w: Warning) {
         self.warnings.push(w);
     }
+    fn source_text(&self, span: sqlparser::tokenizer::Span) -> Option<String> {
+        Context::source_text(self, span)
+    }
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
         self.sysvar_value(name, global)
             .ok_or_else(|| DbError::unknown_var(name))

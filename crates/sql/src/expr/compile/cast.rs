@@ -45,7 +45,11 @@ impl Compiler<'_> {
     /// `CAST(expr AS to)`: to a number, an ENUM/SET column gives its member number.
     fn cast_to(&mut self, expr: &ast::Expr, to: CastTo) -> DbResult<Expr> {
         let a = self.compile(expr)?;
-        let a = if to.is_numeric() { self.number(a) } else { a };
+        let a = match self.hybrid_number(expr) {
+            Some(n) if to.is_numeric() => Expr::Lit(n),
+            _ if to.is_numeric() => self.number(a),
+            _ => a,
+        };
         // CAST(1/3 AS DECIMAL(20,10)) reads the quotient's inner digits (compile/division.rs).
         let a = match to {
             CastTo::Decimal(..) => super::division::unrounded(a),

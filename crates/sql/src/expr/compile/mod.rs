@@ -31,6 +31,7 @@
 mod call;
 mod cast;
 mod division;
+mod hybrid;
 mod json;
 mod literal;
 mod names;
@@ -107,6 +108,11 @@ pub trait CompileEnv {
     /// A warning of compiling the statement (e.g. 1916 for a too long number literal); dropped
     /// where there is no session.
     fn warn(&mut self, _w: crate::error::sql_error::Warning) {}
+    /// The statement's text behind `span` (a `0x` literal is told from `X'..'` by it:
+    /// hybrid.rs); None where there is no session.
+    fn source_text(&self, _span: sqlparser::tokenizer::Span) -> Option<String> {
+        None
+    }
     /// The session's time zone (TIMESTAMP columns are read in it); UTC where there is no session.
     fn time_zone(&self) -> crate::types::time_zone::TimeZone {
         crate::types::time_zone::TimeZone::UTC

@@ -17,6 +17,11 @@ use crate::types::collation::Collation;
 impl Compiler<'_> {
     pub(super) fn unary(&mut self, op: &UnaryOperator, expr: &ast::Expr) -> DbResult<Expr> {
         let a = self.sub(expr)?;
+        // `-0x41`, `~b'1'`, `NOT 0x00`: a hybrid literal is its number here (hybrid.rs).
+        let a = match (op, self.hybrid_number(expr)) {
+            (UnaryOperator::Plus, _) | (_, None) => a,
+            (_, Some(n)) => Box::new(Expr::Lit(n)),
+        };
         Ok(match op {
             UnaryOperator::Minus => {
                 // Fold negative literals (so `-9223372036854775808` fits).
@@ -56,6 +61,7 @@ impl Compiler<'_> {
         let coll = self.col_collation(&a, &b)?;
         let op = binop(op)?;
         let (a, b) = self.operands(op, a, b);
+        let (a, b) = self.hybrid_operands(op, (left, right), a, b);
         let (a, b) = if op.is_comparison() {
             super::utc_operands(a, b)
         } else {
@@ -75,6 +81,28 @@ impl Compiler<'_> {
         let (a_number, b_number) = (self.scope.gives_number(&a), self.scope.gives_number(&b));
         let a = if b_number { self.number(a) } else { a };
         let b = if a_number { self.number(b) } else { b };
+        (a, b)
+    }
+
+    /// A hybrid literal operand (`0x41`, `b'1'`: hybrid.rs) as its number where MariaDB reads a
+    /// number: under an arithmetic, bit or logic operator, and in a comparison with a number.
+    fn hybrid_operands(
+        &self,
+        op: BinOp,
+        (left, right): (&ast::Expr, &ast::Expr),
+        a: Expr,
+        b: Expr,
+    ) -> (Expr, Expr) {
+        let a_numeric = !op.is_comparison() || self.scope.gives_number(&b);
+        let b_numeric = !op.is_comparison() || self.scope.gives_number(&a);
+        let a = match self.hybrid_number(left) {
+            Some(n) if a_numeric => Expr::Lit(n),
+            _ => a,
+        };
+        let b = match self.hybrid_number(right) {
+            Some(n) if b_numeric => Expr::Lit(n),
+            _ => b,
+        };
         (a, b)
     }
 

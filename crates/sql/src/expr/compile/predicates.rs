@@ -30,7 +30,7 @@ impl Compiler<'_> {
             .iter()
             .map(|x| self.compile(x))
             .collect::<DbResult<Vec<_>>>()?;
-        let a = self.number_if_all(a, &l);
+        let a = self.operand_number_if_all(expr, a, &l);
         let (a, l) = super::utc_operand_list(a, l);
         Ok(Expr::InList(Box::new(a), l, negated, coll))
     }
@@ -84,7 +84,7 @@ impl Compiler<'_> {
         let a = self.compile(expr)?;
         let coll = a.text_collation(self.scope).unwrap_or_default();
         let (low, high) = (self.compile(low)?, self.compile(high)?);
-        let a = self.number_if_all(a, &[low.clone(), high.clone()]);
+        let a = self.operand_number_if_all(expr, a, &[low.clone(), high.clone()]);
         let (a, mut bounds) = super::utc_operand_list(a, vec![low, high]);
         let null = || Expr::Lit(crate::types::value::Value::Null);
         let (high, low) = (
@@ -107,6 +107,16 @@ impl Compiler<'_> {
             self.number(a)
         } else {
             a
+        }
+    }
+
+    /// [`Compiler::number_if_all`] for an operand written as `syntax`: a hybrid literal
+    /// (`0x31 IN (49, 50)`: hybrid.rs) is its number when every other value is one.
+    fn operand_number_if_all(&self, syntax: &ast::Expr, a: Expr, others: &[Expr]) -> Expr {
+        let all = !others.is_empty() && others.iter().all(|o| self.scope.gives_number(o));
+        match self.hybrid_number(syntax) {
+            Some(n) if all => Expr::Lit(n),
+            _ => self.number_if_all(a, others),
         }
     }
 
