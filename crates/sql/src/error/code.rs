@@ -217,6 +217,10 @@ error_codes! {
     DerivedMustHaveAlias = 1248, "42000";
     /// `ER_COLLATION_CHARSET_MISMATCH`
     CollationCharsetMismatch = 1253, "42000";
+    /// `ER_TOO_BIG_FOR_UNCOMPRESS`
+    TooBigForUncompress = 1256, "HY000";
+    /// `ER_ZLIB_Z_DATA_ERROR`
+    ZlibZDataError = 1259, "HY000";
     /// `ER_CUT_VALUE_GROUP_CONCAT`: a GROUP_CONCAT / JSON_ARRAYAGG result cut at
     /// group_concat_max_len.
     CutValueGroupConcat = 1260, "HY000";
@@ -252,6 +256,8 @@ error_codes! {
     UnknownTimeZone = 1298, "HY000";
     /// `ER_WARN_INVALID_TIMESTAMP`
     WarnInvalidTimestamp = 1299, "HY000";
+    /// `ER_CONFLICTING_DECLARATIONS`
+    ConflictingDeclarations = 1302, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
     /// `ER_QUERY_INTERRUPTED`
