@@ -6,11 +6,12 @@
 //! Invariants: UNCOMPRESS of what COMPRESS gave is the original bytes; a value that is not in
 //! the format (4 bytes or fewer, a bad stream, a length that does not match) is NULL with
 //! MariaDB's warning 1259, and a length over `max_allowed_packet`'s default (16 MiB) is NULL
-//! with 1256, never a partial value. The zlib stream is flate2's at level 6 (zlib's default,
-//! which MariaDB uses): it decompresses with any zlib, and its bytes may differ from zlib's
-//! own for some inputs.
+//! with 1256, never a partial value; UNCOMPRESSED_LENGTH of a value of 4 bytes or fewer is NULL
+//! with 1259. The zlib stream is zlib-rs's at zlib's default level, as MariaDB calls zlib's
+//! `compress`: the same bytes for short values, other (still valid) ones for some longer values
+//! (zlib-rs finds matches as zlib-ng does).
 
-use std::io::{Read, Write};
+use zlib_rs::{DeflateConfig, InflateConfig, ReturnCode};
 
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -33,7 +34,7 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     Ok(match name {
         "COMPRESS" => Value::Bytes(compress(&bytes)),
         "UNCOMPRESS" => uncompress(&bytes).map_or(Value::Null, Value::Bytes),
-        "UNCOMPRESSED_LENGTH" => Value::Int(uncompressed_length(&bytes)),
+        "UNCOMPRESSED_LENGTH" => uncompressed_length(&bytes).map_or(Value::Null, Value::Int),
         other => return Err(DbError::no_function(&other.to_ascii_lowercase())),
     })
 }
@@ -53,11 +54,12 @@ fn compress(bytes: &[u8]) -> Vec<u8> {
         return Vec::new();
     }
     let len = bytes.len() as u32 & LENGTH_MASK;
-    let mut enc =
-        flate2::write::ZlibEncoder::new(len.to_le_bytes().to_vec(), flate2::Compression::new(6));
-    // writing into a Vec cannot fail
-    let _ = enc.write_all(bytes);
-    let mut out = enc.finish().unwrap_or_default();
+    let mut stream = vec![0u8; zlib_rs::compress_bound(bytes.len())];
+    let (written, rc) = zlib_rs::compress_slice(&mut stream, bytes, DeflateConfig::default());
+    // the buffer holds the bound, so compressing cannot run out of room
+    debug_assert_eq!(rc, ReturnCode::Ok);
+    let mut out = len.to_le_bytes().to_vec();
+    out.extend_from_slice(written);
     if out.last() == Some(&b' ') {
         out.push(b'.');
     }
@@ -72,7 +74,8 @@ fn warn(code: ErrorCode, message: String) {
     });
 }
 
-fn corrupted() -> Option<Vec<u8>> {
+/// 1259 and no value.
+fn corrupted<T>() -> Option<T> {
     warn(
         ErrorCode::ZlibZDataError,
         "ZLIB: Input data corrupted".into(),
@@ -98,26 +101,23 @@ fn uncompress(bytes: &[u8]) -> Option<Vec<u8>> {
         );
         return None;
     }
-    let mut out = Vec::with_capacity(len as usize);
-    let mut dec = flate2::read::ZlibDecoder::new(&bytes[4..]).take(u64::from(len) + 1);
-    match dec.read_to_end(&mut out) {
-        Ok(_) if out.len() == len as usize => Some(out),
+    let mut out = vec![0u8; len as usize];
+    let (read, rc) = zlib_rs::decompress_slice(&mut out, &bytes[4..], InflateConfig::default());
+    match rc {
+        ReturnCode::Ok if read.len() == len as usize => Some(out),
         _ => corrupted(),
     }
 }
 
-fn uncompressed_length(bytes: &[u8]) -> i64 {
+fn uncompressed_length(bytes: &[u8]) -> Option<i64> {
     if bytes.is_empty() {
-        return 0;
+        return Some(0);
     }
     if bytes.len() <= 4 {
-        warn(
-            ErrorCode::ZlibZDataError,
-            "ZLIB: Input data corrupted".into(),
-        );
-        return 0;
+        return corrupted();
     }
-    i64::from(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) & LENGTH_MASK)
+    let len = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) & LENGTH_MASK;
+    Some(i64::from(len))
 }
 
 #[cfg(test)]
@@ -143,7 +143,12 @@ mod tests {
             uncompress(&compress(text.as_bytes())),
             Some(text.into_bytes())
         );
-        assert_eq!(uncompressed_length(&compress(&[b'x'; 1000])), 1000);
+        assert_eq!(
+            hex(&compress(b"5.140264e307")),
+            "0C000000789C33D5333431303233493536300700102A0294"
+        );
+        assert_eq!(uncompressed_length(&compress(&[b'x'; 1000])), Some(1000));
+        assert_eq!(uncompressed_length(b"ab"), None);
         assert_eq!(uncompress(b"abc"), None);
         assert_eq!(uncompress(b"\x05\x00\x00\x00garbage"), None);
     }
