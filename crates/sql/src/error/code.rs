@@ -264,6 +264,8 @@ error_codes! {
     QueryInterrupted = 1317, "70100";
     /// `ER_WRONG_OBJECT`
     WrongObject = 1347, "HY000";
+    /// `ER_VIEW_SELECT_VARIABLE`
+    ViewSelectVariable = 1351, "HY000";
     /// `ER_VIEW_SELECT_TMPTABLE`
     ViewSelectTmptable = 1352, "HY000";
     /// `ER_VIEW_WRONG_LIST`

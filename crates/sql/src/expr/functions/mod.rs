@@ -319,6 +319,9 @@ mod tests {
         "DEGREES",
         "RADIANS",
         "COT",
+        "COMPRESS",
+        "UNCOMPRESS",
+        "UNCOMPRESSED_LENGTH",
     ];
 
     #[test]
@@ -332,6 +335,7 @@ mod tests {
         known.sort_unstable();
         assert_eq!(all, known);
         assert!(is_known_function("__EXTRACT_Year") && is_known_function("__COLLATE"));
+        assert!(is_known_function(CHARSET_BYTES));
         assert!(is_known_function("__TIME_BUCKET_Minute"));
         assert!(!is_known_function("RAND") && !is_known_function("NOW"));
     }
