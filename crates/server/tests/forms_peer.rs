@@ -69,7 +69,8 @@ const QUERIES: &[&str] = &[
     "SELECT HEX(COMPRESS(5.140264e+307)) AS a, JSON_ARRAY(1, COMPRESS(5.140264e+307)) IS NULL AS b",
     "CREATE VIEW vv AS SELECT @a := 1 AS x",
     "CREATE VIEW vv AS SELECT 1 FROM h WHERE n = @a",
-    "CREATE VIEW vs AS SELECT @@max_recursive_iterations AS m; SELECT * FROM vs; DROP VIEW vs",
+    "CREATE VIEW vs AS SELECT @@max_recursive_iterations AS m",
+    "CREATE VIEW vs AS SELECT '@a' AS m; SELECT * FROM vs; DROP VIEW vs",
 ];
 
 #[test]

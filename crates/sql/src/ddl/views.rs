@@ -18,15 +18,14 @@ use crate::plan::view::{check_body, named_columns};
 use crate::result::Output;
 use crate::types::value::Value;
 
-/// Whether a view's SELECT names a user variable (`@v`, `` @`v` ``; not a system variable
-/// `@@v`): MariaDB refuses such a view (1351), whose rows would depend on the session reading
-/// it.
-fn names_user_variable(select_text: &str) -> bool {
+/// Whether a view's SELECT names a variable (`@v`, `` @`v` ``, `@@v`): MariaDB refuses such a
+/// view (1351), whose rows would depend on the session reading it.
+fn names_variable(select_text: &str) -> bool {
     crate::parser::tokens::lex(select_text)
         .iter()
         .any(|(t, _)| {
             matches!(t, crate::parser::tokens::Tok::Word { text, quoted: false, .. }
-            if text.starts_with('@') && !text.starts_with("@@"))
+            if text.starts_with('@'))
         })
 }
 
@@ -41,7 +40,7 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     }
     cx.check_db_access(&db)?;
     check_name(&name)?;
-    if names_user_variable(&v.select_text) {
+    if names_variable(&v.select_text) {
         return Err(DbError::new(
             ErrorCode::ViewSelectVariable,
             "View's SELECT contains a variable or parameter",
