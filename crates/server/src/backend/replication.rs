@@ -34,9 +34,9 @@ impl DumpSink for Sink<'_> {
 }
 
 fn text_var(sess: &SqlSession, name: &str) -> Option<String> {
-    match sess.sess.user_vars.get(name)? {
+    match sess.sess.user_vars.get(name) {
         SqlValue::Null => None,
-        v => betula_sql::expr::eval::text_of(v),
+        v => betula_sql::expr::eval::text_of(&v),
     }
 }
 

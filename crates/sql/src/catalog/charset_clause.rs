@@ -6,7 +6,8 @@
 //! collation; a collation alone → that collation (its character set implied); both → the
 //! collation, which must belong to the character set. Unknown names are 1115 (character set)
 //! and 1273 (collation); a collation of another character set is 1253. `DEFAULT` as either
-//! value means the context's default. SHOW CREATE TABLE prints a text column's
+//! value means the context's default. A column's `BINARY` attribute is the `_bin` collation of
+//! its character set (given, else the context's); with a COLLATE it is 1302. SHOW CREATE TABLE prints a text column's
 //! `CHARACTER SET cs COLLATE coll` exactly when its collation differs from the table's.
 
 use crate::error::code::ErrorCode;
@@ -69,6 +70,22 @@ pub fn resolve(
     }
 }
 
+/// [`resolve`] for a column with the `BINARY` attribute: its character set's `_bin`
+/// collation; 1302 with a COLLATE clause.
+pub fn resolve_binary(
+    charset: Option<&str>,
+    collate: Option<&str>,
+    default: Collation,
+) -> DbResult<Collation> {
+    if let Some(c) = collate {
+        return Err(DbError::new(
+            ErrorCode::ConflictingDeclarations,
+            format!("Conflicting declarations: 'BINARY' and 'COLLATE {c}'"),
+        ));
+    }
+    Ok(resolve(charset, None, default)?.charset().bin_collation())
+}
+
 /// The table options' text: `DEFAULT CHARSET=cs COLLATE=coll`.
 pub fn table_clause(c: Collation) -> String {
     format!(
@@ -125,6 +142,22 @@ mod tests {
         assert_eq!(
             e.message,
             "COLLATION 'utf8mb4_bin' is not valid for CHARACTER SET 'latin1'"
+        );
+    }
+
+    #[test]
+    fn binary_attribute_is_the_charsets_bin_collation() {
+        let d = Collation::Latin1SwedishCi;
+        assert_eq!(resolve_binary(None, None, d).unwrap(), Collation::Latin1Bin);
+        assert_eq!(
+            resolve_binary(Some("utf8mb4"), None, d).unwrap(),
+            Collation::Utf8mb4Bin
+        );
+        let e = resolve_binary(None, Some("latin1_german1_ci"), d).unwrap_err();
+        assert_eq!(e.code, ErrorCode::ConflictingDeclarations);
+        assert_eq!(
+            e.message,
+            "Conflicting declarations: 'BINARY' and 'COLLATE latin1_german1_ci'"
         );
     }
 

@@ -18,8 +18,11 @@ pub struct CteBinding {
     /// The column list after the name (empty: the query's own names).
     pub columns: Vec<String>,
     pub query: Arc<ast::Query>,
-    /// WITH RECURSIVE and the query references the CTE itself.
+    /// WITH RECURSIVE and the query references the CTE itself, or has a CYCLE clause.
     pub recursive: bool,
+    /// The columns of its `CYCLE ... RESTRICT` clause (empty: none): a row whose values of
+    /// them equal a row produced before is not produced.
+    pub cycle: Vec<String>,
     /// While a recursive CTE's recursive branches are planned: the table a reference to it
     /// reads (the rows the previous iteration added, filled in when the plan runs).
     pub working: Option<WorkingTable>,

@@ -75,7 +75,10 @@ pub struct Context {
     pub batch_in_txn: bool,
     pub(crate) holds_lock: Option<LockMode>,
     pub vars: HashMap<String, Value>,
-    pub user_vars: HashMap<String, Value>,
+    pub user_vars: crate::expr::UserVars,
+    /// The running statement assigns user variables (`@v := expr`): its reads of them are
+    /// slots read as it runs (expr/user_var.rs), not values fixed when it is compiled.
+    pub assigns_user_vars: bool,
     pub warnings: Vec<Warning>,
     pub last_insert_id: u64,
     /// FOUND_ROWS(): the rows the last result set held.
@@ -205,7 +208,8 @@ impl Context {
             batch_in_txn: false,
             holds_lock: None,
             vars,
-            user_vars: HashMap::new(),
+            user_vars: Default::default(),
+            assigns_user_vars: false,
             warnings: Vec::new(),
             last_insert_id: 0,
             found_rows: 0,

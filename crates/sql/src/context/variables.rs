@@ -112,6 +112,7 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("join_buffer_size", i(262_144)),
         ("join_buffer_space_limit", i(2_097_152)),
         ("optimizer_search_depth", i(62)),
+        ("rowid_merge_buff_size", i(8_388_608)),
         ("optimizer_use_condition_selectivity", i(4)),
         ("query_cache_size", i(0)),
         ("query_cache_type", t("OFF")),

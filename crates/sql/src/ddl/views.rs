@@ -18,6 +18,17 @@ use crate::plan::view::{check_body, named_columns};
 use crate::result::Output;
 use crate::types::value::Value;
 
+/// Whether a view's SELECT names a variable (`@v`, `` @`v` ``, `@@v`): MariaDB refuses such a
+/// view (1351), whose rows would depend on the session reading it.
+fn names_variable(select_text: &str) -> bool {
+    crate::parser::tokens::lex(select_text)
+        .iter()
+        .any(|(t, _)| {
+            matches!(t, crate::parser::tokens::Tok::Word { text, quoted: false, .. }
+            if text.starts_with('@'))
+        })
+}
+
 /// CREATE [OR REPLACE] VIEW and ALTER VIEW.
 pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(&v.name)?;
@@ -29,6 +40,12 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     }
     cx.check_db_access(&db)?;
     check_name(&name)?;
+    if names_variable(&v.select_text) {
+        return Err(DbError::new(
+            ErrorCode::ViewSelectVariable,
+            "View's SELECT contains a variable or parameter",
+        ));
+    }
     cx.begin_ddl()?;
     let old = cx.engine.catalog.view(&db, &name);
     let table = cx.engine.catalog.table(&db, &name).is_some();

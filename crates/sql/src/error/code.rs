@@ -217,6 +217,10 @@ error_codes! {
     DerivedMustHaveAlias = 1248, "42000";
     /// `ER_COLLATION_CHARSET_MISMATCH`
     CollationCharsetMismatch = 1253, "42000";
+    /// `ER_TOO_BIG_FOR_UNCOMPRESS`
+    TooBigForUncompress = 1256, "HY000";
+    /// `ER_ZLIB_Z_DATA_ERROR`
+    ZlibZDataError = 1259, "HY000";
     /// `ER_CUT_VALUE_GROUP_CONCAT`: a GROUP_CONCAT / JSON_ARRAYAGG result cut at
     /// group_concat_max_len.
     CutValueGroupConcat = 1260, "HY000";
@@ -252,12 +256,16 @@ error_codes! {
     UnknownTimeZone = 1298, "HY000";
     /// `ER_WARN_INVALID_TIMESTAMP`
     WarnInvalidTimestamp = 1299, "HY000";
+    /// `ER_CONFLICTING_DECLARATIONS`
+    ConflictingDeclarations = 1302, "HY000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
     /// `ER_QUERY_INTERRUPTED`
     QueryInterrupted = 1317, "70100";
     /// `ER_WRONG_OBJECT`
     WrongObject = 1347, "HY000";
+    /// `ER_VIEW_SELECT_VARIABLE`
+    ViewSelectVariable = 1351, "HY000";
     /// `ER_VIEW_SELECT_TMPTABLE`
     ViewSelectTmptable = 1352, "HY000";
     /// `ER_VIEW_WRONG_LIST`

@@ -24,10 +24,10 @@ impl CompileEnv for Context {
             .ok_or_else(|| DbError::unknown_var(name))
     }
     fn user_var(&mut self, name: &str) -> Value {
-        self.user_vars
-            .get(&name.to_ascii_lowercase())
-            .cloned()
-            .unwrap_or(Value::Null)
+        self.user_vars.get(name)
+    }
+    fn user_var_slot(&mut self, name: &str, assign: bool) -> Option<crate::expr::UserVarSlot> {
+        (assign || self.assigns_user_vars).then(|| self.user_vars.slot(name))
     }
     fn param(&mut self, index: usize) -> DbResult<Value> {
         self.params

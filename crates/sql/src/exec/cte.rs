@@ -5,6 +5,8 @@
 //! * before each iteration the working table holds exactly the rows the previous one added
 //!   (the anchors' rows before the first); the result is every row added, in the order added;
 //! * with UNION (DISTINCT) a row equal to one already produced is dropped, so a cycle ends;
+//! * with a CYCLE clause a row whose CYCLE columns equal those of a row already produced
+//!   (NULLs equal, as MariaDB's) is dropped too, anchors' rows included;
 //! * outside the iterations the working table holds no rows (`None`): reading it is 4008;
 //! * at most `max_recursive_iterations` iterations run (MariaDB's default 1000); stopping there
 //!   with rows still to process adds warning 1931, as MariaDB, and returns what was produced.
@@ -44,13 +46,20 @@ pub fn working_rows(w: &WorkingTable) -> DbResult<Vec<Vec<Value>>> {
 }
 
 fn iterate(cx: &mut Context, r: &RecursivePlan) -> DbResult<Vec<Vec<Value>>> {
-    let mut seen = HashSet::new();
+    let (mut seen, mut seen_cycle) = (HashSet::new(), HashSet::new());
     let distinct = r.distinct;
     let mut keep = |rows: Vec<Vec<Value>>, out: &mut Vec<Vec<Value>>| {
         for row in rows {
-            if !distinct || seen.insert(group_key(&row, &[])) {
-                out.push(row);
+            if distinct && !seen.insert(group_key(&row, &[])) {
+                continue;
             }
+            if !r.cycle.is_empty() {
+                let key: Vec<Value> = r.cycle.iter().map(|&i| row[i].clone()).collect();
+                if !seen_cycle.insert(group_key(&key, &[])) {
+                    continue;
+                }
+            }
+            out.push(row);
         }
     };
     let mut result = Vec::new();

@@ -3,16 +3,28 @@
 //! that binds tighter than any operator (`!1 + 1` is `(!1) + 1`, 1), as MariaDB's grammar reads
 //! it (`'!' simple_expr`). `!!x` (one token for sqlparser) is `!(!x)`.
 //!
+//! And MariaDB's column attribute `BINARY` (`VARCHAR(10) BINARY`: the binary collation of the
+//! column's character set), read as the column option `DialectSpecific([BINARY])` that
+//! catalog/create_table resolves.
+//!
+//! And the assignment `@v := expr` binds loosest of all operators, as in MariaDB (`@v := a OR
+//! b` assigns `a OR b`; sqlparser gives `:=` the precedence of `=`).
+//!
 //! Invariant: every method the MySQL dialect defines is passed on to it unchanged; only
-//! `parse_prefix` adds something, and only for a `!` / `!!` token.
+//! `parse_prefix` adds something, and only for a `!` / `!!` token, `parse_column_option`,
+//! only for a `BINARY` keyword, and `get_next_precedence`, only for `:=`.
 
 use std::any::TypeId;
 
-use sqlparser::ast::{Expr, Statement, UnaryOperator};
+use sqlparser::ast::{ColumnOption, Expr, Statement, UnaryOperator};
 use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
+
+/// Below every other infix operator's precedence: the right side of `:=` takes in any
+/// expression.
+const ASSIGNMENT_PRECEDENCE: u8 = 1;
 
 /// Above every infix operator's precedence: the operand of `!` is one simple expression.
 const BANG_OPERAND_PRECEDENCE: u8 = 200;
@@ -49,6 +61,24 @@ impl Dialect for MariaDbDialect {
         parser.advance_token();
         let operand = parser.parse_subexpr(BANG_OPERAND_PRECEDENCE);
         Some(operand.map(|e| if double { not(not(e)) } else { not(e) }))
+    }
+
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        if parser.peek_token_ref().token == Token::Assignment {
+            return Some(Ok(ASSIGNMENT_PRECEDENCE));
+        }
+        self.0.get_next_precedence(parser)
+    }
+
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ColumnOption>, ParserError>>, ParserError> {
+        if parser.parse_keyword(Keyword::BINARY) {
+            let attribute = ColumnOption::DialectSpecific(vec![Token::make_keyword("BINARY")]);
+            return Ok(Some(Ok(Some(attribute))));
+        }
+        self.0.parse_column_option(parser)
     }
 
     fn is_identifier_start(&self, ch: char) -> bool {

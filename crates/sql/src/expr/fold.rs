@@ -91,7 +91,8 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
                 visit(a, f)
             }
         }
-        Expr::Sleep(a, _) => visit(a, f),
+        Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => visit(a, f),
+        Expr::UserVar(_) => {}
         Expr::Regexp(r) => r.args.iter().for_each(|x| visit(x, f)),
         Expr::Json(j) => j.args.iter().for_each(|x| visit(x, f)),
         Expr::Quantified(q) => q.operands().for_each(|x| visit(x, f)),

@@ -16,9 +16,11 @@
 //! | `json/` | the JSON functions (MariaDB's: JSON is text) |
 //! | `correlated.rs` | correlated subqueries: outer names, per-row runs and their cache |
 //! | `window.rs` | window function calls ([`window::WinCall`]) and their frames |
+//! | `user_var.rs` | the connection's user variables as expressions read and assign them |
 //!
 //! Invariant: an [`Expr`] is compiled once per statement, and holds no name left to resolve; its
-//! evaluation reads only the row, the aggregates and the INSERT row of [`eval::EvalCtx`].
+//! evaluation reads only the row, the aggregates and the INSERT row of [`eval::EvalCtx`], and
+//! the user variables of a statement that assigns one (`@v := expr`, user_var.rs).
 
 pub mod aggregate;
 pub mod compile;
@@ -36,6 +38,7 @@ pub mod regexp;
 pub mod row_in;
 mod scope;
 mod tree;
+pub mod user_var;
 pub mod window;
 
 pub use compile::{
@@ -46,3 +49,4 @@ pub use compile::{
 pub use concat::GROUP_CONCAT_MAX_LEN_DEFAULT;
 pub use scope::{Scope, ScopeCol};
 pub use tree::{AggFunc, AggSpec, BinOp, CastTo, Expr, IntervalUnit, UnOp, ZoneShift};
+pub use user_var::{UserVarSlot, UserVars};

@@ -168,6 +168,11 @@ pub enum Expr {
     Json(Box<crate::expr::json::JsonCall>),
     /// `x op ANY|ALL (...)` over the rows of a subquery (quantified.rs).
     Quantified(Box<crate::expr::quantified::Quantified>),
+    /// A user variable read when evaluated, in a statement that assigns user variables
+    /// (user_var.rs); elsewhere `@v` compiles to its value. Never constant.
+    UserVar(crate::expr::user_var::UserVarSlot),
+    /// `@v := expr`: the value of `expr`, stored into `@v` as it is evaluated. Never constant.
+    SetUserVar(Box<Expr>, crate::expr::user_var::UserVarSlot),
 }
 
 /// The direction of an [`Expr::InZone`].
@@ -237,7 +242,8 @@ impl Expr {
                     a.visit_cols(f)
                 }
             }
-            Expr::Sleep(a, _) => a.visit_cols(f),
+            Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => a.visit_cols(f),
+            Expr::UserVar(_) => {}
             Expr::Regexp(r) => r.args.iter().for_each(|e| e.visit_cols(f)),
             Expr::Json(j) => j.args.iter().for_each(|e| e.visit_cols(f)),
             Expr::Quantified(q) => q.operands().for_each(|e| e.visit_cols(f)),
@@ -277,7 +283,8 @@ impl Expr {
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_agg()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_agg()),
-            Expr::Sleep(a, _) => a.has_agg(),
+            Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => a.has_agg(),
+            Expr::UserVar(_) => false,
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_agg()),
             Expr::Regexp(r) => r.args.iter().any(|e| e.has_agg()),
             Expr::Json(j) => j.args.iter().any(|e| e.has_agg()),
@@ -313,18 +320,20 @@ impl Expr {
             }
             Expr::Func(_, a) => a.iter().any(|e| e.has_win()),
             Expr::Rand(a, _) => a.as_ref().is_some_and(|a| a.has_win()),
-            Expr::Sleep(a, _) => a.has_win(),
+            Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => a.has_win(),
+            Expr::UserVar(_) => false,
             Expr::Subquery(s) => s.operands().iter().any(|e| e.has_win()),
             Expr::Regexp(r) => r.args.iter().any(|e| e.has_win()),
             Expr::Json(j) => j.args.iter().any(|e| e.has_win()),
             Expr::Quantified(q) => q.operands().any(|e| e.has_win()),
         }
     }
-    /// True if the expression calls RAND or SLEEP: its value (or what evaluating it does)
+    /// True if the expression calls RAND or SLEEP, or reads or assigns a user variable as it
+    /// runs: its value (or what evaluating it does)
     /// changes from one evaluation to the next.
     pub fn has_rand(&self) -> bool {
         match self {
-            Expr::Rand(..) | Expr::Sleep(..) => true,
+            Expr::Rand(..) | Expr::Sleep(..) | Expr::UserVar(_) | Expr::SetUserVar(..) => true,
             Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {
                 false
             }

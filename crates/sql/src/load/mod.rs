@@ -310,7 +310,7 @@ pub fn execute(
         }
     };
     for (name, v) in src.conv.var_names().iter().zip(src.vars.iter()) {
-        cx.user_vars.insert(name.clone(), v.clone());
+        cx.user_vars.set(name, v.clone());
     }
     if let Some(id) = src.first_id {
         cx.last_insert_id = id;

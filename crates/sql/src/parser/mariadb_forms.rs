@@ -15,6 +15,7 @@
 //!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
 //! - the function `INTERVAL(N, N1, ...)` becomes `__INTRVL(N, N1, ...)`
 //!   ([`with_interval_function`]), which the compiler calls INTERVAL.
+//! - a SET statement's `@v := value` becomes `@v  = value` ([`with_set_assignments_as_eq`]).
 //! - `TRIM(BOTH FROM s)`, `TRIM(LEADING FROM s)` and `TRIM(TRAILING FROM s)` (spaces trimmed)
 //!   become `TRIM(s)`, `LTRIM(s)` and `RTRIM(s)`, padded with spaces to the same length
 //!   ([`with_trim_of_spaces`]).
@@ -126,6 +127,34 @@ pub fn with_mod_as_percent(sql: &str) -> Option<String> {
             && i > 0;
         if is_mod {
             edits.push((*at, at + 3, "%".to_string()));
+        }
+    }
+    apply(sql, edits)
+}
+
+/// A SET statement's `name := value` assignments written `name  = value` (MariaDB's SET takes
+/// `:=` as well as `=`; sqlparser only `=`): the first `:=` of each top-level assignment;
+/// `None` if `sql` is not a SET or has none.
+pub fn with_set_assignments_as_eq(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    if !toks.first().is_some_and(|(t, _)| is_word(t, "SET")) {
+        return None;
+    }
+    let (mut depth, mut assigned) = (0usize, false);
+    let mut edits = Vec::new();
+    for w in toks.windows(2) {
+        match w {
+            [(Tok::Sym('('), _), _] => depth += 1,
+            [(Tok::Sym(')'), _), _] => depth = depth.saturating_sub(1),
+            [(Tok::Sym(','), _), _] if depth == 0 => assigned = false,
+            [(Tok::Sym('='), _), _] if depth == 0 => assigned = true,
+            [(Tok::Sym(':'), at), (Tok::Sym('='), eq)]
+                if depth == 0 && !assigned && *eq == at + 1 =>
+            {
+                edits.push((*at, at + 2, " =".to_string()));
+                assigned = true;
+            }
+            _ => {}
         }
     }
     apply(sql, edits)
@@ -358,6 +387,19 @@ mod tests {
             shown("SELECT !(1 + 1), !!a, 1 != 2"),
             "SELECT NOT (1 + 1), NOT NOT a, 1 <> 2"
         );
+    }
+
+    #[test]
+    fn set_assignments_with_colon_equals_read_as_equals() {
+        assert_eq!(
+            with_set_assignments_as_eq("SET @a := 1, @b := (SELECT @c := 2)").as_deref(),
+            Some("SET @a  = 1, @b  = (SELECT @c := 2)")
+        );
+        assert_eq!(
+            with_set_assignments_as_eq("SET @a = @b := 1").as_deref(),
+            None
+        );
+        assert_eq!(with_set_assignments_as_eq("SELECT @a := 1"), None);
     }
 
     #[test]

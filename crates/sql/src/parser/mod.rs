@@ -31,15 +31,17 @@
 //! (index_syntax.rs; `REAL(M,D)`, ZEROFILL, `NUMERIC UNSIGNED` in tokens.rs; quoted user
 //! variable names, LOCK IN SHARE MODE and a GROUP_CONCAT's `LIMIT m, n` in mariadb_forms.rs):
 //! mostly DDL from dumps; `REGEXP NULL` (mariadb_forms.rs) and the string escapes `\a`, `\f`
-//! (escapes.rs) are rewritten before the first try, and calls of PERCENTILE_CONT,
-//! PERCENTILE_DISC and MEDIAN outside MariaDB's grammar are refused (inverse_distribution.rs).
-//! Parsing
+//! (escapes.rs) are rewritten before the first try, a WITH element's `CYCLE ... RESTRICT`
+//! is blanked out before it and written into the parse after (cycle_clause.rs), and calls of
+//! PERCENTILE_CONT, PERCENTILE_DISC and MEDIAN outside MariaDB's grammar are refused
+//! (inverse_distribution.rs). Parsing
 //! reads no session state: a [`Statement`] depends on its text only.
 
 pub mod admin;
 pub mod alter;
 pub mod binlog;
 pub mod clustering;
+pub mod cycle_clause;
 pub mod ddl;
 pub mod escapes;
 pub mod fast_insert;
@@ -89,6 +91,20 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
     let sql = escaped.as_deref().unwrap_or(sql);
     let regexp_null = mariadb_forms::with_regexp_null_as_pattern(sql);
     let sql = regexp_null.as_deref().unwrap_or(sql);
+    // CYCLE ... RESTRICT after a WITH element: blanked out, read back into the parse
+    if let Some((text, clauses)) = cycle_clause::take(sql) {
+        let mut stmts = parse_without_cycle(&text)?;
+        match stmts.as_mut_slice() {
+            [one] => cycle_clause::attach(sql, one, &clauses)?,
+            _ => return Err(DbError::unsupported("CYCLE ... RESTRICT here")),
+        }
+        return Ok(stmts);
+    }
+    parse_without_cycle(sql)
+}
+
+/// [`parse`] of a text whose CYCLE clauses are blanked out.
+fn parse_without_cycle(sql: &str) -> DbResult<Vec<ast::Statement>> {
     match parse_sql(sql) {
         Ok(s) => Ok(s),
         // sqlparser rejects some MariaDB syntax: an index type before the column list or an index's
@@ -96,7 +112,8 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
         // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...), TRIM
-        // without the characters to trim (mariadb_forms.rs); retry with them rewritten.
+        // without the characters to trim, SET's `:=` (mariadb_forms.rs); retry with them
+        // rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
             let cur = alt.as_deref().unwrap_or(sql);
@@ -117,12 +134,23 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_interval_function(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_trim_of_spaces(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_set_assignments_as_eq(cur).or(alt);
             match alt {
                 Some(alt) => parse_sql(&alt).map_err(|_| DbError::parse_error(sql, e)),
                 None => Err(DbError::parse_error(sql, e)),
             }
         }
     }
+}
+
+/// Whether `sql` assigns a user variable in an expression (`@v := expr`): a `:=` outside
+/// quotes and comments. (SET's `:=` counts too; its reads then see the same values.)
+pub fn assigns_user_vars(sql: &str) -> bool {
+    sql.contains(":=")
+        && tokens::lex(sql)
+            .windows(2)
+            .any(|w| matches!(w, [(Tok::Sym(':'), at), (Tok::Sym('='), next)] if *next == at + 1))
 }
 
 /// How deeply sqlparser may recurse (its default is 50): about 40 nested subqueries or 128

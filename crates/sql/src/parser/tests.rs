@@ -478,3 +478,12 @@ fn nested_subqueries_and_parentheses_parse_up_to_the_recursion_limit() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn assignments_in_expressions_are_found_outside_quotes() {
+    assert!(assigns_user_vars("SELECT @k := JSON_NORMALIZE(@j)"));
+    assert!(assigns_user_vars("select 0*(@c:=@c+1) from t"));
+    assert!(!assigns_user_vars("SELECT ':=' AS a /* := */"));
+    assert!(!assigns_user_vars("SELECT @a = 1"));
+    assert!(!assigns_user_vars("SELECT a : = 1"));
+}

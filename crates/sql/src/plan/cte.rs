@@ -12,7 +12,10 @@
 //!   table the executor fills before each iteration (exec/cte.rs runs it);
 //! * the CTE's columns are named by its column list (4002 when the counts differ) or its
 //!   query's (anchors') columns; names in one WITH are unique (4004); a recursive CTE without
-//!   an anchor is 4005.
+//!   an anchor is 4005;
+//! * an element of WITH RECURSIVE with a `CYCLE ... RESTRICT` clause (parser/cycle_clause.rs)
+//!   is planned as a recursive CTE even when it does not reference itself (its branches are
+//!   then all anchors), so the clause applies to every row it produces.
 
 use std::sync::{Arc, Mutex};
 
@@ -49,7 +52,9 @@ fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
                 format!("Duplicate query name `{name}` in WITH clause"),
             ));
         }
-        let recursive = with.recursive && set_references(&cte.query.body, &name);
+        let cycle = crate::parser::cycle_clause::columns(cte).unwrap_or_default();
+        let recursive =
+            with.recursive && (!cycle.is_empty() || set_references(&cte.query.body, &name));
         cx.ctes.push(CteBinding {
             columns: cte
                 .alias
@@ -60,6 +65,7 @@ fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
             query: Arc::new((*cte.query).clone()),
             name,
             recursive,
+            cycle,
             working: None,
         });
     }
@@ -192,12 +198,30 @@ fn plan_recursive(cx: &mut Context, idx: usize) -> DbResult<QueryPlan> {
     for r in recs {
         steps.push(plan_branch(cx, r, Some(working.cols.len()))?);
     }
+    let cycle = cycle_columns(&b.cycle, &working.cols)?;
     Ok(QueryPlan::Recursive(Box::new(RecursivePlan {
         anchors: anchor_plans,
         steps,
         distinct,
+        cycle,
         working,
     })))
+}
+
+/// The positions of a CYCLE clause's columns among the CTE's (names compared exactly, as
+/// MariaDB does): 1060 for a column named twice, 1054 for one the CTE does not have.
+fn cycle_columns(names: &[String], cols: &[OutCol]) -> DbResult<Vec<usize>> {
+    let mut out = Vec::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(DbError::dup_field(n));
+        }
+        match cols.iter().position(|c| c.name == *n) {
+            Some(p) => out.push(p),
+            None => return Err(DbError::bad_field(n, "CYCLE clause")),
+        }
+    }
+    Ok(out)
 }
 
 /// The branches of a UNION chain; `distinct` is set if any UNION of it is DISTINCT.

@@ -55,7 +55,11 @@ fn volatile(e: &Expr) -> bool {
         Expr::Func(name, args) => {
             VOLATILE.iter().any(|v| name.eq_ignore_ascii_case(v)) || args.iter().any(volatile)
         }
-        Expr::Rand(..) | Expr::Sleep(..) | Expr::Subquery(_) => true,
+        Expr::Rand(..)
+        | Expr::Sleep(..)
+        | Expr::Subquery(_)
+        | Expr::UserVar(_)
+        | Expr::SetUserVar(..) => true,
         Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => false,
         Expr::Unary(_, a)
         | Expr::IsNull(a, _)

@@ -25,6 +25,8 @@ fn start_span(e: &ast::Expr) -> sqlparser::tokenizer::Span {
         | E::IsNotTrue(expr)
         | E::IsFalse(expr)
         | E::IsNotFalse(expr)
+        | E::IsUnknown(expr)
+        | E::IsNotUnknown(expr)
         | E::InList { expr, .. }
         | E::Between { expr, .. } => start_span(expr),
         other => other.span(),

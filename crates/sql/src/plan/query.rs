@@ -26,6 +26,9 @@ pub struct RecursivePlan {
     pub steps: Vec<QueryPlan>,
     /// UNION (DISTINCT): a row already produced is not produced again.
     pub distinct: bool,
+    /// CYCLE ... RESTRICT: positions of the columns whose values, equal to those of a row
+    /// produced before (NULLs equal), keep a row from being produced (empty: no clause).
+    pub cycle: Vec<usize>,
     /// The CTE's columns and the table its recursive branches read.
     pub working: WorkingTable,
 }

@@ -353,6 +353,7 @@ impl Session {
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
+        self.assigns_user_vars = crate::parser::assigns_user_vars(sql);
         // Left over only by a statement that panicked inside a subquery (exec/subqueries.rs).
         self.outer_frames.clear();
         self.outer_miss = None;

@@ -142,7 +142,7 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         }
     };
     if user {
-        cx.user_vars.insert(var, v);
+        cx.user_vars.set(&var, v);
         return Ok(());
     }
     if var == "transaction_isolation" || var == "tx_isolation" || var == "transaction_read_only" {

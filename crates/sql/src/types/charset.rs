@@ -87,6 +87,18 @@ impl Charset {
         }
     }
 
+    /// The binary collation of this character set (`<charset>_bin`; `binary` for binary), which
+    /// a column's `BINARY` attribute chooses.
+    pub fn bin_collation(self) -> Collation {
+        match self {
+            Charset::Binary => Collation::Binary,
+            Charset::Utf8mb4 => Collation::Utf8mb4Bin,
+            Charset::Utf8mb3 => Collation::Utf8mb3Bin,
+            Charset::Latin1 => Collation::Latin1Bin,
+            Charset::Ascii => Collation::AsciiBin,
+        }
+    }
+
     /// Maximum bytes per character (MariaDB's `mbmaxlen`).
     pub fn max_bytes(self) -> u32 {
         match self {

@@ -74,6 +74,10 @@ pub(super) fn column_def(
     col.display_width = declared_width(&type_text, &ty);
     col.zerofill = ty.is_numeric() && is_zerofill(&type_text);
     let opts = apply_options(i, cd, &cname, &mut col, keys)?;
+    if has_binary_attribute(cd) && !col.sql_type.is_text() {
+        // MariaDB's grammar has the attribute after character types only
+        return Err(DbError::syntax("BINARY"));
+    }
     if col.sql_type.is_text() {
         col = col.with_collation(collation);
     }
@@ -106,7 +110,8 @@ pub(super) fn column_def(
     })
 }
 
-/// The collation of column `cd`: its CHARACTER SET / COLLATE, else the table's.
+/// The collation of column `cd`: its CHARACTER SET / COLLATE (or BINARY attribute), else the
+/// table's.
 fn column_collation(cd: &ColumnDef, table_collation: Collation) -> DbResult<Collation> {
     let (mut col_charset, mut col_collate) = (None, None);
     for o in &cd.options {
@@ -116,11 +121,21 @@ fn column_collation(cd: &ColumnDef, table_collation: Collation) -> DbResult<Coll
             _ => {}
         }
     }
-    charset_clause::resolve(
-        col_charset.as_deref(),
-        col_collate.as_deref(),
-        table_collation,
-    )
+    let (charset, collate) = (col_charset.as_deref(), col_collate.as_deref());
+    if has_binary_attribute(cd) {
+        charset_clause::resolve_binary(charset, collate, table_collation)
+    } else {
+        charset_clause::resolve(charset, collate, table_collation)
+    }
+}
+
+/// Whether `cd` has MariaDB's `BINARY` attribute (`VARCHAR(10) BINARY`; expr/dialect.rs reads
+/// it).
+fn has_binary_attribute(cd: &ColumnDef) -> bool {
+    cd.options.iter().any(|o| {
+        matches!(&o.option, ColumnOption::DialectSpecific(toks)
+            if toks.len() == 1 && toks[0].to_string().eq_ignore_ascii_case("BINARY"))
+    })
 }
 
 /// Applies the options of column `i` (`cd`, named `cname`) to `col` and `keys`, in the order

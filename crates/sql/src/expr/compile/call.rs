@@ -242,6 +242,9 @@ impl Compiler<'_> {
         if !crate::expr::functions::is_known_function(&name) {
             return Err(DbError::no_function(&name.to_ascii_lowercase()));
         }
+        if matches!(name.as_str(), "HEX" | "LENGTH" | "OCTET_LENGTH") {
+            compiled = compiled.into_iter().map(|e| self.in_own_bytes(e)).collect();
+        }
         // ROUND(1/3, 8) and FLOOR(2/3*3) read the quotient's inner digits (compile/division.rs).
         let mut compiled = compiled;
         if matches!(
@@ -262,6 +265,19 @@ impl Compiler<'_> {
             ));
         }
         Ok(self.zoned_call(name, compiled))
+    }
+
+    /// `e` as the bytes of its character set where that is not UTF-8 (a latin1 column's text:
+    /// HEX and the byte lengths count its latin1 bytes, as MariaDB's do); else `e`.
+    fn in_own_bytes(&self, e: Expr) -> Expr {
+        use crate::types::charset::Charset;
+        match e.text_collation(self.scope).map(|c| c.charset()) {
+            Some(cs @ (Charset::Latin1 | Charset::Ascii)) => Expr::Func(
+                crate::expr::functions::CHARSET_BYTES.into(),
+                vec![e, Expr::Lit(Value::Text(cs.name().into()))],
+            ),
+            _ => e,
+        }
     }
 
     /// A call whose meaning depends on the session's time zone: UNIX_TIMESTAMP(d) reads `d` in

@@ -108,7 +108,11 @@ impl Compiler<'_> {
             // sqlparser reads `` @`name` `` in an expression as a placeholder: MariaDB's user
             // variable with a quoted name.
             V::Placeholder(p) if p.starts_with('@') => {
-                self.env.user_var(&super::names::user_var_name(&p[1..]))
+                let name = super::names::user_var_name(&p[1..]).into_owned();
+                match self.user_var_read(&name) {
+                    Expr::Lit(v) => v,
+                    read => return Ok(read),
+                }
             }
             V::Placeholder(p) => {
                 let n: usize = p

@@ -70,6 +70,14 @@ pub enum SubqueryRun {
 pub trait CompileEnv {
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value>;
     fn user_var(&mut self, name: &str) -> Value;
+    /// The slot of user variable `@name` when the statement reads it as it runs: always for an
+    /// assignment (`assign`), for a read when the statement assigns user variables (so a read
+    /// sees the assignments of earlier rows and items); `None` where there is no session (an
+    /// assignment is then refused) or for a read of a statement that assigns none (the read is
+    /// then the variable's value when the statement starts).
+    fn user_var_slot(&mut self, _name: &str, _assign: bool) -> Option<crate::expr::UserVarSlot> {
+        None
+    }
     fn param(&mut self, index: usize) -> DbResult<Value>;
     /// Runs an uncorrelated subquery to completion.
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>>;
@@ -198,6 +206,8 @@ impl Compiler<'_> {
             | E::IsNotTrue(_)
             | E::IsFalse(_)
             | E::IsNotFalse(_)
+            | E::IsUnknown(_)
+            | E::IsNotUnknown(_)
             | E::IsDistinctFrom(..)
             | E::IsNotDistinctFrom(..) => self.is_test(e),
             E::InList {

@@ -160,8 +160,47 @@ impl Compiler<'_> {
             } else {
                 user_var_name(rest).into_owned()
             };
-            return Ok(Some(Expr::Lit(self.env.user_var(&name))));
+            return Ok(Some(self.user_var_read(&name)));
         }
         Ok(None)
+    }
+}
+
+impl Compiler<'_> {
+    /// A read of `@name`: its slot in a statement that assigns user variables, else its value.
+    pub(super) fn user_var_read(&mut self, name: &str) -> Expr {
+        match self.env.user_var_slot(name, false) {
+            Some(slot) => Expr::UserVar(slot),
+            None => Expr::Lit(self.env.user_var(name)),
+        }
+    }
+
+    /// `@name := value` (MariaDB's assignment in an expression); `target` is the expression
+    /// left of `:=`, which must be a user variable (1064 otherwise).
+    pub(super) fn user_var_assignment(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+    ) -> DbResult<Expr> {
+        let name = match target {
+            ast::Expr::Identifier(id) if id.quote_style.is_none() && id.value.starts_with('@') => {
+                user_var_name(&id.value[1..]).into_owned()
+            }
+            ast::Expr::Value(v) => match &v.value {
+                ast::Value::Placeholder(p) if p.starts_with('@') => {
+                    user_var_name(&p[1..]).into_owned()
+                }
+                _ => return Err(DbError::syntax(format!(":= {value}"))),
+            },
+            _ => return Err(DbError::syntax(format!(":= {value}"))),
+        };
+        if name.starts_with('@') {
+            return Err(DbError::syntax(format!(":= {value}")));
+        }
+        let Some(slot) = self.env.user_var_slot(&name, true) else {
+            return Err(DbError::unsupported("a user variable assignment here"));
+        };
+        let value = self.compile(value)?;
+        Ok(Expr::SetUserVar(Box::new(value), slot))
     }
 }

@@ -1,6 +1,6 @@
 //! Operators: unary (`-`, `+`, NOT, `~`), binary (arithmetic, comparison, logic, bits), date
 //! arithmetic (`d ± INTERVAL n unit`, `INTERVAL n unit + d`), and the IS tests (IS [NOT] NULL,
-//! TRUE, FALSE, DISTINCT FROM).
+//! TRUE, FALSE, UNKNOWN, DISTINCT FROM).
 //!
 //! Invariants: `-` of a number literal folds into the literal (so `-9223372036854775808` is a
 //! BIGINT, not an overflow); a comparison carries the collation of the text column it compares;
@@ -55,6 +55,9 @@ impl Compiler<'_> {
                 return self.interval_arithmetic(d, iv, matches!(op, BinaryOperator::Minus))
             }
             _ => {}
+        }
+        if matches!(op, BinaryOperator::Assignment) {
+            return self.user_var_assignment(left, right);
         }
         let a = self.compile(left)?;
         let b = self.compile(right)?;
@@ -124,7 +127,8 @@ impl Compiler<'_> {
         ))
     }
 
-    /// IS [NOT] NULL / TRUE / FALSE / DISTINCT FROM.
+    /// IS [NOT] NULL / TRUE / FALSE / UNKNOWN / DISTINCT FROM (`x IS UNKNOWN` is whether the
+    /// truth value of `x` is NULL, which it is exactly when `x` is).
     pub(super) fn is_test(&mut self, e: &ast::Expr) -> DbResult<Expr> {
         use ast::Expr as E;
         Ok(match e {
@@ -134,6 +138,8 @@ impl Compiler<'_> {
             E::IsNotTrue(a) => Expr::IsTrue(self.truth_operand(a)?, true, true),
             E::IsFalse(a) => Expr::IsTrue(self.truth_operand(a)?, false, false),
             E::IsNotFalse(a) => Expr::IsTrue(self.truth_operand(a)?, false, true),
+            E::IsUnknown(a) => Expr::IsNull(self.truth_operand(a)?, false),
+            E::IsNotUnknown(a) => Expr::IsNull(self.truth_operand(a)?, true),
             E::IsDistinctFrom(a, b) => Expr::Unary(
                 UnOp::Not,
                 Box::new(Expr::Binary(

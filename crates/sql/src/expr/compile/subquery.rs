@@ -8,7 +8,9 @@
 //! Invariants: a scalar subquery of more than one row is 1242, of more than one column 1241 (as
 //! is an IN subquery whose rows are not as wide as its left side, and an ANY / ALL one of more
 //! than one column, or with a row on its left other than `= ANY` / `<> ALL`); one of no row is NULL;
-//! `x [NOT] IN` a subquery of no row is false (true), even for a NULL `x`.
+//! `x [NOT] IN` a subquery of no row is false (true), even for a NULL `x`; an uncorrelated
+//! subquery of one row and several columns on the left of IN is that row
+//! (`(SELECT 1, 2) IN (SELECT ...)`).
 
 use sqlparser::ast;
 
@@ -60,19 +62,14 @@ impl Compiler<'_> {
                 colls.push(c.text_collation(self.scope).unwrap_or_default());
                 cs.push(c);
             }
-            let rows = match self.run(subquery)? {
-                SubqueryRun::Rows(rows) => rows,
-                SubqueryRun::Correlated { read, env } => {
-                    let kind = SubKind::In {
-                        items: cs,
-                        numeric: None,
-                        colls,
-                        negated,
-                    };
-                    return Ok(self.correlated(subquery, kind, read, env));
-                }
-            };
-            return crate::expr::row_in::row_in(cs, colls, rows, negated);
+            return self.row_in_subquery(cs, colls, subquery, negated);
+        }
+        if let ast::Expr::Subquery(left) = expr {
+            if let Some(row) = self.row_subquery(left)? {
+                let colls = vec![Default::default(); row.len()];
+                let cs = row.into_iter().map(Expr::Lit).collect();
+                return self.row_in_subquery(cs, colls, subquery, negated);
+            }
         }
         let a = self.compile(expr)?;
         let coll = a.text_collation(self.scope).unwrap_or_default();
@@ -112,6 +109,49 @@ impl Compiler<'_> {
             }
         };
         Ok(Expr::Lit(Value::Int((rows.is_empty() == negated) as i64)))
+    }
+
+    /// `(items) [NOT] IN (subquery)`, the items compiled, with their collations.
+    fn row_in_subquery(
+        &mut self,
+        items: Vec<Expr>,
+        colls: Vec<crate::types::collation::Collation>,
+        subquery: &ast::Query,
+        negated: bool,
+    ) -> DbResult<Expr> {
+        let rows = match self.run(subquery)? {
+            SubqueryRun::Rows(rows) => rows,
+            SubqueryRun::Correlated { read, env } => {
+                let kind = SubKind::In {
+                    items,
+                    numeric: None,
+                    colls,
+                    negated,
+                };
+                return Ok(self.correlated(subquery, kind, read, env));
+            }
+        };
+        crate::expr::row_in::row_in(items, colls, rows, negated)
+    }
+
+    /// The row of an uncorrelated subquery of more than one column on the left of IN
+    /// (`(SELECT 1, 2) IN (SELECT ...)`); `None` for one of one column or a correlated one
+    /// (compiled as a scalar subquery then, as is one of no row: its width is unknown here, so
+    /// one of several columns is 1241). More than one row is 1242.
+    fn row_subquery(&mut self, q: &ast::Query) -> DbResult<Option<Vec<Value>>> {
+        let SubqueryRun::Rows(rows) = self.run(q)? else {
+            return Ok(None);
+        };
+        if rows.len() > 1 {
+            return Err(DbError::new(
+                ErrorCode::SubqueryNo1Row,
+                "Subquery returns more than 1 row",
+            ));
+        }
+        match rows.into_iter().next() {
+            Some(row) if row.len() > 1 => Ok(Some(row)),
+            _ => Ok(None),
+        }
     }
 
     pub(super) fn scalar_subquery(&mut self, q: &ast::Query) -> DbResult<Expr> {

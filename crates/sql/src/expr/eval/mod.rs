@@ -133,6 +133,12 @@ fn eval_inner(e: &Expr, cx: &EvalCtx<'_>) -> DbResult<Value> {
         Expr::Regexp(r) => r.eval(cx)?,
         Expr::Json(j) => j.eval(cx)?,
         Expr::Quantified(q) => q.eval(cx)?,
+        Expr::UserVar(slot) => slot.get(),
+        Expr::SetUserVar(e, slot) => {
+            let v = eval(e, cx)?;
+            slot.set(v.clone());
+            v
+        }
         Expr::Sleep(secs, interrupt) => {
             // MariaDB: NULL, negative and tiny waits return at once.
             let secs = eval(secs, cx)?.to_f64_lenient().unwrap_or(0.0);

@@ -1,7 +1,8 @@
 //! Conversions between numbers, characters and their codes: HEX, UNHEX, BIN, OCT, CONV, ASCII/ORD,
 //! CHAR, and
 //! the internal `__COLLATE` (`expr COLLATE name`, which keeps the value as it is: the collation
-//! already chose how the compiled comparison compares).
+//! already chose how the compiled comparison compares) and `__CHARSET_BYTES` (a text's bytes in
+//! its character set, for HEX and the byte lengths of a latin1 text).
 //!
 //! Invariant: a byte string is converted from its exact bytes (HEX of a BLOB is never the hex of
 //! U+FFFD replacement characters).
@@ -157,6 +158,21 @@ fn to_base(n: i64, base: i64) -> String {
     }
     out.reverse();
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// `__CHARSET_BYTES(text, charset name)`: the text's bytes in that character set (the compiler
+/// wraps a latin1 text so that HEX and LENGTH see its latin1 bytes, as MariaDB's do); other
+/// values pass unchanged.
+pub(super) fn charset_bytes(a: &[Value]) -> Value {
+    let charset = match a.get(1) {
+        Some(Value::Text(n)) => crate::types::charset::Charset::from_name(n),
+        _ => None,
+    };
+    match (a.first(), charset) {
+        (Some(Value::Text(s)), Some(cs)) => Value::Bytes(cs.encode(s)),
+        (Some(v), _) => v.clone(),
+        (None, _) => Value::Null,
+    }
 }
 
 /// `__COLLATE(value, collation name)`: the value.

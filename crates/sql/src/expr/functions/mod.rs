@@ -17,12 +17,13 @@
 //! | `control.rs` | IF, IFNULL, COALESCE, NULLIF, GREATEST, LEAST, INTERVAL, ... (lazy ones too) |
 //! | `conversion.rs` | HEX, UNHEX, BIN, OCT, CONV, ASCII, CHAR, `COLLATE` |
 //! | `hash.rs` | CRC32 |
+//! | `compression.rs` | COMPRESS, UNCOMPRESS, UNCOMPRESSED_LENGTH |
 //! | `misc.rs` | names accepted but not evaluated (UUID_SHORT) |
 //! | `random.rs` | RAND's generator (RAND is an expression of its own, not called by name) |
 //!
 //! Invariants:
 //! * The names a query may call are exactly the families' `NAMES` ([`is_known_function`]), plus
-//!   the internal `__COLLATE`, `__EXTRACT_<unit>`, `__TIME_BUCKET_<unit>` and `__TIMESTAMPDIFF_<unit>`
+//!   the internal `__COLLATE`, `__CHARSET_BYTES`, `__EXTRACT_<unit>`, `__TIME_BUCKET_<unit>` and `__TIMESTAMPDIFF_<unit>`
 //!   the compiler makes from `COLLATE`, `EXTRACT`, `TIME_BUCKET(INTERVAL n unit, ...)` and
 //!   `TIMESTAMPDIFF`, and `__DIV_PRECISE` / `__DEC_ROUND` (`decimal_quotient.rs`) it makes of a
 //!   DECIMAL division inside a longer arithmetic expression; every name is in one family only.
@@ -33,6 +34,7 @@
 //! * NULL in gives NULL out, decided here before the family sees the arguments, except for the
 //!   functions of `NULL_AWARE` (CONCAT_WS skips NULLs, IFNULL picks around them, ...).
 
+mod compression;
 mod control;
 mod conversion;
 mod date_parse;
@@ -65,6 +67,10 @@ use crate::types::value::Value;
 /// `INTERVAL`, so every token keeps its place and computed columns keep their names.
 pub const INTERVAL_FUNCTION: &str = "__INTRVL";
 
+/// The internal function the compiler wraps a latin1 text in where its bytes count (HEX,
+/// LENGTH): the text's bytes in its character set (conversion.rs).
+pub const CHARSET_BYTES: &str = "__CHARSET_BYTES";
+
 /// A family's evaluation of one of its names.
 type Body = fn(&str, &[Value]) -> DbResult<Value>;
 
@@ -83,6 +89,7 @@ const FAMILIES: &[(&[&str], Body)] = &[
     (control::NAMES, control::call),
     (conversion::NAMES, conversion::call),
     (hash::NAMES, hash::call),
+    (compression::NAMES, compression::call),
     (misc::NAMES, misc::call),
 ];
 
@@ -113,6 +120,7 @@ pub fn is_known_function(name: &str) -> bool {
         || name.starts_with("__TIME_BUCKET_")
         || name.starts_with("__TIMESTAMPDIFF_")
         || name == "__COLLATE"
+        || name == CHARSET_BYTES
         || name == DIV_PRECISE
         || name == DEC_ROUND
 }
@@ -127,6 +135,9 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     }
     if name == "__COLLATE" {
         return Ok(conversion::collate(a));
+    }
+    if name == CHARSET_BYTES {
+        return Ok(conversion::charset_bytes(a));
     }
     if let Some(unit) = name.strip_prefix("__TIME_BUCKET_") {
         return time_series::interval_call(unit, a);
@@ -308,6 +319,9 @@ mod tests {
         "DEGREES",
         "RADIANS",
         "COT",
+        "COMPRESS",
+        "UNCOMPRESS",
+        "UNCOMPRESSED_LENGTH",
     ];
 
     #[test]
@@ -321,6 +335,7 @@ mod tests {
         known.sort_unstable();
         assert_eq!(all, known);
         assert!(is_known_function("__EXTRACT_Year") && is_known_function("__COLLATE"));
+        assert!(is_known_function(CHARSET_BYTES));
         assert!(is_known_function("__TIME_BUCKET_Minute"));
         assert!(!is_known_function("RAND") && !is_known_function("NOW"));
     }

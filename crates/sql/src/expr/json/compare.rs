@@ -4,8 +4,8 @@
 //! Invariants:
 //! * The normal form ([`normal`]) is compact; a number is written `d.dddE<exp>` with its exact
 //!   digits (`100` → `1.0E2`, `-0.0` → `0.0E0`), a string as written between its quotes (escapes
-//!   kept: `"\u0061"` is not `"a"`), an object's members sorted by key text, then by the normal
-//!   form of the value (repeated keys kept), arrays in their order.
+//!   kept: `"\u0061"` is not `"a"`), an object's members sorted by key bytes, then by value
+//!   (repeated keys kept, in MariaDB 10.11's order, [`value_order`]), arrays in their order.
 //! * JSON_EQUALS is 1 when both normal forms are the same text; a document that does not
 //!   parse gives NULL with its warning.
 //! * JSON_OVERLAPS is 1 when two arrays share an element, an array holds the other (non-array)
@@ -13,6 +13,8 @@
 //!   same" is [`same`]: numbers by value, strings by their written text, arrays element by
 //!   element in order, objects member by member in any order. A document that does not parse
 //!   gives 0 with its warning (as MariaDB).
+
+use std::cmp::Ordering;
 
 use super::doc::Json;
 use super::{Call, JsonFunc};
@@ -38,24 +40,90 @@ pub(super) fn call(c: &Call<'_>) -> Value {
 
 /// The normal form of a value (JSON_NORMALIZE).
 pub(super) fn normal(j: &Json) -> String {
+    write_normal(&sorted(j))
+}
+
+/// `j` with its numbers normalized and every object's members in normal order.
+fn sorted(j: &Json) -> Json {
     match j {
-        Json::Number(n) => normal_number(n),
+        Json::Number(n) => Json::Number(normal_number(n)),
+        Json::Array(items) => Json::Array(items.iter().map(sorted).collect()),
+        Json::Object(members) => {
+            let mut m: Vec<(String, Json)> = members
+                .iter()
+                .map(|(k, v)| (k.clone(), sorted(v)))
+                .collect();
+            m.sort_by(|(k1, v1), (k2, v2)| {
+                k1.as_bytes()
+                    .cmp(k2.as_bytes())
+                    .then_with(|| value_order(v1, v2))
+            });
+            Json::Object(m)
+        }
+        scalar => scalar.clone(),
+    }
+}
+
+/// The order of two normalized values under one key, as MariaDB 10.11's JSON_NORMALIZE
+/// sorts them: by kind (object, array, string, number, true, false, null), then objects and
+/// arrays by their size and then member by member (key, then value), strings and numbers by
+/// the length of their text and then its bytes.
+fn value_order(a: &Json, b: &Json) -> Ordering {
+    fn kind(j: &Json) -> u8 {
+        match j {
+            Json::Object(_) => 1,
+            Json::Array(_) => 2,
+            Json::Str(_) => 3,
+            Json::Number(_) => 4,
+            Json::Bool(true) => 5,
+            Json::Bool(false) => 6,
+            Json::Null => 7,
+        }
+    }
+    let text = |x: &str, y: &str| {
+        x.len()
+            .cmp(&y.len())
+            .then_with(|| x.as_bytes().cmp(y.as_bytes()))
+    };
+    match (a, b) {
+        (Json::Object(x), Json::Object(y)) => x.len().cmp(&y.len()).then_with(|| {
+            x.iter()
+                .zip(y)
+                .map(|((k1, v1), (k2, v2))| {
+                    k1.as_bytes()
+                        .cmp(k2.as_bytes())
+                        .then_with(|| value_order(v1, v2))
+                })
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        }),
+        (Json::Array(x), Json::Array(y)) => x.len().cmp(&y.len()).then_with(|| {
+            x.iter()
+                .zip(y)
+                .map(|(v1, v2)| value_order(v1, v2))
+                .find(|o| o.is_ne())
+                .unwrap_or(Ordering::Equal)
+        }),
+        (Json::Str(x), Json::Str(y)) | (Json::Number(x), Json::Number(y)) => text(x, y),
+        _ => kind(a).cmp(&kind(b)),
+    }
+}
+
+/// The text of a [`sorted`] value, compact.
+fn write_normal(j: &Json) -> String {
+    match j {
         Json::Array(items) => {
-            let parts: Vec<String> = items.iter().map(normal).collect();
+            let parts: Vec<String> = items.iter().map(write_normal).collect();
             format!("[{}]", parts.join(","))
         }
         Json::Object(members) => {
-            let mut parts: Vec<(&str, String)> = members
+            let parts: Vec<String> = members
                 .iter()
-                .map(|(k, v)| (k.as_str(), normal(v)))
-                .collect();
-            parts.sort();
-            let parts: Vec<String> = parts
-                .into_iter()
-                .map(|(k, v)| format!("\"{k}\":{v}"))
+                .map(|(k, v)| format!("\"{k}\":{}", write_normal(v)))
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
+        Json::Number(n) => n.clone(),
         scalar => scalar.write(),
     }
 }
@@ -151,6 +219,27 @@ mod tests {
         assert_eq!(
             norm(r#"{"a":2,"a":10,"a":"x","a":true}"#),
             r#"{"a":"x","a":1.0E1,"a":2.0E0,"a":true}"#
+        );
+        // MariaDB 10.11's answers
+        assert_eq!(
+            norm(r#"{"a":"b","a":"ab","a":"c","a":"B","a":""}"#),
+            r#"{"a":"","a":"B","a":"b","a":"c","a":"ab"}"#
+        );
+        assert_eq!(
+            norm(r#"{"a":10,"a":9,"a":-1,"a":1e1,"a":2.5,"a":100}"#),
+            r#"{"a":1.0E1,"a":1.0E1,"a":1.0E2,"a":2.5E0,"a":9.0E0,"a":-1.0E0}"#
+        );
+        assert_eq!(
+            norm(r#"{"a":[2],"a":[1,5],"a":[1],"a":["x"],"a":[1,2]}"#),
+            r#"{"a":["x"],"a":[1.0E0],"a":[2.0E0],"a":[1.0E0,2.0E0],"a":[1.0E0,5.0E0]}"#
+        );
+        assert_eq!(
+            norm(r#"{"a":{"b":1},"a":{"a":2},"a":{"a":1},"a":{"c":0,"a":1},"a":{"a":1,"b":0}}"#),
+            r#"{"a":{"a":1.0E0},"a":{"a":2.0E0},"a":{"b":1.0E0},"a":{"a":1.0E0,"b":0.0E0},"a":{"a":1.0E0,"c":0.0E0}}"#
+        );
+        assert_eq!(
+            norm(r#"{"a":null,"a":false,"a":true,"a":[],"a":{},"a":"s","a":1}"#),
+            r#"{"a":{},"a":[],"a":"s","a":1.0E0,"a":true,"a":false,"a":null}"#
         );
         assert_eq!(norm(r#" [1 , {}, "\u0061"] "#), r#"[1.0E0,{},"\u0061"]"#);
     }

@@ -8,12 +8,13 @@
 //!   ": " after a key, nothing inside an empty one).
 //! * [`parse`] accepts exactly RFC 8259 text as MariaDB's json_lib does: whitespace is space,
 //!   tab, CR and LF; no leading zeros; a control character inside a string is refused; `\u`
-//!   needs four hex digits, any other escaped character stands for itself (as MariaDB); at most
-//!   [`MAX_DEPTH`] nested containers. `parse(write(t)) == t` for every tree.
+//!   needs four hex digits, any other escaped character stands for itself (as MariaDB); fewer
+//!   than [`MAX_DEPTH`] nested containers (MariaDB 10.11 refuses the 32nd). `parse(write(t)) == t` for every tree.
 //! * An error's position is the byte offset just past the character that stopped the parse
 //!   (MariaDB's `at position N`).
 
-/// MariaDB's JSON_DEPTH_LIMIT: containers nested deeper are error 4040.
+/// MariaDB's JSON_DEPTH_LIMIT: the container that would be nested this deep is error 4040 (at
+/// most 31 nested containers, whose deepest value JSON_DEPTH counts as level 32).
 pub const MAX_DEPTH: usize = 32;
 
 /// One JSON value.
@@ -80,7 +81,7 @@ impl Parser<'_> {
     fn value(&mut self, depth: usize) -> Result<Json, ParseError> {
         let c = self.next()?;
         match c {
-            b'{' | b'[' if depth >= MAX_DEPTH => Err(ParseError::Depth(self.at)),
+            b'{' | b'[' if depth + 1 >= MAX_DEPTH => Err(ParseError::Depth(self.at)),
             b'{' => self.object(depth + 1),
             b'[' => self.array(depth + 1),
             b'"' => Ok(Json::Str(self.string()?)),

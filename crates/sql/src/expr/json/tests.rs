@@ -121,7 +121,9 @@ fn bad_documents_fail_with_mariadbs_positions() {
     assert!(parse("\"\\x\"").is_ok());
     assert_eq!(parse("\"\\u12\""), Err(ParseError::Syntax(5)));
     let deep = "[".repeat(doc::MAX_DEPTH + 1);
-    assert_eq!(parse(&deep), Err(ParseError::Depth(doc::MAX_DEPTH + 1)));
+    assert_eq!(parse(&deep), Err(ParseError::Depth(doc::MAX_DEPTH)));
+    let limit = format!("{}{}", "[".repeat(31), "]".repeat(31));
+    assert_eq!(parse(&limit).map(|j| j.depth()), Ok(31));
 }
 
 #[test]
