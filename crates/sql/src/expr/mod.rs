@@ -41,6 +41,7 @@ mod tree;
 pub mod user_var;
 pub mod window;
 
+pub use compile::hybrid::hybrid_number;
 pub use compile::{
     cast_target, compile_standalone, interval_unit, literal_overflows, number_literal,
     object_name_parts, quoted_user_var, user_var_name, CompileEnv, Compiler, NoSession,

@@ -375,20 +375,11 @@ fn values_row(
     Ok(vals)
 }
 
-/// A hexadecimal literal written `0x...` (not `X'...'`, a string) of at most 8 bytes as the
-/// number it is in a numeric context, as MariaDB stores it into a numeric column.
+/// A hybrid literal (`0x41`, `b'1000001'`: expr/compile/hybrid.rs) of at most 8 bytes as the
+/// number MariaDB stores into a numeric column (a longer one is out of range there).
 fn hex_number(cx: &Context, e: &ast::Expr) -> Option<Value> {
-    let ast::Expr::Value(v) = e else {
-        return None;
-    };
-    let ast::Value::HexStringLiteral(h) = &v.value else {
-        return None;
-    };
-    let text = cx.source_text(v.span)?;
-    if !(text.starts_with("0x") || text.starts_with("0X")) || h.len() > 16 {
-        return None;
-    }
-    u64::from_str_radix(h, 16).ok().map(Value::UInt)
+    crate::expr::hybrid_number(e, &|span| cx.source_text(span))
+        .and_then(|(n, len)| (len <= 8).then_some(n))
 }
 
 /// Row `rownum`'s values `vals` (one per target) placed at their columns.

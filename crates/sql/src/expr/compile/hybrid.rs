@@ -2,7 +2,8 @@
 //! number is read (`0x41 + 0` is 65, `CONCAT(0x41)` is 'A'), unlike `X'41'`, a string everywhere
 //! (`X'41' + 0` is 0 with warning 1292).
 //!
-//! Owns: [`Compiler::hybrid_number`], which the numeric contexts ask of their operand's syntax:
+//! Owns: [`hybrid_number`] (also the insert path's, for a value stored into a numeric column) and
+//! [`Compiler::hybrid_number`], which the numeric contexts ask of their operand's syntax:
 //! arithmetic, bit and logic operators and unary minus / `~` / NOT, a comparison, IN list or BETWEEN
 //! whose other operands give numbers, and CAST to a number.
 //!
@@ -19,32 +20,41 @@ impl Compiler<'_> {
     /// The number a hybrid literal (possibly parenthesized) gives in a numeric context; None for
     /// any other expression.
     pub(super) fn hybrid_number(&self, e: &ast::Expr) -> Option<Value> {
-        let v = match e {
-            ast::Expr::Nested(inner) => return self.hybrid_number(inner),
-            ast::Expr::Value(v) => v,
-            _ => return None,
-        };
-        let bytes = match &v.value {
-            ast::Value::HexStringLiteral(h) => {
-                let text = self.env.source_text(v.span)?;
-                if !(text.starts_with("0x") || text.starts_with("0X")) {
-                    return None;
-                }
-                hex_bytes(h)?
-            }
-            ast::Value::SingleQuotedByteStringLiteral(s)
-                if !s.is_empty() && s.bytes().all(|b| b == b'0' || b == b'1') =>
-            {
-                let bits = &s[s.len().saturating_sub(64)..];
-                return Some(Value::UInt(u64::from_str_radix(bits, 2).ok()?));
-            }
-            _ => return None,
-        };
-        let last = &bytes[bytes.len().saturating_sub(8)..];
-        Some(Value::UInt(
-            last.iter().fold(0u64, |n, &b| n << 8 | u64::from(b)),
-        ))
+        hybrid_number(e, &|span| self.env.source_text(span)).map(|(n, _)| n)
     }
+}
+
+/// [`Compiler::hybrid_number`] with the statement's text from `source`, and the literal's length
+/// in bytes (a number stored into a column is out of range past 8: the insert path's check).
+pub fn hybrid_number(
+    e: &ast::Expr,
+    source: &dyn Fn(sqlparser::tokenizer::Span) -> Option<String>,
+) -> Option<(Value, usize)> {
+    let v = match e {
+        ast::Expr::Nested(inner) => return hybrid_number(inner, source),
+        ast::Expr::Value(v) => v,
+        _ => return None,
+    };
+    let bytes = match &v.value {
+        ast::Value::HexStringLiteral(h) => {
+            let text = source(v.span)?;
+            if !(text.starts_with("0x") || text.starts_with("0X")) {
+                return None;
+            }
+            hex_bytes(h)?
+        }
+        ast::Value::SingleQuotedByteStringLiteral(s)
+            if !s.is_empty() && s.bytes().all(|b| b == b'0' || b == b'1') =>
+        {
+            let bits = &s[s.len().saturating_sub(64)..];
+            let n = u64::from_str_radix(bits, 2).ok()?;
+            return Some((Value::UInt(n), s.len().div_ceil(8)));
+        }
+        _ => return None,
+    };
+    let last = &bytes[bytes.len().saturating_sub(8)..];
+    let n = last.iter().fold(0u64, |n, &b| n << 8 | u64::from(b));
+    Some((Value::UInt(n), bytes.len()))
 }
 
 fn hex_bytes(h: &str) -> Option<Vec<u8>> {

@@ -31,7 +31,7 @@
 mod call;
 mod cast;
 mod division;
-mod hybrid;
+pub mod hybrid;
 mod json;
 mod literal;
 mod names;
