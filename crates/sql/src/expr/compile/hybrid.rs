@@ -57,7 +57,12 @@ pub fn hybrid_number(
     Some((Value::UInt(n), bytes.len()))
 }
 
-fn hex_bytes(h: &str) -> Option<Vec<u8>> {
+/// The bytes of a hex literal's digits (an odd count gets a leading 0); None when a character
+/// is not a hex digit.
+pub(super) fn hex_bytes(h: &str) -> Option<Vec<u8>> {
+    if !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
     let padded = if h.len() % 2 == 1 {
         format!("0{h}")
     } else {
@@ -67,4 +72,20 @@ fn hex_bytes(h: &str) -> Option<Vec<u8>> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&padded[i..i + 2], 16).ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hex_bytes;
+
+    #[test]
+    fn hex_digits_decode_and_anything_else_is_refused() {
+        assert_eq!(hex_bytes("41"), Some(vec![0x41]));
+        assert_eq!(hex_bytes("141"), Some(vec![0x01, 0x41]));
+        assert_eq!(hex_bytes(""), Some(vec![]));
+        // A multi-byte character is refused, not sliced through.
+        assert_eq!(hex_bytes("é1"), None);
+        assert_eq!(hex_bytes("1é"), None);
+        assert_eq!(hex_bytes("4g"), None);
+    }
 }

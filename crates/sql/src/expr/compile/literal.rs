@@ -90,18 +90,7 @@ impl Compiler<'_> {
                 Value::Bytes(s.as_bytes().to_vec())
             }
             V::HexStringLiteral(h) => {
-                let h = if h.len() % 2 == 1 {
-                    format!("0{h}")
-                } else {
-                    h.clone()
-                };
-                let mut out = Vec::new();
-                for i in (0..h.len()).step_by(2) {
-                    out.push(
-                        u8::from_str_radix(&h[i..i + 2], 16).map_err(|_| DbError::syntax(&h))?,
-                    );
-                }
-                Value::Bytes(out)
+                Value::Bytes(super::hybrid::hex_bytes(h).ok_or_else(|| DbError::syntax(h))?)
             }
             V::Boolean(b) => Value::Int(*b as i64),
             V::Null => Value::Null,
