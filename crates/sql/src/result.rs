@@ -101,5 +101,6 @@ pub fn scope_of(cols: &[OutCol]) -> crate::expr::Scope {
                 json: false,
             })
             .collect(),
+        one_row: false,
     }
 }

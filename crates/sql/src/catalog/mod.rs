@@ -30,7 +30,8 @@
 //! and view_store.rs (views in the catalog); CREATE TABLE to a definition and back to text:
 //! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); generated columns:
 //! generated_def.rs (with expr_print.rs, an expression as MariaDB prints it); index entries'
-//! values: index_entry.rs.
+//! values: index_entry.rs; the Sequence engine's virtual tables (`seq_1_to_10`), never stored:
+//! sequence_table.rs.
 
 pub mod charset_clause;
 pub mod check_def;
@@ -43,6 +44,7 @@ pub mod key_parts;
 pub mod partition;
 pub mod retention;
 pub mod rollup;
+pub mod sequence_table;
 pub mod type_text;
 
 mod database_def;

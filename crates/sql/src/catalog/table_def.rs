@@ -365,6 +365,7 @@ impl TableDef {
                     json: self.is_json_column(&c.name),
                 })
                 .collect(),
+            one_row: false,
         }
     }
     /// Each tree of the table with the layout of its keys and values (codec/layout.rs, design.md

@@ -142,6 +142,12 @@ pub struct Context {
     pub outer_miss: Option<usize>,
     /// Names resolved in an enclosing query so far.
     pub outer_reads: usize,
+    /// Those of them in a query of more than one row (not [`crate::expr::Scope::one_row`]).
+    pub outer_reads_many: usize,
+    /// While EXPLAIN plans a query: the EXPLAIN rows of each uncorrelated subquery, run once
+    /// as its expression is compiled (exec/query.rs), in the order they were met; None
+    /// otherwise.
+    pub explained_subqueries: Option<Vec<Vec<Vec<Value>>>>,
     /// The connection's status counters (status.rs).
     pub status: status::SessionStatus,
 }
@@ -237,6 +243,8 @@ impl Context {
             outer_frames: Vec::new(),
             outer_miss: None,
             outer_reads: 0,
+            outer_reads_many: 0,
+            explained_subqueries: None,
             status: Default::default(),
         };
         cx.refresh_database_charset();

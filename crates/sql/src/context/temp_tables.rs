@@ -18,6 +18,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::catalog::sequence_table;
 use crate::catalog::TableDef;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
@@ -95,8 +96,13 @@ impl Context {
         let def = self.find_table(db, name).ok_or_else(|| {
             // A view is not a base table (design.md VIEW2); where views are read, the caller
             // looks for them first.
+            // A sequence table is no table to write or describe: where it is read (FROM),
+            // plan/from.rs finds it first.
             match self.engine.catalog.view(db, name) {
                 Some(_) => DbError::wrong_object(db, name, "BASE TABLE"),
+                None if sequence_table::parse(name).is_some() => {
+                    sequence_table::refused_write(db, name)
+                }
                 None => DbError::no_table(db, name),
             }
         })?;

@@ -37,7 +37,10 @@ impl CompileEnv for Context {
     }
     fn subquery(&mut self, q: &ast::Query) -> DbResult<Vec<Vec<Value>>> {
         let saved = std::mem::take(&mut self.cur_sql);
-        let r = query::run_query(self, q);
+        let r = match self.explained_subqueries.as_ref().map(Vec::len) {
+            Some(slot) => query::explain_subquery(self, q, slot),
+            None => query::run_query(self, q),
+        };
         self.cur_sql = saved;
         match r? {
             Output::Rows { rows, .. } => Ok(rows),
@@ -58,6 +61,9 @@ impl CompileEnv for Context {
     }
     fn outer_reads(&self) -> usize {
         self.outer_reads
+    }
+    fn outer_reads_many(&self) -> usize {
+        self.outer_reads_many
     }
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>> {
         self.session_function(name, args)

@@ -116,6 +116,14 @@ impl<'a> Join<'a> {
                     }
                 }
             }
+            SrcKind::Sequence(seq) => {
+                for v in seq.values() {
+                    if !visit(self, Vals::Read(vec![Value::UInt(v)]), row)? {
+                        go_on = false;
+                        break;
+                    }
+                }
+            }
             SrcKind::Derived(_) => {
                 let rows = std::mem::take(&mut self.derived[i]);
                 let mut result = Ok(());

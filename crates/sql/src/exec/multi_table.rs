@@ -205,6 +205,11 @@ fn walk(
                 visit(Vec::new(), r, row, pks, targets)?;
             }
         }
+        SrcKind::Sequence(seq) => {
+            for v in seq.values() {
+                visit(Vec::new(), &[Value::UInt(v)], row, pks, targets)?;
+            }
+        }
         SrcKind::Derived(_) => {
             return Err(DbError::internal(
                 "a derived table was not run before the join",

@@ -40,12 +40,45 @@ pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     run_query_to(cx, q, None)
 }
 
-/// EXPLAIN of a query: the rows describing the plan the query would run.
+/// EXPLAIN of a query: the rows describing the plan the query would run, then those of each
+/// uncorrelated subquery, which planning it ran (its value is part of the plan).
 pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
-    match plan_query(cx, q)? {
-        QueryPlan::Select(s) => Ok(crate::plan::explain::explain(cx, &s)),
+    let outer = cx.explained_subqueries.replace(Vec::new());
+    let plan = plan_query(cx, q);
+    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    match plan? {
+        QueryPlan::Select(s) => Ok(crate::plan::explain::explain(cx, &s, subqueries)),
         _ => Err(DbError::unsupported("EXPLAIN of this query")),
     }
+}
+
+/// Under EXPLAIN: runs the uncorrelated subquery `q` as a plain run does, keeping its EXPLAIN
+/// rows at `slot` of [`Context::explained_subqueries`] (reserved first, so the subqueries it
+/// holds take the slots after it); a failed run gives its slot back.
+pub fn explain_subquery(cx: &mut Context, q: &ast::Query, slot: usize) -> DbResult<Output> {
+    if let Some(list) = cx.explained_subqueries.as_mut() {
+        list.push(Vec::new());
+    }
+    let r = (|| {
+        if !q.locks.is_empty() {
+            return Err(DbError::unsupported("EXPLAIN of a locking subquery"));
+        }
+        let plan = plan_query(cx, q)?;
+        let QueryPlan::Select(s) = &plan else {
+            return Err(DbError::unsupported("EXPLAIN of a UNION"));
+        };
+        let rows = crate::plan::explain::plan_rows(cx, s);
+        if let Some(list) = cx.explained_subqueries.as_mut() {
+            list[slot] = rows;
+        }
+        run_plan(cx, &plan, None)
+    })();
+    if r.is_err() {
+        if let Some(list) = cx.explained_subqueries.as_mut() {
+            list.truncate(slot);
+        }
+    }
+    r
 }
 
 /// EXPLAIN PARTITIONS of a query: EXPLAIN with the partitions each table reads.

@@ -79,6 +79,7 @@ impl Context {
             return match &f.values {
                 Some(v) => {
                     self.outer_reads += 1;
+                    self.outer_reads_many += usize::from(!f.scope.one_row);
                     Ok(Some((v.get(i).cloned().unwrap_or(Value::Null), col)))
                 }
                 None => {

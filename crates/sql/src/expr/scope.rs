@@ -42,6 +42,9 @@ pub struct ScopeCol {
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
     pub cols: Vec<ScopeCol>,
+    /// The query these columns belong to has exactly one row (an INSERT's VALUES record): an
+    /// aggregate of only its columns in a subquery aggregates that one row (compile/call.rs).
+    pub one_row: bool,
 }
 
 impl Scope {

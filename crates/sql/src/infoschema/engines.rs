@@ -1,5 +1,5 @@
-//! information_schema.ENGINES (also SHOW ENGINES's rows): Betula, and the engines whose names
-//! it accepts in ENGINE= and stores as Betula.
+//! information_schema.ENGINES (also SHOW ENGINES's rows): Betula, the engines whose names
+//! it accepts in ENGINE= and stores as Betula, and SEQUENCE (the read-only `seq_1_to_N` tables).
 
 use super::{t, vc, ViewRows};
 use crate::types::value::Value;
@@ -47,5 +47,14 @@ pub fn engines() -> ViewRows {
             t("NO"),
         ]);
     }
+    // The Sequence engine's virtual tables (catalog/sequence_table.rs), read-only.
+    rows.push(vec![
+        t("SEQUENCE"),
+        t("YES"),
+        t("Generated tables filled with sequential values"),
+        t("YES"),
+        t("NO"),
+        t("YES"),
+    ]);
     (cols, rows)
 }

@@ -16,7 +16,11 @@
 //!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
 //!   for a covering read (a full read of the primary tree counts as an `index` read of PRIMARY
 //!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
-//!   DISTINCT (hashed), `Using filesort` for an ORDER BY the key order does not give.
+//!   DISTINCT (hashed) and for window functions (computed over the rows kept), `Using filesort`
+//!   for an ORDER BY the key order does not give; an empty string when none applies.
+//! - subqueries: an uncorrelated subquery is run once while the statement is planned (its
+//!   value is a constant of the plan); EXPLAIN shows it as a `SUBQUERY` block after the
+//!   `PRIMARY` one, with the rows of the plan that ran it.
 
 use crate::catalog::index_entry::covers;
 use crate::catalog::TableDef;
@@ -92,9 +96,24 @@ fn consumed(a: &Access) -> usize {
         + usize::from(a.upper.is_some())
 }
 
-/// The EXPLAIN rows of `plan`.
-pub fn explain(cx: &Context, plan: &SelectPlan) -> Output {
-    Output::text(&NAMES, plan_rows(cx, plan))
+/// The EXPLAIN rows of `plan`, then those of each uncorrelated subquery its planning ran
+/// (`subqueries`, in the order they were met): MariaDB's `PRIMARY` block with id 1 and a
+/// `SUBQUERY` block each, numbered from 2.
+pub fn explain(cx: &Context, plan: &SelectPlan, subqueries: Vec<Vec<Vec<Value>>>) -> Output {
+    let mut rows = plan_rows(cx, plan);
+    if !subqueries.is_empty() {
+        for r in &mut rows {
+            r[1] = text("PRIMARY");
+        }
+    }
+    for (n, block) in subqueries.into_iter().enumerate() {
+        for mut r in block {
+            r[0] = Value::Int(n as i64 + 2);
+            r[1] = text("SUBQUERY");
+            rows.push(r);
+        }
+    }
+    Output::text(&NAMES, rows)
 }
 
 /// EXPLAIN PARTITIONS: EXPLAIN's rows with MariaDB's `partitions` column after `table`: the
@@ -192,7 +211,7 @@ const NAMES: [&str; 10] = [
     "Extra",
 ];
 
-fn plan_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
+pub fn plan_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
     let from = &plan.from;
     let mut out = Vec::new();
     if from.sources.is_empty() {
@@ -231,6 +250,7 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
     let mut possible = None;
     let (kind, key, key_len, refs, nrows) = match &s.kind {
         SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, Some(r.len() as u64)),
+        SrcKind::Sequence(seq) => ("ALL".to_string(), None, None, None, Some(seq.row_count())),
         // A derived table is run when the plan runs: its size is not known here.
         SrcKind::Derived(_) => ("ALL".to_string(), None, None, None, None),
         SrcKind::Table(t) => {
@@ -313,7 +333,8 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
         }
     };
     if i == 0 {
-        if plan.grouped() || plan.distinct {
+        // Window functions are computed over the rows kept in memory (exec/window.rs).
+        if plan.grouped() || plan.distinct || !plan.windows.is_empty() {
             extra.push("Using temporary");
         }
         if plan.sorted() {
@@ -331,11 +352,8 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
         opt(key_len.map(|n| n.to_string())),
         opt(refs),
         nrows.map_or(Value::Null, Value::UInt),
-        if extra.is_empty() {
-            Value::Null
-        } else {
-            text(&extra.join("; "))
-        },
+        // MariaDB's Extra is an empty string when there is nothing to say.
+        text(&extra.join("; ")),
     ]
 }
 

@@ -15,6 +15,7 @@ use sqlparser::ast;
 use super::access::{choose_access_among, conjuncts, Access};
 use super::hints::IndexHints;
 use super::query::QueryPlan;
+use crate::catalog::sequence_table::{self, SequenceTable};
 use crate::catalog::TableDef;
 use crate::context::plan_memo::{Stamp, TableMemo};
 use crate::context::Context;
@@ -24,6 +25,7 @@ use crate::expr::{object_name_parts, Expr, Scope, ScopeCol};
 use crate::result::OutCol;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
+use crate::types::{IntWidth, SqlType};
 
 /// Where a source's rows come from.
 pub enum SrcKind {
@@ -33,6 +35,8 @@ pub enum SrcKind {
     Rows(Vec<Vec<Value>>),
     /// A derived table (a subquery in FROM), run once when the plan runs.
     Derived(Box<QueryPlan>),
+    /// A sequence table (`seq_1_to_10`), its values computed as they are read.
+    Sequence(SequenceTable),
 }
 
 pub struct Source {
@@ -166,6 +170,40 @@ fn push_table(
     Ok(())
 }
 
+/// The sequence table `db`.`name` stands for when no table or view of that name exists (MariaDB
+/// reads one in any database, even one that does not exist).
+fn sequence_source(cx: &Context, db: &str, name: &str) -> Option<DbResult<SequenceTable>> {
+    let seq = sequence_table::parse(name)?;
+    let shadowed = cx.find_table(db, name).is_some() || cx.engine.catalog.view(db, name).is_some();
+    (!shadowed).then_some(seq)
+}
+
+/// Adds a sequence table as a source: its one column `seq BIGINT UNSIGNED NOT NULL`, the
+/// primary key.
+fn push_sequence(from: &mut From, seq: SequenceTable, alias: String, (left, on): (bool, Option<ast::Expr>)) {
+    use crate::types::column_flag::{NOT_NULL, NUM, PRI_KEY, UNSIGNED};
+    let offset = from.scope.cols.len();
+    from.scope.cols.push(ScopeCol {
+        table: alias.clone(),
+        db: String::new(),
+        org_table: String::new(),
+        name: sequence_table::COLUMN.to_string(),
+        ty: Some(SqlType::Int {
+            width: IntWidth::Big,
+            unsigned: true,
+        }),
+        collation: Collation::default(),
+        flags: NOT_NULL | PRI_KEY | UNSIGNED | NUM,
+        length: 20,
+        members: Default::default(),
+        stored_utc: false,
+        json: false,
+    });
+    let mut src = Source::rows(alias, Vec::new(), offset, 1, left, on);
+    src.kind = SrcKind::Sequence(seq);
+    from.sources.push(src);
+}
+
 fn table_factor(
     cx: &mut Context,
     f: &ast::TableFactor,
@@ -239,6 +277,10 @@ fn table_factor(
                 }
                 from.sources
                     .push(Source::rows(alias_s, rows, offset, cols.len(), left, on));
+                return Ok(());
+            }
+            if let Some(seq) = sequence_source(cx, &db, &tname) {
+                push_sequence(from, seq?, alias_s, (left, on));
                 return Ok(());
             }
             cx.check_db_access(&db)?;

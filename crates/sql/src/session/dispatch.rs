@@ -240,6 +240,7 @@ fn sql(
         } => Err(DbError::unsupported(format!("EXPLAIN {f}"))),
         ast::Statement::Explain { statement, .. } => match &**statement {
             ast::Statement::Query(q) => query::explain(cx, q),
+            ast::Statement::Update(u) => dml::explain_update(cx, u),
             _ => Err(DbError::unsupported("EXPLAIN of this statement")),
         },
         ast::Statement::Set(s) => set::set(cx, s),

@@ -281,7 +281,10 @@ fn source_rows(
     let mut rows: Vec<Vec<Slot>> = Vec::new();
     match source {
         InsertSource::Exprs(exprs) => {
-            let scope = table_scope(t, &t.name);
+            let scope = Scope {
+                one_row: true,
+                ..table_scope(t, &t.name)
+            };
             let initial = initial_record(t);
             for (n, r) in exprs.iter().enumerate() {
                 let mut vals = values_row(cx, t, (&scope, &initial), targets, r)?;

@@ -50,7 +50,7 @@ pub(crate) use generated::{compute_generated, value_for_generated};
 pub use insert::{insert, run_insert, InsertSource, InsertSpec};
 pub use row_changes::delete_row;
 pub(crate) use row_changes::{encode, find_conflict, load, put_row, update_row};
-pub use update::{update, update_with};
+pub use update::{explain_update, update, update_with};
 
 /// A row with its primary key bytes.
 type KeyedRow = (Vec<u8>, Vec<Value>);

@@ -23,6 +23,26 @@ pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
     update_with(cx, u, false)
 }
 
+/// EXPLAIN of an UPDATE: a single-table UPDATE's target, assignments and WHERE clause are
+/// resolved and compiled as a run would (MariaDB reports their errors first, such as an unknown
+/// column or a subquery's unknown window name), then the statement is refused (1235): Betula
+/// does not render an UPDATE's plan.
+pub fn explain_update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
+    if u.from.is_none() && u.table.joins.is_empty() {
+        let kind = super::view_target::WriteKind::Update;
+        let (t, alias, _, view) = single_table(cx, &u.table, kind)?;
+        let scope = match &view {
+            Some(v) => v.scope(&alias),
+            None => table_scope(&t, &alias),
+        };
+        compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
+        if let Some(w) = &u.selection {
+            cx.compile(&scope, w, "where clause")?;
+        }
+    }
+    Err(DbError::unsupported("EXPLAIN of this statement"))
+}
+
 /// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings
 /// and the row is left as it was.
 pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<Output> {

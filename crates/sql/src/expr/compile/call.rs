@@ -16,6 +16,8 @@ use sqlparser::ast;
 use super::{interval_unit, object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::expr::aggregate::Accumulator;
+use crate::expr::eval::EvalCtx;
 use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
 use crate::types::value::Value;
@@ -457,6 +459,7 @@ impl Compiler<'_> {
         );
         // The argument is evaluated on input rows: compile it without aggregates.
         let outer_before = self.env.outer_reads();
+        let many_before = self.env.outer_reads_many();
         let saved = self.aggs.take();
         let Some(list) = saved else {
             return Err(DbError::new(
@@ -494,17 +497,21 @@ impl Compiler<'_> {
             w.blocked = b;
         }
         res?;
+        let mut of_one_row = false;
         if self.env.outer_reads() > outer_before {
-            // MariaDB aggregates an aggregate of only outer columns in the outer query.
+            // MariaDB aggregates an aggregate of only outer columns in the outer query: done
+            // here when that query is one row (an INSERT's VALUES record), whose values the
+            // arguments hold for this run of the subquery.
             let mut inner = false;
             for e in arg.iter().chain(order.iter().map(|(e, _)| e)) {
                 e.visit_cols(&mut |_| inner = true);
             }
-            if !inner {
+            if !inner && self.env.outer_reads_many() > many_before {
                 return Err(DbError::unsupported(
                     "an aggregate of an enclosing query's columns in a subquery",
                 ));
             }
+            of_one_row = !inner;
         }
         let max_len_bytes = self.group_concat_max_len();
         let list = self.aggs.as_mut().expect("restored above");
@@ -525,6 +532,11 @@ impl Compiler<'_> {
             max_len_bytes,
             json_kinds,
         };
+        if of_one_row {
+            let mut acc = Accumulator::new(&spec);
+            acc.add(&spec, &EvalCtx::row(&[]))?;
+            return Ok(Expr::Lit(acc.finish(&spec)));
+        }
         if let Some(i) = list.iter().position(|s| *s == spec) {
             return Ok(Expr::Agg(i));
         }

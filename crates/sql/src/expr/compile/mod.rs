@@ -101,6 +101,11 @@ pub trait CompileEnv {
     fn outer_reads(&self) -> usize {
         0
     }
+    /// Those of [`CompileEnv::outer_reads`] in a query of more than one row (not
+    /// [`crate::expr::Scope::one_row`]).
+    fn outer_reads_many(&self) -> usize {
+        self.outer_reads()
+    }
     /// `DATABASE()`, `NOW()`, `USER()`, ... (functions of the session, folded to constants).
     fn session_fn(&mut self, name: &str, args: &[Value]) -> Option<DbResult<Value>>;
     /// A fresh seed for a `RAND()` of the statement; `None` where there is no session (RAND is

@@ -321,6 +321,7 @@ mod tests {
                 col("k", SqlType::Enum { count: 3 }, &["a", "b", "c"]),
                 col("s", SqlType::Set { count: 3 }, &["x", "y", "z"]),
             ],
+            one_row: false,
         };
         let row = [Value::Text("b".into()), Value::Text("x,z".into())];
         let t = |sql: &str| match run_on(sql, &scope, &row).unwrap() {
@@ -345,6 +346,7 @@ mod tests {
         // An ENUM column's type without members (no catalog behind the scope): text as before.
         let bare = Scope {
             cols: vec![col("k", SqlType::Enum { count: 3 }, &[])],
+            one_row: false,
         };
         assert_eq!(run_on("k + 0", &bare, &row).unwrap(), Value::Double(0.0));
     }
