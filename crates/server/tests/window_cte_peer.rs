@@ -103,6 +103,22 @@ const QUERIES: &[&str] = &[
     "WITH RECURSIVE c AS (SELECT 1 AS a UNION ALL SELECT NULL FROM c WHERE a IS NOT NULL) CYCLE a, a RESTRICT SELECT * FROM c",
     "WITH RECURSIVE c AS (SELECT 1 AS a UNION ALL SELECT NULL FROM c WHERE a IS NOT NULL) CYCLE A RESTRICT SELECT * FROM c",
     "WITH c AS (SELECT 1 AS a) CYCLE a RESTRICT SELECT * FROM c",
+    // EXPLAIN: an uncorrelated subquery (run once while planning) is its own SUBQUERY block;
+    // window functions are computed over kept rows (Using temporary); an empty Extra is ''
+    "EXPLAIN SELECT id, NTILE((SELECT x FROM w WHERE id = 2)) OVER (PARTITION BY g ORDER BY id) FROM w",
+    "EXPLAIN SELECT id, ROW_NUMBER() OVER (ORDER BY x) FROM w",
+    "EXPLAIN SELECT id FROM w WHERE x > (SELECT x FROM w WHERE id = 1)",
+    "EXPLAIN SELECT id, (SELECT x FROM w WHERE id = 2) FROM w",
+    "EXPLAIN SELECT * FROM w",
+    // EXPLAIN UPDATE is refused, after its subqueries' unknown window names (4009)
+    "EXPLAIN UPDATE w SET x = 1 WHERE EXISTS (SELECT * FROM w ORDER BY x = ROW_NUMBER() OVER nosuch)",
+    // an aggregate of only a VALUES record's columns in a subquery aggregates that one row
+    "CREATE TABLE iv (a INT DEFAULT 7, b INT); \
+     INSERT INTO iv (b) VALUES ((SELECT COUNT(DISTINCT a, HEX(a)))), ((SELECT SUM(a))); \
+     INSERT INTO iv VALUES (3, (SELECT MAX(a))), (4, (SELECT COUNT(a) + 5)); \
+     INSERT INTO iv VALUES (EXISTS(SELECT AVG(3) OVER (ORDER BY COUNT(DISTINCT a, HEX(a)))), 1); \
+     INSERT INTO iv VALUES (NULL, (SELECT COUNT(a))); \
+     INSERT INTO iv (b) VALUES ((SELECT GROUP_CONCAT(a, 'x'))); SELECT * FROM iv; DROP TABLE iv",
 ];
 
 #[test]
