@@ -180,7 +180,12 @@ fn sequence_source(cx: &Context, db: &str, name: &str) -> Option<DbResult<Sequen
 
 /// Adds a sequence table as a source: its one column `seq BIGINT UNSIGNED NOT NULL`, the
 /// primary key.
-fn push_sequence(from: &mut From, seq: SequenceTable, alias: String, (left, on): (bool, Option<ast::Expr>)) {
+fn push_sequence(
+    from: &mut From,
+    seq: SequenceTable,
+    alias: String,
+    (left, on): (bool, Option<ast::Expr>),
+) {
     use crate::types::column_flag::{NOT_NULL, NUM, PRI_KEY, UNSIGNED};
     let offset = from.scope.cols.len();
     from.scope.cols.push(ScopeCol {
