@@ -41,6 +41,7 @@ pub mod generated_def;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
+pub mod query_print;
 pub mod retention;
 pub mod rollup;
 pub mod type_text;

@@ -14,7 +14,9 @@ use crate::ddl::tables::already_exists;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::views::ViewStmt;
+use crate::plan::query::QueryPlan;
 use crate::plan::view::{check_body, named_columns};
+use crate::plan::view_text::printed_body;
 use crate::result::Output;
 use crate::types::value::Value;
 
@@ -70,6 +72,7 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
             }
             _ => e,
         })?;
+    let (select, plan) = stored_select(cx, (&db, &name), v, plan);
     named_columns(plan.columns(), &v.columns)?;
     drop(plan);
     let kept = old.filter(|_| v.alter);
@@ -77,7 +80,7 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
         db,
         name,
         columns: v.columns.clone(),
-        select: v.select_text.clone(),
+        select,
         algorithm: v
             .algorithm
             .or(kept.as_ref().map(|o| o.algorithm))
@@ -86,7 +89,7 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
             .definer
             .clone()
             .or(kept.as_ref().map(|o| o.definer.clone()))
-            .unwrap_or_else(|| (cx.user.clone(), "localhost".into())),
+            .unwrap_or_else(|| (cx.user.clone(), definer_host(cx))),
         security: v
             .security
             .or(kept.as_ref().map(|o| o.security))
@@ -97,6 +100,38 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     };
     cx.engine.catalog.put_view(def)?;
     Ok(Output::done(0))
+}
+
+/// The SELECT a view keeps: MariaDB's printed form of it (plan/view_text.rs) when that reads
+/// back and plans to as many columns as the SELECT as written, else the SELECT as written;
+/// with the plan of the text kept.
+fn stored_select(
+    cx: &mut Context,
+    view: (&str, &str),
+    v: &ViewStmt,
+    written: QueryPlan,
+) -> (String, QueryPlan) {
+    let Ok(text) = printed_body(cx, view, &v.select_text, &v.query) else {
+        return (v.select_text.clone(), written);
+    };
+    let Ok(q) = crate::parser::views::parse_select(&text) else {
+        return (v.select_text.clone(), written);
+    };
+    match check_body(cx, view, &text, &q) {
+        Ok(plan) if plan.columns().len() == written.columns().len() => (text, plan),
+        _ => (v.select_text.clone(), written),
+    }
+}
+
+/// The host of a view's default definer: MariaDB names the account the client was matched
+/// with, which for a client on the loopback address is the one of that address (its accounts
+/// `root`@`127.0.0.1` and `root`@`::1`); Betula's accounts have no host, so other clients'
+/// views are `localhost`'s.
+fn definer_host(cx: &Context) -> String {
+    match cx.host.as_str() {
+        h @ ("127.0.0.1" | "::1") => h.to_string(),
+        _ => "localhost".into(),
+    }
 }
 
 fn var_text(cx: &Context, name: &str, default: &str) -> String {

@@ -17,6 +17,7 @@ pub mod hints;
 pub mod implied;
 pub mod index_condition;
 mod item_name;
+pub mod view_text;
 pub mod locks;
 pub mod pruning;
 pub mod query;
