@@ -129,6 +129,7 @@ fn function_name(name: &str) -> String {
         "length" => "octet_length".into(),
         "substring" | "mid" => "substr".into(),
         "__intrvl" => "interval".into(),
+        "now" | "current_timestamp" => "current_timestamp".into(),
         _ => lower,
     }
 }
@@ -137,9 +138,8 @@ fn print(e: &ast::Expr, st: &Style, out: &mut String) {
     match e {
         E::Identifier(i) => out.push_str(&quoted(&i.value)),
         E::CompoundIdentifier(ids) => {
-            let skip = usize::from(
-                ids.len() == 3 && st.omit_db.as_deref() == Some(ids[0].value.as_str()),
-            );
+            let skip =
+                usize::from(ids.len() == 3 && st.omit_db.as_deref() == Some(ids[0].value.as_str()));
             let parts: Vec<String> = ids[skip..].iter().map(|i| quoted(&i.value)).collect();
             out.push_str(&parts.join("."));
         }
@@ -171,6 +171,28 @@ fn print(e: &ast::Expr, st: &Style, out: &mut String) {
             if *negated {
                 out.push(')');
             }
+        }
+        E::Substring {
+            expr,
+            substring_from: Some(from),
+            substring_for,
+            ..
+        } => {
+            let mut args = vec![(**expr).clone(), (**from).clone()];
+            args.extend(substring_for.as_deref().cloned());
+            out.push_str("substr(");
+            print_list(&args, st, out);
+            out.push(')');
+        }
+        E::Trim {
+            expr,
+            trim_where: None,
+            trim_what: None,
+            trim_characters: None,
+        } => {
+            out.push_str("trim(");
+            print(expr, st, out);
+            out.push(')');
         }
         E::Tuple(items) => {
             out.push('(');
@@ -297,7 +319,15 @@ fn is_condition(e: &ast::Expr) -> bool {
     match strip_nested(e) {
         E::BinaryOp { op, .. } => matches!(
             op,
-            B::And | B::Or | B::Xor | B::Eq | B::NotEq | B::Lt | B::LtEq | B::Gt | B::GtEq
+            B::And
+                | B::Or
+                | B::Xor
+                | B::Eq
+                | B::NotEq
+                | B::Lt
+                | B::LtEq
+                | B::Gt
+                | B::GtEq
                 | B::Spaceship
         ),
         E::UnaryOp { op: U::Not, .. }
@@ -340,6 +370,14 @@ fn negation(e: &ast::Expr, st: &Style, out: &mut String) {
         _ => None,
     };
     match (e, opposite) {
+        (E::Exists { subquery, negated }, _) => print(
+            &E::Exists {
+                subquery: subquery.clone(),
+                negated: !negated,
+            },
+            st,
+            out,
+        ),
         (E::BinaryOp { left, right, .. }, Some(op)) => print(
             &E::BinaryOp {
                 left: left.clone(),

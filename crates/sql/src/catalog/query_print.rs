@@ -79,7 +79,12 @@ fn with(w: &ast::With, st: &Style, out: &mut String) {
         }
         out.push_str(&cte.alias.name.value);
         if !cte.alias.columns.is_empty() {
-            let cols: Vec<String> = cte.alias.columns.iter().map(|c| quoted(&c.name.value)).collect();
+            let cols: Vec<String> = cte
+                .alias
+                .columns
+                .iter()
+                .map(|c| quoted(&c.name.value))
+                .collect();
             out.push_str(&format!("({})", cols.join(",")));
         }
         out.push_str(" as (");
@@ -209,7 +214,10 @@ fn table_with_joins(t: &ast::TableWithJoins, st: &Style, out: &mut String) {
 fn factor(f: &TableFactor, st: &Style, out: &mut String) {
     match f {
         TableFactor::Table {
-            name, alias, args: None, ..
+            name,
+            alias,
+            args: None,
+            ..
         } => {
             let parts: Vec<&str> = name
                 .0
@@ -220,7 +228,11 @@ fn factor(f: &TableFactor, st: &Style, out: &mut String) {
             let names: Vec<String> = parts[skip..].iter().map(|p| quoted(p)).collect();
             out.push_str(&names.join("."));
             if let Some(a) = alias {
-                if !a.name.value.eq_ignore_ascii_case(parts.last().copied().unwrap_or_default()) {
+                if !a
+                    .name
+                    .value
+                    .eq_ignore_ascii_case(parts.last().copied().unwrap_or_default())
+                {
                     out.push(' ');
                     out.push_str(&quoted(&a.name.value));
                 }
@@ -329,11 +341,17 @@ mod tests {
         // Stored `a join b` (a comma list) reads back as a written join: SHOW CREATE VIEW
         // then shows it in parentheses, as MariaDB does.
         assert_eq!(
-            printed("select `x`.`a` AS `a` from `t1` `x` join `t3` `y` where 1", None),
+            printed(
+                "select `x`.`a` AS `a` from `t1` `x` join `t3` `y` where 1",
+                None
+            ),
             "select `x`.`a` AS `a` from (`t1` `x` join `t3` `y`) where 1"
         );
         assert_eq!(
-            printed("select `x`.`a` AS `a` from `t1` `x`, `t3` `y` where 1", None),
+            printed(
+                "select `x`.`a` AS `a` from `t1` `x`, `t3` `y` where 1",
+                None
+            ),
             "select `x`.`a` AS `a` from `t1` `x` join `t3` `y` where 1"
         );
         assert_eq!(

@@ -14,7 +14,6 @@ use crate::ddl::tables::already_exists;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::views::ViewStmt;
-use crate::plan::query::QueryPlan;
 use crate::plan::view::{check_body, named_columns};
 use crate::plan::view_text::printed_body;
 use crate::result::Output;
@@ -72,14 +71,19 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
             }
             _ => e,
         })?;
-    let (select, plan) = stored_select(cx, (&db, &name), v, plan);
     named_columns(plan.columns(), &v.columns)?;
+    let printed = printed_select(cx, (&db, &name), v, plan.columns().len());
     drop(plan);
+    // The printed form names the items by the column list, which is then not kept.
+    let (select, columns) = match printed {
+        Some(text) => (text, Vec::new()),
+        None => (v.select_text.clone(), v.columns.clone()),
+    };
     let kept = old.filter(|_| v.alter);
     let def = ViewDef {
         db,
         name,
-        columns: v.columns.clone(),
+        columns,
         select,
         algorithm: v
             .algorithm
@@ -102,25 +106,19 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     Ok(Output::done(0))
 }
 
-/// The SELECT a view keeps: MariaDB's printed form of it (plan/view_text.rs) when that reads
-/// back and plans to as many columns as the SELECT as written, else the SELECT as written;
-/// with the plan of the text kept.
-fn stored_select(
+/// MariaDB's printed form of the view's SELECT (plan/view_text.rs) when it reads back and
+/// plans to `width` columns with valid names; None to keep the SELECT as written.
+fn printed_select(
     cx: &mut Context,
     view: (&str, &str),
     v: &ViewStmt,
-    written: QueryPlan,
-) -> (String, QueryPlan) {
-    let Ok(text) = printed_body(cx, view, &v.select_text, &v.query) else {
-        return (v.select_text.clone(), written);
-    };
-    let Ok(q) = crate::parser::views::parse_select(&text) else {
-        return (v.select_text.clone(), written);
-    };
-    match check_body(cx, view, &text, &q) {
-        Ok(plan) if plan.columns().len() == written.columns().len() => (text, plan),
-        _ => (v.select_text.clone(), written),
-    }
+    width: usize,
+) -> Option<String> {
+    let text = printed_body(cx, view, &v.select_text, &v.query, &v.columns).ok()?;
+    let q = crate::parser::views::parse_select(&text).ok()?;
+    let plan = check_body(cx, view, &text, &q).ok()?;
+    let cols = plan.columns();
+    (cols.len() == width && named_columns(cols, &[]).is_ok()).then_some(text)
 }
 
 /// The host of a view's default definer: MariaDB names the account the client was matched

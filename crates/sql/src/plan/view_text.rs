@@ -11,6 +11,7 @@
 //!   than 64 characters) is `Name_exp_<position>`, and in its first SELECT an auto name equal
 //!   to an earlier one is `My_exp_<name>` (`sql_view.cc`'s make_valid_column_names and
 //!   check_duplicate_names); the first SELECT of a CTE with a column list is named by it;
+//! * the view's column list, if any, names its first SELECT's items (and is then not kept);
 //! * GROUP BY and ORDER BY naming a select item's alias name its expression; `JOIN ... USING`
 //!   is the ON of its equalities.
 //!
@@ -67,6 +68,7 @@ pub fn printed_body(
     (db, name): (&str, &str),
     text: &str,
     query: &ast::Query,
+    columns: &[String],
 ) -> DbResult<String> {
     let _ = name;
     let saved_db = cx.db.replace(db.to_string());
@@ -77,10 +79,11 @@ pub fn printed_body(
         db: db.to_string(),
         ctes: Vec::new(),
     };
+    // A column list names the first SELECT's items (MariaDB shows no list then).
     let naming = Naming {
         named: true,
         view: true,
-        rename: None,
+        rename: (!columns.is_empty()).then_some(columns),
     };
     let res = r.query(&mut q, &[], naming);
     r.cx.cur_sql = saved_sql;
@@ -95,18 +98,33 @@ pub fn printed_body(
 
 impl Resolver<'_> {
     /// Resolves `q` under the enclosing scopes `outer`; returns its column names.
-    fn query(&mut self, q: &mut ast::Query, outer: &[&Scope], naming: Naming) -> DbResult<Vec<String>> {
+    fn query(
+        &mut self,
+        q: &mut ast::Query,
+        outer: &[&Scope],
+        naming: Naming,
+    ) -> DbResult<Vec<String>> {
         let depth = self.ctes.len();
         let res = self.query_in(q, outer, naming);
         self.ctes.truncate(depth);
         res
     }
 
-    fn query_in(&mut self, q: &mut ast::Query, outer: &[&Scope], naming: Naming) -> DbResult<Vec<String>> {
+    fn query_in(
+        &mut self,
+        q: &mut ast::Query,
+        outer: &[&Scope],
+        naming: Naming,
+    ) -> DbResult<Vec<String>> {
         if let Some(w) = &mut q.with {
             for cte in &mut w.cte_tables {
                 let name = cte.alias.name.value.clone();
-                let list: Vec<String> = cte.alias.columns.iter().map(|c| c.name.value.clone()).collect();
+                let list: Vec<String> = cte
+                    .alias
+                    .columns
+                    .iter()
+                    .map(|c| c.name.value.clone())
+                    .collect();
                 if w.recursive && !list.is_empty() {
                     self.ctes.push((name.clone(), list.clone()));
                 }
@@ -206,6 +224,13 @@ impl Resolver<'_> {
         for item in std::mem::take(&mut s.projection) {
             match item {
                 ast::SelectItem::Wildcard(_) => {
+                    // `*` over JOIN ... USING has each USING column once: not done here.
+                    if s.from
+                        .iter()
+                        .any(|t| t.joins.iter().any(|j| !on_or_none(&j.join_operator)))
+                    {
+                        return Err(unknown("* over JOIN ... USING"));
+                    }
                     for src in &scope.sources {
                         for c in &src.columns {
                             items.push(column(&src.qual, c));
@@ -219,7 +244,12 @@ impl Resolver<'_> {
                     ast::SelectItemQualifiedWildcardKind::ObjectName(n),
                     _,
                 ) => {
-                    let t = n.to_string().rsplit('.').next().unwrap_or_default().replace('`', "");
+                    let t = n
+                        .to_string()
+                        .rsplit('.')
+                        .next()
+                        .unwrap_or_default()
+                        .replace('`', "");
                     let src = scope
                         .sources
                         .iter()
@@ -304,9 +334,18 @@ impl Resolver<'_> {
 
     /// A GROUP BY or ORDER BY element: a select item's alias stands for its expression
     /// (ORDER BY looks at the aliases first, GROUP BY at the sources' columns first).
-    fn grouping(&mut self, e: &mut ast::Expr, outer: &[&Scope], scope: &Scope, alias_first: bool) -> DbResult<()> {
+    fn grouping(
+        &mut self,
+        e: &mut ast::Expr,
+        outer: &[&Scope],
+        scope: &Scope,
+        alias_first: bool,
+    ) -> DbResult<()> {
         if let E::Identifier(i) = e {
-            let alias = scope.aliases.iter().find(|(n, _)| n.eq_ignore_ascii_case(&i.value));
+            let alias = scope
+                .aliases
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&i.value));
             let is_column = scope.sources.iter().any(|s| has(&s.columns, &i.value));
             if let Some((_, x)) = alias {
                 if alias_first || !is_column {
@@ -318,7 +357,12 @@ impl Resolver<'_> {
         self.expr(e, outer, scope)
     }
 
-    fn table_with_joins(&mut self, t: &mut ast::TableWithJoins, outer: &[&Scope], scope: &mut Scope) -> DbResult<()> {
+    fn table_with_joins(
+        &mut self,
+        t: &mut ast::TableWithJoins,
+        outer: &[&Scope],
+        scope: &mut Scope,
+    ) -> DbResult<()> {
         self.factor(&mut t.relation, outer, scope)?;
         for j in &mut t.joins {
             let before = scope.sources.len();
@@ -348,12 +392,19 @@ impl Resolver<'_> {
     fn factor(&mut self, f: &mut TableFactor, outer: &[&Scope], scope: &mut Scope) -> DbResult<()> {
         match f {
             TableFactor::Table {
-                name, alias, args: None, ..
+                name,
+                alias,
+                args: None,
+                ..
             } => {
                 let parts: Vec<String> = name
                     .0
                     .iter()
-                    .map(|p| p.as_ident().map(|i| i.value.clone()).ok_or_else(|| unknown("a table")))
+                    .map(|p| {
+                        p.as_ident()
+                            .map(|i| i.value.clone())
+                            .ok_or_else(|| unknown("a table"))
+                    })
                     .collect::<DbResult<_>>()?;
                 let alias = alias.as_ref().map(|a| a.name.value.clone());
                 if parts.len() == 1 {
@@ -433,13 +484,30 @@ impl Resolver<'_> {
     }
 }
 
+/// Whether a join's condition is ON or absent (not USING or NATURAL).
+fn on_or_none(op: &ast::JoinOperator) -> bool {
+    use ast::JoinConstraint as C;
+    match op {
+        ast::JoinOperator::Join(c)
+        | ast::JoinOperator::Inner(c)
+        | ast::JoinOperator::CrossJoin(c)
+        | ast::JoinOperator::StraightJoin(c)
+        | ast::JoinOperator::Left(c)
+        | ast::JoinOperator::LeftOuter(c) => matches!(c, C::On(_) | C::None),
+        _ => false,
+    }
+}
+
 fn has(columns: &[String], name: &str) -> bool {
     columns.iter().any(|c| c.eq_ignore_ascii_case(name))
 }
 
 /// The column `col` of a source qualified by `qual`.
 fn column(qual: &[String], col: &str) -> ast::Expr {
-    let mut ids: Vec<ast::Ident> = qual.iter().map(|q| ast::Ident::with_quote('`', q)).collect();
+    let mut ids: Vec<ast::Ident> = qual
+        .iter()
+        .map(|q| ast::Ident::with_quote('`', q))
+        .collect();
     ids.push(ast::Ident::with_quote('`', col));
     E::CompoundIdentifier(ids)
 }
@@ -503,7 +571,11 @@ fn valid_names(names: &mut [String], auto: &[bool], first: bool) {
                     0 => format!("My_exp_{base}"),
                     k => format!("My_exp_{k}_{base}"),
                 };
-                if !names.iter().enumerate().any(|(k, n)| k != target && n.eq_ignore_ascii_case(&c)) {
+                if !names
+                    .iter()
+                    .enumerate()
+                    .any(|(k, n)| k != target && n.eq_ignore_ascii_case(&c))
+                {
                     break c;
                 }
                 attempt += 1;
@@ -597,7 +669,9 @@ impl Resolver<'_> {
 fn children(e: &mut ast::Expr) -> Option<Vec<&mut ast::Expr>> {
     Some(match e {
         E::Value(_) | E::TypedString(_) => vec![],
-        E::BinaryOp { left, right, .. } | E::IsDistinctFrom(left, right) | E::IsNotDistinctFrom(left, right) => {
+        E::BinaryOp { left, right, .. }
+        | E::IsDistinctFrom(left, right)
+        | E::IsNotDistinctFrom(left, right) => {
             vec![&mut **left, &mut **right]
         }
         E::UnaryOp { expr, .. }
@@ -748,14 +822,17 @@ fn set_dbs(body: &mut SetExpr, out: &mut Vec<String>) {
                     if let ast::JoinOperator::Join(ast::JoinConstraint::On(e))
                     | ast::JoinOperator::Inner(ast::JoinConstraint::On(e))
                     | ast::JoinOperator::Left(ast::JoinConstraint::On(e))
-                    | ast::JoinOperator::LeftOuter(ast::JoinConstraint::On(e)) = &mut j.join_operator
+                    | ast::JoinOperator::LeftOuter(ast::JoinConstraint::On(e)) =
+                        &mut j.join_operator
                     {
                         expr_dbs(e, out);
                     }
                 }
             }
             for item in &mut s.projection {
-                if let ast::SelectItem::UnnamedExpr(e) | ast::SelectItem::ExprWithAlias { expr: e, .. } = item {
+                if let ast::SelectItem::UnnamedExpr(e)
+                | ast::SelectItem::ExprWithAlias { expr: e, .. } = item
+                {
                     expr_dbs(e, out);
                 }
             }
