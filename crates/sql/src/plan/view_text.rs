@@ -137,7 +137,7 @@ impl Resolver<'_> {
                 let depth = self.ctes.len();
                 let names = self.cte_body(&mut cte.query, outer, inner, pending)?;
                 self.ctes.truncate(depth);
-                if !(w.recursive && !list.is_empty()) {
+                if !w.recursive || list.is_empty() {
                     let cols = if list.is_empty() { names } else { list };
                     self.ctes.push((name, cols));
                 }
