@@ -3,8 +3,9 @@
 //! must be equal byte for byte. Compared: reading views (joins, views over views, subqueries,
 //! column lists), SHOW FULL TABLES and information_schema's table types, and the errors of
 //! CREATE / ALTER / DROP VIEW, of a view whose base table is gone and of writes to views that are
-//! not updatable, writes through a simple view with its check option. Not compared: SHOW CREATE
-//! VIEW and VIEW_DEFINITION (MariaDB shows its normalized SELECT, Betula the text as written) and
+//! not updatable, writes through a simple view with its check option, and the definitions SHOW
+//! CREATE VIEW and information_schema.VIEWS.VIEW_DEFINITION print (MariaDB's printed form of the
+//! SELECT: qualified names, generated aliases, its spelling of expressions). Not compared:
 //! writes through a join view (MariaDB changes one of its tables, Betula refuses: both in
 //! docs/mysql-compat.md).
 //!
@@ -74,4 +75,57 @@ const QUERIES: &[&str] = &[
 #[test]
 fn views_answer_as_mariadb() {
     mariadb_peer::compare_with_mariadb(SETUP, QUERIES);
+}
+
+const PRINT_SETUP: &str = "CREATE DATABASE IF NOT EXISTS peer; USE peer;
+CREATE TABLE t1 (a INT, b VARCHAR(10), c INT);
+INSERT INTO t1 VALUES (1,'x',10),(2,'y',20),(2,'z',NULL);
+CREATE TABLE t2 (a INT, d INT);
+INSERT INTO t2 VALUES (1,5),(2,6);
+CREATE DATABASE IF NOT EXISTS peer2;
+CREATE TABLE peer2.t3 (a INT, e INT);
+INSERT INTO peer2.t3 VALUES (2,7);
+CREATE VIEW vb AS SELECT a, c FROM t1;";
+
+/// Each body becomes view `p`; its definition is compared three ways (VIEW_DEFINITION, SHOW
+/// CREATE VIEW from its database and from another) and its rows once.
+const PRINTED_VIEWS: &[&str] = &[
+    "SELECT * FROM t1",
+    "SELECT t1.a, d FROM t1 JOIN t2 ON t1.a = t2.a",
+    "SELECT t1.a FROM t1 LEFT JOIN t2 ON t1.a = t2.a JOIN t2 x ON x.d = t1.c",
+    "SELECT t1.a FROM t1 JOIN t2 USING (a)",
+    "SELECT x.a FROM t1 x, peer2.t3 y WHERE x.a = y.a",
+    "SELECT * FROM vb",
+    "SELECT vb.a, COUNT(*) cnt FROM vb GROUP BY a HAVING cnt > 0 ORDER BY cnt DESC",
+    "SELECT a FROM (SELECT a, b FROM t1) s",
+    "(SELECT 1) UNION (SELECT 2)",
+    "SELECT 1 UNION ALL SELECT 2 ORDER BY 1",
+    "SELECT a+1, -a, a IS NOT NULL, a IN (1,2), a NOT BETWEEN 1 AND 2 FROM t1",
+    "SELECT a FROM t1 WHERE NOT EXISTS (SELECT 1 FROM t2 WHERE t2.a = t1.a) AND a NOT IN (SELECT d FROM t2)",
+    "SELECT (SELECT MAX(d) FROM t2 WHERE t2.a = t1.a) m, COUNT(DISTINCT b), SUM(c) FROM t1 GROUP BY a",
+    "SELECT NOT (a > 1), a AND b OR c, a XOR c, a != 1, NOT a FROM t1",
+    "SELECT a FROM t1 GROUP BY 1 HAVING COUNT(*) > 0",
+    "SELECT a DIV 2, a % 2, CONCAT(b, 'x'), UPPER(b), IFNULL(a, 0), COALESCE(a, c), IF(a, 1, 2) FROM t1",
+    "SELECT 1.5, -2, NULL, 'it''s'",
+    "SELECT a, ROW_NUMBER() OVER (PARTITION BY c ORDER BY a DESC), SUM(a) OVER (ORDER BY a ROWS BETWEEN 1 PRECEDING AND 2 FOLLOWING) FROM t1",
+    "SELECT DISTINCT a FROM t1 WHERE b LIKE 'x%' LIMIT 3 OFFSET 1",
+    "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+    "WITH t AS (SELECT a FROM t1 WHERE b >= 'c'), u AS (SELECT * FROM t) SELECT t2.d, u.a FROM t2, u WHERE t2.a = u.a",
+    "SELECT 'c1', 'c2 ', ' c3', ' c4 ', 'Name_exp_2'",
+    "SELECT a FROM t1 WHERE EXISTS (SELECT a AS alias FROM t1 GROUP BY alias)",
+    "SELECT INTERVAL(55, 10) AS my_col",
+];
+
+#[test]
+fn view_definitions_print_as_mariadb() {
+    let mut queries = Vec::new();
+    for body in PRINTED_VIEWS {
+        queries.push(format!(
+            "SET NAMES utf8mb4; CREATE OR REPLACE VIEW p AS {body}; \\
+             SELECT VIEW_DEFINITION FROM information_schema.VIEWS WHERE TABLE_NAME = 'p'; \\
+             SHOW CREATE VIEW p; USE peer2; SHOW CREATE VIEW peer.p; USE peer; SELECT * FROM p"
+        ));
+    }
+    let queries: Vec<&str> = queries.iter().map(String::as_str).collect();
+    mariadb_peer::compare_with_mariadb(PRINT_SETUP, &queries);
 }

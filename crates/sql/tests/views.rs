@@ -372,7 +372,7 @@ fn show_and_information_schema_list_views() {
         vec![vec![
             "v",
             "CREATE ALGORITHM=MERGE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW `v` \
-             (`a`,`b`) AS SELECT id, name FROM t WITH LOCAL CHECK OPTION",
+             AS select `t`.`id` AS `a`,`t`.`name` AS `b` from `t` WITH LOCAL CHECK OPTION",
             "utf8mb4",
             "utf8mb4_general_ci",
         ]]
@@ -416,7 +416,7 @@ fn show_and_information_schema_list_views() {
         ),
         vec![vec![
             "v",
-            "SELECT id, name FROM t",
+            "select `test`.`t`.`id` AS `a`,`test`.`t`.`name` AS `b` from `test`.`t`",
             "LOCAL",
             "YES",
             "root@localhost",
@@ -484,8 +484,8 @@ fn views_survive_a_restart() {
     assert_eq!(rows(&mut s, "SELECT * FROM vv"), vec![vec!["1"]]);
     assert_eq!(
         rows(&mut s, "SHOW CREATE VIEW v")[0][1],
-        "CREATE ALGORITHM=UNDEFINED DEFINER=`app`@`%` SQL SECURITY INVOKER VIEW `v` (`k`,`n`) \
-         AS SELECT g, COUNT(*) FROM t GROUP BY g WITH CASCADED CHECK OPTION"
+        "CREATE ALGORITHM=UNDEFINED DEFINER=`app`@`%` SQL SECURITY INVOKER VIEW `v` AS \
+         select `t`.`g` AS `k`,count(0) AS `n` from `t` group by `t`.`g` WITH CASCADED CHECK OPTION"
     );
 }
 

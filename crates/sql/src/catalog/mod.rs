@@ -42,6 +42,7 @@ pub mod generated_def;
 pub mod index_entry;
 pub mod key_parts;
 pub mod partition;
+pub mod query_print;
 pub mod retention;
 pub mod rollup;
 pub mod sequence_table;

@@ -2,8 +2,9 @@
 //! (`V\0<db>\0<view>`, docs/file-format.md "View definitions") and its `SHOW CREATE VIEW` text.
 //!
 //! Invariants: decoding what [`ViewDef::encode`] wrote gives the same definition; the SELECT text
-//! is kept byte for byte as the statement wrote it (it is parsed again at each reference, by the
-//! front end, never here); every name in the header is hex, so no value can break a line.
+//! is kept byte for byte as CREATE VIEW made it (MariaDB's printed form, plan/view_text.rs, or
+//! the text as written; it is parsed again at each reference, by the front end, never here);
+//! every name in the header is hex, so no value can break a line.
 
 use super::hex_text::{hex, unhex};
 use crate::catalog::create_table::quote_ident;
@@ -41,7 +42,7 @@ pub struct ViewDef {
     pub name: String,
     /// The column list after the view's name (empty: the SELECT's own names).
     pub columns: Vec<String>,
-    /// The SELECT as written.
+    /// The SELECT as MariaDB prints it (or as written: docs/file-format.md "View definitions").
     pub select: String,
     pub algorithm: ViewAlgorithm,
     /// DEFINER's user and host.
@@ -103,7 +104,7 @@ impl ViewDef {
     pub fn encode(&self) -> Vec<u8> {
         let columns: Vec<String> = self.columns.iter().map(|c| hex(c)).collect();
         format!(
-            "version=1\nalgorithm={}\ndefiner={}@{}\nsecurity={}\ncheck={}\nclient={}\n\
+            "version=2\nalgorithm={}\ndefiner={}@{}\nsecurity={}\ncheck={}\nclient={}\n\
              connection={}\ncolumns={}\nas\n{}",
             self.algorithm.name(),
             hex(&self.definer.0),
@@ -169,21 +170,25 @@ impl ViewDef {
 
     /// `SHOW CREATE VIEW`'s text, in MariaDB's shape:
     /// `CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v` AS ...`.
-    pub fn create_text(&self) -> String {
+    /// `body` is the SELECT to show; `qualified` names the view with its database.
+    pub fn create_text(&self, body: &str, qualified: bool) -> String {
+        let name = match qualified {
+            true => format!("{}.{}", quote_ident(&self.db), quote_ident(&self.name)),
+            false => quote_ident(&self.name),
+        };
         let mut s = format!(
-            "CREATE ALGORITHM={} DEFINER={}@{} SQL SECURITY {} VIEW {}",
+            "CREATE ALGORITHM={} DEFINER={}@{} SQL SECURITY {} VIEW {name}",
             self.algorithm.name(),
             quote_ident(&self.definer.0),
             quote_ident(&self.definer.1),
             self.security.name(),
-            quote_ident(&self.name)
         );
         if !self.columns.is_empty() {
             let cols: Vec<String> = self.columns.iter().map(|c| quote_ident(c)).collect();
             s.push_str(&format!(" ({})", cols.join(",")));
         }
         s.push_str(" AS ");
-        s.push_str(&self.select);
+        s.push_str(body);
         match self.check {
             CheckOption::None => {}
             CheckOption::Cascaded => s.push_str(" WITH CASCADED CHECK OPTION"),
@@ -238,7 +243,7 @@ mod tests {
         v.select = "select 1".into();
         v.definer = ("root".into(), "localhost".into());
         assert_eq!(
-            v.create_text(),
+            v.create_text(&v.select, false),
             "CREATE ALGORITHM=TEMPTABLE DEFINER=`root`@`localhost` SQL SECURITY INVOKER VIEW `v` \
              (`x`) AS select 1 WITH LOCAL CHECK OPTION"
         );

@@ -15,6 +15,7 @@ use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::parser::views::ViewStmt;
 use crate::plan::view::{check_body, named_columns};
+use crate::plan::view_text::printed_body;
 use crate::result::Output;
 use crate::types::value::Value;
 
@@ -71,13 +72,19 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
             _ => e,
         })?;
     named_columns(plan.columns(), &v.columns)?;
+    let printed = printed_select(cx, (&db, &name), v, plan.columns().len());
     drop(plan);
+    // The printed form names the items by the column list, which is then not kept.
+    let (select, columns) = match printed {
+        Some(text) => (text, Vec::new()),
+        None => (v.select_text.clone(), v.columns.clone()),
+    };
     let kept = old.filter(|_| v.alter);
     let def = ViewDef {
         db,
         name,
-        columns: v.columns.clone(),
-        select: v.select_text.clone(),
+        columns,
+        select,
         algorithm: v
             .algorithm
             .or(kept.as_ref().map(|o| o.algorithm))
@@ -86,7 +93,7 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
             .definer
             .clone()
             .or(kept.as_ref().map(|o| o.definer.clone()))
-            .unwrap_or_else(|| (cx.user.clone(), "localhost".into())),
+            .unwrap_or_else(|| (cx.user.clone(), definer_host(cx))),
         security: v
             .security
             .or(kept.as_ref().map(|o| o.security))
@@ -97,6 +104,32 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
     };
     cx.engine.catalog.put_view(def)?;
     Ok(Output::done(0))
+}
+
+/// MariaDB's printed form of the view's SELECT (plan/view_text.rs) when it reads back and
+/// plans to `width` columns with valid names; None to keep the SELECT as written.
+fn printed_select(
+    cx: &mut Context,
+    view: (&str, &str),
+    v: &ViewStmt,
+    width: usize,
+) -> Option<String> {
+    let text = printed_body(cx, view, &v.select_text, &v.query, &v.columns).ok()?;
+    let q = crate::parser::views::parse_select(&text).ok()?;
+    let plan = check_body(cx, view, &text, &q).ok()?;
+    let cols = plan.columns();
+    (cols.len() == width && named_columns(cols, &[]).is_ok()).then_some(text)
+}
+
+/// The host of a view's default definer: MariaDB names the account the client was matched
+/// with, which for a client on the loopback address is the one of that address (its accounts
+/// `root`@`127.0.0.1` and `root`@`::1`); Betula's accounts have no host, so other clients'
+/// views are `localhost`'s.
+fn definer_host(cx: &Context) -> String {
+    match cx.host.as_str() {
+        h @ ("127.0.0.1" | "::1") => h.to_string(),
+        _ => "localhost".into(),
+    }
 }
 
 fn var_text(cx: &Context, name: &str, default: &str) -> String {

@@ -26,8 +26,9 @@ pub struct CycleClause {
     pub at: usize,
 }
 
-/// What marks a `from` written by [`attach`] (a character no identifier read from text has).
-const MARK: char = '\u{0}';
+/// What marks a `from` written by [`attach`] (a character no identifier read from text has;
+/// the printer of stored queries reads it back too).
+use crate::catalog::query_print::CYCLE_MARK as MARK;
 
 fn is_word(t: Option<&(Tok, usize)>, upper_kw: &str) -> bool {
     matches!(t, Some((Tok::Word { upper, quoted: false, .. }, _)) if upper == upper_kw)
@@ -116,9 +117,7 @@ pub fn take(sql: &str) -> Option<(String, Vec<CycleClause>)> {
 
 /// The columns of `cte`'s CYCLE clause, if it has one.
 pub fn columns(cte: &ast::Cte) -> Option<Vec<String>> {
-    let from = cte.from.as_ref()?;
-    let rest = from.value.strip_prefix(MARK)?;
-    Some(rest.split(MARK).map(str::to_string).collect())
+    crate::catalog::query_print::cycle_columns(cte)
 }
 
 /// Writes each clause into its element of `stmt` (see the module doc); `sql` is the text as

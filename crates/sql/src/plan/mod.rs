@@ -22,4 +22,5 @@ pub mod pruning;
 pub mod query;
 pub mod select;
 pub mod view;
+pub mod view_text;
 pub mod window;

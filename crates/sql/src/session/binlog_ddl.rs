@@ -108,7 +108,8 @@ pub(super) fn log(cx: &Context, plan: DdlLog) -> DbResult<()> {
             match cx.engine.catalog.view(&db, &name) {
                 Some(v) => cx.binlog_ddl(
                     &db,
-                    &v.create_text().replacen("CREATE ", "CREATE OR REPLACE ", 1),
+                    &v.create_text(&v.select, false)
+                        .replacen("CREATE ", "CREATE OR REPLACE ", 1),
                 ),
                 // CREATE VIEW IF NOT EXISTS of a name a table holds: nothing was made.
                 None => Ok(()),

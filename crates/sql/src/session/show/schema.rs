@@ -152,7 +152,7 @@ pub fn create_table(cx: &mut Context, table: &[String]) -> DbResult<Output> {
     cx.check_db_access(&db)?;
     if cx.temp.get(&db, &tn).is_none() {
         if let Some(v) = cx.engine.catalog.view(&db, &tn) {
-            return Ok(super::views::create_view_output(&v));
+            return Ok(super::views::create_view_output(cx, &v));
         }
     }
     let def = cx.get_table(&db, &tn)?;

@@ -18,7 +18,7 @@ pub fn create_view(cx: &mut Context, table: &[String]) -> DbResult<Output> {
     let (db, name) = cx.resolve_table_name(table)?;
     cx.check_db_access(&db)?;
     match cx.engine.catalog.view(&db, &name) {
-        Some(v) => Ok(create_view_output(&v)),
+        Some(v) => Ok(create_view_output(cx, &v)),
         None if cx.find_table(&db, &name).is_some() => {
             Err(DbError::wrong_object(&db, &name, "VIEW"))
         }
@@ -27,7 +27,9 @@ pub fn create_view(cx: &mut Context, table: &[String]) -> DbResult<Output> {
 }
 
 /// The result of SHOW CREATE VIEW of `v`.
-pub fn create_view_output(v: &ViewDef) -> Output {
+pub fn create_view_output(cx: &Context, v: &ViewDef) -> Output {
+    let body = crate::plan::view_text::shown_body(v, cx.db.as_deref());
+    let qualified = cx.db.as_deref() != Some(v.db.as_str());
     Output::text(
         &[
             "View",
@@ -37,7 +39,7 @@ pub fn create_view_output(v: &ViewDef) -> Output {
         ],
         vec![vec![
             t(v.name.clone()),
-            t(v.create_text()),
+            t(v.create_text(&body, qualified)),
             t(v.client_charset.clone()),
             t(v.connection_collation.clone()),
         ]],

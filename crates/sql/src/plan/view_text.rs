@@ -1,0 +1,922 @@
+//! A view's SELECT as MariaDB stores it (design.md VIEW1): names resolved once at CREATE VIEW
+//! and printed by catalog/query_print.rs. [`printed_body`] rewrites the parsed SELECT as
+//! MariaDB's resolver leaves it:
+//!
+//! * a column is qualified by its source: `db`.`table`.`col` for a base table named without
+//!   an alias, `alias`.`col`, `view`.`col`, `cte`.`col`, `derived`.`col`; a table by its
+//!   database (`db`.`t`); `*` and `t.*` become the columns they stand for;
+//! * every select item of a query that has names (not a subquery in an expression) is named:
+//!   its alias, else the name the planner gives it (plan/item_name.rs); in the view's own
+//!   SELECTs an auto name that is not a valid column name (empty, ending in a space, longer
+//!   than 64 characters) is `Name_exp_<position>`, and in its first SELECT an auto name equal
+//!   to an earlier one is `My_exp_<name>` (`sql_view.cc`'s make_valid_column_names and
+//!   check_duplicate_names); the first SELECT of a CTE with a column list is named by it;
+//! * the view's column list, if any, names its first SELECT's items (and is then not kept);
+//! * GROUP BY and ORDER BY naming a select item's alias name its expression; `JOIN ... USING`
+//!   is the ON of its equalities.
+//!
+//! Invariants: the session's database and statement text are as before, error or not; what
+//! the rewrite does not know (NATURAL JOIN, a table function, a subquery where names are
+//! resolved generically) is an error, and the caller then keeps the SELECT as written.
+
+use sqlparser::ast::{self, Expr as E, SetExpr, TableFactor};
+
+use crate::catalog::expr_print::Style;
+use crate::context::Context;
+use crate::error::db_error::{DbError, DbResult};
+
+/// One source of a SELECT's FROM: the name a qualified column matches, how its columns are
+/// qualified when printed, and its columns.
+struct Source {
+    name: String,
+    qual: Vec<String>,
+    columns: Vec<String>,
+}
+
+/// One SELECT's names: its sources and its select items' aliases.
+#[derive(Default)]
+struct Scope {
+    sources: Vec<Source>,
+    aliases: Vec<(String, ast::Expr)>,
+}
+
+/// What a query's select items are named.
+#[derive(Clone, Copy)]
+struct Naming<'a> {
+    /// Its items get `AS` names (a subquery in an expression has none).
+    named: bool,
+    /// The view's own SELECTs (Name_exp, My_exp).
+    view: bool,
+    /// Names of the first SELECT's items (a CTE's column list).
+    rename: Option<&'a [String]>,
+}
+
+struct Resolver<'c> {
+    cx: &'c mut Context,
+    db: String,
+    ctes: Vec<(String, Vec<String>)>,
+}
+
+fn unknown(what: &str) -> DbError {
+    DbError::unsupported(format!("printing {what} of a view"))
+}
+
+/// `query`, parsed from `text`, as view `db`.`view`'s stored SELECT: resolved as the module
+/// doc says and printed in MariaDB's form.
+pub fn printed_body(
+    cx: &mut Context,
+    (db, name): (&str, &str),
+    text: &str,
+    query: &ast::Query,
+    columns: &[String],
+) -> DbResult<String> {
+    let _ = name;
+    let saved_db = cx.db.replace(db.to_string());
+    let saved_sql = std::mem::replace(&mut cx.cur_sql, text.to_string());
+    let mut q = query.clone();
+    let mut r = Resolver {
+        cx,
+        db: db.to_string(),
+        ctes: Vec::new(),
+    };
+    // A column list names the first SELECT's items (MariaDB shows no list then).
+    let naming = Naming {
+        named: true,
+        view: true,
+        rename: (!columns.is_empty()).then_some(columns),
+    };
+    let res = r.query(&mut q, &[], naming);
+    r.cx.cur_sql = saved_sql;
+    r.cx.db = saved_db;
+    res?;
+    let style = Style {
+        omit_db: None,
+        resolved: true,
+    };
+    Ok(crate::catalog::query_print::query_text(&q, &style))
+}
+
+impl Resolver<'_> {
+    /// Resolves `q` under the enclosing scopes `outer`; returns its column names.
+    fn query(
+        &mut self,
+        q: &mut ast::Query,
+        outer: &[&Scope],
+        naming: Naming,
+    ) -> DbResult<Vec<String>> {
+        let depth = self.ctes.len();
+        let res = self.query_in(q, outer, naming);
+        self.ctes.truncate(depth);
+        res
+    }
+
+    fn query_in(
+        &mut self,
+        q: &mut ast::Query,
+        outer: &[&Scope],
+        naming: Naming,
+    ) -> DbResult<Vec<String>> {
+        if let Some(w) = &mut q.with {
+            for cte in &mut w.cte_tables {
+                let name = cte.alias.name.value.clone();
+                let list: Vec<String> = cte
+                    .alias
+                    .columns
+                    .iter()
+                    .map(|c| c.name.value.clone())
+                    .collect();
+                if w.recursive && !list.is_empty() {
+                    self.ctes.push((name.clone(), list.clone()));
+                }
+                let inner = Naming {
+                    named: true,
+                    view: false,
+                    rename: (!list.is_empty()).then_some(list.as_slice()),
+                };
+                let pending = (w.recursive && list.is_empty()).then(|| name.clone());
+                let depth = self.ctes.len();
+                let names = self.cte_body(&mut cte.query, outer, inner, pending)?;
+                self.ctes.truncate(depth);
+                if !w.recursive || list.is_empty() {
+                    let cols = if list.is_empty() { names } else { list };
+                    self.ctes.push((name, cols));
+                }
+            }
+        }
+        let mut order = q.order_by.take();
+        let names = match &mut *q.body {
+            SetExpr::Select(s) => self.select(s, outer, naming, true, order.as_mut()),
+            body => {
+                let names = self.set_expr(body, outer, naming, true, None)?;
+                if order.is_some() {
+                    // ORDER BY of a union names its result's columns: kept as written.
+                }
+                Ok(names)
+            }
+        };
+        q.order_by = order;
+        names
+    }
+
+    /// A CTE's body; a recursive one without a column list is visible to its recursive parts
+    /// with its first part's names.
+    fn cte_body(
+        &mut self,
+        q: &mut ast::Query,
+        outer: &[&Scope],
+        naming: Naming,
+        pending: Option<String>,
+    ) -> DbResult<Vec<String>> {
+        if q.with.is_some() || q.order_by.is_some() {
+            return self.query_in(q, outer, naming);
+        }
+        self.set_expr(&mut q.body, outer, naming, true, pending.as_deref())
+    }
+
+    fn set_expr(
+        &mut self,
+        body: &mut SetExpr,
+        outer: &[&Scope],
+        naming: Naming,
+        first: bool,
+        pending: Option<&str>,
+    ) -> DbResult<Vec<String>> {
+        match body {
+            SetExpr::Select(s) => self.select(s, outer, naming, first, None),
+            SetExpr::Query(q) => self.query(q, outer, naming),
+            SetExpr::SetOperation { left, right, .. } => {
+                let names = self.set_expr(left, outer, naming, first, pending)?;
+                if let Some(p) = pending {
+                    if !self.ctes.iter().any(|(n, _)| n == p) {
+                        self.ctes.push((p.to_string(), names.clone()));
+                    }
+                }
+                let rest = Naming {
+                    rename: None,
+                    ..naming
+                };
+                self.set_expr(right, outer, rest, false, pending)?;
+                Ok(names)
+            }
+            _ => Err(unknown("this query form")),
+        }
+    }
+}
+
+impl Resolver<'_> {
+    /// One SELECT (with the enclosing query's ORDER BY when the query is this SELECT).
+    fn select(
+        &mut self,
+        s: &mut ast::Select,
+        outer: &[&Scope],
+        naming: Naming,
+        first: bool,
+        order: Option<&mut ast::OrderBy>,
+    ) -> DbResult<Vec<String>> {
+        let mut scope = Scope::default();
+        for t in &mut s.from {
+            self.table_with_joins(t, outer, &mut scope)?;
+        }
+        let mut items = Vec::new();
+        let mut names = Vec::new();
+        let mut auto = Vec::new();
+        let mut explicit = Vec::new();
+        for item in std::mem::take(&mut s.projection) {
+            match item {
+                ast::SelectItem::Wildcard(_) => {
+                    // `*` over JOIN ... USING has each USING column once: not done here.
+                    if s.from
+                        .iter()
+                        .any(|t| t.joins.iter().any(|j| !on_or_none(&j.join_operator)))
+                    {
+                        return Err(unknown("* over JOIN ... USING"));
+                    }
+                    for src in &scope.sources {
+                        for c in &src.columns {
+                            items.push(column(&src.qual, c));
+                            names.push(c.clone());
+                            auto.push(false);
+                            explicit.push(false);
+                        }
+                    }
+                }
+                ast::SelectItem::QualifiedWildcard(
+                    ast::SelectItemQualifiedWildcardKind::ObjectName(n),
+                    _,
+                ) => {
+                    let t = n
+                        .to_string()
+                        .rsplit('.')
+                        .next()
+                        .unwrap_or_default()
+                        .replace('`', "");
+                    let src = scope
+                        .sources
+                        .iter()
+                        .find(|s| s.name.eq_ignore_ascii_case(&t))
+                        .ok_or_else(|| unknown("t.*"))?;
+                    for c in &src.columns {
+                        items.push(column(&src.qual, c));
+                        names.push(c.clone());
+                        auto.push(false);
+                        explicit.push(false);
+                    }
+                }
+                ast::SelectItem::UnnamedExpr(mut e) => {
+                    let field = matches!(e, E::Identifier(_) | E::CompoundIdentifier(_));
+                    let name = super::item_name::item_name(self.cx, &e);
+                    let name = if field {
+                        name
+                    } else {
+                        name.trim_start().to_string()
+                    };
+                    self.expr(&mut e, outer, &scope)?;
+                    items.push(e);
+                    names.push(name);
+                    auto.push(!field);
+                    explicit.push(false);
+                }
+                ast::SelectItem::ExprWithAlias { mut expr, alias } => {
+                    self.expr(&mut expr, outer, &scope)?;
+                    items.push(expr);
+                    names.push(alias.value);
+                    auto.push(false);
+                    explicit.push(true);
+                }
+                _ => return Err(unknown("this select item")),
+            }
+        }
+        if let Some(list) = naming.rename {
+            for (n, new) in names.iter_mut().zip(list) {
+                *n = new.clone();
+            }
+        }
+        if naming.view {
+            valid_names(&mut names, &auto, first);
+        }
+        scope.aliases = names.iter().cloned().zip(items.iter().cloned()).collect();
+        // A subquery of an expression keeps only the aliases written.
+        s.projection = items
+            .into_iter()
+            .zip(&names)
+            .zip(explicit)
+            .map(|((expr, n), explicit)| match naming.named || explicit {
+                true => ast::SelectItem::ExprWithAlias {
+                    expr,
+                    alias: ast::Ident::with_quote('`', n),
+                },
+                false => ast::SelectItem::UnnamedExpr(expr),
+            })
+            .collect();
+        if let Some(w) = &mut s.selection {
+            self.expr(w, outer, &scope)?;
+        }
+        if let ast::GroupByExpr::Expressions(g, _) = &mut s.group_by {
+            for e in g {
+                self.grouping(e, outer, &scope, false)?;
+            }
+        }
+        if let Some(h) = &mut s.having {
+            self.expr(h, outer, &scope)?;
+        }
+        if let Some(ob) = order {
+            if let ast::OrderByKind::Expressions(items) = &mut ob.kind {
+                for o in items {
+                    self.grouping(&mut o.expr, outer, &scope, true)?;
+                }
+            }
+        }
+        if !s.named_window.is_empty() {
+            return Err(unknown("WINDOW"));
+        }
+        Ok(names)
+    }
+
+    /// A GROUP BY or ORDER BY element: a select item's alias stands for its expression
+    /// (ORDER BY looks at the aliases first, GROUP BY at the sources' columns first).
+    fn grouping(
+        &mut self,
+        e: &mut ast::Expr,
+        outer: &[&Scope],
+        scope: &Scope,
+        alias_first: bool,
+    ) -> DbResult<()> {
+        if let E::Identifier(i) = e {
+            let alias = scope
+                .aliases
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&i.value));
+            let is_column = scope.sources.iter().any(|s| has(&s.columns, &i.value));
+            if let Some((_, x)) = alias {
+                if alias_first || !is_column {
+                    *e = x.clone();
+                    return Ok(());
+                }
+            }
+        }
+        self.expr(e, outer, scope)
+    }
+
+    fn table_with_joins(
+        &mut self,
+        t: &mut ast::TableWithJoins,
+        outer: &[&Scope],
+        scope: &mut Scope,
+    ) -> DbResult<()> {
+        self.factor(&mut t.relation, outer, scope)?;
+        for j in &mut t.joins {
+            let before = scope.sources.len();
+            self.factor(&mut j.relation, outer, scope)?;
+            let c = match &mut j.join_operator {
+                ast::JoinOperator::Join(c)
+                | ast::JoinOperator::Inner(c)
+                | ast::JoinOperator::CrossJoin(c)
+                | ast::JoinOperator::StraightJoin(c)
+                | ast::JoinOperator::Left(c)
+                | ast::JoinOperator::LeftOuter(c) => c,
+                _ => return Err(unknown("this join")),
+            };
+            match c {
+                ast::JoinConstraint::On(e) => self.expr(e, outer, scope)?,
+                ast::JoinConstraint::Using(cols) => {
+                    let on = using_condition(scope, before, cols)?;
+                    *c = ast::JoinConstraint::On(on);
+                }
+                ast::JoinConstraint::None => {}
+                ast::JoinConstraint::Natural => return Err(unknown("NATURAL JOIN")),
+            }
+        }
+        Ok(())
+    }
+
+    fn factor(&mut self, f: &mut TableFactor, outer: &[&Scope], scope: &mut Scope) -> DbResult<()> {
+        match f {
+            TableFactor::Table {
+                name,
+                alias,
+                args: None,
+                ..
+            } => {
+                let parts: Vec<String> = name
+                    .0
+                    .iter()
+                    .map(|p| {
+                        p.as_ident()
+                            .map(|i| i.value.clone())
+                            .ok_or_else(|| unknown("a table"))
+                    })
+                    .collect::<DbResult<_>>()?;
+                let alias = alias.as_ref().map(|a| a.name.value.clone());
+                if parts.len() == 1 {
+                    if let Some((_, cols)) = self.ctes.iter().rev().find(|(n, _)| *n == parts[0]) {
+                        let n = alias.unwrap_or_else(|| parts[0].clone());
+                        scope.sources.push(Source {
+                            name: n.clone(),
+                            qual: vec![n],
+                            columns: cols.clone(),
+                        });
+                        return Ok(());
+                    }
+                }
+                let (db, t) = match parts.as_slice() {
+                    [t] => (self.db.clone(), t.clone()),
+                    [d, t] => (d.clone(), t.clone()),
+                    _ => return Err(unknown("a table")),
+                };
+                let (columns, view) = self.table_columns(&db, &t)?;
+                *name = ast::ObjectName::from(vec![
+                    ast::Ident::with_quote('`', &db),
+                    ast::Ident::with_quote('`', &t),
+                ]);
+                let qual = match (&alias, view) {
+                    (Some(a), _) => vec![a.clone()],
+                    (None, true) => vec![t.clone()],
+                    (None, false) => vec![db, t.clone()],
+                };
+                scope.sources.push(Source {
+                    name: alias.unwrap_or(t),
+                    qual,
+                    columns,
+                });
+            }
+            TableFactor::Derived {
+                subquery,
+                alias: Some(a),
+                lateral: false,
+                ..
+            } => {
+                let naming = Naming {
+                    named: true,
+                    view: false,
+                    rename: None,
+                };
+                let names = self.query(subquery, outer, naming)?;
+                let columns = if a.columns.is_empty() {
+                    names
+                } else {
+                    a.columns.iter().map(|c| c.name.value.clone()).collect()
+                };
+                scope.sources.push(Source {
+                    name: a.name.value.clone(),
+                    qual: vec![a.name.value.clone()],
+                    columns,
+                });
+            }
+            TableFactor::NestedJoin {
+                table_with_joins,
+                alias: None,
+            } => self.table_with_joins(table_with_joins, outer, scope)?,
+            _ => return Err(unknown("this table reference")),
+        }
+        Ok(())
+    }
+
+    /// The columns of base table or view `db`.`t`, and whether it is a view.
+    fn table_columns(&mut self, db: &str, t: &str) -> DbResult<(Vec<String>, bool)> {
+        if let Some(def) = self.cx.engine.catalog.table(db, t) {
+            return Ok((def.columns.iter().map(|c| c.name.clone()).collect(), false));
+        }
+        if let Some(v) = self.cx.engine.catalog.view(db, t) {
+            let (_, cols) = super::view::plan_view(self.cx, &v)?;
+            return Ok((cols.into_iter().map(|c| c.name).collect(), true));
+        }
+        Err(unknown("this table"))
+    }
+}
+
+/// Whether a join's condition is ON or absent (not USING or NATURAL).
+fn on_or_none(op: &ast::JoinOperator) -> bool {
+    use ast::JoinConstraint as C;
+    match op {
+        ast::JoinOperator::Join(c)
+        | ast::JoinOperator::Inner(c)
+        | ast::JoinOperator::CrossJoin(c)
+        | ast::JoinOperator::StraightJoin(c)
+        | ast::JoinOperator::Left(c)
+        | ast::JoinOperator::LeftOuter(c) => matches!(c, C::On(_) | C::None),
+        _ => false,
+    }
+}
+
+fn has(columns: &[String], name: &str) -> bool {
+    columns.iter().any(|c| c.eq_ignore_ascii_case(name))
+}
+
+/// The column `col` of a source qualified by `qual`.
+fn column(qual: &[String], col: &str) -> ast::Expr {
+    let mut ids: Vec<ast::Ident> = qual
+        .iter()
+        .map(|q| ast::Ident::with_quote('`', q))
+        .collect();
+    ids.push(ast::Ident::with_quote('`', col));
+    E::CompoundIdentifier(ids)
+}
+
+/// `JOIN r USING (c, ...)`: `l.c = r.c and ...`, `l` the first source before `r` (the sources
+/// from `before` on) with column `c`.
+fn using_condition(scope: &Scope, before: usize, cols: &[ast::ObjectName]) -> DbResult<ast::Expr> {
+    let mut on: Option<ast::Expr> = None;
+    for c in cols {
+        let c = c.to_string().replace('`', "");
+        let left = scope.sources[..before].iter().find(|s| has(&s.columns, &c));
+        let right = scope.sources[before..].iter().find(|s| has(&s.columns, &c));
+        let (Some(l), Some(r)) = (left, right) else {
+            return Err(unknown("USING"));
+        };
+        let eq = E::BinaryOp {
+            left: Box::new(column(&l.qual, &c)),
+            op: ast::BinaryOperator::Eq,
+            right: Box::new(column(&r.qual, &c)),
+        };
+        on = Some(match on {
+            None => eq,
+            Some(prev) => E::BinaryOp {
+                left: Box::new(prev),
+                op: ast::BinaryOperator::And,
+                right: Box::new(eq),
+            },
+        });
+    }
+    on.ok_or_else(|| unknown("USING"))
+}
+
+/// MariaDB's names for a view's items: an auto name that is no valid column name is
+/// `Name_exp_<n>`; in the first SELECT an auto name equal to an earlier name is `My_exp_<name>`
+/// (`My_exp_<k>_<name>` when that is taken too).
+fn valid_names(names: &mut [String], auto: &[bool], first: bool) {
+    for (i, n) in names.iter_mut().enumerate() {
+        if auto[i] && !valid_column_name(n) {
+            *n = format!("Name_exp_{}", i + 1);
+        }
+    }
+    if !first {
+        return;
+    }
+    for i in 0..names.len() {
+        for j in 0..i {
+            if !names[i].eq_ignore_ascii_case(&names[j]) {
+                continue;
+            }
+            let target = if auto[i] {
+                i
+            } else if auto[j] {
+                j
+            } else {
+                continue;
+            };
+            let base = names[target].clone();
+            let mut attempt = 0;
+            let fresh = loop {
+                let c = match attempt {
+                    0 => format!("My_exp_{base}"),
+                    k => format!("My_exp_{k}_{base}"),
+                };
+                if !names
+                    .iter()
+                    .enumerate()
+                    .any(|(k, n)| k != target && n.eq_ignore_ascii_case(&c))
+                {
+                    break c;
+                }
+                attempt += 1;
+            };
+            names[target] = fresh;
+        }
+    }
+}
+
+/// MariaDB's `check_column_name`: not empty, not ending in a space, at most 64 characters.
+fn valid_column_name(n: &str) -> bool {
+    !n.is_empty() && !n.ends_with(char::is_whitespace) && n.chars().count() <= 64
+}
+
+impl Resolver<'_> {
+    /// Qualifies the column names of `e`, innermost scope first (`scope`, then `outer` from
+    /// the nearest); a name no source has is left as written (a select item's alias: in HAVING
+    /// MariaDB prints it so).
+    fn expr(&mut self, e: &mut ast::Expr, outer: &[&Scope], scope: &Scope) -> DbResult<()> {
+        let mut scopes: Vec<&Scope> = outer.to_vec();
+        scopes.push(scope);
+        self.walk(e, &scopes)
+    }
+
+    fn walk(&mut self, e: &mut ast::Expr, scopes: &[&Scope]) -> DbResult<()> {
+        match e {
+            E::Identifier(_) | E::CompoundIdentifier(_) => {
+                qualify(e, scopes);
+                Ok(())
+            }
+            E::Subquery(q) | E::Exists { subquery: q, .. } => self.subquery(q, scopes),
+            E::InSubquery { expr, subquery, .. } => {
+                self.walk(expr, scopes)?;
+                self.subquery(subquery, scopes)
+            }
+            E::Function(f) => {
+                if f.filter.is_some() || !f.within_group.is_empty() {
+                    return Err(unknown("this call"));
+                }
+                if let ast::FunctionArguments::List(l) = &mut f.args {
+                    if !l.clauses.is_empty() {
+                        return Err(unknown("this call"));
+                    }
+                    for a in &mut l.args {
+                        match a {
+                            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) => {
+                                self.walk(x, scopes)?
+                            }
+                            ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard) => {}
+                            _ => return Err(unknown("this call")),
+                        }
+                    }
+                }
+                match &mut f.over {
+                    None => Ok(()),
+                    Some(ast::WindowType::WindowSpec(w)) => {
+                        for x in &mut w.partition_by {
+                            self.walk(x, scopes)?;
+                        }
+                        for o in &mut w.order_by {
+                            self.walk(&mut o.expr, scopes)?;
+                        }
+                        Ok(())
+                    }
+                    Some(_) => Err(unknown("a named window")),
+                }
+            }
+            other => {
+                let kids = children(other).ok_or_else(|| unknown("this expression"))?;
+                for k in kids {
+                    self.walk(k, scopes)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A subquery of an expression: its items keep only the names written.
+    fn subquery(&mut self, q: &mut ast::Query, scopes: &[&Scope]) -> DbResult<()> {
+        let naming = Naming {
+            named: false,
+            view: false,
+            rename: None,
+        };
+        self.query(q, scopes, naming).map(|_| ())
+    }
+}
+
+/// The operands of `e`, for the expressions a view's names are resolved in; None for a form
+/// not known here.
+fn children(e: &mut ast::Expr) -> Option<Vec<&mut ast::Expr>> {
+    Some(match e {
+        E::Value(_) | E::TypedString(_) => vec![],
+        E::BinaryOp { left, right, .. }
+        | E::IsDistinctFrom(left, right)
+        | E::IsNotDistinctFrom(left, right) => {
+            vec![&mut **left, &mut **right]
+        }
+        E::UnaryOp { expr, .. }
+        | E::Nested(expr)
+        | E::IsNull(expr)
+        | E::IsNotNull(expr)
+        | E::IsTrue(expr)
+        | E::IsNotTrue(expr)
+        | E::IsFalse(expr)
+        | E::IsNotFalse(expr)
+        | E::IsUnknown(expr)
+        | E::IsNotUnknown(expr)
+        | E::Cast { expr, .. }
+        | E::Convert { expr, .. }
+        | E::Extract { expr, .. }
+        | E::Ceil { expr, .. }
+        | E::Floor { expr, .. }
+        | E::Collate { expr, .. } => vec![&mut **expr],
+        E::Interval(i) => vec![&mut *i.value],
+        E::Position { expr, r#in } => vec![&mut **expr, &mut **r#in],
+        E::AtTimeZone {
+            timestamp,
+            time_zone,
+        } => vec![&mut **timestamp, &mut **time_zone],
+        E::Like {
+            expr,
+            pattern,
+            escape_char,
+            ..
+        } => {
+            let mut v = vec![&mut **expr, &mut **pattern];
+            v.extend(escape_char.as_deref_mut());
+            v
+        }
+        E::RLike { expr, pattern, .. } => vec![&mut **expr, &mut **pattern],
+        E::Between {
+            expr, low, high, ..
+        } => vec![&mut **expr, &mut **low, &mut **high],
+        E::InList { expr, list, .. } => {
+            let mut v = vec![&mut **expr];
+            v.extend(list.iter_mut());
+            v
+        }
+        E::Tuple(items) => items.iter_mut().collect(),
+        E::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let mut v = vec![&mut **expr];
+            v.extend(substring_from.as_deref_mut());
+            v.extend(substring_for.as_deref_mut());
+            v
+        }
+        E::Trim {
+            expr, trim_what, ..
+        } => {
+            let mut v = vec![&mut **expr];
+            v.extend(trim_what.as_deref_mut());
+            v
+        }
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => {
+            let mut v: Vec<&mut ast::Expr> = operand.as_deref_mut().into_iter().collect();
+            for w in conditions {
+                v.push(&mut w.condition);
+                v.push(&mut w.result);
+            }
+            v.extend(else_result.as_deref_mut());
+            v
+        }
+        _ => return None,
+    })
+}
+
+/// `x`, a column name, qualified by the first scope (innermost first) whose source has it.
+fn qualify(x: &mut ast::Expr, scopes: &[&Scope]) {
+    match x {
+        E::Identifier(i) if i.quote_style.is_some() || !i.value.starts_with('@') => {
+            for scope in scopes.iter().rev() {
+                if let Some(s) = scope.sources.iter().find(|s| has(&s.columns, &i.value)) {
+                    *x = column(&s.qual, &i.value);
+                    return;
+                }
+            }
+        }
+        E::CompoundIdentifier(ids) if ids.len() == 2 => {
+            for scope in scopes.iter().rev() {
+                if let Some(s) = scope
+                    .sources
+                    .iter()
+                    .find(|s| s.name == ids[0].value && has(&s.columns, &ids[1].value))
+                {
+                    *x = column(&s.qual, &ids[1].value);
+                    return;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The SELECT SHOW CREATE VIEW shows for `view` with `current_db` the session's database:
+/// the stored text printed again, without the view's database in names when that is the
+/// current one and every table the SELECT names is in it (MariaDB's compact form).
+pub fn shown_body(view: &crate::catalog::ViewDef, current_db: Option<&str>) -> String {
+    let Ok(q) = crate::parser::views::parse_select(&view.select) else {
+        return view.select.clone();
+    };
+    let compact = current_db == Some(view.db.as_str()) && only_tables_of(&q, &view.db);
+    let style = Style {
+        omit_db: compact.then(|| view.db.clone()),
+        resolved: true,
+    };
+    crate::catalog::query_print::query_text(&q, &style)
+}
+
+/// Whether every table `q` names with a database is in `db`.
+fn only_tables_of(q: &ast::Query, db: &str) -> bool {
+    let mut q = q.clone();
+    let mut dbs = Vec::new();
+    table_dbs(&mut q, &mut dbs);
+    dbs.iter().all(|d| d == db)
+}
+
+/// The databases of the tables `q` names with one (anywhere: CTEs, derived tables, subqueries).
+fn table_dbs(q: &mut ast::Query, out: &mut Vec<String>) {
+    if let Some(w) = &mut q.with {
+        for c in &mut w.cte_tables {
+            table_dbs(&mut c.query, out);
+        }
+    }
+    set_dbs(&mut q.body, out);
+}
+
+fn set_dbs(body: &mut SetExpr, out: &mut Vec<String>) {
+    match body {
+        SetExpr::Select(s) => {
+            for t in &mut s.from {
+                factor_dbs(&mut t.relation, out);
+                for j in &mut t.joins {
+                    factor_dbs(&mut j.relation, out);
+                    if let ast::JoinOperator::Join(ast::JoinConstraint::On(e))
+                    | ast::JoinOperator::Inner(ast::JoinConstraint::On(e))
+                    | ast::JoinOperator::Left(ast::JoinConstraint::On(e))
+                    | ast::JoinOperator::LeftOuter(ast::JoinConstraint::On(e)) =
+                        &mut j.join_operator
+                    {
+                        expr_dbs(e, out);
+                    }
+                }
+            }
+            for item in &mut s.projection {
+                if let ast::SelectItem::UnnamedExpr(e)
+                | ast::SelectItem::ExprWithAlias { expr: e, .. } = item
+                {
+                    expr_dbs(e, out);
+                }
+            }
+            for e in s.selection.iter_mut().chain(s.having.iter_mut()) {
+                expr_dbs(e, out);
+            }
+        }
+        SetExpr::Query(q) => table_dbs(q, out),
+        SetExpr::SetOperation { left, right, .. } => {
+            set_dbs(left, out);
+            set_dbs(right, out);
+        }
+        _ => {}
+    }
+}
+
+fn factor_dbs(f: &mut TableFactor, out: &mut Vec<String>) {
+    match f {
+        TableFactor::Table { name, .. } if name.0.len() == 2 => {
+            if let Some(i) = name.0[0].as_ident() {
+                out.push(i.value.clone());
+            }
+        }
+        TableFactor::Derived { subquery, .. } => table_dbs(subquery, out),
+        TableFactor::NestedJoin {
+            table_with_joins, ..
+        } => {
+            factor_dbs(&mut table_with_joins.relation, out);
+            for j in &mut table_with_joins.joins {
+                factor_dbs(&mut j.relation, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn expr_dbs(e: &mut ast::Expr, out: &mut Vec<String>) {
+    match e {
+        E::Subquery(q) | E::Exists { subquery: q, .. } => table_dbs(q, out),
+        E::InSubquery { expr, subquery, .. } => {
+            expr_dbs(expr, out);
+            table_dbs(subquery, out);
+        }
+        E::Function(f) => {
+            if let ast::FunctionArguments::List(l) = &mut f.args {
+                for a in &mut l.args {
+                    if let ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x)) = a {
+                        expr_dbs(x, out);
+                    }
+                }
+            }
+        }
+        other => {
+            for k in children(other).unwrap_or_default() {
+                expr_dbs(k, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_and_repeated_auto_names_are_renamed_as_mariadb_does() {
+        // view_alias.test: SELECT 'c1', 'c2 ', ' c3', ' c4 ', 'Name_exp_2' (leading spaces
+        // already dropped from the auto names).
+        let mut names: Vec<String> = ["c1", "c2 ", "c3", "c4 ", "Name_exp_2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        valid_names(&mut names, &[true; 5], true);
+        assert_eq!(
+            names,
+            ["c1", "Name_exp_2", "c3", "Name_exp_4", "My_exp_Name_exp_2"]
+        );
+        let long = "x".repeat(65);
+        let mut names = vec![long.clone(), "x".repeat(64)];
+        valid_names(&mut names, &[true, true], false);
+        assert_eq!(names, ["Name_exp_1".to_string(), "x".repeat(64)]);
+        // Two columns of one name are no auto names: left for the duplicate check (1060).
+        let mut names = vec!["a".to_string(), "a".to_string()];
+        valid_names(&mut names, &[false, false], true);
+        assert_eq!(names, ["a", "a"]);
+    }
+}
