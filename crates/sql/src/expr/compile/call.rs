@@ -189,6 +189,7 @@ impl Compiler<'_> {
         }
         match name.as_str() {
             "VALUES" if self.insert_scope.is_some() => return self.insert_value(&args),
+            "CHARSET" | "COLLATION" | "COERCIBILITY" => return self.charset_info(&name, &args),
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => return self.date_add(&name, &args),
             "TIME_BUCKET" if matches!(args.first(), Some(ast::Expr::Interval(_))) => {
                 return self.time_bucket(&args)
