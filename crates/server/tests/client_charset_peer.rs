@@ -42,7 +42,7 @@ const LATIN1_QUERIES: &[&[u8]] = &[
     b"SET NAMES utf8 COLLATE latin1_bin",
     b"SET character_set_client = NULL",
     b"SET collation_connection = 'nope'",
-    b"PREPARE s FROM 'SELECT ? AS p, CONCAT(a, ?) FROM t WHERE id = 1'; SET @p = 'caf\xe9'; EXECUTE s USING @p, @p",
+    b"PREPARE s FROM 'SELECT ? AS p, CONCAT(a, ?) AS q FROM t WHERE id = 1'; SET @p = 'caf\xe9'; EXECUTE s USING @p, @p",
 ];
 
 /// Runs `sql` with the mariadb client on `port` (batch mode, metadata, errors kept) as a client

@@ -5,7 +5,7 @@
 //! collation (0); a column its own collation, a binary column `binary` (2), another column
 //! `binary` (5); a user variable holding text the connection's collation (2); a text literal
 //! and the JSON functions the connection's collation (`collation_connection`, 4), JSON_UNQUOTE
-//! that set's `_bin`; USER(), DATABASE(), VERSION() and the other session names utf8mb3 (3); a
+//! utf8mb4_bin; USER(), DATABASE(), VERSION() and the other session names utf8mb3 (3); a
 //! byte string `binary` (4); NULL `binary` (6); numbers, dates and the functions that give them
 //! `binary` (5); a function over text its text argument's collation and derivation; anything
 //! else the connection's collation (4).
@@ -57,7 +57,8 @@ impl Compiler<'_> {
         }))
     }
 
-    fn connection_collation(&mut self) -> Collation {
+    /// `collation_connection` (a string literal's collation).
+    pub(super) fn connection_collation(&mut self) -> Collation {
         self.env
             .system_var("collation_connection", false)
             .ok()
@@ -80,7 +81,7 @@ impl Compiler<'_> {
             Expr::Json(j) => {
                 let c = self.connection_collation();
                 match j.func {
-                    crate::expr::json::JsonFunc::Unquote => (c.charset().bin_collation(), 4),
+                    crate::expr::json::JsonFunc::Unquote => (Collation::Utf8mb4Bin, 4),
                     _ => (c, 4),
                 }
             }
