@@ -71,7 +71,11 @@ fn client(port: u16, charset: &str, sql: &[u8]) -> Vec<u8> {
     let mut all = out.stdout;
     for line in String::from_utf8_lossy(&out.stderr).lines() {
         let line = match line.find(" at line ") {
-            Some(i) => format!("{}{}", &line[..i], &line[i + line[i..].find(':').unwrap_or(0)..]),
+            Some(i) => format!(
+                "{}{}",
+                &line[..i],
+                &line[i + line[i..].find(':').unwrap_or(0)..]
+            ),
             None => line.to_string(),
         };
         all.extend_from_slice(line.replace("Betula", "MariaDB").as_bytes());
@@ -82,7 +86,10 @@ fn client(port: u16, charset: &str, sql: &[u8]) -> Vec<u8> {
 
 /// Each query's output (after `USE peer`), on the server at `port`.
 fn answers(port: u16, charset: &str, queries: &[&[u8]]) -> Vec<Vec<u8>> {
-    assert!(client(port, "utf8mb4", SETUP.as_bytes()).is_empty(), "setup failed");
+    assert!(
+        client(port, "utf8mb4", SETUP.as_bytes()).is_empty(),
+        "setup failed"
+    );
     queries
         .iter()
         .map(|q| {

@@ -48,7 +48,9 @@ pub fn decode_statement(bytes: &[u8], client: Charset) -> Cow<'_, str> {
 /// None when the bytes are not text in it (they stay bytes).
 pub fn decode_parameter(bytes: &[u8], client: Charset) -> Option<String> {
     match client {
-        Charset::Latin1 | Charset::Ascii => Some(bytes.iter().map(|&b| LATIN1[b as usize]).collect()),
+        Charset::Latin1 | Charset::Ascii => {
+            Some(bytes.iter().map(|&b| LATIN1[b as usize]).collect())
+        }
         _ => std::str::from_utf8(bytes).ok().map(str::to_string),
     }
 }
@@ -58,7 +60,9 @@ pub fn encode_text(text: &str, to: Charset) -> Cow<'_, [u8]> {
     match to {
         Charset::Utf8mb4 | Charset::Binary => Cow::Borrowed(text.as_bytes()),
         _ if text.is_ascii() => Cow::Borrowed(text.as_bytes()),
-        Charset::Latin1 | Charset::Ascii => Cow::Owned(to.encode(&to.replace_unrepresentable(text))),
+        Charset::Latin1 | Charset::Ascii => {
+            Cow::Owned(to.encode(&to.replace_unrepresentable(text)))
+        }
         Charset::Utf8mb3 => match to.fits(text) {
             Ok(()) => Cow::Borrowed(text.as_bytes()),
             Err(_) => Cow::Owned(to.replace_unrepresentable(text).into_bytes()),
@@ -92,7 +96,11 @@ impl Plan {
         for (i, d) in defs.iter_mut().enumerate() {
             let target = match cs.results {
                 Some(r) => r,
-                None => own.get(i).copied().flatten().map_or(Charset::Utf8mb4, |c| c.charset()),
+                None => own
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(Charset::Utf8mb4, |c| c.charset()),
             };
             if let Some(r) = cs.results {
                 if let Cow::Owned(b) = encode_text(&d.name, r) {
@@ -154,7 +162,10 @@ mod tests {
 
     #[test]
     fn statements_decode_from_latin1() {
-        assert_eq!(decode_statement(b"SELECT 'h\xe9\x80'", Charset::Latin1), "SELECT 'hé€'");
+        assert_eq!(
+            decode_statement(b"SELECT 'h\xe9\x80'", Charset::Latin1),
+            "SELECT 'hé€'"
+        );
         assert_eq!(
             decode_statement(b"SELECT _binary'\xe9'", Charset::Latin1),
             "SELECT _binary X'E9'"
@@ -163,8 +174,14 @@ mod tests {
             decode_statement(b"SELECT 1", Charset::Latin1),
             Cow::Borrowed(_)
         ));
-        assert_eq!(decode_statement("SELECT 'é'".as_bytes(), Charset::Utf8mb4), "SELECT 'é'");
-        assert_eq!(decode_parameter(b"\xe9", Charset::Latin1).as_deref(), Some("é"));
+        assert_eq!(
+            decode_statement("SELECT 'é'".as_bytes(), Charset::Utf8mb4),
+            "SELECT 'é'"
+        );
+        assert_eq!(
+            decode_parameter(b"\xe9", Charset::Latin1).as_deref(),
+            Some("é")
+        );
         assert_eq!(decode_parameter(b"\xe9", Charset::Utf8mb4), None);
     }
 
@@ -173,8 +190,14 @@ mod tests {
         assert_eq!(&*encode_text("hé€→", Charset::Latin1), b"h\xe9\x80?");
         assert_eq!(&*encode_text("a😀", Charset::Utf8mb3), b"a?");
         assert_eq!(&*encode_text("é", Charset::Ascii), b"?");
-        assert!(matches!(encode_text("hé", Charset::Utf8mb4), Cow::Borrowed(_)));
-        assert!(matches!(encode_text("hé", Charset::Utf8mb3), Cow::Borrowed(_)));
+        assert!(matches!(
+            encode_text("hé", Charset::Utf8mb4),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            encode_text("hé", Charset::Utf8mb3),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -22,7 +22,9 @@ use std::borrow::Cow;
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(String::from_utf8_lossy(&hex_binary_literals(bytes, true)).into_owned()),
+        Err(_) => {
+            Cow::Owned(String::from_utf8_lossy(&hex_binary_literals(bytes, true)).into_owned())
+        }
     }
 }
 
@@ -32,9 +34,7 @@ pub fn decode_single_byte<'a>(bytes: &'a [u8], table: &[char; 256]) -> Cow<'a, s
         // ASCII is the same in every supported character set (and then valid UTF-8).
         return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
     }
-    let has_binary = bytes
-        .windows(7)
-        .any(|w| w.eq_ignore_ascii_case(b"_binary"));
+    let has_binary = bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"_binary"));
     let hexed;
     let text = if has_binary {
         hexed = hex_binary_literals(bytes, false);

@@ -140,8 +140,7 @@ impl Context {
             }
             "character_set_client" => cs.client = client_charset_named(var, &value_name(var, v)?)?,
             "character_set_connection" => {
-                cs.connection =
-                    client_charset_named(var, &value_name(var, v)?)?.default_collation()
+                cs.connection = client_charset_named(var, &value_name(var, v)?)?.default_collation()
             }
             "collation_connection" => {
                 cs.connection = charset_clause::collation_named(&value_name(var, v)?)?

@@ -491,7 +491,9 @@ fn own(sql: &str) -> DbResult<Statement> {
         "RENAME" => ddl::parse_rename(c),
         "ALTER" => ddl::parse_alter(c),
         "SET" if c.kws(&["CHARACTER", "SET"]) || c.kw("CHARSET") => {
-            let name = c.name().ok_or_else(|| DbError::syntax("SET CHARACTER SET"))?;
+            let name = c
+                .name()
+                .ok_or_else(|| DbError::syntax("SET CHARACTER SET"))?;
             let charset = (!name.eq_ignore_ascii_case("DEFAULT")).then_some(name);
             Ok(Statement::SetCharacterSet { charset })
         }

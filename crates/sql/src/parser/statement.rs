@@ -127,7 +127,9 @@ pub enum Statement {
         password: Option<String>,
     },
     /// SET {CHARACTER SET | CHARSET} cs (`None`: DEFAULT).
-    SetCharacterSet { charset: Option<String> },
+    SetCharacterSet {
+        charset: Option<String>,
+    },
     /// SET PASSWORD [FOR user] = 'pw' (`user`: the session's own when `None`).
     SetPassword {
         user: Option<String>,

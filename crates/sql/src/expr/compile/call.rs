@@ -25,7 +25,8 @@ fn literal_text(e: &Expr) -> bool {
     match e {
         Expr::Lit(Value::Text(_)) => true,
         Expr::Func(_, args) => {
-            args.iter().all(|a| matches!(a, Expr::Lit(_)) || literal_text(a))
+            args.iter()
+                .all(|a| matches!(a, Expr::Lit(_)) || literal_text(a))
                 && args.iter().any(literal_text)
         }
         _ => false,
@@ -256,10 +257,7 @@ impl Compiler<'_> {
             return Err(DbError::no_function(&name.to_ascii_lowercase()));
         }
         if matches!(name.as_str(), "HEX" | "LENGTH" | "OCTET_LENGTH") {
-            compiled = compiled
-                .into_iter()
-                .map(|e| self.in_own_bytes(e))
-                .collect();
+            compiled = compiled.into_iter().map(|e| self.in_own_bytes(e)).collect();
         }
         // ROUND(1/3, 8) and FLOOR(2/3*3) read the quotient's inner digits (compile/division.rs).
         let mut compiled = compiled;
