@@ -7,9 +7,8 @@
 //! Betula through the `mariadb` client, both started with latin1, and the outputs must be equal
 //! byte for byte.
 //!
-//! Not compared here: the connection's variables (`character_set_client` and the others), which
-//! MariaDB takes from the client's handshake and Betula keeps at utf8mb4, the character set it
-//! sends text in (docs/mysql-compat.md).
+//! The connection's variables (`character_set_client` and the others), which both take from the
+//! client's handshake, are compared by client_charset_peer.rs.
 //!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
 //! test says so and passes without comparing.

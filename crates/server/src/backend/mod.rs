@@ -9,6 +9,7 @@
 //! the engine reads them ([`Stream`]); results that need every row first (sorting, grouping) are
 //! materialized by the engine, then sent row by row.
 
+mod client_charset;
 mod convert;
 mod replication;
 
@@ -18,7 +19,9 @@ use betula_sql::parser::split::split_statements;
 use betula_sql::Session as EngineSession;
 use betula_sql::{DbError, DbResult, Engine, ErrorCode, OutCol, Output, RowSink};
 
+use betula_sql::context::connection_charset::ConnectionCharsets;
 use betula_sql::context::interrupt::ServerHooks;
+use client_charset::Plan;
 
 use crate::protocol::{
     Backend, ColumnDef, Completion, PreparedInfo, ResultSink, Session, SessionContext,
@@ -44,6 +47,9 @@ impl Backend for SqlBackend {
             .session(ctx.connection_id as u64, &ctx.user, &ctx.client_host);
         sess.client_found_rows =
             ctx.capabilities & crate::protocol::capabilities::CLIENT_FOUND_ROWS != 0;
+        if let Some(cs) = ConnectionCharsets::from_handshake(u16::from(ctx.charset)) {
+            sess.set_connection_charsets(cs);
+        }
         if let Some(db) = ctx.database.as_deref().filter(|d| !d.is_empty()) {
             sess.use_db(db).map_err(error)?;
         }
@@ -97,15 +103,20 @@ struct Stream<'a> {
     types: Vec<ColumnText>,
     /// What the client is told when sending failed (see [`Stream::write_error`]).
     failed: Option<SqlError>,
+    charsets: ConnectionCharsets,
+    /// How the result's text is converted for the client (client_charset.rs).
+    plan: Plan,
 }
 
 impl<'a> Stream<'a> {
-    fn new(out: &'a mut dyn ResultSink) -> Stream<'a> {
+    fn new(out: &'a mut dyn ResultSink, charsets: ConnectionCharsets) -> Stream<'a> {
         Stream {
             out,
             buf: Vec::new(),
             types: Vec::new(),
             failed: None,
+            charsets,
+            plan: Plan::none(),
         }
     }
 
@@ -130,11 +141,12 @@ impl<'a> Stream<'a> {
 
 impl RowSink for Stream<'_> {
     fn columns(&mut self, cols: &[OutCol]) -> DbResult<()> {
-        let defs: Vec<ColumnDef> = cols
+        let mut defs: Vec<ColumnDef> = cols
             .iter()
             .enumerate()
             .map(|(i, c)| convert::column(c, i, &[]))
             .collect();
+        self.plan = column_plan(&mut defs, cols, &self.charsets);
         self.types = cols.iter().map(ColumnText::of).collect();
         let r = self.out.begin_rows(&defs);
         r.map_err(|e| self.write_error(e))
@@ -148,29 +160,49 @@ impl RowSink for Stream<'_> {
                 .enumerate()
                 .map(|(i, v)| to_protocol_typed(v, &types.get(i).copied().unwrap_or_default())),
         );
+        self.plan.convert_row(&mut self.buf);
         let r = self.out.row(&self.buf);
         r.map_err(|e| self.write_error(e))
     }
 }
 
-fn send(out: Output, warnings: u16, sink: &mut dyn ResultSink) -> Result<(), SqlError> {
+/// Rewrites `defs` for the connection's results character set; how their values convert.
+fn column_plan(defs: &mut [ColumnDef], cols: &[OutCol], cs: &ConnectionCharsets) -> Plan {
+    if cs.results == Some(betula_sql::types::charset::Charset::Utf8mb4) {
+        return Plan::none();
+    }
+    let own: Vec<_> = cols
+        .iter()
+        .map(|c| c.ty.filter(|t| t.is_text()).map(|_| c.collation))
+        .collect();
+    Plan::for_columns(defs, &own, cs)
+}
+
+fn send(
+    out: Output,
+    warnings: u16,
+    sink: &mut dyn ResultSink,
+    cs: &ConnectionCharsets,
+) -> Result<(), SqlError> {
     match out {
         Output::Sent { .. } => sink.end_rows(&Completion {
             warnings,
             ..Default::default()
         }),
         Output::Rows { cols, rows } => {
-            let defs: Vec<ColumnDef> = cols
+            let mut defs: Vec<ColumnDef> = cols
                 .iter()
                 .enumerate()
                 .map(|(i, c)| convert::column(c, i, &rows))
                 .collect();
+            let plan = column_plan(&mut defs, &cols, cs);
             sink.begin_rows(&defs)?;
             let mut buf = Vec::with_capacity(defs.len());
             let texts: Vec<ColumnText> = cols.iter().map(ColumnText::of).collect();
             for r in &rows {
                 buf.clear();
                 buf.extend(r.iter().zip(&texts).map(|(v, c)| to_protocol_typed(v, c)));
+                plan.convert_row(&mut buf);
                 sink.row(&buf)?;
             }
             sink.end_rows(&Completion {
@@ -199,6 +231,10 @@ impl SqlSession {
 }
 
 impl Session for SqlSession {
+    fn decode_text<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+        client_charset::decode_statement(bytes, self.sess.charsets.client)
+    }
+
     fn query(&mut self, sql: &str, out: &mut dyn ResultSink) -> Result<(), SqlError> {
         // Executable comments (`/*!40101 ... */`) are statements, not comments, for the splitter.
         let expanded;
@@ -234,26 +270,28 @@ impl Session for SqlSession {
                     r.map_err(error)
                 }
                 None => {
-                    let mut stream = Stream::new(out);
+                    let mut stream = Stream::new(out, self.sess.charsets);
                     let r = self.sess.execute_to(s, &[], &mut stream);
                     stream.result(r)
                 }
             }?;
             let w = self.warnings();
-            send(r, w, out)?;
+            send(r, w, out, &self.sess.charsets)?;
         }
         Ok(())
     }
 
     fn prepare(&mut self, stmt: StatementId, sql: &str) -> Result<PreparedInfo, SqlError> {
         let (n, cols) = self.sess.prepare(stmt, sql).map_err(error)?;
+        let mut columns: Vec<ColumnDef> = cols
+            .iter()
+            .enumerate()
+            .map(|(i, c)| convert::column(c, i, &[]))
+            .collect();
+        column_plan(&mut columns, &cols, &self.sess.charsets);
         Ok(PreparedInfo {
             param_count: n.min(u16::MAX as usize) as u16,
-            columns: cols
-                .iter()
-                .enumerate()
-                .map(|(i, c)| convert::column(c, i, &[]))
-                .collect(),
+            columns,
         })
     }
 
@@ -263,14 +301,27 @@ impl Session for SqlSession {
         params: &[Value],
         out: &mut dyn ResultSink,
     ) -> Result<(), SqlError> {
-        let params: Vec<_> = params.iter().map(from_protocol).collect();
-        let mut stream = Stream::new(out);
+        let client = self.sess.charsets.client;
+        let params: Vec<_> = params
+            .iter()
+            .map(|p| match p {
+                Value::Bytes(b) if !b.is_ascii() => {
+                    match client_charset::decode_parameter(b, client) {
+                        Some(s) => betula_sql::types::value::Value::Text(s),
+                        None => betula_sql::types::value::Value::Bytes(b.clone()),
+                    }
+                }
+                other => from_protocol(other),
+            })
+            .collect();
+        let cs = self.sess.charsets;
+        let mut stream = Stream::new(out, cs);
         let r = self
             .sess
             .execute_prepared_to(stmt, &params, Some(&mut stream));
         let r = stream.result(r)?;
         let w = self.warnings();
-        send(r, w, out)
+        send(r, w, out, &self.sess.charsets)
     }
 
     fn close_statement(&mut self, stmt: StatementId) {

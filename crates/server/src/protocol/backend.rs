@@ -99,6 +99,11 @@ pub trait Backend: Send + Sync + 'static {
 
 /// One connection's SQL state (current database, transaction, plans...).
 pub trait Session: Send {
+    /// The SQL text of a COM_QUERY / COM_STMT_PREPARE body, read in the client's character
+    /// set (default: UTF-8, `query_text::decode`).
+    fn decode_text<'a>(&self, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+        super::query_text::decode(bytes)
+    }
     /// Runs the COM_QUERY text (one or more statements, see module docs).
     fn query(&mut self, sql: &str, out: &mut dyn ResultSink) -> Result<(), SqlError>;
     /// Prepares `sql` under the protocol-assigned id `stmt`.

@@ -76,6 +76,9 @@ pub mod charset {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ColumnDef {
     pub name: String,
+    /// The name's bytes as sent when they are not `name`'s UTF-8 (a connection whose
+    /// `character_set_results` is another character set).
+    pub sent_name: Option<Vec<u8>>,
     pub table: String,
     pub db: String,
     pub column_type: ColumnType,
@@ -113,6 +116,7 @@ impl ColumnDef {
         };
         ColumnDef {
             name: name.into(),
+            sent_name: None,
             table: String::new(),
             db: String::new(),
             column_type,
@@ -146,8 +150,9 @@ pub fn encode_column_def(out: &mut Vec<u8>, col: &ColumnDef, for_field_list: boo
     put_lenenc_bytes(out, col.db.as_bytes());
     put_lenenc_bytes(out, col.table.as_bytes());
     put_lenenc_bytes(out, col.table.as_bytes());
-    put_lenenc_bytes(out, col.name.as_bytes());
-    put_lenenc_bytes(out, col.name.as_bytes());
+    let name = col.sent_name.as_deref().unwrap_or(col.name.as_bytes());
+    put_lenenc_bytes(out, name);
+    put_lenenc_bytes(out, name);
     put_lenenc_int(out, 0x0c);
     put_u16(out, col.charset);
     put_u32(out, col.length);

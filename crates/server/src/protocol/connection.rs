@@ -306,7 +306,7 @@ impl Connection<'_> {
                 let r = self.session.init_db(&text(body));
                 self.reply(r)?;
             }
-            Command::Query => self.query(&super::query_text::decode(body))?,
+            Command::Query => self.query(&self.session.decode_text(body))?,
             Command::FieldList => self.field_list(body)?,
             Command::ProcessKill => {
                 let r = match WireReader::new(body).u32() {
@@ -324,7 +324,7 @@ impl Connection<'_> {
                 self.stream.write_packet(s.as_bytes())?;
                 self.stream.flush()?;
             }
-            Command::StmtPrepare => self.prepare(&super::query_text::decode(body))?,
+            Command::StmtPrepare => self.prepare(&self.session.decode_text(body))?,
             Command::StmtExecute => self.execute(body)?,
             Command::StmtClose => {
                 if let Ok(id) = WireReader::new(body).u32() {

@@ -22,7 +22,7 @@ pub mod error;
 pub mod handshake;
 pub mod local_infile;
 pub mod packet;
-mod query_text;
+pub mod query_text;
 pub mod response;
 pub mod resultset;
 pub mod row;

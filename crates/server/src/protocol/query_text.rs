@@ -10,6 +10,11 @@
 //! (MySQL's backslash escapes and doubled quotes undone), so binary data arrives intact (a text
 //! column then refuses bytes that are not UTF-8, as MariaDB does); any other invalid byte
 //! (in an identifier or a comment) becomes U+FFFD.
+//!
+//! A client whose character set is a single-byte one (latin1, ascii) gets [`decode_single_byte`]:
+//! every byte is a character of its table, except the quoted part of `_binary '...'`, which
+//! becomes a hex literal of exactly its bytes as above (the backend picks the decoding:
+//! backend/client_charset.rs).
 
 use std::borrow::Cow;
 
@@ -17,15 +22,34 @@ use std::borrow::Cow;
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(String::from_utf8_lossy(&hex_binary_literals(bytes)).into_owned()),
+        Err(_) => {
+            Cow::Owned(String::from_utf8_lossy(&hex_binary_literals(bytes, true)).into_owned())
+        }
     }
 }
 
-/// Copies `sql`, replacing the quoted part of each `_binary '...'` literal, and each literal
-/// that is not UTF-8, by `X'..'`.
+/// The SQL text of a query in a single-byte character set whose byte `b` is `table[b]`.
+pub fn decode_single_byte<'a>(bytes: &'a [u8], table: &[char; 256]) -> Cow<'a, str> {
+    if bytes.is_ascii() {
+        // ASCII is the same in every supported character set (and then valid UTF-8).
+        return Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default());
+    }
+    let has_binary = bytes.windows(7).any(|w| w.eq_ignore_ascii_case(b"_binary"));
+    let hexed;
+    let text = if has_binary {
+        hexed = hex_binary_literals(bytes, false);
+        &hexed[..]
+    } else {
+        bytes
+    };
+    Cow::Owned(text.iter().map(|&b| table[b as usize]).collect())
+}
+
+/// Copies `sql`, replacing the quoted part of each `_binary '...'` literal, and (with
+/// `non_utf8`) each literal that is not UTF-8, by `X'..'`.
 /// Other string literals, quoted identifiers and comments are copied verbatim (a `_binary`
 /// inside them is not a literal).
-fn hex_binary_literals(sql: &[u8]) -> Vec<u8> {
+fn hex_binary_literals(sql: &[u8], non_utf8: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(sql.len() * 2);
     let mut i = 0;
     while i < sql.len() {
@@ -33,7 +57,7 @@ fn hex_binary_literals(sql: &[u8]) -> Vec<u8> {
         match c {
             b'\'' | b'"' => {
                 let (end, value) = string_literal(sql, i);
-                let not_utf8 = std::str::from_utf8(&sql[i..end]).is_err();
+                let not_utf8 = non_utf8 && std::str::from_utf8(&sql[i..end]).is_err();
                 if not_utf8 || follows_binary_introducer(&out) {
                     if !out.last().is_some_and(u8::is_ascii_whitespace) {
                         out.push(b' ');
@@ -177,6 +201,22 @@ mod tests {
             decode(b"SELECT '_binary', `_binary\xff` /* _binary '\xff' */"),
             "SELECT '_binary', `_binary\u{fffd}` /* _binary '\u{fffd}' */"
         );
+    }
+
+    #[test]
+    fn single_byte_text_keeps_binary_literals() {
+        let mut table = ['\0'; 256];
+        for (b, c) in table.iter_mut().enumerate() {
+            *c = char::from(b as u8);
+        }
+        assert_eq!(
+            decode_single_byte(b"SELECT 'h\xe9', _binary '\xe9'", &table),
+            "SELECT 'h\u{e9}', _binary X'E9'"
+        );
+        assert!(matches!(
+            decode_single_byte(b"SELECT 1", &table),
+            Cow::Borrowed("SELECT 1")
+        ));
     }
 
     #[test]

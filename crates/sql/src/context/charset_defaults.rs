@@ -46,7 +46,7 @@ impl Engine {
     /// Makes `coll` the server's default collation from its start (the `character_set_server` /
     /// `collation_server` settings): the global server pair, and the global database pair that a
     /// session shows while no database is selected, as MariaDB sets both from its my.cnf. The
-    /// connection's variables stay utf8mb4, the character set Betula sends text in.
+    /// connection's variables come from the client's handshake (connection_charset.rs).
     pub fn set_server_collation(&self, coll: Collation) {
         let mut globals = self.globals.write();
         set_pair(&mut globals, "server", coll);

@@ -28,6 +28,7 @@
 pub mod auto_inc;
 pub mod binlog_commit;
 pub mod charset_defaults;
+pub mod connection_charset;
 pub mod cte_scope;
 pub mod engine;
 pub mod handlers;
@@ -75,6 +76,8 @@ pub struct Context {
     pub batch_in_txn: bool,
     pub(crate) holds_lock: Option<LockMode>,
     pub vars: HashMap<String, Value>,
+    /// The connection's character sets (connection_charset.rs; mirrored in `vars`).
+    pub charsets: connection_charset::ConnectionCharsets,
     pub user_vars: crate::expr::UserVars,
     /// The running statement assigns user variables (`@v := expr`): its reads of them are
     /// slots read as it runs (expr/user_var.rs), not values fixed when it is compiled.
@@ -214,6 +217,7 @@ impl Context {
             batch_in_txn: false,
             holds_lock: None,
             vars,
+            charsets: Default::default(),
             user_vars: Default::default(),
             assigns_user_vars: false,
             warnings: Vec::new(),
@@ -248,6 +252,7 @@ impl Context {
             status: Default::default(),
         };
         cx.refresh_database_charset();
+        cx.set_connection_charsets(Default::default());
         cx
     }
 

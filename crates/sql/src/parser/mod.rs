@@ -17,6 +17,7 @@
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
 //! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, CREATE [OR REPLACE] [view options] VIEW, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs, views.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
+//! | SET CHARACTER SET | here | `SetCharacterSet` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, PURGE, RESET, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
 //! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
@@ -354,7 +355,7 @@ fn grammar_of(sql: &str) -> Grammar {
             _ => Grammar::Sqlparser,
         },
         "SET" => match next().as_deref() {
-            Some("PASSWORD") => Grammar::Own,
+            Some("PASSWORD" | "CHARACTER" | "CHARSET") => Grammar::Own,
             _ => Grammar::Sqlparser,
         },
         k if OWN.contains(&k) => Grammar::Own,
@@ -489,6 +490,13 @@ fn own(sql: &str) -> DbResult<Statement> {
         "TRUNCATE" => ddl::parse_truncate(c),
         "RENAME" => ddl::parse_rename(c),
         "ALTER" => ddl::parse_alter(c),
+        "SET" if c.kws(&["CHARACTER", "SET"]) || c.kw("CHARSET") => {
+            let name = c
+                .name()
+                .ok_or_else(|| DbError::syntax("SET CHARACTER SET"))?;
+            let charset = (!name.eq_ignore_ascii_case("DEFAULT")).then_some(name);
+            Ok(Statement::SetCharacterSet { charset })
+        }
         "SET" => users::parse_set_password(c),
         "GRANT" => users::parse_grant(c, false),
         "REVOKE" => users::parse_grant(c, true),

@@ -126,6 +126,10 @@ pub enum Statement {
         /// IDENTIFIED BY: the new password.
         password: Option<String>,
     },
+    /// SET {CHARACTER SET | CHARSET} cs (`None`: DEFAULT).
+    SetCharacterSet {
+        charset: Option<String>,
+    },
     /// SET PASSWORD [FOR user] = 'pw' (`user`: the session's own when `None`).
     SetPassword {
         user: Option<String>,

@@ -138,6 +138,9 @@ fn run(
         Statement::AlterUser { user, password } => {
             users::alter_user(cx, &user, password.as_deref())
         }
+        Statement::SetCharacterSet { charset } => cx
+            .set_character_set(charset.as_deref())
+            .map(|()| Output::done(0)),
         Statement::SetPassword { user, password } => {
             users::set_password(cx, user.as_deref(), &password)
         }

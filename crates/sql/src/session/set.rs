@@ -42,7 +42,11 @@ pub fn set(cx: &mut Context, s: &ast::Set) -> DbResult<Output> {
                 assign(cx, &object_name_parts(&a.name), global, &a.value)?;
             }
         }
-        S::SetNames { .. } | S::SetNamesDefault {} => {}
+        S::SetNames {
+            charset_name,
+            collation_name,
+        } => cx.set_names(Some((&charset_name.value, collation_name.as_deref())))?,
+        S::SetNamesDefault {} => cx.set_names(None)?,
         S::SetTransaction { modes, .. } => {
             for m in modes {
                 if let ast::TransactionMode::IsolationLevel(l) = m {
@@ -170,6 +174,9 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         v = Value::Text(value);
     }
     let v = variables::normalize(&var, v);
+    if !global && cx.set_charset_variable(&var, &v)? {
+        return Ok(());
+    }
     if let Some(which) = charset_pair(&var) {
         let coll = pair_collation(&var, &v)?;
         if global {

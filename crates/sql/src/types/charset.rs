@@ -8,7 +8,7 @@
 //! the character set only restricts which characters a value may contain and how long it is in
 //! bytes (the TEXT types' limits and the lengths information_schema reports). What clients see
 //! is the same as in MariaDB because the server converts every result to the connection's
-//! character set (utf8mb4) anyway.
+//! `character_set_results` anyway (crates/server/src/backend/client_charset.rs).
 //!
 //! Repertoires: utf8mb4 every character; utf8mb3 the Basic Multilingual Plane (U+0000..U+FFFF);
 //! latin1 the 256 characters of MariaDB's latin1, which is Windows-1252 with its five undefined

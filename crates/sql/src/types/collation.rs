@@ -156,10 +156,10 @@ impl Collation {
     pub fn is_default(self) -> bool {
         self.charset().default_collation() == self
     }
-    /// The collation of the text clients receive for a column of this collation: the server
-    /// sends every text as UTF-8 (the connection's utf8mb4, as MariaDB converts results to
-    /// `character_set_results`), so a latin1, utf8mb3 or ascii column is announced as utf8mb4
-    /// (`_bin` collations as utf8mb4_bin), with a length of 4 bytes per character.
+    /// The collation of a column's text as the SQL layer hands it to the server: UTF-8, so a
+    /// latin1, utf8mb3 or ascii column is announced as utf8mb4 (`_bin` collations as
+    /// utf8mb4_bin), with a length of 4 bytes per character; the server then converts both to
+    /// the connection's `character_set_results` (crates/server/src/backend/client_charset.rs).
     pub fn as_sent(self) -> Collation {
         match self.charset() {
             Charset::Binary | Charset::Utf8mb4 => self,

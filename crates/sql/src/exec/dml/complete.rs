@@ -99,11 +99,18 @@ pub(crate) fn complete_row(
                     if strict {
                         return Err(DbError::no_default(&c.name));
                     }
-                    warnings.push(Warning {
-                        level: crate::error::sql_error::WarningLevel::Warning,
-                        code: ErrorCode::NoDefaultForField,
-                        message: format!("Field '{}' doesn't have a default value", c.name),
-                    });
+                    // Once per column and statement, as MariaDB reports it (not per row).
+                    let message = format!("Field '{}' doesn't have a default value", c.name);
+                    let known = warnings
+                        .iter()
+                        .any(|w| w.code == ErrorCode::NoDefaultForField && w.message == message);
+                    if !known {
+                        warnings.push(Warning {
+                            level: crate::error::sql_error::WarningLevel::Warning,
+                            code: ErrorCode::NoDefaultForField,
+                            message,
+                        });
+                    }
                     c.implicit_value()
                 }
             },

@@ -22,6 +22,19 @@ use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
 use crate::types::value::Value;
 
+/// Whether `e` is a text literal or a function of literals only, at least one of them text.
+fn literal_text(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(Value::Text(_)) => true,
+        Expr::Func(_, args) => {
+            args.iter()
+                .all(|a| matches!(a, Expr::Lit(_)) || literal_text(a))
+                && args.iter().any(literal_text)
+        }
+        _ => false,
+    }
+}
+
 /// Clauses of a call that the evaluator does not implement are refused, never ignored.
 fn refuse_unsupported_call_clauses(f: &ast::Function) -> DbResult<()> {
     if f.filter.is_some() {
@@ -191,6 +204,7 @@ impl Compiler<'_> {
         }
         match name.as_str() {
             "VALUES" if self.insert_scope.is_some() => return self.insert_value(&args),
+            "CHARSET" | "COLLATION" | "COERCIBILITY" => return self.charset_info(&name, &args),
             "DATE_ADD" | "DATE_SUB" | "ADDDATE" | "SUBDATE" => return self.date_add(&name, &args),
             "TIME_BUCKET" if matches!(args.first(), Some(ast::Expr::Interval(_))) => {
                 return self.time_bucket(&args)
@@ -271,9 +285,15 @@ impl Compiler<'_> {
 
     /// `e` as the bytes of its character set where that is not UTF-8 (a latin1 column's text:
     /// HEX and the byte lengths count its latin1 bytes, as MariaDB's do); else `e`.
-    fn in_own_bytes(&self, e: Expr) -> Expr {
+    /// Text built of literals only is in the connection's character set (MariaDB's literals are).
+    fn in_own_bytes(&mut self, e: Expr) -> Expr {
         use crate::types::charset::Charset;
-        match e.text_collation(self.scope).map(|c| c.charset()) {
+        let own = match e.text_collation(self.scope) {
+            Some(c) => Some(c.charset()),
+            None if literal_text(&e) => Some(self.connection_collation().charset()),
+            None => None,
+        };
+        match own {
             Some(cs @ (Charset::Latin1 | Charset::Ascii)) => Expr::Func(
                 crate::expr::functions::CHARSET_BYTES.into(),
                 vec![e, Expr::Lit(Value::Text(cs.name().into()))],

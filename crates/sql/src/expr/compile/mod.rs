@@ -30,6 +30,7 @@
 
 mod call;
 mod cast;
+mod charset_info;
 mod division;
 pub mod hybrid;
 mod json;
