@@ -169,6 +169,9 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         }
         v = Value::Text(value);
     }
+    if var == "sql_mode" {
+        v = Value::Text(crate::types::sql_mode::assign(&v)?);
+    }
     let v = variables::normalize(&var, v);
     if let Some(which) = charset_pair(&var) {
         let coll = pair_collation(&var, &v)?;
