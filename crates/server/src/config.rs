@@ -5,9 +5,13 @@
 //! TokuDB's tokudb_block_size / tokudb_read_block_size), log_recycle_segments (retired log segments
 //! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections, metrics_port (the HTTP metrics
 //! endpoint's port, off unless set; 0 = any free port) and metrics_address (its address, 127.0.0.1 unless
-//! set; docs/monitoring.md), the binary log's keys (binlog_settings.rs) and the server's default
-//! character set, character_set_server / collation_server (charset_settings.rs)). Flags given on the
-//! command line win over the file.
+//! set; docs/monitoring.md), the binary log's keys (binlog_settings.rs), the server's default
+//! character set, character_set_server / collation_server (charset_settings.rs), and sql_mode).
+//! The file is read as MariaDB reads a my.cnf (option_file.rs): its server sections, `loose-`
+//! prefixes, includes; a key Betula does not have is a warning, a bad value an error. TokuDB's
+//! tokudb_cache_size, tokudb_block_size, tokudb_read_block_size and tokudb_row_format name
+//! Betula's settings. Flags given on the command line win over the file; an unknown flag key is
+//! an error.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -34,6 +38,10 @@ pub struct ServeConfig {
     pub binlog: crate::binlog_settings::BinlogSettings,
     /// The server's default character set (charset_settings.rs).
     pub charset: crate::charset_settings::CharsetSettings,
+    /// The global `sql_mode` from the start, as MariaDB writes it (None: MariaDB's default).
+    pub sql_mode: Option<String>,
+    /// What the config file had that Betula does not use, one message each (printed at start).
+    pub warnings: Vec<String>,
 }
 
 impl Default for ServeConfig {
@@ -49,6 +57,8 @@ impl Default for ServeConfig {
             metrics_address: "127.0.0.1".into(),
             binlog: Default::default(),
             charset: Default::default(),
+            sql_mode: None,
+            warnings: Vec::new(),
         }
     }
 }
@@ -85,21 +95,38 @@ pub fn parse_durability(s: &str) -> Result<Durability, String> {
 }
 
 impl ServeConfig {
-    /// Applies one `key = value` setting.
+    /// Applies one `key = value` setting; an unknown key is an error.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let v = value.trim().trim_matches('"').trim_matches('\'');
         let key = key.trim().to_ascii_lowercase().replace('-', "_");
-        if self.binlog.set(&key, v)? || self.charset.set(&key, v)? {
-            return Ok(());
+        if self.apply(&key, value)? {
+            Ok(())
+        } else {
+            Err(format!("unknown setting '{key}'"))
         }
-        match key.as_str() {
+    }
+
+    /// Applies setting `key` (lower case, `_` for `-`); `Ok(false)` if Betula has no such key.
+    fn apply(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        let v = value.trim().trim_matches('"').trim_matches('\'');
+        if self.binlog.set(key, v)? || self.charset.set(key, v)? {
+            return Ok(true);
+        }
+        match key {
             "datadir" => self.datadir = PathBuf::from(v),
             "port" => self.port = v.parse().map_err(|_| format!("bad port '{v}'"))?,
             "bind" | "bind_address" => self.bind = v.to_string(),
             "secure_file_priv" => self.secure_file_priv = Some(PathBuf::from(v)),
-            "cache_size" | "cache_bytes" => self.env.cache_bytes = parse_size(v)?,
+            "cache_size" | "cache_bytes" | "tokudb_cache_size" => {
+                self.env.cache_bytes = parse_size(v)?
+            }
+            "sql_mode" => {
+                let setting = betula_sql::types::value::Value::Text(v.to_string());
+                let modes = betula_sql::types::sql_mode::assign(&setting)
+                    .map_err(|e| format!("sql_mode: {}", e.message))?;
+                self.sql_mode = Some(modes);
+            }
             "durability" => self.env.durability = parse_durability(v)?,
-            "compression" => {
+            "compression" | "tokudb_row_format" => {
                 self.env.default_tree.codec =
                     Codec::parse(v).ok_or_else(|| format!("unknown compression '{v}'"))?
             }
@@ -134,9 +161,9 @@ impl ServeConfig {
                     .parse()
                     .map_err(|_| format!("bad max_connections '{v}'"))?
             }
-            other => return Err(format!("unknown setting '{other}'")),
+            _ => return Ok(false),
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Checks settings that only make sense together (node vs basement size, the server's
@@ -149,22 +176,29 @@ impl ServeConfig {
             .map_err(|e| format!("block_size / read_block_size: {e}"))
     }
 
-    /// Reads a config file's settings.
+    /// Reads a config file's settings (option_file.rs; includes relative to the working
+    /// directory).
     pub fn load_file(&mut self, text: &str) -> Result<(), String> {
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() || line.starts_with('[') {
-                continue;
+        let lines = crate::option_file::parse(text, "config", std::path::Path::new("."))?;
+        self.load_lines(lines)
+    }
+
+    /// Reads the config file at `path` (includes relative to its directory).
+    pub fn load_path(&mut self, path: &std::path::Path) -> Result<(), String> {
+        self.load_lines(crate::option_file::read(path)?)
+    }
+
+    /// Applies option-file settings: a bad value is an error; a key Betula does not have (a
+    /// MariaDB setting such as innodb_buffer_pool_size) is kept in `warnings` and skipped.
+    fn load_lines(&mut self, lines: Vec<crate::option_file::OptionLine>) -> Result<(), String> {
+        for l in lines {
+            if !self
+                .apply(&l.key, &l.value)
+                .map_err(|e| format!("{}: {e}", l.at))?
+            {
+                self.warnings
+                    .push(format!("{}: unknown setting '{}' ignored", l.at, l.key));
             }
-            // MariaDB's bare `log_bin` / `log-bin` switches the binary log on.
-            if line.eq_ignore_ascii_case("log_bin") || line.eq_ignore_ascii_case("log-bin") {
-                self.set("log_bin", "ON")?;
-                continue;
-            }
-            let (k, v) = line
-                .split_once('=')
-                .ok_or_else(|| format!("line {}: expected key = value", n + 1))?;
-            self.set(k, v).map_err(|e| format!("line {}: {e}", n + 1))?;
         }
         Ok(())
     }
@@ -225,7 +259,26 @@ mod tests {
         );
         assert_eq!(c.env.default_tree.codec, Codec::Lzma);
         assert_eq!(c.port, 3307);
-        assert!(c.load_file("nonsense\n").is_err());
+        c.load_file("nonsense\n[mysqld]\ninnodb_buffer_pool_size = 1G\n")
+            .unwrap();
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
+        assert!(c.warnings[1].contains("innodb_buffer_pool_size"));
+        assert!(
+            c.set("nonsense", "1").is_err(),
+            "a flag's unknown key is an error"
+        );
+        c.load_file("[mysqld]\nsql-mode = \"strict_all_tables,no_zero_date\"\n")
+            .unwrap();
+        assert_eq!(
+            c.sql_mode.as_deref(),
+            Some("STRICT_ALL_TABLES,NO_ZERO_DATE")
+        );
+        assert!(c
+            .load_file("sql_mode = FOO\n")
+            .unwrap_err()
+            .contains("sql_mode"));
+        c.load_file("[mariadbd]\ntokudb_cache_size = 2G\n").unwrap();
+        assert_eq!(c.env.cache_bytes, 2 << 30);
         assert!(c.load_file("durability = sometimes\n").is_err());
         assert_eq!(c.env.wal_recycle_segments, 4, "the engine's default");
         c.set("log_recycle_segments", "0").unwrap();

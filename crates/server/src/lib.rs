@@ -1,5 +1,5 @@
 //! Library side of the `betula` binary: the MySQL wire-protocol layer, the backend glue that
-//! connects it to the SQL engine, the `serve` settings (the binary log's and the default character set's among them), the HTTP metrics endpoint, `betula import`,
+//! connects it to the SQL engine, the `serve` settings (the binary log's and the default character set's among them) read from MariaDB-style option files, the HTTP metrics endpoint, `betula import`,
 //! `betula backup` / `restore` / `verify`, the replica of a MariaDB / MySQL primary, and the disk-fault injection seam the reliability tests start
 //! the server with.
 pub mod backend;
@@ -10,5 +10,6 @@ pub mod config;
 pub mod fault_control;
 pub mod import;
 pub mod metrics;
+pub mod option_file;
 pub mod protocol;
 pub mod replica;

@@ -231,6 +231,12 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     if let Some(c) = server_collation {
         engine.set_server_collation(c);
     }
+    if let Some(m) = &cfg.sql_mode {
+        engine.globals.write().insert(
+            "sql_mode".into(),
+            betula_sql::types::value::Value::Text(m.clone()),
+        );
+    }
     if let Some(b) = cfg.binlog.config() {
         engine
             .enable_binlog(b)
@@ -304,12 +310,12 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
 fn load_config(config: Option<PathBuf>) -> Result<ServeConfig, String> {
     let mut cfg = ServeConfig::default();
     if let Some(path) = config {
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        cfg.load_file(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        cfg.load_path(&path)?;
         cfg.validate()
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        for w in &cfg.warnings {
+            eprintln!("betula: warning: {w}");
+        }
     }
     Ok(cfg)
 }

@@ -10,7 +10,7 @@
 //! error line) must be equal byte for byte.
 //!
 //! Not compared here: the variable tables' other rows (each server has variables of its own,
-//! and Betula's global `sql_mode` default is MySQL 8's), SYSTEM_VARIABLES' columns after
+//! and their global values differ), SYSTEM_VARIABLES' columns after
 //! GLOBAL_VALUE, which Betula does not have.
 //!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
@@ -57,10 +57,10 @@ const QUERIES: &[&str] = &[
     "CREATE TABLE l (a VARCHAR(20) CHARACTER SET latin1, b VARCHAR(20)); INSERT INTO l VALUES (UNHEX('22CA22'), 'x'), (UNHEX('80E9FF'), 'y'), (X'41', 'z'); SELECT a, b FROM l ORDER BY b; DROP TABLE l",
     "SHOW BINARY LOGS",
     "SELECT COUNT(*) FROM information_schema.SYSTEM_VARIABLES WHERE variable_name = 'have_sanitizer' AND global_value LIKE 'MSAN%'",
-    "SET SESSION sql_mode = 'ANSI_QUOTES'; SELECT VARIABLE_NAME, SESSION_VALUE FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN ('sql_mode', 'autocommit') ORDER BY 1",
+    "SET SESSION sql_mode = 'NO_ZERO_DATE'; SELECT VARIABLE_NAME, SESSION_VALUE FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN ('sql_mode', 'autocommit') ORDER BY 1",
     "SET SESSION autocommit = 0; SELECT VARIABLE_NAME, SESSION_VALUE, GLOBAL_VALUE FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME = 'autocommit'; SET SESSION autocommit = 1",
-    "SET SESSION sql_mode = 'ANSI_QUOTES'; SELECT * FROM information_schema.SESSION_VARIABLES WHERE VARIABLE_NAME IN ('sql_mode', 'autocommit') ORDER BY 1",
-    "SET SESSION sql_mode = 'ANSI_QUOTES'; SELECT * FROM information_schema.GLOBAL_VARIABLES WHERE VARIABLE_NAME = 'autocommit'",
+    "SET SESSION sql_mode = 'NO_ZERO_DATE'; SELECT * FROM information_schema.SESSION_VARIABLES WHERE VARIABLE_NAME IN ('sql_mode', 'autocommit') ORDER BY 1",
+    "SET SESSION sql_mode = 'NO_ZERO_DATE'; SELECT * FROM information_schema.GLOBAL_VARIABLES WHERE VARIABLE_NAME = 'autocommit'",
     // the BINARY column attribute: the character set's _bin collation
     "CREATE TABLE ba (a VARCHAR(10) BINARY NOT NULL, b VARCHAR(10) CHARACTER SET latin1 BINARY, c CHAR(3) BINARY CHARACTER SET utf8mb4, d ENUM('x','Y') BINARY, e TEXT BINARY); SELECT COLUMN_NAME, COLLATION_NAME FROM information_schema.COLUMNS WHERE TABLE_NAME = 'ba' ORDER BY ORDINAL_POSITION; INSERT INTO ba VALUES ('A', 'a', 'x', 'Y', 'E'); SELECT a = 'a', b = 'A', e = 'e' FROM ba; DROP TABLE ba",
     "CREATE TABLE bc (a VARCHAR(3) BINARY COLLATE latin1_german1_ci)",

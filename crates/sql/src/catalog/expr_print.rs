@@ -95,7 +95,7 @@ fn precedence(e: &ast::Expr) -> Prec {
 /// MariaDB's spelling and precedence of a binary operator it prints between its operands.
 fn binary(op: &B) -> Option<(&'static str, Prec)> {
     Some(match op {
-        B::Or => ("or", Prec::Or),
+        B::Or | B::StringConcat => ("or", Prec::Or),
         B::Xor => ("xor", Prec::Xor),
         B::And => ("and", Prec::And),
         B::Eq => ("=", Prec::Cmp),

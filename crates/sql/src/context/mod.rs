@@ -273,18 +273,50 @@ impl Context {
     }
 
     pub fn strict(&self) -> bool {
-        self.vars
-            .get("sql_mode")
-            .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.to_ascii_uppercase().contains("STRICT_"))
+        self.sql_modes().strict()
     }
 
-    /// True if `sql_mode` contains `mode` (e.g. NO_AUTO_VALUE_ON_ZERO).
-    pub fn sql_mode_has(&self, mode: &str) -> bool {
-        self.vars
-            .get("sql_mode")
-            .and_then(crate::expr::eval::text_of)
-            .is_some_and(|m| m.split(',').any(|x| x.trim().eq_ignore_ascii_case(mode)))
+    /// Division by zero while a statement stores values (INSERT, REPLACE, UPDATE, CREATE TABLE
+    /// ... SELECT), until the guard drops: error 1365 in strict mode with
+    /// ERROR_FOR_DIVISION_BY_ZERO unless IGNORE, else as the statement began (expr/eval/div_zero.rs).
+    #[must_use]
+    pub fn storing_values(&self, ignore: bool) -> crate::expr::eval::div_zero::Scoped {
+        use crate::expr::eval::div_zero::{current, scoped, OnDivZero};
+        use crate::types::sql_mode::Modes;
+        let m = self.sql_modes();
+        if !ignore && m.strict() && m.has(Modes::ERROR_FOR_DIVISION_BY_ZERO) {
+            scoped(OnDivZero::Fail)
+        } else {
+            scoped(current())
+        }
+    }
+
+    /// What a division by zero gives in a statement that stores nothing: NULL, with warning
+    /// 1365 under ERROR_FOR_DIVISION_BY_ZERO.
+    pub fn div_zero_base(&self) -> crate::expr::eval::div_zero::OnDivZero {
+        use crate::expr::eval::div_zero::OnDivZero;
+        if self
+            .sql_modes()
+            .has(crate::types::sql_mode::Modes::ERROR_FOR_DIVISION_BY_ZERO)
+        {
+            OnDivZero::Warn
+        } else {
+            OnDivZero::Null
+        }
+    }
+
+    /// How values are converted for storing: strict or not (IGNORE turns it off), the session's
+    /// time zone and `sql_mode`.
+    pub fn coerce_mode(&self, strict: bool) -> crate::types::coerce::SqlMode {
+        crate::types::coerce::SqlMode::session(strict, self.time_zone, self.sql_modes())
+    }
+
+    /// The session's `sql_mode` (types/sql_mode.rs).
+    pub fn sql_modes(&self) -> crate::types::sql_mode::Modes {
+        match self.vars.get("sql_mode") {
+            Some(Value::Text(t)) => crate::types::sql_mode::Modes::of_text(t),
+            _ => crate::types::sql_mode::Modes::default(),
+        }
     }
 
     /// A numeric session variable (0 if unset or not a number).

@@ -105,7 +105,10 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),
-        ("optimizer_switch", t(crate::context::optimizer_switch::DEFAULT)),
+        (
+            "optimizer_switch",
+            t(crate::context::optimizer_switch::DEFAULT),
+        ),
         // MariaDB's join and optimizer tuning knobs (10.11 defaults): accepted and shown; they
         // change no result, and Betula's planner does not read them
         ("join_cache_level", i(2)),
@@ -124,7 +127,7 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         // Shown and settable only: Betula has no general query log to keep a session out of.
         ("sql_log_off", i(0)),
         ("sql_warnings", i(0)),
-        ("sql_mode", t("ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION")),
+        ("sql_mode", t(crate::types::sql_mode::DEFAULT)),
         ("sql_require_primary_key", i(0)),
         ("sql_safe_updates", i(0)),
         ("sql_select_limit", Value::UInt(u64::MAX)),
@@ -136,7 +139,10 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("tx_read_only", i(0)),
         ("unique_checks", i(1)),
         ("version", t(&version())),
-        ("version_comment", t("Betula (Apache-2.0), a write-optimized MySQL-compatible database")),
+        (
+            "version_comment",
+            t("Betula (Apache-2.0), a write-optimized MySQL-compatible database"),
+        ),
         ("version_compile_machine", t(std::env::consts::ARCH)),
         ("version_compile_os", t(std::env::consts::OS)),
         ("default_authentication_plugin", t("mysql_native_password")),

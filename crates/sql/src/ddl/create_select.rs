@@ -34,6 +34,7 @@ pub fn create_table_as(
     extras: &TableExtras,
     q: &ast::Query,
 ) -> DbResult<Output> {
+    let _div_zero = cx.storing_values(false);
     let (cols, rows) = match crate::exec::query::run_query(cx, q)? {
         Output::Rows { cols, rows } => (cols, rows),
         _ => {

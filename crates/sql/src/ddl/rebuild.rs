@@ -114,10 +114,7 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let reorder = !plan.order.is_empty() && new.pk.is_empty();
     let keep_keys = new.pk.is_empty() && old.pk.is_empty() && !reorder;
     let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
-    let mode = SqlMode {
-        strict: cx.strict(),
-        time_zone: cx.time_zone,
-    };
+    let mode = cx.coerce_mode(cx.strict());
     let mut warnings = Vec::new();
     let mut next_auto = plan
         .old

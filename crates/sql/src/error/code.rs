@@ -274,6 +274,8 @@ error_codes! {
     ViewInvalid = 1356, "HY000";
     /// `ER_NO_DEFAULT_FOR_FIELD`
     NoDefaultForField = 1364, "HY000";
+    /// `ER_DIVISION_BY_ZERO`
+    DivisionByZero = 1365, "22012";
     /// `ER_TRUNCATED_WRONG_VALUE_FOR_FIELD` (22007 in MariaDB; MySQL says HY000)
     TruncatedWrongValueForField = 1366, "22007";
     /// `ER_ILLEGAL_VALUE_FOR_TYPE`

@@ -20,7 +20,7 @@ pub enum SqlError {
     OutOfRange { column: String, row: u64 },
     /// 1292 / 22007: a temporal value that does not parse or is not a valid calendar value.
     /// `kind` is `date`, `datetime`, `time`, or `timestamp` as in MySQL's message.
-    #[error("Incorrect {kind} value: '{value}' for column '{column}' at row {row}")]
+    #[error("Incorrect {kind} value: '{value}' for column {column} at row {row}")]
     IncorrectTemporal {
         kind: &'static str,
         value: String,

@@ -50,7 +50,10 @@ pub fn run(cx: &mut Context, stmt: MultiTable) -> DbResult<Output> {
             refs,
             update,
             ignore,
-        } => multi_update(cx, &refs, &update, ignore),
+        } => {
+            let _div_zero = cx.storing_values(ignore);
+            multi_update(cx, &refs, &update, ignore)
+        }
         MultiTable::MultiDelete {
             targets,
             refs,
@@ -383,10 +386,7 @@ fn multi_update(
                     &t.columns[c],
                     (&t.db, &t.name),
                     n as u64 + 1,
-                    crate::types::coerce::SqlMode {
-                        strict,
-                        time_zone: cx.time_zone,
-                    },
+                    cx.coerce_mode(strict),
                     &mut warnings,
                 ) {
                     Ok(v) => v,
@@ -405,10 +405,7 @@ fn multi_update(
                     }
                 }
             }
-            let mode = crate::types::coerce::SqlMode {
-                strict,
-                time_zone: cx.time_zone,
-            };
+            let mode = cx.coerce_mode(strict);
             dml::compute_generated(&t, &mut new, n as u64 + 1, mode, &mut warnings)?;
             dml::check_row(&t, &new)?;
             match dml::update_row(cx, &t, pk, &old, &new) {

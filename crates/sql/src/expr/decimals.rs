@@ -159,7 +159,8 @@ fn plus_increment(a: u8) -> u8 {
 
 /// The decimals of `UNIX_TIMESTAMP(e)` (MariaDB's `datetime_precision` of its argument, at most
 /// 6): a temporal column's fractional digits, a DECIMAL's scale, 0 for integers and dates, 6 for
-/// a DOUBLE or a string that is not constant (a string column, CONCAT); a constant string is
+/// a DOUBLE or a string that is not constant (a string column, CONCAT), a temporal CAST's
+/// precision; a constant string is
 /// read as MariaDB reads it (`'... 00:00:00.50'`: 2). `None`: not known before the value (a
 /// function of another kind), whose value then decides (its fractional digits, if any, as 6).
 pub fn unix_timestamp_decimals(scope: &Scope, e: &Expr) -> Option<u8> {
@@ -186,6 +187,10 @@ pub fn unix_timestamp_decimals(scope: &Scope, e: &Expr) -> Option<u8> {
         Expr::Lit(v) => Some(literal(v).min(MAX)),
         Expr::Func(name, _) if STRING_FUNCTIONS.contains(&name.as_str()) => Some(MAX),
         Expr::Cast(_, crate::expr::CastTo::Char(_) | crate::expr::CastTo::Binary(_)) => Some(MAX),
+        Expr::Cast(_, crate::expr::CastTo::DateTime(fsp) | crate::expr::CastTo::Time(fsp)) => {
+            Some(*fsp)
+        }
+        Expr::Cast(_, crate::expr::CastTo::Date) => Some(0),
         _ => None,
     }
 }
@@ -212,7 +217,7 @@ const STRING_FUNCTIONS: &[&str] = &[
 ];
 
 /// The fractional digits of the time written in `s` (`'2020-01-01 10:00:00.50'`: 2).
-fn constant_text_digits(s: &str) -> u8 {
+pub(crate) fn constant_text_digits(s: &str) -> u8 {
     let Some(colon) = s.find(':') else {
         return 0;
     };

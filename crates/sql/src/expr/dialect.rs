@@ -10,14 +10,17 @@
 //! And the assignment `@v := expr` binds loosest of all operators, as in MariaDB (`@v := a OR
 //! b` assigns `a OR b`; sqlparser gives `:=` the precedence of `=`).
 //!
+//! And `||` is OR with OR's precedence, as in MariaDB without PIPES_AS_CONCAT (sqlparser reads
+//! it as string concatenation binding like `*`); that mode is refused (types/sql_mode.rs).
+//!
 //! Invariant: every method the MySQL dialect defines is passed on to it unchanged; only
 //! `parse_prefix` adds something, and only for a `!` / `!!` token, `parse_column_option`,
-//! only for a `BINARY` keyword, and `get_next_precedence`, only for `:=`.
+//! only for a `BINARY` keyword, and `get_next_precedence`, only for `:=` and `||`.
 
 use std::any::TypeId;
 
 use sqlparser::ast::{ColumnOption, Expr, Statement, UnaryOperator};
-use sqlparser::dialect::{Dialect, MySqlDialect};
+use sqlparser::dialect::{Dialect, MySqlDialect, Precedence};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Token;
@@ -64,8 +67,11 @@ impl Dialect for MariaDbDialect {
     }
 
     fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
-        if parser.peek_token_ref().token == Token::Assignment {
-            return Some(Ok(ASSIGNMENT_PRECEDENCE));
+        match parser.peek_token_ref().token {
+            Token::Assignment => return Some(Ok(ASSIGNMENT_PRECEDENCE)),
+            // `||` is OR (sql_mode without PIPES_AS_CONCAT, which Betula refuses).
+            Token::StringConcat => return Some(Ok(self.prec_value(Precedence::Or))),
+            _ => {}
         }
         self.0.get_next_precedence(parser)
     }

@@ -5,14 +5,17 @@
 //! Invariants: folding never changes a result — session-dependent functions (NOW, DATABASE, ...)
 //! are already literals after compilation, RAND is never folded (it is not
 //! [`Expr::is_const`]), and a subexpression whose evaluation fails is left as it was, so its error
-//! still surfaces where it did.
+//! still surfaces where it did; so is a division by zero, whose warning is per evaluation.
 
+use crate::expr::eval::div_zero::{self, OnDivZero};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::Expr;
 
 /// `e` with every foldable subexpression replaced by its value.
 pub fn fold_constants(e: Expr) -> Expr {
     if !matches!(e, Expr::Lit(_)) && foldable(&e) {
+        // A division by zero is left to warn (or fail) once per evaluation, as MariaDB does.
+        let _zero = div_zero::scoped(OnDivZero::Fail);
         if let Ok(v) = eval(&e, &EvalCtx::row(&[])) {
             return Expr::Lit(v);
         }

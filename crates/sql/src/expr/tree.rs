@@ -105,8 +105,10 @@ pub enum CastTo {
     Decimal(u8, u8),
     Double,
     Date,
-    DateTime,
-    Time,
+    /// DATETIME(fsp): the value with its fraction cut to `fsp` digits (MariaDB's default 0).
+    DateTime(u8),
+    /// TIME(fsp), as DATETIME(fsp).
+    Time(u8),
 }
 
 impl CastTo {

@@ -2,7 +2,8 @@
 //! holds [`select::SelectPlan`]s: sources bound from FROM (from.rs) with their access paths
 //! (access.rs, hints.rs, index_condition.rs), filters (without what the key range applies:
 //! implied.rs), grouping, window functions (window.rs),
-//! order and limit, the column names of select items (item_name.rs); WITH's common table
+//! order and limit, the column names of select items (item_name.rs) and the fixed types of
+//! computed temporal items (item_type.rs); WITH's common table
 //! expressions are bound while planning (cte.rs), views expanded
 //! in place as derived tables (view.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
@@ -17,6 +18,7 @@ pub mod hints;
 pub mod implied;
 pub mod index_condition;
 mod item_name;
+mod item_type;
 pub mod locks;
 pub mod pruning;
 pub mod query;

@@ -622,10 +622,13 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]
                 },
             }
         }
-        e => OutCol {
-            collation: scope.collation_of(e),
-            double_decimals: fixed_double_decimals(scope, aggs, e),
-            ..OutCol::named(&p.name, None)
+        e => match super::item_type::temporal_item_type(scope, e) {
+            Some(ty) => OutCol::named(&p.name, Some(ty)),
+            None => OutCol {
+                collation: scope.collation_of(e),
+                double_decimals: fixed_double_decimals(scope, aggs, e),
+                ..OutCol::named(&p.name, None)
+            },
         },
     }
 }

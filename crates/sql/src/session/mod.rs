@@ -349,6 +349,7 @@ impl Session {
             self.warnings.clear();
         }
         crate::error::pending::clear();
+        crate::expr::eval::div_zero::set(self.cx.div_zero_base());
         (self.now_utc, self.now_micros) = now_utc_with_micros();
         self.now = self.time_zone.utc_to_local(self.now_utc);
         self.params = params.to_vec();

@@ -173,6 +173,9 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         }
         v = Value::Text(value);
     }
+    if var == "sql_mode" {
+        v = Value::Text(crate::types::sql_mode::assign(&v)?);
+    }
     let v = variables::normalize(&var, v);
     if !global && cx.set_charset_variable(&var, &v)? {
         return Ok(());

@@ -24,6 +24,7 @@ pub mod coerce;
 pub mod collation;
 pub mod decimal;
 pub mod member_codes;
+pub mod sql_mode;
 pub mod temporal;
 pub mod text_format;
 pub mod time_zone;

@@ -1,6 +1,6 @@
 //! Calendar and clock values: DATE, DATETIME / TIMESTAMP and TIME, with MySQL's string forms.
 //!
-//! Owns: [`Date`], [`DateTime`], [`Time`]; parsing of MySQL's literal forms, validation, rounding
+//! Owns: [`Date`], [`DateTime`], [`Time`]; parsing of MySQL's literal forms, validation, cutting
 //! to a fractional-seconds precision (fsp), text formatting, and the packed integer forms the codecs
 //! store.
 //!
@@ -237,25 +237,14 @@ impl DateTime {
             (self.micros % MICROS_PER_SEC) as u32,
         )
     }
-    /// Rounds the fraction to `fsp` digits (half up, as MySQL does by default); a carry past midnight
-    /// moves to the next day. `None` if that passes 9999-12-31.
-    pub fn round_to_fsp(&self, fsp: u8) -> Option<DateTime> {
+    /// The value with its fraction cut to `fsp` digits, as MariaDB stores and casts values
+    /// (without TIME_ROUND_FRACTIONAL).
+    pub fn to_fsp(&self, fsp: u8) -> DateTime {
         let unit = 10u64.pow(6 - fsp.min(6) as u32);
-        let r = self.micros % unit;
-        let mut micros = self.micros - r;
-        if r * 2 >= unit {
-            micros += unit;
-        }
-        if micros >= MICROS_PER_DAY {
-            return Some(DateTime {
-                date: self.date.succ()?,
-                micros: micros - MICROS_PER_DAY,
-            });
-        }
-        Some(DateTime {
+        DateTime {
             date: self.date,
-            micros,
-        })
+            micros: self.micros - self.micros % unit,
+        }
     }
     /// YYYYMMDDHHMMSS.ffffff, MySQL's numeric value of a DATETIME.
     pub fn as_number(&self) -> f64 {
@@ -443,17 +432,12 @@ impl Time {
             micros: if neg { -total } else { total },
         })
     }
-    /// Rounds the fraction to `fsp` digits, half away from zero.
-    pub fn round_to_fsp(&self, fsp: u8) -> Time {
+    /// The value with its fraction cut to `fsp` digits, toward zero, as MariaDB stores and
+    /// casts values (without TIME_ROUND_FRACTIONAL).
+    pub fn to_fsp(&self, fsp: u8) -> Time {
         let unit = 10i64.pow(6 - fsp.min(6) as u32);
-        let a = self.micros.abs();
-        let r = a % unit;
-        let mut v = a - r;
-        if r * 2 >= unit {
-            v += unit;
-        }
         Time {
-            micros: if self.micros < 0 { -v } else { v },
+            micros: self.micros - self.micros % unit,
         }
     }
     /// HHMMSS.ffffff as a number.
@@ -566,13 +550,10 @@ mod tests {
     }
 
     #[test]
-    fn round_and_format() {
+    fn cut_and_format() {
         let dt = DateTime::parse("2024-03-05 23:59:59.999500").unwrap();
-        assert_eq!(
-            dt.round_to_fsp(3).unwrap().format(3),
-            "2024-03-06 00:00:00.000"
-        );
-        assert_eq!(dt.round_to_fsp(6).unwrap().format(0), "2024-03-05 23:59:59");
+        assert_eq!(dt.to_fsp(3).format(3), "2024-03-05 23:59:59.999");
+        assert_eq!(dt.to_fsp(6).format(0), "2024-03-05 23:59:59");
         assert_eq!(dt.format(2), "2024-03-05 23:59:59.99");
         assert_eq!(needed_fsp(500_000), 1);
         assert_eq!(needed_fsp(123_456), 6);
@@ -595,11 +576,8 @@ mod tests {
         assert_eq!(Time::parse("838:59:59.5").unwrap().format(1), "838:59:59.5");
         assert!(Time::from_micros(Time::parse("839:00:00").unwrap().micros).is_none());
         assert_eq!(
-            Time::parse("-00:00:01.25")
-                .unwrap()
-                .round_to_fsp(1)
-                .format(1),
-            "-00:00:01.3"
+            Time::parse("-00:00:01.25").unwrap().to_fsp(1).format(1),
+            "-00:00:01.2"
         );
     }
 }

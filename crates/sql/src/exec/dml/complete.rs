@@ -29,13 +29,13 @@ pub(crate) fn complete_row(
     first_id: &mut Option<u64>,
     warnings: &mut Vec<Warning>,
 ) -> DbResult<Vec<Value>> {
-    let mode = crate::types::coerce::SqlMode {
-        strict,
-        time_zone: cx.time_zone,
-    };
+    let mode = cx.coerce_mode(strict);
     let mut row = Vec::with_capacity(t.columns.len());
     // Read only for a 0 into an AUTO_INCREMENT column (sql_mode is text to search).
-    let zero_is_value = || cx.sql_mode_has("NO_AUTO_VALUE_ON_ZERO");
+    let zero_is_value = || {
+        cx.sql_modes()
+            .has(crate::types::sql_mode::Modes::NO_AUTO_VALUE_ON_ZERO)
+    };
     for (i, (c, s)) in t.columns.iter().zip(slots).enumerate() {
         if t.generated[i].is_some() {
             // Computed below, once every column it may read is set.

@@ -110,6 +110,7 @@ pub fn insert(cx: &mut Context, ins: &ast::Insert) -> DbResult<Output> {
 
 /// Runs an INSERT/REPLACE however it was parsed.
 pub fn run_insert(cx: &mut Context, mut spec: InsertSpec<'_>) -> DbResult<Output> {
+    let _div_zero = cx.storing_values(spec.ignore);
     let (db, tname) = cx.resolve_table_name(&spec.table)?;
     cx.check_db_access(&db)?;
     let kind = if spec.replace {

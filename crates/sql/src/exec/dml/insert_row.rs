@@ -115,10 +115,7 @@ fn updated_row(
     warnings: &mut Vec<Warning>,
 ) -> DbResult<Vec<Value>> {
     let mut new = old.to_vec();
-    let mode = crate::types::coerce::SqlMode {
-        strict: policy.strict,
-        time_zone: cx.time_zone,
-    };
+    let mode = cx.coerce_mode(policy.strict);
     for (col, e) in policy.program {
         if t.generated[*col].is_some() {
             super::value_for_generated(t, *col, policy.strict, warnings)?;

@@ -46,6 +46,7 @@ pub fn explain_update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
 /// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings
 /// and the row is left as it was.
 pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<Output> {
+    let _div_zero = cx.storing_values(ignore);
     if u.from.is_some() {
         return Err(DbError::unsupported("UPDATE ... FROM"));
     }
@@ -91,10 +92,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 &t.columns[*c],
                 (&t.db, &t.name),
                 n as u64 + 1,
-                crate::types::coerce::SqlMode {
-                    strict,
-                    time_zone: cx.time_zone,
-                },
+                cx.coerce_mode(strict),
                 &mut warnings,
             ) {
                 Ok(v) => v,
@@ -117,10 +115,7 @@ pub fn update_with(cx: &mut Context, u: &ast::Update, ignore: bool) -> DbResult<
                 }
             }
         }
-        let mode = crate::types::coerce::SqlMode {
-            strict,
-            time_zone: cx.time_zone,
-        };
+        let mode = cx.coerce_mode(strict);
         super::compute_generated(&t, &mut new, n as u64 + 1, mode, &mut warnings)?;
         super::check_row(&t, &new)?;
         if let Some(v) = &view {

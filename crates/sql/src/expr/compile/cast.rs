@@ -28,12 +28,12 @@ impl Compiler<'_> {
             }
             E::Cast {
                 expr, data_type, ..
-            } => self.cast_to(expr, cast_target(data_type)?)?,
+            } => self.cast_to(expr, cast_target(data_type, expr)?)?,
             E::Convert {
                 expr,
                 data_type: Some(dt),
                 ..
-            } => self.cast_to(expr, cast_target(dt)?)?,
+            } => self.cast_to(expr, cast_target(dt, expr)?)?,
             // CONVERT(x USING cs): text of the connection's character set.
             E::Convert { expr, .. } => {
                 Expr::Cast(Box::new(self.compile(expr)?), CastTo::Char(None))
@@ -99,7 +99,13 @@ impl Compiler<'_> {
             ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
             other => other.to_string(),
         };
-        let to = cast_target(&ts.data_type)?;
+        // A typed literal keeps the fraction digits written (`TIME '10:00:00.5'`).
+        let digits = crate::expr::decimals::constant_text_digits(&s).min(6);
+        let to = match cast_target(&ts.data_type, &ast::Expr::value(ts.value.value.clone()))? {
+            CastTo::DateTime(_) => CastTo::DateTime(digits),
+            CastTo::Time(_) => CastTo::Time(digits),
+            other => other,
+        };
         Ok(Expr::Cast(Box::new(Expr::Lit(Value::Text(s))), to))
     }
 }
@@ -152,7 +158,21 @@ fn length_of(type_text: &str) -> Option<u32> {
     inner.trim().parse().ok()
 }
 
-pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
+/// The fractional digits of a temporal CAST target (`TIME(3)`; 0 without); more than 6 is
+/// MariaDB's 1426 naming the cast expression.
+fn temporal_fsp(type_text: &str, expr: &ast::Expr) -> DbResult<u8> {
+    match length_of(type_text) {
+        None => Ok(0),
+        Some(n) if n <= 6 => Ok(n as u8),
+        Some(_) => Err(DbError::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision specified for '{expr}'. Maximum is 6"),
+        )),
+    }
+}
+
+/// The target of `CAST(expr AS dt)`.
+pub fn cast_target(dt: &ast::DataType, expr: &ast::Expr) -> DbResult<CastTo> {
     let s = dt.to_string().to_ascii_uppercase();
     let base = s.split(['(', ' ']).next().unwrap_or("");
     Ok(match base {
@@ -187,8 +207,8 @@ pub fn cast_target(dt: &ast::DataType) -> DbResult<CastTo> {
         }
         "DOUBLE" | "FLOAT" | "REAL" => CastTo::Double,
         "DATE" => CastTo::Date,
-        "DATETIME" | "TIMESTAMP" => CastTo::DateTime,
-        "TIME" => CastTo::Time,
+        "DATETIME" | "TIMESTAMP" => CastTo::DateTime(temporal_fsp(&s, expr)?),
+        "TIME" => CastTo::Time(temporal_fsp(&s, expr)?),
         _ => return Err(DbError::syntax(s)),
     })
 }

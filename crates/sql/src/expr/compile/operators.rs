@@ -200,7 +200,8 @@ fn binop(op: &BinaryOperator) -> DbResult<BinOp> {
         B::Gt => BinOp::Gt,
         B::GtEq => BinOp::Ge,
         B::And => BinOp::And,
-        B::Or => BinOp::Or,
+        // `||`: OR, as the dialect reads it (expr/dialect.rs).
+        B::Or | B::StringConcat => BinOp::Or,
         B::Xor => BinOp::Xor,
         B::BitwiseAnd => BinOp::BitAnd,
         B::BitwiseOr => BinOp::BitOr,

@@ -3,7 +3,7 @@
 //! Invariants (MySQL's): integer operands give BIGINT, UNSIGNED when either is, with overflow an
 //! error (1690); exact operands (integers, DECIMAL) give DECIMAL, `/` with 4 more digits of scale
 //! (`div_precision_increment`); a DOUBLE or string operand gives DOUBLE, and a result that is not
-//! finite is NULL. Division or modulo by zero is NULL. Bit operators work on 64-bit unsigned
+//! finite is NULL. Division or modulo by zero is NULL, or its warning or error (div_zero.rs). Bit operators work on 64-bit unsigned
 //! values; shifts of 64 or more give 0.
 
 use crate::error::code::ErrorCode;
@@ -58,6 +58,14 @@ fn num(v: &Value) -> Option<Num> {
     })
 }
 
+fn is_zero(n: &Num) -> bool {
+    match n {
+        Num::I(i) => *i == 0,
+        Num::D(d) => d.is_zero(),
+        Num::F(f) => *f == 0.0,
+    }
+}
+
 fn dec_of(n: &Num) -> Option<Decimal> {
     match n {
         Num::I(i) => Decimal::new(*i, 0),
@@ -110,6 +118,9 @@ pub fn arith(op: BinOp, a: &Value, b: &Value) -> DbResult<Value> {
     let (Some(x), Some(y)) = (num(a), num(b)) else {
         return Ok(Value::Null);
     };
+    if matches!(op, BinOp::Div | BinOp::IntDiv | BinOp::Mod) && is_zero(&y) {
+        return super::div_zero::divided_by_zero();
+    }
     let unsigned = matches!(a, Value::UInt(_)) || matches!(b, Value::UInt(_));
     if let (Num::I(i), Num::I(j)) = (&x, &y) {
         return int_arith(op, *i, *j, unsigned);

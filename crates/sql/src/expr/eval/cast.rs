@@ -86,8 +86,8 @@ pub fn cast_reporting(v: &Value, to: CastTo) -> Value {
 /// The name MariaDB's 1292 gives a temporal CAST target.
 fn temporal_kind(to: CastTo) -> Option<&'static str> {
     match to {
-        CastTo::Date | CastTo::DateTime => Some("datetime"),
-        CastTo::Time => Some("time"),
+        CastTo::Date | CastTo::DateTime(_) => Some("datetime"),
+        CastTo::Time(_) => Some("time"),
         _ => None,
     }
 }
@@ -143,7 +143,7 @@ fn cast_into(v: &Value, to: CastTo, diag: &mut Diag) -> Value {
                 None => Value::Null,
             }
         }
-        CastTo::Date | CastTo::DateTime | CastTo::Time => {
+        CastTo::Date | CastTo::DateTime(_) | CastTo::Time(_) => {
             let out = temporal(v, to);
             if !out.is_null() || !matches!(v, Value::Text(_) | Value::Bytes(_)) {
                 return out;
@@ -166,7 +166,7 @@ fn cast_into(v: &Value, to: CastTo, diag: &mut Diag) -> Value {
 fn temporal_name(to: CastTo) -> &'static str {
     match to {
         CastTo::Date => "date",
-        CastTo::Time => "time",
+        CastTo::Time(_) => "time",
         _ => "datetime",
     }
 }
@@ -177,22 +177,34 @@ fn temporal(v: &Value, to: CastTo) -> Value {
         CastTo::Date => to_datetime(v)
             .map(|d| Value::Date(d.date))
             .unwrap_or(Value::Null),
-        CastTo::DateTime => to_datetime(v).map(Value::DateTime).unwrap_or(Value::Null),
-        _ => match v {
-            Value::Time(t) => Value::Time(*t),
-            Value::DateTime(d) => Time::from_micros(d.micros as i64)
-                .map(Value::Time)
-                .unwrap_or(Value::Null),
-            other => text_of(other)
-                .and_then(|s| {
-                    // a datetime string casts to its time of day (as in MySQL)
-                    Time::parse(s.trim()).or_else(|| {
-                        DateTime::parse(s.trim()).and_then(|d| Time::from_micros(d.micros as i64))
-                    })
-                })
-                .map(Value::Time)
-                .unwrap_or(Value::Null),
+        CastTo::DateTime(fsp) => to_datetime(v)
+            .map(|d| d.to_fsp(fsp))
+            .map(Value::DateTime)
+            .unwrap_or(Value::Null),
+        CastTo::Time(fsp) => match time_value(v) {
+            Value::Time(t) => Value::Time(t.to_fsp(fsp)),
+            other => other,
         },
+        _ => Value::Null,
+    }
+}
+
+/// `v` read as a TIME (NULL when it does not read as one).
+fn time_value(v: &Value) -> Value {
+    match v {
+        Value::Time(t) => Value::Time(*t),
+        Value::DateTime(d) => Time::from_micros(d.micros as i64)
+            .map(Value::Time)
+            .unwrap_or(Value::Null),
+        other => text_of(other)
+            .and_then(|s| {
+                // a datetime string casts to its time of day (as in MySQL)
+                Time::parse(s.trim()).or_else(|| {
+                    DateTime::parse(s.trim()).and_then(|d| Time::from_micros(d.micros as i64))
+                })
+            })
+            .map(Value::Time)
+            .unwrap_or(Value::Null),
     }
 }
 

@@ -22,6 +22,7 @@ mod arith;
 mod cast;
 mod cast_text;
 mod compare;
+pub mod div_zero;
 mod logic;
 
 pub use crate::expr::functions::is_known_function;

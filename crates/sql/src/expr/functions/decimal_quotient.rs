@@ -31,7 +31,7 @@ const WORD_DIGITS: u32 = 9;
 /// `__DIV_PRECISE(a, b)`.
 pub(super) fn divide(a: &Value, b: &Value) -> DbResult<Value> {
     match (exact(a), exact(b)) {
-        (Some(_), Some(y)) if y.is_zero() => Ok(Value::Null),
+        (Some(_), Some(y)) if y.is_zero() => crate::expr::eval::div_zero::divided_by_zero(),
         (Some(x), Some(y)) => match quotient(x, y) {
             Some(q) => Ok(Value::Decimal(q)),
             None => arith(BinOp::Div, a, b),

@@ -78,7 +78,7 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
                 (None, _) => Value::Null,
             }
         }
-        "TIME" => crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time),
+        "TIME" => crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time(6)),
         "YEAR" => extract("Year", &a[0]),
         "MONTH" => extract("Month", &a[0]),
         "DAY" | "DAYOFMONTH" => extract("Day", &a[0]),
@@ -108,7 +108,7 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             })
             .unwrap_or(Value::Null),
         "QUARTER" => extract("Quarter", &a[0]),
-        "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time) {
+        "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time(6)) {
             Value::Time(t) => Value::Int(t.micros / 1_000_000),
             _ => Value::Null,
         },

@@ -73,6 +73,10 @@ pub(super) fn run(d: &Program, insert_row: &[u8], old: &[u8]) -> Option<Vec<u8>>
     let mut cur = decode_row(&d.layout, old).ok()?;
     let new = decode_row(&d.layout, insert_row).ok()?;
     let mut warnings = Vec::new();
+    // Applied outside any statement: a division by zero is NULL (a statement that must report
+    // one never defers it: expr.rs).
+    let _div_zero =
+        crate::expr::eval::div_zero::scoped(crate::expr::eval::div_zero::OnDivZero::Null);
     for (col, e) in &d.assignments {
         let v = eval(
             e,

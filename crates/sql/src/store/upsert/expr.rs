@@ -33,19 +33,40 @@ const BINOPS: [BinOp; 21] = [
     BinOp::Shr,
 ];
 
-/// CAST targets by number.
-const CASTS: [CastTo; 8] = [
+/// CAST targets by number (6 and 7 kept every fraction digit before temporal casts took a
+/// precision: they are DATETIME(6) and TIME(6)).
+const CASTS: [CastTo; 20] = [
     CastTo::Signed,
     CastTo::Unsigned,
     CastTo::Char(None),
     CastTo::Binary(None),
     CastTo::Double,
     CastTo::Date,
-    CastTo::DateTime,
-    CastTo::Time,
+    CastTo::DateTime(6),
+    CastTo::Time(6),
+    CastTo::DateTime(0),
+    CastTo::DateTime(1),
+    CastTo::DateTime(2),
+    CastTo::DateTime(3),
+    CastTo::DateTime(4),
+    CastTo::DateTime(5),
+    CastTo::Time(0),
+    CastTo::Time(1),
+    CastTo::Time(2),
+    CastTo::Time(3),
+    CastTo::Time(4),
+    CastTo::Time(5),
 ];
 
-/// Encodes an expression of the supported subset; `None` if it uses anything else.
+/// A division the statement must report a zero divisor of (ERROR_FOR_DIVISION_BY_ZERO): not
+/// deferred into a message, where it could only give NULL.
+fn divides_with_diagnostics(op: BinOp) -> bool {
+    use crate::expr::eval::div_zero::{current, OnDivZero};
+    matches!(op, BinOp::Div | BinOp::IntDiv | BinOp::Mod) && current() != OnDivZero::Null
+}
+
+/// Encodes an expression of the supported subset; `None` if it uses anything else (or a
+/// division whose zero divisor the statement reports).
 pub fn encode_expr(out: &mut Vec<u8>, e: &Expr) -> Option<()> {
     match e {
         Expr::Lit(v) => {
@@ -70,6 +91,9 @@ pub fn encode_expr(out: &mut Vec<u8>, e: &Expr) -> Option<()> {
             encode_expr(out, a)?
         }
         Expr::Binary(op, a, b, c) => {
+            if divides_with_diagnostics(*op) {
+                return None;
+            }
             out.push(4);
             out.push(BINOPS.iter().position(|x| x == op)? as u8);
             out.push(COLLATIONS.iter().position(|x| x == c)? as u8);
@@ -82,6 +106,10 @@ pub fn encode_expr(out: &mut Vec<u8>, e: &Expr) -> Option<()> {
             encode_expr(out, a)?
         }
         Expr::Func(name, args) => {
+            let divides = matches!(name.as_str(), "MOD" | crate::expr::functions::DIV_PRECISE);
+            if divides && divides_with_diagnostics(BinOp::Div) {
+                return None;
+            }
             out.push(6);
             put_str(out, name);
             put_varint(out, args.len() as u64);

@@ -31,8 +31,9 @@
 //!   is right-padded with 0x00 to n bytes.
 //! * DATE/DATETIME/TIMESTAMP: strings per `DateTime::parse`, numbers as `YYMMDD[HHMMSS]` /
 //!   `YYYYMMDD[HHMMSS]`. Invalid values [1292] → zero date with warning 1265 in non-strict. The zero
-//!   date itself is an error [1292] in strict mode (MySQL 8 default NO_ZERO_DATE) and accepted
-//!   otherwise. Fractions round to the column's fsp. A DATE loses a non-zero time part with a Note
+//!   date itself, under NO_ZERO_DATE, is an error [1292] in strict mode and stored with warning
+//!   1264 otherwise; accepted without the mode. Fractions beyond the column's fsp are cut off,
+//!   as MariaDB's (TIME_ROUND_FRACTIONAL is refused). A DATE loses a non-zero time part with a Note
 //!   1265. A TIMESTAMP value is read in the mode's time zone and stored as UTC (a local time the
 //!   clocks skipped [1292] → the instant of the change with warning 1299); outside
 //!   1970-01-01 00:00:01 ..= 2038-01-19 03:14:07.999999 (UTC) [1292] → zero with warning 1264.
@@ -53,6 +54,7 @@ mod text;
 
 use crate::error::sql_error::{SqlError, Warning};
 use crate::types::collation::Collation;
+use crate::types::sql_mode::Modes;
 use crate::types::time_zone::TimeZone;
 use crate::types::value::Value;
 use crate::types::{Column, SqlType};
@@ -67,14 +69,27 @@ pub struct SqlMode {
     pub strict: bool,
     /// The zone values for a TIMESTAMP column are read in (they are stored as UTC).
     pub time_zone: TimeZone,
+    /// `NO_ZERO_DATE`: the zero date is an error in strict mode, else stored with warning 1264.
+    pub no_zero_date: bool,
 }
 
 impl SqlMode {
-    /// Strict or not, in UTC: for values that are not the session's (stored rows, constants).
+    /// Strict or not, in UTC: for values that are not the session's (stored rows, constants);
+    /// the zero date is refused when strict.
     pub fn utc(strict: bool) -> SqlMode {
         SqlMode {
             strict,
             time_zone: TimeZone::UTC,
+            no_zero_date: strict,
+        }
+    }
+
+    /// A session's mode: strict or not (IGNORE turns it off), its time zone and `sql_mode`.
+    pub fn session(strict: bool, time_zone: TimeZone, modes: Modes) -> SqlMode {
+        SqlMode {
+            strict,
+            time_zone,
+            no_zero_date: modes.has(Modes::NO_ZERO_DATE),
         }
     }
 }
@@ -93,6 +108,7 @@ pub(crate) struct Ctx<'a> {
     row: u64,
     strict: bool,
     time_zone: TimeZone,
+    no_zero_date: bool,
     warnings: &'a mut Vec<Warning>,
 }
 
@@ -112,7 +128,7 @@ impl Ctx<'_> {
             row: self.row,
         }
     }
-    /// The column as MariaDB names it in 1366: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
+    /// The column as MariaDB names it in 1366 and 1292: `` `db`.`t`.`c` `` for a table's column, else `'c'`.
     fn qualified_name(&self) -> String {
         match self.table {
             Some((db, t)) => format!("`{db}`.`{t}`.`{}`", self.col.name),
@@ -131,7 +147,7 @@ impl Ctx<'_> {
         SqlError::IncorrectTemporal {
             kind,
             value: display(v),
-            column: self.name(),
+            column: self.qualified_name(),
             row: self.row,
         }
     }
@@ -225,6 +241,7 @@ fn coerce_in_table(
         row,
         strict: mode.strict,
         time_zone: mode.time_zone,
+        no_zero_date: mode.no_zero_date,
         warnings,
     };
     if v.is_null() {

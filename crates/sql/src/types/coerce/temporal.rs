@@ -7,8 +7,12 @@ use crate::types::decimal::Decimal;
 use crate::types::temporal::{Date, DateTime, Time, MICROS_PER_SEC, TIME_MAX_MICROS};
 use crate::types::value::Value;
 
-/// Digits of a number read as a date/datetime: padded to 6, 8, 12 or 14 digits.
+/// Digits of a number read as a date/datetime: padded to 6, 8, 12 or 14 digits; 0 is the zero
+/// date.
 fn number_as_datetime(n: u64) -> Option<DateTime> {
+    if n == 0 {
+        return Some(DateTime::ZERO);
+    }
     let s = n.to_string();
     let width = match s.len() {
         0..=6 => 6,
@@ -30,9 +34,11 @@ fn parse_datetime_value(v: &Value) -> Option<DateTime> {
         Value::Int(i) => number_as_datetime(u64::try_from(*i).ok()?),
         Value::UInt(u) => number_as_datetime(*u),
         Value::Decimal(d) => {
-            let int = u64::try_from(d.rescale(0)?.0.small_mantissa()?).ok()?;
+            // The integer part cut, not rounded: its fraction is the seconds' fraction.
             let m = d.small_mantissa()?;
-            let frac = m.unsigned_abs() % crate::types::decimal::pow10(d.scale() as u32) as u128;
+            let unit = crate::types::decimal::pow10(d.scale() as u32);
+            let int = u64::try_from(m / unit).ok()?;
+            let frac = m.unsigned_abs() % unit as u128;
             let mut dt = number_as_datetime(int)?;
             let us = frac as f64 / crate::types::decimal::pow10(d.scale() as u32) as f64 * 1e6;
             if int >= 100_000_000 {
@@ -48,14 +54,25 @@ fn parse_datetime_value(v: &Value) -> Option<DateTime> {
     }
 }
 
+/// The zero date under NO_ZERO_DATE: error 1292 in strict mode, else warning 1264; accepted
+/// silently without the mode.
+fn zero_date(cx: &mut Ctx<'_>, kind: &'static str, v: &Value) -> Result<(), SqlError> {
+    if !cx.no_zero_date {
+        return Ok(());
+    }
+    let err = cx.bad_temporal(kind, v);
+    let warn = cx.out_of_range();
+    cx.fail_or_warn(err, warn, ())
+}
+
 pub(super) fn to_date(cx: &mut Ctx<'_>, v: &Value) -> Result<Value, SqlError> {
     let Some(dt) = parse_datetime_value(v) else {
         let err = cx.bad_temporal("date", v);
         let warn = cx.truncated();
         return cx.fail_or_warn(err, warn, Value::Date(Date::ZERO));
     };
-    if dt.date.is_zero() && cx.strict {
-        return Err(cx.bad_temporal("date", v));
+    if dt.date.is_zero() {
+        zero_date(cx, "date", v)?;
     }
     if dt.micros != 0 {
         let note = cx.truncated();
@@ -75,15 +92,13 @@ pub(super) fn to_datetime(
     timestamp: bool,
 ) -> Result<Value, SqlError> {
     let zero = Value::DateTime(DateTime::ZERO);
-    let Some(dt) = parse_datetime_value(v).and_then(|d| d.round_to_fsp(fsp)) else {
+    let Some(dt) = parse_datetime_value(v).map(|d| d.to_fsp(fsp)) else {
         let err = cx.bad_temporal("datetime", v);
         let warn = cx.truncated();
         return cx.fail_or_warn(err, warn, zero);
     };
     if dt.date.is_zero() {
-        if cx.strict {
-            return Err(cx.bad_temporal("datetime", v));
-        }
+        zero_date(cx, "datetime", v)?;
         return Ok(zero);
     }
     if timestamp {
@@ -131,7 +146,7 @@ pub(super) fn to_time(cx: &mut Ctx<'_>, v: &Value, fsp: u8) -> Result<Value, Sql
         let warn = cx.truncated();
         return cx.fail_or_warn(err, warn, Value::Time(Time { micros: 0 }));
     };
-    let t = t.round_to_fsp(fsp);
+    let t = t.to_fsp(fsp);
     if t.micros.abs() > TIME_MAX_MICROS {
         let err = cx.bad_temporal("time", v);
         let warn = cx.out_of_range();
