@@ -247,7 +247,7 @@ fn a_mariadb_replica_follows_betula_and_mariadb_binlog_reads_its_files() {
         "CREATE TABLE",
         "ALTER TABLE app.t ADD COLUMN extra",
         "DROP TABLE IF EXISTS `app`.`gone`",
-        "CREATE OR REPLACE ALGORITHM=UNDEFINED DEFINER=`root`@`localhost` SQL SECURITY DEFINER VIEW `v` (`k`,`n`) AS SELECT id",
+        "CREATE OR REPLACE ALGORITHM=UNDEFINED DEFINER=`root`@`127.0.0.1` SQL SECURITY DEFINER VIEW `v` AS select `app`.`t`.`id` AS `k`",
         "DROP VIEW app.vgone",
         "### INSERT INTO `app`.`t`",
         "### UPDATE `app`.`t`",

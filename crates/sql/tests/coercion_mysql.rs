@@ -11,10 +11,12 @@ use betula_sql::types::{Column, IntWidth, LobSize, SqlType};
 const STRICT: SqlMode = SqlMode {
     strict: true,
     time_zone: TimeZone::UTC,
+    no_zero_date: true,
 };
 const LAX: SqlMode = SqlMode {
     strict: false,
     time_zone: TimeZone::UTC,
+    no_zero_date: false,
 };
 
 fn col(t: SqlType) -> Column {
@@ -243,12 +245,13 @@ fn dates_and_times() {
 
     let c3 = col(SqlType::DateTime { fsp: 3 });
     let ty = c3.sql_type;
+    // Digits beyond the column's precision are cut off, as MariaDB stores them.
     let v = ok(t("2024-12-31 23:59:59.9996"), &c3, STRICT);
-    assert_eq!(v.to_text(Some(&ty)).unwrap(), b"2025-01-01 00:00:00.000");
+    assert_eq!(v.to_text(Some(&ty)).unwrap(), b"2024-12-31 23:59:59.999");
     let c0 = col(SqlType::DateTime { fsp: 0 });
     assert_eq!(
         ok(t("2024-01-01 10:00:00.5"), &c0, STRICT),
-        dt("2024-01-01 10:00:01")
+        dt("2024-01-01 10:00:00")
     );
     assert_eq!(
         ok(Value::Int(20240102030405), &c0, STRICT),
