@@ -18,6 +18,7 @@
 //! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, CREATE [OR REPLACE] [view options] VIEW, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs, views.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, PURGE, RESET, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
+//! | CREATE [OR REPLACE] [DEFINER = u] {FUNCTION, PROCEDURE}, CALL | routines.rs (the body: routine_body.rs) | `CreateRoutine`, `DropRoutine`, `Call` |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
 //! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
 //!
@@ -56,6 +57,8 @@ pub mod num_text;
 pub mod partition;
 pub mod replica;
 pub mod rollup;
+pub mod routine_body;
+pub mod routines;
 pub mod servers;
 pub mod show;
 pub mod split;
@@ -280,6 +283,7 @@ const OWN: &[&str] = &[
     "STOP",
     "PURGE",
     "RESET",
+    "CALL",
 ];
 
 fn grammar_of(sql: &str) -> Grammar {
@@ -340,6 +344,7 @@ fn grammar_of(sql: &str) -> Grammar {
             _ => Grammar::Own,
         },
         "CREATE" if views::is_view_statement(sql) => Grammar::Own,
+        "CREATE" if routines::is_routine_statement(sql) => Grammar::Own,
         "CREATE" => match next().as_deref() {
             Some("OR") => match (next().as_deref(), next().as_deref()) {
                 (Some("REPLACE"), Some("SERVER")) => Grammar::Own,
@@ -491,6 +496,7 @@ fn own(sql: &str) -> DbResult<Statement> {
         "ALTER" => ddl::parse_alter(c),
         "SET" => users::parse_set_password(c),
         "GRANT" => users::parse_grant(c, false),
+        "CALL" => routines::parse_call(c),
         "REVOKE" => users::parse_grant(c, true),
         _ => admin::parse(&k, c),
     }

@@ -4,7 +4,8 @@
 //! implied.rs), grouping, window functions (window.rs),
 //! order and limit, the column names of select items (item_name.rs); WITH's common table
 //! expressions are bound while planning (cte.rs), views expanded
-//! in place as derived tables (view.rs). EXPLAIN renders
+//! in place as derived tables (view.rs), stored functions in expressions expanded in place
+//! (stored_function.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
 //! from it (locks.rs).
 
@@ -21,5 +22,6 @@ pub mod locks;
 pub mod pruning;
 pub mod query;
 pub mod select;
+pub mod stored_function;
 pub mod view;
 pub mod window;
