@@ -66,7 +66,10 @@ fn loops_branches_and_variables() {
     exec(&mut s, "SET @acc = 'x'");
     exec(&mut s, "CALL p(10, @total, @acc)");
     // 1+3+4 = 8, then +100 x3 = 308, then +7 (the inner i) = 315; the outer i is 5
-    assert_eq!(rows(&mut s, "SELECT @total, @acc"), vec![vec!["315", "x134:5"]]);
+    assert_eq!(
+        rows(&mut s, "SELECT @total, @acc"),
+        vec![vec!["315", "x134:5"]]
+    );
 }
 
 #[test]
@@ -88,10 +91,7 @@ fn statements_of_a_body_read_variables_and_send_results() {
     exec(&mut s, "CALL q(2)");
     assert_eq!(
         call_results(&mut s),
-        vec![
-            vec![vec!["2", "40"], vec!["12", "40"]],
-            vec![vec!["20"]]
-        ]
+        vec![vec![vec!["2", "40"], vec!["12", "40"]], vec![vec!["20"]]]
     );
     // no row: the variable keeps its value (a warning); two rows: 1172
     exec(
@@ -128,7 +128,10 @@ fn stored_functions_in_expressions() {
         "CREATE FUNCTION half(a DECIMAL(10,2)) RETURNS DECIMAL(10,1) RETURN a / 2",
     );
     assert_eq!(one(&mut s, "SELECT plus(1, 2)"), "3");
-    assert_eq!(one(&mut s, "SELECT test.plus(x, id) FROM t WHERE id = 3"), "33");
+    assert_eq!(
+        one(&mut s, "SELECT test.plus(x, id) FROM t WHERE id = 3"),
+        "33"
+    );
     assert_eq!(
         rows(&mut s, "SELECT id FROM t WHERE plus(x, 5) > 20 ORDER BY id"),
         vec![vec!["2"], vec!["3"]]
@@ -164,19 +167,31 @@ fn mariadbs_errors() {
     assert_eq!(err_code(&mut s, "CALL nope()"), 1305);
     assert_eq!(err_code(&mut s, "DROP FUNCTION nope"), 1305);
     exec(&mut s, "DROP FUNCTION IF EXISTS nope");
-    assert_eq!(err_code(&mut s, "CREATE PROCEDURE b() BEGIN LEAVE x; END"), 1308);
+    assert_eq!(
+        err_code(&mut s, "CREATE PROCEDURE b() BEGIN LEAVE x; END"),
+        1308
+    );
     assert_eq!(
         err_code(&mut s, "CREATE PROCEDURE b() x: BEGIN ITERATE x; END"),
         1308
     );
     assert_eq!(err_code(&mut s, "CREATE PROCEDURE b() RETURN 1"), 1313);
-    assert_eq!(err_code(&mut s, "CREATE FUNCTION f() RETURNS INT BEGIN END"), 1320);
     assert_eq!(
-        err_code(&mut s, "CREATE FUNCTION f() RETURNS INT BEGIN SELECT 1; RETURN 1; END"),
+        err_code(&mut s, "CREATE FUNCTION f() RETURNS INT BEGIN END"),
+        1320
+    );
+    assert_eq!(
+        err_code(
+            &mut s,
+            "CREATE FUNCTION f() RETURNS INT BEGIN SELECT 1; RETURN 1; END"
+        ),
         1415
     );
     assert_eq!(
-        err_code(&mut s, "CREATE PROCEDURE b() BEGIN DECLARE a INT; DECLARE a INT; END"),
+        err_code(
+            &mut s,
+            "CREATE PROCEDURE b() BEGIN DECLARE a INT; DECLARE a INT; END"
+        ),
         1331
     );
     assert_eq!(
@@ -186,11 +201,17 @@ fn mariadbs_errors() {
         ),
         1235
     );
-    assert_eq!(err_code(&mut s, "CREATE PROCEDURE b() BEGIN SELEC 1; END"), 1064);
+    assert_eq!(
+        err_code(&mut s, "CREATE PROCEDURE b() BEGIN SELEC 1; END"),
+        1064
+    );
     exec(&mut s, "CREATE PROCEDURE o(OUT a INT) SET a = 1");
     assert_eq!(err_code(&mut s, "CALL o(1)"), 1414);
     assert_eq!(err_code(&mut s, "CALL o()"), 1318);
-    exec(&mut s, "CREATE PROCEDURE rec(n INT) IF n > 0 THEN CALL rec(n - 1); END IF");
+    exec(
+        &mut s,
+        "CREATE PROCEDURE rec(n INT) IF n > 0 THEN CALL rec(n - 1); END IF",
+    );
     assert_eq!(err_code(&mut s, "CALL rec(2)"), 1456);
     exec(&mut s, "SET max_sp_recursion_depth = 5");
     exec(&mut s, "CALL rec(2)");
@@ -227,7 +248,10 @@ fn routines_survive_a_restart_and_go_with_their_database() {
             &mut s,
             "CREATE DEFINER=`app`@`%` FUNCTION Twice(a INT) RETURNS int DETERMINISTIC COMMENT 'x2' RETURN a * 2",
         );
-        exec(&mut s, "CREATE PROCEDURE pp(OUT c INT) SELECT COUNT(*) INTO c FROM t");
+        exec(
+            &mut s,
+            "CREATE PROCEDURE pp(OUT c INT) SELECT COUNT(*) INTO c FROM t",
+        );
         exec(&mut s, "CREATE DATABASE other");
         exec(&mut s, "CREATE PROCEDURE other.gone() SELECT 1");
     }
@@ -261,7 +285,10 @@ fn routines_survive_a_restart_and_go_with_their_database() {
     drop(_e);
     let (_e, mut s) = open(dir.path(), &[]);
     assert_eq!(
-        rows(&mut s, "SELECT ROUTINE_NAME FROM information_schema.ROUTINES ORDER BY 1"),
+        rows(
+            &mut s,
+            "SELECT ROUTINE_NAME FROM information_schema.ROUTINES ORDER BY 1"
+        ),
         vec![vec!["pp"], vec!["Twice"]]
     );
 }

@@ -43,7 +43,8 @@ pub(super) struct State {
     /// Views by (database, name) (view_store.rs, design.md VIEW1).
     pub(super) views: BTreeMap<(String, String), Arc<ViewDef>>,
     /// Stored routines (routine_store.rs, design.md RTN1).
-    pub(super) routines: BTreeMap<super::routine_store::RoutineKey, Arc<super::routine_def::RoutineDef>>,
+    pub(super) routines:
+        BTreeMap<super::routine_store::RoutineKey, Arc<super::routine_def::RoutineDef>>,
 }
 
 /// Databases, tables, users and servers, in memory and in the catalog tree.

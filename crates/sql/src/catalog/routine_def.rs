@@ -241,7 +241,10 @@ impl RoutineDef {
             s.push_str("    SQL SECURITY INVOKER\n");
         }
         if !self.traits.comment.is_empty() {
-            s.push_str(&format!("    COMMENT {}\n", quote_str(&self.traits.comment)));
+            s.push_str(&format!(
+                "    COMMENT {}\n",
+                quote_str(&self.traits.comment)
+            ));
         }
         s.push_str(&self.body);
         s
@@ -293,8 +296,12 @@ mod tests {
     fn damage_is_refused_and_unknown_lines_skipped() {
         assert!(RoutineDef::decode("t", RoutineKind::Function, b"name=zz\nbody\nx").is_none());
         assert!(RoutineDef::decode("t", RoutineKind::Function, b"name=66\n").is_none());
-        let d = RoutineDef::decode("t", RoutineKind::Function, b"later=1\nname=66\nbody\nRETURN 1")
-            .unwrap();
+        let d = RoutineDef::decode(
+            "t",
+            RoutineKind::Function,
+            b"later=1\nname=66\nbody\nRETURN 1",
+        )
+        .unwrap();
         assert_eq!((d.name.as_str(), d.body.as_str()), ("f", "RETURN 1"));
     }
 

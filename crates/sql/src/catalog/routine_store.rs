@@ -48,7 +48,8 @@ impl Catalog {
     /// Creates or replaces a routine (one write).
     pub fn put_routine(&self, def: RoutineDef) -> DbResult<Arc<RoutineDef>> {
         let [db, kind, name] = def.key_parts();
-        self.tree.put(&key(b'R', &[&db, &kind, &name]), &def.encode())?;
+        self.tree
+            .put(&key(b'R', &[&db, &kind, &name]), &def.encode())?;
         let def = Arc::new(def);
         self.write_state()
             .routines
@@ -60,9 +61,7 @@ impl Catalog {
     pub fn remove_routine(&self, db: &str, kind: RoutineKind, name: &str) -> DbResult<()> {
         let lower = name.to_lowercase();
         self.tree.delete(&key(b'R', &[db, kind.letter(), &lower]))?;
-        self.write_state()
-            .routines
-            .remove(&map_key(db, kind, name));
+        self.write_state().routines.remove(&map_key(db, kind, name));
         Ok(())
     }
 }

@@ -25,7 +25,10 @@ pub(super) fn routines_view(cx: &Context, visible: &[String]) -> ViewRows {
         if !visible.contains(&r.db) {
             continue;
         }
-        let ty = r.returns.as_deref().and_then(|ty| type_column("r", ty).ok());
+        let ty = r
+            .returns
+            .as_deref()
+            .and_then(|ty| type_column("r", ty).ok());
         let dtd = ty.as_ref().map(|c| c.column_type());
         let data_type = dtd
             .as_deref()

@@ -19,10 +19,10 @@
 //! INDEX's table, TRUNCATE's table and RENAME's last pair is ignored; CREATE INDEX and DROP TABLE
 //! must end where their grammar does.
 
+use crate::catalog::routine_def::RoutineKind;
 use crate::error::db_error::DbResult;
 use crate::parser::statement::{DatabaseOptions, Statement};
 use crate::parser::tokens::{expect_end, syntax, Cursor};
-use crate::catalog::routine_def::RoutineKind;
 use crate::parser::{alter, rollup, routines, servers, users, views};
 
 /// After `CREATE`.

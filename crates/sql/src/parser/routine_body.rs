@@ -182,7 +182,11 @@ impl BodyParser<'_> {
             self.c.pos += 1;
             if self.c.peek() == Some(&Tok::Sym(':')) {
                 self.c.pos += 1;
-                if self.labels.iter().any(|(l, _)| l.eq_ignore_ascii_case(&text)) {
+                if self
+                    .labels
+                    .iter()
+                    .any(|(l, _)| l.eq_ignore_ascii_case(&text))
+                {
                     return Err(DbError::new(
                         ErrorCode::SpLabelRedefine,
                         format!("Redefining label {text}"),
@@ -580,9 +584,14 @@ pub fn parse_expr(text: &str) -> DbResult<ast::Expr> {
 /// Whether `steps` hold a SELECT that would send a result set (a function may not: 1415).
 pub fn sends_result_set(steps: &[Step]) -> bool {
     steps.iter().any(|s| match s {
-        Step::Statement(st) => matches!(&**st, Statement::Sql(q) if matches!(**q, ast::Statement::Query(_)))
-            || matches!(&**st, Statement::Show(_)),
-        Step::If { arms, otherwise } | Step::Case { arms, otherwise, .. } => {
+        Step::Statement(st) => {
+            matches!(&**st, Statement::Sql(q) if matches!(**q, ast::Statement::Query(_)))
+                || matches!(&**st, Statement::Show(_))
+        }
+        Step::If { arms, otherwise }
+        | Step::Case {
+            arms, otherwise, ..
+        } => {
             arms.iter().any(|(_, b)| sends_result_set(b))
                 || otherwise.as_deref().is_some_and(sends_result_set)
         }

@@ -127,7 +127,17 @@ fn header(c: &mut Cursor<'_>) -> DbResult<Header> {
         RoutineKind::Procedure => None,
     };
     let traits = characteristics(c)?;
-    Ok((kind, or_replace, if_not_exists, definer, name, params_text, params, returns, traits))
+    Ok((
+        kind,
+        or_replace,
+        if_not_exists,
+        definer,
+        name,
+        params_text,
+        params,
+        returns,
+        traits,
+    ))
 }
 
 /// The length of the CREATE FUNCTION / PROCEDURE statement that starts `sql` (its body ends
@@ -141,7 +151,9 @@ pub fn statement_len(sql: &str) -> Option<usize> {
     let h = header(&mut c).ok()?;
     let names: Vec<String> = h.6.iter().map(|p| p.name.clone()).collect();
     let start = c.offset();
-    let len = crate::parser::routine_body::step_len(&sql[start..], &names, h.0 == RoutineKind::Function).ok()?;
+    let len =
+        crate::parser::routine_body::step_len(&sql[start..], &names, h.0 == RoutineKind::Function)
+            .ok()?;
     Some(start + len)
 }
 
@@ -163,7 +175,12 @@ type Header = (
 pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
     let (kind, or_replace, if_not_exists, definer, name, params_text, params, returns, traits) =
         header(c)?;
-    let body_text = c.rest().trim_end().trim_end_matches(';').trim_end().to_string();
+    let body_text = c
+        .rest()
+        .trim_end()
+        .trim_end_matches(';')
+        .trim_end()
+        .to_string();
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let body = parse_body(&body_text, &names, kind == RoutineKind::Function)?;
     if kind == RoutineKind::Function && sends_result_set(&body) {

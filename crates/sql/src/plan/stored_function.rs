@@ -36,8 +36,11 @@ pub fn expand(
         .routine(&db, RoutineKind::Function, name)?;
     let r = expansion(cx, &def, args);
     if r.is_ok() {
-        cx.routine_stack
-            .push((RoutineKind::Function, def.db.clone(), def.name.to_lowercase()));
+        cx.routine_stack.push((
+            RoutineKind::Function,
+            def.db.clone(),
+            def.name.to_lowercase(),
+        ));
     }
     Some(r)
 }
@@ -111,7 +114,9 @@ fn converted(text: &str, target: Option<String>) -> String {
 /// The CAST type that converts a value to a column of `ty`, where there is one.
 fn cast_target(ty: &SqlType) -> Option<String> {
     Some(match *ty {
-        SqlType::Int { unsigned: false, .. } => "SIGNED".into(),
+        SqlType::Int {
+            unsigned: false, ..
+        } => "SIGNED".into(),
         SqlType::Int { unsigned: true, .. } => "UNSIGNED".into(),
         SqlType::Decimal {
             precision, scale, ..

@@ -37,16 +37,12 @@ pub fn returns_text(def: &RoutineDef) -> Option<String> {
 /// SHOW CREATE FUNCTION / PROCEDURE `name` (1305 when there is none).
 pub fn show_create(cx: &mut Context, kind: RoutineKind, name: &[String]) -> DbResult<Output> {
     let (db, name) = qualify(cx, name)?;
-    let def = cx
-        .engine
-        .catalog
-        .routine(&db, kind, &name)
-        .ok_or_else(|| {
-            DbError::new(
-                ErrorCode::SpDoesNotExist,
-                format!("{} {name} does not exist", kind.name()),
-            )
-        })?;
+    let def = cx.engine.catalog.routine(&db, kind, &name).ok_or_else(|| {
+        DbError::new(
+            ErrorCode::SpDoesNotExist,
+            format!("{} {name} does not exist", kind.name()),
+        )
+    })?;
     let (label, create) = match kind {
         RoutineKind::Function => ("Function", "Create Function"),
         RoutineKind::Procedure => ("Procedure", "Create Procedure"),
@@ -87,7 +83,10 @@ pub fn status(cx: &mut Context, kind: RoutineKind, like: &Option<String>) -> DbR
         .all_routines()
         .into_iter()
         .filter(|r| r.kind == kind)
-        .filter(|r| like.as_ref().is_none_or(|p| like_match(&r.name, p, '\\', true)))
+        .filter(|r| {
+            like.as_ref()
+                .is_none_or(|p| like_match(&r.name, p, '\\', true))
+        })
         .map(|r| {
             vec![
                 t(r.db.clone()),

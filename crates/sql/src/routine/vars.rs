@@ -19,8 +19,8 @@ use crate::expr::{Scope, ScopeCol};
 use crate::parser::routines::type_column;
 use crate::result::Output;
 use crate::types::coerce::{coerce_to_column, SqlMode};
-use crate::types::Column;
 use crate::types::value::Value;
+use crate::types::Column;
 
 /// One variable: its column (name, type, collation) and value.
 struct Var {
@@ -36,7 +36,13 @@ pub struct Vars {
 
 impl Vars {
     /// Declares `name` of type `ty` holding `value` (converted; NULL when `None`).
-    pub fn declare(&mut self, cx: &mut Context, name: &str, ty: &str, value: Value) -> DbResult<()> {
+    pub fn declare(
+        &mut self,
+        cx: &mut Context,
+        name: &str,
+        ty: &str,
+        value: Value,
+    ) -> DbResult<()> {
         let mut col = type_column(name, ty)?;
         col.nullable = true;
         col.name = name.to_string();
@@ -150,7 +156,10 @@ fn select_of(e: &ast::Expr) -> ast::Query {
 
 /// `SELECT NULL`, for an expression whose text does not read back (never expected).
 fn unreachable_query() -> ast::Query {
-    match crate::parser::parse("SELECT NULL").ok().and_then(|mut v| v.pop()) {
+    match crate::parser::parse("SELECT NULL")
+        .ok()
+        .and_then(|mut v| v.pop())
+    {
         Some(ast::Statement::Query(q)) => *q,
         _ => panic!("SELECT NULL parses"),
     }

@@ -133,7 +133,9 @@ fn run(
             name,
             if_exists,
         } => crate::routine::ddl::drop(cx, kind, &name, if_exists),
-        Statement::Call { name, args } => crate::routine::call::call(cx, &name, &args, body_statement),
+        Statement::Call { name, args } => {
+            crate::routine::call::call(cx, &name, &args, body_statement)
+        }
         Statement::CreateUser {
             if_not_exists,
             users: list,
