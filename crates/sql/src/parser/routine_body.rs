@@ -33,8 +33,8 @@ use crate::parser::tokens::{syntax, Cursor, Tok};
 /// One step of a body.
 #[derive(Debug, Clone)]
 pub enum Step {
-    /// A statement of its own (its text kept for messages).
-    Statement(Box<Statement>),
+    /// A statement of its own, and its text (result columns are named from it).
+    Statement(Box<Statement>, String),
     /// `SELECT ... INTO targets`: the query without its INTO clause.
     SelectInto {
         query: Box<ast::Query>,
@@ -103,6 +103,7 @@ pub fn parse_body(text: &str, params: &[String], function: bool) -> DbResult<Vec
         return Err(syntax(&p.c));
     }
     if function && !p.returns {
+        // routine/ddl.rs names the function in the message (the database is the session's)
         return Err(DbError::new(
             ErrorCode::SpNoreturn,
             "No RETURN found in FUNCTION",
@@ -440,7 +441,7 @@ impl BodyParser<'_> {
             return Err(syntax(&self.c));
         }
         let stmt = crate::parser::parse_statement(text)?;
-        Ok(Step::Statement(Box::new(stmt)))
+        Ok(Step::Statement(Box::new(stmt), text.to_string()))
     }
 
     fn select_into(
@@ -584,7 +585,7 @@ pub fn parse_expr(text: &str) -> DbResult<ast::Expr> {
 /// Whether `steps` hold a SELECT that would send a result set (a function may not: 1415).
 pub fn sends_result_set(steps: &[Step]) -> bool {
     steps.iter().any(|s| match s {
-        Step::Statement(st) => {
+        Step::Statement(st, _) => {
             matches!(&**st, Statement::Sql(q) if matches!(**q, ast::Statement::Query(_)))
                 || matches!(&**st, Statement::Show(_))
         }

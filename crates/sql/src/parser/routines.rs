@@ -182,7 +182,15 @@ pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
         .trim_end()
         .to_string();
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
-    let body = parse_body(&body_text, &names, kind == RoutineKind::Function)?;
+    // 1320 names the function as written (MariaDB qualifies an unqualified name with the
+    // current database, which the parser does not know)
+    let body = parse_body(&body_text, &names, kind == RoutineKind::Function).map_err(|e| {
+        if e.code == ErrorCode::SpNoreturn {
+            DbError::new(e.code, format!("{} {}", e.message, name.join(".")))
+        } else {
+            e
+        }
+    })?;
     if kind == RoutineKind::Function && sends_result_set(&body) {
         return Err(DbError::new(
             ErrorCode::SpNoRetset,

@@ -132,7 +132,9 @@ fn split_with_routines(sql: &str) -> Vec<&str> {
     while start < sql.len() {
         let rest = &sql[start..];
         if crate::parser::routines::is_routine_statement(rest) {
-            if let Some(len) = crate::parser::routines::statement_len(rest) {
+            // One that does not parse is the rest of the text: its own error is reported.
+            let len = crate::parser::routines::statement_len(rest).unwrap_or(rest.len());
+            {
                 out.push(rest[..len].trim());
                 start += len;
                 // the `;` that ends it, if any

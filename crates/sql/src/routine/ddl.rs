@@ -54,7 +54,7 @@ pub fn create(cx: &mut Context, r: &RoutineStmt) -> DbResult<Output> {
         definer: r
             .definer
             .clone()
-            .unwrap_or_else(|| (cx.user.clone(), "localhost".into())),
+            .unwrap_or_else(|| (cx.user.clone(), cx.host.clone())),
         params: r.params_text.clone(),
         returns: r.returns.clone(),
         traits: r.traits.clone(),

@@ -68,7 +68,7 @@ impl Interpreter {
     fn step(&mut self, cx: &mut Context, s: &Step) -> DbResult<Flow> {
         cx.check_interrupted()?;
         match s {
-            Step::Statement(st) => self.statement(cx, st).map(|_| Flow::Next),
+            Step::Statement(st, text) => self.statement(cx, st, text).map(|_| Flow::Next),
             Step::SelectInto { query, targets } => {
                 self.select_into(cx, query, targets).map(|_| Flow::Next)
             }
@@ -181,10 +181,13 @@ impl Interpreter {
     }
 
     /// A plain statement of the body (RTN3, RTN4).
-    fn statement(&mut self, cx: &mut Context, st: &Statement) -> DbResult<()> {
+    fn statement(&mut self, cx: &mut Context, st: &Statement, text: &str) -> DbResult<()> {
         let mark = cx.ws.mark();
         let dispatch = self.dispatch;
+        // The statement's own text while it runs: its result columns are named from it.
+        let caller_sql = std::mem::replace(&mut cx.cur_sql, text.to_string());
         let r = self.vars.visible(cx, |cx| dispatch(cx, st.clone()));
+        cx.cur_sql = caller_sql;
         match r {
             Ok(out) => {
                 if matches!(out, Output::Rows { .. }) {

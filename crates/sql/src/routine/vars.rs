@@ -134,7 +134,10 @@ impl Vars {
     /// The value of `e` with the variables visible (`SELECT e`).
     pub fn eval(&self, cx: &mut Context, e: &ast::Expr) -> DbResult<Value> {
         let q = select_of(e);
-        let out = self.visible(cx, |cx| crate::exec::query::run_query(cx, &q))?;
+        let caller_sql = std::mem::replace(&mut cx.cur_sql, format!("SELECT {e}"));
+        let out = self.visible(cx, |cx| crate::exec::query::run_query(cx, &q));
+        cx.cur_sql = caller_sql;
+        let out = out?;
         match out {
             Output::Rows { mut rows, .. } => Ok(rows
                 .pop()
