@@ -98,7 +98,7 @@ pub fn call(
     let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
     let body = parse_body(&def.body, &names, false)?;
     let frames = std::mem::take(&mut cx.outer_frames);
-    let caller_db = std::mem::replace(&mut cx.db, Some(def.db.clone()));
+    let caller_db = cx.db.replace(def.db.clone());
     cx.routine_stack
         .push((RoutineKind::Procedure, def.db.clone(), lower));
     let mut interpreter = Interpreter::new(vars, dispatch);
