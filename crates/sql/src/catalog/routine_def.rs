@@ -310,7 +310,7 @@ mod tests {
         let d = sample();
         assert_eq!(
             d.create_text(Some("int(11)")),
-            "CREATE DEFINER=`root`@`localhost` FUNCTION `Add=One`(x INT, y varchar(10)) RETURNS int(11)\n    DETERMINISTIC\n    READS SQL DATA\n    SQL SECURITY INVOKER\n    COMMENT 'it\\'s\\nhere'\nBEGIN\n  RETURN x + 1;\nEND"
+            "CREATE DEFINER=`root`@`localhost` FUNCTION `Add=One`(x INT, y varchar(10)) RETURNS int(11)\n    DETERMINISTIC\n    READS SQL DATA\n    SQL SECURITY INVOKER\n    COMMENT 'it''s\\nhere'\nBEGIN\n  RETURN x + 1;\nEND"
         );
     }
 }
