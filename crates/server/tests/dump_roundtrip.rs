@@ -430,3 +430,44 @@ fn a_single_transaction_dump_of_a_busy_server_restores_its_snapshot() {
     assert!(k > 0, "no transfer before the dump");
     assert_eq!(busy_checksums(&fresh), busy_checksums(&server));
 }
+
+/// SHOW CREATE of the dumped routines, and what they compute.
+fn routines(server: &BetulaServer) -> Vec<String> {
+    let mut c = server.conn(Some("d"));
+    let mut out = Vec::new();
+    for what in ["FUNCTION twice", "PROCEDURE counted"] {
+        let row: (String, String, String, String, String, String) = c
+            .query_first(format!("SHOW CREATE {what}"))
+            .unwrap()
+            .unwrap();
+        out.push(row.2);
+    }
+    c.query_drop("CALL counted(@n)").unwrap();
+    let n: (i64, i64) = c.query_first("SELECT @n, twice(21)").unwrap().unwrap();
+    out.push(format!("{n:?}"));
+    out
+}
+
+#[test]
+fn a_dump_with_routines_loads_back_with_the_same_routines() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = BetulaServer::start(dir.path());
+    let mut c = server.conn(None);
+    for sql in [
+        "CREATE DATABASE d",
+        "CREATE TABLE d.t (id INT PRIMARY KEY)",
+        "INSERT INTO d.t VALUES (1), (2), (3)",
+        "CREATE FUNCTION d.twice(a INT) RETURNS INT DETERMINISTIC RETURN a * 2",
+        "CREATE PROCEDURE d.counted(OUT n INT) COMMENT 'how many'\nBEGIN\n  DECLARE k INT DEFAULT 0;\n  SELECT COUNT(*) INTO k FROM t;\n  SET n = k;\nEND",
+    ] {
+        c.query_drop(sql).unwrap();
+    }
+    let before = routines(&server);
+    assert_eq!(before[2], "(3, 42)");
+    let bytes = dump(server.port, &["--routines"]);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.contains("FUNCTION `twice`"), "{text}");
+    server.conn(None).query_drop("DROP DATABASE d").unwrap();
+    load(server.port, &bytes);
+    assert_eq!(routines(&server), before);
+}

@@ -21,6 +21,7 @@
 //! | `exec` | running plans and INSERT / UPDATE / DELETE / HANDLER / CHECKSUM TABLE |
 //! | `load` | LOAD DATA: field splitting, conversion, external sort, bulk builds and merges |
 //! | `ddl` | CREATE / DROP / ALTER / RENAME / TRUNCATE, table rebuilds, accounts, servers |
+//! | `routine` | stored functions and procedures: CREATE / DROP, CALL, the interpreter of a body, SHOW CREATE |
 //! | `session` | the statement loop, prepared statements, SET, SHOW, USE, transaction control |
 
 pub mod binlog;
@@ -36,6 +37,7 @@ pub mod load;
 pub mod parser;
 pub mod plan;
 pub mod result;
+pub mod routine;
 pub mod session;
 pub mod store;
 pub mod types;

@@ -21,6 +21,7 @@ const LAYERS: &[&str] = &[
     "exec",
     "load",
     "ddl",
+    "routine",
     "session",
 ];
 

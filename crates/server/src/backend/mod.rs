@@ -228,6 +228,14 @@ impl SqlSession {
     fn warnings(&self) -> u16 {
         self.sess.warnings.len().min(u16::MAX as usize) as u16
     }
+
+    /// The result sets the statement's stored procedures produced, in order.
+    fn send_routine_results(&mut self, out: &mut dyn ResultSink) -> Result<(), SqlError> {
+        for r in std::mem::take(&mut self.sess.cx.routine_results) {
+            send(r, 0, out)?;
+        }
+        Ok(())
+    }
 }
 
 impl Session for SqlSession {
@@ -274,7 +282,10 @@ impl Session for SqlSession {
                     let r = self.sess.execute_to(s, &[], &mut stream);
                     stream.result(r)
                 }
-            }?;
+            };
+            // A CALL's result sets come before its own OK or error (design.md RTN3).
+            self.send_routine_results(out)?;
+            let r = r?;
             let w = self.warnings();
             send(r, w, out, &self.sess.charsets)?;
         }
@@ -319,7 +330,9 @@ impl Session for SqlSession {
         let r = self
             .sess
             .execute_prepared_to(stmt, &params, Some(&mut stream));
-        let r = stream.result(r)?;
+        let r = stream.result(r);
+        self.send_routine_results(out)?;
+        let r = r?;
         let w = self.warnings();
         send(r, w, out, &self.sess.charsets)
     }

@@ -27,7 +27,8 @@
 //! Map: table_def.rs (TableDef, IndexDef, Counters, tree names), table_entry.rs (a table
 //! entry's header), persist.rs (the Catalog and its tree: databases and tables), users.rs
 //! (UserDef), server_def.rs (ServerDef), view_def.rs (ViewDef: a view's entry `V\0<db>\0<view>`)
-//! and view_store.rs (views in the catalog); CREATE TABLE to a definition and back to text:
+//! and view_store.rs (views in the catalog), routine_def.rs and routine_store.rs (stored functions
+//! and procedures: `R\0<db>\0<F|P>\0<name>`); CREATE TABLE to a definition and back to text:
 //! create_table (with charset_clause.rs, key_parts.rs, type_text.rs); generated columns:
 //! generated_def.rs (with expr_print.rs, an expression as MariaDB prints it); index entries'
 //! values: index_entry.rs; the Sequence engine's virtual tables (`seq_1_to_10`), never stored:
@@ -45,6 +46,8 @@ pub mod partition;
 pub mod query_print;
 pub mod retention;
 pub mod rollup;
+pub mod routine_def;
+mod routine_store;
 pub mod sequence_table;
 pub mod type_text;
 

@@ -5,7 +5,8 @@
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
 //! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
 //! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `V\0<db>\0<view>` → a
-//! view's definition (view_def.rs, view_store.rs); `A\0<db>\0<table>` → the
+//! view's definition (view_def.rs, view_store.rs); `R\0<db>\0<F|P>\0<name>` → a stored routine
+//! (routine_def.rs, routine_store.rs); `A\0<db>\0<table>` → the
 //! table's next AUTO_INCREMENT value, 8 bytes little-endian (design.md AIC1-AIC4). Entries of other kinds
 //! are skipped at start-up, so an older server reads a newer catalog.
 //!
@@ -41,6 +42,9 @@ pub(super) struct State {
     pub(super) servers: BTreeMap<String, ServerDef>,
     /// Views by (database, name) (view_store.rs, design.md VIEW1).
     pub(super) views: BTreeMap<(String, String), Arc<ViewDef>>,
+    /// Stored routines (routine_store.rs, design.md RTN1).
+    pub(super) routines:
+        BTreeMap<super::routine_store::RoutineKey, Arc<super::routine_def::RoutineDef>>,
 }
 
 /// Databases, tables, users and servers, in memory and in the catalog tree.
@@ -146,6 +150,15 @@ impl Catalog {
                         DbError::internal(format!("bad catalog entry for view {db}.{name}"))
                     })?;
                     st.views.insert((db.clone(), name.clone()), Arc::new(def));
+                }
+                (Some(b'R'), [db, kind, name]) => {
+                    let def = super::routine_def::RoutineKind::from_letter(kind)
+                        .and_then(|k| super::routine_def::RoutineDef::decode(db, k, &v))
+                        .ok_or_else(|| {
+                            DbError::internal(format!("bad catalog entry for routine {db}.{name}"))
+                        })?;
+                    st.routines
+                        .insert((db.clone(), def.kind, name.clone()), Arc::new(def));
                 }
                 (Some(b'U'), [u]) => {
                     st.users.insert(u.clone(), UserDef::decode(u, &v));

@@ -153,6 +153,14 @@ pub struct Context {
     pub explained_subqueries: Option<Vec<Vec<Vec<Value>>>>,
     /// The connection's status counters (status.rs).
     pub status: status::SessionStatus,
+    /// The stored routines running or being expanded, outermost first (routine/, design.md
+    /// RTN5).
+    pub routine_stack: Vec<(crate::catalog::routine_def::RoutineKind, String, String)>,
+    /// The result sets a CALL's body produced, sent before the CALL's own OK (RTN3).
+    pub routine_results: Vec<crate::result::Output>,
+    /// Set by a CALL whose statement failed after earlier ones kept their changes: where the
+    /// session undoes the CALL to (RTN4).
+    pub undo_to: Option<crate::store::Mark>,
 }
 
 impl Drop for Context {
@@ -250,6 +258,9 @@ impl Context {
             outer_reads_many: 0,
             explained_subqueries: None,
             status: Default::default(),
+            routine_stack: Vec::new(),
+            routine_results: Vec::new(),
+            undo_to: None,
         };
         cx.refresh_database_charset();
         cx.set_connection_charsets(Default::default());

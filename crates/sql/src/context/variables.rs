@@ -102,6 +102,8 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("max_execution_time", i(0)),
         // MariaDB 10.11's default: a recursive CTE stops after this many iterations (warning 1931)
         ("max_recursive_iterations", i(1000)),
+        // MariaDB's default: a procedure may not CALL itself (design.md RTN5)
+        ("max_sp_recursion_depth", i(0)),
         ("performance_schema", i(0)),
         ("port", i(port as i64)),
         ("protocol_version", i(10)),

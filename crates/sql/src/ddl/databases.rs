@@ -98,6 +98,10 @@ pub fn drop_database(cx: &mut Context, db: &str, if_exists: bool) -> DbResult<Ou
         .collect();
     drop_tables(cx, &names, true, false)?;
     let views = crate::ddl::views::drop_database_views(cx, db)?;
+    // RTN1: the database's routines go before its own entry.
+    for r in cx.engine.catalog.routines(db) {
+        cx.engine.catalog.remove_routine(&r.db, r.kind, &r.name)?;
+    }
     cx.warnings.clear();
     cx.engine.catalog.drop_db(db)?;
     if cx.db.as_deref() == Some(db) {

@@ -165,6 +165,8 @@ error_codes! {
     BlobKeyWithoutLength = 1170, "42000";
     /// `ER_PRIMARY_CANT_HAVE_NULL`
     PrimaryCantHaveNull = 1171, "42000";
+    /// `ER_TOO_MANY_ROWS`
+    TooManyRows = 1172, "42000";
     /// `ER_KEY_DOES_NOT_EXISTS`
     KeyDoesNotExists = 1176, "42000";
     /// `ER_FLUSH_MASTER_BINLOG_CLOSED`: RESET MASTER with the binary log off.
@@ -258,10 +260,36 @@ error_codes! {
     WarnInvalidTimestamp = 1299, "HY000";
     /// `ER_CONFLICTING_DECLARATIONS`
     ConflictingDeclarations = 1302, "HY000";
+    /// `ER_SP_NO_RECURSIVE_CREATE`
+    SpNoRecursiveCreate = 1303, "2F003";
+    /// `ER_SP_ALREADY_EXISTS`
+    SpAlreadyExists = 1304, "42000";
     /// `ER_SP_DOES_NOT_EXIST`
     SpDoesNotExist = 1305, "42000";
+    /// `ER_SP_LILABEL_MISMATCH`
+    SpLilabelMismatch = 1308, "42000";
+    /// `ER_SP_LABEL_REDEFINE`
+    SpLabelRedefine = 1309, "42000";
+    /// `ER_SP_LABEL_MISMATCH`
+    SpLabelMismatch = 1310, "42000";
+    /// `ER_SP_BADRETURN`
+    SpBadreturn = 1313, "42000";
     /// `ER_QUERY_INTERRUPTED`
     QueryInterrupted = 1317, "70100";
+    /// `ER_SP_WRONG_NO_OF_ARGS`
+    SpWrongNoOfArgs = 1318, "42000";
+    /// `ER_SP_NORETURN`
+    SpNoreturn = 1320, "42000";
+    /// `ER_SP_NORETURNEND`
+    SpNoreturnend = 1321, "2F005";
+    /// `ER_SP_UNDECLARED_VAR`
+    SpUndeclaredVar = 1327, "42000";
+    /// `ER_SP_FETCH_NO_DATA`
+    SpFetchNoData = 1329, "02000";
+    /// `ER_SP_DUP_VAR`
+    SpDupVar = 1331, "42000";
+    /// `ER_SP_CASE_NOT_FOUND`
+    SpCaseNotFound = 1339, "20000";
     /// `ER_WRONG_OBJECT`
     WrongObject = 1347, "HY000";
     /// `ER_VIEW_SELECT_VARIABLE`
@@ -296,6 +324,12 @@ error_codes! {
     CantCreateUserWithGrant = 1410, "42000";
     /// `ER_TABLE_DEF_CHANGED`
     TableDefChanged = 1412, "HY000";
+    /// `ER_SP_NOT_VAR_ARG`
+    SpNotVarArg = 1414, "42000";
+    /// `ER_SP_NO_RETSET`
+    SpNoRetset = 1415, "0A000";
+    /// `ER_SP_NO_RECURSION`
+    SpNoRecursion = 1424, "HY000";
     /// `ER_TOO_BIG_SCALE`
     TooBigScale = 1425, "42000";
     /// `ER_TOO_BIG_PRECISION`
@@ -312,6 +346,8 @@ error_codes! {
     RowIsReferenced2 = 1451, "23000";
     /// `ER_NO_REFERENCED_ROW_2`
     NoReferencedRow2 = 1452, "23000";
+    /// `ER_SP_RECURSION_LIMIT`
+    SpRecursionLimit = 1456, "HY000";
     /// `ER_VIEW_RECURSIVE`
     ViewRecursive = 1462, "HY000";
     /// `ER_NON_INSERTABLE_TABLE`

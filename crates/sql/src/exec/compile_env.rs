@@ -59,6 +59,17 @@ impl CompileEnv for Context {
     ) -> DbResult<Option<(Value, ScopeCol)>> {
         self.outer_name(db, table, name, place)
     }
+    fn stored_function(
+        &mut self,
+        db: Option<&str>,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Option<DbResult<ast::Expr>> {
+        crate::plan::stored_function::expand(self, db, name, args)
+    }
+    fn end_stored_function(&mut self) {
+        self.routine_stack.pop();
+    }
     fn outer_reads(&self) -> usize {
         self.outer_reads
     }

@@ -1,5 +1,5 @@
 //! information_schema views (SCHEMATA, TABLES, COLUMNS, STATISTICS, ENGINES, PROCESSLIST,
-//! VIEWS, and empty ROUTINES/TRIGGERS/...) built from the catalog on each query, plus the row
+//! VIEWS, ROUTINES, and empty TRIGGERS/...) built from the catalog on each query, plus the row
 //! builders SHOW shares with them.
 //!
 //! Map: this file routes a view name to its family and keeps the helpers they share;
@@ -10,7 +10,7 @@
 //! charsets.rs (CHARACTER_SETS, COLLATIONS), partitions.rs (PARTITIONS), trees.rs (BETULA_TREES: each
 //! table's trees with their sizes and message-buffer backlog), rollups.rs (BETULA_ROLLUPS: each
 //! roll-up's base table and definition), variables.rs (GLOBAL_VARIABLES, SESSION_VARIABLES,
-//! SYSTEM_VARIABLES), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
+//! SYSTEM_VARIABLES), routines.rs (ROUTINES), views.rs (VIEWS, a view's TABLES and TABLE STATUS rows), empty.rs (the column lists of the views
 //! that are always empty).
 //!
 //! Invariants: views are computed, never stored; a user sees the databases it may use (and
@@ -27,6 +27,7 @@ mod foreign_keys;
 mod partitions;
 mod processlist;
 mod rollups;
+mod routines;
 mod statistics;
 mod tables;
 mod trees;
@@ -144,6 +145,8 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
         "BETULA_ROLLUPS" => rollups::rollups_view(tables()),
         "COLLATIONS" => charsets::collations_view(),
         "VIEWS" => views::views_view(cx, &visible),
+        // Listed with the empty views (empty.rs has its columns), but with rows.
+        "ROUTINES" => routines::routines_view(cx, &visible),
         "GLOBAL_STATUS" => processlist::status_view(cx, true),
         "SESSION_STATUS" => processlist::status_view(cx, false),
         "GLOBAL_VARIABLES" => variables::variables_view(cx, true),

@@ -12,19 +12,24 @@
 //! CREATE / ALTER / DROP USER, SERVER           (users.rs, servers.rs)
 //! CREATE / DROP ROLLUP                         (rollup.rs)
 //! CREATE / ALTER / DROP VIEW                   (views.rs)
+//! CREATE / DROP FUNCTION, PROCEDURE            (routines.rs)
 //! ```
 //!
 //! Invariant: as before, the tail after CREATE DATABASE's name (its character set options), DROP
 //! INDEX's table, TRUNCATE's table and RENAME's last pair is ignored; CREATE INDEX and DROP TABLE
 //! must end where their grammar does.
 
+use crate::catalog::routine_def::RoutineKind;
 use crate::error::db_error::DbResult;
 use crate::parser::statement::{DatabaseOptions, Statement};
 use crate::parser::tokens::{expect_end, syntax, Cursor};
-use crate::parser::{alter, rollup, servers, users, views};
+use crate::parser::{alter, rollup, routines, servers, users, views};
 
 /// After `CREATE`.
 pub fn parse_create(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if routines::is_routine_statement(c.src) {
+        return routines::parse_create(c);
+    }
     if views::is_view_statement(c.src) {
         let or_replace = c.kws(&["OR", "REPLACE"]);
         return views::parse_create(c, or_replace, false);
@@ -93,6 +98,12 @@ pub fn parse_drop(c: &mut Cursor<'_>) -> DbResult<Statement> {
     }
     if c.kw("VIEW") {
         return views::parse_drop(c);
+    }
+    if c.kw("FUNCTION") {
+        return routines::parse_drop(c, RoutineKind::Function);
+    }
+    if c.kw("PROCEDURE") {
+        return routines::parse_drop(c, RoutineKind::Procedure);
     }
     if c.kw("INDEX") {
         let name = c.name().ok_or_else(|| syntax(c))?;

@@ -19,6 +19,7 @@
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
 //! | SET CHARACTER SET | here | `SetCharacterSet` |
 //! | USE, BEGIN, START, COMMIT, ROLLBACK, SAVEPOINT, RELEASE, XA (refused), KILL, FLUSH, PURGE, RESET, CHECKPOINT, LOCK, UNLOCK, ANALYZE, OPTIMIZE, CHECK, CHECKSUM, CACHE, LOAD INDEX | admin.rs | `Use`, `Begin`, ... |
+//! | CREATE [OR REPLACE] [DEFINER = u] {FUNCTION, PROCEDURE}, CALL | routines.rs (the body: routine_body.rs) | `CreateRoutine`, `DropRoutine`, `Call` |
 //! | CREATE [OR REPLACE] [TEMPORARY] TABLE | clustering.rs (clustering keys rewritten), partition.rs (PARTITION BY, RETENTION), the rest sqlparser | `CreateTableWith`, `Sql` |
 //! | anything else (SELECT, WITH, SET, EXPLAIN SELECT, ...) | sqlparser | `Sql` |
 //!
@@ -57,6 +58,8 @@ pub mod num_text;
 pub mod partition;
 pub mod replica;
 pub mod rollup;
+pub mod routine_body;
+pub mod routines;
 pub mod servers;
 pub mod show;
 pub mod split;
@@ -281,6 +284,7 @@ const OWN: &[&str] = &[
     "STOP",
     "PURGE",
     "RESET",
+    "CALL",
 ];
 
 fn grammar_of(sql: &str) -> Grammar {
@@ -341,6 +345,7 @@ fn grammar_of(sql: &str) -> Grammar {
             _ => Grammar::Own,
         },
         "CREATE" if views::is_view_statement(sql) => Grammar::Own,
+        "CREATE" if routines::is_routine_statement(sql) => Grammar::Own,
         "CREATE" => match next().as_deref() {
             Some("OR") => match (next().as_deref(), next().as_deref()) {
                 (Some("REPLACE"), Some("SERVER")) => Grammar::Own,
@@ -499,6 +504,7 @@ fn own(sql: &str) -> DbResult<Statement> {
         }
         "SET" => users::parse_set_password(c),
         "GRANT" => users::parse_grant(c, false),
+        "CALL" => routines::parse_call(c),
         "REVOKE" => users::parse_grant(c, true),
         _ => admin::parse(&k, c),
     }

@@ -105,8 +105,16 @@ pub enum Show {
     },
     /// TRIGGERS / EVENTS / OPEN TABLES: empty.
     Triggers,
-    /// PROCEDURE / FUNCTION STATUS: empty.
-    Routines,
+    /// SHOW {PROCEDURE | FUNCTION} STATUS [LIKE 'pattern'].
+    Routines {
+        kind: crate::catalog::routine_def::RoutineKind,
+        like: Option<String>,
+    },
+    /// SHOW CREATE {FUNCTION | PROCEDURE} [db.]name.
+    CreateRoutine {
+        kind: crate::catalog::routine_def::RoutineKind,
+        name: Vec<String>,
+    },
 }
 
 fn like(c: &mut Cursor<'_>) -> DbResult<Option<String>> {
@@ -220,8 +228,18 @@ pub fn parse_show(c: &mut Cursor<'_>) -> DbResult<ShowStatement> {
             Show::Triggers
         }
         "PROCEDURE" | "FUNCTION" => {
-            c.kw("STATUS");
-            Show::Routines
+            if !c.kw("STATUS") {
+                return Err(syntax(c));
+            }
+            let kind = if word == "FUNCTION" {
+                crate::catalog::routine_def::RoutineKind::Function
+            } else {
+                crate::catalog::routine_def::RoutineKind::Procedure
+            };
+            Show::Routines {
+                kind,
+                like: like(c)?,
+            }
         }
         _ => return Err(syntax(c)),
     };
@@ -249,6 +267,14 @@ fn show_create(c: &mut Cursor<'_>) -> DbResult<Show> {
     } else if c.kw("VIEW") {
         let table = c.qualified().ok_or_else(|| syntax(c))?;
         Ok(Show::CreateView { table })
+    } else if c.kw("FUNCTION") || c.kw("PROCEDURE") {
+        let kind = if c.toks_back(1) == Some("FUNCTION") {
+            crate::catalog::routine_def::RoutineKind::Function
+        } else {
+            crate::catalog::routine_def::RoutineKind::Procedure
+        };
+        let name = c.qualified().ok_or_else(|| syntax(c))?;
+        Ok(Show::CreateRoutine { kind, name })
     } else if c.kw("USER") {
         let (user, host) = c.user().ok_or_else(|| syntax(c))?;
         Ok(Show::CreateUser { user, host })

@@ -79,6 +79,10 @@ fn scan(sql: &str, mut f: impl FnMut(usize, u8, bool)) {
 /// The statements of `sql`, trimmed, without empty ones (nothing but blanks and comments), in one
 /// pass over the text.
 pub fn split_statements(sql: &str) -> Vec<&str> {
+    // A CREATE FUNCTION / PROCEDURE holds `;`s in its body: it ends where its body does.
+    if has_routine_word(sql) {
+        return split_with_routines(sql);
+    }
     // No `;` anywhere and a word first (so code): one statement, found without the scan.
     let whole = sql.trim();
     if !sql.as_bytes().contains(&b';')
@@ -109,6 +113,54 @@ pub fn split_statements(sql: &str) -> Vec<&str> {
             out.push(piece);
         }
         start = cut + 1;
+    }
+    out
+}
+
+/// Whether `sql` may hold a CREATE FUNCTION / PROCEDURE (it names both words).
+fn has_routine_word(sql: &str) -> bool {
+    let up = sql.to_ascii_uppercase();
+    up.contains("CREATE") && (up.contains("PROCEDURE") || up.contains("FUNCTION"))
+}
+
+/// [`split_statements`] of a text that may hold routine definitions: each piece that starts a
+/// CREATE FUNCTION / PROCEDURE ends where the routine's body ends (routines.rs), the others at
+/// their first `;` outside quotes and comments.
+fn split_with_routines(sql: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < sql.len() {
+        let rest = &sql[start..];
+        if crate::parser::routines::is_routine_statement(rest) {
+            // One that does not parse is the rest of the text: its own error is reported.
+            let len = crate::parser::routines::statement_len(rest).unwrap_or(rest.len());
+            {
+                out.push(rest[..len].trim());
+                start += len;
+                // the `;` that ends it, if any
+                let after = &sql[start..];
+                let skipped = after.len() - after.trim_start().len();
+                start += skipped + usize::from(after.trim_start().starts_with(';'));
+                continue;
+            }
+        }
+        let mut cut = None;
+        let mut code_seen = false;
+        scan(rest, |i, c, code| {
+            if cut.is_none() {
+                if code && c == b';' {
+                    cut = Some(i);
+                } else if code && !c.is_ascii_whitespace() {
+                    code_seen = true;
+                }
+            }
+        });
+        let end = cut.unwrap_or(rest.len());
+        let piece = rest[..end].trim();
+        if code_seen && !piece.is_empty() {
+            out.push(piece);
+        }
+        start += end + 1;
     }
     out
 }
@@ -294,5 +346,23 @@ mod tests {
         let (s, n) = number_placeholders("insert into t values (?, '?', ?) -- ?");
         assert_eq!(n, 2);
         assert_eq!(s, "insert into t values (?1, '?', ?2) -- ?");
+    }
+
+    #[test]
+    fn a_routine_body_is_one_statement() {
+        let sql = "SET @a = 1; CREATE PROCEDURE p(n INT) BEGIN DECLARE i INT; \
+                   IF n > 0 THEN SET i = 1; END IF; SELECT i; END; CALL p(1); \
+                   CREATE FUNCTION f() RETURNS INT RETURN 1;SELECT f()";
+        assert_eq!(
+            split_statements(sql),
+            vec![
+                "SET @a = 1",
+                "CREATE PROCEDURE p(n INT) BEGIN DECLARE i INT; \
+                   IF n > 0 THEN SET i = 1; END IF; SELECT i; END",
+                "CALL p(1)",
+                "CREATE FUNCTION f() RETURNS INT RETURN 1",
+                "SELECT f()",
+            ]
+        );
     }
 }

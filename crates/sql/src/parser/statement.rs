@@ -108,6 +108,19 @@ pub enum Statement {
         names: Vec<Vec<String>>,
         if_exists: bool,
     },
+    /// CREATE [OR REPLACE] FUNCTION / PROCEDURE (routines.rs).
+    CreateRoutine(Box<crate::parser::routines::RoutineStmt>),
+    /// DROP FUNCTION / PROCEDURE (routines.rs).
+    DropRoutine {
+        kind: crate::catalog::routine_def::RoutineKind,
+        name: Vec<String>,
+        if_exists: bool,
+    },
+    /// CALL p(args) (routines.rs).
+    Call {
+        name: Vec<String>,
+        args: Vec<ast::Expr>,
+    },
     /// CREATE / ALTER / DROP SERVER (servers.rs).
     Server(ServerStmt),
     /// CHANGE MASTER TO, START / STOP / RESET SLAVE, SHOW SLAVE STATUS (replica.rs; carried out
@@ -272,6 +285,8 @@ impl Statement {
             | Statement::DropRollup { .. }
             | Statement::CreateView(_)
             | Statement::DropViews { .. }
+            | Statement::CreateRoutine(_)
+            | Statement::DropRoutine { .. }
             | Statement::Server(_)
             | Statement::CreateUser { .. }
             | Statement::DropUser { .. }

@@ -350,6 +350,10 @@ impl<'a> Cursor<'a> {
             _ => None,
         }
     }
+    /// The token `n` after the current one.
+    pub fn peek_at(&self, n: usize) -> Option<&Tok> {
+        self.toks.get(self.pos + n).map(|t| &t.0)
+    }
     pub fn at_end(&self) -> bool {
         self.pos >= self.toks.len()
     }

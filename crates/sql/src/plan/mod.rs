@@ -5,7 +5,8 @@
 //! order and limit, the column names of select items (item_name.rs) and the fixed types of
 //! computed temporal items (item_type.rs); WITH's common table
 //! expressions are bound while planning (cte.rs), views expanded
-//! in place as derived tables (view.rs). EXPLAIN renders
+//! in place as derived tables (view.rs), stored functions in expressions expanded in place
+//! (stored_function.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
 //! from it (locks.rs).
 
@@ -23,6 +24,7 @@ pub mod locks;
 pub mod pruning;
 pub mod query;
 pub mod select;
+pub mod stored_function;
 pub mod view;
 pub mod view_text;
 pub mod window;

@@ -127,6 +127,15 @@ fn run(
         Statement::Server(s) => servers::run(cx, s),
         Statement::CreateView(v) => views::create_view(cx, &v),
         Statement::DropViews { names, if_exists } => views::drop_views(cx, &names, if_exists),
+        Statement::CreateRoutine(r) => crate::routine::ddl::create(cx, &r),
+        Statement::DropRoutine {
+            kind,
+            name,
+            if_exists,
+        } => crate::routine::ddl::drop(cx, kind, &name, if_exists),
+        Statement::Call { name, args } => {
+            crate::routine::call::call(cx, &name, &args, body_statement)
+        }
         Statement::CreateUser {
             if_not_exists,
             users: list,
@@ -185,7 +194,11 @@ fn run(
     }
 }
 
-/// The statements sqlparser reads.
+/// Runs a statement of a stored routine's body (routine/, design.md RTN3).
+fn body_statement(cx: &mut Context, stmt: Statement) -> DbResult<Output> {
+    dispatch(cx, stmt, None, None)
+}
+
 /// Runs a prepared statement, which runs again: a plain SQL statement is only read, the others
 /// are copied for [`dispatch`].
 pub fn dispatch_prepared(

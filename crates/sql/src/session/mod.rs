@@ -357,6 +357,10 @@ impl Session {
         self.assigns_user_vars = crate::parser::assigns_user_vars(sql);
         // Left over only by a statement that panicked inside a subquery (exec/subqueries.rs).
         self.outer_frames.clear();
+        // Left by the previous statement (routine/): its result sets were sent, its routines ended.
+        self.routine_stack.clear();
+        self.routine_results.clear();
+        self.undo_to = None;
         self.outer_miss = None;
         if let Some(p) = self.engine.processes.lock().get_mut(&self.id) {
             p.info = Some(sql.chars().take(100).collect());
@@ -400,6 +404,8 @@ impl Session {
                 "internal error while executing the statement (the statement was rolled back)",
             ))
         });
+        // A CALL whose statement failed keeps the earlier statements' changes (RTN4).
+        let mark = self.cx.undo_to.take().unwrap_or(mark);
         let out = self.finish(result, mark);
         self.cx.engine.metrics.rows.absorb(&mut self.cx.tally);
         // After the autocommit: a statement's latency includes its commit.

@@ -7,7 +7,8 @@
 //!   implement (FILTER, IGNORE NULLS, WITHIN GROUP) are refused (1235), never ignored.
 //! * A session function with constant arguments folds to its value here; RAND becomes an
 //!   [`Expr::Rand`] with its own generator, SLEEP an [`Expr::Sleep`] waiting on the connection's
-//!   interrupt flag; any other name must be a known scalar function (functions/) or is 1305.
+//!   interrupt flag; any other name must be a known scalar function (functions/) or a stored
+//!   function the environment expands (design.md RTN6), or is 1305; `db.f()` is always stored.
 //! * An aggregate's argument is compiled without aggregates (nested aggregates are 1111); equal
 //!   aggregate calls share one `Agg(i)`.
 
@@ -183,6 +184,14 @@ impl Compiler<'_> {
         }
     }
 
+    /// A stored function's expansion compiled; the function leaves the routine stack after.
+    fn stored_call(&mut self, expansion: DbResult<ast::Expr>) -> DbResult<Expr> {
+        let e = expansion?;
+        let compiled = self.compile(&e);
+        self.env.end_stored_function();
+        compiled
+    }
+
     pub(super) fn function(&mut self, f: &ast::Function) -> DbResult<Expr> {
         let name = object_name_parts(&f.name)
             .last()
@@ -199,6 +208,15 @@ impl Compiler<'_> {
         }
         refuse_unsupported_call_clauses(f)?;
         let (args, distinct, star) = self.args(f)?;
+        // `db.f(...)`: a stored function, whatever built-in has the name (RTN6).
+        let parts = object_name_parts(&f.name);
+        if let [db, fname] = parts.as_slice() {
+            let expansion = self.env.stored_function(Some(db), fname, &args);
+            return match expansion {
+                Some(e) => self.stored_call(e),
+                None => Err(DbError::no_function(&format!("{db}.{fname}"))),
+            };
+        }
         if let Some(agg) = agg_func(&name) {
             return self.aggregate(agg, &name, f, args, distinct, star);
         }
@@ -256,6 +274,10 @@ impl Compiler<'_> {
             }
         }
         if !crate::expr::functions::is_known_function(&name) {
+            let written = parts.last().cloned().unwrap_or_default();
+            if let Some(e) = self.env.stored_function(None, &written, &args) {
+                return self.stored_call(e);
+            }
             return Err(DbError::no_function(&name.to_ascii_lowercase()));
         }
         if matches!(name.as_str(), "HEX" | "LENGTH" | "OCTET_LENGTH") {

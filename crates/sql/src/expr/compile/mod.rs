@@ -127,6 +127,19 @@ pub trait CompileEnv {
     fn source_text(&self, _span: sqlparser::tokenizer::Span) -> Option<String> {
         None
     }
+    /// The expansion of a call of the stored function `db.name` (design.md RTN6), `None` where
+    /// there is no such function or no session. On success the function stays on the
+    /// session's routine stack until [`CompileEnv::end_stored_function`].
+    fn stored_function(
+        &mut self,
+        _db: Option<&str>,
+        _name: &str,
+        _args: &[ast::Expr],
+    ) -> Option<DbResult<ast::Expr>> {
+        None
+    }
+    /// The expansion of the last stored function [`CompileEnv::stored_function`] gave is compiled.
+    fn end_stored_function(&mut self) {}
     /// The session's time zone (TIMESTAMP columns are read in it); UTC where there is no session.
     fn time_zone(&self) -> crate::types::time_zone::TimeZone {
         crate::types::time_zone::TimeZone::UTC

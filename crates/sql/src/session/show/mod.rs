@@ -64,7 +64,8 @@ pub fn run(cx: &mut Context, stmt: &ShowStatement) -> DbResult<Output> {
             &["Trigger", "Event", "Table", "Statement", "Timing"],
             vec![],
         ),
-        Show::Routines => Output::text(&["Db", "Name", "Type", "Definer"], vec![]),
+        Show::Routines { kind, like } => crate::routine::show::status(cx, *kind, like)?,
+        Show::CreateRoutine { kind, name } => crate::routine::show::show_create(cx, *kind, name)?,
     };
     match &stmt.filter {
         Some(e) => where_filter(cx, out, e),
