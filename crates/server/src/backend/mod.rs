@@ -231,8 +231,9 @@ impl SqlSession {
 
     /// The result sets the statement's stored procedures produced, in order.
     fn send_routine_results(&mut self, out: &mut dyn ResultSink) -> Result<(), SqlError> {
+        let cs = self.sess.charsets;
         for r in std::mem::take(&mut self.sess.cx.routine_results) {
-            send(r, 0, out)?;
+            send(r, 0, out, &cs)?;
         }
         Ok(())
     }

@@ -18,7 +18,7 @@ use crate::expr::correlated::OuterFrame;
 use crate::expr::{Scope, ScopeCol};
 use crate::parser::routines::type_column;
 use crate::result::Output;
-use crate::types::coerce::{coerce_to_column, SqlMode};
+use crate::types::coerce::coerce_to_column;
 use crate::types::value::Value;
 use crate::types::Column;
 
@@ -112,7 +112,10 @@ impl Vars {
         }
         let n = cols.len();
         OuterFrame {
-            scope: Arc::new(Scope { cols }),
+            scope: Arc::new(Scope {
+                cols,
+                one_row: false,
+            }),
             values: Some(values),
             read: vec![false; n],
         }
@@ -170,10 +173,7 @@ fn unreachable_query() -> ast::Query {
 
 /// `v` converted to `col`'s type under the session's sql_mode (warnings to the session).
 pub fn convert(cx: &mut Context, col: &Column, v: &Value) -> DbResult<Value> {
-    let mode = SqlMode {
-        strict: cx.strict(),
-        time_zone: cx.time_zone,
-    };
+    let mode = cx.coerce_mode(cx.strict());
     let mut warnings = Vec::new();
     let r = coerce_to_column(v, col, 1, mode, &mut warnings);
     cx.warnings.extend(warnings);
