@@ -26,5 +26,6 @@ pub mod query;
 pub mod select;
 pub mod stored_function;
 pub mod view;
+pub mod view_shown;
 pub mod view_text;
 pub mod window;

@@ -28,7 +28,7 @@ pub fn create_view(cx: &mut Context, table: &[String]) -> DbResult<Output> {
 
 /// The result of SHOW CREATE VIEW of `v`.
 pub fn create_view_output(cx: &Context, v: &ViewDef) -> Output {
-    let body = crate::plan::view_text::shown_body(v, cx.db.as_deref());
+    let body = crate::plan::view_shown::shown_body(v, cx.db.as_deref());
     let qualified = cx.db.as_deref() != Some(v.db.as_str());
     Output::text(
         &[
