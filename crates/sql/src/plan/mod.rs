@@ -5,7 +5,8 @@
 //! order and limit, the column names of select items (item_name.rs) and the fixed types of
 //! computed temporal items (item_type.rs); WITH's common table
 //! expressions are bound while planning (cte.rs), views expanded
-//! in place as derived tables (view.rs), stored functions in expressions expanded in place
+//! in place as derived tables (view.rs), a view's SELECT resolved for storing (view_text.rs, with
+//! view_item_names.rs and expr_children.rs) and shortened for SHOW CREATE VIEW (view_shown.rs), stored functions in expressions expanded in place
 //! (stored_function.rs). EXPLAIN renders
 //! a plan (explain.rs); the executor (exec/) runs the same plan; a locking read takes its locks
 //! from it (locks.rs).
@@ -14,6 +15,7 @@ pub mod access;
 pub mod covering;
 pub mod cte;
 pub mod explain;
+mod expr_children;
 pub mod from;
 pub mod hints;
 pub mod implied;
@@ -26,6 +28,7 @@ pub mod query;
 pub mod select;
 pub mod stored_function;
 pub mod view;
+mod view_item_names;
 pub mod view_shown;
 pub mod view_text;
 pub mod window;

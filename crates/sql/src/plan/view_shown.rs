@@ -6,7 +6,7 @@
 
 use sqlparser::ast::{self, Expr as E, SetExpr, TableFactor};
 
-use super::view_text::children;
+use super::expr_children::children;
 use crate::catalog::expr_print::Style;
 
 /// The SELECT SHOW CREATE VIEW shows for `view` with `current_db` the session's database:

@@ -21,6 +21,8 @@
 
 use sqlparser::ast::{self, Expr as E, SetExpr, TableFactor};
 
+use super::expr_children::children;
+use super::view_item_names::valid_names;
 use crate::catalog::expr_print::Style;
 use crate::context::Context;
 use crate::error::db_error::{DbError, DbResult};
@@ -540,56 +542,6 @@ fn using_condition(scope: &Scope, before: usize, cols: &[ast::ObjectName]) -> Db
     on.ok_or_else(|| unknown("USING"))
 }
 
-/// MariaDB's names for a view's items: an auto name that is no valid column name is
-/// `Name_exp_<n>`; in the first SELECT an auto name equal to an earlier name is `My_exp_<name>`
-/// (`My_exp_<k>_<name>` when that is taken too).
-fn valid_names(names: &mut [String], auto: &[bool], first: bool) {
-    for (i, n) in names.iter_mut().enumerate() {
-        if auto[i] && !valid_column_name(n) {
-            *n = format!("Name_exp_{}", i + 1);
-        }
-    }
-    if !first {
-        return;
-    }
-    for i in 0..names.len() {
-        for j in 0..i {
-            if !names[i].eq_ignore_ascii_case(&names[j]) {
-                continue;
-            }
-            let target = if auto[i] {
-                i
-            } else if auto[j] {
-                j
-            } else {
-                continue;
-            };
-            let base = names[target].clone();
-            let mut attempt = 0;
-            let fresh = loop {
-                let c = match attempt {
-                    0 => format!("My_exp_{base}"),
-                    k => format!("My_exp_{k}_{base}"),
-                };
-                if !names
-                    .iter()
-                    .enumerate()
-                    .any(|(k, n)| k != target && n.eq_ignore_ascii_case(&c))
-                {
-                    break c;
-                }
-                attempt += 1;
-            };
-            names[target] = fresh;
-        }
-    }
-}
-
-/// MariaDB's `check_column_name`: not empty, not ending in a space, at most 64 characters.
-fn valid_column_name(n: &str) -> bool {
-    !n.is_empty() && !n.ends_with(char::is_whitespace) && n.chars().count() <= 64
-}
-
 impl Resolver<'_> {
     /// Qualifies the column names of `e`, innermost scope first (`scope`, then `outer` from
     /// the nearest); a name no source has is left as written (a select item's alias: in HAVING
@@ -664,94 +616,6 @@ impl Resolver<'_> {
     }
 }
 
-/// The operands of `e`, for the expressions a view's names are resolved in; None for a form
-/// not known here.
-pub(super) fn children(e: &mut ast::Expr) -> Option<Vec<&mut ast::Expr>> {
-    Some(match e {
-        E::Value(_) | E::TypedString(_) => vec![],
-        E::BinaryOp { left, right, .. }
-        | E::IsDistinctFrom(left, right)
-        | E::IsNotDistinctFrom(left, right) => {
-            vec![&mut **left, &mut **right]
-        }
-        E::UnaryOp { expr, .. }
-        | E::Nested(expr)
-        | E::IsNull(expr)
-        | E::IsNotNull(expr)
-        | E::IsTrue(expr)
-        | E::IsNotTrue(expr)
-        | E::IsFalse(expr)
-        | E::IsNotFalse(expr)
-        | E::IsUnknown(expr)
-        | E::IsNotUnknown(expr)
-        | E::Cast { expr, .. }
-        | E::Convert { expr, .. }
-        | E::Extract { expr, .. }
-        | E::Ceil { expr, .. }
-        | E::Floor { expr, .. }
-        | E::Collate { expr, .. } => vec![&mut **expr],
-        E::Interval(i) => vec![&mut *i.value],
-        E::Position { expr, r#in } => vec![&mut **expr, &mut **r#in],
-        E::AtTimeZone {
-            timestamp,
-            time_zone,
-        } => vec![&mut **timestamp, &mut **time_zone],
-        E::Like {
-            expr,
-            pattern,
-            escape_char,
-            ..
-        } => {
-            let mut v = vec![&mut **expr, &mut **pattern];
-            v.extend(escape_char.as_deref_mut());
-            v
-        }
-        E::RLike { expr, pattern, .. } => vec![&mut **expr, &mut **pattern],
-        E::Between {
-            expr, low, high, ..
-        } => vec![&mut **expr, &mut **low, &mut **high],
-        E::InList { expr, list, .. } => {
-            let mut v = vec![&mut **expr];
-            v.extend(list.iter_mut());
-            v
-        }
-        E::Tuple(items) => items.iter_mut().collect(),
-        E::Substring {
-            expr,
-            substring_from,
-            substring_for,
-            ..
-        } => {
-            let mut v = vec![&mut **expr];
-            v.extend(substring_from.as_deref_mut());
-            v.extend(substring_for.as_deref_mut());
-            v
-        }
-        E::Trim {
-            expr, trim_what, ..
-        } => {
-            let mut v = vec![&mut **expr];
-            v.extend(trim_what.as_deref_mut());
-            v
-        }
-        E::Case {
-            operand,
-            conditions,
-            else_result,
-            ..
-        } => {
-            let mut v: Vec<&mut ast::Expr> = operand.as_deref_mut().into_iter().collect();
-            for w in conditions {
-                v.push(&mut w.condition);
-                v.push(&mut w.result);
-            }
-            v.extend(else_result.as_deref_mut());
-            v
-        }
-        _ => return None,
-    })
-}
-
 /// `x`, a column name, qualified by the first scope (innermost first) whose source has it.
 fn qualify(x: &mut ast::Expr, scopes: &[&Scope]) {
     match x {
@@ -776,33 +640,5 @@ fn qualify(x: &mut ast::Expr, scopes: &[&Scope]) {
             }
         }
         _ => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn invalid_and_repeated_auto_names_are_renamed_as_mariadb_does() {
-        // view_alias.test: SELECT 'c1', 'c2 ', ' c3', ' c4 ', 'Name_exp_2' (leading spaces
-        // already dropped from the auto names).
-        let mut names: Vec<String> = ["c1", "c2 ", "c3", "c4 ", "Name_exp_2"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        valid_names(&mut names, &[true; 5], true);
-        assert_eq!(
-            names,
-            ["c1", "Name_exp_2", "c3", "Name_exp_4", "My_exp_Name_exp_2"]
-        );
-        let long = "x".repeat(65);
-        let mut names = vec![long.clone(), "x".repeat(64)];
-        valid_names(&mut names, &[true, true], false);
-        assert_eq!(names, ["Name_exp_1".to_string(), "x".repeat(64)]);
-        // Two columns of one name are no auto names: left for the duplicate check (1060).
-        let mut names = vec!["a".to_string(), "a".to_string()];
-        valid_names(&mut names, &[false, false], true);
-        assert_eq!(names, ["a", "a"]);
     }
 }
