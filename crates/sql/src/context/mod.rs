@@ -431,6 +431,7 @@ impl Context {
             windows: None,
             insert_scope: None,
             aliases: &[],
+            having_groups: None,
             place,
         };
         c.compile(e)
@@ -451,7 +452,31 @@ impl Context {
             windows: None,
             insert_scope: None,
             aliases,
+            having_groups: None,
             place,
+        };
+        c.compile(e)
+    }
+
+    /// HAVING `e`: names outside aggregates resolve in the select list (`aliases`) and the
+    /// GROUP BY list's plain columns `groups`, as MariaDB resolves them (expr/compile/having.rs).
+    pub fn compile_having(
+        &mut self,
+        scope: &Scope,
+        e: &ast::Expr,
+        aggs: &mut Vec<AggSpec>,
+        aliases: &[(String, Expr)],
+        groups: &[usize],
+    ) -> DbResult<Expr> {
+        let mut c = Compiler {
+            scope,
+            env: self,
+            aggs: Some(aggs),
+            windows: None,
+            insert_scope: None,
+            aliases,
+            having_groups: Some(groups),
+            place: "HAVING",
         };
         c.compile(e)
     }
@@ -464,6 +489,7 @@ impl Context {
             windows: None,
             insert_scope: Some(scope),
             aliases: &[],
+            having_groups: None,
             place: "field list",
         };
         c.compile(e)

@@ -85,6 +85,8 @@ error_codes! {
     NonUniqError = 1052, "23000";
     /// `ER_BAD_FIELD_ERROR`
     BadFieldError = 1054, "42S22";
+    /// `ER_WRONG_FIELD_WITH_GROUP`
+    WrongFieldWithGroup = 1055, "42000";
     /// `ER_DUP_FIELDNAME`
     DupFieldname = 1060, "42S21";
     /// `ER_DUP_KEYNAME`
@@ -153,6 +155,8 @@ error_codes! {
     InvalidUseOfNull = 1138, "22004";
     /// `ER_REGEXP_ERROR`: a pattern that is invalid or that Betula cannot match as PCRE2 does.
     RegexpError = 1139, "42000";
+    /// `ER_MIX_OF_GROUP_FUNC_AND_FIELDS`
+    MixOfGroupFuncAndFields = 1140, "42000";
     /// `ER_NONEXISTING_GRANT`
     NonexistingGrant = 1141, "42000";
     /// `ER_NO_SUCH_TABLE`

@@ -42,7 +42,7 @@ pub fn fold_constants(e: Expr) -> Expr {
 /// Reads nothing that varies per row.
 fn foldable(e: &Expr) -> bool {
     let mut insert_value = false;
-    visit(e, &mut |x| {
+    visit_nodes(e, &mut |x| {
         insert_value |= matches!(x, Expr::InsertValue(_))
     });
     e.is_const() && !insert_value
@@ -50,10 +50,16 @@ fn foldable(e: &Expr) -> bool {
 
 /// Calls `f` on `e` and on each of its subexpressions.
 pub fn visit_nodes(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    visit(e, f)
+    visit(e, f, true)
 }
 
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+/// [`visit_nodes`], except that a correlated subquery's enclosing row (every column of its
+/// scope, [`crate::expr::correlated::Correlated::outer`]) is not visited: only its operands.
+pub fn visit_nodes_but_outer_rows(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    visit(e, f, false)
+}
+
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr), outer_rows: bool) {
     f(e);
     match e {
         Expr::Lit(_) | Expr::Col(_) | Expr::InsertValue(_) | Expr::Agg(_) | Expr::Win(_) => {}
@@ -62,44 +68,49 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
         | Expr::IsTrue(a, _, _)
         | Expr::Cast(a, _)
         | Expr::Member(a, _, _)
-        | Expr::InZone(a, _, _) => visit(a, f),
+        | Expr::InZone(a, _, _) => visit(a, f, outer_rows),
         Expr::Binary(_, a, b, _) | Expr::Like(a, b, _, _, _) | Expr::DateAdd(a, b, _, _) => {
-            visit(a, f);
-            visit(b, f)
+            visit(a, f, outer_rows);
+            visit(b, f, outer_rows)
         }
         Expr::InList(a, l, _, _) => {
-            visit(a, f);
-            l.iter().for_each(|x| visit(x, f))
+            visit(a, f, outer_rows);
+            l.iter().for_each(|x| visit(x, f, outer_rows))
         }
         Expr::Between(a, b, c, _, _) => {
-            visit(a, f);
-            visit(b, f);
-            visit(c, f)
+            visit(a, f, outer_rows);
+            visit(b, f, outer_rows);
+            visit(c, f, outer_rows)
         }
         Expr::Case(o, w, el, _) => {
             if let Some(o) = o {
-                visit(o, f)
+                visit(o, f, outer_rows)
             }
             for (a, b) in w {
-                visit(a, f);
-                visit(b, f)
+                visit(a, f, outer_rows);
+                visit(b, f, outer_rows)
             }
             if let Some(el) = el {
-                visit(el, f)
+                visit(el, f, outer_rows)
             }
         }
-        Expr::Func(_, a) => a.iter().for_each(|x| visit(x, f)),
+        Expr::Func(_, a) => a.iter().for_each(|x| visit(x, f, outer_rows)),
         Expr::Rand(a, _) => {
             if let Some(a) = a {
-                visit(a, f)
+                visit(a, f, outer_rows)
             }
         }
-        Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => visit(a, f),
+        Expr::Sleep(a, _) | Expr::SetUserVar(a, _) => visit(a, f, outer_rows),
         Expr::UserVar(_) => {}
-        Expr::Regexp(r) => r.args.iter().for_each(|x| visit(x, f)),
-        Expr::Json(j) => j.args.iter().for_each(|x| visit(x, f)),
-        Expr::Quantified(q) => q.operands().for_each(|x| visit(x, f)),
-        Expr::Subquery(s) => s.outer.iter().chain(s.operands()).for_each(|x| visit(x, f)),
+        Expr::Regexp(r) => r.args.iter().for_each(|x| visit(x, f, outer_rows)),
+        Expr::Json(j) => j.args.iter().for_each(|x| visit(x, f, outer_rows)),
+        Expr::Quantified(q) => q.operands().for_each(|x| visit(x, f, outer_rows)),
+        Expr::Subquery(s) => {
+            let outer = s.outer.iter().filter(|_| outer_rows);
+            outer
+                .chain(s.operands())
+                .for_each(|x| visit(x, f, outer_rows))
+        }
     }
 }
 

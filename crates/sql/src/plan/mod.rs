@@ -17,6 +17,7 @@ pub mod cte;
 pub mod explain;
 mod expr_children;
 pub mod from;
+mod full_group_by;
 pub mod hints;
 pub mod implied;
 pub mod index_condition;

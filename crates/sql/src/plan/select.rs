@@ -12,16 +12,19 @@ use sqlparser::ast;
 
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
+use super::full_group_by::{check_grouped_items, check_ungrouped_mix};
 use super::window::{compile_item, named_windows};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::expr::compile::plain_column;
 use crate::expr::decimals::fixed_double_decimals;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::window::{WinCall, WindowCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
 use crate::plan::access::conjuncts;
 use crate::result::OutCol;
+use crate::types::sql_mode::Modes;
 use crate::types::value::Value;
 
 /// One select-list item: the column's name and the expression computing it.
@@ -158,9 +161,14 @@ pub fn plan_select(
             )?);
         }
     }
+    let full_group_by = cx.sql_modes().has(Modes::ONLY_FULL_GROUP_BY);
+    if full_group_by && !group_by.is_empty() {
+        check_grouped_items(&from, &projection, &group_by)?;
+    }
     let having = match &sel.having {
         Some(h) => {
-            Some(cx.compile_agg(&from.scope, h, &mut aggregates, &aliases, "having clause")?)
+            let groups: Vec<usize> = group_by.iter().filter_map(plain_column).collect();
+            Some(cx.compile_having(&from.scope, h, &mut aggregates, &aliases, &groups)?)
         }
         None => None,
     };
@@ -175,6 +183,10 @@ pub fn plan_select(
         &aliases,
         (&mut aggregates, &mut windows),
     )?;
+    if full_group_by && group_by.is_empty() && !aggregates.is_empty() {
+        let read = projection.iter().map(|p| &p.expr);
+        check_ungrouped_mix(&from, read.chain(order_by.iter().map(|(e, _)| e)))?;
+    }
     let mut plan = SelectPlan {
         from,
         filter,

@@ -68,6 +68,7 @@ pub fn compile_item(
         windows: Some(wins),
         insert_scope: None,
         aliases,
+        having_groups: None,
         place,
     }
     .compile(e)

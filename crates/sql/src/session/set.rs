@@ -130,7 +130,16 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
     };
     let var = var.to_ascii_lowercase();
     let v = match value {
-        ast::Expr::Identifier(i) if i.quote_style.is_none() && !i.value.starts_with('@') => {
+        ast::Expr::Identifier(i)
+            if user && i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT") =>
+        {
+            return Err(DbError::syntax(""));
+        }
+        // A system variable's value may be a bare word (`sql_mode = traditional`); a user
+        // variable's is an expression, where a bare word is a column (1054 here).
+        ast::Expr::Identifier(i)
+            if i.quote_style.is_none() && !i.value.starts_with('@') && !user =>
+        {
             if i.value.eq_ignore_ascii_case("DEFAULT") {
                 variables::defaults(0, "")
                     .get(&var)

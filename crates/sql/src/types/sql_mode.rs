@@ -14,11 +14,11 @@
 //! kept and ignored, so a session never runs under a mode it only appears to have. Honoured:
 //! STRICT_TRANS_TABLES / STRICT_ALL_TABLES (every table is transactional, so they mean the
 //! same), NO_ZERO_DATE, ERROR_FOR_DIVISION_BY_ZERO, NO_AUTO_VALUE_ON_ZERO,
-//! IGNORE_BAD_TABLE_OPTIONS. Kept because Betula already behaves so:
+//! IGNORE_BAD_TABLE_OPTIONS, ONLY_FULL_GROUP_BY (plan/full_group_by.rs). Kept because Betula
+//! already behaves so:
 //! NO_ZERO_IN_DATE (a date with a zero month or day is never stored), IGNORE_SPACE (a space
 //! may always follow a function's name), NO_DIR_IN_CREATE, NO_ENGINE_SUBSTITUTION (every
-//! engine name is Betula), NO_AUTO_CREATE_USER, ONLY_FULL_GROUP_BY (accepted; a non-aggregated
-//! column outside GROUP BY is not refused) and the names ANSI and TRADITIONAL.
+//! engine name is Betula), NO_AUTO_CREATE_USER and the names ANSI and TRADITIONAL.
 
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -77,6 +77,7 @@ impl Modes {
     pub const ANSI_QUOTES: u64 = 1 << 2;
     pub const IGNORE_SPACE: u64 = 1 << 3;
     pub const IGNORE_BAD_TABLE_OPTIONS: u64 = 1 << 4;
+    pub const ONLY_FULL_GROUP_BY: u64 = 1 << 5;
     pub const NO_UNSIGNED_SUBTRACTION: u64 = 1 << 6;
     pub const POSTGRESQL: u64 = 1 << 8;
     pub const ORACLE: u64 = 1 << 9;

@@ -32,6 +32,7 @@ mod call;
 mod cast;
 mod charset_info;
 mod division;
+mod having;
 pub mod hybrid;
 mod json;
 mod literal;
@@ -44,6 +45,7 @@ mod subquery;
 mod window;
 
 pub use cast::cast_target;
+pub use having::plain_column;
 pub use literal::{literal_overflows, number_literal};
 pub use names::{object_name_parts, quoted_user_var, user_var_name};
 pub use operators::interval_unit;
@@ -180,6 +182,7 @@ pub fn compile_standalone(scope: &Scope, e: &ast::Expr, place: &'static str) -> 
         windows: None,
         insert_scope: None,
         aliases: &[],
+        having_groups: None,
         place,
     }
     .compile(e)
@@ -196,6 +199,10 @@ pub struct Compiler<'a> {
     pub insert_scope: Option<&'a Scope>,
     /// Select-list aliases usable by name (HAVING, ORDER BY).
     pub aliases: &'a [(String, Expr)],
+    /// Compiling HAVING: the GROUP BY list's plain columns. A name outside an aggregate then
+    /// resolves in the select list ([`Compiler::aliases`]) and these columns only
+    /// (having.rs).
+    pub having_groups: Option<&'a [usize]>,
     /// For error messages: "field list", "where clause", ...
     pub place: &'static str,
 }

@@ -101,6 +101,9 @@ impl Compiler<'_> {
             3 => (Some(parts[0].as_str()), Some(parts[1].as_str())),
             _ => return Err(DbError::bad_field(&parts.join("."), self.place)),
         };
+        if let (Some(groups), Some(_)) = (self.having_groups, &self.aggs) {
+            return self.having_name(parts, groups);
+        }
         if let Some(i) = self.scope.resolve(db, table, &name, self.place)? {
             return Ok(self.read_in_zone(self.scope, i, Expr::Col(i)));
         }
@@ -122,7 +125,7 @@ impl Compiler<'_> {
     /// A column of an enclosing query read by a correlated subquery: its value for the row the
     /// subquery runs for, read as the column would be (a TIMESTAMP in the session's zone, text
     /// under the column's collation).
-    fn outer_value(&mut self, v: Value, col: &ScopeCol) -> DbResult<Expr> {
+    pub(super) fn outer_value(&mut self, v: Value, col: &ScopeCol) -> DbResult<Expr> {
         if col.ty.is_some_and(|t| t.has_members()) && !col.members.is_empty() {
             // Its member number would be lost in the value.
             return Err(DbError::unsupported(

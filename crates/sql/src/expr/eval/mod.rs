@@ -225,6 +225,7 @@ mod tests {
             windows: None,
             insert_scope: None,
             aliases: &[],
+            having_groups: None,
             place: "field list",
         };
         let ex = c.compile(&e)?;
