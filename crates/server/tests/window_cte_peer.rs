@@ -60,6 +60,32 @@ const QUERIES: &[&str] = &[
     "SELECT RANK() OVER () FROM w",
     "SELECT SUM(x) OVER (ORDER BY s RANGE 1 PRECEDING) FROM w",
     "SELECT COUNT(DISTINCT x) OVER () FROM w",
+    "SELECT MIN(DISTINCT x) OVER (PARTITION BY g), MAX(DISTINCT x) OVER (PARTITION BY g) FROM w ORDER BY id",
+    // window-only functions without OVER, or with other arguments: 1064 where MariaDB stops
+    "SELECT ROW_NUMBER() FROM w",
+    "SELECT id, LEAD(x, 1, 2) OVER (ORDER BY id) FROM w",
+    "SELECT PERCENT_RANK() , 1 FROM w",
+    "SELECT CUME_DIST(x) OVER () FROM w",
+    "SELECT RANK () OVER () FROM w",
+    "SELECT id FROM w WHERE NTILE(2)\n= 1",
+    // string frame offsets, EXCLUDE
+    "SELECT SUM(x) OVER (ORDER BY x RANGE BETWEEN 'a' PRECEDING AND CURRENT ROW) FROM w",
+    "SELECT SUM(x) OVER (ORDER BY x ROWS BETWEEN CURRENT ROW AND 'a' FOLLOWING) FROM w",
+    "SELECT id, SUM(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE NO OTHERS) FROM w ORDER BY id",
+    "SELECT SUM(x) OVER (ORDER BY id RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE GROUP) FROM w",
+    // select aliases in a window's PARTITION BY / ORDER BY
+    "SELECT g, MAX(x) AS m, RANK() OVER (ORDER BY m DESC, g) FROM w GROUP BY g ORDER BY g",
+    "SELECT id, -id AS g, ROW_NUMBER() OVER (ORDER BY g), ROW_NUMBER() OVER (PARTITION BY g ORDER BY id) FROM w ORDER BY id",
+    "SELECT g, MAX(id) AS m, RANK() OVER w1 AS r FROM w GROUP BY g HAVING g + r > 3 WINDOW w1 AS (ORDER BY m)",
+    "SELECT g, MAX(id) AS m, RANK() OVER w1 AS r, DENSE_RANK() OVER w2 FROM w GROUP BY g \
+     WINDOW w1 AS (ORDER BY m), w2 AS (PARTITION BY r ORDER BY m)",
+    // GROUP BY looks names no column has up in the select list
+    "SELECT id AS k, COUNT(*) FROM w GROUP BY k + 1 ORDER BY k",
+    "SELECT g, MAX(x) AS m FROM w GROUP BY g + m",
+    "SELECT g, SUM(x) OVER () AS r FROM w GROUP BY g + r",
+    // WINDOW is no table alias
+    "SELECT id\nFROM w AS window",
+    "SELECT 1 AS window",
     "WITH a AS (SELECT g, SUM(x) s FROM w GROUP BY g), b (gg, total) AS (SELECT g, s FROM a) \
      SELECT a.g, b.total FROM a JOIN b ON a.g = b.gg ORDER BY a.g",
     "WITH RECURSIVE seq (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 50) \

@@ -396,8 +396,122 @@ fn misuse_gets_mariadbs_errors() {
         ("SELECT PERCENTILE_CONT(1.5) WITHIN GROUP (ORDER BY x) OVER () FROM t", 4103),
         ("SELECT PERCENTILE_DISC(x * 2) WITHIN GROUP (ORDER BY x) OVER () FROM t", 4103),
         ("UPDATE t SET x = ROW_NUMBER() OVER ()", 4015),
+        // window-only functions are calls only with OVER (MariaDB's grammar)
+        ("SELECT ROW_NUMBER() FROM t", 1064),
+        ("SELECT LEAD(x) FROM t", 1064),
+        ("SELECT NTH_VALUE(x) OVER () FROM t", 1064),
+        // a string offset: 4020 / 4021 after the bounds' order (4014) and RANGE's key (4019)
+        ("SELECT SUM(x) OVER (ORDER BY x ROWS BETWEEN 'a' PRECEDING AND CURRENT ROW) FROM t", 4020),
+        ("SELECT SUM(x) OVER (ORDER BY x RANGE BETWEEN CURRENT ROW AND 'a' FOLLOWING) FROM t", 4021),
+        ("SELECT SUM(x) OVER (ORDER BY x, id RANGE 'a' PRECEDING) FROM t", 4019),
+        ("SELECT SUM(x) OVER (ORDER BY x ROWS BETWEEN 'a' FOLLOWING AND CURRENT ROW) FROM t", 4014),
+        ("SELECT SUM(x) OVER (ORDER BY x ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES) FROM t", 4022),
+        ("SELECT SUM(x) OVER (ORDER BY x ROWS UNBOUNDED PRECEDING EXCLUDE CURRENT ROW) FROM t", 4022),
+        // a select alias in a window's PARTITION BY / ORDER BY is its item: a window call there is 4016
+        ("SELECT RANK() OVER (ORDER BY x) r, SUM(x) OVER (PARTITION BY r + 1) FROM t", 4016),
+        ("SELECT RANK() OVER w r, SUM(x) OVER (ORDER BY r) FROM t WINDOW w AS (ORDER BY x)", 4016),
+        ("SELECT g, MAX(x) m, RANK() OVER w r FROM t GROUP BY g + r WINDOW w AS (ORDER BY m)", 4015),
+        ("SELECT g, MAX(x) AS m FROM t GROUP BY g + m", 1247),
     ];
     for (sql, code) in cases {
         assert_eq!(err_code(&mut s, sql), *code, "{sql}");
     }
+}
+
+#[test]
+fn select_aliases_name_items_in_window_specifications() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(
+        dir.path(),
+        &[
+            "CREATE TABLE t (pk INT, c INT)",
+            "INSERT INTO t VALUES (1, 1), (2, 1), (3, 2)",
+        ],
+    );
+    // an aggregate's alias in a window over GROUP BY
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT c, MAX(pk) AS m, RANK() OVER (ORDER BY m DESC) FROM t GROUP BY c ORDER BY c"
+        ),
+        vec![vec!["1", "2", "2"], vec!["2", "3", "1"]]
+    );
+    // ORDER BY: the alias before the column of the same name; PARTITION BY: the column first
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT pk, -pk AS c, ROW_NUMBER() OVER (ORDER BY c) FROM t ORDER BY pk"
+        ),
+        vec![
+            vec!["1", "-1", "3"],
+            vec!["2", "-2", "2"],
+            vec!["3", "-3", "1"]
+        ]
+    );
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT pk AS c, ROW_NUMBER() OVER (PARTITION BY c ORDER BY pk) FROM t ORDER BY pk"
+        ),
+        vec![vec!["1", "1"], vec!["2", "2"], vec!["3", "1"]]
+    );
+    // GROUP BY looks a name no column has up in the select list
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT pk AS x, COUNT(*) FROM t GROUP BY x + 1 ORDER BY x"
+        ),
+        vec![vec!["1", "1"], vec!["2", "1"], vec!["3", "1"]]
+    );
+    // a number that is no integer is no position: a constant, one group
+    assert_eq!(
+        rows(&mut s, "SELECT COUNT(*) FROM t GROUP BY 1.5"),
+        vec![vec!["3"]]
+    );
+    // an alias written after the window, and one in an expression
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT SUM(pk) OVER (ORDER BY x), pk * 2 AS x, COUNT(*) OVER (PARTITION BY x + 1) FROM t ORDER BY pk"
+        ),
+        vec![vec!["1", "2", "1"], vec!["3", "4", "1"], vec!["6", "6", "1"]]
+    );
+}
+
+#[test]
+fn what_mariadb_does_not_compute_as_a_window_is_refused_in_its_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_e, mut s) = open(
+        dir.path(),
+        &[
+            "CREATE TABLE t (x INT)",
+            "INSERT INTO t VALUES (1), (1), (2)",
+        ],
+    );
+    for (sql, what) in [
+        ("SELECT COUNT(DISTINCT x) OVER () FROM t", "COUNT(DISTINCT)"),
+        ("SELECT AVG(DISTINCT x) OVER () FROM t", "AVG(DISTINCT)"),
+        (
+            "SELECT GROUP_CONCAT(DISTINCT x) OVER () FROM t",
+            "GROUP_CONCAT()",
+        ),
+        ("SELECT JSON_ARRAYAGG(x) OVER () FROM t", "JSON_ARRAYAGG()"),
+    ] {
+        let e = s.execute(sql, &[]).unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "This version of MariaDB doesn't yet support '{what} aggregate as window function'"
+            ),
+            "{sql}"
+        );
+    }
+    // MIN and MAX of the distinct values are MIN and MAX
+    assert_eq!(
+        rows(
+            &mut s,
+            "SELECT MIN(DISTINCT x) OVER (), MAX(DISTINCT x) OVER () FROM t LIMIT 1"
+        ),
+        vec![vec!["1", "2"]]
+    );
 }

@@ -219,6 +219,8 @@ error_codes! {
     UnknownStmtHandler = 1243, "HY000";
     /// `ER_AUTO_CONVERT`
     AutoConvert = 1246, "HY000";
+    /// `ER_ILLEGAL_REFERENCE`
+    IllegalReference = 1247, "42S22";
     /// `ER_DERIVED_MUST_HAVE_ALIAS`
     DerivedMustHaveAlias = 1248, "42000";
     /// `ER_COLLATION_CHARSET_MISMATCH`
@@ -559,6 +561,8 @@ error_codes! {
     WrongTypeForRowsFrame = 4020, "HY000";
     /// `ER_WRONG_TYPE_FOR_RANGE_FRAME`
     WrongTypeForRangeFrame = 4021, "HY000";
+    /// `ER_FRAME_EXCLUSION_NOT_SUPPORTED`
+    FrameExclusionNotSupported = 4022, "HY000";
     /// `ER_INVALID_NTILE_ARGUMENT`
     InvalidNtileArgument = 4024, "HY000";
     /// `ER_CONSTRAINT_FAILED`

@@ -44,6 +44,13 @@ impl DbError {
             format!("This version of Betula doesn't yet support '{what}'"),
         )
     }
+    /// 1235 for what MariaDB refuses too, in its words (which name MariaDB).
+    pub fn unsupported_by_mariadb(what: impl fmt::Display) -> DbError {
+        DbError::new(
+            ErrorCode::NotSupportedYet,
+            format!("This version of MariaDB doesn't yet support '{what}'"),
+        )
+    }
     pub fn no_db() -> DbError {
         DbError::new(ErrorCode::NoDbError, "No database selected")
     }

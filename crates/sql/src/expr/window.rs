@@ -120,5 +120,8 @@ pub struct WindowCtx {
     pub calls: Vec<WinCall>,
     /// The WINDOW clause: name and definition.
     pub named: Vec<(String, sqlparser::ast::WindowSpec)>,
+    /// The select list's aliased items (alias, expression), which a window's PARTITION BY and
+    /// ORDER BY may name (expr/compile/window_alias.rs).
+    pub select_aliases: Vec<(String, sqlparser::ast::Expr)>,
     pub blocked: Option<crate::error::code::ErrorCode>,
 }

@@ -185,6 +185,56 @@ pub fn with_share_mode_as_for_share(sql: &str) -> Option<String> {
     apply(sql, vec![(start, token_end(sql, last), "FOR SHARE".into())])
 }
 
+/// `sql` with each string literal that is a window frame bound (`'abc' PRECEDING`, MariaDB's
+/// grammar takes any literal there) in parentheses; `None` if there is none. sqlparser reads a
+/// string there as an INTERVAL and refuses the text; in parentheses it is an expression, which
+/// the window compiler refuses with MariaDB's 4020 / 4021.
+pub fn with_string_frame_bounds(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for w in toks.windows(2) {
+        let [(Tok::Str(_), at), (next, _)] = w else {
+            continue;
+        };
+        if is_word(next, "PRECEDING") || is_word(next, "FOLLOWING") {
+            let end = token_end(sql, *at);
+            edits.push((*at, end, format!("({})", &sql[*at..end])));
+        }
+    }
+    apply(sql, edits)
+}
+
+/// `sql` with each window frame's EXCLUDE clause (`EXCLUDE CURRENT ROW | GROUP | TIES | NO
+/// OTHERS` after a frame bound, which sqlparser does not read) blanked out, and whether one
+/// excludes rows (all but NO OTHERS: MariaDB refuses them with 4022); `None` if there is none.
+pub fn without_frame_exclusion(sql: &str) -> Option<(String, bool)> {
+    let toks = lex(sql);
+    let mut blanked = sql.to_string();
+    let (mut found, mut excludes) = (false, false);
+    for i in 1..toks.len() {
+        let after_bound = ["PRECEDING", "FOLLOWING", "ROW"]
+            .iter()
+            .any(|w| is_word(&toks[i - 1].0, w));
+        if !after_bound || !is_word(&toks[i].0, "EXCLUDE") {
+            continue;
+        }
+        let word = |k: usize, w: &str| toks.get(i + k).is_some_and(|t| is_word(&t.0, w));
+        let len = if (word(1, "CURRENT") && word(2, "ROW")) || (word(1, "NO") && word(2, "OTHERS"))
+        {
+            3
+        } else if word(1, "GROUP") || word(1, "TIES") {
+            2
+        } else {
+            continue;
+        };
+        excludes |= !word(1, "NO");
+        found = true;
+        let (start, end) = (toks[i].1, token_end(sql, toks[i + len - 1].1));
+        blanked.replace_range(start..end, &" ".repeat(end - start));
+    }
+    found.then_some((blanked, excludes))
+}
+
 /// `sql` with each `INTERVAL` followed by a parenthesized list of two or more expressions (the
 /// function INTERVAL(N, N1, ...), not an interval `INTERVAL (expr) unit`) written
 /// [`INTERVAL_FUNCTION`]; `None` if there is none.

@@ -36,7 +36,9 @@
 //! (escapes.rs) are rewritten before the first try, a WITH element's `CYCLE ... RESTRICT`
 //! is blanked out before it and written into the parse after (cycle_clause.rs), and calls of
 //! PERCENTILE_CONT, PERCENTILE_DISC and MEDIAN outside MariaDB's grammar are refused
-//! (inverse_distribution.rs). Parsing
+//! (inverse_distribution.rs), as are calls of the window-only functions (ROW_NUMBER, RANK,
+//! LEAD, ...) without OVER or with the wrong number of arguments (window_call.rs) and WINDOW
+//! as a table alias (window_alias.rs). Parsing
 //! reads no session state: a [`Statement`] depends on its text only.
 
 pub mod admin;
@@ -68,6 +70,8 @@ pub mod tokens;
 pub mod users;
 pub mod versioned;
 pub mod views;
+pub mod window_alias;
+pub mod window_call;
 
 use std::borrow::Cow;
 
@@ -89,6 +93,12 @@ pub fn parse(sql: &str) -> DbResult<Vec<ast::Statement>> {
         return Err(DbError::syntax_near(sql, at));
     }
     if let Some(at) = inverse_distribution::syntax_error(sql) {
+        return Err(DbError::syntax_near(sql, at));
+    }
+    if let Some(at) = window_call::syntax_error(sql) {
+        return Err(DbError::syntax_near(sql, at));
+    }
+    if let Some(at) = window_alias::syntax_error(sql) {
         return Err(DbError::syntax_near(sql, at));
     }
     let escaped = escapes::with_mariadb_escapes(sql);
@@ -116,7 +126,9 @@ fn parse_without_cycle(sql: &str) -> DbResult<Vec<ast::Statement>> {
         // `DOUBLE(M,D)`), ZEROFILL and `NUMERIC UNSIGNED`, quoted user variable names and
         // LOCK IN SHARE MODE, a generated column's PERSISTENT, the
         // infix MOD, a GROUP_CONCAT's `LIMIT m, n`, the function INTERVAL(N, N1, ...), TRIM
-        // without the characters to trim, SET's `:=` (mariadb_forms.rs); retry with them
+        // without the characters to trim, SET's `:=`, a string literal as a window frame
+        // bound, a frame's EXCLUDE clause (refused with 4022 once the rest parses, but for
+        // EXCLUDE NO OTHERS) (mariadb_forms.rs); retry with them
         // rewritten.
         Err(e) => {
             let alt = index_syntax::rewrite(sql);
@@ -140,8 +152,24 @@ fn parse_without_cycle(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let alt = mariadb_forms::with_trim_of_spaces(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_set_assignments_as_eq(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_string_frame_bounds(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
+            let (alt, excludes) = match mariadb_forms::without_frame_exclusion(cur) {
+                Some((text, excludes)) => (Some(text), excludes),
+                None => (alt, false),
+            };
             match alt {
-                Some(alt) => parse_sql(&alt).map_err(|_| DbError::parse_error(sql, e)),
+                Some(alt) => {
+                    let stmts = parse_sql(&alt).map_err(|_| DbError::parse_error(sql, e))?;
+                    if excludes {
+                        return Err(DbError::new(
+                            ErrorCode::FrameExclusionNotSupported,
+                            "Frame exclusion is not supported yet",
+                        ));
+                    }
+                    Ok(stmts)
+                }
                 None => Err(DbError::parse_error(sql, e)),
             }
         }

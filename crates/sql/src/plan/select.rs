@@ -13,7 +13,7 @@ use sqlparser::ast;
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
 use super::full_group_by::{check_grouped_items, check_ungrouped_mix};
-use super::window::{compile_item, named_windows};
+use super::window::{compile_item, named_windows, select_aliases};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -132,6 +132,7 @@ pub fn plan_select(
     refuse_unsupported_clauses(sel)?;
     let mut windows = WindowCtx {
         named: named_windows(sel)?,
+        select_aliases: select_aliases(sel),
         ..Default::default()
     };
     let mut from = plan_from(cx, &sel.from)?;
@@ -565,7 +566,12 @@ fn positional(
     place: &'static str,
 ) -> DbResult<Expr> {
     if let ast::Expr::Value(v) = e {
+        // a position is an integer: `GROUP BY 1.5` is a constant, as in MariaDB
+        let integer = |n: &str| n.bytes().all(|b| b.is_ascii_digit());
         if let ast::Value::Number(n, _) = &v.value {
+            if !integer(n) {
+                return cx.compile(scope, e, place);
+            }
             let p: usize = n.parse().unwrap_or(0);
             if p == 0 || p > proj.len() {
                 return Err(DbError::bad_field(n, place));
@@ -583,7 +589,41 @@ fn positional(
             }
         }
     }
-    cx.compile(scope, e, place)
+    group_expression(cx, scope, e, aliases, place)
+}
+
+/// A GROUP BY expression other than a position or a lone alias: a name no column has may be a
+/// select item's alias (MariaDB looks names up in the select list there); an alias of an
+/// aggregate is 1247, one of a window call compiles (and is 4015 after).
+fn group_expression(
+    cx: &mut Context,
+    scope: &Scope,
+    e: &ast::Expr,
+    aliases: &[(String, Expr)],
+    place: &'static str,
+) -> DbResult<Expr> {
+    let (grouped, plain): (Vec<_>, Vec<_>) = aliases
+        .iter()
+        .cloned()
+        .partition(|(_, x)| x.has_agg() && !x.has_win());
+    let mut aggs = Vec::new();
+    let compiled = cx.compile_agg(scope, e, &mut aggs, &plain, place);
+    if !aggs.is_empty() {
+        // an aggregate written in GROUP BY: refused as without aliases
+        return cx.compile(scope, e, place);
+    }
+    compiled.map_err(|err| {
+        let named = grouped
+            .iter()
+            .find(|(a, _)| err.message == DbError::bad_field(a, place).message);
+        match named {
+            Some((a, _)) => DbError::new(
+                ErrorCode::IllegalReference,
+                format!("Reference '{a}' not supported (reference to group function)"),
+            ),
+            None => err,
+        }
+    })
 }
 
 fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]) -> OutCol {

@@ -52,6 +52,19 @@ pub fn named_windows(sel: &ast::Select) -> DbResult<Vec<(String, ast::WindowSpec
     Ok(out)
 }
 
+/// The select list's aliased items, which a window's PARTITION BY and ORDER BY may name.
+pub fn select_aliases(sel: &ast::Select) -> Vec<(String, ast::Expr)> {
+    sel.projection
+        .iter()
+        .filter_map(|item| match item {
+            ast::SelectItem::ExprWithAlias { expr, alias } => {
+                Some((alias.value.clone(), expr.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// A select-list or ORDER BY expression: aggregates go to `aggs`, window calls to `wins`.
 pub fn compile_item(
     cx: &mut Context,

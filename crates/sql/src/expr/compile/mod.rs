@@ -13,6 +13,7 @@
 //! | `json.rs` | the JSON functions (JSON_EXTRACT, JSON_OBJECT, ...) |
 //! | `call.rs` | function calls, aggregates, EXTRACT/SUBSTRING/TRIM/POSITION syntax |
 //! | `window.rs` | window function calls (`OVER`), named windows, frames |
+//! | `window_alias.rs` | select-list aliases named in a window's PARTITION BY / ORDER BY |
 //! | `percentile.rs` | PERCENTILE_CONT, PERCENTILE_DISC, MEDIAN (window functions): shape and type checks |
 //!
 //! Invariants:
@@ -43,6 +44,7 @@ mod predicates;
 mod regexp;
 mod subquery;
 mod window;
+mod window_alias;
 
 pub use cast::cast_target;
 pub use having::plain_column;

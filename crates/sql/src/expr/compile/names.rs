@@ -116,6 +116,11 @@ impl Compiler<'_> {
                 return Ok(e.clone());
             }
         }
+        if parts.len() == 1 {
+            if let Some(e) = self.window_alias(&name)? {
+                return Ok(e);
+            }
+        }
         if let Some((v, col)) = self.env.outer_column(db, table, &name, self.place)? {
             return self.outer_value(v, &col);
         }

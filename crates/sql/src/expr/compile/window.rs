@@ -9,8 +9,10 @@
 //!   adds what MariaDB does not allow) and the frame is the effective one (expr/window.rs);
 //! * what MariaDB refuses is refused with its code (frames with ranking functions 4017, ranking
 //!   without ORDER BY 4018, bad bound combinations 4014, RANGE needing one numeric key
-//!   4019/4021, ROWS needing an integer 4020); what Betula does not compute as a window
-//!   (DISTINCT, GROUP_CONCAT, FIRST/LAST, FILTER, IGNORE NULLS) is 1235, never ignored;
+//!   4019/4021, ROWS needing an integer 4020); what MariaDB does not compute as a window
+//!   (COUNT/SUM/AVG of DISTINCT, GROUP_CONCAT, JSON_ARRAYAGG, JSON_OBJECTAGG) is its 1235 in its
+//!   words, what Betula does not (other DISTINCT, FIRST/LAST, FILTER, IGNORE NULLS) is 1235,
+//!   never ignored; MIN and MAX of DISTINCT are MIN and MAX;
 //! * PERCENTILE_CONT, PERCENTILE_DISC and MEDIAN take their WITHIN GROUP key (MEDIAN its
 //!   argument) as the window's ORDER BY and the whole partition as their frame (percentile.rs).
 
@@ -101,8 +103,20 @@ fn resolve_spec(
 }
 
 /// A frame bound's offset: a non-negative number literal (1064 otherwise, as MariaDB's grammar);
-/// ROWS needs an integer (4020).
-fn bound_offset(e: &ast::Expr, unit: FrameUnit) -> DbResult<Value> {
+/// with `typed`, ROWS needs an integer (4020), RANGE a number (4021: a string literal, which the
+/// parser hands over in parentheses), without it a string is NULL.
+fn bound_offset(e: &ast::Expr, unit: FrameUnit, typed: bool) -> DbResult<Value> {
+    if let ast::Expr::Nested(inner) = e {
+        if let ast::Expr::Value(v) = inner.as_ref() {
+            if matches!(v.value, ast::Value::SingleQuotedString(_)) {
+                return if typed {
+                    Err(wrong_bound_type(unit))
+                } else {
+                    Ok(Value::Null)
+                };
+            }
+        }
+    }
     let ast::Expr::Value(v) = e else {
         return Err(DbError::syntax(e));
     };
@@ -110,36 +124,52 @@ fn bound_offset(e: &ast::Expr, unit: FrameUnit) -> DbResult<Value> {
         return Err(DbError::syntax(e));
     };
     let value = super::number_literal(n)?;
-    if unit == FrameUnit::Rows && !matches!(value, Value::Int(_) | Value::UInt(_)) {
-        return Err(err(
-            ErrorCode::WrongTypeForRowsFrame,
-            "Integer is required for ROWS-type frame",
-        ));
+    if typed && unit == FrameUnit::Rows && !matches!(value, Value::Int(_) | Value::UInt(_)) {
+        return Err(wrong_bound_type(unit));
     }
     Ok(value)
 }
 
-fn bound(b: &ast::WindowFrameBound, unit: FrameUnit) -> DbResult<Bound> {
+/// 4020 / 4021: a bound of the wrong type for the frame's unit.
+fn wrong_bound_type(unit: FrameUnit) -> DbError {
+    match unit {
+        FrameUnit::Rows => err(
+            ErrorCode::WrongTypeForRowsFrame,
+            "Integer is required for ROWS-type frame",
+        ),
+        FrameUnit::Range => err(
+            ErrorCode::WrongTypeForRangeFrame,
+            "Numeric datatype is required for RANGE-type frame",
+        ),
+    }
+}
+
+fn bound(b: &ast::WindowFrameBound, unit: FrameUnit, typed: bool) -> DbResult<Bound> {
     Ok(match b {
         ast::WindowFrameBound::CurrentRow => Bound::CurrentRow,
         ast::WindowFrameBound::Preceding(None) => Bound::UnboundedPreceding,
         ast::WindowFrameBound::Following(None) => Bound::UnboundedFollowing,
-        ast::WindowFrameBound::Preceding(Some(e)) => Bound::Preceding(bound_offset(e, unit)?),
-        ast::WindowFrameBound::Following(Some(e)) => Bound::Following(bound_offset(e, unit)?),
+        ast::WindowFrameBound::Preceding(Some(e)) => {
+            Bound::Preceding(bound_offset(e, unit, typed)?)
+        }
+        ast::WindowFrameBound::Following(Some(e)) => {
+            Bound::Following(bound_offset(e, unit, typed)?)
+        }
     })
 }
 
-/// The frame as written, checked: GROUPS and the short forms MariaDB's grammar lacks are 1064,
-/// bounds in the wrong order 4014, RANGE offsets need one ORDER BY key (4019).
+/// The frame as written, checked in MariaDB's order: GROUPS and the short forms MariaDB's grammar
+/// lacks are 1064, bounds in the wrong order 4014, RANGE offsets need one ORDER BY key (4019),
+/// then the offsets' types (4020, 4021).
 fn frame_of(f: &ast::WindowFrame, order_keys: usize) -> DbResult<Frame> {
     let unit = match f.units {
         ast::WindowFrameUnits::Rows => FrameUnit::Rows,
         ast::WindowFrameUnits::Range => FrameUnit::Range,
         ast::WindowFrameUnits::Groups => return Err(DbError::syntax("GROUPS")),
     };
-    let start = bound(&f.start_bound, unit)?;
+    let start = bound(&f.start_bound, unit, false)?;
     let end = match &f.end_bound {
-        Some(b) => bound(b, unit)?,
+        Some(b) => bound(b, unit, false)?,
         None => {
             if matches!(start, Bound::Following(_) | Bound::UnboundedFollowing) {
                 return Err(DbError::syntax(&f.start_bound));
@@ -163,6 +193,10 @@ fn frame_of(f: &ast::WindowFrame, order_keys: usize) -> DbResult<Frame> {
             ErrorCode::RangeFrameNeedsSimpleOrderby,
             "RANGE-type frame requires ORDER BY clause with single sort key",
         ));
+    }
+    let start = bound(&f.start_bound, unit, true)?;
+    if let Some(b) = &f.end_bound {
+        bound(b, unit, true)?;
     }
     Ok(Frame { unit, start, end })
 }
@@ -250,7 +284,14 @@ impl Compiler<'_> {
         };
         let in_spec = ErrorCode::WindowFunctionInWindowSpec;
         let partition = self.compile_blocked(&spec.partition, in_spec, false)?;
-        let order_exprs: Vec<ast::Expr> = spec.order.iter().map(|o| o.expr.clone()).collect();
+        let order_exprs: Vec<ast::Expr> = spec
+            .order
+            .iter()
+            .map(|o| {
+                self.window_order_alias(&o.expr)
+                    .unwrap_or_else(|| o.expr.clone())
+            })
+            .collect();
         let order_keys = self.compile_blocked(&order_exprs, in_spec, false)?;
         let order: Vec<(Expr, bool)> = order_keys
             .into_iter()
@@ -298,20 +339,28 @@ impl Compiler<'_> {
         star: bool,
     ) -> DbResult<WinFunc> {
         if let Some(agg) = agg_func(name) {
-            if distinct {
+            // MariaDB's own refusals, in its words; MIN and MAX of distinct values are MIN and MAX.
+            if matches!(
+                agg,
+                AggFunc::GroupConcat | AggFunc::JsonArrayAgg | AggFunc::JsonObjectAgg
+            ) {
+                return Err(DbError::unsupported_by_mariadb(format!(
+                    "{name}() aggregate as window function"
+                )));
+            }
+            if distinct && matches!(agg, AggFunc::Count | AggFunc::Sum | AggFunc::Avg) {
+                return Err(DbError::unsupported_by_mariadb(format!(
+                    "{name}(DISTINCT) aggregate as window function"
+                )));
+            }
+            if distinct && !matches!(agg, AggFunc::Min | AggFunc::Max) {
                 return Err(DbError::unsupported(format!(
                     "{name}(DISTINCT) aggregate as window function"
                 )));
             }
             if matches!(
                 agg,
-                AggFunc::GroupConcat
-                    | AggFunc::JsonArrayAgg
-                    | AggFunc::JsonObjectAgg
-                    | AggFunc::First
-                    | AggFunc::Last
-                    | AggFunc::Delta
-                    | AggFunc::Rate
+                AggFunc::First | AggFunc::Last | AggFunc::Delta | AggFunc::Rate
             ) {
                 return Err(DbError::unsupported(format!(
                     "{name}() aggregate as window function"
