@@ -32,6 +32,7 @@ mod call;
 mod cast;
 mod charset_info;
 mod division;
+mod exists_query;
 pub mod hybrid;
 mod json;
 mod literal;
