@@ -16,8 +16,8 @@
 //!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
 //!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
 //!   for a covering read (a full read of the primary tree counts as an `index` read of PRIMARY
-//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
-//!   DISTINCT (hashed) and for window functions (computed over the rows kept), `Using filesort`
+//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for GROUP BY or
+//!   DISTINCT (hashed; aggregates without GROUP BY are one group summed as rows are read) and for window functions (computed over the rows kept), `Using filesort`
 //!   for an ORDER BY the key order does not give; an empty string when none applies.
 //! - subqueries: an uncorrelated subquery is run once while the statement is planned (its
 //!   value is a constant of the plan); EXPLAIN shows it as a `SUBQUERY` block after the
@@ -429,8 +429,9 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
         }
     };
     if i == 0 {
-        // Window functions are computed over the rows kept in memory (exec/window.rs).
-        if plan.grouped() || plan.distinct || !plan.windows.is_empty() {
+        // Window functions are computed over the rows kept in memory (exec/window.rs); the
+        // aggregates of a query without GROUP BY are one group, summed as rows are read.
+        if !plan.group_by.is_empty() || plan.distinct || !plan.windows.is_empty() {
             extra.push("Using temporary");
         }
         if plan.sorted() {

@@ -17,7 +17,8 @@ use sqlparser::ast::{self, SetExpr};
 /// `q`, the query of an EXISTS, as MariaDB reads it (the module doc).
 pub(super) fn exists_query(q: &ast::Query) -> Cow<'_, ast::Query> {
     let union = matches!(&*q.body, SetExpr::SetOperation { .. });
-    if !(union && q.order_by.is_some()) && !has_wildcard(&q.body) {
+    let order_dropped = union && q.order_by.is_some();
+    if !order_dropped && !has_wildcard(&q.body) {
         return Cow::Borrowed(q);
     }
     let mut q = q.clone();
