@@ -136,7 +136,7 @@ const QUERIES: &[&str] = &[
     "EXPLAIN SELECT id FROM w WHERE x > (SELECT x FROM w WHERE id = 1)",
     "EXPLAIN SELECT id, (SELECT x FROM w WHERE id = 2) FROM w",
     "EXPLAIN SELECT * FROM w",
-    // EXPLAIN UPDATE is refused, after its subqueries' unknown window names (4009)
+    // EXPLAIN UPDATE checks its subqueries first: an unknown window name is 4009
     "EXPLAIN UPDATE w SET x = 1 WHERE EXISTS (SELECT * FROM w ORDER BY x = ROW_NUMBER() OVER nosuch)",
     // an aggregate of only a VALUES record's columns in a subquery aggregates that one row
     "CREATE TABLE iv (a INT DEFAULT 7, b INT); \

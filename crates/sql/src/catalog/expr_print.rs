@@ -12,6 +12,8 @@
 //! same value; a form this printer does not know is printed as sqlparser prints it, with
 //! identifiers quoted, which reads back the same even where MariaDB would spell it otherwise.
 
+use std::cell::Cell;
+
 use sqlparser::ast::{self, BinaryOperator as B, Expr as E, UnaryOperator as U};
 
 /// MariaDB's operator precedences (`enum precedence`, item.h), lowest first.
@@ -48,6 +50,10 @@ pub struct Style {
     /// AND / OR is `x <> 0`, NOT of a comparison is the opposite comparison, NOT of another
     /// condition `!(x)` and NOT of a value `x = 0`.
     pub resolved: bool,
+    /// Each SELECT printed is preceded by `/* select#N */`, N counting them in the order they
+    /// are printed (the text's order), as MariaDB prints a statement of several SELECTs in
+    /// EXPLAIN EXTENDED's note; the count is left here.
+    pub select_numbers: Option<Cell<u32>>,
 }
 
 /// `e` as MariaDB prints it.

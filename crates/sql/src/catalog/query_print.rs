@@ -125,6 +125,10 @@ fn set_expr(body: &SetExpr, st: &Style, out: &mut String) {
 }
 
 fn select(s: &ast::Select, st: &Style, out: &mut String) {
+    if let Some(n) = &st.select_numbers {
+        n.set(n.get() + 1);
+        out.push_str(&format!("/* select#{} */ ", n.get()));
+    }
     out.push_str("select ");
     if matches!(s.distinct, Some(ast::Distinct::Distinct)) {
         out.push_str("distinct ");
@@ -294,6 +298,7 @@ mod tests {
         let st = Style {
             omit_db: omit_db.map(str::to_string),
             resolved: true,
+            select_numbers: None,
         };
         query_text(q, &st)
     }

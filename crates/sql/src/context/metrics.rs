@@ -79,9 +79,10 @@ impl StatementKind {
                 | crate::parser::multi_table::MultiTable::MultiDelete { .. },
             ) => K::Delete,
             Statement::MultiTable(_) => K::Update,
-            Statement::Analyze(_) | Statement::ExplainPartitions(_) | Statement::Handler(_) => {
-                K::Select
-            }
+            Statement::Analyze(_)
+            | Statement::ExplainPartitions(_)
+            | Statement::ExplainExtended { .. }
+            | Statement::Handler(_) => K::Select,
             Statement::Show(_) => K::Show,
             Statement::Begin
             | Statement::Commit

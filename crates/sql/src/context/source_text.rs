@@ -119,6 +119,8 @@ impl Context {
                             || b[i - w.len() - 1] == b'_'))
             }) {
                 off = i - w.len();
+            } else if let Some(start) = introducer_start(b, i, off) {
+                off = start;
             } else {
                 return off;
             }
@@ -205,4 +207,28 @@ impl Context {
         let t = text[..i].trim();
         (!t.is_empty()).then(|| t.to_string())
     }
+}
+
+/// Where a character set introducer (`_latin1`) written before the literal at `off` starts
+/// (`end` is where the text before the literal, blanks left out, ends): MariaDB names
+/// `_latin1 0xFF` with its introducer.
+fn introducer_start(b: &[u8], end: usize, off: usize) -> Option<usize> {
+    let literal = matches!(b.get(off), Some(b'\'' | b'"' | b'0'..=b'9'))
+        || b.get(off..off + 2)
+            .is_some_and(|p| p.eq_ignore_ascii_case(b"x'") || p.eq_ignore_ascii_case(b"b'"));
+    if !literal {
+        return None;
+    }
+    let word = b[..end]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    let start = end - word;
+    let name = &b[start..end];
+    let introducer = word > 1
+        && name[0] == b'_'
+        && name[1].is_ascii_alphabetic()
+        && (start == 0 || !matches!(b[start - 1], b'.' | b'`' | b'@'));
+    introducer.then_some(start)
 }

@@ -51,6 +51,8 @@ macro_rules! error_codes {
 error_codes! {
     /// `EE_FILENOTFOUND` (mysys): a file LOAD DATA names is missing or unreadable.
     EeFileNotFound = 29, "HY000";
+    /// `ER_YES`: the note of EXPLAIN EXTENDED holding the query as the server reads it.
+    Yes = 1003, "HY000";
     /// `ER_CANT_CREATE_TABLE`
     CantCreateTable = 1005, "HY000";
     /// `ER_DB_CREATE_EXISTS`

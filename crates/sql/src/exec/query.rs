@@ -9,12 +9,15 @@
 use sqlparser::ast;
 
 use crate::context::Context;
+use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::select::run_select;
 use crate::exec::sort::{apply_limit, dedup, sort_keyed};
 use crate::expr::eval::{eval, EvalCtx};
 use crate::plan::locks::lock_for_plan;
 use crate::plan::query::{plan_query, QueryPlan};
+use crate::plan::select::SelectPlan;
 use crate::result::{OutCol, Output, RowSink};
 use crate::types::value::Value;
 
@@ -52,6 +55,26 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     }
 }
 
+/// EXPLAIN EXTENDED of a query (`text` is its own text): EXPLAIN's rows with MariaDB's
+/// `filtered` column, and note 1003 holding the query with its names resolved, as MariaDB
+/// prints it (plan/view_text.rs).
+pub fn explain_extended(cx: &mut Context, q: &ast::Query, text: &str) -> DbResult<Output> {
+    let outer = cx.explained_subqueries.replace(Vec::new());
+    let plan = plan_query(cx, q);
+    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    let out = match plan? {
+        QueryPlan::Select(s) => crate::plan::explain::explain_extended(cx, &s, subqueries),
+        _ => return Err(DbError::unsupported("EXPLAIN of this query")),
+    };
+    let message = crate::plan::view_text::printed_query(cx, text, q);
+    cx.warnings.push(Warning {
+        level: WarningLevel::Note,
+        code: ErrorCode::Yes,
+        message,
+    });
+    Ok(out)
+}
+
 /// Under EXPLAIN: runs the uncorrelated subquery `q` as a plain run does, keeping its EXPLAIN
 /// rows at `slot` of [`Context::explained_subqueries`] (reserved first, so the subqueries it
 /// holds take the slots after it); a failed run gives its slot back.
@@ -64,10 +87,17 @@ pub fn explain_subquery(cx: &mut Context, q: &ast::Query, slot: usize) -> DbResu
             return Err(DbError::unsupported("EXPLAIN of a locking subquery"));
         }
         let plan = plan_query(cx, q)?;
-        let QueryPlan::Select(s) = &plan else {
-            return Err(DbError::unsupported("EXPLAIN of a UNION"));
+        let rows = match &plan {
+            QueryPlan::Select(s) => crate::plan::explain::subquery_rows(cx, s),
+            QueryPlan::Union { .. } => {
+                let mut selects = Vec::new();
+                if !union_selects(&plan, &mut selects) {
+                    return Err(DbError::unsupported("EXPLAIN of this UNION"));
+                }
+                crate::plan::explain::union_rows(cx, &selects)
+            }
+            _ => return Err(DbError::unsupported("EXPLAIN of this subquery")),
         };
-        let rows = crate::plan::explain::plan_rows(cx, s);
         if let Some(list) = cx.explained_subqueries.as_mut() {
             list[slot] = rows;
         }
@@ -79,6 +109,21 @@ pub fn explain_subquery(cx: &mut Context, q: &ast::Query, slot: usize) -> DbResu
         }
     }
     r
+}
+
+/// The SELECTs of a UNION plan, in order, into `out`; false if one of its parts is not a SELECT
+/// (a VALUES list, a recursive CTE).
+fn union_selects<'p>(plan: &'p QueryPlan, out: &mut Vec<&'p SelectPlan>) -> bool {
+    match plan {
+        QueryPlan::Select(s) => {
+            out.push(s);
+            true
+        }
+        QueryPlan::Union { left, right, .. } => {
+            union_selects(left, out) && union_selects(right, out)
+        }
+        _ => false,
+    }
 }
 
 /// EXPLAIN PARTITIONS of a query: EXPLAIN with the partitions each table reads.

@@ -258,6 +258,8 @@ enum Grammar {
     Analyze,
     /// `EXPLAIN PARTITIONS <query>`.
     ExplainPartitions,
+    /// `EXPLAIN EXTENDED <query>`.
+    ExplainExtended,
     /// Betula's grammars over tokens.rs's Cursor (show, ddl, users, admin).
     Own,
     /// CREATE [OR REPLACE] [TEMPORARY] TABLE: partition.rs takes out PARTITION BY and
@@ -336,6 +338,11 @@ fn grammar_of(sql: &str) -> Grammar {
                 quoted: false,
                 ..
             }) if upper == "PARTITIONS" => Grammar::ExplainPartitions,
+            Some(Tok::Word {
+                upper,
+                quoted: false,
+                ..
+            }) if upper == "EXTENDED" => Grammar::ExplainExtended,
             // EXPLAIN of a table is DESCRIBE
             Some(Tok::Word { upper, quoted, .. })
                 if quoted
@@ -413,6 +420,7 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
         Grammar::Handler => Ok(Statement::Handler(handler::parse(sql)?)),
         Grammar::Analyze => analyze(sql),
         Grammar::ExplainPartitions => explain_partitions(sql),
+        Grammar::ExplainExtended => explain_extended(sql),
         Grammar::Own => own(sql),
         Grammar::CreateTable => create_table(&clustering::rewrite_create(sql)?),
     }
@@ -461,6 +469,7 @@ pub fn is_own_grammar(sql: &str) -> bool {
         | Grammar::Load
         | Grammar::Analyze
         | Grammar::ExplainPartitions
+        | Grammar::ExplainExtended
         | Grammar::CreateTable => false,
     }
 }
@@ -496,6 +505,24 @@ fn explain_partitions(sql: &str) -> DbResult<Statement> {
         Statement::Sql(s) => match *s {
             ast::Statement::Query(q) => Ok(Statement::ExplainPartitions(q)),
             _ => Err(DbError::unsupported("EXPLAIN PARTITIONS of this statement")),
+        },
+        _ => Err(DbError::syntax(rest)),
+    }
+}
+
+/// `EXPLAIN EXTENDED <query>`: the query, read by sqlparser, and its text. EXPLAIN EXTENDED of
+/// other statements is refused.
+fn explain_extended(sql: &str) -> DbResult<Statement> {
+    let mut c = Cursor::new(sql);
+    c.pos += 2;
+    let rest = c.rest();
+    match sql_statement(rest)? {
+        Statement::Sql(s) => match *s {
+            ast::Statement::Query(q) => Ok(Statement::ExplainExtended {
+                query: q,
+                text: rest.to_string(),
+            }),
+            _ => Err(DbError::unsupported("EXPLAIN EXTENDED of this statement")),
         },
         _ => Err(DbError::syntax(rest)),
     }

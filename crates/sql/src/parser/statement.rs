@@ -35,6 +35,12 @@ pub enum Statement {
     },
     /// `EXPLAIN PARTITIONS <query>`: EXPLAIN with MariaDB's `partitions` column.
     ExplainPartitions(Box<ast::Query>),
+    /// `EXPLAIN EXTENDED <query>`: EXPLAIN with MariaDB's `filtered` column and the query as the
+    /// server reads it in a note; `text` is the query's own text (its spans point into it).
+    ExplainExtended {
+        query: Box<ast::Query>,
+        text: String,
+    },
     /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
     Analyze(Box<ast::Query>),
     /// A literal-only INSERT / REPLACE (fast_insert.rs).

@@ -79,6 +79,10 @@ fn the_first_keyword_skips_space_and_comments() {
         grammar_of("EXPLAIN PARTITIONS SELECT 1"),
         Grammar::ExplainPartitions
     );
+    assert_eq!(
+        grammar_of("explain extended select 1"),
+        Grammar::ExplainExtended
+    );
     assert_eq!(grammar_of(" insert into t values (1)"), Grammar::Insert);
     assert_eq!(grammar_of("/**/DELETE FROM t"), Grammar::UpdateDelete);
     assert_eq!(

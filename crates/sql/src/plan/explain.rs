@@ -9,14 +9,15 @@
 //!   read in ORDER BY order), `ALL` (every row in primary key order).
 //! - key_len: the bytes of the key parts used, computed as MariaDB does (fixed sizes, CHAR/
 //!   VARCHAR at 4 bytes a character for utf8mb4, +2 for a variable length, +1 for NULL).
-//! - rows: 1 for a point read, otherwise the table's row count (information_schema's count);
+//! - rows: 1 for a point read, otherwise the table's row count (information_schema's count;
+//!   1 for an empty table, InnoDB's estimate);
 //!   NULL for a derived table, which is run only when the plan runs.
 //! - Extra: `Using index condition` when conditions are checked on the index entries before
 //!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
 //!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
 //!   for a covering read (a full read of the primary tree counts as an `index` read of PRIMARY
-//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for grouping or
-//!   DISTINCT (hashed) and for window functions (computed over the rows kept), `Using filesort`
+//!   when the primary key columns are all the query needs, as InnoDB's clustered key is), `Using temporary` for GROUP BY or
+//!   DISTINCT (hashed; aggregates without GROUP BY are one group summed as rows are read) and for window functions (computed over the rows kept), `Using filesort`
 //!   for an ORDER BY the key order does not give; an empty string when none applies.
 //! - subqueries: an uncorrelated subquery is run once while the statement is planned (its
 //!   value is a constant of the plan); EXPLAIN shows it as a `SUBQUERY` block after the
@@ -100,19 +101,112 @@ fn consumed(a: &Access) -> usize {
 /// (`subqueries`, in the order they were met): MariaDB's `PRIMARY` block with id 1 and a
 /// `SUBQUERY` block each, numbered from 2.
 pub fn explain(cx: &Context, plan: &SelectPlan, subqueries: Vec<Vec<Vec<Value>>>) -> Output {
+    Output::text(&NAMES, blocks(cx, plan, subqueries))
+}
+
+/// EXPLAIN EXTENDED's rows: EXPLAIN's with MariaDB's `filtered` column before Extra, the
+/// planner's estimate of the share of rows its conditions leave: Betula makes none, so 100.00
+/// for each table read (NULL where no table is read, as in MariaDB).
+pub fn explain_extended(
+    cx: &Context,
+    plan: &SelectPlan,
+    subqueries: Vec<Vec<Vec<Value>>>,
+) -> Output {
+    let mut names: Vec<&str> = NAMES[..9].to_vec();
+    names.extend(["filtered", "Extra"]);
+    let mut rows = blocks(cx, plan, subqueries);
+    for row in &mut rows {
+        let filtered = match row[2] {
+            Value::Null => Value::Null,
+            _ => text("100.00"),
+        };
+        row.insert(9, filtered);
+    }
+    Output::text(&names, rows)
+}
+
+/// The rows of the `PRIMARY` block and of each `SUBQUERY` block.
+fn blocks(cx: &Context, plan: &SelectPlan, subqueries: Vec<Vec<Vec<Value>>>) -> Vec<Vec<Value>> {
     let mut rows = plan_rows(cx, plan);
+    with_subqueries(&mut rows, subqueries);
+    rows
+}
+
+/// `rows`, the statement's own, followed by those of each uncorrelated subquery (a block of
+/// [`subquery_rows`] or [`union_rows`]): the statement's select_type becomes `PRIMARY` when
+/// there are any, and the subqueries' SELECTs are numbered from 2 in the order the planner met
+/// them (a UNION RESULT row names the ids of its union's SELECTs).
+fn with_subqueries(rows: &mut Vec<Vec<Value>>, subqueries: Vec<Vec<Vec<Value>>>) {
     if !subqueries.is_empty() {
-        for r in &mut rows {
+        for r in rows.iter_mut() {
             r[1] = text("PRIMARY");
         }
     }
-    for (n, block) in subqueries.into_iter().enumerate() {
+    let mut next = 2i64;
+    for block in subqueries {
+        let base = next;
         for mut r in block {
-            r[0] = Value::Int(n as i64 + 2);
-            r[1] = text("SUBQUERY");
+            match r[0] {
+                Value::Int(k) => {
+                    r[0] = Value::Int(base + k);
+                    next = next.max(base + k + 1);
+                }
+                _ => {
+                    let ids: Vec<String> = (base..next).map(|id| id.to_string()).collect();
+                    r[2] = text(&format!("<union{}>", ids.join(",")));
+                }
+            }
             rows.push(r);
         }
     }
+}
+
+/// The rows of an uncorrelated subquery's SELECT, a block of [`with_subqueries`].
+pub fn subquery_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
+    let mut rows = plan_rows(cx, plan);
+    for r in &mut rows {
+        r[0] = Value::Int(0);
+        r[1] = text("SUBQUERY");
+    }
+    rows
+}
+
+/// The rows of an uncorrelated subquery that is a UNION of `selects` (in order), a block of
+/// [`with_subqueries`]: the first SELECT's rows are `SUBQUERY`, the others' `UNION`, and a
+/// `UNION RESULT` row reads the rows they put together.
+pub fn union_rows(cx: &Context, selects: &[&SelectPlan]) -> Vec<Vec<Value>> {
+    let mut rows = Vec::new();
+    for (k, s) in selects.iter().enumerate() {
+        for mut r in plan_rows(cx, s) {
+            r[0] = Value::Int(k as i64);
+            r[1] = text(if k == 0 { "SUBQUERY" } else { "UNION" });
+            rows.push(r);
+        }
+    }
+    let mut result = vec![Value::Null, text("UNION RESULT"), Value::Null, text("ALL")];
+    result.extend(vec![Value::Null; 5]);
+    result.push(text(""));
+    rows.push(result);
+    rows
+}
+
+/// EXPLAIN of a single-table UPDATE that reads every row of `t` (named `alias`) in primary
+/// key order, checking `filtered` conditions on each (MariaDB's `Using where`; a WHERE that
+/// planning made constant, such as an uncorrelated EXISTS, checks none), then the rows of the
+/// uncorrelated subqueries its planning ran.
+pub fn update_full_scan(
+    cx: &Context,
+    t: &TableDef,
+    alias: &str,
+    filtered: bool,
+    subqueries: Vec<Vec<Vec<Value>>>,
+) -> Output {
+    let mut row = vec![Value::Int(1), text("SIMPLE"), text(alias), text("ALL")];
+    row.extend(vec![Value::Null; 4]);
+    row.push(Value::UInt(estimate(cx, t)));
+    row.push(text(if filtered { "Using where" } else { "" }));
+    let mut rows = vec![row];
+    with_subqueries(&mut rows, subqueries);
     Output::text(&NAMES, rows)
 }
 
@@ -226,6 +320,12 @@ pub fn plan_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
     out
 }
 
+/// EXPLAIN's rows for a read of every row of `t`: its row count, and 1 for an empty table, as
+/// InnoDB estimates it for the optimizer (a zero count is not trusted without locks).
+fn estimate(cx: &Context, t: &TableDef) -> u64 {
+    crate::infoschema::row_count(cx, t).max(1)
+}
+
 /// The EXPLAIN row of source `i` of `plan`.
 fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Value> {
     let from = &plan.from;
@@ -321,11 +421,7 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
             if covering && key.is_some() {
                 extra.push("Using index");
             }
-            let nrows = Some(if a.is_point(t) {
-                1
-            } else {
-                crate::infoschema::row_count(cx, t)
-            });
+            let nrows = Some(if a.is_point(t) { 1 } else { estimate(cx, t) });
             let chosen = key.clone().filter(|_| kind != "index");
             let conj: Vec<&Expr> = plan.where_conj.iter().filter(|e| mine(e)).collect();
             possible = possible_keys(t, s, a, chosen, &conj);
@@ -333,8 +429,9 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
         }
     };
     if i == 0 {
-        // Window functions are computed over the rows kept in memory (exec/window.rs).
-        if plan.grouped() || plan.distinct || !plan.windows.is_empty() {
+        // Window functions are computed over the rows kept in memory (exec/window.rs); the
+        // aggregates of a query without GROUP BY are one group, summed as rows are read.
+        if !plan.group_by.is_empty() || plan.distinct || !plan.windows.is_empty() {
             extra.push("Using temporary");
         }
         if plan.sorted() {

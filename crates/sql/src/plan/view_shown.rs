@@ -20,6 +20,7 @@ pub fn shown_body(view: &crate::catalog::ViewDef, current_db: Option<&str>) -> S
     let style = Style {
         omit_db: compact.then(|| view.db.clone()),
         resolved: true,
+        select_numbers: None,
     };
     crate::catalog::query_print::query_text(&q, &style)
 }

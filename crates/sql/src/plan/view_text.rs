@@ -1,5 +1,6 @@
 //! A view's SELECT as MariaDB stores it (design.md VIEW1): names resolved once at CREATE VIEW
-//! and printed by catalog/query_print.rs. [`printed_body`] rewrites the parsed SELECT as
+//! and printed by catalog/query_print.rs; the same resolution prints EXPLAIN EXTENDED's note
+//! ([`printed_query`]). [`printed_body`] rewrites the parsed SELECT as
 //! MariaDB's resolver leaves it:
 //!
 //! * a column is qualified by its source: `db`.`table`.`col` for a base table named without
@@ -57,6 +58,9 @@ struct Resolver<'c> {
     cx: &'c mut Context,
     db: String,
     ctes: Vec<(String, Vec<String>)>,
+    /// A column of an aliased base table is `db`.`alias`.`col` (EXPLAIN EXTENDED's note), not
+    /// `alias`.`col` (a view's body).
+    alias_db: bool,
 }
 
 fn unknown(what: &str) -> DbError {
@@ -80,6 +84,7 @@ pub fn printed_body(
         cx,
         db: db.to_string(),
         ctes: Vec::new(),
+        alias_db: false,
     };
     // A column list names the first SELECT's items (MariaDB shows no list then).
     let naming = Naming {
@@ -94,8 +99,46 @@ pub fn printed_body(
     let style = Style {
         omit_db: None,
         resolved: true,
+        select_numbers: None,
     };
     Ok(crate::catalog::query_print::query_text(&q, &style))
+}
+
+/// `query`, parsed from `text`, as MariaDB prints a query it has read (EXPLAIN EXTENDED's
+/// note): resolved as the module doc says under the session's database, each select item
+/// named, and each SELECT numbered (`/* select#N */`, in the text's order) when there are
+/// several. A query the rewrite does not know is printed as written. Betula prints no
+/// optimizer rewrites (MariaDB's `<in_optimizer>`, merged equalities, folded constants): its
+/// planner keeps the query's own conditions.
+pub fn printed_query(cx: &mut Context, text: &str, query: &ast::Query) -> String {
+    let saved_sql = std::mem::replace(&mut cx.cur_sql, text.to_string());
+    let mut q = query.clone();
+    let db = cx.db.clone().unwrap_or_default();
+    let mut r = Resolver {
+        cx,
+        db,
+        ctes: Vec::new(),
+        alias_db: true,
+    };
+    let naming = Naming {
+        named: true,
+        view: false,
+        rename: None,
+    };
+    let resolved = r.query(&mut q, &[], naming).is_ok();
+    r.cx.cur_sql = saved_sql;
+    let q = if resolved { &q } else { query };
+    let mut style = Style {
+        omit_db: None,
+        resolved,
+        select_numbers: Some(Default::default()),
+    };
+    let numbered = crate::catalog::query_print::query_text(q, &style);
+    if style.select_numbers.as_ref().is_some_and(|n| n.get() > 1) {
+        return numbered;
+    }
+    style.select_numbers = None;
+    crate::catalog::query_print::query_text(q, &style)
 }
 
 impl Resolver<'_> {
@@ -431,6 +474,7 @@ impl Resolver<'_> {
                     ast::Ident::with_quote('`', &t),
                 ]);
                 let qual = match (&alias, view) {
+                    (Some(a), false) if self.alias_db => vec![db, a.clone()],
                     (Some(a), _) => vec![a.clone()],
                     (None, true) => vec![t.clone()],
                     (None, false) => vec![db, t.clone()],

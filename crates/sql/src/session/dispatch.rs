@@ -55,6 +55,9 @@ fn run(
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
         Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
         Statement::ExplainPartitions(q) => crate::exec::query::explain_partitions(cx, &q),
+        Statement::ExplainExtended { query, text } => {
+            crate::exec::query::explain_extended(cx, &query, &text)
+        }
         Statement::Insert(f) => {
             let f = *f;
             dml::run_insert(

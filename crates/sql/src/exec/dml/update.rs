@@ -15,6 +15,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::error::sql_error::Warning;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::{object_name_parts, Expr, Scope};
+use crate::plan::access::{choose_access, conjuncts};
 use crate::result::Output;
 use crate::types::coerce::coerce_to_table_column;
 
@@ -25,22 +26,51 @@ pub fn update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
 
 /// EXPLAIN of an UPDATE: a single-table UPDATE's target, assignments and WHERE clause are
 /// resolved and compiled as a run would (MariaDB reports their errors first, such as an unknown
-/// column or a subquery's unknown window name), then the statement is refused (1235): Betula
-/// does not render an UPDATE's plan.
+/// column or a subquery's unknown window name; the uncorrelated subqueries run, as in a
+/// SELECT's EXPLAIN). An UPDATE of a table that is not partitioned nor a view, without ORDER BY
+/// or LIMIT, whose rows are read by a full scan, shows that read and the subqueries' blocks
+/// (plan/explain.rs); any other is then refused (1235): Betula does not render that plan.
 pub fn explain_update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
-    if u.from.is_none() && u.table.joins.is_empty() {
-        let kind = super::view_target::WriteKind::Update;
-        let (t, alias, _, view) = single_table(cx, &u.table, kind)?;
-        let scope = match &view {
-            Some(v) => v.scope(&alias),
-            None => table_scope(&t, &alias),
-        };
-        compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
-        if let Some(w) = &u.selection {
-            cx.compile(&scope, w, "where clause")?;
-        }
+    if u.from.is_some() || !u.table.joins.is_empty() {
+        return Err(DbError::unsupported("EXPLAIN of this statement"));
     }
-    Err(DbError::unsupported("EXPLAIN of this statement"))
+    let kind = super::view_target::WriteKind::Update;
+    let (t, alias, selected, view) = single_table(cx, &u.table, kind)?;
+    let scope = match &view {
+        Some(v) => v.scope(&alias),
+        None => table_scope(&t, &alias),
+    };
+    let outer = cx.explained_subqueries.replace(Vec::new());
+    let compiled = (|| {
+        compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
+        u.selection
+            .as_ref()
+            .map(|w| cx.compile(&scope, w, "where clause"))
+            .transpose()
+    })();
+    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    let where_c = compiled?;
+    let plain = view.is_none()
+        && selected.is_none()
+        && t.partitioning.is_none()
+        && u.order_by.is_empty()
+        && u.limit.is_none();
+    let mut conj = Vec::new();
+    if let Some(w) = &where_c {
+        conjuncts(w, &mut conj);
+    }
+    let access = choose_access(&t, 0, &conj, &|e| e.is_const());
+    if !plain || !access.is_full_scan() || access.index.is_some() {
+        return Err(DbError::unsupported("EXPLAIN of this statement"));
+    }
+    let filtered = conj.iter().any(|e| {
+        let mut reads = false;
+        e.visit_cols(&mut |_| reads = true);
+        reads || !e.is_const()
+    });
+    Ok(crate::plan::explain::update_full_scan(
+        cx, &t, &alias, filtered, subqueries,
+    ))
 }
 
 /// UPDATE; with `ignore` (UPDATE IGNORE) duplicate-key and conversion errors become warnings

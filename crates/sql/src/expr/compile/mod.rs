@@ -33,6 +33,7 @@ mod call;
 mod cast;
 mod charset_info;
 mod division;
+mod exists_query;
 mod having;
 pub mod hybrid;
 mod json;

@@ -101,6 +101,7 @@ impl Compiler<'_> {
     }
 
     pub(super) fn exists(&mut self, subquery: &ast::Query, negated: bool) -> DbResult<Expr> {
+        let subquery = &*super::exists_query::exists_query(subquery);
         let rows = match self.run(subquery)? {
             SubqueryRun::Rows(rows) => rows,
             SubqueryRun::Correlated { read, env } => {
