@@ -22,6 +22,7 @@ pub mod implied;
 pub mod index_condition;
 mod item_name;
 mod item_type;
+pub mod join_using;
 pub mod locks;
 pub mod pruning;
 pub mod query;
