@@ -14,6 +14,7 @@
 pub mod access;
 pub mod covering;
 pub mod cte;
+mod cte_recursion;
 pub mod explain;
 mod expr_children;
 pub mod from;
