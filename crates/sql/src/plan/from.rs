@@ -483,7 +483,27 @@ pub fn plan_from(cx: &mut Context, list: &[ast::TableWithJoins]) -> DbResult<Fro
         let shown = plan_twj(cx, twj, &mut from)?;
         from.star.extend(shown);
     }
+    check_unique_names(&from)?;
     Ok(from)
+}
+
+/// Two sources of one FROM under the same name (alias, or table name in the same database) are
+/// 1066, as MariaDB's `Not unique table/alias`.
+fn check_unique_names(from: &From) -> DbResult<()> {
+    let db = |s: &Source| match &s.kind {
+        SrcKind::Table(t) => t.db.clone(),
+        _ => String::new(),
+    };
+    for (i, s) in from.sources.iter().enumerate() {
+        let same = |p: &Source| p.alias == s.alias && db(p) == db(s);
+        if from.sources[..i].iter().any(same) {
+            return Err(DbError::new(
+                ErrorCode::NonuniqTable,
+                format!("Not unique table/alias: '{}'", s.alias),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Marks the columns `e` reads in their sources' `needed` lists.

@@ -9,8 +9,10 @@
 //!    the first operand's other columns, then the second's. The first operand is the left one,
 //!    the right one for RIGHT JOIN (whose rows are the right operand's, null-extended on the left).
 //! 2. The copy not shown is found only by a qualified name ([`Scope::qualified_only`]).
-//! 3. A joined name that one operand shows twice is 1052, a USING name that one operand does not
-//!    show is 1054, both naming the clause `FROM` as MariaDB does.
+//! 3. A joined name that the second operand shows twice, or that two columns of the first match,
+//!    is 1052 (named at the second such column of the first operand, as MariaDB's
+//!    `mark_common_columns` finds it), a USING name that one operand does not show is 1054, both
+//!    naming the clause `FROM` as MariaDB does.
 
 use sqlparser::ast;
 
@@ -39,13 +41,6 @@ pub struct NamedJoin {
     pub copies: Vec<usize>,
 }
 
-/// How many of `names` are `name` (case-insensitively), and the first one's index.
-fn find(names: &[&str], name: &str) -> (usize, Option<usize>) {
-    let mut it = (0..names.len()).filter(|&i| names[i].eq_ignore_ascii_case(name));
-    let first = it.next();
-    (first.map_or(0, |_| 1 + it.count()), first)
-}
-
 /// The joined columns of operands showing columns named `first` and `second`: pairs of
 /// indexes into them, in `first`'s order (invariants 1 and 3).
 pub fn pair_columns(
@@ -65,17 +60,25 @@ pub fn pair_columns(
         Some(u) => u.iter().any(|n| n.eq_ignore_ascii_case(name)),
         None => true,
     };
-    let mut pairs = Vec::new();
+    // MariaDB's mark_common_columns: the first operand's columns in order, each matched against
+    // the second's; a second column matched twice, or found twice for a joined name, is 1052
+    // named by the column being matched.
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
     for (i, name) in first.iter().enumerate() {
-        if !wanted(name) {
-            continue;
+        let joined = wanted(name);
+        let mut found = None;
+        for (j, other) in second.iter().enumerate() {
+            if !other.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            if pairs.iter().any(|p| p.1 == j) || (found.is_some() && joined) {
+                return Err(DbError::ambiguous(name, PLACE));
+            }
+            found = Some(j);
         }
-        let (n2, j) = find(second, name);
-        let Some(j) = j else { continue };
-        if n2 > 1 || find(first, name).0 > 1 {
-            return Err(DbError::ambiguous(name, PLACE));
+        if let (Some(j), true) = (found, joined) {
+            pairs.push((i, j));
         }
-        pairs.push((i, j));
     }
     if let Some(u) = &using {
         let joined = |n: &String| pairs.iter().any(|&(i, _)| first[i].eq_ignore_ascii_case(n));
@@ -251,6 +254,17 @@ mod tests {
         // The left operand shows `c` twice (t1 JOIN t2 ON ...): joining `c` is ambiguous.
         let s = scope(&[("t1", "c"), ("t2", "c"), ("t4", "c")]);
         let e = join_by_names(&s, (&[0, 1], &[2]), JoinNames::Natural, true).unwrap_err();
+        assert_eq!(e.message, "Column 'c' in FROM is ambiguous");
+        // MariaDB names the first column matched a second time: `c` before `A` here.
+        let s = scope(&[
+            ("t1", "a"),
+            ("t1", "c"),
+            ("t2", "c"),
+            ("t2", "A"),
+            ("t4", "a"),
+            ("t4", "c"),
+        ]);
+        let e = join_by_names(&s, (&[0, 1, 2, 3], &[4, 5]), JoinNames::Natural, true).unwrap_err();
         assert_eq!(e.message, "Column 'c' in FROM is ambiguous");
     }
 }
