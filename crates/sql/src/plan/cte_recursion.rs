@@ -257,7 +257,7 @@ mod tests {
 
     fn with_of(sql: &str) -> ast::With {
         let stmts =
-            sqlparser::parser::Parser::parse_sql(&crate::expr::dialect::dialect(), sql).unwrap();
+            sqlparser::parser::Parser::parse_sql(crate::expr::dialect::dialect(), sql).unwrap();
         let ast::Statement::Query(q) = &stmts[0] else {
             panic!("not a query")
         };
