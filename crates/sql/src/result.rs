@@ -102,5 +102,6 @@ pub fn scope_of(cols: &[OutCol]) -> crate::expr::Scope {
             })
             .collect(),
         one_row: false,
+        qualified_only: Vec::new(),
     }
 }

@@ -366,6 +366,7 @@ impl TableDef {
                 })
                 .collect(),
             one_row: false,
+            qualified_only: Vec::new(),
         }
     }
     /// Each tree of the table with the layout of its keys and values (codec/layout.rs, design.md

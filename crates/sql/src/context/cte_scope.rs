@@ -26,6 +26,9 @@ pub struct CteBinding {
     /// While a recursive CTE's recursive branches are planned: the table a reference to it
     /// reads (the rows the previous iteration added, filled in when the plan runs).
     pub working: Option<WorkingTable>,
+    /// How much of the stack its query sees: the bindings before it (WITH), or up to the end of
+    /// its clause (WITH RECURSIVE: an element may name a later one).
+    pub sees: usize,
 }
 
 /// What a correlated subquery needs to be planned again where it was compiled (expr/correlated.rs'

@@ -529,6 +529,8 @@ error_codes! {
     ClientLocalFilesDisabled = 3948, "42000";
     /// `ER_WITH_COL_WRONG_LIST`
     WithColWrongList = 4002, "HY000";
+    /// `ER_TOO_MANY_DEFINITIONS_IN_WITH_CLAUSE`
+    TooManyDefinitionsInWithClause = 4003, "HY000";
     /// `ER_DUP_QUERY_NAME`
     DupQueryName = 4004, "HY000";
     /// `ER_RECURSIVE_WITHOUT_ANCHORS`

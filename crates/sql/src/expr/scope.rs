@@ -6,7 +6,8 @@
 //! read as a number into its member number (`k + 0` is 2 for the second member).
 //!
 //! Invariants: a name matches case-insensitively, its qualifiers (table alias, database) exactly;
-//! a name that matches two columns is an error (1052) naming the clause, never the first match.
+//! a name that matches two columns is an error (1052) naming the clause, never the first match;
+//! a column of [`Scope::qualified_only`] matches only a qualified name.
 
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{Expr, UnOp, ZoneShift};
@@ -45,6 +46,9 @@ pub struct Scope {
     /// The query these columns belong to has exactly one row (an INSERT's VALUES record): an
     /// aggregate of only its columns in a subquery aggregates that one row (compile/call.rs).
     pub one_row: bool,
+    /// Columns only a qualified name finds: the copies a `JOIN ... USING` or NATURAL JOIN does
+    /// not show (the column it shows once is the other operand's; plan/join_using.rs).
+    pub qualified_only: Vec<usize>,
 }
 
 impl Scope {
@@ -62,6 +66,9 @@ impl Scope {
                 continue;
             }
             if table.is_some_and(|t| t != c.table) || db.is_some_and(|d| d != c.db) {
+                continue;
+            }
+            if table.is_none() && self.qualified_only.contains(&i) {
                 continue;
             }
             if found.is_some() {

@@ -5,7 +5,11 @@
 //!
 //! Invariants:
 //! * a CTE's query sees the CTEs defined before it (and, when recursive, itself), never the ones
-//!   after it: the stack is cut back to the binding while its query is planned;
+//!   after it, except in WITH RECURSIVE, where it sees the whole clause: the stack is cut back
+//!   to [`CteBinding::sees`] while its query is planned;
+//! * which elements of WITH RECURSIVE are recursive, and whether MariaDB accepts their recursion
+//!   (4005, 4006), is cte_recursion.rs' analysis; mutually recursive elements are not supported
+//!   (1235);
 //! * a non-recursive CTE is planned at each reference as a derived table; a recursive one
 //!   becomes a [`QueryPlan::Recursive`] derived table: its anchors (the UNION's branches that do
 //!   not reference it) and its recursive branches, planned with the CTE bound to a working
@@ -44,17 +48,29 @@ pub fn with_ctes<T>(
 
 fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
     let first = cx.ctes.len();
-    for cte in &with.cte_tables {
-        let name = cte.alias.name.value.clone();
-        if cx.ctes[first..].iter().any(|b| b.name == name) {
+    for (i, cte) in with.cte_tables.iter().enumerate() {
+        let name = &cte.alias.name.value;
+        if with.cte_tables[..i]
+            .iter()
+            .any(|b| b.alias.name.value == *name)
+        {
             return Err(DbError::new(
                 ErrorCode::DupQueryName,
                 format!("Duplicate query name `{name}` in WITH clause"),
             ));
         }
+    }
+    let elements = match with.recursive {
+        true => super::cte_recursion::analyse(with)?,
+        false => vec![Default::default(); with.cte_tables.len()],
+    };
+    if elements.iter().any(|e| e.mutual) {
+        return Err(DbError::unsupported("mutually recursive WITH elements"));
+    }
+    for (i, (cte, element)) in with.cte_tables.iter().zip(elements).enumerate() {
+        let name = cte.alias.name.value.clone();
         let cycle = crate::parser::cycle_clause::columns(cte).unwrap_or_default();
-        let recursive =
-            with.recursive && (!cycle.is_empty() || set_references(&cte.query.body, &name));
+        let recursive = with.recursive && (!cycle.is_empty() || element.recursive);
         cx.ctes.push(CteBinding {
             columns: cte
                 .alias
@@ -67,6 +83,10 @@ fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
             recursive,
             cycle,
             working: None,
+            sees: match with.recursive {
+                true => first + with.cte_tables.len(),
+                false => first + i,
+            },
         });
     }
     Ok(())
@@ -93,13 +113,13 @@ pub fn reference(
         return Ok(());
     }
     let plan = if b.recursive {
-        let tail = cx.ctes.split_off(idx + 1);
+        let tail = cx.ctes.split_off(b.sees.max(idx + 1));
         let plan = plan_recursive(cx, idx);
         cx.ctes[idx].working = None;
         cx.ctes.extend(tail);
         plan?
     } else {
-        let tail = cx.ctes.split_off(idx);
+        let tail = cx.ctes.split_off(b.sees);
         let plan = plan_query(cx, &b.query);
         cx.ctes.extend(tail);
         plan?
@@ -175,6 +195,24 @@ fn plan_recursive(cx: &mut Context, idx: usize) -> DbResult<QueryPlan> {
             format!("No anchors for recursive WITH element '{}'", b.name),
         ));
     }
+    // The element's own WITH (`r AS (WITH f AS (...) SELECT ... UNION ...)`) is bound around
+    // its branches.
+    match &b.query.with {
+        Some(with) => with_ctes(cx, with, |cx| {
+            plan_branches(cx, idx, (anchors, recs), distinct)
+        }),
+        None => plan_branches(cx, idx, (anchors, recs), distinct),
+    }
+}
+
+/// The anchors and recursive branches of recursive CTE `idx`, planned.
+fn plan_branches(
+    cx: &mut Context,
+    idx: usize,
+    (anchors, recs): (Vec<&ast::SetExpr>, Vec<&ast::SetExpr>),
+    distinct: bool,
+) -> DbResult<QueryPlan> {
+    let b = cx.ctes[idx].clone();
     // Bound before the anchors are planned: a reference from a subquery in an expression (run
     // while planning) reads no rows yet and is refused (4008), never answered as empty.
     let rows = Arc::new(Mutex::new(None));

@@ -6,7 +6,9 @@
 //! Invariants: a source's columns are `scope.cols[offset .. offset + ncols]`; a table source's
 //! `needed` marks the columns some expression of the statement reads (a covering index must give
 //! them all back); conjuncts of a LEFT JOIN's ON clause narrow only its own table, WHERE
-//! conjuncts narrow tables only while every table before them is inner-joined.
+//! conjuncts narrow tables only while every table before them is inner-joined. `l RIGHT JOIN r`
+//! is planned as `r LEFT JOIN l` (one source each); [`From::star`] keeps `*`'s order, with a
+//! join by names (USING, NATURAL: join_using.rs) showing its joined columns once.
 
 use std::sync::Arc;
 
@@ -14,6 +16,7 @@ use sqlparser::ast;
 
 use super::access::{choose_access_among, conjuncts, Access};
 use super::hints::IndexHints;
+use super::join_using::{join_by_names, JoinNames};
 use super::query::QueryPlan;
 use crate::catalog::sequence_table::{self, SequenceTable};
 use crate::catalog::TableDef;
@@ -88,6 +91,9 @@ impl Source {
 pub struct From {
     pub sources: Vec<Source>,
     pub scope: Scope,
+    /// The scope positions `*` stands for, in order: each column once where a join by names
+    /// shows it once, a RIGHT JOIN's left operand first (join_using.rs).
+    pub star: Vec<usize>,
 }
 
 impl From {
@@ -209,7 +215,28 @@ fn push_sequence(
     from.sources.push(src);
 }
 
+/// Adds the sources of table reference `f`; the columns it shows (`SELECT *` order).
 fn table_factor(
+    cx: &mut Context,
+    f: &ast::TableFactor,
+    from: &mut From,
+    left: bool,
+    on: Option<ast::Expr>,
+) -> DbResult<Vec<usize>> {
+    let offset = from.scope.cols.len();
+    if let ast::TableFactor::NestedJoin {
+        table_with_joins, ..
+    } = f
+    {
+        if on.is_none() && !left {
+            return plan_twj(cx, table_with_joins, from);
+        }
+    }
+    source_factor(cx, f, from, left, on)?;
+    Ok((offset..from.scope.cols.len()).collect())
+}
+
+fn source_factor(
     cx: &mut Context,
     f: &ast::TableFactor,
     from: &mut From,
@@ -352,93 +379,131 @@ fn table_factor(
             let cols = sub.columns();
             from.push_derived(alias.name.value.clone(), &cols, sub, left, on);
         }
-        ast::TableFactor::NestedJoin {
-            table_with_joins, ..
-        } if on.is_none() && !left => {
-            plan_twj(cx, table_with_joins, from)?;
-        }
         other => return Err(DbError::unsupported(format!("table reference {other}"))),
     }
     Ok(())
 }
 
-fn using_condition(
-    from: &From,
-    right_start: usize,
-    cols: &[ast::ObjectName],
-) -> DbResult<ast::Expr> {
-    let right_alias = from
-        .sources
-        .last()
-        .map(|s| s.alias.clone())
-        .unwrap_or_default();
-    let mut cond: Option<ast::Expr> = None;
-    for c in cols {
-        let name = object_name_parts(c).join(".");
-        let left = from.scope.cols[..right_start]
-            .iter()
-            .find(|sc| sc.name.eq_ignore_ascii_case(&name))
-            .ok_or_else(|| DbError::bad_field(&name, "from clause"))?;
-        let e = ast::Expr::BinaryOp {
-            left: Box::new(ast::Expr::CompoundIdentifier(vec![
-                ast::Ident::new(left.table.clone()),
-                ast::Ident::new(name.clone()),
-            ])),
-            op: ast::BinaryOperator::Eq,
-            right: Box::new(ast::Expr::CompoundIdentifier(vec![
-                ast::Ident::new(right_alias.clone()),
-                ast::Ident::new(name.clone()),
-            ])),
-        };
-        cond = Some(match cond {
-            None => e,
-            Some(p) => ast::Expr::BinaryOp {
-                left: Box::new(p),
-                op: ast::BinaryOperator::And,
-                right: Box::new(e),
-            },
-        });
-    }
-    cond.ok_or_else(|| DbError::syntax("USING ()"))
+/// The kind of one join of a FROM item.
+#[derive(Clone, Copy, PartialEq)]
+enum JoinKind {
+    Inner,
+    Left,
+    Right,
 }
 
-fn plan_twj(cx: &mut Context, twj: &ast::TableWithJoins, from: &mut From) -> DbResult<()> {
-    table_factor(cx, &twj.relation, from, false, None)?;
+/// One FROM item (a table and the tables joined to it); the columns it shows.
+fn plan_twj(cx: &mut Context, twj: &ast::TableWithJoins, from: &mut From) -> DbResult<Vec<usize>> {
+    let first_source = from.sources.len();
+    let mut shown = table_factor(cx, &twj.relation, from, false, None)?;
     for j in &twj.joins {
         use ast::JoinOperator as J;
-        let (left, constraint) = match &j.join_operator {
-            J::Join(c) | J::Inner(c) => (false, Some(c)),
-            J::Left(c) | J::LeftOuter(c) => (true, Some(c)),
-            J::CrossJoin(_) => (false, None),
-            J::Right(_) | J::RightOuter(_) => {
-                return Err(DbError::unsupported("RIGHT JOIN (rewrite it as LEFT JOIN)"))
-            }
+        let (kind, constraint) = match &j.join_operator {
+            J::Join(c) | J::Inner(c) => (JoinKind::Inner, Some(c)),
+            J::Left(c) | J::LeftOuter(c) => (JoinKind::Left, Some(c)),
+            J::Right(c) | J::RightOuter(c) => (JoinKind::Right, Some(c)),
+            J::CrossJoin(_) => (JoinKind::Inner, None),
             other => return Err(DbError::unsupported(format!("join {other:?}"))),
         };
-        let start = from.scope.cols.len();
-        table_factor(cx, &j.relation, from, left, None)?;
-        let on = match constraint {
-            Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
-            Some(ast::JoinConstraint::Using(cols)) => Some(using_condition(from, start, cols)?),
-            Some(ast::JoinConstraint::Natural) => return Err(DbError::unsupported("NATURAL JOIN")),
+        let sources_before = from.sources.len();
+        let mut right = table_factor(cx, &j.relation, from, kind == JoinKind::Left, None)?;
+        if kind == JoinKind::Right {
+            (shown, right) = swap_operands(from, first_source, sources_before)?;
+        }
+        let names = match constraint {
+            Some(ast::JoinConstraint::Using(cols)) => Some(JoinNames::Using(cols)),
+            Some(ast::JoinConstraint::Natural) => Some(JoinNames::Natural),
             _ => None,
+        };
+        let on = match names {
+            Some(names) => {
+                let operands = match kind {
+                    JoinKind::Right => (right.as_slice(), shown.as_slice()),
+                    _ => (shown.as_slice(), right.as_slice()),
+                };
+                let joined = join_by_names(&from.scope, operands, names, kind != JoinKind::Right)?;
+                from.scope.qualified_only.extend(joined.copies);
+                shown = joined.shown;
+                joined.on
+            }
+            None => {
+                shown.extend(right);
+                match constraint {
+                    Some(ast::JoinConstraint::On(e)) => Some(e.clone()),
+                    _ => None,
+                }
+            }
         };
         if let Some(s) = from.sources.last_mut() {
             s.on = on;
         }
     }
-    Ok(())
+    Ok(shown)
+}
+
+/// `l RIGHT JOIN r` read as `r LEFT JOIN l`: the two sources (from `left_source`, the right
+/// one from `right_source`) and their scope columns swap places, the left one becomes the
+/// null-extended one. A left operand of several sources (`a JOIN b RIGHT JOIN c`) or a right
+/// one that is a join is not supported (1235). Returns the operands' shown columns, left then
+/// right, at their new positions.
+fn swap_operands(
+    from: &mut From,
+    left_source: usize,
+    right_source: usize,
+) -> DbResult<(Vec<usize>, Vec<usize>)> {
+    if right_source != left_source + 1 || from.sources.len() != right_source + 1 {
+        return Err(DbError::unsupported(
+            "RIGHT JOIN of a join (rewrite it as LEFT JOIN)",
+        ));
+    }
+    let (l_offset, l_ncols) = (
+        from.sources[left_source].offset,
+        from.sources[left_source].ncols,
+    );
+    let r_ncols = from.sources[right_source].ncols;
+    from.scope.cols[l_offset..].rotate_right(r_ncols);
+    from.sources.swap(left_source, right_source);
+    let (r, l) = from.sources.split_at_mut(right_source);
+    let (r, l) = (&mut r[left_source], &mut l[0]);
+    r.offset = l_offset;
+    l.offset = l_offset + r_ncols;
+    r.left = std::mem::replace(&mut l.left, true);
+    r.on = l.on.take();
+    let left_cols = (l_offset + r_ncols..l_offset + r_ncols + l_ncols).collect();
+    Ok((left_cols, (l_offset..l_offset + r_ncols).collect()))
 }
 
 pub fn plan_from(cx: &mut Context, list: &[ast::TableWithJoins]) -> DbResult<From> {
     let mut from = From {
         sources: vec![],
         scope: Scope::default(),
+        star: vec![],
     };
     for twj in list {
-        plan_twj(cx, twj, &mut from)?;
+        let shown = plan_twj(cx, twj, &mut from)?;
+        from.star.extend(shown);
     }
+    check_unique_names(&from)?;
     Ok(from)
+}
+
+/// Two sources of one FROM under the same name (alias, or table name in the same database) are
+/// 1066, as MariaDB's `Not unique table/alias`.
+fn check_unique_names(from: &From) -> DbResult<()> {
+    let db = |s: &Source| match &s.kind {
+        SrcKind::Table(t) => t.db.clone(),
+        _ => String::new(),
+    };
+    for (i, s) in from.sources.iter().enumerate() {
+        let same = |p: &Source| p.alias == s.alias && db(p) == db(s);
+        if from.sources[..i].iter().any(same) {
+            return Err(DbError::new(
+                ErrorCode::NonuniqTable,
+                format!("Not unique table/alias: '{}'", s.alias),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Marks the columns `e` reads in their sources' `needed` lists.

@@ -14,6 +14,7 @@
 pub mod access;
 pub mod covering;
 pub mod cte;
+mod cte_recursion;
 pub mod explain;
 mod expr_children;
 pub mod from;
@@ -23,6 +24,7 @@ pub mod implied;
 pub mod index_condition;
 mod item_name;
 mod item_type;
+pub mod join_using;
 pub mod locks;
 pub mod pruning;
 pub mod query;

@@ -294,7 +294,14 @@ fn expand_wildcard(
         return Err(DbError::new(ErrorCode::NoTablesUsed, "No tables used"));
     }
     let mut any = false;
-    for (i, c) in from.scope.cols.iter().enumerate() {
+    // `*` is the FROM's shown columns; `t.*` every column of `t`, even those a join by names
+    // does not show.
+    let all: Vec<usize> = match qual {
+        None => from.star.clone(),
+        Some(_) => (0..from.scope.cols.len()).collect(),
+    };
+    for i in all {
+        let c = &from.scope.cols[i];
         if qual.as_ref().is_some_and(|q| *q != c.table) {
             continue;
         }

@@ -14,15 +14,18 @@
 //!   check_duplicate_names); the first SELECT of a CTE with a column list is named by it;
 //! * the view's column list, if any, names its first SELECT's items (and is then not kept);
 //! * GROUP BY and ORDER BY naming a select item's alias name its expression; `JOIN ... USING`
-//!   is the ON of its equalities.
+//!   and NATURAL JOIN are the ON of their equalities (none for a NATURAL JOIN without common
+//!   columns, `on(1)` for a NATURAL LEFT JOIN without), and `*` over them shows each joined
+//!   column once (plan/join_using.rs).
 //!
 //! Invariants: the session's database and statement text are as before, error or not; what
-//! the rewrite does not know (NATURAL JOIN, a table function, a subquery where names are
+//! the rewrite does not know (RIGHT JOIN, a table function, a subquery where names are
 //! resolved generically) is an error, and the caller then keeps the SELECT as written.
 
 use sqlparser::ast::{self, Expr as E, SetExpr, TableFactor};
 
 use super::expr_children::children;
+use super::join_using::{equalities, pair_columns, shown_columns, JoinNames, Shown};
 use super::view_item_names::valid_names;
 use crate::catalog::expr_print::Style;
 use crate::context::Context;
@@ -41,6 +44,8 @@ struct Source {
 struct Scope {
     sources: Vec<Source>,
     aliases: Vec<(String, ast::Expr)>,
+    /// The columns `*` stands for (source, column), each joined column of a join by names once.
+    star: Vec<(usize, usize)>,
 }
 
 /// What a query's select items are named.
@@ -260,7 +265,8 @@ impl Resolver<'_> {
     ) -> DbResult<Vec<String>> {
         let mut scope = Scope::default();
         for t in &mut s.from {
-            self.table_with_joins(t, outer, &mut scope)?;
+            let shown = self.table_with_joins(t, outer, &mut scope)?;
+            scope.star.extend(shown);
         }
         let mut items = Vec::new();
         let mut names = Vec::new();
@@ -269,20 +275,12 @@ impl Resolver<'_> {
         for item in std::mem::take(&mut s.projection) {
             match item {
                 ast::SelectItem::Wildcard(_) => {
-                    // `*` over JOIN ... USING has each USING column once: not done here.
-                    if s.from
-                        .iter()
-                        .any(|t| t.joins.iter().any(|j| !on_or_none(&j.join_operator)))
-                    {
-                        return Err(unknown("* over JOIN ... USING"));
-                    }
-                    for src in &scope.sources {
-                        for c in &src.columns {
-                            items.push(column(&src.qual, c));
-                            names.push(c.clone());
-                            auto.push(false);
-                            explicit.push(false);
-                        }
+                    for &(src, c) in &scope.star {
+                        let (src, c) = (&scope.sources[src], &scope.sources[src].columns[c]);
+                        items.push(column(&src.qual, c));
+                        names.push(c.clone());
+                        auto.push(false);
+                        explicit.push(false);
                     }
                 }
                 ast::SelectItem::QualifiedWildcard(
@@ -402,39 +400,58 @@ impl Resolver<'_> {
         self.expr(e, outer, scope)
     }
 
+    /// One FROM item; the columns it shows (source, column) in `*`'s order.
     fn table_with_joins(
         &mut self,
         t: &mut ast::TableWithJoins,
         outer: &[&Scope],
         scope: &mut Scope,
-    ) -> DbResult<()> {
-        self.factor(&mut t.relation, outer, scope)?;
+    ) -> DbResult<Vec<(usize, usize)>> {
+        let mut shown = self.factor(&mut t.relation, outer, scope)?;
         for j in &mut t.joins {
-            let before = scope.sources.len();
-            self.factor(&mut j.relation, outer, scope)?;
-            let c = match &mut j.join_operator {
+            let right = self.factor(&mut j.relation, outer, scope)?;
+            let (c, left_join) = match &mut j.join_operator {
                 ast::JoinOperator::Join(c)
                 | ast::JoinOperator::Inner(c)
                 | ast::JoinOperator::CrossJoin(c)
-                | ast::JoinOperator::StraightJoin(c)
-                | ast::JoinOperator::Left(c)
-                | ast::JoinOperator::LeftOuter(c) => c,
+                | ast::JoinOperator::StraightJoin(c) => (c, false),
+                ast::JoinOperator::Left(c) | ast::JoinOperator::LeftOuter(c) => (c, true),
                 _ => return Err(unknown("this join")),
             };
-            match c {
-                ast::JoinConstraint::On(e) => self.expr(e, outer, scope)?,
-                ast::JoinConstraint::Using(cols) => {
-                    let on = using_condition(scope, before, cols)?;
-                    *c = ast::JoinConstraint::On(on);
+            let names = match c {
+                ast::JoinConstraint::On(e) => {
+                    self.expr(e, outer, scope)?;
+                    None
                 }
-                ast::JoinConstraint::None => {}
-                ast::JoinConstraint::Natural => return Err(unknown("NATURAL JOIN")),
-            }
+                ast::JoinConstraint::Using(cols) => Some(JoinNames::Using(cols)),
+                ast::JoinConstraint::Natural => Some(JoinNames::Natural),
+                ast::JoinConstraint::None => None,
+            };
+            let Some(names) = names else {
+                shown.extend(right);
+                continue;
+            };
+            let (on, joined) = join_by_names(scope, (&shown, &right), names)?;
+            // MariaDB prints a NATURAL LEFT JOIN without common columns `on(1)`.
+            let one = || E::Value(ast::Value::Number("1".into(), false).into());
+            *c = match on {
+                Some(on) => ast::JoinConstraint::On(on),
+                None if left_join => ast::JoinConstraint::On(one()),
+                None => ast::JoinConstraint::None,
+            };
+            shown = joined;
         }
-        Ok(())
+        Ok(shown)
     }
 
-    fn factor(&mut self, f: &mut TableFactor, outer: &[&Scope], scope: &mut Scope) -> DbResult<()> {
+    /// Adds the sources of table reference `f`; the columns it shows.
+    fn factor(
+        &mut self,
+        f: &mut TableFactor,
+        outer: &[&Scope],
+        scope: &mut Scope,
+    ) -> DbResult<Vec<(usize, usize)>> {
+        let first = scope.sources.len();
         match f {
             TableFactor::Table {
                 name,
@@ -460,7 +477,7 @@ impl Resolver<'_> {
                             qual: vec![n],
                             columns: cols.clone(),
                         });
-                        return Ok(());
+                        return Ok(all_columns(scope, first));
                     }
                 }
                 let (db, t) = match parts.as_slice() {
@@ -511,10 +528,10 @@ impl Resolver<'_> {
             TableFactor::NestedJoin {
                 table_with_joins,
                 alias: None,
-            } => self.table_with_joins(table_with_joins, outer, scope)?,
+            } => return self.table_with_joins(table_with_joins, outer, scope),
             _ => return Err(unknown("this table reference")),
         }
-        Ok(())
+        Ok(all_columns(scope, first))
     }
 
     /// The columns of base table or view `db`.`t`, and whether it is a view.
@@ -530,18 +547,12 @@ impl Resolver<'_> {
     }
 }
 
-/// Whether a join's condition is ON or absent (not USING or NATURAL).
-fn on_or_none(op: &ast::JoinOperator) -> bool {
-    use ast::JoinConstraint as C;
-    match op {
-        ast::JoinOperator::Join(c)
-        | ast::JoinOperator::Inner(c)
-        | ast::JoinOperator::CrossJoin(c)
-        | ast::JoinOperator::StraightJoin(c)
-        | ast::JoinOperator::Left(c)
-        | ast::JoinOperator::LeftOuter(c) => matches!(c, C::On(_) | C::None),
-        _ => false,
-    }
+/// Every column of the sources from `first` on, as `*` shows them.
+fn all_columns(scope: &Scope, first: usize) -> Vec<(usize, usize)> {
+    let sources = scope.sources[first..].iter().enumerate();
+    sources
+        .flat_map(|(k, s)| (0..s.columns.len()).map(move |c| (first + k, c)))
+        .collect()
 }
 
 fn has(columns: &[String], name: &str) -> bool {
@@ -558,32 +569,32 @@ fn column(qual: &[String], col: &str) -> ast::Expr {
     E::CompoundIdentifier(ids)
 }
 
-/// `JOIN r USING (c, ...)`: `l.c = r.c and ...`, `l` the first source before `r` (the sources
-/// from `before` on) with column `c`.
-fn using_condition(scope: &Scope, before: usize, cols: &[ast::ObjectName]) -> DbResult<ast::Expr> {
-    let mut on: Option<ast::Expr> = None;
-    for c in cols {
-        let c = c.to_string().replace('`', "");
-        let left = scope.sources[..before].iter().find(|s| has(&s.columns, &c));
-        let right = scope.sources[before..].iter().find(|s| has(&s.columns, &c));
-        let (Some(l), Some(r)) = (left, right) else {
-            return Err(unknown("USING"));
-        };
-        let eq = E::BinaryOp {
-            left: Box::new(column(&l.qual, &c)),
-            op: ast::BinaryOperator::Eq,
-            right: Box::new(column(&r.qual, &c)),
-        };
-        on = Some(match on {
-            None => eq,
-            Some(prev) => E::BinaryOp {
-                left: Box::new(prev),
-                op: ast::BinaryOperator::And,
-                right: Box::new(eq),
-            },
-        });
-    }
-    on.ok_or_else(|| unknown("USING"))
+/// A join by names (plan/join_using.rs) of operands showing `first` and `second`: the ON of
+/// its equalities (None when it joins no column) and the columns it shows.
+fn join_by_names(
+    scope: &Scope,
+    (first, second): (&[(usize, usize)], &[(usize, usize)]),
+    names: JoinNames,
+) -> DbResult<(Option<ast::Expr>, Vec<(usize, usize)>)> {
+    let name = |&(s, c): &(usize, usize)| scope.sources[s].columns[c].as_str();
+    let col =
+        |&(s, c): &(usize, usize)| column(&scope.sources[s].qual, &scope.sources[s].columns[c]);
+    let first_names: Vec<&str> = first.iter().map(name).collect();
+    let second_names: Vec<&str> = second.iter().map(name).collect();
+    let pairs = pair_columns(&first_names, &second_names, names)?;
+    let on = equalities(
+        pairs
+            .iter()
+            .map(|&(a, b)| (col(&first[a]), col(&second[b]))),
+    );
+    let shown = shown_columns(first.len(), second.len(), &pairs)
+        .into_iter()
+        .map(|s| match s {
+            Shown::First(i) => first[i],
+            Shown::Second(j) => second[j],
+        })
+        .collect();
+    Ok((on, shown))
 }
 
 impl Resolver<'_> {

@@ -115,6 +115,7 @@ impl Vars {
             scope: Arc::new(Scope {
                 cols,
                 one_row: false,
+                qualified_only: Vec::new(),
             }),
             values: Some(values),
             read: vec![false; n],

@@ -324,6 +324,7 @@ mod tests {
                 col("s", SqlType::Set { count: 3 }, &["x", "y", "z"]),
             ],
             one_row: false,
+            qualified_only: Vec::new(),
         };
         let row = [Value::Text("b".into()), Value::Text("x,z".into())];
         let t = |sql: &str| match run_on(sql, &scope, &row).unwrap() {
@@ -349,6 +350,7 @@ mod tests {
         let bare = Scope {
             cols: vec![col("k", SqlType::Enum { count: 3 }, &[])],
             one_row: false,
+            qualified_only: Vec::new(),
         };
         assert_eq!(run_on("k + 0", &bare, &row).unwrap(), Value::Double(0.0));
     }
