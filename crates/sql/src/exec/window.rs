@@ -55,12 +55,20 @@ pub fn compute(
     budget: &SortBudget,
 ) -> DbResult<(Vec<Vec<Value>>, Vec<usize>, SortStats)> {
     let mut values = vec![vec![Value::Null; calls.len()]; bases.len()];
-    let mut orders = Vec::with_capacity(calls.len());
+    let mut orders: Vec<Vec<usize>> = Vec::with_capacity(calls.len());
     let mut stats = SortStats::default();
     for (c, call) in calls.iter().enumerate() {
         let ev = evaluate(call, bases)?;
-        let (idx, sorted) = sort_bases(call, &ev, budget)?;
-        stats.add(sorted);
+        // Calls with the same PARTITION BY and ORDER BY share one sort, as in MariaDB.
+        let same = (0..c).find(|&p| same_sort(&calls[p], call));
+        let idx = match same {
+            Some(p) => orders[p].clone(),
+            None => {
+                let (idx, sorted) = sort_bases(call, &ev, budget)?;
+                stats.add(sorted);
+                idx
+            }
+        };
         compute_one(call, &ev, &idx, |i, v| values[i][c] = v)?;
         orders.push(idx);
     }
@@ -72,6 +80,14 @@ pub fn compute(
         .nth(last)
         .unwrap_or_else(|| (0..bases.len()).collect());
     Ok((values, order, stats))
+}
+
+/// Whether two calls sort their rows alike.
+fn same_sort(a: &WinCall, b: &WinCall) -> bool {
+    a.partition == b.partition
+        && a.partition_collations == b.partition_collations
+        && a.order == b.order
+        && a.order_collations == b.order_collations
 }
 
 /// MariaDB computes a SELECT's windows sorted by their PARTITION BY then ORDER BY keys and
