@@ -58,7 +58,11 @@ fn spilled_sorts_answer_as_in_memory_ones_and_leave_no_files() {
         if !q.contains("LIMIT 10 ") {
             assert!(passes > 0, "{q}: no merge pass");
         }
-        assert!(sort_dirs(dir.path()).is_empty(), "{q}: {:?}", sort_dirs(dir.path()));
+        assert!(
+            sort_dirs(dir.path()).is_empty(),
+            "{q}: {:?}",
+            sort_dirs(dir.path())
+        );
     }
     assert!(status(&mut s, "GLOBAL", "Sort_merge_passes") > 0);
     assert!(status(&mut s, "GLOBAL", "Sort_rows") > 4000);
@@ -95,7 +99,10 @@ fn sort_rows_and_the_priority_queue_are_counted_as_mariadb_counts_them() {
         "SELECT variable_name, variable_value FROM information_schema.session_status \
          WHERE variable_name LIKE 'Sort_merge_passes'",
     );
-    assert_eq!(view, vec![vec!["SORT_MERGE_PASSES".to_string(), "0".into()]]);
+    assert_eq!(
+        view,
+        vec![vec!["SORT_MERGE_PASSES".to_string(), "0".into()]]
+    );
 }
 
 #[test]
@@ -130,6 +137,9 @@ fn sort_buffer_size_is_bounded_as_mariadb_bounds_it() {
     assert_eq!(err_code(&mut s, "SET sort_buffer_size = 1.5"), 1232);
     assert_eq!(err_code(&mut s, "SET sort_buffer_size = NULL"), 1232);
     exec(&mut s, "SET GLOBAL sort_buffer_size = 5000");
-    assert_eq!(rows(&mut s, "SELECT @@global.sort_buffer_size")[0][0], "5000");
+    assert_eq!(
+        rows(&mut s, "SELECT @@global.sort_buffer_size")[0][0],
+        "5000"
+    );
     assert_eq!(value(&mut s), "2097152");
 }

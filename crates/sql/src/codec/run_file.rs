@@ -95,9 +95,8 @@ pub struct RunReader {
 
 impl RunReader {
     pub fn open(path: PathBuf) -> io::Result<RunReader> {
-        let opened = File::open(&path).and_then(|f| {
-            zstd::stream::Decoder::with_buffer(BufReader::with_capacity(1 << 16, f))
-        });
+        let opened = File::open(&path)
+            .and_then(|f| zstd::stream::Decoder::with_buffer(BufReader::with_capacity(1 << 16, f)));
         match opened {
             Ok(dec) => Ok(RunReader {
                 dec: Box::new(dec),

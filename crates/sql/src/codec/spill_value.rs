@@ -91,7 +91,10 @@ fn put_str(out: &mut Vec<u8>, tag: u8, b: &[u8]) {
 }
 
 fn bad(what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("bad sort value: {what}"))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("bad sort value: {what}"),
+    )
 }
 
 struct Cursor<'a>(&'a [u8]);

@@ -22,8 +22,8 @@ use std::cmp::Ordering;
 
 use super::percentile::ten_decimals;
 use crate::error::code::ErrorCode;
-use crate::exec::external_sort::{sort_rows, SortBudget, SortStats};
 use crate::error::db_error::{DbError, DbResult};
+use crate::exec::external_sort::{sort_rows, SortBudget, SortStats};
 use crate::expr::aggregate::Accumulator;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::window::{Bound, FrameUnit, WinCall, WinFunc};
@@ -175,12 +175,17 @@ fn sort_bases(
         cmp_keys(&a[..np], &b[..np], &call.partition_collations, &[])
             .then_with(|| cmp_keys(&a[np..], &b[np..], &call.order_collations, &desc))
     };
-    let rows = ev.part.iter().zip(&ev.order).enumerate().map(|(i, (p, o))| {
-        let mut keys = Vec::with_capacity(p.len() + o.len());
-        keys.extend_from_slice(p);
-        keys.extend_from_slice(o);
-        (keys, vec![Value::UInt(i as u64)])
-    });
+    let rows = ev
+        .part
+        .iter()
+        .zip(&ev.order)
+        .enumerate()
+        .map(|(i, (p, o))| {
+            let mut keys = Vec::with_capacity(p.len() + o.len());
+            keys.extend_from_slice(p);
+            keys.extend_from_slice(o);
+            (keys, vec![Value::UInt(i as u64)])
+        });
     let (sorted, stats) = sort_rows(rows, Box::new(order), budget.clone(), None)?;
     let idx = sorted
         .iter()

@@ -233,9 +233,7 @@ impl Source {
                     arena.value(&it).to_vec(),
                 )))
             }
-            Source::File(run) => run
-                .next_entry()
-                .map_err(|e| io_error(&run.path, "read", e)),
+            Source::File(run) => run.next_entry().map_err(|e| io_error(&run.path, "read", e)),
         }
     }
 }
