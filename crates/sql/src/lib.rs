@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | `error` | `ErrorCode` (MariaDB's error numbers and SQLSTATEs), `DbError` (a code and a message as the client sees them), `SqlError`, warnings |
 //! | `types` | column types, values, decimals, temporals, charsets, collations, coercion |
-//! | `codec` | the bytes of keys and rows in the trees (docs/sql-encoding.md) |
+//! | `codec` | the bytes of keys and rows in the trees (docs/sql-encoding.md); sort run files and their temporary directories |
 //! | `expr` | compiled expressions: binding names, evaluation, functions by family, aggregates |
 //! | `result` | what a statement returns: result sets, row counts, result-column metadata |
 //! | `catalog` | databases, tables, indexes, users; a table's definition ↔ its CREATE TABLE text |
@@ -18,7 +18,7 @@
 //! | `context` | the engine every connection shares, and one connection's state (`Context`) |
 //! | `infoschema` | information_schema views computed from the catalog |
 //! | `plan` | query plans (sources, access paths, filters, grouping, order, limit), EXPLAIN, locks |
-//! | `exec` | running plans and INSERT / UPDATE / DELETE / HANDLER / CHECKSUM TABLE |
+//! | `exec` | running plans (sorts within `sort_buffer_size`, spilling past it) and INSERT / UPDATE / DELETE / HANDLER / CHECKSUM TABLE |
 //! | `load` | LOAD DATA: field splitting, conversion, external sort, bulk builds and merges |
 //! | `ddl` | CREATE / DROP / ALTER / RENAME / TRUNCATE, table rebuilds, accounts, servers |
 //! | `routine` | stored functions and procedures: CREATE / DROP, CALL, the interpreter of a body, SHOW CREATE |

@@ -4,7 +4,7 @@
 //! temporary tables of an earlier run, LOAD DATA sort files).
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,23 +20,6 @@ use crate::{catalog, store};
 use crate::codec::key::decode_key;
 use crate::codec::row::decode_row;
 use crate::types::value::Value;
-
-/// Prefix of LOAD DATA's sort directories in the data directory (load/sorter.rs).
-pub const LOAD_TEMP_PREFIX: &str = "#load-tmp-";
-
-/// Removes temporary directories a crashed load left in `datadir`.
-pub fn clean_stale_load_dirs(datadir: &Path) {
-    if let Ok(rd) = std::fs::read_dir(datadir) {
-        for e in rd.flatten() {
-            if e.file_name()
-                .to_string_lossy()
-                .starts_with(LOAD_TEMP_PREFIX)
-            {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-    }
-}
 
 /// How to start the engine.
 #[derive(Clone)]
@@ -193,7 +176,7 @@ impl Engine {
             backup: Mutex::new(None),
             binlog: std::sync::OnceLock::new(),
         };
-        clean_stale_load_dirs(&engine.config.datadir);
+        crate::codec::temp_dir::clean_stale(&engine.config.datadir);
         // Trees of a DDL statement a crash interrupted (catalog.rs: orphan trees).
         let names = engine.store.env().tree_names();
         for tree in engine.catalog.orphan_trees(&names) {

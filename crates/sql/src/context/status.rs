@@ -5,6 +5,11 @@
 //! | counter | counts |
 //! | --- | --- |
 //! | `Feature_window_functions` | SELECT blocks with window functions run (a statement with two derived tables that have them counts 2) |
+//! | `Sort_merge_passes` | merge passes of sorts that spilled (exec/external_sort.rs: each intermediate merge of runs, and the last one) |
+//! | `Sort_priority_queue_sorts` | ORDER BY ... LIMIT sorts that kept only the first rows in memory |
+//! | `Sort_range` | sorts of rows read by a range scan: always 0, Betula counts every sort as `Sort_scan` |
+//! | `Sort_rows` | rows sorts returned (with LIMIT, at most LIMIT + OFFSET) |
+//! | `Sort_scan` | sorts: each ORDER BY that no index order serves and each window's sort |
 //!
 //! Invariants: a count goes to the session's counter and to the server's at the same time, so
 //! the global value is the sum over every connection since the server started; FLUSH STATUS
@@ -14,16 +19,39 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::Context;
 
+/// What a statement's sorts did (exec/external_sort.rs `SortStats`, converted by the caller).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SortCounts {
+    pub sorts: u64,
+    pub rows: u64,
+    pub merge_passes: u64,
+    pub priority_queue_sorts: u64,
+}
+
+impl SortCounts {
+    pub fn add(&mut self, o: SortCounts) {
+        self.sorts += o.sorts;
+        self.rows += o.rows;
+        self.merge_passes += o.merge_passes;
+        self.priority_queue_sorts += o.priority_queue_sorts;
+    }
+}
+
 /// One connection's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SessionStatus {
     pub feature_window_functions: u64,
+    pub sorts: SortCounts,
 }
 
 /// The server's counters: every connection's, summed.
 #[derive(Debug, Default)]
 pub struct GlobalStatus {
     feature_window_functions: AtomicU64,
+    sort_scan: AtomicU64,
+    sort_rows: AtomicU64,
+    sort_merge_passes: AtomicU64,
+    sort_priority_queue_sorts: AtomicU64,
 }
 
 impl Context {
@@ -36,17 +64,41 @@ impl Context {
             .fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts what a statement's sorts did (`Sort_*`).
+    pub fn count_sorts(&mut self, c: SortCounts) {
+        self.status.sorts.add(c);
+        let g = &self.engine.status;
+        g.sort_scan.fetch_add(c.sorts, Ordering::Relaxed);
+        g.sort_rows.fetch_add(c.rows, Ordering::Relaxed);
+        g.sort_merge_passes
+            .fetch_add(c.merge_passes, Ordering::Relaxed);
+        g.sort_priority_queue_sorts
+            .fetch_add(c.priority_queue_sorts, Ordering::Relaxed);
+    }
+
     /// The counters by MariaDB's names: the session's, or (`global`) the server's.
     pub fn status_counters(&self, global: bool) -> Vec<(&'static str, u64)> {
-        let windows = if global {
-            self.engine
-                .status
-                .feature_window_functions
-                .load(Ordering::Relaxed)
+        let (windows, sorts) = if global {
+            let g = &self.engine.status;
+            let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+            let sorts = SortCounts {
+                sorts: load(&g.sort_scan),
+                rows: load(&g.sort_rows),
+                merge_passes: load(&g.sort_merge_passes),
+                priority_queue_sorts: load(&g.sort_priority_queue_sorts),
+            };
+            (load(&g.feature_window_functions), sorts)
         } else {
-            self.status.feature_window_functions
+            (self.status.feature_window_functions, self.status.sorts)
         };
-        vec![("Feature_window_functions", windows)]
+        vec![
+            ("Feature_window_functions", windows),
+            ("Sort_merge_passes", sorts.merge_passes),
+            ("Sort_priority_queue_sorts", sorts.priority_queue_sorts),
+            ("Sort_range", 0),
+            ("Sort_rows", sorts.rows),
+            ("Sort_scan", sorts.sorts),
+        ]
     }
 
     /// FLUSH STATUS: the session's counters start again from 0.

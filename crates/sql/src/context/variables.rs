@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use crate::error::code::ErrorCode;
+use crate::error::db_error::{DbError, DbResult};
 use crate::types::value::Value;
 
 /// The version string reported by `VERSION()` and `@@version`.
@@ -155,6 +157,9 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("session_track_transaction_info", t("OFF")),
         ("ssl_ca", t("")),
         ("tmp_table_size", i(16_777_216)),
+        // Bytes a sort holds in memory before it spills sorted runs to disk (exec/external_sort.rs,
+        // design.md XSR1); MariaDB 10.11's default and bounds ([`BOUNDED`]).
+        ("sort_buffer_size", Value::UInt(2_097_152)),
         ("max_heap_table_size", i(16_777_216)),
         ("long_query_time", Value::Double(10.0)),
         ("binlog_format", t("ROW")),
@@ -185,6 +190,34 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         m.insert(k.to_string(), v);
     }
     m
+}
+
+/// Integer variables MariaDB keeps within bounds: `(name, least, greatest)`.
+pub const BOUNDED: &[(&str, u64, u64)] = &[("sort_buffer_size", 1024, u64::MAX)];
+
+/// A SET value of a variable of [`BOUNDED`] (`None` for other variables): an integer, moved into
+/// the bounds with warning 1292 `Truncated incorrect <name> value: '<v>'` as MariaDB does; any
+/// other value (a string, a decimal, NULL) is error 1232.
+pub fn bounded(name: &str, v: &Value) -> Option<DbResult<(Value, Option<(ErrorCode, String)>)>> {
+    let (_, least, greatest) = BOUNDED.iter().find(|(n, _, _)| *n == name)?;
+    let n: i128 = match v {
+        Value::Int(i) => i128::from(*i),
+        Value::UInt(u) => i128::from(*u),
+        _ => {
+            return Some(Err(DbError::new(
+                ErrorCode::WrongTypeForVar,
+                format!("Incorrect argument type to variable '{name}'"),
+            )))
+        }
+    };
+    let kept = n.clamp(i128::from(*least), i128::from(*greatest));
+    let warning = (kept != n).then(|| {
+        (
+            ErrorCode::TruncatedWrongValue,
+            format!("Truncated incorrect {name} value: '{n}'"),
+        )
+    });
+    Some(Ok((Value::UInt(kept as u64), warning)))
 }
 
 /// Converts a SET value to what the variable stores.

@@ -107,13 +107,13 @@ fn fill(cx: &mut Context, plan: &Plan<'_>) -> DbResult<u64> {
     let (old, new) = (plan.old, plan.new);
     let tmp = TempDir::new(&cx.engine.config.datadir)?;
     let share = SORT_BUDGET / (2 + new.indexes.len());
-    let mut primary = Sorter::new(&tmp.path, "primary", share);
+    let mut primary = Sorter::new(tmp.path(), "primary", share);
     let mut indexes: Vec<Sorter> = (0..new.indexes.len())
-        .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
+        .map(|i| Sorter::new(tmp.path(), &format!("index{i}"), share))
         .collect();
     let reorder = !plan.order.is_empty() && new.pk.is_empty();
     let keep_keys = new.pk.is_empty() && old.pk.is_empty() && !reorder;
-    let mut ordered = reorder.then(|| Sorter::new(&tmp.path, "order", share));
+    let mut ordered = reorder.then(|| Sorter::new(tmp.path(), "order", share));
     let mode = cx.coerce_mode(cx.strict());
     let mut warnings = Vec::new();
     let mut next_auto = plan
@@ -607,7 +607,7 @@ pub fn fill_indexes(
     let share = SORT_BUDGET / which.len().max(1);
     let mut sorters: Vec<Sorter> = which
         .iter()
-        .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
+        .map(|i| Sorter::new(tmp.path(), &format!("index{i}"), share))
         .collect();
     let mut seq = 0;
     for &part in &parts {

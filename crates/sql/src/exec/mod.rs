@@ -5,6 +5,7 @@ pub mod checksum;
 pub mod compile_env;
 pub mod cte;
 pub mod dml;
+pub mod external_sort;
 pub mod handler;
 pub mod join;
 pub mod member_sort;

@@ -215,7 +215,7 @@ pub fn run_plan(
             let desc: Vec<bool> = order.iter().map(|(_, d)| *d).collect();
             let scope = crate::result::scope_of(&input.columns());
             let colls: Vec<_> = order.iter().map(|(e, _)| scope.collation_of(e)).collect();
-            sort_keyed(&mut keyed, &desc, &colls);
+            let keyed = sort_keyed(cx, keyed, &desc, &colls, *limit, *offset)?;
             let mut rows: Vec<Vec<Value>> = keyed.into_iter().map(|(_, r)| r).collect();
             apply_limit(&mut rows, *limit, *offset);
             Ok(Output::Rows {

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use crate::context::Context;
 use crate::error::db_error::DbResult;
+use crate::exec::external_sort::SortBudget;
 use crate::exec::join::Join;
 use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
@@ -59,7 +60,8 @@ pub fn run_select_analyzed(
     }
     if plan.sorted() {
         let desc: Vec<bool> = plan.order_by.iter().map(|(_, d)| *d).collect();
-        sort_keyed(&mut out_rows, &desc, &plan.order_collations());
+        let colls = plan.order_collations();
+        out_rows = sort_keyed(cx, out_rows, &desc, &colls, plan.limit, plan.offset)?;
     }
     let mut rows: Vec<Vec<Value>> = out_rows.into_iter().map(|(_, v)| v).collect();
     apply_limit(&mut rows, plan.limit, plan.offset);
@@ -241,7 +243,9 @@ fn windowed_rows(
         })?;
         (bases, stats)
     };
-    let (values, order) = crate::exec::window::compute(&plan.windows, &bases)?;
+    let budget = SortBudget::of(cx);
+    let (values, order, sorts) = crate::exec::window::compute(&plan.windows, &bases, &budget)?;
+    cx.count_sorts(sorts);
     let sub = Subqueries::new(cx);
     let mut out = Vec::with_capacity(bases.len());
     for i in order {

@@ -1,4 +1,4 @@
-//! Sorting, de-duplication and LIMIT over materialized rows: ORDER BY that no key order serves
+//! Sorting (within `sort_buffer_size`, external_sort.rs), de-duplication and LIMIT over rows: ORDER BY that no key order serves
 //! (MariaDB's "Using filesort"), DISTINCT and UNION's duplicate removal ("Using temporary").
 //!
 //! Invariants: sorts are stable, NULLs first ascending (last descending), values compared as
@@ -8,6 +8,9 @@
 use std::cmp::Ordering;
 use std::collections::HashSet;
 
+use crate::context::Context;
+use crate::error::db_error::DbResult;
+use crate::exec::external_sort::{sort_rows, KeyOrder, SortBudget};
 use crate::expr::aggregate::group_key;
 use crate::types::collation::Collation;
 use crate::types::value::{cmp_nulls_first, Value};
@@ -15,19 +18,37 @@ use crate::types::value::{cmp_nulls_first, Value};
 /// Rows with their sort keys: `(keys, row)`.
 pub type Keyed = (Vec<Value>, Vec<Value>);
 
-/// Sorts `rows` by their keys; `desc[i]` reverses key `i`, text of key `i` compares under
+/// The order of ORDER BY keys: `desc[i]` reverses key `i`, text of key `i` compares under
 /// `colls[i]`.
-pub fn sort_keyed(rows: &mut [Keyed], desc: &[bool], colls: &[Collation]) {
-    rows.sort_by(|a, b| {
+pub fn key_order<'a>(desc: &'a [bool], colls: &'a [Collation]) -> KeyOrder<'a> {
+    Box::new(move |a: &[Value], b: &[Value]| {
         for (i, d) in desc.iter().enumerate() {
             let coll = colls.get(i).copied().unwrap_or_default();
-            let o = cmp_nulls_first(&a.0[i], &b.0[i], coll);
+            let o = cmp_nulls_first(&a[i], &b[i], coll);
             if o != Ordering::Equal {
                 return if *d { o.reverse() } else { o };
             }
         }
         Ordering::Equal
-    });
+    })
+}
+
+/// Sorts `rows` by their keys (as [`key_order`]) within the session's `sort_buffer_size`
+/// (external_sort.rs), counting the sort in the status counters; with `limit`, only the first
+/// `offset + limit` rows are kept.
+pub fn sort_keyed(
+    cx: &mut Context,
+    rows: Vec<Keyed>,
+    desc: &[bool],
+    colls: &[Collation],
+    limit: Option<u64>,
+    offset: u64,
+) -> DbResult<Vec<Keyed>> {
+    let keep = limit.map(|l| usize::try_from(l.saturating_add(offset)).unwrap_or(usize::MAX));
+    let budget = SortBudget::of(cx);
+    let (rows, stats) = sort_rows(rows, key_order(desc, colls), budget, keep)?;
+    cx.count_sorts(stats);
+    Ok(rows)
 }
 
 /// Keeps the first of each set of equal rows (keys are not compared); text of column `i`

@@ -23,6 +23,7 @@ use std::cmp::Ordering;
 use super::percentile::ten_decimals;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
+use crate::exec::external_sort::{sort_rows, SortBudget, SortStats};
 use crate::expr::aggregate::Accumulator;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::window::{Bound, FrameUnit, WinCall, WinFunc};
@@ -46,12 +47,30 @@ impl Base {
     }
 }
 
-/// Each base's value of each call, and the order the rows come out in.
-pub fn compute(calls: &[WinCall], bases: &[Base]) -> DbResult<(Vec<Vec<Value>>, Vec<usize>)> {
+/// Each base's value of each call, the order the rows come out in, and what the windows' sorts
+/// (one per call, within `budget`: external_sort.rs) did.
+pub fn compute(
+    calls: &[WinCall],
+    bases: &[Base],
+    budget: &SortBudget,
+) -> DbResult<(Vec<Vec<Value>>, Vec<usize>, SortStats)> {
     let mut values = vec![vec![Value::Null; calls.len()]; bases.len()];
-    let mut orders = Vec::with_capacity(calls.len());
+    let mut orders: Vec<Vec<usize>> = Vec::with_capacity(calls.len());
+    let mut stats = SortStats::default();
     for (c, call) in calls.iter().enumerate() {
-        orders.push(compute_one(call, bases, |i, v| values[i][c] = v)?);
+        let ev = evaluate(call, bases)?;
+        // Calls with the same PARTITION BY and ORDER BY share one sort, as in MariaDB.
+        let same = (0..c).find(|&p| same_sort(&calls[p], call));
+        let idx = match same {
+            Some(p) => orders[p].clone(),
+            None => {
+                let (idx, sorted) = sort_bases(call, &ev, budget)?;
+                stats.add(sorted);
+                idx
+            }
+        };
+        compute_one(call, &ev, &idx, |i, v| values[i][c] = v)?;
+        orders.push(idx);
     }
     let last = (0..calls.len())
         .min_by(|&a, &b| spec_order(&calls[a], &calls[b]))
@@ -60,7 +79,15 @@ pub fn compute(calls: &[WinCall], bases: &[Base]) -> DbResult<(Vec<Vec<Value>>, 
         .into_iter()
         .nth(last)
         .unwrap_or_else(|| (0..bases.len()).collect());
-    Ok((values, order))
+    Ok((values, order, stats))
+}
+
+/// Whether two calls sort their rows alike.
+fn same_sort(a: &WinCall, b: &WinCall) -> bool {
+    a.partition == b.partition
+        && a.partition_collations == b.partition_collations
+        && a.order == b.order
+        && a.order_collations == b.order_collations
 }
 
 /// MariaDB computes a SELECT's windows sorted by their PARTITION BY then ORDER BY keys and
@@ -135,19 +162,50 @@ fn cmp_keys(a: &[Value], b: &[Value], colls: &[Collation], desc: &[bool]) -> Ord
     Ordering::Equal
 }
 
-/// Computes `call` for every base (`set(base, value)`); returns the bases in the call's order.
+/// The bases in the call's order (stably sorted by PARTITION BY, then ORDER BY), sorted within
+/// `budget` (external_sort.rs: the sort keys and base numbers are what spills).
+fn sort_bases(
+    call: &WinCall,
+    ev: &Evaluated,
+    budget: &SortBudget,
+) -> DbResult<(Vec<usize>, SortStats)> {
+    let desc: Vec<bool> = call.order.iter().map(|(_, d)| *d).collect();
+    let np = call.partition.len();
+    let order = move |a: &[Value], b: &[Value]| {
+        cmp_keys(&a[..np], &b[..np], &call.partition_collations, &[])
+            .then_with(|| cmp_keys(&a[np..], &b[np..], &call.order_collations, &desc))
+    };
+    let rows = ev
+        .part
+        .iter()
+        .zip(&ev.order)
+        .enumerate()
+        .map(|(i, (p, o))| {
+            let mut keys = Vec::with_capacity(p.len() + o.len());
+            keys.extend_from_slice(p);
+            keys.extend_from_slice(o);
+            (keys, vec![Value::UInt(i as u64)])
+        });
+    let (sorted, stats) = sort_rows(rows, Box::new(order), budget.clone(), None)?;
+    let idx = sorted
+        .iter()
+        .map(|(_, r)| match r.first() {
+            Some(Value::UInt(i)) => Ok(*i as usize),
+            _ => Err(DbError::internal("a window's sort lost a row number")),
+        })
+        .collect::<DbResult<Vec<usize>>>()?;
+    Ok((idx, stats))
+}
+
+/// Computes `call` for every base (`set(base, value)`), walking the bases in the call's order
+/// `idx`.
 fn compute_one(
     call: &WinCall,
-    bases: &[Base],
+    ev: &Evaluated,
+    idx: &[usize],
     mut set: impl FnMut(usize, Value),
-) -> DbResult<Vec<usize>> {
-    let ev = evaluate(call, bases)?;
+) -> DbResult<()> {
     let desc: Vec<bool> = call.order.iter().map(|(_, d)| *d).collect();
-    let mut idx: Vec<usize> = (0..bases.len()).collect();
-    idx.sort_by(|&a, &b| {
-        cmp_keys(&ev.part[a], &ev.part[b], &call.partition_collations, &[])
-            .then_with(|| cmp_keys(&ev.order[a], &ev.order[b], &call.order_collations, &desc))
-    });
     let mut lo = 0;
     while lo < idx.len() {
         let mut hi = lo + 1;
@@ -163,7 +221,7 @@ fn compute_one(
         }
         let part = Partition {
             call,
-            ev: &ev,
+            ev,
             rows: &idx[lo..hi],
             desc: &desc,
         };
@@ -172,7 +230,7 @@ fn compute_one(
         }
         lo = hi;
     }
-    Ok(idx)
+    Ok(())
 }
 
 /// One partition of one call: `rows` are base indexes in the window's order.

@@ -144,9 +144,9 @@ pub fn load(
 ) -> DbResult<Counts> {
     let tmp = TempDir::new(&cx.engine.config.datadir)?;
     let share = budget / (1 + t.indexes.len());
-    let mut primary = Sorter::new(&tmp.path, "primary", share);
+    let mut primary = Sorter::new(tmp.path(), "primary", share);
     let mut indexes: Vec<Sorter> = (0..t.indexes.len())
-        .map(|i| Sorter::new(&tmp.path, &format!("index{i}"), share))
+        .map(|i| Sorter::new(tmp.path(), &format!("index{i}"), share))
         .collect();
     let mut seq = 0u64;
     let mut bytes = Vec::new();

@@ -8,71 +8,36 @@
 //! k-way merge of every run in `(key, seq)` order.
 //!
 //! Invariants: `seq` is unique per sorter and increases in input order, so ties on `key` come
-//! out in input order (REPLACE keeps the last duplicate, IGNORE the first). Run files are
-//! removed when the merge is dropped; the directory is removed by [`TempDir`]'s drop (and stale
-//! ones at engine start, `clean_stale`). I/O failures (disk full included) are errors naming the
-//! file, never panics.
-//!
-//! Run file format: repeated `varint klen, varint vlen, varint seq, key, value`, zstd level 1.
+//! out in input order (REPLACE keeps the last duplicate, IGNORE the first). Run files
+//! (codec/run_file.rs) are removed when the merge is dropped; the directory is removed by
+//! [`TempDir`]'s drop (and stale ones at engine start, codec/temp_dir.rs). I/O failures (disk
+//! full included) are errors naming the file, never panics.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::thread::JoinHandle;
 
-use crate::error::code::ErrorCode;
+pub use crate::codec::run_file::Entry;
+use crate::codec::run_file::{RunReader, RunWriter};
+use crate::codec::temp_dir;
 use crate::error::db_error::{DbError, DbResult};
 
-pub use crate::context::engine::LOAD_TEMP_PREFIX as TEMP_PREFIX;
-
-/// One sorted entry.
-pub type Entry = (Vec<u8>, u64, Vec<u8>);
-
-/// A temporary directory under the data directory, removed on drop.
-pub struct TempDir {
-    pub path: PathBuf,
-}
-
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+/// The directory LOAD DATA's and table rebuilds' run files go to.
+pub struct TempDir(temp_dir::TempDir);
 
 impl TempDir {
     pub fn new(datadir: &Path) -> DbResult<TempDir> {
-        let n = TEMP_COUNTER.fetch_add(1, AtomicOrdering::Relaxed);
-        let path = datadir.join(format!("{TEMP_PREFIX}{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&path).map_err(|e| io_error(&path, "create", e))?;
-        Ok(TempDir { path })
+        temp_dir::TempDir::new(datadir, temp_dir::LOAD_TEMP_PREFIX, "LOAD DATA").map(TempDir)
+    }
+    pub fn path(&self) -> &Path {
+        &self.0.path
     }
 }
 
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
-pub use crate::context::engine::clean_stale_load_dirs as clean_stale;
-
-/// Error 1026 (ER_ERROR_ON_WRITE) or 1021 (ER_DISK_FULL) naming the temporary file.
-pub fn io_error(path: &Path, what: &str, e: io::Error) -> DbError {
-    if e.kind() == io::ErrorKind::StorageFull || e.raw_os_error() == Some(28) {
-        return DbError::new(
-            ErrorCode::DiskFull,
-            format!(
-                "Disk full ({}): LOAD DATA cannot {what} its temporary sort file; free space or lower betula_load_memory's spill volume",
-                path.display()
-            ),
-        );
-    }
-    DbError::new(
-        ErrorCode::ErrorOnWrite,
-        format!(
-            "Error writing file '{}' (LOAD DATA temporary sort file, {what}: {e})",
-            path.display()
-        ),
-    )
+fn io_error(path: &Path, what: &str, e: io::Error) -> DbError {
+    temp_dir::io_error(path, "LOAD DATA", what, e)
 }
 
 #[derive(Clone, Copy)]
@@ -136,62 +101,12 @@ impl Arena {
     }
 }
 
-fn put_varint(w: &mut impl Write, mut v: u64) -> io::Result<()> {
-    let mut b = [0u8; 10];
-    let mut n = 0;
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            b[n] = byte;
-            n += 1;
-            break;
-        }
-        b[n] = byte | 0x80;
-        n += 1;
-    }
-    w.write_all(&b[..n])
-}
-
-/// Reads a varint; `Ok(None)` at a clean end of the stream.
-fn get_varint(r: &mut impl Read) -> io::Result<Option<u64>> {
-    let mut v = 0u64;
-    let mut shift = 0;
-    loop {
-        let mut b = [0u8; 1];
-        if r.read(&mut b)? == 0 {
-            if shift == 0 {
-                return Ok(None);
-            }
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "truncated run",
-            ));
-        }
-        v |= u64::from(b[0] & 0x7f) << shift;
-        if b[0] & 0x80 == 0 {
-            return Ok(Some(v));
-        }
-        shift += 7;
-        if shift > 63 {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, "bad varint"));
-        }
-    }
-}
-
 fn write_run(arena: &Arena, path: &Path) -> io::Result<()> {
-    let f = File::create(path)?;
-    let mut enc = zstd::stream::Encoder::new(BufWriter::with_capacity(1 << 20, f), 1)?;
+    let mut w = RunWriter::create(path, 1 << 20)?;
     for it in &arena.items {
-        put_varint(&mut enc, u64::from(it.klen))?;
-        put_varint(&mut enc, u64::from(it.vlen))?;
-        put_varint(&mut enc, it.seq)?;
-        enc.write_all(arena.key(it))?;
-        enc.write_all(arena.value(it))?;
+        w.write(arena.key(it), it.seq, arena.value(it))?;
     }
-    let mut w = enc.finish()?;
-    w.flush()?;
-    Ok(())
+    w.finish()
 }
 
 /// Accumulates entries; see the module docs.
@@ -273,13 +188,9 @@ impl Sorter {
         arena.sort();
         let mut sources: Vec<Source> = Vec::new();
         for path in std::mem::take(&mut self.runs) {
-            let f = File::open(&path).map_err(|e| io_error(&path, "read", e))?;
-            let dec = zstd::stream::Decoder::with_buffer(BufReader::with_capacity(1 << 16, f))
-                .map_err(|e| io_error(&path, "read", e))?;
-            sources.push(Source::File {
-                dec: Box::new(dec),
-                path,
-            });
+            let p = path.clone();
+            let run = RunReader::open(path).map_err(|e| io_error(&p, "read", e))?;
+            sources.push(Source::File(run));
         }
         if !arena.items.is_empty() {
             sources.push(Source::Memory { arena, next: 0 });
@@ -304,14 +215,8 @@ impl Drop for Sorter {
 }
 
 enum Source {
-    Memory {
-        arena: Arena,
-        next: usize,
-    },
-    File {
-        dec: Box<dyn Read + Send>,
-        path: PathBuf,
-    },
+    Memory { arena: Arena, next: usize },
+    File(RunReader),
 }
 
 impl Source {
@@ -328,29 +233,7 @@ impl Source {
                     arena.value(&it).to_vec(),
                 )))
             }
-            Source::File { dec, path } => {
-                let read = |dec: &mut Box<dyn Read + Send>| -> io::Result<Option<Entry>> {
-                    let Some(klen) = get_varint(dec)? else {
-                        return Ok(None);
-                    };
-                    let vlen = get_varint(dec)?.ok_or(io::ErrorKind::UnexpectedEof)?;
-                    let seq = get_varint(dec)?.ok_or(io::ErrorKind::UnexpectedEof)?;
-                    let mut k = vec![0; klen as usize];
-                    dec.read_exact(&mut k)?;
-                    let mut v = vec![0; vlen as usize];
-                    dec.read_exact(&mut v)?;
-                    Ok(Some((k, seq, v)))
-                };
-                read(dec).map_err(|e| io_error(path, "read", e))
-            }
-        }
-    }
-}
-
-impl Drop for Source {
-    fn drop(&mut self) {
-        if let Source::File { path, .. } = self {
-            let _ = std::fs::remove_file(path);
+            Source::File(run) => run.next_entry().map_err(|e| io_error(&run.path, "read", e)),
         }
     }
 }
@@ -410,7 +293,7 @@ mod tests {
     fn run(n: u64, budget: usize) -> (Vec<Entry>, usize) {
         let dir = tempfile::tempdir().unwrap();
         let tmp = TempDir::new(dir.path()).unwrap();
-        let mut s = Sorter::new(&tmp.path, "t", budget);
+        let mut s = Sorter::new(tmp.path(), "t", budget);
         let mut x = 12345u64;
         for seq in 0..n {
             x = x
@@ -443,12 +326,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = {
             let t = TempDir::new(dir.path()).unwrap();
-            std::fs::write(t.path.join("x"), b"1").unwrap();
-            t.path.clone()
+            std::fs::write(t.path().join("x"), b"1").unwrap();
+            t.path().to_path_buf()
         };
         assert!(!p.exists());
-        std::fs::create_dir(dir.path().join(format!("{TEMP_PREFIX}9-9"))).unwrap();
-        clean_stale(dir.path());
+        let stale = format!("{}9-9", temp_dir::LOAD_TEMP_PREFIX);
+        std::fs::create_dir(dir.path().join(stale)).unwrap();
+        let stale = format!("{}9-9", temp_dir::SORT_TEMP_PREFIX);
+        std::fs::create_dir(dir.path().join(stale)).unwrap();
+        temp_dir::clean_stale(dir.path());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 }

@@ -185,6 +185,13 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
     if var == "sql_mode" {
         v = Value::Text(crate::types::sql_mode::assign(&v)?);
     }
+    if let Some(b) = variables::bounded(&var, &v) {
+        let (kept, warning) = b?;
+        if let Some((code, message)) = warning {
+            cx.warn(code, message);
+        }
+        v = kept;
+    }
     let v = variables::normalize(&var, v);
     if !global && cx.set_charset_variable(&var, &v)? {
         return Ok(());
