@@ -34,28 +34,15 @@ impl Context {
         self.text_from(self.offset_of(span)?)
     }
 
-    /// [`Context::item_text`] of an item whose leftmost operand starts at `span`: the text from
-    /// the unary operators (`-`, `+`, `~`, `!`, NOT, BINARY, EXISTS) and opening parentheses
-    /// written before that operand (sqlparser's spans of `-x`, `(x)` and `EXISTS (q)` start at
-    /// `x` and `q`).
-    pub fn operand_text(&self, span: Span) -> Option<String> {
-        let off = self.offset_of(span)?;
-        self.text_from(self.unary_start(off))
+    /// The text of a select item starting at byte `off` of the statement.
+    pub fn text_at(&self, off: usize) -> Option<String> {
+        self.text_from(off)
     }
 
-    /// [`Context::item_text`] of a call whose span starts at its first argument (sqlparser's
-    /// `SUBSTRING(s, 1, 2)` spans from `s`): the text from the function name before `(`.
-    pub fn call_text(&self, span: Span) -> Option<String> {
-        let off = self.offset_of(span)?;
-        self.text_from(self.call_start(off)?)
-    }
-
-    /// [`Context::item_text`] of a call whose span starts inside its parentheses after other
-    /// words (sqlparser's `EXTRACT(HOUR FROM d)` spans `d`): the text from the name of the
-    /// innermost call enclosing the span's start.
-    pub fn enclosing_call_text(&self, span: Span) -> Option<String> {
-        let start = self.offset_of(span)?;
-        let head = self.cur_sql.get(..start)?.as_bytes();
+    /// Where the name of the innermost call enclosing byte `off` starts (sqlparser's
+    /// `EXTRACT(HOUR FROM d)` spans only `d`).
+    pub fn enclosing_call_start(&self, off: usize) -> Option<usize> {
+        let head = self.cur_sql.get(..off)?.as_bytes();
         let mut depth = 0;
         let mut open = None;
         for (i, b) in head.iter().enumerate().rev() {
@@ -75,14 +62,11 @@ impl Context {
             .rev()
             .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
             .count();
-        if word == 0 {
-            return None;
-        }
-        self.text_from(name_end - word)
+        (word > 0).then_some(name_end - word)
     }
 
     /// The byte offset of a span's start in the statement.
-    fn offset_of(&self, span: Span) -> Option<usize> {
+    pub fn offset_of(&self, span: Span) -> Option<usize> {
         if span.start.line == 0 {
             return None;
         }
@@ -102,7 +86,7 @@ impl Context {
     }
 
     /// Where the unary operators and opening parentheses written right before `off` start.
-    fn unary_start(&self, mut off: usize) -> usize {
+    pub fn unary_start(&self, mut off: usize) -> usize {
         let b = self.cur_sql.as_bytes();
         loop {
             let mut i = off;
@@ -129,7 +113,7 @@ impl Context {
 
     /// The start of the name of a call whose first argument starts at `off` (after any unary
     /// operators written before that argument).
-    fn call_start(&self, off: usize) -> Option<usize> {
+    pub fn call_start(&self, off: usize) -> Option<usize> {
         let head = self.cur_sql.get(..off)?.trim_end();
         let head = head
             .trim_end_matches(|c: char| matches!(c, '-' | '+' | '~' | '!') || c.is_whitespace());

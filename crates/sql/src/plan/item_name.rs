@@ -11,13 +11,16 @@ use sqlparser::ast::{self as ast, Spanned};
 
 use crate::context::Context;
 
-/// Where an infix or postfix expression starts: at its leftmost operand (down to one that is
-/// not such an expression).
-fn start_span(e: &ast::Expr) -> sqlparser::tokenizer::Span {
+/// The operand an expression's text starts with: the leftmost operand of infix and postfix
+/// operators, the operand of a unary operator or parentheses (whose text unary_start takes
+/// back in), down to one that is none of these.
+fn leftmost(e: &ast::Expr) -> &ast::Expr {
     use ast::Expr as E;
     match e {
         E::RLike { expr, .. }
         | E::BinaryOp { left: expr, .. }
+        | E::UnaryOp { expr, .. }
+        | E::Nested(expr)
         | E::Like { expr, .. }
         | E::IsNull(expr)
         | E::IsNotNull(expr)
@@ -28,9 +31,29 @@ fn start_span(e: &ast::Expr) -> sqlparser::tokenizer::Span {
         | E::IsUnknown(expr)
         | E::IsNotUnknown(expr)
         | E::InList { expr, .. }
-        | E::Between { expr, .. } => start_span(expr),
-        other => other.span(),
+        | E::Between { expr, .. } => leftmost(expr),
+        other => other,
     }
+}
+
+/// The byte offset where `e`'s text starts in the statement: sqlparser's spans start at an
+/// operand, after any unary operator or parenthesis before it, and a call such as
+/// `CAST(x AS ...)` or `EXTRACT(u FROM x)` spans from `x`.
+fn text_start(cx: &Context, e: &ast::Expr) -> Option<usize> {
+    use ast::Expr as E;
+    let leaf = leftmost(e);
+    let off = match leaf {
+        E::Substring { .. }
+        | E::Cast { .. }
+        | E::Convert { .. }
+        | E::Ceil { .. }
+        | E::Floor { .. }
+        | E::Position { .. } => cx.call_start(cx.offset_of(leaf.span())?)?,
+        E::Extract { expr, .. } => cx.enclosing_call_start(text_start(cx, expr)?)?,
+        E::Trim { .. } => cx.enclosing_call_start(cx.offset_of(leaf.span())?)?,
+        other => cx.offset_of(other.span())?,
+    };
+    Some(cx.unary_start(off))
 }
 
 /// The text a select item shows as its column name: its text as written, from its leftmost
@@ -63,25 +86,7 @@ pub(super) fn item_name(cx: &Context, e: &ast::Expr) -> String {
             return s.clone();
         }
     }
-    if let ast::Expr::Substring { .. }
-    | ast::Expr::Cast { .. }
-    | ast::Expr::Convert { .. }
-    | ast::Expr::Ceil { .. }
-    | ast::Expr::Floor { .. }
-    | ast::Expr::Position { .. } = e
-    {
-        if let Some(t) = cx.call_text(e.span()) {
-            return t;
-        }
-    }
-    if let ast::Expr::Extract { .. } | ast::Expr::Trim { .. } = e {
-        if let Some(t) = cx.enclosing_call_text(e.span()) {
-            return t;
-        }
-    }
-    // sqlparser's spans start at an item's leftmost operand, after any unary operator or
-    // parenthesis before it (and `x REGEXP p` has no span of its own).
-    match cx.operand_text(start_span(e)) {
+    match text_start(cx, e).and_then(|off| cx.text_at(off)) {
         Some(t) => strip_parens(&t, parens).to_string(),
         None => e.to_string(),
     }

@@ -352,6 +352,7 @@ impl Session {
         crate::expr::eval::div_zero::set(self.cx.div_zero_base());
         (self.now_utc, self.now_micros) = now_utc_with_micros();
         self.now = self.time_zone.utc_to_local(self.now_utc);
+        crate::types::time_on_date::set_statement_date(self.now.date);
         self.params = params.to_vec();
         self.cur_sql = sql.to_string();
         self.assigns_user_vars = crate::parser::assigns_user_vars(sql);

@@ -27,6 +27,7 @@ pub mod member_codes;
 pub mod sql_mode;
 pub mod temporal;
 pub mod text_format;
+pub mod time_on_date;
 pub mod time_zone;
 pub mod value;
 pub mod wide_int;

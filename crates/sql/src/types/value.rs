@@ -15,9 +15,10 @@
 //! 2. both strings → by collation; if either is a binary string (`Bytes`), bytewise;
 //! 3. both exact numbers (`Int`, `UInt`, `Decimal`, YEAR as `UInt`) → exactly;
 //! 4. a temporal value and a string → the string is parsed as that temporal type and compared as
-//!    temporal; if it does not parse, both are compared as doubles;
-//! 5. two temporal values → DATE is promoted to DATETIME at midnight; TIME vs DATE/DATETIME compares
-//!    their numeric forms (MySQL would promote TIME to today's date; documented divergence);
+//!    temporal (for a TIME, a date-and-time string stands for its time of day); if it does not
+//!    parse, both are compared as doubles;
+//! 5. two temporal values → DATE is promoted to DATETIME at midnight, TIME to DATETIME on the
+//!    statement's current date (time_on_date.rs), as MariaDB promotes them;
 //! 6. anything else (number vs string, float vs anything, temporal vs number) → as doubles, with
 //!    strings converted by their longest numeric prefix (`'12abc'` → 12, `'abc'` → 0) and temporal
 //!    values by their numeric form (`YYYYMMDDHHMMSS.ffffff`).
@@ -27,6 +28,7 @@ use std::cmp::Ordering;
 use crate::types::collation::Collation;
 use crate::types::decimal::Decimal;
 use crate::types::temporal::{Date, DateTime, Time};
+use crate::types::time_on_date::time_as_datetime;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -182,7 +184,21 @@ fn cmp_temporal_str(t: &Value, s: &[u8]) -> Option<Ordering> {
             Some(DateTime::from_date(*d).cmp(&o))
         }
         Value::DateTime(d) => Some(d.cmp(&DateTime::parse(s)?)),
-        Value::Time(t) => Some(t.cmp(&Time::parse(s)?)),
+        // A string that is not a time but a date and time stands for its time of day.
+        Value::Time(t) => {
+            let other = Time::parse(s)
+                .or_else(|| DateTime::parse(s).and_then(|d| Time::from_micros(d.micros as i64)))?;
+            Some(t.cmp(&other))
+        }
+        _ => None,
+    }
+}
+
+/// A DATE (at midnight) or DATETIME as a DATETIME.
+fn as_datetime(v: &Value) -> Option<DateTime> {
+    match v {
+        Value::Date(d) => Some(DateTime::from_date(*d)),
+        Value::DateTime(d) => Some(*d),
         _ => None,
     }
 }
@@ -218,6 +234,16 @@ pub fn sql_cmp(a: &Value, b: &Value, collation: Collation) -> Option<Ordering> {
             }
             (DateTime(x), Date(y)) => {
                 return Some(x.cmp(&crate::types::temporal::DateTime::from_date(*y)))
+            }
+            (Time(t), Date(_) | DateTime(_)) => {
+                if let (Some(x), Some(y)) = (time_as_datetime(*t), as_datetime(b)) {
+                    return Some(x.cmp(&y));
+                }
+            }
+            (Date(_) | DateTime(_), Time(t)) => {
+                if let (Some(x), Some(y)) = (as_datetime(a), time_as_datetime(*t)) {
+                    return Some(x.cmp(&y));
+                }
             }
             _ => {}
         }

@@ -45,6 +45,7 @@ pub fn to_datetime(v: &Value) -> Option<DateTime> {
     match v {
         Value::DateTime(d) => Some(*d),
         Value::Date(d) => Some(DateTime::from_date(*d)),
+        Value::Time(t) => crate::types::time_on_date::time_as_datetime(*t),
         Value::Text(s) => DateTime::parse(s.trim()),
         Value::Bytes(b) => DateTime::parse(std::str::from_utf8(b).ok()?.trim()),
         // A number is read as its digits (YYYYMMDDhhmmss.ffffff), a DOUBLE too, as in MariaDB.

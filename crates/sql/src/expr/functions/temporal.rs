@@ -11,7 +11,7 @@ use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{text_of, to_datetime};
 use crate::expr::IntervalUnit;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime};
+use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime, Time};
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
@@ -51,7 +51,8 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
         }
         "DATE_FORMAT" => {
             need(name, a, 2, 2)?;
-            match to_datetime(&a[0]) {
+            // MariaDB formats no TIME with DATE_FORMAT (TIME_FORMAT does): NULL.
+            match to_datetime(&a[0]).filter(|_| !matches!(a[0], Value::Time(_))) {
                 Some(dt) => text(date_format(
                     &dt,
                     &a.get(1).and_then(text_of).unwrap_or_default(),
@@ -288,7 +289,19 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
 
 /// `EXTRACT(unit FROM v)` compiled as `__EXTRACT_<unit>(v)`.
 pub(super) fn extract_call(unit: &str, a: &[Value]) -> Value {
-    a.first().map(|v| extract(unit, v)).unwrap_or(Value::Null)
+    match a.first() {
+        // EXTRACT of a TIME, which has no date: its days for DAY, 0 for the longer units, as
+        // MariaDB (YEAR(), MONTH(), ... read it on the current date instead).
+        Some(Value::Time(t)) if super::time_of_day::extract_part(unit, &a[0]).is_none() => {
+            match unit {
+                "Day" => Value::Int(t.micros.abs() / 86_400_000_000),
+                "Year" | "Month" | "Quarter" | "Week" => Value::Int(0),
+                _ => Value::Null,
+            }
+        }
+        Some(v) => extract(unit, v),
+        None => Value::Null,
+    }
 }
 
 fn extract(unit: &str, v: &Value) -> Value {
@@ -346,6 +359,9 @@ fn interval_amount(n: &Value) -> Option<f64> {
 /// `d + INTERVAL n unit` (`d - ...` when `sub`): NULL for a bad or zero date or a result outside
 /// years 0..9999; month arithmetic clamps the day to the month's last.
 pub fn date_add(d: &Value, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
+    if let Value::Time(t) = d {
+        return time_add(*t, n, unit, sub);
+    }
     let Some(dt) = to_datetime(d) else {
         return Value::Null;
     };
@@ -379,6 +395,27 @@ pub fn date_add(d: &Value, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
     } else {
         Value::DateTime(r)
     }
+}
+
+/// `t + INTERVAL n unit` of a TIME: a TIME, as in MariaDB, for units up to DAY; NULL for WEEK
+/// and longer units and outside the TIME range.
+fn time_add(t: Time, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
+    let per: f64 = match unit {
+        IntervalUnit::Microsecond => 1.0,
+        IntervalUnit::Second => 1e6,
+        IntervalUnit::Minute => 60e6,
+        IntervalUnit::Hour => 3600e6,
+        IntervalUnit::Day => 86_400e6,
+        _ => return Value::Null,
+    };
+    let Some(amount) = interval_amount(n) else {
+        return Value::Null;
+    };
+    let delta = (if sub { -amount } else { amount } * per).round();
+    if !delta.is_finite() || delta.abs() > 4e17 {
+        return Value::Null;
+    }
+    Time::from_micros(t.micros + delta as i64).map_or(Value::Null, Value::Time)
 }
 
 fn add_months(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime> {
