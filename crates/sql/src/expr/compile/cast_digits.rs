@@ -194,5 +194,16 @@ mod tests {
         assert_eq!(named("-1"), "-1");
         assert_eq!(named("NULL"), "NULL");
         assert_eq!(named("X'41'"), "X'41'");
+        // Anything else as a session prints it (MariaDB's `Item::print`).
+        let printed = |sql: &str| {
+            let e = sqlparser::parser::Parser::new(crate::expr::dialect::dialect())
+                .try_with_sql(sql)
+                .unwrap()
+                .parse_expr()
+                .unwrap();
+            crate::catalog::expr_print::mariadb_text(&e)
+        };
+        assert_eq!(printed("i + 1"), "`i` + 1");
+        assert_eq!(printed("UPPER(v)"), "ucase(`v`)");
     }
 }
