@@ -1,7 +1,8 @@
 //! String literals, SHOW CREATE TABLE's quoting of strings, CAST of strings to numbers and times
 //! (with their warnings), CASE's comparisons, FORMAT's rounding, the column names of select
 //! items, the decimals DOUBLE results print with (`ROUND(2e0, 1)`, `PI()`), DECIMAL quotients
-//! inside longer expressions (`1/3*3`), `!`, `TRIM(BOTH FROM s)`, hybrid literals (`0x41 + 0`) and
+//! inside longer expressions (`1/3*3`), `!`, `TRIM(BOTH FROM s)`, hybrid literals (`0x41 + 0`),
+//! CAST to DECIMAL(M,D) beyond its limits and
 //! the time, period, base and trigonometric functions answer
 //! as MariaDB 10.11 answers them: the same statements go to a private MariaDB and to Betula
 //! through the `mariadb` client, and the outputs must be equal byte for byte. The table is
@@ -64,6 +65,17 @@ const QUERIES: &[&str] = &[
     // warning 1292 for it is not given: docs/mysql-compat.md).
     "SELECT 0x41 + 0 a, X'41' + 0 b, b'1000001' + 0 c, 0x41 = 65 d, X'41' = 65 e, 0x41 * 2.5 f,      0x4142 + 1 g, 0x0102030405060708090A + 0 h, CONCAT(0x41) i, 0x41 = 'A' j, -0x41 k, 0x41 > 64 l,      0x41 + '1' m, 0x41 DIV 2 n, x'FFFFFFFFFFFFFFFF' + 0 o, 0x41 | 0 p, b'1' = 1 q, 0x31 = 1 r,      0x31 = '1' s, 0x31 IN (49, 50) t, CAST(0x41 AS UNSIGNED) u, CAST(0x41 AS CHAR) v,      0x41 BETWEEN 60 AND 70 w, (0x41) + 0 x, 0x41 + 0e0 y, ~0x01 z, NOT 0x00 aa, 0x31 = 0x31 ab",
     "SELECT PERIOD_ADD(202401, 2) a, PERIOD_ADD(2401, 13) b, PERIOD_ADD(9912, 1) c, PERIOD_ADD(202412, -12) d,      PERIOD_ADD(0, 5) e, PERIOD_ADD(200013, 1) f, PERIOD_DIFF(202401, 202312) g, PERIOD_DIFF(2401, 9901) h,      PERIOD_DIFF(7001, 6912) i, PERIOD_ADD(-1, 1) j, PERIOD_ADD(202401, 1.5) k, PERIOD_ADD(NULL, 1) l,      PERIOD_ADD(4294967295, 1) m, PERIOD_ADD(202401, 2147483647) n, PERIOD_DIFF(-202401, 202312) o",
+    // CAST to DECIMAL(M,D) / DOUBLE(M,D) beyond the limits: MariaDB's errors in its order, naming
+    // the operand as MariaDB names it; DECIMAL(0) is DECIMAL(10,0); a column's DECIMAL(0,2).
+    "SELECT CAST(1 AS DECIMAL(5,6))",
+    "SELECT CAST(i + 1 AS DECIMAL(66,2)) FROM n",
+    "SELECT CONVERT(v, DECIMAL(30,39)) FROM n",
+    "SELECT CAST('abc' AS DECIMAL(66,67)), 1",
+    "SELECT CAST(d AS DOUBLE(40,39)) FROM n",
+    "SELECT CAST(UPPER(v) AS DECIMAL(70,1)) FROM n",
+    "SELECT CAST(123 AS DECIMAL(0)) a, CAST(123.456 AS DECIMAL(0,0)) b, CAST(d AS DECIMAL) c,      CAST(d AS DECIMAL(65,38)) e FROM n",
+    "CREATE TABLE bad (a DECIMAL(0,2))",
+    "CREATE TABLE bad (a DECIMAL(66,67))",
     "SELECT TAN(1) a, ATAN(1) b, ATAN(1, 2) c, ATAN2(1, 2) d, ASIN(2) e, ACOS(0.5) f, COT(1) g,      DEGREES(1) h, RADIANS(90) i, ASIN(0.5) j, ATAN(-1, -2) k, DEGREES(PI()) l, ATAN2(1) m",
 ];
 

@@ -337,6 +337,29 @@ mod tests {
         assert!(is_zerofill("ZEROFILL_INT(5)"));
         assert_eq!(code("DECIMAL(66,66)"), ErrorCode::TooBigScale);
         assert_eq!(code("DECIMAL(66,6)"), ErrorCode::TooBigPrecision);
+        // MariaDB 10.11's texts and order: the scale first, then the precision, then M >= D.
+        let msg = |s: &str| parse_type(s, "a").unwrap_err().message;
+        assert_eq!(
+            msg("DECIMAL(5,6)"),
+            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'a')"
+        );
+        assert_eq!(
+            msg("DECIMAL(0,2)"),
+            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column 'a')"
+        );
+        assert_eq!(
+            msg("DECIMAL(66,2)"),
+            "Too big precision specified for 'a'. Maximum is 65"
+        );
+        assert_eq!(
+            msg("DECIMAL(66,67)"),
+            "Too big scale specified for 'a'. Maximum is 38"
+        );
+        assert_eq!(
+            msg("DECIMAL(5,256)"),
+            "Too big scale specified for 'a'. Maximum is 38"
+        );
+        assert_eq!(code("FIXED(5,6)"), ErrorCode::MBiggerThanD);
         assert_eq!(declared_width("YEAR(2)", &SqlType::Year), Some(2));
         assert_eq!(declared_width("YEAR(4)", &SqlType::Year), None);
         let mut notes = Vec::new();

@@ -19,6 +19,9 @@ impl CompileEnv for Context {
     fn source_text(&self, span: sqlparser::tokenizer::Span) -> Option<String> {
         Context::source_text(self, span)
     }
+    fn printed(&self, e: &ast::Expr) -> String {
+        crate::catalog::expr_print::mariadb_text(e)
+    }
     fn system_var(&mut self, name: &str, global: bool) -> DbResult<Value> {
         self.sysvar_value(name, global)
             .ok_or_else(|| DbError::unknown_var(name))

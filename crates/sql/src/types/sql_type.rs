@@ -281,7 +281,8 @@ impl SqlType {
             SqlType::Decimal {
                 precision, scale, ..
             } => {
-                // MariaDB's order: the scale first, then the precision, then M >= D.
+                // MariaDB's order: the scale first, then the precision, then M >= D
+                // (DECIMAL(0,2) is 1427; DECIMAL(0,0) was read as DECIMAL(10,0)).
                 if scale > MAX_SCALE {
                     return Err(SqlError::TooBigScale {
                         scale: scale as u32,
@@ -289,7 +290,7 @@ impl SqlType {
                         max: MAX_SCALE as u32,
                     });
                 }
-                if precision == 0 || precision > MAX_PRECISION {
+                if precision > MAX_PRECISION {
                     return Err(SqlError::TooBigPrecision {
                         precision: precision as u32,
                         column: column.into(),
@@ -299,6 +300,13 @@ impl SqlType {
                 if scale > precision {
                     return Err(SqlError::ScaleAbovePrecision {
                         column: column.into(),
+                    });
+                }
+                if precision == 0 {
+                    return Err(SqlError::TooBigPrecision {
+                        precision: 0,
+                        column: column.into(),
+                        max: MAX_PRECISION as u32,
                     });
                 }
             }

@@ -1,12 +1,14 @@
 //! Conversions written in SQL: `CAST(x AS type)`, `CONVERT(x, type)` (`CONVERT(x USING cs)` is
 //! `x` as text), `x COLLATE name` (of a column: a collation of its character set, else 1253), and typed strings (`DATE '2024-01-02'`, `TIMESTAMP '...'`).
 //!
-//! Invariants: a target type MariaDB's CAST does not take is a syntax error; DECIMAL(M,D) is
-//! clamped to 65 digits and 38 decimals with D <= M; an unknown collation is 1273; a cast of an
-//! ENUM/SET column to a number gives its member number.
+//! Invariants: a target type MariaDB's CAST does not take is a syntax error (NUMERIC, REAL,
+//! FLOAT(n)); DECIMAL(M,D) and DOUBLE(M,D) beyond MariaDB's limits are its errors, never clamped
+//! (cast_digits.rs); DOUBLE(M,D) rounding to D < 31 decimals is refused; an unknown collation is
+//! 1273; a cast of an ENUM/SET column to a number gives its member number.
 
 use sqlparser::ast;
 
+use super::cast_digits::{decimal_digits, double_digits, item_name};
 use super::{object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -28,12 +30,18 @@ impl Compiler<'_> {
             }
             E::Cast {
                 expr, data_type, ..
-            } => self.cast_to(expr, cast_target(data_type, expr)?)?,
+            } => {
+                let to = cast_target(data_type, &|| item_name(expr, &*self.env))?;
+                self.cast_to(expr, to)?
+            }
             E::Convert {
                 expr,
                 data_type: Some(dt),
                 ..
-            } => self.cast_to(expr, cast_target(dt, expr)?)?,
+            } => {
+                let to = cast_target(dt, &|| item_name(expr, &*self.env))?;
+                self.cast_to(expr, to)?
+            }
             // CONVERT(x USING cs): text of the connection's character set.
             E::Convert { expr, .. } => {
                 Expr::Cast(Box::new(self.compile(expr)?), CastTo::Char(None))
@@ -101,7 +109,7 @@ impl Compiler<'_> {
         };
         // A typed literal keeps the fraction digits written (`TIME '10:00:00.5'`).
         let digits = crate::expr::decimals::constant_text_digits(&s).min(6);
-        let to = match cast_target(&ts.data_type, &ast::Expr::value(ts.value.value.clone()))? {
+        let to = match cast_target(&ts.data_type, &|| s.clone())? {
             CastTo::DateTime(_) => CastTo::DateTime(digits),
             CastTo::Time(_) => CastTo::Time(digits),
             other => other,
@@ -160,19 +168,19 @@ fn length_of(type_text: &str) -> Option<u32> {
 
 /// The fractional digits of a temporal CAST target (`TIME(3)`; 0 without); more than 6 is
 /// MariaDB's 1426 naming the cast expression.
-fn temporal_fsp(type_text: &str, expr: &ast::Expr) -> DbResult<u8> {
+fn temporal_fsp(type_text: &str, name: &dyn Fn() -> String) -> DbResult<u8> {
     match length_of(type_text) {
         None => Ok(0),
         Some(n) if n <= 6 => Ok(n as u8),
         Some(_) => Err(DbError::new(
             ErrorCode::TooBigPrecision,
-            format!("Too big precision specified for '{expr}'. Maximum is 6"),
+            format!("Too big precision specified for '{}'. Maximum is 6", name()),
         )),
     }
 }
 
-/// The target of `CAST(expr AS dt)`.
-pub fn cast_target(dt: &ast::DataType, expr: &ast::Expr) -> DbResult<CastTo> {
+/// The target of `CAST(expr AS dt)`; `name` names `expr` in an error (cast_digits.rs).
+pub fn cast_target(dt: &ast::DataType, name: &dyn Fn() -> String) -> DbResult<CastTo> {
     let s = dt.to_string().to_ascii_uppercase();
     let base = s.split(['(', ' ']).next().unwrap_or("");
     Ok(match base {
@@ -186,29 +194,19 @@ pub fn cast_target(dt: &ast::DataType, expr: &ast::Expr) -> DbResult<CastTo> {
         "UNSIGNED" => CastTo::Unsigned,
         "CHAR" | "VARCHAR" | "TEXT" | "NCHAR" => CastTo::Char(length_of(&s)),
         "BINARY" | "VARBINARY" | "BLOB" => CastTo::Binary(length_of(&s)),
-        "DECIMAL" | "NUMERIC" | "DEC" => {
-            let nums: Vec<u8> = s
-                .split(|c: char| !c.is_ascii_digit())
-                .filter(|x| !x.is_empty())
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            let p = nums
-                .first()
-                .copied()
-                .unwrap_or(10)
-                .clamp(1, crate::types::decimal::MAX_PRECISION);
-            let sc = nums
-                .get(1)
-                .copied()
-                .unwrap_or(0)
-                .min(p)
-                .min(crate::types::decimal::MAX_SCALE);
+        "DECIMAL" | "DEC" => {
+            let (p, sc) = decimal_digits(&s, name)?;
             CastTo::Decimal(p, sc)
         }
-        "DOUBLE" | "FLOAT" | "REAL" => CastTo::Double,
+        // MariaDB's DOUBLE(M,D) rounds to D decimals below 31 (its "not fixed" count).
+        "DOUBLE" => match double_digits(&s, name)? {
+            Some((_, d)) if d < 31 => return Err(DbError::unsupported(format!("CAST AS {s}"))),
+            _ => CastTo::Double,
+        },
+        "FLOAT" if !s.contains('(') => CastTo::Double,
         "DATE" => CastTo::Date,
-        "DATETIME" | "TIMESTAMP" => CastTo::DateTime(temporal_fsp(&s, expr)?),
-        "TIME" => CastTo::Time(temporal_fsp(&s, expr)?),
+        "DATETIME" | "TIMESTAMP" => CastTo::DateTime(temporal_fsp(&s, name)?),
+        "TIME" => CastTo::Time(temporal_fsp(&s, name)?),
         _ => return Err(DbError::syntax(s)),
     })
 }

@@ -8,6 +8,7 @@
 //! | `operators.rs` | unary and binary operators, `± INTERVAL`, `IS [NOT] NULL/TRUE/FALSE` |
 //! | `predicates.rs` | IN (list), BETWEEN, LIKE, CASE |
 //! | `cast.rs` | CAST, CONVERT, COLLATE, `DATE '...'` |
+//! | `cast_digits.rs` | the digits of `CAST(x AS DECIMAL(M,D))` / `DOUBLE(M,D)` and their limits |
 //! | `subquery.rs` | IN (subquery), EXISTS, scalar subqueries, `op ANY / ALL (subquery)` |
 //! | `regexp.rs` | REGEXP / RLIKE, REGEXP_INSTR / _SUBSTR / _REPLACE |
 //! | `json.rs` | the JSON functions (JSON_EXTRACT, JSON_OBJECT, ...) |
@@ -31,6 +32,7 @@
 
 mod call;
 mod cast;
+mod cast_digits;
 mod charset_info;
 mod division;
 mod exists_query;
@@ -131,6 +133,11 @@ pub trait CompileEnv {
     /// hybrid.rs); None where there is no session.
     fn source_text(&self, _span: sqlparser::tokenizer::Span) -> Option<String> {
         None
+    }
+    /// `e` as MariaDB prints it (`Item::print`: names in backquotes, functions in lower case),
+    /// which some errors quote; as sqlparser prints it where there is no session.
+    fn printed(&self, e: &ast::Expr) -> String {
+        e.to_string()
     }
     /// The expansion of a call of the stored function `db.name` (design.md RTN6), `None` where
     /// there is no such function or no session. On success the function stays on the

@@ -302,6 +302,71 @@ mod tests {
     }
 
     #[test]
+    fn cast_to_decimal_takes_mariadbs_digits_and_refuses_its_out_of_range_ones() {
+        // DECIMAL, DECIMAL(0) and DECIMAL(0,0) are DECIMAL(10,0), not one digit.
+        assert_eq!(text("CAST(123 AS DECIMAL(0))"), "123");
+        assert_eq!(text("CAST(123.456 AS DECIMAL(0,0))"), "123");
+        assert_eq!(text("CAST(123.456 AS DECIMAL)"), "123");
+        assert_eq!(text("CAST(12 AS DECIMAL(1,1))"), "0.9");
+        assert_eq!(
+            text("CAST(1.5 AS DECIMAL(65,38))"),
+            "1.50000000000000000000000000000000000000"
+        );
+        let msg = |sql: &str| {
+            let e = run(sql).unwrap_err();
+            (e.code, e.message)
+        };
+        let m_above = "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '')";
+        assert_eq!(
+            msg("CAST(1 AS DECIMAL(5,6))"),
+            (ErrorCode::MBiggerThanD, m_above.into())
+        );
+        assert_eq!(
+            msg("CONVERT(1, DEC(0,2))"),
+            (ErrorCode::MBiggerThanD, m_above.into())
+        );
+        assert_eq!(
+            msg("CAST(1+2 AS DECIMAL(66,2))"),
+            (
+                ErrorCode::TooBigPrecision,
+                "Too big precision specified for '1 + 2'. Maximum is 65".into()
+            )
+        );
+        assert_eq!(
+            msg("CONVERT('x', DECIMAL(30,39))"),
+            (
+                ErrorCode::TooBigScale,
+                "Too big scale specified for 'x'. Maximum is 38".into()
+            )
+        );
+        assert_eq!(
+            msg("CAST(1 AS DOUBLE(30,31))"),
+            (ErrorCode::MBiggerThanD, m_above.into())
+        );
+        assert_eq!(
+            msg("CAST(-1 AS TIME(7))"),
+            (
+                ErrorCode::TooBigPrecision,
+                "Too big precision specified for '-1'. Maximum is 6".into()
+            )
+        );
+        // MariaDB's CAST has no NUMERIC, REAL or FLOAT(n); DOUBLE(M,D) rounding is not done.
+        for sql in [
+            "CAST(1 AS NUMERIC(5,2))",
+            "CAST(1 AS REAL)",
+            "CAST(1 AS FLOAT(10))",
+        ] {
+            assert_eq!(msg(sql).0, ErrorCode::ParseError, "{sql}");
+        }
+        assert_eq!(
+            msg("CAST(1.25 AS DOUBLE(10,2))").0,
+            ErrorCode::NotSupportedYet
+        );
+        assert_eq!(text("CAST(1.25 AS DOUBLE(65,31))"), "1.25");
+        assert_eq!(text("CAST(1.25 AS FLOAT)"), "1.25");
+    }
+
+    #[test]
     fn enum_and_set_columns_are_numbers_where_numbers_are_read() {
         use crate::expr::ScopeCol;
         use crate::types::SqlType;
