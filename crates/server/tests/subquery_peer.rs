@@ -4,8 +4,7 @@
 //!
 //! Not compared here (crates/sql/tests covers them): 1242, which MariaDB sends after the result's
 //! column definitions (the client then prints it without echoing the statement) and Betula before
-//! them; 1054, whose clause MariaDB 10.11.19 names `'WHERE'` where Betula says `'where clause'`;
-//! the names of computed columns of a prepared statement, which show Betula's numbered `?1`.
+//! them; the names of computed columns of a prepared statement, which show Betula's numbered `?1`.
 //!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
 //! test says so and passes without comparing (crates/sql/tests/correlated_subqueries.rs and

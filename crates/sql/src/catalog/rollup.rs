@@ -187,7 +187,7 @@ impl RollupDef {
     /// Sets the base column positions from the base table's column names (1054 for a name the
     /// base table lacks).
     pub fn resolve(&mut self, base_col: impl Fn(&str) -> Option<usize>) -> DbResult<()> {
-        let find = |n: &str| base_col(n).ok_or_else(|| DbError::bad_field(n, "field list"));
+        let find = |n: &str| base_col(n).ok_or_else(|| DbError::bad_field(n, "SELECT"));
         for g in &mut self.groups {
             g.col = find(&g.column)?;
         }

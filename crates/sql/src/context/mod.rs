@@ -490,7 +490,7 @@ impl Context {
             insert_scope: Some(scope),
             aliases: &[],
             having_groups: None,
-            place: "field list",
+            place: "SELECT",
         };
         c.compile(e)
     }

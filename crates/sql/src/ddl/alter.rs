@@ -217,7 +217,7 @@ pub fn execute(
     for (name, desc) in &ex.order {
         let i = new
             .col_index(name)
-            .ok_or_else(|| DbError::bad_field(name, "order clause"))?;
+            .ok_or_else(|| DbError::bad_field(name, "ORDER BY"))?;
         order.push((i, *desc));
     }
     if !order.is_empty() && !new.pk.is_empty() {

@@ -183,7 +183,7 @@ fn definition(base: &TableDef, stmt: &CreateRollup) -> DbResult<(RollupDef, Vec<
 
 fn base_col(base: &TableDef, name: &str) -> DbResult<usize> {
     base.col_index(name)
-        .ok_or_else(|| DbError::bad_field(name, "field list"))
+        .ok_or_else(|| DbError::bad_field(name, "SELECT"))
 }
 
 fn group_item(base: &TableDef, g: &GroupItem) -> DbResult<(RollupGroup, RollupColumn)> {

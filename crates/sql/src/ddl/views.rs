@@ -61,14 +61,10 @@ pub fn create_view(cx: &mut Context, v: &ViewStmt) -> DbResult<Output> {
         return already_exists(cx, &name, v.if_not_exists);
     }
     // VIEW4: the SELECT plans (reading nothing) before anything is written. The view being
-    // defined is not visible to its own body (1146, as MariaDB answers); a missing column of the
-    // select list is named as MariaDB names it there.
+    // defined is not visible to its own body (1146, as MariaDB answers).
     let plan =
         check_body(cx, (&db, &name), &v.select_text, &v.query).map_err(|e| match e.code {
             ErrorCode::ViewRecursive => DbError::no_table(&db, &name),
-            ErrorCode::BadFieldError => {
-                DbError::new(e.code, e.message.replace("in 'field list'", "in 'SELECT'"))
-            }
             _ => e,
         })?;
     named_columns(plan.columns(), &v.columns)?;

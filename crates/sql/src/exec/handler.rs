@@ -148,7 +148,7 @@ fn read(
     }
     let scope = crate::exec::dml::table_scope(&t, &h.alias);
     let where_c = match &selection {
-        Some(w) => Some(cx.compile(&scope, w, "where clause")?),
+        Some(w) => Some(cx.compile(&scope, w, "WHERE")?),
         None => None,
     };
     let range = bounds(&t, key, &h.pos, &dir)?;

@@ -118,7 +118,7 @@ fn plan_join(
             if ignore {
                 soften_subqueries(cx, &mut on)?;
             }
-            from.sources[i].on_c = Some(cx.compile(&from.scope, &on, "on clause")?);
+            from.sources[i].on_c = Some(cx.compile(&from.scope, &on, "ON")?);
         }
         // Targets are rewritten whole: read every column of every table.
         let n = from.sources[i].needed.len();
@@ -130,7 +130,7 @@ fn plan_join(
             if ignore {
                 soften_subqueries(cx, &mut w)?;
             }
-            Some(cx.compile(&from.scope, &w, "where clause")?)
+            Some(cx.compile(&from.scope, &w, "WHERE")?)
         }
         None => None,
     };
@@ -304,11 +304,8 @@ fn multi_update(
             [c] => ast::Expr::Identifier(ast::Ident::new(c)),
             _ => ast::Expr::CompoundIdentifier(parts.iter().map(ast::Ident::new).collect()),
         };
-        let Some(g) = cx
-            .compile(&j.from.scope, &target, "field list")?
-            .col_index()
-        else {
-            return Err(DbError::bad_field(&parts.join("."), "field list"));
+        let Some(g) = cx.compile(&j.from.scope, &target, "SET")?.col_index() else {
+            return Err(DbError::bad_field(&parts.join("."), "SET"));
         };
         let Some(src) = j
             .from
@@ -316,7 +313,7 @@ fn multi_update(
             .iter()
             .position(|s| g >= s.offset && g < s.offset + s.ncols)
         else {
-            return Err(DbError::bad_field(&parts.join("."), "field list"));
+            return Err(DbError::bad_field(&parts.join("."), "SET"));
         };
         let SrcKind::Table(t) = &j.from.sources[src].kind else {
             return Err(DbError::new(
@@ -341,7 +338,7 @@ fn multi_update(
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {
-            cx.compile(&j.from.scope, &a.value, "field list")?
+            cx.compile(&j.from.scope, &a.value, "SET")?
         };
         let k = match targets.iter().position(|m| m.source == src) {
             Some(k) => k,

@@ -59,7 +59,7 @@ impl Converter {
                 dests.push(match target {
                     Target::Column(n) => Dest::Col(
                         t.col_index(n)
-                            .ok_or_else(|| DbError::bad_field(n, "field list"))?,
+                            .ok_or_else(|| DbError::bad_field(n, "SELECT"))?,
                     ),
                     Target::Var(v) => match vars.iter().position(|x| x == v) {
                         Some(i) => Dest::Var(i),
@@ -103,10 +103,10 @@ impl Converter {
         for (name, v) in &stmt.set {
             let col = t
                 .col_index(name)
-                .ok_or_else(|| DbError::bad_field(name, "field list"))?;
+                .ok_or_else(|| DbError::bad_field(name, "SELECT"))?;
             let e = match v {
                 SetValue::Default => None,
-                SetValue::Expr(e) => Some(cx.compile(&scope, e, "field list")?),
+                SetValue::Expr(e) => Some(cx.compile(&scope, e, "SELECT")?),
             };
             set.push((col, e));
         }

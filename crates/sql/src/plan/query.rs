@@ -216,7 +216,7 @@ fn plan_values(cx: &mut Context, v: &ast::Values) -> DbResult<QueryPlan> {
     for r in &v.rows {
         let mut out = Vec::new();
         for e in &r.content {
-            let ex = cx.compile(&scope, e, "field list")?;
+            let ex = cx.compile(&scope, e, "SELECT")?;
             out.push(eval(&ex, &EvalCtx::default())?);
         }
         rows.push(out);
@@ -245,13 +245,13 @@ fn finish(
                 ast::Value::Number(n, _) => {
                     let p: usize = n.parse().unwrap_or(0);
                     if p == 0 || p > cols.len() {
-                        return Err(DbError::bad_field(n, "order clause"));
+                        return Err(DbError::bad_field(n, "ORDER BY"));
                     }
                     Expr::Col(p - 1)
                 }
-                _ => cx.compile(&scope, &o.expr, "order clause")?,
+                _ => cx.compile(&scope, &o.expr, "ORDER BY")?,
             },
-            _ => cx.compile(&scope, &o.expr, "order clause")?,
+            _ => cx.compile(&scope, &o.expr, "ORDER BY")?,
         };
         keys.push((e, matches!(o.options.sort, Some(ast::OrderBySort::Desc))));
     }

@@ -151,7 +151,7 @@ pub fn plan_select(
     let mut group_by = Vec::new();
     if let ast::GroupByExpr::Expressions(exprs, _) = &sel.group_by {
         for e in exprs {
-            let place = "group statement";
+            let place = "GROUP BY";
             group_by.push(positional(
                 cx,
                 &from.scope,
@@ -223,7 +223,7 @@ pub fn plan_select(
 fn compile_on_clauses(cx: &mut Context, from: &mut From) -> DbResult<()> {
     for i in 0..from.sources.len() {
         if let Some(on) = from.sources[i].on.clone() {
-            let c = cx.compile(&from.scope, &on, "on clause")?;
+            let c = cx.compile(&from.scope, &on, "ON")?;
             mark_needed(from, &c);
             from.sources[i].on_c = Some(c);
         }
@@ -240,7 +240,7 @@ fn compile_where(
     let Some(w) = selection else {
         return Ok(None);
     };
-    let c = crate::expr::fold::fold_constants(cx.compile(&from.scope, w, "where clause")?);
+    let c = crate::expr::fold::fold_constants(cx.compile(&from.scope, w, "WHERE")?);
     mark_needed(from, &c);
     Ok(Some(c))
 }
@@ -268,12 +268,12 @@ fn plan_projection(
                 expand_wildcard(from, qual, cx.time_zone, &mut proj)?;
             }
             ast::SelectItem::UnnamedExpr(e) => {
-                let expr = compile_item(cx, &from.scope, e, (aggs, wins), &[], "field list")?;
+                let expr = compile_item(cx, &from.scope, e, (aggs, wins), &[], "SELECT")?;
                 let name = super::item_name::item_name(cx, e);
                 proj.push(Projection { name, expr });
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let expr = compile_item(cx, &from.scope, expr, (aggs, wins), &[], "field list")?;
+                let expr = compile_item(cx, &from.scope, expr, (aggs, wins), &[], "SELECT")?;
                 let name = alias.value.clone();
                 proj.push(Projection { name, expr });
             }
@@ -339,7 +339,7 @@ fn plan_order_by(
     for o in order {
         let (e, item) = match &o.expr {
             ast::Expr::Value(v) if matches!(v.value, ast::Value::Number(..)) => {
-                let e = positional(cx, &from.scope, &o.expr, proj, aliases, "order clause")?;
+                let e = positional(cx, &from.scope, &o.expr, proj, aliases, "ORDER BY")?;
                 let ast::Value::Number(n, _) = &v.value else {
                     unreachable!("matched a number above")
                 };
@@ -353,14 +353,7 @@ fn plan_order_by(
                 None => (Expr::Lit(Value::Null), None),
             },
             _ => {
-                let e = compile_item(
-                    cx,
-                    &from.scope,
-                    &o.expr,
-                    (aggs, wins),
-                    aliases,
-                    "order clause",
-                )?;
+                let e = compile_item(cx, &from.scope, &o.expr, (aggs, wins), aliases, "ORDER BY")?;
                 (e, None)
             }
         };
@@ -376,7 +369,7 @@ fn names_select_item(from: &From, proj: &[Projection], name: &str) -> bool {
     let is_alias = proj.iter().any(|p| p.name.eq_ignore_ascii_case(name))
         && from
             .scope
-            .resolve(None, None, name, "order clause")
+            .resolve(None, None, name, "ORDER BY")
             .ok()
             .flatten()
             .is_none();

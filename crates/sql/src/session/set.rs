@@ -119,7 +119,7 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
         [n] => (n.clone(), global, false),
         [cache, p] | [_, cache, p] if crate::context::key_caches::param(p).is_some() => {
             let v = eval(
-                &cx.compile(&Scope::default(), value, "field list")?,
+                &cx.compile(&Scope::default(), value, "SET")?,
                 &EvalCtx::default(),
             )?;
             cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
@@ -150,7 +150,7 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
             }
         }
         e => {
-            let ex = cx.compile(&Scope::default(), e, "field list")?;
+            let ex = cx.compile(&Scope::default(), e, "SET")?;
             eval(&ex, &EvalCtx::default())?
         }
     };

@@ -136,7 +136,7 @@ pub fn run_insert(cx: &mut Context, mut spec: InsertSpec<'_>) -> DbResult<Output
         .iter()
         .map(|n| match view.column(n) {
             Some(i) => Ok(view.base.columns[i].name.clone()),
-            None => Err(DbError::bad_field(n, "field list")),
+            None => Err(DbError::bad_field(n, "INSERT INTO")),
         })
         .collect::<DbResult<_>>()?;
     cx.view_check = view
@@ -261,7 +261,7 @@ fn target_columns(t: &TableDef, names: &[String]) -> DbResult<Vec<usize>> {
     for n in names {
         let i = t
             .col_index(n)
-            .ok_or_else(|| DbError::bad_field(n, "field list"))?;
+            .ok_or_else(|| DbError::bad_field(n, "INSERT INTO"))?;
         if v.contains(&i) {
             return Err(DbError::dup_field(n));
         }
@@ -354,7 +354,7 @@ fn values_row(
                 .is_some_and(|&c| t.columns[c].sql_type.is_numeric());
             match hex_number(cx, e).filter(|_| numeric) {
                 Some(n) => Ok(Some(Expr::Lit(n))),
-                None => cx.compile(scope, e, "field list").map(Some),
+                None => cx.compile(scope, e, "VALUES").map(Some),
             }
         })
         .collect::<DbResult<Vec<_>>>()?;
@@ -435,7 +435,7 @@ fn on_duplicate_program(
         };
         let c = t
             .col_index(&n)
-            .ok_or_else(|| DbError::bad_field(&n, "field list"))?;
+            .ok_or_else(|| DbError::bad_field(&n, "UPDATE"))?;
         let e = cx.compile_insert(&scope, &a.value)?;
         program.push((c, e));
     }

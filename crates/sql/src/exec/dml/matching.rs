@@ -119,7 +119,7 @@ pub(super) fn matching_rows(
         view_cond,
     } = target;
     let where_c = match selection {
-        Some(w) => Some(cx.compile(scope, w, "where clause")?),
+        Some(w) => Some(cx.compile(scope, w, "WHERE")?),
         None => None,
     };
     // Through a view, only the rows it shows (view_target.rs).
@@ -127,7 +127,7 @@ pub(super) fn matching_rows(
     let mut order = Vec::new();
     for o in order_by {
         order.push((
-            cx.compile(scope, &o.expr, "order clause")?,
+            cx.compile(scope, &o.expr, "ORDER BY")?,
             matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
         ));
     }

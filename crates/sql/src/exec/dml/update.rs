@@ -45,7 +45,7 @@ pub fn explain_update(cx: &mut Context, u: &ast::Update) -> DbResult<Output> {
         compile_assignments(cx, &t, view.as_ref(), &scope, &u.assignments)?;
         u.selection
             .as_ref()
-            .map(|w| cx.compile(&scope, w, "where clause"))
+            .map(|w| cx.compile(&scope, w, "WHERE"))
             .transpose()
     })();
     let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
@@ -204,7 +204,7 @@ fn compile_assignments(
             Some(v) => v.column(&col),
             None => t.col_index(&col),
         }
-        .ok_or_else(|| DbError::bad_field(&n.join("."), "field list"))?;
+        .ok_or_else(|| DbError::bad_field(&n.join("."), "SET"))?;
         if t.generated[c].is_some() {
             if !is_default_kw(&a.value) {
                 given.push(c);
@@ -214,7 +214,7 @@ fn compile_assignments(
         let e = if is_default_kw(&a.value) {
             Expr::Lit(t.columns[c].default_value())
         } else {
-            cx.compile(scope, &a.value, "field list")?
+            cx.compile(scope, &a.value, "SET")?
         };
         assigns.push((c, e));
     }

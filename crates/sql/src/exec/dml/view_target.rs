@@ -189,7 +189,7 @@ fn analyze(
     }
     let own = match &s.selection {
         Some(w) if crate::parser::views::has_subquery(w) => return Err(refuse()),
-        Some(w) => Some(cx.compile(&scope, w, "where clause")?),
+        Some(w) => Some(cx.compile(&scope, w, "WHERE")?),
         None => None,
     };
     let check = match view.check {

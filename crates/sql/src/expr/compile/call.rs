@@ -362,9 +362,9 @@ impl Compiler<'_> {
             _ => return Err(DbError::wrong_args("VALUES")),
         };
         let col = parts.last().cloned().unwrap_or_default();
-        match s.resolve(None, None, &col, "field list")? {
+        match s.resolve(None, None, &col, "SELECT")? {
             Some(i) => Ok(self.read_in_zone(s, i, Expr::InsertValue(i))),
-            None => Err(DbError::bad_field(&col, "field list")),
+            None => Err(DbError::bad_field(&col, "SELECT")),
         }
     }
 

@@ -213,7 +213,7 @@ pub struct Compiler<'a> {
     /// resolves in the select list ([`Compiler::aliases`]) and these columns only
     /// (having.rs).
     pub having_groups: Option<&'a [usize]>,
-    /// For error messages: "field list", "where clause", ...
+    /// For error messages, MariaDB's name of the clause: "SELECT", "WHERE", "ORDER BY", ...
     pub place: &'static str,
 }
 

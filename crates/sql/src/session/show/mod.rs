@@ -94,7 +94,7 @@ fn where_filter(cx: &mut Context, out: Output, e: &sqlparser::ast::Expr) -> DbRe
         return Ok(out);
     };
     let scope = scope_of(&cols);
-    let ex = cx.compile(&scope, e, "where clause")?;
+    let ex = cx.compile(&scope, e, "WHERE")?;
     let mut kept = Vec::new();
     for r in rows {
         if truth(&eval(&ex, &EvalCtx::row(&r))?) == Some(true) {
