@@ -195,10 +195,13 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
 /// Integer variables MariaDB keeps within bounds: `(name, least, greatest)`.
 pub const BOUNDED: &[(&str, u64, u64)] = &[("sort_buffer_size", 1024, u64::MAX)];
 
+/// The warning of a value moved into its variable's bounds.
+pub type Adjusted = (ErrorCode, String);
+
 /// A SET value of a variable of [`BOUNDED`] (`None` for other variables): an integer, moved into
 /// the bounds with warning 1292 `Truncated incorrect <name> value: '<v>'` as MariaDB does; any
 /// other value (a string, a decimal, NULL) is error 1232.
-pub fn bounded(name: &str, v: &Value) -> Option<DbResult<(Value, Option<(ErrorCode, String)>)>> {
+pub fn bounded(name: &str, v: &Value) -> Option<DbResult<(Value, Option<Adjusted>)>> {
     let (_, least, greatest) = BOUNDED.iter().find(|(n, _, _)| *n == name)?;
     let n: i128 = match v {
         Value::Int(i) => i128::from(*i),

@@ -569,16 +569,17 @@ fn column(qual: &[String], col: &str) -> ast::Expr {
     E::CompoundIdentifier(ids)
 }
 
+/// A join operand's column: (source, column).
+type ColumnAt = (usize, usize);
 /// A join by names (plan/join_using.rs) of operands showing `first` and `second`: the ON of
 /// its equalities (None when it joins no column) and the columns it shows.
 fn join_by_names(
     scope: &Scope,
-    (first, second): (&[(usize, usize)], &[(usize, usize)]),
+    (first, second): (&[ColumnAt], &[ColumnAt]),
     names: JoinNames,
-) -> DbResult<(Option<ast::Expr>, Vec<(usize, usize)>)> {
-    let name = |&(s, c): &(usize, usize)| scope.sources[s].columns[c].as_str();
-    let col =
-        |&(s, c): &(usize, usize)| column(&scope.sources[s].qual, &scope.sources[s].columns[c]);
+) -> DbResult<(Option<ast::Expr>, Vec<ColumnAt>)> {
+    let name = |&(s, c): &ColumnAt| scope.sources[s].columns[c].as_str();
+    let col = |&(s, c): &ColumnAt| column(&scope.sources[s].qual, &scope.sources[s].columns[c]);
     let first_names: Vec<&str> = first.iter().map(name).collect();
     let second_names: Vec<&str> = second.iter().map(name).collect();
     let pairs = pair_columns(&first_names, &second_names, names)?;
