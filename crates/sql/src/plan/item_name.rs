@@ -48,9 +48,19 @@ fn text_start(cx: &Context, e: &ast::Expr) -> Option<usize> {
         | E::Convert { .. }
         | E::Ceil { .. }
         | E::Floor { .. }
-        | E::Position { .. } => cx.call_start(cx.offset_of(leaf.span())?)?,
-        E::Extract { expr, .. } => cx.enclosing_call_start(text_start(cx, expr)?)?,
-        E::Trim { .. } => cx.enclosing_call_start(cx.offset_of(leaf.span())?)?,
+        | E::Position { .. } => {
+            let off = cx.offset_of(leaf.span())?;
+            // `BINARY x` is a CAST written without a call.
+            cx.call_start(off).unwrap_or(off)
+        }
+        E::Extract { expr, .. } => {
+            let off = text_start(cx, expr)?;
+            cx.enclosing_call_start(off).unwrap_or(off)
+        }
+        E::Trim { .. } => {
+            let off = cx.offset_of(leaf.span())?;
+            cx.enclosing_call_start(off).unwrap_or(off)
+        }
         other => cx.offset_of(other.span())?,
     };
     Some(cx.unary_start(off))

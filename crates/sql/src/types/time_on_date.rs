@@ -25,11 +25,10 @@ pub fn set_statement_date(d: Date) {
 /// The running statement's current date (today's UTC date outside a statement).
 pub fn statement_date() -> Date {
     STATEMENT_DATE.with(Cell::get).unwrap_or_else(|| {
-        let secs = std::time::SystemTime::now()
+        let micros = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let epoch = Date::new(1970, 1, 1).map_or(0, day_number);
-        from_day_number(epoch + secs.div_euclid(86_400))
+            .map_or(0, |d| d.as_micros() as i64);
+        crate::types::time_zone::from_unix_micros(micros).map_or(Date::ZERO, |d| d.date)
     })
 }
 
@@ -77,7 +76,7 @@ mod tests {
         );
         assert_eq!(
             time_on_date(t("838:59:59"), d),
-            Some(dt("2026-12-05 22:59:59"))
+            Some(dt("2027-01-03 22:59:59"))
         );
         let first = Date::new(1, 1, 1).unwrap();
         assert_eq!(time_on_date(t("-00:00:01"), first), None);

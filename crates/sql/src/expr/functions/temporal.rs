@@ -400,22 +400,28 @@ pub fn date_add(d: &Value, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
 /// `t + INTERVAL n unit` of a TIME: a TIME, as in MariaDB, for units up to DAY; NULL for WEEK
 /// and longer units and outside the TIME range.
 fn time_add(t: Time, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
+    let delta = interval_amount(n)
+        .filter(|_| unit != IntervalUnit::Week)
+        .and_then(|amount| interval_micros(if sub { -amount } else { amount }, unit));
+    delta
+        .and_then(|d| Time::from_micros(t.micros + d))
+        .map_or(Value::Null, Value::Time)
+}
+
+/// `amount` units of a fixed length (MICROSECOND up to WEEK) in microseconds, rounded; `None`
+/// for the units of varying length or an amount out of range.
+fn interval_micros(amount: f64, unit: IntervalUnit) -> Option<i64> {
     let per: f64 = match unit {
         IntervalUnit::Microsecond => 1.0,
         IntervalUnit::Second => 1e6,
         IntervalUnit::Minute => 60e6,
         IntervalUnit::Hour => 3600e6,
         IntervalUnit::Day => 86_400e6,
-        _ => return Value::Null,
+        IntervalUnit::Week => 7.0 * 86_400e6,
+        _ => return None,
     };
-    let Some(amount) = interval_amount(n) else {
-        return Value::Null;
-    };
-    let delta = (if sub { -amount } else { amount } * per).round();
-    if !delta.is_finite() || delta.abs() > 4e17 {
-        return Value::Null;
-    }
-    Time::from_micros(t.micros + delta as i64).map_or(Value::Null, Value::Time)
+    let delta = (amount * per).round();
+    (delta.is_finite() && delta.abs() <= 4e17).then_some(delta as i64)
 }
 
 fn add_months(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime> {
@@ -438,18 +444,7 @@ fn add_months(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime>
 }
 
 fn add_micros(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime> {
-    let per: f64 = match unit {
-        IntervalUnit::Microsecond => 1.0,
-        IntervalUnit::Second => 1e6,
-        IntervalUnit::Minute => 60e6,
-        IntervalUnit::Hour => 3600e6,
-        IntervalUnit::Day => 86_400e6,
-        _ => 7.0 * 86_400e6,
-    };
-    let delta = (amount * per).round();
-    if !delta.is_finite() || delta.abs() > 4e17 {
-        return None;
-    }
+    let delta = interval_micros(amount, unit)?;
     let total = day_number(dt.date) as i128 * 86_400_000_000 + dt.micros as i128 + delta as i128;
     let days = total.div_euclid(86_400_000_000);
     let micros = total.rem_euclid(86_400_000_000) as u64;
