@@ -445,17 +445,11 @@ impl Context {
         aliases: &[(String, Expr)],
         place: &'static str,
     ) -> DbResult<Expr> {
-        let mut c = Compiler {
-            scope,
-            env: self,
-            aggs: Some(aggs),
-            windows: None,
-            insert_scope: None,
-            aliases,
-            having_groups: None,
+        Compiler {
             place,
-        };
-        c.compile(e)
+            ..Compiler::grouped(scope, self, aggs, aliases)
+        }
+        .compile(e)
     }
 
     /// HAVING `e`: names outside aggregates resolve in the select list (`aliases`) and the
@@ -468,17 +462,12 @@ impl Context {
         aliases: &[(String, Expr)],
         groups: &[usize],
     ) -> DbResult<Expr> {
-        let mut c = Compiler {
-            scope,
-            env: self,
-            aggs: Some(aggs),
-            windows: None,
-            insert_scope: None,
-            aliases,
+        Compiler {
             having_groups: Some(groups),
             place: "HAVING",
-        };
-        c.compile(e)
+            ..Compiler::grouped(scope, self, aggs, aliases)
+        }
+        .compile(e)
     }
 
     pub fn compile_insert(&mut self, scope: &Scope, e: &ast::Expr) -> DbResult<Expr> {

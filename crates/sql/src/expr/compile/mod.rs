@@ -217,6 +217,28 @@ pub struct Compiler<'a> {
     pub place: &'static str,
 }
 
+impl<'a> Compiler<'a> {
+    /// A compiler of a grouped block's expressions: aggregates go to `aggs`, select-list
+    /// `aliases` are usable by name; no window calls, no HAVING rules.
+    pub fn grouped(
+        scope: &'a Scope,
+        env: &'a mut dyn CompileEnv,
+        aggs: &'a mut Vec<AggSpec>,
+        aliases: &'a [(String, Expr)],
+    ) -> Compiler<'a> {
+        Compiler {
+            scope,
+            env,
+            aggs: Some(aggs),
+            windows: None,
+            insert_scope: None,
+            aliases,
+            having_groups: None,
+            place: "SELECT",
+        }
+    }
+}
+
 impl Compiler<'_> {
     pub fn compile(&mut self, e: &ast::Expr) -> DbResult<Expr> {
         // Deep expressions recurse here: grow the stack on the heap instead of overflowing.
