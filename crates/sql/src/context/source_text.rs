@@ -193,9 +193,10 @@ impl Context {
     }
 }
 
-/// Where a character set introducer (`_latin1`) written before the literal at `off` starts
-/// (`end` is where the text before the literal, blanks left out, ends): MariaDB names
-/// `_latin1 0xFF` with its introducer.
+/// Where a character set introducer (`_latin1`) or the type of a typed literal (`DATE`, `TIME`,
+/// `TIMESTAMP`) written before the literal at `off` starts (`end` is where the text before the
+/// literal, blanks left out, ends): MariaDB names `_latin1 0xFF` and `DATE'2020-01-01' + ...`
+/// with it.
 fn introducer_start(b: &[u8], end: usize, off: usize) -> Option<usize> {
     let literal = matches!(b.get(off), Some(b'\'' | b'"' | b'0'..=b'9'))
         || b.get(off..off + 2)
@@ -214,5 +215,10 @@ fn introducer_start(b: &[u8], end: usize, off: usize) -> Option<usize> {
         && name[0] == b'_'
         && name[1].is_ascii_alphabetic()
         && (start == 0 || !matches!(b[start - 1], b'.' | b'`' | b'@'));
-    introducer.then_some(start)
+    let typed = b[off] == b'\''
+        && [&b"DATE"[..], b"TIME", b"TIMESTAMP"]
+            .iter()
+            .any(|w| name.eq_ignore_ascii_case(w))
+        && (start == 0 || !matches!(b[start - 1], b'.' | b'`' | b'@'));
+    (introducer || typed).then_some(start)
 }

@@ -92,6 +92,46 @@ pub enum IntervalUnit {
     Month,
     Quarter,
     Year,
+    /// The compound units: the amount is text holding several fields (`'D H:M:S.f'`), read
+    /// as MariaDB reads it (functions/interval_text.rs).
+    SecondMicrosecond,
+    MinuteMicrosecond,
+    MinuteSecond,
+    HourMicrosecond,
+    HourSecond,
+    HourMinute,
+    DayMicrosecond,
+    DaySecond,
+    DayMinute,
+    DayHour,
+    YearMonth,
+}
+
+impl IntervalUnit {
+    /// The compound units with their SQL names.
+    pub const COMPOUND: [(&'static str, IntervalUnit); 11] = [
+        ("SECOND_MICROSECOND", IntervalUnit::SecondMicrosecond),
+        ("MINUTE_MICROSECOND", IntervalUnit::MinuteMicrosecond),
+        ("MINUTE_SECOND", IntervalUnit::MinuteSecond),
+        ("HOUR_MICROSECOND", IntervalUnit::HourMicrosecond),
+        ("HOUR_SECOND", IntervalUnit::HourSecond),
+        ("HOUR_MINUTE", IntervalUnit::HourMinute),
+        ("DAY_MICROSECOND", IntervalUnit::DayMicrosecond),
+        ("DAY_SECOND", IntervalUnit::DaySecond),
+        ("DAY_MINUTE", IntervalUnit::DayMinute),
+        ("DAY_HOUR", IntervalUnit::DayHour),
+        ("YEAR_MONTH", IntervalUnit::YearMonth),
+    ];
+
+    /// Whether an amount of this unit is a whole number of days, months or years (a DATE
+    /// moved by it stays a DATE).
+    pub fn is_whole_days(self) -> bool {
+        use IntervalUnit as U;
+        matches!(
+            self,
+            U::Day | U::Week | U::Month | U::Quarter | U::Year | U::YearMonth
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,6 +13,9 @@
 //!
 //! - `LIMIT m, n` / `LIMIT n OFFSET m` inside GROUP_CONCAT / JSON_ARRAYAGG becomes
 //!   `LIMIT(m,n)` ([`with_concat_limit_pair`]).
+//! - `INTERVAL x MINUTE_SECOND` and the other compound units become `__IV_<letter>( x)`, and
+//!   `EXTRACT(DAY_HOUR FROM x)` becomes `__EX_<letter>(              x)`
+//!   ([`with_compound_interval_units`]), which the compiler reads as the interval or EXTRACT.
 //! - the function `INTERVAL(N, N1, ...)` becomes `__INTRVL(N, N1, ...)`
 //!   ([`with_interval_function`]), which the compiler calls INTERVAL.
 //! - a SET statement's `@v := value` becomes `@v  = value` ([`with_set_assignments_as_eq`]).
@@ -34,6 +37,12 @@
 
 use super::tokens::{lex, Lexer, Tok};
 use crate::expr::functions::INTERVAL_FUNCTION;
+use crate::expr::IntervalUnit;
+
+/// The start of the name of a call standing for a compound interval (`__IV_A` .. `__IV_K`).
+const COMPOUND_INTERVAL_MARK: &str = "__IV_";
+/// The start of the name of a call standing for EXTRACT of a compound unit (`__EX_A` ..).
+const COMPOUND_EXTRACT_MARK: &str = "__EX_";
 use crate::expr::quoted_user_var;
 
 /// Where the token starting at byte `start` of `sql` ends.
@@ -260,6 +269,113 @@ pub fn with_interval_function(sql: &str) -> Option<String> {
         }
     }
     apply(sql, edits)
+}
+
+/// `sql` with each `INTERVAL x DAY_HOUR` (any compound unit, [`IntervalUnit::COMPOUND`])
+/// written as the call `__IV_<letter>( x)` padded with spaces to its length, which the compiler
+/// reads as that interval ([`compound_interval_call`]), and each `EXTRACT(DAY_HOUR FROM x)` as
+/// `__EX_<letter>(` and spaces ([`compound_extract_call`]); `None` if there is none. The compound
+/// units are reserved words in MariaDB, so a bare one is always a unit.
+pub fn with_compound_interval_units(sql: &str) -> Option<String> {
+    let toks = lex(sql);
+    let mut edits = Vec::new();
+    for (i, (t, at)) in toks.iter().enumerate() {
+        let Tok::Word {
+            upper,
+            quoted: false,
+            ..
+        } = t
+        else {
+            continue;
+        };
+        let Some(k) = IntervalUnit::COMPOUND.iter().position(|(n, _)| n == upper) else {
+            continue;
+        };
+        let letter = char::from(b'A' + k as u8);
+        if let Some((extract, from)) = extract_around(&toks, i) {
+            let mark = format!("{COMPOUND_EXTRACT_MARK}{letter}");
+            edits.push((extract, extract + "EXTRACT".len(), format!("{mark:<7}")));
+            let end = token_end(sql, from);
+            edits.push((*at, end, " ".repeat(end - at)));
+            continue;
+        }
+        let Some(start) = opening_interval(&toks[..i]) else {
+            continue;
+        };
+        let mark = format!("{COMPOUND_INTERVAL_MARK}{letter}(");
+        edits.push((start, start + "INTERVAL".len(), format!("{mark:<8}")));
+        let end = token_end(sql, *at);
+        edits.push((*at, end, format!("{:<1$}", ")", end - at)));
+    }
+    edits.sort_by_key(|e| e.0);
+    apply(sql, edits)
+}
+
+/// Where `EXTRACT` and `FROM` start when the unit at `toks[i]` is written `EXTRACT(unit FROM`.
+fn extract_around(toks: &[(Tok, usize)], i: usize) -> Option<(usize, usize)> {
+    let [(e, extract), (Tok::Sym('('), _)] = toks.get(i.checked_sub(2)?..i)? else {
+        return None;
+    };
+    let (f, from) = toks.get(i + 1)?;
+    (is_word(e, "EXTRACT") && is_word(f, "FROM")).then_some((*extract, *from))
+}
+
+/// Where the `INTERVAL` that a unit after `toks` closes starts: the nearest one before it at
+/// the same parenthesis depth.
+fn opening_interval(toks: &[(Tok, usize)]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (t, at) in toks.iter().rev() {
+        match t {
+            Tok::Sym(')') => depth += 1,
+            Tok::Sym('(') if depth == 0 => return None,
+            Tok::Sym('(') => depth -= 1,
+            Tok::Sym(',' | ';') if depth == 0 => return None,
+            t if depth == 0 && is_word(t, "INTERVAL") => return Some(*at),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The compound interval a call written by [`with_compound_interval_units`] denotes: its unit
+/// and amount.
+pub fn compound_interval_call(
+    e: &sqlparser::ast::Expr,
+) -> Option<(IntervalUnit, &sqlparser::ast::Expr)> {
+    match e {
+        sqlparser::ast::Expr::Function(f) => marked_call(f, COMPOUND_INTERVAL_MARK),
+        _ => None,
+    }
+}
+
+/// The compound unit and argument of `EXTRACT(unit FROM x)` as [`with_compound_interval_units`]
+/// wrote it, when `f` is that call.
+pub fn compound_extract_call(
+    f: &sqlparser::ast::Function,
+) -> Option<(IntervalUnit, &sqlparser::ast::Expr)> {
+    marked_call(f, COMPOUND_EXTRACT_MARK)
+}
+
+fn marked_call<'a>(
+    f: &'a sqlparser::ast::Function,
+    mark: &str,
+) -> Option<(IntervalUnit, &'a sqlparser::ast::Expr)> {
+    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
+    let name = f.name.to_string();
+    let letter = name.strip_prefix(mark)?.as_bytes();
+    let &[l] = letter else {
+        return None;
+    };
+    let unit = IntervalUnit::COMPOUND
+        .get(usize::from(l.checked_sub(b'A')?))?
+        .1;
+    let FunctionArguments::List(list) = &f.args else {
+        return None;
+    };
+    match list.args.as_slice() {
+        [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] => Some((unit, x)),
+        _ => None,
+    }
 }
 
 /// `sql` with each `TRIM(BOTH | LEADING | TRAILING FROM` written `TRIM(`, `LTRIM(` or `RTRIM(`

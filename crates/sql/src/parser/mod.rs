@@ -149,6 +149,8 @@ fn parse_without_cycle(sql: &str) -> DbResult<Vec<ast::Statement>> {
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_interval_function(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
+            let alt = mariadb_forms::with_compound_interval_units(cur).or(alt);
+            let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_trim_of_spaces(cur).or(alt);
             let cur = alt.as_deref().unwrap_or(sql);
             let alt = mariadb_forms::with_set_assignments_as_eq(cur).or(alt);

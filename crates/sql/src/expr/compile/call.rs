@@ -14,6 +14,7 @@
 
 use sqlparser::ast;
 
+use super::operators::interval_operand;
 use super::{interval_unit, object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
@@ -21,6 +22,7 @@ use crate::expr::aggregate::Accumulator;
 use crate::expr::eval::EvalCtx;
 use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
+use crate::parser::mariadb_forms::compound_extract_call;
 use crate::types::value::Value;
 
 /// Whether `e` is a text literal or a function of literals only, at least one of them text.
@@ -205,6 +207,12 @@ impl Compiler<'_> {
         };
         if f.over.is_some() {
             return self.window_call(f, &name);
+        }
+        if let Some((unit, x)) = compound_extract_call(f) {
+            return Ok(Expr::Func(
+                format!("__EXTRACT_{unit:?}"),
+                vec![self.compile(x)?],
+            ));
         }
         refuse_unsupported_call_clauses(f)?;
         let (args, distinct, star) = self.args(f)?;
@@ -392,15 +400,12 @@ impl Compiler<'_> {
         }
         let sub = name == "DATE_SUB" || name == "SUBDATE";
         let d = self.compile(&args[0])?;
-        let (n, unit) = match &args[1] {
-            ast::Expr::Interval(iv) => (
-                self.compile(&iv.value)?,
-                match &iv.leading_field {
-                    Some(f) => interval_unit(f)?,
-                    None => IntervalUnit::Second,
-                },
-            ),
-            other => (self.compile(other)?, IntervalUnit::Day),
+        let (n, unit) = match interval_operand(&args[1]) {
+            Some(iv) => {
+                let (unit, amount) = iv?;
+                (self.compile(amount)?, unit)
+            }
+            None => (self.compile(&args[1])?, IntervalUnit::Day),
         };
         Ok(Expr::DateAdd(Box::new(d), Box::new(n), unit, sub))
     }

@@ -12,6 +12,7 @@ use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use super::Compiler;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{BinOp, Expr, IntervalUnit, UnOp};
+use crate::parser::mariadb_forms::compound_interval_call;
 use crate::types::collation::Collation;
 
 impl Compiler<'_> {
@@ -47,14 +48,15 @@ impl Compiler<'_> {
         op: &BinaryOperator,
         right: &ast::Expr,
     ) -> DbResult<Expr> {
-        use ast::Expr as E;
         // `date + INTERVAL n unit`, `date - INTERVAL n unit`, `INTERVAL n unit + date`.
-        match (left, op, right) {
-            (d, BinaryOperator::Plus | BinaryOperator::Minus, E::Interval(iv))
-            | (E::Interval(iv), BinaryOperator::Plus, d) => {
-                return self.interval_arithmetic(d, iv, matches!(op, BinaryOperator::Minus))
+        let sub = matches!(op, BinaryOperator::Minus);
+        if sub || matches!(op, BinaryOperator::Plus) {
+            if let Some(iv) = interval_operand(right) {
+                return self.interval_arithmetic(left, iv?, sub);
             }
-            _ => {}
+            if let Some(iv) = interval_operand(left).filter(|_| !sub) {
+                return self.interval_arithmetic(right, iv?, false);
+            }
         }
         if matches!(op, BinaryOperator::Assignment) {
             return self.user_var_assignment(left, right);
@@ -112,16 +114,12 @@ impl Compiler<'_> {
     fn interval_arithmetic(
         &mut self,
         date: &ast::Expr,
-        iv: &ast::Interval,
+        (unit, amount): (IntervalUnit, &ast::Expr),
         sub: bool,
     ) -> DbResult<Expr> {
-        let unit = match &iv.leading_field {
-            Some(f) => interval_unit(f)?,
-            None => IntervalUnit::Second,
-        };
         Ok(Expr::DateAdd(
             Box::new(self.compile(date)?),
-            Box::new(self.compile(&iv.value)?),
+            Box::new(self.compile(amount)?),
             unit,
             sub,
         ))
@@ -164,6 +162,20 @@ impl Compiler<'_> {
     fn truth_operand(&mut self, a: &ast::Expr) -> DbResult<Box<Expr>> {
         let a = self.compile(a)?;
         Ok(Box::new(self.number(a)))
+    }
+}
+
+/// The unit and amount of an interval operand: `INTERVAL n unit` (SECOND without a unit) or a
+/// compound unit's interval as the parser rewrote it (parser/mariadb_forms.rs).
+pub(super) fn interval_operand(e: &ast::Expr) -> Option<DbResult<(IntervalUnit, &ast::Expr)>> {
+    match e {
+        ast::Expr::Interval(iv) => Some(
+            iv.leading_field
+                .as_ref()
+                .map_or(Ok(IntervalUnit::Second), interval_unit)
+                .map(|u| (u, iv.value.as_ref())),
+        ),
+        e => compound_interval_call(e).map(Ok),
     }
 }
 

@@ -37,9 +37,12 @@
 mod compression;
 mod control;
 mod conversion;
+mod date_add;
 mod date_parse;
 mod decimal_quotient;
+mod extract;
 mod hash;
+mod interval_text;
 mod misc;
 mod numeric;
 mod period;
@@ -54,10 +57,11 @@ mod timestamp_diff;
 mod week;
 
 pub use control::eval_lazy;
+pub use date_add::date_add;
 pub use decimal_quotient::{DEC_ROUND, DIV_PRECISE};
 pub use numeric::reads_numbers;
 pub use random::Rng;
-pub use temporal::{date_add, date_format, from_unix_micros};
+pub use temporal::{date_format, from_unix_micros};
 
 use crate::error::db_error::{DbError, DbResult};
 use crate::types::value::Value;
@@ -128,7 +132,7 @@ pub fn is_known_function(name: &str) -> bool {
 /// Function `name` (upper case) of the evaluated arguments `a`.
 pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     if let Some(unit) = name.strip_prefix("__EXTRACT_") {
-        return Ok(temporal::extract_call(unit, a));
+        return Ok(extract::extract_call(unit, a));
     }
     if let Some(unit) = name.strip_prefix("__TIMESTAMPDIFF_") {
         return Ok(timestamp_diff::call(unit, a));

@@ -1,17 +1,18 @@
 //! Date and time functions: DATE_FORMAT, DATEDIFF, EXTRACT and its shorthands (YEAR, MONTH, ...),
 //! DAYNAME/MONTHNAME, TO_DAYS/TO_SECONDS/FROM_DAYS, QUARTER, TIME_TO_SEC, LAST_DAY, UNIX_TIMESTAMP/FROM_UNIXTIME, DATE, TIME,
-//! TIMESTAMP(d[, t]), and [`date_add`] (DATE_ADD, DATE_SUB, `d ± INTERVAL n unit`).
+//! TIMESTAMP(d[, t]).
 //!
 //! Invariants: arguments are read as DATETIME through [`to_datetime`] (text, numbers, DATE and
 //! DATETIME values); a value that is not a date, a zero date where the result needs a real day,
 //! or a result outside years 0..9999 is NULL. UNIX times are UTC microseconds since 1970.
 
+use super::date_add::date_add;
 use super::{int, need, text};
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::eval::{text_of, to_datetime};
 use crate::expr::IntervalUnit;
 use crate::types::decimal::Decimal;
-use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime, Time};
+use crate::types::temporal::{day_number, days_in_month, from_day_number, Date, DateTime};
 use crate::types::value::Value;
 
 pub(super) const NAMES: &[&str] = &[
@@ -80,9 +81,9 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
             }
         }
         "TIME" => crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time(6)),
-        "YEAR" => extract("Year", &a[0]),
-        "MONTH" => extract("Month", &a[0]),
-        "DAY" | "DAYOFMONTH" => extract("Day", &a[0]),
+        "YEAR" => date_part(&a[0], |d| d.date.year as i64),
+        "MONTH" => date_part(&a[0], |d| d.date.month as i64),
+        "DAY" | "DAYOFMONTH" => date_part(&a[0], |d| d.date.day as i64),
         "DAYOFWEEK" | "WEEKDAY" | "DAYNAME" => match to_datetime(&a[0]) {
             Some(dt) if !dt.date.is_zero() => match name {
                 "DAYOFWEEK" => Value::Int(((weekday(&dt) + 1) % 7 + 1) as i64),
@@ -108,7 +109,7 @@ pub(super) fn call(name: &str, a: &[Value]) -> DbResult<Value> {
                 Value::Int(day * 86_400 + (d.micros / 1_000_000) as i64)
             })
             .unwrap_or(Value::Null),
-        "QUARTER" => extract("Quarter", &a[0]),
+        "QUARTER" => date_part(&a[0], |d| (d.date.month as i64 - 1) / 3 + 1),
         "TIME_TO_SEC" => match crate::expr::eval::cast(&a[0], crate::expr::CastTo::Time(6)) {
             Value::Time(t) => Value::Int(t.micros / 1_000_000),
             _ => Value::Null,
@@ -210,7 +211,7 @@ fn weekday(dt: &DateTime) -> usize {
     ((day_number(dt.date) + 2).rem_euclid(7)) as usize
 }
 
-fn day_of_year(dt: &DateTime) -> u32 {
+pub(super) fn day_of_year(dt: &DateTime) -> u32 {
     let y = dt.date.year as u32;
     (1..dt.date.month as u32)
         .map(|m| days_in_month(y, m))
@@ -287,170 +288,8 @@ fn format_spec(out: &mut String, dt: &DateTime, f: char) {
     }
 }
 
-/// `EXTRACT(unit FROM v)` compiled as `__EXTRACT_<unit>(v)`.
-pub(super) fn extract_call(unit: &str, a: &[Value]) -> Value {
-    match a.first() {
-        // EXTRACT of a TIME, which has no date: its days for DAY, 0 for the longer units, as
-        // MariaDB (YEAR(), MONTH(), ... read it on the current date instead).
-        Some(Value::Time(t)) if super::time_of_day::extract_part(unit, &a[0]).is_none() => {
-            match unit {
-                "Day" => Value::Int(t.micros.abs() / 86_400_000_000),
-                "Year" | "Month" | "Quarter" | "Week" => Value::Int(0),
-                _ => Value::Null,
-            }
-        }
-        Some(v) => extract(unit, v),
-        None => Value::Null,
-    }
-}
-
-fn extract(unit: &str, v: &Value) -> Value {
-    if let Some(part) = super::time_of_day::extract_part(unit, v) {
-        return part;
-    }
-    let Some(dt) = to_datetime(v) else {
-        return Value::Null;
-    };
-    let (h, m, s, us) = dt.hms();
-    Value::Int(match unit {
-        "Year" => dt.date.year as i64,
-        "Month" => dt.date.month as i64,
-        "Day" => dt.date.day as i64,
-        "Hour" => h as i64,
-        "Minute" => m as i64,
-        "Second" => s as i64,
-        "Microsecond" => us as i64,
-        "Quarter" => (dt.date.month as i64 - 1) / 3 + 1,
-        "Week" => (day_of_year(&dt) as i64 - 1) / 7,
-        _ => return Value::Null,
-    })
-}
-
-/// A DATE argument stays a DATE when whole days, months or years are added.
-fn is_date_only(v: &Value) -> bool {
-    match v {
-        Value::Date(_) => true,
-        Value::Text(s) => s.trim().len() <= 10 && !s.contains(':'),
-        _ => false,
-    }
-}
-
-/// The interval amount `n` as a number (text: its numeric prefix, sign included).
-fn interval_amount(n: &Value) -> Option<f64> {
-    Some(match n {
-        Value::Null => return None,
-        Value::Text(s) => {
-            let t = s.trim();
-            let (neg, t) = match t.strip_prefix('-') {
-                Some(r) => (true, r),
-                None => (false, t),
-            };
-            let v = crate::types::value::str_to_f64_prefix(t.as_bytes()).0;
-            if neg {
-                -v
-            } else {
-                v
-            }
-        }
-        other => other.to_f64_lenient().unwrap_or(0.0),
-    })
-}
-
-/// `d + INTERVAL n unit` (`d - ...` when `sub`): NULL for a bad or zero date or a result outside
-/// years 0..9999; month arithmetic clamps the day to the month's last.
-pub fn date_add(d: &Value, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
-    if let Value::Time(t) = d {
-        return time_add(*t, n, unit, sub);
-    }
-    let Some(dt) = to_datetime(d) else {
-        return Value::Null;
-    };
-    if dt.date.is_zero() {
-        return Value::Null;
-    }
-    let Some(amount) = interval_amount(n) else {
-        return Value::Null;
-    };
-    let amount = if sub { -amount } else { amount };
-    let r = match unit {
-        IntervalUnit::Month | IntervalUnit::Quarter | IntervalUnit::Year => {
-            add_months(dt, amount, unit)
-        }
-        _ => add_micros(dt, amount, unit),
-    };
-    let Some(r) = r else {
-        return Value::Null;
-    };
-    let keep_date = is_date_only(d)
-        && matches!(
-            unit,
-            IntervalUnit::Day
-                | IntervalUnit::Week
-                | IntervalUnit::Month
-                | IntervalUnit::Quarter
-                | IntervalUnit::Year
-        );
-    if keep_date {
-        Value::Date(r.date)
-    } else {
-        Value::DateTime(r)
-    }
-}
-
-/// `t + INTERVAL n unit` of a TIME: a TIME, as in MariaDB, for units up to DAY; NULL for WEEK
-/// and longer units and outside the TIME range.
-fn time_add(t: Time, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
-    let delta = interval_amount(n)
-        .filter(|_| unit != IntervalUnit::Week)
-        .and_then(|amount| interval_micros(if sub { -amount } else { amount }, unit));
-    delta
-        .and_then(|d| Time::from_micros(t.micros + d))
-        .map_or(Value::Null, Value::Time)
-}
-
-/// `amount` units of a fixed length (MICROSECOND up to WEEK) in microseconds, rounded; `None`
-/// for the units of varying length or an amount out of range.
-fn interval_micros(amount: f64, unit: IntervalUnit) -> Option<i64> {
-    let per: f64 = match unit {
-        IntervalUnit::Microsecond => 1.0,
-        IntervalUnit::Second => 1e6,
-        IntervalUnit::Minute => 60e6,
-        IntervalUnit::Hour => 3600e6,
-        IntervalUnit::Day => 86_400e6,
-        IntervalUnit::Week => 7.0 * 86_400e6,
-        _ => return None,
-    };
-    let delta = (amount * per).round();
-    (delta.is_finite() && delta.abs() <= 4e17).then_some(delta as i64)
-}
-
-fn add_months(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime> {
-    let months = amount.round() as i64
-        * match unit {
-            IntervalUnit::Month => 1,
-            IntervalUnit::Quarter => 3,
-            _ => 12,
-        };
-    let total = dt.date.year as i64 * 12 + (dt.date.month as i64 - 1) + months;
-    if !(0..=9999 * 12 + 11).contains(&total) {
-        return None;
-    }
-    let (y, m) = ((total / 12) as u32, (total % 12) as u32 + 1);
-    let day = (dt.date.day as u32).min(days_in_month(y, m));
-    Date::new(y, m, day).map(|date| DateTime {
-        date,
-        micros: dt.micros,
-    })
-}
-
-fn add_micros(dt: DateTime, amount: f64, unit: IntervalUnit) -> Option<DateTime> {
-    let delta = interval_micros(amount, unit)?;
-    let total = day_number(dt.date) as i128 * 86_400_000_000 + dt.micros as i128 + delta as i128;
-    let days = total.div_euclid(86_400_000_000);
-    let micros = total.rem_euclid(86_400_000_000) as u64;
-    let date = from_day_number(days as i64);
-    if day_number(date) != days as i64 || date.year > 9999 || date.is_zero() {
-        return None;
-    }
-    Some(DateTime { date, micros })
+/// YEAR(), MONTH(), DAYOFMONTH() or QUARTER() of `v` read as a DATETIME (a TIME on the current
+/// date, as MariaDB reads it there).
+fn date_part(v: &Value, f: impl Fn(&DateTime) -> i64) -> Value {
+    to_datetime(v).map_or(Value::Null, |dt| Value::Int(f(&dt)))
 }

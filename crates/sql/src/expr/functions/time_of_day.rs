@@ -68,21 +68,6 @@ fn part(name: &str, us: i64) -> i64 {
     }
 }
 
-/// EXTRACT(HOUR | MINUTE | SECOND | MICROSECOND FROM v) as HOUR(v) ...; `None` for other units.
-pub(super) fn extract_part(unit: &str, v: &Value) -> Option<Value> {
-    let name = match unit {
-        "Hour" => "HOUR",
-        "Minute" => "MINUTE",
-        "Second" => "SECOND",
-        "Microsecond" => "MICROSECOND",
-        _ => return None,
-    };
-    Some(match as_time(v) {
-        Some(us) => Value::Int(part(name, us.abs())),
-        None => Value::Null,
-    })
-}
-
 /// A value as a signed duration in microseconds, read as these functions read it.
 pub(super) fn as_time(v: &Value) -> Option<i64> {
     match v {
