@@ -1,7 +1,8 @@
 //! A TIME met with a date answers as in MariaDB 10.11: compared with a date-and-time string it
 //! is compared with that string's time of day; compared with a DATE or DATETIME, cast to one,
 //! or read by a date function it stands on the current date; DATE_ADD of a TIME is a TIME;
-//! EXTRACT of a date part of a TIME is 0 (its days for DAY). The same statements go to a
+//! EXTRACT of a date part of a TIME is 0 (its days for DAY); GREATEST and LEAST of temporal
+//! values answer in the type their temporal arguments aggregate to. The same statements go to a
 //! private MariaDB and to Betula through the `mariadb` client; the outputs must be equal byte
 //! for byte. Answers that hold the current date are compared with CURDATE() so the test does
 //! not depend on the day it runs.
@@ -37,6 +38,12 @@ const QUERIES: &[&str] = &[
             DATE_ADD(t, INTERVAL 900 HOUR) FROM tt",
     "SELECT EXTRACT(YEAR FROM t), EXTRACT(MONTH FROM t), EXTRACT(DAY FROM t),
             EXTRACT(DAY FROM CAST('25:00:00' AS TIME)), EXTRACT(HOUR FROM t) FROM tt",
+    // GREATEST / LEAST answer in the temporal arguments' aggregated type.
+    "SELECT GREATEST(DATE'2020-01-01', 'abc') AS a, GREATEST(DATE'2020-01-01', '2020-01-02 10:00:00') AS b,
+            LEAST(TIME'10:00:00', 100) AS c, GREATEST(DATE'2020-01-01', 1.5) AS e, LEAST(TIME'-10:00:00', '1 00:00:00') AS h,
+            GREATEST(DATE'2020-01-01', NULL) AS i, LEAST(TIME'10:00:00', DATE'2020-01-01') AS k,
+            GREATEST(DATE'2020-01-01', 20200102) AS l, LEAST(DATE'2020-01-01', 'abc') AS m,
+            GREATEST(dt, t) = CONCAT(CURDATE(), ' 01:01:01'), LEAST(t, '00:00:01') FROM tt",
 ];
 
 #[test]

@@ -84,11 +84,15 @@ fn interval(a: &[Value]) -> Value {
 }
 
 /// GREATEST (`want` = Greater) or LEAST (Less); NULL when any argument is NULL. As MariaDB:
+/// a temporal argument makes the comparison temporal (min_max_temporal.rs);
 /// numbers mixed with strings compare (and come back) as DOUBLE; integers mixed with decimals
 /// come back as DECIMAL with the largest scale.
 fn greatest(a: &[Value], want: std::cmp::Ordering) -> Value {
     if a.iter().any(Value::is_null) {
         return Value::Null;
+    }
+    if let Some(v) = super::min_max_temporal::temporal_extreme(a, want) {
+        return v;
     }
     let is_number = |v: &Value| {
         matches!(

@@ -43,6 +43,7 @@ mod decimal_quotient;
 mod extract;
 mod hash;
 mod interval_text;
+mod min_max_temporal;
 mod misc;
 mod numeric;
 mod period;
