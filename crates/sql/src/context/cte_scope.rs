@@ -29,6 +29,9 @@ pub struct CteBinding {
     /// How much of the stack its query sees: the bindings before it (WITH), or up to the end of
     /// its clause (WITH RECURSIVE: an element may name a later one).
     pub sees: usize,
+    /// A table reference named it while its WITH's query was planned (plan/cte.rs checks the
+    /// others' definitions afterwards, as MariaDB prepares them).
+    pub referenced: bool,
 }
 
 /// What a correlated subquery needs to be planned again where it was compiled (expr/correlated.rs'

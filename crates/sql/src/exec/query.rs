@@ -15,6 +15,8 @@ use crate::error::sql_error::{Warning, WarningLevel};
 use crate::exec::select::run_select;
 use crate::exec::sort::{apply_limit, dedup, sort_keyed};
 use crate::expr::eval::{eval, EvalCtx};
+use crate::plan::explain::check_no_derived;
+use crate::plan::explain_union::union_explain_rows;
 use crate::plan::locks::lock_for_plan;
 use crate::plan::query::{plan_query, QueryPlan};
 use crate::plan::select::SelectPlan;
@@ -50,8 +52,19 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     let plan = plan_query(cx, q);
     let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
     match plan? {
-        QueryPlan::Select(s) => Ok(crate::plan::explain::explain(cx, &s, subqueries)),
-        _ => Err(DbError::unsupported("EXPLAIN of this query")),
+        QueryPlan::Select(s) => {
+            check_no_derived(&s)?;
+            Ok(crate::plan::explain::explain(
+                cx,
+                &s,
+                subqueries,
+                q.with.is_some(),
+            ))
+        }
+        plan => {
+            let rows = union_explain_rows(cx, q, &plan, &subqueries)?;
+            Ok(crate::plan::explain::explain_output(rows))
+        }
     }
 }
 
@@ -63,8 +76,14 @@ pub fn explain_extended(cx: &mut Context, q: &ast::Query, text: &str) -> DbResul
     let plan = plan_query(cx, q);
     let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
     let out = match plan? {
-        QueryPlan::Select(s) => crate::plan::explain::explain_extended(cx, &s, subqueries),
-        _ => return Err(DbError::unsupported("EXPLAIN of this query")),
+        QueryPlan::Select(s) => {
+            check_no_derived(&s)?;
+            crate::plan::explain::explain_extended(cx, &s, subqueries, q.with.is_some())
+        }
+        plan => {
+            let rows = union_explain_rows(cx, q, &plan, &subqueries)?;
+            crate::plan::explain::extended_output(rows)
+        }
     };
     let message = crate::plan::view_text::printed_query(cx, text, q);
     cx.warnings.push(Warning {
@@ -88,11 +107,17 @@ pub fn explain_subquery(cx: &mut Context, q: &ast::Query, slot: usize) -> DbResu
         }
         let plan = plan_query(cx, q)?;
         let rows = match &plan {
-            QueryPlan::Select(s) => crate::plan::explain::subquery_rows(cx, s),
+            QueryPlan::Select(s) => {
+                check_no_derived(s)?;
+                crate::plan::explain::subquery_rows(cx, s)
+            }
             QueryPlan::Union { .. } => {
                 let mut selects = Vec::new();
                 if !union_selects(&plan, &mut selects) {
                     return Err(DbError::unsupported("EXPLAIN of this UNION"));
+                }
+                for s in &selects {
+                    check_no_derived(s)?;
                 }
                 crate::plan::explain::union_rows(cx, &selects)
             }
@@ -129,7 +154,10 @@ fn union_selects<'p>(plan: &'p QueryPlan, out: &mut Vec<&'p SelectPlan>) -> bool
 /// EXPLAIN PARTITIONS of a query: EXPLAIN with the partitions each table reads.
 pub fn explain_partitions(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     match plan_query(cx, q)? {
-        QueryPlan::Select(s) => Ok(crate::plan::explain::explain_partitions(cx, &s)),
+        QueryPlan::Select(s) => {
+            check_no_derived(&s)?;
+            Ok(crate::plan::explain::explain_partitions(cx, &s))
+        }
         _ => Err(DbError::unsupported("EXPLAIN of this query")),
     }
 }
@@ -139,6 +167,7 @@ pub fn explain_partitions(cx: &mut Context, q: &ast::Query) -> DbResult<Output> 
 pub fn analyze(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     match plan_query(cx, q)? {
         QueryPlan::Select(s) => {
+            check_no_derived(&s)?;
             let (_, stats) = crate::exec::select::run_select_analyzed(cx, &s, None)?;
             Ok(crate::plan::explain::analyzed(cx, &s, &stats))
         }

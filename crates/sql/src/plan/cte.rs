@@ -15,8 +15,10 @@
 //!   not reference it) and its recursive branches, planned with the CTE bound to a working
 //!   table the executor fills before each iteration (exec/cte.rs runs it);
 //! * the CTE's columns are named by its column list (4002 when the counts differ) or its
-//!   query's (anchors') columns; names in one WITH are unique (4004); a recursive CTE without
-//!   an anchor is 4005;
+//!   query's (anchors') columns, each name once (1060); names in one WITH are unique (4004), at most 64 of them (4003); a
+//!   recursive CTE without an anchor is 4005;
+//! * an element no reference planned is planned once after the WITH's query, for
+//!   the errors of its definition ([`check_unreferenced`]);
 //! * an element of WITH RECURSIVE with a `CYCLE ... RESTRICT` clause (parser/cycle_clause.rs)
 //!   is planned as a recursive CTE even when it does not reference itself (its branches are
 //!   then all anchors), so the clause applies to every row it produces.
@@ -25,7 +27,7 @@ use std::sync::{Arc, Mutex};
 
 use sqlparser::ast;
 
-use super::from::From;
+use super::from::{check_unique_columns, From};
 use super::query::{plan_query, QueryPlan, RecursivePlan};
 use crate::context::cte_scope::{CteBinding, WorkingTable};
 use crate::context::Context;
@@ -41,13 +43,59 @@ pub fn with_ctes<T>(
     f: impl FnOnce(&mut Context) -> DbResult<T>,
 ) -> DbResult<T> {
     let depth = cx.ctes.len();
-    let res = bind(cx, with).and_then(|()| f(cx));
+    let res = bind(cx, with).and_then(|()| f(cx)).and_then(|v| {
+        check_unreferenced(cx, depth)?;
+        Ok(v)
+    });
     cx.ctes.truncate(depth);
     res
 }
 
+/// Plans each CTE bound from `first` on that no reference planned, as MariaDB
+/// prepares an unreferenced WITH element: an unknown column or table, a wrong column list
+/// (4002) or a column named twice (1060) in its definition is the statement's error. Errors
+/// that only running its uncorrelated subqueries gives (which planning runs, MariaDB's prepare
+/// does not) are not reported; EXPLAIN shows no rows for it.
+fn check_unreferenced(cx: &mut Context, first: usize) -> DbResult<()> {
+    for idx in first..cx.ctes.len() {
+        if cx.ctes[idx].referenced || cx.ctes[idx].working.is_some() {
+            continue;
+        }
+        let explained = cx.explained_subqueries.take();
+        let plan = plan_cte(cx, idx);
+        cx.explained_subqueries = explained;
+        match plan {
+            Err(e) if is_definition_error(&e) => return Err(e),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Whether `e` is an error MariaDB finds preparing a query (names and shapes).
+fn is_definition_error(e: &DbError) -> bool {
+    matches!(
+        e.code,
+        ErrorCode::BadFieldError
+            | ErrorCode::NoSuchTable
+            | ErrorCode::NonUniqError
+            | ErrorCode::DupFieldname
+            | ErrorCode::WithColWrongList
+            | ErrorCode::WrongNumberOfColumnsInSelect
+    )
+}
+
+/// The most elements one WITH clause may have (MariaDB's: one bit each in a 64-bit map).
+const MAX_WITH_ELEMENTS: usize = 64;
+
 fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
     let first = cx.ctes.len();
+    if with.cte_tables.len() > MAX_WITH_ELEMENTS {
+        return Err(DbError::new(
+            ErrorCode::TooManyDefinitionsInWithClause,
+            "Too many WITH elements in WITH clause",
+        ));
+    }
     for (i, cte) in with.cte_tables.iter().enumerate() {
         let name = &cte.alias.name.value;
         if with.cte_tables[..i]
@@ -87,6 +135,7 @@ fn bind(cx: &mut Context, with: &ast::With) -> DbResult<()> {
                 true => first + with.cte_tables.len(),
                 false => first + i,
             },
+            referenced: false,
         });
     }
     Ok(())
@@ -106,12 +155,21 @@ pub fn reference(
     left: bool,
     on: Option<ast::Expr>,
 ) -> DbResult<()> {
+    cx.ctes[idx].referenced = true;
     let b = cx.ctes[idx].clone();
     if let Some(w) = &b.working {
         let cols = w.cols.clone();
         from.push_derived(alias, &cols, QueryPlan::Working(w.clone()), left, on);
         return Ok(());
     }
+    let (plan, cols) = plan_cte(cx, idx)?;
+    from.push_derived(alias, &cols, plan, left, on);
+    Ok(())
+}
+
+/// The plan of CTE `idx` (not a working table) and its columns, named.
+fn plan_cte(cx: &mut Context, idx: usize) -> DbResult<(QueryPlan, Vec<OutCol>)> {
+    let b = cx.ctes[idx].clone();
     let plan = if b.recursive {
         let tail = cx.ctes.split_off(b.sees.max(idx + 1));
         let plan = plan_recursive(cx, idx);
@@ -125,13 +183,14 @@ pub fn reference(
         plan?
     };
     let cols = renamed(&b, plan.columns())?;
-    from.push_derived(alias, &cols, plan, left, on);
-    Ok(())
+    Ok((plan, cols))
 }
 
-/// `cols` named by the CTE's column list, if it has one.
+/// `cols` named by the CTE's column list, if it has one (4002 when the counts differ); 1060
+/// when a name is then given twice, as for a derived table.
 fn renamed(b: &CteBinding, mut cols: Vec<OutCol>) -> DbResult<Vec<OutCol>> {
     if b.columns.is_empty() {
+        check_unique_columns(&cols)?;
         return Ok(cols);
     }
     if b.columns.len() != cols.len() {
@@ -143,6 +202,7 @@ fn renamed(b: &CteBinding, mut cols: Vec<OutCol>) -> DbResult<Vec<OutCol>> {
     for (c, n) in cols.iter_mut().zip(&b.columns) {
         c.name = n.clone();
     }
+    check_unique_columns(&cols)?;
     Ok(cols)
 }
 

@@ -10,8 +10,9 @@
 //! - key_len: the bytes of the key parts used, computed as MariaDB does (fixed sizes, CHAR/
 //!   VARCHAR at 4 bytes a character for utf8mb4, +2 for a variable length, +1 for NULL).
 //! - rows: 1 for a point read, otherwise the table's row count (information_schema's count;
-//!   1 for an empty table, InnoDB's estimate);
-//!   NULL for a derived table, which is run only when the plan runs.
+//!   1 for an empty table, InnoDB's estimate).
+//! - derived tables: MariaDB merges them or shows `<derivedN>` rows, which Betula's plan is
+//!   not; EXPLAIN of a query reading one is refused ([`check_no_derived`]).
 //! - Extra: `Using index condition` when conditions are checked on the index entries before
 //!   the rows are fetched (index_condition.rs), `Using where` when conditions remain to be
 //!   checked on the rows read beyond those the key range applies (or pushed), `Using index`
@@ -99,9 +100,20 @@ fn consumed(a: &Access) -> usize {
 
 /// The EXPLAIN rows of `plan`, then those of each uncorrelated subquery its planning ran
 /// (`subqueries`, in the order they were met): MariaDB's `PRIMARY` block with id 1 and a
-/// `SUBQUERY` block each, numbered from 2.
-pub fn explain(cx: &Context, plan: &SelectPlan, subqueries: Vec<Vec<Vec<Value>>>) -> Output {
-    Output::text(&NAMES, blocks(cx, plan, subqueries))
+/// `SUBQUERY` block each, numbered from 2. `primary`: the statement has other SELECTs that
+/// show no rows (unreferenced WITH elements), which makes its own `PRIMARY` too.
+pub fn explain(
+    cx: &Context,
+    plan: &SelectPlan,
+    subqueries: Vec<Vec<Vec<Value>>>,
+    primary: bool,
+) -> Output {
+    Output::text(&NAMES, blocks(cx, plan, subqueries, primary))
+}
+
+/// EXPLAIN's result set of `rows` (built elsewhere, such as a UNION's).
+pub fn explain_output(rows: Vec<Vec<Value>>) -> Output {
+    Output::text(&NAMES, rows)
 }
 
 /// EXPLAIN EXTENDED's rows: EXPLAIN's with MariaDB's `filtered` column before Extra, the
@@ -111,13 +123,19 @@ pub fn explain_extended(
     cx: &Context,
     plan: &SelectPlan,
     subqueries: Vec<Vec<Vec<Value>>>,
+    primary: bool,
 ) -> Output {
+    extended_output(blocks(cx, plan, subqueries, primary))
+}
+
+/// EXPLAIN EXTENDED's result set of EXPLAIN's `rows`: the `filtered` column added.
+pub fn extended_output(mut rows: Vec<Vec<Value>>) -> Output {
     let mut names: Vec<&str> = NAMES[..9].to_vec();
     names.extend(["filtered", "Extra"]);
-    let mut rows = blocks(cx, plan, subqueries);
     for row in &mut rows {
-        let filtered = match row[2] {
-            Value::Null => Value::Null,
+        // no table read (`No tables used`), or a UNION RESULT row (its id is NULL)
+        let filtered = match (&row[0], &row[2]) {
+            (Value::Null, _) | (_, Value::Null) => Value::Null,
             _ => text("100.00"),
         };
         row.insert(9, filtered);
@@ -126,8 +144,18 @@ pub fn explain_extended(
 }
 
 /// The rows of the `PRIMARY` block and of each `SUBQUERY` block.
-fn blocks(cx: &Context, plan: &SelectPlan, subqueries: Vec<Vec<Vec<Value>>>) -> Vec<Vec<Value>> {
+fn blocks(
+    cx: &Context,
+    plan: &SelectPlan,
+    subqueries: Vec<Vec<Vec<Value>>>,
+    primary: bool,
+) -> Vec<Vec<Value>> {
     let mut rows = plan_rows(cx, plan);
+    if primary {
+        for r in rows.iter_mut() {
+            r[1] = text("PRIMARY");
+        }
+    }
     with_subqueries(&mut rows, subqueries);
     rows
 }
@@ -305,6 +333,28 @@ const NAMES: [&str; 10] = [
     "Extra",
 ];
 
+/// Whether `plan` reads a derived table (a subquery in FROM, a CTE or a view run as one):
+/// MariaDB shows it merged into the query or as `<derivedN>` with a `DERIVED` block, neither
+/// of which Betula's plan is, so its EXPLAIN is refused.
+pub fn has_derived(plan: &SelectPlan) -> bool {
+    plan.from
+        .sources
+        .iter()
+        .any(|s| matches!(s.kind, SrcKind::Derived(_)))
+}
+
+/// [`has_derived`] as the error EXPLAIN answers (1235).
+pub fn check_no_derived(plan: &SelectPlan) -> crate::error::db_error::DbResult<()> {
+    if has_derived(plan) {
+        return Err(crate::error::db_error::DbError::unsupported(
+            "EXPLAIN of a derived table",
+        ));
+    }
+    Ok(())
+}
+
+/// EXPLAIN's rows of one SELECT: a row per table source in join order (`No tables used` when
+/// there is none), with id 1 and select_type `SIMPLE` (callers renumber them).
 pub fn plan_rows(cx: &Context, plan: &SelectPlan) -> Vec<Vec<Value>> {
     let from = &plan.from;
     let mut out = Vec::new();
@@ -351,7 +401,7 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
     let (kind, key, key_len, refs, nrows) = match &s.kind {
         SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, Some(r.len() as u64)),
         SrcKind::Sequence(seq) => ("ALL".to_string(), None, None, None, Some(seq.row_count())),
-        // A derived table is run when the plan runs: its size is not known here.
+        // Not reached from EXPLAIN (check_no_derived refuses it first).
         SrcKind::Derived(_) => ("ALL".to_string(), None, None, None, None),
         SrcKind::Table(t) => {
             let a = &s.access;

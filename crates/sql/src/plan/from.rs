@@ -42,6 +42,20 @@ pub enum SrcKind {
     Sequence(SequenceTable),
 }
 
+/// A derived table's (or CTE's) columns have distinct names (compared without case), else
+/// 1060 for the first name given again.
+pub fn check_unique_columns(cols: &[OutCol]) -> DbResult<()> {
+    for (i, c) in cols.iter().enumerate() {
+        if cols[..i]
+            .iter()
+            .any(|p| p.name.eq_ignore_ascii_case(&c.name))
+        {
+            return Err(DbError::dup_field(&c.name));
+        }
+    }
+    Ok(())
+}
+
 pub struct Source {
     pub alias: String,
     pub kind: SrcKind,
@@ -377,6 +391,7 @@ fn source_factor(
             };
             let sub = super::query::plan_query(cx, subquery)?;
             let cols = sub.columns();
+            check_unique_columns(&cols)?;
             from.push_derived(alias.name.value.clone(), &cols, sub, left, on);
         }
         other => return Err(DbError::unsupported(format!("table reference {other}"))),
