@@ -7,7 +7,9 @@
 //! after or before a `.`, not a function's name); a function being expanded is on
 //! [`Context::routine_stack`] until its expansion is compiled, so meeting it again is 1424; a body
 //! other than one RETURN is refused (1235), as is a function of another database whose body reads
-//! tables (its names would resolve in the caller's database).
+//! tables (its names would resolve in the caller's database), as is a call whose argument names a
+//! column the body's own tables could capture ([`may_capture`]: it would be compared with the
+//! body's row, not the caller's).
 
 use sqlparser::ast;
 
@@ -83,6 +85,11 @@ fn expansion(cx: &Context, def: &RoutineDef, args: &[ast::Expr]) -> DbResult<ast
             "a stored function of another database that reads tables",
         ));
     }
+    if args.iter().any(|a| may_capture(cx, &text, &a.to_string())) {
+        return Err(DbError::unsupported(
+            "a stored function reading a table that has a column named as in its argument",
+        ));
+    }
     let mut replacements = Vec::with_capacity(params.len());
     for (p, a) in params.iter().zip(args) {
         let target = cast_target(&type_column(&p.name, &p.ty)?.sql_type);
@@ -92,6 +99,50 @@ fn expansion(cx: &Context, def: &RoutineDef, args: &[ast::Expr]) -> DbResult<ast
     let returns = def.returns.as_deref().unwrap_or("");
     let target = cast_target(&type_column("return", returns)?.sql_type);
     parse_expr(&converted(&body_text, target))
+}
+
+/// Whether a name in argument `arg`, put in place of a parameter in `body` (a RETURN that reads
+/// tables), could resolve to one of the body's own tables instead of the caller's (`f(id)` with
+/// `(SELECT ... FROM t1 WHERE t1.id = p)` would compare t1.id with itself): a name of the
+/// argument is a word of the body (an alias, a table, a column), a column of a table the body
+/// names, or the body names a view. Over-approximates: a false alarm only refuses the call.
+fn may_capture(cx: &Context, body: &str, arg: &str) -> bool {
+    if !body.to_ascii_uppercase().contains("SELECT") {
+        return false;
+    }
+    let words = |t: &str| -> Vec<String> {
+        let toks = crate::parser::tokens::lex(t);
+        toks.iter()
+            .enumerate()
+            .filter_map(|(i, (tok, _))| match tok {
+                Tok::Word { text, .. } if !matches!(toks.get(i + 1), Some((Tok::Sym('('), _))) => {
+                    Some(text.to_lowercase())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let names = words(arg);
+    if names.is_empty() {
+        return false;
+    }
+    let body_words = words(body);
+    if names.iter().any(|n| body_words.contains(n)) {
+        return true;
+    }
+    let db = cx.db.clone().unwrap_or_default();
+    if body_words
+        .iter()
+        .any(|w| cx.engine.catalog.view(&db, w).is_some())
+    {
+        return true;
+    }
+    cx.engine.catalog.all_tables().iter().any(|t| {
+        body_words.contains(&t.name.to_lowercase())
+            && t.columns
+                .iter()
+                .any(|c| names.contains(&c.name.to_lowercase()))
+    })
 }
 
 /// The expression of a body that is one RETURN (alone, or the only step of BEGIN ... END).
