@@ -1,0 +1,213 @@
+//! The sorts of MariaDB's window function computation (`sql_window.cc`), for EXPLAIN
+//! FORMAT=JSON's `window_functions_computation.sorts`: the calls are put in order by their
+//! windows (a bubble sort by `compare_window_funcs_by_window_specs`), adjacent calls whose
+//! orders are compatible (one key list a prefix of the other) share one sort, and a sort is by
+//! the longest PARTITION BY + ORDER BY list of its calls. Calls without either sort by the
+//! first field of the temporary table the rows are kept in.
+//!
+//! Invariant: keys are compared as MariaDB compares them only when they are columns (by the
+//! column's position in its table, then direction); a window keyed by anything else is
+//! described only when it is the query's only window call, and `None` refuses the rest.
+
+use std::cmp::Ordering;
+
+use super::item_print::{column, sort_key};
+use super::written::Written;
+use super::keywords::explain_name;
+use crate::expr::window::{WinCall, WinFunc};
+use crate::expr::Expr;
+use crate::plan::select::SelectPlan;
+
+/// MariaDB's comparison results: less, less and compatible, equal, greater and compatible,
+/// greater (`CMP_LT` .. `CMP_GT`).
+const LT: i8 = -2;
+const LT_C: i8 = -1;
+const EQ: i8 = 0;
+const GT_C: i8 = 1;
+const GT: i8 = 2;
+
+/// One key: the column's position in its table, and descending.
+type Key = (usize, bool);
+
+/// A window as MariaDB compares it.
+struct Spec {
+    partition: Vec<Key>,
+    order: Vec<Key>,
+}
+
+impl Spec {
+    fn joined(&self) -> Vec<Key> {
+        self.partition.iter().chain(&self.order).copied().collect()
+    }
+}
+
+/// `compare_order_lists` over column keys.
+fn compare_lists(a: &[Key], b: &[Key]) -> i8 {
+    for (x, y) in a.iter().zip(b) {
+        match x.0.cmp(&y.0).then(x.1.cmp(&y.1)) {
+            Ordering::Less => return LT,
+            Ordering::Greater => return GT,
+            Ordering::Equal => {}
+        }
+    }
+    match a.len().cmp(&b.len()) {
+        Ordering::Greater => GT_C,
+        Ordering::Less => LT_C,
+        Ordering::Equal => EQ,
+    }
+}
+
+/// `compare_window_funcs_by_window_specs` (frames of equal windows compare equal: they share a
+/// sort whatever their order).
+fn compare(a: &Spec, b: &Spec) -> i8 {
+    let cmp = compare_lists(&a.partition, &b.partition);
+    if cmp == EQ {
+        return compare_lists(&a.order, &b.order);
+    }
+    if cmp == LT || cmp == GT {
+        return cmp;
+    }
+    let cmp = compare_lists(&a.joined(), &b.joined());
+    if (LT_C..=GT_C).contains(&cmp) {
+        return if a.partition.len() < b.partition.len() {
+            GT_C
+        } else {
+            LT_C
+        };
+    }
+    cmp
+}
+
+/// The sort keys of the window computation's sorts, in the order they run.
+pub fn window_sorts(plan: &SelectPlan, text: &Written) -> Option<Vec<String>> {
+    let calls = &plan.windows;
+    if calls.len() == 1 {
+        return Some(vec![group_key(plan, text, &calls[0])?]);
+    }
+    let specs: Vec<Spec> = calls.iter().map(|w| spec(plan, w)).collect::<Option<_>>()?;
+    let mut order: Vec<usize> = (0..calls.len()).collect();
+    // bubble_sort (sql_list.h): each pass one shorter, until a pass swaps nothing.
+    let mut end = order.len();
+    loop {
+        let mut swapped = false;
+        for i in 1..end {
+            if compare(&specs[order[i - 1]], &specs[order[i]]) > 0 {
+                order.swap(i - 1, i);
+                swapped = true;
+            }
+        }
+        end -= 1;
+        if !swapped || end <= 1 {
+            break;
+        }
+    }
+    // order_window_funcs_by_window_specs's SORTORDER_CHANGE_FLAG splits the groups.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (n, &i) in order.iter().enumerate() {
+        let change = n == 0 || {
+            let (p, c) = (&specs[order[n - 1]], &specs[i]);
+            let cmp = if p.partition == c.partition {
+                compare_lists(&p.order, &c.order)
+            } else {
+                compare_lists(&p.joined(), &c.joined())
+            };
+            !(LT_C..=GT_C).contains(&cmp)
+        };
+        match groups.last_mut() {
+            Some(g) if !change => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    groups
+        .iter()
+        .map(|g| {
+            // The first call of the longest PARTITION BY + ORDER BY list.
+            let mut best = g[0];
+            for &i in g {
+                let len = |w: &WinCall| w.partition.len() + w.order.len();
+                if len(&calls[i]) > len(&calls[best]) {
+                    best = i;
+                }
+            }
+            group_key(plan, text, &calls[best])
+        })
+        .collect()
+}
+
+/// A window's keys as column positions in their table; `None` when one is not a column.
+fn spec(plan: &SelectPlan, w: &WinCall) -> Option<Spec> {
+    let key = |e: &Expr, desc: bool| -> Option<Key> {
+        let c = e.col_index()?;
+        let src = plan.from.sources.first()?;
+        Some((c.checked_sub(src.offset)?, desc))
+    };
+    Some(Spec {
+        partition: w
+            .partition
+            .iter()
+            .map(|e| key(e, false))
+            .collect::<Option<_>>()?,
+        order: w
+            .order
+            .iter()
+            .map(|(e, d)| key(e, *d))
+            .collect::<Option<_>>()?,
+    })
+}
+
+/// The sort key of a sort by window `w`'s PARTITION BY then ORDER BY.
+fn group_key(plan: &SelectPlan, text: &Written, w: &WinCall) -> Option<String> {
+    if w.partition.is_empty() && w.order.is_empty() {
+        return first_field(plan);
+    }
+    let keys: Vec<(Expr, bool)> = w
+        .partition
+        .iter()
+        .map(|e| (e.clone(), false))
+        .chain(w.order.iter().cloned())
+        .collect();
+    if keys.iter().any(|(e, _)| e.is_const()) {
+        return None;
+    }
+    sort_key(plan, text, &keys)
+}
+
+/// The name of the first field of MariaDB's temporary table, which a sort for windows without
+/// PARTITION BY or ORDER BY is by: the columns the window functions read come first (a single
+/// column is supported), then the select list's items that are not constants (a column by its
+/// own name, another item by its name). Only a plain select list is described: no GROUP BY,
+/// DISTINCT, ORDER BY or aggregates, whose items would also be fields.
+fn first_field(plan: &SelectPlan) -> Option<String> {
+    if plan.grouped() || plan.distinct || !plan.order_by.is_empty() {
+        return None;
+    }
+    let mut read = Vec::new();
+    for w in &plan.windows {
+        let args: Vec<&Expr> = match &w.func {
+            WinFunc::Agg(a) => a.arg.iter().collect(),
+            _ => w.args.iter().collect(),
+        };
+        for a in args {
+            read.push(a.col_index()?);
+        }
+    }
+    if let Some(&c) = read.first() {
+        if read.iter().any(|&r| r != c) {
+            return None;
+        }
+        return explain_name(&plan.from.scope.cols[c].name);
+    }
+    let p = plan
+        .projection
+        .iter()
+        .find(|p| !p.expr.is_const() || p.expr.has_win())?;
+    match &p.expr {
+        Expr::Win(_) => explain_name(&p.name),
+        e if e.col_index().is_some() => {
+            column(plan, e)?;
+            explain_name(&plan.from.scope.cols[e.col_index()?].name)
+        }
+        e if e.has_win() || e.has_agg() => None,
+        _ => explain_name(&p.name),
+    }
+}
