@@ -278,12 +278,11 @@ fn sql(
     }
 }
 
-/// Whether an EXPLAIN's format is JSON.
+/// Whether an EXPLAIN's format is `FORMAT=JSON` (MariaDB has no `FORMAT JSON`).
 fn is_json(f: &ast::AnalyzeFormatKind) -> bool {
     matches!(
         f,
-        ast::AnalyzeFormatKind::Keyword(ast::AnalyzeFormat::JSON)
-            | ast::AnalyzeFormatKind::Assignment(ast::AnalyzeFormat::JSON)
+        ast::AnalyzeFormatKind::Assignment(ast::AnalyzeFormat::JSON)
     )
 }
 

@@ -6,8 +6,9 @@
 //! first field of the temporary table the rows are kept in.
 //!
 //! Invariant: keys are compared as MariaDB compares them only when they are columns (by the
-//! column's position in its table, then direction); a window keyed by anything else is
-//! described only when it is the query's only window call, and `None` refuses the rest.
+//! position of the column's field in MariaDB's temporary table, then direction); a window
+//! keyed by anything else, or several windows in a query with GROUP BY or ORDER BY, are
+//! described only when there is one window call, and `None` refuses the rest.
 
 use std::cmp::Ordering;
 
@@ -26,7 +27,7 @@ const EQ: i8 = 0;
 const GT_C: i8 = 1;
 const GT: i8 = 2;
 
-/// One key: the column's position in its table, and descending.
+/// One key: the position of the column's field in the temporary table, and descending.
 type Key = (usize, bool);
 
 /// A window as MariaDB compares it.
@@ -84,7 +85,8 @@ pub fn window_sorts(plan: &SelectPlan, text: &Written) -> Option<Vec<String>> {
     if calls.len() == 1 {
         return Some(vec![group_key(plan, text, &calls[0])?]);
     }
-    let specs: Vec<Spec> = calls.iter().map(|w| spec(plan, w)).collect::<Option<_>>()?;
+    let fields = field_positions(plan)?;
+    let specs: Vec<Spec> = calls.iter().map(|w| spec(&fields, w)).collect::<Option<_>>()?;
     let mut order: Vec<usize> = (0..calls.len()).collect();
     // bubble_sort (sql_list.h): each pass one shorter, until a pass swaps nothing.
     let mut end = order.len();
@@ -134,12 +136,57 @@ pub fn window_sorts(plan: &SelectPlan, text: &Written) -> Option<Vec<String>> {
         .collect()
 }
 
-/// A window's keys as column positions in their table; `None` when one is not a column.
-fn spec(plan: &SelectPlan, w: &WinCall) -> Option<Spec> {
+/// The position of each column the windows sort by among the fields of MariaDB's temporary
+/// table, which is what its comparison of window keys compares: the select list's columns
+/// come after the columns only the windows read, and each such column (met in the windows'
+/// arguments, then in their keys, PARTITION BY before ORDER BY, the same column kept once)
+/// goes before those met earlier. `None` when a key is not a column, or when the query has GROUP BY or ORDER BY,
+/// whose keys would be fields too.
+fn field_positions(plan: &SelectPlan) -> Option<Vec<(usize, usize)>> {
+    if !plan.group_by.is_empty() || !plan.order_by.is_empty() || plan.grouped() {
+        return None;
+    }
+    let mut listed: Vec<usize> = Vec::new();
+    for p in &plan.projection {
+        if let Expr::Col(c) = p.expr {
+            if !listed.contains(&c) {
+                listed.push(c);
+            }
+        }
+    }
+    let mut hidden: Vec<usize> = Vec::new();
+    // The window functions' arguments first (MariaDB splits them out of the select list
+    // before it resolves the windows), then the windows' keys.
+    for w in &plan.windows {
+        for a in call_args(w) {
+            if let Expr::Col(c) = *a {
+                if !listed.contains(&c) && !hidden.contains(&c) {
+                    hidden.insert(0, c);
+                }
+            }
+        }
+    }
+    for w in &plan.windows {
+        let keys = w.partition.iter().chain(w.order.iter().map(|(e, _)| e));
+        for e in keys {
+            let Expr::Col(c) = *e else {
+                return None;
+            };
+            if !listed.contains(&c) && !hidden.contains(&c) {
+                hidden.insert(0, c);
+            }
+        }
+    }
+    let order = hidden.iter().chain(&listed).copied();
+    Some(order.enumerate().map(|(pos, c)| (c, pos)).collect())
+}
+
+/// A window's keys as field positions (`fields`: column and position).
+fn spec(fields: &[(usize, usize)], w: &WinCall) -> Option<Spec> {
     let key = |e: &Expr, desc: bool| -> Option<Key> {
         let c = e.col_index()?;
-        let src = plan.from.sources.first()?;
-        Some((c.checked_sub(src.offset)?, desc))
+        let pos = fields.iter().find(|(col, _)| *col == c)?.1;
+        Some((pos, desc))
     };
     Some(Spec {
         partition: w
@@ -183,11 +230,7 @@ fn first_field(plan: &SelectPlan) -> Option<String> {
     }
     let mut read = Vec::new();
     for w in &plan.windows {
-        let args: Vec<&Expr> = match &w.func {
-            WinFunc::Agg(a) => a.arg.iter().collect(),
-            _ => w.args.iter().collect(),
-        };
-        for a in args {
+        for a in call_args(w) {
             read.push(a.col_index()?);
         }
     }
@@ -209,5 +252,13 @@ fn first_field(plan: &SelectPlan) -> Option<String> {
         }
         e if e.has_win() || e.has_agg() => None,
         _ => explain_name(&p.name),
+    }
+}
+
+/// The arguments of a window function call.
+fn call_args(w: &WinCall) -> Vec<&Expr> {
+    match &w.func {
+        WinFunc::Agg(a) => a.arg.iter().collect(),
+        _ => w.args.iter().collect(),
     }
 }
