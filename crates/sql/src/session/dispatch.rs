@@ -261,7 +261,9 @@ fn sql(
             ..
         } if is_json(f) => match &**statement {
             ast::Statement::Query(q) => query::explain_json(cx, q),
-            _ => Err(DbError::unsupported("EXPLAIN FORMAT=JSON of this statement")),
+            _ => Err(DbError::unsupported(
+                "EXPLAIN FORMAT=JSON of this statement",
+            )),
         },
         ast::Statement::Explain {
             format: Some(f), ..

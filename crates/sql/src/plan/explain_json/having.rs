@@ -31,7 +31,11 @@ fn condition(e: &ast::Expr, aliases: &[&str]) -> Option<String> {
             left,
             op: B::And,
             right,
-        } => format!("{} and {}", condition(left, aliases)?, condition(right, aliases)?),
+        } => format!(
+            "{} and {}",
+            condition(left, aliases)?,
+            condition(right, aliases)?
+        ),
         E::BinaryOp {
             left,
             op: bin,
@@ -102,7 +106,9 @@ mod tests {
     use sqlparser::parser::Parser;
 
     fn printed(select: &str) -> Option<String> {
-        let stmt = Parser::parse_sql(&MySqlDialect {}, select).unwrap().remove(0);
+        let stmt = Parser::parse_sql(&MySqlDialect {}, select)
+            .unwrap()
+            .remove(0);
         let ast::Statement::Query(q) = stmt else {
             panic!("a query")
         };
@@ -114,10 +120,20 @@ mod tests {
 
     #[test]
     fn having_prints_as_mariadb_explain_prints_it() {
-        let q = |h: &str| printed(&format!("select b, max(a) as MX from t1 group by b having {h}"));
+        let q = |h: &str| {
+            printed(&format!(
+                "select b, max(a) as MX from t1 group by b having {h}"
+            ))
+        };
         assert_eq!(q("MX in (3,5,7)").as_deref(), Some("MX in (3,5,7)"));
-        assert_eq!(q("MX in (3, 5) and MX!=4").as_deref(), Some("MX in (3,5) and MX <> 4"));
-        assert_eq!(q("mx between 1 and 5").as_deref(), Some("MX between 1 and 5"));
+        assert_eq!(
+            q("MX in (3, 5) and MX!=4").as_deref(),
+            Some("MX in (3,5) and MX <> 4")
+        );
+        assert_eq!(
+            q("mx between 1 and 5").as_deref(),
+            Some("MX between 1 and 5")
+        );
         assert_eq!(q("MX not in (1,2)").as_deref(), Some("MX not in (1,2)"));
         assert_eq!(q("MX is null").as_deref(), Some("MX is null"));
         assert_eq!(q("MX = -1").as_deref(), Some("MX = -1"));

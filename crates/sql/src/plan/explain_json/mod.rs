@@ -114,7 +114,10 @@ fn check_shape(plan: &SelectPlan) -> DbResult<()> {
 
 /// The outermost step of the plan, with the steps it runs on nested in it.
 fn steps(cx: &Context, plan: &SelectPlan, text: &Written) -> DbResult<(&'static str, Json)> {
-    let no_order = plan.order_by.iter().all(|(e, _)| matches!(e, Expr::Lit(Value::Null)));
+    let no_order = plan
+        .order_by
+        .iter()
+        .all(|(e, _)| matches!(e, Expr::Lit(Value::Null)));
     let final_sort = if !plan.order_by.is_empty() {
         (!no_order).then(|| plan.order_by.clone())
     } else if !plan.group_by.is_empty() {
@@ -166,7 +169,10 @@ fn steps(cx: &Context, plan: &SelectPlan, text: &Written) -> DbResult<(&'static 
         let Json::Object(mut t) = table()? else {
             unreachable!("a table entry is an object")
         };
-        let read = t.pop().map(|(_, v)| v).ok_or_else(|| refused("this table"))?;
+        let read = t
+            .pop()
+            .map(|(_, v)| v)
+            .ok_or_else(|| refused("this table"))?;
         let fs = Json::object(vec![("sort_key", Json::Str(key)), ("table", read)]);
         let rsf = Json::object(vec![("filesort", fs)]);
         let entry = Json::object(vec![("read_sorted_file", rsf)]);

@@ -13,8 +13,8 @@
 use std::cmp::Ordering;
 
 use super::item_print::{column, sort_key};
-use super::written::Written;
 use super::keywords::explain_name;
+use super::written::Written;
 use crate::expr::window::{WinCall, WinFunc};
 use crate::expr::Expr;
 use crate::plan::select::SelectPlan;
@@ -86,7 +86,10 @@ pub fn window_sorts(plan: &SelectPlan, text: &Written) -> Option<Vec<String>> {
         return Some(vec![group_key(plan, text, &calls[0])?]);
     }
     let fields = field_positions(plan)?;
-    let specs: Vec<Spec> = calls.iter().map(|w| spec(&fields, w)).collect::<Option<_>>()?;
+    let specs: Vec<Spec> = calls
+        .iter()
+        .map(|w| spec(&fields, w))
+        .collect::<Option<_>>()?;
     let mut order: Vec<usize> = (0..calls.len()).collect();
     // bubble_sort (sql_list.h): each pass one shorter, until a pass swaps nothing.
     let mut end = order.len();
@@ -260,5 +263,47 @@ fn call_args(w: &WinCall) -> Vec<&Expr> {
     match &w.func {
         WinFunc::Agg(a) => a.arg.iter().collect(),
         _ => w.args.iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(partition: &[usize], order: &[(usize, bool)]) -> Spec {
+        Spec {
+            partition: partition.iter().map(|&c| (c, false)).collect(),
+            order: order.to_vec(),
+        }
+    }
+
+    #[test]
+    fn key_lists_compare_as_mariadb_compares_them() {
+        assert_eq!(compare_lists(&[(0, false)], &[(0, false)]), EQ);
+        assert_eq!(
+            compare_lists(&[(0, false), (1, false)], &[(0, false)]),
+            GT_C
+        );
+        assert_eq!(compare_lists(&[], &[(0, false)]), LT_C);
+        assert_eq!(compare_lists(&[(1, false)], &[(0, false), (2, false)]), GT);
+        // the same field descending sorts after ascending
+        assert_eq!(compare_lists(&[(0, true)], &[(0, false)]), GT);
+    }
+
+    #[test]
+    fn windows_compare_by_partition_then_order_then_joined_keys() {
+        // (PARTITION BY c ORDER BY a) after (PARTITION BY c): compatible, the longer last
+        assert_eq!(compare(&spec(&[2], &[(0, false)]), &spec(&[2], &[])), GT_C);
+        // PARTITION BY a ORDER BY pk against ORDER BY a: one sort serves both, the
+        // partitioned window first
+        assert_eq!(
+            compare(&spec(&[1], &[(0, false)]), &spec(&[], &[(1, false)])),
+            LT_C
+        );
+        // different leading keys
+        assert_eq!(
+            compare(&spec(&[], &[(1, false)]), &spec(&[], &[(0, false)])),
+            GT
+        );
     }
 }

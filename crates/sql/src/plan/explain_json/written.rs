@@ -35,8 +35,8 @@ impl Written {
             }
             _ => None,
         });
-        let named_or_framed_windows = !sel.named_window.is_empty()
-            || items.chain(order.iter().map(|o| &o.expr)).any(framed);
+        let named_or_framed_windows =
+            !sel.named_window.is_empty() || items.chain(order.iter().map(|o| &o.expr)).any(framed);
         let having = sel
             .having
             .as_ref()
