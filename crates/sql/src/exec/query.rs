@@ -68,6 +68,27 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     }
 }
 
+/// EXPLAIN FORMAT=JSON of a query: MariaDB's document of the plan the query would run
+/// (plan/explain_json/); a query whose planning ran subqueries, or that is not one SELECT, is
+/// refused.
+pub fn explain_json(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    let outer = cx.explained_subqueries.replace(Vec::new());
+    let plan = plan_query(cx, q);
+    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    let (QueryPlan::Select(s), ast::SetExpr::Select(sel)) = (plan?, &*q.body) else {
+        return Err(DbError::unsupported("EXPLAIN FORMAT=JSON of this query"));
+    };
+    if !subqueries.is_empty() || q.with.is_some() {
+        return Err(DbError::unsupported("EXPLAIN FORMAT=JSON of subqueries"));
+    }
+    let order = match q.order_by.as_ref().map(|o| &o.kind) {
+        Some(ast::OrderByKind::Expressions(list)) => list.as_slice(),
+        _ => &[],
+    };
+    let text = crate::plan::explain_json::Written::of(sel, order);
+    crate::plan::explain_json::explain_json(cx, &s, &text)
+}
+
 /// EXPLAIN EXTENDED of a query (`text` is its own text): EXPLAIN's rows with MariaDB's
 /// `filtered` column, and note 1003 holding the query with its names resolved, as MariaDB
 /// prints it (plan/view_text.rs).

@@ -376,10 +376,68 @@ fn estimate(cx: &Context, t: &TableDef) -> u64 {
     crate::infoschema::row_count(cx, t).max(1)
 }
 
+/// How one source of a plan is read, as EXPLAIN describes it (the tabular rows here, the JSON
+/// document in explain_json/): the columns of its row but the first two and Extra, and what
+/// Extra says of it.
+pub struct SourceRead {
+    pub access_type: String,
+    pub possible_keys: Option<String>,
+    pub key: Option<String>,
+    /// The key's columns used (table column numbers): MariaDB's used_key_parts.
+    pub key_parts: Vec<usize>,
+    pub key_len: Option<u64>,
+    pub refs: Option<String>,
+    pub rows: Option<u64>,
+    /// `Using index condition`: conditions checked on the index entries.
+    pub index_condition: bool,
+    /// `Using where`: conditions checked on the rows read.
+    pub using_where: bool,
+    /// `Using index`: a covering read.
+    pub using_index: bool,
+}
+
 /// The EXPLAIN row of source `i` of `plan`.
 fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Value> {
-    let from = &plan.from;
+    let r = source_read(cx, plan, i, s);
     let mut extra: Vec<&str> = Vec::new();
+    if r.index_condition {
+        extra.push("Using index condition");
+    }
+    if r.using_where {
+        extra.push("Using where");
+    }
+    if r.using_index {
+        extra.push("Using index");
+    }
+    if i == 0 {
+        // Window functions are computed over the rows kept in memory (exec/window.rs); the
+        // aggregates of a query without GROUP BY are one group, summed as rows are read.
+        if !plan.group_by.is_empty() || plan.distinct || !plan.windows.is_empty() {
+            extra.push("Using temporary");
+        }
+        if plan.sorted() {
+            extra.push("Using filesort");
+        }
+    }
+    let opt = |v: Option<String>| v.map(|s| text(&s)).unwrap_or(Value::Null);
+    vec![
+        Value::Int(1),
+        text("SIMPLE"),
+        text(&s.alias),
+        text(&r.access_type),
+        opt(r.possible_keys),
+        opt(r.key),
+        opt(r.key_len.map(|n| n.to_string())),
+        opt(r.refs),
+        r.rows.map_or(Value::Null, Value::UInt),
+        // MariaDB's Extra is an empty string when there is nothing to say.
+        text(&extra.join("; ")),
+    ]
+}
+
+/// How source `i` of `plan` is read.
+pub fn source_read(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> SourceRead {
+    let from = &plan.from;
     // Conditions checked on this table's rows: its ON clause and the WHERE conjuncts whose
     // columns are all available once this table is read and that name it.
     let end = s.offset + s.ncols;
@@ -397,12 +455,23 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
         crate::plan::access::conjuncts(on, &mut v);
         conds += v.len();
     }
-    let mut possible = None;
-    let (kind, key, key_len, refs, nrows) = match &s.kind {
-        SrcKind::Rows(r) => ("ALL".to_string(), None, None, None, Some(r.len() as u64)),
-        SrcKind::Sequence(seq) => ("ALL".to_string(), None, None, None, Some(seq.row_count())),
+    let mut read = SourceRead {
+        access_type: "ALL".to_string(),
+        possible_keys: None,
+        key: None,
+        key_parts: Vec::new(),
+        key_len: None,
+        refs: None,
+        rows: None,
+        index_condition: false,
+        using_where: false,
+        using_index: false,
+    };
+    match &s.kind {
+        SrcKind::Rows(r) => read.rows = Some(r.len() as u64),
+        SrcKind::Sequence(seq) => read.rows = Some(seq.row_count()),
         // Not reached from EXPLAIN (check_no_derived refuses it first).
-        SrcKind::Derived(_) => ("ALL".to_string(), None, None, None, None),
+        SrcKind::Derived(_) => {}
         SrcKind::Table(t) => {
             let a = &s.access;
             // A full read of the primary tree is an `index` read of PRIMARY when it gives
@@ -436,14 +505,17 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
                     Some(ix) => t.indexes[ix].name.clone(),
                 })
             };
-            let key_len = key.as_ref().map(|_| {
+            if key.is_some() {
                 let cols = a.key_cols(t);
-                cols[..used_parts(a, t)]
-                    .iter()
-                    .map(|&c| key_part_len(&t.columns[c]))
-                    .sum::<u64>()
-            });
-            let refs = (!a.eq.is_empty()).then(|| {
+                read.key_parts = cols[..used_parts(a, t)].to_vec();
+                read.key_len = Some(
+                    read.key_parts
+                        .iter()
+                        .map(|&c| key_part_len(&t.columns[c]))
+                        .sum::<u64>(),
+                );
+            }
+            read.refs = (!a.eq.is_empty()).then(|| {
                 a.eq.iter()
                     .map(|e| match e {
                         Expr::Col(c) => {
@@ -461,47 +533,21 @@ fn source_row(cx: &Context, plan: &SelectPlan, i: usize, s: &Source) -> Vec<Valu
                 None => pk_covers,
             };
             if let Some(p) = &a.pushed {
-                extra.push("Using index condition");
-                if p.left > 0 {
-                    extra.push("Using where");
-                }
-            } else if conds > consumed(a) || (a.is_full_scan() && conds > 0) {
-                extra.push("Using where");
+                read.index_condition = true;
+                read.using_where = p.left > 0;
+            } else {
+                read.using_where = conds > consumed(a) || (a.is_full_scan() && conds > 0);
             }
-            if covering && key.is_some() {
-                extra.push("Using index");
-            }
-            let nrows = Some(if a.is_point(t) { 1 } else { estimate(cx, t) });
+            read.using_index = covering && key.is_some();
+            read.rows = Some(if a.is_point(t) { 1 } else { estimate(cx, t) });
             let chosen = key.clone().filter(|_| kind != "index");
             let conj: Vec<&Expr> = plan.where_conj.iter().filter(|e| mine(e)).collect();
-            possible = possible_keys(t, s, a, chosen, &conj);
-            (kind, key, key_len, refs, nrows)
-        }
-    };
-    if i == 0 {
-        // Window functions are computed over the rows kept in memory (exec/window.rs); the
-        // aggregates of a query without GROUP BY are one group, summed as rows are read.
-        if !plan.group_by.is_empty() || plan.distinct || !plan.windows.is_empty() {
-            extra.push("Using temporary");
-        }
-        if plan.sorted() {
-            extra.push("Using filesort");
+            read.possible_keys = possible_keys(t, s, a, chosen, &conj);
+            read.access_type = kind;
+            read.key = key;
         }
     }
-    let opt = |v: Option<String>| v.map(|s| text(&s)).unwrap_or(Value::Null);
-    vec![
-        Value::Int(1),
-        text("SIMPLE"),
-        text(&s.alias),
-        text(&kind),
-        opt(possible),
-        opt(key),
-        opt(key_len.map(|n| n.to_string())),
-        opt(refs),
-        nrows.map_or(Value::Null, Value::UInt),
-        // MariaDB's Extra is an empty string when there is nothing to say.
-        text(&extra.join("; ")),
-    ]
+    read
 }
 
 /// EXPLAIN's possible_keys: the key read (unless the whole index is scanned), and the keys

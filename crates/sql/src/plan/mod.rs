@@ -16,6 +16,7 @@ pub mod covering;
 pub mod cte;
 mod cte_recursion;
 pub mod explain;
+pub mod explain_json;
 pub mod explain_union;
 mod expr_children;
 pub mod from;
