@@ -20,6 +20,7 @@
 //!   ([`Column::new`] sets it).
 
 pub mod charset;
+pub mod koi8r;
 pub mod coerce;
 pub mod collation;
 pub mod decimal;
