@@ -201,8 +201,14 @@ mod tests {
     fn text_encodes_with_question_marks() {
         assert_eq!(&*encode_text("hé€→", Charset::Latin1), b"h\xe9\x80?");
         assert_eq!(&*encode_text("hЖé", Charset::Koi8r), b"h\xf6?");
-        assert_eq!(decode_statement(b"SELECT '\xf6'", Charset::Koi8r), "SELECT 'Ж'");
-        assert_eq!(decode_parameter(b"\xff", Charset::Koi8r).as_deref(), Some("Ъ"));
+        assert_eq!(
+            decode_statement(b"SELECT '\xf6'", Charset::Koi8r),
+            "SELECT 'Ж'"
+        );
+        assert_eq!(
+            decode_parameter(b"\xff", Charset::Koi8r).as_deref(),
+            Some("Ъ")
+        );
         assert_eq!(&*encode_text("a😀", Charset::Utf8mb3), b"a?");
         assert_eq!(&*encode_text("é", Charset::Ascii), b"?");
         assert!(matches!(

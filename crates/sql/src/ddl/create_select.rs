@@ -223,8 +223,7 @@ fn derived_column<'a>(
             let ty = type_of_values(values);
             // Text computed from literals is in the connection's character set (the result
             // column's collation), as MariaDB's is.
-            if (ty.starts_with("varchar") || ty == "longtext") && !c.collation.is_binary_charset()
-            {
+            if (ty.starts_with("varchar") || ty == "longtext") && !c.collation.is_binary_charset() {
                 format!(
                     "{ty} CHARACTER SET {} COLLATE {} NULL",
                     c.collation.charset().name(),

@@ -216,7 +216,15 @@ pub fn plan_select(
     plan.columns = plan
         .projection
         .iter()
-        .map(|p| column_meta(&plan.from.scope, p, &plan.aggregates, &plan.windows, literal))
+        .map(|p| {
+            column_meta(
+                &plan.from.scope,
+                p,
+                &plan.aggregates,
+                &plan.windows,
+                literal,
+            )
+        })
         .collect();
     Ok(plan)
 }

@@ -53,7 +53,10 @@ pub fn koi8r_byte(c: char) -> Option<u8> {
     if c.is_ascii() {
         return Some(c as u8);
     }
-    KOI8R_HIGH.iter().position(|&h| h == c).map(|i| 0x80 + i as u8)
+    KOI8R_HIGH
+        .iter()
+        .position(|&h| h == c)
+        .map(|i| 0x80 + i as u8)
 }
 
 /// The character of KOI8-R byte `b`.
@@ -90,7 +93,10 @@ mod tests {
         assert!(w('а') < w('б') && w('я') > w('ю'));
         assert_ne!(w('ё'), w('е'));
         for b in 0..0x80u8 {
-            assert_eq!(KOI8R_GENERAL_CI_WEIGHTS[usize::from(b)], b.to_ascii_uppercase());
+            assert_eq!(
+                KOI8R_GENERAL_CI_WEIGHTS[usize::from(b)],
+                b.to_ascii_uppercase()
+            );
         }
         assert!(KOI8R_GENERAL_CI_WEIGHTS[0x80..].iter().all(|&x| x >= 0x80));
     }

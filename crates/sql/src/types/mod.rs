@@ -20,10 +20,10 @@
 //!   ([`Column::new`] sets it).
 
 pub mod charset;
-pub mod koi8r;
 pub mod coerce;
 pub mod collation;
 pub mod decimal;
+pub mod koi8r;
 pub mod member_codes;
 pub mod sql_mode;
 pub mod temporal;

@@ -118,7 +118,8 @@ impl Compiler<'_> {
     /// A character set introducer (`_binary 'x'`, `_utf8mb4 'x'`, `_latin1 X'..'`, `_koi8r 0xFF`),
     /// as JDBC drivers send bytes in client-side prepared statements: `_binary` makes a byte
     /// string, a text character set a text string; a hex or bit literal's bytes are read in that
-    /// character set (`_koi8r 0xFF` is `Ъ`; bytes that are not text in it stay bytes). A quoted
+    /// character set (`_koi8r 0xFF` is `Ъ`, in koi8r's default collation: `__IN_CHARSET`; bytes
+    /// that are not text in it stay bytes). A quoted
     /// literal keeps the text the statement gave it (divergence: MariaDB reinterprets its bytes
     /// in the client's character set as the introducer's).
     pub(super) fn introduced(&mut self, prefix: &ast::Ident, value: &ast::Expr) -> DbResult<Expr> {
@@ -130,10 +131,18 @@ impl Compiler<'_> {
                 Expr::Lit(Value::Bytes(s.into_bytes()))
             }
             (Some(cs), Expr::Lit(Value::Bytes(b))) if cs != Charset::Binary => {
-                Expr::Lit(match cs.decode(&b) {
-                    Some(s) => Value::Text(s),
-                    None => Value::Bytes(b),
-                })
+                match cs.decode(&b) {
+                    // UTF-8 text is its own bytes: only a single-byte set needs its collation kept.
+                    Some(s) if cs.max_bytes() > 1 => Expr::Lit(Value::Text(s)),
+                    Some(s) => Expr::Func(
+                        crate::expr::functions::IN_CHARSET.into(),
+                        vec![
+                            Expr::Lit(Value::Text(s)),
+                            Expr::Lit(Value::Text(cs.default_collation().name().into())),
+                        ],
+                    ),
+                    None => Expr::Lit(Value::Bytes(b)),
+                }
             }
             (Some(_), lit) => lit,
             (None, _) => {
