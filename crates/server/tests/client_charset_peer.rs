@@ -4,7 +4,8 @@
 //! CHARACTER SET and SET of each variable leave, CHARSET() / COLLATION() / COERCIBILITY(), a
 //! character latin1 cannot hold (`?`), `character_set_results = NULL`, and the result columns'
 //! metadata (`--column-type-info`: collation id and length) answer as MariaDB's. Outputs are
-//! compared as bytes (they are latin1, not UTF-8). A utf8mb3 client (the `mariadb` client's
+//! compared as bytes (they are latin1, not UTF-8). A koi8r client reads and writes KOI8-R the
+//! same way. A utf8mb3 client (the `mariadb` client's
 //! default under a UTF-8 locale) gets `?` for a character outside the BMP.
 //!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
@@ -150,4 +151,20 @@ fn a_utf8mb3_client_gets_question_marks_outside_the_bmp() {
             "SELECT _utf8mb4 0xF09F988A AS e, 'é' AS f".as_bytes(),
         ],
     );
+}
+
+/// Statements as a koi8r client writes them (`\xF6\xD5\xCB` is Жук, `\xE1\xC2` is АБ).
+const KOI8R_QUERIES: &[&[u8]] = &[
+    b"SELECT @@character_set_client, @@character_set_results, @@collation_connection",
+    b"SELECT '\xf6\xd5\xcb' AS '\xe9\xcd\xd1', HEX('\xf6'), LENGTH('\xf6\xd5\xcb'), COLLATION('a')",
+    b"INSERT INTO t VALUES (20, 'x', '\xe1\xc2', 'caf\xc3', 'y'); SELECT a, b, HEX(b), c FROM t WHERE id = 20",
+    b"SELECT _utf8mb4 0xC3A9 AS e, _utf8mb4 0xD096 AS zh, 'caf\xc3\xa9'",
+    b"PREPARE s FROM 'SELECT ? AS p, CONCAT(b, ?) AS q FROM t WHERE id = 20'; SET @p = '\xf6'; EXECUTE s USING @p, @p",
+    b"SET NAMES koi8r COLLATE koi8r_bin; SELECT @@collation_connection, COLLATION('x')",
+    b"SET NAMES utf8mb4; SELECT b FROM t WHERE id = 20",
+];
+
+#[test]
+fn a_koi8r_client_is_answered_as_mariadb_answers() {
+    compare("koi8r", KOI8R_QUERIES);
 }

@@ -12,7 +12,8 @@
 //! * binary columns (charsetnr 63) and values that are not text are never converted;
 //! * a connection whose client and results sets are utf8mb4 takes the fast path: no
 //!   conversion and no allocation ([`Plan::none`]); utf8mb3, binary and ascii statement text is
-//!   read as UTF-8 as well (ascii via latin1's table: every byte is a character).
+//!   read as UTF-8 as well (ascii via latin1's table: every byte is a character); latin1 and
+//!   koi8r statement text is read through their tables of 256 characters.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -36,10 +37,20 @@ static LATIN1: LazyLock<[char; 256]> = LazyLock::new(|| {
     table
 });
 
+/// KOI8-R's character of each byte.
+static KOI8R: LazyLock<[char; 256]> = LazyLock::new(|| {
+    let mut table = ['?'; 256];
+    for (b, slot) in (0..=255u8).zip(table.iter_mut()) {
+        *slot = betula_sql::types::koi8r::koi8r_char(b);
+    }
+    table
+});
+
 /// The SQL text of a statement sent in `client`'s character set.
 pub fn decode_statement(bytes: &[u8], client: Charset) -> Cow<'_, str> {
     match client {
         Charset::Latin1 | Charset::Ascii => query_text::decode_single_byte(bytes, &LATIN1),
+        Charset::Koi8r => query_text::decode_single_byte(bytes, &KOI8R),
         Charset::Utf8mb4 | Charset::Utf8mb3 | Charset::Binary => query_text::decode(bytes),
     }
 }
@@ -51,6 +62,7 @@ pub fn decode_parameter(bytes: &[u8], client: Charset) -> Option<String> {
         Charset::Latin1 | Charset::Ascii => {
             Some(bytes.iter().map(|&b| LATIN1[b as usize]).collect())
         }
+        Charset::Koi8r => Some(bytes.iter().map(|&b| KOI8R[b as usize]).collect()),
         _ => std::str::from_utf8(bytes).ok().map(str::to_string),
     }
 }
@@ -60,7 +72,7 @@ pub fn encode_text(text: &str, to: Charset) -> Cow<'_, [u8]> {
     match to {
         Charset::Utf8mb4 | Charset::Binary => Cow::Borrowed(text.as_bytes()),
         _ if text.is_ascii() => Cow::Borrowed(text.as_bytes()),
-        Charset::Latin1 | Charset::Ascii => {
+        Charset::Latin1 | Charset::Ascii | Charset::Koi8r => {
             Cow::Owned(to.encode(&to.replace_unrepresentable(text)))
         }
         Charset::Utf8mb3 => match to.fits(text) {
@@ -188,6 +200,15 @@ mod tests {
     #[test]
     fn text_encodes_with_question_marks() {
         assert_eq!(&*encode_text("hé€→", Charset::Latin1), b"h\xe9\x80?");
+        assert_eq!(&*encode_text("hЖé", Charset::Koi8r), b"h\xf6?");
+        assert_eq!(
+            decode_statement(b"SELECT '\xf6'", Charset::Koi8r),
+            "SELECT 'Ж'"
+        );
+        assert_eq!(
+            decode_parameter(b"\xff", Charset::Koi8r).as_deref(),
+            Some("Ъ")
+        );
         assert_eq!(&*encode_text("a😀", Charset::Utf8mb3), b"a?");
         assert_eq!(&*encode_text("é", Charset::Ascii), b"?");
         assert!(matches!(

@@ -6,7 +6,8 @@
 //! Rules (MySQL's): columns defined in the CREATE part come first; each select column whose name
 //! matches none of them is appended, typed as its source column when it has one (NOT NULL kept),
 //! otherwise from the values it holds (integers → BIGINT, floating point → DOUBLE, decimals →
-//! DECIMAL(p,s), text → VARCHAR(n) or TEXT, binary → VARBINARY(n) or BLOB, temporals as they are,
+//! DECIMAL(p,s), text → VARCHAR(n) or TEXT in the result column's collation (for text built
+//! of literals, `collation_connection`), binary → VARBINARY(n) or BLOB, temporals as they are,
 //! only NULLs → BINARY(0)), except integer literals, typed as MariaDB types them (`SELECT 1` →
 //! `int(1) NOT NULL`, `SELECT 1 UNION SELECT 2` → `int(2) NOT NULL DEFAULT 0`); the rows are
 //! then inserted by name. Invariant: the statement is all or
@@ -218,7 +219,20 @@ fn derived_column<'a>(
             }
             format!("{text}{null}")
         }
-        None => format!("{} NULL", type_of_values(values)),
+        None => {
+            let ty = type_of_values(values);
+            // Text computed from literals is in the connection's character set (the result
+            // column's collation), as MariaDB's is.
+            if (ty.starts_with("varchar") || ty == "longtext") && !c.collation.is_binary_charset() {
+                format!(
+                    "{ty} CHARACTER SET {} COLLATE {} NULL",
+                    c.collation.charset().name(),
+                    c.collation.name()
+                )
+            } else {
+                format!("{ty} NULL")
+            }
+        }
     };
     let text = format!("CREATE TABLE t (`{}` {ty})", c.name.replace('`', "``"));
     match parse(&text)?.into_iter().next() {

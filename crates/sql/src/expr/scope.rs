@@ -143,6 +143,12 @@ impl Expr {
                 Some(Collation::Binary)
             }
             _ if self.explicit_collation().is_some() => self.explicit_collation(),
+            Expr::Func(name, args) if name == crate::expr::functions::IN_CHARSET => {
+                match args.get(1) {
+                    Some(Expr::Lit(Value::Text(n))) => Collation::from_name(n),
+                    _ => None,
+                }
+            }
             Expr::Func(name, args) if KEEPS_COLLATION.contains(&name.as_str()) => {
                 let skip = usize::from(name == "IF");
                 args.iter().skip(skip).find_map(|a| a.text_collation(scope))

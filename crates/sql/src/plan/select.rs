@@ -24,6 +24,7 @@ use crate::expr::window::{WinCall, WindowCtx};
 use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
 use crate::plan::access::conjuncts;
 use crate::result::OutCol;
+use crate::types::collation::Collation;
 use crate::types::sql_mode::Modes;
 use crate::types::value::Value;
 
@@ -211,10 +212,19 @@ pub fn plan_select(
     }
     mark_columns_read(&mut plan);
     choose_access_paths(cx, &mut plan);
+    let literal = literal_collation(cx);
     plan.columns = plan
         .projection
         .iter()
-        .map(|p| column_meta(&plan.from.scope, p, &plan.aggregates, &plan.windows))
+        .map(|p| {
+            column_meta(
+                &plan.from.scope,
+                p,
+                &plan.aggregates,
+                &plan.windows,
+                literal,
+            )
+        })
         .collect();
     Ok(plan)
 }
@@ -626,7 +636,24 @@ fn group_expression(
     })
 }
 
-fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]) -> OutCol {
+/// `collation_connection`: the collation of text literals and of computed text that takes no
+/// collation from a column (MariaDB's coercible derivation).
+fn literal_collation(cx: &Context) -> Collation {
+    match cx.vars.get("collation_connection") {
+        Some(Value::Text(n)) => Collation::from_name(n).unwrap_or_default(),
+        _ => Collation::default(),
+    }
+}
+
+/// The result metadata of projection `p`; `literal` is the collation of text that takes none
+/// from a column ([`literal_collation`]).
+fn column_meta(
+    scope: &Scope,
+    p: &Projection,
+    aggs: &[AggSpec],
+    wins: &[WinCall],
+    literal: Collation,
+) -> OutCol {
     match &p.expr {
         Expr::Win(i) => super::window::column_meta(scope, &p.name, &wins[*i]),
         e if e.col_index().is_some() => {
@@ -677,7 +704,7 @@ fn column_meta(scope: &Scope, p: &Projection, aggs: &[AggSpec], wins: &[WinCall]
         e => match super::item_type::temporal_item_type(scope, e) {
             Some(ty) => OutCol::named(&p.name, Some(ty)),
             None => OutCol {
-                collation: scope.collation_of(e),
+                collation: e.text_collation(scope).unwrap_or(literal),
                 double_decimals: fixed_double_decimals(scope, aggs, e),
                 ..OutCol::named(&p.name, None)
             },

@@ -1,7 +1,7 @@
 //! Character sets: the repertoire a text column may hold and the names MariaDB 10.11 gives them.
 //!
 //! Owns: [`Charset`] (utf8mb4, utf8mb3 — `utf8` is its alias, as in MariaDB 10.11 —, latin1,
-//! ascii and the `binary` pseudo charset), its default collation, maximum bytes per character
+//! koi8r, ascii and the `binary` pseudo charset), its default collation, maximum bytes per character
 //! and [`Charset::fits`], which finds the first character a value cannot hold.
 //!
 //! Text is stored as UTF-8 whatever a column's character set (rows and keys: sql-encoding.md);
@@ -12,11 +12,13 @@
 //!
 //! Repertoires: utf8mb4 every character; utf8mb3 the Basic Multilingual Plane (U+0000..U+FFFF);
 //! latin1 the 256 characters of MariaDB's latin1, which is Windows-1252 with its five undefined
-//! bytes mapped to the C1 controls U+0081, U+008D, U+008F, U+0090, U+009D; ascii U+0000..U+007F.
+//! bytes mapped to the C1 controls U+0081, U+008D, U+008F, U+0090, U+009D; koi8r the 256
+//! characters of KOI8-R (RFC 1489, MariaDB's table: koi8r.rs); ascii U+0000..U+007F.
 //! A character outside the repertoire is MariaDB's error 1366 (warning and `?` in non-strict
 //! mode: coerce.rs).
 
 use crate::types::collation::Collation;
+use crate::types::koi8r::{koi8r_byte, koi8r_char};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Charset {
@@ -25,6 +27,7 @@ pub enum Charset {
     Utf8mb3,
     Latin1,
     Ascii,
+    Koi8r,
 }
 
 /// The characters Windows-1252 puts at 0x80..=0x9F (MariaDB's latin1), other than the C1
@@ -38,9 +41,10 @@ const CP1252_HIGH: [char; 27] = [
 
 impl Charset {
     /// Every character set, in SHOW CHARACTER SET's (alphabetical) order.
-    pub const ALL: [Charset; 5] = [
+    pub const ALL: [Charset; 6] = [
         Charset::Ascii,
         Charset::Binary,
+        Charset::Koi8r,
         Charset::Latin1,
         Charset::Utf8mb3,
         Charset::Utf8mb4,
@@ -53,6 +57,7 @@ impl Charset {
             Charset::Utf8mb3 => "utf8mb3",
             Charset::Latin1 => "latin1",
             Charset::Ascii => "ascii",
+            Charset::Koi8r => "koi8r",
         }
     }
 
@@ -74,6 +79,7 @@ impl Charset {
             Charset::Utf8mb3 => "UTF-8 Unicode",
             Charset::Latin1 => "cp1252 West European",
             Charset::Ascii => "US ASCII",
+            Charset::Koi8r => "KOI8-R Relcom Russian",
         }
     }
 
@@ -84,6 +90,7 @@ impl Charset {
             Charset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
             Charset::Latin1 => Collation::Latin1SwedishCi,
             Charset::Ascii => Collation::AsciiGeneralCi,
+            Charset::Koi8r => Collation::Koi8rGeneralCi,
         }
     }
 
@@ -96,13 +103,14 @@ impl Charset {
             Charset::Utf8mb3 => Collation::Utf8mb3Bin,
             Charset::Latin1 => Collation::Latin1Bin,
             Charset::Ascii => Collation::AsciiBin,
+            Charset::Koi8r => Collation::Koi8rBin,
         }
     }
 
     /// Maximum bytes per character (MariaDB's `mbmaxlen`).
     pub fn max_bytes(self) -> u32 {
         match self {
-            Charset::Binary | Charset::Latin1 | Charset::Ascii => 1,
+            Charset::Binary | Charset::Latin1 | Charset::Ascii | Charset::Koi8r => 1,
             Charset::Utf8mb3 => 3,
             Charset::Utf8mb4 => 4,
         }
@@ -121,6 +129,7 @@ impl Charset {
                     || matches!(u, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D)
                     || CP1252_HIGH.contains(&c)
             }
+            Charset::Koi8r => koi8r_byte(c).is_some(),
         }
     }
 
@@ -140,6 +149,7 @@ impl Charset {
     pub fn encode(self, s: &str) -> Vec<u8> {
         match self {
             Charset::Latin1 | Charset::Ascii => s.chars().map(latin1_byte).collect(),
+            Charset::Koi8r => s.chars().map(|c| koi8r_byte(c).unwrap_or(b'?')).collect(),
             _ => s.as_bytes().to_vec(),
         }
     }
@@ -149,6 +159,7 @@ impl Charset {
     pub fn decode(self, bytes: &[u8]) -> Option<String> {
         match self {
             Charset::Latin1 => Some(bytes.iter().map(|&b| latin1_char(b)).collect()),
+            Charset::Koi8r => Some(bytes.iter().map(|&b| koi8r_char(b)).collect()),
             Charset::Ascii => bytes
                 .is_ascii()
                 .then(|| String::from_utf8_lossy(bytes).into_owned()),
@@ -160,7 +171,7 @@ impl Charset {
     /// repertoire).
     pub fn encoded_len(self, s: &str) -> usize {
         match self {
-            Charset::Latin1 | Charset::Ascii => s.chars().count(),
+            Charset::Latin1 | Charset::Ascii | Charset::Koi8r => s.chars().count(),
             _ => s.len(),
         }
     }
@@ -229,7 +240,8 @@ mod tests {
         assert_eq!(Charset::from_name("UTF8"), Some(Charset::Utf8mb3));
         assert_eq!(Charset::from_name("utf8mb3"), Some(Charset::Utf8mb3));
         assert_eq!(Charset::from_name("Latin1"), Some(Charset::Latin1));
-        assert_eq!(Charset::from_name("koi8r"), None);
+        assert_eq!(Charset::from_name("KOI8R"), Some(Charset::Koi8r));
+        assert_eq!(Charset::from_name("cp1251"), None);
         for c in Charset::ALL {
             assert_eq!(c.default_collation().charset(), c);
             assert_eq!(Charset::from_name(c.name()), Some(c));
@@ -244,6 +256,10 @@ mod tests {
         assert_eq!(Charset::Latin1.decode(&[0x80, 0xE9]).unwrap(), "€é");
         assert_eq!(Charset::Utf8mb4.decode(&[0xFF]), None);
         assert_eq!(Charset::Ascii.decode(b"ab\x80"), None);
+        let koi = Charset::Koi8r.decode(&all).unwrap();
+        assert_eq!(koi.chars().count(), 256);
+        assert_eq!(Charset::Koi8r.encode(&koi), all);
+        assert_eq!(Charset::Koi8r.decode(b"\xF7\xFF").unwrap(), "ВЪ");
     }
 
     #[test]
@@ -253,6 +269,11 @@ mod tests {
         assert!(!Charset::Latin1.contains('Ā') && !Charset::Latin1.contains('😀'));
         assert!(Charset::Utf8mb3.contains('Ā') && !Charset::Utf8mb3.contains('😀'));
         assert!(!Charset::Ascii.contains('é'));
+        assert!(Charset::Koi8r.contains('Ж') && Charset::Koi8r.contains('ё'));
+        assert!(!Charset::Koi8r.contains('é') && !Charset::Koi8r.contains('Ѣ'));
+        assert_eq!(Charset::Koi8r.fits("абвé"), Err(6));
+        assert_eq!(Charset::Koi8r.encoded_len("Жж"), 2);
+        assert_eq!(Charset::Koi8r.replace_unrepresentable("Жé"), "Ж?");
         assert_eq!(Charset::Latin1.fits("abé€"), Ok(()));
         assert_eq!(Charset::Latin1.fits("ab😀c"), Err(2));
         assert_eq!(Charset::Utf8mb3.fits("ĀĀ😀"), Err(4));

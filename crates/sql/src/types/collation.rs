@@ -29,6 +29,12 @@
 //!   the Windows-1252 characters at 0x80..=0x9F, e.g. `€`, `Š`), no accent folding under
 //!   swedish_ci, and `latin1_general_cs` does not interleave cases (MariaDB: `A < a < B`).
 //! * ascii collations: `ascii_general_ci` (case folding) and `ascii_bin`, PAD SPACE.
+//! * koi8r collations, exactly as MariaDB's: `koi8r_general_ci` (koi8r's default) orders by
+//!   MariaDB's own weight table `sort_order_koi8r` (koi8r.rs: case-insensitive for Latin and
+//!   Cyrillic letters, the Cyrillic alphabet in Russian order with `ё` a letter of its own
+//!   between `е` and `ж`, box drawing characters by byte); `koi8r_bin` orders by KOI8-R byte
+//!   (so Cyrillic letters in KOI8-R's order: `ю < а < б < ц`). Both PAD SPACE; their sort keys
+//!   are one byte per character.
 //!
 //! Which characters a column may hold is its collation's [`Charset`]'s business (charset.rs).
 //!
@@ -64,14 +70,18 @@ pub enum Collation {
     Latin1Bin,
     AsciiGeneralCi,
     AsciiBin,
+    Koi8rGeneralCi,
+    Koi8rBin,
 }
 
 impl Collation {
     /// Every collation, in SHOW COLLATION's order (by character set, then name).
-    pub const ALL: [Collation; 15] = [
+    pub const ALL: [Collation; 17] = [
         Collation::AsciiGeneralCi,
         Collation::AsciiBin,
         Collation::Binary,
+        Collation::Koi8rGeneralCi,
+        Collation::Koi8rBin,
         Collation::Latin1SwedishCi,
         Collation::Latin1GeneralCi,
         Collation::Latin1GeneralCs,
@@ -104,6 +114,8 @@ impl Collation {
             Collation::Latin1Bin => 47,
             Collation::AsciiGeneralCi => 11,
             Collation::AsciiBin => 65,
+            Collation::Koi8rGeneralCi => 7,
+            Collation::Koi8rBin => 74,
         }
     }
     pub fn name(self) -> &'static str {
@@ -123,6 +135,8 @@ impl Collation {
             Collation::Latin1Bin => "latin1_bin",
             Collation::AsciiGeneralCi => "ascii_general_ci",
             Collation::AsciiBin => "ascii_bin",
+            Collation::Koi8rGeneralCi => "koi8r_general_ci",
+            Collation::Koi8rBin => "koi8r_bin",
         }
     }
     /// The collation a name denotes (case-insensitive; `utf8_x` is `utf8mb3_x`).
@@ -150,6 +164,7 @@ impl Collation {
             | Collation::Latin1GeneralCs
             | Collation::Latin1Bin => Charset::Latin1,
             Collation::AsciiGeneralCi | Collation::AsciiBin => Charset::Ascii,
+            Collation::Koi8rGeneralCi | Collation::Koi8rBin => Charset::Koi8r,
         }
     }
     /// Whether this is its character set's default collation (SHOW COLLATION's Default).
@@ -191,6 +206,7 @@ impl Collation {
                 | Collation::Latin1SwedishCi
                 | Collation::Latin1GeneralCi
                 | Collation::AsciiGeneralCi
+                | Collation::Koi8rGeneralCi
         )
     }
     /// True if a value can be rebuilt from its sort key (binary and NO PAD `_bin` collations).
@@ -207,6 +223,9 @@ impl Collation {
         } else {
             text
         };
+        if self.charset() == Charset::Koi8r {
+            return koi8r_sort_key(self, t);
+        }
         if !self.case_insensitive() {
             return Cow::Borrowed(t);
         }
@@ -227,7 +246,8 @@ impl Collation {
     /// Equal to comparing the two sort keys; texts that are ASCII up to their first difference are
     /// compared in place.
     pub fn compare(self, a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-        if self.pad_space() || self.case_insensitive() {
+        // koi8r_bin orders by KOI8-R byte, which UTF-8 order does not follow past ASCII.
+        if (self.pad_space() || self.case_insensitive()) && self != Collation::Koi8rBin {
             if let Some(o) = self.compare_ascii(a, b) {
                 return o;
             }
@@ -286,6 +306,26 @@ fn trim_trailing_spaces(t: &[u8]) -> &[u8] {
     &t[..n]
 }
 
+/// A koi8r collation's sort key of UTF-8 `t` (trailing spaces already dropped): each character's
+/// KOI8-R byte (`?`'s for a character KOI8-R lacks, which coercion never lets into a koi8r
+/// value), through MariaDB's weight table under `koi8r_general_ci`. Invalid UTF-8 is its bytes.
+fn koi8r_sort_key(c: Collation, t: &[u8]) -> Cow<'_, [u8]> {
+    use crate::types::koi8r::{koi8r_byte, KOI8R_GENERAL_CI_WEIGHTS};
+    let Ok(s) = std::str::from_utf8(t) else {
+        return Cow::Borrowed(t);
+    };
+    let ci = c.case_insensitive();
+    let key = s.chars().map(|ch| {
+        let b = koi8r_byte(ch).unwrap_or(b'?');
+        if ci {
+            KOI8R_GENERAL_CI_WEIGHTS[usize::from(b)]
+        } else {
+            b
+        }
+    });
+    Cow::Owned(key.collect())
+}
+
 /// Simple uppercase mapping when it is one character, else the character itself.
 fn fold_char(c: char) -> char {
     if c.is_ascii() {
@@ -333,10 +373,29 @@ mod tests {
     }
 
     #[test]
+    fn koi8r_orders_as_mariadb() {
+        let (ci, bin) = (Collation::Koi8rGeneralCi, Collation::Koi8rBin);
+        let s = |x: &str| x.as_bytes().to_vec();
+        assert_eq!(ci.compare(&s("Жук"), &s("жУК  ")), Equal);
+        assert_eq!(ci.compare(&s("ю"), &s("а")), Greater);
+        assert_eq!(ci.compare(&s("ё"), &s("е")), Greater);
+        assert_eq!(ci.compare(&s("ё"), &s("ж")), Less);
+        assert_eq!(ci.compare(&s("z"), &s("а")), Less);
+        assert_eq!(bin.compare(&s("ю"), &s("а")), Less);
+        assert_eq!(bin.compare(&s("Ж"), &s("ж")), Greater);
+        assert_eq!(bin.compare(&s("a "), &s("a")), Equal);
+        assert_eq!(Collation::from_name("KOI8R_BIN"), Some(bin));
+        assert_eq!((ci.id(), bin.id()), (7, 74));
+        assert!(ci.is_default() && !bin.is_default());
+    }
+
+    #[test]
     fn in_place_comparison_equals_sort_keys() {
         use rand::{Rng, SeedableRng};
         let mut r = rand::rngs::SmallRng::seed_from_u64(7);
-        let alphabet = ["a", "A", "b", "Z", " ", "\t", "0", "é", "É", "ß", "-"];
+        let alphabet = [
+            "a", "A", "b", "Z", " ", "\t", "0", "é", "É", "ß", "-", "ж", "Ж", "ю", "ё", "е",
+        ];
         let text = |r: &mut rand::rngs::SmallRng| -> String {
             let n = r.gen_range(0..6);
             (0..n)
@@ -351,12 +410,14 @@ mod tests {
             Collation::Utf8mb4_0900Bin,
             Collation::Latin1SwedishCi,
             Collation::AsciiGeneralCi,
+            Collation::Koi8rGeneralCi,
+            Collation::Koi8rBin,
         ];
         for i in 0..20_000 {
             // Half the pairs share a long prefix (up to 40 characters, in one case or the other, some
             // of them not ASCII), which the in-place comparison steps over 16 bytes at a time.
             let shared: String = (0..if i % 2 == 0 { r.gen_range(0..40) } else { 0 })
-                .map(|_| ["x", "Y", "-", "7", "é", "Ä"][r.gen_range(0..6)])
+                .map(|_| ["x", "Y", "-", "7", "é", "Ä", "я"][r.gen_range(0..7)])
                 .collect();
             let other = if r.gen_bool(0.5) {
                 shared.to_ascii_lowercase()

@@ -23,6 +23,7 @@ pub mod charset;
 pub mod coerce;
 pub mod collation;
 pub mod decimal;
+pub mod koi8r;
 pub mod member_codes;
 pub mod sql_mode;
 pub mod temporal;

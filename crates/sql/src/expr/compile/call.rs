@@ -313,7 +313,7 @@ impl Compiler<'_> {
         Ok(self.zoned_call(name, compiled))
     }
 
-    /// `e` as the bytes of its character set where that is not UTF-8 (a latin1 column's text:
+    /// `e` as the bytes of its character set where that is not UTF-8 (a latin1 or koi8r column's text:
     /// HEX and the byte lengths count its latin1 bytes, as MariaDB's do); else `e`.
     /// Text built of literals only is in the connection's character set (MariaDB's literals are).
     fn in_own_bytes(&mut self, e: Expr) -> Expr {
@@ -324,7 +324,7 @@ impl Compiler<'_> {
             None => None,
         };
         match own {
-            Some(cs @ (Charset::Latin1 | Charset::Ascii)) => Expr::Func(
+            Some(cs @ (Charset::Latin1 | Charset::Ascii | Charset::Koi8r)) => Expr::Func(
                 crate::expr::functions::CHARSET_BYTES.into(),
                 vec![e, Expr::Lit(Value::Text(cs.name().into()))],
             ),

@@ -13,6 +13,7 @@ use super::{object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{CastTo, Expr};
+use crate::types::charset::Charset;
 use crate::types::collation::Collation;
 use crate::types::value::Value;
 
@@ -42,9 +43,23 @@ impl Compiler<'_> {
                 let to = cast_target(dt, &|| item_name(expr, &*self.env))?;
                 self.cast_to(expr, to)?
             }
-            // CONVERT(x USING cs): text of the connection's character set.
-            E::Convert { expr, .. } => {
-                Expr::Cast(Box::new(self.compile(expr)?), CastTo::Char(None))
+            // CONVERT(x USING cs): text in cs (`?` for a character it lacks), in cs's default
+            // collation; an unknown cs or `binary`: text of the connection's character set.
+            E::Convert { expr, charset, .. } => {
+                let text = Expr::Cast(Box::new(self.compile(expr)?), CastTo::Char(None));
+                let cs = charset
+                    .as_ref()
+                    .and_then(|n| Charset::from_name(&object_name_parts(n).join(".")));
+                match cs {
+                    Some(cs) if cs != Charset::Binary => Expr::Func(
+                        crate::expr::functions::IN_CHARSET.into(),
+                        vec![
+                            text,
+                            Expr::Lit(Value::Text(cs.default_collation().name().into())),
+                        ],
+                    ),
+                    _ => text,
+                }
             }
             other => return Err(DbError::unsupported(format!("expression {other}"))),
         })

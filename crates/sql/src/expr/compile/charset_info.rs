@@ -4,7 +4,8 @@
 //! Invariants (MariaDB's derivations, coercibility in parentheses): an explicit `COLLATE` its
 //! collation (0); a column its own collation, a binary column `binary` (2), another column
 //! `binary` (5); a user variable holding text the connection's collation (2); a text literal
-//! and the JSON functions the connection's collation (`collation_connection`, 4), JSON_UNQUOTE
+//! and the JSON functions the connection's collation (`collation_connection`, 4; a hex literal
+//! under a single-byte character set's introducer that set's default collation), JSON_UNQUOTE
 //! utf8mb4_bin; USER(), DATABASE(), VERSION() and the other session names utf8mb3 (3); a
 //! byte string `binary` (4); NULL `binary` (6); numbers, dates and the functions that give them
 //! `binary` (5); a function over text its text argument's collation and derivation; anything
@@ -77,6 +78,9 @@ impl Compiler<'_> {
             Expr::Lit(Value::Text(_)) => (self.connection_collation(), 4),
             Expr::Lit(Value::Bytes(_)) => (Collation::Binary, 4),
             Expr::Lit(_) => (Collation::Binary, 5),
+            Expr::Func(n, _) if n == crate::expr::functions::IN_CHARSET => {
+                (e.text_collation(self.scope).unwrap_or_default(), 4)
+            }
             Expr::UserVar(_) => (self.connection_collation(), 2),
             Expr::Json(j) => {
                 let c = self.connection_collation();

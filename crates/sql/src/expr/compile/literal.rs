@@ -12,6 +12,7 @@ use super::Compiler;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::Expr;
+use crate::types::charset::Charset;
 use crate::types::decimal::Decimal;
 use crate::types::value::Value;
 
@@ -114,24 +115,37 @@ impl Compiler<'_> {
         }))
     }
 
-    /// A character set introducer (`_binary 'x'`, `_utf8mb4 'x'`, `_latin1 X'..'`), as JDBC
-    /// drivers send bytes in client-side prepared statements: `_binary` makes a byte string, a
-    /// text character set a text string.
+    /// A character set introducer (`_binary 'x'`, `_utf8mb4 'x'`, `_latin1 X'..'`, `_koi8r 0xFF`),
+    /// as JDBC drivers send bytes in client-side prepared statements: `_binary` makes a byte
+    /// string, a text character set a text string; a hex or bit literal's bytes are read in that
+    /// character set (`_koi8r 0xFF` is `Ъ`, in koi8r's default collation: `__IN_CHARSET`; bytes
+    /// that are not text in it stay bytes). A quoted
+    /// literal keeps the text the statement gave it (divergence: MariaDB reinterprets its bytes
+    /// in the client's character set as the introducer's).
     pub(super) fn introduced(&mut self, prefix: &ast::Ident, value: &ast::Expr) -> DbResult<Expr> {
-        let charset = prefix.value.to_ascii_lowercase();
+        let name = prefix.value.to_ascii_lowercase();
+        let charset = name.strip_prefix('_').and_then(Charset::from_name);
         let lit = self.compile(value)?;
-        Ok(match (charset.as_str(), lit) {
-            ("_binary", Expr::Lit(Value::Text(s))) => Expr::Lit(Value::Bytes(s.into_bytes())),
-            ("_binary", lit) => lit,
-            (
-                "_utf8mb4" | "_utf8mb3" | "_utf8" | "_latin1" | "_ascii",
-                Expr::Lit(Value::Bytes(b)),
-            ) => Expr::Lit(match String::from_utf8(b) {
-                Ok(s) => Value::Text(s),
-                Err(e) => Value::Bytes(e.into_bytes()),
-            }),
-            ("_utf8mb4" | "_utf8mb3" | "_utf8" | "_latin1" | "_ascii", lit) => lit,
-            _ => {
+        Ok(match (charset, lit) {
+            (Some(Charset::Binary), Expr::Lit(Value::Text(s))) => {
+                Expr::Lit(Value::Bytes(s.into_bytes()))
+            }
+            (Some(cs), Expr::Lit(Value::Bytes(b))) if cs != Charset::Binary => {
+                match cs.decode(&b) {
+                    // UTF-8 text is its own bytes: only a single-byte set needs its collation kept.
+                    Some(s) if cs.max_bytes() > 1 => Expr::Lit(Value::Text(s)),
+                    Some(s) => Expr::Func(
+                        crate::expr::functions::IN_CHARSET.into(),
+                        vec![
+                            Expr::Lit(Value::Text(s)),
+                            Expr::Lit(Value::Text(cs.default_collation().name().into())),
+                        ],
+                    ),
+                    None => Expr::Lit(Value::Bytes(b)),
+                }
+            }
+            (Some(_), lit) => lit,
+            (None, _) => {
                 return Err(DbError::unsupported(format!(
                     "character set introducer {}",
                     prefix.value

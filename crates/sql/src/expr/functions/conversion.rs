@@ -175,6 +175,24 @@ pub(super) fn charset_bytes(a: &[Value]) -> Value {
     }
 }
 
+/// `__IN_CHARSET(text, collation name)`: the text with each character that collation's
+/// character set lacks replaced by `?` (MariaDB's conversion); a value that is not text as is.
+pub(super) fn in_charset(a: &[Value]) -> Value {
+    let charset = match a.get(1) {
+        Some(Value::Text(n)) => {
+            crate::types::collation::Collation::from_name(n).map(|c| c.charset())
+        }
+        _ => None,
+    };
+    match (a.first(), charset) {
+        (Some(Value::Text(s)), Some(cs)) if cs.fits(s).is_err() => {
+            Value::Text(cs.replace_unrepresentable(s))
+        }
+        (Some(v), _) => v.clone(),
+        (None, _) => Value::Null,
+    }
+}
+
 /// `__COLLATE(value, collation name)`: the value.
 pub(super) fn collate(a: &[Value]) -> Value {
     a.first().cloned().unwrap_or(Value::Null)
@@ -189,6 +207,15 @@ mod tests {
             Value::Bytes(b) => Some(b),
             _ => None,
         }
+    }
+
+    #[test]
+    fn in_charset_replaces_what_the_set_lacks() {
+        let t = |s: &str| Value::Text(s.into());
+        assert_eq!(in_charset(&[t("Жé"), t("koi8r_general_ci")]), t("Ж?"));
+        assert_eq!(in_charset(&[t("Жé"), t("latin1_swedish_ci")]), t("?é"));
+        assert_eq!(in_charset(&[t("Жé"), t("utf8mb4_bin")]), t("Жé"));
+        assert_eq!(in_charset(&[Value::Int(3), t("koi8r_bin")]), Value::Int(3));
     }
 
     #[test]

@@ -76,6 +76,12 @@ pub const INTERVAL_FUNCTION: &str = "__INTRVL";
 /// LENGTH): the text's bytes in its character set (conversion.rs).
 pub const CHARSET_BYTES: &str = "__CHARSET_BYTES";
 
+/// The internal function a text read from bytes under a character set introducer
+/// (`_koi8r 0xFF`) and `CONVERT(x USING cs)` are wrapped in: `__IN_CHARSET(text, collation
+/// name)` is the text converted to that collation's character set (`?` for a character it
+/// lacks), in that collation (expr/scope.rs), so HEX and LENGTH count its bytes in that set.
+pub const IN_CHARSET: &str = "__IN_CHARSET";
+
 /// A family's evaluation of one of its names.
 type Body = fn(&str, &[Value]) -> DbResult<Value>;
 
@@ -125,6 +131,7 @@ pub fn is_known_function(name: &str) -> bool {
         || name.starts_with("__TIME_BUCKET_")
         || name.starts_with("__TIMESTAMPDIFF_")
         || name == "__COLLATE"
+        || name == IN_CHARSET
         || name == CHARSET_BYTES
         || name == DIV_PRECISE
         || name == DEC_ROUND
@@ -137,6 +144,9 @@ pub fn call(name: &str, a: &[Value]) -> DbResult<Value> {
     }
     if let Some(unit) = name.strip_prefix("__TIMESTAMPDIFF_") {
         return Ok(timestamp_diff::call(unit, a));
+    }
+    if name == IN_CHARSET {
+        return Ok(conversion::in_charset(a));
     }
     if name == "__COLLATE" {
         return Ok(conversion::collate(a));

@@ -12,7 +12,8 @@
 //! A collation is its index in `COLLATIONS` (0 binary, 1 utf8mb4_bin, 2 utf8mb4_general_ci,
 //! 3 utf8mb4_0900_ai_ci, 4 utf8mb4_0900_bin; appended with character sets: 5 utf8mb4_unicode_ci,
 //! 6 utf8mb3_general_ci, 7 utf8mb3_bin, 8 utf8mb3_unicode_ci, 9 latin1_swedish_ci,
-//! 10 latin1_general_ci, 11 latin1_general_cs, 12 latin1_bin, 13 ascii_general_ci, 14 ascii_bin).
+//! 10 latin1_general_ci, 11 latin1_general_cs, 12 latin1_bin, 13 ascii_general_ci, 14 ascii_bin,
+//! 15 koi8r_general_ci, 16 koi8r_bin).
 //! A column type is a tag byte and its parameters; ENUM (15) and SET (16) carry their members
 //! (varint count, then varint length + UTF-8 each), BIT (17) its length. FLOAT (1) and DOUBLE (2)
 //! are the plain signed types; FLOAT(M,D) / DOUBLE(M,D) / UNSIGNED are 18 / 19 followed by

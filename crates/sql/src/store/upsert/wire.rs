@@ -7,7 +7,7 @@ use crate::types::collation::Collation;
 
 /// Collation numbers in an encoded upsert argument (sql-encoding.md): never reordered, new
 /// collations appended.
-pub(super) const COLLATIONS: [Collation; 15] = [
+pub(super) const COLLATIONS: [Collation; 17] = [
     Collation::Binary,
     Collation::Utf8mb4Bin,
     Collation::Utf8mb4GeneralCi,
@@ -23,6 +23,8 @@ pub(super) const COLLATIONS: [Collation; 15] = [
     Collation::Latin1Bin,
     Collation::AsciiGeneralCi,
     Collation::AsciiBin,
+    Collation::Koi8rGeneralCi,
+    Collation::Koi8rBin,
 ];
 
 /// Appends `v` as an unsigned LEB128 varint.

@@ -15,10 +15,12 @@ pub(super) enum Limit {
 pub(super) fn to_text(cx: &mut Ctx<'_>, v: &Value, limit: Limit) -> Result<String, SqlError> {
     let s: String = match v {
         Value::Text(s) => s.clone(),
-        // a binary string's bytes are latin1 text as they are (every byte is a character), as
-        // MariaDB copies them
-        Value::Bytes(b) if cx.col.collation.charset() == Charset::Latin1 => {
-            Charset::Latin1.decode(b).unwrap_or_default()
+        // a binary string's bytes are latin1 or koi8r text as they are (every byte is a
+        // character), as MariaDB copies them
+        Value::Bytes(b)
+            if matches!(cx.col.collation.charset(), Charset::Latin1 | Charset::Koi8r) =>
+        {
+            cx.col.collation.charset().decode(b).unwrap_or_default()
         }
         Value::Bytes(b) => match std::str::from_utf8(b) {
             Ok(s) => s.to_string(),
