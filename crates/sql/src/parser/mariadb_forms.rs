@@ -36,13 +36,10 @@
 //! `betula_qv_` followed by hex digits is read as the name they encode.
 
 use super::tokens::{lex, Lexer, Tok};
+use crate::expr::compile::{COMPOUND_EXTRACT_MARK, COMPOUND_INTERVAL_MARK};
 use crate::expr::functions::INTERVAL_FUNCTION;
 use crate::expr::IntervalUnit;
 
-/// The start of the name of a call standing for a compound interval (`__IV_A` .. `__IV_K`).
-const COMPOUND_INTERVAL_MARK: &str = "__IV_";
-/// The start of the name of a call standing for EXTRACT of a compound unit (`__EX_A` ..).
-const COMPOUND_EXTRACT_MARK: &str = "__EX_";
 use crate::expr::quoted_user_var;
 
 /// Where the token starting at byte `start` of `sql` ends.
@@ -273,8 +270,8 @@ pub fn with_interval_function(sql: &str) -> Option<String> {
 
 /// `sql` with each `INTERVAL x DAY_HOUR` (any compound unit, [`IntervalUnit::COMPOUND`])
 /// written as the call `__IV_<letter>( x)` padded with spaces to its length, which the compiler
-/// reads as that interval ([`compound_interval_call`]), and each `EXTRACT(DAY_HOUR FROM x)` as
-/// `__EX_<letter>(` and spaces ([`compound_extract_call`]); `None` if there is none. The compound
+/// reads as that interval, and each `EXTRACT(DAY_HOUR FROM x)` as `__EX_<letter>(` and spaces
+/// (expr/compile/compound_call.rs); `None` if there is none. The compound
 /// units are reserved words in MariaDB, so a bare one is always a unit.
 pub fn with_compound_interval_units(sql: &str) -> Option<String> {
     let toks = lex(sql);
@@ -335,47 +332,6 @@ fn opening_interval(toks: &[(Tok, usize)]) -> Option<usize> {
         }
     }
     None
-}
-
-/// The compound interval a call written by [`with_compound_interval_units`] denotes: its unit
-/// and amount.
-pub fn compound_interval_call(
-    e: &sqlparser::ast::Expr,
-) -> Option<(IntervalUnit, &sqlparser::ast::Expr)> {
-    match e {
-        sqlparser::ast::Expr::Function(f) => marked_call(f, COMPOUND_INTERVAL_MARK),
-        _ => None,
-    }
-}
-
-/// The compound unit and argument of `EXTRACT(unit FROM x)` as [`with_compound_interval_units`]
-/// wrote it, when `f` is that call.
-pub fn compound_extract_call(
-    f: &sqlparser::ast::Function,
-) -> Option<(IntervalUnit, &sqlparser::ast::Expr)> {
-    marked_call(f, COMPOUND_EXTRACT_MARK)
-}
-
-fn marked_call<'a>(
-    f: &'a sqlparser::ast::Function,
-    mark: &str,
-) -> Option<(IntervalUnit, &'a sqlparser::ast::Expr)> {
-    use sqlparser::ast::{FunctionArg, FunctionArgExpr, FunctionArguments};
-    let name = f.name.to_string();
-    let letter = name.strip_prefix(mark)?.as_bytes();
-    let &[l] = letter else {
-        return None;
-    };
-    let unit = IntervalUnit::COMPOUND
-        .get(usize::from(l.checked_sub(b'A')?))?
-        .1;
-    let FunctionArguments::List(list) = &f.args else {
-        return None;
-    };
-    match list.args.as_slice() {
-        [FunctionArg::Unnamed(FunctionArgExpr::Expr(x))] => Some((unit, x)),
-        _ => None,
-    }
 }
 
 /// `sql` with each `TRIM(BOTH | LEADING | TRAILING FROM` written `TRIM(`, `LTRIM(` or `RTRIM(`

@@ -14,6 +14,7 @@
 
 use sqlparser::ast;
 
+use super::compound_call::compound_extract_call;
 use super::operators::interval_operand;
 use super::{interval_unit, object_name_parts, Compiler};
 use crate::error::code::ErrorCode;
@@ -22,7 +23,6 @@ use crate::expr::aggregate::Accumulator;
 use crate::expr::eval::EvalCtx;
 use crate::expr::functions::Rng;
 use crate::expr::{AggFunc, AggSpec, Expr, IntervalUnit, ZoneShift};
-use crate::parser::mariadb_forms::compound_extract_call;
 use crate::types::value::Value;
 
 /// Whether `e` is a text literal or a function of literals only, at least one of them text.

@@ -34,6 +34,7 @@ mod call;
 mod cast;
 mod cast_digits;
 mod charset_info;
+mod compound_call;
 mod division;
 mod exists_query;
 mod having;
@@ -50,6 +51,7 @@ mod window;
 mod window_alias;
 
 pub use cast::cast_target;
+pub use compound_call::{COMPOUND_EXTRACT_MARK, COMPOUND_INTERVAL_MARK};
 pub use having::plain_column;
 pub use literal::{literal_overflows, number_literal};
 pub use names::{object_name_parts, quoted_user_var, user_var_name};

@@ -9,10 +9,10 @@
 
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 
+use super::compound_call::compound_interval_call;
 use super::Compiler;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::{BinOp, Expr, IntervalUnit, UnOp};
-use crate::parser::mariadb_forms::compound_interval_call;
 use crate::types::collation::Collation;
 
 impl Compiler<'_> {
