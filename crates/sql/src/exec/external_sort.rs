@@ -335,6 +335,14 @@ pub fn sort_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A 1 KiB budget: a few rows make a run.
+    fn tiny_budget(datadir: &std::path::Path) -> SortBudget {
+        SortBudget {
+            memory_bytes: 1024,
+            datadir: datadir.to_path_buf(),
+        }
+    }
     use crate::types::collation::Collation;
     use crate::types::value::cmp_nulls_first;
 
@@ -443,10 +451,7 @@ mod tests {
     #[test]
     fn many_runs_merge_in_passes_and_leave_nothing_behind() {
         let datadir = tempfile::tempdir().unwrap();
-        let budget = SortBudget {
-            memory_bytes: 1024,
-            datadir: datadir.path().to_path_buf(),
-        };
+        let budget = tiny_budget(datadir.path());
         let desc = [false];
         let mut s = RowSorter::new(order(&desc), budget, None);
         for i in 0..5000i64 {
@@ -477,10 +482,7 @@ mod tests {
     #[test]
     fn an_abandoned_sort_removes_its_runs() {
         let datadir = tempfile::tempdir().unwrap();
-        let budget = SortBudget {
-            memory_bytes: 1024,
-            datadir: datadir.path().to_path_buf(),
-        };
+        let budget = tiny_budget(datadir.path());
         let desc = [false];
         let mut s = RowSorter::new(order(&desc), budget, None);
         for i in 0..500i64 {

@@ -123,6 +123,23 @@ impl IntervalUnit {
         ("YEAR_MONTH", IntervalUnit::YearMonth),
     ];
 
+    /// Whether this is a compound unit (its amount is text of several fields).
+    pub fn is_compound(self) -> bool {
+        use IntervalUnit as U;
+        !matches!(
+            self,
+            U::Microsecond
+                | U::Second
+                | U::Minute
+                | U::Hour
+                | U::Day
+                | U::Week
+                | U::Month
+                | U::Quarter
+                | U::Year
+        )
+    }
+
     /// Whether an amount of this unit is a whole number of days, months or years (a DATE
     /// moved by it stays a DATE).
     pub fn is_whole_days(self) -> bool {

@@ -89,26 +89,20 @@ pub fn pair_columns(
     Ok(pairs)
 }
 
-/// One column a join by names shows: the first operand's `i`-th or the second's.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shown {
-    First(usize),
-    Second(usize),
-}
-
-/// What a join of operands of `n_first` and `n_second` columns joined by `pairs` shows, in
-/// order (invariant 1).
-pub fn shown_columns(n_first: usize, n_second: usize, pairs: &[(usize, usize)]) -> Vec<Shown> {
-    let mut shown: Vec<Shown> = pairs.iter().map(|&(a, _)| Shown::First(a)).collect();
+/// What a join of operands showing `first` and `second` joined by `pairs` shows, in order
+/// (invariant 1): each pair's first column, then the first operand's other columns, then the
+/// second's.
+pub fn shown_columns<T: Copy>(first: &[T], second: &[T], pairs: &[(usize, usize)]) -> Vec<T> {
+    let mut shown: Vec<T> = pairs.iter().map(|&(a, _)| first[a]).collect();
     shown.extend(
-        (0..n_first)
+        (0..first.len())
             .filter(|i| pairs.iter().all(|p| p.0 != *i))
-            .map(Shown::First),
+            .map(|i| first[i]),
     );
     shown.extend(
-        (0..n_second)
+        (0..second.len())
             .filter(|j| pairs.iter().all(|p| p.1 != *j))
-            .map(Shown::Second),
+            .map(|j| second[j]),
     );
     shown
 }
@@ -141,13 +135,7 @@ pub fn join_by_names(
         cols.iter().map(|&i| scope.cols[i].name.as_str()).collect()
     };
     let pairs = pair_columns(&name_list(first), &name_list(second), names)?;
-    let shown = shown_columns(first.len(), second.len(), &pairs)
-        .into_iter()
-        .map(|s| match s {
-            Shown::First(i) => first[i],
-            Shown::Second(j) => second[j],
-        })
-        .collect();
+    let shown = shown_columns(first, second, &pairs);
     let on = equalities(pairs.iter().map(|&(a, b)| {
         let (a, b) = (column(scope, first[a]), column(scope, second[b]));
         if left_first {

@@ -13,18 +13,17 @@ use sqlparser::ast;
 use super::covering::prefer_covering_index;
 use super::from::{mark_needed, plan_access, plan_from, From, SrcKind};
 use super::full_group_by::{check_grouped_items, check_ungrouped_mix};
+use super::out_columns::{column_meta, literal_collation};
 use super::window::{compile_item, named_windows, select_aliases};
 use crate::context::Context;
 use crate::error::code::ErrorCode;
 use crate::error::db_error::{DbError, DbResult};
 use crate::expr::compile::plain_column;
-use crate::expr::decimals::fixed_double_decimals;
 use crate::expr::eval::{eval, EvalCtx};
 use crate::expr::window::{WinCall, WindowCtx};
-use crate::expr::{object_name_parts, AggFunc, AggSpec, Expr, Scope};
+use crate::expr::{object_name_parts, AggSpec, Expr, Scope};
 use crate::plan::access::conjuncts;
 use crate::result::OutCol;
-use crate::types::collation::Collation;
 use crate::types::sql_mode::Modes;
 use crate::types::value::Value;
 
@@ -634,80 +633,4 @@ fn group_expression(
             None => err,
         }
     })
-}
-
-/// `collation_connection`: the collation of text literals and of computed text that takes no
-/// collation from a column (MariaDB's coercible derivation).
-fn literal_collation(cx: &Context) -> Collation {
-    match cx.vars.get("collation_connection") {
-        Some(Value::Text(n)) => Collation::from_name(n).unwrap_or_default(),
-        _ => Collation::default(),
-    }
-}
-
-/// The result metadata of projection `p`; `literal` is the collation of text that takes none
-/// from a column ([`literal_collation`]).
-fn column_meta(
-    scope: &Scope,
-    p: &Projection,
-    aggs: &[AggSpec],
-    wins: &[WinCall],
-    literal: Collation,
-) -> OutCol {
-    match &p.expr {
-        Expr::Win(i) => super::window::column_meta(scope, &p.name, &wins[*i]),
-        e if e.col_index().is_some() => {
-            let c = &scope.cols[e.col_index().unwrap_or_default()];
-            OutCol {
-                name: p.name.clone(),
-                table: c.table.clone(),
-                org_table: c.org_table.clone(),
-                db: c.db.clone(),
-                ty: c.ty,
-                flags: c.flags,
-                collation: c.collation,
-                length: c.length,
-                members: c.members.clone(),
-                double_decimals: None,
-            }
-        }
-        Expr::Agg(i) if matches!(aggs[*i].func, AggFunc::Count | AggFunc::CountStar) => {
-            OutCol::named(
-                &p.name,
-                Some(crate::types::SqlType::Int {
-                    width: crate::types::IntWidth::Big,
-                    unsigned: false,
-                }),
-            )
-        }
-        Expr::Agg(i)
-            if matches!(
-                aggs[*i].func,
-                AggFunc::Min | AggFunc::Max | AggFunc::First | AggFunc::Last
-            ) =>
-        {
-            match aggs[*i].arg.first().and_then(Expr::col_index) {
-                Some(c) => OutCol {
-                    name: p.name.clone(),
-                    ty: scope.cols[c].ty,
-                    collation: scope.cols[c].collation,
-                    length: scope.cols[c].length,
-                    members: scope.cols[c].members.clone(),
-                    ..Default::default()
-                },
-                None => OutCol {
-                    double_decimals: fixed_double_decimals(scope, aggs, &p.expr),
-                    ..OutCol::named(&p.name, None)
-                },
-            }
-        }
-        e => match super::item_type::temporal_item_type(scope, e) {
-            Some(ty) => OutCol::named(&p.name, Some(ty)),
-            None => OutCol {
-                collation: e.text_collation(scope).unwrap_or(literal),
-                double_decimals: fixed_double_decimals(scope, aggs, e),
-                ..OutCol::named(&p.name, None)
-            },
-        },
-    }
 }

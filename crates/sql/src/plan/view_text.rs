@@ -25,7 +25,7 @@
 use sqlparser::ast::{self, Expr as E, SetExpr, TableFactor};
 
 use super::expr_children::children;
-use super::join_using::{equalities, pair_columns, shown_columns, JoinNames, Shown};
+use super::join_using::{equalities, pair_columns, shown_columns, JoinNames};
 use super::view_item_names::valid_names;
 use crate::catalog::expr_print::Style;
 use crate::context::Context;
@@ -588,13 +588,7 @@ fn join_by_names(
             .iter()
             .map(|&(a, b)| (col(&first[a]), col(&second[b]))),
     );
-    let shown = shown_columns(first.len(), second.len(), &pairs)
-        .into_iter()
-        .map(|s| match s {
-            Shown::First(i) => first[i],
-            Shown::Second(j) => second[j],
-        })
-        .collect();
+    let shown = shown_columns(first, second, &pairs);
     Ok((on, shown))
 }
 

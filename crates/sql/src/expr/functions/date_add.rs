@@ -59,7 +59,7 @@ fn time_add(t: Time, n: &Value, unit: IntervalUnit, sub: bool) -> Value {
 
 /// The interval `n unit`, negated when `sub`; `None` when it is NULL or out of range.
 fn delta(n: &Value, unit: IntervalUnit, sub: bool) -> Option<Delta> {
-    let d = if IntervalUnit::COMPOUND.iter().any(|&(_, u)| u == unit) {
+    let d = if unit.is_compound() {
         compound_delta(&text_of(n)?, unit)?
     } else {
         simple_delta(n, unit)?

@@ -21,6 +21,7 @@
 
 mod having;
 mod item_print;
+mod keyword_list;
 mod keywords;
 mod window_sorts;
 mod writer;
