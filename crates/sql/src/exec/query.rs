@@ -45,12 +45,19 @@ pub fn run_query(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
     run_query_to(cx, q, None)
 }
 
-/// EXPLAIN of a query: the rows describing the plan the query would run, then those of each
-/// uncorrelated subquery, which planning it ran (its value is part of the plan).
-pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+/// The plan of `q` and the rows of the uncorrelated subqueries planning it ran, for EXPLAIN
+/// (an enclosing EXPLAIN's subqueries are kept aside meanwhile).
+fn plan_explained(cx: &mut Context, q: &ast::Query) -> (DbResult<QueryPlan>, Vec<Vec<Vec<Value>>>) {
     let outer = cx.explained_subqueries.replace(Vec::new());
     let plan = plan_query(cx, q);
     let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    (plan, subqueries)
+}
+
+/// EXPLAIN of a query: the rows describing the plan the query would run, then those of each
+/// uncorrelated subquery, which planning it ran (its value is part of the plan).
+pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
+    let (plan, subqueries) = plan_explained(cx, q);
     match plan? {
         QueryPlan::Select(s) => {
             check_no_derived(&s)?;
@@ -72,9 +79,7 @@ pub fn explain(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
 /// (plan/explain_json/); a query whose planning ran subqueries, or that is not one SELECT, is
 /// refused.
 pub fn explain_json(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
-    let outer = cx.explained_subqueries.replace(Vec::new());
-    let plan = plan_query(cx, q);
-    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    let (plan, subqueries) = plan_explained(cx, q);
     let (QueryPlan::Select(s), ast::SetExpr::Select(sel)) = (plan?, &*q.body) else {
         return Err(DbError::unsupported("EXPLAIN FORMAT=JSON of this query"));
     };
@@ -93,9 +98,7 @@ pub fn explain_json(cx: &mut Context, q: &ast::Query) -> DbResult<Output> {
 /// `filtered` column, and note 1003 holding the query with its names resolved, as MariaDB
 /// prints it (plan/view_text.rs).
 pub fn explain_extended(cx: &mut Context, q: &ast::Query, text: &str) -> DbResult<Output> {
-    let outer = cx.explained_subqueries.replace(Vec::new());
-    let plan = plan_query(cx, q);
-    let subqueries = std::mem::replace(&mut cx.explained_subqueries, outer).unwrap_or_default();
+    let (plan, subqueries) = plan_explained(cx, q);
     let out = match plan? {
         QueryPlan::Select(s) => {
             check_no_derived(&s)?;
