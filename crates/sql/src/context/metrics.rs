@@ -80,6 +80,7 @@ impl StatementKind {
             ) => K::Delete,
             Statement::MultiTable(_) => K::Update,
             Statement::Analyze(_)
+            | Statement::Do(_)
             | Statement::ExplainPartitions(_)
             | Statement::ExplainExtended { .. }
             | Statement::Handler(_) => K::Select,

@@ -14,6 +14,7 @@
 //! | UPDATE, DELETE | multi_table.rs (several tables, modifiers), else sqlparser | `MultiTable`, `Sql` |
 //! | LOAD DATA, LOAD XML | load.rs | `Load` |
 //! | HANDLER | handler.rs | `Handler` |
+//! | DO | do_statement.rs (the expressions: sqlparser) | `Do` |
 //! | SHOW; DESCRIBE, DESC, EXPLAIN table | show.rs | `Show` |
 //! | CREATE {DATABASE, SCHEMA, [UNIQUE] [CLUSTERING] INDEX, USER, [OR REPLACE] SERVER, ROLLUP}, CREATE [OR REPLACE] [view options] VIEW, DROP, TRUNCATE, RENAME, ALTER | ddl.rs (alter.rs, users.rs, servers.rs, rollup.rs, views.rs) | `CreateDatabase`, `DropTables`, `AlterTable`, ... |
 //! | SET PASSWORD, GRANT, REVOKE | users.rs | `SetPassword`, `Grant` |
@@ -47,6 +48,7 @@ pub mod binlog;
 pub mod clustering;
 pub mod cycle_clause;
 pub mod ddl;
+pub mod do_statement;
 pub mod escapes;
 pub mod fast_insert;
 pub mod handler;
@@ -262,6 +264,8 @@ enum Grammar {
     ExplainPartitions,
     /// `EXPLAIN EXTENDED <query>`.
     ExplainExtended,
+    /// `DO expr, ...` (do_statement.rs).
+    Do,
     /// Betula's grammars over tokens.rs's Cursor (show, ddl, users, admin).
     Own,
     /// CREATE [OR REPLACE] [TEMPORARY] TABLE: partition.rs takes out PARTITION BY and
@@ -329,6 +333,7 @@ fn grammar_of(sql: &str) -> Grammar {
         "INSERT" | "REPLACE" => Grammar::Insert,
         "UPDATE" | "DELETE" => Grammar::UpdateDelete,
         "HANDLER" => Grammar::Handler,
+        "DO" => Grammar::Do,
         "LOAD" => match next().as_deref() {
             Some("DATA" | "XML") => Grammar::Load,
             Some("INDEX") => Grammar::Own,
@@ -421,6 +426,7 @@ pub fn parse_statement(sql: &str) -> DbResult<Statement> {
         Grammar::Load => Ok(Statement::Load(Box::new(load::parse(sql)?))),
         Grammar::Handler => Ok(Statement::Handler(handler::parse(sql)?)),
         Grammar::Analyze => analyze(sql),
+        Grammar::Do => do_statement::parse(sql),
         Grammar::ExplainPartitions => explain_partitions(sql),
         Grammar::ExplainExtended => explain_extended(sql),
         Grammar::Own => own(sql),
@@ -470,6 +476,7 @@ pub fn is_own_grammar(sql: &str) -> bool {
         | Grammar::Insert
         | Grammar::Load
         | Grammar::Analyze
+        | Grammar::Do
         | Grammar::ExplainPartitions
         | Grammar::ExplainExtended
         | Grammar::CreateTable => false,

@@ -43,6 +43,8 @@ pub enum Statement {
     },
     /// `ANALYZE <query>`: run the query and report what its plan read (MariaDB's ANALYZE).
     Analyze(Box<ast::Query>),
+    /// `DO expr, ...` as the query `SELECT expr, ...` (do_statement.rs).
+    Do(Box<ast::Query>),
     /// A literal-only INSERT / REPLACE (fast_insert.rs).
     Insert(Box<FastInsert>),
     /// LOAD DATA (load.rs).

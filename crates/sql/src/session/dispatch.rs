@@ -54,6 +54,10 @@ fn run(
         Statement::Sql(s) => sql(cx, &s, sink),
         Statement::CreateTableWith { table, extras } => tables::create_table(cx, &table, &extras),
         Statement::Analyze(q) => crate::exec::query::analyze(cx, &q),
+        Statement::Do(q) => {
+            crate::exec::query::run_query_to(cx, &q, None)?;
+            Ok(Output::done(0))
+        }
         Statement::ExplainPartitions(q) => crate::exec::query::explain_partitions(cx, &q),
         Statement::ExplainExtended { query, text } => {
             crate::exec::query::explain_extended(cx, &query, &text)
