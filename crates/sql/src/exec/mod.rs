@@ -17,4 +17,5 @@ pub mod scan;
 pub mod select;
 pub mod sort;
 pub mod subqueries;
+pub mod union_types;
 pub mod window;

@@ -230,8 +230,11 @@ pub fn run_plan(
             distinct,
         } => {
             let mut rows = rows_of(run_plan(cx, left, None)?);
+            let left_rows = rows.len();
             rows.extend(rows_of(run_plan(cx, right, None)?));
-            let cols = plan.columns();
+            let mut cols = plan.columns();
+            let (lc, rc) = (left.columns(), right.columns());
+            super::union_types::unify(&mut cols, &lc, &rc, &mut rows, left_rows);
             if *distinct {
                 let colls: Vec<_> = cols.iter().map(|c| c.collation).collect();
                 dedup(&mut rows, &colls);
@@ -256,7 +259,10 @@ pub fn run_plan(
             limit,
             offset,
         } => {
-            let rows = rows_of(run_plan(cx, input, None)?);
+            let (cols, rows) = match run_plan(cx, input, None)? {
+                Output::Rows { cols, rows } => (cols, rows),
+                _ => (input.columns(), Vec::new()),
+            };
             let mut keyed = Vec::with_capacity(rows.len());
             for r in rows {
                 let keys = order
@@ -266,15 +272,12 @@ pub fn run_plan(
                 keyed.push((keys, r));
             }
             let desc: Vec<bool> = order.iter().map(|(_, d)| *d).collect();
-            let scope = crate::result::scope_of(&input.columns());
+            let scope = crate::result::scope_of(&cols);
             let colls: Vec<_> = order.iter().map(|(e, _)| scope.collation_of(e)).collect();
             let keyed = sort_keyed(cx, keyed, &desc, &colls, *limit, *offset)?;
             let mut rows: Vec<Vec<Value>> = keyed.into_iter().map(|(_, r)| r).collect();
             apply_limit(&mut rows, *limit, *offset);
-            Ok(Output::Rows {
-                cols: input.columns(),
-                rows,
-            })
+            Ok(Output::Rows { cols, rows })
         }
     }
 }
