@@ -11,7 +11,9 @@
 //! * the session's prepared statements are closed in the backend when the
 //!   connection ends, however it ends;
 //! * a killed session (`Session::killed`) gets the reply of the command it
-//!   was running, then the connection closes without reading another one.
+//!   was running, then the connection closes without reading another one;
+//! * after an SSLRequest the credentials and every command are read through
+//!   TLS only (tls.rs; design.md TLS1-TLS4).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(r.u16().unwrap(), 2);
         let hi = r.u16().unwrap() as u32;
         assert_eq!(lo | hi << 16, SERVER_CAPABILITIES);
-        assert_eq!(lo as u32 & CLIENT_SSL, 0, "no certificate: no CLIENT_SSL");
+        assert_eq!(lo & CLIENT_SSL, 0, "no certificate: no CLIENT_SSL");
         assert_eq!(r.u8().unwrap(), 21);
         r.take(10).unwrap();
         assert_eq!(r.nul_bytes(), b"IJKLMNOPQRST");
