@@ -6,7 +6,8 @@
 //! kept to be written over, 0-64; design.md SEG1-SEG3), max_connections, metrics_port (the HTTP metrics
 //! endpoint's port, off unless set; 0 = any free port) and metrics_address (its address, 127.0.0.1 unless
 //! set; docs/monitoring.md), the binary log's keys (binlog_settings.rs), the server's default
-//! character set, character_set_server / collation_server (charset_settings.rs), and sql_mode).
+//! character set, character_set_server / collation_server (charset_settings.rs), TLS's ssl_cert / ssl_key /
+//! ssl_ca / ssl (tls_settings.rs), and sql_mode).
 //! The file is read as MariaDB reads a my.cnf (option_file.rs): its server sections, `loose-`
 //! prefixes, includes; a key Betula does not have is a warning, a bad value an error. TokuDB's
 //! tokudb_cache_size, tokudb_block_size, tokudb_read_block_size and tokudb_row_format name
@@ -38,6 +39,8 @@ pub struct ServeConfig {
     pub binlog: crate::binlog_settings::BinlogSettings,
     /// The server's default character set (charset_settings.rs).
     pub charset: crate::charset_settings::CharsetSettings,
+    /// TLS for client connections (tls_settings.rs).
+    pub tls: crate::tls_settings::TlsSettings,
     /// The global `sql_mode` from the start, as MariaDB writes it (None: MariaDB's default).
     pub sql_mode: Option<String>,
     /// What the config file had that Betula does not use, one message each (printed at start).
@@ -57,6 +60,7 @@ impl Default for ServeConfig {
             metrics_address: "127.0.0.1".into(),
             binlog: Default::default(),
             charset: Default::default(),
+            tls: Default::default(),
             sql_mode: None,
             warnings: Vec::new(),
         }
@@ -108,7 +112,7 @@ impl ServeConfig {
     /// Applies setting `key` (lower case, `_` for `-`); `Ok(false)` if Betula has no such key.
     fn apply(&mut self, key: &str, value: &str) -> Result<bool, String> {
         let v = value.trim().trim_matches('"').trim_matches('\'');
-        if self.binlog.set(key, v)? || self.charset.set(key, v)? {
+        if self.binlog.set(key, v)? || self.charset.set(key, v)? || self.tls.set(key, v)? {
             return Ok(true);
         }
         match key {
@@ -167,9 +171,10 @@ impl ServeConfig {
     }
 
     /// Checks settings that only make sense together (node vs basement size, the server's
-    /// character set and collation).
+    /// character set and collation, TLS's certificate and key).
     pub fn validate(&self) -> Result<(), String> {
         self.charset.server_collation()?;
+        self.tls.files()?;
         self.env
             .default_tree
             .validate()

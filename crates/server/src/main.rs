@@ -60,6 +60,15 @@ enum Cmd {
         /// This server's id in GTIDs and binlog events (as the config file's server_id)
         #[arg(long)]
         server_id: Option<u32>,
+        /// TLS: the server's certificate (PEM); with --ssl-key, clients may use TLS
+        #[arg(long)]
+        ssl_cert: Option<String>,
+        /// TLS: the certificate's private key (PEM)
+        #[arg(long)]
+        ssl_key: Option<String>,
+        /// TLS: CA certificates (PEM) a client certificate, if presented, must chain to
+        #[arg(long)]
+        ssl_ca: Option<String>,
         /// Any config-file setting, as KEY=VALUE (repeatable; wins over the file)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
@@ -169,6 +178,8 @@ struct ServeFlags {
     metrics_address: Option<String>,
     log_bin: Option<String>,
     server_id: Option<u32>,
+    /// `--ssl-cert`, `--ssl-key`, `--ssl-ca` as (setting, value).
+    tls: Vec<(&'static str, String)>,
     set: Vec<String>,
 }
 
@@ -183,6 +194,7 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
         metrics_address,
         log_bin,
         server_id,
+        tls,
         set,
     } = flags;
     let mut cfg = load_config(config)?;
@@ -198,6 +210,12 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     if let Some(id) = server_id {
         cfg.set("server_id", &id.to_string())?;
     }
+    for (k, v) in &tls {
+        cfg.set(k, v)?;
+    }
+    cfg.validate()?;
+    // A certificate that does not load stops the start (design.md TLS5).
+    let tls_acceptor = cfg.tls.acceptor()?;
     if metrics_port.is_some() {
         cfg.metrics_port = metrics_port;
     }
@@ -231,6 +249,12 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
     if let Some(c) = server_collation {
         engine.set_server_collation(c);
     }
+    for (name, value) in cfg.tls.globals(tls_acceptor.is_some()) {
+        engine
+            .globals
+            .write()
+            .insert(name.into(), betula_sql::types::value::Value::Text(value));
+    }
     if let Some(m) = &cfg.sql_mode {
         engine.globals.write().insert(
             "sql_mode".into(),
@@ -257,6 +281,7 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
         }),
         ServerConfig {
             max_connections: cfg.max_connections,
+            tls: tls_acceptor,
             ..Default::default()
         },
     )
@@ -340,6 +365,9 @@ fn main() -> ExitCode {
             metrics_address,
             log_bin,
             server_id,
+            ssl_cert,
+            ssl_key,
+            ssl_ca,
             set,
         } => serve(ServeFlags {
             datadir,
@@ -351,6 +379,14 @@ fn main() -> ExitCode {
             metrics_address,
             log_bin,
             server_id,
+            tls: [
+                ("ssl_cert", ssl_cert),
+                ("ssl_key", ssl_key),
+                ("ssl_ca", ssl_ca),
+            ]
+            .into_iter()
+            .filter_map(|(k, v)| v.map(|v| (k, v)))
+            .collect(),
             set,
         }),
         Cmd::Import {

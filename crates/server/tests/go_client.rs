@@ -5,6 +5,8 @@
 //! transactions, duplicate-key and missing-table errors, information_schema queries. The
 //! program exits non-zero with a message on the first mismatch. Fails with an install hint if
 //! Go or the driver is missing: `apt-get install -y golang-go golang-github-go-sql-driver-mysql-dev`.
+//! The same program runs again over TLS (`tls=skip-verify`) against a server with the test
+//! certificate of data/README.tls.
 
 mod betula;
 
@@ -28,12 +30,11 @@ fn gopath() -> PathBuf {
     path
 }
 
-#[test]
-fn go_sql_driver_round_trip() {
+/// Builds clients/go_client.go into `dir`.
+fn build(dir: &Path) -> PathBuf {
     let gopath = gopath();
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients/go_client.go");
-    let build = tempfile::tempdir().unwrap();
-    let exe = build.path().join("go_client");
+    let exe = dir.join("go_client");
     let mut go = Command::new("go");
     go.arg("build")
         .arg("-o")
@@ -59,10 +60,13 @@ fn go_sql_driver_round_trip() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    let dir = tempfile::tempdir().unwrap();
-    let server = betula::BetulaServer::start(dir.path());
-    let out = Command::new(&exe)
+    exe
+}
+
+fn run(exe: &Path, server: &betula::BetulaServer, extra: &[&str]) {
+    let out = Command::new(exe)
         .arg(server.port.to_string())
+        .args(extra)
         .output()
         .unwrap();
     assert!(
@@ -72,4 +76,28 @@ fn go_sql_driver_round_trip() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "go ok");
+}
+
+#[test]
+fn go_sql_driver_round_trip() {
+    let build_dir = tempfile::tempdir().unwrap();
+    let exe = build(build_dir.path());
+    let dir = tempfile::tempdir().unwrap();
+    let server = betula::BetulaServer::start(dir.path());
+    run(&exe, &server, &[]);
+}
+
+/// The same workload over TLS (`tls=skip-verify`) against a server with the test certificate.
+#[test]
+fn go_sql_driver_over_tls() {
+    let build_dir = tempfile::tempdir().unwrap();
+    let exe = build(build_dir.path());
+    let dir = tempfile::tempdir().unwrap();
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let cert = data.join("tls-cert.pem").display().to_string();
+    let key = data.join("tls-key.pem").display().to_string();
+    let server =
+        betula::BetulaServer::start_with(dir.path(), &["--ssl-cert", &cert, "--ssl-key", &key])
+            .unwrap();
+    run(&exe, &server, &["&tls=skip-verify"]);
 }

@@ -21,6 +21,7 @@ use betula_sql::{DbError, DbResult, Engine, ErrorCode, OutCol, Output, RowSink};
 
 use betula_sql::context::connection_charset::ConnectionCharsets;
 use betula_sql::context::interrupt::ServerHooks;
+use betula_sql::context::status::TlsStatus;
 use client_charset::Plan;
 
 use crate::protocol::{
@@ -47,6 +48,10 @@ impl Backend for SqlBackend {
             .session(ctx.connection_id as u64, &ctx.user, &ctx.client_host);
         sess.client_found_rows =
             ctx.capabilities & crate::protocol::capabilities::CLIENT_FOUND_ROWS != 0;
+        sess.tls = ctx.tls.map(|t| TlsStatus {
+            version: t.version,
+            cipher: t.cipher,
+        });
         if let Some(cs) = ConnectionCharsets::from_handshake(u16::from(ctx.charset)) {
             sess.set_connection_charsets(cs);
         }

@@ -70,6 +70,9 @@ pub struct SessionContext {
     pub charset: u8,
     /// Connection attributes sent by the client (`_client_name`, ...).
     pub attributes: Vec<(String, String)>,
+    /// The TLS protocol version and cipher when the connection switched to TLS before
+    /// authenticating (None: plain).
+    pub tls: Option<super::tls::TlsInfo>,
 }
 
 /// Result of preparing a statement.

@@ -30,7 +30,9 @@ pub const CLIENT_CAN_HANDLE_EXPIRED_PASSWORDS: u32 = 1 << 22;
 pub const CLIENT_SESSION_TRACK: u32 = 1 << 23;
 pub const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
 
-/// Everything this server implements. Not advertised: SSL, COMPRESS,
+/// Everything this server implements on every connection (CLIENT_SSL is added
+/// when a certificate is configured: `handshake::greeting_capabilities`).
+/// Not advertised: COMPRESS,
 /// SESSION_TRACK, QUERY_ATTRIBUTES, OPTIONAL_RESULTSET_METADATA.
 pub const SERVER_CAPABILITIES: u32 = CLIENT_LONG_PASSWORD
     | CLIENT_FOUND_ROWS

@@ -11,9 +11,11 @@
 //! * the session's prepared statements are closed in the backend when the
 //!   connection ends, however it ends;
 //! * a killed session (`Session::killed`) gets the reply of the command it
-//!   was running, then the connection closes without reading another one.
+//!   was running, then the connection closes without reading another one;
+//! * after an SSLRequest the credentials and every command are read through
+//!   TLS only (tls.rs; design.md TLS1-TLS4).
 
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 
@@ -23,16 +25,21 @@ use super::capabilities::*;
 use super::column::{charset, encode_column_def, ColumnDef, ColumnType};
 use super::command::Command;
 use super::error::{codes, ProtocolError, SqlError};
-use super::handshake::{decode_client_hello, encode_auth_switch, encode_greeting, ClientHello};
+use super::handshake::{
+    decode_client_hello, encode_auth_switch, encode_greeting, greeting_capabilities, ClientHello,
+    HandshakeResponse,
+};
 use super::packet::PacketStream;
 use super::response::{encode_end, encode_err, encode_ok, Completion, OK_HEADER};
 use super::resultset::ResultWriter;
 use super::server::Shared;
 use super::statement::{PreparedStatement, StatementTable};
 use super::status::StatusFlags;
+use super::tls::{start_tls, ConnReader, ConnWriter, TlsAcceptor, TlsInfo};
 use super::wire::{put_u16, put_u32, WireReader};
 
-type Stream = PacketStream<BufReader<TcpStream>, BufWriter<TcpStream>>;
+/// The connection's packets, over the plain socket or, after an SSLRequest, TLS (tls.rs).
+type Stream = PacketStream<ConnReader, ConnWriter>;
 
 /// A dump's events as packets (`0x00`, then the event), flushed one by one.
 struct DumpPackets<'a> {
@@ -73,10 +80,13 @@ pub(crate) fn serve(
         .peer_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_else(|_| "unknown".into());
-    let reader = BufReader::with_capacity(16 * 1024, socket.try_clone()?);
-    let writer = BufWriter::with_capacity(64 * 1024, socket);
+    let reader = ConnReader::plain(socket.try_clone()?);
+    let writer = ConnWriter::plain(socket);
     let mut stream = PacketStream::new(reader, writer, shared.config.max_packet);
-    let Some((session, caps)) = connect(&mut stream, connection_id, client_host, backend)? else {
+    let tls = shared.config.tls.as_ref();
+    let connected = connect(&mut stream, connection_id, client_host, backend, tls);
+    let Some((session, caps)) = connected? else {
+        stream.writer_mut().close();
         return Ok(());
     };
     let mut conn = Connection {
@@ -92,6 +102,7 @@ pub(crate) fn serve(
     for id in conn.stmts.drain_ids() {
         conn.session.close_statement(id);
     }
+    conn.stream.writer_mut().close();
     result
 }
 
@@ -105,13 +116,69 @@ fn send_err<R: Read, W: Write>(
     stream.flush()
 }
 
+/// Reads the client's reply to the greeting; a reply that does not decode is answered with
+/// ER_HANDSHAKE_ERROR (`Ok(None)`: close).
+fn read_hello<R: Read, W: Write>(
+    stream: &mut PacketStream<R, W>,
+) -> Result<Option<ClientHello>, ProtocolError> {
+    match stream.read_packet().and_then(|p| decode_client_hello(&p)) {
+        Ok(h) => Ok(Some(h)),
+        Err(ProtocolError::Malformed(m)) => {
+            send_err(stream, &handshake_error(format!("Bad handshake: {m}")))?;
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn handshake_error(message: impl Into<String>) -> SqlError {
+    SqlError::new(codes::ER_HANDSHAKE_ERROR, b"08S01", message)
+}
+
+/// The client's HandshakeResponse41, read over TLS when it sent an SSLRequest first (design.md
+/// TLS1, TLS2), with the connection's TLS parameters. `Ok(None)`: refused (an ERR was sent, or
+/// the TLS handshake failed) and the connection should close.
+fn handshake_response(
+    stream: &mut Stream,
+    tls: Option<&TlsAcceptor>,
+) -> Result<Option<(HandshakeResponse, Option<TlsInfo>)>, ProtocolError> {
+    match read_hello(stream)? {
+        None => Ok(None),
+        Some(ClientHello::Response(r)) => Ok(Some((r, None))),
+        Some(ClientHello::SslRequest) => {
+            let Some(acceptor) = tls else {
+                let msg = "SSL connections are not supported by this server";
+                send_err(stream, &handshake_error(msg))?;
+                return Ok(None);
+            };
+            let (reader, writer) = stream.transport_mut();
+            // A failed handshake ends this connection only (TLS4); nothing more can be sent.
+            let Ok(info) = start_tls(reader, writer, acceptor) else {
+                return Ok(None);
+            };
+            match read_hello(stream)? {
+                Some(ClientHello::Response(r)) => Ok(Some((r, Some(info)))),
+                Some(ClientHello::SslRequest) => {
+                    send_err(
+                        stream,
+                        &handshake_error("Bad handshake: a second SSLRequest"),
+                    )?;
+                    Ok(None)
+                }
+                None => Ok(None),
+            }
+        }
+    }
+}
+
 /// The connection phase. `Ok(None)` means the client was refused (an ERR
 /// was sent) and the connection should close.
-fn connect<R: Read, W: Write>(
-    stream: &mut PacketStream<R, W>,
+fn connect(
+    stream: &mut Stream,
     connection_id: u32,
     client_host: String,
     backend: &dyn Backend,
+    tls: Option<&TlsAcceptor>,
 ) -> Result<Option<Established>, ProtocolError> {
     let scramble = auth::new_scramble();
     let mut buf = Vec::new();
@@ -121,38 +188,13 @@ fn connect<R: Read, W: Write>(
         connection_id,
         &scramble,
         StatusFlags::AUTOCOMMIT,
+        greeting_capabilities(tls.is_some()),
     );
     stream.write_packet(&buf)?;
     stream.flush()?;
 
-    let hello = match stream.read_packet().and_then(|p| decode_client_hello(&p)) {
-        Ok(h) => h,
-        Err(ProtocolError::Malformed(m)) => {
-            send_err(
-                stream,
-                &SqlError::new(
-                    codes::ER_HANDSHAKE_ERROR,
-                    b"08S01",
-                    format!("Bad handshake: {m}"),
-                ),
-            )?;
-            return Ok(None);
-        }
-        Err(e) => return Err(e),
-    };
-    let resp = match hello {
-        ClientHello::SslRequest => {
-            send_err(
-                stream,
-                &SqlError::new(
-                    codes::ER_HANDSHAKE_ERROR,
-                    b"08S01",
-                    "SSL connections are not supported by this server",
-                ),
-            )?;
-            return Ok(None);
-        }
-        ClientHello::Response(r) => r,
+    let Some((resp, tls)) = handshake_response(stream, tls)? else {
+        return Ok(None);
     };
     let caps = Capabilities::negotiate(resp.capabilities);
 
@@ -202,6 +244,7 @@ fn connect<R: Read, W: Write>(
         local_infile: caps.has(CLIENT_LOCAL_FILES),
         charset: resp.charset,
         attributes: resp.attributes,
+        tls,
     };
     let session = match backend.open_session(ctx) {
         Ok(s) => s,

@@ -2,11 +2,12 @@
 //! Protocol::HandshakeResponse41 / SSLRequest (client reply) and
 //! Protocol::AuthSwitchRequest.
 //!
-//! Invariants: the greeting offers `SERVER_CAPABILITIES` and the
+//! Invariants: the greeting offers `SERVER_CAPABILITIES` (plus CLIENT_SSL
+//! when the server has a certificate, see [`greeting_capabilities`]) and the
 //! mysql_native_password plugin with a 20-byte scramble; decoding the
 //! client's reply never panics and rejects pre-4.1 clients; an SSLRequest
-//! (a 32-byte reply with CLIENT_SSL) is recognised so it can be refused
-//! cleanly instead of being misparsed as credentials.
+//! (a 32-byte reply with CLIENT_SSL) is recognised, never misparsed as
+//! credentials: the server then starts TLS or refuses it cleanly.
 
 use super::auth::{Scramble, NATIVE_PASSWORD_PLUGIN};
 use super::capabilities::*;
@@ -15,13 +16,23 @@ use super::error::ProtocolError;
 use super::status::StatusFlags;
 use super::wire::{put_nul_bytes, put_u16, put_u32, WireReader};
 
-/// Builds the initial handshake packet payload.
+/// The capabilities a greeting offers: CLIENT_SSL only when TLS is configured (design.md TLS3).
+pub fn greeting_capabilities(tls: bool) -> u32 {
+    if tls {
+        SERVER_CAPABILITIES | CLIENT_SSL
+    } else {
+        SERVER_CAPABILITIES
+    }
+}
+
+/// Builds the initial handshake packet payload offering `capabilities`.
 pub fn encode_greeting(
     out: &mut Vec<u8>,
     server_version: &str,
     connection_id: u32,
     scramble: &Scramble,
     status: StatusFlags,
+    capabilities: u32,
 ) {
     out.push(10);
     // A NUL inside the version would truncate it; drop such bytes.
@@ -30,10 +41,10 @@ pub fn encode_greeting(
     put_u32(out, connection_id);
     out.extend_from_slice(&scramble[..8]);
     out.push(0);
-    put_u16(out, SERVER_CAPABILITIES as u16);
+    put_u16(out, capabilities as u16);
     out.push(charset::UTF8MB4_GENERAL_CI as u8);
     put_u16(out, status.0);
-    put_u16(out, (SERVER_CAPABILITIES >> 16) as u16);
+    put_u16(out, (capabilities >> 16) as u16);
     out.push(scramble.len() as u8 + 1);
     out.extend_from_slice(&[0u8; 10]);
     put_nul_bytes(out, &scramble[8..]);
@@ -58,7 +69,7 @@ pub struct HandshakeResponse {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ClientHello {
-    /// The client wants to switch to TLS first (not supported).
+    /// The client wants to switch to TLS before sending its credentials.
     SslRequest,
     Response(HandshakeResponse),
 }
@@ -170,6 +181,7 @@ mod tests {
             7,
             &scramble,
             StatusFlags::AUTOCOMMIT,
+            greeting_capabilities(false),
         );
         assert_eq!(out[0], 10);
         let mut r = WireReader::new(&out[1..]);
@@ -182,11 +194,21 @@ mod tests {
         assert_eq!(r.u16().unwrap(), 2);
         let hi = r.u16().unwrap() as u32;
         assert_eq!(lo | hi << 16, SERVER_CAPABILITIES);
+        assert_eq!(lo & CLIENT_SSL, 0, "no certificate: no CLIENT_SSL");
         assert_eq!(r.u8().unwrap(), 21);
         r.take(10).unwrap();
         assert_eq!(r.nul_bytes(), b"IJKLMNOPQRST");
         assert_eq!(r.nul_bytes(), b"mysql_native_password");
         assert!(r.is_empty());
+    }
+
+    #[test]
+    fn greeting_offers_ssl_with_a_certificate() {
+        let mut out = Vec::new();
+        let caps = greeting_capabilities(true);
+        encode_greeting(&mut out, "v", 1, &[0; 20], StatusFlags::AUTOCOMMIT, caps);
+        let lo = u16::from_le_bytes([out[1 + 2 + 4 + 8 + 1], out[1 + 2 + 4 + 8 + 2]]);
+        assert_ne!(u32::from(lo) & CLIENT_SSL, 0);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! Layering, bottom up: [`wire`] (primitive encodings) → [`packet`]
 //! (framing) → [`handshake`]/[`auth`] (connection phase) →
 //! [`response`]/[`column`]/[`row`]/[`binary_value`]/[`resultset`] (replies) and
-//! [`statement`] (prepared statements), [`local_infile`] (LOAD DATA LOCAL) → [`connection`] (command loop) →
+//! [`statement`] (prepared statements), [`local_infile`] (LOAD DATA LOCAL), [`tls`] (the TLS
+//! transport) → [`connection`] (command loop) →
 //! [`server`] (listener and threads). The SQL layer plugs in through the
 //! traits in [`backend`]. See docs/protocol.md for what is supported.
 //!
@@ -29,6 +30,7 @@ pub mod row;
 pub mod server;
 pub mod statement;
 pub mod status;
+pub mod tls;
 pub mod value;
 pub mod wire;
 
@@ -40,4 +42,5 @@ pub use column::{ColumnDef, ColumnType};
 pub use error::{ProtocolError, SqlError};
 pub use server::{Server, ServerConfig, ServerHandle, ShutdownHandle};
 pub use status::StatusFlags;
+pub use tls::{TlsAcceptor, TlsConfigError, TlsFiles, TlsInfo};
 pub use value::{Date, DateTime, Time, Value};

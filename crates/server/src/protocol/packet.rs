@@ -138,6 +138,11 @@ impl<R: Read, W: Write> PacketStream<R, W> {
     pub fn reader_mut(&mut self) -> &mut R {
         &mut self.reader
     }
+
+    /// Both halves at once (to replace the transport, e.g. by TLS; the sequence id continues).
+    pub fn transport_mut(&mut self) -> (&mut R, &mut W) {
+        (&mut self.reader, &mut self.writer)
+    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,9 @@
 //!   threads before returning;
 //! * KILL CONNECTION of another connection shuts down the read half of its
 //!   socket ([`ShutdownHandle::close_connection`]): a connection blocked
-//!   reading ends at once, a running one after its reply.
+//!   reading ends at once, a running one after its reply. The registry holds
+//!   the TCP socket itself, so this holds for a connection that switched to
+//!   TLS too (its TLS stream reads from the same socket).
 
 use std::collections::HashMap;
 use std::io;
@@ -31,6 +33,7 @@ use super::backend::Backend;
 use super::connection::{refuse, serve};
 use super::error::{codes, SqlError};
 use super::packet::DEFAULT_MAX_PACKET;
+use super::tls::TlsAcceptor;
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -38,6 +41,9 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// Largest client packet accepted (MySQL's `max_allowed_packet`).
     pub max_packet: usize,
+    /// The certificate clients may switch to TLS with (`--ssl-cert`/`--ssl-key`); None: plain
+    /// connections only, CLIENT_SSL not offered.
+    pub tls: Option<TlsAcceptor>,
 }
 
 impl Default for ServerConfig {
@@ -45,6 +51,7 @@ impl Default for ServerConfig {
         ServerConfig {
             max_connections: 151,
             max_packet: DEFAULT_MAX_PACKET,
+            tls: None,
         }
     }
 }

@@ -1,7 +1,8 @@
 // JDBC client for crates/server/tests/jdbc_client.rs: drives a running Betula server through a
 // JDBC driver (MariaDB Connector/J from Debian's libmariadb-java) with server-side prepared
 // statements, and exits non-zero with a message on the first result that differs from what
-// MySQL returns. Prints "jdbc ok" on success. Usage: java JdbcClient <port>.
+// MySQL returns. Prints "jdbc ok" on success. Usage: java JdbcClient <port> [extra URL options,
+// e.g. "&useSsl=true&trustServerCertificate=true": then every connection must be TLS].
 
 import java.math.BigDecimal;
 import java.sql.BatchUpdateException;
@@ -39,7 +40,8 @@ public class JdbcClient {
     public static void main(String[] args) throws Exception {
         String port = args[0];
         String base = "jdbc:mariadb://127.0.0.1:" + port + "/";
-        String opts = "?useServerPrepStmts=true";
+        String extra = args.length > 1 ? args[1] : "";
+        String opts = "?useServerPrepStmts=true" + extra;
 
         // Root (no password, loopback only) creates a database and a user with a password.
         try (Connection root = DriverManager.getConnection(base + opts, "root", "")) {
@@ -283,6 +285,14 @@ public class JdbcClient {
                         check(!r.next(), mode + " two rows");
                     }
                 }
+            }
+        }
+        if (!extra.isEmpty()) {
+            try (Connection c = DriverManager.getConnection(base + opts, "root", "");
+                 Statement s = c.createStatement();
+                 ResultSet r = s.executeQuery("SHOW STATUS LIKE 'Ssl_version'")) {
+                check(r.next(), "Ssl_version row");
+                check(r.getString(2).startsWith("TLSv1."), "Ssl_version with " + extra + ": " + r.getString(2));
             }
         }
         System.out.println("jdbc ok");

@@ -3,7 +3,8 @@
 // built in GOPATH mode). Queries with arguments use server-side prepared statements (the
 // driver's default without interpolateParams). Exits non-zero with a message on the first
 // result that differs from what MySQL returns; prints "go ok" on success.
-// Usage: go run go_client.go <port>.
+// Usage: go run go_client.go <port> [extra DSN parameters, e.g. "&tls=skip-verify": then every
+// connection must be TLS].
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -52,8 +54,12 @@ func mysqlErr(err error, what string) *mysql.MySQLError {
 
 func main() {
 	port := os.Args[1]
+	extra := ""
+	if len(os.Args) > 2 {
+		extra = os.Args[2]
+	}
 	dsn := func(user, pass, db string) string {
-		return fmt.Sprintf("%s:%s@tcp(127.0.0.1:%s)/%s?parseTime=true&loc=UTC", user, pass, port, db)
+		return fmt.Sprintf("%s:%s@tcp(127.0.0.1:%s)/%s?parseTime=true&loc=UTC%s", user, pass, port, db, extra)
 	}
 
 	root, err := sql.Open("mysql", dsn("root", "", ""))
@@ -248,6 +254,16 @@ func main() {
 		must(bdb.QueryRow("SELECT id FROM bin WHERE b = ?", []byte{0, 0xff}).Scan(&id), "select by bytes "+mode)
 		eq(id, 2, "row found by bytes "+mode)
 		bdb.Close()
+	}
+	if extra != "" {
+		tdb, err := sql.Open("mysql", dsn("root", "", ""))
+		must(err, "open tls")
+		var name, version string
+		must(tdb.QueryRow("SHOW STATUS LIKE 'Ssl_version'").Scan(&name, &version), "Ssl_version")
+		if !strings.HasPrefix(version, "TLSv1.") {
+			fail("Ssl_version with %s: got %q", extra, version)
+		}
+		tdb.Close()
 	}
 	fmt.Println("go ok")
 }

@@ -39,6 +39,11 @@ fn run(cmd: &mut Command, what: &str) -> String {
 /// Compiles `tests/clients/<class>.java` and runs it with the server's `port` as its argument;
 /// its standard output.
 pub fn run_client(class: &str, port: u16) -> String {
+    run_client_with(class, port, &[])
+}
+
+/// [`run_client`] with more arguments after the port.
+pub fn run_client_with(class: &str, port: u16, extra: &[&str]) -> String {
     let jar = driver_jar();
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/clients")
@@ -59,7 +64,8 @@ pub fn run_client(class: &str, port: u16) -> String {
             .arg("-cp")
             .arg(classpath)
             .arg(class)
-            .arg(port.to_string()),
+            .arg(port.to_string())
+            .args(extra),
         &format!("java {class}"),
     )
 }

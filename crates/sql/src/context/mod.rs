@@ -153,6 +153,8 @@ pub struct Context {
     pub explained_subqueries: Option<Vec<Vec<Vec<Value>>>>,
     /// The connection's status counters (status.rs).
     pub status: status::SessionStatus,
+    /// The connection's TLS parameters (None: a plain connection).
+    pub tls: Option<status::TlsStatus>,
     /// The stored routines running or being expanded, outermost first (routine/, design.md
     /// RTN5).
     pub routine_stack: Vec<(crate::catalog::routine_def::RoutineKind, String, String)>,
@@ -258,6 +260,7 @@ impl Context {
             outer_reads_many: 0,
             explained_subqueries: None,
             status: Default::default(),
+            tls: None,
             routine_stack: Vec::new(),
             routine_results: Vec::new(),
             undo_to: None,

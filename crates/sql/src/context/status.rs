@@ -11,6 +11,10 @@
 //! | `Sort_rows` | rows sorts returned (with LIMIT, at most LIMIT + OFFSET) |
 //! | `Sort_scan` | sorts: each ORDER BY that no index order serves and each window's sort |
 //!
+//! `Ssl_version` and `Ssl_cipher` are the connection's TLS parameters ([`TlsStatus`], set when
+//! the session opens; empty for a plain connection), shown by SHOW STATUS and SHOW GLOBAL
+//! STATUS alike, as MariaDB shows them.
+//!
 //! Invariants: a count goes to the session's counter and to the server's at the same time, so
 //! the global value is the sum over every connection since the server started; FLUSH STATUS
 //! zeroes the session's counters only.
@@ -35,6 +39,15 @@ impl SortCounts {
         self.merge_passes += o.merge_passes;
         self.priority_queue_sorts += o.priority_queue_sorts;
     }
+}
+
+/// The TLS parameters of an encrypted connection, under MariaDB's names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TlsStatus {
+    /// `Ssl_version`: `TLSv1.2` or `TLSv1.3`.
+    pub version: String,
+    /// `Ssl_cipher`: the cipher suite's OpenSSL name.
+    pub cipher: String,
 }
 
 /// One connection's counters.
@@ -99,6 +112,15 @@ impl Context {
             ("Sort_rows", sorts.rows),
             ("Sort_scan", sorts.sorts),
         ]
+    }
+
+    /// `Ssl_cipher` and `Ssl_version` of this connection (empty when it is not encrypted).
+    pub fn tls_status(&self) -> Vec<(&'static str, String)> {
+        let (version, cipher) = match &self.tls {
+            Some(t) => (t.version.clone(), t.cipher.clone()),
+            None => (String::new(), String::new()),
+        };
+        vec![("Ssl_cipher", cipher), ("Ssl_version", version)]
     }
 
     /// FLUSH STATUS: the session's counters start again from 0.

@@ -155,7 +155,16 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("session_track_state_change", i(0)),
         ("session_track_system_variables", t("")),
         ("session_track_transaction_info", t("OFF")),
+        // TLS (set at server start from --ssl-cert / --ssl-key / --ssl-ca; shown only).
         ("ssl_ca", t("")),
+        ("ssl_capath", t("")),
+        ("ssl_cert", t("")),
+        ("ssl_cipher", t("")),
+        ("ssl_crl", t("")),
+        ("ssl_crlpath", t("")),
+        ("ssl_key", t("")),
+        ("tls_version", t("TLSv1.2,TLSv1.3")),
+        ("version_ssl_library", t("rustls 0.23 (ring)")),
         ("tmp_table_size", i(16_777_216)),
         // Bytes a sort holds in memory before it spills sorted runs to disk (exec/external_sort.rs,
         // design.md XSR1); MariaDB 10.11's default and bounds ([`BOUNDED`]).

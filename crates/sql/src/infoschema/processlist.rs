@@ -150,6 +150,7 @@ pub fn status(cx: &Context, global: bool) -> Vec<(String, String)> {
             .into_iter()
             .map(|(n, v)| (n.to_string(), v.to_string())),
     )
+    .chain(cx.tls_status().into_iter().map(|(n, v)| (n.to_string(), v)))
     .collect()
 }
 
