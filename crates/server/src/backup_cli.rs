@@ -151,7 +151,6 @@ pub fn restore(
     from: PathBuf,
     datadir: PathBuf,
     env: betula_storage::EnvOptions,
-    password_hash: fn(&[u8]) -> [u8; 20],
 ) -> Result<String, String> {
     let vfs = betula_storage::vfs::RealVfs;
     let summary = betula_storage::restore_backup(&vfs, &from, &datadir)
@@ -160,7 +159,6 @@ pub fn restore(
         datadir: datadir.clone(),
         env,
         port: 0,
-        password_hash,
     })
     .map_err(|e| format!("the restored directory does not open: {e}"))?;
     engine

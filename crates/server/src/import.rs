@@ -136,7 +136,7 @@ fn format_for(args: &ImportArgs, file: &std::path::Path) -> Result<Format, Strin
 }
 
 /// Runs the import; returns the summary line.
-pub fn run(args: ImportArgs, password_hash: fn(&[u8]) -> [u8; 20]) -> Result<String, String> {
+pub fn run(args: ImportArgs) -> Result<String, String> {
     let (db, table) = args
         .table
         .split_once('.')
@@ -154,7 +154,6 @@ pub fn run(args: ImportArgs, password_hash: fn(&[u8]) -> [u8; 20]) -> Result<Str
         datadir: args.datadir.clone(),
         env: args.env.clone(),
         port: 0,
-        password_hash,
     })
     .map_err(|e| format!("cannot open {}: {e}", args.datadir.display()))?;
     let t = engine

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use betula_server::backend::SqlBackend;
 use betula_server::config::{is_loopback, socket_address, ServeConfig};
 use betula_server::metrics::MetricsServer;
-use betula_server::protocol::{auth, Server, ServerConfig};
+use betula_server::protocol::{Server, ServerConfig};
 use betula_sql::{Engine, EngineConfig};
 use clap::{Parser, Subcommand};
 
@@ -240,7 +240,6 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
             datadir: cfg.datadir.clone(),
             env: cfg.env.clone(),
             port: cfg.port,
-            password_hash: auth::hash_password,
         },
         betula_server::fault_control::vfs_from_env(),
     )
@@ -266,7 +265,7 @@ fn serve(flags: ServeFlags) -> Result<(), String> {
             .enable_binlog(b)
             .map_err(|e| format!("cannot open the binary log: {e}"))?;
     }
-    if !is_loopback(&cfg.bind) && engine.user_auth("root").flatten().is_none() {
+    if !is_loopback(&cfg.bind) && engine.root_without_password() {
         return Err(format!(
             "refusing to listen on {} while root has no password: start on 127.0.0.1 and run \
              ALTER USER root IDENTIFIED BY '...' first",
@@ -405,25 +404,22 @@ fn main() -> ExitCode {
             ignore,
             quiet,
         } => load_config(config).and_then(|cfg| {
-            let summary = betula_server::import::run(
-                betula_server::import::ImportArgs {
-                    files,
-                    table,
-                    datadir: datadir.unwrap_or(cfg.datadir),
-                    env: cfg.env,
-                    format,
-                    fields_terminated_by,
-                    enclosed_by: fields_enclosed_by,
-                    escaped_by: fields_escaped_by,
-                    lines_terminated_by,
-                    ignore_lines,
-                    columns,
-                    replace,
-                    ignore,
-                    progress: !quiet,
-                },
-                auth::hash_password,
-            )?;
+            let summary = betula_server::import::run(betula_server::import::ImportArgs {
+                files,
+                table,
+                datadir: datadir.unwrap_or(cfg.datadir),
+                env: cfg.env,
+                format,
+                fields_terminated_by,
+                enclosed_by: fields_enclosed_by,
+                escaped_by: fields_escaped_by,
+                lines_terminated_by,
+                ignore_lines,
+                columns,
+                replace,
+                ignore,
+                progress: !quiet,
+            })?;
             let _ = writeln!(std::io::stdout(), "betula import: {summary}");
             Ok(())
         }),
@@ -454,14 +450,8 @@ fn main() -> ExitCode {
             from,
             datadir,
             config,
-        } => load_config(config).and_then(|cfg| {
-            print(betula_server::backup_cli::restore(
-                from,
-                datadir,
-                cfg.env,
-                auth::hash_password,
-            ))
-        }),
+        } => load_config(config)
+            .and_then(|cfg| print(betula_server::backup_cli::restore(from, datadir, cfg.env))),
         Cmd::Verify { datadir } => print(betula_server::backup_cli::verify(
             datadir.unwrap_or_else(|| ServeConfig::default().datadir),
         )),

@@ -271,7 +271,7 @@ fn refuses_non_loopback_bind_without_root_password() {
     {
         let server = BetulaServer::start(dir.path());
         let mut c = server.conn(None);
-        c.query_drop("ALTER USER 'root'@'localhost' IDENTIFIED BY 'sekret'")
+        c.query_drop("ALTER USER 'root'@'%' IDENTIFIED BY 'sekret'")
             .unwrap();
         server.stop();
     }

@@ -23,7 +23,6 @@ fn config(dir: &Path) -> EngineConfig {
             ..EnvOptions::default()
         },
         port: 0,
-        password_hash: |_| [0u8; 20],
     }
 }
 

@@ -36,16 +36,31 @@ pub struct SqlBackend {
 }
 
 impl Backend for SqlBackend {
-    fn user_auth(&self, user: &str, _client_host: &str) -> Option<UserAuth> {
-        self.engine
-            .user_auth(user)
-            .map(|password_hash| UserAuth { password_hash })
+    fn user_auth(&self, user: &str, client_host: &str) -> Option<UserAuth> {
+        self.engine.user_auth(user, client_host).map(|u| UserAuth {
+            account_user: u.name,
+            account_host: u.host,
+            plugin: u.plugin,
+            auth_string: u.auth,
+            require_ssl: u.require_ssl,
+        })
+    }
+
+    fn rsa_key_file(&self) -> Option<std::path::PathBuf> {
+        Some(
+            self.engine
+                .config
+                .datadir
+                .join(crate::protocol::auth_sha2::RSA_KEY_FILE),
+        )
     }
 
     fn open_session(&self, ctx: SessionContext) -> Result<Box<dyn Session>, SqlError> {
         let mut sess = self
             .engine
             .session(ctx.connection_id as u64, &ctx.user, &ctx.client_host);
+        sess.account_user = ctx.account_user;
+        sess.account_host = ctx.account_host;
         sess.client_found_rows =
             ctx.capabilities & crate::protocol::capabilities::CLIENT_FOUND_ROWS != 0;
         sess.tls = ctx.tls.map(|t| TlsStatus {

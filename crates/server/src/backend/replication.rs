@@ -42,13 +42,8 @@ fn text_var(sess: &SqlSession, name: &str) -> Option<String> {
 
 impl SqlSession {
     fn may_replicate(&self) -> Result<(), SqlError> {
-        let ok = self
-            .sess
-            .engine
-            .catalog
-            .user(&self.sess.user)
-            .is_some_and(|u| u.may_replicate());
-        if ok || self.sess.user == "root" {
+        let ok = self.sess.account().is_some_and(|u| u.may_replicate());
+        if ok || self.sess.account_user == "root" {
             return Ok(());
         }
         Err(error(DbError::new(

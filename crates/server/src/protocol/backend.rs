@@ -43,13 +43,35 @@ pub use super::response::Completion;
 pub use super::statement::StatementId;
 use super::status::StatusFlags;
 use super::value::Value;
+use betula_sql::catalog::credentials::AuthPlugin;
 
-/// What a backend stores for mysql_native_password authentication.
+/// The account a connection was matched to (design.md ACC3) and what authenticates it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UserAuth {
-    /// `SHA1(SHA1(password))` (see `auth::hash_password`), or `None` for an
-    /// account without password.
-    pub password_hash: Option<[u8; 20]>,
+    /// The account's user name (empty: anonymous) and host pattern: CURRENT_USER().
+    pub account_user: String,
+    pub account_host: String,
+    pub plugin: AuthPlugin,
+    /// The stored form of the password (`betula_sql::catalog::credentials`); empty: none.
+    pub auth_string: String,
+    /// REQUIRE SSL: refused on a connection that is not secure.
+    pub require_ssl: bool,
+}
+
+impl UserAuth {
+    /// A mysql_native_password account `'user'@'%'` with `password` (empty: none).
+    pub fn native(user: &str, password: &[u8]) -> UserAuth {
+        UserAuth {
+            account_user: user.into(),
+            account_host: "%".into(),
+            plugin: AuthPlugin::Native,
+            auth_string: betula_sql::catalog::credentials::auth_string(
+                AuthPlugin::Native,
+                password,
+            ),
+            require_ssl: false,
+        }
+    }
 }
 
 /// Everything known about a freshly authenticated connection.
@@ -57,6 +79,9 @@ pub struct UserAuth {
 pub struct SessionContext {
     pub connection_id: u32,
     pub user: String,
+    /// The matched account (design.md ACC3): user name and host pattern.
+    pub account_user: String,
+    pub account_host: String,
     /// The client's IP address, as text.
     pub client_host: String,
     /// Database from CONNECT_WITH_DB; `open_session` should fail with
@@ -86,8 +111,14 @@ pub struct PreparedInfo {
 
 /// The server-wide SQL engine.
 pub trait Backend: Send + Sync + 'static {
-    /// Looks up an account. `None` means "no such user" (access denied).
+    /// The account a client `user` from address `client_host` is matched to (design.md ACC3).
+    /// `None` means no account matches (access denied).
     fn user_auth(&self, user: &str, client_host: &str) -> Option<UserAuth>;
+    /// Where caching_sha2_password's RSA key pair is kept (made there once); `None`: no RSA
+    /// exchange, a full authentication then needs a secure connection.
+    fn rsa_key_file(&self) -> Option<std::path::PathBuf> {
+        None
+    }
     /// Opens the session of an authenticated connection.
     fn open_session(&self, ctx: SessionContext) -> Result<Box<dyn Session>, SqlError>;
     /// Announced in the handshake, e.g. "8.0.35-betula-0.1.0". Clients parse

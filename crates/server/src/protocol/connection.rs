@@ -19,15 +19,15 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::Ordering;
 
-use super::auth::{self, NATIVE_PASSWORD_PLUGIN};
+use super::auth;
+use super::authenticate::{authenticate, Login};
 use super::backend::{Backend, DumpRequest, EventSink, PreparedInfo, Session, SessionContext};
 use super::capabilities::*;
 use super::column::{charset, encode_column_def, ColumnDef, ColumnType};
 use super::command::Command;
 use super::error::{codes, ProtocolError, SqlError};
 use super::handshake::{
-    decode_client_hello, encode_auth_switch, encode_greeting, greeting_capabilities, ClientHello,
-    HandshakeResponse,
+    decode_client_hello, encode_greeting, greeting_capabilities, ClientHello, HandshakeResponse,
 };
 use super::packet::PacketStream;
 use super::response::{encode_end, encode_err, encode_ok, Completion, OK_HEADER};
@@ -198,43 +198,21 @@ fn connect(
     };
     let caps = Capabilities::negotiate(resp.capabilities);
 
-    let mut auth_response = resp.auth_response.clone();
-    let client_plugin = resp
-        .auth_plugin
-        .as_deref()
-        .unwrap_or(NATIVE_PASSWORD_PLUGIN);
-    if caps.has(CLIENT_PLUGIN_AUTH) && client_plugin != NATIVE_PASSWORD_PLUGIN {
-        buf.clear();
-        encode_auth_switch(&mut buf, NATIVE_PASSWORD_PLUGIN, &scramble);
-        stream.write_packet(&buf)?;
-        stream.flush()?;
-        auth_response = stream.read_packet()?;
-    }
-    let account = backend.user_auth(&resp.user, &client_host);
-    let authenticated = match &account {
-        Some(a) => auth::verify(a.password_hash.as_ref(), &scramble, &auth_response),
-        None => false,
+    let login = Login {
+        hello: &resp,
+        caps,
+        scramble: &scramble,
+        client_host: &client_host,
+        secure: tls.is_some(),
     };
-    if !authenticated {
-        let msg = format!(
-            "Access denied for user '{}'@'{}' (using password: {})",
-            resp.user,
-            client_host,
-            if auth_response.is_empty() {
-                "NO"
-            } else {
-                "YES"
-            }
-        );
-        send_err(
-            stream,
-            &SqlError::new(codes::ER_ACCESS_DENIED_ERROR, b"28000", msg),
-        )?;
+    let Some(account) = authenticate(stream, backend, &login)? else {
         return Ok(None);
-    }
+    };
     let ctx = SessionContext {
         connection_id,
         user: resp.user.clone(),
+        account_user: account.account_user,
+        account_host: account.account_host,
         client_host,
         database: resp
             .database

@@ -2,7 +2,7 @@
 //! protocol documentation (no third-party protocol crate).
 //!
 //! Layering, bottom up: [`wire`] (primitive encodings) → [`packet`]
-//! (framing) → [`handshake`]/[`auth`] (connection phase) →
+//! (framing) → [`handshake`]/[`auth`]/[`auth_sha2`]/[`auth_ed25519`] and `authenticate` (connection phase) →
 //! [`response`]/[`column`]/[`row`]/[`binary_value`]/[`resultset`] (replies) and
 //! [`statement`] (prepared statements), [`local_infile`] (LOAD DATA LOCAL), [`tls`] (the TLS
 //! transport) → [`connection`] (command loop) →
@@ -13,6 +13,9 @@
 //! it panic; malformed input becomes an ERR packet or a closed connection.
 
 pub mod auth;
+pub mod auth_ed25519;
+pub mod auth_sha2;
+mod authenticate;
 pub mod backend;
 pub mod binary_value;
 pub mod capabilities;

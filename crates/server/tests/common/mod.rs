@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use betula_server::protocol::auth::hash_password;
 use betula_server::protocol::column::flags;
 use betula_server::protocol::*;
 
@@ -48,12 +47,8 @@ impl DemoState {
 impl Backend for DemoBackend {
     fn user_auth(&self, user: &str, _host: &str) -> Option<UserAuth> {
         match user {
-            "root" => Some(UserAuth {
-                password_hash: None,
-            }),
-            "alice" => Some(UserAuth {
-                password_hash: Some(hash_password(b"secret")),
-            }),
+            "root" => Some(UserAuth::native("root", b"")),
+            "alice" => Some(UserAuth::native("alice", b"secret")),
             _ => None,
         }
     }

@@ -51,6 +51,8 @@ mod routine_store;
 pub mod sequence_table;
 pub mod type_text;
 
+pub mod account_host;
+pub mod credentials;
 mod database_def;
 mod hex_text;
 mod persist;

@@ -3,8 +3,8 @@
 //!
 //! Keys: `D\0<db>` → the database's defaults (database_def.rs); `T\0<db>\0<table>` → the table's `SHOW CREATE TABLE`
 //! text (table_entry.rs: with a header line when needed), parsed again at start-up by the same
-//! code as user DDL, so the stored form is the one users see; `U\0<user>` → a user
-//! (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `V\0<db>\0<view>` → a
+//! code as user DDL, so the stored form is the one users see; `U\0<user>\0<host>` (or the older
+//! `U\0<user>`) → an account (users.rs); `S\0<lower-case server name>` → a server (server_def.rs); `V\0<db>\0<view>` → a
 //! view's definition (view_def.rs, view_store.rs); `R\0<db>\0<F|P>\0<name>` → a stored routine
 //! (routine_def.rs, routine_store.rs); `A\0<db>\0<table>` → the
 //! table's next AUTO_INCREMENT value, 8 bytes little-endian (design.md AIC1-AIC4). Entries of other kinds
@@ -38,7 +38,8 @@ pub const CATALOG_TREE: &str = "__catalog";
 pub(super) struct State {
     pub(super) dbs: BTreeMap<String, DatabaseDef>,
     pub(super) tables: BTreeMap<(String, String), Arc<TableDef>>,
-    pub(super) users: BTreeMap<String, UserDef>,
+    /// Accounts by (user, host) (design.md ACC1).
+    pub(super) users: BTreeMap<(String, String), UserDef>,
     pub(super) servers: BTreeMap<String, ServerDef>,
     /// Views by (database, name) (view_store.rs, design.md VIEW1).
     pub(super) views: BTreeMap<(String, String), Arc<ViewDef>>,
@@ -90,8 +91,9 @@ impl Catalog {
             cat.put_db("test", DatabaseDef::default())?;
             cat.put_user(UserDef {
                 name: "root".into(),
-                password_hash: None,
+                host: "%".into(),
                 grants: vec!["*".into()],
+                ..UserDef::default()
             })?;
         }
         cat.load(parse_table)?;
@@ -161,7 +163,15 @@ impl Catalog {
                         .insert((db.clone(), def.kind, name.clone()), Arc::new(def));
                 }
                 (Some(b'U'), [u]) => {
-                    st.users.insert(u.clone(), UserDef::decode(u, &v));
+                    let def = UserDef::decode_legacy(u, &v);
+                    // A new-form entry of the same account wins (ACC9).
+                    st.users.entry((u.clone(), def.host.clone())).or_insert(def);
+                }
+                (Some(b'U'), [u, host]) => {
+                    let def = UserDef::decode(u, host, &v).ok_or_else(|| {
+                        DbError::internal(format!("bad catalog entry for account '{u}'@'{host}'"))
+                    })?;
+                    st.users.insert((u.clone(), host.clone()), def);
                 }
                 (Some(b'S'), [name]) => {
                     let def = ServerDef::decode(&v).ok_or_else(|| {

@@ -27,8 +27,6 @@ pub struct EngineConfig {
     pub datadir: PathBuf,
     pub env: EnvOptions,
     pub port: u16,
-    /// `SHA1(SHA1(password))` for mysql_native_password (supplied by the server).
-    pub password_hash: fn(&[u8]) -> [u8; 20],
 }
 
 /// A row of SHOW PROCESSLIST.
@@ -114,7 +112,6 @@ impl Engine {
                 ..betula_storage::EnvOptions::default()
             },
             port: 0,
-            password_hash: |_| [0; 20],
         })
         .expect("a test engine opens")
     }
@@ -272,9 +269,18 @@ impl Engine {
         *self.secure_file_priv.write() = dir;
     }
 
-    /// Stored mysql_native_password hash: `Some(None)` = user without password.
-    pub fn user_auth(&self, user: &str) -> Option<Option<[u8; 20]>> {
-        self.catalog.user(user).map(|u| u.password_hash)
+    /// The account a client `user` connecting from address `client` is matched to (design.md
+    /// ACC3); `None`: no account matches.
+    pub fn user_auth(&self, user: &str, client: &str) -> Option<crate::catalog::UserDef> {
+        self.catalog.match_account(user, client)
+    }
+
+    /// Some root account has no password.
+    pub fn root_without_password(&self) -> bool {
+        self.catalog
+            .users()
+            .iter()
+            .any(|u| u.name == "root" && u.auth.is_empty())
     }
 
     /// Final checkpoint at shutdown.

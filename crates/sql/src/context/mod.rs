@@ -68,6 +68,10 @@ pub struct Context {
     pub id: u64,
     pub user: String,
     pub host: String,
+    /// The account the connection was matched to (design.md ACC3): its user name (empty for an
+    /// anonymous account) and host pattern; CURRENT_USER() and privileges are this account's.
+    pub account_user: String,
+    pub account_host: String,
     pub db: Option<String>,
     pub ws: WriteSet,
     pub in_txn: bool,
@@ -221,6 +225,8 @@ impl Context {
             id,
             user: user.into(),
             host: host.into(),
+            account_user: user.into(),
+            account_host: "%".into(),
             db: None,
             ws: WriteSet::with_cancel(interrupt.wait_cancel()),
             in_txn: false,
@@ -359,16 +365,26 @@ impl Context {
     }
 
     pub fn check_db_access(&self, db: &str) -> DbResult<()> {
-        match self.engine.catalog.user(&self.user) {
+        if self.account_user == "root" {
+            return Ok(());
+        }
+        match self.account() {
             Some(u) if u.may_use(db) => Ok(()),
             _ => Err(DbError::access_denied_db(&self.user, &self.host, db)),
         }
     }
 
+    /// The session's account (design.md ACC3), as the catalog has it now.
+    pub fn account(&self) -> Option<crate::catalog::UserDef> {
+        self.engine
+            .catalog
+            .user(&self.account_user, &self.account_host)
+    }
+
     /// Privileges Betula has only for root (see docs/mysql-compat.md): 1227 naming `what`
     /// for anyone else.
     pub fn need_root(&self, what: &str) -> DbResult<()> {
-        if self.user == "root" {
+        if self.account_user == "root" {
             Ok(())
         } else {
             Err(DbError::new(
@@ -394,6 +410,14 @@ impl Context {
             }
             _ => Err(DbError::syntax(parts.join("."))),
         }
+    }
+
+    pub fn note(&mut self, code: ErrorCode, message: impl Into<String>) {
+        self.warnings.push(Warning {
+            level: WarningLevel::Note,
+            code,
+            message: message.into(),
+        });
     }
 
     pub fn warn(&mut self, code: ErrorCode, message: impl Into<String>) {

@@ -52,7 +52,7 @@ impl Context {
             ("USER" | "SESSION_USER" | "SYSTEM_USER", 0) => {
                 t(format!("{}@{}", self.user, self.host))
             }
-            ("CURRENT_USER", 0) => t(format!("{}@%", self.user)),
+            ("CURRENT_USER", 0) => t(format!("{}@{}", self.account_user, self.account_host)),
             (
                 "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
                 | "UTC_TIMESTAMP",

@@ -318,6 +318,8 @@ error_codes! {
     IllegalValueForType = 1367, "22007";
     /// `ER_VIEW_CHECK_FAILED`
     ViewCheckFailed = 1369, "44000";
+    /// `ER_PASSWD_LENGTH`: a stored password form of the wrong shape for its plugin.
+    PasswdLength = 1372, "HY000";
     /// `ER_UNKNOWN_TARGET_BINLOG`: PURGE / SHOW BINLOG EVENTS names a file the log does not have.
     UnknownTargetBinlog = 1373, "HY000";
     /// `ER_NO_BINARY_LOGGING`: a binlog statement on a server without `log_bin`.
@@ -420,6 +422,8 @@ error_codes! {
     ConsecutiveReorgPartitions = 1519, "HY000";
     /// `ER_REORG_OUTSIDE_RANGE`
     ReorgOutsideRange = 1520, "HY000";
+    /// `ER_PLUGIN_IS_NOT_LOADED`: an authentication plugin Betula does not have.
+    PluginIsNotLoaded = 1524, "HY000";
     /// `ER_NO_PARTITION_FOR_GIVEN_VALUE`
     NoPartitionForGivenValue = 1526, "HY000";
     /// `ER_DROP_INDEX_FK`
@@ -522,6 +526,10 @@ error_codes! {
     ItIsAView = 1965, "42S02";
     /// `ER_SUBQUERIES_NOT_SUPPORTED`: PURGE ... BEFORE with a subquery.
     SubqueriesNotSupported = 1970, "42000";
+    /// `ER_USER_CREATE_EXISTS`: the note of CREATE USER IF NOT EXISTS for an existing account.
+    UserCreateExists = 1973, "HY000";
+    /// `ER_USER_DROP_EXISTS`: the note of DROP USER IF EXISTS for a missing account.
+    UserDropExists = 1974, "HY000";
     /// MySQL's "Too long enumeration/set value" (MariaDB has no such error). Betula sends it
     /// as 3504, which MySQL 8 gives `ER_TOO_BIG_ENUM`; MySQL's own number for this text is 3505.
     TooLongSetEnumValue = 3504, "HY000";

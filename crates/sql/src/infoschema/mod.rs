@@ -163,7 +163,7 @@ pub fn view(cx: &Context, name: &str) -> DbResult<ViewRows> {
 fn visible_databases(cx: &Context) -> Vec<String> {
     let mut v = vec!["information_schema".to_string()];
     v.extend(cx.engine.catalog.databases());
-    let u = cx.engine.catalog.user(&cx.user);
+    let u = cx.account();
     v.into_iter()
         .filter(|d| u.as_ref().is_some_and(|u| u.may_use(d)))
         .collect()

@@ -138,6 +138,9 @@ pub fn parse_truncate(c: &mut Cursor<'_>) -> DbResult<Statement> {
 
 /// After `RENAME`.
 pub fn parse_rename(c: &mut Cursor<'_>) -> DbResult<Statement> {
+    if c.kw("USER") {
+        return users::parse_rename_user(c);
+    }
     if !c.kw("TABLE") {
         return Err(syntax(c));
     }

@@ -81,8 +81,9 @@ pub enum Show {
     EngineStatus {
         name: String,
     },
+    /// SHOW GRANTS [FOR user]: `(name, host)`, `None` for the session's own account.
     Grants {
-        user: Option<String>,
+        user: Option<(String, String)>,
     },
     Collations {
         like: Option<String>,
@@ -201,10 +202,15 @@ pub fn parse_show(c: &mut Cursor<'_>) -> DbResult<ShowStatement> {
             Show::EngineStatus { name }
         }
         "GRANTS" => Show::Grants {
-            user: if c.kw("FOR") {
-                Some(c.user().ok_or_else(|| syntax(c))?.0)
-            } else {
+            user: if !c.kw("FOR") {
                 None
+            } else if c.kw("CURRENT_USER") {
+                if c.sym('(') && !c.sym(')') {
+                    return Err(syntax(c));
+                }
+                None
+            } else {
+                Some(c.user().ok_or_else(|| syntax(c))?)
             },
         },
         "COLLATION" => Show::Collations { like: like(c)? },

@@ -20,7 +20,7 @@ use crate::parser::replica::ReplicaStmt;
 use crate::parser::rollup::CreateRollup;
 use crate::parser::servers::ServerStmt;
 use crate::parser::show::ShowStatement;
-use crate::parser::users::{GrantOn, NewUser, UserName};
+use crate::parser::users::{Credential, GrantOn, NewUser, RequireSsl, UserName};
 
 /// One statement.
 #[derive(Debug, Clone)]
@@ -137,24 +137,29 @@ pub enum Statement {
     CreateUser {
         if_not_exists: bool,
         users: Vec<NewUser>,
+        /// REQUIRE SSL (true) / NONE (false), if given.
+        require: RequireSsl,
     },
     DropUser {
         if_exists: bool,
         users: Vec<UserName>,
     },
     AlterUser {
-        user: UserName,
-        /// IDENTIFIED BY: the new password.
-        password: Option<String>,
+        if_exists: bool,
+        users: Vec<NewUser>,
+        /// REQUIRE SSL (true) / NONE (false), if given.
+        require: RequireSsl,
     },
+    /// RENAME USER a TO b, ...
+    RenameUsers(Vec<(UserName, UserName)>),
     /// SET {CHARACTER SET | CHARSET} cs (`None`: DEFAULT).
     SetCharacterSet {
         charset: Option<String>,
     },
-    /// SET PASSWORD [FOR user] = 'pw' (`user`: the session's own when `None`).
+    /// SET PASSWORD [FOR user] = ... (`user`: the session's own account when `None`).
     SetPassword {
-        user: Option<String>,
-        password: String,
+        user: Option<UserName>,
+        credential: Credential,
     },
     /// GRANT (`revoke` false) / REVOKE.
     Grant {
@@ -298,7 +303,8 @@ impl Statement {
             | Statement::Server(_)
             | Statement::CreateUser { .. }
             | Statement::DropUser { .. }
-            | Statement::AlterUser { .. } => true,
+            | Statement::AlterUser { .. }
+            | Statement::RenameUsers(_) => true,
             _ => false,
         }
     }

@@ -5,7 +5,7 @@ use super::handler::{Dir, HandlerStmt};
 use super::servers::ServerStmt;
 use super::show::{Show, ShowStatement};
 use super::statement::{MaintenanceOp, Statement as S, TableIndexes};
-use super::users::GrantOn;
+use super::users::{Credential, GrantOn, Identified};
 use super::*;
 use crate::error::code::ErrorCode;
 
@@ -361,19 +361,67 @@ fn ddl_statements() {
 
 #[test]
 fn account_statements() {
-    match p("CREATE USER 'u'@'h' IDENTIFIED BY 'p', v") {
+    match p("CREATE USER 'u'@'h' IDENTIFIED BY 'p', v REQUIRE SSL") {
         S::CreateUser {
             if_not_exists,
             users,
+            require,
         } => {
             assert!(!if_not_exists);
+            assert_eq!(require, Some(true));
             assert_eq!(users.len(), 2);
             assert_eq!(users[0].user.host, "h");
-            assert_eq!(users[0].password.as_deref(), Some("p"));
+            assert_eq!(
+                users[0].auth,
+                Some(Identified {
+                    plugin: None,
+                    credential: Credential::Clear("p".into())
+                })
+            );
             assert_eq!(users[1].user.host, "%");
+            assert_eq!(users[1].auth, None);
         }
         other => panic!("{other:?}"),
     }
+    let auth_of = |sql: &str| match p(sql) {
+        S::CreateUser { users, .. } | S::AlterUser { users, .. } => users[0].auth.clone().unwrap(),
+        other => panic!("{other:?}"),
+    };
+    let via = |plugin: &str, credential| Identified {
+        plugin: Some(plugin.into()),
+        credential,
+    };
+    assert_eq!(
+        auth_of("CREATE USER u IDENTIFIED VIA ed25519 USING PASSWORD('pw')"),
+        via("ed25519", Credential::Clear("pw".into()))
+    );
+    assert_eq!(
+        auth_of("ALTER USER u IDENTIFIED WITH caching_sha2_password BY 'pw'"),
+        via("caching_sha2_password", Credential::Clear("pw".into()))
+    );
+    assert_eq!(
+        auth_of("CREATE USER u IDENTIFIED WITH 'mysql_native_password' AS '*AB'"),
+        via("mysql_native_password", Credential::Stored("*AB".into()))
+    );
+    assert_eq!(
+        auth_of("CREATE USER u IDENTIFIED BY PASSWORD '*AB'"),
+        Identified {
+            plugin: None,
+            credential: Credential::Stored("*AB".into())
+        }
+    );
+    assert_eq!(
+        auth_of("ALTER USER u IDENTIFIED VIA ed25519"),
+        via("ed25519", Credential::Empty)
+    );
+    assert_eq!(
+        code("CREATE USER u REQUIRE X509"),
+        ErrorCode::NotSupportedYet
+    );
+    assert!(matches!(
+        p("RENAME USER a TO b@'10.%'"),
+        S::RenameUsers(pairs) if pairs[0].1.host == "10.%"
+    ));
     assert!(matches!(
         p("GRANT SELECT, INSERT ON db.* TO u"),
         S::Grant { on: GrantOn::Database(d), revoke: false, .. } if d == "db"
@@ -394,13 +442,12 @@ fn account_statements() {
         }
     ));
     assert!(matches!(
-        p("SET PASSWORD FOR u = 'x'"),
-        S::SetPassword { user: Some(u), password } if u == "u" && password == "x"
+        p("SET PASSWORD FOR u = '*AB'"),
+        S::SetPassword { user: Some(u), credential: Credential::Stored(s) } if u.name == "u" && s == "*AB"
     ));
-    assert_eq!(code("SET PASSWORD = PASSWORD('x')"), ErrorCode::ParseError);
     assert!(matches!(
-        p("ALTER USER u IDENTIFIED WITH x"),
-        S::AlterUser { password: None, .. }
+        p("SET PASSWORD = PASSWORD('x')"),
+        S::SetPassword { user: None, credential: Credential::Clear(s) } if s == "x"
     ));
     assert!(
         matches!(p("DROP USER IF EXISTS a, b@c"), S::DropUser { users, .. } if users.len() == 2)

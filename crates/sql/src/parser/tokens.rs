@@ -425,7 +425,13 @@ impl<'a> Cursor<'a> {
         let u = self.name()?;
         if let Some((a, b)) = u.split_once('@') {
             if !a.is_empty() {
-                return Some((a.to_string(), b.to_string()));
+                // `u@'host'` lexes as the word `u@` and the string.
+                let host = if b.is_empty() {
+                    self.name()?
+                } else {
+                    b.to_string()
+                };
+                return Some((a.to_string(), host));
             }
         }
         let host = if self.sym('@') {

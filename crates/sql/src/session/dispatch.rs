@@ -146,19 +146,23 @@ fn run(
         Statement::CreateUser {
             if_not_exists,
             users: list,
-        } => users::create_user(cx, if_not_exists, &list),
+            require,
+        } => users::create_user(cx, if_not_exists, &list, require),
         Statement::DropUser {
             if_exists,
             users: list,
         } => users::drop_user(cx, if_exists, &list),
-        Statement::AlterUser { user, password } => {
-            users::alter_user(cx, &user, password.as_deref())
-        }
+        Statement::AlterUser {
+            if_exists,
+            users: list,
+            require,
+        } => users::alter_user(cx, if_exists, &list, require),
+        Statement::RenameUsers(pairs) => users::rename_users(cx, &pairs),
         Statement::SetCharacterSet { charset } => cx
             .set_character_set(charset.as_deref())
             .map(|()| Output::done(0)),
-        Statement::SetPassword { user, password } => {
-            users::set_password(cx, user.as_deref(), &password)
+        Statement::SetPassword { user, credential } => {
+            users::set_password(cx, user.as_ref(), &credential)
         }
         Statement::Grant {
             on,

@@ -78,6 +78,7 @@ pub fn changed_tables(stmt: &Statement) -> Option<Vec<Vec<String>>> {
         | Statement::CreateUser { .. }
         | Statement::DropUser { .. }
         | Statement::AlterUser { .. }
+        | Statement::RenameUsers(_)
         | Statement::SetPassword { .. }
         | Statement::Grant { .. } => vec![],
         _ => return None,

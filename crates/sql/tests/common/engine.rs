@@ -18,7 +18,6 @@ pub fn config(dir: &std::path::Path) -> EngineConfig {
             ..EnvOptions::default()
         },
         port: 0,
-        password_hash: |_| [0u8; 20],
     }
 }
 

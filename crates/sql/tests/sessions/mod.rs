@@ -21,13 +21,6 @@ pub fn config(dir: &std::path::Path) -> EngineConfig {
             ..EnvOptions::default()
         },
         port: 0,
-        password_hash: |p| {
-            let mut h = [0u8; 20];
-            for (i, b) in p.iter().enumerate() {
-                h[i % 20] ^= b;
-            }
-            h
-        },
     }
 }
 

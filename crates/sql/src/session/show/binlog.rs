@@ -17,12 +17,7 @@ fn t(s: impl Into<String>) -> Value {
 
 /// Root, or a user granted REPLICATION SLAVE.
 fn need_replication(cx: &Context) -> DbResult<()> {
-    if cx
-        .engine
-        .catalog
-        .user(&cx.user)
-        .is_some_and(|u| u.may_replicate())
-    {
+    if cx.account().is_some_and(|u| u.may_replicate()) {
         return Ok(());
     }
     cx.need_root("REPLICATION SLAVE")

@@ -18,7 +18,7 @@ use crate::types::value::Value;
 pub fn databases(cx: &Context, like: &Option<String>) -> Output {
     let mut dbs = vec!["information_schema".to_string()];
     dbs.extend(cx.engine.catalog.databases());
-    let user = cx.engine.catalog.user(&cx.user);
+    let user = cx.account();
     let rows = dbs
         .into_iter()
         .filter(|d| matches(like, d) && user.as_ref().is_some_and(|u| u.may_use(d)))
