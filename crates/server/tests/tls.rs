@@ -405,3 +405,43 @@ fn client_certificates_are_verified_against_ssl_ca() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("2026"));
     assert_eq!(ok(&mariadb(server.port, &tls, "SELECT 1")), "1");
 }
+
+/// Accounts over TLS (design.md ACC): REQUIRE SSL opens only over TLS, and caching_sha2_password's
+/// full authentication reads the cleartext password over TLS, after which the plaintext fast path
+/// from the server's cache opens the account too.
+#[test]
+fn accounts_that_require_or_use_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_tls(dir.path());
+    ok(&mariadb(
+        server.port,
+        &[],
+        "CREATE USER rs@'%' IDENTIFIED BY 'p3' REQUIRE SSL; \
+         CREATE USER s2@'%' IDENTIFIED WITH caching_sha2_password BY 'pw'",
+    ));
+    let tls = ["--ssl", "--skip-ssl-verify-server-cert"];
+    let plain = mariadb(server.port, &["-urs", "-pp3", "--skip-ssl"], "SELECT 1");
+    assert!(!plain.status.success());
+    assert!(String::from_utf8_lossy(&plain.stderr).contains("1045"));
+    let as_rs = [&tls[..], &["-urs", "-pp3"]].concat();
+    assert_eq!(
+        ok(&mariadb(server.port, &as_rs, "SELECT CURRENT_USER()")),
+        "rs@%"
+    );
+    let as_s2 = [&tls[..], &["-us2", "-ppw"]].concat();
+    assert_eq!(
+        ok(&mariadb(server.port, &as_s2, "SELECT CURRENT_USER()")),
+        "s2@%"
+    );
+    let fast = ["-us2", "-ppw", "--skip-ssl"];
+    assert_eq!(
+        ok(&mariadb(server.port, &fast, "SELECT CURRENT_USER()")),
+        "s2@%"
+    );
+    let wrong = mariadb(
+        server.port,
+        &[&tls[..], &["-us2", "-pbad"]].concat(),
+        "SELECT 1",
+    );
+    assert!(!wrong.status.success());
+}

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rsa::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
-use rsa::{Oaep, Pkcs1v15Encrypt, RsaPrivateKey};
+use rsa::{Oaep, RsaPrivateKey};
 use sha2::{Digest, Sha256};
 
 pub const CACHING_SHA2_PLUGIN: &str = "caching_sha2_password";
@@ -126,13 +126,9 @@ impl RsaKeys {
     }
 
     /// The password a client encrypted: OAEP (SHA-1) of `XOR(pw ++ NUL, scramble)`, as MySQL
-    /// and PyMySQL send it, or PKCS #1 v1.5 as libmariadb built with GnuTLS sends it.
+    /// and PyMySQL send it. PKCS #1 v1.5 is not accepted: its padding check is an oracle.
     pub fn decrypt_password(&self, scramble: &[u8], data: &[u8]) -> Option<Vec<u8>> {
-        let plain = self
-            .private
-            .decrypt(Oaep::new::<sha1::Sha1>(), data)
-            .or_else(|_| self.private.decrypt(Pkcs1v15Encrypt, data))
-            .ok()?;
+        let plain = self.private.decrypt(Oaep::new::<sha1::Sha1>(), data).ok()?;
         let mut pw: Vec<u8> = plain
             .iter()
             .enumerate()
