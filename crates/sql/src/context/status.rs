@@ -4,6 +4,8 @@
 //!
 //! | counter | counts |
 //! | --- | --- |
+//! | `Created_tmp_disk_tables` | GROUP BYs whose group table passed min(`tmp_table_size`, `max_heap_table_size`) and spilled to disk (exec/group_table.rs) |
+//! | `Created_tmp_tables` | GROUP BYs run (each holds its groups in a group table, MariaDB's internal temporary table) |
 //! | `Feature_window_functions` | SELECT blocks with window functions run (a statement with two derived tables that have them counts 2) |
 //! | `Sort_merge_passes` | merge passes of sorts that spilled (exec/external_sort.rs: each intermediate merge of runs, and the last one) |
 //! | `Sort_priority_queue_sorts` | ORDER BY ... LIMIT sorts that kept only the first rows in memory |
@@ -55,12 +57,16 @@ pub struct TlsStatus {
 pub struct SessionStatus {
     pub feature_window_functions: u64,
     pub sorts: SortCounts,
+    pub tmp_tables: u64,
+    pub tmp_disk_tables: u64,
 }
 
 /// The server's counters: every connection's, summed.
 #[derive(Debug, Default)]
 pub struct GlobalStatus {
     feature_window_functions: AtomicU64,
+    tmp_tables: AtomicU64,
+    tmp_disk_tables: AtomicU64,
     sort_scan: AtomicU64,
     sort_rows: AtomicU64,
     sort_merge_passes: AtomicU64,
@@ -77,6 +83,18 @@ impl Context {
             .fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts a group table (`Created_tmp_tables`), and (`disk`) its spill to disk
+    /// (`Created_tmp_disk_tables`).
+    pub fn count_tmp_table(&mut self, disk: bool) {
+        let g = &self.engine.status;
+        self.status.tmp_tables += 1;
+        g.tmp_tables.fetch_add(1, Ordering::Relaxed);
+        if disk {
+            self.status.tmp_disk_tables += 1;
+            g.tmp_disk_tables.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Counts what a statement's sorts did (`Sort_*`).
     pub fn count_sorts(&mut self, c: SortCounts) {
         self.status.sorts.add(c);
@@ -91,20 +109,28 @@ impl Context {
 
     /// The counters by MariaDB's names: the session's, or (`global`) the server's.
     pub fn status_counters(&self, global: bool) -> Vec<(&'static str, u64)> {
-        let (windows, sorts) = if global {
+        let (windows, sorts, tmp) = if global {
             let g = &self.engine.status;
             let load = |a: &AtomicU64| a.load(Ordering::Relaxed);
+            let tmp = (load(&g.tmp_tables), load(&g.tmp_disk_tables));
             let sorts = SortCounts {
                 sorts: load(&g.sort_scan),
                 rows: load(&g.sort_rows),
                 merge_passes: load(&g.sort_merge_passes),
                 priority_queue_sorts: load(&g.sort_priority_queue_sorts),
             };
-            (load(&g.feature_window_functions), sorts)
+            (load(&g.feature_window_functions), sorts, tmp)
         } else {
-            (self.status.feature_window_functions, self.status.sorts)
+            let s = &self.status;
+            (
+                s.feature_window_functions,
+                s.sorts,
+                (s.tmp_tables, s.tmp_disk_tables),
+            )
         };
         vec![
+            ("Created_tmp_disk_tables", tmp.1),
+            ("Created_tmp_tables", tmp.0),
             ("Feature_window_functions", windows),
             ("Sort_merge_passes", sorts.merge_passes),
             ("Sort_priority_queue_sorts", sorts.priority_queue_sorts),

@@ -165,11 +165,15 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
         ("ssl_key", t("")),
         ("tls_version", t("TLSv1.2,TLSv1.3")),
         ("version_ssl_library", t("rustls 0.23 (ring)")),
-        ("tmp_table_size", i(16_777_216)),
+        // The group table's memory budget is min(tmp_table_size, max_heap_table_size)
+        // (exec/group_table.rs, design.md GSP1); tmp_memory_table_size is tmp_table_size's other
+        // name in MariaDB 10.11 ([`ALIASES`]). MariaDB's defaults and bounds ([`BOUNDED`]).
+        ("tmp_table_size", Value::UInt(16_777_216)),
+        ("tmp_memory_table_size", Value::UInt(16_777_216)),
         // Bytes a sort holds in memory before it spills sorted runs to disk (exec/external_sort.rs,
         // design.md XSR1); MariaDB 10.11's default and bounds ([`BOUNDED`]).
         ("sort_buffer_size", Value::UInt(2_097_152)),
-        ("max_heap_table_size", i(16_777_216)),
+        ("max_heap_table_size", Value::UInt(16_777_216)),
         ("long_query_time", Value::Double(10.0)),
         ("binlog_format", t("ROW")),
         ("binlog_row_image", t("FULL")),
@@ -201,8 +205,31 @@ pub fn defaults(port: u16, datadir: &str) -> HashMap<String, Value> {
     m
 }
 
-/// Integer variables MariaDB keeps within bounds: `(name, least, greatest)`.
-pub const BOUNDED: &[(&str, u64, u64)] = &[("sort_buffer_size", 1024, u64::MAX)];
+/// Integer variables MariaDB keeps within bounds: `(name, least, greatest, block)`; a value is
+/// rounded down to a multiple of `block`.
+pub const BOUNDED: &[(&str, u64, u64, u64)] = &[
+    ("sort_buffer_size", 1024, u64::MAX, 1),
+    ("tmp_table_size", 0, u64::MAX, 16384),
+    ("tmp_memory_table_size", 0, u64::MAX, 16384),
+    ("max_heap_table_size", 16384, u64::MAX, 1024),
+];
+
+/// Variables that are one variable under two names (a SET of either sets both).
+pub const ALIASES: &[(&str, &str)] = &[("tmp_table_size", "tmp_memory_table_size")];
+
+/// The names a SET of `name` sets: `name`, and its alias if it has one.
+pub fn names_of(name: &str) -> Vec<&str> {
+    let alias = ALIASES.iter().find_map(|(a, b)| {
+        if *a == name {
+            Some(*b)
+        } else if *b == name {
+            Some(*a)
+        } else {
+            None
+        }
+    });
+    std::iter::once(name).chain(alias).collect()
+}
 
 /// The warning of a value moved into its variable's bounds.
 pub type Adjusted = (ErrorCode, String);
@@ -211,7 +238,7 @@ pub type Adjusted = (ErrorCode, String);
 /// the bounds with warning 1292 `Truncated incorrect <name> value: '<v>'` as MariaDB does; any
 /// other value (a string, a decimal, NULL) is error 1232.
 pub fn bounded(name: &str, v: &Value) -> Option<DbResult<(Value, Option<Adjusted>)>> {
-    let (_, least, greatest) = BOUNDED.iter().find(|(n, _, _)| *n == name)?;
+    let (_, least, greatest, block) = BOUNDED.iter().find(|(n, _, _, _)| *n == name)?;
     let n: i128 = match v {
         Value::Int(i) => i128::from(*i),
         Value::UInt(u) => i128::from(*u),
@@ -223,6 +250,7 @@ pub fn bounded(name: &str, v: &Value) -> Option<DbResult<(Value, Option<Adjusted
         }
     };
     let kept = n.clamp(i128::from(*least), i128::from(*greatest));
+    let kept = kept - kept % i128::from(*block);
     let warning = (kept != n).then(|| {
         (
             ErrorCode::TruncatedWrongValue,

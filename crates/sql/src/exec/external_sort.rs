@@ -1,6 +1,7 @@
 //! The sort of a query's rows under a memory budget (`sort_buffer_size`), spilling sorted runs
 //! to disk past it as MariaDB's filesort does: ORDER BY (select.rs, query.rs) and the sort of each
-//! window (window.rs). GROUP BY and DISTINCT hash their rows and do not sort.
+//! window (window.rs), and the rows of groups a full GROUP BY table spills (group_table.rs).
+//! DISTINCT hashes its rows and does not sort.
 //!
 //! Rows are pushed with their sort keys; each gets a sequence number in push order. While the
 //! rows held stay under the budget nothing touches the disk. Past it the rows held are sorted

@@ -6,6 +6,7 @@ pub mod compile_env;
 pub mod cte;
 pub mod dml;
 pub mod external_sort;
+pub mod group_table;
 pub mod handler;
 pub mod join;
 pub mod member_sort;

@@ -7,11 +7,10 @@
 //! DISTINCT or a sort the scan stops as soon as OFFSET + LIMIT rows are produced, and a result
 //! whose rows arrive in order with known column types is streamed to the sink as it is read.
 
-use std::collections::HashMap;
-
 use crate::context::Context;
 use crate::error::db_error::DbResult;
 use crate::exec::external_sort::SortBudget;
+use crate::exec::group_table::{add_row, GroupBudget, GroupTable};
 use crate::exec::join::Join;
 use crate::exec::member_sort::MemberOrder;
 use crate::exec::sort::{apply_limit, dedup_keyed, sort_keyed, Keyed};
@@ -19,7 +18,6 @@ use crate::exec::subqueries::{split_where, Subqueries};
 use crate::exec::window::Base;
 use crate::expr::aggregate::{group_key, Accumulator};
 use crate::expr::eval::{eval, truth, EvalCtx};
-use crate::expr::AggSpec;
 use crate::expr::Expr;
 use crate::plan::explain::JoinStats;
 use crate::plan::select::SelectPlan;
@@ -45,6 +43,10 @@ pub fn run_select_analyzed(
         if plan.streamable() && !correlated(plan) {
             sink.columns(&plan.columns)?;
             return stream_rows(cx, plan, sink);
+        }
+        if plan.groups_streamable() && !correlated(plan) {
+            sink.columns(&plan.columns)?;
+            return stream_groups(cx, plan, sink);
         }
     }
     let members = MemberOrder::new(&plan.from, &plan.order_by);
@@ -119,103 +121,137 @@ fn grouped_rows(
     plan: &SelectPlan,
     members: &MemberOrder,
 ) -> DbResult<(Vec<Keyed>, JoinStats)> {
-    let (groups, stats) = grouped_bases(cx, plan)?;
-    let sub = Subqueries::new(cx);
-    let mut out = Vec::with_capacity(groups.len());
-    for g in &groups {
-        let ecx = EvalCtx {
-            row: &g.row,
-            aggs: &g.aggs,
-            subq: Some(&sub),
-            ..Default::default()
-        };
-        out.push(project(plan, members, &ecx)?);
-    }
+    let mut out = Vec::new();
+    let stats = each_group(cx, plan, &mut |g, sub| {
+        out.push(project(plan, members, &group_ctx(&g, sub))?);
+        Ok(true)
+    })?;
     Ok((out, stats))
+}
+
+/// The evaluation context of group `g`.
+fn group_ctx<'a>(g: &'a Base, sub: &'a Subqueries) -> EvalCtx<'a> {
+    EvalCtx {
+        row: &g.row,
+        aggs: &g.aggs,
+        subq: Some(sub),
+        ..Default::default()
+    }
+}
+
+/// Sends a grouped query's rows to `sink` as its groups are read out of the group table,
+/// skipping OFFSET and stopping after LIMIT (no sort, DISTINCT or window reorders them), so the
+/// result set is not held.
+fn stream_groups(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    sink: &mut dyn RowSink,
+) -> DbResult<(Output, JoinStats)> {
+    let members = MemberOrder::new(&plan.from, &plan.order_by);
+    let (limit, offset) = (plan.limit, plan.offset);
+    let (mut sent, mut skipped) = (0u64, 0u64);
+    let stats = each_group(cx, plan, &mut |g, sub| {
+        if limit.is_some_and(|l| sent >= l) {
+            return Ok(false);
+        }
+        if skipped < offset {
+            skipped += 1;
+            return Ok(true);
+        }
+        let (_, vals) = project(plan, &members, &group_ctx(&g, sub))?;
+        sink.row(&vals)?;
+        sent += 1;
+        Ok(limit.is_none_or(|l| sent < l))
+    })?;
+    Ok((Output::Sent { rows: sent }, stats))
 }
 
 /// The groups of a grouped query that pass HAVING: each group's first row (non-aggregated
 /// columns read from it) and its aggregate values.
 fn grouped_bases(cx: &mut Context, plan: &SelectPlan) -> DbResult<(Vec<Base>, JoinStats)> {
+    let mut out = Vec::new();
+    let stats = each_group(cx, plan, &mut |g, _| {
+        out.push(g);
+        Ok(true)
+    })?;
+    Ok((out, stats))
+}
+
+/// Runs the grouping of `plan` and calls `emit` (false: stop) with each group that passes HAVING,
+/// in the order of the groups' first rows, and an evaluation context for it. GROUP BY's groups
+/// are held in a [`GroupTable`], which spills past the session's temporary-table budget.
+fn each_group(
+    cx: &mut Context,
+    plan: &SelectPlan,
+    emit: &mut dyn FnMut(Base, &Subqueries) -> DbResult<bool>,
+) -> DbResult<JoinStats> {
     let aggs = &plan.aggregates;
-    let mut groups: HashMap<Vec<u8>, usize> = HashMap::new();
-    // Each group: its first row and its accumulators.
-    let mut states: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
-    let group_colls = plan.group_collations();
-    let new_group = |ecx: &EvalCtx| {
-        (
-            ecx.row.to_vec(),
-            aggs.iter().map(Accumulator::new).collect(),
-        )
-    };
-    let stats = if plan.group_by.is_empty() {
+    if plan.group_by.is_empty() {
         // One group: no key to build or look up per row.
-        each_row(cx, plan, &mut |ecx| {
-            if states.is_empty() {
-                states.push(new_group(ecx));
-            }
-            add_row(&mut states[0].1, aggs, ecx)?;
+        let mut state: Option<(Vec<Value>, Vec<Accumulator>)> = None;
+        let stats = each_row(cx, plan, &mut |ecx| {
+            let (_, accs) = state.get_or_insert_with(|| {
+                (
+                    ecx.row.to_vec(),
+                    aggs.iter().map(Accumulator::new).collect(),
+                )
+            });
+            add_row(accs, aggs, ecx)?;
             Ok(true)
-        })?
-    } else {
-        let mut kv = Vec::with_capacity(plan.group_by.len());
-        each_row(cx, plan, &mut |ecx| {
-            kv.clear();
-            for g in &plan.group_by {
-                kv.push(eval(g, ecx)?);
-            }
-            let key = group_key(&kv, &group_colls);
-            let idx = match groups.get(&key) {
-                Some(i) => *i,
-                None => {
-                    states.push(new_group(ecx));
-                    groups.insert(key, states.len() - 1);
-                    states.len() - 1
-                }
-            };
-            add_row(&mut states[idx].1, aggs, ecx)?;
-            Ok(true)
-        })?
-    };
-    if states.is_empty() && plan.group_by.is_empty() {
-        states.push((
-            vec![Value::Null; plan.from.scope.cols.len()],
-            aggs.iter().map(Accumulator::new).collect(),
-        ));
-    }
-    let sub = Subqueries::new(cx);
-    let mut out = Vec::with_capacity(states.len());
-    for (first, accs) in states {
-        let aggv: Vec<Value> = accs
+        })?;
+        let (row, accs) = state.unwrap_or_else(|| {
+            let row = vec![Value::Null; plan.from.scope.cols.len()];
+            (row, aggs.iter().map(Accumulator::new).collect())
+        });
+        let aggv = accs
             .into_iter()
             .zip(aggs)
             .map(|(a, s)| a.finish(s))
             .collect();
-        let ecx = EvalCtx {
-            row: &first,
-            aggs: &aggv,
-            subq: Some(&sub),
-            ..Default::default()
-        };
-        if let Some(h) = &plan.having {
-            if truth(&eval(h, &ecx)?) != Some(true) {
-                continue;
-            }
-        }
-        out.push(Base {
-            row: first,
-            aggs: aggv,
-        });
+        let sub = Subqueries::new(cx);
+        having_then(plan, Base { row, aggs: aggv }, &sub, emit)?;
+        return Ok(stats);
     }
-    Ok((out, stats))
+    let group_colls = plan.group_collations();
+    let mut table = GroupTable::new(aggs, GroupBudget::of(cx));
+    let mut kv = Vec::with_capacity(plan.group_by.len());
+    let stats = each_row(cx, plan, &mut |ecx| {
+        kv.clear();
+        for g in &plan.group_by {
+            kv.push(eval(g, ecx)?);
+        }
+        table.add(&group_key(&kv, &group_colls), ecx)?;
+        Ok(true)
+    })?;
+    cx.count_tmp_table(table.spilled());
+    let sub = Subqueries::new(cx);
+    for g in table.finish(Some(&sub))? {
+        if !having_then(plan, g?, &sub, emit)? {
+            break;
+        }
+    }
+    Ok(stats)
 }
 
-/// Adds one row to a group's accumulators.
-fn add_row(accs: &mut [Accumulator], aggs: &[AggSpec], ecx: &EvalCtx) -> DbResult<()> {
-    for (acc, spec) in accs.iter_mut().zip(aggs) {
-        acc.add(spec, ecx)?;
+/// Calls `emit` with group `g` if it passes HAVING; false: stop.
+fn having_then(
+    plan: &SelectPlan,
+    g: Base,
+    sub: &Subqueries,
+    emit: &mut dyn FnMut(Base, &Subqueries) -> DbResult<bool>,
+) -> DbResult<bool> {
+    if let Some(h) = &plan.having {
+        let ecx = EvalCtx {
+            row: &g.row,
+            aggs: &g.aggs,
+            subq: Some(sub),
+            ..Default::default()
+        };
+        if truth(&eval(h, &ecx)?) != Some(true) {
+            return Ok(true);
+        }
     }
-    Ok(())
+    emit(g, sub)
 }
 
 /// Rows of a query with window functions: the rows (or groups) that pass WHERE and HAVING,

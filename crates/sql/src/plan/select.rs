@@ -109,6 +109,16 @@ impl SelectPlan {
         }
     }
 
+    /// Whether a grouped query's rows can be sent as its groups are read out (exec/select.rs
+    /// `stream_groups`): nothing reorders them and every column's type is known up front.
+    pub fn groups_streamable(&self) -> bool {
+        self.grouped()
+            && self.windows.is_empty()
+            && !self.distinct
+            && !self.sorted()
+            && self.columns.iter().all(|c| c.ty.is_some())
+    }
+
     /// Whether rows can be sent as they are read: they arrive in the result's order and every
     /// column's type is known up front.
     pub fn streamable(&self) -> bool {

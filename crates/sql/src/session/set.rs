@@ -217,13 +217,18 @@ fn assign(cx: &mut Context, name: &[String], global: bool, value: &ast::Expr) ->
     };
     if global {
         cx.need_root("SYSTEM_VARIABLES_ADMIN")?;
-        cx.engine.globals.write().insert(var.clone(), v.clone());
+        let mut globals = cx.engine.globals.write();
+        for n in variables::names_of(&var) {
+            globals.insert(n.to_string(), v.clone());
+        }
         return Ok(());
     }
     if var == "autocommit" && truth(&v) == Some(true) && !cx.autocommit() {
         // Turning autocommit on commits the open transaction.
         cx.commit()?;
     }
-    cx.vars.insert(var, v);
+    for n in variables::names_of(&var) {
+        cx.vars.insert(n.to_string(), v.clone());
+    }
     Ok(())
 }
