@@ -1,7 +1,8 @@
 //! Grouped queries answer as MariaDB 10.11's: names in HAVING (the select list, its aliases
 //! before the FROM columns, and the GROUP BY columns; 1054 for a column neither selected nor
 //! grouped, 1052 when an alias and a grouped column share a name) and the checks of
-//! `sql_mode` ONLY_FULL_GROUP_BY (1055, 1140). The same statements go to a private MariaDB and
+//! `sql_mode` ONLY_FULL_GROUP_BY (1055, 1140); a GROUP BY without ORDER BY sorted by its group
+//! keys (NULL first, under the keys' collations), none with ORDER BY NULL. The same statements go to a private MariaDB and
 //! to Betula through the `mariadb` client; the outputs must be equal byte for byte.
 //!
 //! Needs `mariadbd` (Debian's mariadb-server) and the `mariadb` client; without `mariadbd` the
@@ -14,9 +15,18 @@ const SETUP: &str = "CREATE DATABASE IF NOT EXISTS peer; USE peer;
 CREATE TABLE t (a INT, b INT, c INT) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;
 INSERT INTO t VALUES (1, 2, 3), (1, 3, 4), (2, 5, 6);
 CREATE TABLE u (a INT PRIMARY KEY, b INT) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;
-INSERT INTO u VALUES (1, 1), (2, 2);";
+INSERT INTO u VALUES (1, 1), (2, 2);
+CREATE TABLE gg (id INT PRIMARY KEY, g INT, s VARCHAR(5)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;
+INSERT INTO gg VALUES (1, 5, 'b'), (2, 3, 'A'), (3, 9, 'a'), (4, 3, NULL), (5, NULL, 'c');";
 
 const QUERIES: &[&str] = &[
+    // GROUP BY without ORDER BY: sorted by the group keys.
+    "SELECT g, COUNT(*) FROM gg GROUP BY g",
+    "SELECT s, COUNT(*) FROM gg GROUP BY s",
+    "SELECT g, COUNT(*) FROM gg GROUP BY g ORDER BY NULL",
+    "SELECT g + 1 AS x, COUNT(*) FROM gg GROUP BY x LIMIT 2",
+    "SELECT g, s FROM gg GROUP BY g, s HAVING g > 1",
+    "SELECT s, SUM(g) FROM gg GROUP BY 1 LIMIT 1, 2",
     // An alias in HAVING is the select-list item, not a FROM column of the same name.
     "SELECT a + 1 AS b FROM t GROUP BY a HAVING b = 3",
     "SELECT a + 10 AS c FROM t GROUP BY a HAVING c > 5 ORDER BY c",

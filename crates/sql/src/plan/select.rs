@@ -194,6 +194,8 @@ pub fn plan_select(
         &aliases,
         (&mut aggregates, &mut windows),
     )?;
+    let (order_by, order_from_projection) =
+        implicit_group_order(order, &group_by, &windows, order_by, order_from_projection);
     if full_group_by && group_by.is_empty() && !aggregates.is_empty() {
         let read = projection.iter().map(|p| &p.expr);
         check_ungrouped_mix(&from, read.chain(order_by.iter().map(|(e, _)| e)))?;
@@ -341,6 +343,24 @@ fn expand_wildcard(
 
 /// ORDER BY's keys (expression, descending) and, per key, the select-list item it names.
 type OrderBy = (Vec<(Expr, bool)>, Vec<Option<usize>>);
+
+/// MariaDB sorts a GROUP BY query without ORDER BY by its group keys, ascending (`ORDER BY
+/// NULL` turns that off, being an ORDER BY); a block with window functions keeps the order its
+/// windows leave.
+fn implicit_group_order(
+    order: &[ast::OrderByExpr],
+    group_by: &[Expr],
+    windows: &WindowCtx,
+    order_by: Vec<(Expr, bool)>,
+    items: Vec<Option<usize>>,
+) -> OrderBy {
+    if !order.is_empty() || group_by.is_empty() || !windows.calls.is_empty() {
+        return (order_by, items);
+    }
+    let keys: Vec<(Expr, bool)> = group_by.iter().map(|g| (g.clone(), false)).collect();
+    let items = vec![None; keys.len()];
+    (keys, items)
+}
 
 /// ORDER BY: a position or an alias refers to the select list; anything else is an expression
 /// over the sources (aggregates allowed). Returns the keys and, per key, the select-list item it
