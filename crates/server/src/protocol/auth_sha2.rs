@@ -54,11 +54,14 @@ pub fn verify_fast(cached: &[u8; 32], scramble: &[u8], response: &[u8]) -> bool 
 /// An account of the cache: (user, host pattern).
 type Account = (String, String);
 
+/// An account's cached full authentication: the stored form it passed under, `SHA256(SHA256(pw))`.
+type Cached = (String, [u8; 32]);
+
 /// Accounts that passed a full authentication: the stored form they passed under and
 /// `SHA256(SHA256(pw))`. Process-wide: entries are bound to a salted stored form, which no other
 /// account or server shares.
-fn cache() -> &'static Mutex<HashMap<Account, (String, [u8; 32])>> {
-    static CACHE: OnceLock<Mutex<HashMap<Account, (String, [u8; 32])>>> = OnceLock::new();
+fn cache() -> &'static Mutex<HashMap<Account, Cached>> {
+    static CACHE: OnceLock<Mutex<HashMap<Account, Cached>>> = OnceLock::new();
     CACHE.get_or_init(Default::default)
 }
 

@@ -145,17 +145,17 @@ pub fn unify(
     rows: &mut [Vec<Value>],
     left_rows: usize,
 ) {
-    for i in 0..cols.len() {
+    let split = left_rows.min(rows.len());
+    for (i, col) in cols.iter_mut().enumerate() {
         let (Some(lc), Some(rc)) = (left.get(i), right.get(i)) else {
             continue;
         };
-        let (l, r) = rows.split_at(left_rows.min(rows.len()));
+        let (l, r) = rows.split_at(split);
         let (lk, rk) = (branch_kind(lc, l, i), branch_kind(rc, r, i));
         let to = join(lk, rk);
         if matches!(to, Kind::Other | Kind::Unknown | Kind::Int) || (lk == to && rk == to) {
             continue;
         }
-        let split = left_rows.min(rows.len());
         for (n, row) in rows.iter_mut().enumerate() {
             let ty = if n < split { &lc.ty } else { &rc.ty };
             if let Some(v) = row.get_mut(i) {
@@ -163,10 +163,7 @@ pub fn unify(
             }
         }
         if lk != to {
-            cols[i].ty = match (&rc.ty, to) {
-                (Some(t), _) if kind_of_type(t) == to => Some(t.clone()),
-                _ => None,
-            };
+            col.ty = rc.ty.filter(|t| kind_of_type(t) == to);
         }
     }
 }
