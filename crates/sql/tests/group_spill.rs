@@ -9,15 +9,7 @@ mod sessions;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sessions::{err_code, exec, open, rows};
-
-fn sort_dirs(datadir: &std::path::Path) -> Vec<String> {
-    std::fs::read_dir(datadir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("#sort-tmp-"))
-        .collect()
-}
+use sessions::{err_code, exec, open, rows, sort_dirs};
 
 fn status(s: &mut betula_sql::Session, name: &str) -> u64 {
     let r = rows(s, &format!("SHOW SESSION STATUS LIKE '{name}'"));

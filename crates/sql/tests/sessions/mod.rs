@@ -86,3 +86,12 @@ pub fn rows(s: &mut Session, sql: &str) -> Vec<Vec<String>> {
         other => panic!("{sql}: no rows: {other:?}"),
     }
 }
+
+/// The sort and grouping spill directories (`#sort-tmp-*`) present in `datadir`.
+pub fn sort_dirs(datadir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(datadir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("#sort-tmp-"))
+        .collect()
+}
